@@ -1,0 +1,22 @@
+/* commands.h -- the subcommands of the gpulayer command, one file each. */
+#ifndef GPL_CLI_COMMANDS_H
+#define GPL_CLI_COMMANDS_H
+
+/* Each takes the arguments after the subcommand name (argv[0] is the
+ * subcommand) and returns the process exit status. */
+typedef int (*gpl_command_fn)(int argc, char **argv);
+
+typedef struct gpl_command {
+    const char *name;
+    const char *summary;
+    gpl_command_fn run;
+} gpl_command;
+
+int cmd_train(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_importance(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+/* BEGIN DEVICE COMMANDS (owned by src/device/) */
+/* END DEVICE COMMANDS */
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * gpulayer.h -- the public C API of libgpulayer.
+ *
+ * Every function returns a gpulayer_status; on failure the message of the
+ * last error of the calling thread is available from gpulayer_last_error().
+ * Objects are opaque handles with _create/_free (or _read/_load) pairs.
+ * Nothing here creates a device or loads a GPU runtime until a function that
+ * trains, predicts on a device or discovers devices is called.
+ */
+#ifndef GPULAYER_H
+#define GPULAYER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define GPULAYER_API __declspec(dllexport)
+#else
+#define GPULAYER_API __attribute__((visibility("default")))
+#endif
+
+/* ------------------------------------------------------------------ status */
+
+typedef enum gpulayer_status {
+    GPULAYER_OK = 0,
+    GPULAYER_ERR_INVALID_ARGUMENT = 1, /* a bad parameter or value          */
+    GPULAYER_ERR_IO = 2,               /* a file could not be read/written  */
+    GPULAYER_ERR_PARSE = 3,            /* malformed input data              */
+    GPULAYER_ERR_OUT_OF_MEMORY = 4,    /* host or device memory exhausted   */
+    GPULAYER_ERR_MODEL = 5,            /* a model file is damaged/foreign   */
+    GPULAYER_ERR_DEVICE = 6,           /* a device or runtime failed        */
+    GPULAYER_ERR_UNSUPPORTED = 7,      /* not available in this build/host  */
+    GPULAYER_ERR_INTERRUPTED = 8,      /* stopped by a callback or signal   */
+    GPULAYER_ERR_PLACEMENT = 9,        /* no device satisfies the request   */
+    GPULAYER_ERR_INTERNAL = 10         /* a bug: please report it           */
+} gpulayer_status;
+
+/* The message of the last error raised on the calling thread ("" if none). */
+GPULAYER_API const char *gpulayer_last_error(void);
+/* A short constant name for a status ("invalid argument", ...). */
+GPULAYER_API const char *gpulayer_status_string(gpulayer_status status);
+GPULAYER_API const char *gpulayer_version(void);
+
+/* ----------------------------------------------------------------- dataset */
+
+typedef struct gpulayer_dataset gpulayer_dataset;
+
+typedef enum gpulayer_layout {
+    GPULAYER_ROW_MAJOR = 0,
+    GPULAYER_COL_MAJOR = 1
+} gpulayer_layout;
+
+typedef enum gpulayer_file_format {
+    GPULAYER_FORMAT_AUTO = 0, /* from the extension: .csv .tsv .svm/.libsvm */
+    GPULAYER_FORMAT_CSV = 1,
+    GPULAYER_FORMAT_TSV = 2,
+    GPULAYER_FORMAT_LIBSVM = 3
+} gpulayer_file_format;
+
+/* Options for reading a data file. Zero-initialise, then set what you need. */
+typedef struct gpulayer_read_options {
+    gpulayer_file_format format;
+    /* Label column of a CSV/TSV file: a column name, or a 0-based index
+     * written as digits. NULL or "" means the first column. "none" means the
+     * file has no label column (prediction input). Ignored for LibSVM,
+     * whose label is always the first token. */
+    const char *label;
+    /* Non-zero when a CSV/TSV file has no header row. */
+    int no_header;
+    /* Comma-separated column names to drop (CSV/TSV), or NULL. */
+    const char *ignore_columns;
+    /* Comma-separated column name for per-row weights (CSV/TSV), or NULL. */
+    const char *weight_column;
+    /* LibSVM: number of features, 0 = infer from the largest index.
+     * Prediction files must be given the model's feature count. */
+    int32_t num_features;
+} gpulayer_read_options;
+
+/* A dense float32 matrix; NaN marks a missing value. label and weight may be
+ * NULL (weight NULL = all ones). The data are copied. */
+GPULAYER_API gpulayer_status gpulayer_dataset_from_dense(
+    const float *data, int64_t num_rows, int32_t num_cols,
+    gpulayer_layout layout, const float *label, const float *weight,
+    gpulayer_dataset **out);
+
+/* Reads CSV, TSV (optionally gzip-compressed, detected by content) or
+ * LibSVM. String-valued columns become categorical features whose
+ * dictionary travels with the dataset and, after training, the model. */
+GPULAYER_API gpulayer_status gpulayer_dataset_read_file(
+    const char *path, const gpulayer_read_options *options,
+    gpulayer_dataset **out);
+
+GPULAYER_API gpulayer_status gpulayer_dataset_set_label(
+    gpulayer_dataset *ds, const float *label, int64_t num_rows);
+GPULAYER_API gpulayer_status gpulayer_dataset_set_weight(
+    gpulayer_dataset *ds, const float *weight, int64_t num_rows);
+/* Feature names, num_cols of them (copied). */
+GPULAYER_API gpulayer_status gpulayer_dataset_set_feature_names(
+    gpulayer_dataset *ds, const char *const *names, int32_t num_cols);
+/* Marks column col as categorical with the given category names; its values
+ * are then the 0-based codes into names (NaN = missing). */
+GPULAYER_API gpulayer_status gpulayer_dataset_set_categories(
+    gpulayer_dataset *ds, int32_t col, const char *const *names,
+    int32_t num_categories);
+
+GPULAYER_API int64_t gpulayer_dataset_num_rows(const gpulayer_dataset *ds);
+GPULAYER_API int32_t gpulayer_dataset_num_cols(const gpulayer_dataset *ds);
+/* NULL when the column has no name. */
+GPULAYER_API const char *gpulayer_dataset_feature_name(
+    const gpulayer_dataset *ds, int32_t col);
+/* Copies the labels into out (num_rows floats); error if there are none. */
+GPULAYER_API gpulayer_status gpulayer_dataset_get_label(
+    const gpulayer_dataset *ds, float *out, int64_t num_rows);
+GPULAYER_API void gpulayer_dataset_free(gpulayer_dataset *ds);
+
+/* ----------------------------------------------------------------- booster */
+
+typedef struct gpulayer_booster gpulayer_booster;
+
+/* One metric of one evaluation set after one round. */
+typedef struct gpulayer_eval_result {
+    const char *data_name;
+    const char *metric_name;
+    double value;
+} gpulayer_eval_result;
+
+/* Called after every round; return non-zero to stop training (the booster
+ * keeps the rounds done so far and train returns GPULAYER_ERR_INTERRUPTED
+ * when the stop came from a return value other than 1; 1 means "stop, this
+ * is a normal early stop"). */
+typedef int (*gpulayer_round_callback)(void *user_data, int round,
+                                       const gpulayer_eval_result *results,
+                                       int num_results);
+
+GPULAYER_API gpulayer_status gpulayer_booster_create(gpulayer_booster **out);
+GPULAYER_API void gpulayer_booster_free(gpulayer_booster *b);
+
+/* Parameters use XGBoost's names where one exists: objective, eta,
+ * max_depth, min_child_weight, lambda, alpha, gamma, subsample,
+ * colsample_bytree, max_bin, num_round, seed, nthread, base_score,
+ * num_class, grow_policy (depthwise|lossguide), max_leaves, eval_metric
+ * (may be given several times), early_stopping_rounds, device, verbosity. */
+GPULAYER_API gpulayer_status gpulayer_booster_set_param(
+    gpulayer_booster *b, const char *key, const char *value);
+/* The current value of a parameter as text, written into buf. */
+GPULAYER_API gpulayer_status gpulayer_booster_get_param(
+    const gpulayer_booster *b, const char *key, char *buf, size_t buf_size);
+
+/* Trains num_round rounds (or until early stopping on the last evaluation
+ * set). evals may be NULL when num_evals is 0. callback may be NULL. */
+GPULAYER_API gpulayer_status gpulayer_booster_train(
+    gpulayer_booster *b, const gpulayer_dataset *train,
+    const gpulayer_dataset *const *evals, const char *const *eval_names,
+    int num_evals, gpulayer_round_callback callback, void *user_data);
+
+typedef enum gpulayer_predict_flags {
+    GPULAYER_PREDICT_DEFAULT = 0, /* probabilities / values             */
+    GPULAYER_PREDICT_MARGIN = 1   /* raw untransformed margins          */
+} gpulayer_predict_flags;
+
+/* Number of outputs per row: num_class for multi:softprob, 1 otherwise. */
+GPULAYER_API int32_t gpulayer_booster_num_outputs(const gpulayer_booster *b);
+GPULAYER_API int32_t gpulayer_booster_num_features(const gpulayer_booster *b);
+GPULAYER_API int32_t gpulayer_booster_num_rounds(const gpulayer_booster *b);
+/* Best round by the early-stopping metric, or -1 when none was tracked. */
+GPULAYER_API int32_t gpulayer_booster_best_round(const gpulayer_booster *b);
+
+/* Predicts every row of ds into out (num_rows * num_outputs floats, row
+ * major). num_rounds = 0 uses all rounds (or up to the best round when
+ * early stopping found one). */
+GPULAYER_API gpulayer_status gpulayer_booster_predict(
+    const gpulayer_booster *b, const gpulayer_dataset *ds, int flags,
+    int32_t num_rounds, float *out, int64_t out_len);
+GPULAYER_API gpulayer_status gpulayer_booster_predict_dense(
+    const gpulayer_booster *b, const float *data, int64_t num_rows,
+    int32_t num_cols, gpulayer_layout layout, int flags, int32_t num_rounds,
+    float *out, int64_t out_len);
+
+typedef enum gpulayer_importance_type {
+    GPULAYER_IMPORTANCE_WEIGHT = 0, /* number of splits on the feature    */
+    GPULAYER_IMPORTANCE_GAIN = 1,   /* mean gain of its splits            */
+    GPULAYER_IMPORTANCE_COVER = 2,  /* mean hessian sum of its splits     */
+    GPULAYER_IMPORTANCE_TOTAL_GAIN = 3,
+    GPULAYER_IMPORTANCE_TOTAL_COVER = 4
+} gpulayer_importance_type;
+
+/* out receives num_features values. */
+GPULAYER_API gpulayer_status gpulayer_booster_feature_importance(
+    const gpulayer_booster *b, gpulayer_importance_type type, double *out,
+    int32_t num_features);
+GPULAYER_API const char *gpulayer_booster_feature_name(
+    const gpulayer_booster *b, int32_t col);
+
+/* Model files: versioned JSON, written atomically (temp file + rename). */
+GPULAYER_API gpulayer_status gpulayer_booster_save(const gpulayer_booster *b,
+                                                   const char *path);
+GPULAYER_API gpulayer_status gpulayer_booster_load(const char *path,
+                                                   gpulayer_booster **out);
+/* The model as a JSON text in a buffer the caller frees with
+ * gpulayer_free_buffer. */
+GPULAYER_API gpulayer_status gpulayer_booster_save_to_buffer(
+    const gpulayer_booster *b, char **out, size_t *out_len);
+GPULAYER_API gpulayer_status gpulayer_booster_load_from_buffer(
+    const char *buf, size_t len, gpulayer_booster **out);
+/* Writes the model in XGBoost's JSON model format (for xgboost.Booster). */
+GPULAYER_API gpulayer_status gpulayer_booster_export_xgboost(
+    const gpulayer_booster *b, const char *path);
+GPULAYER_API void gpulayer_free_buffer(void *buf);
+
+/* ------------------------------------------------------------ device layer */
+/* BEGIN DEVICE LAYER API (owned by src/device/) */
+/* END DEVICE LAYER API */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPULAYER_H */

@@ -1,0 +1,192 @@
+/*
+ * backend.h -- the ComputeBackend interface: a table of operations over a
+ * whole level's batch of nodes, plus an opaque context.
+ *
+ * The tree driver (src/core/grow.c) calls only these operations; it never
+ * sees a CUDA, Vulkan or Metal type. The CPU backend is the reference every
+ * other backend is compared with (tests/conformance/).
+ *
+ * Numeric contract, shared by every backend so that models are the same
+ * bits everywhere:
+ *   - gradients are computed by the inline functions of objective_math.h,
+ *     then quantized to int64 with the power-of-two scales of quantize.h;
+ *   - histograms are exact int64 sums (order of accumulation is free);
+ *   - split gains use split_math.h in double precision, without fused
+ *     multiply-add; ties go to the smallest (feature, bin, default_left);
+ *   - rows are partitioned stably (a node's rows stay in ascending order).
+ */
+#ifndef GPL_BACKEND_H
+#define GPL_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpulayer.h"
+
+/* One histogram bin, also the quantized gradient pair of one row. */
+typedef struct gpl_grad_pair {
+    int64_t grad;
+    int64_t hess;
+} gpl_grad_pair;
+
+/* The binned training matrix. bins is row-major (num_rows x num_features);
+ * bin 0 of every feature is the missing-value bin, value bins are
+ * 1..nbins(f). Feature f's bin b lives at histogram index
+ * feature_offset[f] + b; feature_offset has num_features + 1 entries and
+ * feature_offset[num_features] is the histogram length. */
+typedef struct gpl_binned_matrix {
+    int64_t num_rows;
+    int32_t num_features;
+    const uint8_t *bins;
+    const uint32_t *feature_offset;
+} gpl_binned_matrix;
+
+typedef enum gpl_objective_kind {
+    GPL_OBJ_SQUARED_ERROR = 0,
+    GPL_OBJ_LOGISTIC = 1,
+    GPL_OBJ_SOFTMAX = 2,
+    GPL_OBJ_ABSOLUTE_ERROR = 3
+} gpl_objective_kind;
+
+/* What compute_gradients needs for one tree of one round. */
+typedef struct gpl_gradient_request {
+    gpl_objective_kind objective;
+    int32_t num_outputs; /* margins per row: num_class or 1            */
+    int32_t output;      /* which output this tree fits                */
+    int32_t round;
+    uint64_t seed;
+    float subsample;     /* rows not sampled get a zero gradient pair  */
+} gpl_gradient_request;
+
+/* Power-of-two factors that turned float gradients into int64; a sum of
+ * quantized values divided by the scale is the real sum. */
+typedef struct gpl_quant_scale {
+    double grad;
+    double hess;
+} gpl_quant_scale;
+
+typedef struct gpl_split_params {
+    double lambda;           /* L2 on leaf weights                   */
+    double alpha;            /* L1 on leaf weights                   */
+    double min_child_weight; /* minimum hessian sum of a child       */
+    gpl_quant_scale scale;   /* of the current gradients             */
+} gpl_split_params;
+
+/* The compact record of a node's best split: all that crosses from a device
+ * to the host per node and level. feature < 0 means no valid split. */
+typedef struct gpl_split_record {
+    int32_t node;
+    int32_t feature;
+    int32_t bin;          /* value bins 1..bin go left                   */
+    int32_t default_left; /* missing values (bin 0) go left              */
+    double gain;          /* loss reduction, before gamma                */
+    gpl_grad_pair left;   /* sums of the left child                      */
+    gpl_grad_pair right;  /* sums of the right child                     */
+    gpl_grad_pair total;  /* sums of the node (= left + right if split)  */
+} gpl_split_record;
+
+/* A split to apply: rows of node go to left_child or right_child. */
+typedef struct gpl_split_apply {
+    int32_t node;
+    int32_t feature;
+    int32_t bin;
+    int32_t default_left;
+    int32_t left_child;
+    int32_t right_child;
+} gpl_split_apply;
+
+/* hist[target] = hist[parent] - hist[built]: the larger child for free. */
+typedef struct gpl_hist_subtract {
+    int32_t parent;
+    int32_t built;
+    int32_t target;
+} gpl_hist_subtract;
+
+typedef struct gpl_memory_report {
+    size_t allocated_bytes; /* now                                  */
+    size_t peak_bytes;      /* since the backend was created        */
+    size_t estimate_bytes;  /* the plan made before training        */
+} gpl_memory_report;
+
+typedef struct gpl_backend_config {
+    int32_t nthread;    /* CPU threads; 0 = all cores                   */
+    int32_t device;     /* device index within the accelerator          */
+    int32_t max_nodes;  /* node ids of a tree are 0..max_nodes-1        */
+    int32_t num_outputs;
+    int verbose;
+} gpl_backend_config;
+
+typedef struct gpl_backend gpl_backend;
+
+/* Every operation returns a status and sets the last error on failure; a
+ * failure names the operation (and kernel) concerned. Optional members may
+ * be NULL: the driver then does without them. */
+struct gpl_backend_ops {
+    const char *name;
+    void (*destroy)(gpl_backend *be);
+
+    /* Takes the binned matrix (the backend may copy it to the device) and
+     * the labels/weights (weight may be NULL). Called once per training. */
+    gpulayer_status (*upload)(gpl_backend *be, const gpl_binned_matrix *m,
+                              const float *label, const float *weight);
+    /* Sets all margins (num_rows x num_outputs, row-major). */
+    gpulayer_status (*set_margins)(gpl_backend *be, const float *margins);
+    gpulayer_status (*get_margins)(gpl_backend *be, float *margins);
+
+    /* Computes and quantizes the gradient pairs of every row for one tree. */
+    gpulayer_status (*compute_gradients)(gpl_backend *be,
+                                         const gpl_gradient_request *req,
+                                         gpl_quant_scale *scale);
+    /* Starts a tree: every row belongs to node 0. */
+    gpulayer_status (*begin_tree)(gpl_backend *be);
+    gpulayer_status (*build_histograms)(gpl_backend *be, const int32_t *nodes,
+                                        int32_t num_nodes);
+    gpulayer_status (*subtract_histograms)(gpl_backend *be,
+                                           const gpl_hist_subtract *subs,
+                                           int32_t count);
+    /* feature_mask: num_features bytes, non-zero = may be split on. */
+    gpulayer_status (*evaluate_splits)(gpl_backend *be, const int32_t *nodes,
+                                       int32_t num_nodes,
+                                       const gpl_split_params *params,
+                                       const uint8_t *feature_mask,
+                                       gpl_split_record *out);
+    /* child_rows receives 2 * count row counts (left, right per split). */
+    gpulayer_status (*partition_rows)(gpl_backend *be,
+                                      const gpl_split_apply *splits,
+                                      int32_t count, int64_t *child_rows);
+    /* margins[row][output] += leaf_value[node of row], for every row.
+     * leaf_value has max_nodes entries (already scaled by eta). */
+    gpulayer_status (*update_margins)(gpl_backend *be, int32_t output,
+                                      const float *leaf_value);
+    /* Histograms no longer needed (their nodes are done). */
+    gpulayer_status (*release_histograms)(gpl_backend *be, const int32_t *nodes,
+                                          int32_t num_nodes);
+    /* For tests: copies a node's histogram (feature_offset[F] entries). */
+    gpulayer_status (*read_histogram)(gpl_backend *be, int32_t node,
+                                      gpl_grad_pair *out);
+    void (*memory)(gpl_backend *be, gpl_memory_report *out);
+};
+
+struct gpl_backend {
+    const struct gpl_backend_ops *ops;
+    void *ctx;
+    gpl_backend_config config;
+};
+
+/* Creates a backend by accelerator name ("cpu", "cuda", ...). */
+gpulayer_status gpl_backend_create(const char *accelerator,
+                                   const gpl_backend_config *config,
+                                   gpl_backend **out);
+void gpl_backend_destroy(gpl_backend *be);
+/* Non-zero when this build contains the named backend. */
+int gpl_backend_is_built(const char *accelerator);
+
+/* Per-backend constructors (registry.c lists them). */
+gpulayer_status gpl_cpu_backend_create(const gpl_backend_config *config,
+                                       gpl_backend **out);
+#ifdef GPL_HAVE_CUDA
+gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,
+                                        gpl_backend **out);
+#endif
+
+#endif

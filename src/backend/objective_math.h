@@ -1,0 +1,77 @@
+/*
+ * objective_math.h -- per-row gradient and hessian of each objective, in
+ * double, shared by every backend (one thread a row on a GPU).
+ */
+#ifndef GPL_OBJECTIVE_MATH_H
+#define GPL_OBJECTIVE_MATH_H
+
+#include <stdint.h>
+
+#include "det_math.h"
+#include "kernel_common.h"
+
+/* The floor XGBoost also uses, so that a saturated row keeps a hessian. */
+#define GPL_MIN_HESS 1e-16
+
+/* Gradient pair of one row for a single-output objective. */
+GPL_HD void gpl_objective_single(int objective, float margin, float label,
+                                 float weight, double *grad, double *hess)
+{
+    double g, h;
+    switch (objective) {
+    case 1: { /* binary logistic */
+        double p = gpl_det_sigmoid((double)margin);
+        g = p - (double)label;
+        h = p * (1.0 - p);
+        if (h < GPL_MIN_HESS) h = GPL_MIN_HESS;
+        break;
+    }
+    case 3: /* absolute error: the sign of the residual */
+        g = (double)margin > (double)label ? 1.0
+            : ((double)margin < (double)label ? -1.0 : 0.0);
+        h = 1.0;
+        break;
+    default: /* squared error */
+        g = (double)margin - (double)label;
+        h = 1.0;
+        break;
+    }
+    *grad = g * (double)weight;
+    *hess = h * (double)weight;
+}
+
+/* Softmax gradient of output k of a row with margins m[0..K-1]. */
+GPL_HD void gpl_objective_softmax(const float *m, int32_t num_class, int32_t k,
+                                  float label, float weight, double *grad,
+                                  double *hess)
+{
+    double top = (double)m[0];
+    for (int32_t c = 1; c < num_class; c++)
+        if ((double)m[c] > top) top = (double)m[c];
+    double sum = 0.0;
+    for (int32_t c = 0; c < num_class; c++)
+        sum += gpl_det_exp((double)m[c] - top);
+    double p = gpl_det_exp((double)m[k] - top) / sum;
+    double y = ((int32_t)label == k) ? 1.0 : 0.0;
+    double h = 2.0 * p * (1.0 - p);
+    if (h < GPL_MIN_HESS) h = GPL_MIN_HESS;
+    *grad = (p - y) * (double)weight;
+    *hess = h * (double)weight;
+}
+
+/* Whether row is in the sample of round (splitmix64 of seed, round, row):
+ * the same answer on every backend, whatever the thread layout. */
+GPL_HD int gpl_row_sampled(uint64_t seed, int32_t round, int64_t row,
+                           float rate)
+{
+    if (rate >= 1.0f) return 1;
+    uint64_t z = seed ^ ((uint64_t)(uint32_t)round << 40) ^ (uint64_t)row;
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    double u = (double)(z >> 11) * (1.0 / 9007199254740992.0);
+    return u < (double)rate;
+}
+
+#endif

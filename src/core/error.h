@@ -1,0 +1,33 @@
+/* error.h -- the per-thread last-error message behind gpulayer_last_error. */
+#ifndef GPL_ERROR_H
+#define GPL_ERROR_H
+
+#include "gpulayer.h"
+
+#if defined(__GNUC__)
+#define GPL_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GPL_PRINTF(a, b)
+#endif
+
+/* Records a formatted message for the calling thread and returns status, so
+ * that callers can write: return gpl_error(GPULAYER_ERR_IO, "..."). */
+gpulayer_status gpl_error(gpulayer_status status, const char *fmt, ...)
+    GPL_PRINTF(2, 3);
+/* Prefixes the current message with more context ("reading x.csv: ..."). */
+gpulayer_status gpl_error_prefix(gpulayer_status status, const char *fmt, ...)
+    GPL_PRINTF(2, 3);
+void gpl_error_clear(void);
+
+/* Allocation helpers that record an out-of-memory error naming what. */
+void *gpl_malloc(size_t size, const char *what);
+void *gpl_calloc(size_t count, size_t size, const char *what);
+char *gpl_strdup(const char *s);
+
+#define GPL_CHECK(expr)                                                     \
+    do {                                                                    \
+        gpulayer_status gpl_check_status_ = (expr);                         \
+        if (gpl_check_status_ != GPULAYER_OK) return gpl_check_status_;     \
+    } while (0)
+
+#endif
