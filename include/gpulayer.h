@@ -115,6 +115,11 @@ GPULAYER_API const char *gpulayer_dataset_feature_name(
 /* Copies the labels into out (num_rows floats); error if there are none. */
 GPULAYER_API gpulayer_status gpulayer_dataset_get_label(
     const gpulayer_dataset *ds, float *out, int64_t num_rows);
+/* A new dataset made of the columns cols[0..num_cols) of ds, in that order
+ * (names, categories, labels and weights kept). */
+GPULAYER_API gpulayer_status gpulayer_dataset_select_columns(
+    const gpulayer_dataset *ds, const int32_t *cols, int32_t num_cols,
+    gpulayer_dataset **out);
 GPULAYER_API void gpulayer_dataset_free(gpulayer_dataset *ds);
 
 /* ----------------------------------------------------------------- booster */
@@ -164,13 +169,17 @@ typedef enum gpulayer_predict_flags {
 
 /* Number of outputs per row: num_class for multi:softprob, 1 otherwise. */
 GPULAYER_API int32_t gpulayer_booster_num_outputs(const gpulayer_booster *b);
+/* Values per row that predict writes with these flags (margins: one per
+ * output; multi:softmax without MARGIN: one class index). */
+GPULAYER_API int32_t gpulayer_booster_prediction_width(
+    const gpulayer_booster *b, int flags);
 GPULAYER_API int32_t gpulayer_booster_num_features(const gpulayer_booster *b);
 GPULAYER_API int32_t gpulayer_booster_num_rounds(const gpulayer_booster *b);
 /* Best round by the early-stopping metric, or -1 when none was tracked. */
 GPULAYER_API int32_t gpulayer_booster_best_round(const gpulayer_booster *b);
 
-/* Predicts every row of ds into out (num_rows * num_outputs floats, row
- * major). num_rounds = 0 uses all rounds (or up to the best round when
+/* Predicts every row of ds into out (num_rows * prediction_width floats,
+ * row major). num_rounds = 0 uses all rounds (or up to the best round when
  * early stopping found one). */
 GPULAYER_API gpulayer_status gpulayer_booster_predict(
     const gpulayer_booster *b, const gpulayer_dataset *ds, int flags,
@@ -213,6 +222,90 @@ GPULAYER_API void gpulayer_free_buffer(void *buf);
 
 /* ------------------------------------------------------------ device layer */
 /* BEGIN DEVICE LAYER API (owned by src/device/) */
+/*
+ * Discovery reports every compute device of this host: the CPU, NVIDIA GPUs
+ * through CUDA, the Apple GPU through Metal (accelerator "mps") and other
+ * GPUs through Vulkan. Runtimes are loaded only inside a separate probe
+ * process with a time limit, so a missing or broken driver yields a note,
+ * never an error or a crash. The first call that needs devices runs
+ * discovery; later calls in the same process reuse its result.
+ */
+
+typedef enum gpulayer_memory_kind {
+    GPULAYER_MEMORY_ANY = 0,       /* in requests: no constraint          */
+    GPULAYER_MEMORY_HOST = 1,      /* the CPU's own memory                */
+    GPULAYER_MEMORY_DEDICATED = 2, /* a GPU's own memory (VRAM, HBM)      */
+    GPULAYER_MEMORY_UNIFIED = 3    /* GPU memory shared with the CPU      */
+} gpulayer_memory_kind;
+
+/* One device. The strings belong to the library and stay valid for the
+ * life of the process. */
+typedef struct gpulayer_device_info {
+    const char *accelerator;  /* "cpu", "cuda", "mps", "vulkan"             */
+    int32_t index;            /* within the accelerator                     */
+    const char *name;
+    const char *stable_id;    /* the runtime's UUID; "" when it has none    */
+    gpulayer_memory_kind memory_kind;
+    uint64_t memory_bytes;    /* total; host RAM for unified-memory GPUs    */
+    uint64_t usable_bytes;    /* free (CUDA), recommended working set (mps) */
+    const char *capabilities; /* space-separated: "cuda.sm_90 ..."          */
+    int backend_built;        /* this library has a backend for it          */
+    int backend_available;    /* ... and that backend can use this device   */
+    const char *backend_reason; /* why not available; "" when available    */
+} gpulayer_device_info;
+
+/* Number of devices found (at least 1: the CPU). */
+GPULAYER_API int32_t gpulayer_device_count(void);
+GPULAYER_API gpulayer_status gpulayer_device_get(int32_t i,
+                                                 gpulayer_device_info *out);
+/* Devices and discovery notes as JSON, in a buffer the caller frees with
+ * gpulayer_free_buffer. */
+GPULAYER_API gpulayer_status gpulayer_devices_json(char **out, size_t *out_len);
+/* A capability summary safe to paste into a bug report: no serial numbers,
+ * UUIDs, host names or user names. JSON, freed with gpulayer_free_buffer. */
+GPULAYER_API gpulayer_status gpulayer_diagnose_json(char **out,
+                                                    size_t *out_len);
+
+typedef enum gpulayer_job_kind {
+    GPULAYER_JOB_INDEPENDENT = 0, /* one process                          */
+    GPULAYER_JOB_DISTRIBUTED = 1  /* num_processes ranks, one device each */
+} gpulayer_job_kind;
+
+/* What a job needs. Zero-initialise, then set what you need. */
+typedef struct gpulayer_device_request {
+    /* "auto" (or NULL), "cpu", "cuda", "mps", "vulkan", optionally with a
+     * device index: "cuda:1". auto prefers cuda, then mps, vulkan, cpu. */
+    const char *accelerator;
+    uint64_t min_memory_bytes;        /* usable memory per device          */
+    gpulayer_memory_kind memory_kind; /* ANY, DEDICATED or UNIFIED         */
+    const char *const *capabilities;  /* all required, e.g. "cuda.sm_80"   */
+    int32_t num_capabilities;
+    int32_t device_count;             /* devices per process; 0 means 1    */
+    gpulayer_job_kind job_kind;
+    int32_t num_processes;            /* distributed ranks; 0 means 1      */
+} gpulayer_device_request;
+
+/* Places a request on this host's devices. The decision -- the chosen
+ * devices, why, and every other device with the reason it was not chosen --
+ * is written as JSON (freed with gpulayer_free_buffer) even when the request
+ * is refused. Returns GPULAYER_ERR_PLACEMENT when no device fits (every
+ * reason is then also in gpulayer_last_error()), and
+ * GPULAYER_ERR_INVALID_ARGUMENT for a job that can never run (distributed
+ * mps). decision_json may be NULL. */
+GPULAYER_API gpulayer_status gpulayer_place(
+    const gpulayer_device_request *request, char **decision_json,
+    size_t *decision_len);
+
+typedef enum gpulayer_render_format {
+    GPULAYER_RENDER_TEXT = 0,
+    GPULAYER_RENDER_JSON = 1,
+    GPULAYER_RENDER_MARKDOWN = 2
+} gpulayer_render_format;
+
+/* The support matrix (accelerator x job kind x status), the one table
+ * behind `gpulayer support-matrix` and docs/support-matrix.md. */
+GPULAYER_API gpulayer_status gpulayer_support_matrix(
+    gpulayer_render_format format, char **out, size_t *out_len);
 /* END DEVICE LAYER API */
 
 #ifdef __cplusplus

@@ -21,14 +21,16 @@ gpulayer_status gpl_error(gpulayer_status status, const char *fmt, ...)
 
 gpulayer_status gpl_error_prefix(gpulayer_status status, const char *fmt, ...)
 {
-    char prefix[GPL_ERROR_CAPACITY];
-    char old[GPL_ERROR_CAPACITY];
+    char combined[2 * GPL_ERROR_CAPACITY + 8];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    int n = vsnprintf(combined, GPL_ERROR_CAPACITY, fmt, ap);
     va_end(ap);
-    memcpy(old, last_error, sizeof old);
-    snprintf(last_error, sizeof last_error, "%s: %s", prefix, old);
+    if (n < 0) n = 0;
+    if (n > GPL_ERROR_CAPACITY - 1) n = GPL_ERROR_CAPACITY - 1;
+    snprintf(combined + n, sizeof combined - (size_t)n, ": %s", last_error);
+    memcpy(last_error, combined, GPL_ERROR_CAPACITY - 1);
+    last_error[GPL_ERROR_CAPACITY - 1] = '\0';
     return status;
 }
 

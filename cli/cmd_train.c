@@ -1,0 +1,286 @@
+/* cmd_train.c -- `gpulayer train`: train a model on a data file. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "gpulayer.h"
+
+#define MAX_VALID 16
+
+typedef struct train_options {
+    const char *data, *label, *format, *weight, *ignore, *model;
+    int no_header;
+    const char *valid[MAX_VALID];
+    int num_valid;
+    int quiet, verbose;
+    gpulayer_booster *booster;
+    char *owned[256]; /* config-file strings, freed at exit */
+    int num_owned;
+} train_options;
+
+static void train_usage(FILE *out)
+{
+    fprintf(out,
+"usage: gpulayer train --data FILE [options]\n"
+"\n"
+"Trains gradient-boosted trees and saves the model as JSON.\n"
+"\n"
+"data:\n"
+"  --data FILE          training data: CSV, TSV (optionally .gz) or LibSVM\n"
+"  --label COL          label column name or 0-based index (default: first)\n"
+"  --format F           auto (by extension), csv, tsv or libsvm\n"
+"  --no-header          the CSV/TSV file has no header row\n"
+"  --weight COL         per-row weight column\n"
+"  --ignore A,B         columns to leave out\n"
+"  --valid FILE         evaluation set, same layout (repeatable; metrics are\n"
+"                       printed every round; early stopping uses the last)\n"
+"model and device:\n"
+"  --model FILE         where to save the model (default: model.json)\n"
+"  --device D           auto, cpu, cuda[:N], mps, vulkan (default: auto)\n"
+"  --nthread N          CPU threads (default: all cores)\n"
+"training (XGBoost's parameter names):\n"
+"  --objective O        reg:squarederror (default), reg:absoluteerror,\n"
+"                       binary:logistic, multi:softprob, multi:softmax\n"
+"  --num-round N        boosting rounds (default 10)\n"
+"  --eta X              learning rate (default 0.3)\n"
+"  --max-depth N        (default 6)\n"
+"  --early-stopping N   stop when the last metric of the last --valid set\n"
+"                       has not improved for N rounds\n"
+"  --param KEY=VALUE    any parameter: eta, max_depth, min_child_weight,\n"
+"                       lambda, alpha, gamma, subsample, colsample_bytree,\n"
+"                       max_bin, num_round, seed, nthread, base_score,\n"
+"                       num_class, grow_policy, max_leaves, eval_metric\n"
+"                       (rmse, mae, logloss, error, auc, mlogloss, merror;\n"
+"                       repeatable), early_stopping_rounds, device\n"
+"  --config FILE        'key = value' lines: any parameter, or data, label,\n"
+"                       format, weight, ignore, valid, model; flags given on\n"
+"                       the command line win\n"
+"output:\n"
+"  --quiet              no progress output\n"
+"  --verbose            also print the device placement and memory\n"
+"\n"
+"example:\n"
+"  gpulayer train --data data/demo/fertility_train.csv.gz --label morekids \\\n"
+"      --valid data/demo/fertility_test.csv.gz --objective binary:logistic \\\n"
+"      --param eval_metric=auc --num-round 100 --model model.json\n");
+}
+
+static int set_option(train_options *o, const char *key, const char *value)
+{
+    if (!strcmp(key, "data")) o->data = value;
+    else if (!strcmp(key, "label")) o->label = value;
+    else if (!strcmp(key, "format")) o->format = value;
+    else if (!strcmp(key, "weight")) o->weight = value;
+    else if (!strcmp(key, "ignore")) o->ignore = value;
+    else if (!strcmp(key, "model")) o->model = value;
+    else if (!strcmp(key, "no_header")) o->no_header = !strcmp(value, "1") || !strcmp(value, "true");
+    else if (!strcmp(key, "valid")) {
+        if (o->num_valid >= MAX_VALID) {
+            fprintf(stderr, "gpulayer train: at most %d --valid sets\n", MAX_VALID);
+            return 2;
+        }
+        o->valid[o->num_valid++] = value;
+    } else if (gpulayer_booster_set_param(o->booster, key, value) != GPULAYER_OK) {
+        cli_fail("train", NULL);
+        return 2;
+    }
+    return 0;
+}
+
+static int apply_config_pair(const char *key, const char *value, void *user)
+{
+    /* Config values must outlive the file buffer. */
+    train_options *o = user;
+    if (o->num_owned + 2 > (int)(sizeof o->owned / sizeof o->owned[0])) {
+        fprintf(stderr, "gpulayer train: too many lines in the config file\n");
+        return 2;
+    }
+    char *k = strdup(key), *v = strdup(value);
+    o->owned[o->num_owned++] = k;
+    o->owned[o->num_owned++] = v;
+    if (!k || !v) return 1;
+    return set_option(o, k, v);
+}
+
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+typedef struct progress {
+    double start;
+    int total_rounds;
+    int tty;
+    int quiet;
+} progress;
+
+static int on_round(void *user, int round, const gpulayer_eval_result *res, int n)
+{
+    progress *p = user;
+    if (interrupted) return 2;
+    if (p->quiet) return 0;
+    double elapsed = cli_now() - p->start;
+    int done = round + 1;
+    double eta = elapsed / done * (p->total_rounds - done);
+    int every = p->total_rounds >= 20 ? p->total_rounds / 10 : 1;
+    if (!p->tty && n == 0 && done % every != 0 && done != p->total_rounds) return 0;
+    char line[1024];
+    int len = snprintf(line, sizeof line, "[%d/%d]", done, p->total_rounds);
+    for (int i = 0; i < n && len < (int)sizeof line - 64; i++)
+        len += snprintf(line + len, sizeof line - (size_t)len, " %s-%s:%.6f",
+                        res[i].data_name, res[i].metric_name, res[i].value);
+    snprintf(line + len, sizeof line - (size_t)len, "  elapsed %.1fs  eta %.1fs",
+             elapsed, eta);
+    if (p->tty) fprintf(stderr, "\r\033[K%s%s", line, done == p->total_rounds ? "\n" : "");
+    else fprintf(stderr, "%s\n", line);
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, train_options *o)
+{
+    enum { OPT_NUM_ROUND = 256, OPT_MAX_DEPTH, OPT_EARLY, OPT_CONFIG, OPT_NO_HEADER };
+    static const struct option longopts[] = {
+        {"data", required_argument, 0, 'd'},   {"label", required_argument, 0, 'l'},
+        {"format", required_argument, 0, 'f'}, {"weight", required_argument, 0, 'w'},
+        {"ignore", required_argument, 0, 'i'}, {"valid", required_argument, 0, 'v'},
+        {"model", required_argument, 0, 'm'},  {"device", required_argument, 0, 'D'},
+        {"nthread", required_argument, 0, 'n'}, {"objective", required_argument, 0, 'o'},
+        {"num-round", required_argument, 0, OPT_NUM_ROUND},
+        {"eta", required_argument, 0, 'e'},
+        {"max-depth", required_argument, 0, OPT_MAX_DEPTH},
+        {"early-stopping", required_argument, 0, OPT_EARLY},
+        {"param", required_argument, 0, 'p'}, {"config", required_argument, 0, OPT_CONFIG},
+        {"no-header", no_argument, 0, OPT_NO_HEADER},
+        {"quiet", no_argument, 0, 'q'},       {"verbose", no_argument, 0, 'V'},
+        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
+    /* The config file is read first so that flags override it. */
+    for (int i = 1; i < argc - 1; i++)
+        if (!strcmp(argv[i], "--config")) {
+            int rc = cli_read_config("train", argv[i + 1], apply_config_pair, o);
+            if (rc) return rc;
+        }
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "d:l:f:w:i:v:m:D:n:o:e:p:qVh", longopts, NULL)) != -1) {
+        int rc = 0;
+        char *key, *value;
+        switch (c) {
+        case 'd': o->data = optarg; break;
+        case 'l': o->label = optarg; break;
+        case 'f': o->format = optarg; break;
+        case 'w': o->weight = optarg; break;
+        case 'i': o->ignore = optarg; break;
+        case 'm': o->model = optarg; break;
+        case 'v': rc = set_option(o, "valid", optarg); break;
+        case 'D': rc = set_option(o, "device", optarg); break;
+        case 'n': rc = set_option(o, "nthread", optarg); break;
+        case 'o': rc = set_option(o, "objective", optarg); break;
+        case 'e': rc = set_option(o, "eta", optarg); break;
+        case OPT_NUM_ROUND: rc = set_option(o, "num_round", optarg); break;
+        case OPT_MAX_DEPTH: rc = set_option(o, "max_depth", optarg); break;
+        case OPT_EARLY: rc = set_option(o, "early_stopping_rounds", optarg); break;
+        case OPT_CONFIG: break;
+        case OPT_NO_HEADER: o->no_header = 1; break;
+        case 'p':
+            if (!cli_split_key_value(optarg, &key, &value)) {
+                fprintf(stderr, "gpulayer train: --param expects KEY=VALUE, got '%s'\n", optarg);
+                return 2;
+            }
+            rc = set_option(o, key, value);
+            break;
+        case 'q': o->quiet = 1; break;
+        case 'V': o->verbose = 1; break;
+        case 'h': train_usage(stdout); return -1;
+        default: train_usage(stderr); return 2;
+        }
+        if (rc) return rc;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gpulayer train: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    if (!o->data) {
+        fprintf(stderr, "gpulayer train: --data is required (see --help)\n");
+        return 2;
+    }
+    return 0;
+}
+
+int cmd_train(int argc, char **argv)
+{
+    train_options o;
+    memset(&o, 0, sizeof o);
+    o.model = "model.json";
+    if (gpulayer_booster_create(&o.booster) != GPULAYER_OK) return cli_fail("train", NULL);
+    int rc = parse_args(argc, argv, &o);
+    if (rc) {
+        gpulayer_booster_free(o.booster);
+        for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
+        return rc < 0 ? 0 : rc;
+    }
+    if (o.verbose) gpulayer_booster_set_param(o.booster, "verbosity", "2");
+    double t0 = cli_now();
+    gpulayer_dataset *train = NULL, *valid[MAX_VALID] = {0};
+    const char *names[MAX_VALID];
+    if (cli_read_data(o.data, o.format, o.label, o.no_header, o.weight, o.ignore, 0,
+                      &train) != GPULAYER_OK) {
+        rc = cli_fail("train", NULL);
+        goto done;
+    }
+    for (int i = 0; i < o.num_valid; i++) {
+        names[i] = o.num_valid == 1 ? "valid" : o.valid[i];
+        if (cli_read_data(o.valid[i], o.format, o.label, o.no_header, o.weight, o.ignore,
+                          gpulayer_dataset_num_cols(train), &valid[i]) != GPULAYER_OK) {
+            rc = cli_fail("train", NULL);
+            goto done;
+        }
+    }
+    if (!o.quiet)
+        fprintf(stderr, "loaded %s: %lld rows x %d features (%.2fs)\n", o.data,
+                (long long)gpulayer_dataset_num_rows(train),
+                gpulayer_dataset_num_cols(train), cli_now() - t0);
+    char rounds_text[32] = "0";
+    gpulayer_booster_get_param(o.booster, "num_round", rounds_text, sizeof rounds_text);
+    progress prog = {cli_now(), atoi(rounds_text), isatty(STDERR_FILENO), o.quiet};
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, &old);
+    gpulayer_status st = gpulayer_booster_train(o.booster, train,
+                                                (const gpulayer_dataset *const *)valid,
+                                                names, o.num_valid, on_round, &prog);
+    sigaction(SIGINT, &old, NULL);
+    if (st == GPULAYER_ERR_INTERRUPTED && interrupted) {
+        fprintf(stderr, "\ngpulayer train: interrupted; no model written\n");
+        rc = 130;
+        goto done;
+    }
+    if (st != GPULAYER_OK) {
+        rc = cli_fail("train", NULL);
+        goto done;
+    }
+    if (gpulayer_booster_save(o.booster, o.model) != GPULAYER_OK) {
+        rc = cli_fail("train", NULL);
+        goto done;
+    }
+    if (!o.quiet) {
+        int best = gpulayer_booster_best_round(o.booster);
+        fprintf(stderr, "trained %d rounds in %.2fs", gpulayer_booster_num_rounds(o.booster),
+                cli_now() - prog.start);
+        if (best >= 0) fprintf(stderr, " (best round %d)", best + 1);
+        fprintf(stderr, "; model saved to %s\n", o.model);
+    }
+done:
+    for (int i = 0; i < o.num_valid; i++) gpulayer_dataset_free(valid[i]);
+    gpulayer_dataset_free(train);
+    gpulayer_booster_free(o.booster);
+    for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
+    return rc;
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what building and testing GPUlayer needs, where it is missing:
+# Debian packages (compiler, CMake, cJSON, zlib, cmocka) and Python packages
+# (numpy, pandas, scikit-learn, pytest; XGBoost and LightGBM for the
+# accuracy tests and benchmarks). Safe to run again.
+set -euo pipefail
+
+need_apt=()
+command -v cc >/dev/null || need_apt+=(build-essential)
+command -v cmake >/dev/null || need_apt+=(cmake)
+command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
+[ -f /usr/include/cjson/cJSON.h ] || need_apt+=(libcjson-dev)
+[ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
+[ -f /usr/include/cmocka.h ] || need_apt+=(libcmocka-dev)
+command -v xz >/dev/null || need_apt+=(xz-utils)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+need_pip=()
+py_has() { python3 -c "import $1" >/dev/null 2>&1; }
+py_has numpy || need_pip+=(numpy)
+py_has pandas || need_pip+=(pandas)
+py_has scipy || need_pip+=(scipy)
+py_has sklearn || need_pip+=(scikit-learn)
+py_has pytest || need_pip+=(pytest)
+py_has xgboost || need_pip+=(xgboost-cpu)
+py_has lightgbm || need_pip+=(lightgbm)
+if [ ${#need_pip[@]} -gt 0 ]; then
+  echo "setup: installing Python packages: ${need_pip[*]}"
+  python3 -m pip install -q "${need_pip[@]}" 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages "${need_pip[@]}"
+fi

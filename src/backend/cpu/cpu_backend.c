@@ -1,0 +1,224 @@
+/* cpu_backend.c -- the CPU backend: context, data, margins and gradients.
+ * The reference implementation of every operation of backend.h. */
+#include "cpu_backend.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "objective_math.h"
+#include "quantize.h"
+
+void cpu_track_alloc(cpu_context *c, size_t bytes)
+{
+    c->allocated_bytes += bytes;
+    if (c->allocated_bytes > c->peak_bytes) c->peak_bytes = c->allocated_bytes;
+}
+
+static void cpu_destroy(gpl_backend *be)
+{
+    if (!be) return;
+    cpu_context *c = cpu_ctx(be);
+    if (c) {
+        free(c->margins);
+        free(c->grad);
+        free(c->rows);
+        free(c->rows_scratch);
+        free(c->node_begin);
+        free(c->node_count);
+        free(c->node_state);
+        if (c->node_hist)
+            for (int32_t i = 0; i < c->max_nodes; i++) free(c->node_hist[i]);
+        for (int32_t i = 0; i < c->num_free_hist; i++) free(c->free_hist[i]);
+        free(c->node_hist);
+        free(c->free_hist);
+        free(c->thread_hist);
+        free(c);
+    }
+    free(be);
+}
+
+static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
+                                  const float *label, const float *weight)
+{
+    cpu_context *c = cpu_ctx(be);
+    if (m->num_rows >= (int64_t)UINT32_MAX)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "cpu backend: %lld rows exceed the limit of 2^32 - 1",
+                         (long long)m->num_rows);
+    c->num_rows = m->num_rows;
+    c->num_features = m->num_features;
+    c->bins = m->bins; /* the host matrix is used in place, not copied */
+    c->feature_offset = m->feature_offset;
+    c->hist_len = m->feature_offset[m->num_features];
+    c->label = label;
+    c->weight = weight;
+    size_t n = (size_t)m->num_rows;
+    size_t nodes = (size_t)c->max_nodes;
+    c->margins = malloc(sizeof(float) * n * (size_t)c->num_outputs);
+    c->grad = malloc(sizeof(gpl_grad_pair) * (n ? n : 1));
+    c->rows = malloc(sizeof(uint32_t) * (n ? n : 1));
+    c->rows_scratch = malloc(sizeof(uint32_t) * (n ? n : 1));
+    c->node_begin = calloc(nodes, sizeof(int64_t));
+    c->node_count = calloc(nodes, sizeof(int64_t));
+    c->node_state = calloc(nodes, 1);
+    c->node_hist = calloc(nodes, sizeof(gpl_grad_pair *));
+    c->free_hist = calloc(nodes, sizeof(gpl_grad_pair *));
+    c->thread_hist = malloc(sizeof(gpl_grad_pair) * c->hist_len * (size_t)c->nthread);
+    if (!c->margins || !c->grad || !c->rows || !c->rows_scratch ||
+        !c->node_begin || !c->node_count || !c->node_state || !c->node_hist ||
+        !c->free_hist || !c->thread_hist)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "cpu backend: out of host memory for %zu rows", n);
+    cpu_track_alloc(c, n * (sizeof(float) * (size_t)c->num_outputs +
+                            sizeof(gpl_grad_pair) + 2 * sizeof(uint32_t)) +
+                           nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +
+                           sizeof(gpl_grad_pair) * c->hist_len * (size_t)c->nthread);
+    return GPULAYER_OK;
+}
+
+static gpulayer_status cpu_set_margins(gpl_backend *be, const float *margins)
+{
+    cpu_context *c = cpu_ctx(be);
+    memcpy(c->margins, margins,
+           sizeof(float) * (size_t)c->num_rows * (size_t)c->num_outputs);
+    return GPULAYER_OK;
+}
+
+static gpulayer_status cpu_get_margins(gpl_backend *be, float *margins)
+{
+    cpu_context *c = cpu_ctx(be);
+    memcpy(margins, c->margins,
+           sizeof(float) * (size_t)c->num_rows * (size_t)c->num_outputs);
+    return GPULAYER_OK;
+}
+
+/* A row's pair storage holds its float gradients between the two passes of
+ * compute_gradients (type punning through a union is defined in C11). */
+typedef union grad_slot {
+    gpl_grad_pair quantized;
+    double value[2];
+} grad_slot;
+
+/* Two passes: float gradients and their largest magnitudes, then
+ * quantization in place with the power-of-two scales. */
+static gpulayer_status cpu_compute_gradients(gpl_backend *be,
+                                             const gpl_gradient_request *req,
+                                             gpl_quant_scale *scale)
+{
+    cpu_context *c = cpu_ctx(be);
+    const int64_t N = c->num_rows;
+    const int32_t K = c->num_outputs;
+    grad_slot *slot = (grad_slot *)c->grad;
+    double max_g = 0.0, max_h = 0.0;
+#pragma omp parallel for num_threads(c->nthread) schedule(static) reduction(max : max_g, max_h)
+    for (int64_t r = 0; r < N; r++) {
+        double g = 0.0, h = 0.0;
+        if (gpl_row_sampled(req->seed, req->round, r, req->subsample)) {
+            float w = c->weight ? c->weight[r] : 1.0f;
+            if (req->objective == GPL_OBJ_SOFTMAX)
+                gpl_objective_softmax(c->margins + r * K, K, req->output,
+                                      c->label[r], w, &g, &h);
+            else
+                gpl_objective_single(req->objective, c->margins[r * K + req->output],
+                                     c->label[r], w, &g, &h);
+        }
+        slot[r].value[0] = g;
+        slot[r].value[1] = h;
+        if (fabs(g) > max_g) max_g = fabs(g);
+        if (h > max_h) max_h = h;
+    }
+    scale->grad = gpl_quant_scale_for(max_g, N);
+    scale->hess = gpl_quant_scale_for(max_h, N);
+    const double sg = scale->grad, sh = scale->hess;
+#pragma omp parallel for num_threads(c->nthread) schedule(static)
+    for (int64_t r = 0; r < N; r++) {
+        double g = slot[r].value[0], h = slot[r].value[1];
+        slot[r].quantized.grad = gpl_quantize(g, sg);
+        slot[r].quantized.hess = gpl_quantize(h, sh);
+    }
+    return GPULAYER_OK;
+}
+
+static gpulayer_status cpu_begin_tree(gpl_backend *be)
+{
+    cpu_context *c = cpu_ctx(be);
+    for (int32_t i = 0; i < c->max_nodes; i++) {
+        if (c->node_hist[i]) c->free_hist[c->num_free_hist++] = c->node_hist[i];
+        c->node_hist[i] = NULL;
+    }
+    memset(c->node_state, CPU_NODE_UNUSED, (size_t)c->max_nodes);
+    for (int64_t r = 0; r < c->num_rows; r++) c->rows[r] = (uint32_t)r;
+    c->node_begin[0] = 0;
+    c->node_count[0] = c->num_rows;
+    c->node_state[0] = CPU_NODE_LIVE;
+    return GPULAYER_OK;
+}
+
+static gpulayer_status cpu_update_margins(gpl_backend *be, int32_t output,
+                                          const float *leaf_value)
+{
+    cpu_context *c = cpu_ctx(be);
+    const int32_t K = c->num_outputs;
+#pragma omp parallel for num_threads(c->nthread) schedule(dynamic)
+    for (int32_t n = 0; n < c->max_nodes; n++) {
+        if (c->node_state[n] != CPU_NODE_LIVE) continue;
+        const uint32_t *rows = c->rows + c->node_begin[n];
+        const float v = leaf_value[n];
+        for (int64_t i = 0; i < c->node_count[n]; i++)
+            c->margins[(int64_t)rows[i] * K + output] += v;
+    }
+    return GPULAYER_OK;
+}
+
+static void cpu_memory(gpl_backend *be, gpl_memory_report *out)
+{
+    cpu_context *c = cpu_ctx(be);
+    out->allocated_bytes = c->allocated_bytes;
+    out->peak_bytes = c->peak_bytes;
+    out->estimate_bytes = 0;
+}
+
+static const struct gpl_backend_ops cpu_ops = {
+    .name = "cpu",
+    .destroy = cpu_destroy,
+    .upload = cpu_upload,
+    .set_margins = cpu_set_margins,
+    .get_margins = cpu_get_margins,
+    .compute_gradients = cpu_compute_gradients,
+    .begin_tree = cpu_begin_tree,
+    .build_histograms = cpu_build_histograms,
+    .subtract_histograms = cpu_subtract_histograms,
+    .evaluate_splits = cpu_evaluate_splits,
+    .partition_rows = cpu_partition_rows,
+    .update_margins = cpu_update_margins,
+    .release_histograms = cpu_release_histograms,
+    .read_histogram = cpu_read_histogram,
+    .memory = cpu_memory,
+};
+
+gpulayer_status gpl_cpu_backend_create(const gpl_backend_config *config,
+                                       gpl_backend **out)
+{
+    *out = NULL;
+    if (config->max_nodes < 1 || config->num_outputs < 1)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "cpu backend: max_nodes and num_outputs must be >= 1");
+    gpl_backend *be = calloc(1, sizeof *be);
+    cpu_context *c = calloc(1, sizeof *c);
+    if (!be || !c) {
+        free(be);
+        free(c);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cpu backend: out of memory");
+    }
+    be->ops = &cpu_ops;
+    be->ctx = c;
+    be->config = *config;
+    c->nthread = config->nthread > 0 ? config->nthread : omp_get_max_threads();
+    c->max_nodes = config->max_nodes;
+    c->num_outputs = config->num_outputs;
+    *out = be;
+    return GPULAYER_OK;
+}

@@ -1,0 +1,72 @@
+/* cpu_backend.h -- the CPU backend's context, shared by its kernel files. */
+#ifndef GPL_CPU_BACKEND_H
+#define GPL_CPU_BACKEND_H
+
+#include <stdint.h>
+
+#include "backend.h"
+
+typedef enum cpu_node_state {
+    CPU_NODE_UNUSED = 0,
+    CPU_NODE_LIVE = 1, /* holds rows, not split (yet) */
+    CPU_NODE_SPLIT = 2
+} cpu_node_state;
+
+typedef struct cpu_context {
+    int nthread;
+    int64_t num_rows;
+    int32_t num_features;
+    int32_t num_outputs;
+    int32_t max_nodes;
+    uint32_t hist_len; /* bins of all features */
+    const uint8_t *bins;
+    const uint32_t *feature_offset;
+    const float *label;
+    const float *weight;
+    float *margins;       /* num_rows x num_outputs            */
+    gpl_grad_pair *grad;  /* quantized pair per row            */
+    /* Row partition: the rows of node n are rows[node_begin[n] ..
+     * node_begin[n] + node_count[n]), in ascending order. */
+    uint32_t *rows;
+    uint32_t *rows_scratch;
+    int64_t *node_begin;
+    int64_t *node_count;
+    uint8_t *node_state;
+    /* Histograms by node id; buffers are recycled through a free list. */
+    gpl_grad_pair **node_hist;
+    gpl_grad_pair **free_hist;
+    int32_t num_free_hist;
+    int32_t num_hist_allocated;
+    gpl_grad_pair *thread_hist; /* nthread private histograms        */
+    size_t allocated_bytes;
+    size_t peak_bytes;
+} cpu_context;
+
+static inline cpu_context *cpu_ctx(gpl_backend *be)
+{
+    return (cpu_context *)be->ctx;
+}
+
+gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
+                                     int32_t num_nodes);
+gpulayer_status cpu_subtract_histograms(gpl_backend *be,
+                                        const gpl_hist_subtract *subs,
+                                        int32_t count);
+gpulayer_status cpu_release_histograms(gpl_backend *be, const int32_t *nodes,
+                                       int32_t num_nodes);
+gpulayer_status cpu_read_histogram(gpl_backend *be, int32_t node,
+                                   gpl_grad_pair *out);
+gpulayer_status cpu_evaluate_splits(gpl_backend *be, const int32_t *nodes,
+                                    int32_t num_nodes,
+                                    const gpl_split_params *params,
+                                    const uint8_t *feature_mask,
+                                    gpl_split_record *out);
+gpulayer_status cpu_partition_rows(gpl_backend *be,
+                                   const gpl_split_apply *splits,
+                                   int32_t count, int64_t *child_rows);
+/* A histogram buffer for node (from the free list or newly allocated). */
+gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
+                                 gpl_grad_pair **out);
+void cpu_track_alloc(cpu_context *c, size_t bytes);
+
+#endif

@@ -1,0 +1,163 @@
+/* cpu_histogram.c -- node histograms as exact int64 sums, their
+ * subtraction, and the pool of histogram buffers. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_backend.h"
+#include "error.h"
+
+gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
+                                 gpl_grad_pair **out)
+{
+    if (node < 0 || node >= c->max_nodes)
+        return gpl_error(GPULAYER_ERR_INTERNAL,
+                         "cpu backend: node id %d outside 0..%d", node,
+                         c->max_nodes - 1);
+    gpl_grad_pair *h = c->node_hist[node];
+    if (!h && c->num_free_hist > 0) h = c->free_hist[--c->num_free_hist];
+    if (!h) {
+        h = malloc(sizeof(gpl_grad_pair) * c->hist_len);
+        if (!h)
+            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                             "cpu backend: out of memory for the histogram of "
+                             "node %d", node);
+        c->num_hist_allocated++;
+        cpu_track_alloc(c, sizeof(gpl_grad_pair) * c->hist_len);
+    }
+    c->node_hist[node] = h;
+    *out = h;
+    return GPULAYER_OK;
+}
+
+/* Adds the rows [first, last) of a node's row list into hist. */
+static void accumulate_rows(const cpu_context *c, const uint32_t *rows,
+                            int64_t first, int64_t last, gpl_grad_pair *hist)
+{
+    const int32_t F = c->num_features;
+    const uint32_t *off = c->feature_offset;
+    for (int64_t i = first; i < last; i++) {
+        const uint32_t r = rows[i];
+        const uint8_t *b = c->bins + (int64_t)r * F;
+        const int64_t g = c->grad[r].grad, h = c->grad[r].hess;
+        for (int32_t f = 0; f < F; f++) {
+            gpl_grad_pair *e = hist + off[f] + b[f];
+            e->grad += g;
+            e->hess += h;
+        }
+    }
+}
+
+/* One node with its rows split among the threads: private histograms,
+ * then a reduction by bin ranges. Integer sums, so the result does not
+ * depend on the thread count. */
+static void build_one_node_parallel(cpu_context *c, int32_t node,
+                                    gpl_grad_pair *hist)
+{
+    const int nt = c->nthread;
+    const uint32_t *rows = c->rows + c->node_begin[node];
+    const int64_t count = c->node_count[node];
+    const size_t len = c->hist_len;
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num();
+        int used = omp_get_num_threads();
+        gpl_grad_pair *mine = c->thread_hist + (size_t)t * len;
+        memset(mine, 0, sizeof(gpl_grad_pair) * len);
+        int64_t first = count * t / used, last = count * (t + 1) / used;
+        accumulate_rows(c, rows, first, last, mine);
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < len; i++) {
+            int64_t g = 0, h = 0;
+            for (int k = 0; k < used; k++) {
+                g += c->thread_hist[(size_t)k * len + i].grad;
+                h += c->thread_hist[(size_t)k * len + i].hess;
+            }
+            hist[i].grad = g;
+            hist[i].hess = h;
+        }
+    }
+}
+
+gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
+                                     int32_t num_nodes)
+{
+    cpu_context *c = cpu_ctx(be);
+    gpl_grad_pair **hists = malloc(sizeof(gpl_grad_pair *) * (size_t)(num_nodes ? num_nodes : 1));
+    if (!hists) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cpu backend: out of memory");
+    for (int32_t i = 0; i < num_nodes; i++) {
+        gpulayer_status st = cpu_hist_acquire(c, nodes[i], &hists[i]);
+        if (st != GPULAYER_OK) {
+            free(hists);
+            return st;
+        }
+    }
+    /* Few nodes: split each node's rows among threads. Many: one node a
+     * thread at a time, which needs no reduction. */
+    if (num_nodes < c->nthread) {
+        for (int32_t i = 0; i < num_nodes; i++)
+            build_one_node_parallel(c, nodes[i], hists[i]);
+    } else {
+#pragma omp parallel for num_threads(c->nthread) schedule(dynamic)
+        for (int32_t i = 0; i < num_nodes; i++) {
+            memset(hists[i], 0, sizeof(gpl_grad_pair) * c->hist_len);
+            accumulate_rows(c, c->rows + c->node_begin[nodes[i]], 0,
+                            c->node_count[nodes[i]], hists[i]);
+        }
+    }
+    free(hists);
+    return GPULAYER_OK;
+}
+
+gpulayer_status cpu_subtract_histograms(gpl_backend *be,
+                                        const gpl_hist_subtract *subs,
+                                        int32_t count)
+{
+    cpu_context *c = cpu_ctx(be);
+    for (int32_t i = 0; i < count; i++) {
+        gpl_grad_pair *parent = c->node_hist[subs[i].parent];
+        gpl_grad_pair *built = c->node_hist[subs[i].built];
+        if (!parent || !built)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "cpu backend: subtract needs the histograms of "
+                             "nodes %d and %d", subs[i].parent, subs[i].built);
+        gpl_grad_pair *target;
+        GPL_CHECK(cpu_hist_acquire(c, subs[i].target, &target));
+    }
+#pragma omp parallel for num_threads(c->nthread) schedule(static)
+    for (int32_t i = 0; i < count; i++) {
+        const gpl_grad_pair *p = c->node_hist[subs[i].parent];
+        const gpl_grad_pair *b = c->node_hist[subs[i].built];
+        gpl_grad_pair *t = c->node_hist[subs[i].target];
+        for (uint32_t k = 0; k < c->hist_len; k++) {
+            t[k].grad = p[k].grad - b[k].grad;
+            t[k].hess = p[k].hess - b[k].hess;
+        }
+    }
+    return GPULAYER_OK;
+}
+
+gpulayer_status cpu_release_histograms(gpl_backend *be, const int32_t *nodes,
+                                       int32_t num_nodes)
+{
+    cpu_context *c = cpu_ctx(be);
+    for (int32_t i = 0; i < num_nodes; i++) {
+        int32_t n = nodes[i];
+        if (n < 0 || n >= c->max_nodes || !c->node_hist[n]) continue;
+        c->free_hist[c->num_free_hist++] = c->node_hist[n];
+        c->node_hist[n] = NULL;
+    }
+    return GPULAYER_OK;
+}
+
+gpulayer_status cpu_read_histogram(gpl_backend *be, int32_t node,
+                                   gpl_grad_pair *out)
+{
+    cpu_context *c = cpu_ctx(be);
+    if (node < 0 || node >= c->max_nodes || !c->node_hist[node])
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "cpu backend: node %d has no histogram", node);
+    memcpy(out, c->node_hist[node], sizeof(gpl_grad_pair) * c->hist_len);
+    return GPULAYER_OK;
+}

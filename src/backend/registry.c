@@ -1,0 +1,45 @@
+/* registry.c -- the backends built into this library, by accelerator name.
+ * Adding a backend means adding its folder and one line here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "error.h"
+
+typedef gpulayer_status (*backend_constructor)(const gpl_backend_config *,
+                                                 gpl_backend **);
+
+static const struct {
+    const char *accelerator;
+    backend_constructor create;
+} registry[] = {
+    {"cpu", gpl_cpu_backend_create},
+#ifdef GPL_HAVE_CUDA
+    {"cuda", gpl_cuda_backend_create},
+#endif
+};
+
+int gpl_backend_is_built(const char *accelerator)
+{
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+        if (!strcmp(registry[i].accelerator, accelerator)) return 1;
+    return 0;
+}
+
+gpulayer_status gpl_backend_create(const char *accelerator,
+                                   const gpl_backend_config *config,
+                                   gpl_backend **out)
+{
+    *out = NULL;
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+        if (!strcmp(registry[i].accelerator, accelerator))
+            return registry[i].create(config, out);
+    return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                     "this build of libgpulayer has no '%s' backend",
+                     accelerator);
+}
+
+void gpl_backend_destroy(gpl_backend *be)
+{
+    if (be) be->ops->destroy(be);
+}

@@ -1,0 +1,204 @@
+/* binning.c -- weighted quantile cut points and binning of raw data. */
+#include "binning.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "error.h"
+
+typedef struct weighted_value {
+    float value;
+    float weight;
+} weighted_value;
+
+static int compare_weighted_value(const void *a, const void *b)
+{
+    float x = ((const weighted_value *)a)->value;
+    float y = ((const weighted_value *)b)->value;
+    return (x > y) - (x < y);
+}
+
+/* A threshold between two neighbouring distinct values lo < hi such that lo
+ * falls below it and hi on or above it. */
+static float threshold_between(float lo, float hi)
+{
+    float mid = (float)(((double)lo + (double)hi) * 0.5);
+    return (mid > lo && mid <= hi) ? mid : hi;
+}
+
+/* Cuts of one feature from its sorted non-missing sample. Writes at most
+ * max_value_bins - 1 ascending thresholds into cuts; returns the count. */
+static uint32_t feature_cuts(const weighted_value *v, int64_t n,
+                             int max_value_bins, float *cuts)
+{
+    if (n == 0) return 0;
+    int64_t distinct = 1;
+    double total = v[0].weight;
+    for (int64_t i = 1; i < n; i++) {
+        distinct += v[i].value != v[i - 1].value;
+        total += v[i].weight;
+    }
+    uint32_t count = 0;
+    if (distinct <= max_value_bins) {
+        for (int64_t i = 1; i < n; i++)
+            if (v[i].value != v[i - 1].value)
+                cuts[count++] = threshold_between(v[i - 1].value, v[i].value);
+        return count;
+    }
+    /* A threshold before the first value whose preceding weight reaches the
+     * next of the max_value_bins quantile targets. */
+    double before = 0.0;
+    int k = 1;
+    for (int64_t i = 0; i < n && k < max_value_bins; i++) {
+        if (i > 0 && v[i].value != v[i - 1].value &&
+            before >= total * k / max_value_bins) {
+            cuts[count++] = threshold_between(v[i - 1].value, v[i].value);
+            while (k < max_value_bins && before >= total * k / max_value_bins)
+                k++;
+        }
+        before += v[i].weight;
+    }
+    return count;
+}
+
+/* Deterministic row sample: every row when small, else rows whose index
+ * hash falls under the sampling rate. */
+static int64_t sample_rows(int64_t num_rows, int64_t **out)
+{
+    *out = NULL;
+    if (num_rows <= GPL_BIN_SAMPLE_ROWS) return num_rows;
+    int64_t *rows = gpl_malloc(sizeof(int64_t) * (GPL_BIN_SAMPLE_ROWS * 2 + 16),
+                               "binning sample");
+    if (!rows) return -1;
+    uint64_t limit = (uint64_t)((double)GPL_BIN_SAMPLE_ROWS / (double)num_rows *
+                                18446744073709551615.0);
+    int64_t count = 0;
+    for (int64_t r = 0; r < num_rows && count < GPL_BIN_SAMPLE_ROWS * 2 + 16; r++) {
+        uint64_t z = (uint64_t)r + 0x9e3779b97f4a7c15ULL;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        if (z < limit) rows[count++] = r;
+    }
+    *out = rows;
+    return count;
+}
+
+gpulayer_status gpl_bin_cuts_build(const gpulayer_dataset *ds, int max_bin,
+                                   int nthread, gpl_bin_cuts *out)
+{
+    memset(out, 0, sizeof *out);
+    if (max_bin < 2 || max_bin > 256)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "max_bin must be in 2..256, got %d", max_bin);
+    const int max_value_bins = max_bin - 1;
+    const int32_t F = ds->num_cols;
+    int64_t *rows;
+    int64_t n = sample_rows(ds->num_rows, &rows);
+    if (n < 0) return GPULAYER_ERR_OUT_OF_MEMORY;
+
+    float *all_cuts = gpl_malloc(sizeof(float) * (size_t)F * (size_t)max_value_bins,
+                                 "bin cuts");
+    uint32_t *counts = gpl_calloc((size_t)F, sizeof(uint32_t), "bin cuts");
+    int failed = !all_cuts || !counts;
+    int nt = nthread > 0 ? nthread : omp_get_max_threads();
+#pragma omp parallel num_threads(nt) if (!failed)
+    {
+        weighted_value *scratch = malloc(sizeof(weighted_value) * (size_t)(n ? n : 1));
+        if (!scratch) {
+#pragma omp atomic write
+            failed = 1;
+        }
+#pragma omp for schedule(dynamic)
+        for (int32_t f = 0; f < F; f++) {
+            if (!scratch) continue;
+            const float *col = ds->values + (int64_t)f * ds->num_rows;
+            int64_t m = 0;
+            for (int64_t i = 0; i < n; i++) {
+                int64_t r = rows ? rows[i] : i;
+                float v = col[r];
+                if (isnan(v)) continue;
+                scratch[m].value = v;
+                scratch[m].weight = ds->weight ? ds->weight[r] : 1.0f;
+                m++;
+            }
+            qsort(scratch, (size_t)m, sizeof *scratch, compare_weighted_value);
+            counts[f] = feature_cuts(scratch, m, max_value_bins,
+                                     all_cuts + (size_t)f * (size_t)max_value_bins);
+        }
+        free(scratch);
+    }
+    free(rows);
+    if (failed) {
+        free(all_cuts);
+        free(counts);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "out of host memory while finding bin cuts");
+    }
+    out->num_features = F;
+    out->cut_ptr = gpl_malloc(sizeof(uint32_t) * ((size_t)F + 1), "bin cuts");
+    size_t total = 0;
+    for (int32_t f = 0; f < F; f++) total += counts[f];
+    out->values = gpl_malloc(sizeof(float) * (total ? total : 1), "bin cuts");
+    if (!out->cut_ptr || !out->values) {
+        free(all_cuts);
+        free(counts);
+        gpl_bin_cuts_free(out);
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    uint32_t at = 0;
+    for (int32_t f = 0; f < F; f++) {
+        out->cut_ptr[f] = at;
+        memcpy(out->values + at, all_cuts + (size_t)f * (size_t)max_value_bins,
+               sizeof(float) * counts[f]);
+        at += counts[f];
+    }
+    out->cut_ptr[F] = at;
+    free(all_cuts);
+    free(counts);
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpl_feature_offsets(const gpl_bin_cuts *cuts, uint32_t **out)
+{
+    const int32_t F = cuts->num_features;
+    uint32_t *off = gpl_malloc(sizeof(uint32_t) * ((size_t)F + 1), "histogram offsets");
+    if (!off) return GPULAYER_ERR_OUT_OF_MEMORY;
+    off[0] = 0;
+    for (int32_t f = 0; f < F; f++)
+        off[f + 1] = off[f] + (cuts->cut_ptr[f + 1] - cuts->cut_ptr[f]) + 2;
+    *out = off;
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
+                               const gpulayer_dataset *ds, int nthread,
+                               uint8_t **out)
+{
+    const int32_t F = cuts->num_features;
+    const int64_t N = ds->num_rows;
+    if (ds->num_cols != F)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "data have %d columns but the model expects %d",
+                         ds->num_cols, F);
+    uint8_t *bins = gpl_malloc((size_t)N * (size_t)F, "binned matrix");
+    if (!bins) return GPULAYER_ERR_OUT_OF_MEMORY;
+    /* Blocks of rows keep the strided row-major writes inside the cache. */
+    const int64_t block = 4096;
+    int nt = nthread > 0 ? nthread : omp_get_max_threads();
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t start = 0; start < N; start += block) {
+        int64_t end = start + block < N ? start + block : N;
+        for (int32_t f = 0; f < F; f++) {
+            const float *col = ds->values + (int64_t)f * N;
+            const float *fc = cuts->values + cuts->cut_ptr[f];
+            uint32_t nc = cuts->cut_ptr[f + 1] - cuts->cut_ptr[f];
+            for (int64_t r = start; r < end; r++)
+                bins[r * F + f] = gpl_bin_of(fc, nc, col[r]);
+        }
+    }
+    *out = bins;
+    return GPULAYER_OK;
+}

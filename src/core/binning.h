@@ -1,0 +1,43 @@
+/* binning.h -- quantile cut points and the uint8 binned matrix. */
+#ifndef GPL_BINNING_H
+#define GPL_BINNING_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "dataset.h"
+#include "model.h"
+
+/* Rows used to find cut points: larger data are sampled deterministically
+ * (by row index), as LightGBM's bin_construct_sample_cnt does. */
+#define GPL_BIN_SAMPLE_ROWS 200000
+
+/* Weighted quantile cuts of every column, at most max_bin - 1 value bins a
+ * feature (bin 0 is kept for missing values). */
+gpulayer_status gpl_bin_cuts_build(const gpulayer_dataset *ds, int max_bin,
+                                   int nthread, gpl_bin_cuts *out);
+
+/* The bin of v among the ascending thresholds cuts[0..n). */
+static inline uint8_t gpl_bin_of(const float *cuts, uint32_t n, float v)
+{
+    if (isnan(v)) return 0;
+    uint32_t lo = 0, hi = n; /* first threshold > v */
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) >> 1;
+        if (cuts[mid] <= v) lo = mid + 1;
+        else hi = mid;
+    }
+    return (uint8_t)(lo + 1);
+}
+
+/* Histogram offsets: feature f's bins are [offset[f], offset[f+1]), each
+ * feature having one missing bin plus its value bins. */
+gpulayer_status gpl_feature_offsets(const gpl_bin_cuts *cuts, uint32_t **out);
+
+/* Bins every row of ds into a row-major num_rows x num_features uint8
+ * matrix. ds must have cuts->num_features columns. */
+gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
+                               const gpulayer_dataset *ds, int nthread,
+                               uint8_t **out);
+
+#endif

@@ -1,0 +1,21 @@
+/* booster.h -- what a gpulayer_booster handle holds. */
+#ifndef GPL_BOOSTER_H
+#define GPL_BOOSTER_H
+
+#include "model.h"
+#include "params.h"
+
+struct gpulayer_booster {
+    gpl_params params;
+    gpl_model *model; /* NULL until trained or loaded */
+};
+
+/* Predicts margins (or outputs) of a raw dataset with a model, on the CPU,
+ * multi-threaded. out: num_rows * num_outputs floats. num_rounds 0 = all
+ * (or up to best_round + 1 when set). */
+gpulayer_status gpl_predict_dataset(const gpl_model *m,
+                                    const gpulayer_dataset *ds, int margin,
+                                    int32_t num_rounds, int nthread,
+                                    float *out);
+
+#endif

@@ -1,0 +1,72 @@
+/* dataset_select.c -- a dataset made of some columns of another. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataset.h"
+#include "error.h"
+
+static gpulayer_status copy_dict(const gpl_category_dict *src, gpl_category_dict **out)
+{
+    gpl_category_dict *d = calloc(1, sizeof *d);
+    if (!d) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
+    *out = d;
+    d->names = calloc((size_t)(src->count ? src->count : 1), sizeof(char *));
+    if (!d->names) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
+    d->count = src->count;
+    for (int32_t i = 0; i < src->count; i++)
+        if (!(d->names[i] = gpl_strdup(src->names[i]))) return GPULAYER_ERR_OUT_OF_MEMORY;
+    return GPULAYER_OK;
+}
+
+static gpulayer_status copy_rows_info(const gpulayer_dataset *ds, gpulayer_dataset *o)
+{
+    size_t n = sizeof(float) * (size_t)(ds->num_rows ? ds->num_rows : 1);
+    if (ds->label) {
+        if (!(o->label = gpl_malloc(n, "labels"))) return GPULAYER_ERR_OUT_OF_MEMORY;
+        memcpy(o->label, ds->label, sizeof(float) * (size_t)ds->num_rows);
+    }
+    if (ds->weight) {
+        if (!(o->weight = gpl_malloc(n, "weights"))) return GPULAYER_ERR_OUT_OF_MEMORY;
+        memcpy(o->weight, ds->weight, sizeof(float) * (size_t)ds->num_rows);
+    }
+    if (ds->source && !(o->source = gpl_strdup(ds->source))) return GPULAYER_ERR_OUT_OF_MEMORY;
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpulayer_dataset_select_columns(const gpulayer_dataset *ds,
+                                                const int32_t *cols, int32_t num_cols,
+                                                gpulayer_dataset **out)
+{
+    if (!ds || !cols || !out || num_cols < 1)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "gpulayer_dataset_select_columns: bad arguments");
+    for (int32_t i = 0; i < num_cols; i++)
+        if (cols[i] < 0 || cols[i] >= ds->num_cols)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "column %d is outside 0..%d", cols[i], ds->num_cols - 1);
+    gpulayer_dataset *o;
+    GPL_CHECK(gpl_dataset_alloc(ds->num_rows, num_cols, &o));
+    gpulayer_status st = copy_rows_info(ds, o);
+    if (st == GPULAYER_OK && ds->feature_names &&
+        !(o->feature_names = calloc((size_t)num_cols, sizeof(char *))))
+        st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
+    if (st == GPULAYER_OK && ds->categories &&
+        !(o->categories = calloc((size_t)num_cols, sizeof(gpl_category_dict *))))
+        st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
+    for (int32_t i = 0; i < num_cols && st == GPULAYER_OK; i++) {
+        int32_t c = cols[i];
+        memcpy(o->values + (int64_t)i * ds->num_rows, ds->values + (int64_t)c * ds->num_rows,
+               sizeof(float) * (size_t)ds->num_rows);
+        if (o->feature_names && ds->feature_names[c] &&
+            !(o->feature_names[i] = gpl_strdup(ds->feature_names[c])))
+            st = GPULAYER_ERR_OUT_OF_MEMORY;
+        if (st == GPULAYER_OK && o->categories && ds->categories[c])
+            st = copy_dict(ds->categories[c], &o->categories[i]);
+    }
+    if (st != GPULAYER_OK) {
+        gpulayer_dataset_free(o);
+        return st;
+    }
+    *out = o;
+    return GPULAYER_OK;
+}

@@ -1,0 +1,229 @@
+/* params.c -- parsing and validating training parameters. */
+#include "params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "model.h"
+
+void gpl_params_default(gpl_params *p)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->objective, sizeof p->objective, "reg:squarederror");
+    p->eta = 0.3;
+    p->max_depth = 6;
+    p->max_leaves = 0;
+    p->grow_policy = GPL_GROW_DEPTHWISE;
+    p->min_child_weight = 1.0;
+    p->lambda = 1.0;
+    p->alpha = 0.0;
+    p->gamma = 0.0;
+    p->subsample = 1.0;
+    p->colsample_bytree = 1.0;
+    p->max_bin = 256;
+    p->num_round = 10;
+    p->seed = 0;
+    p->nthread = 0;
+    p->base_score = NAN;
+    p->num_class = 0;
+    p->num_metrics = 0;
+    p->early_stopping_rounds = 0;
+    snprintf(p->device, sizeof p->device, "auto");
+    p->verbosity = 1;
+}
+
+static gpulayer_status parse_double(const char *key, const char *value,
+                                    double lo, double hi, int lo_open,
+                                    double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(value, &end);
+    if (end == value || *end != '\0' || errno == ERANGE || isnan(v))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter %s: '%s' is not a number", key, value);
+    if (v < lo || v > hi || (lo_open && v == lo))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter %s: %s is out of range (allowed: %s%g, %g])",
+                         key, value, lo_open ? "(" : "[", lo, hi);
+    *out = v;
+    return GPULAYER_OK;
+}
+
+static gpulayer_status parse_int(const char *key, const char *value, long lo,
+                                 long hi, int32_t *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (end == value || *end != '\0' || errno == ERANGE)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter %s: '%s' is not an integer", key, value);
+    if (v < lo || v > hi)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter %s: %s is out of range (allowed: %ld..%ld)",
+                         key, value, lo, hi);
+    *out = (int32_t)v;
+    return GPULAYER_OK;
+}
+
+static gpulayer_status set_metric(gpl_params *p, const char *value)
+{
+    gpl_metric_kind kind;
+    GPL_CHECK(gpl_metric_parse(value, &kind));
+    for (int i = 0; i < p->num_metrics; i++)
+        if (p->metrics[i] == kind) return GPULAYER_OK;
+    if (p->num_metrics >= GPL_MAX_METRICS)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter eval_metric: at most %d metrics",
+                         GPL_MAX_METRICS);
+    p->metrics[p->num_metrics++] = kind;
+    return GPULAYER_OK;
+}
+
+static gpulayer_status set_device(gpl_params *p, const char *value)
+{
+    static const char *const allowed[] = {"auto", "cpu", "cuda", "mps", "vulkan"};
+    size_t n = strcspn(value, ":");
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
+        if (strlen(allowed[i]) == n && !strncmp(value, allowed[i], n) &&
+            strlen(value) < sizeof p->device) {
+            snprintf(p->device, sizeof p->device, "%s", value);
+            return GPULAYER_OK;
+        }
+    }
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                     "parameter device: '%s' is not one of auto, cpu, cuda[:N], "
+                     "mps, vulkan", value);
+}
+
+gpulayer_status gpl_params_set(gpl_params *p, const char *key,
+                               const char *value)
+{
+    if (!key || !value)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter key and value must not be NULL");
+    int32_t i32;
+    if (!strcmp(key, "objective")) {
+        gpl_objective_kind kind;
+        int as_class;
+        GPL_CHECK(gpl_objective_parse(value, &kind, &as_class));
+        snprintf(p->objective, sizeof p->objective, "%s", value);
+        return GPULAYER_OK;
+    }
+    if (!strcmp(key, "eta") || !strcmp(key, "learning_rate"))
+        return parse_double(key, value, 0, 1e6, 1, &p->eta);
+    if (!strcmp(key, "max_depth"))
+        return parse_int(key, value, 0, 30, &p->max_depth);
+    if (!strcmp(key, "max_leaves"))
+        return parse_int(key, value, 0, 1 << 20, &p->max_leaves);
+    if (!strcmp(key, "grow_policy")) {
+        if (!strcmp(value, "depthwise")) p->grow_policy = GPL_GROW_DEPTHWISE;
+        else if (!strcmp(value, "lossguide")) p->grow_policy = GPL_GROW_LOSSGUIDE;
+        else
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "parameter grow_policy: '%s' is not depthwise or "
+                             "lossguide", value);
+        return GPULAYER_OK;
+    }
+    if (!strcmp(key, "min_child_weight"))
+        return parse_double(key, value, 0, INFINITY, 0, &p->min_child_weight);
+    if (!strcmp(key, "lambda") || !strcmp(key, "reg_lambda"))
+        return parse_double(key, value, 0, INFINITY, 0, &p->lambda);
+    if (!strcmp(key, "alpha") || !strcmp(key, "reg_alpha"))
+        return parse_double(key, value, 0, INFINITY, 0, &p->alpha);
+    if (!strcmp(key, "gamma") || !strcmp(key, "min_split_loss"))
+        return parse_double(key, value, 0, INFINITY, 0, &p->gamma);
+    if (!strcmp(key, "subsample"))
+        return parse_double(key, value, 0, 1, 1, &p->subsample);
+    if (!strcmp(key, "colsample_bytree"))
+        return parse_double(key, value, 0, 1, 1, &p->colsample_bytree);
+    if (!strcmp(key, "max_bin"))
+        return parse_int(key, value, 2, 256, &p->max_bin);
+    if (!strcmp(key, "num_round") || !strcmp(key, "num_boost_round") ||
+        !strcmp(key, "n_estimators"))
+        return parse_int(key, value, 0, 10000000, &p->num_round);
+    if (!strcmp(key, "seed") || !strcmp(key, "random_state")) {
+        GPL_CHECK(parse_int(key, value, 0, 2147483647, &i32));
+        p->seed = (uint64_t)i32;
+        return GPULAYER_OK;
+    }
+    if (!strcmp(key, "nthread") || !strcmp(key, "n_jobs"))
+        return parse_int(key, value, 0, 4096, &p->nthread);
+    if (!strcmp(key, "base_score")) {
+        if (!strcmp(value, "auto")) {
+            p->base_score = NAN;
+            return GPULAYER_OK;
+        }
+        return parse_double(key, value, -INFINITY, INFINITY, 0, &p->base_score);
+    }
+    if (!strcmp(key, "num_class"))
+        return parse_int(key, value, 0, 1 << 16, &p->num_class);
+    if (!strcmp(key, "eval_metric")) return set_metric(p, value);
+    if (!strcmp(key, "early_stopping_rounds"))
+        return parse_int(key, value, 0, 1 << 30, &p->early_stopping_rounds);
+    if (!strcmp(key, "device")) return set_device(p, value);
+    if (!strcmp(key, "verbosity"))
+        return parse_int(key, value, 0, 3, &p->verbosity);
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                     "unknown parameter '%s' (see 'gpulayer train --help' for "
+                     "the list)", key);
+}
+
+gpulayer_status gpl_params_get(const gpl_params *p, const char *key, char *buf,
+                               size_t size)
+{
+    if (!buf || !size)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "no output buffer");
+    if (!strcmp(key, "objective")) snprintf(buf, size, "%s", p->objective);
+    else if (!strcmp(key, "eta")) snprintf(buf, size, "%.17g", p->eta);
+    else if (!strcmp(key, "max_depth")) snprintf(buf, size, "%d", p->max_depth);
+    else if (!strcmp(key, "max_leaves")) snprintf(buf, size, "%d", p->max_leaves);
+    else if (!strcmp(key, "grow_policy"))
+        snprintf(buf, size, "%s", p->grow_policy == GPL_GROW_LOSSGUIDE ? "lossguide" : "depthwise");
+    else if (!strcmp(key, "min_child_weight")) snprintf(buf, size, "%.17g", p->min_child_weight);
+    else if (!strcmp(key, "lambda")) snprintf(buf, size, "%.17g", p->lambda);
+    else if (!strcmp(key, "alpha")) snprintf(buf, size, "%.17g", p->alpha);
+    else if (!strcmp(key, "gamma")) snprintf(buf, size, "%.17g", p->gamma);
+    else if (!strcmp(key, "subsample")) snprintf(buf, size, "%.17g", p->subsample);
+    else if (!strcmp(key, "colsample_bytree")) snprintf(buf, size, "%.17g", p->colsample_bytree);
+    else if (!strcmp(key, "max_bin")) snprintf(buf, size, "%d", p->max_bin);
+    else if (!strcmp(key, "num_round")) snprintf(buf, size, "%d", p->num_round);
+    else if (!strcmp(key, "seed")) snprintf(buf, size, "%llu", (unsigned long long)p->seed);
+    else if (!strcmp(key, "nthread")) snprintf(buf, size, "%d", p->nthread);
+    else if (!strcmp(key, "base_score")) {
+        if (isnan(p->base_score)) snprintf(buf, size, "auto");
+        else snprintf(buf, size, "%.17g", p->base_score);
+    } else if (!strcmp(key, "num_class")) snprintf(buf, size, "%d", p->num_class);
+    else if (!strcmp(key, "early_stopping_rounds")) snprintf(buf, size, "%d", p->early_stopping_rounds);
+    else if (!strcmp(key, "device")) snprintf(buf, size, "%s", p->device);
+    else if (!strcmp(key, "verbosity")) snprintf(buf, size, "%d", p->verbosity);
+    else
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "unknown parameter '%s'", key);
+    return GPULAYER_OK;
+}
+
+char *gpl_params_to_json(const gpl_params *p)
+{
+    static const char *const keys[] = {
+        "objective", "eta", "max_depth", "max_leaves", "grow_policy",
+        "min_child_weight", "lambda", "alpha", "gamma", "subsample",
+        "colsample_bytree", "max_bin", "num_round", "seed", "base_score",
+        "num_class", "early_stopping_rounds", "device"};
+    size_t cap = 4096, len = 0;
+    char *out = gpl_malloc(cap, "parameter record");
+    if (!out) return NULL;
+    len += (size_t)snprintf(out + len, cap - len, "{");
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        char value[64];
+        gpl_params_get(p, keys[i], value, sizeof value);
+        len += (size_t)snprintf(out + len, cap - len, "%s\"%s\":\"%s\"",
+                                i ? "," : "", keys[i], value);
+    }
+    snprintf(out + len, cap - len, "}");
+    return out;
+}

@@ -1,0 +1,150 @@
+/* predict.c -- batch prediction on the CPU: rows are binned with the
+ * model's cuts a block at a time, then every tree walks the block while it
+ * is in cache. */
+#include "predict.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binning.h"
+#include "booster.h"
+#include "error.h"
+
+#define PREDICT_BLOCK_ROWS 256
+
+void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins,
+                             int64_t num_rows, int32_t num_features,
+                             int32_t num_outputs, int32_t output,
+                             float *margins, int nthread)
+{
+#pragma omp parallel for num_threads(nthread) schedule(static)
+    for (int64_t r = 0; r < num_rows; r++)
+        margins[r * num_outputs + output] +=
+            gpl_tree_leaf(t, bins + r * num_features);
+}
+
+/* Codes of a categorical column of ds translated to the model's dictionary
+ * (unknown names become missing), or NULL when no translation is needed. */
+static float *translate_categories(const gpl_model *m, const gpulayer_dataset *ds,
+                                   int32_t col, gpulayer_status *st)
+{
+    *st = GPULAYER_OK;
+    const gpl_category_dict *model_dict = m->categories ? m->categories[col] : NULL;
+    const gpl_category_dict *data_dict = ds->categories ? ds->categories[col] : NULL;
+    if (!model_dict || !data_dict) return NULL;
+    int32_t *map = malloc(sizeof(int32_t) * (size_t)(data_dict->count ? data_dict->count : 1));
+    float *out = malloc(sizeof(float) * (size_t)(ds->num_rows ? ds->num_rows : 1));
+    if (!map || !out) {
+        free(map);
+        free(out);
+        *st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory translating categories");
+        return NULL;
+    }
+    for (int32_t i = 0; i < data_dict->count; i++) {
+        map[i] = -1;
+        /* Both dictionaries are sorted: a binary search finds the name. */
+        int32_t lo = 0, hi = model_dict->count - 1;
+        while (lo <= hi) {
+            int32_t mid = (lo + hi) / 2;
+            int c = strcmp(model_dict->names[mid], data_dict->names[i]);
+            if (c == 0) {
+                map[i] = mid;
+                break;
+            }
+            if (c < 0) lo = mid + 1;
+            else hi = mid - 1;
+        }
+    }
+    const float *src = ds->values + (int64_t)col * ds->num_rows;
+    for (int64_t r = 0; r < ds->num_rows; r++) {
+        float v = src[r];
+        int32_t code = isnan(v) ? -1 : (int32_t)v;
+        out[r] = (code >= 0 && code < data_dict->count && map[code] >= 0)
+                     ? (float)map[code] : NAN;
+    }
+    free(map);
+    return out;
+}
+
+gpulayer_status gpl_predict_dataset(const gpl_model *m,
+                                    const gpulayer_dataset *ds, int margin,
+                                    int32_t num_rounds, int nthread,
+                                    float *out)
+{
+    const int32_t F = m->num_features, K = m->num_outputs;
+    if (ds->num_cols != F)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s%shas %d columns but the model was trained on %d "
+                         "features", ds->source ? ds->source : "",
+                         ds->source ? " " : "the data ", ds->num_cols, F);
+    int32_t rounds = gpl_model_num_rounds(m);
+    if (num_rounds <= 0 && m->best_round >= 0) num_rounds = m->best_round + 1;
+    if (num_rounds > 0 && num_rounds < rounds) rounds = num_rounds;
+    const int32_t num_trees = rounds * K;
+    const int32_t width = m->softmax_output_class ? 1 : K;
+    int nt = nthread > 0 ? nthread : omp_get_max_threads();
+
+    /* Categorical columns whose codes need translating, gathered into a
+     * view of the data with the translated columns swapped in. */
+    const float **columns = malloc(sizeof(float *) * (size_t)(F ? F : 1));
+    float **owned = calloc((size_t)(F ? F : 1), sizeof(float *));
+    if (!columns || !owned) {
+        free(columns);
+        free(owned);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for prediction");
+    }
+    gpulayer_status st = GPULAYER_OK;
+    for (int32_t f = 0; f < F && st == GPULAYER_OK; f++) {
+        owned[f] = translate_categories(m, ds, f, &st);
+        columns[f] = owned[f] ? owned[f] : ds->values + (int64_t)f * ds->num_rows;
+    }
+    if (st == GPULAYER_OK) {
+        const int64_t N = ds->num_rows;
+#pragma omp parallel num_threads(nt)
+        {
+            uint8_t *bins = malloc((size_t)PREDICT_BLOCK_ROWS * (size_t)(F ? F : 1));
+            float *o = malloc(sizeof(float) * PREDICT_BLOCK_ROWS * (size_t)K);
+#pragma omp for schedule(dynamic)
+            for (int64_t start = 0; start < N; start += PREDICT_BLOCK_ROWS) {
+                if (!bins || !o) continue;
+                int64_t n = N - start < PREDICT_BLOCK_ROWS ? N - start : PREDICT_BLOCK_ROWS;
+                for (int32_t f = 0; f < F; f++) {
+                    const float *fc = m->cuts.values + m->cuts.cut_ptr[f];
+                    uint32_t nc = m->cuts.cut_ptr[f + 1] - m->cuts.cut_ptr[f];
+                    for (int64_t i = 0; i < n; i++)
+                        bins[i * F + f] = gpl_bin_of(fc, nc, columns[f][start + i]);
+                }
+                for (int64_t i = 0; i < n * K; i++) o[i] = m->base_margin;
+                for (int32_t t = 0; t < num_trees; t++) {
+                    const gpl_tree *tree = &m->trees[t];
+                    const int32_t k = t % K;
+                    for (int64_t i = 0; i < n; i++)
+                        o[i * K + k] += gpl_tree_leaf(tree, bins + i * F);
+                }
+                if (margin) {
+                    memcpy(out + start * K, o, sizeof(float) * (size_t)(n * K));
+                    continue;
+                }
+                /* multi:softmax gives one value (the class) a row. */
+                for (int64_t i = 0; i < n; i++) gpl_objective_transform(m, o + i * K);
+                if (width == K) memcpy(out + start * K, o, sizeof(float) * (size_t)(n * K));
+                else
+                    for (int64_t i = 0; i < n; i++) out[start + i] = o[i * K];
+            }
+            if (!bins || !o) {
+#pragma omp atomic write
+                st = GPULAYER_ERR_OUT_OF_MEMORY;
+            }
+            free(bins);
+            free(o);
+        }
+        if (st != GPULAYER_OK)
+            gpl_error(st, "out of memory for prediction buffers");
+    }
+    for (int32_t f = 0; f < F; f++) free(owned[f]);
+    free(owned);
+    free(columns);
+    return st;
+}

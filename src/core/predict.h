@@ -1,0 +1,30 @@
+/* predict.h -- applying trees to binned rows. */
+#ifndef GPL_PREDICT_H
+#define GPL_PREDICT_H
+
+#include <stdint.h>
+
+#include "model.h"
+
+/* The leaf value a tree gives a row of bins (num_features bytes). */
+static inline float gpl_tree_leaf(const gpl_tree *t, const uint8_t *row)
+{
+    const gpl_tree_node *nodes = t->nodes;
+    int32_t i = 0;
+    while (nodes[i].left >= 0) {
+        const gpl_tree_node *n = &nodes[i];
+        int b = row[n->feature];
+        int left = b == 0 ? n->default_left : b <= n->split_bin;
+        i = left ? n->left : n->right;
+    }
+    return nodes[i].leaf_value;
+}
+
+/* margins[r * num_outputs + output] += tree(r) for rows of a binned
+ * row-major matrix. */
+void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins,
+                             int64_t num_rows, int32_t num_features,
+                             int32_t num_outputs, int32_t output,
+                             float *margins, int nthread);
+
+#endif

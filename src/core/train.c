@@ -1,0 +1,212 @@
+/*
+ * train.c -- the boosting loop: validate, bin, place on a backend, then for
+ * each round grow one tree per output, update evaluation margins, report
+ * metrics and decide on early stopping.
+ */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binning.h"
+#include "booster.h"
+#include "error.h"
+#include "grow.h"
+#include "predict.h"
+#include "train_setup.h"
+
+/* Per evaluation set: its binned rows and running margins. */
+typedef struct eval_state {
+    const gpulayer_dataset *ds;
+    const char *name;
+    uint8_t *bins;
+    float *margins;
+    float *outputs;
+} eval_state;
+
+typedef struct train_run {
+    gpulayer_booster *b;
+    const gpl_params *p;
+    gpl_model *model;
+    gpl_backend *be;
+    int nthread;
+    uint8_t *bins;
+    uint32_t *feature_offset;
+    eval_state *evals;
+    int num_evals;
+    uint8_t *feature_mask;
+    gpl_eval_tracker tracker;
+} train_run;
+
+static void train_run_free(train_run *t)
+{
+    gpl_backend_destroy(t->be);
+    free(t->bins);
+    free(t->feature_offset);
+    for (int i = 0; i < t->num_evals; i++) {
+        free(t->evals[i].bins);
+        free(t->evals[i].margins);
+        free(t->evals[i].outputs);
+    }
+    free(t->evals);
+    free(t->feature_mask);
+    gpl_model_free(t->model);
+    gpl_eval_tracker_free(&t->tracker);
+}
+
+static gpulayer_status prepare_evals(train_run *t,
+                                     const gpulayer_dataset *const *evals,
+                                     const char *const *names, int num_evals)
+{
+    const int32_t K = t->model->num_outputs;
+    t->evals = calloc((size_t)(num_evals ? num_evals : 1), sizeof(eval_state));
+    if (!t->evals) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
+    t->num_evals = num_evals;
+    for (int i = 0; i < num_evals; i++) {
+        eval_state *e = &t->evals[i];
+        e->ds = evals[i];
+        e->name = names && names[i] ? names[i] : "eval";
+        GPL_CHECK(gpl_bin_matrix(&t->model->cuts, evals[i], t->nthread, &e->bins));
+        size_t n = (size_t)evals[i]->num_rows * (size_t)K;
+        e->margins = gpl_malloc(sizeof(float) * (n ? n : 1), "evaluation margins");
+        e->outputs = gpl_malloc(sizeof(float) * (n ? n : 1), "evaluation outputs");
+        if (!e->margins || !e->outputs) return GPULAYER_ERR_OUT_OF_MEMORY;
+        for (size_t k = 0; k < n; k++) e->margins[k] = t->model->base_margin;
+    }
+    return GPULAYER_OK;
+}
+
+/* Column sampling for one tree (colsample_bytree), from the seed, round and
+ * output alone so that every backend sees the same features. */
+static void choose_features(train_run *t, int32_t round, int32_t output)
+{
+    const int32_t F = t->model->num_features;
+    double rate = t->p->colsample_bytree;
+    if (rate >= 1.0) {
+        memset(t->feature_mask, 1, (size_t)F);
+        return;
+    }
+    int32_t keep = (int32_t)floor(rate * F);
+    if (keep < 1) keep = 1;
+    uint64_t state = t->p->seed * 0x9e3779b97f4a7c15ULL ^
+                     ((uint64_t)round << 20) ^ (uint64_t)output;
+    /* Partial Fisher-Yates over feature indices with a xorshift stream. */
+    int32_t *order = malloc(sizeof(int32_t) * (size_t)F);
+    if (!order) {
+        memset(t->feature_mask, 1, (size_t)F);
+        return;
+    }
+    for (int32_t f = 0; f < F; f++) order[f] = f;
+    memset(t->feature_mask, 0, (size_t)F);
+    for (int32_t i = 0; i < keep; i++) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        int32_t j = i + (int32_t)(state % (uint64_t)(F - i));
+        int32_t tmp = order[i];
+        order[i] = order[j];
+        order[j] = tmp;
+        t->feature_mask[order[i]] = 1;
+    }
+    free(order);
+}
+
+static gpulayer_status run_round(train_run *t, int32_t round)
+{
+    const int32_t K = t->model->num_outputs;
+    for (int32_t k = 0; k < K; k++) {
+        gpl_gradient_request req = {gpl_train_objective(t->model), K, k, round,
+                                    t->p->seed, (float)t->p->subsample};
+        gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}};
+        cfg.max_nodes = t->be->config.max_nodes;
+        GPL_CHECK(t->be->ops->compute_gradients(t->be, &req, &cfg.scale));
+        choose_features(t, round, k);
+        gpl_tree tree = {0, NULL};
+        GPL_CHECK(gpl_grow_tree(t->be, &cfg, k, &tree));
+        gpulayer_status st = gpl_model_add_tree(t->model, &tree);
+        if (st != GPULAYER_OK) {
+            free(tree.nodes);
+            return st;
+        }
+        const gpl_tree *added = &t->model->trees[t->model->num_trees - 1];
+        for (int i = 0; i < t->num_evals; i++)
+            gpl_tree_add_to_margins(added, t->evals[i].bins, t->evals[i].ds->num_rows,
+                                    t->model->num_features, K, k,
+                                    t->evals[i].margins, t->nthread);
+    }
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpulayer_booster_train(gpulayer_booster *b,
+                                       const gpulayer_dataset *train,
+                                       const gpulayer_dataset *const *evals,
+                                       const char *const *eval_names,
+                                       int num_evals,
+                                       gpulayer_round_callback callback,
+                                       void *user_data)
+{
+    if (!b || !train || (num_evals > 0 && !evals) || num_evals < 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "gpulayer_booster_train: booster and training data are "
+                         "required");
+    train_run t;
+    memset(&t, 0, sizeof t);
+    t.b = b;
+    t.p = &b->params;
+    t.nthread = b->params.nthread > 0 ? b->params.nthread : omp_get_max_threads();
+    gpulayer_status st = gpl_train_validate(t.p, train, evals, num_evals);
+    if (st == GPULAYER_OK) st = gpl_train_model_init(t.p, train, t.nthread, &t.model);
+    if (st == GPULAYER_OK) st = gpl_bin_matrix(&t.model->cuts, train, t.nthread, &t.bins);
+    if (st == GPULAYER_OK) st = gpl_feature_offsets(&t.model->cuts, &t.feature_offset);
+    if (st == GPULAYER_OK) st = prepare_evals(&t, evals, eval_names, num_evals);
+    if (st == GPULAYER_OK) {
+        t.feature_mask = gpl_malloc((size_t)(train->num_cols ? train->num_cols : 1),
+                                    "feature mask");
+        if (!t.feature_mask) st = GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    if (st == GPULAYER_OK)
+        st = gpl_train_backend(t.p, t.model, train, t.bins, t.feature_offset,
+                               t.nthread, &t.be);
+    if (st == GPULAYER_OK) st = gpl_eval_tracker_init(&t.tracker, t.p, t.model, num_evals);
+
+    int32_t round = 0;
+    for (; st == GPULAYER_OK && round < t.p->num_round; round++) {
+        st = run_round(&t, round);
+        if (st != GPULAYER_OK) break;
+        int stop = 0;
+        const gpulayer_eval_result *results = NULL;
+        int num_results = 0;
+        if (num_evals > 0) {
+            for (int i = 0; i < num_evals; i++)
+                gpl_eval_tracker_add(&t.tracker, t.model, i, t.evals[i].name,
+                                     t.evals[i].ds, t.evals[i].margins,
+                                     t.evals[i].outputs, t.nthread);
+            stop = gpl_eval_tracker_end_round(&t.tracker, round, &results, &num_results);
+        }
+        if (callback) {
+            int r = callback(user_data, round, results, num_results);
+            if (r == 1) stop = 1;
+            else if (r != 0) {
+                st = gpl_error(GPULAYER_ERR_INTERRUPTED,
+                               "training stopped by the caller after round %d",
+                               round + 1);
+                round++;
+                break;
+            }
+        }
+        if (stop) {
+            round++;
+            break;
+        }
+    }
+    if (t.model) t.model->best_round = t.p->early_stopping_rounds > 0 ? t.tracker.best_round : -1;
+    /* An interrupted run keeps the rounds done so far. */
+    if ((st == GPULAYER_OK || st == GPULAYER_ERR_INTERRUPTED) && t.model) {
+        gpl_model_free(b->model);
+        b->model = t.model;
+        t.model = NULL;
+    }
+    train_run_free(&t);
+    return st;
+}

@@ -1,0 +1,313 @@
+/* train_setup.c -- validation, model initialisation, backend placement and
+ * evaluation bookkeeping for gpulayer_booster_train. */
+#include "train_setup.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binning.h"
+#include "error.h"
+#include "grow.h"
+#include "metric.h"
+#include "device/placement.h"
+
+static gpulayer_status check_labels(const gpl_params *p, gpl_objective_kind kind,
+                                    const gpulayer_dataset *ds, const char *what)
+{
+    const char *src = ds->source ? ds->source : what;
+    if (!ds->label)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s has no labels", src);
+    for (int64_t r = 0; r < ds->num_rows; r++) {
+        float y = ds->label[r];
+        if (!isfinite(y))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "%s: row %lld has a %s label", src, (long long)r + 1,
+                             isnan(y) ? "NaN (missing)" : "infinite");
+        if (kind == GPL_OBJ_LOGISTIC && (y < 0.0f || y > 1.0f))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "%s: row %lld has label %g, but binary:logistic needs "
+                             "labels in [0, 1]", src, (long long)r + 1, (double)y);
+        if (kind == GPL_OBJ_SOFTMAX &&
+            (y < 0.0f || y != floorf(y) || y >= (float)p->num_class))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "%s: row %lld has label %g, but %s with num_class=%d "
+                             "needs integer labels 0..%d", src, (long long)r + 1,
+                             (double)y, p->objective, p->num_class,
+                             p->num_class - 1);
+        if (ds->weight && (!isfinite(ds->weight[r]) || ds->weight[r] < 0.0f))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "%s: row %lld has weight %g; weights must be finite "
+                             "and >= 0", src, (long long)r + 1, (double)ds->weight[r]);
+    }
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpl_train_validate(const gpl_params *p,
+                                   const gpulayer_dataset *train,
+                                   const gpulayer_dataset *const *evals,
+                                   int num_evals)
+{
+    gpl_objective_kind kind;
+    int as_class;
+    GPL_CHECK(gpl_objective_parse(p->objective, &kind, &as_class));
+    if (train->num_rows < 1 || train->num_cols < 1)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "training data %s is empty (%lld rows, %d columns)",
+                         train->source ? train->source : "",
+                         (long long)train->num_rows, train->num_cols);
+    if (kind == GPL_OBJ_SOFTMAX && p->num_class < 2)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s needs num_class >= 2 (got %d)", p->objective,
+                         p->num_class);
+    if (kind != GPL_OBJ_SOFTMAX && p->num_class > 1)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "num_class=%d was given, but %s is not a multi-class "
+                         "objective (use multi:softprob or multi:softmax)",
+                         p->num_class, p->objective);
+    if (p->grow_policy == GPL_GROW_LOSSGUIDE && p->max_depth == 0 &&
+        p->max_leaves == 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "grow_policy=lossguide needs max_leaves or max_depth > 0");
+    if (p->grow_policy == GPL_GROW_DEPTHWISE && p->max_depth == 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "grow_policy=depthwise needs max_depth > 0");
+    if (kind == GPL_OBJ_LOGISTIC && !isnan(p->base_score) &&
+        !(p->base_score > 0.0 && p->base_score < 1.0))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "base_score=%g must be in (0, 1) for binary:logistic",
+                         p->base_score);
+    GPL_CHECK(check_labels(p, kind, train, "training data"));
+    for (int i = 0; i < num_evals; i++) {
+        if (!evals[i])
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "evaluation set %d is NULL", i);
+        if (evals[i]->num_cols != train->num_cols)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "evaluation set %s has %d columns, training data %d",
+                             evals[i]->source ? evals[i]->source : "",
+                             evals[i]->num_cols, train->num_cols);
+        GPL_CHECK(check_labels(p, kind, evals[i], "evaluation data"));
+    }
+    if (p->early_stopping_rounds > 0 && num_evals == 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "early_stopping_rounds needs at least one evaluation set");
+    return GPULAYER_OK;
+}
+
+static int compare_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* The intercept XGBoost estimates: the weighted mean (median for absolute
+ * error) of the labels, as a margin. */
+static void estimate_base_score(const gpl_params *p, gpl_model *m,
+                                const gpulayer_dataset *ds)
+{
+    double score = p->base_score;
+    if (m->objective == GPL_OBJ_SOFTMAX) {
+        m->base_score = isnan(score) ? 0.5f : (float)score;
+        m->base_margin = isnan(score) ? 0.0f : (float)score;
+        return;
+    }
+    if (isnan(score)) {
+        if (m->objective == GPL_OBJ_ABSOLUTE_ERROR) {
+            float *copy = malloc(sizeof(float) * (size_t)ds->num_rows);
+            if (copy) {
+                memcpy(copy, ds->label, sizeof(float) * (size_t)ds->num_rows);
+                qsort(copy, (size_t)ds->num_rows, sizeof(float), compare_float);
+                score = copy[ds->num_rows / 2];
+                free(copy);
+            } else {
+                score = 0.0;
+            }
+        } else {
+            double sw = 0.0, swy = 0.0;
+            for (int64_t r = 0; r < ds->num_rows; r++) {
+                double w = ds->weight ? ds->weight[r] : 1.0;
+                sw += w;
+                swy += w * ds->label[r];
+            }
+            score = sw > 0 ? swy / sw : 0.0;
+        }
+        if (m->objective == GPL_OBJ_LOGISTIC) {
+            if (score < 1e-6) score = 1e-6;
+            if (score > 1.0 - 1e-6) score = 1.0 - 1e-6;
+        }
+    }
+    m->base_score = (float)score;
+    m->base_margin = m->objective == GPL_OBJ_LOGISTIC
+                         ? (float)log(score / (1.0 - score))
+                         : (float)score;
+}
+
+static gpulayer_status copy_names(gpl_model *m, const gpulayer_dataset *ds)
+{
+    const int32_t F = ds->num_cols;
+    if (ds->feature_names) {
+        m->feature_names = calloc((size_t)F, sizeof(char *));
+        if (!m->feature_names) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
+        for (int32_t f = 0; f < F; f++)
+            if (ds->feature_names[f] && !(m->feature_names[f] = gpl_strdup(ds->feature_names[f])))
+                return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    if (ds->categories) {
+        m->categories = calloc((size_t)F, sizeof(gpl_category_dict *));
+        if (!m->categories) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
+        for (int32_t f = 0; f < F; f++) {
+            const gpl_category_dict *src = ds->categories[f];
+            if (!src) continue;
+            gpl_category_dict *d = calloc(1, sizeof *d);
+            if (!d) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
+            m->categories[f] = d;
+            d->names = calloc((size_t)(src->count ? src->count : 1), sizeof(char *));
+            if (!d->names) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
+            d->count = src->count;
+            for (int32_t i = 0; i < src->count; i++)
+                if (!(d->names[i] = gpl_strdup(src->names[i])))
+                    return GPULAYER_ERR_OUT_OF_MEMORY;
+        }
+    }
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpl_train_model_init(const gpl_params *p,
+                                     const gpulayer_dataset *train, int nthread,
+                                     gpl_model **out)
+{
+    gpl_model *m = gpl_model_new();
+    if (!m) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for a model");
+    gpl_objective_kind kind;
+    int as_class;
+    gpulayer_status st = gpl_objective_parse(p->objective, &kind, &as_class);
+    m->objective = kind;
+    m->softmax_output_class = as_class;
+    m->num_class = kind == GPL_OBJ_SOFTMAX ? p->num_class : 1;
+    m->num_outputs = m->num_class;
+    m->num_features = train->num_cols;
+    m->best_round = -1;
+    if (st == GPULAYER_OK) estimate_base_score(p, m, train);
+    if (st == GPULAYER_OK) st = copy_names(m, train);
+    if (st == GPULAYER_OK) st = gpl_bin_cuts_build(train, p->max_bin, nthread, &m->cuts);
+    if (st == GPULAYER_OK && !(m->params_json = gpl_params_to_json(p)))
+        st = GPULAYER_ERR_OUT_OF_MEMORY;
+    if (st != GPULAYER_OK) {
+        gpl_model_free(m);
+        return st;
+    }
+    *out = m;
+    return GPULAYER_OK;
+}
+
+gpl_objective_kind gpl_train_objective(const gpl_model *m) { return m->objective; }
+
+gpulayer_status gpl_train_backend(const gpl_params *p, const gpl_model *m,
+                                  const gpulayer_dataset *train,
+                                  const uint8_t *bins,
+                                  const uint32_t *feature_offset, int nthread,
+                                  gpl_backend **out)
+{
+    char accelerator[32] = "cpu", reason[512] = "";
+    int device = 0;
+    if (strcmp(p->device, "cpu") != 0)
+        GPL_CHECK(gpl_device_choose_backend(p->device, accelerator, sizeof accelerator,
+                                            &device, reason, sizeof reason));
+    if (p->verbosity >= 2 && reason[0]) fprintf(stderr, "[gpulayer] %s\n", reason);
+    gpl_backend_config cfg = {nthread, device, gpl_grow_max_nodes(p, train->num_rows),
+                              m->num_outputs, p->verbosity >= 2};
+    GPL_CHECK(gpl_backend_create(accelerator, &cfg, out));
+    gpl_binned_matrix bm = {train->num_rows, train->num_cols, bins, feature_offset};
+    GPL_CHECK((*out)->ops->upload(*out, &bm, train->label, train->weight));
+    size_t n = (size_t)train->num_rows * (size_t)m->num_outputs;
+    float *margins = gpl_malloc(sizeof(float) * n, "initial margins");
+    if (!margins) return GPULAYER_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n; i++) margins[i] = m->base_margin;
+    gpulayer_status st = (*out)->ops->set_margins(*out, margins);
+    free(margins);
+    return st;
+}
+
+/* ------------------------------------------------------------ evaluation */
+
+static gpl_metric_kind default_metric(gpl_objective_kind kind)
+{
+    switch (kind) {
+    case GPL_OBJ_LOGISTIC: return GPL_METRIC_LOGLOSS;
+    case GPL_OBJ_SOFTMAX: return GPL_METRIC_MLOGLOSS;
+    case GPL_OBJ_ABSOLUTE_ERROR: return GPL_METRIC_MAE;
+    default: return GPL_METRIC_RMSE;
+    }
+}
+
+gpulayer_status gpl_eval_tracker_init(gpl_eval_tracker *t, const gpl_params *p,
+                                      const gpl_model *m, int num_evals)
+{
+    memset(t, 0, sizeof *t);
+    t->best_round = -1;
+    t->num_metrics = p->num_metrics;
+    memcpy(t->metrics, p->metrics, sizeof t->metrics);
+    if (t->num_metrics == 0) {
+        t->metrics[0] = default_metric(m->objective);
+        t->num_metrics = 1;
+    }
+    t->num_evals = num_evals;
+    t->early_stopping_rounds = p->early_stopping_rounds;
+    t->results = calloc((size_t)(num_evals * t->num_metrics + 1),
+                        sizeof(gpulayer_eval_result));
+    if (!t->results) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
+    return GPULAYER_OK;
+}
+
+void gpl_eval_tracker_add(gpl_eval_tracker *t, const gpl_model *m, int index,
+                          const char *name, const gpulayer_dataset *ds,
+                          const float *margins, float *outputs, int nthread)
+{
+    const int32_t K = m->num_outputs;
+    const int64_t n = ds->num_rows;
+    memcpy(outputs, margins, sizeof(float) * (size_t)n * (size_t)K);
+    /* Metrics read probabilities: softmax/logistic transform, never the
+     * class index of multi:softmax. */
+    if (m->objective == GPL_OBJ_LOGISTIC || m->objective == GPL_OBJ_SOFTMAX) {
+        gpl_model view = *m;
+        view.softmax_output_class = 0;
+#pragma omp parallel for num_threads(nthread) schedule(static)
+        for (int64_t r = 0; r < n; r++) gpl_objective_transform(&view, outputs + r * K);
+    }
+    for (int k = 0; k < t->num_metrics; k++) {
+        gpulayer_eval_result *res = &t->results[index * t->num_metrics + k];
+        res->data_name = name;
+        res->metric_name = gpl_metric_name(t->metrics[k]);
+        res->value = gpl_metric_eval(t->metrics[k], outputs, ds->label, ds->weight,
+                                     n, K, nthread);
+    }
+    if (index + 1 > t->num_results / (t->num_metrics ? t->num_metrics : 1))
+        t->num_results = (index + 1) * t->num_metrics;
+}
+
+int gpl_eval_tracker_end_round(gpl_eval_tracker *t, int32_t round,
+                               const gpulayer_eval_result **results,
+                               int *num_results)
+{
+    *results = t->results;
+    *num_results = t->num_results;
+    if (t->num_evals == 0) return 0;
+    /* As XGBoost: the last metric of the last evaluation set decides. */
+    gpl_metric_kind kind = t->metrics[t->num_metrics - 1];
+    double score = t->results[t->num_evals * t->num_metrics - 1].value;
+    int higher = gpl_metric_higher_is_better(kind);
+    if (t->best_round < 0 || (higher ? score > t->best_score : score < t->best_score)) {
+        t->best_score = score;
+        t->best_round = round;
+    }
+    return t->early_stopping_rounds > 0 &&
+           round - t->best_round >= t->early_stopping_rounds;
+}
+
+void gpl_eval_tracker_free(gpl_eval_tracker *t)
+{
+    free(t->results);
+    t->results = NULL;
+}

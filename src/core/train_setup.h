@@ -1,0 +1,50 @@
+/* train_setup.h -- the steps before the boosting loop, and the per-round
+ * evaluation bookkeeping. */
+#ifndef GPL_TRAIN_SETUP_H
+#define GPL_TRAIN_SETUP_H
+
+#include "backend.h"
+#include "model.h"
+#include "params.h"
+
+/* Labels, shapes and parameters checked against each other; messages name
+ * the row and value at fault. */
+gpulayer_status gpl_train_validate(const gpl_params *p,
+                                   const gpulayer_dataset *train,
+                                   const gpulayer_dataset *const *evals,
+                                   int num_evals);
+/* A model with cuts, objective, base score, names and categories. */
+gpulayer_status gpl_train_model_init(const gpl_params *p,
+                                     const gpulayer_dataset *train, int nthread,
+                                     gpl_model **out);
+gpl_objective_kind gpl_train_objective(const gpl_model *m);
+/* Places the job (params->device), creates the backend and uploads. */
+gpulayer_status gpl_train_backend(const gpl_params *p, const gpl_model *m,
+                                  const gpulayer_dataset *train,
+                                  const uint8_t *bins,
+                                  const uint32_t *feature_offset, int nthread,
+                                  gpl_backend **out);
+
+typedef struct gpl_eval_tracker {
+    int num_metrics;
+    gpl_metric_kind metrics[GPL_MAX_METRICS];
+    int num_evals;
+    gpulayer_eval_result *results; /* num_evals * num_metrics     */
+    int num_results;
+    int early_stopping_rounds;
+    double best_score;
+    int32_t best_round;            /* -1 when not tracking          */
+} gpl_eval_tracker;
+
+gpulayer_status gpl_eval_tracker_init(gpl_eval_tracker *t, const gpl_params *p,
+                                      const gpl_model *m, int num_evals);
+void gpl_eval_tracker_add(gpl_eval_tracker *t, const gpl_model *m, int index,
+                          const char *name, const gpulayer_dataset *ds,
+                          const float *margins, float *outputs, int nthread);
+/* Returns non-zero when early stopping says stop. */
+int gpl_eval_tracker_end_round(gpl_eval_tracker *t, int32_t round,
+                               const gpulayer_eval_result **results,
+                               int *num_results);
+void gpl_eval_tracker_free(gpl_eval_tracker *t);
+
+#endif
