@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "backend.h"
 #include "det_math.h"
 #include "kernel_common.h"
 
@@ -14,24 +15,24 @@
 #define GPL_MIN_HESS 1e-16
 
 /* Gradient pair of one row for a single-output objective. */
-GPL_HD void gpl_objective_single(int objective, float margin, float label,
+GPL_HD void gpl_objective_single(gpl_objective_kind objective, float margin, float label,
                                  float weight, double *grad, double *hess)
 {
     double g, h;
     switch (objective) {
-    case 1: { /* binary logistic */
+    case GPL_OBJ_LOGISTIC: {
         double p = gpl_det_sigmoid((double)margin);
         g = p - (double)label;
         h = p * (1.0 - p);
         if (h < GPL_MIN_HESS) h = GPL_MIN_HESS;
         break;
     }
-    case 3: /* absolute error: the sign of the residual */
+    case GPL_OBJ_ABSOLUTE_ERROR: /* the sign of the residual */
         g = (double)margin > (double)label ? 1.0
             : ((double)margin < (double)label ? -1.0 : 0.0);
         h = 1.0;
         break;
-    default: /* squared error */
+    default: /* squared error (softmax has its own function) */
         g = (double)margin - (double)label;
         h = 1.0;
         break;

@@ -1,0 +1,137 @@
+/* test_binning.c -- quantile cuts and binning. */
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binning.h"
+#include "gpulayer.h"
+
+static gpulayer_dataset *column(const float *v, int64_t n, const float *w)
+{
+    gpulayer_dataset *ds;
+    assert_int_equal(gpulayer_dataset_from_dense(v, n, 1, GPULAYER_COL_MAJOR, NULL, w, &ds),
+                     GPULAYER_OK);
+    return ds;
+}
+
+/* Few distinct values: one bin each, thresholds between neighbours. */
+static void test_distinct_values_get_own_bins(void **state)
+{
+    (void)state;
+    float v[] = {3, 1, 2, 2, NAN, 1, 3, 3};
+    gpulayer_dataset *ds = column(v, 8, NULL);
+    gpl_bin_cuts cuts;
+    assert_int_equal(gpl_bin_cuts_build(ds, 256, 1, &cuts), GPULAYER_OK);
+    assert_int_equal(cuts.cut_ptr[1], 2);
+    assert_true(cuts.values[0] > 1 && cuts.values[0] <= 2);
+    assert_true(cuts.values[1] > 2 && cuts.values[1] <= 3);
+    uint8_t *bins;
+    assert_int_equal(gpl_bin_matrix(&cuts, ds, 1, &bins), GPULAYER_OK);
+    uint8_t expect[] = {3, 1, 2, 2, 0, 1, 3, 3};
+    assert_memory_equal(bins, expect, 8);
+    free(bins);
+    gpl_bin_cuts_free(&cuts);
+    gpulayer_dataset_free(ds);
+}
+
+/* Many distinct values: at most max_bin - 1 value bins, roughly equal
+ * counts, and every bin index inside the histogram. */
+static void test_quantiles_are_balanced(void **state)
+{
+    (void)state;
+    const int64_t n = 100000;
+    float *v = malloc(sizeof(float) * n);
+    for (int64_t i = 0; i < n; i++) v[i] = (float)((i * 7919) % n);
+    gpulayer_dataset *ds = column(v, n, NULL);
+    gpl_bin_cuts cuts;
+    assert_int_equal(gpl_bin_cuts_build(ds, 16, 2, &cuts), GPULAYER_OK);
+    uint32_t nc = cuts.cut_ptr[1];
+    assert_true(nc <= 14 && nc >= 10);
+    for (uint32_t i = 1; i < nc; i++) assert_true(cuts.values[i] > cuts.values[i - 1]);
+    uint8_t *bins;
+    assert_int_equal(gpl_bin_matrix(&cuts, ds, 2, &bins), GPULAYER_OK);
+    int64_t count[256] = {0};
+    for (int64_t i = 0; i < n; i++) count[bins[i]]++;
+    assert_int_equal(count[0], 0);
+    for (uint32_t b = 1; b <= nc + 1; b++) {
+        assert_true(count[b] > n / 30);
+        assert_true(count[b] < n / 8);
+    }
+    free(bins);
+    free(v);
+    gpl_bin_cuts_free(&cuts);
+    gpulayer_dataset_free(ds);
+}
+
+/* Weights move the quantiles: heavy rows get finer bins. */
+static void test_weighted_quantiles(void **state)
+{
+    (void)state;
+    const int64_t n = 1000;
+    float *v = malloc(sizeof(float) * n), *w = malloc(sizeof(float) * n);
+    for (int64_t i = 0; i < n; i++) {
+        v[i] = (float)i;
+        w[i] = i < 100 ? 100.0f : 1.0f; /* the first 10% hold ~92% of weight */
+    }
+    gpulayer_dataset *ds = column(v, n, w);
+    gpl_bin_cuts cuts;
+    assert_int_equal(gpl_bin_cuts_build(ds, 11, 1, &cuts), GPULAYER_OK);
+    int below = 0;
+    for (uint32_t i = 0; i < cuts.cut_ptr[1]; i++) below += cuts.values[i] < 100.0f;
+    assert_true(below >= 7);
+    free(v);
+    free(w);
+    gpl_bin_cuts_free(&cuts);
+    gpulayer_dataset_free(ds);
+}
+
+static void test_all_missing_and_bad_max_bin(void **state)
+{
+    (void)state;
+    float v[] = {NAN, NAN, NAN};
+    gpulayer_dataset *ds = column(v, 3, NULL);
+    gpl_bin_cuts cuts;
+    assert_int_equal(gpl_bin_cuts_build(ds, 256, 1, &cuts), GPULAYER_OK);
+    assert_int_equal(cuts.cut_ptr[1], 0);
+    uint32_t *off;
+    assert_int_equal(gpl_feature_offsets(&cuts, &off), GPULAYER_OK);
+    assert_int_equal(off[1], 2);
+    free(off);
+    gpl_bin_cuts_free(&cuts);
+    assert_int_equal(gpl_bin_cuts_build(ds, 300, 1, &cuts), GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "max_bin"));
+    gpulayer_dataset_free(ds);
+}
+
+/* 256 value slots: 255 value bins + the missing bin fit a uint8. */
+static void test_max_bin_256_fits_uint8(void **state)
+{
+    (void)state;
+    const int64_t n = 5000;
+    float *v = malloc(sizeof(float) * n);
+    for (int64_t i = 0; i < n; i++) v[i] = (float)i * 0.5f;
+    gpulayer_dataset *ds = column(v, n, NULL);
+    gpl_bin_cuts cuts;
+    assert_int_equal(gpl_bin_cuts_build(ds, 256, 1, &cuts), GPULAYER_OK);
+    assert_true(cuts.cut_ptr[1] <= 254);
+    assert_true(cuts.cut_ptr[1] >= 250);
+    assert_int_equal(gpl_bin_of(cuts.values, cuts.cut_ptr[1], 1e30f), cuts.cut_ptr[1] + 1);
+    assert_int_equal(gpl_bin_of(cuts.values, cuts.cut_ptr[1], -1e30f), 1);
+    free(v);
+    gpl_bin_cuts_free(&cuts);
+    gpulayer_dataset_free(ds);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_distinct_values_get_own_bins),
+        cmocka_unit_test(test_quantiles_are_balanced),
+        cmocka_unit_test(test_weighted_quantiles),
+        cmocka_unit_test(test_all_missing_and_bad_max_bin),
+        cmocka_unit_test(test_max_bin_256_fits_uint8),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,174 @@
+/* test_split.c -- the CPU backend's histograms, split finding and partition
+ * against brute-force references on small random data. */
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "split_math.h"
+
+enum { ROWS = 500, FEATURES = 4 };
+static const uint32_t nbins[FEATURES] = {2, 5, 17, 9}; /* value bins */
+
+typedef struct fixture {
+    uint8_t bins[ROWS * FEATURES];
+    uint32_t offset[FEATURES + 1];
+    float label[ROWS];
+    float margins[ROWS];
+} fixture;
+
+static void make_fixture(fixture *fx, unsigned seed)
+{
+    srand(seed);
+    fx->offset[0] = 0;
+    for (int f = 0; f < FEATURES; f++) fx->offset[f + 1] = fx->offset[f] + nbins[f] + 1;
+    for (int r = 0; r < ROWS; r++) {
+        for (int f = 0; f < FEATURES; f++) {
+            int missing = rand() % 10 == 0;
+            fx->bins[r * FEATURES + f] = missing ? 0 : (uint8_t)(1 + rand() % nbins[f]);
+        }
+        int b = fx->bins[r * FEATURES + 2];
+        fx->label[r] = (float)(b > 8 ? 3.0 : -1.0) + (float)(rand() % 100) / 100.0f;
+        fx->margins[r] = 0.5f;
+    }
+}
+
+static gpl_backend *backend_for(fixture *fx, int nthread, gpl_quant_scale *scale)
+{
+    gpl_backend_config cfg = {nthread, 0, 15, 1, 0};
+    gpl_backend *be;
+    assert_int_equal(gpl_backend_create("cpu", &cfg, &be), GPULAYER_OK);
+    gpl_binned_matrix m = {ROWS, FEATURES, fx->bins, fx->offset};
+    assert_int_equal(be->ops->upload(be, &m, fx->label, NULL), GPULAYER_OK);
+    assert_int_equal(be->ops->set_margins(be, fx->margins), GPULAYER_OK);
+    gpl_gradient_request req = {GPL_OBJ_SQUARED_ERROR, 1, 0, 0, 0, 1.0f};
+    assert_int_equal(be->ops->compute_gradients(be, &req, scale), GPULAYER_OK);
+    assert_int_equal(be->ops->begin_tree(be), GPULAYER_OK);
+    int32_t root = 0;
+    assert_int_equal(be->ops->build_histograms(be, &root, 1), GPULAYER_OK);
+    return be;
+}
+
+static void test_histogram_matches_row_sums(void **state)
+{
+    (void)state;
+    fixture fx;
+    make_fixture(&fx, 1);
+    gpl_quant_scale scale;
+    gpl_backend *be = backend_for(&fx, 2, &scale);
+    gpl_grad_pair hist[64], expect[64];
+    memset(expect, 0, sizeof expect);
+    assert_int_equal(be->ops->read_histogram(be, 0, hist), GPULAYER_OK);
+    for (int r = 0; r < ROWS; r++) {
+        double g = (double)fx.margins[r] - (double)fx.label[r];
+        int64_t qg = llrint(g * scale.grad), qh = llrint(1.0 * scale.hess);
+        for (int f = 0; f < FEATURES; f++) {
+            gpl_grad_pair *e = &expect[fx.offset[f] + fx.bins[r * FEATURES + f]];
+            e->grad += qg;
+            e->hess += qh;
+        }
+    }
+    assert_memory_equal(hist, expect, sizeof(gpl_grad_pair) * fx.offset[FEATURES]);
+    gpl_backend_destroy(be);
+}
+
+/* Every (feature, bin, direction) tried by hand; the backend must find the
+ * same best split (ties to the smallest key). */
+static void test_split_matches_brute_force(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed <= 5; seed++) {
+        fixture fx;
+        make_fixture(&fx, seed);
+        gpl_quant_scale scale;
+        gpl_backend *be = backend_for(&fx, 1, &scale);
+        gpl_split_params p = {1.0, 0.1, 1.0, scale};
+        gpl_split_record rec;
+        int32_t root = 0;
+        assert_int_equal(be->ops->evaluate_splits(be, &root, 1, &p, NULL, &rec), GPULAYER_OK);
+
+        int64_t G = 0, H = 0, qg[ROWS], qh = llrint(scale.hess);
+        for (int r = 0; r < ROWS; r++) {
+            qg[r] = llrint(((double)fx.margins[r] - (double)fx.label[r]) * scale.grad);
+            G += qg[r];
+            H += qh;
+        }
+        double parent = gpl_node_score((double)G / scale.grad, (double)H / scale.hess, 1.0, 0.1);
+        double best = 0;
+        int bf = -1, bb = 0, bd = 0;
+        for (int f = 0; f < FEATURES; f++)
+            for (uint32_t b = 1; b < nbins[f]; b++)
+                for (int dl = 0; dl <= 1; dl++) {
+                    int64_t lg = 0, lh = 0;
+                    for (int r = 0; r < ROWS; r++) {
+                        int v = fx.bins[r * FEATURES + f];
+                        if (v == 0 ? dl : v <= (int)b) {
+                            lg += qg[r];
+                            lh += qh;
+                        }
+                    }
+                    double hl = (double)lh / scale.hess, hr = (double)(H - lh) / scale.hess;
+                    if (lh <= 0 || H - lh <= 0 || hl < 1.0 || hr < 1.0) continue;
+                    double gain = gpl_node_score((double)lg / scale.grad, hl, 1.0, 0.1) +
+                                  gpl_node_score((double)(G - lg) / scale.grad, hr, 1.0, 0.1) -
+                                  parent;
+                    if (gpl_split_better(gain, f, (int)b, dl, best, bf, bb, bd)) {
+                        best = gain;
+                        bf = f;
+                        bb = (int)b;
+                        bd = dl;
+                    }
+                }
+        assert_int_equal(rec.feature, bf);
+        assert_int_equal(rec.bin, bb);
+        assert_int_equal(rec.default_left, bd);
+        assert_true(rec.gain == best);
+        assert_int_equal(rec.total.grad, G);
+        assert_int_equal(rec.left.grad + rec.right.grad, G);
+
+        /* Partition: child counts and subtraction give the right sums. */
+        gpl_split_apply a = {0, rec.feature, rec.bin, rec.default_left, 1, 2};
+        int64_t counts[2];
+        assert_int_equal(be->ops->partition_rows(be, &a, 1, counts), GPULAYER_OK);
+        assert_int_equal(counts[0] + counts[1], ROWS);
+        int32_t left = 1;
+        assert_int_equal(be->ops->build_histograms(be, &left, 1), GPULAYER_OK);
+        gpl_hist_subtract sub = {0, 1, 2};
+        assert_int_equal(be->ops->subtract_histograms(be, &sub, 1), GPULAYER_OK);
+        int32_t kids[2] = {1, 2};
+        gpl_split_record kr[2];
+        assert_int_equal(be->ops->evaluate_splits(be, kids, 2, &p, NULL, kr), GPULAYER_OK);
+        assert_int_equal(kr[0].total.grad, rec.left.grad);
+        assert_int_equal(kr[1].total.grad, rec.right.grad);
+        assert_int_equal(kr[1].total.hess, rec.right.hess);
+        gpl_backend_destroy(be);
+    }
+}
+
+/* Integer histograms: one thread and two give the same bits. */
+static void test_thread_count_does_not_change_histograms(void **state)
+{
+    (void)state;
+    fixture fx;
+    make_fixture(&fx, 7);
+    gpl_quant_scale s1, s2;
+    gpl_backend *a = backend_for(&fx, 1, &s1), *b = backend_for(&fx, 2, &s2);
+    gpl_grad_pair ha[64], hb[64];
+    a->ops->read_histogram(a, 0, ha);
+    b->ops->read_histogram(b, 0, hb);
+    assert_memory_equal(ha, hb, sizeof(gpl_grad_pair) * fx.offset[FEATURES]);
+    gpl_backend_destroy(a);
+    gpl_backend_destroy(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_histogram_matches_row_sums),
+        cmocka_unit_test(test_split_matches_brute_force),
+        cmocka_unit_test(test_thread_count_does_not_change_histograms),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
