@@ -11,6 +11,25 @@
 
 #include "kernel_common.h"
 
+/* p * 2^k, exact: a power of two built from its exponent bits (ldexp is a
+ * slow library call on the host). */
+GPL_HD double gpl_det_scale2(double p, int k)
+{
+    union {
+        double d;
+        unsigned long long u;
+    } two;
+    if (k > -1022 && k < 1024) {
+        two.u = (unsigned long long)(k + 1023) << 52;
+        return p * two.d;
+    }
+    int half = k / 2;
+    two.u = (unsigned long long)(half + 1023) << 52;
+    double a = p * two.d;
+    two.u = (unsigned long long)(k - half + 1023) << 52;
+    return a * two.d;
+}
+
 GPL_HD double gpl_det_exp(double x)
 {
     /* exp(x) = 2^k * exp(r), x = k ln2 + r, |r| <= ln2 / 2 (Cody-Waite). */
@@ -37,7 +56,7 @@ GPL_HD double gpl_det_exp(double x)
     p = p * r + 0.5;
     p = p * r + 1.0;
     p = p * r + 1.0;
-    return ldexp(p, (int)k);
+    return gpl_det_scale2(p, (int)k);
 }
 
 GPL_HD double gpl_det_sigmoid(double x)

@@ -13,6 +13,100 @@
 #include "error.h"
 
 #define PREDICT_BLOCK_ROWS 256
+/* Rows walked through a tree together, so that their dependent loads
+ * overlap instead of waiting on each other. */
+#define PREDICT_LANES 8
+
+/* A node packed for inference: 16 bytes instead of the model's 48, so a
+ * depth-8 tree fits the L1 cache. */
+typedef struct infer_node {
+    int32_t left; /* -1 for a leaf */
+    int32_t right;
+    int32_t feature;
+    uint8_t bin;
+    uint8_t default_left;
+} infer_node;
+
+typedef struct infer_forest {
+    infer_node *nodes;   /* all trees, concatenated           */
+    float *leaf;         /* value per node (0 for internal)   */
+    int64_t *first;      /* first node of each tree           */
+    int32_t *depth;      /* depth of each tree                */
+} infer_forest;
+
+static void forest_free(infer_forest *f)
+{
+    free(f->nodes);
+    free(f->leaf);
+    free(f->first);
+    free(f->depth);
+}
+
+static int32_t tree_depth(const gpl_tree *t, int32_t node)
+{
+    if (t->nodes[node].left < 0) return 0;
+    int32_t l = tree_depth(t, t->nodes[node].left), r = tree_depth(t, t->nodes[node].right);
+    return 1 + (l > r ? l : r);
+}
+
+static gpulayer_status forest_build(const gpl_model *m, int32_t num_trees, infer_forest *f)
+{
+    int64_t total = 0;
+    for (int32_t t = 0; t < num_trees; t++) total += m->trees[t].num_nodes;
+    f->nodes = malloc(sizeof(infer_node) * (size_t)(total ? total : 1));
+    f->leaf = malloc(sizeof(float) * (size_t)(total ? total : 1));
+    f->first = malloc(sizeof(int64_t) * (size_t)(num_trees + 1));
+    f->depth = malloc(sizeof(int32_t) * (size_t)(num_trees + 1));
+    if (!f->nodes || !f->leaf || !f->first || !f->depth) {
+        forest_free(f);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for prediction");
+    }
+    int64_t at = 0;
+    for (int32_t t = 0; t < num_trees; t++) {
+        const gpl_tree *tree = &m->trees[t];
+        f->first[t] = at;
+        f->depth[t] = tree_depth(tree, 0);
+        for (int32_t i = 0; i < tree->num_nodes; i++) {
+            const gpl_tree_node *n = &tree->nodes[i];
+            f->nodes[at + i] = (infer_node){n->left, n->right, n->feature < 0 ? 0 : n->feature,
+                                            (uint8_t)n->split_bin, (uint8_t)n->default_left};
+            f->leaf[at + i] = n->leaf_value;
+        }
+        at += tree->num_nodes;
+    }
+    return GPULAYER_OK;
+}
+
+/* Adds one tree's leaf values for n rows of bins (row stride F). */
+static void forest_add_tree(const infer_forest *f, int32_t t, const uint8_t *bins,
+                            int64_t n, int32_t F, float *out, int32_t stride)
+{
+    const infer_node *nodes = f->nodes + f->first[t];
+    const float *leaf = f->leaf + f->first[t];
+    const int32_t depth = f->depth[t];
+    int64_t i = 0;
+    for (; i + PREDICT_LANES <= n; i += PREDICT_LANES) {
+        int32_t idx[PREDICT_LANES] = {0};
+        for (int32_t d = 0; d < depth; d++)
+            for (int j = 0; j < PREDICT_LANES; j++) {
+                const infer_node *nd = &nodes[idx[j]];
+                if (nd->left < 0) continue;
+                int b = bins[(i + j) * F + nd->feature];
+                int left = b == 0 ? nd->default_left : b <= nd->bin;
+                idx[j] = left ? nd->left : nd->right;
+            }
+        for (int j = 0; j < PREDICT_LANES; j++) out[(i + j) * stride] += leaf[idx[j]];
+    }
+    for (; i < n; i++) {
+        int32_t k = 0;
+        while (nodes[k].left >= 0) {
+            int b = bins[i * F + nodes[k].feature];
+            int left = b == 0 ? nodes[k].default_left : b <= nodes[k].bin;
+            k = left ? nodes[k].left : nodes[k].right;
+        }
+        out[i * stride] += leaf[k];
+    }
+}
 
 void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins,
                              int64_t num_rows, int32_t num_features,
@@ -100,6 +194,8 @@ gpulayer_status gpl_predict_dataset(const gpl_model *m,
         owned[f] = translate_categories(m, ds, f, &st);
         columns[f] = owned[f] ? owned[f] : ds->values + (int64_t)f * ds->num_rows;
     }
+    infer_forest forest = {0};
+    if (st == GPULAYER_OK) st = forest_build(m, num_trees, &forest);
     if (st == GPULAYER_OK) {
         const int64_t N = ds->num_rows;
 #pragma omp parallel num_threads(nt)
@@ -117,12 +213,8 @@ gpulayer_status gpl_predict_dataset(const gpl_model *m,
                         bins[i * F + f] = gpl_bin_of(fc, nc, columns[f][start + i]);
                 }
                 for (int64_t i = 0; i < n * K; i++) o[i] = m->base_margin;
-                for (int32_t t = 0; t < num_trees; t++) {
-                    const gpl_tree *tree = &m->trees[t];
-                    const int32_t k = t % K;
-                    for (int64_t i = 0; i < n; i++)
-                        o[i * K + k] += gpl_tree_leaf(tree, bins + i * F);
-                }
+                for (int32_t t = 0; t < num_trees; t++)
+                    forest_add_tree(&forest, t, bins, n, F, o + t % K, K);
                 if (margin) {
                     memcpy(out + start * K, o, sizeof(float) * (size_t)(n * K));
                     continue;
@@ -142,6 +234,7 @@ gpulayer_status gpl_predict_dataset(const gpl_model *m,
         }
         if (st != GPULAYER_OK)
             gpl_error(st, "out of memory for prediction buffers");
+        forest_free(&forest);
     }
     for (int32_t f = 0; f < F; f++) free(owned[f]);
     free(owned);

@@ -60,7 +60,8 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->margins = malloc(sizeof(float) * n * (size_t)c->num_outputs);
     c->grad = malloc(sizeof(gpl_grad_pair) * (n ? n : 1));
     c->rows = malloc(sizeof(uint32_t) * (n ? n : 1));
-    c->rows_scratch = malloc(sizeof(uint32_t) * (n ? n : 1));
+    /* Two halves: left and right pieces of a parallel partition. */
+    c->rows_scratch = malloc(sizeof(uint32_t) * 2 * (n ? n : 1));
     c->node_begin = calloc(nodes, sizeof(int64_t));
     c->node_count = calloc(nodes, sizeof(int64_t));
     c->node_state = calloc(nodes, 1);
@@ -73,7 +74,7 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cpu backend: out of host memory for %zu rows", n);
     cpu_track_alloc(c, n * (sizeof(float) * (size_t)c->num_outputs +
-                            sizeof(gpl_grad_pair) + 2 * sizeof(uint32_t)) +
+                            sizeof(gpl_grad_pair) + 3 * sizeof(uint32_t)) +
                            nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +
                            sizeof(gpl_grad_pair) * c->hist_len * (size_t)c->nthread);
     return GPULAYER_OK;

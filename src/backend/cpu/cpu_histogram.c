@@ -30,6 +30,10 @@ gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
     return GPULAYER_OK;
 }
 
+/* How far ahead the row loop prefetches a row's bins and gradient pair: in
+ * deep nodes the rows are scattered over the whole matrix. */
+#define PREFETCH_DISTANCE 16
+
 /* Adds the rows [first, last) of a node's row list into hist. */
 static void accumulate_rows(const cpu_context *c, const uint32_t *rows,
                             int64_t first, int64_t last, gpl_grad_pair *hist)
@@ -37,6 +41,11 @@ static void accumulate_rows(const cpu_context *c, const uint32_t *rows,
     const int32_t F = c->num_features;
     const uint32_t *off = c->feature_offset;
     for (int64_t i = first; i < last; i++) {
+        if (i + PREFETCH_DISTANCE < last) {
+            const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
+            __builtin_prefetch(c->bins + (int64_t)ahead * F);
+            __builtin_prefetch(&c->grad[ahead]);
+        }
         const uint32_t r = rows[i];
         const uint8_t *b = c->bins + (int64_t)r * F;
         const int64_t g = c->grad[r].grad, h = c->grad[r].hess;
@@ -93,18 +102,21 @@ gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
             return st;
         }
     }
-    /* Few nodes: split each node's rows among threads. Many: one node a
-     * thread at a time, which needs no reduction. */
-    if (num_nodes < c->nthread) {
-        for (int32_t i = 0; i < num_nodes; i++)
+    /* Large nodes (more than a thread's fair share of the level's rows)
+     * have their rows split among the threads; the rest go one node a
+     * thread, which needs no reduction. Either way the sums are exact. */
+    int64_t level_rows = 0;
+    for (int32_t i = 0; i < num_nodes; i++) level_rows += c->node_count[nodes[i]];
+    const int64_t large = level_rows / (2 * c->nthread) + 1;
+    for (int32_t i = 0; i < num_nodes; i++)
+        if (c->nthread > 1 && c->node_count[nodes[i]] >= large)
             build_one_node_parallel(c, nodes[i], hists[i]);
-    } else {
 #pragma omp parallel for num_threads(c->nthread) schedule(dynamic)
-        for (int32_t i = 0; i < num_nodes; i++) {
-            memset(hists[i], 0, sizeof(gpl_grad_pair) * c->hist_len);
-            accumulate_rows(c, c->rows + c->node_begin[nodes[i]], 0,
-                            c->node_count[nodes[i]], hists[i]);
-        }
+    for (int32_t i = 0; i < num_nodes; i++) {
+        if (c->nthread > 1 && c->node_count[nodes[i]] >= large) continue;
+        memset(hists[i], 0, sizeof(gpl_grad_pair) * c->hist_len);
+        accumulate_rows(c, c->rows + c->node_begin[nodes[i]], 0,
+                        c->node_count[nodes[i]], hists[i]);
     }
     free(hists);
     return GPULAYER_OK;

@@ -6,24 +6,93 @@
 #include "cpu_backend.h"
 #include "error.h"
 
-static int64_t partition_node(cpu_context *c, const gpl_split_apply *s)
+#define PREFETCH_DISTANCE 32
+
+/* Splits rows[0..count) by the split s: left rows to left_out, right rows
+ * to right_out, in order. Returns the number of left rows. */
+static int64_t split_rows(const cpu_context *c, const gpl_split_apply *s,
+                          const uint32_t *rows, int64_t count, uint32_t *left_out,
+                          uint32_t *right_out)
 {
     const int32_t F = c->num_features;
-    const int64_t begin = c->node_begin[s->node], count = c->node_count[s->node];
-    uint32_t *rows = c->rows + begin;
-    uint32_t *right = c->rows_scratch + begin;
     const uint8_t *column = c->bins + s->feature;
     const int bin_limit = s->bin, missing_left = s->default_left;
     int64_t nl = 0, nr = 0;
     for (int64_t i = 0; i < count; i++) {
+        if (i + PREFETCH_DISTANCE < count)
+            __builtin_prefetch(column + (int64_t)rows[i + PREFETCH_DISTANCE] * F);
         uint32_t r = rows[i];
         int b = column[(int64_t)r * F];
         int go_left = b == 0 ? missing_left : b <= bin_limit;
-        if (go_left) rows[nl++] = r;
-        else right[nr++] = r;
+        /* Branch-free: the direction is data-dependent and unpredictable. */
+        left_out[nl] = r;
+        right_out[nr] = r;
+        nl += go_left;
+        nr += !go_left;
     }
-    memcpy(rows + nl, right, sizeof(uint32_t) * (size_t)nr);
     return nl;
+}
+
+/* One node on the calling thread: left rows in place, right rows through
+ * the scratch buffer. */
+static int64_t partition_node(cpu_context *c, const gpl_split_apply *s)
+{
+    const int64_t begin = c->node_begin[s->node], count = c->node_count[s->node];
+    uint32_t *rows = c->rows + begin;
+    uint32_t *right = c->rows_scratch + begin;
+    int64_t nl = split_rows(c, s, rows, count, rows, right);
+    memcpy(rows + nl, right, sizeof(uint32_t) * (size_t)(count - nl));
+    return nl;
+}
+
+/* One large node with all threads: each splits a chunk into the two
+ * halves of the scratch buffer, then copies its pieces to their final,
+ * order-preserving places. */
+static int64_t partition_node_parallel(cpu_context *c, const gpl_split_apply *s)
+{
+    const int64_t begin = c->node_begin[s->node], count = c->node_count[s->node];
+    const int64_t N = c->num_rows;
+    int64_t left_counts[256], total_left = 0;
+    const int nt = c->nthread < 256 ? c->nthread : 256;
+#pragma omp parallel num_threads(nt)
+    {
+        const int t = omp_get_thread_num(), used = omp_get_num_threads();
+        const int64_t first = count * t / used, last = count * (t + 1) / used;
+        uint32_t *left = c->rows_scratch + begin + first;
+        uint32_t *right = c->rows_scratch + N + begin + first;
+        int64_t nl = split_rows(c, s, c->rows + begin + first, last - first, left, right);
+        left_counts[t] = nl;
+#pragma omp barrier
+        int64_t left_before = 0, right_before = 0, all_left = 0;
+        for (int k = 0; k < used; k++) {
+            int64_t kf = count * k / used, kl = count * (k + 1) / used;
+            if (k < t) {
+                left_before += left_counts[k];
+                right_before += (kl - kf) - left_counts[k];
+            }
+            all_left += left_counts[k];
+        }
+        memcpy(c->rows + begin + left_before, left, sizeof(uint32_t) * (size_t)nl);
+        memcpy(c->rows + begin + all_left + right_before, right,
+               sizeof(uint32_t) * (size_t)(last - first - nl));
+        if (t == 0) total_left = all_left;
+    }
+    return total_left;
+}
+
+static void record_children(cpu_context *c, const gpl_split_apply *s, int64_t nl,
+                            int64_t *child_rows)
+{
+    int64_t begin = c->node_begin[s->node], total = c->node_count[s->node];
+    c->node_begin[s->left_child] = begin;
+    c->node_count[s->left_child] = nl;
+    c->node_begin[s->right_child] = begin + nl;
+    c->node_count[s->right_child] = total - nl;
+    c->node_state[s->left_child] = CPU_NODE_LIVE;
+    c->node_state[s->right_child] = CPU_NODE_LIVE;
+    c->node_state[s->node] = CPU_NODE_SPLIT;
+    child_rows[0] = nl;
+    child_rows[1] = total - nl;
 }
 
 gpulayer_status cpu_partition_rows(gpl_backend *be,
@@ -31,6 +100,7 @@ gpulayer_status cpu_partition_rows(gpl_backend *be,
                                    int32_t count, int64_t *child_rows)
 {
     cpu_context *c = cpu_ctx(be);
+    int64_t level_rows = 0;
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_apply *s = &splits[i];
         if (s->node < 0 || s->node >= c->max_nodes ||
@@ -40,21 +110,18 @@ gpulayer_status cpu_partition_rows(gpl_backend *be,
             s->feature >= c->num_features)
             return gpl_error(GPULAYER_ERR_INTERNAL,
                              "cpu backend: invalid split of node %d", s->node);
+        level_rows += c->node_count[s->node];
     }
+    /* Large nodes use every thread; the others go one node a thread. */
+    const int64_t large = level_rows / (2 * c->nthread) + 1;
+    for (int32_t i = 0; i < count; i++)
+        if (c->nthread > 1 && c->node_count[splits[i].node] >= large)
+            record_children(c, &splits[i], partition_node_parallel(c, &splits[i]),
+                            child_rows + 2 * i);
 #pragma omp parallel for num_threads(c->nthread) schedule(dynamic)
     for (int32_t i = 0; i < count; i++) {
-        const gpl_split_apply *s = &splits[i];
-        int64_t nl = partition_node(c, s);
-        int64_t begin = c->node_begin[s->node], total = c->node_count[s->node];
-        c->node_begin[s->left_child] = begin;
-        c->node_count[s->left_child] = nl;
-        c->node_begin[s->right_child] = begin + nl;
-        c->node_count[s->right_child] = total - nl;
-        c->node_state[s->left_child] = CPU_NODE_LIVE;
-        c->node_state[s->right_child] = CPU_NODE_LIVE;
-        c->node_state[s->node] = CPU_NODE_SPLIT;
-        child_rows[2 * i] = nl;
-        child_rows[2 * i + 1] = total - nl;
+        if (c->nthread > 1 && c->node_count[splits[i].node] >= large) continue;
+        record_children(c, &splits[i], partition_node(c, &splits[i]), child_rows + 2 * i);
     }
     return GPULAYER_OK;
 }

@@ -38,7 +38,10 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
         for (int32_t b = 1; b < last_bin; b++) {
             cum.grad += h[b].grad;
             cum.hess += h[b].hess;
-            for (int dl = 0; dl <= 1; dl++) {
+            /* Without missing values both directions give the same split,
+             * and the tie rule would keep default_left = 0. */
+            const int last_dl = (missing.hess != 0 || missing.grad != 0) ? 1 : 0;
+            for (int dl = 0; dl <= last_dl; dl++) {
                 gpl_grad_pair L = cum;
                 if (dl) {
                     L.grad += missing.grad;

@@ -1,0 +1,147 @@
+"""CPU benchmark: GPUlayer against XGBoost (hist) and LightGBM, same data,
+same machine, same run, interleaved, 2 threads each.
+
+    python3 bench/bench_cpu.py [--workloads synthetic,flights] [--repeats 1]
+        [--rounds 200] [--bench build/bench/gpulayer-bench]
+
+Each library trains and predicts in its own process, so peak RSS is
+measured per library. Prints a table of training time, ratio to each
+peer, test AUC / logloss, prediction time for the test rows and peak RSS.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import synth  # noqa: E402
+
+PARAMS = dict(rounds=200, eta=0.1, max_depth=8, max_bin=256, threads=2)
+
+# Each peer runs as a child process: one script, one library, JSON out.
+PEER = r'''
+import json, resource, sys, time
+import numpy as np
+lib, prefix, rounds, eta, depth, max_bin, threads = sys.argv[1:8]
+rounds, depth, max_bin, threads, eta = int(rounds), int(depth), int(max_bin), int(threads), float(eta)
+F = int(sys.argv[8])
+X = np.fromfile(prefix + "train.X.f32", dtype=np.float32).reshape(-1, F)
+y = np.fromfile(prefix + "train.y.f32", dtype=np.float32)
+Xt = np.fromfile(prefix + "test.X.f32", dtype=np.float32).reshape(-1, F)
+if lib == "xgboost":
+    import xgboost as xgb
+    t0 = time.perf_counter()
+    d = xgb.DMatrix(X, y, nthread=threads)
+    m = xgb.train(dict(objective="binary:logistic", eta=eta, max_depth=depth, max_bin=max_bin,
+                       tree_method="hist", nthread=threads), d, rounds)
+    train_s = time.perf_counter() - t0
+    t0 = time.perf_counter(); p = m.inplace_predict(Xt); predict_s = time.perf_counter() - t0
+else:
+    import lightgbm as lgb
+    t0 = time.perf_counter()
+    d = lgb.Dataset(X, y, params=dict(max_bin=max_bin, verbose=-1))
+    m = lgb.train(dict(objective="binary", learning_rate=eta, num_leaves=255, max_depth=depth,
+                       max_bin=max_bin, num_threads=threads, verbose=-1, min_child_samples=20),
+                  d, rounds)
+    train_s = time.perf_counter() - t0
+    t0 = time.perf_counter(); p = m.predict(Xt, num_threads=threads); predict_s = time.perf_counter() - t0
+np.asarray(p, dtype=np.float32).tofile(prefix + lib + ".pred.f32")
+print(json.dumps(dict(train_s=train_s, predict_s=predict_s,
+                      peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+'''
+
+
+def flights(prefix):
+    """flights_3m: delay > 15 as binary, categorical airports as sorted
+    codes (as GPUlayer numbers them), shuffled 80/20 split."""
+    import pandas as pd
+    path = os.path.join(HERE, "..", "..", "shared", "data", "flights_3m", "flights_3m.csv.xz")
+    df = pd.read_csv(path)
+    y = (df.pop("delay") > 15).astype(np.float32).to_numpy()
+    df = df.drop(columns=["date"])
+    for col in df.columns:
+        if df[col].dtype == object:
+            cats = sorted(df[col].dropna().unique())
+            df[col] = pd.Categorical(df[col], categories=cats).codes.astype(np.float32)
+    X = df.to_numpy(dtype=np.float32)
+    idx = np.random.default_rng(0).permutation(len(y))
+    cut = int(len(y) * 0.8)
+    synth.write(prefix + "train", X[idx[:cut]], y[idx[:cut]])
+    synth.write(prefix + "test", X[idx[cut:]], y[idx[cut:]])
+    return X.shape[1]
+
+
+def synthetic(prefix):
+    synth.write(prefix + "train", *synth.make(1_000_000, 28, 1))
+    synth.write(prefix + "test", *synth.make(200_000, 28, 2))
+    return 28
+
+
+def run_peer(lib, prefix, F, p):
+    args = [sys.executable, "-c", PEER, lib, prefix, str(p["rounds"]), str(p["eta"]),
+            str(p["max_depth"]), str(p["max_bin"]), str(p["threads"]), str(F)]
+    env = dict(os.environ, OMP_NUM_THREADS=str(p["threads"]))
+    return json.loads(subprocess.check_output(args, env=env).decode().strip().splitlines()[-1])
+
+
+def run_gpulayer(bench, prefix, F, p):
+    args = [bench, prefix + "train.X.f32", prefix + "train.y.f32", prefix + "test.X.f32",
+            prefix + "test.y.f32", str(F), "objective=binary:logistic",
+            f"num_round={p['rounds']}", f"eta={p['eta']}", f"max_depth={p['max_depth']}",
+            f"max_bin={p['max_bin']}", f"nthread={p['threads']}", "device=cpu"]
+    env = dict(os.environ, BENCH_PRED=prefix + "gpulayer.pred.f32")
+    return json.loads(subprocess.check_output(args, env=env).decode().strip().splitlines()[-1])
+
+
+def metrics(prefix, lib):
+    from sklearn.metrics import log_loss, roc_auc_score
+    y = np.fromfile(prefix + "test.y.f32", dtype=np.float32)
+    p = np.fromfile(prefix + lib + ".pred.f32", dtype=np.float32).astype(np.float64)
+    return roc_auc_score(y, p), log_loss(y, np.clip(p, 1e-15, 1 - 1e-15))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--workloads", default="synthetic,flights")
+    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=PARAMS["rounds"])
+    ap.add_argument("--bench", default=os.path.join(HERE, "..", "build", "bench", "gpulayer-bench"))
+    args = ap.parse_args()
+    p = dict(PARAMS, rounds=args.rounds)
+    libs = ["gpulayer", "xgboost", "lightgbm"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.workloads.split(","):
+            prefix = os.path.join(tmp, name + ".")
+            F = {"synthetic": synthetic, "flights": flights}[name](prefix)
+            n = os.path.getsize(prefix + "train.y.f32") // 4
+            nt = os.path.getsize(prefix + "test.y.f32") // 4
+            best = {}
+            for r in range(args.repeats):  # interleaved: each library once per repeat
+                for lib in libs:
+                    res = (run_gpulayer(args.bench, prefix, F, p) if lib == "gpulayer"
+                           else run_peer(lib, prefix, F, p))
+                    if lib not in best or res["train_s"] < best[lib]["train_s"]:
+                        best[lib] = res
+                    print(f"  {name} run {r + 1} {lib}: {res}", file=sys.stderr)
+            print(f"\n{name}: {n} train rows x {F} features, {nt} test rows, "
+                  f"{p['rounds']} rounds, eta {p['eta']}, max_depth {p['max_depth']}, "
+                  f"max_bin {p['max_bin']}, {p['threads']} threads, best of {args.repeats}")
+            print(f"{'library':10} {'train s':>8} {'vs xgb':>7} {'vs lgbm':>8} {'AUC':>8} "
+                  f"{'logloss':>8} {'predict s':>9} {'peak RSS MB':>11}")
+            for lib in libs:
+                b = best[lib]
+                auc, ll = metrics(prefix, lib)
+                print(f"{lib:10} {b['train_s']:8.2f} {best['xgboost']['train_s'] / b['train_s']:7.2f} "
+                      f"{best['lightgbm']['train_s'] / b['train_s']:8.2f} {auc:8.4f} {ll:8.4f} "
+                      f"{b['predict_s']:9.3f} {b['peak_rss_mb']:11.0f}")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
