@@ -13,6 +13,10 @@
  *   - histograms are exact int64 sums (order of accumulation is free);
  *   - split gains use split_math.h in double precision, without fused
  *     multiply-add; ties go to the smallest (feature, bin, default_left);
+ *     candidates are bins 1..last value bin of each feature, both missing
+ *     directions, except that the last bin only tries missing-right (all
+ *     values left, missing right) and a feature with no missing values only
+ *     tries missing-right;
  *   - rows are partitioned stably (a node's rows stay in ascending order).
  */
 #ifndef GPL_BACKEND_H

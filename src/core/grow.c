@@ -82,7 +82,7 @@ static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
     n->feature = r->feature;
     n->split_bin = r->bin;
     n->default_left = r->default_left;
-    n->threshold = cuts->values[cuts->cut_ptr[r->feature] + (uint32_t)r->bin - 1];
+    n->threshold = gpl_split_threshold(cuts, r->feature, r->bin);
     n->gain = r->gain;
     int32_t depth = s->depth[r->node] + 1;
     /* Row counts are filled in after the partition. */

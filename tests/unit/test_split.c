@@ -99,8 +99,8 @@ static void test_split_matches_brute_force(void **state)
         double best = 0;
         int bf = -1, bb = 0, bd = 0;
         for (int f = 0; f < FEATURES; f++)
-            for (uint32_t b = 1; b < nbins[f]; b++)
-                for (int dl = 0; dl <= 1; dl++) {
+            for (uint32_t b = 1; b <= nbins[f]; b++)
+                for (int dl = 0; dl <= (b < nbins[f] ? 1 : 0); dl++) {
                     int64_t lg = 0, lh = 0;
                     for (int r = 0; r < ROWS; r++) {
                         int v = fx.bins[r * FEATURES + f];

@@ -34,13 +34,14 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
         const int32_t last_bin = (int32_t)(off[f + 1] - off[f]) - 1;
         const gpl_grad_pair missing = h[0];
         gpl_grad_pair cum = {0, 0};
-        /* Splitting after the last value bin would leave no values right. */
-        for (int32_t b = 1; b < last_bin; b++) {
+        /* b = last_bin sends every value left and only missing values
+         * right (the one split a feature with a single value has). */
+        for (int32_t b = 1; b <= last_bin; b++) {
             cum.grad += h[b].grad;
             cum.hess += h[b].hess;
             /* Without missing values both directions give the same split,
              * and the tie rule would keep default_left = 0. */
-            const int last_dl = (missing.hess != 0 || missing.grad != 0) ? 1 : 0;
+            const int last_dl = (b < last_bin && (missing.hess != 0 || missing.grad != 0)) ? 1 : 0;
             for (int dl = 0; dl <= last_dl; dl++) {
                 gpl_grad_pair L = cum;
                 if (dl) {

@@ -1,0 +1,400 @@
+/* dataset.c -- the dataset object: construction from memory or files,
+ * labels, weights, names and category dictionaries. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dataset.h"
+#include "error.h"
+#include "reader.h"
+#include "reader_text.h"
+
+#define INVALID GPULAYER_ERR_INVALID_ARGUMENT
+
+/* ------------------------------------------------------------- internals */
+
+gpulayer_status gpl_dataset_alloc(int64_t num_rows, int32_t num_cols,
+                                  gpulayer_dataset **out)
+{
+    *out = NULL;
+    if (num_rows < 0 || num_cols < 0)
+        return gpl_error(INVALID, "a dataset cannot have %lld rows and %d columns",
+                         (long long)num_rows, (int)num_cols);
+    if (num_cols > 0 &&
+        (uint64_t)num_rows > (uint64_t)(SIZE_MAX / sizeof(float)) / (uint64_t)num_cols)
+        return gpl_error(INVALID,
+                         "a dataset of %lld rows x %d columns is too large to "
+                         "address", (long long)num_rows, (int)num_cols);
+    gpulayer_dataset *ds = gpl_calloc(1, sizeof *ds, "a dataset");
+    if (!ds) return GPULAYER_ERR_OUT_OF_MEMORY;
+    ds->num_rows = num_rows;
+    ds->num_cols = num_cols;
+    ds->values = gpl_malloc((size_t)num_rows * (size_t)num_cols * sizeof(float),
+                            "dataset values");
+    if (!ds->values) {
+        free(ds);
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    *out = ds;
+    return GPULAYER_OK;
+}
+
+void gpl_category_dict_free(gpl_category_dict *dict)
+{
+    if (!dict) return;
+    if (dict->names)
+        for (int32_t i = 0; i < dict->count; i++) free(dict->names[i]);
+    free(dict->names);
+    free(dict);
+}
+
+static void free_names(char **names, int32_t count)
+{
+    if (!names) return;
+    for (int32_t i = 0; i < count; i++) free(names[i]);
+    free(names);
+}
+
+void gpulayer_dataset_free(gpulayer_dataset *ds)
+{
+    if (!ds) return;
+    free(ds->values);
+    free(ds->label);
+    free(ds->weight);
+    free_names(ds->feature_names, ds->num_cols);
+    if (ds->categories)
+        for (int32_t c = 0; c < ds->num_cols; c++)
+            gpl_category_dict_free(ds->categories[c]);
+    free(ds->categories);
+    free(ds->source);
+    free(ds);
+}
+
+/* ------------------------------------------------------ labels / weights */
+
+/* Labels must be finite; weights finite and not negative. */
+static gpulayer_status check_values(const char *fn, const char *what,
+                                    const float *v, int64_t n, int is_weight)
+{
+    for (int64_t i = 0; i < n; i++) {
+        if (!isfinite(v[i]))
+            return gpl_error(INVALID, "%s: %s[%lld] is %s; %ss must be finite",
+                             fn, what, (long long)i, isnan(v[i]) ? "NaN" : "infinite",
+                             what);
+        if (is_weight && v[i] < 0)
+            return gpl_error(INVALID, "%s: weight[%lld] is negative (%g)", fn,
+                             (long long)i, (double)v[i]);
+    }
+    return GPULAYER_OK;
+}
+
+/* A checked copy of n labels or weights. */
+static gpulayer_status copy_values(const char *fn, const char *what,
+                                   const float *src, int64_t n, int is_weight,
+                                   float **out)
+{
+    *out = NULL;
+    GPL_CHECK(check_values(fn, what, src, n, is_weight));
+    float *copy = gpl_malloc((size_t)n * sizeof *copy, what);
+    if (!copy) return GPULAYER_ERR_OUT_OF_MEMORY;
+    memcpy(copy, src, (size_t)n * sizeof *copy);
+    *out = copy;
+    return GPULAYER_OK;
+}
+
+static gpulayer_status check_row_count(const char *fn, const gpulayer_dataset *ds,
+                                       const void *array, int64_t num_rows)
+{
+    if (!ds) return gpl_error(INVALID, "%s: the dataset is NULL", fn);
+    if (!array) return gpl_error(INVALID, "%s: the array is NULL", fn);
+    if (num_rows != ds->num_rows)
+        return gpl_error(INVALID, "%s: got %lld values, but the dataset has %lld rows",
+                         fn, (long long)num_rows, (long long)ds->num_rows);
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpulayer_dataset_set_label(gpulayer_dataset *ds,
+                                           const float *label, int64_t num_rows)
+{
+    static const char fn[] = "gpulayer_dataset_set_label";
+    GPL_CHECK(check_row_count(fn, ds, label, num_rows));
+    float *copy;
+    GPL_CHECK(copy_values(fn, "label", label, num_rows, 0, &copy));
+    free(ds->label);
+    ds->label = copy;
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpulayer_dataset_set_weight(gpulayer_dataset *ds,
+                                            const float *weight, int64_t num_rows)
+{
+    static const char fn[] = "gpulayer_dataset_set_weight";
+    if (ds && !weight) { /* back to equal weights */
+        free(ds->weight);
+        ds->weight = NULL;
+        return GPULAYER_OK;
+    }
+    GPL_CHECK(check_row_count(fn, ds, weight, num_rows));
+    float *copy;
+    GPL_CHECK(copy_values(fn, "weight", weight, num_rows, 1, &copy));
+    free(ds->weight);
+    ds->weight = copy;
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpulayer_dataset_get_label(const gpulayer_dataset *ds,
+                                           float *out, int64_t num_rows)
+{
+    static const char fn[] = "gpulayer_dataset_get_label";
+    if (!ds || !out)
+        return gpl_error(INVALID, "%s: %s is NULL", fn, ds ? "out" : "the dataset");
+    if (!ds->label) return gpl_error(INVALID, "%s: the dataset has no labels", fn);
+    if (num_rows < ds->num_rows)
+        return gpl_error(INVALID, "%s: out holds %lld values, but the dataset has "
+                         "%lld rows", fn, (long long)num_rows, (long long)ds->num_rows);
+    memcpy(out, ds->label, (size_t)ds->num_rows * sizeof *out);
+    return GPULAYER_OK;
+}
+
+/* ------------------------------------------------------------ from dense */
+
+/* Row-major to column-major, in blocks of rows so that the rows being
+ * read stay in cache while each column is written. */
+static void transpose(const float *src, int64_t rows, int32_t cols, float *dst)
+{
+    const int64_t block = 64;
+    for (int64_t r0 = 0; r0 < rows; r0 += block) {
+        int64_t r1 = r0 + block < rows ? r0 + block : rows;
+        for (int32_t c = 0; c < cols; c++)
+            for (int64_t r = r0; r < r1; r++)
+                dst[(int64_t)c * rows + r] = src[r * cols + c];
+    }
+}
+
+gpulayer_status gpulayer_dataset_from_dense(const float *data, int64_t num_rows,
+                                            int32_t num_cols, gpulayer_layout layout,
+                                            const float *label, const float *weight,
+                                            gpulayer_dataset **out)
+{
+    static const char fn[] = "gpulayer_dataset_from_dense";
+    if (!out) return gpl_error(INVALID, "%s: out is NULL", fn);
+    *out = NULL;
+    if (!data) return gpl_error(INVALID, "%s: data is NULL", fn);
+    if (num_rows <= 0 || num_cols <= 0)
+        return gpl_error(INVALID, "%s: the shape must be positive (got %lld rows, "
+                         "%d columns)", fn, (long long)num_rows, (int)num_cols);
+    if (layout != GPULAYER_ROW_MAJOR && layout != GPULAYER_COL_MAJOR)
+        return gpl_error(INVALID, "%s: unknown layout %d", fn, (int)layout);
+    gpulayer_dataset *ds;
+    gpulayer_status st = gpl_dataset_alloc(num_rows, num_cols, &ds);
+    if (st != GPULAYER_OK) return gpl_error_prefix(st, "%s", fn);
+    if (layout == GPULAYER_COL_MAJOR)
+        memcpy(ds->values, data, (size_t)num_rows * (size_t)num_cols * sizeof(float));
+    else
+        transpose(data, num_rows, num_cols, ds->values);
+    if (label) st = copy_values(fn, "label", label, num_rows, 0, &ds->label);
+    if (st == GPULAYER_OK && weight)
+        st = copy_values(fn, "weight", weight, num_rows, 1, &ds->weight);
+    if (st != GPULAYER_OK) {
+        gpulayer_dataset_free(ds);
+        return st;
+    }
+    *out = ds;
+    return GPULAYER_OK;
+}
+
+/* ------------------------------------------------------------- read file */
+
+static int ends_with(const char *s, size_t len, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return len >= n && strncasecmp(s + len - n, suffix, n) == 0;
+}
+
+/* The format named by the extension (after any .gz), or AUTO. */
+static gpulayer_file_format format_from_name(const char *path)
+{
+    size_t len = strlen(path);
+    if (ends_with(path, len, ".gz")) len -= 3;
+    if (ends_with(path, len, ".csv")) return GPULAYER_FORMAT_CSV;
+    if (ends_with(path, len, ".tsv") || ends_with(path, len, ".tab"))
+        return GPULAYER_FORMAT_TSV;
+    if (ends_with(path, len, ".svm") || ends_with(path, len, ".libsvm"))
+        return GPULAYER_FORMAT_LIBSVM;
+    return GPULAYER_FORMAT_AUTO;
+}
+
+gpulayer_status gpulayer_dataset_read_file(const char *path,
+                                           const gpulayer_read_options *options,
+                                           gpulayer_dataset **out)
+{
+    static const char fn[] = "gpulayer_dataset_read_file";
+    static const gpulayer_read_options defaults;
+    if (!out) return gpl_error(INVALID, "%s: out is NULL", fn);
+    *out = NULL;
+    if (!path || !path[0]) return gpl_error(INVALID, "%s: no file name given", fn);
+    const gpulayer_read_options *opts = options ? options : &defaults;
+    gpulayer_file_format format = opts->format;
+    if (format < GPULAYER_FORMAT_AUTO || format > GPULAYER_FORMAT_LIBSVM)
+        return gpl_error(INVALID, "%s: unknown file format %d", fn, (int)format);
+    if (format == GPULAYER_FORMAT_AUTO) format = format_from_name(path);
+
+    gpl_text text;
+    GPL_CHECK(gpl_text_read(path, &text));
+    /* No telling extension (.txt, .train, none): look at the first line. */
+    if (format == GPULAYER_FORMAT_AUTO) format = gpl_sniff_format(text.data, text.len);
+    gpulayer_status st;
+    if (format == GPULAYER_FORMAT_LIBSVM)
+        st = gpl_parse_libsvm(&text, path, opts, out);
+    else
+        st = gpl_parse_delimited(&text, path, format == GPULAYER_FORMAT_TSV ? '\t' : ',',
+                                 opts, out);
+    gpl_text_free(&text);
+    return st;
+}
+
+/* ------------------------------------------------------- names, categories */
+
+/* Non-NULL, non-empty names must be distinct. */
+static gpulayer_status check_distinct(const char *fn, const char *what,
+                                      const char *const *names, int32_t n)
+{
+    gpl_strtab *seen = gpl_strtab_create();
+    if (!seen) return GPULAYER_ERR_OUT_OF_MEMORY;
+    gpulayer_status st = GPULAYER_OK;
+    for (int32_t i = 0; i < n && st == GPULAYER_OK; i++) {
+        if (!names[i] || !names[i][0]) continue;
+        int32_t before = gpl_strtab_count(seen);
+        int32_t id = gpl_strtab_intern(seen, names[i], strlen(names[i]));
+        if (id < 0)
+            st = GPULAYER_ERR_OUT_OF_MEMORY;
+        else if (id < before) /* not new */
+            st = gpl_error(INVALID, "%s: %s '%s' is given twice (at %d)", fn, what,
+                           names[i], (int)i);
+    }
+    gpl_strtab_free(seen);
+    return st;
+}
+
+gpulayer_status gpulayer_dataset_set_feature_names(gpulayer_dataset *ds,
+                                                   const char *const *names,
+                                                   int32_t num_cols)
+{
+    static const char fn[] = "gpulayer_dataset_set_feature_names";
+    if (!ds) return gpl_error(INVALID, "%s: the dataset is NULL", fn);
+    if (!names) { /* forget the names */
+        free_names(ds->feature_names, ds->num_cols);
+        ds->feature_names = NULL;
+        return GPULAYER_OK;
+    }
+    if (num_cols != ds->num_cols)
+        return gpl_error(INVALID, "%s: got %d names, but the dataset has %d columns",
+                         fn, (int)num_cols, (int)ds->num_cols);
+    GPL_CHECK(check_distinct(fn, "feature name", names, num_cols));
+    char **copy = gpl_calloc((size_t)num_cols, sizeof *copy, "feature names");
+    if (!copy) return GPULAYER_ERR_OUT_OF_MEMORY;
+    for (int32_t c = 0; c < num_cols; c++) {
+        if (!names[c] || !names[c][0]) continue; /* unnamed */
+        if (!(copy[c] = gpl_strdup(names[c]))) {
+            free_names(copy, num_cols);
+            return GPULAYER_ERR_OUT_OF_MEMORY;
+        }
+    }
+    free_names(ds->feature_names, ds->num_cols);
+    ds->feature_names = copy;
+    return GPULAYER_OK;
+}
+
+/* Codes follow the sorted order of the names (see gpl_category_dict), so
+ * the caller's list must already be in that order: reordering it here would
+ * silently change what the caller's codes mean. */
+static gpulayer_status check_category_names(const char *fn,
+                                            const char *const *names, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++) {
+        if (!names[i])
+            return gpl_error(INVALID, "%s: category name %d is NULL", fn, (int)i);
+        if (i > 0 && strcmp(names[i - 1], names[i]) >= 0)
+            return gpl_error(INVALID,
+                             "%s: category names must be distinct and in sorted "
+                             "(strcmp) order, as codes follow that order; '%s' "
+                             "(at %d) does not sort after '%s'",
+                             fn, names[i], (int)i, names[i - 1]);
+    }
+    return GPULAYER_OK;
+}
+
+/* Every present value of the column must be a code 0..n-1. */
+static gpulayer_status check_codes(const char *fn, const gpulayer_dataset *ds,
+                                   int32_t col, int32_t n)
+{
+    const float *v = ds->values + (int64_t)col * ds->num_rows;
+    for (int64_t r = 0; r < ds->num_rows; r++) {
+        if (isnan(v[r])) continue;
+        if (!(v[r] >= 0 && v[r] < (float)n && v[r] == floorf(v[r])))
+            return gpl_error(INVALID,
+                             "%s: column %d, row %lld holds %g, which is not a "
+                             "category code (0 to %d)", fn, (int)col,
+                             (long long)r, (double)v[r], (int)n - 1);
+    }
+    return GPULAYER_OK;
+}
+
+static gpl_category_dict *make_dict(const char *const *names, int32_t n)
+{
+    gpl_category_dict *dict = gpl_calloc(1, sizeof *dict, "a category list");
+    if (!dict) return NULL;
+    dict->names = gpl_calloc((size_t)n, sizeof *dict->names, "category names");
+    if (!dict->names) goto fail;
+    for (; dict->count < n; dict->count++)
+        if (!(dict->names[dict->count] = gpl_strdup(names[dict->count]))) goto fail;
+    return dict;
+fail:
+    gpl_category_dict_free(dict);
+    return NULL;
+}
+
+gpulayer_status gpulayer_dataset_set_categories(gpulayer_dataset *ds, int32_t col,
+                                                const char *const *names,
+                                                int32_t num_categories)
+{
+    static const char fn[] = "gpulayer_dataset_set_categories";
+    if (!ds) return gpl_error(INVALID, "%s: the dataset is NULL", fn);
+    if (col < 0 || col >= ds->num_cols)
+        return gpl_error(INVALID, "%s: column %d is out of range (0 to %d)", fn,
+                         (int)col, (int)ds->num_cols - 1);
+    if (num_categories < 0 || (num_categories > 0 && !names))
+        return gpl_error(INVALID, "%s: need %d names, got %s", fn,
+                         (int)num_categories, names ? "a negative count" : "NULL");
+    GPL_CHECK(check_category_names(fn, names, num_categories));
+    GPL_CHECK(check_codes(fn, ds, col, num_categories));
+    if (!ds->categories) {
+        ds->categories = gpl_calloc((size_t)ds->num_cols, sizeof *ds->categories,
+                                    "category lists");
+        if (!ds->categories) return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    gpl_category_dict *dict = make_dict(names, num_categories);
+    if (!dict) return GPULAYER_ERR_OUT_OF_MEMORY;
+    gpl_category_dict_free(ds->categories[col]);
+    ds->categories[col] = dict;
+    return GPULAYER_OK;
+}
+
+/* --------------------------------------------------------------- queries */
+
+int64_t gpulayer_dataset_num_rows(const gpulayer_dataset *ds)
+{
+    return ds ? ds->num_rows : 0;
+}
+
+int32_t gpulayer_dataset_num_cols(const gpulayer_dataset *ds)
+{
+    return ds ? ds->num_cols : 0;
+}
+
+const char *gpulayer_dataset_feature_name(const gpulayer_dataset *ds, int32_t col)
+{
+    if (!ds || !ds->feature_names || col < 0 || col >= ds->num_cols) return NULL;
+    return ds->feature_names[col];
+}

@@ -1,0 +1,113 @@
+/* model.h -- a trained model: bin cuts, trees, and what prediction needs. */
+#ifndef GPL_MODEL_H
+#define GPL_MODEL_H
+
+#include <float.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "dataset.h"
+
+/* Quantile cut points. Feature f has the ascending thresholds
+ * values[cut_ptr[f] .. cut_ptr[f+1]); a value v falls in bin
+ * 1 + (number of thresholds <= v), NaN in bin 0. A split at bin b sends
+ * v < values[cut_ptr[f] + b - 1] to the left child. */
+typedef struct gpl_bin_cuts {
+    int32_t num_features;
+    uint32_t *cut_ptr; /* num_features + 1 */
+    float *values;
+} gpl_bin_cuts;
+
+/* The raw threshold of a split at bin b of feature f: v < threshold goes
+ * left. A split after the last value bin sends every value left and only
+ * missing values right; its threshold is FLT_MAX. */
+static inline float gpl_split_threshold(const gpl_bin_cuts *c, int32_t f, int32_t b)
+{
+    uint32_t count = c->cut_ptr[f + 1] - c->cut_ptr[f];
+    return (uint32_t)b <= count ? c->values[c->cut_ptr[f] + (uint32_t)b - 1] : FLT_MAX;
+}
+
+/* One node. Leaves have left = right = feature = -1. */
+typedef struct gpl_tree_node {
+    int32_t left;
+    int32_t right;
+    int32_t feature;
+    int32_t split_bin;    /* value bins 1..split_bin go left           */
+    int32_t default_left; /* where missing values go                   */
+    float threshold;      /* v < threshold goes left (raw units)       */
+    float leaf_value;     /* leaves: output added to the margin        */
+    double gain;          /* internal nodes: loss reduction            */
+    double cover;         /* hessian sum of the node's rows            */
+} gpl_tree_node;
+
+typedef struct gpl_tree {
+    int32_t num_nodes;
+    gpl_tree_node *nodes; /* node 0 is the root */
+} gpl_tree;
+
+typedef struct gpl_model {
+    gpl_objective_kind objective;
+    int32_t num_class;    /* >= 2 for softmax, else 1                  */
+    int32_t num_outputs;  /* margins per row                           */
+    int32_t num_features;
+    int32_t softmax_output_class; /* multi:softmax: predict the class  */
+    float base_margin;    /* initial margin of every output            */
+    float base_score;     /* the same in output space (XGBoost's name) */
+    gpl_bin_cuts cuts;
+    char **feature_names;             /* num_features, entries may be NULL; or NULL */
+    gpl_category_dict **categories;   /* num_features, NULL = numeric; or NULL */
+    int32_t num_trees;    /* tree t fits output t % num_outputs        */
+    int32_t tree_capacity;
+    gpl_tree *trees;
+    int32_t best_round;   /* -1 when early stopping found none         */
+    char *params_json;    /* the training parameters, for the record   */
+} gpl_model;
+
+gpl_model *gpl_model_new(void);
+void gpl_model_free(gpl_model *m);
+void gpl_bin_cuts_free(gpl_bin_cuts *c);
+/* Appends a tree (takes ownership of its nodes). */
+gpulayer_status gpl_model_add_tree(gpl_model *m, gpl_tree *tree);
+static inline int32_t gpl_model_num_rounds(const gpl_model *m)
+{
+    return m->num_outputs ? m->num_trees / m->num_outputs : 0;
+}
+
+/* Objective names <-> kinds; softmax covers multi:softprob and
+ * multi:softmax (which differ only in the prediction output). */
+const char *gpl_objective_name(const gpl_model *m);
+gpulayer_status gpl_objective_parse(const char *name, gpl_objective_kind *kind,
+                                    int *softmax_output_class);
+/* Margin -> output transform of a row's num_outputs values, in place. */
+void gpl_objective_transform(const gpl_model *m, float *row_values);
+
+/* Model JSON (model_io.c). The text is validated strictly: a truncated,
+ * damaged or foreign document is refused with a message saying what is
+ * wrong. */
+gpulayer_status gpl_model_to_json(const gpl_model *m, char **out, size_t *len);
+gpulayer_status gpl_model_from_json(const char *text, size_t len,
+                                    const char *source, gpl_model **out);
+/* Writes the file atomically: a temp file in the same folder, then rename. */
+gpulayer_status gpl_write_file_atomic(const char *path, const char *data,
+                                      size_t len);
+gpulayer_status gpl_model_export_xgboost(const gpl_model *m, char **out,
+                                         size_t *len);
+
+/* Values per row of a prediction: num_outputs, except 1 for the class
+ * index of multi:softmax when margin is 0 (gpl_objective_transform writes
+ * that class into the first value of the row). */
+int32_t gpl_model_prediction_width(const gpl_model *m, int margin);
+
+/* Checks that a model is consistent (model_check.c): objective and output
+ * counts, ascending cuts, sorted category names, and trees whose nodes form
+ * a tree with splits on existing features and bins. Run on every model read
+ * and written. source names the file in messages, or NULL. */
+gpulayer_status gpl_model_validate(const gpl_model *m, const char *source);
+
+/* Recomputes the checksum of a model JSON text after a deliberate edit
+ * (tools, tests); the result is pretty-printed like a saved model. Only the
+ * JSON syntax is checked, not the model. */
+gpulayer_status gpl_model_json_reseal(const char *text, size_t len,
+                                      char **out, size_t *out_len);
+
+#endif

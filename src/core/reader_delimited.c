@@ -1,0 +1,692 @@
+/* reader_delimited.c -- CSV and TSV files.
+ *
+ * The whole decompressed file is in memory. One pass splits records into
+ * fields (pointers into the text, no copies) and stores each cell straight
+ * into its column-major slot; numbers are parsed in place. A feature column
+ * turns categorical at its first non-numeric cell; the numeric cells it had
+ * before then are re-read as strings in a second, partial pass, which in
+ * practice covers only the first few rows. Category ids are numbered in
+ * order of appearance while parsing and renumbered to sorted order at the
+ * end. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "reader.h"
+#include "reader_text.h"
+
+/* Category codes are stored as floats, which count exactly up to 2^24. */
+#define MAX_CATEGORIES (1 << 24)
+
+typedef struct field {
+    const char *p; /* content, without enclosing quotes */
+    size_t len;
+    int quoted;
+    int escaped; /* holds doubled quotes, so p..len is not the final text */
+} field;
+
+enum role { ROLE_FEATURE, ROLE_LABEL, ROLE_WEIGHT, ROLE_IGNORE };
+
+typedef struct column {
+    enum role role;
+    int32_t feature;   /* index among the features (ROLE_FEATURE) */
+    float *dst;        /* dst[row] receives the cell */
+    gpl_strtab *strings;   /* non-NULL once the column is categorical */
+    int64_t first_string_row; /* rows before it hold numbers to re-read */
+} column;
+
+typedef struct parser {
+    const char *name; /* the file, for messages */
+    char delim;
+    const char *p, *end; /* scanning position */
+    int64_t line;        /* 1-based line of p */
+    int64_t record_line; /* line the current record starts on */
+    field *fields;       /* the current record */
+    int32_t count, capacity;
+
+    int32_t ncols;    /* fields per record, fixed by the first record */
+    char **header;    /* ncols names, or NULL without a header row */
+    column *cols;
+    int32_t nfeatures;
+    int64_t row_capacity, rows;
+    gpulayer_dataset *ds;
+    float *label, *weight;
+    char *scratch; /* unescaped text of a quoted field with "" inside */
+    size_t scratch_cap;
+} parser;
+
+/* ---------------------------------------------------------------- messages */
+
+/* An error at a cell: "file: line L, column C ('name'): message". */
+static gpulayer_status cell_error(const parser *ps, int64_t line, int32_t col,
+                                  const char *fmt, ...) GPL_PRINTF(4, 5);
+
+static gpulayer_status cell_error(const parser *ps, int64_t line, int32_t col,
+                                  const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (ps->header && col < ps->ncols && ps->header[col][0])
+        return gpl_error(GPULAYER_ERR_PARSE, "%s: line %lld, column %d ('%s'): %s",
+                         ps->name, (long long)line, (int)col + 1,
+                         ps->header[col], msg);
+    return gpl_error(GPULAYER_ERR_PARSE, "%s: line %lld, column %d: %s",
+                     ps->name, (long long)line, (int)col + 1, msg);
+}
+
+/* Cell text for a message, cut to a readable length. */
+static int shown_len(size_t len) { return len > 40 ? 40 : (int)len; }
+static const char *ellipsis(size_t len) { return len > 40 ? "..." : ""; }
+
+/* -------------------------------------------------------------- scanning */
+
+static int is_blank(char c, char delim)
+{
+    return c == ' ' || c == '\r' || (c == '\t' && delim != '\t');
+}
+
+static gpulayer_status push_field(parser *ps, const field *f)
+{
+    if (ps->count == ps->capacity) {
+        if (ps->capacity >= INT32_MAX / 2)
+            return gpl_error(GPULAYER_ERR_PARSE, "%s: line %lld has too many fields",
+                             ps->name, (long long)ps->record_line);
+        int32_t cap = ps->capacity ? ps->capacity * 2 : 64;
+        field *fs = realloc(ps->fields, (size_t)cap * sizeof *fs);
+        if (!fs)
+            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                             "out of host memory splitting a line of %s", ps->name);
+        ps->fields = fs;
+        ps->capacity = cap;
+    }
+    ps->fields[ps->count++] = *f;
+    return GPULAYER_OK;
+}
+
+static int64_t count_newlines(const char *p, const char *e)
+{
+    int64_t n = 0;
+    while (p < e && (p = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+        n++;
+        p++;
+    }
+    return n;
+}
+
+/* A field that starts with a quote; *pp is at the quote and is left at the
+ * character after the field. The content may hold delimiters, newlines and
+ * doubled quotes. */
+static gpulayer_status scan_quoted(parser *ps, const char **pp, field *f)
+{
+    const char *s = *pp + 1, *p = s, *q;
+    int64_t start_line = ps->line;
+    for (;;) {
+        q = memchr(p, '"', (size_t)(ps->end - p));
+        if (!q)
+            return cell_error(ps, start_line, ps->count,
+                              "a quoted field is not closed before the end of "
+                              "the file");
+        if (q + 1 < ps->end && q[1] == '"') {
+            f->escaped = 1;
+            p = q + 2;
+            continue;
+        }
+        break;
+    }
+    ps->line += count_newlines(s, q);
+    f->p = s;
+    f->len = (size_t)(q - s);
+    f->quoted = 1;
+    p = q + 1;
+    while (p < ps->end && is_blank(*p, ps->delim)) p++;
+    if (p < ps->end && *p != ps->delim && *p != '\n')
+        return cell_error(ps, ps->line, ps->count,
+                          "unexpected text after the closing quote of a "
+                          "quoted field");
+    *pp = p;
+    return GPULAYER_OK;
+}
+
+/* Splits one record (usually one line) into ps->fields. */
+static gpulayer_status scan_fields(parser *ps)
+{
+    const char delim = ps->delim, *end = ps->end;
+    for (;;) {
+        field f = {0};
+        const char *p = ps->p;
+        while (p < end && is_blank(*p, delim)) p++;
+        if (p < end && *p == '"') {
+            GPL_CHECK(scan_quoted(ps, &p, &f));
+        } else {
+            const char *s = p;
+            while (p < end && *p != delim && *p != '\n') p++;
+            const char *e = p;
+            while (e > s && is_blank(e[-1], delim)) e--;
+            f.p = s;
+            f.len = (size_t)(e - s);
+        }
+        GPL_CHECK(push_field(ps, &f));
+        if (p < end && *p == delim) {
+            ps->p = p + 1;
+            continue;
+        }
+        if (p < end) { /* the newline */
+            p++;
+            ps->line++;
+        }
+        ps->p = p;
+        return GPULAYER_OK;
+    }
+}
+
+/* Reads the next non-blank record; *got is 0 at the end of the text. */
+static gpulayer_status next_record(parser *ps, int *got)
+{
+    for (;;) {
+        *got = 0;
+        if (ps->p >= ps->end) return GPULAYER_OK;
+        ps->record_line = ps->line;
+        ps->count = 0;
+        GPL_CHECK(scan_fields(ps));
+        const field *f = &ps->fields[0];
+        /* Blank lines carry no row (in a one-column file an empty cell
+         * cannot be told apart from them). */
+        if (ps->count > 1 || f->quoted || f->len > 0) {
+            *got = 1;
+            return GPULAYER_OK;
+        }
+    }
+}
+
+/* The final text of a field: itself, or with doubled quotes collapsed into
+ * the scratch buffer. NULL when out of memory. */
+static const char *field_text(parser *ps, const field *f, size_t *len)
+{
+    *len = f->len;
+    if (!f->escaped) return f->p;
+    if (f->len + 1 > ps->scratch_cap) {
+        char *s = realloc(ps->scratch, f->len + 1);
+        if (!s) {
+            gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                      "out of host memory reading a field of %s", ps->name);
+            return NULL;
+        }
+        ps->scratch = s;
+        ps->scratch_cap = f->len + 1;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < f->len; i++) {
+        ps->scratch[n++] = f->p[i];
+        if (f->p[i] == '"') i++; /* skip the second quote of a pair */
+    }
+    ps->scratch[n] = '\0';
+    *len = n;
+    return ps->scratch;
+}
+
+/* ------------------------------------------------------------------ header */
+
+static int header_looks_numeric(const parser *ps)
+{
+    for (int32_t j = 0; j < ps->ncols; j++) {
+        float v;
+        const char *h = ps->header[j];
+        if (!gpl_parse_float(h, h + strlen(h), &v)) return 0;
+    }
+    return 1;
+}
+
+static const char *no_header_hint(const parser *ps)
+{
+    return header_looks_numeric(ps)
+               ? " (the first line looks like data: if the file has no "
+                 "header row, set the no-header option)"
+               : "";
+}
+
+static gpulayer_status check_duplicate_names(parser *ps)
+{
+    gpl_strtab *seen = gpl_strtab_create();
+    if (!seen) return GPULAYER_ERR_OUT_OF_MEMORY;
+    gpulayer_status status = GPULAYER_OK;
+    for (int32_t j = 0; j < ps->ncols && status == GPULAYER_OK; j++) {
+        const char *h = ps->header[j];
+        if (!h[0]) continue; /* unnamed columns may repeat */
+        int32_t before = gpl_strtab_count(seen);
+        int32_t id = gpl_strtab_intern(seen, h, strlen(h));
+        if (id < 0)
+            status = GPULAYER_ERR_OUT_OF_MEMORY;
+        else if (id < before) /* not new */
+            status = cell_error(ps, ps->record_line, j,
+                                "duplicate column name '%s' in the header%s",
+                                h, no_header_hint(ps));
+    }
+    gpl_strtab_free(seen);
+    return status;
+}
+
+/* Copies the current record's fields as column names. */
+static gpulayer_status take_header(parser *ps)
+{
+    ps->header = gpl_calloc((size_t)ps->ncols, sizeof *ps->header, "column names");
+    if (!ps->header) return GPULAYER_ERR_OUT_OF_MEMORY;
+    for (int32_t j = 0; j < ps->ncols; j++) {
+        size_t len;
+        const char *s = field_text(ps, &ps->fields[j], &len);
+        if (!s) return GPULAYER_ERR_OUT_OF_MEMORY;
+        ps->header[j] = gpl_malloc(len + 1, "a column name");
+        if (!ps->header[j]) return GPULAYER_ERR_OUT_OF_MEMORY;
+        memcpy(ps->header[j], s, len);
+        ps->header[j][len] = '\0';
+    }
+    return check_duplicate_names(ps);
+}
+
+/* --------------------------------------------------------- column choice */
+
+/* "'a', 'b', ... (and 12 more)" for messages. */
+static void list_columns(const parser *ps, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int32_t j = 0; j < ps->ncols; j++) {
+        size_t room = size - used;
+        int n = snprintf(buf + used, room, "%s'%s'", j ? ", " : "", ps->header[j]);
+        if (n < 0 || (size_t)n >= room || used + (size_t)n > size - 32) {
+            buf[used] = '\0';
+            snprintf(buf + used, size - used, ", ... (and %d more)",
+                     (int)(ps->ncols - j));
+            return;
+        }
+        used += (size_t)n;
+    }
+}
+
+/* The column named spec[0..len), else the one with that 0-based index;
+ * -1 when there is none. */
+static int32_t find_column(const parser *ps, const char *spec, size_t len)
+{
+    if (ps->header)
+        for (int32_t j = 0; j < ps->ncols; j++)
+            if (strlen(ps->header[j]) == len && memcmp(ps->header[j], spec, len) == 0)
+                return j;
+    if (len == 0 || len > 9) return -1;
+    int32_t index = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (spec[i] < '0' || spec[i] > '9') return -1;
+        index = index * 10 + (spec[i] - '0');
+    }
+    return index < ps->ncols ? index : -1;
+}
+
+static gpulayer_status column_not_found(const parser *ps, const char *what,
+                                        const char *spec, size_t len)
+{
+    if (!ps->header)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s: %s column '%.*s' not found: without a header row "
+                         "columns are chosen by 0-based index, and the file "
+                         "has %d columns",
+                         ps->name, what, (int)len, spec, (int)ps->ncols);
+    char names[400];
+    list_columns(ps, names, sizeof names);
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                     "%s: %s column '%.*s' not found; the columns are: %s%s",
+                     ps->name, what, (int)len, spec, names, no_header_hint(ps));
+}
+
+/* Gives column spec the role; a column can have only one role. */
+static gpulayer_status assign_role(parser *ps, const char *what,
+                                   const char *spec, size_t len, enum role role)
+{
+    int32_t j = find_column(ps, spec, len);
+    if (j < 0) return column_not_found(ps, what, spec, len);
+    static const char *const names[] = {"a feature", "the label column",
+                                        "the weight column", "ignored"};
+    if (ps->cols[j].role != ROLE_FEATURE)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s: column '%.*s' cannot be %s: it is already %s",
+                         ps->name, (int)len, spec, names[role],
+                         names[ps->cols[j].role]);
+    ps->cols[j].role = role;
+    return GPULAYER_OK;
+}
+
+static gpulayer_status assign_ignored(parser *ps, const char *list)
+{
+    while (list && *list) {
+        const char *comma = strchr(list, ',');
+        const char *e = comma ? comma : list + strlen(list);
+        const char *s = list;
+        while (s < e && *s == ' ') s++;
+        while (e > s && e[-1] == ' ') e--;
+        if (e > s) {
+            int32_t j = find_column(ps, s, (size_t)(e - s));
+            /* Ignoring a column twice is harmless. */
+            if (j < 0 || ps->cols[j].role != ROLE_IGNORE)
+                GPL_CHECK(assign_role(ps, "ignored", s, (size_t)(e - s),
+                                      ROLE_IGNORE));
+        }
+        list = comma ? comma + 1 : NULL;
+    }
+    return GPULAYER_OK;
+}
+
+static gpulayer_status assign_roles(parser *ps, const gpulayer_read_options *o)
+{
+    ps->cols = gpl_calloc((size_t)ps->ncols, sizeof *ps->cols, "column roles");
+    if (!ps->cols) return GPULAYER_ERR_OUT_OF_MEMORY;
+    const char *label = o->label ? o->label : "";
+    if (strcmp(label, "none") != 0) {
+        if (!label[0]) label = "0";
+        GPL_CHECK(assign_role(ps, "label", label, strlen(label), ROLE_LABEL));
+    }
+    if (o->weight_column && o->weight_column[0])
+        GPL_CHECK(assign_role(ps, "weight", o->weight_column,
+                              strlen(o->weight_column), ROLE_WEIGHT));
+    GPL_CHECK(assign_ignored(ps, o->ignore_columns));
+    for (int32_t j = 0; j < ps->ncols; j++)
+        if (ps->cols[j].role == ROLE_FEATURE) ps->cols[j].feature = ps->nfeatures++;
+    if (ps->nfeatures == 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s: no feature columns are left (the file has %d "
+                         "columns, besides label, weight and ignored ones)",
+                         ps->name, (int)ps->ncols);
+    return GPULAYER_OK;
+}
+
+/* ---------------------------------------------------------------- storage */
+
+static gpulayer_status allocate_storage(parser *ps)
+{
+    /* One row per remaining line at most; the excess is trimmed later. */
+    ps->row_capacity = count_newlines(ps->p, ps->end) + 1;
+    GPL_CHECK(gpl_dataset_alloc(ps->row_capacity, ps->nfeatures, &ps->ds));
+    for (int32_t j = 0; j < ps->ncols; j++) {
+        column *c = &ps->cols[j];
+        float **array = c->role == ROLE_LABEL ? &ps->label
+                        : c->role == ROLE_WEIGHT ? &ps->weight : NULL;
+        if (c->role == ROLE_FEATURE) {
+            c->dst = ps->ds->values + (int64_t)c->feature * ps->row_capacity;
+        } else if (array) {
+            *array = gpl_malloc((size_t)ps->row_capacity * sizeof(float),
+                                c->role == ROLE_LABEL ? "labels" : "weights");
+            if (!*array) return GPULAYER_ERR_OUT_OF_MEMORY;
+            c->dst = *array;
+        }
+    }
+    return GPULAYER_OK;
+}
+
+/* ------------------------------------------------------------------- cells */
+
+static gpulayer_status check_label_or_weight(const parser *ps, int32_t j,
+                                             const field *f, float v)
+{
+    const char *what = ps->cols[j].role == ROLE_LABEL ? "label" : "weight";
+    if (!isfinite(v))
+        return cell_error(ps, ps->record_line, j, "%s '%.*s%s' is not finite",
+                          what, shown_len(f->len), f->p, ellipsis(f->len));
+    if (ps->cols[j].role == ROLE_WEIGHT && v < 0)
+        return cell_error(ps, ps->record_line, j, "weight '%.*s%s' is negative",
+                          shown_len(f->len), f->p, ellipsis(f->len));
+    return GPULAYER_OK;
+}
+
+static gpulayer_status not_numeric(const parser *ps, int32_t j, const field *f)
+{
+    const char *what = ps->cols[j].role == ROLE_LABEL ? "label" : "weight";
+    if (!f->escaped && gpl_is_missing_marker(f->p, f->len))
+        return cell_error(ps, ps->record_line, j, "the %s is missing", what);
+    return cell_error(ps, ps->record_line, j, "%s '%.*s%s' is not a number%s",
+                      what, shown_len(f->len), f->p, ellipsis(f->len),
+                      ps->cols[j].role == ROLE_LABEL
+                          ? " (the label column must be numeric)" : "");
+}
+
+/* Stores the category id of a non-missing cell of a categorical column. */
+static gpulayer_status store_string(parser *ps, int32_t j, const field *f,
+                                    int64_t row)
+{
+    column *c = &ps->cols[j];
+    size_t len;
+    const char *s = field_text(ps, f, &len);
+    if (!s) return GPULAYER_ERR_OUT_OF_MEMORY;
+    int32_t id = gpl_strtab_intern(c->strings, s, len);
+    if (id < 0) return gpl_error_prefix(GPULAYER_ERR_OUT_OF_MEMORY, "%s", ps->name);
+    if (id >= MAX_CATEGORIES)
+        return cell_error(ps, ps->record_line, j,
+                          "more than %d distinct strings in one column; if it "
+                          "is an identifier or free text, list it in the "
+                          "ignored columns", MAX_CATEGORIES);
+    c->dst[row] = (float)id;
+    return GPULAYER_OK;
+}
+
+static gpulayer_status store_cell(parser *ps, int32_t j, int64_t row)
+{
+    column *c = &ps->cols[j];
+    const field *f = &ps->fields[j];
+    if (!c->strings) {
+        float v;
+        if (gpl_parse_float(f->p, f->p + f->len, &v)) {
+            if (c->role != ROLE_FEATURE) GPL_CHECK(check_label_or_weight(ps, j, f, v));
+            c->dst[row] = v;
+            return GPULAYER_OK;
+        }
+        if (c->role != ROLE_FEATURE) return not_numeric(ps, j, f);
+        if (!f->escaped && gpl_is_missing_marker(f->p, f->len)) {
+            c->dst[row] = NAN;
+            return GPULAYER_OK;
+        }
+        /* The first string: the column is categorical from here on. */
+        c->strings = gpl_strtab_create();
+        if (!c->strings) return GPULAYER_ERR_OUT_OF_MEMORY;
+        c->first_string_row = row;
+    } else if (!f->escaped && gpl_is_missing_marker(f->p, f->len)) {
+        c->dst[row] = NAN;
+        return GPULAYER_OK;
+    }
+    return store_string(ps, j, f, row);
+}
+
+static gpulayer_status check_field_count(const parser *ps)
+{
+    if (ps->count == ps->ncols) return GPULAYER_OK;
+    return gpl_error(GPULAYER_ERR_PARSE,
+                     "%s: line %lld has %d fields, expected %d (as in the %s)",
+                     ps->name, (long long)ps->record_line, (int)ps->count,
+                     (int)ps->ncols, ps->header ? "header" : "first line");
+}
+
+static gpulayer_status read_rows(parser *ps)
+{
+    int got;
+    for (;;) {
+        GPL_CHECK(next_record(ps, &got));
+        if (!got) return GPULAYER_OK;
+        GPL_CHECK(check_field_count(ps));
+        for (int32_t j = 0; j < ps->ncols; j++)
+            if (ps->cols[j].role != ROLE_IGNORE) GPL_CHECK(store_cell(ps, j, ps->rows));
+        ps->rows++;
+    }
+}
+
+/* Re-reads, as strings, the numeric cells that categorical columns had
+ * before their first string. */
+static gpulayer_status reread_early_cells(parser *ps, const char *data_start,
+                                          int64_t data_line)
+{
+    int64_t last = 0;
+    for (int32_t j = 0; j < ps->ncols; j++)
+        if (ps->cols[j].strings && ps->cols[j].first_string_row > last)
+            last = ps->cols[j].first_string_row;
+    ps->p = data_start;
+    ps->line = data_line;
+    for (int64_t row = 0; row < last; row++) {
+        int got;
+        GPL_CHECK(next_record(ps, &got));
+        for (int32_t j = 0; got && j < ps->ncols; j++) {
+            const column *c = &ps->cols[j];
+            const field *f = &ps->fields[j];
+            if (c->strings && row < c->first_string_row &&
+                !gpl_is_missing_marker(f->p, f->len))
+                GPL_CHECK(store_string(ps, j, f, row));
+        }
+    }
+    return GPULAYER_OK;
+}
+
+/* Turns appearance-order ids into sorted codes and builds the dictionaries. */
+static gpulayer_status finish_categories(parser *ps)
+{
+    gpulayer_dataset *ds = ps->ds;
+    for (int32_t j = 0; j < ps->ncols; j++) {
+        column *c = &ps->cols[j];
+        if (!c->strings) continue;
+        if (!ds->categories) {
+            ds->categories = gpl_calloc((size_t)ps->nfeatures,
+                                        sizeof *ds->categories, "category lists");
+            if (!ds->categories) return GPULAYER_ERR_OUT_OF_MEMORY;
+        }
+        int32_t n = gpl_strtab_count(c->strings);
+        int32_t *rank = gpl_malloc((size_t)n * sizeof *rank, "category codes");
+        if (!rank) return GPULAYER_ERR_OUT_OF_MEMORY;
+        gpulayer_status st = gpl_strtab_to_dict(c->strings, rank,
+                                                &ds->categories[c->feature]);
+        if (st == GPULAYER_OK)
+            for (int64_t r = 0; r < ps->rows; r++)
+                if (!isnan(c->dst[r])) c->dst[r] = (float)rank[(int32_t)c->dst[r]];
+        free(rank);
+        GPL_CHECK(st);
+    }
+    return GPULAYER_OK;
+}
+
+/* Moves the columns together once the true row count is known, and gives
+ * back the unused rows. */
+static void trim_rows(parser *ps)
+{
+    gpulayer_dataset *ds = ps->ds;
+    int64_t rows = ps->rows, cap = ps->row_capacity;
+    if (rows < cap) {
+        for (int32_t k = 1; k < ps->nfeatures; k++)
+            memmove(ds->values + (int64_t)k * rows, ds->values + (int64_t)k * cap,
+                    (size_t)rows * sizeof(float));
+        float *v = realloc(ds->values, (size_t)rows * ps->nfeatures * sizeof(float));
+        if (v) ds->values = v;
+        float *l = ps->label ? realloc(ps->label, (size_t)rows * sizeof(float)) : NULL;
+        if (l) ps->label = l;
+        float *w = ps->weight ? realloc(ps->weight, (size_t)rows * sizeof(float)) : NULL;
+        if (w) ps->weight = w;
+    }
+    ds->num_rows = rows;
+}
+
+static gpulayer_status attach_names(parser *ps)
+{
+    gpulayer_dataset *ds = ps->ds;
+    ds->label = ps->label;
+    ds->weight = ps->weight;
+    ps->label = ps->weight = NULL;
+    ds->source = gpl_strdup(ps->name);
+    if (!ds->source) return GPULAYER_ERR_OUT_OF_MEMORY;
+    if (!ps->header) return GPULAYER_OK;
+    ds->feature_names = gpl_calloc((size_t)ps->nfeatures,
+                                   sizeof *ds->feature_names, "feature names");
+    if (!ds->feature_names) return GPULAYER_ERR_OUT_OF_MEMORY;
+    for (int32_t j = 0; j < ps->ncols; j++) {
+        const column *c = &ps->cols[j];
+        if (c->role != ROLE_FEATURE || !ps->header[j][0]) continue;
+        ds->feature_names[c->feature] = ps->header[j];
+        ps->header[j] = NULL; /* moved */
+    }
+    return GPULAYER_OK;
+}
+
+/* ------------------------------------------------------------- top level */
+
+static gpulayer_status parse(parser *ps, const gpulayer_read_options *opts)
+{
+    const char *data_start = ps->p;
+    int64_t data_line = ps->line;
+    int got;
+    GPL_CHECK(next_record(ps, &got));
+    if (!got)
+        return gpl_error(GPULAYER_ERR_PARSE, "%s: the file is empty", ps->name);
+    ps->ncols = ps->count;
+    if (opts->no_header) {
+        /* The first record is data: read_rows scans it again. */
+        ps->p = data_start;
+        ps->line = data_line;
+    } else {
+        GPL_CHECK(take_header(ps));
+        data_start = ps->p;
+        data_line = ps->line;
+    }
+    GPL_CHECK(assign_roles(ps, opts));
+    GPL_CHECK(allocate_storage(ps));
+    GPL_CHECK(read_rows(ps));
+    if (ps->rows == 0)
+        return gpl_error(GPULAYER_ERR_PARSE,
+                         "%s: no data rows (the file holds only a header line)",
+                         ps->name);
+    GPL_CHECK(reread_early_cells(ps, data_start, data_line));
+    GPL_CHECK(finish_categories(ps));
+    trim_rows(ps);
+    return attach_names(ps);
+}
+
+static void parser_free(parser *ps)
+{
+    if (ps->header)
+        for (int32_t j = 0; j < ps->ncols; j++) free(ps->header[j]);
+    free(ps->header);
+    if (ps->cols)
+        for (int32_t j = 0; j < ps->ncols; j++) gpl_strtab_free(ps->cols[j].strings);
+    free(ps->cols);
+    free(ps->fields);
+    free(ps->scratch);
+    free(ps->label);
+    free(ps->weight);
+    gpulayer_dataset_free(ps->ds);
+}
+
+gpulayer_status gpl_parse_delimited(const gpl_text *text, const char *name,
+                                    char delimiter,
+                                    const gpulayer_read_options *opts,
+                                    gpulayer_dataset **out)
+{
+    static const gpulayer_read_options defaults;
+    parser ps = {0};
+    ps.name = name;
+    ps.delim = delimiter;
+    ps.p = text->data;
+    ps.end = text->data + text->len;
+    ps.line = 1;
+    if (text->len >= 3 && memcmp(ps.p, "\xEF\xBB\xBF", 3) == 0) ps.p += 3;
+    gpulayer_status status = parse(&ps, opts ? opts : &defaults);
+    if (status == GPULAYER_OK) {
+        *out = ps.ds;
+        ps.ds = NULL;
+    }
+    parser_free(&ps);
+    return status;
+}
+
+gpulayer_status gpl_read_delimited(const char *path, char delimiter,
+                                   const gpulayer_read_options *opts,
+                                   gpulayer_dataset **out)
+{
+    gpl_text text;
+    GPL_CHECK(gpl_text_read(path, &text));
+    gpulayer_status status = gpl_parse_delimited(&text, path, delimiter, opts, out);
+    gpl_text_free(&text);
+    return status;
+}

@@ -1,0 +1,295 @@
+/* reader_libsvm.c -- LibSVM / SVMlight text files:
+ *
+ *     label[:weight] [qid:N] index:value index:value ...  [# comment]
+ *
+ * Indices are stored as given (0-based files and 1-based files alike, as
+ * XGBoost does), so in a 1-based file feature 0 is all missing. Entries
+ * absent from a line are missing (NaN). The rows are first collected in
+ * compressed sparse form, then spread into the dense column-major matrix
+ * once the number of features is known. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "reader.h"
+#include "reader_text.h"
+
+typedef struct entry {
+    int32_t index;
+    float value;
+} entry;
+
+typedef struct sparse_rows {
+    const char *name;
+    int32_t num_features; /* fixed by the caller, or 0 */
+    int64_t rows, row_cap;
+    float *label, *weight;
+    int64_t *start; /* row r holds entries [start[r], start[r + 1]) */
+    entry *entries;
+    int64_t nnz, nnz_cap;
+    int any_weight;
+    int32_t max_index;
+    int64_t line;              /* the line being parsed */
+    const char *line_start;    /* for column numbers in messages */
+} sparse_rows;
+
+static gpulayer_status line_error(const sparse_rows *sr, const char *at,
+                                  const char *fmt, ...) GPL_PRINTF(3, 4);
+
+/* "file: line L, column C: message" (C counts characters from 1). */
+static gpulayer_status line_error(const sparse_rows *sr, const char *at,
+                                  const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!at)
+        return gpl_error(GPULAYER_ERR_PARSE, "%s: line %lld: %s", sr->name,
+                         (long long)sr->line, msg);
+    return gpl_error(GPULAYER_ERR_PARSE, "%s: line %lld, column %lld: %s",
+                     sr->name, (long long)sr->line,
+                     (long long)(at - sr->line_start + 1), msg);
+}
+
+static int shown_len(const char *s, const char *e)
+{
+    return e - s > 40 ? 40 : (int)(e - s);
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+static gpulayer_status out_of_memory(const sparse_rows *sr)
+{
+    return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                     "out of host memory reading %s (at line %lld)", sr->name,
+                     (long long)sr->line);
+}
+
+static int grow(void **p, int64_t *cap, size_t elem, int64_t need)
+{
+    if (need <= *cap) return 1;
+    int64_t n = *cap ? *cap : 1024;
+    while (n < need) n *= 2;
+    void *q = realloc(*p, (size_t)n * elem);
+    if (!q) return 0;
+    *p = q;
+    *cap = n;
+    return 1;
+}
+
+/* Makes room for one more row (label, weight and the next row start). */
+static int grow_rows(sparse_rows *sr)
+{
+    int64_t cap = sr->row_cap;
+    if (!grow((void **)&sr->label, &cap, sizeof(float), sr->rows + 2)) return 0;
+    int64_t c2 = sr->row_cap;
+    if (!grow((void **)&sr->weight, &c2, sizeof(float), sr->rows + 2)) return 0;
+    int64_t c3 = sr->row_cap;
+    if (!grow((void **)&sr->start, &c3, sizeof(int64_t), sr->rows + 2)) return 0;
+    sr->row_cap = cap;
+    return 1;
+}
+
+/* The first token: a finite label, optionally ":weight". */
+static gpulayer_status parse_label(sparse_rows *sr, const char *t, const char *e)
+{
+    const char *colon = memchr(t, ':', (size_t)(e - t));
+    const char *le = colon ? colon : e;
+    float v, w = 1.0f;
+    if (!gpl_parse_float(t, le, &v)) {
+        if (gpl_is_missing_marker(t, (size_t)(le - t)))
+            return line_error(sr, t, "the label is missing");
+        return line_error(sr, t, "label '%.*s' is not a number",
+                          shown_len(t, le), t);
+    }
+    if (!isfinite(v))
+        return line_error(sr, t, "label '%.*s' is not finite", shown_len(t, le), t);
+    if (colon) {
+        if (!gpl_parse_float(colon + 1, e, &w) || !isfinite(w) || w < 0)
+            return line_error(sr, colon + 1,
+                              "weight '%.*s' is not a finite number >= 0",
+                              shown_len(colon + 1, e), colon + 1);
+        sr->any_weight = 1;
+    }
+    sr->label[sr->rows] = v;
+    sr->weight[sr->rows] = w;
+    return GPULAYER_OK;
+}
+
+/* A non-negative decimal integer below INT32_MAX filling [s, e), or -1. */
+static int32_t parse_index(const char *s, const char *e)
+{
+    if (s == e || e - s > 10) return -1;
+    int64_t v = 0;
+    for (; s < e; s++) {
+        if (*s < '0' || *s > '9') return -1;
+        v = v * 10 + (*s - '0');
+    }
+    return v < INT32_MAX ? (int32_t)v : -1;
+}
+
+/* A number, or a missing marker such as "nan" (stored as NaN). */
+static int parse_value(const char *s, const char *e, float *v)
+{
+    if (gpl_parse_float(s, e, v)) return 1;
+    if (s == e || !gpl_is_missing_marker(s, (size_t)(e - s))) return 0;
+    *v = NAN;
+    return 1;
+}
+
+static gpulayer_status parse_pair(sparse_rows *sr, const char *t, const char *e)
+{
+    const char *colon = memchr(t, ':', (size_t)(e - t));
+    if (colon && colon - t == 3 && memcmp(t, "qid", 3) == 0)
+        return GPULAYER_OK; /* query ids are for ranking; not used here */
+    int32_t index = colon ? parse_index(t, colon) : -1;
+    float v;
+    if (index < 0 || !parse_value(colon + 1, e, &v))
+        return line_error(sr, t,
+                          "malformed feature '%.*s' (expected index:value, "
+                          "with a non-negative integer index)",
+                          shown_len(t, e), t);
+    if (sr->num_features > 0 && index >= sr->num_features)
+        return line_error(sr, t,
+                          "feature index %d is out of range: the number of "
+                          "features is %d (indices 0 to %d)",
+                          (int)index, (int)sr->num_features,
+                          (int)sr->num_features - 1);
+    if (!grow((void **)&sr->entries, &sr->nnz_cap, sizeof(entry), sr->nnz + 1))
+        return out_of_memory(sr);
+    sr->entries[sr->nnz++] = (entry){index, v};
+    if (index > sr->max_index) sr->max_index = index;
+    return GPULAYER_OK;
+}
+
+static int compare_index(const void *a, const void *b)
+{
+    int32_t x = ((const entry *)a)->index, y = ((const entry *)b)->index;
+    return (x > y) - (x < y);
+}
+
+/* An index given twice in a row would make one of the values vanish. Rows
+ * are usually sorted already; only unsorted ones pay for a sort. */
+static gpulayer_status check_duplicates(sparse_rows *sr, int64_t first)
+{
+    entry *e = sr->entries + first;
+    int64_t n = sr->nnz - first;
+    int sorted = 1;
+    for (int64_t i = 1; i < n && sorted; i++) sorted = e[i - 1].index < e[i].index;
+    if (sorted) return GPULAYER_OK;
+    qsort(e, (size_t)n, sizeof *e, compare_index);
+    for (int64_t i = 1; i < n; i++)
+        if (e[i - 1].index == e[i].index)
+            return line_error(sr, NULL, "feature index %d appears more than once",
+                              (int)e[i].index);
+    return GPULAYER_OK;
+}
+
+/* One line [p, e); blank and comment lines add no row. */
+static gpulayer_status parse_line(sparse_rows *sr, const char *p, const char *e)
+{
+    sr->line_start = p;
+    const char *hash = memchr(p, '#', (size_t)(e - p));
+    if (hash) e = hash;
+    while (p < e && is_space(*p)) p++;
+    if (p == e) return GPULAYER_OK;
+    if (!grow_rows(sr)) return out_of_memory(sr);
+    int64_t first = sr->nnz;
+    sr->start[sr->rows] = first;
+    for (int token = 0; p < e; token++) {
+        const char *t = p;
+        while (p < e && !is_space(*p)) p++;
+        GPL_CHECK(token == 0 ? parse_label(sr, t, p) : parse_pair(sr, t, p));
+        while (p < e && is_space(*p)) p++;
+    }
+    GPL_CHECK(check_duplicates(sr, first));
+    sr->rows++;
+    sr->start[sr->rows] = sr->nnz;
+    return GPULAYER_OK;
+}
+
+static gpulayer_status parse_lines(sparse_rows *sr, const gpl_text *text)
+{
+    const char *p = text->data, *end = text->data + text->len;
+    if (text->len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
+    for (sr->line = 1; p < end; sr->line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        GPL_CHECK(parse_line(sr, p, e));
+        p = nl ? nl + 1 : end;
+    }
+    return GPULAYER_OK;
+}
+
+/* Spreads the sparse rows into a dense, NaN-filled dataset. */
+static gpulayer_status densify(sparse_rows *sr, gpulayer_dataset **out)
+{
+    int32_t cols = sr->num_features > 0 ? sr->num_features : sr->max_index + 1;
+    if (cols <= 0)
+        return gpl_error(GPULAYER_ERR_PARSE,
+                         "%s: no feature entries (index:value) in any row",
+                         sr->name);
+    gpulayer_dataset *ds;
+    GPL_CHECK(gpl_dataset_alloc(sr->rows, cols, &ds));
+    int64_t rows = sr->rows;
+    for (int64_t i = 0; i < rows * cols; i++) ds->values[i] = NAN;
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t k = sr->start[r]; k < sr->start[r + 1]; k++)
+            ds->values[(int64_t)sr->entries[k].index * rows + r] =
+                sr->entries[k].value;
+    ds->label = sr->label;
+    sr->label = NULL;
+    if (sr->any_weight) {
+        ds->weight = sr->weight;
+        sr->weight = NULL;
+    }
+    ds->source = gpl_strdup(sr->name);
+    if (!ds->source) {
+        gpulayer_dataset_free(ds);
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    *out = ds;
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpl_parse_libsvm(const gpl_text *text, const char *name,
+                                 const gpulayer_read_options *opts,
+                                 gpulayer_dataset **out)
+{
+    sparse_rows sr = {0};
+    sr.name = name;
+    sr.max_index = -1;
+    sr.num_features = opts ? opts->num_features : 0;
+    if (sr.num_features < 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s: the number of features must not be negative (got %d)",
+                         name, (int)sr.num_features);
+    gpulayer_status status = parse_lines(&sr, text);
+    if (status == GPULAYER_OK && sr.rows == 0)
+        status = gpl_error(GPULAYER_ERR_PARSE, "%s: %s", name,
+                           text->len == 0 ? "the file is empty"
+                                          : "no data rows (only blank or "
+                                            "comment lines)");
+    if (status == GPULAYER_OK) status = densify(&sr, out);
+    free(sr.label);
+    free(sr.weight);
+    free(sr.start);
+    free(sr.entries);
+    return status;
+}
+
+gpulayer_status gpl_read_libsvm(const char *path,
+                                const gpulayer_read_options *opts,
+                                gpulayer_dataset **out)
+{
+    gpl_text text;
+    GPL_CHECK(gpl_text_read(path, &text));
+    gpulayer_status status = gpl_parse_libsvm(&text, path, opts, out);
+    gpl_text_free(&text);
+    return status;
+}
