@@ -1,0 +1,363 @@
+/*
+ * export_xgboost.c -- a model in XGBoost's JSON model format, the format of
+ * xgboost.Booster.save_model("model.json") in XGBoost 2.x and 3.x.
+ *
+ * Both libraries send x < threshold to the left child and missing values
+ * to the default child, and add leaf values to a base margin, so the trees
+ * carry over as they are. What differs:
+ *   - XGBoost finds a right child at left child + 1, so nodes are renumbered
+ *     breadth first with each pair of children adjacent;
+ *   - XGBoost's reader tells integers from floats by their spelling, so
+ *     floating values always carry a '.' or an exponent;
+ *   - XGBoost's base_score is in output space (a probability for
+ *     binary:logistic) except for the softmax objectives, where it is a
+ *     margin;
+ *   - categorical features are exported as their numeric codes (our trees
+ *     split codes by threshold), and feature names are left out, because
+ *     XGBoost refuses data without names for a model that has them.
+ */
+#include <cjson/cJSON.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "det_math.h"
+#include "error.h"
+#include "json_num.h"
+#include "model.h"
+
+/* XGBoost's marker for "no parent" (the root). */
+#define XGB_NO_PARENT 2147483647
+
+/* A finite float spelt so that XGBoost reads it as a floating value. */
+static cJSON *xgb_float(double v)
+{
+    char text[GPL_NUM_TEXT_SIZE + 2];
+    int n = gpl_format_float((float)v, text);
+    if (!strpbrk(text, ".eE")) memcpy(text + n, ".0", 3);
+    return cJSON_CreateRaw(text);
+}
+
+static cJSON *xgb_string_int(long long v)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%lld", v);
+    return cJSON_CreateString(text);
+}
+
+/* Adds item to an object (key != NULL) or array; frees it on failure. */
+static int attach(cJSON *parent, const char *key, cJSON *item)
+{
+    if (!item) return 0;
+    cJSON_bool ok = key ? cJSON_AddItemToObject(parent, key, item)
+                        : cJSON_AddItemToArray(parent, item);
+    if (!ok) cJSON_Delete(item);
+    return ok != 0;
+}
+
+static cJSON *int_array(const int32_t *v, int32_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int32_t i = 0; a && i < n; i++)
+        if (!attach(a, NULL, cJSON_CreateNumber(v[i]))) {
+            cJSON_Delete(a);
+            return NULL;
+        }
+    return a;
+}
+
+static cJSON *float_array(const double *v, int32_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int32_t i = 0; a && i < n; i++)
+        if (!attach(a, NULL, xgb_float(v[i]))) {
+            cJSON_Delete(a);
+            return NULL;
+        }
+    return a;
+}
+
+static gpulayer_status out_of_memory(void)
+{
+    return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of host memory exporting a model");
+}
+
+/* One tree as XGBoost's parallel arrays, in XGBoost's node order. */
+typedef struct xgb_tree {
+    int32_t n;
+    int32_t *ints;   /* NUM_I arrays of n (left, right, parent, feature,
+                        default_left, split_type), then the scratch
+                        arrays order and new_id */
+    double *floats;  /* 4 arrays of n: base_weight, split_condition,
+                        loss_change, sum_hessian */
+} xgb_tree;
+
+enum { I_LEFT, I_RIGHT, I_PARENT, I_FEATURE, I_DEFAULT_LEFT, I_SPLIT_TYPE, NUM_I };
+enum { F_WEIGHT, F_CONDITION, F_LOSS, F_HESSIAN, NUM_F };
+
+static int32_t *xi(xgb_tree *x, int k) { return x->ints + (size_t)k * (size_t)x->n; }
+static double *xf(xgb_tree *x, int k) { return x->floats + (size_t)k * (size_t)x->n; }
+
+/* Breadth-first order with the children of a node given consecutive ids:
+ * order[new] = old. The model has been validated as a tree. */
+static void breadth_first(const gpl_tree *t, int32_t *order, int32_t *new_id)
+{
+    int32_t next = 1;
+    order[0] = 0;
+    new_id[0] = 0;
+    for (int32_t k = 0; k < next; k++) {
+        const gpl_tree_node *nd = &t->nodes[order[k]];
+        if (nd->left < 0) continue;
+        new_id[nd->left] = next;
+        order[next++] = nd->left;
+        new_id[nd->right] = next;
+        order[next++] = nd->right;
+    }
+}
+
+static void fill_node(xgb_tree *x, const gpl_tree_node *nd, int32_t k,
+                      const int32_t *new_id)
+{
+    const int leaf = nd->left < 0;
+    xi(x, I_LEFT)[k] = leaf ? -1 : new_id[nd->left];
+    xi(x, I_RIGHT)[k] = leaf ? -1 : new_id[nd->right];
+    xi(x, I_FEATURE)[k] = leaf ? 0 : nd->feature;
+    xi(x, I_DEFAULT_LEFT)[k] = leaf ? 0 : nd->default_left;
+    xi(x, I_SPLIT_TYPE)[k] = 0;
+    if (k == 0) xi(x, I_PARENT)[0] = XGB_NO_PARENT;
+    if (!leaf) {
+        xi(x, I_PARENT)[new_id[nd->left]] = k;
+        xi(x, I_PARENT)[new_id[nd->right]] = k;
+    }
+    xf(x, F_WEIGHT)[k] = nd->leaf_value;
+    xf(x, F_CONDITION)[k] = leaf ? nd->leaf_value : nd->threshold;
+    xf(x, F_LOSS)[k] = leaf ? 0.0 : nd->gain;
+    xf(x, F_HESSIAN)[k] = nd->cover;
+}
+
+/* XGBoost stores every value as a float. Thresholds and leaf values are
+ * floats already; gain and cover, statistics that do not change
+ * predictions, saturate at the float range. Non-finite values have no
+ * spelling in XGBoost's JSON. */
+static gpulayer_status fit_floats(xgb_tree *x, int32_t t)
+{
+    static const char *what[NUM_F] = {"weight", "threshold or leaf value",
+                                      "gain", "cover"};
+    for (int k = 0; k < NUM_F; k++)
+        for (int32_t i = 0; i < x->n; i++) {
+            double *v = &x->floats[(size_t)k * (size_t)x->n + (size_t)i];
+            if (!isfinite(*v))
+                return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                                 "cannot export to XGBoost: tree %d has a %s of "
+                                 "%g, which XGBoost's format cannot hold", t,
+                                 what[k], *v);
+            if (fabs(*v) > FLT_MAX) *v = *v > 0 ? FLT_MAX : -FLT_MAX;
+        }
+    return GPULAYER_OK;
+}
+
+static gpulayer_status convert_tree(const gpl_tree *t, int32_t index, xgb_tree *x)
+{
+    const int32_t n = t->num_nodes;
+    x->n = n;
+    x->ints = gpl_malloc(sizeof(int32_t) * (size_t)n * (NUM_I + 2), "an exported tree");
+    x->floats = gpl_malloc(sizeof(double) * (size_t)n * NUM_F, "an exported tree");
+    if (!x->ints || !x->floats) return GPULAYER_ERR_OUT_OF_MEMORY;
+    int32_t *order = x->ints + (size_t)NUM_I * (size_t)n;
+    int32_t *new_id = order + n;
+    breadth_first(t, order, new_id);
+    for (int32_t k = 0; k < n; k++) fill_node(x, &t->nodes[order[k]], k, new_id);
+    return fit_floats(x, index);
+}
+
+static cJSON *tree_param(const gpl_model *m, int32_t n)
+{
+    cJSON *p = cJSON_CreateObject();
+    int ok = p != NULL;
+    ok = ok && attach(p, "num_deleted", cJSON_CreateString("0"));
+    ok = ok && attach(p, "num_feature", xgb_string_int(m->num_features));
+    ok = ok && attach(p, "num_nodes", xgb_string_int(n));
+    ok = ok && attach(p, "size_leaf_vector", cJSON_CreateString("1"));
+    if (!ok) cJSON_Delete(p);
+    return ok ? p : NULL;
+}
+
+static cJSON *tree_json(const gpl_model *m, xgb_tree *x, int32_t id)
+{
+    const int32_t n = x->n;
+    cJSON *o = cJSON_CreateObject();
+    int ok = o != NULL;
+    ok = ok && attach(o, "base_weights", float_array(xf(x, F_WEIGHT), n));
+    ok = ok && attach(o, "categories", cJSON_CreateArray());
+    ok = ok && attach(o, "categories_nodes", cJSON_CreateArray());
+    ok = ok && attach(o, "categories_segments", cJSON_CreateArray());
+    ok = ok && attach(o, "categories_sizes", cJSON_CreateArray());
+    ok = ok && attach(o, "default_left", int_array(xi(x, I_DEFAULT_LEFT), n));
+    ok = ok && attach(o, "id", cJSON_CreateNumber(id));
+    ok = ok && attach(o, "left_children", int_array(xi(x, I_LEFT), n));
+    ok = ok && attach(o, "loss_changes", float_array(xf(x, F_LOSS), n));
+    ok = ok && attach(o, "parents", int_array(xi(x, I_PARENT), n));
+    ok = ok && attach(o, "right_children", int_array(xi(x, I_RIGHT), n));
+    ok = ok && attach(o, "split_conditions", float_array(xf(x, F_CONDITION), n));
+    ok = ok && attach(o, "split_indices", int_array(xi(x, I_FEATURE), n));
+    ok = ok && attach(o, "split_type", int_array(xi(x, I_SPLIT_TYPE), n));
+    ok = ok && attach(o, "sum_hessian", float_array(xf(x, F_HESSIAN), n));
+    ok = ok && attach(o, "tree_param", tree_param(m, n));
+    if (!ok) cJSON_Delete(o);
+    return ok ? o : NULL;
+}
+
+static gpulayer_status add_trees(const gpl_model *m, cJSON *trees)
+{
+    gpulayer_status st = GPULAYER_OK;
+    for (int32_t t = 0; st == GPULAYER_OK && t < m->num_trees; t++) {
+        xgb_tree x = {0};
+        st = convert_tree(&m->trees[t], t, &x);
+        if (st == GPULAYER_OK && !attach(trees, NULL, tree_json(m, &x, t)))
+            st = out_of_memory();
+        free(x.ints);
+        free(x.floats);
+    }
+    return st;
+}
+
+/* tree_info (the class of each tree) and iteration_indptr (where each
+ * round's trees start). */
+static cJSON *tree_info(const gpl_model *m)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int32_t t = 0; a && t < m->num_trees; t++)
+        if (!attach(a, NULL, cJSON_CreateNumber(t % m->num_outputs))) {
+            cJSON_Delete(a);
+            return NULL;
+        }
+    return a;
+}
+
+static cJSON *iteration_indptr(const gpl_model *m)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int32_t r = 0; a && r <= gpl_model_num_rounds(m); r++)
+        if (!attach(a, NULL, cJSON_CreateNumber((double)r * m->num_outputs))) {
+            cJSON_Delete(a);
+            return NULL;
+        }
+    return a;
+}
+
+/* Containers are attached to their parent as soon as they exist, so that
+ * deleting the outermost one releases everything on any failure. */
+static gpulayer_status gbtree_model(const gpl_model *m, cJSON *model)
+{
+    cJSON *param = cJSON_CreateObject();
+    int ok = attach(model, "gbtree_model_param", param);
+    ok = ok && attach(param, "num_parallel_tree", cJSON_CreateString("1"));
+    ok = ok && attach(param, "num_trees", xgb_string_int(m->num_trees));
+    ok = ok && attach(model, "iteration_indptr", iteration_indptr(m));
+    ok = ok && attach(model, "tree_info", tree_info(m));
+    cJSON *trees = ok ? cJSON_CreateArray() : NULL;
+    ok = ok && attach(model, "trees", trees);
+    if (!ok) return out_of_memory();
+    return add_trees(m, trees);
+}
+
+static cJSON *objective_json(const gpl_model *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    int ok = o && attach(o, "name", cJSON_CreateString(gpl_objective_name(m)));
+    if (ok && m->objective == GPL_OBJ_SOFTMAX) {
+        cJSON *p = cJSON_CreateObject();
+        ok = attach(o, "softmax_multiclass_param", p) &&
+             attach(p, "num_class", xgb_string_int(m->num_class));
+    } else if (ok && m->objective != GPL_OBJ_ABSOLUTE_ERROR) {
+        cJSON *p = cJSON_CreateObject();
+        ok = attach(o, "reg_loss_param", p) &&
+             attach(p, "scale_pos_weight", cJSON_CreateString("1"));
+    }
+    if (!ok) cJSON_Delete(o);
+    return ok ? o : NULL;
+}
+
+/* base_score as XGBoost reads it: the output-space value of our base
+ * margin for logistic regression, the margin itself otherwise. */
+static gpulayer_status base_score_text(const gpl_model *m, char *text)
+{
+    double score = m->base_margin;
+    if (m->objective == GPL_OBJ_LOGISTIC) score = gpl_det_sigmoid(m->base_margin);
+    if (!isfinite(score) || fabs(score) > FLT_MAX ||
+        (m->objective == GPL_OBJ_LOGISTIC && !((float)score > 0.0f && (float)score < 1.0f)))
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "cannot export to XGBoost: base margin %g has no XGBoost "
+                         "base_score", (double)m->base_margin);
+    gpl_format_float((float)score, text);
+    return GPULAYER_OK;
+}
+
+static cJSON *model_param(const gpl_model *m, const char *base_score)
+{
+    cJSON *p = cJSON_CreateObject();
+    int multi = m->objective == GPL_OBJ_SOFTMAX;
+    int ok = p != NULL;
+    ok = ok && attach(p, "base_score", cJSON_CreateString(base_score));
+    ok = ok && attach(p, "boost_from_average", cJSON_CreateString("1"));
+    ok = ok && attach(p, "num_class", xgb_string_int(multi ? m->num_class : 0));
+    ok = ok && attach(p, "num_feature", xgb_string_int(m->num_features));
+    ok = ok && attach(p, "num_target", cJSON_CreateString("1"));
+    if (!ok) cJSON_Delete(p);
+    return ok ? p : NULL;
+}
+
+/* XGBoost keeps the early-stopping result as string attributes. */
+static cJSON *attributes(const gpl_model *m)
+{
+    cJSON *a = cJSON_CreateObject();
+    if (a && m->best_round >= 0 &&
+        !attach(a, "best_iteration", xgb_string_int(m->best_round))) {
+        cJSON_Delete(a);
+        return NULL;
+    }
+    return a;
+}
+
+static gpulayer_status fill_learner(const gpl_model *m, cJSON *l)
+{
+    char base_score[GPL_NUM_TEXT_SIZE];
+    GPL_CHECK(base_score_text(m, base_score));
+    int ok = attach(l, "attributes", attributes(m));
+    ok = ok && attach(l, "feature_names", cJSON_CreateArray());
+    ok = ok && attach(l, "feature_types", cJSON_CreateArray());
+    cJSON *booster = ok ? cJSON_CreateObject() : NULL;
+    ok = ok && attach(l, "gradient_booster", booster);
+    cJSON *model = ok ? cJSON_CreateObject() : NULL;
+    ok = ok && attach(booster, "model", model);
+    ok = ok && attach(booster, "name", cJSON_CreateString("gbtree"));
+    ok = ok && attach(l, "learner_model_param", model_param(m, base_score));
+    ok = ok && attach(l, "objective", objective_json(m));
+    if (!ok) return out_of_memory();
+    return gbtree_model(m, model);
+}
+
+gpulayer_status gpl_model_export_xgboost(const gpl_model *m, char **out,
+                                         size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    gpulayer_status st = gpl_model_validate(m, NULL);
+    if (st != GPULAYER_OK) return gpl_error_prefix(st, "cannot export the model");
+    static const int version[3] = {2, 1, 0};
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *learner = doc ? cJSON_CreateObject() : NULL;
+    int ok = doc && attach(doc, "learner", learner);
+    st = ok ? fill_learner(m, learner) : out_of_memory();
+    if (st == GPULAYER_OK && !attach(doc, "version", cJSON_CreateIntArray(version, 3)))
+        st = out_of_memory();
+    char *text = st == GPULAYER_OK ? cJSON_PrintUnformatted(doc) : NULL;
+    cJSON_Delete(doc);
+    if (st != GPULAYER_OK) return st;
+    if (!text) return out_of_memory();
+    *out = text;
+    *len = strlen(text);
+    return GPULAYER_OK;
+}

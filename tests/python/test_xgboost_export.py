@@ -1,0 +1,128 @@
+"""A model exported with `gpulayer export` predicts in XGBoost what gpulayer
+predicts itself.
+
+Drives the gpulayer command (GPULAYER_CLI, default build/gpulayer under the
+repository root) on the shared scikit-learn data sets in ../shared/data:
+train, predict, export, then loads the export with xgboost.Booster and
+compares predictions row by row. Skipped when xgboost, the command or the
+data are missing.
+"""
+import csv
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+np = pytest.importorskip("numpy")
+xgb = pytest.importorskip("xgboost")
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+DATA = REPO.parent / "shared" / "data" / "sklearn_small"
+TOLERANCE = 1e-6
+
+
+def cli_path():
+    path = pathlib.Path(os.environ.get("GPULAYER_CLI", "build/gpulayer"))
+    if not path.is_absolute():
+        path = REPO / path
+    if not path.exists():
+        pytest.skip(f"gpulayer command not found at {path} (set GPULAYER_CLI)")
+    return path
+
+
+def data_file(name):
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"shared data not present: {path}")
+    return path
+
+
+def run(*args):
+    proc = subprocess.run([str(a) for a in args], capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.fail(f"{' '.join(map(str, args))} exited with {proc.returncode}:\n"
+                    f"{proc.stderr}")
+    return proc
+
+
+def read_features(path, label):
+    """The CSV's feature columns (all but the label) as float32, NaN for
+    empty fields."""
+    with open(path, newline="") as f:
+        header = next(csv.reader(f))
+    values = np.genfromtxt(path, delimiter=",", skip_header=1, dtype=np.float64)
+    keep = [i for i, name in enumerate(header) if name != label]
+    return values[:, keep].astype(np.float32)
+
+
+def read_predictions(path):
+    return np.loadtxt(path, delimiter=",", dtype=np.float64, ndmin=2)
+
+
+CASES = [
+    ("breast_cancer.csv", "binary:logistic", []),
+    ("diabetes_raw.csv", "reg:squarederror", []),
+    ("diabetes_raw.csv", "reg:absoluteerror", []),
+    ("iris.csv", "multi:softprob", ["num_class=3"]),
+    ("iris.csv", "multi:softmax", ["num_class=3"]),
+]
+
+
+@pytest.mark.parametrize("name,objective,extra", CASES,
+                         ids=[f"{c[1]}-{c[0]}" for c in CASES])
+def test_export_predicts_like_gpulayer(tmp_path, name, objective, extra):
+    cli = cli_path()
+    data = data_file(name)
+    model = tmp_path / "model.json"
+    exported = tmp_path / "xgboost.json"
+    params = ["num_round=20", "max_depth=4"] + extra
+    param_args = [a for p in params for a in ("--param", p)]
+    run(cli, "train", "--data", data, "--label", "target", "--objective",
+        objective, "--model", model, *param_args)
+    run(cli, "export", "--model", model, "--output", exported)
+
+    booster = xgb.Booster(model_file=str(exported))
+    dmatrix = xgb.DMatrix(read_features(data, "target"))
+    for margin in (False, True):
+        out = tmp_path / ("margin.csv" if margin else "pred.csv")
+        run(cli, "predict", "--model", model, "--data", data, "--label",
+            "target", "--output", out, *(["--margin"] if margin else []))
+        ours = read_predictions(out)
+        theirs = booster.predict(dmatrix, output_margin=margin)
+        theirs = np.asarray(theirs, dtype=np.float64).reshape(ours.shape)
+        worst = np.max(np.abs(ours - theirs))
+        assert worst <= TOLERANCE, (
+            f"{objective} on {name}: {'margins' if margin else 'predictions'} "
+            f"differ from XGBoost's by up to {worst:g}")
+
+
+def test_export_has_xgboost_structure(tmp_path):
+    """The fields XGBoost itself writes, and children stored adjacently
+    (XGBoost finds a right child at left child + 1)."""
+    import json
+
+    cli = cli_path()
+    data = data_file("iris.csv")
+    model = tmp_path / "model.json"
+    exported = tmp_path / "xgboost.json"
+    run(cli, "train", "--data", data, "--label", "target", "--objective",
+        "multi:softprob", "--model", model, "--param", "num_round=3",
+        "--param", "num_class=3")
+    run(cli, "export", "--model", model, "--output", exported)
+    doc = json.loads(exported.read_text())
+    learner = doc["learner"]
+    gbtree = learner["gradient_booster"]["model"]
+    assert learner["objective"]["name"] == "multi:softprob"
+    assert learner["objective"]["softmax_multiclass_param"]["num_class"] == "3"
+    assert learner["learner_model_param"]["num_class"] == "3"
+    assert gbtree["gbtree_model_param"]["num_trees"] == str(len(gbtree["trees"]))
+    assert gbtree["tree_info"] == [t % 3 for t in range(len(gbtree["trees"]))]
+    assert gbtree["iteration_indptr"] == [0, 3, 6, 9]
+    for tree in gbtree["trees"]:
+        left, right = tree["left_children"], tree["right_children"]
+        assert tree["parents"][0] == 2147483647
+        for node, child in enumerate(left):
+            if child != -1:
+                assert right[node] == child + 1
+                assert tree["parents"][child] == node
