@@ -1,0 +1,52 @@
+/* params.h -- training parameters (XGBoost's names where one exists). */
+#ifndef GPL_PARAMS_H
+#define GPL_PARAMS_H
+
+#include <stdint.h>
+
+#include "gpulayer.h"
+#include "metric.h"
+
+#define GPL_MAX_METRICS 8
+
+typedef enum gpl_grow_policy {
+    GPL_GROW_DEPTHWISE = 0,
+    GPL_GROW_LOSSGUIDE = 1
+} gpl_grow_policy;
+
+typedef struct gpl_params {
+    char objective[32];
+    double eta;
+    int32_t max_depth;        /* 0 = unlimited (lossguide only)        */
+    int32_t max_leaves;       /* 0 = unlimited                         */
+    gpl_grow_policy grow_policy;
+    double min_child_weight;
+    double lambda;
+    double alpha;
+    double gamma;
+    double subsample;
+    double colsample_bytree;
+    int32_t max_bin;          /* 2..256, one bin kept for missing      */
+    int32_t num_round;
+    uint64_t seed;
+    int32_t nthread;          /* 0 = all cores                         */
+    double base_score;        /* NaN = estimate from the labels        */
+    int32_t num_class;
+    int32_t num_metrics;
+    gpl_metric_kind metrics[GPL_MAX_METRICS];
+    int32_t early_stopping_rounds; /* 0 = off                          */
+    char device[32];          /* auto, cpu, cuda, cuda:N, mps, vulkan  */
+    int32_t verbosity;        /* 0 silent, 1 warnings, 2 info          */
+} gpl_params;
+
+void gpl_params_default(gpl_params *p);
+/* Sets one parameter from text; unknown keys and bad values are errors
+ * that name the key, the value and what is allowed. */
+gpulayer_status gpl_params_set(gpl_params *p, const char *key,
+                               const char *value);
+gpulayer_status gpl_params_get(const gpl_params *p, const char *key,
+                               char *buf, size_t size);
+/* The parameters as a JSON object text (malloc'd), for the model record. */
+char *gpl_params_to_json(const gpl_params *p);
+
+#endif
