@@ -6,6 +6,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "error.h"
 #include "gpulayer.h"
 
 static void predict_usage(FILE *out)
@@ -98,10 +99,10 @@ static gpulayer_status match_columns(const gpulayer_booster *b, gpulayer_dataset
             }
         }
         if (pick[f] < 0) {
-            fprintf(stderr, "gpulayer predict: the data have no column '%s', a feature "
-                            "of the model\n", gpulayer_booster_feature_name(b, f));
             free(pick);
-            return GPULAYER_ERR_INVALID_ARGUMENT;
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "the data have no column '%s', a feature of the model",
+                             gpulayer_booster_feature_name(b, f));
         }
     }
     gpulayer_dataset *picked;

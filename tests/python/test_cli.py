@@ -1,0 +1,119 @@
+"""The gpulayer command end to end: train/predict, config files, progress
+output, and clear errors on bad input (file, line and column named; no
+crash, no model written)."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CLI = os.environ.get("GPULAYER_CLI", os.path.join(ROOT, "build", "gpulayer"))
+DEMO = os.path.join(ROOT, "data", "demo")
+
+if not os.path.exists(CLI):
+    pytest.skip(f"the gpulayer command is not built ({CLI})", allow_module_level=True)
+
+
+def run(*args, check=False):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, check=check)
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+SMALL = "y,a,b\n" + "".join(f"{i % 2},{i},{(i * 7) % 5}\n" for i in range(40))
+
+
+def test_help_for_every_command():
+    for cmd in ("train", "predict", "importance", "export"):
+        r = run(cmd, "--help")
+        assert r.returncode == 0 and "usage: gpulayer " + cmd in r.stdout
+    r = run("--help")
+    assert r.returncode == 0 and "train" in r.stdout
+    assert run("no-such-command").returncode == 2
+
+
+def test_demo_data_train_predict_roundtrip(tmp_path):
+    model, pred = str(tmp_path / "m.json"), str(tmp_path / "p.csv")
+    r = run("train", "--data", os.path.join(DEMO, "fertility_train.csv.gz"), "--label",
+            "morekids", "--valid", os.path.join(DEMO, "fertility_test.csv.gz"),
+            "--objective", "binary:logistic", "--param", "eval_metric=auc",
+            "--num-round", "5", "--device", "cpu", "--model", model)
+    assert r.returncode == 0, r.stderr
+    # Piped output: plain progress lines, one a round with metrics.
+    assert "[5/5] valid-auc:" in r.stderr and "\r" not in r.stderr
+    assert "model saved to" in r.stderr
+    r = run("predict", "--model", model, "--data", os.path.join(DEMO, "fertility_test.csv.gz"),
+            "--label", "morekids", "--output", pred)
+    assert r.returncode == 0, r.stderr
+    p = np.loadtxt(pred)
+    assert len(p) == 50931 and np.all((p > 0) & (p < 1))
+
+
+def test_config_file_and_flags(tmp_path):
+    data = write(tmp_path, "d.csv", SMALL)
+    conf = write(tmp_path, "t.conf",
+                 f"# training config\ndata = {data}\nlabel = y\nobjective = binary:logistic\n"
+                 "num_round = 3\nmax_depth = 2\n")
+    model = str(tmp_path / "m.json")
+    r = run("train", "--config", conf, "--num-round", "4", "--model", model, "--device", "cpu")
+    assert r.returncode == 0, r.stderr
+    assert "trained 4 rounds" in r.stderr  # the flag wins over the file
+    bad = write(tmp_path, "bad.conf", "data = x.csv\nthis line is wrong\n")
+    r = run("train", "--config", bad)
+    assert r.returncode == 2 and "bad.conf:2" in r.stderr
+
+
+@pytest.mark.parametrize("name,text,args,needles", [
+    ("empty.csv", "", [], ["empty.csv", "empty"]),
+    ("header.csv", "y,a\n", [], ["header.csv", "no data rows"]),
+    ("ragged.csv", "y,a,b\n1,2,3\n0,1\n", [], ["ragged.csv", "line 3"]),
+    ("text.csv", "y,a\n1,2\nabc,3\n", [], ["text.csv", "line 3", "column 1", "not a number"]),
+    ("nan.csv", "y,a\n1,2\nnan,3\n", [], ["nan.csv", "line 3"]),
+    ("range.csv", "y,a\n1,2\n3,3\n", ["--objective", "binary:logistic"], ["label 3", "[0, 1]"]),
+    ("class.csv", "y,a\n0,2\n4,3\n", ["--objective", "multi:softprob", "--param", "num_class=3"],
+     ["label 4", "num_class=3"]),
+    ("nolabel.csv", "y,a\n0,2\n1,3\n", ["--label", "target"], ["target", "not found"]),
+])
+def test_bad_input_is_refused_clearly(tmp_path, name, text, args, needles):
+    path = write(tmp_path, name, text)
+    model = str(tmp_path / "m.json")
+    r = run("train", "--data", path, "--model", model, "--device", "cpu", *args)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert r.stderr.strip().splitlines()[-1].startswith("gpulayer train: ")
+    for needle in needles:
+        assert needle in r.stderr, r.stderr
+    assert not os.path.exists(model)
+
+
+def test_unreadable_path_and_bad_params(tmp_path):
+    r = run("train", "--data", str(tmp_path / "missing.csv"))
+    assert r.returncode == 1 and "missing.csv" in r.stderr and "No such file" in r.stderr
+    data = write(tmp_path, "d.csv", SMALL)
+    r = run("train", "--data", data, "--param", "max_dept=3")
+    assert r.returncode == 2 and "unknown parameter 'max_dept'" in r.stderr
+    r = run("train", "--data", data, "--eta", "-1")
+    assert r.returncode == 2 and "out of range" in r.stderr
+    r = run("train", "--data", data, "--param", "eta")
+    assert r.returncode == 2 and "KEY=VALUE" in r.stderr
+
+
+def test_predict_refuses_damaged_model(tmp_path):
+    data = write(tmp_path, "d.csv", SMALL)
+    model = str(tmp_path / "m.json")
+    run("train", "--data", data, "--label", "y", "--model", model, "--device", "cpu",
+        "--quiet", check=True)
+    text = open(model).read()
+    for name, damaged in (("trunc.json", text[: len(text) // 2]), ("foreign.json", '{"learner": {}}'),
+                          ("flip.json", text.replace('"leaf_value":[', '"leaf_value":[9', 1))):
+        bad = write(tmp_path, name, damaged)
+        r = run("predict", "--model", bad, "--data", data)
+        assert r.returncode == 1 and name in r.stderr, r.stderr
+    # the wrong number of features
+    other = write(tmp_path, "other.csv", "y,a\n1,2\n")
+    r = run("predict", "--model", model, "--data", other, "--label", "y")
+    assert r.returncode == 1 and "no column 'b'" in r.stderr
