@@ -119,7 +119,9 @@ gpulayer_status gpl_bin_cuts_build(const gpulayer_dataset *ds, int max_bin,
             for (int64_t i = 0; i < n; i++) {
                 int64_t r = rows ? rows[i] : i;
                 float v = col[r];
-                if (isnan(v)) continue;
+                /* A row of weight 0 must not move the cuts: weighting a row
+                 * by k is then the same as repeating it k times. */
+                if (isnan(v) || (ds->weight && ds->weight[r] == 0.0f)) continue;
                 scratch[m].value = v;
                 scratch[m].weight = ds->weight ? ds->weight[r] : 1.0f;
                 m++;

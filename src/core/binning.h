@@ -17,17 +17,21 @@
 gpulayer_status gpl_bin_cuts_build(const gpulayer_dataset *ds, int max_bin,
                                    int nthread, gpl_bin_cuts *out);
 
-/* The bin of v among the ascending thresholds cuts[0..n). */
+/* The bin of v among the ascending thresholds cuts[0..n): one plus the
+ * number of thresholds <= v. A branch-free binary search: the comparisons
+ * are data-dependent, so branches would mispredict half the time. */
 static inline uint8_t gpl_bin_of(const float *cuts, uint32_t n, float v)
 {
     if (isnan(v)) return 0;
-    uint32_t lo = 0, hi = n; /* first threshold > v */
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) >> 1;
-        if (cuts[mid] <= v) lo = mid + 1;
-        else hi = mid;
+    const float *base = cuts;
+    uint32_t len = n;
+    while (len > 0) {
+        uint32_t half = len >> 1;
+        int above = base[half] <= v;
+        base = above ? base + half + 1 : base;
+        len = above ? len - half - 1 : half;
     }
-    return (uint8_t)(lo + 1);
+    return (uint8_t)(base - cuts + 1);
 }
 
 /* Histogram offsets: feature f's bins are [offset[f], offset[f+1]), each

@@ -200,6 +200,12 @@ gpulayer_status gpulayer_booster_train(gpulayer_booster *b,
             break;
         }
     }
+    if (t.be && t.p->verbosity >= 2) {
+        gpl_memory_report mem = {0, 0, 0};
+        t.be->ops->memory(t.be, &mem);
+        fprintf(stderr, "[gpulayer] %s backend memory: peak %.1f MiB, planned %.1f MiB\n",
+                t.be->ops->name, mem.peak_bytes / 1048576.0, mem.estimate_bytes / 1048576.0);
+    }
     if (t.model) t.model->best_round = t.p->early_stopping_rounds > 0 ? t.tracker.best_round : -1;
     /* An interrupted run keeps the rounds done so far. */
     if ((st == GPULAYER_OK || st == GPULAYER_ERR_INTERRUPTED) && t.model) {

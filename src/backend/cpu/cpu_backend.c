@@ -22,6 +22,7 @@ static void cpu_destroy(gpl_backend *be)
     if (!be) return;
     cpu_context *c = cpu_ctx(be);
     if (c) {
+        free(c->bins_by_feature);
         free(c->margins);
         free(c->grad);
         free(c->rows);
@@ -38,6 +39,20 @@ static void cpu_destroy(gpl_backend *be)
         free(c);
     }
     free(be);
+}
+
+static void transpose_bins(cpu_context *c)
+{
+    const int64_t N = c->num_rows, block = 4096;
+    const int32_t F = c->num_features;
+#pragma omp parallel for num_threads(c->nthread) schedule(static)
+    for (int64_t start = 0; start < N; start += block) {
+        int64_t end = start + block < N ? start + block : N;
+        for (int32_t f = 0; f < F; f++) {
+            uint8_t *col = c->bins_by_feature + (int64_t)f * N;
+            for (int64_t r = start; r < end; r++) col[r] = c->bins[r * F + f];
+        }
+    }
 }
 
 static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
@@ -68,11 +83,14 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->node_hist = calloc(nodes, sizeof(gpl_grad_pair *));
     c->free_hist = calloc(nodes, sizeof(gpl_grad_pair *));
     c->thread_hist = malloc(sizeof(gpl_grad_pair) * c->hist_len * (size_t)c->nthread);
+    c->bins_by_feature = malloc(n * (size_t)m->num_features + 1);
     if (!c->margins || !c->grad || !c->rows || !c->rows_scratch ||
         !c->node_begin || !c->node_count || !c->node_state || !c->node_hist ||
-        !c->free_hist || !c->thread_hist)
+        !c->free_hist || !c->thread_hist || !c->bins_by_feature)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cpu backend: out of host memory for %zu rows", n);
+    transpose_bins(c);
+    cpu_track_alloc(c, n * (size_t)m->num_features);
     cpu_track_alloc(c, n * (sizeof(float) * (size_t)c->num_outputs +
                             sizeof(gpl_grad_pair) + 3 * sizeof(uint32_t)) +
                            nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +

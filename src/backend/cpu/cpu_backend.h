@@ -20,6 +20,10 @@ typedef struct cpu_context {
     int32_t max_nodes;
     uint32_t hist_len; /* bins of all features */
     const uint8_t *bins;
+    /* The same bins column by column: partitioning reads one feature of
+     * scattered rows, which is one byte a row here (the column stays in
+     * cache) instead of one cache line a row in the row-major matrix. */
+    uint8_t *bins_by_feature;
     const uint32_t *feature_offset;
     const float *label;
     const float *weight;

@@ -14,15 +14,14 @@ static int64_t split_rows(const cpu_context *c, const gpl_split_apply *s,
                           const uint32_t *rows, int64_t count, uint32_t *left_out,
                           uint32_t *right_out)
 {
-    const int32_t F = c->num_features;
-    const uint8_t *column = c->bins + s->feature;
+    const uint8_t *column = c->bins_by_feature + (int64_t)s->feature * c->num_rows;
     const int bin_limit = s->bin, missing_left = s->default_left;
     int64_t nl = 0, nr = 0;
     for (int64_t i = 0; i < count; i++) {
         if (i + PREFETCH_DISTANCE < count)
-            __builtin_prefetch(column + (int64_t)rows[i + PREFETCH_DISTANCE] * F);
+            __builtin_prefetch(column + rows[i + PREFETCH_DISTANCE]);
         uint32_t r = rows[i];
-        int b = column[(int64_t)r * F];
+        int b = column[r];
         int go_left = b == 0 ? missing_left : b <= bin_limit;
         /* Branch-free: the direction is data-dependent and unpredictable. */
         left_out[nl] = r;

@@ -1,0 +1,80 @@
+"""GPUlayer: gradient-boosted decision trees on the CPU and GPUs.
+
+A thin layer over the C library ``libgpulayer``:
+
+* :class:`Dataset`, :class:`Booster` and :func:`train`, the low-level API;
+* :class:`GPULayerRegressor` and :class:`GPULayerClassifier`, scikit-learn
+  estimators (``pip install scikit-learn`` to use them);
+* :func:`devices` and :func:`place`, device discovery and placement.
+
+Importing the package loads no native code and creates no device: the
+library is loaded on first use (from ``GPULAYER_LIBRARY`` or the copy
+bundled in the package), and devices are probed only when asked for or
+when training on ``device="auto"`` or a GPU.
+"""
+
+from __future__ import annotations
+
+from .booster import Booster
+from .dataset import Dataset
+from .devices import Device, Placement, devices, diagnose, discovery, place, support_matrix
+from .errors import GPULayerError, LibraryNotFoundError
+from .training import EvalResult, train
+
+__all__ = [
+    "Booster",
+    "Dataset",
+    "Device",
+    "EvalResult",
+    "GPULayerClassifier",
+    "GPULayerError",
+    "GPULayerRegressor",
+    "LibraryNotFoundError",
+    "Placement",
+    "devices",
+    "diagnose",
+    "discovery",
+    "library_path",
+    "library_version",
+    "place",
+    "support_matrix",
+    "train",
+]
+
+
+def _package_version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover - Python < 3.8
+        return "unknown"
+    try:
+        return version("gpulayer")
+    except PackageNotFoundError:  # used from a source tree, not installed
+        return "unknown"
+
+
+__version__ = _package_version()
+
+
+def library_version() -> str:
+    """The version of the C library (loads it)."""
+    from . import _lib
+
+    return _lib.version()
+
+
+def library_path() -> str:
+    """The path of the loaded C library (loads it)."""
+    from . import _lib
+
+    return str(_lib.get().path)
+
+
+def __getattr__(name: str):
+    # The scikit-learn estimators import scikit-learn, which is optional and
+    # slow to import: load them on first access only.
+    if name in ("GPULayerRegressor", "GPULayerClassifier"):
+        from . import sklearn as _sklearn
+
+        return getattr(_sklearn, name)
+    raise AttributeError(f"module 'gpulayer' has no attribute {name!r}")

@@ -1,0 +1,367 @@
+"""Loading libgpulayer with ctypes: where it is found, its C prototypes, and
+turning a failed call into a Python exception.
+
+The library is loaded on first use, never at import: importing gpulayer
+loads no native code and creates no device. Lookup order:
+
+1. the ``GPULAYER_LIBRARY`` environment variable (a path to the library);
+2. the library bundled in the package (``gpulayer/lib/``), as installed by
+   ``pip install ./python``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+import threading
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    c_char_p,
+    c_double,
+    c_float,
+    c_int,
+    c_int32,
+    c_int64,
+    c_size_t,
+    c_uint64,
+    c_void_p,
+)
+from pathlib import Path
+
+from .errors import LibraryNotFoundError, GPULayerError, error_for_status
+
+# --------------------------------------------------------------- constants
+
+OK = 0
+ERR_INTERRUPTED = 8
+ERR_PLACEMENT = 9
+
+ROW_MAJOR = 0
+COL_MAJOR = 1
+
+FORMATS = {"auto": 0, "csv": 1, "tsv": 2, "libsvm": 3}
+
+PREDICT_DEFAULT = 0
+PREDICT_MARGIN = 1
+
+IMPORTANCE_TYPES = {
+    "weight": 0,
+    "gain": 1,
+    "cover": 2,
+    "total_gain": 3,
+    "total_cover": 4,
+}
+
+MEMORY_KINDS = {"any": 0, "host": 1, "dedicated": 2, "unified": 3}
+JOB_KINDS = {"independent": 0, "distributed": 1}
+RENDER_FORMATS = {"text": 0, "json": 1, "markdown": 2}
+
+# ---------------------------------------------------------------- structs
+
+
+class EvalResult(Structure):
+    """gpulayer_eval_result: one metric of one evaluation set."""
+
+    _fields_ = [
+        ("data_name", c_char_p),
+        ("metric_name", c_char_p),
+        ("value", c_double),
+    ]
+
+
+class ReadOptions(Structure):
+    """gpulayer_read_options."""
+
+    _fields_ = [
+        ("format", c_int),
+        ("label", c_char_p),
+        ("no_header", c_int),
+        ("ignore_columns", c_char_p),
+        ("weight_column", c_char_p),
+        ("num_features", c_int32),
+    ]
+
+
+class DeviceInfo(Structure):
+    """gpulayer_device_info."""
+
+    _fields_ = [
+        ("accelerator", c_char_p),
+        ("index", c_int32),
+        ("name", c_char_p),
+        ("stable_id", c_char_p),
+        ("memory_kind", c_int),
+        ("memory_bytes", c_uint64),
+        ("usable_bytes", c_uint64),
+        ("capabilities", c_char_p),
+        ("backend_built", c_int),
+        ("backend_available", c_int),
+        ("backend_reason", c_char_p),
+    ]
+
+
+class DeviceRequest(Structure):
+    """gpulayer_device_request."""
+
+    _fields_ = [
+        ("accelerator", c_char_p),
+        ("min_memory_bytes", c_uint64),
+        ("memory_kind", c_int),
+        ("capabilities", POINTER(c_char_p)),
+        ("num_capabilities", c_int32),
+        ("device_count", c_int32),
+        ("job_kind", c_int),
+        ("num_processes", c_int32),
+    ]
+
+
+# int (*)(void *user_data, int round, const gpulayer_eval_result *, int n)
+ROUND_CALLBACK = CFUNCTYPE(c_int, c_void_p, c_int, POINTER(EvalResult), c_int)
+
+# -------------------------------------------------------------- prototypes
+
+_status = c_int
+_handle = c_void_p
+_out_handle = POINTER(c_void_p)
+_floats = POINTER(c_float)
+_names = POINTER(c_char_p)
+_out_buffer = (POINTER(c_void_p), POINTER(c_size_t))
+
+# name -> (restype, argtypes)
+_PROTOTYPES = {
+    "gpulayer_last_error": (c_char_p, []),
+    "gpulayer_status_string": (c_char_p, [c_int]),
+    "gpulayer_version": (c_char_p, []),
+    # dataset
+    "gpulayer_dataset_from_dense": (
+        _status,
+        [c_void_p, c_int64, c_int32, c_int, _floats, _floats, _out_handle],
+    ),
+    "gpulayer_dataset_read_file": (
+        _status,
+        [c_char_p, POINTER(ReadOptions), _out_handle],
+    ),
+    "gpulayer_dataset_set_label": (_status, [_handle, _floats, c_int64]),
+    "gpulayer_dataset_set_weight": (_status, [_handle, _floats, c_int64]),
+    "gpulayer_dataset_set_feature_names": (_status, [_handle, _names, c_int32]),
+    "gpulayer_dataset_set_categories": (
+        _status,
+        [_handle, c_int32, _names, c_int32],
+    ),
+    "gpulayer_dataset_num_rows": (c_int64, [_handle]),
+    "gpulayer_dataset_num_cols": (c_int32, [_handle]),
+    "gpulayer_dataset_feature_name": (c_char_p, [_handle, c_int32]),
+    "gpulayer_dataset_get_label": (_status, [_handle, _floats, c_int64]),
+    "gpulayer_dataset_select_columns": (
+        _status,
+        [_handle, POINTER(c_int32), c_int32, _out_handle],
+    ),
+    "gpulayer_dataset_free": (None, [_handle]),
+    # booster
+    "gpulayer_booster_create": (_status, [_out_handle]),
+    "gpulayer_booster_free": (None, [_handle]),
+    "gpulayer_booster_set_param": (_status, [_handle, c_char_p, c_char_p]),
+    "gpulayer_booster_get_param": (
+        _status,
+        [_handle, c_char_p, ctypes.c_char_p, c_size_t],
+    ),
+    "gpulayer_booster_train": (
+        _status,
+        [_handle, _handle, POINTER(c_void_p), _names, c_int, ROUND_CALLBACK,
+         c_void_p],
+    ),
+    "gpulayer_booster_num_outputs": (c_int32, [_handle]),
+    "gpulayer_booster_prediction_width": (c_int32, [_handle, c_int]),
+    "gpulayer_booster_num_features": (c_int32, [_handle]),
+    "gpulayer_booster_num_rounds": (c_int32, [_handle]),
+    "gpulayer_booster_best_round": (c_int32, [_handle]),
+    "gpulayer_booster_predict": (
+        _status,
+        [_handle, _handle, c_int, c_int32, _floats, c_int64],
+    ),
+    "gpulayer_booster_predict_dense": (
+        _status,
+        [_handle, c_void_p, c_int64, c_int32, c_int, c_int, c_int32, _floats,
+         c_int64],
+    ),
+    "gpulayer_booster_feature_importance": (
+        _status,
+        [_handle, c_int, POINTER(c_double), c_int32],
+    ),
+    "gpulayer_booster_feature_name": (c_char_p, [_handle, c_int32]),
+    "gpulayer_booster_save": (_status, [_handle, c_char_p]),
+    "gpulayer_booster_load": (_status, [c_char_p, _out_handle]),
+    "gpulayer_booster_save_to_buffer": (_status, [_handle, *_out_buffer]),
+    "gpulayer_booster_load_from_buffer": (
+        _status,
+        [c_char_p, c_size_t, _out_handle],
+    ),
+    "gpulayer_booster_export_xgboost": (_status, [_handle, c_char_p]),
+    "gpulayer_free_buffer": (None, [c_void_p]),
+    # device layer
+    "gpulayer_device_count": (c_int32, []),
+    "gpulayer_device_get": (_status, [c_int32, POINTER(DeviceInfo)]),
+    "gpulayer_devices_json": (_status, list(_out_buffer)),
+    "gpulayer_diagnose_json": (_status, list(_out_buffer)),
+    "gpulayer_place": (_status, [POINTER(DeviceRequest), *_out_buffer]),
+    "gpulayer_support_matrix": (_status, [c_int, *_out_buffer]),
+}
+
+# ------------------------------------------------------------------ loading
+
+def library_file_name() -> str:
+    """The platform's file name of the shared library."""
+    if sys.platform == "darwin":
+        return "libgpulayer.dylib"
+    if sys.platform == "win32":
+        return "gpulayer.dll"
+    return "libgpulayer.so"
+
+
+def package_dir() -> Path:
+    """The directory of the installed gpulayer package."""
+    return Path(__file__).resolve().parent
+
+
+def library_candidates() -> list[Path]:
+    """Where the library is looked for, in order."""
+    explicit = os.environ.get("GPULAYER_LIBRARY")
+    if explicit:
+        # An explicit choice is never silently replaced by another copy.
+        return [Path(explicit)]
+    name = library_file_name()
+    pkg = package_dir()
+    return [pkg / "lib" / name, pkg / "lib64" / name, pkg / name]
+
+
+class _Library:
+    """The loaded library; attribute access returns a typed C function."""
+
+    def __init__(self, cdll: ctypes.CDLL, path: Path):
+        self._cdll = cdll
+        self.path = path
+
+    def __getattr__(self, name: str):
+        try:
+            restype, argtypes = _PROTOTYPES[name]
+        except KeyError:
+            raise AttributeError(name) from None
+        try:
+            fn = getattr(self._cdll, name)
+        except AttributeError:
+            raise GPULayerError(
+                f"{self.path} has no function {name}: it was built from an "
+                "older source tree; rebuild it"
+            ) from None
+        fn.restype = restype
+        fn.argtypes = argtypes
+        setattr(self, name, fn)  # later look-ups skip __getattr__
+        return fn
+
+
+_lock = threading.Lock()
+_loaded: _Library | None = None
+
+
+def get() -> _Library:
+    """The loaded library, loading it on first use."""
+    global _loaded
+    if _loaded is not None:
+        return _loaded
+    with _lock:
+        if _loaded is None:
+            _loaded = _load()
+    return _loaded
+
+
+def is_loaded() -> bool:
+    """Whether libgpulayer has been loaded into this process."""
+    return _loaded is not None
+
+
+def _load() -> _Library:
+    candidates = library_candidates()
+    for path in candidates:
+        if not path.is_file():
+            continue
+        try:
+            cdll = ctypes.CDLL(str(path), mode=getattr(os, "RTLD_LOCAL", 0))
+        except OSError as exc:
+            raise LibraryNotFoundError(
+                f"libgpulayer at {path} could not be loaded: {exc}"
+            ) from exc
+        return _Library(cdll, path)
+    tried = ", ".join(str(p) for p in candidates)
+    raise LibraryNotFoundError(
+        f"libgpulayer was not found (looked for {tried}). Install the package "
+        "with 'pip install ./python' from the GPUlayer source tree, which "
+        "builds and bundles the library, or build the library with "
+        "'cmake -S . -B build && cmake --build build --target gpulayer_shared' "
+        f"and set GPULAYER_LIBRARY=$PWD/build/{library_file_name()}"
+    )
+
+
+# ------------------------------------------------------------------ calling
+
+
+def last_error() -> str:
+    """The calling thread's last error message from the C library."""
+    msg = get().gpulayer_last_error()
+    return msg.decode("utf-8", "replace") if msg else ""
+
+
+def check(status: int) -> None:
+    """Raise the exception for a non-zero status.
+
+    Call it on the thread that made the failing call, right after it: the
+    C library keeps the last error per thread.
+    """
+    if status != OK:
+        raise error_for_status(status, last_error())
+
+
+def call(name: str, *args) -> None:
+    """Call a C function that returns a gpulayer_status; raise on failure."""
+    check(getattr(get(), name)(*args))
+
+
+def take_buffer(name: str, *args) -> bytes:
+    """Call a C function that returns a buffer freed with
+    gpulayer_free_buffer; return its contents."""
+    lib = get()
+    ptr, size = c_void_p(), c_size_t()
+    status = getattr(lib, name)(*args, ctypes.byref(ptr), ctypes.byref(size))
+    try:
+        check(status)
+        return ctypes.string_at(ptr, size.value) if ptr.value else b""
+    finally:
+        if ptr.value:
+            lib.gpulayer_free_buffer(ptr)
+
+
+def encode(text: str | os.PathLike | None) -> bytes | None:
+    """A Python string or path as a NUL-terminated UTF-8 C string."""
+    if text is None:
+        return None
+    if isinstance(text, os.PathLike):
+        return os.fsencode(text)
+    return str(text).encode("utf-8")
+
+
+def decode(raw: bytes | None) -> str | None:
+    """A C string as Python text (None for NULL)."""
+    return None if raw is None else raw.decode("utf-8", "replace")
+
+
+def string_array(items) -> ctypes.Array:
+    """A C array of UTF-8 strings (``const char *const *``)."""
+    encoded = [encode(s) for s in items]
+    return (c_char_p * len(encoded))(*encoded)
+
+
+def version() -> str:
+    """The version of the loaded C library."""
+    return decode(get().gpulayer_version())

@@ -1,0 +1,307 @@
+"""The trained model: :class:`Booster`, a handle on a ``gpulayer_booster``."""
+
+from __future__ import annotations
+
+import copy
+import ctypes
+import os
+from ctypes import POINTER, byref, c_double, c_float, c_void_p
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from . import _lib
+from .dataset import Dataset, is_dataframe
+
+__all__ = ["Booster", "format_param"]
+
+
+def format_param(value: Any) -> str:
+    """A parameter value as the text gpulayer_booster_set_param expects."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def _param_items(params: Mapping[str, Any] | Iterable[tuple[str, Any]]):
+    """(key, text) pairs; a list or tuple value (eval_metric) gives one
+    pair per element, None values are skipped."""
+    items = params.items() if isinstance(params, Mapping) else params
+    for key, value in items:
+        if value is None:
+            continue
+        if isinstance(value, (list, tuple)):
+            for v in value:
+                yield key, format_param(v)
+        else:
+            yield key, format_param(value)
+
+
+class Booster:
+    """A gradient-boosted tree model and its training parameters.
+
+    Create one with :func:`gpulayer.train`, load a saved model with
+    ``Booster(model_file=path)``, or make an untrained one with parameters.
+    Parameter names are the C library's (XGBoost's): objective, eta,
+    max_depth, min_child_weight, lambda, alpha, gamma, subsample,
+    colsample_bytree, max_bin, num_round, seed, nthread, base_score,
+    num_class, grow_policy, max_leaves, eval_metric, early_stopping_rounds,
+    device, verbosity.
+
+    Boosters pickle (the model travels as its JSON text) and copy.
+    """
+
+    def __init__(self, params: Mapping[str, Any] | None = None,
+                 model_file: str | os.PathLike | None = None):
+        self._handle = c_void_p()
+        self._params: list[tuple[str, str]] = []
+        if model_file is not None:
+            _lib.call("gpulayer_booster_load", _lib.encode(os.fspath(model_file)),
+                      byref(self._handle))
+        else:
+            _lib.call("gpulayer_booster_create", byref(self._handle))
+        if params:
+            self.set_params(params)
+
+    # ------------------------------------------------------------ lifetime
+
+    def close(self) -> None:
+        """Free the C booster now (it is also freed when garbage-collected)."""
+        handle, self._handle = getattr(self, "_handle", None), c_void_p()
+        if handle is not None and handle.value:
+            _lib.get().gpulayer_booster_free(handle)
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: nothing left to free with
+            pass
+
+    @property
+    def handle(self) -> c_void_p:
+        """The ``gpulayer_booster *`` handle."""
+        if not self._handle.value:
+            raise ValueError("the booster has been closed")
+        return self._handle
+
+    def _replace_handle(self, handle: c_void_p) -> None:
+        self.close()
+        self._handle = handle
+        for key, value in self._params:
+            _lib.call("gpulayer_booster_set_param", handle, _lib.encode(key),
+                      _lib.encode(value))
+
+    # ---------------------------------------------------------- parameters
+
+    def set_param(self, key: str, value: Any) -> None:
+        """Set one parameter (a list value sets it once per element, as
+        eval_metric allows)."""
+        self.set_params({key: value})
+
+    def set_params(self, params: Mapping[str, Any] | Iterable[tuple[str, Any]]
+                   ) -> None:
+        """Set several parameters; None values are skipped."""
+        for key, text in _param_items(params):
+            _lib.call("gpulayer_booster_set_param", self.handle, _lib.encode(key),
+                      _lib.encode(text))
+            self._params.append((key, text))
+
+    def get_param(self, key: str) -> str:
+        """The current value of a parameter, as text."""
+        buf = ctypes.create_string_buffer(512)
+        _lib.call("gpulayer_booster_get_param", self.handle, _lib.encode(key),
+                  buf, len(buf))
+        return buf.value.decode("utf-8", "replace")
+
+    # ------------------------------------------------------------- queries
+
+    @property
+    def num_features(self) -> int:
+        """Features the model was trained on (0 before training)."""
+        return int(_lib.get().gpulayer_booster_num_features(self.handle))
+
+    @property
+    def num_rounds(self) -> int:
+        """Boosting rounds in the model."""
+        return int(_lib.get().gpulayer_booster_num_rounds(self.handle))
+
+    def num_boosted_rounds(self) -> int:
+        """Boosting rounds in the model (XGBoost's name)."""
+        return self.num_rounds
+
+    @property
+    def num_outputs(self) -> int:
+        """Outputs per row: num_class for multi:softprob, else 1."""
+        return int(_lib.get().gpulayer_booster_num_outputs(self.handle))
+
+    @property
+    def best_iteration(self) -> int | None:
+        """The 0-based best round found by early stopping, or None."""
+        best = int(_lib.get().gpulayer_booster_best_round(self.handle))
+        return best if best >= 0 else None
+
+    @property
+    def feature_names(self) -> list[str | None] | None:
+        """The model's feature names, or None when it has none."""
+        lib = _lib.get()
+        names = [
+            _lib.decode(lib.gpulayer_booster_feature_name(self.handle, f))
+            for f in range(self.num_features)
+        ]
+        return names if any(n is not None for n in names) else None
+
+    def feature_importance(self, importance_type: str = "weight") -> np.ndarray:
+        """Per-feature importance: 'weight' (number of splits), 'gain'
+        (mean gain of its splits), 'cover' (mean hessian sum),
+        'total_gain' or 'total_cover'."""
+        try:
+            kind = _lib.IMPORTANCE_TYPES[importance_type]
+        except KeyError:
+            raise ValueError(
+                f"importance_type must be one of {sorted(_lib.IMPORTANCE_TYPES)}, "
+                f"got {importance_type!r}"
+            ) from None
+        out = np.zeros(self.num_features, dtype=np.float64)
+        _lib.call("gpulayer_booster_feature_importance", self.handle, kind,
+                  out.ctypes.data_as(POINTER(c_double)), out.size)
+        return out
+
+    # ------------------------------------------------------------- predict
+
+    def predict(self, data, output_margin: bool = False,
+                iteration_range: tuple[int, int] | None = None,
+                num_rounds: int = 0) -> np.ndarray:
+        """Predict every row of data (a Dataset or anything Dataset accepts).
+
+        Returns float32 values of shape (rows,) when the model has one output
+        (regression, binary probability, multi:softmax class index) and
+        (rows, outputs) otherwise. ``output_margin`` gives raw margins.
+        ``num_rounds`` (or ``iteration_range=(0, n)``) uses only the first n
+        rounds; by default all rounds, or up to the best round when the model
+        was trained with early stopping.
+        """
+        if iteration_range is not None:
+            begin, end = iteration_range
+            if begin != 0:
+                raise ValueError("iteration_range must start at 0")
+            num_rounds = int(end)
+        if num_rounds < 0:
+            raise ValueError(f"num_rounds must be >= 0, got {num_rounds}")
+        dataset = self._prediction_data(data)
+        flags = _lib.PREDICT_MARGIN if output_margin else _lib.PREDICT_DEFAULT
+        width = int(_lib.get().gpulayer_booster_prediction_width(self.handle, flags))
+        if width < 1:
+            raise ValueError("the booster has no model: train or load one first")
+        rows = dataset.num_rows
+        out = np.empty((rows, width), dtype=np.float32)
+        _lib.call("gpulayer_booster_predict", self.handle, dataset.handle, flags,
+                  int(num_rounds), out.ctypes.data_as(POINTER(c_float)), out.size)
+        return out[:, 0] if width == 1 else out
+
+    def _prediction_data(self, data) -> Dataset:
+        """data as a Dataset whose columns are the model's features: a
+        DataFrame or named Dataset with other or more columns is matched
+        to the model's feature names."""
+        names = self.feature_names
+        if names is not None and None in names:
+            names = None  # partly unnamed: match by position only
+        if is_dataframe(data):
+            columns = {str(c): c for c in data.columns}
+            if names is not None and list(columns) != names:
+                missing = [n for n in names if n not in columns]
+                if missing:
+                    raise ValueError(
+                        f"the data have no column {missing[0]!r}, a feature of the "
+                        f"model ({len(missing)} missing)"
+                    )
+                data = data.loc[:, [columns[n] for n in names]]
+            return Dataset(data)
+        if not isinstance(data, Dataset):
+            return Dataset(data)
+        data_names = data.feature_names
+        if names is None or data_names is None or data_names == names:
+            return data
+        index = {n: i for i, n in enumerate(data_names) if n is not None}
+        missing = [n for n in names if n not in index]
+        if missing:
+            raise ValueError(
+                f"the data have no column {missing[0]!r}, a feature of the model "
+                f"({len(missing)} missing)"
+            )
+        return data.select_columns([index[n] for n in names])
+
+    # -------------------------------------------------------- model files
+
+    def save_model(self, path: str | os.PathLike) -> None:
+        """Write the model as versioned JSON (atomically)."""
+        _lib.call("gpulayer_booster_save", self.handle, _lib.encode(os.fspath(path)))
+
+    def load_model(self, path: str | os.PathLike) -> "Booster":
+        """Replace this booster's model with one read from a file; the
+        parameters set on this object are applied again. Returns self."""
+        handle = c_void_p()
+        _lib.call("gpulayer_booster_load", _lib.encode(os.fspath(path)), byref(handle))
+        self._replace_handle(handle)
+        return self
+
+    def save_raw(self) -> bytes:
+        """The model as JSON text (bytes)."""
+        return _lib.take_buffer("gpulayer_booster_save_to_buffer", self.handle)
+
+    def load_raw(self, raw: bytes) -> "Booster":
+        """Replace this booster's model with one from save_raw(). Returns self."""
+        handle = c_void_p()
+        raw = bytes(raw)
+        _lib.call("gpulayer_booster_load_from_buffer", raw, len(raw), byref(handle))
+        self._replace_handle(handle)
+        return self
+
+    def export_xgboost(self, path: str | os.PathLike) -> None:
+        """Write the model in XGBoost's JSON model format, for
+        ``xgboost.Booster(model_file=path)``."""
+        _lib.call("gpulayer_booster_export_xgboost", self.handle,
+                  _lib.encode(os.fspath(path)))
+
+    # ---------------------------------------------------- pickle and copy
+
+    def _has_model(self) -> bool:
+        return self.num_rounds > 0 or self.num_features > 0
+
+    def __getstate__(self) -> dict:
+        return {
+            "params": list(self._params),
+            "model": self.save_raw() if self._has_model() else None,
+        }
+
+    def __setstate__(self, state: dict) -> None:
+        self._handle = c_void_p()
+        self._params = list(state["params"])
+        handle = c_void_p()
+        if state["model"] is not None:
+            raw = state["model"]
+            _lib.call("gpulayer_booster_load_from_buffer", raw, len(raw), byref(handle))
+        else:
+            _lib.call("gpulayer_booster_create", byref(handle))
+        self._replace_handle(handle)
+
+    def __copy__(self) -> "Booster":
+        return self.__deepcopy__({})
+
+    def __deepcopy__(self, memo) -> "Booster":
+        clone = Booster.__new__(Booster)
+        clone.__setstate__(copy.deepcopy(self.__getstate__(), memo))
+        return clone
+
+    def copy(self) -> "Booster":
+        """An independent copy of this booster."""
+        return self.__deepcopy__({})
+
+    def __repr__(self) -> str:
+        if not self._handle.value:
+            return "<gpulayer.Booster (closed)>"
+        return (f"<gpulayer.Booster {self.num_rounds} rounds, "
+                f"{self.num_features} features>")

@@ -1,0 +1,400 @@
+"""Training and prediction data: :class:`Dataset`, a handle on a
+``gpulayer_dataset``, and the conversion of Python data to a dense float32
+matrix.
+
+Accepted data:
+
+* numpy arrays of any numeric dtype, 2-D. A float32 array that is C- or
+  Fortran-contiguous is handed to the C library as it is (row-major or
+  column-major); anything else is first converted to float32. The library
+  copies the values into its own column-major store either way. NaN marks
+  a missing value.
+* pandas DataFrames. Numeric and boolean columns become float values
+  (pandas' NA is missing). Columns of ``category``, ``string`` or ``object``
+  dtype become categorical features: their values, as text, make the
+  column's dictionary (sorted), and each row holds the code of its value.
+  At prediction the library maps names to the codes of the training
+  dictionary, so a DataFrame may list its categories in any order; a value
+  unseen in training is treated as missing. Column names become feature
+  names.
+* scipy.sparse matrices. They are densified, and **an absent entry is a
+  missing value** (NaN), as in LibSVM files, not a zero; an explicitly
+  stored zero stays a zero.
+* anything numpy can turn into a 2-D numeric array (lists of lists, ...).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from ctypes import POINTER, byref, c_float, c_int32, c_void_p
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from . import _lib
+
+__all__ = ["Dataset", "DenseMatrix", "to_dense"]
+
+
+class DenseMatrix(NamedTuple):
+    """Data ready for ``gpulayer_dataset_from_dense``."""
+
+    values: np.ndarray  # float32, 2-D, C- or F-contiguous
+    layout: int  # _lib.ROW_MAJOR or _lib.COL_MAJOR
+    feature_names: list[str] | None
+    categories: dict[int, list[str]]  # column -> sorted category names
+
+
+def _module(name: str):
+    """A module if it has already been imported, else None: data of a
+    library the caller never imported cannot be of its types."""
+    return sys.modules.get(name)
+
+
+def is_dataframe(data) -> bool:
+    """Whether data is a pandas DataFrame."""
+    pd = _module("pandas")
+    return pd is not None and isinstance(data, pd.DataFrame)
+
+
+def is_sparse(data) -> bool:
+    """Whether data is a scipy.sparse matrix or array."""
+    sp = _module("scipy.sparse")
+    return sp is not None and sp.issparse(data)
+
+
+def to_dense(data) -> DenseMatrix:
+    """Convert supported data to a dense float32 matrix (see the module
+    documentation for the rules)."""
+    if is_dataframe(data):
+        return _from_dataframe(data)
+    if is_sparse(data):
+        return DenseMatrix(_from_sparse(data), _lib.COL_MAJOR, None, {})
+    values, layout = _from_array(data)
+    return DenseMatrix(values, layout, None, {})
+
+
+def _from_array(data) -> tuple[np.ndarray, int]:
+    arr = data if isinstance(data, np.ndarray) else np.asarray(data)
+    if arr.ndim != 2:
+        raise ValueError(
+            f"expected a 2-D array of shape (rows, features), got {arr.ndim}-D "
+            f"with shape {arr.shape}"
+        )
+    if arr.dtype != np.float32:
+        if arr.dtype.kind not in "fiub":
+            raise TypeError(
+                f"expected numeric data, got dtype {arr.dtype}; use a pandas "
+                "DataFrame for categorical (string) columns"
+            )
+        arr = arr.astype(np.float32, order="K")
+    if arr.flags.c_contiguous:
+        return arr, _lib.ROW_MAJOR
+    if arr.flags.f_contiguous:
+        return arr, _lib.COL_MAJOR
+    return np.ascontiguousarray(arr), _lib.ROW_MAJOR
+
+
+def _from_sparse(data) -> np.ndarray:
+    csr = data.tocsr(copy=True)
+    csr.sum_duplicates()
+    rows, cols = csr.shape
+    out = np.full((rows, cols), np.nan, dtype=np.float32, order="F")
+    row_of_entry = np.repeat(np.arange(rows), np.diff(csr.indptr))
+    out[row_of_entry, csr.indices] = csr.data
+    return out
+
+
+def _sorted_dictionary(names: Sequence[str], codes: np.ndarray):
+    """Re-number codes so that they index the sorted list of names.
+
+    The C library requires a dictionary in sorted (byte-wise UTF-8) order;
+    Python's code-point order of str is the same order.
+    """
+    names = [str(n) for n in names]
+    if len(set(names)) != len(names):
+        raise ValueError(
+            "categories that are equal as text cannot be told apart: "
+            f"{names[:10]}"
+        )
+    order = sorted(range(len(names)), key=names.__getitem__)
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[order] = np.arange(len(names))
+    values = np.full(codes.shape, np.nan, dtype=np.float32)
+    present = codes >= 0
+    values[present] = rank[codes[present]]
+    return [names[i] for i in order], values
+
+
+def _categorical_column(column):
+    """(sorted names, float codes) of a category/string/object column."""
+    pd = _module("pandas")
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return _sorted_dictionary(
+            list(column.cat.categories), column.cat.codes.to_numpy()
+        )
+    missing = column.isna().to_numpy()
+    text = np.array([str(v) for v in column.to_numpy(dtype=object)[~missing]],
+                    dtype=object)
+    names, inverse = np.unique(text.astype(str), return_inverse=True)
+    codes = np.full(len(column), -1, dtype=np.int64)
+    codes[~missing] = inverse.reshape(-1)
+    return _sorted_dictionary(list(names), codes)
+
+
+def _is_categorical_dtype(dtype) -> bool:
+    pd = _module("pandas")
+    return (
+        isinstance(dtype, pd.CategoricalDtype)
+        or pd.api.types.is_string_dtype(dtype)
+        or pd.api.types.is_object_dtype(dtype)
+    )
+
+
+def _from_dataframe(df) -> DenseMatrix:
+    pd = _module("pandas")
+    rows, cols = df.shape
+    values = np.empty((rows, cols), dtype=np.float32, order="F")
+    categories: dict[int, list[str]] = {}
+    for j in range(cols):
+        column = df.iloc[:, j]
+        dtype = column.dtype
+        if _is_categorical_dtype(dtype):
+            categories[j], values[:, j] = _categorical_column(column)
+        elif pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
+            values[:, j] = column.to_numpy(dtype=np.float32, na_value=np.nan)
+        else:
+            raise TypeError(
+                f"column {df.columns[j]!r} has dtype {dtype}: only numeric, "
+                "boolean, category, string and object columns are supported"
+            )
+    names = [str(c) for c in df.columns]
+    return DenseMatrix(values, _lib.COL_MAJOR, names, categories)
+
+
+def _float_vector(values, rows: int, what: str) -> np.ndarray:
+    if is_dataframe(values):
+        values = values.to_numpy()
+    vec = np.ascontiguousarray(np.asarray(values, dtype=np.float32).reshape(-1))
+    if vec.shape[0] != rows:
+        raise ValueError(f"{what} has {vec.shape[0]} values, the data {rows} rows")
+    return vec
+
+
+def _float_pointer(arr: np.ndarray | None):
+    return None if arr is None else arr.ctypes.data_as(POINTER(c_float))
+
+
+class Dataset:
+    """A data matrix with optional labels, weights, feature names and
+    categorical columns, held by the C library (a ``gpulayer_dataset``).
+
+    Parameters
+    ----------
+    data : array-like, pandas.DataFrame or scipy.sparse matrix
+        The feature matrix, rows by features (see the module documentation
+        for how each type is read; NaN and absent sparse entries are missing).
+    label : array-like, optional
+        One label per row: the target value, 0/1 for ``binary:logistic``,
+        the class index 0..num_class-1 for ``multi:*`` objectives.
+    weight : array-like, optional
+        One non-negative weight per row.
+    feature_names : list of str, optional
+        Names of the features; by default a DataFrame's column names.
+    """
+
+    def __init__(self, data, label=None, weight=None, feature_names=None):
+        self._handle = c_void_p()
+        if isinstance(data, Dataset):
+            raise TypeError("data is already a Dataset")
+        if isinstance(data, (str, bytes, os.PathLike)):
+            raise TypeError(
+                "Dataset(data) takes in-memory data; use Dataset.from_file(path) "
+                "to read a file"
+            )
+        dense = data if isinstance(data, DenseMatrix) else to_dense(data)
+        rows, cols = dense.values.shape
+        label_vec = None if label is None else _float_vector(label, rows, "label")
+        weight_vec = None if weight is None else _float_vector(weight, rows, "weight")
+        _lib.call(
+            "gpulayer_dataset_from_dense",
+            dense.values.ctypes.data,
+            rows,
+            cols,
+            dense.layout,
+            _float_pointer(label_vec),
+            _float_pointer(weight_vec),
+            byref(self._handle),
+        )
+        self.categories = dict(dense.categories)
+        names = feature_names if feature_names is not None else dense.feature_names
+        if names is not None:
+            self.set_feature_names(names)
+        for col, cat_names in dense.categories.items():
+            _lib.call(
+                "gpulayer_dataset_set_categories",
+                self._handle,
+                col,
+                _lib.string_array(cat_names),
+                len(cat_names),
+            )
+
+    @classmethod
+    def from_file(
+        cls,
+        path: str | os.PathLike,
+        label: str | int | None = None,
+        format: str = "auto",
+        no_header: bool = False,
+        ignore_columns: str | Sequence[str] | None = None,
+        weight_column: str | None = None,
+        num_features: int = 0,
+    ) -> "Dataset":
+        """Read a CSV, TSV (optionally gzip-compressed) or LibSVM file.
+
+        ``label`` is the label column of a CSV/TSV file, by name or 0-based
+        index (default: the first column; ``"none"`` for a file without
+        labels). String-valued columns become categorical features. In a
+        LibSVM file the label is the first token of each line and absent
+        entries are missing values; ``num_features`` fixes the feature count
+        (0 infers it from the largest index).
+        """
+        try:
+            fmt = _lib.FORMATS[format]
+        except KeyError:
+            raise ValueError(
+                f"format must be one of {sorted(_lib.FORMATS)}, got {format!r}"
+            ) from None
+        if ignore_columns is not None and not isinstance(ignore_columns, str):
+            ignore_columns = ",".join(str(c) for c in ignore_columns)
+        options = _lib.ReadOptions(
+            format=fmt,
+            label=_lib.encode(label),
+            no_header=int(bool(no_header)),
+            ignore_columns=_lib.encode(ignore_columns),
+            weight_column=_lib.encode(weight_column),
+            num_features=int(num_features),
+        )
+        self = cls.__new__(cls)
+        self._handle = c_void_p()
+        self.categories = {}
+        _lib.call(
+            "gpulayer_dataset_read_file",
+            _lib.encode(os.fspath(path)),
+            byref(options),
+            byref(self._handle),
+        )
+        return self
+
+    @classmethod
+    def _adopt(cls, handle: c_void_p, categories=None) -> "Dataset":
+        self = cls.__new__(cls)
+        self._handle = handle
+        self.categories = dict(categories or {})
+        return self
+
+    # ------------------------------------------------------------ lifetime
+
+    def close(self) -> None:
+        """Free the C dataset now (it is also freed when garbage-collected)."""
+        handle, self._handle = getattr(self, "_handle", None), c_void_p()
+        if handle is not None and handle.value:
+            _lib.get().gpulayer_dataset_free(handle)
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: nothing left to free with
+            pass
+
+    def __enter__(self) -> "Dataset":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def handle(self) -> c_void_p:
+        """The ``gpulayer_dataset *`` handle."""
+        if not self._handle.value:
+            raise ValueError("the dataset has been closed")
+        return self._handle
+
+    # ------------------------------------------------------------ contents
+
+    @property
+    def num_rows(self) -> int:
+        return int(_lib.get().gpulayer_dataset_num_rows(self.handle))
+
+    @property
+    def num_cols(self) -> int:
+        return int(_lib.get().gpulayer_dataset_num_cols(self.handle))
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.num_rows, self.num_cols
+
+    @property
+    def feature_names(self) -> list[str | None] | None:
+        """The feature names (None for an unnamed column), or None when no
+        column has a name."""
+        lib = _lib.get()
+        names = [
+            _lib.decode(lib.gpulayer_dataset_feature_name(self.handle, c))
+            for c in range(self.num_cols)
+        ]
+        return names if any(n is not None for n in names) else None
+
+    def set_feature_names(self, names: Sequence[str] | None) -> None:
+        """Set (or with None, forget) the feature names."""
+        if names is None:
+            _lib.call("gpulayer_dataset_set_feature_names", self.handle, None, 0)
+            return
+        names = [str(n) for n in names]
+        _lib.call(
+            "gpulayer_dataset_set_feature_names",
+            self.handle,
+            _lib.string_array(names),
+            len(names),
+        )
+
+    def get_label(self) -> np.ndarray:
+        """The labels as a float32 array (an error when there are none)."""
+        out = np.empty(self.num_rows, dtype=np.float32)
+        _lib.call(
+            "gpulayer_dataset_get_label", self.handle, _float_pointer(out), out.size
+        )
+        return out
+
+    def set_label(self, label) -> None:
+        vec = _float_vector(label, self.num_rows, "label")
+        _lib.call("gpulayer_dataset_set_label", self.handle, _float_pointer(vec), vec.size)
+
+    def set_weight(self, weight) -> None:
+        vec = _float_vector(weight, self.num_rows, "weight")
+        _lib.call("gpulayer_dataset_set_weight", self.handle, _float_pointer(vec), vec.size)
+
+    def select_columns(self, columns: Sequence[int]) -> "Dataset":
+        """A new Dataset of the given columns, in that order (names,
+        categories, labels and weights kept)."""
+        cols = np.ascontiguousarray(np.asarray(columns, dtype=np.int32).reshape(-1))
+        handle = c_void_p()
+        _lib.call(
+            "gpulayer_dataset_select_columns",
+            self.handle,
+            cols.ctypes.data_as(POINTER(c_int32)),
+            cols.size,
+            byref(handle),
+        )
+        categories = {
+            new: self.categories[old]
+            for new, old in enumerate(cols.tolist())
+            if old in self.categories
+        }
+        return Dataset._adopt(handle, categories)
+
+    def __repr__(self) -> str:
+        if not self._handle.value:
+            return "<gpulayer.Dataset (closed)>"
+        return f"<gpulayer.Dataset {self.num_rows} rows x {self.num_cols} features>"

@@ -1,0 +1,376 @@
+"""scikit-learn estimators: :class:`GPULayerRegressor` and
+:class:`GPULayerClassifier`.
+
+They follow XGBoost's scikit-learn API: ``n_estimators`` (num_round),
+``learning_rate`` (eta), ``reg_lambda`` (lambda), ``reg_alpha`` (alpha),
+``random_state`` (seed), ``n_jobs`` (nthread); the other parameters keep the
+C library's names. A parameter left at None uses the library's default.
+``fit(X, y, sample_weight=None, eval_set=[(X, y), ...])`` records the
+evaluation history in ``evals_result_`` and, with ``early_stopping_rounds``,
+the best round in ``best_iteration``.
+
+X may be a numpy array (NaN = missing), a pandas DataFrame (category,
+string and object columns are categorical features) or a scipy.sparse
+matrix, whose absent entries are missing values, not zeros.
+
+The estimators train on the CPU by default (``device="cpu"``): placement
+with ``device="auto"`` probes the host's GPU runtimes on first use, which
+takes a moment and would make every small fit in a grid search pay for it.
+Pass ``device="auto"`` or ``"cuda"`` to use a GPU.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    check_consistent_length,
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
+
+from .booster import Booster
+from .dataset import Dataset, DenseMatrix, is_dataframe, to_dense
+from .training import train
+
+__all__ = ["GPULayerRegressor", "GPULayerClassifier"]
+
+# Estimator parameter -> C library parameter, where they differ.
+_RENAMED = {
+    "n_estimators": "num_round",
+    "learning_rate": "eta",
+    "reg_lambda": "lambda",
+    "reg_alpha": "alpha",
+}
+# Estimator parameters passed to the C library under their own name.
+_DIRECT = (
+    "max_depth",
+    "min_child_weight",
+    "gamma",
+    "subsample",
+    "colsample_bytree",
+    "max_bin",
+    "grow_policy",
+    "max_leaves",
+    "base_score",
+    "eval_metric",
+    "early_stopping_rounds",
+    "device",
+    "verbosity",
+)
+
+
+class _GPULayerModel(BaseEstimator):
+    """The parameters and data handling shared by both estimators."""
+
+    def __init__(
+        self,
+        *,
+        n_estimators=100,
+        learning_rate=None,
+        max_depth=None,
+        min_child_weight=None,
+        reg_lambda=None,
+        reg_alpha=None,
+        gamma=None,
+        subsample=None,
+        colsample_bytree=None,
+        max_bin=None,
+        grow_policy=None,
+        max_leaves=None,
+        objective=None,
+        base_score=None,
+        eval_metric=None,
+        early_stopping_rounds=None,
+        random_state=None,
+        n_jobs=None,
+        device="cpu",
+        verbosity=None,
+        importance_type="gain",
+    ):
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.max_depth = max_depth
+        self.min_child_weight = min_child_weight
+        self.reg_lambda = reg_lambda
+        self.reg_alpha = reg_alpha
+        self.gamma = gamma
+        self.subsample = subsample
+        self.colsample_bytree = colsample_bytree
+        self.max_bin = max_bin
+        self.grow_policy = grow_policy
+        self.max_leaves = max_leaves
+        self.objective = objective
+        self.base_score = base_score
+        self.eval_metric = eval_metric
+        self.early_stopping_rounds = early_stopping_rounds
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.device = device
+        self.verbosity = verbosity
+        self.importance_type = importance_type
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = True
+        return tags
+
+    # ---------------------------------------------------------- parameters
+
+    def _default_objective(self) -> str:
+        raise NotImplementedError
+
+    def _booster_params(self) -> dict:
+        """The C library's parameters for this estimator."""
+        params = {"objective": self.objective or self._default_objective()}
+        for name, c_name in _RENAMED.items():
+            params[c_name] = getattr(self, name)
+        for name in _DIRECT:
+            params[name] = getattr(self, name)
+        params["seed"] = self._seed()
+        params["nthread"] = self._nthread()
+        return {k: v for k, v in params.items() if v is not None}
+
+    def _seed(self) -> int | None:
+        if self.random_state is None:
+            return None
+        if isinstance(self.random_state, numbers.Integral):
+            return int(self.random_state)
+        return int(check_random_state(self.random_state).randint(0, 2**31 - 1))
+
+    def _nthread(self) -> int:
+        """n_jobs as nthread: None or -1 is every core (0), -2 all but one..."""
+        if self.n_jobs is None:
+            return 0
+        if self.n_jobs < 0:
+            return max(1, (os.cpu_count() or 1) + 1 + int(self.n_jobs))
+        return int(self.n_jobs)
+
+    # ---------------------------------------------------------------- data
+
+    def _validate_X(self, X, y="no_validation", reset=True):
+        """(X ready for Dataset, y) with n_features_in_ and
+        feature_names_in_ set or checked.
+
+        DataFrames with categorical or text columns skip scikit-learn's
+        numeric conversion: the Dataset reads them column by column.
+        """
+        no_y = isinstance(y, str) and y == "no_validation"
+        if is_dataframe(X) and not all(
+            np.issubdtype(dt, np.number) or np.issubdtype(dt, np.bool_)
+            for dt in _numpy_dtypes(X)
+        ):
+            validate_data(self, X, skip_check_array=True, reset=reset)
+            dense = to_dense(X)
+            if np.isinf(dense.values).any():
+                raise ValueError("Input X contains infinity")
+            if not no_y:
+                y = column_or_1d(y, warn=True)
+                check_consistent_length(dense.values, y)
+            return dense, y
+        check = dict(
+            reset=reset,
+            accept_sparse=("csr", "csc", "coo"),
+            dtype=[np.float32, np.float64],
+            ensure_all_finite="allow-nan",
+            ensure_min_samples=1,
+        )
+        if no_y:
+            return validate_data(self, X, **check), None
+        return validate_data(self, X, y, **check, **self._y_check())
+
+    def _y_check(self) -> dict:
+        return {}
+
+    def _feature_names(self, X):
+        names = getattr(self, "feature_names_in_", None)
+        if names is None or isinstance(X, DenseMatrix):
+            return None
+        return [str(n) for n in names]
+
+    def _dataset(self, X, label=None, weight=None) -> Dataset:
+        return Dataset(X, label=label, weight=weight,
+                       feature_names=self._feature_names(X))
+
+    # ----------------------------------------------------------------- fit
+
+    def _fit(self, X, y_encoded, sample_weight, eval_set, sample_weight_eval_set,
+             verbose, extra_params=None):
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(
+                sample_weight, _as_shape_holder(X), dtype=np.float32,
+                ensure_non_negative=True)
+        params = self._booster_params()
+        params.update(extra_params or {})
+        dtrain = self._dataset(X, label=y_encoded, weight=sample_weight)
+        evals = []
+        eval_set = list(eval_set or ())
+        weights = list(sample_weight_eval_set or [None] * len(eval_set))
+        if len(weights) != len(eval_set):
+            raise ValueError("sample_weight_eval_set needs one entry per eval_set pair")
+        for i, ((X_eval, y_eval), w_eval) in enumerate(zip(eval_set, weights)):
+            X_eval, _ = self._validate_X(X_eval, reset=False)
+            evals.append((self._dataset(X_eval, label=self._encode_eval_y(y_eval),
+                                        weight=w_eval), f"validation_{i}"))
+        history: dict = {}
+        self._Booster = train(params, dtrain, evals=evals, evals_result=history,
+                              verbose_eval=verbose)
+        self.evals_result_ = history
+        if self.early_stopping_rounds and evals:
+            self.best_iteration = self._Booster.best_iteration
+            last_set = history[f"validation_{len(evals) - 1}"]
+            last_metric = list(last_set.values())[-1]
+            self.best_score = float(last_metric[self.best_iteration])
+        return self
+
+    def _encode_eval_y(self, y):
+        return np.asarray(y, dtype=np.float32)
+
+    # ------------------------------------------------------------- predict
+
+    def _predict_raw(self, X, output_margin=False):
+        check_is_fitted(self, "_Booster")
+        X, _ = self._validate_X(X, reset=False)
+        return self._Booster.predict(self._dataset(X), output_margin=output_margin)
+
+    def get_booster(self) -> Booster:
+        """The trained :class:`gpulayer.Booster`."""
+        check_is_fitted(self, "_Booster")
+        return self._Booster
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Feature importance by ``importance_type`` (default 'gain'),
+        normalised to sum to 1."""
+        scores = self.get_booster().feature_importance(self.importance_type or "gain")
+        total = scores.sum()
+        return (scores / total if total > 0 else scores).astype(np.float32)
+
+    @property
+    def n_estimators_(self) -> int:
+        """Boosting rounds in the trained model."""
+        return self.get_booster().num_rounds
+
+
+def _numpy_dtypes(df):
+    """A DataFrame's column dtypes as numpy dtypes (object for pandas
+    extension types that have no numpy equivalent)."""
+    out = []
+    for dt in df.dtypes:
+        try:
+            out.append(np.dtype(dt))
+        except TypeError:
+            out.append(np.dtype(object))
+    return out
+
+
+def _as_shape_holder(X):
+    """Something with X's number of rows, for _check_sample_weight."""
+    if isinstance(X, DenseMatrix):
+        return X.values
+    return X
+
+
+class GPULayerRegressor(RegressorMixin, _GPULayerModel):
+    """Gradient-boosted trees for regression (objective
+    ``reg:squarederror`` by default; ``reg:absoluteerror`` also works).
+
+    See the module documentation for the parameters and accepted data.
+    """
+
+    def _default_objective(self) -> str:
+        return "reg:squarederror"
+
+    def _y_check(self) -> dict:
+        return {"y_numeric": True}
+
+    def fit(self, X, y, sample_weight=None, eval_set=None,
+            sample_weight_eval_set=None, verbose=False):
+        """Train on X and y; eval_set is a list of (X, y) pairs evaluated
+        after every round (the last one drives early stopping)."""
+        X, y = self._validate_X(X, y, reset=True)
+        y = np.asarray(y, dtype=np.float64)
+        if y.ndim != 1:
+            y = y.reshape(-1)
+        return self._fit(X, y.astype(np.float32), sample_weight, eval_set,
+                         sample_weight_eval_set, verbose)
+
+    def predict(self, X, output_margin=False):
+        """Predicted values for X."""
+        return self._predict_raw(X, output_margin=output_margin)
+
+
+class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
+    """Gradient-boosted trees for classification: ``binary:logistic`` for
+    two classes, ``multi:softprob`` for more. Labels may be of any type
+    (``classes_`` holds them, sorted).
+
+    See the module documentation for the parameters and accepted data.
+    """
+
+    def _default_objective(self) -> str:
+        return "binary:logistic" if self.n_classes_ == 2 else "multi:softprob"
+
+    def fit(self, X, y, sample_weight=None, eval_set=None,
+            sample_weight_eval_set=None, verbose=False):
+        """Train on X and labels y; eval_set is a list of (X, y) pairs
+        evaluated after every round (the last one drives early stopping)."""
+        X, y = self._validate_X(X, y, reset=True)
+        check_classification_targets(y)
+        self.classes_, y_encoded = np.unique(y, return_inverse=True)
+        self.n_classes_ = len(self.classes_)
+        if self.n_classes_ < 2:
+            raise ValueError(
+                "GPULayerClassifier needs at least 2 classes in y; got 1 class "
+                f"({self.classes_[0]!r})"
+            )
+        objective = self.objective or self._default_objective()
+        extra = {"num_class": self.n_classes_} if objective.startswith("multi:") else {}
+        return self._fit(X, y_encoded.reshape(-1).astype(np.float32), sample_weight,
+                         eval_set, sample_weight_eval_set, verbose, extra)
+
+    def _encode_eval_y(self, y):
+        y = np.asarray(y).reshape(-1)
+        index = np.searchsorted(self.classes_, y)
+        index = np.clip(index, 0, self.n_classes_ - 1)
+        unknown = self.classes_[index] != y
+        if np.any(unknown):
+            raise ValueError(
+                f"eval_set has labels not seen in training: {np.unique(y[unknown])[:5]}"
+            )
+        return index.astype(np.float32)
+
+    def predict_proba(self, X):
+        """Class probabilities, shape (rows, n_classes), columns in the
+        order of classes_."""
+        raw = self._predict_raw(X)
+        if raw.ndim == 2:
+            return raw
+        if self.n_classes_ > 2:
+            raise ValueError(
+                f"objective {self.objective!r} predicts classes, not probabilities; "
+                "use multi:softprob for predict_proba"
+            )
+        return np.column_stack([1.0 - raw, raw])
+
+    def predict(self, X, output_margin=False):
+        """Predicted labels (of the type of classes_), or raw margins with
+        output_margin=True."""
+        if output_margin:
+            return self._predict_raw(X, output_margin=True)
+        raw = self._predict_raw(X)
+        if raw.ndim == 2:
+            index = np.argmax(raw, axis=1)
+        elif self.n_classes_ > 2:  # multi:softmax gives the class index
+            index = raw.astype(np.int64)
+        else:
+            index = (raw > 0.5).astype(np.int64)
+        return self.classes_[index]

@@ -1,0 +1,161 @@
+"""Data types: numpy (float32/float64, C/Fortran order), pandas with
+categorical and text columns, scipy.sparse, NaN."""
+
+import numpy as np
+import pytest
+
+import gpulayer
+from gpulayer import _lib
+from gpulayer.dataset import to_dense
+
+pd = pytest.importorskip("pandas")
+sparse = pytest.importorskip("scipy.sparse")
+
+PARAMS = {"objective": "reg:squarederror", "max_depth": 3, "nthread": 2,
+          "device": "cpu"}
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(400, 5))
+    X[rng.random(X.shape) < 0.1] = np.nan
+    y = np.nan_to_num(X[:, 0]) * 2 + np.nan_to_num(X[:, 1]) + rng.normal(0, 0.1, 400)
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def reference(data):
+    X, y = data
+    bst = gpulayer.train(PARAMS, gpulayer.Dataset(X.astype(np.float32), label=y), 10)
+    return bst, bst.predict(X.astype(np.float32))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_numpy_dtypes_and_layouts_give_the_same_model(data, reference, dtype, order):
+    X, y = data
+    Xc = np.asarray(X, dtype=dtype, order=order)
+    bst = gpulayer.train(PARAMS, gpulayer.Dataset(Xc, label=y), 10)
+    np.testing.assert_array_equal(bst.predict(Xc), reference[1])
+    np.testing.assert_array_equal(reference[0].predict(Xc), reference[1])
+
+
+@pytest.mark.parametrize("order,layout", [("C", _lib.ROW_MAJOR), ("F", _lib.COL_MAJOR)])
+def test_float32_contiguous_arrays_are_not_copied(order, layout):
+    X = np.asarray(np.random.default_rng(0).normal(size=(50, 4)), np.float32, order=order)
+    dense = to_dense(X)
+    assert dense.values is X
+    assert dense.layout == layout
+
+
+def test_strided_and_integer_arrays_are_converted():
+    X = np.arange(60, dtype=np.int64).reshape(10, 6)
+    dense = to_dense(X[:, ::2])
+    assert dense.values.dtype == np.float32
+    np.testing.assert_array_equal(dense.values, X[:, ::2])
+    with pytest.raises(ValueError, match="2-D"):
+        to_dense(np.zeros(5))
+
+
+def test_labels_weights_and_shape():
+    X = np.ones((6, 2))
+    d = gpulayer.Dataset(X, label=[0, 1, 0, 1, 0, 1], weight=np.full(6, 2.0))
+    assert d.shape == (6, 2)
+    np.testing.assert_array_equal(d.get_label(), [0, 1, 0, 1, 0, 1])
+    with pytest.raises(ValueError, match="label has 3 values"):
+        gpulayer.Dataset(X, label=[1, 2, 3])
+    assert gpulayer.Dataset(X).feature_names is None
+    named = gpulayer.Dataset(X, feature_names=["a", "b"])
+    assert named.feature_names == ["a", "b"]
+    assert named.select_columns([1]).feature_names == ["b"]
+
+
+def test_errors_carry_the_c_message():
+    X = np.ones((4, 2))
+    with pytest.raises(gpulayer.GPULayerError, match="got 3 names") as info:
+        gpulayer.Dataset(X, feature_names=["a", "b", "c"])
+    assert isinstance(info.value, ValueError)
+    assert info.value.status == 1
+
+
+def frame(rng, rows):
+    return pd.DataFrame({
+        "x": rng.normal(size=rows),
+        "colour": pd.Categorical(rng.choice(["red", "green", "blue"], rows),
+                                 categories=["red", "green", "blue"]),
+        "city": rng.choice(["Oslo", "Lima", "Pune", None], rows).astype(object),
+        "flag": rng.random(rows) < 0.5,
+        "count": pd.array(rng.integers(0, 5, rows), dtype="Int64"),
+    })
+
+
+def test_dataframe_columns_become_features_and_categories():
+    rng = np.random.default_rng(1)
+    df = frame(rng, 300)
+    dense = to_dense(df)
+    assert dense.feature_names == ["x", "colour", "city", "flag", "count"]
+    assert dense.categories == {1: ["blue", "green", "red"], 2: ["Lima", "Oslo", "Pune"]}
+    # Codes index the sorted names; missing stays NaN.
+    colour = np.array(["blue", "green", "red"])[dense.values[:, 1].astype(int)]
+    np.testing.assert_array_equal(colour, df["colour"].astype(str).to_numpy())
+    assert np.isnan(dense.values[df["city"].isna().to_numpy(), 2]).all()
+    assert dense.values.flags.f_contiguous and dense.layout == _lib.COL_MAJOR
+    d = gpulayer.Dataset(df, label=rng.normal(size=300))
+    assert d.feature_names == ["x", "colour", "city", "flag", "count"]
+
+
+def test_categories_are_matched_by_name_at_prediction():
+    rng = np.random.default_rng(2)
+    df = frame(rng, 600)
+    y = (df["colour"] == "green") * 3.0 + (df["city"] == "Pune") * 1.0
+    bst = gpulayer.train(PARAMS, gpulayer.Dataset(df, label=y), 20)
+    expected = bst.predict(df)
+    # The same values with another category order, and with text columns.
+    other = df.copy()
+    other["colour"] = other["colour"].cat.reorder_categories(["green", "blue", "red"])
+    np.testing.assert_array_equal(bst.predict(other), expected)
+    other["colour"] = other["colour"].astype(str)
+    np.testing.assert_array_equal(bst.predict(other), expected)
+    # A subset of rows with fewer categories, and columns in another order.
+    subset = df[df["colour"] != "blue"].iloc[:, ::-1]
+    np.testing.assert_array_equal(bst.predict(subset), expected[df["colour"] != "blue"])
+    assert abs(bst.predict(df[df["colour"] == "green"]).mean() - 3.5) < 0.5
+
+
+def test_sparse_absent_entries_are_missing():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 6))
+    X[rng.random(X.shape) < 0.5] = 0.0
+    y = X[:, 0] + X[:, 1]
+    csr = sparse.csr_matrix(X)
+    dense_nan = np.where(X == 0.0, np.nan, X).astype(np.float32)
+    np.testing.assert_array_equal(to_dense(csr).values, dense_nan)
+    # An explicitly stored zero stays a zero.
+    explicit = sparse.csr_matrix((np.array([0.0, 5.0]), ([0, 1], [0, 1])), shape=(2, 2))
+    np.testing.assert_array_equal(to_dense(explicit).values, [[0, np.nan], [np.nan, 5]])
+    bst = gpulayer.train(PARAMS, gpulayer.Dataset(csr, label=y), 10)
+    np.testing.assert_array_equal(bst.predict(csr), bst.predict(dense_nan))
+    np.testing.assert_array_equal(bst.predict(sparse.csc_matrix(X)), bst.predict(csr))
+
+
+def test_nan_is_missing_and_learns_a_direction():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(1000, 1))
+    y = np.where(X[:, 0] > 0, 1.0, 0.0)
+    missing = rng.random(1000) < 0.3
+    X[missing] = np.nan
+    y[missing] = 5.0
+    bst = gpulayer.train(PARAMS, gpulayer.Dataset(X, label=y), 30)
+    assert bst.predict(np.array([[np.nan]]))[0] > 4.5
+
+
+def test_from_file(tmp_path):
+    path = tmp_path / "train.csv"
+    path.write_text("y,a,b,colour\n1,0.5,2,red\n0,1.5,,blue\n1,2.5,1,red\n")
+    d = gpulayer.Dataset.from_file(path, label="y")
+    assert d.shape == (3, 3)
+    assert d.feature_names == ["a", "b", "colour"]
+    np.testing.assert_array_equal(d.get_label(), [1, 0, 1])
+    with pytest.raises(OSError, match="nope.csv"):
+        gpulayer.Dataset.from_file(tmp_path / "nope.csv")
