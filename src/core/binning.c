@@ -13,11 +13,30 @@ typedef struct weighted_value {
     float weight;
 } weighted_value;
 
-static int compare_weighted_value(const void *a, const void *b)
+/* The bits of a (non-NaN) float as an unsigned key with the same order. */
+static inline uint32_t sortable_key(float v)
 {
-    float x = ((const weighted_value *)a)->value;
-    float y = ((const weighted_value *)b)->value;
-    return (x > y) - (x < y);
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+/* LSD radix sort by value, 8 bits a pass: stable, O(n), and much faster
+ * than qsort's comparator calls on the binning sample. tmp has n slots. */
+static void sort_by_value(weighted_value *v, weighted_value *tmp, int64_t n)
+{
+    weighted_value *src = v, *dst = tmp;
+    for (int shift = 0; shift < 32; shift += 8) {
+        int64_t count[257] = {0};
+        for (int64_t i = 0; i < n; i++) count[((sortable_key(src[i].value) >> shift) & 0xff) + 1]++;
+        for (int k = 0; k < 256; k++) count[k + 1] += count[k];
+        for (int64_t i = 0; i < n; i++)
+            dst[count[(sortable_key(src[i].value) >> shift) & 0xff]++] = src[i];
+        weighted_value *t = src;
+        src = dst;
+        dst = t;
+    }
+    /* Four passes: the sorted data are back in v. */
 }
 
 /* A threshold between two neighbouring distinct values lo < hi such that lo
@@ -106,7 +125,7 @@ gpulayer_status gpl_bin_cuts_build(const gpulayer_dataset *ds, int max_bin,
     int nt = nthread > 0 ? nthread : omp_get_max_threads();
 #pragma omp parallel num_threads(nt) if (!failed)
     {
-        weighted_value *scratch = malloc(sizeof(weighted_value) * (size_t)(n ? n : 1));
+        weighted_value *scratch = malloc(sizeof(weighted_value) * 2 * (size_t)(n ? n : 1));
         if (!scratch) {
 #pragma omp atomic write
             failed = 1;
@@ -126,7 +145,7 @@ gpulayer_status gpl_bin_cuts_build(const gpulayer_dataset *ds, int max_bin,
                 scratch[m].weight = ds->weight ? ds->weight[r] : 1.0f;
                 m++;
             }
-            qsort(scratch, (size_t)m, sizeof *scratch, compare_weighted_value);
+            sort_by_value(scratch, scratch + n, m);
             counts[f] = feature_cuts(scratch, m, max_value_bins,
                                      all_cuts + (size_t)f * (size_t)max_value_bins);
         }

@@ -23,15 +23,17 @@ gpulayer_status gpl_bin_cuts_build(const gpulayer_dataset *ds, int max_bin,
 static inline uint8_t gpl_bin_of(const float *cuts, uint32_t n, float v)
 {
     if (isnan(v)) return 0;
+    if (n == 0) return 1;
+    /* Invariant: every threshold before base is <= v, and the count lies
+     * in base - cuts .. base - cuts + len. The select compiles to cmov. */
     const float *base = cuts;
     uint32_t len = n;
-    while (len > 0) {
+    while (len > 1) {
         uint32_t half = len >> 1;
-        int above = base[half] <= v;
-        base = above ? base + half + 1 : base;
-        len = above ? len - half - 1 : half;
+        base = base[half] <= v ? base + half : base;
+        len -= half;
     }
-    return (uint8_t)(base - cuts + 1);
+    return (uint8_t)((base - cuts) + (*base <= v) + 1);
 }
 
 /* Histogram offsets: feature f's bins are [offset[f], offset[f+1]), each
