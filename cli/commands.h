@@ -17,6 +17,11 @@ int cmd_predict(int argc, char **argv);
 int cmd_importance(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 /* BEGIN DEVICE COMMANDS (owned by src/device/) */
+int cmd_devices(int argc, char **argv);
+int cmd_diagnose(int argc, char **argv);
+int cmd_place(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_support_matrix(int argc, char **argv);
 /* END DEVICE COMMANDS */
 
 #endif

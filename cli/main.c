@@ -11,6 +11,11 @@ static const gpl_command commands[] = {
     {"importance", "print a model's feature importance", cmd_importance},
     {"export", "convert a model to XGBoost's JSON format", cmd_export},
     /* BEGIN DEVICE COMMAND TABLE (owned by src/device/) */
+    {"devices", "list this host's compute devices", cmd_devices},
+    {"diagnose", "print a shareable capability summary", cmd_diagnose},
+    {"place", "show where a job would run, and why", cmd_place},
+    {"run", "run a program on the device a request gets", cmd_run},
+    {"support-matrix", "print what each accelerator supports", cmd_support_matrix},
     /* END DEVICE COMMAND TABLE */
 };
 

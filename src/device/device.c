@@ -1,0 +1,272 @@
+/* device.c -- device records, notes and their small helpers. */
+#include "device.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+void gpl_strlcpy(char *dst, const char *src, size_t size)
+{
+    if (!size) return;
+    snprintf(dst, size, "%s", src ? src : "");
+}
+
+static const char *const runtime_names[GPL_RT_COUNT] = {"cpu", "cuda", "metal",
+                                                        "vulkan"};
+static const char *const runtime_accels[GPL_RT_COUNT] = {"cpu", "cuda", "mps",
+                                                         "vulkan"};
+
+const char *gpl_runtime_name(gpl_runtime rt)
+{
+    return (unsigned)rt < GPL_RT_COUNT ? runtime_names[rt] : "unknown";
+}
+
+const char *gpl_runtime_accelerator(gpl_runtime rt)
+{
+    return (unsigned)rt < GPL_RT_COUNT ? runtime_accels[rt] : "unknown";
+}
+
+int gpl_runtime_of_accelerator(const char *accelerator)
+{
+    for (int i = 0; i < GPL_RT_COUNT; i++)
+        if (accelerator && !strcmp(accelerator, runtime_accels[i])) return i;
+    return -1;
+}
+
+static const char *const note_names[GPL_NOTE_KIND_COUNT] = {
+    "info",
+    "library_not_found",
+    "no_visible_device",
+    "runtime_unavailable",
+    "stub_library",
+    "driver_too_old",
+    "not_macos",
+    "no_metal_device",
+    "missing_gpu_family",
+    "backend_unavailable",
+    "probe_timeout",
+    "probe_crashed",
+    "probe_failed",
+    "probe_not_found",
+};
+
+const char *gpl_note_kind_name(gpl_note_kind kind)
+{
+    return (unsigned)kind < GPL_NOTE_KIND_COUNT ? note_names[kind] : "info";
+}
+
+int gpl_note_kind_from_name(const char *name)
+{
+    for (int i = 0; i < GPL_NOTE_KIND_COUNT; i++)
+        if (name && !strcmp(name, note_names[i])) return i;
+    return -1;
+}
+
+void gpl_discovery_release(gpl_discovery *d)
+{
+    if (!d) return;
+    free(d->devices);
+    free(d->notes);
+    memset(d, 0, sizeof *d);
+}
+
+/* Arrays grow one element at a time: a host has a handful of devices, so
+ * simplicity beats amortised growth here. */
+gpl_device *gpl_discovery_add_device(gpl_discovery *d, const gpl_device *dev)
+{
+    gpl_device *grown =
+        realloc(d->devices, (size_t)(d->num_devices + 1) * sizeof *grown);
+    if (!grown) {
+        gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory listing devices");
+        return NULL;
+    }
+    d->devices = grown;
+    grown[d->num_devices] = *dev;
+    return &grown[d->num_devices++];
+}
+
+static gpulayer_status add_note_copy(gpl_discovery *d, const gpl_note *note)
+{
+    gpl_note *grown = realloc(d->notes, (size_t)(d->num_notes + 1) * sizeof *grown);
+    if (!grown)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "out of memory recording discovery notes");
+    d->notes = grown;
+    grown[d->num_notes++] = *note;
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpl_discovery_add_note(gpl_discovery *d, const char *runtime,
+                                       gpl_note_kind kind, const char *fmt, ...)
+{
+    gpl_note note;
+    memset(&note, 0, sizeof note);
+    gpl_strlcpy(note.runtime, runtime, sizeof note.runtime);
+    note.kind = kind;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note.message, sizeof note.message, fmt, ap);
+    va_end(ap);
+    return add_note_copy(d, &note);
+}
+
+gpulayer_status gpl_discovery_append(gpl_discovery *dst, const gpl_discovery *src)
+{
+    for (int i = 0; i < src->num_devices; i++)
+        if (!gpl_discovery_add_device(dst, &src->devices[i]))
+            return GPULAYER_ERR_OUT_OF_MEMORY;
+    for (int i = 0; i < src->num_notes; i++)
+        GPL_CHECK(add_note_copy(dst, &src->notes[i]));
+    return GPULAYER_OK;
+}
+
+void gpl_device_init(gpl_device *dev, const char *accelerator, int index)
+{
+    memset(dev, 0, sizeof *dev);
+    gpl_strlcpy(dev->accelerator, accelerator, sizeof dev->accelerator);
+    dev->index = index;
+    dev->memory_kind = GPULAYER_MEMORY_HOST;
+}
+
+int gpl_device_has_cap(const gpl_device *dev, const char *cap)
+{
+    for (int i = 0; i < dev->num_caps; i++)
+        if (!strcmp(dev->caps[i], cap)) return 1;
+    return 0;
+}
+
+void gpl_device_add_cap(gpl_device *dev, const char *cap)
+{
+    if (!cap || !*cap || gpl_device_has_cap(dev, cap)) return;
+    if (dev->num_caps >= GPL_MAX_CAPS) return;
+    gpl_strlcpy(dev->caps[dev->num_caps++], cap, GPL_CAP_LEN);
+    gpl_device_caps_text(dev, dev->caps_text, sizeof dev->caps_text);
+}
+
+void gpl_device_set_prop(gpl_device *dev, const char *key, const char *value)
+{
+    for (int i = 0; i < dev->num_props; i++)
+        if (!strcmp(dev->props[i].key, key)) {
+            gpl_strlcpy(dev->props[i].value, value, GPL_PROP_VALUE_LEN);
+            return;
+        }
+    if (dev->num_props >= GPL_MAX_PROPS) return;
+    gpl_prop *p = &dev->props[dev->num_props++];
+    gpl_strlcpy(p->key, key, sizeof p->key);
+    gpl_strlcpy(p->value, value, sizeof p->value);
+}
+
+const char *gpl_device_prop(const gpl_device *dev, const char *key)
+{
+    for (int i = 0; i < dev->num_props; i++)
+        if (!strcmp(dev->props[i].key, key)) return dev->props[i].value;
+    return NULL;
+}
+
+void gpl_device_label(const gpl_device *dev, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s:%d", dev->accelerator, dev->index);
+}
+
+void gpl_device_caps_text(const gpl_device *dev, char *buf, size_t size)
+{
+    size_t used = 0;
+    if (size) buf[0] = '\0';
+    for (int i = 0; i < dev->num_caps && used < size; i++) {
+        int n = snprintf(buf + used, size - used, "%s%s", i ? " " : "",
+                         dev->caps[i]);
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+}
+
+const char *gpl_memory_kind_name(gpulayer_memory_kind kind)
+{
+    switch (kind) {
+    case GPULAYER_MEMORY_ANY: return "any";
+    case GPULAYER_MEMORY_HOST: return "host";
+    case GPULAYER_MEMORY_DEDICATED: return "dedicated";
+    case GPULAYER_MEMORY_UNIFIED: return "unified";
+    }
+    return "any";
+}
+
+int gpl_memory_kind_from_name(const char *name)
+{
+    static const gpulayer_memory_kind kinds[] = {
+        GPULAYER_MEMORY_ANY, GPULAYER_MEMORY_HOST, GPULAYER_MEMORY_DEDICATED,
+        GPULAYER_MEMORY_UNIFIED};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (name && !strcmp(name, gpl_memory_kind_name(kinds[i])))
+            return (int)kinds[i];
+    return -1;
+}
+
+void gpl_format_bytes(uint64_t bytes, char *buf, size_t size)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024.0 && u < 5) {
+        v /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, size, "%llu B", (unsigned long long)bytes);
+    else
+        snprintf(buf, size, "%.1f %s", v, units[u]);
+}
+
+/* Returns the multiplier of a unit suffix, or 0 when unknown. */
+static double unit_factor(const char *unit)
+{
+    static const struct {
+        const char *name;
+        double factor;
+    } units[] = {
+        {"", 1.0},     {"b", 1.0},     {"k", 0x1p10},  {"kib", 0x1p10},
+        {"m", 0x1p20}, {"mib", 0x1p20}, {"g", 0x1p30}, {"gib", 0x1p30},
+        {"t", 0x1p40}, {"tib", 0x1p40}, {"kb", 1e3},   {"mb", 1e6},
+        {"gb", 1e9},   {"tb", 1e12},
+    };
+    char lower[8];
+    size_t n = strlen(unit);
+    if (n >= sizeof lower) return 0;
+    for (size_t i = 0; i <= n; i++) lower[i] = (char)tolower((unsigned char)unit[i]);
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(lower, units[i].name)) return units[i].factor;
+    return 0;
+}
+
+gpulayer_status gpl_parse_bytes(const char *text, uint64_t *out)
+{
+    if (!text || !*text)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "empty memory size");
+    char *end = NULL;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (end == text || errno || !isfinite(value) || value < 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "memory size '%s' is not a non-negative number "
+                         "with an optional unit (512M, 8G, 1.5GiB, 8GB)",
+                         text);
+    while (*end == ' ') end++;
+    double factor = unit_factor(end);
+    if (factor == 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "memory size '%s' has an unknown unit '%s' (use B, "
+                         "K, M, G, T, KiB..TiB or KB..TB)",
+                         text, end);
+    double bytes = value * factor;
+    if (bytes >= 0x1p64)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "memory size '%s' is too large", text);
+    *out = (uint64_t)bytes;
+    return GPULAYER_OK;
+}
