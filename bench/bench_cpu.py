@@ -66,7 +66,7 @@ def flights(prefix):
     y = (df.pop("delay") > 15).astype(np.float32).to_numpy()
     df = df.drop(columns=["date"])
     for col in df.columns:
-        if df[col].dtype == object:
+        if not pd.api.types.is_numeric_dtype(df[col]):
             cats = sorted(df[col].dropna().unique())
             df[col] = pd.Categorical(df[col], categories=cats).codes.astype(np.float32)
     X = df.to_numpy(dtype=np.float32)
