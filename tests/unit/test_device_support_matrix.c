@@ -11,7 +11,7 @@
 #include "device/request.h"
 #include "device/support_matrix.h"
 
-#define DOC_PATH GPL_TEST_DATA_DIR "/../../docs/support-matrix.md"
+#define DOC_PATH GPL_SOURCE_DIR "/docs/support-matrix.md"
 
 static char *read_all(const char *path)
 {
