@@ -341,7 +341,7 @@ static gpulayer_status check_codes(const char *fn, const gpulayer_dataset *ds,
     return GPULAYER_OK;
 }
 
-static gpl_category_dict *make_dict(const char *const *names, int32_t n)
+gpl_category_dict *gpl_category_dict_new(const char *const *names, int32_t n)
 {
     gpl_category_dict *dict = gpl_calloc(1, sizeof *dict, "a category list");
     if (!dict) return NULL;
@@ -374,7 +374,7 @@ gpulayer_status gpulayer_dataset_set_categories(gpulayer_dataset *ds, int32_t co
                                     "category lists");
         if (!ds->categories) return GPULAYER_ERR_OUT_OF_MEMORY;
     }
-    gpl_category_dict *dict = make_dict(names, num_categories);
+    gpl_category_dict *dict = gpl_category_dict_new(names, num_categories);
     if (!dict) return GPULAYER_ERR_OUT_OF_MEMORY;
     gpl_category_dict_free(ds->categories[col]);
     ds->categories[col] = dict;

@@ -32,6 +32,9 @@ struct gpulayer_dataset {
 gpulayer_status gpl_dataset_alloc(int64_t num_rows, int32_t num_cols,
                                   gpulayer_dataset **out);
 void gpl_category_dict_free(gpl_category_dict *dict);
+/* A dictionary holding copies of names[0..n); NULL (error set) when out of
+ * memory. */
+gpl_category_dict *gpl_category_dict_new(const char *const *names, int32_t n);
 
 static inline float gpl_dataset_value(const gpulayer_dataset *ds, int64_t row,
                                       int32_t col)

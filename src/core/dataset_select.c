@@ -5,19 +5,6 @@
 #include "dataset.h"
 #include "error.h"
 
-static gpulayer_status copy_dict(const gpl_category_dict *src, gpl_category_dict **out)
-{
-    gpl_category_dict *d = calloc(1, sizeof *d);
-    if (!d) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
-    *out = d;
-    d->names = calloc((size_t)(src->count ? src->count : 1), sizeof(char *));
-    if (!d->names) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
-    d->count = src->count;
-    for (int32_t i = 0; i < src->count; i++)
-        if (!(d->names[i] = gpl_strdup(src->names[i]))) return GPULAYER_ERR_OUT_OF_MEMORY;
-    return GPULAYER_OK;
-}
-
 static gpulayer_status copy_rows_info(const gpulayer_dataset *ds, gpulayer_dataset *o)
 {
     size_t n = sizeof(float) * (size_t)(ds->num_rows ? ds->num_rows : 1);
@@ -60,8 +47,10 @@ gpulayer_status gpulayer_dataset_select_columns(const gpulayer_dataset *ds,
         if (o->feature_names && ds->feature_names[c] &&
             !(o->feature_names[i] = gpl_strdup(ds->feature_names[c])))
             st = GPULAYER_ERR_OUT_OF_MEMORY;
-        if (st == GPULAYER_OK && o->categories && ds->categories[c])
-            st = copy_dict(ds->categories[c], &o->categories[i]);
+        if (st == GPULAYER_OK && o->categories && ds->categories[c] &&
+            !(o->categories[i] = gpl_category_dict_new(
+                  (const char *const *)ds->categories[c]->names, ds->categories[c]->count)))
+            st = GPULAYER_ERR_OUT_OF_MEMORY;
     }
     if (st != GPULAYER_OK) {
         gpulayer_dataset_free(o);

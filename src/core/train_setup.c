@@ -159,27 +159,26 @@ static gpulayer_status copy_names(gpl_model *m, const gpulayer_dataset *ds)
         if (!m->categories) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
         for (int32_t f = 0; f < F; f++) {
             const gpl_category_dict *src = ds->categories[f];
-            if (!src) continue;
-            gpl_category_dict *d = calloc(1, sizeof *d);
-            if (!d) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
-            m->categories[f] = d;
-            d->names = calloc((size_t)(src->count ? src->count : 1), sizeof(char *));
-            if (!d->names) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
-            d->count = src->count;
-            for (int32_t i = 0; i < src->count; i++)
-                if (!(d->names[i] = gpl_strdup(src->names[i])))
-                    return GPULAYER_ERR_OUT_OF_MEMORY;
+            if (src && !(m->categories[f] = gpl_category_dict_new(
+                             (const char *const *)src->names, src->count)))
+                return GPULAYER_ERR_OUT_OF_MEMORY;
         }
     }
     return GPULAYER_OK;
 }
 
 gpulayer_status gpl_train_model_init(const gpl_params *p,
-                                     const gpulayer_dataset *train, int nthread,
+                                     const gpulayer_dataset *train,
+                                     const gpulayer_dataset *labels,
+                                     gpl_bin_cuts *cuts, int nthread,
                                      gpl_model **out)
 {
     gpl_model *m = gpl_model_new();
     if (!m) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for a model");
+    if (cuts) {
+        m->cuts = *cuts;
+        memset(cuts, 0, sizeof *cuts);
+    }
     gpl_objective_kind kind;
     int as_class;
     gpulayer_status st = gpl_objective_parse(p->objective, &kind, &as_class);
@@ -189,9 +188,10 @@ gpulayer_status gpl_train_model_init(const gpl_params *p,
     m->num_outputs = m->num_class;
     m->num_features = train->num_cols;
     m->best_round = -1;
-    if (st == GPULAYER_OK) estimate_base_score(p, m, train);
+    if (st == GPULAYER_OK) estimate_base_score(p, m, labels ? labels : train);
     if (st == GPULAYER_OK) st = copy_names(m, train);
-    if (st == GPULAYER_OK) st = gpl_bin_cuts_build(train, p->max_bin, nthread, &m->cuts);
+    if (st == GPULAYER_OK && !cuts)
+        st = gpl_bin_cuts_build(train, p->max_bin, nthread, &m->cuts);
     if (st == GPULAYER_OK && !(m->params_json = gpl_params_to_json(p)))
         st = GPULAYER_ERR_OUT_OF_MEMORY;
     if (st != GPULAYER_OK) {
