@@ -8,6 +8,8 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "dist/dist.h"
+#include "dist/dist_shard.h"
 #include "gpulayer.h"
 
 #define MAX_VALID 16
@@ -18,6 +20,8 @@ typedef struct train_options {
     const char *valid[MAX_VALID];
     int num_valid;
     int quiet, verbose;
+    const char *dist;     /* auto, on, off */
+    double dist_timeout;  /* seconds; 0 = default */
     gpulayer_booster *booster;
     char *owned[256]; /* config-file strings, freed at exit */
     int num_owned;
@@ -60,6 +64,15 @@ static void train_usage(FILE *out)
 "  --config FILE        'key = value' lines: any parameter, or data, label,\n"
 "                       format, weight, ignore, valid, model; flags given on\n"
 "                       the command line win\n"
+"distributed (data-parallel over MPI, CPU ranks):\n"
+"  --dist M             auto (default: on when started by mpirun, srun or\n"
+"                       gpulayer run --nproc), on or off\n"
+"  --dist-timeout S     stop when other ranks do not answer within S seconds\n"
+"                       (default 300, or GPULAYER_DIST_TIMEOUT)\n"
+"                       Each rank reads --data, and trains on rows\n"
+"                       [r*n/N, (r+1)*n/N); or, when the path holds %%d, its own\n"
+"                       file with %%d replaced by the rank. --valid sets are\n"
+"                       read whole by every rank. Rank 0 prints and saves.\n"
 "output:\n"
 "  --quiet              no progress output\n"
 "  --verbose            also print the device placement and memory\n"
@@ -145,7 +158,8 @@ static int on_round(void *user, int round, const gpulayer_eval_result *res, int 
 
 static int parse_args(int argc, char **argv, train_options *o)
 {
-    enum { OPT_NUM_ROUND = 256, OPT_MAX_DEPTH, OPT_EARLY, OPT_CONFIG, OPT_NO_HEADER };
+    enum { OPT_NUM_ROUND = 256, OPT_MAX_DEPTH, OPT_EARLY, OPT_CONFIG, OPT_NO_HEADER,
+           OPT_DIST, OPT_DIST_TIMEOUT };
     static const struct option longopts[] = {
         {"data", required_argument, 0, 'd'},   {"label", required_argument, 0, 'l'},
         {"format", required_argument, 0, 'f'}, {"weight", required_argument, 0, 'w'},
@@ -158,6 +172,8 @@ static int parse_args(int argc, char **argv, train_options *o)
         {"early-stopping", required_argument, 0, OPT_EARLY},
         {"param", required_argument, 0, 'p'}, {"config", required_argument, 0, OPT_CONFIG},
         {"no-header", no_argument, 0, OPT_NO_HEADER},
+        {"dist", required_argument, 0, OPT_DIST},
+        {"dist-timeout", required_argument, 0, OPT_DIST_TIMEOUT},
         {"quiet", no_argument, 0, 'q'},       {"verbose", no_argument, 0, 'V'},
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     /* The config file is read first so that flags override it. */
@@ -188,6 +204,20 @@ static int parse_args(int argc, char **argv, train_options *o)
         case OPT_EARLY: rc = set_option(o, "early_stopping_rounds", optarg); break;
         case OPT_CONFIG: break;
         case OPT_NO_HEADER: o->no_header = 1; break;
+        case OPT_DIST:
+            if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
+                fprintf(stderr, "gpulayer train: --dist expects auto, on or off\n");
+                return 2;
+            }
+            o->dist = optarg;
+            break;
+        case OPT_DIST_TIMEOUT:
+            o->dist_timeout = atof(optarg);
+            if (!(o->dist_timeout > 0)) {
+                fprintf(stderr, "gpulayer train: --dist-timeout expects seconds > 0\n");
+                return 2;
+            }
+            break;
         case 'p':
             if (!cli_split_key_value(optarg, &key, &value)) {
                 fprintf(stderr, "gpulayer train: --param expects KEY=VALUE, got '%s'\n", optarg);
@@ -213,6 +243,107 @@ static int parse_args(int argc, char **argv, train_options *o)
     return 0;
 }
 
+/* ------------------------------------------------------------ ranks */
+
+/* Whether this run joins a distributed job; 0 with *rc set on a refusal. */
+static int want_dist(const train_options *o, int *rc)
+{
+    *rc = 0;
+    const char *mode = o->dist ? o->dist : "auto";
+    if (!strcmp(mode, "off")) return 0;
+    if (!strcmp(mode, "auto") && !gpl_dist_launched()) return 0;
+    if (!gpl_dist_built()) {
+        /* N copies training alone would race to write one model file. */
+        fprintf(stderr, "gpulayer train: %s, but this gpulayer was built without MPI; "
+                        "rebuild with MPI (Debian: libopenmpi-dev) or pass --dist off "
+                        "to train one model in every process\n",
+                !strcmp(mode, "on") ? "--dist on was given" : "started by an MPI launcher");
+        *rc = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* When the launcher ends this rank because another one failed (Open MPI's
+ * mpirun sends SIGTERM to the survivors), say so instead of vanishing. */
+static char term_message[160];
+static size_t term_length; /* measured beforehand: the handler only writes */
+static void on_sigterm(int sig)
+{
+    (void)sig;
+    ssize_t ignored = write(STDERR_FILENO, term_message, term_length);
+    (void)ignored;
+    _exit(143);
+}
+
+static void install_sigterm(int rank)
+{
+    snprintf(term_message, sizeof term_message,
+             "gpulayer train: rank %d: stopped by the launcher (another rank failed, "
+             "or the job was cancelled); no model written\n", rank);
+    term_length = strlen(term_message);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigterm;
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Reads this rank's training rows: its own file when --data holds %d, else
+ * its slice of the one file (every rank reads it whole). */
+static gpulayer_status read_shard(const train_options *o, int rank, int size,
+                                  gpulayer_dataset **out, char **path_out)
+{
+    int pattern = gpl_dist_is_pattern(o->data);
+    char *path = pattern ? gpl_dist_shard_path(o->data, rank) : strdup(o->data);
+    *path_out = path;
+    if (!path) return GPULAYER_ERR_OUT_OF_MEMORY;
+    gpulayer_status st = cli_read_data(path, o->format, o->label, o->no_header,
+                                       o->weight, o->ignore, 0, out);
+    if (st == GPULAYER_OK && !pattern && size > 1) {
+        int64_t first, count;
+        gpl_dist_slice(gpulayer_dataset_num_rows(*out), rank, size, &first, &count);
+        gpl_dist_keep_rows(*out, first, count);
+    }
+    return st;
+}
+
+/* "rank R/N: ROWS rows from FILE, global rows FIRST..": every rank, so a
+ * run's log says which rows each one trained on. */
+static void report_shard(const gpulayer_dataset *train, const char *path)
+{
+    int size = gpl_dist_size(), rank = gpl_dist_rank();
+    int64_t rows = gpulayer_dataset_num_rows(train), first = 0, total = 0;
+    int64_t *all = malloc(sizeof(int64_t) * (size_t)size);
+    int64_t ok = all != NULL;
+    gpl_dist_allreduce_i64(&ok, 1, GPL_DIST_MIN);
+    if (!ok) {
+        free(all);
+        return;
+    }
+    gpl_dist_allgather_i64(rows, all);
+    for (int r = 0; r < size; r++) {
+        if (r < rank) first += all[r];
+        total += all[r];
+    }
+    free(all);
+    fprintf(stderr, "rank %d/%d: %lld rows from %s, first global row %lld of %lld\n",
+            rank, size, (long long)rows, path, (long long)first, (long long)total);
+}
+
+/* A failure every rank knows of is reported once, by rank 0; one that
+ * only this rank knows of must end the job, or the others would wait. */
+static int fail_ranks(int dist, const char *what)
+{
+    if (dist && !gpl_dist_failure_shared() && gpl_dist_size() > 1) {
+        char message[1200];
+        snprintf(message, sizeof message, "%s%s%s", what ? what : "",
+                 what ? ": " : "", gpulayer_last_error());
+        gpl_dist_abort(message, 1);
+    }
+    if (!dist || gpl_dist_rank() == 0) return cli_fail("train", what);
+    return 1;
+}
+
 int cmd_train(int argc, char **argv)
 {
     train_options o;
@@ -220,67 +351,106 @@ int cmd_train(int argc, char **argv)
     o.model = "model.json";
     if (gpulayer_booster_create(&o.booster) != GPULAYER_OK) return cli_fail("train", NULL);
     int rc = parse_args(argc, argv, &o);
+    int dist = rc ? 0 : want_dist(&o, &rc);
     if (rc) {
         gpulayer_booster_free(o.booster);
         for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
         return rc < 0 ? 0 : rc;
     }
+    if (!dist && gpl_dist_is_pattern(o.data)) {
+        fprintf(stderr, "gpulayer train: --data %s names one file per rank, but this is "
+                        "not a distributed run (start it with mpirun or gpulayer run "
+                        "--nproc N)\n", o.data);
+        gpulayer_booster_free(o.booster);
+        for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
+        return 2;
+    }
+    if (dist && gpl_dist_init(o.dist_timeout) != GPULAYER_OK) {
+        rc = cli_fail("train", "joining the distributed job");
+        gpulayer_booster_free(o.booster);
+        for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
+        return rc;
+    }
+    const int rank = gpl_dist_rank(), size = gpl_dist_size();
+    if (dist) {
+        install_sigterm(rank);
+        char threads[32] = "0";
+        gpulayer_booster_get_param(o.booster, "nthread", threads, sizeof threads);
+        if (atoi(threads) <= 0) {
+            snprintf(threads, sizeof threads, "%d", gpl_dist_default_threads());
+            gpulayer_booster_set_param(o.booster, "nthread", threads);
+        }
+    }
+    /* Rank 0 speaks for the job; the others only report their shard. */
+    const int quiet = o.quiet || rank != 0;
     if (o.verbose) gpulayer_booster_set_param(o.booster, "verbosity", "2");
     double t0 = cli_now();
     gpulayer_dataset *train = NULL, *valid[MAX_VALID] = {0};
     const char *names[MAX_VALID];
-    if (cli_read_data(o.data, o.format, o.label, o.no_header, o.weight, o.ignore, 0,
-                      &train) != GPULAYER_OK) {
-        rc = cli_fail("train", NULL);
+    char *train_path = NULL;
+    gpulayer_status st = read_shard(&o, rank, size, &train, &train_path);
+    for (int i = 0; st == GPULAYER_OK && i < o.num_valid; i++) {
+        names[i] = o.num_valid == 1 ? "valid" : o.valid[i];
+        st = cli_read_data(o.valid[i], o.format, o.label, o.no_header, o.weight, o.ignore,
+                           gpulayer_dataset_num_cols(train), &valid[i]);
+    }
+    /* A rank that could not read its data fails every rank, with its
+     * message, before any training starts. */
+    if (dist) st = gpl_dist_agree(st);
+    if (st != GPULAYER_OK) {
+        rc = fail_ranks(dist, NULL);
         goto done;
     }
-    for (int i = 0; i < o.num_valid; i++) {
-        names[i] = o.num_valid == 1 ? "valid" : o.valid[i];
-        if (cli_read_data(o.valid[i], o.format, o.label, o.no_header, o.weight, o.ignore,
-                          gpulayer_dataset_num_cols(train), &valid[i]) != GPULAYER_OK) {
-            rc = cli_fail("train", NULL);
-            goto done;
-        }
-    }
-    if (!o.quiet)
+    if (dist && !o.quiet) report_shard(train, train_path);
+    if (!quiet)
         fprintf(stderr, "loaded %s: %lld rows x %d features (%.2fs)\n", o.data,
                 (long long)gpulayer_dataset_num_rows(train),
                 gpulayer_dataset_num_cols(train), cli_now() - t0);
     char rounds_text[32] = "0";
     gpulayer_booster_get_param(o.booster, "num_round", rounds_text, sizeof rounds_text);
-    progress prog = {cli_now(), atoi(rounds_text), isatty(STDERR_FILENO), o.quiet};
+    progress prog = {cli_now(), atoi(rounds_text), isatty(STDERR_FILENO), quiet};
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, &old);
-    gpulayer_status st = gpulayer_booster_train(o.booster, train,
-                                                (const gpulayer_dataset *const *)valid,
-                                                names, o.num_valid, on_round, &prog);
+    st = gpulayer_booster_train(o.booster, train, (const gpulayer_dataset *const *)valid,
+                                names, o.num_valid, on_round, &prog);
     sigaction(SIGINT, &old, NULL);
-    if (st == GPULAYER_ERR_INTERRUPTED && interrupted) {
-        fprintf(stderr, "\ngpulayer train: interrupted; no model written\n");
+    if (st == GPULAYER_ERR_INTERRUPTED) {
+        if (rank == 0) fprintf(stderr, "\ngpulayer train: interrupted; no model written\n");
         rc = 130;
         goto done;
     }
     if (st != GPULAYER_OK) {
-        rc = cli_fail("train", NULL);
+        rc = fail_ranks(dist, NULL);
         goto done;
     }
-    if (gpulayer_booster_save(o.booster, o.model) != GPULAYER_OK) {
-        rc = cli_fail("train", NULL);
+    /* Every rank holds the same model; rank 0 alone writes it. */
+    st = rank == 0 ? gpulayer_booster_save(o.booster, o.model) : GPULAYER_OK;
+    if (dist) st = gpl_dist_agree(st);
+    if (st != GPULAYER_OK) {
+        rc = fail_ranks(dist, NULL);
         goto done;
     }
-    if (!o.quiet) {
+    if (!quiet) {
         int best = gpulayer_booster_best_round(o.booster);
         fprintf(stderr, "trained %d rounds in %.2fs", gpulayer_booster_num_rounds(o.booster),
                 cli_now() - prog.start);
+        if (size > 1) fprintf(stderr, " on %d ranks", size);
         if (best >= 0) fprintf(stderr, " (best round %d)", best + 1);
         fprintf(stderr, "; model saved to %s\n", o.model);
     }
 done:
     for (int i = 0; i < o.num_valid; i++) gpulayer_dataset_free(valid[i]);
     gpulayer_dataset_free(train);
+    free(train_path);
     gpulayer_booster_free(o.booster);
     for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
+    if (dist) {
+        /* The job's outcome is reported: a launcher that ends this rank
+         * while it leaves has nothing more to say. */
+        signal(SIGTERM, SIG_DFL);
+        gpl_dist_finalize();
+    }
     return rc;
 }

@@ -13,6 +13,8 @@ command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
 [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
 [ -f /usr/include/cmocka.h ] || need_apt+=(libcmocka-dev)
 command -v xz >/dev/null || need_apt+=(xz-utils)
+# Distributed training (src/dist/) and its multi-rank tests.
+command -v mpirun >/dev/null || need_apt+=(libopenmpi-dev openmpi-bin)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -169,7 +169,17 @@ struct gpl_backend_ops {
     gpulayer_status (*read_histogram)(gpl_backend *be, int32_t node,
                                       gpl_grad_pair *out);
     void (*memory)(gpl_backend *be, gpl_memory_report *out);
+    /* Optional, for data-parallel training (src/dist/): overwrites backend
+     * state with pairs the host summed or quantized over every rank, so
+     * that each rank goes on from the same global numbers. node >= 0: that
+     * node's histogram (feature_offset[F] pairs; the node need not have
+     * one yet). node == GPL_ROW_GRADIENTS: the quantized gradient pair of
+     * every row (num_rows pairs), replacing compute_gradients' output. */
+    gpulayer_status (*write_pairs)(gpl_backend *be, int32_t node,
+                                   const gpl_grad_pair *in);
 };
+
+#define GPL_ROW_GRADIENTS (-1)
 
 struct gpl_backend {
     const struct gpl_backend_ops *ops;
@@ -188,9 +198,16 @@ int gpl_backend_is_built(const char *accelerator);
 /* Per-backend constructors (registry.c lists them). */
 gpulayer_status gpl_cpu_backend_create(const gpl_backend_config *config,
                                        gpl_backend **out);
+/* The CPU backend's write_pairs (src/backend/cpu/cpu_dist.c). */
+gpulayer_status gpl_cpu_write_pairs(gpl_backend *be, int32_t node,
+                                    const gpl_grad_pair *in);
 #ifdef GPL_HAVE_CUDA
 gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,
                                         gpl_backend **out);
+#endif
+#ifdef GPL_HAVE_VULKAN
+gpulayer_status gpl_vulkan_backend_create(const gpl_backend_config *config,
+                                          gpl_backend **out);
 #endif
 
 #endif

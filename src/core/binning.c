@@ -82,25 +82,28 @@ static uint32_t feature_cuts(const weighted_value *v, int64_t n,
     return count;
 }
 
-/* Deterministic row sample: every row when small, else rows whose index
- * hash falls under the sampling rate. */
-static int64_t sample_rows(int64_t num_rows, int64_t **out)
+/* The hash that decides whether a row is in the binning sample. */
+static inline uint64_t row_hash(int64_t row)
+{
+    uint64_t z = (uint64_t)row + 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+int64_t gpl_bin_sample_rows(int64_t first_row, int64_t num_rows,
+                            int64_t global_rows, int64_t **out)
 {
     *out = NULL;
-    if (num_rows <= GPL_BIN_SAMPLE_ROWS) return num_rows;
-    int64_t *rows = gpl_malloc(sizeof(int64_t) * (GPL_BIN_SAMPLE_ROWS * 2 + 16),
-                               "binning sample");
+    if (global_rows <= GPL_BIN_SAMPLE_ROWS) return num_rows;
+    int64_t cap = num_rows < GPL_BIN_SAMPLE_CAP ? num_rows : GPL_BIN_SAMPLE_CAP;
+    int64_t *rows = gpl_malloc(sizeof(int64_t) * (size_t)(cap ? cap : 1), "binning sample");
     if (!rows) return -1;
-    uint64_t limit = (uint64_t)((double)GPL_BIN_SAMPLE_ROWS / (double)num_rows *
+    uint64_t limit = (uint64_t)((double)GPL_BIN_SAMPLE_ROWS / (double)global_rows *
                                 18446744073709551615.0);
     int64_t count = 0;
-    for (int64_t r = 0; r < num_rows && count < GPL_BIN_SAMPLE_ROWS * 2 + 16; r++) {
-        uint64_t z = (uint64_t)r + 0x9e3779b97f4a7c15ULL;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        z ^= z >> 31;
-        if (z < limit) rows[count++] = r;
-    }
+    for (int64_t r = 0; r < num_rows && count < cap; r++)
+        if (row_hash(first_row + r) < limit) rows[count++] = r;
     *out = rows;
     return count;
 }
@@ -109,14 +112,27 @@ gpulayer_status gpl_bin_cuts_build(const gpulayer_dataset *ds, int max_bin,
                                    int nthread, gpl_bin_cuts *out)
 {
     memset(out, 0, sizeof *out);
+    int64_t *rows;
+    int64_t n = gpl_bin_sample_rows(0, ds->num_rows, ds->num_rows, &rows);
+    if (n < 0) return GPULAYER_ERR_OUT_OF_MEMORY;
+    gpl_bin_sample sample = {ds->num_cols, n, ds->values, ds->num_rows, rows, ds->weight};
+    gpulayer_status st = gpl_bin_cuts_from_sample(&sample, max_bin, nthread, out);
+    free(rows);
+    return st;
+}
+
+gpulayer_status gpl_bin_cuts_from_sample(const gpl_bin_sample *sample, int max_bin,
+                                         int nthread, gpl_bin_cuts *out)
+{
+    memset(out, 0, sizeof *out);
     if (max_bin < 2 || max_bin > 256)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "max_bin must be in 2..256, got %d", max_bin);
     const int max_value_bins = max_bin - 1;
-    const int32_t F = ds->num_cols;
-    int64_t *rows;
-    int64_t n = sample_rows(ds->num_rows, &rows);
-    if (n < 0) return GPULAYER_ERR_OUT_OF_MEMORY;
+    const int32_t F = sample->num_features;
+    const int64_t *rows = sample->rows;
+    const float *weight = sample->weight;
+    const int64_t n = sample->num_rows;
 
     float *all_cuts = gpl_malloc(sizeof(float) * (size_t)F * (size_t)max_value_bins,
                                  "bin cuts");
@@ -133,16 +149,16 @@ gpulayer_status gpl_bin_cuts_build(const gpulayer_dataset *ds, int max_bin,
 #pragma omp for schedule(dynamic)
         for (int32_t f = 0; f < F; f++) {
             if (!scratch) continue;
-            const float *col = ds->values + (int64_t)f * ds->num_rows;
+            const float *col = sample->values + (int64_t)f * sample->stride;
             int64_t m = 0;
             for (int64_t i = 0; i < n; i++) {
                 int64_t r = rows ? rows[i] : i;
                 float v = col[r];
                 /* A row of weight 0 must not move the cuts: weighting a row
                  * by k is then the same as repeating it k times. */
-                if (isnan(v) || (ds->weight && ds->weight[r] == 0.0f)) continue;
+                if (isnan(v) || (weight && weight[r] == 0.0f)) continue;
                 scratch[m].value = v;
-                scratch[m].weight = ds->weight ? ds->weight[r] : 1.0f;
+                scratch[m].weight = weight ? weight[r] : 1.0f;
                 m++;
             }
             sort_by_value(scratch, scratch + n, m);
@@ -151,7 +167,6 @@ gpulayer_status gpl_bin_cuts_build(const gpulayer_dataset *ds, int max_bin,
         }
         free(scratch);
     }
-    free(rows);
     if (failed) {
         free(all_cuts);
         free(counts);

@@ -11,6 +11,33 @@
 /* Rows used to find cut points: larger data are sampled deterministically
  * (by row index), as LightGBM's bin_construct_sample_cnt does. */
 #define GPL_BIN_SAMPLE_ROWS 200000
+/* The most rows the sample may hold (in global row order). */
+#define GPL_BIN_SAMPLE_CAP (GPL_BIN_SAMPLE_ROWS * 2 + 16)
+
+/* The rows cuts are computed from, by column: feature f of sample row i is
+ * values[f * stride + (rows ? rows[i] : i)], its weight weight[the same
+ * index] (weight NULL = all ones). */
+typedef struct gpl_bin_sample {
+    int32_t num_features;
+    int64_t num_rows;
+    const float *values;
+    int64_t stride;
+    const int64_t *rows;
+    const float *weight;
+} gpl_bin_sample;
+
+/* Which of the rows [first_row, first_row + num_rows) of a data set of
+ * global_rows rows are in the binning sample, as indices relative to
+ * first_row (at most GPL_BIN_SAMPLE_CAP). The choice hashes the global row
+ * index, so data-parallel ranks that each sample their own rows pick
+ * together the rows one process would. Returns the count and sets *out, or
+ * leaves *out NULL when every row is in the sample; -1 when out of memory. */
+int64_t gpl_bin_sample_rows(int64_t first_row, int64_t num_rows,
+                            int64_t global_rows, int64_t **out);
+
+/* Cuts from a sample: what gpl_bin_cuts_build does once it has sampled. */
+gpulayer_status gpl_bin_cuts_from_sample(const gpl_bin_sample *sample, int max_bin,
+                                         int nthread, gpl_bin_cuts *out);
 
 /* Weighted quantile cuts of every column, at most max_bin - 1 value bins a
  * feature (bin 0 is kept for missing values). */

@@ -62,6 +62,26 @@ static int32_t new_node(grow_state *s, gpl_grad_pair sum, int64_t rows,
     return id;
 }
 
+/* The backend operations whose results must be global when the rows are
+ * spread over ranks: histograms, and the child row counts that choose the
+ * smaller child (every rank must build the same one). */
+static gpulayer_status build_histograms(grow_state *s, const int32_t *nodes,
+                                        int32_t count)
+{
+    GPL_CHECK(s->be->ops->build_histograms(s->be, nodes, count));
+    const gpl_grow_reduce *red = s->cfg->reduce;
+    return red ? red->histograms(red->user, s->be, nodes, count) : GPULAYER_OK;
+}
+
+static gpulayer_status partition_rows(grow_state *s, const gpl_split_apply *splits,
+                                      int32_t count, int64_t *child_rows)
+{
+    GPL_CHECK(s->be->ops->partition_rows(s->be, splits, count, child_rows));
+    const gpl_grow_reduce *red = s->cfg->reduce;
+    if (red) red->counts(red->user, child_rows, 2 * count);
+    return GPULAYER_OK;
+}
+
 static int can_split(const grow_state *s, const gpl_split_record *r,
                      int32_t node)
 {
@@ -110,7 +130,7 @@ static gpulayer_status child_histograms(grow_state *s,
         subs[i].built = build[i];
         subs[i].target = left_smaller ? applied[i].right_child : applied[i].left_child;
     }
-    GPL_CHECK(s->be->ops->build_histograms(s->be, build, count));
+    GPL_CHECK(build_histograms(s, build, count));
     GPL_CHECK(s->be->ops->subtract_histograms(s->be, subs, count));
     for (int32_t i = 0; i < count; i++) build[i] = applied[i].node;
     return s->be->ops->release_histograms(s->be, build, count);
@@ -132,7 +152,7 @@ static gpulayer_status grow_depthwise(grow_state *s, level_buffers *lb)
     const gpl_split_params sp = split_params(s->cfg);
     int32_t level_size = 1;
     lb->nodes[0] = 0;
-    GPL_CHECK(be->ops->build_histograms(be, lb->nodes, 1));
+    GPL_CHECK(build_histograms(s, lb->nodes, 1));
     for (;;) {
         GPL_CHECK(be->ops->evaluate_splits(be, lb->nodes, level_size, &sp,
                                            s->cfg->feature_mask, lb->records));
@@ -144,7 +164,7 @@ static gpulayer_status grow_depthwise(grow_state *s, level_buffers *lb)
             if (can_split(s, r, r->node)) lb->applied[count++] = apply_split(s, r);
         }
         if (count == 0) break;
-        GPL_CHECK(be->ops->partition_rows(be, lb->applied, count, lb->child_rows));
+        GPL_CHECK(partition_rows(s, lb->applied, count, lb->child_rows));
         int32_t child_depth = s->depth[lb->applied[0].left_child];
         int last_level = s->cfg->params->max_depth > 0 &&
                          child_depth >= s->cfg->params->max_depth;
@@ -189,7 +209,7 @@ static gpulayer_status grow_lossguide(grow_state *s, level_buffers *lb)
     gpl_split_record *cand = lb->records; /* max_nodes entries */
     int32_t num_cand = 0;
     lb->nodes[0] = 0;
-    GPL_CHECK(be->ops->build_histograms(be, lb->nodes, 1));
+    GPL_CHECK(build_histograms(s, lb->nodes, 1));
     GPL_CHECK(be->ops->evaluate_splits(be, lb->nodes, 1, &sp,
                                        s->cfg->feature_mask, &cand[0]));
     s->sums[0] = cand[0].total;
@@ -201,7 +221,7 @@ static gpulayer_status grow_lossguide(grow_state *s, level_buffers *lb)
         cand[b] = cand[--num_cand];
         if (!can_split(s, &r, r.node)) continue;
         lb->applied[0] = apply_split(s, &r);
-        GPL_CHECK(be->ops->partition_rows(be, lb->applied, 1, lb->child_rows));
+        GPL_CHECK(partition_rows(s, lb->applied, 1, lb->child_rows));
         int32_t kids[2] = {lb->applied[0].left_child, lb->applied[0].right_child};
         int32_t d = s->depth[kids[0]];
         if (s->cfg->params->max_depth > 0 && d >= s->cfg->params->max_depth) {

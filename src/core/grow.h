@@ -6,12 +6,26 @@
 #include "model.h"
 #include "params.h"
 
+/* Data-parallel training (src/dist/): every rank holds some of the rows,
+ * and these make the per-node numbers global, so that every rank grows
+ * the same tree. Histograms are exact integer sums, so the result is the
+ * same bits as one process holding all the rows. */
+typedef struct gpl_grow_reduce {
+    /* Replaces the backend histograms of nodes with their sums over ranks. */
+    gpulayer_status (*histograms)(void *user, gpl_backend *be,
+                                  const int32_t *nodes, int32_t count);
+    /* Replaces counts[0..n) (rows per child) with their sums over ranks. */
+    void (*counts)(void *user, int64_t *counts, int32_t n);
+    void *user;
+} gpl_grow_reduce;
+
 typedef struct gpl_grow_config {
     const gpl_params *params;
     const gpl_bin_cuts *cuts;
     int32_t max_nodes;           /* from gpl_grow_max_nodes            */
     const uint8_t *feature_mask; /* num_features bytes, or NULL = all  */
     gpl_quant_scale scale;       /* of the current gradients           */
+    const gpl_grow_reduce *reduce; /* NULL in a single process         */
 } gpl_grow_config;
 
 /* The largest node id + 1 a tree may use with these parameters. */

@@ -11,6 +11,8 @@
 
 #include "binning.h"
 #include "booster.h"
+#include "dist/dist.h"
+#include "dist/dist_train.h"
 #include "error.h"
 #include "grow.h"
 #include "predict.h"
@@ -37,6 +39,8 @@ typedef struct train_run {
     int num_evals;
     uint8_t *feature_mask;
     gpl_eval_tracker tracker;
+    gpl_dist_trainer *dist; /* NULL unless training across ranks */
+    gpl_dist_trainer dist_state;
 } train_run;
 
 static void train_run_free(train_run *t)
@@ -53,6 +57,7 @@ static void train_run_free(train_run *t)
     free(t->feature_mask);
     gpl_model_free(t->model);
     gpl_eval_tracker_free(&t->tracker);
+    if (t->dist) gpl_dist_trainer_free(t->dist);
 }
 
 static gpulayer_status prepare_evals(train_run *t,
@@ -118,9 +123,14 @@ static gpulayer_status run_round(train_run *t, int32_t round)
     for (int32_t k = 0; k < K; k++) {
         gpl_gradient_request req = {gpl_train_objective(t->model), K, k, round,
                                     t->p->seed, (float)t->p->subsample};
-        gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}};
+        gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}, NULL};
         cfg.max_nodes = t->be->config.max_nodes;
-        GPL_CHECK(t->be->ops->compute_gradients(t->be, &req, &cfg.scale));
+        if (t->dist) {
+            cfg.reduce = &t->dist->reduce;
+            GPL_CHECK(gpl_dist_gradients(t->dist, t->be, &req, &cfg.scale));
+        } else {
+            GPL_CHECK(t->be->ops->compute_gradients(t->be, &req, &cfg.scale));
+        }
         choose_features(t, round, k);
         gpl_tree tree = {0, NULL};
         GPL_CHECK(gpl_grow_tree(t->be, &cfg, k, &tree));
@@ -136,6 +146,65 @@ static gpulayer_status run_round(train_run *t, int32_t round)
                                     t->evals[i].margins, t->nthread);
     }
     return GPULAYER_OK;
+}
+
+/* Data-parallel training: the rows of train are this rank's share. The
+ * checks agree over ranks (a bad shard fails every rank with its message),
+ * then labels and cut sample are gathered so that the model starts from
+ * the same numbers as one process holding every row. */
+static gpulayer_status setup_dist(train_run *t, const gpulayer_dataset *train,
+                                  gpulayer_status st, gpulayer_dataset *labels,
+                                  gpl_bin_cuts *cuts)
+{
+    if (st == GPULAYER_OK && strcmp(t->p->device, "cpu") && strcmp(t->p->device, "auto"))
+        st = gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                       "device=%s: distributed training runs on CPU ranks only "
+                       "(GPU ranks are not supported yet)", t->p->device);
+    st = gpl_dist_agree(st);
+    if (st != GPULAYER_OK) return st;
+    t->dist = &t->dist_state;
+    return gpl_dist_prepare(t->dist, train, t->p->max_bin, t->nthread, labels, cuts);
+}
+
+static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
+                                 const gpulayer_dataset *const *evals,
+                                 const char *const *eval_names, int num_evals)
+{
+    gpulayer_dataset labels;
+    gpl_bin_cuts cuts;
+    memset(&labels, 0, sizeof labels);
+    memset(&cuts, 0, sizeof cuts);
+    gpulayer_status st = gpl_train_validate(t->p, train, evals, num_evals);
+    if (gpl_dist_active()) st = setup_dist(t, train, st, &labels, &cuts);
+    if (st == GPULAYER_OK)
+        st = gpl_train_model_init(t->p, train, t->dist ? &labels : NULL,
+                                  t->dist ? &cuts : NULL, t->nthread, &t->model);
+    gpl_dist_labels_free(&labels);
+    gpl_bin_cuts_free(&cuts);
+    if (st == GPULAYER_OK) st = gpl_bin_matrix(&t->model->cuts, train, t->nthread, &t->bins);
+    if (st == GPULAYER_OK) st = gpl_feature_offsets(&t->model->cuts, &t->feature_offset);
+    if (st == GPULAYER_OK) st = prepare_evals(t, evals, eval_names, num_evals);
+    if (st == GPULAYER_OK) {
+        t->feature_mask = gpl_malloc((size_t)(train->num_cols ? train->num_cols : 1),
+                                     "feature mask");
+        if (!t->feature_mask) st = GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    /* Ranks run on the CPU backend, the one that can sum histograms over
+     * ranks; the model still records the device parameter as given. */
+    gpl_params cpu = *t->p;
+    if (t->dist) snprintf(cpu.device, sizeof cpu.device, "cpu");
+    if (st == GPULAYER_OK)
+        st = gpl_train_backend(t->dist ? &cpu : t->p, t->model, train, t->bins,
+                               t->feature_offset, t->nthread, &t->be);
+    if (st == GPULAYER_OK && t->dist)
+        st = gpl_dist_attach(t->dist, t->be, t->feature_offset);
+    if (st == GPULAYER_OK)
+        st = gpl_eval_tracker_init(&t->tracker, t->p, t->model, num_evals);
+    /* Failures above are local (memory, the backend): make them every
+     * rank's, unless every rank already shares one. */
+    if (t->dist && !(st != GPULAYER_OK && gpl_dist_failure_shared()))
+        st = gpl_dist_agree(st);
+    return st;
 }
 
 gpulayer_status gpulayer_booster_train(gpulayer_booster *b,
@@ -155,21 +224,7 @@ gpulayer_status gpulayer_booster_train(gpulayer_booster *b,
     t.b = b;
     t.p = &b->params;
     t.nthread = b->params.nthread > 0 ? b->params.nthread : omp_get_max_threads();
-    gpulayer_status st = gpl_train_validate(t.p, train, evals, num_evals);
-    if (st == GPULAYER_OK) st = gpl_train_model_init(t.p, train, t.nthread, &t.model);
-    if (st == GPULAYER_OK) st = gpl_bin_matrix(&t.model->cuts, train, t.nthread, &t.bins);
-    if (st == GPULAYER_OK) st = gpl_feature_offsets(&t.model->cuts, &t.feature_offset);
-    if (st == GPULAYER_OK) st = prepare_evals(&t, evals, eval_names, num_evals);
-    if (st == GPULAYER_OK) {
-        t.feature_mask = gpl_malloc((size_t)(train->num_cols ? train->num_cols : 1),
-                                    "feature mask");
-        if (!t.feature_mask) st = GPULAYER_ERR_OUT_OF_MEMORY;
-    }
-    if (st == GPULAYER_OK)
-        st = gpl_train_backend(t.p, t.model, train, t.bins, t.feature_offset,
-                               t.nthread, &t.be);
-    if (st == GPULAYER_OK) st = gpl_eval_tracker_init(&t.tracker, t.p, t.model, num_evals);
-
+    gpulayer_status st = setup_run(&t, train, evals, eval_names, num_evals);
     int32_t round = 0;
     for (; st == GPULAYER_OK && round < t.p->num_round; round++) {
         st = run_round(&t, round);
@@ -184,16 +239,26 @@ gpulayer_status gpulayer_booster_train(gpulayer_booster *b,
                                      t.evals[i].outputs, t.nthread);
             stop = gpl_eval_tracker_end_round(&t.tracker, round, &results, &num_results);
         }
+        int halt = 0; /* the caller stops training with an error */
         if (callback) {
             int r = callback(user_data, round, results, num_results);
             if (r == 1) stop = 1;
-            else if (r != 0) {
-                st = gpl_error(GPULAYER_ERR_INTERRUPTED,
-                               "training stopped by the caller after round %d",
-                               round + 1);
-                round++;
-                break;
-            }
+            else if (r != 0) halt = 1;
+        }
+        if (t.dist) {
+            /* Early stopping agrees by itself (every rank evaluates the
+             * same model on the same sets), but a caller's stop or a signal
+             * may reach one rank only: all stop after the same round. */
+            int64_t flags[2] = {stop, halt};
+            gpl_dist_allreduce_i64(flags, 2, GPL_DIST_MAX);
+            stop = (int)flags[0];
+            halt = (int)flags[1];
+        }
+        if (halt) {
+            st = gpl_error(GPULAYER_ERR_INTERRUPTED,
+                           "training stopped by the caller after round %d", round + 1);
+            round++;
+            break;
         }
         if (stop) {
             round++;
@@ -207,6 +272,10 @@ gpulayer_status gpulayer_booster_train(gpulayer_booster *b,
                 t.be->ops->name, mem.peak_bytes / 1048576.0, mem.estimate_bytes / 1048576.0);
     }
     if (t.model) t.model->best_round = t.p->early_stopping_rounds > 0 ? t.tracker.best_round : -1;
+    if (t.dist && (st == GPULAYER_OK || st == GPULAYER_ERR_INTERRUPTED) && t.model) {
+        gpulayer_status same = gpl_dist_check_model(t.model);
+        if (same != GPULAYER_OK) st = same;
+    }
     /* An interrupted run keeps the rounds done so far. */
     if ((st == GPULAYER_OK || st == GPULAYER_ERR_INTERRUPTED) && t.model) {
         gpl_model_free(b->model);

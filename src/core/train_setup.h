@@ -13,9 +13,14 @@ gpulayer_status gpl_train_validate(const gpl_params *p,
                                    const gpulayer_dataset *train,
                                    const gpulayer_dataset *const *evals,
                                    int num_evals);
-/* A model with cuts, objective, base score, names and categories. */
+/* A model with cuts, objective, base score, names and categories.
+ * labels: the rows whose labels give the base score (NULL: train); cuts:
+ * cuts made elsewhere, moved into the model (NULL: found from train).
+ * Data-parallel training passes every rank's labels and the merged cuts. */
 gpulayer_status gpl_train_model_init(const gpl_params *p,
-                                     const gpulayer_dataset *train, int nthread,
+                                     const gpulayer_dataset *train,
+                                     const gpulayer_dataset *labels,
+                                     gpl_bin_cuts *cuts, int nthread,
                                      gpl_model **out);
 gpl_objective_kind gpl_train_objective(const gpl_model *m);
 /* Places the job (params->device), creates the backend and uploads. */

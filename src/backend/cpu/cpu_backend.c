@@ -216,6 +216,7 @@ static const struct gpl_backend_ops cpu_ops = {
     .release_histograms = cpu_release_histograms,
     .read_histogram = cpu_read_histogram,
     .memory = cpu_memory,
+    .write_pairs = gpl_cpu_write_pairs,
 };
 
 gpulayer_status gpl_cpu_backend_create(const gpl_backend_config *config,
