@@ -57,11 +57,14 @@ print(json.dumps(dict(train_s=train_s, predict_s=predict_s,
 '''
 
 
-def flights(prefix):
+FLIGHTS = os.path.join(HERE, "..", "..", "shared", "data", "flights_3m", "flights_3m.csv.xz")
+
+
+def flights(prefix, path=None):
     """flights_3m: delay > 15 as binary, categorical airports as sorted
     codes (as GPUlayer numbers them), shuffled 80/20 split."""
     import pandas as pd
-    path = os.path.join(HERE, "..", "..", "shared", "data", "flights_3m", "flights_3m.csv.xz")
+    path = path or FLIGHTS
     df = pd.read_csv(path)
     y = (df.pop("delay") > 15).astype(np.float32).to_numpy()
     df = df.drop(columns=["date"])
@@ -111,6 +114,7 @@ def main():
     ap.add_argument("--workloads", default="synthetic,flights")
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=PARAMS["rounds"])
+    ap.add_argument("--flights", default=FLIGHTS, help="path of flights_3m.csv.xz")
     ap.add_argument("--bench", default=os.path.join(HERE, "..", "build", "bench", "gpulayer-bench"))
     args = ap.parse_args()
     p = dict(PARAMS, rounds=args.rounds)
@@ -118,7 +122,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.workloads.split(","):
             prefix = os.path.join(tmp, name + ".")
-            F = {"synthetic": synthetic, "flights": flights}[name](prefix)
+            F = synthetic(prefix) if name == "synthetic" else flights(prefix, args.flights)
             n = os.path.getsize(prefix + "train.y.f32") // 4
             nt = os.path.getsize(prefix + "test.y.f32") // 4
             best = {}

@@ -1,0 +1,85 @@
+/* cuda_backend.c -- the CUDA backend's operation table, creation and
+ * destruction, and its memory report. The operations themselves are in
+ * cuda_rows.c (per training and per tree) and cuda_level.c (per level). */
+#include <stdlib.h>
+
+#include "cuda_backend.h"
+#include "error.h"
+
+static void cuda_destroy(gpl_backend *be)
+{
+    if (!be) return;
+    cuda_context *c = cuda_ctx(be);
+    if (c) {
+        if (c->stream) {
+            /* Work still queued must finish before its memory goes. */
+            cudaStreamSynchronize(c->stream);
+            (void)cudaGetLastError();
+        }
+        cuda_profile_report(c);
+        cuda_profile_destroy(c);
+        cuda_workspace_destroy(c);
+        if (c->stream) cudaStreamDestroy(c->stream);
+        (void)cudaGetLastError();
+        free(c);
+    }
+    free(be);
+}
+
+static void cuda_memory(gpl_backend *be, gpl_memory_report *out)
+{
+    cuda_context *c = cuda_ctx(be);
+    out->allocated_bytes = c->pool.allocated;
+    out->peak_bytes = c->pool.peak;
+    out->estimate_bytes = c->estimate_bytes;
+}
+
+static const struct gpl_backend_ops cuda_ops = {
+    .name = "cuda",
+    .destroy = cuda_destroy,
+    .upload = cuda_upload,
+    .set_margins = cuda_set_margins,
+    .get_margins = cuda_get_margins,
+    .compute_gradients = cuda_compute_gradients,
+    .begin_tree = cuda_begin_tree,
+    .build_histograms = cuda_build_histograms,
+    .subtract_histograms = cuda_subtract_histograms,
+    .evaluate_splits = cuda_evaluate_splits,
+    .partition_rows = cuda_partition_rows,
+    .update_margins = cuda_update_margins,
+    .release_histograms = cuda_release_histograms,
+    .read_histogram = cuda_read_histogram,
+    .memory = cuda_memory,
+    .write_pairs = cuda_write_pairs,
+};
+
+gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,
+                                        gpl_backend **out)
+{
+    *out = NULL;
+    if (config->max_nodes < 1 || config->num_outputs < 1)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "cuda backend: max_nodes and num_outputs must be >= 1");
+    gpl_backend *be = calloc(1, sizeof *be);
+    cuda_context *c = calloc(1, sizeof *c);
+    if (!be || !c) {
+        free(be);
+        free(c);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of memory");
+    }
+    be->ops = &cuda_ops;
+    be->ctx = c;
+    be->config = *config;
+    c->level = -1;
+    c->verbose = config->verbose;
+    c->max_nodes = config->max_nodes;
+    c->num_outputs = config->num_outputs;
+    gpulayer_status st = cuda_startup(c, config->device);
+    if (st != GPULAYER_OK) {
+        cuda_destroy(be);
+        return st;
+    }
+    cuda_profile_init(c);
+    *out = be;
+    return GPULAYER_OK;
+}

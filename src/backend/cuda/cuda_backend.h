@@ -1,0 +1,230 @@
+/* cuda_backend.h -- the CUDA backend's context, shared by its host files. */
+#ifndef GPL_CUDA_BACKEND_H
+#define GPL_CUDA_BACKEND_H
+
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "cuda_kernels.h"
+
+typedef enum cuda_node_state {
+    CUDA_NODE_UNUSED = 0,
+    CUDA_NODE_LIVE = 1, /* holds rows, not split (yet) */
+    CUDA_NODE_SPLIT = 2
+} cuda_node_state;
+
+/* Device buffers by size class: a freed block is kept for the next request
+ * of its class. One stream orders all work, so a block given back after
+ * its last use was enqueued can be handed out again at once. */
+typedef struct cuda_block {
+    void *ptr;
+    size_t bytes;
+    int in_use;
+} cuda_block;
+
+typedef struct cuda_pool {
+    cuda_block *blocks;
+    int count;
+    int cap;
+    size_t allocated;
+    size_t peak;
+} cuda_pool;
+
+/* A pinned host buffer and its device twin for per-level tables; the
+ * event marks the end of the last copy out of the host side. */
+typedef struct cuda_stage {
+    void *host;
+    void *dev;
+    size_t bytes;
+    cudaEvent_t copied;
+} cuda_stage;
+
+/* Per-operation timers (GPULAYER_CUDA_PROFILE=1). */
+typedef enum cuda_op {
+    CUDA_OP_UPLOAD,
+    CUDA_OP_GRADIENTS,
+    CUDA_OP_BEGIN_TREE,
+    CUDA_OP_HISTOGRAMS,
+    CUDA_OP_SUBTRACT,
+    CUDA_OP_SPLITS,
+    CUDA_OP_PARTITION,
+    CUDA_OP_MARGINS,
+    CUDA_OP_COUNT
+} cuda_op;
+
+typedef struct cuda_profile {
+    int enabled;
+    cudaEvent_t start, stop;
+    double ms[CUDA_OP_COUNT];
+    long calls[CUDA_OP_COUNT];
+    double hist_bytes; /* bytes the histogram kernel had to read */
+} cuda_profile;
+
+typedef struct cuda_context {
+    /* device */
+    int device;
+    char device_name[256];
+    int cc_major, cc_minor;
+    int sm_count;
+    int driver_version, runtime_version;
+    size_t smem_optin;
+    cudaStream_t stream;
+    gpl_cuda_hist_kind hist_kind;
+    int verbose;
+    int level; /* depth of the level being grown, for messages */
+
+    /* shape */
+    int64_t num_rows;
+    int32_t num_features;
+    int32_t num_outputs;
+    int32_t max_nodes;
+    uint32_t hist_len;
+    int64_t stride;
+    uint32_t *feature_offset; /* host copy */
+
+    /* device data */
+    cuda_pool pool;
+    uint8_t *d_bins;
+    uint32_t *d_feature_offset;
+    float *d_label;
+    float *d_weight;
+    float *d_margins;
+    gpl_grad_pair *d_grad;
+    uint32_t *d_rows[2];
+    unsigned long long *d_max; /* [2] */
+    gpl_quant_scale *d_scale;
+    gpl_quant_scale *h_scale; /* pinned */
+    uint32_t *d_counts;       /* [2 * max_nodes]: partition left/right */
+    uint32_t *h_counts;       /* pinned */
+    gpl_split_record *d_records;
+    gpl_split_record *h_records; /* pinned */
+    gpl_cuda_split_best *d_partial;
+    int32_t split_groups;
+    uint8_t *d_mask;
+    uint8_t *mask_cache; /* host copy of the mask now on the device */
+    int mask_state;      /* 0 none uploaded, 1 d_mask valid          */
+
+    /* histogram chunks */
+    gpl_cuda_hist_chunk *d_chunks;
+    int32_t num_chunks;
+    int32_t max_chunk_bins;
+    size_t hist_smem;
+
+    /* per-level tables */
+    cuda_stage stage_hist;
+    cuda_stage stage_sub;
+    cuda_stage stage_split;
+    cuda_stage stage_part;
+    cuda_stage stage_leaf;
+
+    /* histogram slots: node_slot[node] >= 0 while the node has one */
+    gpl_grad_pair **slot_ptr; /* host copy of d_slot_ptr          */
+    gpl_grad_pair **d_slot_ptr;
+    int32_t slot_cap;         /* entries of slot_ptr/d_slot_ptr   */
+    int32_t num_slots;
+    int32_t *free_slots;
+    int32_t num_free_slots;
+    int32_t planned_slots;
+
+    /* nodes (host) */
+    uint32_t *node_begin;
+    uint32_t *node_count;
+    int8_t *node_buf;
+    uint8_t *node_state;
+    int32_t *node_slot;
+
+    size_t estimate_bytes;
+    cuda_profile prof;
+} cuda_context;
+
+static inline cuda_context *cuda_ctx(gpl_backend *be)
+{
+    return (cuda_context *)be->ctx;
+}
+
+/* ------------------------------------------------------------ errors */
+
+/* Records "cuda backend: <what> failed [at level L]: <CUDA message>" and
+ * returns GPULAYER_ERR_DEVICE (GPULAYER_ERR_OUT_OF_MEMORY for allocation
+ * failures). */
+gpulayer_status cuda_fail(const cuda_context *c, cudaError_t err, const char *what);
+
+#define CUDA_TRY(c, call, what)                                             \
+    do {                                                                    \
+        cudaError_t cuda_try_err_ = (call);                                 \
+        if (cuda_try_err_ != cudaSuccess) return cuda_fail((c), cuda_try_err_, (what)); \
+    } while (0)
+
+/* ------------------------------------------------------------ start-up */
+
+/* Checks the device, driver and shipped kernels; fills the device part of
+ * c and creates its stream. */
+gpulayer_status cuda_startup(cuda_context *c, int device);
+
+/* Free and total bytes of a device (0 on success). */
+int gpl_cuda_device_memory(int device, size_t *free_bytes, size_t *total_bytes);
+
+/* ------------------------------------------------------------ memory */
+
+void *cuda_pool_get(cuda_context *c, size_t bytes, const char *what, gpulayer_status *st);
+void cuda_pool_put(cuda_pool *p, void *ptr);
+void cuda_pool_release_all(cuda_pool *p);
+
+/* The workspace estimate for a matrix of this shape (see cuda_memory.c). */
+size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots);
+/* Makes the plan, refuses a job that does not fit, allocates everything. */
+gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *m,
+                                      int has_weight);
+void cuda_workspace_destroy(cuda_context *c);
+
+gpulayer_status cuda_stage_create(cuda_context *c, cuda_stage *s, size_t bytes);
+/* Waits until the last copy out of s->host has finished. */
+gpulayer_status cuda_stage_wait(cuda_context *c, cuda_stage *s);
+/* Copies the first bytes of s->host to s->dev on the stream. */
+gpulayer_status cuda_stage_send(cuda_context *c, cuda_stage *s, size_t bytes,
+                                const char *what);
+void cuda_stage_destroy(cuda_stage *s);
+
+/* A histogram slot for node (its own, a free one, or a new one). */
+gpulayer_status cuda_slot_acquire(cuda_context *c, int32_t node);
+void cuda_slot_release(cuda_context *c, int32_t node);
+void cuda_slots_release_all(cuda_context *c);
+
+/* ------------------------------------------------------------ operations */
+
+gpulayer_status cuda_upload(gpl_backend *be, const gpl_binned_matrix *m,
+                            const float *label, const float *weight);
+gpulayer_status cuda_set_margins(gpl_backend *be, const float *margins);
+gpulayer_status cuda_get_margins(gpl_backend *be, float *margins);
+gpulayer_status cuda_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
+                                       gpl_quant_scale *scale);
+gpulayer_status cuda_begin_tree(gpl_backend *be);
+gpulayer_status cuda_update_margins(gpl_backend *be, int32_t output,
+                                    const float *leaf_value);
+gpulayer_status cuda_build_histograms(gpl_backend *be, const int32_t *nodes,
+                                      int32_t num_nodes);
+gpulayer_status cuda_subtract_histograms(gpl_backend *be, const gpl_hist_subtract *subs,
+                                         int32_t count);
+gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
+                                     int32_t num_nodes, const gpl_split_params *params,
+                                     const uint8_t *feature_mask, gpl_split_record *out);
+gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
+                                    int32_t count, int64_t *child_rows);
+gpulayer_status cuda_release_histograms(gpl_backend *be, const int32_t *nodes,
+                                        int32_t num_nodes);
+gpulayer_status cuda_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out);
+gpulayer_status cuda_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_pair *in);
+
+/* ------------------------------------------------------------ profile */
+
+void cuda_profile_init(cuda_context *c);
+/* Marks the start / end of an operation's device work (no-ops unless
+ * profiling; the end waits for the work so its time is known). */
+void cuda_profile_begin(cuda_context *c);
+void cuda_profile_end(cuda_context *c, cuda_op op);
+void cuda_profile_report(cuda_context *c);
+void cuda_profile_destroy(cuda_context *c);
+
+#endif

@@ -1,0 +1,218 @@
+/*
+ * cuda_kernels.h -- the boundary between the CUDA backend's host code (C)
+ * and its kernels (.cu): argument records passed by value to each kernel,
+ * and the launch functions. Plain C, so both sides include it.
+ *
+ * GPL_CUDA_KERNEL_ABI changes whenever a record below or a kernel's meaning
+ * changes; the device code reports the value it was compiled with and the
+ * backend refuses to start on a mismatch (a stale object file or fatbin).
+ */
+#ifndef GPL_CUDA_KERNELS_H
+#define GPL_CUDA_KERNELS_H
+
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+
+#include "backend.h"
+
+#define GPL_CUDA_KERNEL_ABI 5
+
+/* Histogram columns in shared memory: one per lane, so that the lanes of a
+ * warp never share a bank (see kernels_hist.cu). */
+#define GPL_CUDA_HIST_COLS 32
+#define GPL_CUDA_HIST_THREADS 1024
+/* Rows per block of the partition and margin kernels. */
+#define GPL_CUDA_TILE_THREADS 256
+#define GPL_CUDA_TILE_ITEMS 8
+#define GPL_CUDA_TILE_ROWS (GPL_CUDA_TILE_THREADS * GPL_CUDA_TILE_ITEMS)
+/* Features scanned by one block of the split kernel: one a warp. */
+#define GPL_CUDA_SPLIT_FEATURES 8
+#define GPL_CUDA_SPLIT_THREADS 256
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ gradients */
+
+typedef struct gpl_cuda_grad_args {
+    int32_t objective;
+    int32_t num_outputs;
+    int32_t output;
+    int32_t round;
+    uint64_t seed;
+    float subsample;
+    int64_t num_rows;
+    const float *margins;
+    const float *label;
+    const float *weight;          /* NULL = every weight 1            */
+    gpl_grad_pair *grad;
+    unsigned long long *max_bits; /* [2]: bits of max |g|, max h       */
+    gpl_quant_scale *scale;       /* written by the scale kernel       */
+} gpl_cuda_grad_args;
+
+/* Three launches: float gradients reduced to their largest magnitudes,
+ * the power-of-two scales, then the quantized pairs. max_bits must be
+ * zero before the first. */
+cudaError_t gpl_cuda_launch_grad_max(const gpl_cuda_grad_args *a, cudaStream_t s);
+cudaError_t gpl_cuda_launch_grad_scale(const gpl_cuda_grad_args *a, cudaStream_t s);
+cudaError_t gpl_cuda_launch_grad_quantize(const gpl_cuda_grad_args *a, cudaStream_t s);
+
+/* ------------------------------------------------------- rows and tiles */
+
+/* rows[i] = i for i < n. */
+cudaError_t gpl_cuda_launch_iota(uint32_t *rows, int64_t n, cudaStream_t s);
+
+/* A node's rows, positions [begin, begin + count) of row buffer buf. */
+typedef struct gpl_cuda_leaf {
+    uint32_t begin;
+    uint32_t count;
+    int32_t buf;
+    float value;
+} gpl_cuda_leaf;
+
+/* margins[row * num_outputs + output] += value of the row's leaf. Leaves
+ * are cut into tiles of GPL_CUDA_TILE_ROWS; tile_first[i] is the first
+ * tile of leaf i, tile_first[count] the number of tiles. */
+typedef struct gpl_cuda_margin_args {
+    float *margins;
+    int32_t num_outputs;
+    int32_t output;
+    const uint32_t *rows0;
+    const uint32_t *rows1;
+    const gpl_cuda_leaf *leaves;
+    const uint32_t *tile_first;
+    int32_t count;
+    uint32_t num_tiles;
+} gpl_cuda_margin_args;
+
+cudaError_t gpl_cuda_launch_update_margins(const gpl_cuda_margin_args *a,
+                                           cudaStream_t s);
+
+/* One split to apply: the node's rows move from buffer buf to the other
+ * buffer, left child first, right child from the end of the range. */
+typedef struct gpl_cuda_part_split {
+    uint32_t begin;
+    uint32_t count;
+    int32_t buf;
+    int32_t feature;
+    int32_t bin;
+    int32_t default_left;
+} gpl_cuda_part_split;
+
+typedef struct gpl_cuda_part_args {
+    const uint8_t *bins;
+    int64_t stride;
+    uint32_t *rows0;
+    uint32_t *rows1;
+    const gpl_cuda_part_split *splits;
+    const uint32_t *tile_first;
+    int32_t count;
+    uint32_t num_tiles;
+    uint32_t *left_count;  /* [count], zero before the launch */
+    uint32_t *right_count; /* [count], zero before the launch */
+} gpl_cuda_part_args;
+
+cudaError_t gpl_cuda_launch_partition(const gpl_cuda_part_args *a, cudaStream_t s);
+
+/* ------------------------------------------------------------ histograms */
+
+/* One block's work: rows [begin, end) of row buffer buf into slot. */
+typedef struct gpl_cuda_hist_item {
+    uint32_t begin;
+    uint32_t end;
+    int32_t buf;
+    int32_t slot;
+} gpl_cuda_hist_item;
+
+/* Features f0 .. f0 + nf - 1 (nf <= 32), each with at most bins bins;
+ * copies = 32 / nf rows are accumulated side by side in each warp. */
+typedef struct gpl_cuda_hist_chunk {
+    int32_t f0;
+    int32_t nf;
+    int32_t copies;
+    int32_t bins;
+} gpl_cuda_hist_chunk;
+
+typedef struct gpl_cuda_hist_args {
+    const uint8_t *bins;
+    int64_t stride;
+    const gpl_grad_pair *grad;
+    const uint32_t *rows0;
+    const uint32_t *rows1;
+    const uint32_t *feature_offset;
+    int32_t num_features;
+    uint32_t hist_len;
+    const gpl_cuda_hist_chunk *chunks;
+    int32_t num_chunks;
+    gpl_grad_pair *const *slot_ptr;
+    const gpl_cuda_hist_item *items;
+    int32_t num_items;
+    const int32_t *clear_slots; /* slots zeroed before accumulation */
+    int32_t num_clear;
+} gpl_cuda_hist_args;
+
+typedef enum gpl_cuda_hist_kind {
+    GPL_CUDA_HIST_SHARED = 0,   /* shared memory, 32-bit split atomics */
+    GPL_CUDA_HIST_SHARED64 = 1, /* shared memory, 64-bit atomics       */
+    GPL_CUDA_HIST_GLOBAL = 2,   /* global atomics only: test reference */
+    GPL_CUDA_HIST_SHARED_PAIRED = 3 /* 32-bit, grad/hess low words paired */
+} gpl_cuda_hist_kind;
+
+/* Shared memory a block of the shared kernels needs for chunks of at most
+ * max_bins bins. */
+size_t gpl_cuda_hist_smem_bytes(int32_t max_bins);
+/* Allows the shared kernels smem_bytes of dynamic shared memory. */
+cudaError_t gpl_cuda_hist_configure(size_t smem_bytes);
+/* Zeroes the clear_slots histograms. */
+cudaError_t gpl_cuda_launch_hist_clear(const gpl_cuda_hist_args *a, cudaStream_t s);
+/* Adds every item's rows to its slot (grid: items x chunks). */
+cudaError_t gpl_cuda_launch_hist(gpl_cuda_hist_kind kind, const gpl_cuda_hist_args *a,
+                                 size_t smem_bytes, cudaStream_t s);
+
+/* hist[target] = hist[parent] - hist[built], slots in triples. */
+cudaError_t gpl_cuda_launch_hist_subtract(gpl_grad_pair *const *slot_ptr,
+                                          const int32_t *triples, int32_t count,
+                                          uint32_t hist_len, cudaStream_t s);
+
+/* ---------------------------------------------------------------- splits */
+
+/* The best candidate of one node over one group of features. */
+typedef struct gpl_cuda_split_best {
+    double gain;
+    int32_t feature;
+    int32_t bin;
+    int32_t default_left;
+    int32_t pad;
+} gpl_cuda_split_best;
+
+typedef struct gpl_cuda_split_args {
+    gpl_grad_pair *const *slot_ptr;
+    const int32_t *node_slot; /* [2 * num_nodes]: node id, slot */
+    int32_t num_nodes;
+    const uint32_t *feature_offset;
+    int32_t num_features;
+    const uint8_t *feature_mask; /* NULL = every feature */
+    gpl_split_params params;
+    gpl_cuda_split_best *partial; /* [num_nodes * groups] */
+    int32_t groups;
+    gpl_split_record *out;
+} gpl_cuda_split_args;
+
+/* Scan (grid: nodes x feature groups), then one record per node. */
+cudaError_t gpl_cuda_launch_split_scan(const gpl_cuda_split_args *a, cudaStream_t s);
+cudaError_t gpl_cuda_launch_split_finish(const gpl_cuda_split_args *a, cudaStream_t s);
+
+/* ---------------------------------------------------------------- probes */
+
+/* Writes the ABI version the device code was compiled with to *out. */
+cudaError_t gpl_cuda_launch_abi_probe(int32_t *out, cudaStream_t s);
+/* cudaFuncGetAttributes of the histogram kernel: fails with
+ * cudaErrorNoKernelImageForDevice when no shipped code fits the device. */
+cudaError_t gpl_cuda_kernel_attributes(struct cudaFuncAttributes *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,294 @@
+/* cuda_level.c -- the per-level operations of the CUDA backend: each is one
+ * batch of launches over all nodes of the level. Only small tables go to
+ * the device (node ranges, slots) and only split records and child row
+ * counts come back, with one wait each. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_backend.h"
+#include "error.h"
+
+static gpulayer_status check_level_size(const cuda_context *c, const cuda_stage *s,
+                                        size_t per_node, int32_t n, const char *what)
+{
+    if ((size_t)n * per_node > s->bytes)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "cuda backend: %s of %d nodes at level %d exceeds the per-level "
+                         "tables", what, n, c->level);
+    return GPULAYER_OK;
+}
+
+static gpulayer_status check_live(const cuda_context *c, int32_t node, const char *what)
+{
+    if (node < 0 || node >= c->max_nodes || c->node_state[node] != CUDA_NODE_LIVE)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: %s: node %d holds no rows",
+                         what, node);
+    return GPULAYER_OK;
+}
+
+static gpl_cuda_hist_args hist_args(const cuda_context *c)
+{
+    gpl_cuda_hist_args a;
+    memset(&a, 0, sizeof a);
+    a.bins = c->d_bins;
+    a.stride = c->stride;
+    a.grad = c->d_grad;
+    a.rows0 = c->d_rows[0];
+    a.rows1 = c->d_rows[1];
+    a.feature_offset = c->d_feature_offset;
+    a.num_features = c->num_features;
+    a.hist_len = c->hist_len;
+    a.chunks = c->d_chunks;
+    a.num_chunks = c->num_chunks;
+    a.slot_ptr = c->d_slot_ptr;
+    return a;
+}
+
+/* Cuts the nodes' rows into work items of similar size: about four blocks
+ * per multiprocessor over all chunks, and at least one item per non-empty
+ * node. */
+gpulayer_status cuda_build_histograms(gpl_backend *be, const int32_t *nodes,
+                                      int32_t num_nodes)
+{
+    cuda_context *c = cuda_ctx(be);
+    cuda_stage *s = &c->stage_hist;
+    if (num_nodes == 0) return GPULAYER_OK;
+    GPL_CHECK(check_level_size(c, s, sizeof(int32_t) + sizeof(gpl_cuda_hist_item), num_nodes,
+                               "build_histograms"));
+    int64_t total = 0;
+    for (int32_t i = 0; i < num_nodes; i++) {
+        GPL_CHECK(check_live(c, nodes[i], "build_histograms"));
+        GPL_CHECK(cuda_slot_acquire(c, nodes[i]));
+        total += c->node_count[nodes[i]];
+    }
+    const int64_t target = (4 * (int64_t)c->sm_count + c->num_chunks - 1) / c->num_chunks;
+    int64_t per_item = (total + target - 1) / (target > 0 ? target : 1);
+    if (per_item < 1024) per_item = 1024;
+    const size_t cap = (s->bytes - sizeof(int32_t) * (size_t)num_nodes) /
+                       sizeof(gpl_cuda_hist_item);
+    GPL_CHECK(cuda_stage_wait(c, s));
+    gpl_cuda_hist_item *items = s->host;
+    size_t num_items = 0;
+    for (int32_t i = 0; i < num_nodes; i++) {
+        const int32_t n = nodes[i];
+        for (int64_t b = 0; b < c->node_count[n]; b += per_item) {
+            if (num_items == cap)
+                return gpl_error(GPULAYER_ERR_INTERNAL,
+                                 "cuda backend: too many histogram work items");
+            int64_t e = b + per_item < c->node_count[n] ? b + per_item : c->node_count[n];
+            items[num_items++] = (gpl_cuda_hist_item){c->node_begin[n] + (uint32_t)b,
+                                                      c->node_begin[n] + (uint32_t)e,
+                                                      c->node_buf[n], c->node_slot[n]};
+        }
+    }
+    int32_t *clear = (int32_t *)(items + num_items);
+    for (int32_t i = 0; i < num_nodes; i++) clear[i] = c->node_slot[nodes[i]];
+    cuda_profile_begin(c);
+    GPL_CHECK(cuda_stage_send(c, s, sizeof *items * num_items + sizeof(int32_t) * (size_t)num_nodes,
+                              "copying histogram work items"));
+    gpl_cuda_hist_args a = hist_args(c);
+    a.items = s->dev;
+    a.num_items = (int32_t)num_items;
+    a.clear_slots = (const int32_t *)((const gpl_cuda_hist_item *)s->dev + num_items);
+    a.num_clear = num_nodes;
+    CUDA_TRY(c, gpl_cuda_launch_hist_clear(&a, c->stream), "kernel hist_clear");
+    CUDA_TRY(c, gpl_cuda_launch_hist(c->hist_kind, &a, c->hist_smem, c->stream),
+             c->hist_kind == GPL_CUDA_HIST_GLOBAL ? "kernel hist_global" : "kernel hist_shared");
+    cuda_profile_end(c, CUDA_OP_HISTOGRAMS);
+    /* Bytes the kernel must read: each row's bins once, its gradient pair
+     * and row index once per feature chunk. */
+    c->prof.hist_bytes += (double)total *
+                          ((double)c->stride +
+                           (double)(sizeof(gpl_grad_pair) + sizeof(uint32_t)) * c->num_chunks);
+    return GPULAYER_OK;
+}
+
+gpulayer_status cuda_subtract_histograms(gpl_backend *be, const gpl_hist_subtract *subs,
+                                         int32_t count)
+{
+    cuda_context *c = cuda_ctx(be);
+    cuda_stage *s = &c->stage_sub;
+    if (count == 0) return GPULAYER_OK;
+    GPL_CHECK(check_level_size(c, s, 3 * sizeof(int32_t), count, "subtract_histograms"));
+    for (int32_t i = 0; i < count; i++) {
+        const int32_t p = subs[i].parent, b = subs[i].built;
+        if (p < 0 || p >= c->max_nodes || b < 0 || b >= c->max_nodes ||
+            c->node_slot[p] < 0 || c->node_slot[b] < 0)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "cuda backend: subtract needs the histograms of nodes %d and %d",
+                             p, b);
+        GPL_CHECK(cuda_slot_acquire(c, subs[i].target));
+    }
+    GPL_CHECK(cuda_stage_wait(c, s));
+    int32_t *t = s->host;
+    for (int32_t i = 0; i < count; i++) {
+        t[3 * i] = c->node_slot[subs[i].parent];
+        t[3 * i + 1] = c->node_slot[subs[i].built];
+        t[3 * i + 2] = c->node_slot[subs[i].target];
+    }
+    cuda_profile_begin(c);
+    GPL_CHECK(cuda_stage_send(c, s, 3 * sizeof(int32_t) * (size_t)count,
+                              "copying subtraction table"));
+    CUDA_TRY(c, gpl_cuda_launch_hist_subtract(c->d_slot_ptr, s->dev, count, c->hist_len,
+                                              c->stream), "kernel hist_subtract");
+    cuda_profile_end(c, CUDA_OP_SUBTRACT);
+    return GPULAYER_OK;
+}
+
+/* The mask goes to the device only when it changed (once a tree at most). */
+static gpulayer_status upload_mask(cuda_context *c, const uint8_t *mask)
+{
+    const size_t F = (size_t)c->num_features;
+    if (!mask || (c->mask_state && !memcmp(c->mask_cache, mask, F))) return GPULAYER_OK;
+    memcpy(c->mask_cache, mask, F);
+    CUDA_TRY(c, cudaMemcpyAsync(c->d_mask, c->mask_cache, F, cudaMemcpyHostToDevice,
+                                c->stream), "copying the feature mask");
+    /* mask_cache is pageable: the copy has been staged when this returns. */
+    c->mask_state = 1;
+    return GPULAYER_OK;
+}
+
+gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
+                                     int32_t num_nodes, const gpl_split_params *params,
+                                     const uint8_t *feature_mask, gpl_split_record *out)
+{
+    cuda_context *c = cuda_ctx(be);
+    cuda_stage *s = &c->stage_split;
+    if (num_nodes == 0) return GPULAYER_OK;
+    GPL_CHECK(check_level_size(c, s, 2 * sizeof(int32_t), num_nodes, "evaluate_splits"));
+    for (int32_t i = 0; i < num_nodes; i++)
+        if (nodes[i] < 0 || nodes[i] >= c->max_nodes || c->node_slot[nodes[i]] < 0)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "cuda backend: evaluate_splits: node %d has no histogram",
+                             nodes[i]);
+    GPL_CHECK(cuda_stage_wait(c, s));
+    int32_t *t = s->host;
+    for (int32_t i = 0; i < num_nodes; i++) {
+        t[2 * i] = nodes[i];
+        t[2 * i + 1] = c->node_slot[nodes[i]];
+    }
+    cuda_profile_begin(c);
+    GPL_CHECK(upload_mask(c, feature_mask));
+    GPL_CHECK(cuda_stage_send(c, s, 2 * sizeof(int32_t) * (size_t)num_nodes,
+                              "copying split node table"));
+    gpl_cuda_split_args a = {c->d_slot_ptr, s->dev, num_nodes, c->d_feature_offset,
+                             c->num_features, feature_mask ? c->d_mask : NULL, *params,
+                             c->d_partial, c->split_groups, c->d_records};
+    CUDA_TRY(c, gpl_cuda_launch_split_scan(&a, c->stream), "kernel split_scan");
+    CUDA_TRY(c, gpl_cuda_launch_split_finish(&a, c->stream), "kernel split_finish");
+    CUDA_TRY(c, cudaMemcpyAsync(c->h_records, c->d_records,
+                                sizeof(gpl_split_record) * (size_t)num_nodes,
+                                cudaMemcpyDeviceToHost, c->stream), "copying split records");
+    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "kernels hist/split_scan/split_finish");
+    cuda_profile_end(c, CUDA_OP_SPLITS);
+    memcpy(out, c->h_records, sizeof(gpl_split_record) * (size_t)num_nodes);
+    return GPULAYER_OK;
+}
+
+gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
+                                    int32_t count, int64_t *child_rows)
+{
+    cuda_context *c = cuda_ctx(be);
+    cuda_stage *s = &c->stage_part;
+    if (count == 0) return GPULAYER_OK;
+    GPL_CHECK(check_level_size(c, s, sizeof(gpl_cuda_part_split) + sizeof(uint32_t), count,
+                               "partition_rows"));
+    for (int32_t i = 0; i < count; i++) {
+        const gpl_split_apply *a = &splits[i];
+        GPL_CHECK(check_live(c, a->node, "partition_rows"));
+        if (a->left_child < 0 || a->left_child >= c->max_nodes || a->right_child < 0 ||
+            a->right_child >= c->max_nodes || a->feature < 0 ||
+            a->feature >= c->num_features)
+            return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: invalid split of node %d",
+                             a->node);
+    }
+    GPL_CHECK(cuda_stage_wait(c, s));
+    gpl_cuda_part_split *ps = s->host;
+    uint32_t *tile_first = (uint32_t *)(ps + count);
+    uint32_t tiles = 0;
+    for (int32_t i = 0; i < count; i++) {
+        const gpl_split_apply *a = &splits[i];
+        const int32_t n = a->node;
+        ps[i] = (gpl_cuda_part_split){c->node_begin[n], c->node_count[n], c->node_buf[n],
+                                      a->feature, a->bin, a->default_left};
+        tile_first[i] = tiles;
+        tiles += (c->node_count[n] + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS;
+    }
+    tile_first[count] = tiles;
+    cuda_profile_begin(c);
+    GPL_CHECK(cuda_stage_send(c, s, sizeof *ps * (size_t)count +
+                                        sizeof(uint32_t) * ((size_t)count + 1),
+                              "copying partition table"));
+    CUDA_TRY(c, cudaMemsetAsync(c->d_counts, 0, 2 * sizeof(uint32_t) * (size_t)count,
+                                c->stream), "clearing partition counts");
+    gpl_cuda_part_split *d_ps = s->dev;
+    gpl_cuda_part_args pa = {c->d_bins, c->stride, c->d_rows[0], c->d_rows[1], d_ps,
+                             (const uint32_t *)(d_ps + count), count, tiles,
+                             c->d_counts, c->d_counts + count};
+    CUDA_TRY(c, gpl_cuda_launch_partition(&pa, c->stream), "kernel partition");
+    CUDA_TRY(c, cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof(uint32_t) * (size_t)count,
+                                cudaMemcpyDeviceToHost, c->stream), "copying child counts");
+    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "kernel partition");
+    cuda_profile_end(c, CUDA_OP_PARTITION);
+    for (int32_t i = 0; i < count; i++) {
+        const gpl_split_apply *a = &splits[i];
+        const uint32_t begin = c->node_begin[a->node], total = c->node_count[a->node];
+        const uint32_t nl = c->h_counts[i];
+        const int8_t buf = (int8_t)(1 - c->node_buf[a->node]);
+        c->node_begin[a->left_child] = begin;
+        c->node_count[a->left_child] = nl;
+        c->node_buf[a->left_child] = buf;
+        c->node_begin[a->right_child] = begin + nl;
+        c->node_count[a->right_child] = total - nl;
+        c->node_buf[a->right_child] = buf;
+        c->node_state[a->left_child] = CUDA_NODE_LIVE;
+        c->node_state[a->right_child] = CUDA_NODE_LIVE;
+        c->node_state[a->node] = CUDA_NODE_SPLIT;
+        child_rows[2 * i] = nl;
+        child_rows[2 * i + 1] = (int64_t)total - nl;
+    }
+    c->level++;
+    return GPULAYER_OK;
+}
+
+gpulayer_status cuda_release_histograms(gpl_backend *be, const int32_t *nodes,
+                                        int32_t num_nodes)
+{
+    cuda_context *c = cuda_ctx(be);
+    for (int32_t i = 0; i < num_nodes; i++) cuda_slot_release(c, nodes[i]);
+    return GPULAYER_OK;
+}
+
+gpulayer_status cuda_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out)
+{
+    cuda_context *c = cuda_ctx(be);
+    if (node < 0 || node >= c->max_nodes || c->node_slot[node] < 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "cuda backend: node %d has no histogram", node);
+    CUDA_TRY(c, cudaMemcpyAsync(out, c->slot_ptr[c->node_slot[node]],
+                                sizeof(gpl_grad_pair) * c->hist_len, cudaMemcpyDeviceToHost,
+                                c->stream), "read_histogram");
+    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "read_histogram (kernels before it)");
+    return GPULAYER_OK;
+}
+
+/* Data-parallel training: pairs summed over ranks replace a node's
+ * histogram, or every row's gradient pair (GPL_ROW_GRADIENTS). */
+gpulayer_status cuda_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_pair *in)
+{
+    cuda_context *c = cuda_ctx(be);
+    void *dst;
+    size_t count;
+    if (node == GPL_ROW_GRADIENTS) {
+        dst = c->d_grad;
+        count = (size_t)c->num_rows;
+    } else {
+        GPL_CHECK(cuda_slot_acquire(c, node));
+        dst = c->slot_ptr[c->node_slot[node]];
+        count = c->hist_len;
+    }
+    CUDA_TRY(c, cudaMemcpyAsync(dst, in, sizeof(gpl_grad_pair) * count,
+                                cudaMemcpyHostToDevice, c->stream), "write_pairs");
+    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "write_pairs");
+    return GPULAYER_OK;
+}

@@ -1,0 +1,405 @@
+/* cuda_memory.c -- the device memory of the CUDA backend: the plan made
+ * before training (and the refusal of a job that cannot fit), one
+ * allocation of every buffer from a pool by size class, the per-level
+ * tables and the pool of node histograms. Nothing is allocated per level;
+ * histogram slots beyond the plan (lossguide with many open leaves) come
+ * from new pool blocks and stay for reuse. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_backend.h"
+#include "error.h"
+
+#define MIB (1024.0 * 1024.0)
+
+/* ------------------------------------------------------------ pool */
+
+static size_t size_class(size_t bytes)
+{
+    const size_t small = 256, large = (size_t)2 << 20;
+    if (bytes < ((size_t)1 << 20)) return (bytes + small - 1) / small * small;
+    return (bytes + large - 1) / large * large;
+}
+
+void *cuda_pool_get(cuda_context *c, size_t bytes, const char *what, gpulayer_status *st)
+{
+    cuda_pool *p = &c->pool;
+    const size_t cls = size_class(bytes ? bytes : 1);
+    for (int i = 0; i < p->count; i++)
+        if (!p->blocks[i].in_use && p->blocks[i].bytes == cls) {
+            p->blocks[i].in_use = 1;
+            return p->blocks[i].ptr;
+        }
+    if (p->count == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 32;
+        cuda_block *b = realloc(p->blocks, sizeof *b * (size_t)cap);
+        if (!b) {
+            *st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
+            return NULL;
+        }
+        p->blocks = b;
+        p->cap = cap;
+    }
+    void *ptr = NULL;
+    cudaError_t e = cudaMalloc(&ptr, cls);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        size_t free_b = 0, total_b = 0;
+        cudaMemGetInfo(&free_b, &total_b);
+        *st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                        "cuda backend: cannot allocate %.1f MiB for %s on %s (%.1f MiB "
+                        "free): %s", cls / MIB, what, c->device_name, free_b / MIB,
+                        cudaGetErrorString(e));
+        return NULL;
+    }
+    p->blocks[p->count++] = (cuda_block){ptr, cls, 1};
+    p->allocated += cls;
+    if (p->allocated > p->peak) p->peak = p->allocated;
+    return ptr;
+}
+
+void cuda_pool_put(cuda_pool *p, void *ptr)
+{
+    for (int i = 0; i < p->count; i++)
+        if (p->blocks[i].ptr == ptr) p->blocks[i].in_use = 0;
+}
+
+void cuda_pool_release_all(cuda_pool *p)
+{
+    for (int i = 0; i < p->count; i++) cudaFree(p->blocks[i].ptr);
+    free(p->blocks);
+    p->blocks = NULL;
+    p->count = p->cap = 0;
+    p->allocated = 0;
+}
+
+/* ------------------------------------------------------------ stages */
+
+gpulayer_status cuda_stage_create(cuda_context *c, cuda_stage *s, size_t bytes)
+{
+    gpulayer_status st = GPULAYER_OK;
+    s->bytes = bytes;
+    CUDA_TRY(c, cudaHostAlloc(&s->host, bytes, cudaHostAllocDefault), "cudaHostAlloc");
+    CUDA_TRY(c, cudaEventCreateWithFlags(&s->copied, cudaEventDisableTiming),
+             "cudaEventCreate");
+    s->dev = cuda_pool_get(c, bytes, "per-level tables", &st);
+    return st;
+}
+
+gpulayer_status cuda_stage_wait(cuda_context *c, cuda_stage *s)
+{
+    CUDA_TRY(c, cudaEventSynchronize(s->copied), "waiting for a table upload");
+    return GPULAYER_OK;
+}
+
+gpulayer_status cuda_stage_send(cuda_context *c, cuda_stage *s, size_t bytes,
+                                const char *what)
+{
+    if (bytes == 0) return GPULAYER_OK;
+    CUDA_TRY(c, cudaMemcpyAsync(s->dev, s->host, bytes, cudaMemcpyHostToDevice, c->stream),
+             what);
+    CUDA_TRY(c, cudaEventRecord(s->copied, c->stream), what);
+    return GPULAYER_OK;
+}
+
+void cuda_stage_destroy(cuda_stage *s)
+{
+    if (s->host) cudaFreeHost(s->host);
+    if (s->copied) cudaEventDestroy(s->copied);
+    s->host = NULL;
+    s->copied = NULL;
+}
+
+/* ------------------------------------------------------------ plan */
+
+/* Histograms alive at once when growing depthwise to depth D (max_nodes =
+ * 2^(D+1) - 1): the parents of the deepest level that gets histograms and
+ * their children, 2^(D-2) + 2^(D-1). */
+static int32_t planned_slots(int32_t max_nodes)
+{
+    int64_t s = 3 * (((int64_t)max_nodes + 1) / 8);
+    if (s < 3) s = 3;
+    if (s > max_nodes) s = max_nodes;
+    return (int32_t)s;
+}
+
+/* Nodes of one level that the per-level tables hold without growing. */
+static int32_t level_capacity(const cuda_context *c)
+{
+    return c->max_nodes < 65536 ? c->max_nodes : 65536;
+}
+
+/* Histogram work items of one launch (see cuda_level.c). */
+static int32_t item_capacity(const cuda_context *c)
+{
+    return 4 * c->sm_count + level_capacity(c);
+}
+
+/* Every device buffer of cuda_workspace_create, in the pool's size
+ * classes, so that the plan bounds what is allocated. */
+size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
+{
+    const size_t N = c->num_rows > 0 ? (size_t)c->num_rows : 1;
+    const size_t F = (size_t)c->num_features, L = (size_t)level_capacity(c);
+    const size_t buffers[] = {
+        N * (size_t)c->stride,                              /* bins             */
+        (F + 1) * sizeof(uint32_t),                         /* feature offsets  */
+        N * sizeof(float),                                  /* labels           */
+        has_weight ? N * sizeof(float) : 0,                 /* weights          */
+        N * (size_t)c->num_outputs * sizeof(float),         /* margins          */
+        N * sizeof(gpl_grad_pair),                          /* gradient pairs   */
+        N * sizeof(uint32_t), N * sizeof(uint32_t),         /* row index x 2    */
+        2 * sizeof(unsigned long long), sizeof(gpl_quant_scale), F,
+        2 * sizeof(uint32_t) * L,                           /* partition counts */
+        sizeof(gpl_split_record) * L,
+        sizeof(gpl_cuda_split_best) * L * (size_t)c->split_groups,
+        (size_t)item_capacity(c) * sizeof(gpl_cuda_hist_item) + L * sizeof(int32_t),
+        3 * L * sizeof(int32_t), 2 * L * sizeof(int32_t),   /* per-level tables */
+        L * sizeof(gpl_cuda_part_split) + (L + 1) * sizeof(uint32_t),
+        L * sizeof(gpl_cuda_leaf) + (L + 1) * sizeof(uint32_t),
+        (size_t)c->num_chunks * sizeof(gpl_cuda_hist_chunk),
+        sizeof(gpl_grad_pair *) * (size_t)c->max_nodes,     /* slot table       */
+        sizeof(gpl_grad_pair) * c->hist_len * (size_t)slots /* histograms       */
+    };
+    size_t b = 0;
+    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
+        if (buffers[i]) b += size_class(buffers[i]);
+    return b;
+}
+
+static void make_chunks(cuda_context *c, gpl_cuda_hist_chunk *chunks)
+{
+    c->num_chunks = 0;
+    c->max_chunk_bins = 1;
+    for (int32_t f0 = 0; f0 < c->num_features; f0 += GPL_CUDA_HIST_COLS) {
+        gpl_cuda_hist_chunk ch;
+        ch.f0 = f0;
+        ch.nf = c->num_features - f0 < GPL_CUDA_HIST_COLS ? c->num_features - f0
+                                                           : GPL_CUDA_HIST_COLS;
+        ch.copies = GPL_CUDA_HIST_COLS / ch.nf;
+        ch.bins = 1;
+        for (int32_t f = f0; f < f0 + ch.nf; f++) {
+            int32_t nb = (int32_t)(c->feature_offset[f + 1] - c->feature_offset[f]);
+            if (nb > ch.bins) ch.bins = nb;
+        }
+        if (ch.bins > c->max_chunk_bins) c->max_chunk_bins = ch.bins;
+        chunks[c->num_chunks++] = ch;
+    }
+}
+
+#define POOL_GET(ptr, bytes, what)                                           \
+    do {                                                                     \
+        (ptr) = cuda_pool_get(c, (bytes), (what), &st);                      \
+        if (!(ptr)) return st;                                               \
+    } while (0)
+
+static gpulayer_status host_tables(cuda_context *c)
+{
+    const size_t M = (size_t)c->max_nodes;
+    c->node_begin = calloc(M, sizeof *c->node_begin);
+    c->node_count = calloc(M, sizeof *c->node_count);
+    c->node_buf = calloc(M, sizeof *c->node_buf);
+    c->node_state = calloc(M, sizeof *c->node_state);
+    c->node_slot = malloc(M * sizeof *c->node_slot);
+    c->mask_cache = malloc((size_t)c->num_features);
+    if (!c->node_begin || !c->node_count || !c->node_buf || !c->node_state ||
+        !c->node_slot || !c->mask_cache)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "cuda backend: out of host memory for %zu nodes", M);
+    for (size_t i = 0; i < M; i++) c->node_slot[i] = -1;
+    return GPULAYER_OK;
+}
+
+gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *m,
+                                      int has_weight)
+{
+    gpulayer_status st = GPULAYER_OK;
+    const int32_t F = m->num_features;
+    c->num_rows = m->num_rows;
+    c->num_features = F;
+    c->stride = F;
+    c->hist_len = m->feature_offset[F];
+    c->feature_offset = malloc(sizeof(uint32_t) * ((size_t)F + 1));
+    gpl_cuda_hist_chunk *chunks = malloc(sizeof *chunks * ((size_t)F / GPL_CUDA_HIST_COLS + 1));
+    if (!c->feature_offset || !chunks) {
+        free(chunks);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
+    }
+    memcpy(c->feature_offset, m->feature_offset, sizeof(uint32_t) * ((size_t)F + 1));
+    make_chunks(c, chunks);
+    c->split_groups = (F + GPL_CUDA_SPLIT_FEATURES - 1) / GPL_CUDA_SPLIT_FEATURES;
+    c->hist_smem = gpl_cuda_hist_smem_bytes(c->max_chunk_bins);
+    if (c->hist_kind != GPL_CUDA_HIST_GLOBAL && c->hist_smem > c->smem_optin) {
+        /* A device with little shared memory per block: the reference
+         * kernel is slower but exact. */
+        if (c->verbose)
+            fprintf(stderr, "[gpulayer] cuda: %zu bytes of shared memory per block needed, "
+                    "%zu available: using global-memory histograms\n", c->hist_smem,
+                    c->smem_optin);
+        c->hist_kind = GPL_CUDA_HIST_GLOBAL;
+    }
+    c->planned_slots = planned_slots(c->max_nodes);
+    c->estimate_bytes = cuda_plan_bytes(c, has_weight, c->planned_slots);
+
+    size_t free_b = 0, total_b = 0;
+    cudaError_t e = cudaMemGetInfo(&free_b, &total_b);
+    if (e != cudaSuccess) {
+        free(chunks);
+        return cuda_fail(c, e, "cudaMemGetInfo");
+    }
+    if (c->estimate_bytes > free_b) {
+        free(chunks);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "cuda backend: the job needs about %.1f MiB of device memory "
+                         "(%lld rows x %d features: bins %.1f MiB, gradients %.1f MiB, "
+                         "histograms %.1f MiB) but %s has %.1f MiB free of %.1f MiB",
+                         c->estimate_bytes / MIB, (long long)c->num_rows, F,
+                         (double)c->num_rows * F / MIB,
+                         (double)c->num_rows * sizeof(gpl_grad_pair) / MIB,
+                         (double)c->planned_slots * c->hist_len * sizeof(gpl_grad_pair) / MIB,
+                         c->device_name, free_b / MIB, total_b / MIB);
+    }
+
+    const size_t N = (size_t)c->num_rows ? (size_t)c->num_rows : 1;
+    if ((st = host_tables(c)) != GPULAYER_OK) {
+        free(chunks);
+        return st;
+    }
+    c->d_chunks = cuda_pool_get(c, sizeof *chunks * (size_t)c->num_chunks, "chunks", &st);
+    if (c->d_chunks)
+        e = cudaMemcpyAsync(c->d_chunks, chunks, sizeof *chunks * (size_t)c->num_chunks,
+                            cudaMemcpyHostToDevice, c->stream);
+    if (c->d_chunks && e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+    free(chunks);
+    if (!c->d_chunks) return st;
+    if (e != cudaSuccess) return cuda_fail(c, e, "copying the feature chunks");
+    POOL_GET(c->d_bins, N * (size_t)c->stride, "the binned matrix");
+    POOL_GET(c->d_feature_offset, sizeof(uint32_t) * ((size_t)F + 1), "feature offsets");
+    POOL_GET(c->d_label, sizeof(float) * N, "labels");
+    if (has_weight) POOL_GET(c->d_weight, sizeof(float) * N, "weights");
+    POOL_GET(c->d_margins, sizeof(float) * N * (size_t)c->num_outputs, "margins");
+    POOL_GET(c->d_grad, sizeof(gpl_grad_pair) * N, "gradient pairs");
+    POOL_GET(c->d_rows[0], sizeof(uint32_t) * N, "the row index");
+    POOL_GET(c->d_rows[1], sizeof(uint32_t) * N, "the row index");
+    POOL_GET(c->d_max, 2 * sizeof(unsigned long long), "gradient maxima");
+    POOL_GET(c->d_scale, sizeof(gpl_quant_scale), "gradient scales");
+    POOL_GET(c->d_mask, (size_t)F, "the feature mask");
+    const size_t L = (size_t)level_capacity(c);
+    POOL_GET(c->d_counts, 2 * sizeof(uint32_t) * L, "partition counts");
+    POOL_GET(c->d_records, sizeof(gpl_split_record) * L, "split records");
+    POOL_GET(c->d_partial, sizeof(gpl_cuda_split_best) * L * (size_t)c->split_groups,
+             "split candidates");
+    CUDA_TRY(c, cudaHostAlloc((void **)&c->h_scale, sizeof *c->h_scale, cudaHostAllocDefault),
+             "cudaHostAlloc");
+    CUDA_TRY(c, cudaHostAlloc((void **)&c->h_counts, 2 * sizeof(uint32_t) * L,
+                              cudaHostAllocDefault), "cudaHostAlloc");
+    CUDA_TRY(c, cudaHostAlloc((void **)&c->h_records, sizeof(gpl_split_record) * L,
+                              cudaHostAllocDefault), "cudaHostAlloc");
+    GPL_CHECK(cuda_stage_create(c, &c->stage_hist,
+                                (size_t)item_capacity(c) * sizeof(gpl_cuda_hist_item) +
+                                    L * sizeof(int32_t)));
+    GPL_CHECK(cuda_stage_create(c, &c->stage_sub, 3 * L * sizeof(int32_t)));
+    GPL_CHECK(cuda_stage_create(c, &c->stage_split, 2 * L * sizeof(int32_t)));
+    GPL_CHECK(cuda_stage_create(c, &c->stage_part, L * sizeof(gpl_cuda_part_split) +
+                                                       (L + 1) * sizeof(uint32_t)));
+    GPL_CHECK(cuda_stage_create(c, &c->stage_leaf, L * sizeof(gpl_cuda_leaf) +
+                                                       (L + 1) * sizeof(uint32_t)));
+    /* The planned histogram slots, one pool block. */
+    c->slot_cap = c->max_nodes;
+    c->slot_ptr = calloc((size_t)c->slot_cap, sizeof *c->slot_ptr);
+    c->free_slots = malloc(sizeof *c->free_slots * (size_t)c->slot_cap);
+    if (!c->slot_ptr || !c->free_slots)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
+    POOL_GET(c->d_slot_ptr, sizeof(gpl_grad_pair *) * (size_t)c->slot_cap, "slot table");
+    gpl_grad_pair *slab;
+    const size_t hist_bytes = sizeof(gpl_grad_pair) * c->hist_len;
+    POOL_GET(slab, hist_bytes * (size_t)c->planned_slots, "node histograms");
+    for (int32_t i = 0; i < c->planned_slots; i++) {
+        c->slot_ptr[i] = slab + (size_t)i * c->hist_len;
+        c->free_slots[c->num_free_slots++] = c->planned_slots - 1 - i;
+    }
+    c->num_slots = c->planned_slots;
+    CUDA_TRY(c, cudaMemcpyAsync(c->d_slot_ptr, c->slot_ptr,
+                                sizeof(gpl_grad_pair *) * (size_t)c->num_slots,
+                                cudaMemcpyHostToDevice, c->stream), "copying the slot table");
+    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "copying the slot table");
+    if (c->hist_kind != GPL_CUDA_HIST_GLOBAL)
+        CUDA_TRY(c, gpl_cuda_hist_configure(c->hist_smem), "configuring shared memory");
+    if (c->verbose)
+        fprintf(stderr, "[gpulayer] cuda workspace: %.1f MiB planned, %.1f MiB allocated, "
+                "%.1f MiB were free\n", c->estimate_bytes / MIB, c->pool.allocated / MIB,
+                free_b / MIB);
+    return GPULAYER_OK;
+}
+
+void cuda_workspace_destroy(cuda_context *c)
+{
+    cuda_stage_destroy(&c->stage_hist);
+    cuda_stage_destroy(&c->stage_sub);
+    cuda_stage_destroy(&c->stage_split);
+    cuda_stage_destroy(&c->stage_part);
+    cuda_stage_destroy(&c->stage_leaf);
+    if (c->h_scale) cudaFreeHost(c->h_scale);
+    if (c->h_counts) cudaFreeHost(c->h_counts);
+    if (c->h_records) cudaFreeHost(c->h_records);
+    cuda_pool_release_all(&c->pool);
+    free(c->feature_offset);
+    free(c->node_begin);
+    free(c->node_count);
+    free(c->node_buf);
+    free(c->node_state);
+    free(c->node_slot);
+    free(c->mask_cache);
+    free(c->slot_ptr);
+    free(c->free_slots);
+}
+
+/* ------------------------------------------------------------ slots */
+
+/* More slots than planned: another pool block of half the plan. */
+static gpulayer_status grow_slots(cuda_context *c)
+{
+    gpulayer_status st = GPULAYER_OK;
+    int32_t more = c->planned_slots / 2 > 0 ? c->planned_slots / 2 : 1;
+    if (more > c->slot_cap - c->num_slots) more = c->slot_cap - c->num_slots;
+    if (more <= 0)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: all %d histogram slots in use",
+                         c->slot_cap);
+    gpl_grad_pair *slab;
+    POOL_GET(slab, sizeof(gpl_grad_pair) * c->hist_len * (size_t)more, "node histograms");
+    for (int32_t i = 0; i < more; i++) {
+        c->slot_ptr[c->num_slots + i] = slab + (size_t)i * c->hist_len;
+        c->free_slots[c->num_free_slots++] = c->num_slots + i;
+    }
+    /* Kernels already queued read only the old entries, which stay. */
+    CUDA_TRY(c, cudaMemcpyAsync(c->d_slot_ptr + c->num_slots, c->slot_ptr + c->num_slots,
+                                sizeof(gpl_grad_pair *) * (size_t)more,
+                                cudaMemcpyHostToDevice, c->stream), "growing the slot table");
+    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "growing the slot table");
+    c->num_slots += more;
+    return GPULAYER_OK;
+}
+
+gpulayer_status cuda_slot_acquire(cuda_context *c, int32_t node)
+{
+    if (node < 0 || node >= c->max_nodes)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: node id %d outside 0..%d",
+                         node, c->max_nodes - 1);
+    if (c->node_slot[node] >= 0) return GPULAYER_OK;
+    if (c->num_free_slots == 0) GPL_CHECK(grow_slots(c));
+    c->node_slot[node] = c->free_slots[--c->num_free_slots];
+    return GPULAYER_OK;
+}
+
+void cuda_slot_release(cuda_context *c, int32_t node)
+{
+    if (node < 0 || node >= c->max_nodes || c->node_slot[node] < 0) return;
+    c->free_slots[c->num_free_slots++] = c->node_slot[node];
+    c->node_slot[node] = -1;
+}
+
+void cuda_slots_release_all(cuda_context *c)
+{
+    for (int32_t n = 0; n < c->max_nodes; n++) cuda_slot_release(c, n);
+}

@@ -1,0 +1,272 @@
+/*
+ * kernels_hist.cu -- node histograms as exact int64 sums.
+ *
+ * Production kernel: each block accumulates one item (a run of one node's
+ * rows) for one chunk of up to 32 features in shared memory, then adds its
+ * partial histogram to the node's histogram in global memory (the
+ * second-stage reduction; integer adds, so the order of blocks does not
+ * matter).
+ *
+ * Loads: each lane loads its row index, the row's gradient pair (16 bytes)
+ * and its byte of the row's bins; several row groups are loaded before
+ * their atomics are issued. (Staging tiles through shared memory with
+ * cp.async was measured on an H200 and was slower: the kernel is bound by
+ * the shared-memory atomics, not by the gathers.)
+ *
+ * Accumulation: bin b of column c lives at b * 32 + c, and lane l of a warp
+ * always uses column l: lane l handles feature l % nf of row l / nf of each
+ * group of rows, so the 32 lanes of an atomic instruction hit 32 different
+ * banks whatever the bin values are. With fewer than 32 features a warp
+ * takes 32 / nf rows at once, each into its own copy of the chunk's
+ * histogram; the copies are summed when the block flushes.
+ *
+ * An int64 add in shared memory is done as two 32-bit atomics with the
+ * carry of the low word propagated (as XGBoost's GPU histograms do): the
+ * low and high words hold the sum modulo 2^64, which is exact because every
+ * histogram sum fits in int64 (quantize.h). Variants with another order of
+ * the atomics and with native 64-bit shared atomics, and a global-atomics
+ * reference kernel, are kept for measurement and tests.
+ */
+#include <cuda_runtime.h>
+
+#include "cuda_kernels.h"
+
+namespace {
+
+constexpr int kCols = GPL_CUDA_HIST_COLS;
+constexpr int kUnroll = 4;
+
+__device__ __forceinline__ int64_t join64(uint32_t lo, uint32_t hi)
+{
+    return (int64_t)(((uint64_t)hi << 32) | lo);
+}
+
+/* Shared layout of the 32-bit variants: four word planes of bins x 32.
+ * kPaired = false: each value's low-word atomic, then its carry; true: the
+ * low words of grad and hess first, then both carries. (A version that
+ * issued the low words of all unrolled rows first compiled to 47 instead
+ * of 64 registers, with the gathers no longer ahead of the atomics, and
+ * ran twice as slow on an H200.) */
+template <bool kPaired>
+struct Split32 {
+    uint32_t *w;
+    int words;
+    __device__ void add(int idx, int64_t g, int64_t h) const
+    {
+        if (kPaired) {
+            const uint32_t og = atomicAdd(w + idx, (uint32_t)g);
+            const uint32_t oh = atomicAdd(w + 2 * words + idx, (uint32_t)h);
+            carry_add(w + words + idx, og, g);
+            carry_add(w + 3 * words + idx, oh, h);
+        } else {
+            carry_add(w + words + idx, atomicAdd(w + idx, (uint32_t)g), g);
+            carry_add(w + 3 * words + idx, atomicAdd(w + 2 * words + idx, (uint32_t)h), h);
+        }
+    }
+    /* The high word gets the value's high word plus the low word's carry. */
+    __device__ static void carry_add(uint32_t *hi, uint32_t old_lo, int64_t v)
+    {
+        const uint32_t vl = (uint32_t)v, vh = (uint32_t)((uint64_t)v >> 32);
+        const uint32_t add = vh + (old_lo > 0xffffffffu - vl ? 1u : 0u);
+        if (add) atomicAdd(hi, add);
+    }
+    __device__ int64_t grad(int i) const { return join64(w[i], w[words + i]); }
+    __device__ int64_t hess(int i) const { return join64(w[2 * words + i], w[3 * words + i]); }
+};
+
+/* Shared layout of the 64-bit variant: two planes of 64-bit words. */
+struct Native64 {
+    uint32_t *w;
+    int words;
+    __device__ unsigned long long *plane(int p) const
+    {
+        return reinterpret_cast<unsigned long long *>(w) + (size_t)p * words;
+    }
+    __device__ void add(int idx, int64_t g, int64_t h) const
+    {
+        atomicAdd(plane(0) + idx, (unsigned long long)g);
+        atomicAdd(plane(1) + idx, (unsigned long long)h);
+    }
+    __device__ int64_t grad(int i) const { return (int64_t)plane(0)[i]; }
+    __device__ int64_t hess(int i) const { return (int64_t)plane(1)[i]; }
+};
+
+template <class Acc>
+__global__ void __launch_bounds__(GPL_CUDA_HIST_THREADS, 1)
+hist_shared_kernel(gpl_cuda_hist_args a)
+{
+    extern __shared__ __align__(16) uint32_t smem[];
+    const gpl_cuda_hist_item it = a.items[blockIdx.x];
+    const gpl_cuda_hist_chunk ch = a.chunks[blockIdx.y];
+    const int words = ch.bins * kCols;
+    const Acc acc{smem, words};
+    for (int i = threadIdx.x; i < 4 * words; i += blockDim.x) smem[i] = 0;
+    __syncthreads();
+
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int nwarps = blockDim.x >> 5;
+    const int copy = lane / ch.nf, feat = lane - copy * ch.nf;
+    const bool active = copy < ch.copies;
+    const uint32_t *rows = it.buf ? a.rows1 : a.rows0;
+    const uint8_t *column = a.bins + ch.f0 + feat;
+    const uint32_t step = (uint32_t)nwarps * ch.copies;
+    /* Loads of kUnroll row groups are issued before their atomics, so
+     * several memory requests per lane are in flight. */
+    for (uint32_t wbase = it.begin + warp * ch.copies; wbase < it.end;
+         wbase += kUnroll * step) {
+        int64_t g[kUnroll], h[kUnroll];
+        int bin[kUnroll];
+        bool ok[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; u++) {
+            const uint32_t i = wbase + u * step + copy;
+            ok[u] = active && i < it.end;
+            uint32_t r = ok[u] ? rows[i] : 0;
+            if (ok[u]) {
+                const longlong2 p = *reinterpret_cast<const longlong2 *>(a.grad + r);
+                g[u] = p.x;
+                h[u] = p.y;
+                bin[u] = column[(int64_t)r * a.stride];
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; u++)
+            if (ok[u]) acc.add(bin[u] * kCols + lane, g[u], h[u]);
+    }
+    __syncthreads();
+
+    gpl_grad_pair *dst = a.slot_ptr[it.slot];
+    for (int e = threadIdx.x; e < ch.bins * ch.nf; e += blockDim.x) {
+        const int b = e / ch.nf, j = e - b * ch.nf;
+        const int f = ch.f0 + j;
+        const uint32_t first = a.feature_offset[f];
+        if ((uint32_t)b >= a.feature_offset[f + 1] - first) continue;
+        int64_t G = 0, H = 0;
+        for (int c = 0; c < ch.copies; c++) {
+            const int idx = b * kCols + c * ch.nf + j;
+            G += acc.grad(idx);
+            H += acc.hess(idx);
+        }
+        if (G | H) {
+            atomicAdd(reinterpret_cast<unsigned long long *>(&dst[first + b].grad),
+                      (unsigned long long)G);
+            atomicAdd(reinterpret_cast<unsigned long long *>(&dst[first + b].hess),
+                      (unsigned long long)H);
+        }
+    }
+}
+
+/* Reference: one thread per (row, feature), straight to global memory. */
+__global__ void hist_global_kernel(gpl_cuda_hist_args a)
+{
+    const gpl_cuda_hist_item it = a.items[blockIdx.x];
+    const uint32_t *rows = it.buf ? a.rows1 : a.rows0;
+    gpl_grad_pair *dst = a.slot_ptr[it.slot];
+    const int64_t F = a.num_features;
+    const int64_t n = (int64_t)(it.end - it.begin) * F;
+    for (int64_t e = threadIdx.x; e < n; e += blockDim.x) {
+        const uint32_t r = rows[it.begin + e / F];
+        const int f = (int)(e % F);
+        const int b = a.bins[(int64_t)r * a.stride + f];
+        gpl_grad_pair *d = dst + a.feature_offset[f] + b;
+        atomicAdd(reinterpret_cast<unsigned long long *>(&d->grad),
+                  (unsigned long long)a.grad[r].grad);
+        atomicAdd(reinterpret_cast<unsigned long long *>(&d->hess),
+                  (unsigned long long)a.grad[r].hess);
+    }
+}
+
+__global__ void hist_clear_kernel(gpl_cuda_hist_args a)
+{
+    gpl_grad_pair *h = a.slot_ptr[a.clear_slots[blockIdx.y]];
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < a.hist_len;
+         i += gridDim.x * blockDim.x)
+        h[i] = gpl_grad_pair{0, 0};
+}
+
+__global__ void hist_subtract_kernel(gpl_grad_pair *const *slot_ptr,
+                                     const int32_t *triples, uint32_t hist_len)
+{
+    const int32_t *t = triples + 3 * blockIdx.y;
+    const gpl_grad_pair *p = slot_ptr[t[0]], *b = slot_ptr[t[1]];
+    gpl_grad_pair *d = slot_ptr[t[2]];
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < hist_len;
+         i += gridDim.x * blockDim.x)
+        d[i] = gpl_grad_pair{p[i].grad - b[i].grad, p[i].hess - b[i].hess};
+}
+
+unsigned blocks_for(uint32_t n, unsigned threads, unsigned cap)
+{
+    unsigned b = (n + threads - 1) / threads;
+    if (b < 1) b = 1;
+    return b > cap ? cap : b;
+}
+
+} // namespace
+
+extern "C" size_t gpl_cuda_hist_smem_bytes(int32_t max_bins)
+{
+    /* Both layouts hold 16 bytes per (bin, column). */
+    return (size_t)4 * sizeof(uint32_t) * kCols * (size_t)max_bins;
+}
+
+extern "C" cudaError_t gpl_cuda_hist_configure(size_t smem_bytes)
+{
+    cudaError_t e = cudaFuncSetAttribute(hist_shared_kernel<Split32<false>>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)smem_bytes);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(hist_shared_kernel<Split32<true>>,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)smem_bytes);
+    if (e != cudaSuccess) return e;
+    return cudaFuncSetAttribute(hist_shared_kernel<Native64>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)smem_bytes);
+}
+
+extern "C" cudaError_t gpl_cuda_launch_hist_clear(const gpl_cuda_hist_args *a,
+                                                  cudaStream_t s)
+{
+    if (a->num_clear == 0) return cudaSuccess;
+    dim3 grid(blocks_for(a->hist_len, 256, 64), (unsigned)a->num_clear);
+    hist_clear_kernel<<<grid, 256, 0, s>>>(*a);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gpl_cuda_launch_hist(gpl_cuda_hist_kind kind,
+                                            const gpl_cuda_hist_args *a,
+                                            size_t smem_bytes, cudaStream_t s)
+{
+    if (a->num_items == 0) return cudaSuccess;
+    if (kind == GPL_CUDA_HIST_GLOBAL) {
+        hist_global_kernel<<<(unsigned)a->num_items, 256, 0, s>>>(*a);
+    } else {
+        dim3 grid((unsigned)a->num_items, (unsigned)a->num_chunks);
+        if (kind == GPL_CUDA_HIST_SHARED64)
+            hist_shared_kernel<Native64><<<grid, GPL_CUDA_HIST_THREADS, smem_bytes, s>>>(*a);
+        else if (kind == GPL_CUDA_HIST_SHARED_PAIRED)
+            hist_shared_kernel<Split32<true>>
+                <<<grid, GPL_CUDA_HIST_THREADS, smem_bytes, s>>>(*a);
+        else
+            hist_shared_kernel<Split32<false>>
+                <<<grid, GPL_CUDA_HIST_THREADS, smem_bytes, s>>>(*a);
+    }
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gpl_cuda_launch_hist_subtract(gpl_grad_pair *const *slot_ptr,
+                                                     const int32_t *triples,
+                                                     int32_t count, uint32_t hist_len,
+                                                     cudaStream_t s)
+{
+    if (count == 0) return cudaSuccess;
+    dim3 grid(blocks_for(hist_len, 256, 64), (unsigned)count);
+    hist_subtract_kernel<<<grid, 256, 0, s>>>(slot_ptr, triples, hist_len);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gpl_cuda_kernel_attributes(struct cudaFuncAttributes *out)
+{
+    return cudaFuncGetAttributes(out, hist_shared_kernel<Split32<false>>);
+}
