@@ -28,10 +28,11 @@ void gpl_build_info_current(gpl_build_info *out)
     out->built[GPL_RT_CPU] = 1; /* the reference backend is always there */
     out->cuda_min_driver = GPL_CUDA_MIN_DRIVER_VERSION;
     out->cuda_min_cc = GPL_CUDA_MIN_COMPUTE_CAPABILITY;
-    /* Histograms are exact int64 sums (backend.h), accumulated with 64-bit
-     * atomics; the split search reduces within subgroups. */
-    out->vulkan_required[0] = "vulkan.atomic_int64";
-    out->vulkan_required[1] = "vulkan.subgroup_arithmetic";
+    /* The Vulkan kernels carry int64 gradient pairs (summed with 32-bit
+     * atomics and an explicit carry) and evaluate gains in double, as
+     * every backend does (backend.h). */
+    out->vulkan_required[0] = "vulkan.int64";
+    out->vulkan_required[1] = "vulkan.float64";
     out->vulkan_required[2] = NULL;
     /* Apple7 (M1/A14) is the oldest family with the threadgroup atomics
      * and SIMD-group reductions the Metal kernels use. */

@@ -235,10 +235,10 @@ static double unit_factor(const char *unit)
         {"t", 0x1p40}, {"tib", 0x1p40}, {"kb", 1e3},   {"mb", 1e6},
         {"gb", 1e9},   {"tb", 1e12},
     };
-    char lower[8];
-    size_t n = strlen(unit);
+    char lower[8] = {0};
+    size_t n = strnlen(unit, sizeof lower);
     if (n >= sizeof lower) return 0;
-    for (size_t i = 0; i <= n; i++) lower[i] = (char)tolower((unsigned char)unit[i]);
+    for (size_t i = 0; i < n; i++) lower[i] = (char)tolower((unsigned char)unit[i]);
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         if (!strcmp(lower, units[i].name)) return units[i].factor;
     return 0;

@@ -110,7 +110,8 @@ static const char *reason_for(const gpl_decision *d, const gpl_worker *w, const 
 
 static void assert_contains(const char *text, const char *part)
 {
-    if (!text || !strstr(text, part)) fail_msg("'%s' does not contain '%s'", text, part);
+    if (!text) fail_msg("no reason where one containing '%s' was expected", part);
+    else if (!strstr(text, part)) fail_msg("'%s' does not contain '%s'", text, part);
 }
 
 static const gpl_device *chosen(const gpl_decision *d, const gpl_worker *w, int i)

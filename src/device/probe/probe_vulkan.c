@@ -234,6 +234,7 @@ static void add_feature_caps(const vk_api *vk, gpl_VkPhysicalDevice pd, uint32_t
         features.pNext = &atomics;
     vk->features2(pd, &features);
     if (features.features[GPL_VK_FEATURE_SHADER_INT64]) probe_device_cap(d, "vulkan.int64");
+    if (features.features[GPL_VK_FEATURE_SHADER_FLOAT64]) probe_device_cap(d, "vulkan.float64");
     if (atomics.shaderBufferInt64Atomics) probe_device_cap(d, "vulkan.atomic_int64");
 }
 

@@ -128,8 +128,10 @@ typedef struct gpl_VkPhysicalDeviceSubgroupProperties {
     gpl_VkBool32 quadOperationsInAllStages;
 } gpl_VkPhysicalDeviceSubgroupProperties;
 
-/* VkPhysicalDeviceFeatures: 55 booleans; shaderInt64 is the 41st. */
+/* VkPhysicalDeviceFeatures: 55 booleans; shaderFloat64 is the 40th and
+ * shaderInt64 the 41st. */
 #define GPL_VK_FEATURE_COUNT 55
+#define GPL_VK_FEATURE_SHADER_FLOAT64 39
 #define GPL_VK_FEATURE_SHADER_INT64 40
 typedef struct gpl_VkPhysicalDeviceFeatures2 {
     int32_t sType;
