@@ -13,6 +13,12 @@ command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
 [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
 [ -f /usr/include/cmocka.h ] || need_apt+=(libcmocka-dev)
 command -v xz >/dev/null || need_apt+=(xz-utils)
+# The Vulkan backend: shader compiler, Metal translation, loader headers,
+# and Mesa's CPU driver (lavapipe) that runs its tests.
+command -v glslangValidator >/dev/null || need_apt+=(glslang-tools)
+command -v spirv-cross >/dev/null || need_apt+=(spirv-cross)
+[ -f /usr/include/vulkan/vulkan.h ] || need_apt+=(libvulkan-dev)
+ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need_apt+=(mesa-vulkan-drivers)
 # Distributed training (src/dist/) and its multi-rank tests.
 command -v mpirun >/dev/null || need_apt+=(libopenmpi-dev openmpi-bin)
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -1,0 +1,30 @@
+// common.glsl -- what every kernel shares: the kernel ABI version, the
+// workgroup size (a specialization constant, so no size is baked in) and
+// exact 64-bit integer sums carried in pairs of 32-bit words.
+//
+// Portability rules these kernels keep (they are also translated to Metal):
+// 32-bit atomics only, no subgroup operations (their width differs between
+// devices), shared memory within 32 KiB, grid-stride loops.
+
+// Bump together with GPL_VK_KERNEL_ABI in vk_kernels.h whenever a kernel's
+// bindings or push constants change.
+#define GPL_KERNEL_ABI 2
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 0) const uint WG = 256;
+
+// A 64-bit two's complement value as (lo, hi) words: a + b with the carry
+// of the low word moved into the high word. Exact modulo 2^64, which is
+// exact for sums that fit in int64 (quantize.h guarantees they do).
+uvec2 add64(uvec2 a, uvec2 b)
+{
+    uint lo = a.x + b.x;
+    uint carry = lo < a.x ? 1u : 0u;
+    return uvec2(lo, a.y + b.y + carry);
+}
+
+uvec2 sub64(uvec2 a, uvec2 b)
+{
+    uint borrow = a.x < b.x ? 1u : 0u;
+    return uvec2(a.x - b.x, a.y - b.y - borrow);
+}

@@ -1,0 +1,118 @@
+#version 450
+// split_eval.comp -- the best split of one node (one workgroup a node; the
+// nodes of a level are independent dispatches in one command buffer).
+// Each thread scans whole features in bin order exactly as the CPU
+// reference (cpu_split.c) does, then the workgroup reduces the per-thread
+// bests in shared memory with the tie rule of split_math.h, which is a
+// total order, so the reduction order does not matter.
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+#include "numeric.glsl"
+
+layout(push_constant) uniform Push {
+    double lambda;
+    double alpha;
+    double min_child_weight;
+    double scale_grad;
+    double scale_hess;
+    int node;
+    uint record;       // where the record goes in the output
+    uint num_features;
+    uint has_mask;
+} pc;
+
+layout(std430, binding = 1) readonly buffer Hist { uvec4 hist[]; };
+layout(std430, binding = 2) readonly buffer Offsets { uint feature_offset[]; };
+layout(std430, binding = 3) readonly buffer Mask { uint mask[]; };
+// 18 words a record: node, feature, bin, default_left, gain (2 words),
+// left, right, total (two 64-bit sums each, as word pairs).
+layout(std430, binding = 4) writeonly buffer Records { uint records[]; };
+
+shared double s_gain[WG];
+shared ivec3 s_key[WG];    // feature, bin, default_left
+shared i64vec2 s_left[WG];
+
+i64vec2 load(uint i)
+{
+    const uvec4 v = hist[i];
+    return i64vec2(int64_t(packUint2x32(v.xy)), int64_t(packUint2x32(v.zw)));
+}
+
+void main()
+{
+    const uint lid = gl_LocalInvocationID.x;
+    const double sg = pc.scale_grad, sh = pc.scale_hess;
+    // Any feature's bins add up to the node's total; take feature 0's.
+    i64vec2 total = i64vec2(0);
+    for (uint k = feature_offset[0]; k < feature_offset[1]; k++) total += load(k);
+    const double parent = node_score(double(total.x) / sg, double(total.y) / sh,
+                                     pc.lambda, pc.alpha);
+    double best_gain = 0.0LF;
+    ivec3 best = ivec3(-1, 0, 0);
+    i64vec2 best_left = total;
+    for (uint f = lid; f < pc.num_features; f += WG) {
+        if (pc.has_mask != 0u && mask[f] == 0u) continue;
+        const uint first = feature_offset[f];
+        const int last_bin = int(feature_offset[f + 1u] - first) - 1;
+        const i64vec2 missing = load(first);
+        i64vec2 cum = i64vec2(0);
+        for (int b = 1; b <= last_bin; b++) {
+            cum += load(first + uint(b));
+            const int last_dl = (b < last_bin && (missing.y != 0 || missing.x != 0)) ? 1 : 0;
+            for (int dl = 0; dl <= last_dl; dl++) {
+                i64vec2 L = cum;
+                if (dl != 0) L += missing;
+                const i64vec2 R = total - L;
+                if (L.y <= 0 || R.y <= 0) continue;
+                const double hl = double(L.y) / sh, hr = double(R.y) / sh;
+                if (hl < pc.min_child_weight || hr < pc.min_child_weight) continue;
+                precise double gain =
+                    node_score(double(L.x) / sg, hl, pc.lambda, pc.alpha) +
+                    node_score(double(R.x) / sg, hr, pc.lambda, pc.alpha) - parent;
+                if (split_better(gain, int(f), b, dl, best_gain, best.x, best.y, best.z)) {
+                    best_gain = gain;
+                    best = ivec3(int(f), b, dl);
+                    best_left = L;
+                }
+            }
+        }
+    }
+    s_gain[lid] = best_gain;
+    s_key[lid] = best;
+    s_left[lid] = best_left;
+    barrier();
+    for (uint half_size = WG / 2u; half_size > 0u; half_size >>= 1) {
+        if (lid < half_size) {
+            const uint o = lid + half_size;
+            if (split_better(s_gain[o], s_key[o].x, s_key[o].y, s_key[o].z,
+                             s_gain[lid], s_key[lid].x, s_key[lid].y, s_key[lid].z)) {
+                s_gain[lid] = s_gain[o];
+                s_key[lid] = s_key[o];
+                s_left[lid] = s_left[o];
+            }
+        }
+        barrier();
+    }
+    if (lid == 0u) {
+        const ivec3 key = s_key[0];
+        const i64vec2 L = key.x >= 0 ? s_left[0] : total;
+        const i64vec2 R = key.x >= 0 ? total - L : i64vec2(0);
+        const uint o = pc.record * 18u;
+        records[o + 0u] = uint(pc.node);
+        records[o + 1u] = uint(key.x);
+        records[o + 2u] = key.x >= 0 ? uint(key.y) : 0u;
+        records[o + 3u] = key.x >= 0 ? uint(key.z) : 0u;
+        const uvec2 gw = unpackDouble2x32(key.x >= 0 ? s_gain[0] : 0.0LF);
+        records[o + 4u] = gw.x;
+        records[o + 5u] = gw.y;
+        const i64vec2 sums[3] = i64vec2[3](L, R, total);
+        for (uint k = 0u; k < 3u; k++) {
+            const uvec2 g = unpackUint2x32(uint64_t(sums[k].x));
+            const uvec2 h = unpackUint2x32(uint64_t(sums[k].y));
+            records[o + 6u + 4u * k] = g.x;
+            records[o + 7u + 4u * k] = g.y;
+            records[o + 8u + 4u * k] = h.x;
+            records[o + 9u + 4u * k] = h.y;
+        }
+    }
+}

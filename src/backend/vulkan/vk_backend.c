@@ -1,0 +1,354 @@
+/* vk_backend.c -- the Vulkan backend: creation, the training data on the
+ * device, margins, gradients, tree start and prediction update. The
+ * histogram, split and partition operations are in their own files. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "quantize.h"
+#include "vk_backend.h"
+
+/* Workgroups of the gradient pass: enough to fill a large GPU, few enough
+ * that the host reads their maxima back cheaply (the kernel loops). */
+#define VK_GRADIENT_GROUPS 1024u
+/* Partial histograms (of all the nodes of a wave, vk_hist.c) are kept
+ * within this many bytes and this many workgroups. */
+#define VK_PARTIAL_BUDGET ((VkDeviceSize)64 << 20)
+#define VK_MAX_PARTIAL_GROUPS 512u
+
+static void vk_destroy(gpl_backend *be)
+{
+    if (!be) return;
+    vk_context *c = vk_ctx(be);
+    if (c) {
+        if (c->device) {
+            vk_abandon(c);
+            (void)vk_finish(c); /* nothing may be in flight when buffers go */
+            vk_buffer *all[] = {&c->bins, &c->offsets, &c->labels, &c->weights, &c->margins,
+                                &c->grad, &c->rows, &c->scratch, &c->group_max, &c->partial,
+                                &c->tiles, &c->child_counts, &c->records, &c->mask,
+                                &c->staging};
+            for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) vk_buffer_destroy(c, all[i]);
+            vk_hist_free_pool(c);
+        }
+        vk_device_close(c);
+        free(c->feature_offset);
+        free(c->chunks);
+        free(c->node_slot);
+        free(c->free_slots);
+        free(c->node_begin);
+        free(c->node_count);
+        free(c->node_state);
+        free(c->node_depth);
+        free(c);
+    }
+    free(be);
+}
+
+/* A buffer the kernels bind whole must fit one storage buffer binding;
+ * this also keeps every element index of the kernels within 32 bits. */
+static gpulayer_status check_range(const vk_context *c, VkDeviceSize bytes, const char *what)
+{
+    if (bytes <= c->max_range) return GPULAYER_OK;
+    return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                     "vulkan backend: the %s needs %llu bytes, more than device '%s' can "
+                     "bind (maxStorageBufferRange %llu); use fewer rows or the cpu backend",
+                     what, (unsigned long long)bytes, c->device_name,
+                     (unsigned long long)c->max_range);
+}
+
+/* Features in runs whose bins fit the shared-memory histogram and whose
+ * columns fit one binding: the histogram kernel's unit of work. */
+static gpulayer_status plan_chunks(vk_context *c)
+{
+    const int32_t F = c->num_features;
+    c->chunks = malloc(sizeof(vk_chunk) * (size_t)(F > 0 ? F : 1));
+    if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+    const uint64_t max_columns = c->max_range / c->column_bytes;
+    c->num_chunks = 0;
+    for (int32_t f = 0; f < F;) {
+        vk_chunk ch = {(uint32_t)f, 0, c->feature_offset[f], 0};
+        while (f < F) {
+            uint32_t nb = c->feature_offset[f + 1] - c->feature_offset[f];
+            if (nb > c->shared_bins)
+                return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                                 "vulkan backend: feature %d has %u bins; at most %u fit "
+                                 "the shared-memory histogram", f, nb, c->shared_bins);
+            if (ch.bin_count + nb > c->shared_bins || ch.feature_count + 1 > max_columns) break;
+            ch.bin_count += nb;
+            ch.feature_count++;
+            f++;
+        }
+        c->chunks[c->num_chunks++] = ch;
+    }
+    return GPULAYER_OK;
+}
+
+static gpulayer_status upload_bins(vk_context *c, const gpl_binned_matrix *m)
+{
+    const size_t N = (size_t)m->num_rows, F = (size_t)m->num_features;
+    const size_t col = (size_t)c->column_bytes;
+    /* Feature-major: a split reads one column, a histogram chunk a run of
+     * columns, each one storage buffer binding at an aligned offset. */
+    uint8_t *t = calloc(F * col + 1, 1);
+    if (!t) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of host memory "
+                             "for the bin columns");
+    for (size_t r = 0; r < N; r++) {
+        const uint8_t *row = m->bins + r * F;
+        for (size_t f = 0; f < F; f++) t[f * col + r] = row[f];
+    }
+    gpulayer_status st = vk_buffer_create(c, &c->bins, (VkDeviceSize)(F * col), "bin matrix");
+    if (st == GPULAYER_OK) st = vk_buffer_write(c, &c->bins, 0, t, (VkDeviceSize)(F * col));
+    free(t);
+    return st;
+}
+
+static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
+                                 const float *label, const float *weight)
+{
+    vk_context *c = vk_ctx(be);
+    if (m->num_rows >= (int64_t)UINT32_MAX)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "vulkan backend: %lld rows exceed the limit of 2^32 - 1",
+                         (long long)m->num_rows);
+    const VkDeviceSize N = (VkDeviceSize)m->num_rows, K = (VkDeviceSize)c->num_outputs;
+    const VkDeviceSize M = (VkDeviceSize)c->max_nodes;
+    c->num_rows = m->num_rows;
+    c->num_features = m->num_features;
+    c->hist_len = m->feature_offset[m->num_features];
+    c->has_weight = weight != NULL;
+    c->column_bytes = vk_align_up(N ? N : 1, c->align);
+    c->feature_offset = malloc(sizeof(uint32_t) * ((size_t)m->num_features + 1));
+    c->node_slot = malloc(sizeof(vk_hist_slot) * (size_t)M);
+    c->free_slots = malloc(sizeof(vk_hist_slot) * (size_t)M);
+    c->node_begin = calloc((size_t)M, sizeof(int64_t));
+    c->node_count = calloc((size_t)M, sizeof(int64_t));
+    c->node_state = calloc((size_t)M, 1);
+    c->node_depth = calloc((size_t)M, sizeof(int32_t));
+    if (!c->feature_offset || !c->node_slot || !c->free_slots || !c->node_begin ||
+        !c->node_count || !c->node_state || !c->node_depth)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of host memory");
+    memcpy(c->feature_offset, m->feature_offset,
+           sizeof(uint32_t) * ((size_t)m->num_features + 1));
+    for (VkDeviceSize i = 0; i < M; i++) c->node_slot[i] = (vk_hist_slot){-1, -1};
+    c->num_free_slots = 0;
+
+    const VkDeviceSize hist_bytes = (VkDeviceSize)c->hist_len * 16;
+    GPL_CHECK(check_range(c, c->column_bytes, "bin column of one feature"));
+    GPL_CHECK(check_range(c, N * 16, "gradient buffer"));
+    GPL_CHECK(check_range(c, N * K * 4, "margin buffer"));
+    GPL_CHECK(check_range(c, hist_bytes, "histogram of one node"));
+    GPL_CHECK(plan_chunks(c));
+    c->slot_bytes = vk_align_up(hist_bytes ? hist_bytes : 16, c->align);
+    VkDeviceSize budget = c->max_range < VK_PARTIAL_BUDGET ? c->max_range : VK_PARTIAL_BUDGET;
+    VkDeviceSize pg = hist_bytes ? budget / hist_bytes : VK_MAX_PARTIAL_GROUPS;
+    if (pg < 1) pg = 1;
+    if (pg > VK_MAX_PARTIAL_GROUPS) pg = VK_MAX_PARTIAL_GROUPS;
+    c->partial_groups = (uint32_t)pg;
+    c->grad_groups = vk_groups_for(c, N);
+    if (c->grad_groups > VK_GRADIENT_GROUPS) c->grad_groups = VK_GRADIENT_GROUPS;
+    /* Level-sized buffers are planned for a level of up to 64 nodes. */
+    const VkDeviceSize level = M < 64 ? M : 64;
+    const VkDeviceSize tiles = (N + c->wg - 1) / c->wg + level;
+    /* Histogram pages: a page of several slots, lazily added. */
+    VkDeviceSize per_page = ((VkDeviceSize)16 << 20) / c->slot_bytes;
+    c->slots_per_page = (int32_t)(per_page < 1 ? 1 : per_page > M ? M : per_page);
+
+    const VkDeviceSize F = (VkDeviceSize)m->num_features;
+    /* The plan; histogram slots at their upper bound, one per node. */
+    c->estimate_bytes = (size_t)(F * c->column_bytes + (F + 1) * 4 +
+                                 N * 4 * (c->has_weight ? 2 : 1) + N * K * 4 + N * 16 + N * 8 +
+                                 (VkDeviceSize)c->grad_groups * 16 +
+                                 (VkDeviceSize)c->partial_groups * hist_bytes + tiles * 4 +
+                                 level * 8 + level * 72 + F * 4 + M * c->slot_bytes +
+                                 (c->host_visible ? 0 : VK_STAGING_BYTES));
+    /* Refused before anything is allocated when even the buffers that do
+     * not grow (and two histograms) exceed the device's memory heap. */
+    const size_t needed = c->estimate_bytes - (size_t)((M > 2 ? M - 2 : 0) * c->slot_bytes);
+    if (needed > c->heap_bytes)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "vulkan backend: this job needs an estimated %.1f MiB of device "
+                         "memory; device '%s' has a %.1f MiB heap",
+                         needed / 1048576.0, c->device_name, c->heap_bytes / 1048576.0);
+    GPL_CHECK(upload_bins(c, m));
+    GPL_CHECK(vk_buffer_create(c, &c->offsets, (F + 1) * 4, "feature offsets"));
+    GPL_CHECK(vk_buffer_write(c, &c->offsets, 0, m->feature_offset, (F + 1) * 4));
+    GPL_CHECK(vk_buffer_create(c, &c->labels, N * 4, "labels"));
+    if (N) GPL_CHECK(vk_buffer_write(c, &c->labels, 0, label, N * 4));
+    GPL_CHECK(vk_buffer_create(c, &c->weights, weight ? N * 4 : 16, "weights"));
+    if (weight && N) GPL_CHECK(vk_buffer_write(c, &c->weights, 0, weight, N * 4));
+    GPL_CHECK(vk_buffer_create(c, &c->margins, N * K * 4, "margins"));
+    GPL_CHECK(vk_buffer_create(c, &c->grad, N * 16, "gradient pairs"));
+    GPL_CHECK(vk_buffer_create(c, &c->rows, N * 4, "row lists"));
+    GPL_CHECK(vk_buffer_create(c, &c->scratch, N * 4, "partition scratch"));
+    GPL_CHECK(vk_buffer_create(c, &c->group_max, (VkDeviceSize)c->grad_groups * 16,
+                               "gradient maxima"));
+    GPL_CHECK(vk_buffer_create(c, &c->partial, (VkDeviceSize)c->partial_groups * hist_bytes,
+                               "partial histograms"));
+    GPL_CHECK(vk_buffer_reserve(c, &c->tiles, tiles * 4, "partition tiles"));
+    GPL_CHECK(vk_buffer_reserve(c, &c->child_counts, level * 8, "child row counts"));
+    GPL_CHECK(vk_buffer_reserve(c, &c->records, level * 72, "split records"));
+    GPL_CHECK(vk_buffer_create(c, &c->mask, F * 4, "feature mask"));
+    return GPULAYER_OK;
+}
+
+static gpulayer_status vk_set_margins(gpl_backend *be, const float *margins)
+{
+    vk_context *c = vk_ctx(be);
+    VkDeviceSize bytes = (VkDeviceSize)c->num_rows * (VkDeviceSize)c->num_outputs * 4;
+    return bytes ? vk_buffer_write(c, &c->margins, 0, margins, bytes) : GPULAYER_OK;
+}
+
+static gpulayer_status vk_get_margins(gpl_backend *be, float *margins)
+{
+    vk_context *c = vk_ctx(be);
+    VkDeviceSize bytes = (VkDeviceSize)c->num_rows * (VkDeviceSize)c->num_outputs * 4;
+    return bytes ? vk_buffer_read(c, &c->margins, 0, margins, bytes) : GPULAYER_OK;
+}
+
+/* Push constants of gradients.comp and quantize.comp. */
+typedef struct gradient_push {
+    uint64_t seed;
+    uint32_t num_rows, num_outputs, output_index;
+    int32_t objective, round_index;
+    uint32_t has_weight;
+    float subsample;
+} gradient_push;
+
+typedef struct quantize_push {
+    double scale_grad, scale_hess;
+    uint32_t num_rows;
+} quantize_push;
+
+/* Two batches with the scale in between (a phase boundary: the driver
+ * needs the scale too): float64 pairs and group maxima, then quantization
+ * in place. */
+static gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
+                                            gpl_quant_scale *scale)
+{
+    vk_context *c = vk_ctx(be);
+    c->level = -1;
+    gradient_push gp = {req->seed, (uint32_t)c->num_rows, (uint32_t)c->num_outputs,
+                        (uint32_t)req->output, (int32_t)req->objective, req->round,
+                        (uint32_t)c->has_weight, req->subsample};
+    vk_range b[5] = {vk_whole(&c->grad), vk_whole(&c->margins), vk_whole(&c->labels),
+                     vk_whole(&c->weights), vk_whole(&c->group_max)};
+    GPL_CHECK(vk_begin(c, "compute_gradients"));
+    GPL_CHECK(vk_dispatch(c, VK_K_GRADIENTS, b, &gp, c->grad_groups));
+    GPL_CHECK(vk_submit(c));
+    double *mx = malloc(sizeof(double) * 2 * c->grad_groups);
+    if (!mx) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+    gpulayer_status st = vk_buffer_read(c, &c->group_max, 0, mx,
+                                        (VkDeviceSize)c->grad_groups * 16);
+    double max_g = 0.0, max_h = 0.0;
+    for (uint32_t i = 0; st == GPULAYER_OK && i < c->grad_groups; i++) {
+        if (mx[2 * i] > max_g) max_g = mx[2 * i];
+        if (mx[2 * i + 1] > max_h) max_h = mx[2 * i + 1];
+    }
+    free(mx);
+    GPL_CHECK(st);
+    scale->grad = gpl_quant_scale_for(max_g, c->num_rows);
+    scale->hess = gpl_quant_scale_for(max_h, c->num_rows);
+    quantize_push qp = {scale->grad, scale->hess, (uint32_t)c->num_rows};
+    vk_range q[1] = {vk_whole(&c->grad)};
+    GPL_CHECK(vk_begin(c, "quantize_gradients"));
+    GPL_CHECK(vk_dispatch(c, VK_K_QUANTIZE, q, &qp, vk_groups_for(c, (uint64_t)c->num_rows)));
+    return vk_submit_async(c);
+}
+
+static gpulayer_status vk_begin_tree(gpl_backend *be)
+{
+    vk_context *c = vk_ctx(be);
+    c->level = 0;
+    vk_hist_reset(c);
+    memset(c->node_state, VK_NODE_UNUSED, (size_t)c->max_nodes);
+    c->node_begin[0] = 0;
+    c->node_count[0] = c->num_rows;
+    c->node_state[0] = VK_NODE_LIVE;
+    c->node_depth[0] = 0;
+    uint32_t n = (uint32_t)c->num_rows;
+    vk_range b[1] = {vk_whole(&c->rows)};
+    GPL_CHECK(vk_begin(c, "begin_tree"));
+    GPL_CHECK(vk_dispatch(c, VK_K_ROWS_INIT, b, &n, vk_groups_for(c, n)));
+    return vk_submit_async(c);
+}
+
+typedef struct margins_push {
+    uint32_t row_begin, row_count, num_outputs, output_index;
+    float value;
+} margins_push;
+
+/* One dispatch a leaf, all in one batch: leaves hold disjoint rows. */
+static gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
+                                         const float *leaf_value)
+{
+    vk_context *c = vk_ctx(be);
+    c->level = -1;
+    vk_range b[2] = {vk_whole(&c->rows), vk_whole(&c->margins)};
+    GPL_CHECK(vk_begin(c, "update_margins"));
+    for (int32_t n = 0; n < c->max_nodes; n++) {
+        if (c->node_state[n] != VK_NODE_LIVE || c->node_count[n] == 0) continue;
+        margins_push p = {(uint32_t)c->node_begin[n], (uint32_t)c->node_count[n],
+                          (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n]};
+        GPL_CHECK(vk_dispatch(c, VK_K_UPDATE_MARGINS, b, &p,
+                              vk_groups_for(c, (uint64_t)c->node_count[n])));
+    }
+    return vk_submit_async(c);
+}
+
+static void vk_memory(gpl_backend *be, gpl_memory_report *out)
+{
+    vk_context *c = vk_ctx(be);
+    out->allocated_bytes = c->allocated_bytes;
+    out->peak_bytes = c->peak_bytes;
+    out->estimate_bytes = c->estimate_bytes;
+}
+
+static const struct gpl_backend_ops vk_ops = {
+    .name = "vulkan",
+    .destroy = vk_destroy,
+    .upload = vk_upload,
+    .set_margins = vk_set_margins,
+    .get_margins = vk_get_margins,
+    .compute_gradients = vk_compute_gradients,
+    .begin_tree = vk_begin_tree,
+    .build_histograms = vk_build_histograms,
+    .subtract_histograms = vk_subtract_histograms,
+    .evaluate_splits = vk_evaluate_splits,
+    .partition_rows = vk_partition_rows,
+    .update_margins = vk_update_margins,
+    .release_histograms = vk_release_histograms,
+    .read_histogram = vk_read_histogram,
+    .memory = vk_memory,
+};
+
+gpulayer_status gpl_vulkan_backend_create(const gpl_backend_config *config,
+                                          gpl_backend **out)
+{
+    *out = NULL;
+    if (config->max_nodes < 1 || config->num_outputs < 1)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "vulkan backend: max_nodes and num_outputs must be >= 1");
+    gpl_backend *be = calloc(1, sizeof *be);
+    vk_context *c = calloc(1, sizeof *c);
+    if (!be || !c) {
+        free(be);
+        free(c);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+    }
+    be->ops = &vk_ops;
+    be->ctx = c;
+    be->config = *config;
+    c->max_nodes = config->max_nodes;
+    c->num_outputs = config->num_outputs;
+    c->verbose = config->verbose;
+    gpulayer_status st = vk_device_open(c, config->device);
+    if (st != GPULAYER_OK) {
+        vk_destroy(be);
+        return st;
+    }
+    *out = be;
+    return GPULAYER_OK;
+}

@@ -1,0 +1,210 @@
+/* vk_backend.h -- the Vulkan backend's context, shared by its host files. */
+#ifndef GPL_VK_BACKEND_H
+#define GPL_VK_BACKEND_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "vk_api.h"
+#include "vk_kernels.h"
+
+/* Descriptor sets per pool: a batch that needs more is split into several
+ * submissions (vk_record.c), so this bounds memory, not work. */
+#define VK_SETS_PER_POOL 1024u
+
+/* Staging copies go in pieces of at most this size, so the staging buffer
+ * stays small whatever the transfer. */
+#define VK_STAGING_BYTES ((VkDeviceSize)16 << 20)
+
+/* A device buffer. `mapped` is set where the memory is host-visible (CPU
+ * and integrated devices): transfers are then plain copies. */
+typedef struct vk_buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize bytes;
+    void *mapped;
+} vk_buffer;
+
+/* A range of a buffer bound to one binding of a kernel. */
+typedef struct vk_range {
+    const vk_buffer *buf;
+    VkDeviceSize offset;
+    VkDeviceSize bytes;
+} vk_range;
+
+typedef struct vk_pipeline {
+    VkShaderModule module;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    /* The cache key besides the kernel: specialization and ABI. */
+    uint32_t wg, shared_bins;
+    int abi;
+} vk_pipeline;
+
+typedef enum vk_node_state {
+    VK_NODE_UNUSED = 0,
+    VK_NODE_LIVE = 1, /* holds rows, not split (yet) */
+    VK_NODE_SPLIT = 2
+} vk_node_state;
+
+/* A node's histogram: slot `index` of page `page`. Pages are buffers of
+ * several slots added as needed; a kernel binds one slot, so only a slot
+ * (not a page) has to fit maxStorageBufferRange. */
+typedef struct vk_hist_slot {
+    int32_t page;
+    int32_t index;
+} vk_hist_slot;
+
+/* A contiguous run of features whose bins fit the shared-memory histogram
+ * and whose columns fit one storage buffer binding. */
+typedef struct vk_chunk {
+    uint32_t feature_first, feature_count;
+    uint32_t bin_first, bin_count;
+} vk_chunk;
+
+/* Batches in flight at once: an operation whose results the host does
+ * not need (histogram build, subtraction, margins) returns once its batch
+ * is submitted, and the host records the next while the device works. */
+#define VK_FRAMES 2
+
+/* One batch's command buffer, fence and descriptor pool, and what it
+ * holds, so that a failure found later still names its batch. */
+typedef struct vk_frame {
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkDescriptorPool pool;
+    int in_flight;
+    const char *op;
+    int level;
+    char kernels[160];
+} vk_frame;
+
+typedef struct vk_context {
+    gpl_vk_api api;
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    VkCommandPool command_pool;
+    vk_frame frames[VK_FRAMES];
+    int current;        /* the frame being recorded or last submitted */
+    uint32_t sets_left; /* descriptor sets left in the current pool */
+    int recording;
+    int level;          /* depth of the level being grown */
+
+    /* device facts */
+    char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+    VkPhysicalDeviceType device_type;
+    int host_visible;        /* memory the host can map: no staging */
+    uint32_t device_local_type, host_type;
+    VkDeviceSize heap_bytes; /* size of the heap buffers come from */
+    VkDeviceSize max_range;  /* maxStorageBufferRange */
+    VkDeviceSize align;      /* minStorageBufferOffsetAlignment */
+    uint32_t max_groups;     /* maxComputeWorkGroupCount[0] */
+    uint32_t wg;             /* workgroup size (a power of two) */
+    uint32_t shared_bins;    /* bins of a shared-memory histogram chunk */
+    int verbose;
+    vk_pipeline pipelines[VK_K_COUNT];
+
+    /* shape */
+    int64_t num_rows;
+    int32_t num_features;
+    int32_t num_outputs;
+    int32_t max_nodes;
+    uint32_t hist_len;
+    VkDeviceSize column_bytes; /* stride of the feature-major bin columns */
+    uint32_t *feature_offset;  /* host copy */
+    vk_chunk *chunks;
+    int32_t num_chunks;
+    int has_weight;
+
+    /* device buffers */
+    vk_buffer bins, offsets, labels, weights, margins, grad, rows, scratch;
+    vk_buffer group_max, partial, tiles, child_counts, records, mask;
+    vk_buffer staging;
+    uint32_t grad_groups;    /* workgroups of the gradient kernel */
+    uint32_t partial_groups; /* partial histograms the partial buffer holds */
+    VkDeviceSize slot_bytes; /* one histogram, aligned */
+    int32_t slots_per_page;
+
+    /* histogram pool */
+    vk_buffer *pages;
+    int32_t num_pages;
+    vk_hist_slot *node_slot;  /* by node id; page < 0: none */
+    vk_hist_slot *free_slots;
+    int32_t num_free_slots;
+    int32_t slots_created;
+
+    /* row partition bookkeeping (host side; counts come from the device) */
+    int64_t *node_begin;
+    int64_t *node_count;
+    uint8_t *node_state;
+    int32_t *node_depth;
+
+    size_t allocated_bytes, peak_bytes, estimate_bytes;
+} vk_context;
+
+static inline vk_context *vk_ctx(gpl_backend *be) { return (vk_context *)be->ctx; }
+
+/* vk_device.c */
+gpulayer_status vk_device_open(vk_context *c, int32_t device_index);
+void vk_device_close(vk_context *c);
+
+/* vk_memory.c */
+gpulayer_status vk_buffer_create(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
+                                 const char *what);
+void vk_buffer_destroy(vk_context *c, vk_buffer *b);
+gpulayer_status vk_buffer_write(vk_context *c, vk_buffer *b, VkDeviceSize offset,
+                                const void *data, VkDeviceSize bytes);
+gpulayer_status vk_buffer_read(vk_context *c, const vk_buffer *b, VkDeviceSize offset,
+                               void *data, VkDeviceSize bytes);
+gpulayer_status vk_buffer_reserve(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
+                                  const char *what);
+VkDeviceSize vk_align_up(VkDeviceSize n, VkDeviceSize a);
+
+/* vk_pipeline.c */
+gpulayer_status vk_pipelines_check(void);
+gpulayer_status vk_pipeline_get(vk_context *c, gpl_vk_kernel k, vk_pipeline **out);
+void vk_pipelines_destroy(vk_context *c);
+
+/* vk_record.c: one command buffer a batch (an operation of one level). */
+gpulayer_status vk_begin(vk_context *c, const char *op);
+gpulayer_status vk_dispatch(vk_context *c, gpl_vk_kernel k, const vk_range *bind,
+                            const void *push, uint32_t groups);
+void vk_barrier(vk_context *c);
+void vk_copy(vk_context *c, const vk_buffer *src, VkDeviceSize src_offset,
+             const vk_buffer *dst, VkDeviceSize dst_offset, VkDeviceSize bytes);
+/* Submits and waits for every batch in flight. */
+gpulayer_status vk_submit(vk_context *c);
+/* Submits without waiting; vk_finish (or any later wait) checks it. */
+gpulayer_status vk_submit_async(vk_context *c);
+gpulayer_status vk_finish(vk_context *c);
+void vk_abandon(vk_context *c);
+uint32_t vk_groups_for(const vk_context *c, uint64_t items);
+vk_range vk_whole(const vk_buffer *b);
+
+/* vk_hist.c */
+gpulayer_status vk_build_histograms(gpl_backend *be, const int32_t *nodes,
+                                    int32_t num_nodes);
+gpulayer_status vk_subtract_histograms(gpl_backend *be, const gpl_hist_subtract *subs,
+                                       int32_t count);
+gpulayer_status vk_release_histograms(gpl_backend *be, const int32_t *nodes,
+                                      int32_t num_nodes);
+gpulayer_status vk_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out);
+vk_range vk_hist_range(const vk_context *c, vk_hist_slot s);
+void vk_hist_free_pool(vk_context *c);
+void vk_hist_reset(vk_context *c);
+
+/* vk_split.c, vk_partition.c */
+gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes,
+                                   int32_t num_nodes, const gpl_split_params *params,
+                                   const uint8_t *feature_mask, gpl_split_record *out);
+gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
+                                  int32_t count, int64_t *child_rows);
+
+void vk_track_alloc(vk_context *c, size_t bytes);
+void vk_track_free(vk_context *c, size_t bytes);
+
+#endif

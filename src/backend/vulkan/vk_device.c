@@ -1,0 +1,257 @@
+/* vk_device.c -- instance, physical device choice and capability checks,
+ * logical device, queue and the objects every batch reuses. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "vk_backend.h"
+
+/* The most storage buffers a kernel binds (vk_pipeline.c's table). */
+#define VK_BINDINGS_PER_SET 5u
+
+static const char *type_name(VkPhysicalDeviceType t)
+{
+    switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU (software)";
+    default: return "other";
+    }
+}
+
+static gpulayer_status create_instance(vk_context *c)
+{
+    if (!gpl_vk_api_open(&c->api)) return GPULAYER_ERR_DEVICE;
+    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                             .pApplicationName = "gpulayer",
+                             .pEngineName = "gpulayer",
+                             .apiVersion = VK_API_VERSION_1_1};
+    VkInstanceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                                 .pApplicationInfo = &app};
+    VkResult r = c->api.vkCreateInstance(&info, NULL, &c->instance);
+    if (r != VK_SUCCESS)
+        return gpl_error(GPULAYER_ERR_DEVICE,
+                         "vulkan backend: vkCreateInstance failed (%s): no usable "
+                         "Vulkan driver", gpl_vk_result_name(r));
+    return gpl_vk_api_load_instance(&c->api, c->instance) ? GPULAYER_OK
+                                                          : GPULAYER_ERR_DEVICE;
+}
+
+/* The device the index names, in the loader's enumeration order (the
+ * order of the device layer's Vulkan probe). */
+static gpulayer_status pick_device(vk_context *c, int32_t index)
+{
+    uint32_t n = 0;
+    VkResult r = c->api.vkEnumeratePhysicalDevices(c->instance, &n, NULL);
+    if (r != VK_SUCCESS || n == 0)
+        return gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: no Vulkan device (%s)",
+                         r != VK_SUCCESS ? gpl_vk_result_name(r) : "none enumerated");
+    if (index < 0 || (uint32_t)index >= n)
+        return gpl_error(GPULAYER_ERR_DEVICE,
+                         "vulkan backend: device %d does not exist (%u Vulkan devices)",
+                         index, n);
+    VkPhysicalDevice *all = malloc(sizeof *all * n);
+    if (!all) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+    r = c->api.vkEnumeratePhysicalDevices(c->instance, &n, all);
+    c->physical = (uint32_t)index < n ? all[index] : VK_NULL_HANDLE;
+    free(all);
+    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || !c->physical)
+        return gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: device %d vanished", index);
+    return GPULAYER_OK;
+}
+
+/* This first version evaluates gradients and splits in float64 on the
+ * device and reads int64 words there; a device without them is refused
+ * rather than served by host code presented as device work. */
+static gpulayer_status check_capabilities(vk_context *c)
+{
+    VkPhysicalDeviceProperties p;
+    VkPhysicalDeviceFeatures f;
+    c->api.vkGetPhysicalDeviceProperties(c->physical, &p);
+    c->api.vkGetPhysicalDeviceFeatures(c->physical, &f);
+    snprintf(c->device_name, sizeof c->device_name, "%s", p.deviceName);
+    c->device_type = p.deviceType;
+    if (!f.shaderFloat64 || !f.shaderInt64)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "vulkan backend: device '%s' lacks %s%s%s: the kernels need "
+                         "float64 and int64 (see docs/vulkan.md)", p.deviceName,
+                         f.shaderFloat64 ? "" : "shaderFloat64",
+                         !f.shaderFloat64 && !f.shaderInt64 ? " and " : "",
+                         f.shaderInt64 ? "" : "shaderInt64");
+    const VkPhysicalDeviceLimits *l = &p.limits;
+    if (p.apiVersion < VK_API_VERSION_1_1)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "vulkan backend: device '%s' supports Vulkan %u.%u; 1.1 is needed",
+                         p.deviceName, VK_API_VERSION_MAJOR(p.apiVersion),
+                         VK_API_VERSION_MINOR(p.apiVersion));
+    c->max_range = l->maxStorageBufferRange;
+    c->align = l->minStorageBufferOffsetAlignment < 4 ? 4 : l->minStorageBufferOffsetAlignment;
+    c->max_groups = l->maxComputeWorkGroupCount[0];
+    /* The largest power of two up to 256 the device allows: the kernels'
+     * shared-memory trees and scans need a power of two. */
+    uint32_t wg = 256;
+    while (wg > l->maxComputeWorkGroupInvocations || wg > l->maxComputeWorkGroupSize[0])
+        wg >>= 1;
+    c->wg = wg;
+    /* 16 bytes a bin, at most 2048 bins (32 KiB, the portable limit). */
+    uint32_t bins = (uint32_t)(l->maxComputeSharedMemorySize / 16u);
+    c->shared_bins = bins > 2048 ? 2048 : bins;
+    /* The split search keeps WG candidates of 40 bytes in shared memory. */
+    if (c->shared_bins < 256 || (uint64_t)wg * 40u > l->maxComputeSharedMemorySize || wg < 32)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "vulkan backend: device '%s' has %u bytes of shared memory and "
+                         "workgroups of %u; the kernels need 4096 and 32",
+                         p.deviceName, l->maxComputeSharedMemorySize, wg);
+    return GPULAYER_OK;
+}
+
+/* Host-visible memory where the device shares the host's memory (CPU and
+ * integrated devices); device-local memory with staging copies otherwise. */
+static void choose_memory(vk_context *c)
+{
+    VkPhysicalDeviceMemoryProperties mp;
+    c->api.vkGetPhysicalDeviceMemoryProperties(c->physical, &mp);
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    int unified = c->device_type == VK_PHYSICAL_DEVICE_TYPE_CPU ||
+                  c->device_type == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
+    c->device_local_type = UINT32_MAX;
+    c->host_type = UINT32_MAX;
+    for (uint32_t i = 0; i < mp.memoryTypeCount; i++) {
+        VkMemoryPropertyFlags fl = mp.memoryTypes[i].propertyFlags;
+        if ((fl & host) == host && c->host_type == UINT32_MAX) c->host_type = i;
+        if ((fl & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && c->device_local_type == UINT32_MAX &&
+            (!unified || (fl & host) == host))
+            c->device_local_type = i;
+    }
+    if (c->device_local_type == UINT32_MAX) c->device_local_type = c->host_type;
+    c->heap_bytes = mp.memoryHeaps[mp.memoryTypes[c->device_local_type].heapIndex].size;
+    VkMemoryPropertyFlags chosen = mp.memoryTypes[c->device_local_type].propertyFlags;
+    c->host_visible = (chosen & host) == host;
+}
+
+/* GPULAYER_VULKAN_TEST_LIMITS="RANGE,GROUPS,STAGED" makes the device look
+ * smaller than it is (maxStorageBufferRange, workgroups a dimension) and,
+ * with STAGED=1, moves data through the staging path as on a discrete GPU:
+ * the conformance tests reach the split-buffer, grid-stride and staging
+ * paths on any device with it. Values can only lower the real limits. */
+static void apply_test_limits(vk_context *c)
+{
+    const char *v = getenv("GPULAYER_VULKAN_TEST_LIMITS");
+    unsigned long long range = 0;
+    unsigned groups = 0;
+    int staged = 0;
+    if (!v || sscanf(v, "%llu,%u,%d", &range, &groups, &staged) != 3) return;
+    if (range >= 4096 && range < c->max_range) c->max_range = range / c->align * c->align;
+    if (groups >= 1 && groups < c->max_groups) c->max_groups = groups;
+    if (staged) c->host_visible = 0;
+}
+
+static gpulayer_status create_device(vk_context *c)
+{
+    uint32_t n = 0;
+    c->api.vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &n, NULL);
+    VkQueueFamilyProperties *q = malloc(sizeof *q * (n ? n : 1));
+    if (!q) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+    c->api.vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &n, q);
+    uint32_t family = UINT32_MAX;
+    for (uint32_t i = 0; i < n && family == UINT32_MAX; i++)
+        if (q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = i;
+    free(q);
+    if (family == UINT32_MAX)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "vulkan backend: device '%s' has no compute queue", c->device_name);
+    c->queue_family = family;
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                  .queueFamilyIndex = family,
+                                  .queueCount = 1,
+                                  .pQueuePriorities = &priority};
+    VkPhysicalDeviceFeatures features = {.shaderFloat64 = VK_TRUE, .shaderInt64 = VK_TRUE};
+    VkDeviceCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+                             .queueCreateInfoCount = 1,
+                             .pQueueCreateInfos = &qi,
+                             .pEnabledFeatures = &features};
+    VkResult r = c->api.vkCreateDevice(c->physical, &di, NULL, &c->device);
+    if (r != VK_SUCCESS)
+        return gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: vkCreateDevice on '%s' failed (%s)",
+                         c->device_name, gpl_vk_result_name(r));
+    if (!gpl_vk_api_load_device(&c->api, c->device)) return GPULAYER_ERR_DEVICE;
+    c->api.vkGetDeviceQueue(c->device, family, 0, &c->queue);
+    return GPULAYER_OK;
+}
+
+static gpulayer_status create_submission_objects(vk_context *c)
+{
+    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                  .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                                  .queueFamilyIndex = c->queue_family};
+    VkResult r = c->api.vkCreateCommandPool(c->device, &pi, NULL, &c->command_pool);
+    for (int i = 0; i < VK_FRAMES && r == VK_SUCCESS; i++) {
+        vk_frame *f = &c->frames[i];
+        VkCommandBufferAllocateInfo alloc_info = {
+            .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+            .commandPool = c->command_pool,
+            .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+            .commandBufferCount = 1};
+        r = c->api.vkAllocateCommandBuffers(c->device, &alloc_info, &f->cmd);
+        if (r == VK_SUCCESS) {
+            VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+            r = c->api.vkCreateFence(c->device, &fi, NULL, &f->fence);
+        }
+        if (r == VK_SUCCESS) {
+            VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                         VK_SETS_PER_POOL * VK_BINDINGS_PER_SET};
+            VkDescriptorPoolCreateInfo di = {
+                .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                .maxSets = VK_SETS_PER_POOL,
+                .poolSizeCount = 1,
+                .pPoolSizes = &size};
+            r = c->api.vkCreateDescriptorPool(c->device, &di, NULL, &f->pool);
+        }
+    }
+    if (r != VK_SUCCESS)
+        return gpl_error(GPULAYER_ERR_DEVICE,
+                         "vulkan backend: creating command and descriptor pools failed (%s)",
+                         gpl_vk_result_name(r));
+    return GPULAYER_OK;
+}
+
+gpulayer_status vk_device_open(vk_context *c, int32_t device_index)
+{
+    GPL_CHECK(vk_pipelines_check());
+    GPL_CHECK(create_instance(c));
+    GPL_CHECK(pick_device(c, device_index));
+    GPL_CHECK(check_capabilities(c));
+    choose_memory(c);
+    apply_test_limits(c);
+    GPL_CHECK(create_device(c));
+    GPL_CHECK(create_submission_objects(c));
+    if (c->verbose)
+        fprintf(stderr,
+                "[gpulayer] vulkan backend: device %d '%s' (%s), %s memory, workgroup %u, "
+                "shared histogram %u bins, max storage range %llu bytes, float64 and "
+                "int64 on the device, 32-bit atomics only\n",
+                device_index, c->device_name, type_name(c->device_type),
+                c->host_visible ? "host-visible" : "device-local (staged)", c->wg,
+                c->shared_bins, (unsigned long long)c->max_range);
+    return GPULAYER_OK;
+}
+
+void vk_device_close(vk_context *c)
+{
+    if (c->device) {
+        for (int i = 0; i < VK_FRAMES; i++) {
+            vk_frame *f = &c->frames[i];
+            if (f->pool) c->api.vkDestroyDescriptorPool(c->device, f->pool, NULL);
+            if (f->fence) c->api.vkDestroyFence(c->device, f->fence, NULL);
+        }
+        if (c->command_pool) c->api.vkDestroyCommandPool(c->device, c->command_pool, NULL);
+        vk_pipelines_destroy(c);
+        c->api.vkDestroyDevice(c->device, NULL);
+    }
+    if (c->instance) c->api.vkDestroyInstance(c->instance, NULL);
+    gpl_vk_api_close(&c->api);
+}

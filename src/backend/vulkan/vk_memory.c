@@ -1,0 +1,150 @@
+/* vk_memory.c -- device buffers, their accounting, and transfers: plain
+ * copies through a mapping where the memory is host-visible, a staging
+ * buffer and a copy command where it is device-local. */
+#include <string.h>
+
+#include "error.h"
+#include "vk_backend.h"
+
+
+VkDeviceSize vk_align_up(VkDeviceSize n, VkDeviceSize a) { return (n + a - 1) / a * a; }
+
+void vk_track_alloc(vk_context *c, size_t bytes)
+{
+    c->allocated_bytes += bytes;
+    if (c->allocated_bytes > c->peak_bytes) c->peak_bytes = c->allocated_bytes;
+}
+
+void vk_track_free(vk_context *c, size_t bytes) { c->allocated_bytes -= bytes; }
+
+static gpulayer_status create_with_type(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
+                                        uint32_t type, const char *what)
+{
+    memset(b, 0, sizeof *b);
+    if (bytes == 0) bytes = 16; /* a binding needs a buffer even when empty */
+    bytes = vk_align_up(bytes, 16);
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                             .size = bytes,
+                             .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                             .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+    VkResult r = c->api.vkCreateBuffer(c->device, &bi, NULL, &b->buffer);
+    if (r == VK_SUCCESS) {
+        VkMemoryRequirements req;
+        c->api.vkGetBufferMemoryRequirements(c->device, b->buffer, &req);
+        if (!(req.memoryTypeBits & (1u << type)))
+            return gpl_error(GPULAYER_ERR_DEVICE,
+                             "vulkan backend: no suitable memory type for the %s", what);
+        VkMemoryAllocateInfo alloc_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                           .allocationSize = req.size,
+                                           .memoryTypeIndex = type};
+        r = c->api.vkAllocateMemory(c->device, &alloc_info, NULL, &b->memory);
+        if (r == VK_SUCCESS) r = c->api.vkBindBufferMemory(c->device, b->buffer, b->memory, 0);
+    }
+    if (r != VK_SUCCESS)
+        return gpl_error(r == VK_ERROR_OUT_OF_DEVICE_MEMORY ? GPULAYER_ERR_OUT_OF_MEMORY
+                                                            : GPULAYER_ERR_DEVICE,
+                         "vulkan backend: allocating %llu bytes for the %s failed (%s)",
+                         (unsigned long long)bytes, what, gpl_vk_result_name(r));
+    b->bytes = bytes;
+    vk_track_alloc(c, (size_t)bytes);
+    return GPULAYER_OK;
+}
+
+gpulayer_status vk_buffer_create(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
+                                 const char *what)
+{
+    GPL_CHECK(create_with_type(c, b, bytes, c->device_local_type, what));
+    if (c->host_visible) {
+        VkResult r = c->api.vkMapMemory(c->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped);
+        if (r != VK_SUCCESS)
+            return gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: mapping the %s failed (%s)",
+                             what, gpl_vk_result_name(r));
+    }
+    return GPULAYER_OK;
+}
+
+void vk_buffer_destroy(vk_context *c, vk_buffer *b)
+{
+    if (b->buffer) c->api.vkDestroyBuffer(c->device, b->buffer, NULL);
+    if (b->memory) {
+        if (b->mapped) c->api.vkUnmapMemory(c->device, b->memory);
+        c->api.vkFreeMemory(c->device, b->memory, NULL);
+        vk_track_free(c, (size_t)b->bytes);
+    }
+    memset(b, 0, sizeof *b);
+}
+
+static gpulayer_status ensure_staging(vk_context *c)
+{
+    if (c->staging.buffer) return GPULAYER_OK;
+    GPL_CHECK(create_with_type(c, &c->staging, VK_STAGING_BYTES, c->host_type,
+                               "staging buffer"));
+    VkResult r = c->api.vkMapMemory(c->device, c->staging.memory, 0, VK_WHOLE_SIZE, 0,
+                                    &c->staging.mapped);
+    if (r != VK_SUCCESS)
+        return gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: mapping the staging buffer "
+                         "failed (%s)", gpl_vk_result_name(r));
+    return GPULAYER_OK;
+}
+
+/* A transfer first waits for every batch in flight, so a mapped buffer
+ * can then be read or written directly. */
+gpulayer_status vk_buffer_write(vk_context *c, vk_buffer *b, VkDeviceSize offset,
+                                const void *data, VkDeviceSize bytes)
+{
+    GPL_CHECK(vk_finish(c));
+    if (b->mapped) {
+        memcpy((char *)b->mapped + offset, data, (size_t)bytes);
+        return GPULAYER_OK;
+    }
+    GPL_CHECK(ensure_staging(c));
+    for (VkDeviceSize done = 0; done < bytes; done += VK_STAGING_BYTES) {
+        VkDeviceSize n = bytes - done < VK_STAGING_BYTES ? bytes - done : VK_STAGING_BYTES;
+        memcpy(c->staging.mapped, (const char *)data + done, (size_t)n);
+        GPL_CHECK(vk_begin(c, "upload"));
+        vk_copy(c, &c->staging, 0, b, offset + done, n);
+        GPL_CHECK(vk_submit(c));
+    }
+    return GPULAYER_OK;
+}
+
+gpulayer_status vk_buffer_read(vk_context *c, const vk_buffer *b, VkDeviceSize offset,
+                               void *data, VkDeviceSize bytes)
+{
+    GPL_CHECK(vk_finish(c));
+    if (b->mapped) {
+        memcpy(data, (const char *)b->mapped + offset, (size_t)bytes);
+        return GPULAYER_OK;
+    }
+    GPL_CHECK(ensure_staging(c));
+    for (VkDeviceSize done = 0; done < bytes; done += VK_STAGING_BYTES) {
+        VkDeviceSize n = bytes - done < VK_STAGING_BYTES ? bytes - done : VK_STAGING_BYTES;
+        GPL_CHECK(vk_begin(c, "download"));
+        vk_copy(c, b, offset + done, &c->staging, 0, n);
+        GPL_CHECK(vk_submit(c));
+        memcpy((char *)data + done, c->staging.mapped, (size_t)n);
+    }
+    return GPULAYER_OK;
+}
+
+/* Level-sized buffers (split records, child counts, partition tiles) grow
+ * with the largest level seen instead of being sized for max_nodes, which
+ * can be far larger than any level. */
+gpulayer_status vk_buffer_reserve(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
+                                  const char *what)
+{
+    if (b->buffer && b->bytes >= bytes) return GPULAYER_OK;
+    GPL_CHECK(vk_finish(c)); /* a batch in flight may still use it */
+    if (bytes > c->max_range)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "vulkan backend: the %s need %llu bytes, more than device '%s' can "
+                         "bind (maxStorageBufferRange %llu)", what,
+                         (unsigned long long)bytes, c->device_name,
+                         (unsigned long long)c->max_range);
+    VkDeviceSize grown = b->bytes * 2 > bytes ? b->bytes * 2 : bytes;
+    if (grown > c->max_range) grown = c->max_range;
+    vk_buffer_destroy(c, b);
+    return vk_buffer_create(c, b, grown, what);
+}

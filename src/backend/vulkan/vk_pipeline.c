@@ -1,0 +1,140 @@
+/* vk_pipeline.c -- the kernel table, the ABI check of the embedded SPIR-V
+ * and the pipeline registry (one pipeline a kernel, created on first use
+ * and cached with its specialization constants and ABI version). */
+#include <stdint.h>
+#include <string.h>
+
+#include "error.h"
+#include "vk_backend.h"
+
+/* Bindings and push constant sizes; they mirror the `binding = N` and
+ * push_constant blocks of shaders/<name>.comp. */
+const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
+    [VK_K_GRADIENTS] = {"gradients", 5, 40},
+    [VK_K_QUANTIZE] = {"quantize", 1, 24},
+    [VK_K_ROWS_INIT] = {"rows_init", 1, 4},
+    [VK_K_HISTOGRAM] = {"histogram", 5, 36},
+    [VK_K_HIST_REDUCE] = {"hist_reduce", 2, 12},
+    [VK_K_HIST_SUBTRACT] = {"hist_subtract", 3, 4},
+    [VK_K_SPLIT_EVAL] = {"split_eval", 4, 56},
+    [VK_K_PARTITION_COUNT] = {"partition_count", 3, 28},
+    [VK_K_PARTITION_SCAN] = {"partition_scan", 2, 28},
+    [VK_K_PARTITION_SCATTER] = {"partition_scatter", 5, 28},
+    [VK_K_UPDATE_MARGINS] = {"update_margins", 2, 20},
+};
+
+static const gpl_vk_blob *find_blob(const char *name)
+{
+    for (int i = 0; i < gpl_vk_blob_count; i++)
+        if (!strcmp(gpl_vk_blobs[i].name, name)) return &gpl_vk_blobs[i];
+    return NULL;
+}
+
+/* Before any device work: every kernel is present, of this ABI, and looks
+ * like SPIR-V. A mismatch means a broken build, reported as such. */
+gpulayer_status vk_pipelines_check(void)
+{
+    for (int k = 0; k < VK_K_COUNT; k++) {
+        const char *name = gpl_vk_kernel_table[k].name;
+        const gpl_vk_blob *b = find_blob(name);
+        if (!b)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "vulkan backend: kernel '%s' is missing from this library", name);
+        if (b->abi != GPL_VK_KERNEL_ABI)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "vulkan backend: kernel '%s' has ABI version %d, the host "
+                             "expects %d", name, b->abi, GPL_VK_KERNEL_ABI);
+        uint32_t magic = 0;
+        if (b->size >= 4) memcpy(&magic, b->code, 4);
+        if (b->size % 4 != 0 || magic != 0x07230203u)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "vulkan backend: kernel '%s' is not valid SPIR-V", name);
+    }
+    return GPULAYER_OK;
+}
+
+static gpulayer_status create_pipeline(vk_context *c, gpl_vk_kernel k, vk_pipeline *p)
+{
+    const gpl_vk_kernel_info *info = &gpl_vk_kernel_table[k];
+    const gpl_vk_blob *blob = find_blob(info->name);
+    VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                   .codeSize = blob->size,
+                                   .pCode = (const uint32_t *)(const void *)blob->code};
+    VkResult r = c->api.vkCreateShaderModule(c->device, &mi, NULL, &p->module);
+    VkDescriptorSetLayoutBinding bindings[8];
+    for (uint32_t i = 0; i < info->bindings; i++)
+        bindings[i] = (VkDescriptorSetLayoutBinding){i + 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                     1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    if (r == VK_SUCCESS) {
+        VkDescriptorSetLayoutCreateInfo li = {
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+            .bindingCount = info->bindings,
+            .pBindings = bindings};
+        r = c->api.vkCreateDescriptorSetLayout(c->device, &li, NULL, &p->set_layout);
+    }
+    if (r == VK_SUCCESS) {
+        VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, info->push_bytes};
+        VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                         .setLayoutCount = 1,
+                                         .pSetLayouts = &p->set_layout,
+                                         .pushConstantRangeCount = 1,
+                                         .pPushConstantRanges = &range};
+        r = c->api.vkCreatePipelineLayout(c->device, &li, NULL, &p->layout);
+    }
+    if (r == VK_SUCCESS) {
+        const uint32_t values[2] = {c->wg, c->shared_bins};
+        const VkSpecializationMapEntry entries[2] = {{0, 0, 4}, {1, 4, 4}};
+        VkSpecializationInfo spec = {2, entries, sizeof values, values};
+        VkComputePipelineCreateInfo pi = {
+            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                      .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                      .module = p->module,
+                      .pName = "main",
+                      .pSpecializationInfo = &spec},
+            .layout = p->layout};
+        r = c->api.vkCreateComputePipelines(c->device, VK_NULL_HANDLE, 1, &pi, NULL,
+                                            &p->pipeline);
+    }
+    if (r != VK_SUCCESS)
+        return gpl_error(GPULAYER_ERR_DEVICE,
+                         "vulkan backend: building kernel '%s' on '%s' failed (%s)",
+                         info->name, c->device_name, gpl_vk_result_name(r));
+    p->wg = c->wg;
+    p->shared_bins = c->shared_bins;
+    p->abi = GPL_VK_KERNEL_ABI;
+    return GPULAYER_OK;
+}
+
+static void destroy_one(vk_context *c, vk_pipeline *p)
+{
+    if (p->pipeline) c->api.vkDestroyPipeline(c->device, p->pipeline, NULL);
+    if (p->layout) c->api.vkDestroyPipelineLayout(c->device, p->layout, NULL);
+    if (p->set_layout) c->api.vkDestroyDescriptorSetLayout(c->device, p->set_layout, NULL);
+    if (p->module) c->api.vkDestroyShaderModule(c->device, p->module, NULL);
+    memset(p, 0, sizeof *p);
+}
+
+/* The cached pipeline of kernel k, built when first needed; rebuilt when
+ * its key (specialization constants, ABI) no longer matches. */
+gpulayer_status vk_pipeline_get(vk_context *c, gpl_vk_kernel k, vk_pipeline **out)
+{
+    vk_pipeline *p = &c->pipelines[k];
+    if (p->pipeline && (p->wg != c->wg || p->shared_bins != c->shared_bins ||
+                        p->abi != GPL_VK_KERNEL_ABI))
+        destroy_one(c, p);
+    if (!p->pipeline) {
+        gpulayer_status st = create_pipeline(c, k, p);
+        if (st != GPULAYER_OK) {
+            destroy_one(c, p);
+            return st;
+        }
+    }
+    *out = p;
+    return GPULAYER_OK;
+}
+
+void vk_pipelines_destroy(vk_context *c)
+{
+    for (int k = 0; k < VK_K_COUNT; k++) destroy_one(c, &c->pipelines[k]);
+}
