@@ -20,7 +20,7 @@
 /* A node packed for inference: 16 bytes instead of the model's 48, so a
  * depth-8 tree fits the L1 cache. */
 typedef struct infer_node {
-    int32_t left; /* -1 for a leaf */
+    int32_t left; /* leaves: their own index */
     int32_t right;
     int32_t feature;
     uint8_t bin;
@@ -68,8 +68,12 @@ static gpulayer_status forest_build(const gpl_model *m, int32_t num_trees, infer
         f->depth[t] = tree_depth(tree, 0);
         for (int32_t i = 0; i < tree->num_nodes; i++) {
             const gpl_tree_node *n = &tree->nodes[i];
-            f->nodes[at + i] = (infer_node){n->left, n->right, n->feature < 0 ? 0 : n->feature,
-                                            (uint8_t)n->split_bin, (uint8_t)n->default_left};
+            /* A leaf points to itself (any bin goes "left" to it), so a
+             * walk of the tree's full depth needs no test for leaves. */
+            f->nodes[at + i] = n->left < 0
+                ? (infer_node){i, i, 0, 255, 1}
+                : (infer_node){n->left, n->right, n->feature, (uint8_t)n->split_bin,
+                               (uint8_t)n->default_left};
             f->leaf[at + i] = n->leaf_value;
         }
         at += tree->num_nodes;
@@ -87,19 +91,21 @@ static void forest_add_tree(const infer_forest *f, int32_t t, const uint8_t *bin
     int64_t i = 0;
     for (; i + PREDICT_LANES <= n; i += PREDICT_LANES) {
         int32_t idx[PREDICT_LANES] = {0};
-        for (int32_t d = 0; d < depth; d++)
+        const uint8_t *row = bins + i * F;
+        for (int32_t d = 0; d < depth; d++) {
+#pragma GCC unroll 8
             for (int j = 0; j < PREDICT_LANES; j++) {
                 const infer_node *nd = &nodes[idx[j]];
-                if (nd->left < 0) continue;
-                int b = bins[(i + j) * F + nd->feature];
+                int b = row[j * F + nd->feature];
                 int left = b == 0 ? nd->default_left : b <= nd->bin;
                 idx[j] = left ? nd->left : nd->right;
             }
+        }
         for (int j = 0; j < PREDICT_LANES; j++) out[(i + j) * stride] += leaf[idx[j]];
     }
     for (; i < n; i++) {
         int32_t k = 0;
-        while (nodes[k].left >= 0) {
+        for (int32_t d = 0; d < depth; d++) {
             int b = bins[i * F + nodes[k].feature];
             int left = b == 0 ? nodes[k].default_left : b <= nodes[k].bin;
             k = left ? nodes[k].left : nodes[k].right;
