@@ -20,8 +20,7 @@
 /* A node packed for inference: 16 bytes instead of the model's 48, so a
  * depth-8 tree fits the L1 cache. */
 typedef struct infer_node {
-    int32_t left; /* leaves: their own index */
-    int32_t right;
+    int32_t child[2]; /* left, right; a leaf: its own index twice */
     int32_t feature;
     uint8_t bin;
     uint8_t default_left;
@@ -71,14 +70,24 @@ static gpulayer_status forest_build(const gpl_model *m, int32_t num_trees, infer
             /* A leaf points to itself (any bin goes "left" to it), so a
              * walk of the tree's full depth needs no test for leaves. */
             f->nodes[at + i] = n->left < 0
-                ? (infer_node){i, i, 0, 255, 1}
-                : (infer_node){n->left, n->right, n->feature, (uint8_t)n->split_bin,
+                ? (infer_node){{i, i}, 0, 255, 1}
+                : (infer_node){{n->left, n->right}, n->feature, (uint8_t)n->split_bin,
                                (uint8_t)n->default_left};
             f->leaf[at + i] = n->leaf_value;
         }
         at += tree->num_nodes;
     }
     return GPULAYER_OK;
+}
+
+/* Which child a row goes to, without branches (the direction is data
+ * dependent, so branches would mispredict): value bins 1..bin go left (b - 1
+ * wraps around for the missing bin 0), missing values where they learned. */
+static inline int32_t infer_step(const infer_node *nd, const uint8_t *row)
+{
+    unsigned b = row[nd->feature];
+    unsigned left = ((b - 1u) < nd->bin) | ((b == 0u) & nd->default_left);
+    return nd->child[left ^ 1u];
 }
 
 /* Adds one tree's leaf values for n rows of bins (row stride F). */
@@ -94,22 +103,14 @@ static void forest_add_tree(const infer_forest *f, int32_t t, const uint8_t *bin
         const uint8_t *row = bins + i * F;
         for (int32_t d = 0; d < depth; d++) {
 #pragma GCC unroll 8
-            for (int j = 0; j < PREDICT_LANES; j++) {
-                const infer_node *nd = &nodes[idx[j]];
-                int b = row[j * F + nd->feature];
-                int left = b == 0 ? nd->default_left : b <= nd->bin;
-                idx[j] = left ? nd->left : nd->right;
-            }
+            for (int j = 0; j < PREDICT_LANES; j++)
+                idx[j] = infer_step(&nodes[idx[j]], row + j * F);
         }
         for (int j = 0; j < PREDICT_LANES; j++) out[(i + j) * stride] += leaf[idx[j]];
     }
     for (; i < n; i++) {
         int32_t k = 0;
-        for (int32_t d = 0; d < depth; d++) {
-            int b = bins[i * F + nodes[k].feature];
-            int left = b == 0 ? nodes[k].default_left : b <= nodes[k].bin;
-            k = left ? nodes[k].left : nodes[k].right;
-        }
+        for (int32_t d = 0; d < depth; d++) k = infer_step(&nodes[k], bins + i * F);
         out[i * stride] += leaf[k];
     }
 }
