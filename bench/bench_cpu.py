@@ -26,7 +26,7 @@ PARAMS = dict(rounds=200, eta=0.1, max_depth=8, max_bin=256, threads=2)
 
 # Each peer runs as a child process: one script, one library, JSON out.
 PEER = r'''
-import json, resource, sys, time
+import json, sys, time
 import numpy as np
 lib, prefix, rounds, eta, depth, max_bin, threads = sys.argv[1:8]
 rounds, depth, max_bin, threads, eta = int(rounds), int(depth), int(max_bin), int(threads), float(eta)
@@ -52,8 +52,9 @@ else:
     train_s = time.perf_counter() - t0
     t0 = time.perf_counter(); p = m.predict(Xt, num_threads=threads); predict_s = time.perf_counter() - t0
 np.asarray(p, dtype=np.float32).tofile(prefix + lib + ".pred.f32")
-print(json.dumps(dict(train_s=train_s, predict_s=predict_s,
-                      peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)))
+# VmHWM, not ru_maxrss: the latter keeps the parent's peak across exec.
+hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM:")][0].split()[1]
+print(json.dumps(dict(train_s=train_s, predict_s=predict_s, peak_rss_mb=int(hwm) / 1024)))
 '''
 
 

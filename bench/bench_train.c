@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include "gpulayer.h"
@@ -18,6 +17,19 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* This process's peak resident memory (VmHWM; getrusage's ru_maxrss would
+ * include the parent's peak from before exec). */
+static double peak_rss_mb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6)) kb = atof(line + 6);
+    if (f) fclose(f);
+    return kb / 1024.0;
 }
 
 static float *read_floats(const char *path, long *count)
@@ -94,10 +106,8 @@ int main(int argc, char **argv)
         fwrite(pred, sizeof(float), (size_t)n, f);
         fclose(f);
     }
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
     printf("{\"train_s\": %.4f, \"predict_s\": %.4f, \"peak_rss_mb\": %.1f}\n", train_s,
-           predict_s, ru.ru_maxrss / 1024.0);
+           predict_s, peak_rss_mb());
     free(pred);
     gpulayer_booster_free(b);
     gpulayer_dataset_free(train);

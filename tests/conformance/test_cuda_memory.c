@@ -5,6 +5,7 @@
  * train-a-tree / destroy cycles. Skips, with the reason, where no CUDA
  * device is usable.
  */
+#include "backend_guard.h"
 #include "test_util.h"
 
 #include <stdio.h>
@@ -176,5 +177,5 @@ int main(void)
         cmocka_unit_test(test_too_large_job_is_refused),
         cmocka_unit_test(test_no_leak_over_100_cycles),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    GPL_RUN_IF_BACKEND("cuda", tests);
 }

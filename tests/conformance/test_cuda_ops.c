@@ -4,6 +4,7 @@
  * records, child row counts and margins, level by level, on random and
  * adversarial data. Skips, with the reason, where no CUDA device is usable.
  */
+#include "backend_guard.h"
 #include "test_util.h"
 
 #include <stdio.h>
@@ -378,5 +379,5 @@ int main(void)
         cmocka_unit_test(test_global_atomics_reference),
         cmocka_unit_test(test_errors_are_reported),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    GPL_RUN_IF_BACKEND("cuda", tests);
 }

@@ -8,6 +8,7 @@
  * the device parameter itself blanked). Sizes suit lavapipe in CI. Skips,
  * with the reason, where no Vulkan device is usable.
  */
+#include "backend_guard.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -305,5 +306,5 @@ int main(void)
         cmocka_unit_test(test_api_sampled_regression),
         cmocka_unit_test(test_api_multiclass_lossguide),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    GPL_RUN_IF_BACKEND("vulkan", tests);
 }

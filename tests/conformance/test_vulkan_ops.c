@@ -6,6 +6,7 @@
  * the sizes stay small; skips, with the reason, where no Vulkan device is
  * usable.
  */
+#include "backend_guard.h"
 #include "test_util.h"
 
 #include <stdio.h>
@@ -396,5 +397,5 @@ int main(void)
         cmocka_unit_test(test_small_device_limits),
         cmocka_unit_test(test_errors_are_reported),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    GPL_RUN_IF_BACKEND("vulkan", tests);
 }
