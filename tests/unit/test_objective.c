@@ -51,7 +51,7 @@ static void test_softmax_gradients_sum_to_zero(void **state)
     assert_true(fabs(sum) < 1e-15);
 }
 
-/* The scale keeps the sum of all rows below 2^62 and is a power of two. */
+/* The scale keeps the sum of all rows below 2^31 and is a power of two. */
 static void test_quant_scale_bounds(void **state)
 {
     (void)state;
@@ -62,13 +62,36 @@ static void test_quant_scale_bounds(void **state)
             double s = gpl_quant_scale_for(maxes[i], rows[j]);
             int e;
             assert_true(frexp(s, &e) == 0.5);
-            assert_true(maxes[i] * s * (double)rows[j] < 4.611686018427388e18);
-            /* and precise: a row keeps at least 30 significant bits */
-            assert_true(maxes[i] * s >= 1073741824.0 || rows[j] > (1 << 20));
+            assert_true(maxes[i] * s * (double)rows[j] < 2147483648.0);
+            /* and as precise as that allows: 30 - log2(rows) bits or more */
+            int row_bits = 0;
+            while (((int64_t)1 << row_bits) <= rows[j]) row_bits++;
+            assert_true(maxes[i] * s >= ldexp(1.0, 30 - row_bits));
         }
     assert_true(gpl_quant_scale_for(0.0, 10) == 1.0);
     assert_int_equal(gpl_quantize(0.75, 4.0), 3);
     assert_int_equal(gpl_quantize(-0.75, 4.0), -3);
+}
+
+/* Packed pairs add up to the packed sums: the hessian half never carries
+ * into the gradient half while the sums stay in range. */
+static void test_packed_pairs_sum_exactly(void **state)
+{
+    (void)state;
+    const int64_t n = 100003;
+    const double sg = gpl_quant_scale_for(1.0, n), sh = gpl_quant_scale_for(0.25, n);
+    int64_t packed = 0, g = 0, h = 0;
+    for (int64_t r = 0; r < n; r++) {
+        int64_t qg = gpl_quantize(((r * 7919) % 2001 - 1000) / 1000.0, sg);
+        int64_t qh = gpl_quantize(((r * 104729) % 1001) / 4000.0, sh);
+        packed += gpl_pack_pair(qg, qh);
+        g += qg;
+        h += qh;
+    }
+    assert_int_equal(gpl_packed_grad(packed), g);
+    assert_int_equal(gpl_packed_hess(packed), h);
+    assert_true(gpl_packed_grad(gpl_pack_pair(-5, 7)) == -5);
+    assert_true(gpl_packed_hess(gpl_pack_pair(-5, 7)) == 7);
 }
 
 static void test_row_sampling_rate(void **state)
@@ -89,6 +112,7 @@ int main(void)
         cmocka_unit_test(test_single_output_gradients),
         cmocka_unit_test(test_softmax_gradients_sum_to_zero),
         cmocka_unit_test(test_quant_scale_bounds),
+        cmocka_unit_test(test_packed_pairs_sum_exactly),
         cmocka_unit_test(test_row_sampling_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

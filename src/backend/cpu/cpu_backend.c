@@ -25,6 +25,7 @@ static void cpu_destroy(gpl_backend *be)
         free(c->bins_by_feature);
         free(c->margins);
         free(c->grad);
+        free(c->packed_grad);
         free(c->rows);
         free(c->rows_scratch);
         free(c->node_begin);
@@ -74,6 +75,7 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     size_t nodes = (size_t)c->max_nodes;
     c->margins = malloc(sizeof(float) * n * (size_t)c->num_outputs);
     c->grad = malloc(sizeof(gpl_grad_pair) * (n ? n : 1));
+    c->packed_grad = malloc(sizeof(int64_t) * (n ? n : 1));
     c->rows = malloc(sizeof(uint32_t) * (n ? n : 1));
     /* Two halves: left and right pieces of a parallel partition. */
     c->rows_scratch = malloc(sizeof(uint32_t) * 2 * (n ? n : 1));
@@ -82,9 +84,9 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->node_state = calloc(nodes, 1);
     c->node_hist = calloc(nodes, sizeof(gpl_grad_pair *));
     c->free_hist = calloc(nodes, sizeof(gpl_grad_pair *));
-    c->thread_hist = malloc(sizeof(gpl_grad_pair) * c->hist_len * (size_t)c->nthread);
+    c->thread_hist = malloc(sizeof(int64_t) * c->hist_len * (size_t)c->nthread);
     c->bins_by_feature = malloc(n * (size_t)m->num_features + 1);
-    if (!c->margins || !c->grad || !c->rows || !c->rows_scratch ||
+    if (!c->margins || !c->grad || !c->packed_grad || !c->rows || !c->rows_scratch ||
         !c->node_begin || !c->node_count || !c->node_state || !c->node_hist ||
         !c->free_hist || !c->thread_hist || !c->bins_by_feature)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
@@ -92,9 +94,9 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     transpose_bins(c);
     cpu_track_alloc(c, n * (size_t)m->num_features);
     cpu_track_alloc(c, n * (sizeof(float) * (size_t)c->num_outputs +
-                            sizeof(gpl_grad_pair) + 3 * sizeof(uint32_t)) +
+                            sizeof(gpl_grad_pair) + sizeof(int64_t) + 3 * sizeof(uint32_t)) +
                            nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +
-                           sizeof(gpl_grad_pair) * c->hist_len * (size_t)c->nthread);
+                           sizeof(int64_t) * c->hist_len * (size_t)c->nthread);
     return GPULAYER_OK;
 }
 
@@ -157,8 +159,16 @@ static gpulayer_status cpu_compute_gradients(gpl_backend *be,
         double g = slot[r].value[0], h = slot[r].value[1];
         slot[r].quantized.grad = gpl_quantize(g, sg);
         slot[r].quantized.hess = gpl_quantize(h, sh);
+        c->packed_grad[r] = gpl_pack_pair(slot[r].quantized.grad, slot[r].quantized.hess);
     }
     return GPULAYER_OK;
+}
+
+void cpu_pack_gradients(cpu_context *c)
+{
+#pragma omp parallel for num_threads(c->nthread) schedule(static)
+    for (int64_t r = 0; r < c->num_rows; r++)
+        c->packed_grad[r] = gpl_pack_pair(c->grad[r].grad, c->grad[r].hess);
 }
 
 static gpulayer_status cpu_begin_tree(gpl_backend *be)

@@ -29,6 +29,8 @@ typedef struct cpu_context {
     const float *weight;
     float *margins;       /* num_rows x num_outputs            */
     gpl_grad_pair *grad;  /* quantized pair per row            */
+    int64_t *packed_grad; /* the same pairs packed (quantize.h): one add
+                           * per histogram bin instead of two   */
     /* Row partition: the rows of node n are rows[node_begin[n] ..
      * node_begin[n] + node_count[n]), in ascending order. */
     uint32_t *rows;
@@ -41,7 +43,7 @@ typedef struct cpu_context {
     gpl_grad_pair **free_hist;
     int32_t num_free_hist;
     int32_t num_hist_allocated;
-    gpl_grad_pair *thread_hist; /* nthread private histograms        */
+    int64_t *thread_hist; /* nthread private packed histograms */
     size_t allocated_bytes;
     size_t peak_bytes;
 } cpu_context;
@@ -71,6 +73,8 @@ gpulayer_status cpu_partition_rows(gpl_backend *be,
 /* A histogram buffer for node (from the free list or newly allocated). */
 gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
                                  gpl_grad_pair **out);
+/* Fills packed_grad from grad (after grad was written). */
+void cpu_pack_gradients(cpu_context *c);
 void cpu_track_alloc(cpu_context *c, size_t bytes);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "cpu_backend.h"
 #include "error.h"
+#include "quantize.h"
 
 gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
                                  gpl_grad_pair **out)
@@ -34,9 +35,11 @@ gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
  * deep nodes the rows are scattered over the whole matrix. */
 #define PREFETCH_DISTANCE 16
 
-/* Adds the rows [first, last) of a node's row list into hist. */
+/* Adds the packed pairs of rows [first, last) of a node's row list into
+ * the packed histogram acc: one 64-bit add a bin (quantize.h says why the
+ * packed sums are exact). */
 static void accumulate_rows(const cpu_context *c, const uint32_t *rows,
-                            int64_t first, int64_t last, gpl_grad_pair *hist)
+                            int64_t first, int64_t last, int64_t *acc)
 {
     const int32_t F = c->num_features;
     const uint32_t *off = c->feature_offset;
@@ -44,16 +47,20 @@ static void accumulate_rows(const cpu_context *c, const uint32_t *rows,
         if (i + PREFETCH_DISTANCE < last) {
             const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
             __builtin_prefetch(c->bins + (int64_t)ahead * F);
-            __builtin_prefetch(&c->grad[ahead]);
+            __builtin_prefetch(&c->packed_grad[ahead]);
         }
         const uint32_t r = rows[i];
         const uint8_t *b = c->bins + (int64_t)r * F;
-        const int64_t g = c->grad[r].grad, h = c->grad[r].hess;
-        for (int32_t f = 0; f < F; f++) {
-            gpl_grad_pair *e = hist + off[f] + b[f];
-            e->grad += g;
-            e->hess += h;
-        }
+        const int64_t gh = c->packed_grad[r];
+        for (int32_t f = 0; f < F; f++) acc[off[f] + b[f]] += gh;
+    }
+}
+
+static void unpack_histogram(const int64_t *acc, size_t len, gpl_grad_pair *hist)
+{
+    for (size_t i = 0; i < len; i++) {
+        hist[i].grad = gpl_packed_grad(acc[i]);
+        hist[i].hess = gpl_packed_hess(acc[i]);
     }
 }
 
@@ -71,20 +78,17 @@ static void build_one_node_parallel(cpu_context *c, int32_t node,
     {
         int t = omp_get_thread_num();
         int used = omp_get_num_threads();
-        gpl_grad_pair *mine = c->thread_hist + (size_t)t * len;
-        memset(mine, 0, sizeof(gpl_grad_pair) * len);
+        int64_t *mine = c->thread_hist + (size_t)t * len;
+        memset(mine, 0, sizeof(int64_t) * len);
         int64_t first = count * t / used, last = count * (t + 1) / used;
         accumulate_rows(c, rows, first, last, mine);
 #pragma omp barrier
 #pragma omp for schedule(static)
         for (size_t i = 0; i < len; i++) {
-            int64_t g = 0, h = 0;
-            for (int k = 0; k < used; k++) {
-                g += c->thread_hist[(size_t)k * len + i].grad;
-                h += c->thread_hist[(size_t)k * len + i].hess;
-            }
-            hist[i].grad = g;
-            hist[i].hess = h;
+            int64_t sum = 0;
+            for (int k = 0; k < used; k++) sum += c->thread_hist[(size_t)k * len + i];
+            hist[i].grad = gpl_packed_grad(sum);
+            hist[i].hess = gpl_packed_hess(sum);
         }
     }
 }
@@ -111,12 +115,17 @@ gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
     for (int32_t i = 0; i < num_nodes; i++)
         if (c->nthread > 1 && c->node_count[nodes[i]] >= large)
             build_one_node_parallel(c, nodes[i], hists[i]);
-#pragma omp parallel for num_threads(c->nthread) schedule(dynamic)
-    for (int32_t i = 0; i < num_nodes; i++) {
-        if (c->nthread > 1 && c->node_count[nodes[i]] >= large) continue;
-        memset(hists[i], 0, sizeof(gpl_grad_pair) * c->hist_len);
-        accumulate_rows(c, c->rows + c->node_begin[nodes[i]], 0,
-                        c->node_count[nodes[i]], hists[i]);
+#pragma omp parallel num_threads(c->nthread)
+    {
+        int64_t *acc = c->thread_hist + (size_t)omp_get_thread_num() * c->hist_len;
+#pragma omp for schedule(dynamic)
+        for (int32_t i = 0; i < num_nodes; i++) {
+            if (c->nthread > 1 && c->node_count[nodes[i]] >= large) continue;
+            memset(acc, 0, sizeof(int64_t) * c->hist_len);
+            accumulate_rows(c, c->rows + c->node_begin[nodes[i]], 0,
+                            c->node_count[nodes[i]], acc);
+            unpack_histogram(acc, c->hist_len, hists[i]);
+        }
     }
     free(hists);
     return GPULAYER_OK;

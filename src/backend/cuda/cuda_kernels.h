@@ -153,7 +153,7 @@ typedef struct gpl_cuda_hist_args {
 } gpl_cuda_hist_args;
 
 typedef enum gpl_cuda_hist_kind {
-    GPL_CUDA_HIST_SHARED = 0,   /* shared memory, 32-bit split atomics */
+    GPL_CUDA_HIST_SHARED = 0,   /* shared memory, one 32-bit atomic a value */
     GPL_CUDA_HIST_SHARED64 = 1, /* shared memory, 64-bit atomics       */
     GPL_CUDA_HIST_GLOBAL = 2,   /* global atomics only: test reference */
     GPL_CUDA_HIST_SHARED_PAIRED = 3 /* 32-bit, grad/hess low words paired */

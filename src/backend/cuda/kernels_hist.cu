@@ -20,12 +20,12 @@
  * takes 32 / nf rows at once, each into its own copy of the chunk's
  * histogram; the copies are summed when the block flushes.
  *
- * An int64 add in shared memory is done as two 32-bit atomics with the
- * carry of the low word propagated (as XGBoost's GPU histograms do): the
- * low and high words hold the sum modulo 2^64, which is exact because every
- * histogram sum fits in int64 (quantize.h). Variants with another order of
- * the atomics and with native 64-bit shared atomics, and a global-atomics
- * reference kernel, are kept for measurement and tests.
+ * The production accumulator adds each value with one 32-bit atomic: the
+ * quantization bounds the sum of |gradient| and of hessian over all rows
+ * below 2^31 (quantize.h), so every partial sum fits int32 exactly. Kept
+ * for measurement and tests: int64 sums as two 32-bit atomics with the low
+ * word's carry propagated (as XGBoost's GPU histograms do), native 64-bit
+ * shared atomics, and a global-atomics reference kernel.
  */
 #include <cuda_runtime.h>
 
@@ -72,6 +72,20 @@ struct Split32 {
     }
     __device__ int64_t grad(int i) const { return join64(w[i], w[words + i]); }
     __device__ int64_t hess(int i) const { return join64(w[2 * words + i], w[3 * words + i]); }
+};
+
+/* Production layout: two planes of 32-bit words, one atomic per value;
+ * exact because |partial sums| < 2^31 (quantize.h). */
+struct Int32Pair {
+    uint32_t *w;
+    int words;
+    __device__ void add(int idx, int64_t g, int64_t h) const
+    {
+        atomicAdd(w + idx, (uint32_t)g);
+        atomicAdd(w + words + idx, (uint32_t)h);
+    }
+    __device__ int64_t grad(int i) const { return (int64_t)(int32_t)w[i]; }
+    __device__ int64_t hess(int i) const { return (int64_t)(int32_t)w[words + i]; }
 };
 
 /* Shared layout of the 64-bit variant: two planes of 64-bit words. */
@@ -212,7 +226,7 @@ extern "C" size_t gpl_cuda_hist_smem_bytes(int32_t max_bins)
 
 extern "C" cudaError_t gpl_cuda_hist_configure(size_t smem_bytes)
 {
-    cudaError_t e = cudaFuncSetAttribute(hist_shared_kernel<Split32<false>>,
+    cudaError_t e = cudaFuncSetAttribute(hist_shared_kernel<Int32Pair>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)smem_bytes);
     if (e == cudaSuccess)
@@ -249,8 +263,7 @@ extern "C" cudaError_t gpl_cuda_launch_hist(gpl_cuda_hist_kind kind,
             hist_shared_kernel<Split32<true>>
                 <<<grid, GPL_CUDA_HIST_THREADS, smem_bytes, s>>>(*a);
         else
-            hist_shared_kernel<Split32<false>>
-                <<<grid, GPL_CUDA_HIST_THREADS, smem_bytes, s>>>(*a);
+            hist_shared_kernel<Int32Pair><<<grid, GPL_CUDA_HIST_THREADS, smem_bytes, s>>>(*a);
     }
     return cudaGetLastError();
 }
@@ -268,5 +281,5 @@ extern "C" cudaError_t gpl_cuda_launch_hist_subtract(gpl_grad_pair *const *slot_
 
 extern "C" cudaError_t gpl_cuda_kernel_attributes(struct cudaFuncAttributes *out)
 {
-    return cudaFuncGetAttributes(out, hist_shared_kernel<Split32<false>>);
+    return cudaFuncGetAttributes(out, hist_shared_kernel<Int32Pair>);
 }
