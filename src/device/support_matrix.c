@@ -10,22 +10,23 @@
 const gpl_support_entry gpl_support_table[] = {
     {"cpu", GPULAYER_JOB_INDEPENDENT, GPL_SUPPORTED,
      "the reference backend; runs in CI on every platform"},
-    {"cpu", GPULAYER_JOB_DISTRIBUTED, GPL_SUPPORTED_NOT_VALIDATED,
-     "ranks start through mpirun, on every platform, Macs included; tested "
-     "with a stand-in launcher only"},
-    {"cuda", GPULAYER_JOB_INDEPENDENT, GPL_SUPPORTED_NOT_VALIDATED,
-     "CUDA_VISIBLE_DEVICES set to the device's UUID; "
-     "tests/hardware/run_cuda_smoke.sh validates it on a GPU"},
+    {"cpu", GPULAYER_JOB_DISTRIBUTED, GPL_SUPPORTED,
+     "ranks start through mpirun, on every platform, Macs included; CI trains "
+     "on 1, 2 and 3 Open MPI ranks of one host and compares the models"},
+    {"cuda", GPULAYER_JOB_INDEPENDENT, GPL_SUPPORTED,
+     "CUDA_VISIBLE_DEVICES set to the device's UUID; validated on an NVIDIA "
+     "H200 (tests/hardware/run_cuda_smoke.sh, tests/conformance/test_cuda_*)"},
     {"cuda", GPULAYER_JOB_DISTRIBUTED, GPL_SUPPORTED_NOT_VALIDATED,
      "one GPU per rank through mpirun, each rank's CUDA_VISIBLE_DEVICES set to "
-     "its GPU's UUID"},
+     "its GPU's UUID; the trainer's distributed mode runs CPU ranks only"},
     {"mps", GPULAYER_JOB_INDEPENDENT, GPL_SUPPORTED_NOT_VALIDATED,
      "the Apple GPU through Metal, unified memory; not yet run on a Mac"},
     {"mps", GPULAYER_JOB_DISTRIBUTED, GPL_UNSUPPORTED,
      "single-process rule (ADR-0006): the Apple GPU serves one process; run "
      "distributed cpu jobs on Macs instead"},
     {"vulkan", GPULAYER_JOB_INDEPENDENT, GPL_SUPPORTED_NOT_VALIDATED,
-     "the program selects the device named by GPULAYER_DEVICE"},
+     "the program selects the device named by GPULAYER_DEVICE; the trainer's "
+     "Vulkan backend is tested on lavapipe (Mesa's CPU driver) only"},
     {"vulkan", GPULAYER_JOB_DISTRIBUTED, GPL_SUPPORTED_NOT_VALIDATED,
      "one GPU per rank through mpirun; each rank selects GPULAYER_DEVICE"},
 };
