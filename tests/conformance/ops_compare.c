@@ -1,0 +1,246 @@
+/* ops_compare.c -- one backend's operations against the CPU backend's:
+ * scales, histograms (bit for bit), split records, child row counts and
+ * margins, level by level, on generated data. */
+#include "ops_compare.h"
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpulayer.h"
+
+const char *compare_accelerator = "cpu";
+
+static uint64_t rng_state;
+
+static uint64_t next_random(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static double uniform(void) { return (double)(next_random() >> 11) * (1.0 / 9007199254740992.0); }
+
+void make_data(const problem *p, data *d)
+{
+    const int64_t N = p->rows;
+    const int32_t F = p->features;
+    rng_state = (uint64_t)N * 7919u + (uint64_t)F;
+    d->offset = malloc(sizeof(uint32_t) * ((size_t)F + 1));
+    d->bins = malloc((size_t)N * (size_t)F);
+    d->label = malloc(sizeof(float) * (size_t)N);
+    d->weight = p->weighted ? malloc(sizeof(float) * (size_t)N) : NULL;
+    d->margins = malloc(sizeof(float) * (size_t)N * (size_t)p->outputs);
+    assert_non_null(d->offset);
+    assert_non_null(d->bins);
+    d->offset[0] = 0;
+    for (int32_t f = 0; f < F; f++) {
+        /* The first feature keeps the full width; the others vary. */
+        int32_t nb = f == 0 ? p->max_bins : 2 + (int32_t)(next_random() % (uint64_t)(p->max_bins - 1));
+        d->offset[f + 1] = d->offset[f] + (uint32_t)nb;
+    }
+    for (int64_t r = 0; r < N; r++)
+        for (int32_t f = 0; f < F; f++) {
+            uint32_t nb = d->offset[f + 1] - d->offset[f];
+            uint8_t b;
+            if (p->bins == BINS_SKEWED) b = (uint8_t)(nb > 3 ? 3 : nb - 1);
+            else if (p->bins == BINS_MISSING) b = uniform() < 0.7 ? 0 : (uint8_t)(1 + next_random() % (nb - 1));
+            else b = uniform() < 0.05 ? 0 : (uint8_t)(1 + next_random() % (nb - 1));
+            d->bins[r * F + f] = b;
+        }
+    for (int64_t r = 0; r < N; r++) {
+        const uint8_t *row = d->bins + r * F;
+        /* Labels depend on the bins, so that splits have signal. */
+        double z = (double)row[0] / p->max_bins - 0.5 + (F > 1 ? (row[1] & 1) * 0.3 : 0.0) +
+                   0.3 * (uniform() - 0.5);
+        switch (p->labels) {
+        case LABELS_HUGE: d->label[r] = (float)(z * 1e30 * (r % 3 == 0 ? 1.0 : 1e-25)); break;
+        case LABELS_CLASS: d->label[r] = (float)(next_random() % (uint64_t)p->outputs); break;
+        default: d->label[r] = z > 0 ? 1.0f : 0.0f; break;
+        }
+        if (d->weight) d->weight[r] = (float)(0.25 + 2.0 * uniform());
+        for (int k = 0; k < p->outputs; k++)
+            d->margins[r * p->outputs + k] = (float)(uniform() - 0.5);
+    }
+    d->m = (gpl_binned_matrix){N, F, d->bins, d->offset};
+}
+
+void free_data(data *d)
+{
+    free(d->bins);
+    free(d->offset);
+    free(d->label);
+    free(d->weight);
+    free(d->margins);
+}
+
+/* ------------------------------------------------------------ backends */
+
+gpl_backend *create_or_skip(const char *name, const gpl_backend_config *cfg)
+{
+    gpl_backend *be = NULL;
+    if (gpl_backend_create(name, cfg, &be) != GPULAYER_OK) {
+        print_message("skipping: the %s backend is not usable here: %s\n", name,
+                      gpulayer_last_error());
+        skip();
+    }
+    return be;
+}
+
+typedef struct pair {
+    gpl_backend *cpu, *gpu;
+    uint32_t hist_len;
+    const problem *p;
+} pair;
+
+static void compare_histogram(const pair *b, int32_t node)
+{
+    gpl_grad_pair *x = malloc(sizeof(gpl_grad_pair) * b->hist_len);
+    gpl_grad_pair *y = malloc(sizeof(gpl_grad_pair) * b->hist_len);
+    OK(b->cpu->ops->read_histogram(b->cpu, node, x));
+    OK(b->gpu->ops->read_histogram(b->gpu, node, y));
+    if (memcmp(x, y, sizeof(gpl_grad_pair) * b->hist_len) != 0) {
+        for (uint32_t i = 0; i < b->hist_len; i++)
+            if (x[i].grad != y[i].grad || x[i].hess != y[i].hess)
+                fail_msg("%s: histogram of node %d differs at bin %u: cpu (%lld, %lld), "
+                         "%s (%lld, %lld)", b->p->name, node, i, (long long)x[i].grad,
+                         (long long)x[i].hess, compare_accelerator, (long long)y[i].grad, (long long)y[i].hess);
+    }
+    free(x);
+    free(y);
+}
+
+static void compare_records(const pair *b, const gpl_split_record *x,
+                            const gpl_split_record *y, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++)
+        if (memcmp(&x[i], &y[i], sizeof x[i]) != 0)
+            fail_msg("%s: split of node %d differs: cpu f%d b%d dl%d gain %.17g, %s f%d "
+                     "b%d dl%d gain %.17g", b->p->name, x[i].node, x[i].feature, x[i].bin,
+                     x[i].default_left, x[i].gain, compare_accelerator, y[i].feature, y[i].bin,
+                     y[i].default_left, y[i].gain);
+}
+
+/* Grows one tree level by level with both backends, as src/core/grow.c
+ * does, comparing every result. */
+static void grow_and_compare(pair *b, const uint8_t *mask, int round)
+{
+    const problem *p = b->p;
+    const int32_t M = b->cpu->config.max_nodes;
+    gpl_gradient_request req = {p->objective, p->outputs, round % p->outputs, round, 42,
+                                p->subsample};
+    gpl_quant_scale sc, sg;
+    OK(b->cpu->ops->compute_gradients(b->cpu, &req, &sc));
+    OK(b->gpu->ops->compute_gradients(b->gpu, &req, &sg));
+    assert_memory_equal(&sc, &sg, sizeof sc);
+    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc};
+
+    int32_t *level = malloc(sizeof(int32_t) * (size_t)M), *build = malloc(sizeof(int32_t) * (size_t)M);
+    gpl_split_record *rc = malloc(sizeof *rc * (size_t)M), *rg = malloc(sizeof *rg * (size_t)M);
+    gpl_split_apply *ap = malloc(sizeof *ap * (size_t)M);
+    gpl_hist_subtract *subs = malloc(sizeof *subs * (size_t)M);
+    int64_t *kc = malloc(sizeof(int64_t) * 2 * (size_t)M), *kg = malloc(sizeof(int64_t) * 2 * (size_t)M);
+    float *leaf = calloc((size_t)M, sizeof(float));
+    OK(b->cpu->ops->begin_tree(b->cpu));
+    OK(b->gpu->ops->begin_tree(b->gpu));
+    int32_t n_level = 1, next = 1;
+    level[0] = 0;
+    OK(b->cpu->ops->build_histograms(b->cpu, level, 1));
+    OK(b->gpu->ops->build_histograms(b->gpu, level, 1));
+    compare_histogram(b, 0);
+    for (int depth = 0; depth < p->depth; depth++) {
+        OK(b->cpu->ops->evaluate_splits(b->cpu, level, n_level, &sp, mask, rc));
+        OK(b->gpu->ops->evaluate_splits(b->gpu, level, n_level, &sp, mask, rg));
+        compare_records(b, rc, rg, n_level);
+        int32_t count = 0;
+        for (int32_t i = 0; i < n_level; i++)
+            if (rc[i].feature >= 0 && rc[i].gain > 1e-6 && next + 2 <= M) {
+                ap[count] = (gpl_split_apply){rc[i].node, rc[i].feature, rc[i].bin,
+                                              rc[i].default_left, next, next + 1};
+                next += 2;
+                count++;
+            }
+        if (count == 0) break;
+        OK(b->cpu->ops->partition_rows(b->cpu, ap, count, kc));
+        OK(b->gpu->ops->partition_rows(b->gpu, ap, count, kg));
+        assert_memory_equal(kc, kg, sizeof(int64_t) * 2 * (size_t)count);
+        if (depth + 1 == p->depth) break;
+        for (int32_t i = 0; i < count; i++) {
+            int left_smaller = kc[2 * i] <= kc[2 * i + 1];
+            build[i] = left_smaller ? ap[i].left_child : ap[i].right_child;
+            subs[i] = (gpl_hist_subtract){ap[i].node, build[i],
+                                          left_smaller ? ap[i].right_child : ap[i].left_child};
+        }
+        OK(b->cpu->ops->build_histograms(b->cpu, build, count));
+        OK(b->gpu->ops->build_histograms(b->gpu, build, count));
+        OK(b->cpu->ops->subtract_histograms(b->cpu, subs, count));
+        OK(b->gpu->ops->subtract_histograms(b->gpu, subs, count));
+        n_level = 0;
+        for (int32_t i = 0; i < count; i++) {
+            compare_histogram(b, ap[i].left_child);
+            compare_histogram(b, ap[i].right_child);
+            level[n_level++] = ap[i].left_child;
+            level[n_level++] = ap[i].right_child;
+            build[i] = ap[i].node;
+        }
+        OK(b->cpu->ops->release_histograms(b->cpu, build, count));
+        OK(b->gpu->ops->release_histograms(b->gpu, build, count));
+    }
+    for (int32_t i = 0; i < M; i++) leaf[i] = (float)(0.01 * (i % 7) - 0.03);
+    OK(b->cpu->ops->update_margins(b->cpu, req.output, leaf));
+    OK(b->gpu->ops->update_margins(b->gpu, req.output, leaf));
+    free(level);
+    free(build);
+    free(rc);
+    free(rg);
+    free(ap);
+    free(subs);
+    free(kc);
+    free(kg);
+    free(leaf);
+}
+
+void run_problem(const problem *p)
+{
+    data d;
+    make_data(p, &d);
+    const int32_t M = (1 << (p->depth + 1)) - 1;
+    gpl_backend_config cfg = {2, 0, M, p->outputs, 0};
+    pair b = {NULL, NULL, d.offset[p->features], p};
+    b.gpu = create_or_skip(compare_accelerator, &cfg);
+    b.cpu = create_or_skip("cpu", &cfg);
+    OK(b.cpu->ops->upload(b.cpu, &d.m, d.label, d.weight));
+    OK(b.gpu->ops->upload(b.gpu, &d.m, d.label, d.weight));
+    OK(b.cpu->ops->set_margins(b.cpu, d.margins));
+    OK(b.gpu->ops->set_margins(b.gpu, d.margins));
+    uint8_t *mask = NULL;
+    if (p->masked) {
+        mask = malloc((size_t)p->features);
+        for (int32_t f = 0; f < p->features; f++) mask[f] = f % 3 != 1;
+    }
+    const size_t nm = (size_t)p->rows * (size_t)p->outputs;
+    float *mc = malloc(sizeof(float) * nm), *mg = malloc(sizeof(float) * nm);
+    for (int round = 0; round < 3; round++) {
+        grow_and_compare(&b, mask, round);
+        OK(b.cpu->ops->get_margins(b.cpu, mc));
+        OK(b.gpu->ops->get_margins(b.gpu, mg));
+        assert_memory_equal(mc, mg, sizeof(float) * nm);
+    }
+    gpl_memory_report mr;
+    b.gpu->ops->memory(b.gpu, &mr);
+    assert_true(mr.peak_bytes >= mr.allocated_bytes);
+    assert_true(mr.estimate_bytes > 0);
+    print_message("%s: %lld rows x %d features: %s matches cpu (device memory %.1f MiB, "
+                  "planned %.1f MiB)\n", p->name, (long long)p->rows, p->features, compare_accelerator,
+                  mr.peak_bytes / 1048576.0, mr.estimate_bytes / 1048576.0);
+    free(mc);
+    free(mg);
+    free(mask);
+    gpl_backend_destroy(b.cpu);
+    gpl_backend_destroy(b.gpu);
+    free_data(&d);
+}
+

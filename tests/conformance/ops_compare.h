@@ -1,0 +1,75 @@
+/* ops_compare.h -- one backend's operations against the CPU backend's, on
+ * the same inputs, level by level (shared by the conformance suites of
+ * every backend: tests/conformance/test_*_ops.c). */
+#ifndef GPL_OPS_COMPARE_H
+#define GPL_OPS_COMPARE_H
+
+#include "backend.h"
+
+/* The accelerator under test ("cuda", "vulkan", ...), set by the suite. */
+extern const char *compare_accelerator;
+
+typedef enum bin_pattern {
+    BINS_RANDOM,  /* uniform over each feature's bins, some missing   */
+    BINS_SKEWED,  /* every row in the same bin                        */
+    BINS_MISSING  /* mostly missing (NaN features land in bin 0)      */
+} bin_pattern;
+
+typedef enum label_pattern {
+    LABELS_BINARY,
+    LABELS_HUGE,  /* squared error with labels up to 1e30              */
+    LABELS_CLASS  /* 0..K-1 for softmax                                */
+} label_pattern;
+
+typedef struct problem {
+    const char *name;
+    int64_t rows;
+    int32_t features;
+    int32_t max_bins;      /* bins per feature incl. missing, <= 256   */
+    bin_pattern bins;
+    label_pattern labels;
+    gpl_objective_kind objective;
+    int32_t outputs;
+    int weighted;
+    float subsample;
+    int depth;
+    double min_child_weight;
+    double alpha;
+    int masked;            /* every third feature may not be split on   */
+} problem;
+
+/* A problem's binned data, labels, weights and starting margins. */
+typedef struct data {
+    gpl_binned_matrix m;
+    uint8_t *bins;
+    uint32_t *offset;
+    float *label;
+    float *weight;
+    float *margins;
+} data;
+
+void make_data(const problem *p, data *d);
+void free_data(data *d);
+/* The named backend, or a skip of the calling test with the reason. */
+gpl_backend *create_or_skip(const char *name, const gpl_backend_config *cfg);
+
+/* Fails the test with the library's message when expr is not GPULAYER_OK. */
+#define OK(expr)                                                                   \
+    do {                                                                           \
+        gpulayer_status ok_status_ = (expr);                                       \
+        if (ok_status_ != GPULAYER_OK) fail_msg("%s: %s", #expr, gpulayer_last_error()); \
+    } while (0)
+
+/* Trains a few trees on the problem's data with the backend under test and
+ * the CPU backend side by side, and fails on the first difference. */
+void run_problem(const problem *p);
+
+#define CASE(fn, ...)                                                          \
+    static void fn(void **state)                                               \
+    {                                                                          \
+        (void)state;                                                           \
+        const problem p = {__VA_ARGS__};                                       \
+        run_problem(&p);                                                       \
+    }
+
+#endif
