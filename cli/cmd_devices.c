@@ -1,11 +1,9 @@
 /* cmd_devices.c -- `gpulayer devices`: the device table. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "commands.h"
-#include "device/discovery.h"
 #include "device/report.h"
+#include "report_command.h"
 
 static void usage(FILE *out)
 {
@@ -20,27 +18,5 @@ static void usage(FILE *out)
 
 int cmd_devices(int argc, char **argv)
 {
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "gpulayer devices: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    const gpl_discovery *d = gpl_discovery_snapshot();
-    char *text = d ? (json ? gpl_devices_json(d) : gpl_devices_text(d)) : NULL;
-    if (!text) {
-        fprintf(stderr, "gpulayer devices: out of memory\n");
-        return 1;
-    }
-    fputs(text, stdout);
-    if (json) fputc('\n', stdout);
-    free(text);
-    return 0;
+    return cli_report_command(argc, argv, "devices", usage, gpl_devices_text, gpl_devices_json);
 }

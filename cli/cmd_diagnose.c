@@ -1,11 +1,9 @@
 /* cmd_diagnose.c -- `gpulayer diagnose`: a capability summary to share. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "commands.h"
-#include "device/discovery.h"
 #include "device/report.h"
+#include "report_command.h"
 
 static void usage(FILE *out)
 {
@@ -21,27 +19,5 @@ static void usage(FILE *out)
 
 int cmd_diagnose(int argc, char **argv)
 {
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "gpulayer diagnose: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    const gpl_discovery *d = gpl_discovery_snapshot();
-    char *text = d ? (json ? gpl_diagnose_json(d) : gpl_diagnose_text(d)) : NULL;
-    if (!text) {
-        fprintf(stderr, "gpulayer diagnose: out of memory\n");
-        return 1;
-    }
-    fputs(text, stdout);
-    if (json) fputc('\n', stdout);
-    free(text);
-    return 0;
+    return cli_report_command(argc, argv, "diagnose", usage, gpl_diagnose_text, gpl_diagnose_json);
 }
