@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "error.h"
 #include "dataset.h"
 
 /* Quantile cut points. Feature f has the ascending thresholds
@@ -80,6 +81,11 @@ gpulayer_status gpl_objective_parse(const char *name, gpl_objective_kind *kind,
                                     int *softmax_output_class);
 /* Margin -> output transform of a row's num_outputs values, in place. */
 void gpl_objective_transform(const gpl_model *m, float *row_values);
+
+/* Records a GPULAYER_ERR_MODEL error prefixed with the file name, when
+ * there is one (source NULL: a model in memory), and returns the status. */
+gpulayer_status gpl_model_error(const char *source, const char *fmt, ...)
+    GPL_PRINTF(2, 3);
 
 /* Model JSON (model_io.c). The text is validated strictly: a truncated,
  * damaged or foreign document is refused with a message saying what is

@@ -11,11 +11,7 @@
 #include "error.h"
 #include "model.h"
 
-static gpulayer_status model_error(const char *source, const char *fmt, ...)
-    GPL_PRINTF(2, 3);
-
-/* source NULL: a model in memory, no file name to give. */
-static gpulayer_status model_error(const char *source, const char *fmt, ...)
+gpulayer_status gpl_model_error(const char *source, const char *fmt, ...)
 {
     char msg[768];
     va_list ap;
@@ -30,26 +26,26 @@ static gpulayer_status check_header(const gpl_model *m, const char *source)
 {
     if (m->objective == GPL_OBJ_SOFTMAX) {
         if (m->num_class < 2)
-            return model_error(source, "%s needs num_class >= 2, found %d",
+            return gpl_model_error(source, "%s needs num_class >= 2, found %d",
                                gpl_objective_name(m), m->num_class);
         if (m->num_outputs != m->num_class)
-            return model_error(source, "num_outputs is %d but num_class is %d",
+            return gpl_model_error(source, "num_outputs is %d but num_class is %d",
                                m->num_outputs, m->num_class);
     } else {
         if (m->num_class > 1)
-            return model_error(source, "num_class is %d but %s has one output",
+            return gpl_model_error(source, "num_class is %d but %s has one output",
                                m->num_class, gpl_objective_name(m));
         if (m->num_outputs != 1)
-            return model_error(source, "num_outputs is %d but %s has one output",
+            return gpl_model_error(source, "num_outputs is %d but %s has one output",
                                m->num_outputs, gpl_objective_name(m));
     }
     if (m->softmax_output_class && m->objective != GPL_OBJ_SOFTMAX)
-        return model_error(source, "class output set for a non-softmax objective");
+        return gpl_model_error(source, "class output set for a non-softmax objective");
     if (m->num_trees % m->num_outputs != 0)
-        return model_error(source, "%d trees is not a whole number of rounds of "
+        return gpl_model_error(source, "%d trees is not a whole number of rounds of "
                            "%d trees", m->num_trees, m->num_outputs);
     if (m->best_round < -1 || m->best_round >= gpl_model_num_rounds(m))
-        return model_error(source, "best_round %d is outside the %d rounds "
+        return gpl_model_error(source, "best_round %d is outside the %d rounds "
                                "of the model", m->best_round, gpl_model_num_rounds(m));
     return GPULAYER_OK;
 }
@@ -58,22 +54,22 @@ static gpulayer_status check_cuts(const gpl_model *m, const char *source)
 {
     const gpl_bin_cuts *c = &m->cuts;
     if (!c->cut_ptr || c->num_features != m->num_features)
-        return model_error(source, "the bin cuts are missing or cover %d "
+        return gpl_model_error(source, "the bin cuts are missing or cover %d "
                            "features instead of %d", c->cut_ptr ? c->num_features : 0,
                            m->num_features);
     if (c->cut_ptr[0] != 0)
-        return model_error(source, "cuts.cut_ptr[0] is %u, expected 0", c->cut_ptr[0]);
+        return gpl_model_error(source, "cuts.cut_ptr[0] is %u, expected 0", c->cut_ptr[0]);
     for (int32_t f = 0; f < m->num_features; f++)
         if (c->cut_ptr[f + 1] < c->cut_ptr[f])
-            return model_error(source, "cuts.cut_ptr is not monotone at index %d "
+            return gpl_model_error(source, "cuts.cut_ptr is not monotone at index %d "
                                "(%u after %u)", f + 1, c->cut_ptr[f + 1], c->cut_ptr[f]);
     for (int32_t f = 0; f < m->num_features; f++) {
         uint32_t lo = c->cut_ptr[f], hi = c->cut_ptr[f + 1];
         for (uint32_t i = lo; i < hi; i++) {
             if (isnan(c->values[i]))
-                return model_error(source, "cuts.values[%u] (feature %d) is NaN", i, f);
+                return gpl_model_error(source, "cuts.values[%u] (feature %d) is NaN", i, f);
             if (i > lo && !(c->values[i] > c->values[i - 1]))
-                return model_error(source, "the thresholds of feature %d are not "
+                return gpl_model_error(source, "the thresholds of feature %d are not "
                                    "ascending at cuts.values[%u] (%.9g after %.9g)",
                                    f, i, (double)c->values[i], (double)c->values[i - 1]);
         }
@@ -88,7 +84,7 @@ static gpulayer_status check_categories(const gpl_model *m, const char *source)
         /* Prediction finds names by binary search, so the order matters. */
         for (int32_t i = 1; d && i < d->count; i++)
             if (strcmp(d->names[i - 1], d->names[i]) >= 0)
-                return model_error(source, "categories[%d] is not sorted and unique "
+                return gpl_model_error(source, "categories[%d] is not sorted and unique "
                                    "at index %d (\"%s\" after \"%s\")", f, i,
                                    d->names[i], d->names[i - 1]);
     }
@@ -99,13 +95,13 @@ static gpulayer_status check_leaf(const gpl_tree_node *n, int32_t t, int32_t i,
                                   const char *source)
 {
     if (n->right != -1)
-        return model_error(source, "trees[%d] node %d has a right child (%d) but "
+        return gpl_model_error(source, "trees[%d] node %d has a right child (%d) but "
                            "no left child", t, i, n->right);
     if (n->feature != -1)
-        return model_error(source, "trees[%d] node %d is a leaf but has feature %d",
+        return gpl_model_error(source, "trees[%d] node %d is a leaf but has feature %d",
                            t, i, n->feature);
     if (!isfinite(n->leaf_value))
-        return model_error(source, "trees[%d] node %d has leaf value %g", t, i,
+        return gpl_model_error(source, "trees[%d] node %d has leaf value %g", t, i,
                            (double)n->leaf_value);
     return GPULAYER_OK;
 }
@@ -117,24 +113,24 @@ static gpulayer_status check_split(const gpl_model *m, const gpl_tree *tree,
     const int32_t count = tree->num_nodes;
     if (n->left < 1 || n->left >= count || n->right < 1 || n->right >= count ||
         n->left == n->right)
-        return model_error(source, "trees[%d] node %d has children %d and %d, "
+        return gpl_model_error(source, "trees[%d] node %d has children %d and %d, "
                            "outside 1..%d or equal", t, i, n->left, n->right, count - 1);
     if (n->feature < 0 || n->feature >= m->num_features)
-        return model_error(source, "trees[%d] node %d splits on feature %d but the "
+        return gpl_model_error(source, "trees[%d] node %d splits on feature %d but the "
                            "model has %d features", t, i, n->feature, m->num_features);
     if (n->default_left != 0 && n->default_left != 1)
-        return model_error(source, "trees[%d] node %d has default_left %d, expected 0 or 1",
+        return gpl_model_error(source, "trees[%d] node %d has default_left %d, expected 0 or 1",
                            t, i, n->default_left);
     uint32_t lo = m->cuts.cut_ptr[n->feature], hi = m->cuts.cut_ptr[n->feature + 1];
     /* split_bin hi - lo + 1 is the last value bin: values left, missing right. */
     if (n->split_bin < 1 || (uint32_t)n->split_bin > hi - lo + 1)
-        return model_error(source, "trees[%d] node %d has split_bin %d but feature %d "
+        return gpl_model_error(source, "trees[%d] node %d has split_bin %d but feature %d "
                            "has %u thresholds", t, i, n->split_bin, n->feature, hi - lo);
     /* Prediction bins rows with the cuts while the XGBoost export uses the
      * threshold: the two must agree. */
     float cut = gpl_split_threshold(&m->cuts, n->feature, n->split_bin);
     if (!(n->threshold == cut))
-        return model_error(source, "trees[%d] node %d has threshold %.9g but its "
+        return gpl_model_error(source, "trees[%d] node %d has threshold %.9g but its "
                            "split_bin %d stands for %.9g", t, i, (double)n->threshold,
                            n->split_bin, (double)cut);
     return GPULAYER_OK;
@@ -153,7 +149,7 @@ static gpulayer_status check_shape(const gpl_tree *tree, int32_t t,
         const gpl_tree_node *nd = &tree->nodes[i];
         if (nd->left < 0) continue;
         if (++seen[nd->left] > 1 || ++seen[nd->right] > 1)
-            st = model_error(source, "trees[%d]: node %d has more than one parent "
+            st = gpl_model_error(source, "trees[%d]: node %d has more than one parent "
                              "(the nodes do not form a tree)", t,
                              seen[nd->left] > 1 ? nd->left : nd->right);
     }
@@ -171,7 +167,7 @@ static gpulayer_status check_shape(const gpl_tree *tree, int32_t t,
     }
     for (int32_t i = 0; st == GPULAYER_OK && visited < n && i < n; i++)
         if (seen[i] != -1)
-            st = model_error(source, "trees[%d]: node %d cannot be reached from the "
+            st = gpl_model_error(source, "trees[%d]: node %d cannot be reached from the "
                              "root (a cycle or a detached node)", t, i);
     free(seen);
     free(stack);
@@ -183,7 +179,7 @@ static gpulayer_status check_tree(const gpl_model *m, int32_t t,
 {
     const gpl_tree *tree = &m->trees[t];
     if (tree->num_nodes < 1 || !tree->nodes)
-        return model_error(source, "trees[%d] has no nodes", t);
+        return gpl_model_error(source, "trees[%d] has no nodes", t);
     for (int32_t i = 0; i < tree->num_nodes; i++) {
         const gpl_tree_node *n = &tree->nodes[i];
         if (n->left == -1) GPL_CHECK(check_leaf(n, t, i, source));

@@ -421,22 +421,6 @@ gpulayer_status gpl_model_to_json(const gpl_model *m, char **out, size_t *len)
 
 /* ---------------------------------------------------------------- reading */
 
-/* A GPULAYER_ERR_MODEL error, prefixed with the file name when there is
- * one (source NULL: a model in memory). */
-static gpulayer_status model_error(const char *source, const char *fmt, ...)
-    GPL_PRINTF(2, 3);
-
-static gpulayer_status model_error(const char *source, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (!source) return gpl_error(GPULAYER_ERR_MODEL, "%s", msg);
-    return gpl_error(GPULAYER_ERR_MODEL, "%s: %s", source, msg);
-}
-
 static const char *type_name(const cJSON *v)
 {
     if (!v) return "nothing";
@@ -467,7 +451,7 @@ static gpulayer_status wrong_type(const char *source, where w, const cJSON *v,
                                   const char *expected)
 {
     char at[160];
-    return model_error(source, "field %s must be %s, not %s",
+    return gpl_model_error(source, "field %s must be %s, not %s",
                        where_text(w, at, sizeof at), expected, type_name(v));
 }
 
@@ -477,7 +461,7 @@ static gpulayer_status get_member(const cJSON *obj, const char *key,
 {
     *out = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (*out) return GPULAYER_OK;
-    return model_error(source, "missing field \"%s\"", path);
+    return gpl_model_error(source, "missing field \"%s\"", path);
 }
 
 static gpulayer_status read_int(const cJSON *v, const char *source, where w,
@@ -487,7 +471,7 @@ static gpulayer_status read_int(const cJSON *v, const char *source, where w,
     double d = v->valuedouble;
     if (d != floor(d) || d < (double)min || d > (double)max) {
         char at[160];
-        return model_error(source, "field %s is %.17g, expected an integer in "
+        return gpl_model_error(source, "field %s is %.17g, expected an integer in "
                            "[%lld, %lld]", where_text(w, at, sizeof at), d,
                            (long long)min, (long long)max);
     }
@@ -513,7 +497,7 @@ static gpulayer_status read_real(const cJSON *v, const char *source, where w,
         /* Shortest float text may parse a hair above FLT_MAX as a double. */
         if (is_float && isinf((float)*out)) {
             char at[160];
-            return model_error(source, "field %s is %.17g, outside the range "
+            return gpl_model_error(source, "field %s is %.17g, outside the range "
                                "of a float", where_text(w, at, sizeof at), *out);
         }
         return GPULAYER_OK;
@@ -557,7 +541,7 @@ static gpulayer_status expect_length(const char *source, const char *path,
                                      const char *why)
 {
     if (found == expected) return GPULAYER_OK;
-    return model_error(source, "field \"%s\" has %lld entries, expected %lld (%s)",
+    return gpl_model_error(source, "field \"%s\" has %lld entries, expected %lld (%s)",
                        path, (long long)found, (long long)expected, why);
 }
 
@@ -603,7 +587,7 @@ static gpulayer_status read_tree(const cJSON *obj, int32_t index,
         GPL_CHECK(expect_length(source, path, count, n, "as many as \"left\""));
     }
     if (n < 1 || n > INT32_MAX)
-        return model_error(source, "tree %d has %lld nodes", index, (long long)n);
+        return gpl_model_error(source, "tree %d has %lld nodes", index, (long long)n);
     t->nodes = gpl_calloc((size_t)n, sizeof *t->nodes, "tree nodes");
     if (!t->nodes) return GPULAYER_ERR_OUT_OF_MEMORY;
     t->num_nodes = (int32_t)n;
@@ -620,7 +604,7 @@ static gpulayer_status read_trees(const cJSON *doc, const char *source,
     const cJSON *trees;
     int64_t n = 0;
     GPL_CHECK(get_array(doc, "trees", source, "trees", &trees, &n));
-    if (n > INT32_MAX) return model_error(source, "too many trees (%lld)", (long long)n);
+    if (n > INT32_MAX) return gpl_model_error(source, "too many trees (%lld)", (long long)n);
     m->trees = gpl_calloc((size_t)n, sizeof *m->trees, "the trees of a model");
     if (!m->trees) return GPULAYER_ERR_OUT_OF_MEMORY;
     m->tree_capacity = (int32_t)n;
@@ -646,7 +630,7 @@ static gpulayer_status read_cuts(const cJSON *doc, const char *source,
                             "num_features + 1"));
     GPL_CHECK(get_array(cuts, "values", source, "cuts.values", &values, &nvalues));
     if (nvalues > (int64_t)UINT32_MAX)
-        return model_error(source, "field \"cuts.values\" has too many entries");
+        return gpl_model_error(source, "field \"cuts.values\" has too many entries");
     gpl_bin_cuts *c = &m->cuts;
     c->cut_ptr = gpl_calloc((size_t)nptr, sizeof *c->cut_ptr, "bin cuts");
     c->values = gpl_calloc((size_t)nvalues, sizeof *c->values, "bin cuts");
@@ -658,7 +642,7 @@ static gpulayer_status read_cuts(const cJSON *doc, const char *source,
         c->cut_ptr[i++] = (uint32_t)x;
     }
     if (c->cut_ptr[m->num_features] != (uint32_t)nvalues)
-        return model_error(source, "field \"cuts.cut_ptr\" ends at %u but "
+        return gpl_model_error(source, "field \"cuts.cut_ptr\" ends at %u but "
                            "\"cuts.values\" has %lld entries",
                            c->cut_ptr[m->num_features], (long long)nvalues);
     i = 0;
@@ -703,7 +687,7 @@ static gpulayer_status read_dict(const cJSON *a, const char *source, int64_t f,
     int64_t n = 0, i = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, a) n++;
-    if (n > INT32_MAX) return model_error(source, "field \"%s\" is too long", path);
+    if (n > INT32_MAX) return gpl_model_error(source, "field \"%s\" is too long", path);
     gpl_category_dict *d = gpl_calloc(1, sizeof *d, "a category dictionary");
     if (!d) return GPULAYER_ERR_OUT_OF_MEMORY;
     *out = d;
@@ -784,7 +768,7 @@ static gpulayer_status read_scalars(const cJSON *doc, const char *source,
     if (!cJSON_IsString(v)) return wrong_type(source, (where){"objective", -1}, v, "a string");
     int as_class = 0;
     if (gpl_objective_parse(v->valuestring, &m->objective, &as_class) != GPULAYER_OK)
-        return model_error(source, "field \"objective\": %s", gpulayer_last_error());
+        return gpl_model_error(source, "field \"objective\": %s", gpulayer_last_error());
     m->softmax_output_class = as_class;
     GPL_CHECK(read_int_member(doc, "num_class", source, 0, &m->num_class));
     GPL_CHECK(read_int_member(doc, "num_outputs", source, 1, &m->num_outputs));
@@ -799,19 +783,19 @@ static gpulayer_status read_scalars(const cJSON *doc, const char *source,
 static gpulayer_status parse_document(const char *text, size_t len,
                                       const char *source, cJSON **out)
 {
-    if (len == 0) return model_error(source, "not a gpulayer model: the file is empty");
+    if (len == 0) return gpl_model_error(source, "not a gpulayer model: the file is empty");
     const char *end = NULL;
     cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!doc) {
         size_t at = end && end >= text ? (size_t)(end - text) : 0;
-        return model_error(source, "truncated or malformed JSON at byte %zu%s", at,
+        return gpl_model_error(source, "truncated or malformed JSON at byte %zu%s", at,
                            at >= len ? " (the end of the file)" : "");
     }
     size_t at = (size_t)(end - text);
     while (at < len && (text[at] == '\0' || strchr(" \t\r\n", text[at]))) at++;
     if (at < len) {
         cJSON_Delete(doc);
-        return model_error(source, "unexpected data after the JSON document at "
+        return gpl_model_error(source, "unexpected data after the JSON document at "
                            "byte %zu", at);
     }
     *out = doc;
@@ -821,22 +805,22 @@ static gpulayer_status parse_document(const char *text, size_t len,
 static gpulayer_status check_format(const cJSON *doc, const char *source)
 {
     if (!cJSON_IsObject(doc))
-        return model_error(source, "not a gpulayer model: the document is %s, "
+        return gpl_model_error(source, "not a gpulayer model: the document is %s, "
                            "not an object", type_name(doc));
     const cJSON *tag = cJSON_GetObjectItemCaseSensitive(doc, "format");
     if (!tag && cJSON_GetObjectItemCaseSensitive(doc, "learner"))
-        return model_error(source, "not a gpulayer model: this looks like an "
+        return gpl_model_error(source, "not a gpulayer model: this looks like an "
                            "XGBoost model (it has a \"learner\" object)");
-    if (!tag) return model_error(source, "not a gpulayer model: no \"format\" field");
+    if (!tag) return gpl_model_error(source, "not a gpulayer model: no \"format\" field");
     if (!cJSON_IsString(tag) || strcmp(tag->valuestring, FORMAT_TAG))
-        return model_error(source, "not a gpulayer model: \"format\" is not \""
+        return gpl_model_error(source, "not a gpulayer model: \"format\" is not \""
                            FORMAT_TAG "\"");
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(doc, "version");
-    if (!version) return model_error(source, "missing field \"version\"");
+    if (!version) return gpl_model_error(source, "missing field \"version\"");
     if (!cJSON_IsNumber(version))
         return wrong_type(source, (where){"version", -1}, version, "an integer");
     if (version->valuedouble != FORMAT_VERSION)
-        return model_error(source, "unsupported model version %.17g (this "
+        return gpl_model_error(source, "unsupported model version %.17g (this "
                            "gpulayer reads version %d%s)", version->valuedouble,
                            FORMAT_VERSION, version->valuedouble > FORMAT_VERSION
                            ? "; the file was written by a newer release" : "");
@@ -848,17 +832,17 @@ static gpulayer_status check_format(const cJSON *doc, const char *source)
 static gpulayer_status verify_checksum(cJSON *doc, const char *source)
 {
     cJSON *sum = cJSON_DetachItemFromObjectCaseSensitive(doc, "checksum");
-    if (!sum) return model_error(source, "missing field \"checksum\"");
+    if (!sum) return gpl_model_error(source, "missing field \"checksum\"");
     char *end = NULL;
     unsigned long stored = 0;
     int ok = cJSON_IsString(sum) && strlen(sum->valuestring) == 8 &&
              strspn(sum->valuestring, "0123456789abcdefABCDEF") == 8;
     if (ok) stored = strtoul(sum->valuestring, &end, 16);
     cJSON_Delete(sum);
-    if (!ok) return model_error(source, "field \"checksum\" must be 8 hex digits");
+    if (!ok) return gpl_model_error(source, "field \"checksum\" must be 8 hex digits");
     unsigned long crc = canonical_crc(doc);
     if (crc != stored)
-        return model_error(source, "model file is damaged: checksum mismatch "
+        return gpl_model_error(source, "model file is damaged: checksum mismatch "
                            "(stored %08lx, content %08lx)", stored, crc);
     return GPULAYER_OK;
 }
