@@ -41,27 +41,20 @@ __device__ __forceinline__ int64_t join64(uint32_t lo, uint32_t hi)
     return (int64_t)(((uint64_t)hi << 32) | lo);
 }
 
-/* Shared layout of the 32-bit variants: four word planes of bins x 32.
- * kPaired = false: each value's low-word atomic, then its carry; true: the
- * low words of grad and hess first, then both carries. (A version that
- * issued the low words of all unrolled rows first compiled to 47 instead
- * of 64 registers, with the gathers no longer ahead of the atomics, and
- * ran twice as slow on an H200.) */
-template <bool kPaired>
+/* Exact int64 sums in four 32-bit word planes of bins x 32 (the
+ * GPULAYER_CUDA_HIST=paired variant): the low words of grad and hess
+ * first, then both carries. (Issuing the low words of all unrolled rows
+ * first compiled to 47 instead of 64 registers, with the gathers no longer
+ * ahead of the atomics, and ran twice as slow on an H200.) */
 struct Split32 {
     uint32_t *w;
     int words;
     __device__ void add(int idx, int64_t g, int64_t h) const
     {
-        if (kPaired) {
-            const uint32_t og = atomicAdd(w + idx, (uint32_t)g);
-            const uint32_t oh = atomicAdd(w + 2 * words + idx, (uint32_t)h);
-            carry_add(w + words + idx, og, g);
-            carry_add(w + 3 * words + idx, oh, h);
-        } else {
-            carry_add(w + words + idx, atomicAdd(w + idx, (uint32_t)g), g);
-            carry_add(w + 3 * words + idx, atomicAdd(w + 2 * words + idx, (uint32_t)h), h);
-        }
+        const uint32_t og = atomicAdd(w + idx, (uint32_t)g);
+        const uint32_t oh = atomicAdd(w + 2 * words + idx, (uint32_t)h);
+        carry_add(w + words + idx, og, g);
+        carry_add(w + 3 * words + idx, oh, h);
     }
     /* The high word gets the value's high word plus the low word's carry. */
     __device__ static void carry_add(uint32_t *hi, uint32_t old_lo, int64_t v)
@@ -230,7 +223,7 @@ extern "C" cudaError_t gpl_cuda_hist_configure(size_t smem_bytes)
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)smem_bytes);
     if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(hist_shared_kernel<Split32<true>>,
+        e = cudaFuncSetAttribute(hist_shared_kernel<Split32>,
                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  (int)smem_bytes);
     if (e != cudaSuccess) return e;
@@ -260,7 +253,7 @@ extern "C" cudaError_t gpl_cuda_launch_hist(gpl_cuda_hist_kind kind,
         if (kind == GPL_CUDA_HIST_SHARED64)
             hist_shared_kernel<Native64><<<grid, GPL_CUDA_HIST_THREADS, smem_bytes, s>>>(*a);
         else if (kind == GPL_CUDA_HIST_SHARED_PAIRED)
-            hist_shared_kernel<Split32<true>>
+            hist_shared_kernel<Split32>
                 <<<grid, GPL_CUDA_HIST_THREADS, smem_bytes, s>>>(*a);
         else
             hist_shared_kernel<Int32Pair><<<grid, GPL_CUDA_HIST_THREADS, smem_bytes, s>>>(*a);
