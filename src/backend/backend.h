@@ -9,15 +9,17 @@
  * Numeric contract, shared by every backend so that models are the same
  * bits everywhere:
  *   - gradients are computed by the inline functions of objective_math.h,
- *     then quantized to int64 with the power-of-two scales of quantize.h;
- *   - histograms are exact int64 sums (order of accumulation is free);
+ *     then quantized with the power-of-two scales of quantize.h, which keep
+ *     every sum below 2^31 in magnitude;
+ *   - histograms are exact integer sums (order of accumulation is free);
  *   - split gains use split_math.h in double precision, without fused
  *     multiply-add; ties go to the smallest (feature, bin, default_left);
  *     candidates are bins 1..last value bin of each feature, both missing
  *     directions, except that the last bin only tries missing-right (all
  *     values left, missing right) and a feature with no missing values only
  *     tries missing-right;
- *   - rows are partitioned stably (a node's rows stay in ascending order).
+ *   - partitioning decides each node's set of rows; their order within a
+ *     node is free (the CPU keeps it ascending, CUDA does not).
  */
 #ifndef GPL_BACKEND_H
 #define GPL_BACKEND_H
