@@ -73,16 +73,25 @@ static gpulayer_status read_whole_file(const char *path, char **out, size_t *len
     return GPULAYER_OK;
 }
 
-gpulayer_status gpulayer_booster_save(const gpulayer_booster *b, const char *path)
+/* Renders the booster's model with render and writes it atomically. */
+static gpulayer_status write_rendered(const gpulayer_booster *b, const char *what,
+                                      gpulayer_status (*render)(const gpl_model *, char **,
+                                                                size_t *),
+                                      const char *path)
 {
-    GPL_CHECK(need_model(b, "save"));
+    GPL_CHECK(need_model(b, what));
     if (!path) return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "path is NULL");
     char *text = NULL;
     size_t len = 0;
-    GPL_CHECK(gpl_model_to_json(b->model, &text, &len));
+    GPL_CHECK(render(b->model, &text, &len));
     gpulayer_status st = gpl_write_file_atomic(path, text, len);
     free(text);
     return st;
+}
+
+gpulayer_status gpulayer_booster_save(const gpulayer_booster *b, const char *path)
+{
+    return write_rendered(b, "save", gpl_model_to_json, path);
 }
 
 gpulayer_status gpulayer_booster_load(const char *path, gpulayer_booster **out)
@@ -122,14 +131,7 @@ gpulayer_status gpulayer_booster_load_from_buffer(const char *buf, size_t len,
 gpulayer_status gpulayer_booster_export_xgboost(const gpulayer_booster *b,
                                                 const char *path)
 {
-    GPL_CHECK(need_model(b, "export"));
-    if (!path) return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "path is NULL");
-    char *text = NULL;
-    size_t len = 0;
-    GPL_CHECK(gpl_model_export_xgboost(b->model, &text, &len));
-    gpulayer_status st = gpl_write_file_atomic(path, text, len);
-    free(text);
-    return st;
+    return write_rendered(b, "export", gpl_model_export_xgboost, path);
 }
 
 void gpulayer_free_buffer(void *buf) { free(buf); }

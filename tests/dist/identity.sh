@@ -7,9 +7,7 @@ GPULAYER=$1
 MPIRUN=$2
 DEMO=$3
 . "$(dirname "$0")/lib.sh"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
+enter_workdir
 
 # 1. The demo data: string columns, more rows than the binning sample (so
 #    the sampled rows are gathered from the ranks), row and column

@@ -12,6 +12,13 @@ if [ -n "${ASAN_OPTIONS:-}" ]; then
     export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
 fi
 
+# enter_workdir: cd into a fresh temporary folder removed at exit.
+enter_workdir() {
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    cd "$work" || exit 1
+}
+
 fail() {
     echo "FAIL: $*" >&2
     exit 1

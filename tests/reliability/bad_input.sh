@@ -5,9 +5,7 @@ set -u
 GPULAYER=$1
 MPIRUN=$2
 . "$(dirname "$0")/../dist/lib.sh"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
+enter_workdir
 gen_data all.csv 900
 split_shards all.csv good_ 3
 

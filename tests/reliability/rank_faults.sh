@@ -7,9 +7,7 @@ set -u
 GPULAYER=$1
 MPIRUN=$2
 . "$(dirname "$0")/../dist/lib.sh"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
+enter_workdir
 gen_data all.csv 3000
 # Generous bound: the job must end on its own, long before the test's
 # own timeout; a hang is detected after --dist-timeout seconds.
