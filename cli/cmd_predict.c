@@ -30,17 +30,20 @@ static void predict_usage(FILE *out)
 "  --margin         raw margins instead of probabilities/values\n"
 "  --rounds N       use only the first N rounds (default: all, or up to the\n"
 "                   best round when the model was trained with early stopping)\n"
-"  --nthread N      CPU threads (default: all cores)\n");
+"  --nthread N      CPU threads (default: all cores)\n"
+"  --device D       where to predict: cpu (default), cuda[:N], vulkan[:N] or\n"
+"                   auto; a GPU bins the rows and walks the trees itself and\n"
+"                   gives the same output as the cpu\n");
 }
 
 typedef struct predict_options {
-    const char *model, *data, *label, *format, *output, *nthread;
+    const char *model, *data, *label, *format, *output, *nthread, *device;
     int no_header, margin, rounds;
 } predict_options;
 
 static int parse_args(int argc, char **argv, predict_options *o)
 {
-    enum { OPT_NO_HEADER = 256, OPT_MARGIN, OPT_ROUNDS };
+    enum { OPT_NO_HEADER = 256, OPT_MARGIN, OPT_ROUNDS, OPT_DEVICE };
     static const struct option longopts[] = {
         {"model", required_argument, 0, 'm'},  {"data", required_argument, 0, 'd'},
         {"label", required_argument, 0, 'l'},  {"format", required_argument, 0, 'f'},
@@ -48,6 +51,7 @@ static int parse_args(int argc, char **argv, predict_options *o)
         {"no-header", no_argument, 0, OPT_NO_HEADER},
         {"margin", no_argument, 0, OPT_MARGIN},
         {"rounds", required_argument, 0, OPT_ROUNDS},
+        {"device", required_argument, 0, OPT_DEVICE},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -62,6 +66,7 @@ static int parse_args(int argc, char **argv, predict_options *o)
         case OPT_NO_HEADER: o->no_header = 1; break;
         case OPT_MARGIN: o->margin = 1; break;
         case OPT_ROUNDS: o->rounds = atoi(optarg); break;
+        case OPT_DEVICE: o->device = optarg; break;
         case 'h': predict_usage(stdout); return -1;
         default: predict_usage(stderr); return 2;
         }
@@ -145,7 +150,8 @@ int cmd_predict(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    if (gpulayer_booster_predict(b, ds, flags, o.rounds, pred, n * width) != GPULAYER_OK) {
+    if (gpulayer_booster_predict_device(b, ds, o.device ? o.device : "cpu", flags, o.rounds,
+                                        pred, n * width) != GPULAYER_OK) {
         rc = cli_fail("predict", NULL);
         goto done;
     }

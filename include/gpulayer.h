@@ -184,6 +184,15 @@ GPULAYER_API int32_t gpulayer_booster_best_round(const gpulayer_booster *b);
 GPULAYER_API gpulayer_status gpulayer_booster_predict(
     const gpulayer_booster *b, const gpulayer_dataset *ds, int flags,
     int32_t num_rounds, float *out, int64_t out_len);
+/* The same on a device: "cpu" (what gpulayer_booster_predict uses),
+ * "cuda[:N]", "vulkan[:N]" or "auto" (the device training's device=auto
+ * would pick). Binning and the tree walk run on the device and give the
+ * CPU's output bits exactly; a device that is absent, a backend this
+ * library was built without, or a job that does not fit the device is an
+ * error with a message, never a silent fallback. NULL device = "cpu". */
+GPULAYER_API gpulayer_status gpulayer_booster_predict_device(
+    const gpulayer_booster *b, const gpulayer_dataset *ds, const char *device,
+    int flags, int32_t num_rounds, float *out, int64_t out_len);
 GPULAYER_API gpulayer_status gpulayer_booster_predict_dense(
     const gpulayer_booster *b, const float *data, int64_t num_rows,
     int32_t num_cols, gpulayer_layout layout, int flags, int32_t num_rounds,

@@ -182,6 +182,10 @@ _PROTOTYPES = {
         _status,
         [_handle, _handle, c_int, c_int32, _floats, c_int64],
     ),
+    "gpulayer_booster_predict_device": (
+        _status,
+        [_handle, _handle, c_char_p, c_int, c_int32, _floats, c_int64],
+    ),
     "gpulayer_booster_predict_dense": (
         _status,
         [_handle, c_void_p, c_int64, c_int32, c_int, c_int, c_int32, _floats,

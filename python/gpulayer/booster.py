@@ -174,7 +174,7 @@ class Booster:
 
     def predict(self, data, output_margin: bool = False,
                 iteration_range: tuple[int, int] | None = None,
-                num_rounds: int = 0) -> np.ndarray:
+                num_rounds: int = 0, device: str = "cpu") -> np.ndarray:
         """Predict every row of data (a Dataset or anything Dataset accepts).
 
         Returns float32 values of shape (rows,) when the model has one output
@@ -182,7 +182,9 @@ class Booster:
         (rows, outputs) otherwise. ``output_margin`` gives raw margins.
         ``num_rounds`` (or ``iteration_range=(0, n)``) uses only the first n
         rounds; by default all rounds, or up to the best round when the model
-        was trained with early stopping.
+        was trained with early stopping. ``device`` ("cpu", "cuda[:N]",
+        "vulkan[:N]" or "auto") runs binning and the tree walk there, with
+        the same output bits as the cpu.
         """
         if iteration_range is not None:
             begin, end = iteration_range
@@ -198,8 +200,9 @@ class Booster:
             raise ValueError("the booster has no model: train or load one first")
         rows = dataset.num_rows
         out = np.empty((rows, width), dtype=np.float32)
-        _lib.call("gpulayer_booster_predict", self.handle, dataset.handle, flags,
-                  int(num_rounds), out.ctypes.data_as(POINTER(c_float)), out.size)
+        _lib.call("gpulayer_booster_predict_device", self.handle, dataset.handle,
+                  _lib.encode(device), flags, int(num_rounds),
+                  out.ctypes.data_as(POINTER(c_float)), out.size)
         return out[:, 0] if width == 1 else out
 
     def _prediction_data(self, data) -> Dataset:

@@ -124,6 +124,49 @@ typedef struct gpl_backend_config {
 
 typedef struct gpl_backend gpl_backend;
 
+/* ------------------------------------------------------------ prediction
+ *
+ * Batch prediction of a saved model (src/core/predict.c builds the job).
+ * Trees are flattened into 16-byte nodes; a leaf points to itself twice,
+ * so walking a tree for its full depth ends on the row's leaf without a
+ * test for leaves. A row goes to child[1] (right) unless its bin b of the
+ * node's feature has 1 <= b <= bin, or b == 0 (missing) and default_left.
+ *
+ * Numeric contract: a value's bin is 0 for NaN, else 1 + the number of the
+ * feature's cuts <= the value (gpl_bin_of of binning.h); output k of a row
+ * starts at base_margin and adds the leaf values of trees k, k + K, k + 2K,
+ * ... in that order, one float addition each (IEEE round to nearest,
+ * nothing fused or reordered). Every device that follows this gives the
+ * CPU's margins bit for bit. */
+typedef struct gpl_infer_node {
+    int32_t child[2]; /* left, right; a leaf: its own index twice */
+    int32_t feature;
+    uint8_t bin;
+    uint8_t default_left;
+    uint8_t pad[2];   /* zero */
+} gpl_infer_node;
+
+/* All the trees used, concatenated; child indices are within a tree. */
+typedef struct gpl_infer_forest {
+    gpl_infer_node *nodes; /* num_nodes                            */
+    float *leaf;           /* num_nodes: the leaf value, 0 inside  */
+    int64_t *first;        /* num_trees + 1: first node of a tree  */
+    int32_t *depth;        /* num_trees: longest root-leaf path    */
+    int32_t num_trees;
+    int64_t num_nodes;
+} gpl_infer_forest;
+
+typedef struct gpl_predict_job {
+    const gpl_infer_forest *forest;
+    int32_t num_outputs;  /* K: tree t adds to output t % K        */
+    float base_margin;
+    int32_t num_features;
+    const uint32_t *cut_ptr;   /* num_features + 1                  */
+    const float *cut_values;   /* cut_ptr[num_features]             */
+    int64_t num_rows;
+    const float *const *columns; /* num_features raw columns of num_rows */
+} gpl_predict_job;
+
 /* Every operation returns a status and sets the last error on failure; a
  * failure names the operation (and kernel) concerned. Optional members may
  * be NULL: the driver then does without them. */
@@ -179,6 +222,14 @@ struct gpl_backend_ops {
      * every row (num_rows pairs), replacing compute_gradients' output. */
     gpulayer_status (*write_pairs)(gpl_backend *be, int32_t node,
                                    const gpl_grad_pair *in);
+    /* Optional: batch prediction on the device, independent of upload and
+     * of every training operation (a backend created only to predict).
+     * Bins the raw columns with the cuts and walks every tree for every
+     * row, both on the device, and writes margins (num_rows x num_outputs,
+     * row-major) bit for bit as the CPU does (see gpl_predict_job). The
+     * transform to probabilities stays with the caller. */
+    gpulayer_status (*predict)(gpl_backend *be, const gpl_predict_job *job,
+                               float *margins);
 };
 
 #define GPL_ROW_GRADIENTS (-1)

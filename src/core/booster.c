@@ -74,10 +74,11 @@ int32_t gpulayer_booster_prediction_width(const gpulayer_booster *b, int flags)
     return b && b->model ? prediction_width(b->model, flags) : 0;
 }
 
-gpulayer_status gpulayer_booster_predict(const gpulayer_booster *b,
-                                         const gpulayer_dataset *ds, int flags,
-                                         int32_t num_rounds, float *out,
-                                         int64_t out_len)
+gpulayer_status gpulayer_booster_predict_device(const gpulayer_booster *b,
+                                                const gpulayer_dataset *ds,
+                                                const char *device, int flags,
+                                                int32_t num_rounds, float *out,
+                                                int64_t out_len)
 {
     if (!b || !ds || !out)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
@@ -91,7 +92,15 @@ gpulayer_status gpulayer_booster_predict(const gpulayer_booster *b,
                          "output buffer holds %lld values, %lld needed",
                          (long long)out_len, (long long)need);
     return gpl_predict_dataset(b->model, ds, flags & GPULAYER_PREDICT_MARGIN,
-                               num_rounds, b->params.nthread, out);
+                               num_rounds, b->params.nthread, device, out);
+}
+
+gpulayer_status gpulayer_booster_predict(const gpulayer_booster *b,
+                                         const gpulayer_dataset *ds, int flags,
+                                         int32_t num_rounds, float *out,
+                                         int64_t out_len)
+{
+    return gpulayer_booster_predict_device(b, ds, "cpu", flags, num_rounds, out, out_len);
 }
 
 gpulayer_status gpulayer_booster_predict_dense(const gpulayer_booster *b,

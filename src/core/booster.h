@@ -11,11 +11,13 @@ struct gpulayer_booster {
 };
 
 /* Predicts margins (or outputs) of a raw dataset with a model, on the CPU,
- * multi-threaded. out: num_rows * num_outputs floats. num_rounds 0 = all
- * (or up to best_round + 1 when set). */
+ * multi-threaded, or on a device (device "cuda[:N]", "vulkan[:N]" or
+ * "auto"; NULL or "cpu" = the CPU) with the same bits. out: num_rows *
+ * num_outputs floats. num_rounds 0 = all (or up to best_round + 1 when
+ * set). */
 gpulayer_status gpl_predict_dataset(const gpl_model *m,
                                     const gpulayer_dataset *ds, int margin,
                                     int32_t num_rounds, int nthread,
-                                    float *out);
+                                    const char *device, float *out);
 
 #endif

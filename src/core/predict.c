@@ -1,15 +1,18 @@
 /* predict.c -- batch prediction on the CPU: rows are binned with the
  * model's cuts a block at a time, then every tree walks the block while it
- * is in cache. */
+ * is in cache. With a device, the same flattened forest goes to a backend
+ * whose predict operation bins and walks on the device (backend.h). */
 #include "predict.h"
 
 #include <math.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "binning.h"
 #include "booster.h"
+#include "device/placement.h"
 #include "error.h"
 
 #define PREDICT_BLOCK_ROWS 256
@@ -17,28 +20,16 @@
  * overlap instead of waiting on each other. */
 #define PREDICT_LANES 8
 
-/* A node packed for inference: 16 bytes instead of the model's 48, so a
- * depth-8 tree fits the L1 cache. */
-typedef struct infer_node {
-    int32_t child[2]; /* left, right; a leaf: its own index twice */
-    int32_t feature;
-    uint8_t bin;
-    uint8_t default_left;
-} infer_node;
-
-typedef struct infer_forest {
-    infer_node *nodes;   /* all trees, concatenated           */
-    float *leaf;         /* value per node (0 for internal)   */
-    int64_t *first;      /* first node of each tree           */
-    int32_t *depth;      /* depth of each tree                */
-} infer_forest;
-
-static void forest_free(infer_forest *f)
+/* The forest packed for inference (gpl_infer_node of backend.h): 16 bytes
+ * a node instead of the model's 48, so a depth-8 tree fits the L1 cache.
+ * The device predictors take the same arrays. */
+void gpl_infer_forest_free(gpl_infer_forest *f)
 {
     free(f->nodes);
     free(f->leaf);
     free(f->first);
     free(f->depth);
+    memset(f, 0, sizeof *f);
 }
 
 static int32_t tree_depth(const gpl_tree *t, int32_t node)
@@ -48,16 +39,18 @@ static int32_t tree_depth(const gpl_tree *t, int32_t node)
     return 1 + (l > r ? l : r);
 }
 
-static gpulayer_status forest_build(const gpl_model *m, int32_t num_trees, infer_forest *f)
+gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
+                                       gpl_infer_forest *f)
 {
+    memset(f, 0, sizeof *f);
     int64_t total = 0;
     for (int32_t t = 0; t < num_trees; t++) total += m->trees[t].num_nodes;
-    f->nodes = malloc(sizeof(infer_node) * (size_t)(total ? total : 1));
+    f->nodes = malloc(sizeof(gpl_infer_node) * (size_t)(total ? total : 1));
     f->leaf = malloc(sizeof(float) * (size_t)(total ? total : 1));
     f->first = malloc(sizeof(int64_t) * (size_t)(num_trees + 1));
     f->depth = malloc(sizeof(int32_t) * (size_t)(num_trees + 1));
     if (!f->nodes || !f->leaf || !f->first || !f->depth) {
-        forest_free(f);
+        gpl_infer_forest_free(f);
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for prediction");
     }
     int64_t at = 0;
@@ -70,20 +63,23 @@ static gpulayer_status forest_build(const gpl_model *m, int32_t num_trees, infer
             /* A leaf points to itself (any bin goes "left" to it), so a
              * walk of the tree's full depth needs no test for leaves. */
             f->nodes[at + i] = n->left < 0
-                ? (infer_node){{i, i}, 0, 255, 1}
-                : (infer_node){{n->left, n->right}, n->feature, (uint8_t)n->split_bin,
-                               (uint8_t)n->default_left};
+                ? (gpl_infer_node){{i, i}, 0, 255, 1, {0, 0}}
+                : (gpl_infer_node){{n->left, n->right}, n->feature, (uint8_t)n->split_bin,
+                                   (uint8_t)n->default_left, {0, 0}};
             f->leaf[at + i] = n->leaf_value;
         }
         at += tree->num_nodes;
     }
+    f->first[num_trees] = at;
+    f->num_trees = num_trees;
+    f->num_nodes = at;
     return GPULAYER_OK;
 }
 
 /* Which child a row goes to, without branches (the direction is data
  * dependent, so branches would mispredict): value bins 1..bin go left (b - 1
  * wraps around for the missing bin 0), missing values where they learned. */
-static inline int32_t infer_step(const infer_node *nd, const uint8_t *row)
+static inline int32_t infer_step(const gpl_infer_node *nd, const uint8_t *row)
 {
     unsigned b = row[nd->feature];
     unsigned left = ((b - 1u) < nd->bin) | ((b == 0u) & nd->default_left);
@@ -91,10 +87,10 @@ static inline int32_t infer_step(const infer_node *nd, const uint8_t *row)
 }
 
 /* Adds one tree's leaf values for n rows of bins (row stride F). */
-static void forest_add_tree(const infer_forest *f, int32_t t, const uint8_t *bins,
+static void forest_add_tree(const gpl_infer_forest *f, int32_t t, const uint8_t *bins,
                             int64_t n, int32_t F, float *out, int32_t stride)
 {
-    const infer_node *nodes = f->nodes + f->first[t];
+    const gpl_infer_node *nodes = f->nodes + f->first[t];
     const float *leaf = f->leaf + f->first[t];
     const int32_t depth = f->depth[t];
     int64_t i = 0;
@@ -169,10 +165,66 @@ static float *translate_categories(const gpl_model *m, const gpulayer_dataset *d
     return out;
 }
 
+/* Where a prediction runs: "cpu" (accelerator "cpu"), or the backend and
+ * device index the device layer picks for the request. */
+static gpulayer_status predict_place(const char *device, char *accelerator, size_t size,
+                                     int *index, int verbose)
+{
+    snprintf(accelerator, size, "cpu");
+    *index = 0;
+    if (!device || !device[0] || !strcmp(device, "cpu")) return GPULAYER_OK;
+    char reason[512] = "";
+    gpulayer_status st = gpl_device_choose_backend(device, accelerator, size, index,
+                                                   reason, sizeof reason);
+    if (st != GPULAYER_OK)
+        return gpl_error_prefix(st, "prediction on device '%s'", device);
+    if (verbose && reason[0]) fprintf(stderr, "[gpulayer] predict: %s\n", reason);
+    return GPULAYER_OK;
+}
+
+/* Margins of every row from a device backend's predict operation, then
+ * the host's transform (the same function as the CPU path, row by row). */
+static gpulayer_status predict_device(const gpl_model *m, const gpl_infer_forest *forest,
+                                      const float *const *columns, int64_t N,
+                                      const char *device, const char *accelerator,
+                                      int index, int margin, int nthread, float *out)
+{
+    const int32_t K = m->num_outputs;
+    const int32_t width = margin || !m->softmax_output_class ? K : 1;
+    gpl_backend_config cfg = {nthread, index, 1, K, 0};
+    gpl_backend *be = NULL;
+    gpulayer_status st = gpl_backend_create(accelerator, &cfg, &be);
+    if (st != GPULAYER_OK)
+        return gpl_error_prefix(st, "prediction on device '%s'", device);
+    if (!be->ops->predict) {
+        gpl_backend_destroy(be);
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "prediction on device '%s': the %s backend cannot predict; "
+                         "use device cpu", device, accelerator);
+    }
+    float *margins = width == K ? out : malloc(sizeof(float) * (size_t)(N > 0 ? N * K : 1));
+    if (!margins) {
+        gpl_backend_destroy(be);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for prediction margins");
+    }
+    gpl_predict_job job = {forest, K, m->base_margin, m->num_features, m->cuts.cut_ptr,
+                           m->cuts.values, N, columns};
+    st = be->ops->predict(be, &job, margins);
+    gpl_backend_destroy(be);
+    if (st == GPULAYER_OK && !margin) {
+#pragma omp parallel for num_threads(nthread) schedule(static)
+        for (int64_t i = 0; i < N; i++) gpl_objective_transform(m, margins + i * K);
+        if (width != K)
+            for (int64_t i = 0; i < N; i++) out[i] = margins[i * K];
+    }
+    if (margins != out) free(margins);
+    return st;
+}
+
 gpulayer_status gpl_predict_dataset(const gpl_model *m,
                                     const gpulayer_dataset *ds, int margin,
                                     int32_t num_rounds, int nthread,
-                                    float *out)
+                                    const char *device, float *out)
 {
     const int32_t F = m->num_features, K = m->num_outputs;
     if (ds->num_cols != F)
@@ -180,6 +232,9 @@ gpulayer_status gpl_predict_dataset(const gpl_model *m,
                          "%s%shas %d columns but the model was trained on %d "
                          "features", ds->source ? ds->source : "",
                          ds->source ? " " : "the data ", ds->num_cols, F);
+    char accelerator[32];
+    int index;
+    GPL_CHECK(predict_place(device, accelerator, sizeof accelerator, &index, 0));
     int32_t rounds = gpl_model_num_rounds(m);
     if (num_rounds <= 0 && m->best_round >= 0) num_rounds = m->best_round + 1;
     if (num_rounds > 0 && num_rounds < rounds) rounds = num_rounds;
@@ -201,9 +256,13 @@ gpulayer_status gpl_predict_dataset(const gpl_model *m,
         owned[f] = translate_categories(m, ds, f, &st);
         columns[f] = owned[f] ? owned[f] : ds->values + (int64_t)f * ds->num_rows;
     }
-    infer_forest forest = {0};
-    if (st == GPULAYER_OK) st = forest_build(m, num_trees, &forest);
-    if (st == GPULAYER_OK) {
+    gpl_infer_forest forest = {0};
+    if (st == GPULAYER_OK) st = gpl_infer_forest_build(m, num_trees, &forest);
+    if (st == GPULAYER_OK && strcmp(accelerator, "cpu") != 0) {
+        st = predict_device(m, &forest, columns, ds->num_rows, device, accelerator, index,
+                            margin, nt, out);
+        gpl_infer_forest_free(&forest);
+    } else if (st == GPULAYER_OK) {
         const int64_t N = ds->num_rows;
 #pragma omp parallel num_threads(nt)
         {
@@ -241,7 +300,7 @@ gpulayer_status gpl_predict_dataset(const gpl_model *m,
         }
         if (st != GPULAYER_OK)
             gpl_error(st, "out of memory for prediction buffers");
-        forest_free(&forest);
+        gpl_infer_forest_free(&forest);
     }
     for (int32_t f = 0; f < F; f++) free(owned[f]);
     free(owned);

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "backend.h"
 #include "model.h"
 
 /* The leaf value a tree gives a row of bins (num_features bytes). */
@@ -26,5 +27,11 @@ void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins,
                              int64_t num_rows, int32_t num_features,
                              int32_t num_outputs, int32_t output,
                              float *margins, int nthread);
+
+/* The first num_trees trees of m flattened for inference (backend.h);
+ * free with gpl_infer_forest_free. */
+gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
+                                       gpl_infer_forest *f);
+void gpl_infer_forest_free(gpl_infer_forest *f);
 
 #endif

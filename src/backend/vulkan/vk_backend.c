@@ -322,6 +322,7 @@ static const struct gpl_backend_ops vk_ops = {
     .release_histograms = vk_release_histograms,
     .read_histogram = vk_read_histogram,
     .memory = vk_memory,
+    .predict = vk_predict,
 };
 
 gpulayer_status gpl_vulkan_backend_create(const gpl_backend_config *config,

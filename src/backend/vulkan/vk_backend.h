@@ -204,6 +204,9 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes,
 gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
                                   int32_t count, int64_t *child_rows);
 
+/* vk_predict.c */
+gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *margins);
+
 void vk_track_alloc(vk_context *c, size_t bytes);
 void vk_track_free(vk_context *c, size_t bytes);
 

@@ -23,6 +23,7 @@ typedef enum gpl_vk_kernel {
     VK_K_PARTITION_SCAN,
     VK_K_PARTITION_SCATTER,
     VK_K_UPDATE_MARGINS,
+    VK_K_PREDICT,
     VK_K_COUNT
 } gpl_vk_kernel;
 

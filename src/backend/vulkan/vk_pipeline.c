@@ -21,6 +21,7 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
     [VK_K_PARTITION_SCAN] = {"partition_scan", 2, 28},
     [VK_K_PARTITION_SCATTER] = {"partition_scatter", 5, 28},
     [VK_K_UPDATE_MARGINS] = {"update_margins", 2, 20},
+    [VK_K_PREDICT] = {"predict", 8, 24},
 };
 
 static const gpl_vk_blob *find_blob(const char *name)

@@ -1,0 +1,200 @@
+#pragma clang diagnostic ignored "-Wmissing-prototypes"
+
+#include <metal_stdlib>
+#include <simd/simd.h>
+
+using namespace metal;
+
+template<typename T>
+[[clang::optnone]] T spvFAdd(T l, T r)
+{
+    return fma(T(1), l, r);
+}
+
+struct CutPtr
+{
+    uint cut_ptr[1];
+};
+
+struct Cuts
+{
+    float cuts[1];
+};
+
+constant uint WG_tmp [[function_constant(0)]];
+constant uint WG = is_function_constant_defined(WG_tmp) ? WG_tmp : 256u;
+
+struct Push
+{
+    uint num_rows;
+    uint num_features;
+    uint row_words;
+    uint num_trees;
+    uint num_outputs;
+    float base_margin;
+};
+
+struct Data
+{
+    float data[1];
+};
+
+struct Bins
+{
+    uint bins[1];
+};
+
+struct Trees
+{
+    uint2 trees[1];
+};
+
+struct Nodes
+{
+    uint4 nodes[1];
+};
+
+struct Leaf
+{
+    float leaf[1];
+};
+
+struct Margins
+{
+    float margins[1];
+};
+
+constant uint _374_tmp [[function_constant(0)]];
+constant uint _374 = is_function_constant_defined(_374_tmp) ? _374_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_374, 1u, 1u);
+
+static inline __attribute__((always_inline))
+uint order_key(thread const float& x)
+{
+    uint u = as_type<uint>(x);
+    if (u == 2147483648u)
+    {
+        u = 0u;
+    }
+    uint _32;
+    if ((u & 2147483648u) != 0u)
+    {
+        _32 = ~u;
+    }
+    else
+    {
+        _32 = u | 2147483648u;
+    }
+    return _32;
+}
+
+static inline __attribute__((always_inline))
+uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_58, const device Cuts& v_98)
+{
+    uint u = as_type<uint>(v);
+    if ((u & 2147483647u) > 2139095040u)
+    {
+        return 0u;
+    }
+    uint first = v_58.cut_ptr[f];
+    uint len = v_58.cut_ptr[f + 1u] - first;
+    if (len == 0u)
+    {
+        return 1u;
+    }
+    float param = v;
+    uint key = order_key(param);
+    uint base = first;
+    while (len > 1u)
+    {
+        uint half_len = len >> uint(1);
+        float param_1 = v_98.cuts[base + half_len];
+        if (order_key(param_1) <= key)
+        {
+            base += half_len;
+        }
+        len -= half_len;
+    }
+    float param_2 = v_98.cuts[base];
+    return (((base - first) + uint(order_key(param_2) <= key)) + 1u) & 255u;
+}
+
+kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[buffer(1)]], const device CutPtr& v_58 [[buffer(2)]], const device Cuts& v_98 [[buffer(3)]], const device Nodes& _285 [[buffer(4)]], const device Leaf& _347 [[buffer(5)]], const device Trees& _263 [[buffer(6)]], device Bins& _222 [[buffer(7)]], device Margins& _361 [[buffer(8)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+{
+    uint _142 = gl_NumWorkGroups.x * WG;
+    uint K = pc.num_outputs;
+    uint _332;
+    for (uint stride = _142, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
+    {
+        uint rb = r * pc.row_words;
+        uint word = 0u;
+        for (uint f = 0u; f < pc.num_features; f++)
+        {
+            uint param = f;
+            float param_1 = _184.data[(f * pc.num_rows) + r];
+            word |= (bin_of(param, param_1, v_58, v_98) << ((f & 3u) * 8u));
+            bool _207 = (f & 3u) == 3u;
+            bool _216;
+            if (!_207)
+            {
+                _216 = (f + 1u) == pc.num_features;
+            }
+            else
+            {
+                _216 = _207;
+            }
+            if (_216)
+            {
+                _222.bins[rb + (f >> uint(2))] = word;
+                word = 0u;
+            }
+        }
+        for (uint k = 0u; k < K; k++)
+        {
+            float acc = pc.base_margin;
+            for (uint t = k; t < pc.num_trees; t += K)
+            {
+                uint2 tree = _263.trees[t];
+                uint i = 0u;
+                for (uint d = 0u; d < tree.y; d++)
+                {
+                    uint4 nd = _285.nodes[tree.x + i];
+                    uint b = (_222.bins[rb + (nd.z >> uint(2))] >> ((nd.z & 3u) * 8u)) & 255u;
+                    bool _315 = (b - 1u) < (nd.w & 255u);
+                    bool _330;
+                    if (!_315)
+                    {
+                        bool _320 = b == 0u;
+                        bool _329;
+                        if (_320)
+                        {
+                            _329 = ((nd.w >> uint(8)) & 255u) != 0u;
+                        }
+                        else
+                        {
+                            _329 = _320;
+                        }
+                        _330 = _329;
+                    }
+                    else
+                    {
+                        _330 = _315;
+                    }
+                    bool left = _330;
+                    if (left)
+                    {
+                        _332 = nd.x;
+                    }
+                    else
+                    {
+                        _332 = nd.y;
+                    }
+                    i = _332;
+                }
+                acc = spvFAdd(acc, _347.leaf[tree.x + i]);
+            }
+            _361.margins[(r * K) + k] = acc;
+        }
+    }
+}
+
