@@ -51,6 +51,7 @@ static const struct gpl_backend_ops cuda_ops = {
     .read_histogram = cuda_read_histogram,
     .memory = cuda_memory,
     .write_pairs = cuda_write_pairs,
+    .predict = cuda_predict,
 };
 
 gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,

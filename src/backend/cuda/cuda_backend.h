@@ -216,6 +216,8 @@ gpulayer_status cuda_release_histograms(gpl_backend *be, const int32_t *nodes,
                                         int32_t num_nodes);
 gpulayer_status cuda_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out);
 gpulayer_status cuda_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_pair *in);
+/* cuda_predict.c */
+gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float *margins);
 
 /* ------------------------------------------------------------ profile */
 

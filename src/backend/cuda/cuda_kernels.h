@@ -203,6 +203,29 @@ typedef struct gpl_cuda_split_args {
 cudaError_t gpl_cuda_launch_split_scan(const gpl_cuda_split_args *a, cudaStream_t s);
 cudaError_t gpl_cuda_launch_split_finish(const gpl_cuda_split_args *a, cudaStream_t s);
 
+/* ------------------------------------------------------------ prediction */
+
+/* A block of rows to predict (the predict operation of backend.h). */
+typedef struct gpl_cuda_predict_args {
+    const float *data;           /* feature-major: data[f * num_rows + r] */
+    int64_t num_rows;
+    int32_t num_features;
+    int32_t num_trees;
+    int32_t num_outputs;
+    float base_margin;
+    const uint32_t *cut_ptr;     /* num_features + 1                     */
+    const float *cuts;
+    const gpl_infer_node *nodes; /* the forest of gpl_infer_forest       */
+    const float *leaf;
+    const int64_t *first;
+    const int32_t *depth;
+    uint8_t *bins;               /* num_rows x num_features scratch      */
+    float *margins;              /* num_rows x num_outputs               */
+} gpl_cuda_predict_args;
+
+/* Bins every row and walks every tree, one thread a row. */
+cudaError_t gpl_cuda_launch_predict(const gpl_cuda_predict_args *a, cudaStream_t s);
+
 /* ---------------------------------------------------------------- probes */
 
 /* Writes the ABI version the device code was compiled with to *out. */

@@ -1,0 +1,84 @@
+/*
+ * kernels_predict.cu -- batch prediction of a block of rows: one thread a
+ * row (grid-stride) bins the row's raw values with the model's cuts, then
+ * walks every tree and writes the row's margins. The numeric contract is
+ * the one of backend.h: bin = 0 for NaN, else 1 + the number of cuts <= the
+ * value; output k = base_margin + the leaves of trees k, k + K, ... in tree
+ * order, each a float addition rounded to nearest (__fadd_rn: never fused,
+ * never flushed), so the margins are the CPU's bit for bit.
+ */
+#include <cuda_runtime.h>
+
+#include "cuda_kernels.h"
+
+namespace {
+
+constexpr int kPredictThreads = 256;
+
+/* A float's bits as an unsigned key in the float's order (-0 as +0): the
+ * cut search compares integers, the same as IEEE '<=' on any device
+ * setting for denormals. Never called with NaN. */
+__device__ __forceinline__ uint32_t order_key(float x)
+{
+    uint32_t u = __float_as_uint(x);
+    if (u == 0x80000000u) u = 0u;
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+/* gpl_bin_of of binning.h, step for step. */
+__device__ __forceinline__ uint8_t bin_of(const float *cuts, uint32_t n, float v)
+{
+    const uint32_t u = __float_as_uint(v);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return 0; /* NaN: the missing bin */
+    if (n == 0) return 1;
+    const uint32_t key = order_key(v);
+    uint32_t base = 0, len = n;
+    while (len > 1) {
+        const uint32_t half = len >> 1;
+        base = order_key(cuts[base + half]) <= key ? base + half : base;
+        len -= half;
+    }
+    return (uint8_t)(base + (order_key(cuts[base]) <= key ? 1u : 0u) + 1u);
+}
+
+__global__ void predict_kernel(gpl_cuda_predict_args a)
+{
+    const int32_t F = a.num_features, K = a.num_outputs;
+    for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < a.num_rows;
+         r += (int64_t)gridDim.x * blockDim.x) {
+        uint8_t *row = a.bins + r * F;
+        for (int32_t f = 0; f < F; f++) {
+            const uint32_t first = a.cut_ptr[f];
+            row[f] = bin_of(a.cuts + first, a.cut_ptr[f + 1] - first,
+                            a.data[(int64_t)f * a.num_rows + r]);
+        }
+        for (int32_t k = 0; k < K; k++) {
+            float acc = a.base_margin;
+            for (int32_t t = k; t < a.num_trees; t += K) {
+                const gpl_infer_node *nodes = a.nodes + a.first[t];
+                const int32_t depth = a.depth[t];
+                int32_t i = 0;
+                /* Leaves point to themselves: the full depth ends on one. */
+                for (int32_t d = 0; d < depth; d++) {
+                    const gpl_infer_node nd = nodes[i];
+                    const unsigned b = row[nd.feature];
+                    const unsigned left = ((b - 1u) < nd.bin) | ((b == 0u) & nd.default_left);
+                    i = nd.child[left ^ 1u];
+                }
+                acc = __fadd_rn(acc, a.leaf[a.first[t] + i]);
+            }
+            a.margins[r * K + k] = acc;
+        }
+    }
+}
+
+} // namespace
+
+extern "C" cudaError_t gpl_cuda_launch_predict(const gpl_cuda_predict_args *a, cudaStream_t s)
+{
+    if (a->num_rows <= 0) return cudaSuccess;
+    int64_t blocks = (a->num_rows + kPredictThreads - 1) / kPredictThreads;
+    if (blocks > 65536) blocks = 65536; /* the kernel loops (grid-stride) */
+    predict_kernel<<<(unsigned)blocks, kPredictThreads, 0, s>>>(*a);
+    return cudaGetLastError();
+}
