@@ -436,7 +436,11 @@ int cmd_train(int argc, char **argv)
         int best = gpulayer_booster_best_round(o.booster);
         fprintf(stderr, "trained %d rounds in %.2fs", gpulayer_booster_num_rounds(o.booster),
                 cli_now() - prog.start);
-        if (size > 1) fprintf(stderr, " on %d ranks", size);
+        if (size > 1) {
+            double train_s = cli_now() - prog.start, comm = gpl_dist_comm_seconds();
+            fprintf(stderr, " on %d ranks (rank 0 spent %.2fs, %.0f%%, in collectives)",
+                    size, comm, train_s > 0 ? 100.0 * comm / train_s : 0.0);
+        }
         if (best >= 0) fprintf(stderr, " (best round %d)", best + 1);
         fprintf(stderr, "; model saved to %s\n", o.model);
     }

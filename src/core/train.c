@@ -156,10 +156,13 @@ static gpulayer_status setup_dist(train_run *t, const gpulayer_dataset *train,
                                   gpulayer_status st, gpulayer_dataset *labels,
                                   gpl_bin_cuts *cuts)
 {
-    if (st == GPULAYER_OK && strcmp(t->p->device, "cpu") && strcmp(t->p->device, "auto"))
+    /* One process per Apple GPU (ADR-0006): refused here on every host,
+     * including one rank per Mac, where placement alone would not see it. */
+    if (st == GPULAYER_OK && !strncmp(t->p->device, "mps", 3))
         st = gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                       "device=%s: distributed training runs on CPU ranks only "
-                       "(GPU ranks are not supported yet)", t->p->device);
+                       "device=%s: distributed jobs cannot use mps (one process per "
+                       "Apple GPU); use device=cpu for distributed training on Macs",
+                       t->p->device);
     st = gpl_dist_agree(st);
     if (st != GPULAYER_OK) return st;
     t->dist = &t->dist_state;
@@ -189,13 +192,9 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
                                      "feature mask");
         if (!t->feature_mask) st = GPULAYER_ERR_OUT_OF_MEMORY;
     }
-    /* Ranks run on the CPU backend, the one that can sum histograms over
-     * ranks; the model still records the device parameter as given. */
-    gpl_params cpu = *t->p;
-    if (t->dist) snprintf(cpu.device, sizeof cpu.device, "cpu");
     if (st == GPULAYER_OK)
-        st = gpl_train_backend(t->dist ? &cpu : t->p, t->model, train, t->bins,
-                               t->feature_offset, t->nthread, &t->be);
+        st = gpl_train_backend(t->p, t->model, train, t->bins, t->feature_offset,
+                               t->nthread, &t->be);
     if (st == GPULAYER_OK && t->dist)
         st = gpl_dist_attach(t->dist, t->be, t->feature_offset);
     if (st == GPULAYER_OK)

@@ -12,6 +12,7 @@
 #include "grow.h"
 #include "metric.h"
 #include "device/placement.h"
+#include "dist/dist.h"
 
 static gpulayer_status check_labels(const gpl_params *p, gpl_objective_kind kind,
                                     const gpulayer_dataset *ds, const char *what)
@@ -212,9 +213,14 @@ gpulayer_status gpl_train_backend(const gpl_params *p, const gpl_model *m,
 {
     char accelerator[32] = "cpu", reason[512] = "";
     int device = 0;
+    /* A rank of a distributed job takes its own device among its host's
+     * ranks (one GPU a rank); the backend must then be able to take sums
+     * over ranks (write_pairs), which gpl_dist_attach checks. */
     if (strcmp(p->device, "cpu") != 0)
-        GPL_CHECK(gpl_device_choose_backend(p->device, accelerator, sizeof accelerator,
-                                            &device, reason, sizeof reason));
+        GPL_CHECK(gpl_device_choose_rank_backend(
+            p->device, gpl_dist_active() ? gpl_dist_local_rank() : 0,
+            gpl_dist_active() ? gpl_dist_local_size() : 1, accelerator, sizeof accelerator,
+            &device, reason, sizeof reason));
     if (p->verbosity >= 2 && reason[0]) fprintf(stderr, "[gpulayer] %s\n", reason);
     gpl_backend_config cfg = {nthread, device, gpl_grow_max_nodes(p, train->num_rows),
                               m->num_outputs, p->verbosity >= 2};

@@ -108,6 +108,16 @@ gpulayer_status gpl_device_choose_backend(const char *request, char *accelerator
                                           int *device_index, char *reason,
                                           size_t reason_size);
 
+/* The same for rank local_rank of local_size ranks of a distributed job on
+ * this host: a request without a device index is placed as a distributed
+ * job (one GPU a rank, GPUs never shared; cpu ranks share the CPU) and
+ * this rank's device is returned; a request with an index ("cuda:0") is
+ * taken as given, so ranks may share a device on purpose. */
+gpulayer_status gpl_device_choose_rank_backend(const char *request, int local_rank,
+                                               int local_size, char *accelerator,
+                                               size_t accelerator_size, int *device_index,
+                                               char *reason, size_t reason_size);
+
 /* ------------------------------------------------------------ rendering */
 
 /* The decision as text for people: what was chosen and why, every device

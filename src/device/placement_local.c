@@ -1,5 +1,6 @@
 /* placement_local.c -- placement on this host, and the trainer's backend. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "build_info.h"
@@ -55,9 +56,14 @@ gpulayer_status gpl_place_local(const gpl_request *r, const gpl_place_options *o
     return st;
 }
 
-gpulayer_status gpl_device_choose_backend(const char *request, char *accelerator,
-                                          size_t accelerator_size, int *device_index,
-                                          char *reason, size_t reason_size)
+/* local_rank of local_size: one rank of a distributed job on this host.
+ * A request without a device index then asks for a distributed placement
+ * of local_size ranks and takes this rank's device, so that ranks get
+ * distinct GPUs (or share the CPU); a named device (cuda:0) is taken as
+ * given, which is how ranks share one GPU on purpose. */
+static gpulayer_status choose_backend(const char *request, int local_rank, int local_size,
+                                      char *accelerator, size_t accelerator_size,
+                                      int *device_index, char *reason, size_t reason_size)
 {
     if (!accelerator || !accelerator_size || !device_index)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
@@ -78,18 +84,58 @@ gpulayer_status gpl_device_choose_backend(const char *request, char *accelerator
                          "device '%s': this library was built without the %s "
                          "backend; use device=auto or cpu, or rebuild with it",
                          request, r.accelerator);
+    /* Started by `gpulayer run --nproc`: the runner already gave this rank
+     * its device (GPULAYER_DEVICE, numbered as this process sees it). */
+    const char *given = getenv("GPULAYER_DEVICE"), *given_accel = getenv("GPULAYER_ACCELERATOR");
+    if (local_size > 1 && r.device_index < 0 && given && *given && given_accel &&
+        (!strcmp(r.accelerator, "auto") || !strcmp(r.accelerator, given_accel))) {
+        char named[64];
+        snprintf(named, sizeof named, "%s:%s", given_accel, given);
+        gpl_request_init(&r);
+        GPL_CHECK(gpl_request_parse(named, &r));
+    } else if (local_size > 1 && r.device_index < 0) {
+        r.job = GPULAYER_JOB_DISTRIBUTED;
+        r.nproc = local_size;
+        GPL_CHECK(gpl_job_validate(&r));
+    }
 
     gpl_place_options opt = {.require_backend = 1};
     gpl_discovery found = {0};
     gpl_decision d;
     gpulayer_status st = gpl_place_local(&r, &opt, &found, &d);
     if (st == GPULAYER_OK) {
-        const gpl_device *dev = &found.devices[d.assignments[0].device];
+        const gpl_assignment *a = &d.assignments[0];
+        for (int i = 0; i < d.num_assignments; i++)
+            if (d.assignments[i].rank == local_rank) a = &d.assignments[i];
+        const gpl_device *dev = &found.devices[a->device];
         gpl_strlcpy(accelerator, dev->accelerator, accelerator_size);
         *device_index = dev->index;
-        if (reason && reason_size) gpl_strlcpy(reason, d.why, reason_size);
+        if (reason && reason_size) {
+            if (r.job == GPULAYER_JOB_DISTRIBUTED)
+                snprintf(reason, reason_size, "%s; this rank (%d of %d on this host): %s:%d",
+                         d.why, local_rank, local_size, dev->accelerator, dev->index);
+            else
+                gpl_strlcpy(reason, d.why, reason_size);
+        }
     }
     gpl_decision_release(&d);
     gpl_discovery_release(&found);
     return st;
+}
+
+gpulayer_status gpl_device_choose_backend(const char *request, char *accelerator,
+                                          size_t accelerator_size, int *device_index,
+                                          char *reason, size_t reason_size)
+{
+    return choose_backend(request, 0, 1, accelerator, accelerator_size, device_index,
+                          reason, reason_size);
+}
+
+gpulayer_status gpl_device_choose_rank_backend(const char *request, int local_rank,
+                                               int local_size, char *accelerator,
+                                               size_t accelerator_size, int *device_index,
+                                               char *reason, size_t reason_size)
+{
+    return choose_backend(request, local_rank, local_size, accelerator, accelerator_size,
+                          device_index, reason, reason_size);
 }

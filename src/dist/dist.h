@@ -43,6 +43,11 @@ int gpl_dist_size(void);
 double gpl_dist_timeout(void);
 /* Ranks of this job on this host (1 when inactive). */
 int gpl_dist_local_size(void);
+/* This rank's index among them (0 when inactive). */
+int gpl_dist_local_rank(void);
+/* Seconds this rank has spent in collectives so far: the transfers and
+ * the wait for slower ranks (0 when inactive). */
+double gpl_dist_comm_seconds(void);
 /* CPU threads a rank should use when none were asked for: the cores it may
  * run on, shared with the other ranks of its host, because OpenMP threads
  * that outnumber the cores spin against each other and slow every rank. */

@@ -22,13 +22,15 @@
 #include "error.h"
 
 static MPI_Comm comm = MPI_COMM_NULL;
-static int my_rank = 0, num_ranks = 1, local_ranks = 1, active = 0, we_initialized = 0;
+static int my_rank = 0, num_ranks = 1, local_ranks = 1, local_rank = 0, active = 0,
+           we_initialized = 0;
 
 int gpl_dist_built(void) { return 1; }
 int gpl_dist_active(void) { return active; }
 int gpl_dist_rank(void) { return my_rank; }
 int gpl_dist_size(void) { return num_ranks; }
 int gpl_dist_local_size(void) { return local_ranks; }
+int gpl_dist_local_rank(void) { return local_rank; }
 
 gpulayer_status gpl_dist_init(double timeout_s)
 {
@@ -52,6 +54,7 @@ gpulayer_status gpl_dist_init(double timeout_s)
     if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, my_rank, MPI_INFO_NULL, &host) ==
         MPI_SUCCESS) {
         MPI_Comm_size(host, &local_ranks);
+        MPI_Comm_rank(host, &local_rank);
         MPI_Comm_free(&host);
     }
     active = 1;
@@ -68,6 +71,7 @@ void gpl_dist_finalize(void)
     my_rank = 0;
     num_ranks = 1;
     local_ranks = 1;
+    local_rank = 0;
 }
 
 _Noreturn void gpl_dist_abort(const char *message, int code)
@@ -91,15 +95,22 @@ static _Noreturn void mpi_failed(int rc, const char *what)
 /* Polls req until it completes. The first polls spin (histogram sums of a
  * level are usually ready within microseconds); later ones sleep so that a
  * long wait does not burn a core another rank on the host may need. */
+static double comm_seconds = 0.0;
+
+double gpl_dist_comm_seconds(void) { return comm_seconds; }
+
 static void wait_for(MPI_Request *req, const char *what)
 {
-    const double deadline = MPI_Wtime() + gpl_dist_timeout();
+    const double start = MPI_Wtime(), deadline = start + gpl_dist_timeout();
     long polls = 0;
     for (;;) {
         int done = 0;
         int rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) mpi_failed(rc, what);
-        if (done) return;
+        if (done) {
+            comm_seconds += MPI_Wtime() - start;
+            return;
+        }
         if (MPI_Wtime() > deadline) {
             char message[256];
             snprintf(message, sizeof message,

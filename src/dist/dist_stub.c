@@ -14,6 +14,8 @@ int gpl_dist_active(void) { return 0; }
 int gpl_dist_rank(void) { return 0; }
 int gpl_dist_size(void) { return 1; }
 int gpl_dist_local_size(void) { return 1; }
+int gpl_dist_local_rank(void) { return 0; }
+double gpl_dist_comm_seconds(void) { return 0.0; }
 
 gpulayer_status gpl_dist_init(double timeout_s)
 {

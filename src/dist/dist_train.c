@@ -131,7 +131,7 @@ gpulayer_status gpl_dist_attach(gpl_dist_trainer *dt, gpl_backend *be,
     if (!be->ops->write_pairs || !be->ops->read_histogram)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "the %s backend cannot train across ranks yet; use "
-                         "--device cpu for distributed training", be->ops->name);
+                         "--device cpu or cuda for distributed training", be->ops->name);
     dt->hist_len = feature_offset[dt->train->num_cols];
     size_t n = (size_t)dt->train->num_rows;
     dt->margins = gpl_malloc(sizeof(float) * (n ? n : 1) * (size_t)be->config.num_outputs,

@@ -45,4 +45,13 @@ set -- --data all.csv --label y --ignore w --objective reg:absoluteerror \
     --launcher-arg --oversubscribe --launcher-arg --allow-run-as-root -- \
     "$GPULAYER" train "$@" --model mae3.json || fail "gpulayer run --nproc 3"
 same_model mae.json mae3.json "absolute error, 3 ranks through gpulayer run --nproc"
+# 4. Devices that cannot take part: mps (one process per Apple GPU) is
+#    refused on every host, and no model is written.
+if mpirun_n 2 "$GPULAYER" train --data all.csv --label y --ignore w --num-round 2 \
+    --device mps --model mps.json 2>mps.txt; then
+    fail "a distributed mps job was not refused"
+fi
+[ ! -f mps.json ] || fail "a refused mps job wrote a model"
+grep -q "distributed jobs cannot use mps" mps.txt || { cat mps.txt; fail "mps refusal unclear"; }
+echo "ok: distributed mps refused"
 echo "all distributed identity checks passed"
