@@ -223,3 +223,25 @@ def test_training_in_a_worker_thread(binary):
     worker.join(60)
     assert out["bst"].num_rounds == 5
     assert out["bst"].predict(X).shape == (1500,)
+
+
+@pytest.mark.parametrize("device", ["vulkan", "cuda"])
+def test_predict_on_device_matches_cpu(binary, device):
+    X, _, train, _ = binary
+    X = X.copy()
+    X[::7, 2] = np.nan
+    booster = gpulayer.train({"objective": "binary:logistic", "device": "cpu"}, train,
+                             num_boost_round=8)
+    try:
+        on_device = booster.predict(X, device=device)
+    except (gpulayer.errors.PlacementError, gpulayer.errors.UnsupportedError,
+            gpulayer.errors.DeviceError) as e:
+        assert str(e)  # refused with a message, never a crash
+        pytest.skip(f"{device} is not usable here: {e}")
+    cpu = booster.predict(X)
+    assert on_device.view(np.uint32).tolist() == cpu.view(np.uint32).tolist()
+    margins = booster.predict(X, output_margin=True, device=device)
+    cpu_margins = booster.predict(X, output_margin=True)
+    assert margins.view(np.uint32).tolist() == cpu_margins.view(np.uint32).tolist()
+    with pytest.raises(gpulayer.errors.GPULayerError):
+        booster.predict(X, device="no-such-device")
