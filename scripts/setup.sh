@@ -19,6 +19,8 @@ command -v glslangValidator >/dev/null || need_apt+=(glslang-tools)
 command -v spirv-cross >/dev/null || need_apt+=(spirv-cross)
 [ -f /usr/include/vulkan/vulkan.h ] || need_apt+=(libvulkan-dev)
 ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need_apt+=(mesa-vulkan-drivers)
+# The Metal host's compile check (scripts/check_metal_host.sh): clang++.
+command -v clang++ >/dev/null || ls /usr/bin/clang++-* >/dev/null 2>&1 || need_apt+=(clang)
 # Distributed training (src/dist/) and its multi-rank tests.
 command -v mpirun >/dev/null || need_apt+=(libopenmpi-dev openmpi-bin)
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -42,3 +44,7 @@ if [ ${#need_pip[@]} -gt 0 ]; then
   python3 -m pip install -q "${need_pip[@]}" 2>/dev/null ||
     python3 -m pip install -q --break-system-packages "${need_pip[@]}"
 fi
+
+# Apple's metal-cpp headers for that check, into build/_deps (not tracked).
+"$(dirname "$0")/fetch_metal_cpp.sh" >/dev/null ||
+  echo "setup: could not fetch metal-cpp; the Metal host compile check will be skipped"
