@@ -262,5 +262,10 @@ gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,
 gpulayer_status gpl_vulkan_backend_create(const gpl_backend_config *config,
                                           gpl_backend **out);
 #endif
+#ifdef GPL_HAVE_METAL
+/* The Apple GPU through Metal (accelerator "mps"), src/backend/metal/. */
+gpulayer_status gpl_metal_backend_create(const gpl_backend_config *config,
+                                         gpl_backend **out);
+#endif
 
 #endif

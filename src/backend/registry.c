@@ -20,6 +20,9 @@ static const struct {
 #ifdef GPL_HAVE_VULKAN
     {"vulkan", gpl_vulkan_backend_create},
 #endif
+#ifdef GPL_HAVE_METAL
+    {"mps", gpl_metal_backend_create},
+#endif
 };
 
 int gpl_backend_is_built(const char *accelerator)

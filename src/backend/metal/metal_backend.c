@@ -1,0 +1,352 @@
+/* metal_backend.c -- the Metal backend (accelerator "mps"): creation, the
+ * training data on the device, margins, gradients, tree start, prediction
+ * update and memory. The histogram, split and partition operations are in
+ * their own files; the runtime is behind metal_host.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "metal_backend.h"
+#include "quantize.h"
+
+/* Workgroups of the gradient pass (the kernel loops): enough to fill the
+ * GPU, few enough that the host reads their maxima back cheaply. */
+#define MTL_GRADIENT_GROUPS 1024u
+/* Partial histograms of a wave of nodes (metal_hist.c). */
+#define MTL_PARTIAL_BUDGET ((size_t)64 << 20)
+#define MTL_MAX_PARTIAL_GROUPS 512u
+
+static void release_all(mtl_context *c)
+{
+    gpl_mtl_buf *all[] = {&c->bins, &c->offsets, &c->labels, &c->weights, &c->margins,
+                          &c->grad, &c->rows, &c->scratch, &c->group_max, &c->partial,
+                          &c->tiles, &c->child_counts, &c->records, &c->mask};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) gpl_mtl_buf_release(c->rt, all[i]);
+    if (c->hist) mtl_hist_release_all(c);
+}
+
+static void mtl_destroy(gpl_backend *be)
+{
+    if (!be) return;
+    mtl_context *c = mtl_ctx(be);
+    if (c) {
+        if (c->rt) {
+            release_all(c);
+            size_t leaked = 0;
+            gpl_mtl_context_destroy(c->rt, &leaked);
+            /* Every buffer was released above: a leak is a bug here. */
+            if (leaked && c->verbose)
+                (void)gpl_error(GPULAYER_ERR_INTERNAL,
+                                "metal backend: %zu buffers were not returned", leaked);
+        }
+        free(c->feature_offset);
+        free(c->chunks);
+        free(c->hist);
+        free(c->node_begin);
+        free(c->node_count);
+        free(c->node_state);
+        free(c->node_depth);
+        free(c);
+    }
+    free(be);
+}
+
+static size_t align_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
+
+static gpulayer_status plan_chunks(mtl_context *c)
+{
+    const int32_t F = c->num_features;
+    c->chunks = malloc(sizeof(mtl_chunk) * (size_t)(F > 0 ? F : 1));
+    if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
+    c->num_chunks = 0;
+    for (int32_t f = 0; f < F;) {
+        mtl_chunk ch = {(uint32_t)f, 0, c->feature_offset[f], 0};
+        while (f < F) {
+            uint32_t nb = c->feature_offset[f + 1] - c->feature_offset[f];
+            if (nb > GPL_MTL_SHARED_BINS)
+                return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                                 "metal backend: feature %d has %u bins; at most %u fit the "
+                                 "threadgroup histogram", f, nb, GPL_MTL_SHARED_BINS);
+            if (ch.bin_count + nb > GPL_MTL_SHARED_BINS) break;
+            ch.bin_count += nb;
+            ch.feature_count++;
+            f++;
+        }
+        c->chunks[c->num_chunks++] = ch;
+    }
+    return GPULAYER_OK;
+}
+
+/* Feature-major, one column a feature: a split binds one column, a
+ * histogram chunk a run of columns, at aligned offsets. */
+static gpulayer_status upload_bins(mtl_context *c, const gpl_binned_matrix *m)
+{
+    const size_t N = (size_t)m->num_rows, F = (size_t)m->num_features, col = c->column_bytes;
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->bins, F * col + 4, GPL_MTL_SHARED, "bin matrix"));
+    uint8_t *t = c->bins.contents; /* unified memory: written in place */
+    memset(t, 0, F * col + 4);
+    for (size_t r = 0; r < N; r++) {
+        const uint8_t *row = m->bins + r * F;
+        for (size_t f = 0; f < F; f++) t[f * col + r] = row[f];
+    }
+    return GPULAYER_OK;
+}
+
+static gpulayer_status alloc_nodes(mtl_context *c)
+{
+    const size_t M = (size_t)c->max_nodes;
+    c->hist = calloc(M, sizeof(gpl_mtl_buf));
+    c->node_begin = calloc(M, sizeof(int64_t));
+    c->node_count = calloc(M, sizeof(int64_t));
+    c->node_state = calloc(M, 1);
+    c->node_depth = calloc(M, sizeof(int32_t));
+    if (!c->hist || !c->node_begin || !c->node_count || !c->node_state || !c->node_depth)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of host memory");
+    return GPULAYER_OK;
+}
+
+static gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
+                                  const float *label, const float *weight)
+{
+    mtl_context *c = mtl_ctx(be);
+    if (c->uploaded)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "metal backend: upload called twice");
+    if (m->num_rows >= (int64_t)UINT32_MAX)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "metal backend: %lld rows exceed the limit of 2^32 - 1",
+                         (long long)m->num_rows);
+    const size_t N = (size_t)m->num_rows, K = (size_t)c->num_outputs;
+    const size_t F = (size_t)m->num_features, M = (size_t)c->max_nodes;
+    c->num_rows = m->num_rows;
+    c->num_features = m->num_features;
+    c->hist_len = m->feature_offset[m->num_features];
+    c->has_weight = weight != NULL;
+    c->column_bytes = align_up(N ? N : 1, MTL_COLUMN_ALIGN);
+    c->feature_offset = malloc(sizeof(uint32_t) * (F + 1));
+    if (!c->feature_offset)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of host memory");
+    memcpy(c->feature_offset, m->feature_offset, sizeof(uint32_t) * (F + 1));
+    GPL_CHECK(alloc_nodes(c));
+    GPL_CHECK(plan_chunks(c));
+
+    const size_t hist_bytes = (size_t)c->hist_len * 16;
+    size_t pg = hist_bytes ? MTL_PARTIAL_BUDGET / hist_bytes : MTL_MAX_PARTIAL_GROUPS;
+    if (pg < 1) pg = 1;
+    if (pg > MTL_MAX_PARTIAL_GROUPS) pg = MTL_MAX_PARTIAL_GROUPS;
+    c->partial_groups = (uint32_t)pg;
+    c->grad_groups = gpl_mtl_groups_for(c->rt, N);
+    if (c->grad_groups > MTL_GRADIENT_GROUPS) c->grad_groups = MTL_GRADIENT_GROUPS;
+    const size_t level = M < 64 ? M : 64;
+    const size_t tiles = (N + GPL_MTL_WG - 1) / GPL_MTL_WG + level;
+    c->estimate_bytes = F * c->column_bytes + (F + 1) * 4 + N * 4 * (c->has_weight ? 2 : 1) +
+                        N * K * 4 + N * 16 + N * 8 + (size_t)c->grad_groups * 16 +
+                        (size_t)c->partial_groups * hist_bytes + tiles * 4 + level * 8 +
+                        level * 72 + F * 4 + M * (hist_bytes ? hist_bytes : 16);
+    /* Refused before anything is allocated when the buffers that do not
+     * grow (and two histograms) exceed what Metal recommends this process
+     * keep resident: unified memory is shared with the CPU. */
+    const gpl_mtl_caps *caps = gpl_mtl_context_caps(c->rt);
+    const size_t needed = c->estimate_bytes - (M > 2 ? M - 2 : 0) * (hist_bytes ? hist_bytes : 16);
+    if (caps->working_set_bytes && needed > caps->working_set_bytes)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "metal backend: this job needs an estimated %.1f MiB of GPU memory; "
+                         "device '%s' recommends at most %.1f MiB (unified memory shared with "
+                         "the CPU)", needed / 1048576.0, caps->name,
+                         caps->working_set_bytes / 1048576.0);
+
+    const gpl_mtl_storage ws = c->workspace;
+    GPL_CHECK(upload_bins(c, m));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->offsets, (F + 1) * 4, GPL_MTL_SHARED, "feature offsets"));
+    GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->offsets, 0, m->feature_offset, (F + 1) * 4));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->labels, N * 4, GPL_MTL_SHARED, "labels"));
+    GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->labels, 0, label, N * 4));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->weights, weight ? N * 4 : 16, GPL_MTL_SHARED, "weights"));
+    if (weight) GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->weights, 0, weight, N * 4));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->margins, N * K * 4, GPL_MTL_SHARED, "margins"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->grad, N * 16, ws, "gradient pairs"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->rows, N * 4, ws, "row lists"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->scratch, N * 4, ws, "partition scratch"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->group_max, (size_t)c->grad_groups * 16,
+                                  GPL_MTL_SHARED, "gradient maxima"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->partial, (size_t)c->partial_groups * hist_bytes,
+                                  ws, "partial histograms"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->tiles, tiles * 4, ws, "partition tiles"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->child_counts, level * 8, GPL_MTL_SHARED,
+                                  "child row counts"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->records, level * 72, GPL_MTL_SHARED,
+                                  "split records"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->mask, F * 4, GPL_MTL_SHARED, "feature mask"));
+    c->uploaded = 1;
+    return GPULAYER_OK;
+}
+
+static gpulayer_status mtl_set_margins(gpl_backend *be, const float *margins)
+{
+    mtl_context *c = mtl_ctx(be);
+    GPL_CHECK(gpl_mtl_context_status(c->rt));
+    return gpl_mtl_buf_write(c->rt, &c->margins, 0, margins,
+                             (size_t)c->num_rows * (size_t)c->num_outputs * 4);
+}
+
+static gpulayer_status mtl_get_margins(gpl_backend *be, float *margins)
+{
+    mtl_context *c = mtl_ctx(be);
+    GPL_CHECK(gpl_mtl_context_status(c->rt));
+    return gpl_mtl_buf_read(c->rt, &c->margins, 0, margins,
+                            (size_t)c->num_rows * (size_t)c->num_outputs * 4);
+}
+
+/* Push constants of gradients and quantize (the Vulkan kernels' layout,
+ * which the Metal variants keep byte for byte). */
+typedef struct gradient_push {
+    uint64_t seed;
+    uint32_t num_rows, num_outputs, output_index;
+    int32_t objective, round_index;
+    uint32_t has_weight;
+    float subsample;
+} gradient_push;
+
+typedef struct quantize_push {
+    double scale_grad, scale_hess;
+    uint32_t num_rows;
+} quantize_push;
+
+/* Two batches with the scale in between (a phase boundary: the driver
+ * needs the scale too). */
+static gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
+                                             gpl_quant_scale *scale)
+{
+    mtl_context *c = mtl_ctx(be);
+    gradient_push gp = {req->seed, (uint32_t)c->num_rows, (uint32_t)c->num_outputs,
+                        (uint32_t)req->output, (int32_t)req->objective, req->round,
+                        (uint32_t)c->has_weight, req->subsample};
+    gpl_mtl_bind b[5] = {mtl_whole(&c->grad), mtl_whole(&c->margins), mtl_whole(&c->labels),
+                         mtl_whole(&c->weights), mtl_whole(&c->group_max)};
+    GPL_CHECK(gpl_mtl_begin(c->rt, "compute_gradients", -1));
+    GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_GRADIENTS, b, &gp, c->grad_groups));
+    GPL_CHECK(gpl_mtl_commit(c->rt, 1));
+    /* Shared storage: the maxima are read in place. */
+    const double *mx = c->group_max.contents;
+    double max_g = 0.0, max_h = 0.0;
+    for (uint32_t i = 0; i < c->grad_groups; i++) {
+        if (mx[2 * i] > max_g) max_g = mx[2 * i];
+        if (mx[2 * i + 1] > max_h) max_h = mx[2 * i + 1];
+    }
+    scale->grad = gpl_quant_scale_for(max_g, c->num_rows);
+    scale->hess = gpl_quant_scale_for(max_h, c->num_rows);
+    quantize_push qp = {scale->grad, scale->hess, (uint32_t)c->num_rows};
+    gpl_mtl_bind q[1] = {mtl_whole(&c->grad)};
+    GPL_CHECK(gpl_mtl_begin(c->rt, "quantize_gradients", -1));
+    GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_QUANTIZE, q, &qp,
+                               gpl_mtl_groups_for(c->rt, (uint64_t)c->num_rows)));
+    return gpl_mtl_commit(c->rt, 0);
+}
+
+static gpulayer_status mtl_begin_tree(gpl_backend *be)
+{
+    mtl_context *c = mtl_ctx(be);
+    mtl_hist_release_all(c);
+    memset(c->node_state, MTL_NODE_UNUSED, (size_t)c->max_nodes);
+    c->node_begin[0] = 0;
+    c->node_count[0] = c->num_rows;
+    c->node_state[0] = MTL_NODE_LIVE;
+    c->node_depth[0] = 0;
+    uint32_t n = (uint32_t)c->num_rows;
+    gpl_mtl_bind b[1] = {mtl_whole(&c->rows)};
+    GPL_CHECK(gpl_mtl_begin(c->rt, "begin_tree", 0));
+    GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_ROWS_INIT, b, &n, gpl_mtl_groups_for(c->rt, n)));
+    return gpl_mtl_commit(c->rt, 0);
+}
+
+typedef struct margins_push {
+    uint32_t row_begin, row_count, num_outputs, output_index;
+    float value;
+} margins_push;
+
+/* One dispatch a leaf, all in one batch: leaves hold disjoint rows. */
+static gpulayer_status mtl_update_margins(gpl_backend *be, int32_t output,
+                                          const float *leaf_value)
+{
+    mtl_context *c = mtl_ctx(be);
+    gpl_mtl_bind b[2] = {mtl_whole(&c->rows), mtl_whole(&c->margins)};
+    GPL_CHECK(gpl_mtl_begin(c->rt, "update_margins", -1));
+    for (int32_t n = 0; n < c->max_nodes; n++) {
+        if (c->node_state[n] != MTL_NODE_LIVE || c->node_count[n] == 0) continue;
+        margins_push p = {(uint32_t)c->node_begin[n], (uint32_t)c->node_count[n],
+                          (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n]};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_UPDATE_MARGINS, b, &p,
+                                   gpl_mtl_groups_for(c->rt, (uint64_t)c->node_count[n])));
+    }
+    return gpl_mtl_commit(c->rt, 0);
+}
+
+static void mtl_memory(gpl_backend *be, gpl_memory_report *out)
+{
+    mtl_context *c = mtl_ctx(be);
+    gpl_mtl_pool_stats s;
+    gpl_mtl_context_pool_stats(c->rt, &s);
+    out->allocated_bytes = s.live_bytes + s.pending_bytes + s.cached_bytes;
+    out->peak_bytes = s.peak_bytes;
+    out->estimate_bytes = c->estimate_bytes;
+}
+
+static const struct gpl_backend_ops mtl_ops = {
+    .name = "mps",
+    .destroy = mtl_destroy,
+    .upload = mtl_upload,
+    .set_margins = mtl_set_margins,
+    .get_margins = mtl_get_margins,
+    .compute_gradients = mtl_compute_gradients,
+    .begin_tree = mtl_begin_tree,
+    .build_histograms = mtl_build_histograms,
+    .subtract_histograms = mtl_subtract_histograms,
+    .evaluate_splits = mtl_evaluate_splits,
+    .partition_rows = mtl_partition_rows,
+    .update_margins = mtl_update_margins,
+    .release_histograms = mtl_release_histograms,
+    .read_histogram = mtl_read_histogram,
+    .memory = mtl_memory,
+};
+
+/* GPULAYER_METAL_WORKSPACE=private puts the buffers the host never reads
+ * (gradient pairs, row lists, partials, tiles) in private storage; shared
+ * is the default until a Mac measurement says otherwise. */
+static gpl_mtl_storage workspace_storage(void)
+{
+    const char *v = getenv("GPULAYER_METAL_WORKSPACE");
+    return v && !strcmp(v, "private") ? GPL_MTL_PRIVATE : GPL_MTL_SHARED;
+}
+
+gpulayer_status gpl_metal_backend_create(const gpl_backend_config *config, gpl_backend **out)
+{
+    *out = NULL;
+    if (config->max_nodes < 1 || config->num_outputs < 1)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "metal backend: max_nodes and num_outputs must be >= 1");
+    gpl_backend *be = calloc(1, sizeof *be);
+    mtl_context *c = calloc(1, sizeof *c);
+    if (!be || !c) {
+        free(be);
+        free(c);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
+    }
+    be->ops = &mtl_ops;
+    be->ctx = c;
+    be->config = *config;
+    c->max_nodes = config->max_nodes;
+    c->num_outputs = config->num_outputs;
+    c->verbose = config->verbose;
+    c->workspace = workspace_storage();
+    gpulayer_status st = gpl_mtl_context_create(config->device, config->verbose, &c->rt);
+    if (st != GPULAYER_OK) {
+        mtl_destroy(be);
+        return st;
+    }
+    *out = be;
+    return GPULAYER_OK;
+}
+
+void gpl_metal_pool_stats(gpl_backend *be, gpl_mtl_pool_stats *out)
+{
+    gpl_mtl_context_pool_stats(mtl_ctx(be)->rt, out);
+}

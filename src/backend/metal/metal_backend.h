@@ -1,0 +1,92 @@
+/* metal_backend.h -- the Metal backend's state, shared by its C files
+ * (metal_backend.c, metal_hist.c, metal_split.c, metal_partition.c). The
+ * runtime is reached only through metal_host.h. The operations mirror the
+ * Vulkan host's (src/backend/vulkan), whose kernels the Metal ones are
+ * translated from, with the same push constants and bindings. */
+#ifndef GPL_METAL_BACKEND_H
+#define GPL_METAL_BACKEND_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "metal_host.h"
+
+typedef enum mtl_node_state {
+    MTL_NODE_UNUSED = 0,
+    MTL_NODE_LIVE = 1, /* holds rows, not split (yet) */
+    MTL_NODE_SPLIT = 2
+} mtl_node_state;
+
+/* A run of features whose bins fit the histogram kernel's threadgroup
+ * chunk (GPL_MTL_SHARED_BINS). */
+typedef struct mtl_chunk {
+    uint32_t feature_first, feature_count;
+    uint32_t bin_first, bin_count;
+} mtl_chunk;
+
+/* Bin columns start at multiples of this (the kernels read them as 32-bit
+ * words, and buffer offsets must be aligned). */
+#define MTL_COLUMN_ALIGN 256u
+
+typedef struct mtl_context {
+    gpl_mtl_context *rt;
+    int verbose;
+    gpl_mtl_storage workspace; /* storage of buffers the host never reads */
+
+    /* shape */
+    int64_t num_rows;
+    int32_t num_features, num_outputs, max_nodes;
+    uint32_t hist_len;
+    size_t column_bytes;
+    uint32_t *feature_offset;
+    mtl_chunk *chunks;
+    int32_t num_chunks;
+    int has_weight;
+    int uploaded;
+
+    /* buffers */
+    gpl_mtl_buf bins, offsets, labels, weights, margins, grad, rows, scratch;
+    gpl_mtl_buf group_max, partial, tiles, child_counts, records, mask;
+    uint32_t grad_groups, partial_groups;
+
+    /* node histograms: one pool buffer a node, returned to the pool when
+     * released (and reused once the batches that used it completed) */
+    gpl_mtl_buf *hist;
+
+    /* row partition bookkeeping (host side; counts come from the device) */
+    int64_t *node_begin, *node_count;
+    uint8_t *node_state;
+    int32_t *node_depth;
+
+    size_t estimate_bytes;
+} mtl_context;
+
+static inline mtl_context *mtl_ctx(gpl_backend *be) { return (mtl_context *)be->ctx; }
+
+/* metal_backend.c */
+static inline gpl_mtl_bind mtl_whole(gpl_mtl_buf *b)
+{
+    gpl_mtl_bind r = {b, 0};
+    return r;
+}
+
+/* For the hardware tests: the BufferPool's counters of a Metal backend. */
+void gpl_metal_pool_stats(gpl_backend *be, gpl_mtl_pool_stats *out);
+
+/* metal_hist.c */
+gpulayer_status mtl_build_histograms(gpl_backend *be, const int32_t *nodes, int32_t num_nodes);
+gpulayer_status mtl_subtract_histograms(gpl_backend *be, const gpl_hist_subtract *subs,
+                                        int32_t count);
+gpulayer_status mtl_release_histograms(gpl_backend *be, const int32_t *nodes,
+                                       int32_t num_nodes);
+gpulayer_status mtl_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out);
+void mtl_hist_release_all(mtl_context *c);
+
+/* metal_split.c, metal_partition.c */
+gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_t num_nodes,
+                                    const gpl_split_params *params,
+                                    const uint8_t *feature_mask, gpl_split_record *out);
+gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
+                                   int32_t count, int64_t *child_rows);
+
+#endif

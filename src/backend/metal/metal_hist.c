@@ -1,0 +1,177 @@
+/* metal_hist.c -- node histograms: the two-stage build (threadgroup
+ * histograms per feature chunk, then a reduction of the partials, for the
+ * nodes of a level together in one command buffer), subtraction, release
+ * and read-back. Each node's histogram is a pool buffer; a released one
+ * returns to the pool once the batches that used it have completed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "metal_backend.h"
+
+static gpulayer_status check_node(const mtl_context *c, int32_t node, const char *op)
+{
+    if (node < 0 || node >= c->max_nodes)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "metal backend: %s: node id %d outside 0..%d",
+                         op, node, c->max_nodes - 1);
+    return GPULAYER_OK;
+}
+
+static size_t hist_bytes(const mtl_context *c)
+{
+    return c->hist_len ? (size_t)c->hist_len * 16 : 16;
+}
+
+/* Histograms are in shared storage: read_histogram and the tests read
+ * them in place. */
+static gpulayer_status acquire(mtl_context *c, int32_t node, const char *op)
+{
+    GPL_CHECK(check_node(c, node, op));
+    if (c->hist[node].block.handle) return GPULAYER_OK;
+    return gpl_mtl_buf_acquire(c->rt, &c->hist[node], hist_bytes(c), GPL_MTL_SHARED,
+                               "node histogram");
+}
+
+void mtl_hist_release_all(mtl_context *c)
+{
+    for (int32_t n = 0; n < c->max_nodes; n++) gpl_mtl_buf_release(c->rt, &c->hist[n]);
+}
+
+typedef struct histogram_push {
+    uint32_t row_begin, row_count;
+    uint32_t feature_first, feature_count;
+    uint32_t bin_first, bin_count;
+    uint32_t column_bytes, hist_len;
+    uint32_t partial_first;
+} histogram_push;
+
+typedef struct reduce_push {
+    uint32_t hist_len, groups, partial_first;
+} reduce_push;
+
+/* Most threadgroups (partial histograms) a single node gets. */
+#define MTL_NODE_PARTIALS 64u
+
+typedef struct wave_node {
+    int32_t node;
+    uint32_t partial_first, groups;
+} wave_node;
+
+static uint32_t live_rows(const mtl_context *c, int32_t node)
+{
+    return c->node_state[node] == MTL_NODE_LIVE ? (uint32_t)c->node_count[node] : 0;
+}
+
+static gpulayer_status record_partials(mtl_context *c, const wave_node *w)
+{
+    for (int32_t k = 0; k < c->num_chunks; k++) {
+        const mtl_chunk *ch = &c->chunks[k];
+        histogram_push p = {(uint32_t)c->node_begin[w->node], live_rows(c, w->node),
+                            ch->feature_first, ch->feature_count, ch->bin_first,
+                            ch->bin_count, (uint32_t)c->column_bytes, c->hist_len,
+                            w->partial_first};
+        gpl_mtl_bind b[5] = {mtl_whole(&c->rows), mtl_whole(&c->grad),
+                             {&c->bins, (size_t)ch->feature_first * c->column_bytes},
+                             mtl_whole(&c->offsets), mtl_whole(&c->partial)};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HISTOGRAM, b, &p, w->groups));
+    }
+    return GPULAYER_OK;
+}
+
+static gpulayer_status record_reductions(mtl_context *c, const wave_node *wave, int32_t n)
+{
+    gpl_mtl_barrier(c->rt);
+    for (int32_t i = 0; i < n; i++) {
+        reduce_push rp = {c->hist_len, wave[i].groups, wave[i].partial_first};
+        gpl_mtl_bind rb[2] = {mtl_whole(&c->partial), mtl_whole(&c->hist[wave[i].node])};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HIST_REDUCE, rb, &rp,
+                                   gpl_mtl_groups_for(c->rt, c->hist_len)));
+    }
+    gpl_mtl_barrier(c->rt);
+    return GPULAYER_OK;
+}
+
+/* The nodes of a level go in waves that fit the partial buffer: their
+ * first stages run together, then the wave's reductions. */
+static gpulayer_status record_level(mtl_context *c, const int32_t *nodes, int32_t num_nodes,
+                                    wave_node *wave)
+{
+    int32_t in_wave = 0;
+    uint32_t used = 0;
+    for (int32_t i = 0; i < num_nodes; i++) {
+        uint32_t groups = gpl_mtl_groups_for(c->rt, live_rows(c, nodes[i]));
+        if (groups > MTL_NODE_PARTIALS) groups = MTL_NODE_PARTIALS;
+        if (groups > c->partial_groups) groups = c->partial_groups;
+        if (used + groups > c->partial_groups) {
+            GPL_CHECK(record_reductions(c, wave, in_wave));
+            in_wave = 0;
+            used = 0;
+        }
+        wave[in_wave] = (wave_node){nodes[i], used, groups};
+        used += groups;
+        GPL_CHECK(record_partials(c, &wave[in_wave]));
+        in_wave++;
+    }
+    return record_reductions(c, wave, in_wave);
+}
+
+gpulayer_status mtl_build_histograms(gpl_backend *be, const int32_t *nodes, int32_t num_nodes)
+{
+    mtl_context *c = mtl_ctx(be);
+    if (num_nodes <= 0) return GPULAYER_OK;
+    GPL_CHECK(gpl_mtl_context_status(c->rt));
+    for (int32_t i = 0; i < num_nodes; i++) GPL_CHECK(acquire(c, nodes[i], "build_histograms"));
+    wave_node *wave = malloc(sizeof(wave_node) * (size_t)num_nodes);
+    if (!wave) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
+    gpulayer_status st = gpl_mtl_begin(c->rt, "build_histograms", c->node_depth[nodes[0]]);
+    if (st == GPULAYER_OK) st = record_level(c, nodes, num_nodes, wave);
+    if (st == GPULAYER_OK) st = gpl_mtl_commit(c->rt, 0);
+    else gpl_mtl_abandon(c->rt);
+    free(wave);
+    return st;
+}
+
+gpulayer_status mtl_subtract_histograms(gpl_backend *be, const gpl_hist_subtract *subs,
+                                        int32_t count)
+{
+    mtl_context *c = mtl_ctx(be);
+    if (count <= 0) return GPULAYER_OK;
+    GPL_CHECK(gpl_mtl_context_status(c->rt));
+    for (int32_t i = 0; i < count; i++) {
+        GPL_CHECK(check_node(c, subs[i].parent, "subtract_histograms"));
+        GPL_CHECK(check_node(c, subs[i].built, "subtract_histograms"));
+        if (!c->hist[subs[i].parent].block.handle || !c->hist[subs[i].built].block.handle)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "metal backend: subtract needs the histograms of nodes %d and %d",
+                             subs[i].parent, subs[i].built);
+        GPL_CHECK(acquire(c, subs[i].target, "subtract_histograms"));
+    }
+    GPL_CHECK(gpl_mtl_begin(c->rt, "subtract_histograms", c->node_depth[subs[0].target]));
+    for (int32_t i = 0; i < count; i++) {
+        gpl_mtl_bind b[3] = {mtl_whole(&c->hist[subs[i].parent]),
+                             mtl_whole(&c->hist[subs[i].built]),
+                             mtl_whole(&c->hist[subs[i].target])};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HIST_SUBTRACT, b, &c->hist_len,
+                                   gpl_mtl_groups_for(c->rt, c->hist_len)));
+    }
+    return gpl_mtl_commit(c->rt, 0);
+}
+
+gpulayer_status mtl_release_histograms(gpl_backend *be, const int32_t *nodes, int32_t num_nodes)
+{
+    mtl_context *c = mtl_ctx(be);
+    for (int32_t i = 0; i < num_nodes; i++)
+        if (nodes[i] >= 0 && nodes[i] < c->max_nodes) gpl_mtl_buf_release(c->rt, &c->hist[nodes[i]]);
+    return GPULAYER_OK;
+}
+
+gpulayer_status mtl_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out)
+{
+    mtl_context *c = mtl_ctx(be);
+    if (node < 0 || node >= c->max_nodes || !c->hist[node].block.handle)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "metal backend: node %d has no histogram", node);
+    GPL_CHECK(gpl_mtl_context_status(c->rt));
+    /* Word pairs (lo, hi) of little-endian int64: gpl_grad_pair's layout. */
+    return gpl_mtl_buf_read(c->rt, &c->hist[node], 0, out, (size_t)c->hist_len * 16);
+}

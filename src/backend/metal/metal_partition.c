@@ -1,0 +1,108 @@
+/* metal_partition.c -- partition_rows: a stable three-stage partition of
+ * every split node's rows (tile counts, a scan per node, scatter into the
+ * scratch list, copied back), one command buffer for the level; only the
+ * child row counts come back. */
+#include <stdlib.h>
+
+#include "error.h"
+#include "metal_backend.h"
+
+typedef struct partition_push {
+    uint32_t row_begin, row_count, bin, default_left;
+    uint32_t tile_first, num_tiles, split;
+} partition_push;
+
+static gpulayer_status check_split(const mtl_context *c, const gpl_split_apply *s)
+{
+    if (s->node < 0 || s->node >= c->max_nodes || c->node_state[s->node] != MTL_NODE_LIVE ||
+        s->left_child < 0 || s->left_child >= c->max_nodes || s->right_child < 0 ||
+        s->right_child >= c->max_nodes || s->feature < 0 || s->feature >= c->num_features ||
+        s->bin < 0 || s->bin > 255)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "metal backend: invalid split of node %d",
+                         s->node);
+    return GPULAYER_OK;
+}
+
+static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *splits,
+                                    int32_t count, partition_push *push)
+{
+    uint32_t tile = 0;
+    for (int32_t i = 0; i < count; i++) {
+        const gpl_split_apply *s = &splits[i];
+        const uint32_t rows = (uint32_t)c->node_count[s->node];
+        push[i] = (partition_push){(uint32_t)c->node_begin[s->node], rows, (uint32_t)s->bin,
+                                   s->default_left ? 1u : 0u, tile,
+                                   (rows + GPL_MTL_WG - 1) / GPL_MTL_WG, (uint32_t)i};
+        tile += push[i].num_tiles;
+    }
+    for (int32_t i = 0; i < count; i++) {
+        gpl_mtl_bind b[3] = {mtl_whole(&c->rows),
+                             {&c->bins, (size_t)splits[i].feature * c->column_bytes},
+                             mtl_whole(&c->tiles)};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_COUNT, b, &push[i],
+                                   gpl_mtl_groups_for(c->rt, push[i].row_count)));
+    }
+    gpl_mtl_barrier(c->rt);
+    for (int32_t i = 0; i < count; i++) {
+        gpl_mtl_bind b[2] = {mtl_whole(&c->tiles), mtl_whole(&c->child_counts)};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_SCAN, b, &push[i], 1));
+    }
+    gpl_mtl_barrier(c->rt);
+    for (int32_t i = 0; i < count; i++) {
+        gpl_mtl_bind b[5] = {mtl_whole(&c->rows),
+                             {&c->bins, (size_t)splits[i].feature * c->column_bytes},
+                             mtl_whole(&c->tiles), mtl_whole(&c->child_counts),
+                             mtl_whole(&c->scratch)};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_SCATTER, b, &push[i],
+                                   gpl_mtl_groups_for(c->rt, push[i].row_count)));
+    }
+    for (int32_t i = 0; i < count; i++)
+        if (push[i].row_count)
+            GPL_CHECK(gpl_mtl_copy(c->rt, &c->scratch, (size_t)push[i].row_begin * 4, &c->rows,
+                                   (size_t)push[i].row_begin * 4,
+                                   (size_t)push[i].row_count * 4));
+    return GPULAYER_OK;
+}
+
+gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
+                                   int32_t count, int64_t *child_rows)
+{
+    mtl_context *c = mtl_ctx(be);
+    if (count <= 0) return GPULAYER_OK;
+    GPL_CHECK(gpl_mtl_context_status(c->rt));
+    uint64_t tiles = 0;
+    for (int32_t i = 0; i < count; i++) {
+        GPL_CHECK(check_split(c, &splits[i]));
+        tiles += ((uint64_t)c->node_count[splits[i].node] + GPL_MTL_WG - 1) / GPL_MTL_WG;
+    }
+    GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->tiles, (size_t)tiles * 4, c->workspace,
+                                  "partition tiles"));
+    GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->child_counts, (size_t)count * 8, GPL_MTL_SHARED,
+                                  "child row counts"));
+    partition_push *push = malloc(sizeof *push * (size_t)count);
+    if (!push) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
+    gpulayer_status st = gpl_mtl_begin(c->rt, "partition_rows", c->node_depth[splits[0].node]);
+    if (st == GPULAYER_OK) st = record_level(c, splits, count, push);
+    if (st == GPULAYER_OK) st = gpl_mtl_commit(c->rt, 1);
+    else gpl_mtl_abandon(c->rt);
+    free(push);
+    GPL_CHECK(st);
+    const uint32_t *counts = c->child_counts.contents;
+    for (int32_t i = 0; i < count; i++) {
+        const gpl_split_apply *s = &splits[i];
+        const int64_t begin = c->node_begin[s->node], nl = counts[2 * i];
+        const int64_t total = c->node_count[s->node];
+        c->node_begin[s->left_child] = begin;
+        c->node_count[s->left_child] = nl;
+        c->node_begin[s->right_child] = begin + nl;
+        c->node_count[s->right_child] = total - nl;
+        c->node_state[s->left_child] = MTL_NODE_LIVE;
+        c->node_state[s->right_child] = MTL_NODE_LIVE;
+        c->node_state[s->node] = MTL_NODE_SPLIT;
+        c->node_depth[s->left_child] = c->node_depth[s->node] + 1;
+        c->node_depth[s->right_child] = c->node_depth[s->node] + 1;
+        child_rows[2 * i] = nl;
+        child_rows[2 * i + 1] = total - nl;
+    }
+    return GPULAYER_OK;
+}

@@ -1,0 +1,79 @@
+/* metal_split.c -- evaluate_splits: one split_eval threadgroup a node, all
+ * the nodes of a level in one command buffer; only the compact records
+ * come back (read in place from shared storage). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "metal_backend.h"
+
+/* Words of a record as split_eval writes it. */
+#define MTL_RECORD_WORDS 18
+
+typedef struct split_push {
+    double lambda, alpha, min_child_weight, scale_grad, scale_hess;
+    int32_t node;
+    uint32_t record, num_features, has_mask;
+} split_push;
+
+static gpl_grad_pair pair_at(const uint32_t *w)
+{
+    gpl_grad_pair p;
+    memcpy(&p.grad, w, 8);
+    memcpy(&p.hess, w + 2, 8);
+    return p;
+}
+
+static void decode(const uint32_t *w, gpl_split_record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->node = (int32_t)w[0];
+    r->feature = (int32_t)w[1];
+    r->bin = (int32_t)w[2];
+    r->default_left = (int32_t)w[3];
+    memcpy(&r->gain, w + 4, 8);
+    r->left = pair_at(w + 6);
+    r->right = pair_at(w + 10);
+    r->total = pair_at(w + 14);
+}
+
+gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_t num_nodes,
+                                    const gpl_split_params *params,
+                                    const uint8_t *feature_mask, gpl_split_record *out)
+{
+    mtl_context *c = mtl_ctx(be);
+    if (num_nodes <= 0) return GPULAYER_OK;
+    GPL_CHECK(gpl_mtl_context_status(c->rt));
+    for (int32_t i = 0; i < num_nodes; i++)
+        if (nodes[i] < 0 || nodes[i] >= c->max_nodes || !c->hist[nodes[i]].block.handle)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "metal backend: evaluate_splits: node %d has no histogram",
+                             nodes[i]);
+    if (feature_mask) {
+        /* The mask is read by the previous level's batch too: the write
+         * waits for it (gpl_mtl_buf_write). */
+        const size_t F = (size_t)c->num_features;
+        uint32_t *m = malloc(sizeof(uint32_t) * (F ? F : 1));
+        if (!m) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
+        for (size_t f = 0; f < F; f++) m[f] = feature_mask[f] != 0;
+        gpulayer_status st = gpl_mtl_buf_write(c->rt, &c->mask, 0, m, sizeof(uint32_t) * F);
+        free(m);
+        GPL_CHECK(st);
+    }
+    const size_t bytes = sizeof(uint32_t) * MTL_RECORD_WORDS * (size_t)num_nodes;
+    GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->records, bytes, GPL_MTL_SHARED, "split records"));
+    GPL_CHECK(gpl_mtl_begin(c->rt, "evaluate_splits", c->node_depth[nodes[0]]));
+    for (int32_t i = 0; i < num_nodes; i++) {
+        split_push p = {params->lambda, params->alpha, params->min_child_weight,
+                        params->scale.grad, params->scale.hess, nodes[i], (uint32_t)i,
+                        (uint32_t)c->num_features, feature_mask != NULL};
+        gpl_mtl_bind b[4] = {mtl_whole(&c->hist[nodes[i]]), mtl_whole(&c->offsets),
+                             mtl_whole(&c->mask), mtl_whole(&c->records)};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_SPLIT_EVAL, b, &p, 1));
+    }
+    /* The one wait of the level's split: the host needs the records. */
+    GPL_CHECK(gpl_mtl_commit(c->rt, 1));
+    const uint32_t *words = c->records.contents;
+    for (int32_t i = 0; i < num_nodes; i++) decode(words + (size_t)i * MTL_RECORD_WORDS, &out[i]);
+    return GPULAYER_OK;
+}
