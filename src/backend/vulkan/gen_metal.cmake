@@ -4,23 +4,35 @@
 # buffer(0), storage buffer `binding = N` at buffer(N) (decoration
 # bindings, argument buffers off), entry point named after the kernel.
 #
-#   cmake -DSPIRV_CROSS=... -DSPV_DIR=... -DKERNELS=a,b -DOUT_DIR=...
-#         [-DCHECK_DIR=committed/dir] -P gen_metal.cmake
+#   cmake -DSPIRV_CROSS=... -DSPV_DIR=... -DKERNELS=a,b [-DSOFT_KERNELS=a]
+#         -DOUT_DIR=... [-DCHECK_DIR=committed/dir] -P gen_metal.cmake
 #
-# Kernels that use float64 cannot be translated (MSL has no double); they
-# are listed in OUT_DIR/UNTRANSLATED.txt with spirv-cross's reason. With
-# CHECK_DIR the result is compared with the committed files instead.
+# MSL has no double: a kernel in SOFT_KERNELS is translated from its
+# float64-free variant NAME_soft.spv (double arithmetic on 64-bit
+# integers), which needs MSL 2.2 for 64-bit integers; the others from
+# NAME.spv at MSL 2.1. A kernel spirv-cross cannot translate is listed in
+# OUT_DIR/UNTRANSLATED.txt with spirv-cross's reason (no such file when all
+# translate). With CHECK_DIR the result is compared with the committed
+# files instead.
 if(CHECK_DIR)
   file(REMOVE_RECURSE ${OUT_DIR})
 endif()
 file(MAKE_DIRECTORY ${OUT_DIR})
-set(untranslated "# Kernels spirv-cross could not translate to MSL; they need a\n# float64-free variant before the Metal backend can use them.\n")
+set(untranslated "")
 string(REPLACE "," ";" KERNELS "${KERNELS}")
+string(REPLACE "," ";" SOFT_KERNELS "${SOFT_KERNELS}")
 foreach(k ${KERNELS})
+  set(spv ${SPV_DIR}/${k}.spv)
+  set(msl_version 20100)
+  list(FIND SOFT_KERNELS ${k} soft_index)
+  if(soft_index GREATER -1)
+    set(spv ${SPV_DIR}/${k}_soft.spv)
+    set(msl_version 20200)
+  endif()
   execute_process(
-    COMMAND ${SPIRV_CROSS} --msl --msl-version 20100 --msl-decoration-binding
+    COMMAND ${SPIRV_CROSS} --msl --msl-version ${msl_version} --msl-decoration-binding
             --rename-entry-point main ${k} comp
-            --output ${OUT_DIR}/${k}.metal ${SPV_DIR}/${k}.spv
+            --output ${OUT_DIR}/${k}.metal ${spv}
     RESULT_VARIABLE rv ERROR_VARIABLE err OUTPUT_QUIET)
   if(NOT rv EQUAL 0)
     file(REMOVE ${OUT_DIR}/${k}.metal)
@@ -28,7 +40,13 @@ foreach(k ${KERNELS})
     string(APPEND untranslated "${k}: ${err}\n")
   endif()
 endforeach()
-file(WRITE ${OUT_DIR}/UNTRANSLATED.txt "${untranslated}")
+if(untranslated)
+  file(WRITE ${OUT_DIR}/UNTRANSLATED.txt
+       "# Kernels spirv-cross could not translate to MSL; the Metal backend\n"
+       "# cannot use them until they can be.\n${untranslated}")
+else()
+  file(REMOVE ${OUT_DIR}/UNTRANSLATED.txt)
+endif()
 
 if(CHECK_DIR)
   file(GLOB fresh RELATIVE ${OUT_DIR} ${OUT_DIR}/*)

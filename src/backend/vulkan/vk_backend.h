@@ -106,6 +106,9 @@ typedef struct vk_context {
     uint32_t wg;             /* workgroup size (a power of two) */
     uint32_t shared_bins;    /* bins of a shared-memory histogram chunk */
     int verbose;
+    /* The float64-free kernel variants (NAME_soft): the device lacks
+     * shaderFloat64, or GPULAYER_VULKAN_SOFT_F64=1 asks for them. */
+    int soft_f64;
     vk_pipeline pipelines[VK_K_COUNT];
 
     /* shape */

@@ -62,9 +62,11 @@ static gpulayer_status pick_device(vk_context *c, int32_t index)
     return GPULAYER_OK;
 }
 
-/* This first version evaluates gradients and splits in float64 on the
- * device and reads int64 words there; a device without them is refused
- * rather than served by host code presented as device work. */
+/* Gradients and split gains are float64 on the device: in hardware where
+ * the device has shaderFloat64, else (or with GPULAYER_VULKAN_SOFT_F64=1)
+ * in the soft variants, binary64 on 64-bit integers with the same bits.
+ * Either way int64 is needed; a device without it is refused rather than
+ * served by host code presented as device work. */
 static gpulayer_status check_capabilities(vk_context *c)
 {
     VkPhysicalDeviceProperties p;
@@ -73,13 +75,12 @@ static gpulayer_status check_capabilities(vk_context *c)
     c->api.vkGetPhysicalDeviceFeatures(c->physical, &f);
     snprintf(c->device_name, sizeof c->device_name, "%s", p.deviceName);
     c->device_type = p.deviceType;
-    if (!f.shaderFloat64 || !f.shaderInt64)
+    if (!f.shaderInt64)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "vulkan backend: device '%s' lacks %s%s%s: the kernels need "
-                         "float64 and int64 (see docs/vulkan.md)", p.deviceName,
-                         f.shaderFloat64 ? "" : "shaderFloat64",
-                         !f.shaderFloat64 && !f.shaderInt64 ? " and " : "",
-                         f.shaderInt64 ? "" : "shaderInt64");
+                         "vulkan backend: device '%s' lacks shaderInt64: the kernels need "
+                         "int64 (see docs/vulkan.md)", p.deviceName);
+    const char *soft = getenv("GPULAYER_VULKAN_SOFT_F64");
+    c->soft_f64 = !f.shaderFloat64 || (soft && !strcmp(soft, "1"));
     const VkPhysicalDeviceLimits *l = &p.limits;
     if (p.apiVersion < VK_API_VERSION_1_1)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
@@ -169,7 +170,8 @@ static gpulayer_status create_device(vk_context *c)
                                   .queueFamilyIndex = family,
                                   .queueCount = 1,
                                   .pQueuePriorities = &priority};
-    VkPhysicalDeviceFeatures features = {.shaderFloat64 = VK_TRUE, .shaderInt64 = VK_TRUE};
+    VkPhysicalDeviceFeatures features = {.shaderFloat64 = c->soft_f64 ? VK_FALSE : VK_TRUE,
+                                         .shaderInt64 = VK_TRUE};
     VkDeviceCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                              .queueCreateInfoCount = 1,
                              .pQueueCreateInfos = &qi,
@@ -232,11 +234,12 @@ gpulayer_status vk_device_open(vk_context *c, int32_t device_index)
     if (c->verbose)
         fprintf(stderr,
                 "[gpulayer] vulkan backend: device %d '%s' (%s), %s memory, workgroup %u, "
-                "shared histogram %u bins, max storage range %llu bytes, float64 and "
+                "shared histogram %u bins, max storage range %llu bytes, %s float64 and "
                 "int64 on the device, 32-bit atomics only\n",
                 device_index, c->device_name, type_name(c->device_type),
                 c->host_visible ? "host-visible" : "device-local (staged)", c->wg,
-                c->shared_bins, (unsigned long long)c->max_range);
+                c->shared_bins, (unsigned long long)c->max_range,
+                c->soft_f64 ? "soft (integer)" : "hardware");
     return GPULAYER_OK;
 }
 

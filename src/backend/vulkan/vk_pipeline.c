@@ -2,6 +2,7 @@
  * and the pipeline registry (one pipeline a kernel, created on first use
  * and cached with its specialization constants and ABI version). */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "error.h"
@@ -31,16 +32,35 @@ static const gpl_vk_blob *find_blob(const char *name)
     return NULL;
 }
 
+/* Kernels that compute in float64 have a float64-free variant NAME_soft
+ * (same source, binary64 on 64-bit integers, the same bits). */
+static int has_soft_variant(gpl_vk_kernel k)
+{
+    return k == VK_K_GRADIENTS || k == VK_K_QUANTIZE || k == VK_K_SPLIT_EVAL;
+}
+
+static const gpl_vk_blob *kernel_blob(gpl_vk_kernel k, int soft)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s%s", gpl_vk_kernel_table[k].name,
+             soft && has_soft_variant(k) ? "_soft" : "");
+    return find_blob(name);
+}
+
 /* Before any device work: every kernel is present, of this ABI, and looks
  * like SPIR-V. A mismatch means a broken build, reported as such. */
 gpulayer_status vk_pipelines_check(void)
 {
-    for (int k = 0; k < VK_K_COUNT; k++) {
-        const char *name = gpl_vk_kernel_table[k].name;
-        const gpl_vk_blob *b = find_blob(name);
+    for (int v = 0; v < 2 * VK_K_COUNT; v++) {
+        const gpl_vk_kernel k = (gpl_vk_kernel)(v % VK_K_COUNT);
+        const int soft = v >= VK_K_COUNT;
+        if (soft && !has_soft_variant(k)) continue;
+        const gpl_vk_blob *b = kernel_blob(k, soft);
         if (!b)
             return gpl_error(GPULAYER_ERR_INTERNAL,
-                             "vulkan backend: kernel '%s' is missing from this library", name);
+                             "vulkan backend: kernel '%s%s' is missing from this library",
+                             gpl_vk_kernel_table[k].name, soft ? "_soft" : "");
+        const char *name = b->name;
         if (b->abi != GPL_VK_KERNEL_ABI)
             return gpl_error(GPULAYER_ERR_INTERNAL,
                              "vulkan backend: kernel '%s' has ABI version %d, the host "
@@ -57,7 +77,7 @@ gpulayer_status vk_pipelines_check(void)
 static gpulayer_status create_pipeline(vk_context *c, gpl_vk_kernel k, vk_pipeline *p)
 {
     const gpl_vk_kernel_info *info = &gpl_vk_kernel_table[k];
-    const gpl_vk_blob *blob = find_blob(info->name);
+    const gpl_vk_blob *blob = kernel_blob(k, c->soft_f64);
     VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                    .codeSize = blob->size,
                                    .pCode = (const uint32_t *)(const void *)blob->code};

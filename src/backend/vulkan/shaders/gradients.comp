@@ -1,14 +1,16 @@
 #version 450
 // gradients.comp -- the first pass of compute_gradients: one thread a row
 // (grid-stride), the float64 gradient pair of the row's objective stored in
-// the row's gradient slot, and each workgroup's largest |grad| and hess
-// (a shared-memory tree, no subgroup operations) for the quantization scale.
+// the row's gradient slot as the bits of two doubles (the soft variant
+// computes them without float64, see numeric.glsl), and each workgroup's
+// largest |grad| and hess (a shared-memory tree, no subgroup operations)
+// for the quantization scale.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #include "numeric.glsl"
 
 layout(push_constant) uniform Push {
-    uint64_t seed;
+    uvec2 seed;        // uint64 as (low, high) words
     uint num_rows;
     uint num_outputs;
     uint output_index;
@@ -24,53 +26,54 @@ layout(std430, binding = 3) readonly buffer Labels { float label[]; };
 layout(std430, binding = 4) readonly buffer Weights { float weight[]; };
 layout(std430, binding = 5) writeonly buffer GroupMax { uvec4 group_max[]; };
 
-shared double s_g[WG];
-shared double s_h[WG];
+shared f64 s_g[WG];
+shared f64 s_h[WG];
 
 void main()
 {
     const uint lid = gl_LocalInvocationID.x;
-    double max_g = 0.0LF, max_h = 0.0LF;
+    f64 max_g = F64_ZERO, max_h = F64_ZERO;
     const uint stride = gl_NumWorkGroups.x * WG;
     for (uint r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride) {
-        dvec2 gh = dvec2(0.0LF);
-        if (row_sampled(pc.seed, pc.round_index, uint64_t(r), pc.subsample)) {
+        f64x2 gh = f64x2(F64_ZERO, F64_ZERO);
+        if (row_sampled(packUint2x32(pc.seed), pc.round_index, uint64_t(r), pc.subsample)) {
             const float w = pc.has_weight != 0u ? weight[r] : 1.0;
             const uint base = r * pc.num_outputs;
             if (pc.objective == OBJ_SOFTMAX) {
                 // gpl_objective_softmax
-                double top = double(margins[base]);
+                f64 top = f64_from_float(margins[base]);
                 for (uint c = 1u; c < pc.num_outputs; c++)
-                    if (double(margins[base + c]) > top) top = double(margins[base + c]);
-                precise double sum = 0.0LF;
+                    if (f64_gt(f64_from_float(margins[base + c]), top))
+                        top = f64_from_float(margins[base + c]);
+                f64 sum = F64_ZERO;
                 for (uint c = 0u; c < pc.num_outputs; c++)
-                    sum += det_exp(double(margins[base + c]) - top);
-                precise double p = det_exp(double(margins[base + pc.output_index]) - top) / sum;
-                const double y = (int(label[r]) == int(pc.output_index)) ? 1.0LF : 0.0LF;
-                precise double h = 2.0LF * p * (1.0LF - p);
-                if (h < MIN_HESS) h = MIN_HESS;
-                precise double g = (p - y) * double(w);
-                precise double hw = h * double(w);
-                gh = dvec2(g, hw);
+                    sum = f64_add(sum, det_exp(f64_sub(f64_from_float(margins[base + c]), top)));
+                const f64 p = f64_div(
+                    det_exp(f64_sub(f64_from_float(margins[base + pc.output_index]), top)), sum);
+                const f64 y = (int(label[r]) == int(pc.output_index)) ? F64_ONE : F64_ZERO;
+                f64 h = f64_mul(f64_mul(F64_TWO, p), f64_sub(F64_ONE, p));
+                if (f64_lt(h, F64_MIN_HESS)) h = F64_MIN_HESS;
+                const f64 wd = f64_from_float(w);
+                gh = f64x2(f64_mul(f64_sub(p, y), wd), f64_mul(h, wd));
             } else {
                 gh = objective_single(pc.objective, margins[base + pc.output_index],
                                       label[r], w);
             }
         }
-        grad[r] = uvec4(unpackDouble2x32(gh.x), unpackDouble2x32(gh.y));
-        if (abs(gh.x) > max_g) max_g = abs(gh.x);
-        if (gh.y > max_h) max_h = gh.y;
+        grad[r] = uvec4(f64_words(gh.x), f64_words(gh.y));
+        if (f64_gt(f64_abs(gh.x), max_g)) max_g = f64_abs(gh.x);
+        if (f64_gt(gh.y, max_h)) max_h = gh.y;
     }
     s_g[lid] = max_g;
     s_h[lid] = max_h;
     barrier();
     for (uint half_size = WG / 2u; half_size > 0u; half_size >>= 1) {
         if (lid < half_size) {
-            if (s_g[lid + half_size] > s_g[lid]) s_g[lid] = s_g[lid + half_size];
-            if (s_h[lid + half_size] > s_h[lid]) s_h[lid] = s_h[lid + half_size];
+            if (f64_gt(s_g[lid + half_size], s_g[lid])) s_g[lid] = s_g[lid + half_size];
+            if (f64_gt(s_h[lid + half_size], s_h[lid])) s_h[lid] = s_h[lid + half_size];
         }
         barrier();
     }
     if (lid == 0u)
-        group_max[gl_WorkGroupID.x] = uvec4(unpackDouble2x32(s_g[0]), unpackDouble2x32(s_h[0]));
+        group_max[gl_WorkGroupID.x] = uvec4(f64_words(s_g[0]), f64_words(s_h[0]));
 }

@@ -1,85 +1,159 @@
 // numeric.glsl -- the shared numeric headers of src/backend (det_math.h,
 // objective_math.h, split_math.h) in GLSL, operation for operation, so the
-// device gets the same bits as the CPU reference. Every double expression
-// is `precise`: SPIR-V may otherwise fuse a*b+c into one rounding, which
-// the numeric contract (backend.h) forbids.
+// device gets the same bits as the CPU reference.
 //
-// Needs shaderFloat64 and shaderInt64 (checked by the host before any
-// kernel is built).
+// The arithmetic is written over a type f64 and the functions f64_add,
+// f64_mul, ... so that one source builds two variants:
+//   - float64 (default): f64 is double, and every operation is `precise`
+//     (SPIR-V may otherwise fuse a*b+c into one rounding, which the numeric
+//     contract of backend.h forbids). Needs shaderFloat64 and shaderInt64.
+//   - soft (GPL_SOFT_F64 defined): f64 is uint64_t holding the bits of a
+//     double, and every operation is IEEE-754 binary64 in integer
+//     arithmetic (soft_f64.glsl), with the same bits as the float64
+//     variant. Needs shaderInt64 only; no float64 type in the SPIR-V, so
+//     the kernel translates to Metal.
+// Doubles cross buffers and push constants as uvec2 words (low, high) in
+// both variants: MSL 2.1 has neither double nor 64-bit integers in buffers.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+
+#ifdef GPL_SOFT_F64
+#include "soft_f64.glsl"
+
+#define f64 uint64_t
+#define f64x2 u64vec2
+// A constant: its bits here, its decimal value in the float64 variant.
+#define F64C(bits, value) (bits)
+
+f64 f64_add(f64 a, f64 b) { return sf_add(a, b); }
+f64 f64_sub(f64 a, f64 b) { return sf_sub(a, b); }
+f64 f64_mul(f64 a, f64 b) { return sf_mul(a, b); }
+f64 f64_div(f64 a, f64 b) { return sf_div(a, b); }
+f64 f64_neg(f64 a) { return a ^ SF_SIGN; }
+f64 f64_abs(f64 a) { return a & SF_MAG; }
+bool f64_eq(f64 a, f64 b) { return sf_eq(a, b); }
+bool f64_lt(f64 a, f64 b) { return sf_lt(a, b); }
+bool f64_gt(f64 a, f64 b) { return sf_lt(b, a); }
+f64 f64_from_float(float x) { return sf_from_f32(floatBitsToUint(x)); }
+f64 f64_from_i64(int64_t x) { return sf_from_i64(x); }
+f64 f64_from_bits(uint64_t b) { return b; }
+f64 f64_from_words(uvec2 w) { return packUint2x32(w); }
+uvec2 f64_words(f64 a) { return unpackUint2x32(a); }
+// rint and llrint: nearest integer, ties to even.
+f64 f64_round_even(f64 a) { return sf_round_even(a); }
+int64_t f64_llrint(f64 a) { return sf_to_i64(a); }
+
+#else
+
+#define f64 double
+#define f64x2 dvec2
+#define F64C(bits, value) (value)
+
+f64 f64_add(f64 a, f64 b) { precise f64 r = a + b; return r; }
+f64 f64_sub(f64 a, f64 b) { precise f64 r = a - b; return r; }
+f64 f64_mul(f64 a, f64 b) { precise f64 r = a * b; return r; }
+f64 f64_div(f64 a, f64 b) { precise f64 r = a / b; return r; }
+f64 f64_neg(f64 a) { return -a; }
+f64 f64_abs(f64 a) { return abs(a); }
+bool f64_eq(f64 a, f64 b) { return a == b; }
+bool f64_lt(f64 a, f64 b) { return a < b; }
+bool f64_gt(f64 a, f64 b) { return a > b; }
+f64 f64_from_float(float x) { return double(x); }
+f64 f64_from_i64(int64_t x) { return double(x); }
+f64 f64_from_bits(uint64_t b) { return packDouble2x32(unpackUint2x32(b)); }
+f64 f64_from_words(uvec2 w) { return packDouble2x32(w); }
+uvec2 f64_words(f64 a) { return unpackDouble2x32(a); }
+// rint by the 2^52 trick (|a| + 2^52 rounds to an integer, ties to even,
+// and subtracting 2^52 back is exact), not roundEven(): Mesa's lavapipe
+// got roundEven of a double wrong by one in some cases, which changed
+// quantized gradients.
+f64 f64_round_even(f64 a)
+{
+    if (!(abs(a) < 4503599627370496.0LF)) return a;
+    precise f64 t = abs(a) + 4503599627370496.0LF;
+    precise f64 r = t - 4503599627370496.0LF;
+    return (unpackDouble2x32(a).y & 0x80000000u) != 0u ? -r : r;
+}
+int64_t f64_llrint(f64 a) { return int64_t(f64_round_even(a)); }
+
+#endif
 
 const int OBJ_SQUARED_ERROR = 0;
 const int OBJ_LOGISTIC = 1;
 const int OBJ_SOFTMAX = 2;
 const int OBJ_ABSOLUTE_ERROR = 3;
-const double MIN_HESS = 1e-16LF;
 
-double positive_infinity() { return packDouble2x32(uvec2(0u, 0x7ff00000u)); }
+#define F64_ZERO F64C(0x0000000000000000UL, 0.0LF)
+#define F64_HALF F64C(0x3fe0000000000000UL, 0.5LF)
+#define F64_ONE F64C(0x3ff0000000000000UL, 1.0LF)
+#define F64_TWO F64C(0x4000000000000000UL, 2.0LF)
+#define F64_MINUS_ONE F64C(0xbff0000000000000UL, -1.0LF)
+#define F64_MIN_HESS F64C(0x3c9cd2b297d889bcUL, 1e-16LF)
+
+// 2^e for -1022 < e < 1024, from its exponent bits.
+f64 pow2(int e) { return f64_from_bits(uint64_t(uint(e + 1023)) << 52); }
 
 // p * 2^k, exact (gpl_det_scale2).
-double det_scale2(double p, int k)
+f64 det_scale2(f64 p, int k)
 {
-    if (k > -1022 && k < 1024)
-        return p * packDouble2x32(uvec2(0u, uint(k + 1023) << 20));
+    if (k > -1022 && k < 1024) return f64_mul(p, pow2(k));
     int half_k = k / 2;
-    precise double a = p * packDouble2x32(uvec2(0u, uint(half_k + 1023) << 20));
-    return a * packDouble2x32(uvec2(0u, uint(k - half_k + 1023) << 20));
+    return f64_mul(f64_mul(p, pow2(half_k)), pow2(k - half_k));
 }
 
 // gpl_det_exp: Cody-Waite reduction and a Taylor series, + and * only.
-double det_exp(double x)
+f64 det_exp(f64 x)
 {
-    const double ln2_hi = 6.93147180369123816490e-01LF;
-    const double ln2_lo = 1.90821492927058770002e-10LF;
-    const double inv_ln2 = 1.44269504088896338700e+00LF;
-    if (x != x) return x;
-    if (x > 709.0LF) return positive_infinity();
-    if (x < -745.0LF) return 0.0LF;
-    precise double k = roundEven(x * inv_ln2);
-    precise double r = (x - k * ln2_hi) - k * ln2_lo;
-    precise double p = 1.0LF / 6227020800.0LF;
-    p = p * r + 1.0LF / 479001600.0LF;
-    p = p * r + 1.0LF / 39916800.0LF;
-    p = p * r + 1.0LF / 3628800.0LF;
-    p = p * r + 1.0LF / 362880.0LF;
-    p = p * r + 1.0LF / 40320.0LF;
-    p = p * r + 1.0LF / 5040.0LF;
-    p = p * r + 1.0LF / 720.0LF;
-    p = p * r + 1.0LF / 120.0LF;
-    p = p * r + 1.0LF / 24.0LF;
-    p = p * r + 1.0LF / 6.0LF;
-    p = p * r + 0.5LF;
-    p = p * r + 1.0LF;
-    p = p * r + 1.0LF;
-    return det_scale2(p, int(k));
+    const f64 ln2_hi = F64C(0x3fe62e42fee00000UL, 6.93147180369123816490e-01LF);
+    const f64 ln2_lo = F64C(0x3dea39ef35793c76UL, 1.90821492927058770002e-10LF);
+    const f64 inv_ln2 = F64C(0x3ff71547652b82feUL, 1.44269504088896338700e+00LF);
+    if (!f64_eq(x, x)) return x;
+    if (f64_gt(x, F64C(0x4086280000000000UL, 709.0LF)))
+        return f64_from_bits(0x7ff0000000000000UL);
+    if (f64_lt(x, F64C(0xc087480000000000UL, -745.0LF))) return F64_ZERO;
+    const f64 k = f64_round_even(f64_mul(x, inv_ln2));
+    const f64 r = f64_sub(f64_sub(x, f64_mul(k, ln2_hi)), f64_mul(k, ln2_lo));
+    f64 p = F64C(0x3de6124613a86d09UL, 1.0LF / 6227020800.0LF);
+    p = f64_add(f64_mul(p, r), F64C(0x3e21eed8eff8d898UL, 1.0LF / 479001600.0LF));
+    p = f64_add(f64_mul(p, r), F64C(0x3e5ae64567f544e4UL, 1.0LF / 39916800.0LF));
+    p = f64_add(f64_mul(p, r), F64C(0x3e927e4fb7789f5cUL, 1.0LF / 3628800.0LF));
+    p = f64_add(f64_mul(p, r), F64C(0x3ec71de3a556c734UL, 1.0LF / 362880.0LF));
+    p = f64_add(f64_mul(p, r), F64C(0x3efa01a01a01a01aUL, 1.0LF / 40320.0LF));
+    p = f64_add(f64_mul(p, r), F64C(0x3f2a01a01a01a01aUL, 1.0LF / 5040.0LF));
+    p = f64_add(f64_mul(p, r), F64C(0x3f56c16c16c16c17UL, 1.0LF / 720.0LF));
+    p = f64_add(f64_mul(p, r), F64C(0x3f81111111111111UL, 1.0LF / 120.0LF));
+    p = f64_add(f64_mul(p, r), F64C(0x3fa5555555555555UL, 1.0LF / 24.0LF));
+    p = f64_add(f64_mul(p, r), F64C(0x3fc5555555555555UL, 1.0LF / 6.0LF));
+    p = f64_add(f64_mul(p, r), F64_HALF);
+    p = f64_add(f64_mul(p, r), F64_ONE);
+    p = f64_add(f64_mul(p, r), F64_ONE);
+    // k is integral and within [-1075, 1023]: the conversion is exact.
+    return det_scale2(p, int(f64_llrint(k)));
 }
 
-double det_sigmoid(double x)
+f64 det_sigmoid(f64 x)
 {
-    precise double d = 1.0LF + det_exp(-x);
-    return 1.0LF / d;
+    return f64_div(F64_ONE, f64_add(F64_ONE, det_exp(f64_neg(x))));
 }
 
 // gpl_objective_single: returns (grad, hess).
-dvec2 objective_single(int objective, float margin, float label, float weight)
+f64x2 objective_single(int objective, float margin, float label, float weight)
 {
-    precise double g, h;
+    const f64 m = f64_from_float(margin), y = f64_from_float(label);
+    f64 g, h;
     if (objective == OBJ_LOGISTIC) {
-        double p = det_sigmoid(double(margin));
-        g = p - double(label);
-        h = p * (1.0LF - p);
-        if (h < MIN_HESS) h = MIN_HESS;
+        const f64 p = det_sigmoid(m);
+        g = f64_sub(p, y);
+        h = f64_mul(p, f64_sub(F64_ONE, p));
+        if (f64_lt(h, F64_MIN_HESS)) h = F64_MIN_HESS;
     } else if (objective == OBJ_ABSOLUTE_ERROR) {
-        g = double(margin) > double(label) ? 1.0LF
-            : (double(margin) < double(label) ? -1.0LF : 0.0LF);
-        h = 1.0LF;
+        g = f64_gt(m, y) ? F64_ONE : (f64_lt(m, y) ? F64_MINUS_ONE : F64_ZERO);
+        h = F64_ONE;
     } else {
-        g = double(margin) - double(label);
-        h = 1.0LF;
+        g = f64_sub(m, y);
+        h = F64_ONE;
     }
-    precise double gw = g * double(weight);
-    precise double hw = h * double(weight);
-    return dvec2(gw, hw);
+    const f64 w = f64_from_float(weight);
+    return f64x2(f64_mul(g, w), f64_mul(h, w));
 }
 
 // gpl_row_sampled: splitmix64 of (seed, round, row).
@@ -91,30 +165,30 @@ bool row_sampled(uint64_t seed, int round_index, uint64_t row, float rate)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9UL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebUL;
     z ^= z >> 31;
-    precise double u = double(z >> 11) * (1.0LF / 9007199254740992.0LF);
-    return u < double(rate);
+    const f64 u = f64_mul(f64_from_i64(int64_t(z >> 11)),
+                          F64C(0x3ca0000000000000UL, 1.0LF / 9007199254740992.0LF));
+    return f64_lt(u, f64_from_float(rate));
 }
 
 // gpl_l1_threshold, gpl_node_score.
-double l1_threshold(double g, double alpha)
+f64 l1_threshold(f64 g, f64 alpha)
 {
-    if (g > alpha) return g - alpha;
-    if (g < -alpha) return g + alpha;
-    return 0.0LF;
+    if (f64_gt(g, alpha)) return f64_sub(g, alpha);
+    if (f64_lt(g, f64_neg(alpha))) return f64_add(g, alpha);
+    return F64_ZERO;
 }
 
-double node_score(double G, double H, double lambda, double alpha)
+f64 node_score(f64 G, f64 H, f64 lambda, f64 alpha)
 {
-    precise double t = l1_threshold(G, alpha);
-    precise double s = (t * t) / (H + lambda);
-    return s;
+    const f64 t = l1_threshold(G, alpha);
+    return f64_div(f64_mul(t, t), f64_add(H, lambda));
 }
 
 // gpl_split_better: larger gain, then the smallest (feature, bin, dl).
-bool split_better(double gain, int feature, int bin, int dl,
-                  double best_gain, int best_feature, int best_bin, int best_dl)
+bool split_better(f64 gain, int feature, int bin, int dl,
+                  f64 best_gain, int best_feature, int best_bin, int best_dl)
 {
-    if (gain != best_gain) return gain > best_gain;
+    if (!f64_eq(gain, best_gain)) return f64_gt(gain, best_gain);
     if (best_feature < 0) return false;
     if (feature != best_feature) return feature < best_feature;
     if (bin != best_bin) return bin < best_bin;

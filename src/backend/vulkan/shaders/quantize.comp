@@ -7,8 +7,8 @@
 #include "numeric.glsl"
 
 layout(push_constant) uniform Push {
-    double scale_grad;
-    double scale_hess;
+    uvec2 scale_grad; // doubles as (low, high) words
+    uvec2 scale_hess;
     uint num_rows;
 } pc;
 
@@ -19,10 +19,10 @@ void main()
     const uint stride = gl_NumWorkGroups.x * WG;
     for (uint r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride) {
         const uvec4 v = grad[r];
-        precise double g = packDouble2x32(v.xy) * pc.scale_grad;
-        precise double h = packDouble2x32(v.zw) * pc.scale_hess;
-        const int64_t qg = int64_t(roundEven(g));
-        const int64_t qh = int64_t(roundEven(h));
+        const f64 g = f64_mul(f64_from_words(v.xy), f64_from_words(pc.scale_grad));
+        const f64 h = f64_mul(f64_from_words(v.zw), f64_from_words(pc.scale_hess));
+        const int64_t qg = f64_llrint(g);
+        const int64_t qh = f64_llrint(h);
         grad[r] = uvec4(unpackUint2x32(uint64_t(qg)), unpackUint2x32(uint64_t(qh)));
     }
 }

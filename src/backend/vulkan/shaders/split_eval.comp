@@ -10,11 +10,11 @@
 #include "numeric.glsl"
 
 layout(push_constant) uniform Push {
-    double lambda;
-    double alpha;
-    double min_child_weight;
-    double scale_grad;
-    double scale_hess;
+    uvec2 lambda;      // doubles as (low, high) words
+    uvec2 alpha;
+    uvec2 min_child_weight;
+    uvec2 scale_grad;
+    uvec2 scale_hess;
     int node;
     uint record;       // where the record goes in the output
     uint num_features;
@@ -28,7 +28,7 @@ layout(std430, binding = 3) readonly buffer Mask { uint mask[]; };
 // left, right, total (two 64-bit sums each, as word pairs).
 layout(std430, binding = 4) writeonly buffer Records { uint records[]; };
 
-shared double s_gain[WG];
+shared f64 s_gain[WG];
 shared ivec3 s_key[WG];    // feature, bin, default_left
 shared i64vec2 s_left[WG];
 
@@ -41,13 +41,15 @@ i64vec2 load(uint i)
 void main()
 {
     const uint lid = gl_LocalInvocationID.x;
-    const double sg = pc.scale_grad, sh = pc.scale_hess;
+    const f64 sg = f64_from_words(pc.scale_grad), sh = f64_from_words(pc.scale_hess);
+    const f64 lambda = f64_from_words(pc.lambda), alpha = f64_from_words(pc.alpha);
+    const f64 min_child_weight = f64_from_words(pc.min_child_weight);
     // Any feature's bins add up to the node's total; take feature 0's.
     i64vec2 total = i64vec2(0);
     for (uint k = feature_offset[0]; k < feature_offset[1]; k++) total += load(k);
-    const double parent = node_score(double(total.x) / sg, double(total.y) / sh,
-                                     pc.lambda, pc.alpha);
-    double best_gain = 0.0LF;
+    const f64 parent = node_score(f64_div(f64_from_i64(total.x), sg),
+                                  f64_div(f64_from_i64(total.y), sh), lambda, alpha);
+    f64 best_gain = F64_ZERO;
     ivec3 best = ivec3(-1, 0, 0);
     i64vec2 best_left = total;
     for (uint f = lid; f < pc.num_features; f += WG) {
@@ -64,11 +66,13 @@ void main()
                 if (dl != 0) L += missing;
                 const i64vec2 R = total - L;
                 if (L.y <= 0 || R.y <= 0) continue;
-                const double hl = double(L.y) / sh, hr = double(R.y) / sh;
-                if (hl < pc.min_child_weight || hr < pc.min_child_weight) continue;
-                precise double gain =
-                    node_score(double(L.x) / sg, hl, pc.lambda, pc.alpha) +
-                    node_score(double(R.x) / sg, hr, pc.lambda, pc.alpha) - parent;
+                const f64 hl = f64_div(f64_from_i64(L.y), sh);
+                const f64 hr = f64_div(f64_from_i64(R.y), sh);
+                if (f64_lt(hl, min_child_weight) || f64_lt(hr, min_child_weight)) continue;
+                const f64 gain = f64_sub(
+                    f64_add(node_score(f64_div(f64_from_i64(L.x), sg), hl, lambda, alpha),
+                            node_score(f64_div(f64_from_i64(R.x), sg), hr, lambda, alpha)),
+                    parent);
                 if (split_better(gain, int(f), b, dl, best_gain, best.x, best.y, best.z)) {
                     best_gain = gain;
                     best = ivec3(int(f), b, dl);
@@ -102,7 +106,7 @@ void main()
         records[o + 1u] = uint(key.x);
         records[o + 2u] = key.x >= 0 ? uint(key.y) : 0u;
         records[o + 3u] = key.x >= 0 ? uint(key.z) : 0u;
-        const uvec2 gw = unpackDouble2x32(key.x >= 0 ? s_gain[0] : 0.0LF);
+        const uvec2 gw = f64_words(key.x >= 0 ? s_gain[0] : F64_ZERO);
         records[o + 4u] = gw.x;
         records[o + 5u] = gw.y;
         const i64vec2 sums[3] = i64vec2[3](L, R, total);

@@ -1,0 +1,1390 @@
+#pragma clang diagnostic ignored "-Wmissing-prototypes"
+
+#include <metal_stdlib>
+#include <simd/simd.h>
+
+using namespace metal;
+
+// Implementation of the unsigned GLSL findMSB() function
+template<typename T>
+inline T spvFindUMSB(T x)
+{
+    return select(clz(T(0)) - (clz(x) + T(1)), T(-1), x == T(0));
+}
+
+#ifndef SPIRV_CROSS_CONSTANT_ID_0
+#define SPIRV_CROSS_CONSTANT_ID_0 256u
+#endif
+constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
+
+struct Push
+{
+    uint2 seed;
+    uint num_rows;
+    uint num_outputs;
+    uint output_index;
+    int objective;
+    int round_index;
+    uint has_weight;
+    float subsample;
+};
+
+struct Weights
+{
+    float weight[1];
+};
+
+struct Margins
+{
+    float margins[1];
+};
+
+struct Labels
+{
+    float label[1];
+};
+
+struct Grad
+{
+    uint4 grad[1];
+};
+
+constant uint _2326 = (WG / 2u);
+
+struct GroupMax
+{
+    uint4 group_max[1];
+};
+
+constant uint _2406_tmp [[function_constant(0)]];
+constant uint _2406 = is_function_constant_defined(_2406_tmp) ? _2406_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2406, 1u, 1u);
+
+static inline __attribute__((always_inline))
+int sf_clz64(thread const ulong& a)
+{
+    uint hi = uint(a >> ulong(32));
+    uint lo = uint(a & 4294967295ul);
+    if (hi != 0u)
+    {
+        return 31 - int(spvFindUMSB(hi));
+    }
+    if (lo != 0u)
+    {
+        return 63 - int(spvFindUMSB(lo));
+    }
+    return 64;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_pack(thread const ulong& _sign, thread const int& e, thread const ulong& sig)
+{
+    return (_sign + (ulong(long(e)) << ulong(52))) + sig;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_shift_right_jam(thread const ulong& a, thread const int& dist)
+{
+    if (dist < 63)
+    {
+        return (a >> ulong(dist)) | ulong((a << ulong(64 - dist)) != 0ul);
+    }
+    return ulong(a != 0ul);
+}
+
+static inline __attribute__((always_inline))
+ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
+{
+    uint round_bits = uint(sig & 1023ul);
+    if ((e < 0) || (e >= 2045))
+    {
+        if (e < 0)
+        {
+            ulong param = sig;
+            int param_1 = -e;
+            sig = sf_shift_right_jam(param, param_1);
+            e = 0;
+            round_bits = uint(sig & 1023ul);
+        }
+        else
+        {
+            bool _316 = e > 2045;
+            bool _325;
+            if (!_316)
+            {
+                _325 = (sig + 512ul) >= 9223372036854775808ul;
+            }
+            else
+            {
+                _325 = _316;
+            }
+            if (_325)
+            {
+                return _sign | 9218868437227405312ul;
+            }
+        }
+    }
+    sig = (sig + 512ul) >> ulong(10);
+    if (round_bits == 512u)
+    {
+        sig &= 18446744073709551614ul;
+    }
+    if (sig == 0ul)
+    {
+        e = 0;
+    }
+    ulong param_2 = _sign;
+    int param_3 = e;
+    ulong param_4 = sig;
+    return sf_pack(param_2, param_3, param_4);
+}
+
+static inline __attribute__((always_inline))
+ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const ulong& sig)
+{
+    ulong param = sig;
+    int shift = sf_clz64(param) - 1;
+    e -= shift;
+    if (((shift >= 10) && (e >= 0)) && (e < 2045))
+    {
+        ulong param_1 = _sign;
+        int param_2 = (sig != 0ul) ? e : 0;
+        ulong param_3 = sig << ulong(shift - 10);
+        return sf_pack(param_1, param_2, param_3);
+    }
+    ulong param_4 = _sign;
+    int param_5 = e;
+    ulong param_6 = sig << ulong(shift);
+    ulong _397 = sf_round_pack(param_4, param_5, param_6);
+    return _397;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_from_i64(thread const long& a)
+{
+    if ((ulong(a) & 9223372036854775807ul) == 0ul)
+    {
+        return (a != 0l) ? 14114281232179134464ul : 0ul;
+    }
+    ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
+    ulong _1382;
+    if (a < 0l)
+    {
+        _1382 = 0ul - ulong(a);
+    }
+    else
+    {
+        _1382 = ulong(a);
+    }
+    ulong m = _1382;
+    ulong param = _sign;
+    int param_1 = 1084;
+    ulong param_2 = m;
+    ulong _1398 = sf_norm_round_pack(param, param_1, param_2);
+    return _1398;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_i64(thread const long& x)
+{
+    long param = x;
+    return sf_from_i64(param);
+}
+
+static inline __attribute__((always_inline))
+int sf_exp(thread const ulong& a)
+{
+    return int(uint((a >> ulong(52)) & 2047ul));
+}
+
+static inline __attribute__((always_inline))
+bool sf_is_nan(thread const ulong& a)
+{
+    return (a & 9223372036854775807ul) > 9218868437227405312ul;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_propagate_nan(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    return (sf_is_nan(param) ? a : b) | 2251799813685248ul;
+}
+
+static inline __attribute__((always_inline))
+int sf_norm_shift(thread const ulong& frac)
+{
+    ulong param = frac;
+    return sf_clz64(param) - 11;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_mul_hi_jam(thread const ulong& a, thread const ulong& b)
+{
+    ulong a1 = a >> ulong(32);
+    ulong a0 = a & 4294967295ul;
+    ulong b1 = b >> ulong(32);
+    ulong b0 = b & 4294967295ul;
+    ulong lo = a0 * b0;
+    ulong mid1 = a1 * b0;
+    ulong mid = mid1 + (a0 * b1);
+    ulong hi = a1 * b1;
+    hi += (((mid < mid1) ? 4294967296ul : 0ul) + (mid >> ulong(32)));
+    mid = mid << ulong(32);
+    lo += mid;
+    hi += ulong(lo < mid);
+    return hi | ulong(lo != 0ul);
+}
+
+static inline __attribute__((always_inline))
+ulong sf_mul(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    int ea = sf_exp(param);
+    ulong param_1 = b;
+    int eb = sf_exp(param_1);
+    ulong sa = a & 4503599627370495ul;
+    ulong sb = b & 4503599627370495ul;
+    ulong _sign = (a ^ b) & 9223372036854775808ul;
+    if (ea == 2047)
+    {
+        bool _897 = sa != 0ul;
+        bool _906;
+        if (!_897)
+        {
+            _906 = (eb == 2047) && (sb != 0ul);
+        }
+        else
+        {
+            _906 = _897;
+        }
+        if (_906)
+        {
+            ulong param_2 = a;
+            ulong param_3 = b;
+            return sf_propagate_nan(param_2, param_3);
+        }
+        ulong _921;
+        if ((ulong(long(eb)) | sb) == 0ul)
+        {
+            _921 = 18444492273895866368ul;
+        }
+        else
+        {
+            _921 = _sign | 9218868437227405312ul;
+        }
+        return _921;
+    }
+    if (eb == 2047)
+    {
+        if (sb != 0ul)
+        {
+            ulong param_4 = a;
+            ulong param_5 = b;
+            return sf_propagate_nan(param_4, param_5);
+        }
+        ulong _949;
+        if ((ulong(long(ea)) | sa) == 0ul)
+        {
+            _949 = 18444492273895866368ul;
+        }
+        else
+        {
+            _949 = _sign | 9218868437227405312ul;
+        }
+        return _949;
+    }
+    if (ea == 0)
+    {
+        if (sa == 0ul)
+        {
+            return _sign;
+        }
+        ulong param_6 = sa;
+        int s = sf_norm_shift(param_6);
+        ea = 1 - s;
+        sa = sa << ulong(s);
+    }
+    if (eb == 0)
+    {
+        if (sb == 0ul)
+        {
+            return _sign;
+        }
+        ulong param_7 = sb;
+        int s_1 = sf_norm_shift(param_7);
+        eb = 1 - s_1;
+        sb = sb << ulong(s_1);
+    }
+    int ez = (ea + eb) - 1023;
+    sa = (sa | 4503599627370496ul) << ulong(10);
+    sb = (sb | 4503599627370496ul) << ulong(11);
+    ulong param_8 = sa;
+    ulong param_9 = sb;
+    ulong sz = sf_mul_hi_jam(param_8, param_9);
+    if (sz < 4611686018427387904ul)
+    {
+        ez--;
+        sz = sz << ulong(1);
+    }
+    ulong param_10 = _sign;
+    int param_11 = ez;
+    ulong param_12 = sz;
+    ulong _1028 = sf_round_pack(param_10, param_11, param_12);
+    return _1028;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_mul(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_mul(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+ulong sf_from_f32(thread const uint& f)
+{
+    ulong _sign = ulong(f >> uint(31)) << ulong(63);
+    int e = int((f >> uint(23)) & 255u);
+    ulong m = ulong(f & 8388607u);
+    if (e == 255)
+    {
+        ulong _1425;
+        if (m != 0ul)
+        {
+            _1425 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
+        }
+        else
+        {
+            _1425 = _sign | 9218868437227405312ul;
+        }
+        return _1425;
+    }
+    if (e == 0)
+    {
+        if (m == 0ul)
+        {
+            return _sign;
+        }
+        ulong param = m;
+        int s = sf_clz64(param) - 40;
+        e = 1 - s;
+        m = (m << ulong(s)) & 8388607ul;
+    }
+    return (_sign | (ulong(long(e + 896)) << ulong(52))) | (m << ulong(29));
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_float(thread const float& x)
+{
+    uint param = as_type<uint>(x);
+    return sf_from_f32(param);
+}
+
+static inline __attribute__((always_inline))
+bool sf_lt(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    bool _1506 = sf_is_nan(param);
+    bool _1513;
+    if (!_1506)
+    {
+        ulong param_1 = b;
+        _1513 = sf_is_nan(param_1);
+    }
+    else
+    {
+        _1513 = _1506;
+    }
+    if (_1513)
+    {
+        return false;
+    }
+    bool na = (a & 9223372036854775808ul) != 0ul;
+    bool nb = (b & 9223372036854775808ul) != 0ul;
+    if (na != nb)
+    {
+        bool _1539;
+        if (na)
+        {
+            _1539 = ((a | b) & 9223372036854775807ul) != 0ul;
+        }
+        else
+        {
+            _1539 = na;
+        }
+        return _1539;
+    }
+    bool _1543 = a != b;
+    bool _1551;
+    if (_1543)
+    {
+        _1551 = na != (a < b);
+    }
+    else
+    {
+        _1551 = _1543;
+    }
+    return _1551;
+}
+
+static inline __attribute__((always_inline))
+bool f64_lt(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_lt(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+bool row_sampled(thread const ulong& seed, thread const int& round_index, thread const ulong& row, thread const float& rate)
+{
+    if (rate >= 1.0)
+    {
+        return true;
+    }
+    ulong z = (seed ^ (ulong(uint(round_index)) << ulong(40))) ^ row;
+    z += 11400714819323198485ul;
+    z = (z ^ (z >> ulong(30))) * 13787848793156543929ul;
+    z = (z ^ (z >> ulong(27))) * 10723151780598845931ul;
+    z ^= (z >> ulong(31));
+    long param = long(z >> ulong(11));
+    ulong param_1 = f64_from_i64(param);
+    ulong param_2 = 4368491638549381120ul;
+    ulong u = f64_mul(param_1, param_2);
+    float param_3 = rate;
+    ulong param_4 = u;
+    ulong param_5 = f64_from_float(param_3);
+    return f64_lt(param_4, param_5);
+}
+
+static inline __attribute__((always_inline))
+bool f64_gt(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = b;
+    ulong param_1 = a;
+    return sf_lt(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _sign)
+{
+    ulong param = a;
+    int ea = sf_exp(param);
+    ulong param_1 = b;
+    int eb = sf_exp(param_1);
+    ulong sa = a & 4503599627370495ul;
+    ulong sb = b & 4503599627370495ul;
+    int d = ea - eb;
+    if (d == 0)
+    {
+        if (ea == 2047)
+        {
+            ulong _597;
+            if ((sa | sb) != 0ul)
+            {
+                ulong param_2 = a;
+                ulong param_3 = b;
+                _597 = sf_propagate_nan(param_2, param_3);
+            }
+            else
+            {
+                _597 = 18444492273895866368ul;
+            }
+            return _597;
+        }
+        long diff = long(sa) - long(sb);
+        if (diff == 0l)
+        {
+            return 0ul;
+        }
+        if (ea != 0)
+        {
+            ea--;
+        }
+        if (diff < 0l)
+        {
+            _sign ^= 9223372036854775808ul;
+            diff = -diff;
+        }
+        ulong param_4 = ulong(diff);
+        int shift = sf_clz64(param_4) - 11;
+        int ez = ea - shift;
+        if (ez < 0)
+        {
+            shift = ea;
+            ez = 0;
+        }
+        ulong param_5 = _sign;
+        int param_6 = ez;
+        ulong param_7 = ulong(diff) << ulong(shift);
+        return sf_pack(param_5, param_6, param_7);
+    }
+    sa = sa << ulong(10);
+    sb = sb << ulong(10);
+    int ez_1;
+    ulong sz;
+    if (d < 0)
+    {
+        _sign ^= 9223372036854775808ul;
+        if (eb == 2047)
+        {
+            ulong _678;
+            if (sb != 0ul)
+            {
+                ulong param_8 = a;
+                ulong param_9 = b;
+                _678 = sf_propagate_nan(param_8, param_9);
+            }
+            else
+            {
+                _678 = _sign | 9218868437227405312ul;
+            }
+            return _678;
+        }
+        sa += ((ea != 0) ? 4611686018427387904ul : sa);
+        ulong param_10 = sa;
+        int param_11 = -d;
+        sa = sf_shift_right_jam(param_10, param_11);
+        sb |= 4611686018427387904ul;
+        ez_1 = eb;
+        sz = sb - sa;
+    }
+    else
+    {
+        if (ea == 2047)
+        {
+            ulong _718;
+            if (sa != 0ul)
+            {
+                ulong param_12 = a;
+                ulong param_13 = b;
+                _718 = sf_propagate_nan(param_12, param_13);
+            }
+            else
+            {
+                _718 = a;
+            }
+            return _718;
+        }
+        sb += ((eb != 0) ? 4611686018427387904ul : sb);
+        ulong param_14 = sb;
+        int param_15 = d;
+        sb = sf_shift_right_jam(param_14, param_15);
+        sa |= 4611686018427387904ul;
+        ez_1 = ea;
+        sz = sa - sb;
+    }
+    ulong param_16 = _sign;
+    int param_17 = ez_1 - 1;
+    ulong param_18 = sz;
+    ulong _754 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _754;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulong& _sign)
+{
+    ulong param = a;
+    int ea = sf_exp(param);
+    ulong param_1 = b;
+    int eb = sf_exp(param_1);
+    ulong sa = a & 4503599627370495ul;
+    ulong sb = b & 4503599627370495ul;
+    int d = ea - eb;
+    int ez;
+    ulong sz;
+    if (d == 0)
+    {
+        if (ea == 0)
+        {
+            return a + sb;
+        }
+        if (ea == 2047)
+        {
+            ulong _440;
+            if ((sa | sb) != 0ul)
+            {
+                ulong param_2 = a;
+                ulong param_3 = b;
+                _440 = sf_propagate_nan(param_2, param_3);
+            }
+            else
+            {
+                _440 = a;
+            }
+            return _440;
+        }
+        ez = ea;
+        sz = ((9007199254740992ul + sa) + sb) << ulong(9);
+    }
+    else
+    {
+        sa = sa << ulong(9);
+        sb = sb << ulong(9);
+        if (d < 0)
+        {
+            if (eb == 2047)
+            {
+                ulong _477;
+                if (sb != 0ul)
+                {
+                    ulong param_4 = a;
+                    ulong param_5 = b;
+                    _477 = sf_propagate_nan(param_4, param_5);
+                }
+                else
+                {
+                    _477 = _sign | 9218868437227405312ul;
+                }
+                return _477;
+            }
+            ez = eb;
+            ulong _493;
+            if (ea != 0)
+            {
+                _493 = sa + 2305843009213693952ul;
+            }
+            else
+            {
+                _493 = sa << ulong(1);
+            }
+            sa = _493;
+            ulong param_6 = sa;
+            int param_7 = -d;
+            sa = sf_shift_right_jam(param_6, param_7);
+        }
+        else
+        {
+            if (ea == 2047)
+            {
+                ulong _516;
+                if (sa != 0ul)
+                {
+                    ulong param_8 = a;
+                    ulong param_9 = b;
+                    _516 = sf_propagate_nan(param_8, param_9);
+                }
+                else
+                {
+                    _516 = a;
+                }
+                return _516;
+            }
+            ez = ea;
+            ulong _531;
+            if (eb != 0)
+            {
+                _531 = sb + 2305843009213693952ul;
+            }
+            else
+            {
+                _531 = sb << ulong(1);
+            }
+            sb = _531;
+            ulong param_10 = sb;
+            int param_11 = d;
+            sb = sf_shift_right_jam(param_10, param_11);
+        }
+        sz = (2305843009213693952ul + sa) + sb;
+        if (sz < 4611686018427387904ul)
+        {
+            ez--;
+            sz = sz << ulong(1);
+        }
+    }
+    ulong param_12 = _sign;
+    int param_13 = ez;
+    ulong param_14 = sz;
+    ulong _564 = sf_round_pack(param_12, param_13, param_14);
+    return _564;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_sub(thread const ulong& a, thread const ulong& b)
+{
+    if (((a ^ b) & 9223372036854775808ul) == 0ul)
+    {
+        ulong param = a;
+        ulong param_1 = b;
+        ulong param_2 = a & 9223372036854775808ul;
+        ulong _797 = sf_sub_mags(param, param_1, param_2);
+        return _797;
+    }
+    ulong param_3 = a;
+    ulong param_4 = b;
+    ulong param_5 = a & 9223372036854775808ul;
+    return sf_add_mags(param_3, param_4, param_5);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_sub(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_sub(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+bool sf_eq(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    bool _1478 = sf_is_nan(param);
+    bool _1485;
+    if (!_1478)
+    {
+        ulong param_1 = b;
+        _1485 = sf_is_nan(param_1);
+    }
+    else
+    {
+        _1485 = _1478;
+    }
+    if (_1485)
+    {
+        return false;
+    }
+    bool _1492 = a == b;
+    bool _1501;
+    if (!_1492)
+    {
+        _1501 = ((a | b) & 9223372036854775807ul) == 0ul;
+    }
+    else
+    {
+        _1501 = _1492;
+    }
+    return _1501;
+}
+
+static inline __attribute__((always_inline))
+bool f64_eq(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_eq(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_bits(thread const ulong& b)
+{
+    return b;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_round_even(thread const ulong& a)
+{
+    ulong param = a;
+    int e = sf_exp(param);
+    if (e <= 1022)
+    {
+        if ((a & 9223372036854775807ul) == 0ul)
+        {
+            return a;
+        }
+        ulong z = a & 9223372036854775808ul;
+        bool _1250 = e == 1022;
+        bool _1256;
+        if (_1250)
+        {
+            _1256 = (a & 4503599627370495ul) != 0ul;
+        }
+        else
+        {
+            _1256 = _1250;
+        }
+        if (_1256)
+        {
+            z |= 4607182418800017408ul;
+        }
+        return z;
+    }
+    if (e >= 1075)
+    {
+        ulong param_1 = a;
+        ulong _1272;
+        if (sf_is_nan(param_1))
+        {
+            _1272 = a | 2251799813685248ul;
+        }
+        else
+        {
+            _1272 = a;
+        }
+        return _1272;
+    }
+    ulong last = 1ul << ulong(1075 - e);
+    ulong mask = last - 1ul;
+    ulong z_1 = a + (last >> ulong(1));
+    if ((z_1 & mask) == 0ul)
+    {
+        z_1 &= (~last);
+    }
+    return z_1 & (~mask);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_round_even(thread const ulong& a)
+{
+    ulong param = a;
+    return sf_round_even(param);
+}
+
+static inline __attribute__((always_inline))
+ulong sf_add(thread const ulong& a, thread const ulong& b)
+{
+    if (((a ^ b) & 9223372036854775808ul) == 0ul)
+    {
+        ulong param = a;
+        ulong param_1 = b;
+        ulong param_2 = a & 9223372036854775808ul;
+        return sf_add_mags(param, param_1, param_2);
+    }
+    ulong param_3 = a;
+    ulong param_4 = b;
+    ulong param_5 = a & 9223372036854775808ul;
+    ulong _780 = sf_sub_mags(param_3, param_4, param_5);
+    return _780;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_add(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_add(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+long sf_to_i64(thread const ulong& a)
+{
+    ulong param = a;
+    ulong r = sf_round_even(param);
+    ulong param_1 = r;
+    int e = sf_exp(param_1);
+    if (e >= 1086)
+    {
+        return long(0x8000000000000000ul);
+    }
+    if (e < 1023)
+    {
+        return 0l;
+    }
+    ulong sig = (r & 4503599627370495ul) | 4503599627370496ul;
+    ulong _1336;
+    if (e >= 1075)
+    {
+        _1336 = sig << ulong(e - 1075);
+    }
+    else
+    {
+        _1336 = sig >> ulong(1075 - e);
+    }
+    ulong mag = _1336;
+    long _1352;
+    if ((r & 9223372036854775808ul) != 0ul)
+    {
+        _1352 = -long(mag);
+    }
+    else
+    {
+        _1352 = long(mag);
+    }
+    return _1352;
+}
+
+static inline __attribute__((always_inline))
+long f64_llrint(thread const ulong& a)
+{
+    ulong param = a;
+    return sf_to_i64(param);
+}
+
+static inline __attribute__((always_inline))
+ulong pow2(thread const int& e)
+{
+    ulong param = ulong(uint(e + 1023)) << ulong(52);
+    return f64_from_bits(param);
+}
+
+static inline __attribute__((always_inline))
+ulong det_scale2(thread const ulong& p, thread const int& k)
+{
+    if ((k > (-1022)) && (k < 1024))
+    {
+        int param = k;
+        ulong param_1 = p;
+        ulong param_2 = pow2(param);
+        return f64_mul(param_1, param_2);
+    }
+    int half_k = k / 2;
+    int param_3 = half_k;
+    ulong param_4 = p;
+    ulong param_5 = pow2(param_3);
+    int param_6 = k - half_k;
+    ulong param_7 = f64_mul(param_4, param_5);
+    ulong param_8 = pow2(param_6);
+    return f64_mul(param_7, param_8);
+}
+
+static inline __attribute__((always_inline))
+ulong det_exp(thread const ulong& x)
+{
+    ulong param = x;
+    ulong param_1 = x;
+    if (!f64_eq(param, param_1))
+    {
+        return x;
+    }
+    ulong param_2 = x;
+    ulong param_3 = 4649447645771726848ul;
+    if (f64_gt(param_2, param_3))
+    {
+        ulong param_4 = 9218868437227405312ul;
+        return f64_from_bits(param_4);
+    }
+    ulong param_5 = x;
+    ulong param_6 = 13873136341975302144ul;
+    if (f64_lt(param_5, param_6))
+    {
+        return 0ul;
+    }
+    ulong param_7 = x;
+    ulong param_8 = 4609176140021203710ul;
+    ulong param_9 = f64_mul(param_7, param_8);
+    ulong k = f64_round_even(param_9);
+    ulong param_10 = k;
+    ulong param_11 = 4604418534311723008ul;
+    ulong param_12 = x;
+    ulong param_13 = f64_mul(param_10, param_11);
+    ulong param_14 = k;
+    ulong param_15 = 4461442080421002358ul;
+    ulong param_16 = f64_sub(param_12, param_13);
+    ulong param_17 = f64_mul(param_14, param_15);
+    ulong r = f64_sub(param_16, param_17);
+    ulong p = 4460272573143870729ul;
+    ulong param_18 = p;
+    ulong param_19 = r;
+    ulong param_20 = f64_mul(param_18, param_19);
+    ulong param_21 = 4477122120089393304ul;
+    p = f64_add(param_20, param_21);
+    ulong param_22 = p;
+    ulong param_23 = r;
+    ulong param_24 = f64_mul(param_22, param_23);
+    ulong param_25 = 4493156764026750180ul;
+    p = f64_add(param_24, param_25);
+    ulong param_26 = p;
+    ulong param_27 = r;
+    ulong param_28 = f64_mul(param_26, param_27);
+    ulong param_29 = 4508805057796939612ul;
+    p = f64_add(param_28, param_29);
+    ulong param_30 = p;
+    ulong param_31 = r;
+    ulong param_32 = f64_mul(param_30, param_31);
+    ulong param_33 = 4523617214285662004ul;
+    p = f64_add(param_32, param_33);
+    ulong param_34 = p;
+    ulong param_35 = r;
+    ulong param_36 = f64_mul(param_34, param_35);
+    ulong param_37 = 4537941361671905306ul;
+    p = f64_add(param_36, param_37);
+    ulong param_38 = p;
+    ulong param_39 = r;
+    ulong param_40 = f64_mul(param_38, param_39);
+    ulong param_41 = 4551452160554016794ul;
+    p = f64_add(param_40, param_41);
+    ulong param_42 = p;
+    ulong param_43 = r;
+    ulong param_44 = f64_mul(param_42, param_43);
+    ulong param_45 = 4564047942368979991ul;
+    p = f64_add(param_44, param_45);
+    ulong param_46 = p;
+    ulong param_47 = r;
+    ulong param_48 = f64_mul(param_46, param_47);
+    ulong param_49 = 4575957461383581969ul;
+    p = f64_add(param_48, param_49);
+    ulong param_50 = p;
+    ulong param_51 = r;
+    ulong param_52 = f64_mul(param_50, param_51);
+    ulong param_53 = 4586165620538955093ul;
+    p = f64_add(param_52, param_53);
+    ulong param_54 = p;
+    ulong param_55 = r;
+    ulong param_56 = f64_mul(param_54, param_55);
+    ulong param_57 = 4595172819793696085ul;
+    p = f64_add(param_56, param_57);
+    ulong param_58 = p;
+    ulong param_59 = r;
+    ulong param_60 = f64_mul(param_58, param_59);
+    ulong param_61 = 4602678819172646912ul;
+    p = f64_add(param_60, param_61);
+    ulong param_62 = p;
+    ulong param_63 = r;
+    ulong param_64 = f64_mul(param_62, param_63);
+    ulong param_65 = 4607182418800017408ul;
+    p = f64_add(param_64, param_65);
+    ulong param_66 = p;
+    ulong param_67 = r;
+    ulong param_68 = f64_mul(param_66, param_67);
+    ulong param_69 = 4607182418800017408ul;
+    p = f64_add(param_68, param_69);
+    ulong param_70 = k;
+    ulong param_71 = p;
+    int param_72 = int(f64_llrint(param_70));
+    return det_scale2(param_71, param_72);
+}
+
+static inline __attribute__((always_inline))
+ulong sf_div(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    int ea = sf_exp(param);
+    ulong param_1 = b;
+    int eb = sf_exp(param_1);
+    ulong sa = a & 4503599627370495ul;
+    ulong sb = b & 4503599627370495ul;
+    ulong _sign = (a ^ b) & 9223372036854775808ul;
+    if (ea == 2047)
+    {
+        if (sa != 0ul)
+        {
+            ulong param_2 = a;
+            ulong param_3 = b;
+            return sf_propagate_nan(param_2, param_3);
+        }
+        if (eb == 2047)
+        {
+            ulong _1070;
+            if (sb != 0ul)
+            {
+                ulong param_4 = a;
+                ulong param_5 = b;
+                _1070 = sf_propagate_nan(param_4, param_5);
+            }
+            else
+            {
+                _1070 = 18444492273895866368ul;
+            }
+            return _1070;
+        }
+        return _sign | 9218868437227405312ul;
+    }
+    if (eb == 2047)
+    {
+        ulong _1090;
+        if (sb != 0ul)
+        {
+            ulong param_6 = a;
+            ulong param_7 = b;
+            _1090 = sf_propagate_nan(param_6, param_7);
+        }
+        else
+        {
+            _1090 = _sign;
+        }
+        return _1090;
+    }
+    if (eb == 0)
+    {
+        if (sb == 0ul)
+        {
+            ulong _1116;
+            if ((ulong(long(ea)) | sa) == 0ul)
+            {
+                _1116 = 18444492273895866368ul;
+            }
+            else
+            {
+                _1116 = _sign | 9218868437227405312ul;
+            }
+            return _1116;
+        }
+        ulong param_8 = sb;
+        int s = sf_norm_shift(param_8);
+        eb = 1 - s;
+        sb = sb << ulong(s);
+    }
+    if (ea == 0)
+    {
+        if (sa == 0ul)
+        {
+            return _sign;
+        }
+        ulong param_9 = sa;
+        int s_1 = sf_norm_shift(param_9);
+        ea = 1 - s_1;
+        sa = sa << ulong(s_1);
+    }
+    int ez = (ea - eb) + 1022;
+    sa |= 4503599627370496ul;
+    sb |= 4503599627370496ul;
+    if (sa < sb)
+    {
+        ez--;
+        sa = sa << ulong(1);
+    }
+    ulong q = 1ul;
+    ulong r = sa - sb;
+    for (int i = 0; i < 5; i++)
+    {
+        r = r << ulong(11);
+        ulong digit = r / sb;
+        q = (q << ulong(11)) | digit;
+        r -= (digit * sb);
+    }
+    r = r << ulong(7);
+    ulong digit_1 = r / sb;
+    q = (q << ulong(7)) | digit_1;
+    r -= (digit_1 * sb);
+    ulong param_10 = _sign;
+    int param_11 = ez;
+    ulong param_12 = q | ulong(r != 0ul);
+    ulong _1228 = sf_round_pack(param_10, param_11, param_12);
+    return _1228;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_div(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_div(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_neg(thread const ulong& a)
+{
+    return a ^ 9223372036854775808ul;
+}
+
+static inline __attribute__((always_inline))
+ulong det_sigmoid(thread const ulong& x)
+{
+    ulong param = x;
+    ulong param_1 = f64_neg(param);
+    ulong param_2 = 4607182418800017408ul;
+    ulong param_3 = det_exp(param_1);
+    ulong param_4 = 4607182418800017408ul;
+    ulong param_5 = f64_add(param_2, param_3);
+    return f64_div(param_4, param_5);
+}
+
+static inline __attribute__((always_inline))
+ulong2 objective_single(thread const int& objective, thread const float& margin, thread const float& label, thread const float& weight)
+{
+    float param = margin;
+    ulong m = f64_from_float(param);
+    float param_1 = label;
+    ulong y = f64_from_float(param_1);
+    ulong g;
+    ulong h;
+    if (objective == 1)
+    {
+        ulong param_2 = m;
+        ulong p = det_sigmoid(param_2);
+        ulong param_3 = p;
+        ulong param_4 = y;
+        g = f64_sub(param_3, param_4);
+        ulong param_5 = 4607182418800017408ul;
+        ulong param_6 = p;
+        ulong param_7 = p;
+        ulong param_8 = f64_sub(param_5, param_6);
+        h = f64_mul(param_7, param_8);
+        ulong param_9 = h;
+        ulong param_10 = 4367597403136100796ul;
+        if (f64_lt(param_9, param_10))
+        {
+            h = 4367597403136100796ul;
+        }
+    }
+    else
+    {
+        if (objective == 3)
+        {
+            ulong param_11 = m;
+            ulong param_12 = y;
+            ulong _1929;
+            if (f64_gt(param_11, param_12))
+            {
+                _1929 = 4607182418800017408ul;
+            }
+            else
+            {
+                ulong param_13 = m;
+                ulong param_14 = y;
+                _1929 = f64_lt(param_13, param_14) ? 13830554455654793216ul : 0ul;
+            }
+            g = _1929;
+            h = 4607182418800017408ul;
+        }
+        else
+        {
+            ulong param_15 = m;
+            ulong param_16 = y;
+            g = f64_sub(param_15, param_16);
+            h = 4607182418800017408ul;
+        }
+    }
+    float param_17 = weight;
+    ulong w = f64_from_float(param_17);
+    ulong param_18 = g;
+    ulong param_19 = w;
+    ulong param_20 = h;
+    ulong param_21 = w;
+    return ulong2(f64_mul(param_18, param_19), f64_mul(param_20, param_21));
+}
+
+static inline __attribute__((always_inline))
+uint2 f64_words(thread const ulong& a)
+{
+    return as_type<uint2>(a);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_abs(thread const ulong& a)
+{
+    return a & 9223372036854775807ul;
+}
+
+kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2268 [[buffer(1)]], const device Margins& _2107 [[buffer(2)]], const device Labels& _2199 [[buffer(3)]], const device Weights& _2085 [[buffer(4)]], device GroupMax& _2388 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+{
+    threadgroup ulong s_g[WG];
+    threadgroup ulong s_h[WG];
+    uint lid = gl_LocalInvocationID.x;
+    ulong max_g = 0ul;
+    ulong max_h = 0ul;
+    uint _2034 = gl_NumWorkGroups.x * WG;
+    float _2079;
+    for (uint stride = _2034, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
+    {
+        ulong2 gh = ulong2(0ul);
+        ulong param = as_type<ulong>(pc.seed);
+        int param_1 = pc.round_index;
+        ulong param_2 = ulong(r);
+        float param_3 = pc.subsample;
+        if (row_sampled(param, param_1, param_2, param_3))
+        {
+            if (pc.has_weight != 0u)
+            {
+                _2079 = _2085.weight[r];
+            }
+            else
+            {
+                _2079 = 1.0;
+            }
+            float w = _2079;
+            uint base = r * pc.num_outputs;
+            if (pc.objective == 2)
+            {
+                float param_4 = _2107.margins[base];
+                ulong top = f64_from_float(param_4);
+                for (uint c = 1u; c < pc.num_outputs; c++)
+                {
+                    float param_5 = _2107.margins[base + c];
+                    ulong param_6 = f64_from_float(param_5);
+                    ulong param_7 = top;
+                    if (f64_gt(param_6, param_7))
+                    {
+                        float param_8 = _2107.margins[base + c];
+                        top = f64_from_float(param_8);
+                    }
+                }
+                ulong sum = 0ul;
+                for (uint c_1 = 0u; c_1 < pc.num_outputs; c_1++)
+                {
+                    float param_9 = _2107.margins[base + c_1];
+                    ulong param_10 = f64_from_float(param_9);
+                    ulong param_11 = top;
+                    ulong param_12 = f64_sub(param_10, param_11);
+                    ulong param_13 = sum;
+                    ulong param_14 = det_exp(param_12);
+                    sum = f64_add(param_13, param_14);
+                }
+                float param_15 = _2107.margins[base + pc.output_index];
+                ulong param_16 = f64_from_float(param_15);
+                ulong param_17 = top;
+                ulong param_18 = f64_sub(param_16, param_17);
+                ulong param_19 = det_exp(param_18);
+                ulong param_20 = sum;
+                ulong p = f64_div(param_19, param_20);
+                ulong y = (int(_2199.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
+                ulong param_21 = 4611686018427387904ul;
+                ulong param_22 = p;
+                ulong param_23 = 4607182418800017408ul;
+                ulong param_24 = p;
+                ulong param_25 = f64_mul(param_21, param_22);
+                ulong param_26 = f64_sub(param_23, param_24);
+                ulong h = f64_mul(param_25, param_26);
+                ulong param_27 = h;
+                ulong param_28 = 4367597403136100796ul;
+                if (f64_lt(param_27, param_28))
+                {
+                    h = 4367597403136100796ul;
+                }
+                float param_29 = w;
+                ulong wd = f64_from_float(param_29);
+                ulong param_30 = p;
+                ulong param_31 = y;
+                ulong param_32 = f64_sub(param_30, param_31);
+                ulong param_33 = wd;
+                ulong param_34 = h;
+                ulong param_35 = wd;
+                gh = ulong2(f64_mul(param_32, param_33), f64_mul(param_34, param_35));
+            }
+            else
+            {
+                int param_36 = pc.objective;
+                float param_37 = _2107.margins[base + pc.output_index];
+                float param_38 = _2199.label[r];
+                float param_39 = w;
+                gh = objective_single(param_36, param_37, param_38, param_39);
+            }
+        }
+        ulong param_40 = gh.x;
+        ulong param_41 = gh.y;
+        _2268.grad[r] = uint4(f64_words(param_40), f64_words(param_41));
+        ulong param_42 = gh.x;
+        ulong param_43 = f64_abs(param_42);
+        ulong param_44 = max_g;
+        if (f64_gt(param_43, param_44))
+        {
+            ulong param_45 = gh.x;
+            max_g = f64_abs(param_45);
+        }
+        ulong param_46 = gh.y;
+        ulong param_47 = max_h;
+        if (f64_gt(param_46, param_47))
+        {
+            max_h = gh.y;
+        }
+    }
+    s_g[lid] = max_g;
+    s_h[lid] = max_h;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    for (uint half_size = _2326; half_size > 0u; half_size = half_size >> uint(1))
+    {
+        if (lid < half_size)
+        {
+            ulong param_48 = s_g[lid + half_size];
+            ulong param_49 = s_g[lid];
+            if (f64_gt(param_48, param_49))
+            {
+                s_g[lid] = s_g[lid + half_size];
+            }
+            ulong param_50 = s_h[lid + half_size];
+            ulong param_51 = s_h[lid];
+            if (f64_gt(param_50, param_51))
+            {
+                s_h[lid] = s_h[lid + half_size];
+            }
+        }
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    if (lid == 0u)
+    {
+        ulong param_52 = s_g[0];
+        ulong param_53 = s_h[0];
+        _2388.group_max[gl_WorkGroupID.x] = uint4(f64_words(param_52), f64_words(param_53));
+    }
+}
+
