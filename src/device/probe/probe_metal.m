@@ -29,6 +29,24 @@ static uint64_t host_memory(void)
     return sysctlbyname("hw.memsize", &bytes, &len, NULL, 0) == 0 ? bytes : 0;
 }
 
+#ifdef GPL_PROBE_METAL_CAPS
+/* The Metal backend's own capability code (src/backend/metal/metal_caps.h),
+ * so that discovery, `gpulayer diagnose` and the backend's checks agree. */
+#include "metal_caps.h"
+
+static void add_families(id<MTLDevice> dev, cJSON *d)
+{
+    gpl_mtl_caps caps;
+    gpl_mtl_caps_query((__bridge void *)dev, &caps);
+    char names[16][32];
+    int n = gpl_mtl_caps_names(&caps, names, 16);
+    for (int i = 0; i < n; i++) probe_device_cap(d, names[i]);
+    probe_device_prop(d, "max_threads_per_threadgroup", "%llu",
+                      (unsigned long long)caps.max_threads_per_group);
+    probe_device_prop(d, "max_buffer_length", "%llu",
+                      (unsigned long long)caps.max_buffer_length);
+}
+#else
 /* GPU families by their MTLGPUFamily values, so that an older SDK still
  * compiles and a newer family is simply not reported. */
 static void add_families(id<MTLDevice> dev, cJSON *d)
@@ -47,6 +65,7 @@ static void add_families(id<MTLDevice> dev, cJSON *d)
     if (metal3 || [dev supportsFamily:(MTLGPUFamily)1007])
         probe_device_cap(d, "metal.float_atomics");
 }
+#endif
 
 void probe_metal(probe_out *o)
 {
