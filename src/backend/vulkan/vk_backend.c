@@ -16,7 +16,9 @@
 /* Partial histograms (of all the nodes of a wave, vk_hist.c) are kept
  * within this many bytes and this many workgroups. */
 #define VK_PARTIAL_BUDGET ((VkDeviceSize)64 << 20)
-#define VK_MAX_PARTIAL_GROUPS 512u
+/* Default for the most partial histograms (workgroups) one node gets. */
+#define VK_NODE_PARTIALS 64u
+#define VK_MAX_PARTIAL_GROUPS 2048u
 
 static void vk_destroy(gpl_backend *be)
 {
@@ -143,10 +145,19 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     GPL_CHECK(plan_chunks(c));
     c->slot_bytes = vk_align_up(hist_bytes ? hist_bytes : 16, c->align);
     VkDeviceSize budget = c->max_range < VK_PARTIAL_BUDGET ? c->max_range : VK_PARTIAL_BUDGET;
-    VkDeviceSize pg = hist_bytes ? budget / hist_bytes : VK_MAX_PARTIAL_GROUPS;
+    /* Partials are int32 pairs (histogram.comp), 8 bytes a bin. */
+    const VkDeviceSize partial_bytes = (VkDeviceSize)c->hist_len * 8;
+    VkDeviceSize pg = partial_bytes ? budget / partial_bytes : VK_MAX_PARTIAL_GROUPS;
     if (pg < 1) pg = 1;
     if (pg > VK_MAX_PARTIAL_GROUPS) pg = VK_MAX_PARTIAL_GROUPS;
     c->partial_groups = (uint32_t)pg;
+    /* More partials spread a large node over more workgroups but cost a
+     * longer reduction; on an H200 (docs/benchmarks.md) 64 trained faster
+     * than 512 or 2048. GPULAYER_VULKAN_NODE_PARTIALS overrides it (for
+     * measurement). */
+    c->node_partials = VK_NODE_PARTIALS;
+    const char *np = getenv("GPULAYER_VULKAN_NODE_PARTIALS");
+    if (np && atoi(np) > 0) c->node_partials = (uint32_t)atoi(np);
     c->grad_groups = vk_groups_for(c, N);
     if (c->grad_groups > VK_GRADIENT_GROUPS) c->grad_groups = VK_GRADIENT_GROUPS;
     /* Level-sized buffers are planned for a level of up to 64 nodes. */
@@ -161,7 +172,7 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->estimate_bytes = (size_t)(F * c->column_bytes + (F + 1) * 4 +
                                  N * 4 * (c->has_weight ? 2 : 1) + N * K * 4 + N * 16 + N * 8 +
                                  (VkDeviceSize)c->grad_groups * 16 +
-                                 (VkDeviceSize)c->partial_groups * hist_bytes + tiles * 4 +
+                                 (VkDeviceSize)c->partial_groups * partial_bytes + tiles * 4 +
                                  level * 8 + level * 72 + F * 4 + M * c->slot_bytes +
                                  (c->host_visible ? 0 : VK_STAGING_BYTES));
     /* Refused before anything is allocated when even the buffers that do
@@ -185,7 +196,7 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     GPL_CHECK(vk_buffer_create(c, &c->scratch, N * 4, "partition scratch"));
     GPL_CHECK(vk_buffer_create(c, &c->group_max, (VkDeviceSize)c->grad_groups * 16,
                                "gradient maxima"));
-    GPL_CHECK(vk_buffer_create(c, &c->partial, (VkDeviceSize)c->partial_groups * hist_bytes,
+    GPL_CHECK(vk_buffer_create(c, &c->partial, (VkDeviceSize)c->partial_groups * partial_bytes,
                                "partial histograms"));
     GPL_CHECK(vk_buffer_reserve(c, &c->tiles, tiles * 4, "partition tiles"));
     GPL_CHECK(vk_buffer_reserve(c, &c->child_counts, level * 8, "child row counts"));

@@ -129,6 +129,7 @@ typedef struct vk_context {
     vk_buffer staging;
     uint32_t grad_groups;    /* workgroups of the gradient kernel */
     uint32_t partial_groups; /* partial histograms the partial buffer holds */
+    uint32_t node_partials;  /* most workgroups (partials) one node's build gets */
     VkDeviceSize slot_bytes; /* one histogram, aligned */
     int32_t slots_per_page;
 

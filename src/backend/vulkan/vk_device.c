@@ -96,9 +96,9 @@ static gpulayer_status check_capabilities(vk_context *c)
     while (wg > l->maxComputeWorkGroupInvocations || wg > l->maxComputeWorkGroupSize[0])
         wg >>= 1;
     c->wg = wg;
-    /* 16 bytes a bin, at most 2048 bins (32 KiB, the portable limit). */
-    uint32_t bins = (uint32_t)(l->maxComputeSharedMemorySize / 16u);
-    c->shared_bins = bins > 2048 ? 2048 : bins;
+    /* 8 bytes a bin, at most 4096 bins (32 KiB, the portable limit). */
+    uint32_t bins = (uint32_t)(l->maxComputeSharedMemorySize / 8u);
+    c->shared_bins = bins > 4096 ? 4096 : bins;
     /* The split search keeps WG candidates of 40 bytes in shared memory. */
     if (c->shared_bins < 256 || (uint64_t)wg * 40u > l->maxComputeSharedMemorySize || wg < 32)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,

@@ -80,8 +80,6 @@ typedef struct reduce_push {
     uint32_t hist_len, groups, partial_first;
 } reduce_push;
 
-/* Most workgroups (partial histograms) a single node gets. */
-#define VK_NODE_PARTIALS 64u
 
 /* A node of the wave being recorded: where its partials are. */
 typedef struct wave_node {
@@ -135,7 +133,7 @@ static gpulayer_status record_level(vk_context *c, const int32_t *nodes, int32_t
         const uint32_t count =
             c->node_state[node] == VK_NODE_LIVE ? (uint32_t)c->node_count[node] : 0;
         uint32_t groups = vk_groups_for(c, count);
-        if (groups > VK_NODE_PARTIALS) groups = VK_NODE_PARTIALS;
+        if (groups > c->node_partials) groups = c->node_partials;
         if (groups > c->partial_groups) groups = c->partial_groups;
         if (used + groups > c->partial_groups) {
             GPL_CHECK(record_reductions(c, wave, in_wave));

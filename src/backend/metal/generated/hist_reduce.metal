@@ -17,7 +17,7 @@ struct Push
 
 struct Partial
 {
-    uint4 partial[1];
+    uint2 partial[1];
 };
 
 struct Hist
@@ -25,9 +25,9 @@ struct Hist
     uint4 hist[1];
 };
 
-constant uint _133_tmp [[function_constant(0)]];
-constant uint _133 = is_function_constant_defined(_133_tmp) ? _133_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_133, 1u, 1u);
+constant uint _145_tmp [[function_constant(0)]];
+constant uint _145 = is_function_constant_defined(_145_tmp) ? _145_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_145, 1u, 1u);
 
 static inline __attribute__((always_inline))
 uint2 add64(thread const uint2& a, thread const uint2& b)
@@ -37,7 +37,7 @@ uint2 add64(thread const uint2& a, thread const uint2& b)
     return uint2(lo, (a.y + b.y) + carry);
 }
 
-kernel void hist_reduce(constant Push& pc [[buffer(0)]], const device Partial& _89 [[buffer(1)]], device Hist& _120 [[buffer(2)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+kernel void hist_reduce(constant Push& pc [[buffer(0)]], const device Partial& _87 [[buffer(1)]], device Hist& _131 [[buffer(2)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint _49 = gl_NumWorkGroups.x * WG;
     for (uint stride = _49, b = gl_GlobalInvocationID.x; b < pc.hist_len; b += stride)
@@ -46,15 +46,15 @@ kernel void hist_reduce(constant Push& pc [[buffer(0)]], const device Partial& _
         uint2 h = uint2(0u);
         for (uint k = 0u; k < pc.groups; k++)
         {
-            uint4 x = _89.partial[((pc.partial_first + k) * pc.hist_len) + b];
+            uint2 x = _87.partial[((pc.partial_first + k) * pc.hist_len) + b];
             uint2 param = g;
-            uint2 param_1 = x.xy;
+            uint2 param_1 = uint2(x.x, (x.x >> uint(31)) * 4294967295u);
             g = add64(param, param_1);
             uint2 param_2 = h;
-            uint2 param_3 = x.zw;
+            uint2 param_3 = uint2(x.y, (x.y >> uint(31)) * 4294967295u);
             h = add64(param_2, param_3);
         }
-        _120.hist[b] = uint4(g, h);
+        _131.hist[b] = uint4(g, h);
     }
 }
 

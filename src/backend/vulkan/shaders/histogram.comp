@@ -1,15 +1,20 @@
 #version 450
 // histogram.comp -- the first stage of a node's histogram for one chunk of
 // features: each workgroup sums its share of the node's rows into a
-// workgroup-local histogram (shared memory, 32-bit atomics with an explicit
-// carry), then writes it out whole as one partial histogram. The second
-// stage (hist_reduce.comp) adds the partials without atomics.
+// workgroup-local histogram (shared memory, one 32-bit atomic per value),
+// then writes it out whole as one partial histogram. The second stage
+// (hist_reduce.comp) adds the partials without atomics.
+//
+// 32 bits are exact: quantize.h bounds the sum of |value| over all rows
+// below 2^31, so every partial sum of a subset of rows fits int32, and
+// adding the low words of the int64 values (two's complement, wrapping)
+// gives its low word exactly.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
-// Bins of the chunk held in shared memory: 16 bytes each (two 64-bit sums
-// as four words), so 2048 bins fill 32 KiB. Set from the device's limit.
-layout(constant_id = 1) const uint SHARED_BINS = 1024;
+// Bins of the chunk held in shared memory: 8 bytes each (two 32-bit
+// sums), so 4096 bins fill 32 KiB. Set from the device's limit.
+layout(constant_id = 1) const uint SHARED_BINS = 2048;
 
 layout(push_constant) uniform Push {
     uint row_begin;     // the node's first position in the row list
@@ -28,28 +33,18 @@ layout(std430, binding = 2) readonly buffer Grad { uvec4 grad[]; };
 // The chunk's feature columns, one byte a row, read as words.
 layout(std430, binding = 3) readonly buffer Bins { uint bins[]; };
 layout(std430, binding = 4) readonly buffer Offsets { uint feature_offset[]; };
-layout(std430, binding = 5) writeonly buffer Partial { uvec4 partial[]; };
+// (grad, hess) as int32 words.
+layout(std430, binding = 5) writeonly buffer Partial { uvec2 partial[]; };
 
-shared uint s_glo[SHARED_BINS];
-shared uint s_ghi[SHARED_BINS];
-shared uint s_hlo[SHARED_BINS];
-shared uint s_hhi[SHARED_BINS];
-
-void add_pair(uint i, uvec4 x)
-{
-    uint old = atomicAdd(s_glo[i], x.x);
-    uint carry = (old + x.x < old) ? 1u : 0u;
-    atomicAdd(s_ghi[i], x.y + carry);
-    old = atomicAdd(s_hlo[i], x.z);
-    carry = (old + x.z < old) ? 1u : 0u;
-    atomicAdd(s_hhi[i], x.w + carry);
-}
+shared uint s_g[SHARED_BINS];
+shared uint s_h[SHARED_BINS];
 
 void main()
 {
     const uint lid = gl_LocalInvocationID.x;
     for (uint i = lid; i < pc.bin_count; i += WG) {
-        s_glo[i] = 0u; s_ghi[i] = 0u; s_hlo[i] = 0u; s_hhi[i] = 0u;
+        s_g[i] = 0u;
+        s_h[i] = 0u;
     }
     barrier();
     const uint stride = gl_NumWorkGroups.x * WG;
@@ -59,11 +54,13 @@ void main()
         for (uint k = 0u; k < pc.feature_count; k++) {
             const uint byte_index = k * pc.column_bytes + r;
             const uint b = (bins[byte_index >> 2] >> ((byte_index & 3u) * 8u)) & 0xffu;
-            add_pair(feature_offset[pc.feature_first + k] - pc.bin_first + b, g);
+            const uint i = feature_offset[pc.feature_first + k] - pc.bin_first + b;
+            atomicAdd(s_g[i], g.x);
+            atomicAdd(s_h[i], g.z);
         }
     }
     barrier();
     const uint base = (pc.partial_first + gl_WorkGroupID.x) * pc.hist_len + pc.bin_first;
     for (uint i = lid; i < pc.bin_count; i += WG)
-        partial[base + i] = uvec4(s_glo[i], s_ghi[i], s_hlo[i], s_hhi[i]);
+        partial[base + i] = uvec2(s_g[i], s_h[i]);
 }
