@@ -4,6 +4,7 @@
 #include "ops_compare.h"
 #include "test_util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,11 +60,26 @@ void make_data(const problem *p, data *d)
         switch (p->labels) {
         case LABELS_HUGE: d->label[r] = (float)(z * 1e30 * (r % 3 == 0 ? 1.0 : 1e-25)); break;
         case LABELS_CLASS: d->label[r] = (float)(next_random() % (uint64_t)p->outputs); break;
+        case LABELS_TIES: {
+            /* Row 0's 0.75 sets the scale to 2^(31 - row_bits) (quantize.h);
+             * the others are odd multiples of half its step, below 1/4. */
+            int row_bits = 0;
+            while (((int64_t)1 << row_bits) <= N) row_bits++;
+            const uint64_t odd = 2 * (next_random() % ((uint64_t)1 << (29 - row_bits))) + 1;
+            const double v = ldexp((double)odd, row_bits - 32);
+            d->label[r] = r == 0 ? 0.75f : (float)(z > 0 ? v : -v);
+            break;
+        }
         default: d->label[r] = z > 0 ? 1.0f : 0.0f; break;
         }
         if (d->weight) d->weight[r] = (float)(0.25 + 2.0 * uniform());
         for (int k = 0; k < p->outputs; k++)
             d->margins[r * p->outputs + k] = (float)(uniform() - 0.5);
+        if (p->labels == LABELS_TIES)
+            for (int k = 0; k < p->outputs; k++) d->margins[r * p->outputs + k] = 0.0f;
+        if (p->labels == LABELS_SATURATED)
+            for (int k = 0; k < p->outputs; k++)
+                d->margins[r * p->outputs + k] = (float)(80.0 * (uniform() - 0.5));
     }
     d->m = (gpl_binned_matrix){N, F, d->bins, d->offset};
 }

@@ -18,7 +18,12 @@ typedef enum bin_pattern {
 typedef enum label_pattern {
     LABELS_BINARY,
     LABELS_HUGE,  /* squared error with labels up to 1e30              */
-    LABELS_CLASS  /* 0..K-1 for softmax                                */
+    LABELS_CLASS, /* 0..K-1 for softmax                                */
+    LABELS_TIES,  /* squared error, margins 0: the first round's
+                     gradients times the scale end in exactly .5, so
+                     quantization rounds half to even on every row   */
+    LABELS_SATURATED /* binary labels, margins up to +-40: the sigmoid
+                        saturates, hessians down to the 1e-16 floor   */
 } label_pattern;
 
 typedef struct problem {

@@ -34,6 +34,11 @@ CASE(test_300_features,     "300 features", 2003, 300, 256, BINS_RANDOM, LABELS_
  * level of 8 nodes needs more descriptor sets than one pool holds
  * (vk_record.c submits what it has and goes on). */
 CASE(test_4000_features,    "4000 features", 501, 4000, 256, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 5, 0.0, 0.0, 0)
+/* The arithmetic at its edges (also run with the float64-free kernels):
+ * quantization exactly half-way between integers, and saturated sigmoids
+ * whose hessians reach the 1e-16 floor (weighted, so hess * weight too). */
+CASE(test_rounding_ties,    "rounding ties", 3001, 5, 64, BINS_RANDOM, LABELS_TIES, GPL_OBJ_SQUARED_ERROR, 1, 0, 1.0f, 4, 0.0, 0.0, 0)
+CASE(test_tiny_hessians,    "tiny hessians", 3001, 5, 64, BINS_RANDOM, LABELS_SATURATED, GPL_OBJ_LOGISTIC, 1, 1, 1.0f, 4, 0.0, 0.0, 0)
 CASE(test_softmax,          "softmax",     10007, 7, 128, BINS_RANDOM, LABELS_CLASS, GPL_OBJ_SOFTMAX, 3, 1, 0.7f, 4, 1.0, 0.0, 0)
 
 /* A device made to look small: 64 KiB storage bindings (feature chunks
@@ -108,6 +113,8 @@ int main(void)
         cmocka_unit_test(test_one_feature),
         cmocka_unit_test(test_300_features),
         cmocka_unit_test(test_4000_features),
+        cmocka_unit_test(test_rounding_ties),
+        cmocka_unit_test(test_tiny_hessians),
         cmocka_unit_test(test_softmax),
         cmocka_unit_test(test_small_device_limits),
         cmocka_unit_test(test_errors_are_reported),
