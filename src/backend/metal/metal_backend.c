@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "gpu_kernel_abi.h"
 #include "metal_backend.h"
 #include "quantize.h"
 
@@ -140,8 +141,9 @@ static gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     const size_t tiles = (N + GPL_MTL_WG - 1) / GPL_MTL_WG + level;
     c->estimate_bytes = F * c->column_bytes + (F + 1) * 4 + N * 4 * (c->has_weight ? 2 : 1) +
                         N * K * 4 + N * 16 + N * 8 + (size_t)c->grad_groups * 16 +
-                        (size_t)c->partial_groups * hist_bytes + tiles * 4 + level * 8 +
-                        level * 72 + F * 4 + M * (hist_bytes ? hist_bytes : 16);
+                        (size_t)c->partial_groups * hist_bytes + tiles * 4 +
+                        level * (GPL_CHILD_COUNTS_BYTES + GPL_SPLIT_RECORD_BYTES) + F * 4 +
+                        M * (hist_bytes ? hist_bytes : 16);
     /* Refused before anything is allocated when the buffers that do not
      * grow (and two histograms) exceed what Metal recommends this process
      * keep resident: unified memory is shared with the CPU. */
@@ -171,10 +173,10 @@ static gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->partial, (size_t)c->partial_groups * hist_bytes,
                                   ws, "partial histograms"));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->tiles, tiles * 4, ws, "partition tiles"));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->child_counts, level * 8, GPL_MTL_SHARED,
-                                  "child row counts"));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->records, level * 72, GPL_MTL_SHARED,
-                                  "split records"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->child_counts, level * GPL_CHILD_COUNTS_BYTES,
+                                  GPL_MTL_SHARED, "child row counts"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->records, level * GPL_SPLIT_RECORD_BYTES,
+                                  GPL_MTL_SHARED, "split records"));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->mask, F * 4, GPL_MTL_SHARED, "feature mask"));
     c->uploaded = 1;
     return GPULAYER_OK;
@@ -196,20 +198,6 @@ static gpulayer_status mtl_get_margins(gpl_backend *be, float *margins)
                             (size_t)c->num_rows * (size_t)c->num_outputs * 4);
 }
 
-/* Push constants of gradients and quantize (the Vulkan kernels' layout,
- * which the Metal variants keep byte for byte). */
-typedef struct gradient_push {
-    uint64_t seed;
-    uint32_t num_rows, num_outputs, output_index;
-    int32_t objective, round_index;
-    uint32_t has_weight;
-    float subsample;
-} gradient_push;
-
-typedef struct quantize_push {
-    double scale_grad, scale_hess;
-    uint32_t num_rows;
-} quantize_push;
 
 /* Two batches with the scale in between (a phase boundary: the driver
  * needs the scale too). */
@@ -217,9 +205,9 @@ static gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient
                                              gpl_quant_scale *scale)
 {
     mtl_context *c = mtl_ctx(be);
-    gradient_push gp = {req->seed, (uint32_t)c->num_rows, (uint32_t)c->num_outputs,
-                        (uint32_t)req->output, (int32_t)req->objective, req->round,
-                        (uint32_t)c->has_weight, req->subsample};
+    gpl_gradient_push gp = {req->seed, (uint32_t)c->num_rows, (uint32_t)c->num_outputs,
+                            (uint32_t)req->output, (int32_t)req->objective, req->round,
+                            (uint32_t)c->has_weight, req->subsample};
     gpl_mtl_bind b[5] = {mtl_whole(&c->grad), mtl_whole(&c->margins), mtl_whole(&c->labels),
                          mtl_whole(&c->weights), mtl_whole(&c->group_max)};
     GPL_CHECK(gpl_mtl_begin(c->rt, "compute_gradients", -1));
@@ -234,7 +222,7 @@ static gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient
     }
     scale->grad = gpl_quant_scale_for(max_g, c->num_rows);
     scale->hess = gpl_quant_scale_for(max_h, c->num_rows);
-    quantize_push qp = {scale->grad, scale->hess, (uint32_t)c->num_rows};
+    gpl_quantize_push qp = {scale->grad, scale->hess, (uint32_t)c->num_rows};
     gpl_mtl_bind q[1] = {mtl_whole(&c->grad)};
     GPL_CHECK(gpl_mtl_begin(c->rt, "quantize_gradients", -1));
     GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_QUANTIZE, q, &qp,
@@ -258,10 +246,6 @@ static gpulayer_status mtl_begin_tree(gpl_backend *be)
     return gpl_mtl_commit(c->rt, 0);
 }
 
-typedef struct margins_push {
-    uint32_t row_begin, row_count, num_outputs, output_index;
-    float value;
-} margins_push;
 
 /* One dispatch a leaf, all in one batch: leaves hold disjoint rows. */
 static gpulayer_status mtl_update_margins(gpl_backend *be, int32_t output,
@@ -272,8 +256,8 @@ static gpulayer_status mtl_update_margins(gpl_backend *be, int32_t output,
     GPL_CHECK(gpl_mtl_begin(c->rt, "update_margins", -1));
     for (int32_t n = 0; n < c->max_nodes; n++) {
         if (c->node_state[n] != MTL_NODE_LIVE || c->node_count[n] == 0) continue;
-        margins_push p = {(uint32_t)c->node_begin[n], (uint32_t)c->node_count[n],
-                          (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n]};
+        gpl_margins_push p = {(uint32_t)c->node_begin[n], (uint32_t)c->node_count[n],
+                              (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n]};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_UPDATE_MARGINS, b, &p,
                                    gpl_mtl_groups_for(c->rt, (uint64_t)c->node_count[n])));
     }

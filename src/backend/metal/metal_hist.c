@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "gpu_kernel_abi.h"
 #include "metal_backend.h"
 
 static gpulayer_status check_node(const mtl_context *c, int32_t node, const char *op)
@@ -37,17 +38,6 @@ void mtl_hist_release_all(mtl_context *c)
     for (int32_t n = 0; n < c->max_nodes; n++) gpl_mtl_buf_release(c->rt, &c->hist[n]);
 }
 
-typedef struct histogram_push {
-    uint32_t row_begin, row_count;
-    uint32_t feature_first, feature_count;
-    uint32_t bin_first, bin_count;
-    uint32_t column_bytes, hist_len;
-    uint32_t partial_first;
-} histogram_push;
-
-typedef struct reduce_push {
-    uint32_t hist_len, groups, partial_first;
-} reduce_push;
 
 /* Most threadgroups (partial histograms) a single node gets. */
 #define MTL_NODE_PARTIALS 64u
@@ -66,10 +56,10 @@ static gpulayer_status record_partials(mtl_context *c, const wave_node *w)
 {
     for (int32_t k = 0; k < c->num_chunks; k++) {
         const mtl_chunk *ch = &c->chunks[k];
-        histogram_push p = {(uint32_t)c->node_begin[w->node], live_rows(c, w->node),
-                            ch->feature_first, ch->feature_count, ch->bin_first,
-                            ch->bin_count, (uint32_t)c->column_bytes, c->hist_len,
-                            w->partial_first};
+        gpl_histogram_push p = {(uint32_t)c->node_begin[w->node], live_rows(c, w->node),
+                                ch->feature_first, ch->feature_count, ch->bin_first,
+                                ch->bin_count, (uint32_t)c->column_bytes, c->hist_len,
+                                w->partial_first};
         gpl_mtl_bind b[5] = {mtl_whole(&c->rows), mtl_whole(&c->grad),
                              {&c->bins, (size_t)ch->feature_first * c->column_bytes},
                              mtl_whole(&c->offsets), mtl_whole(&c->partial)};
@@ -82,7 +72,7 @@ static gpulayer_status record_reductions(mtl_context *c, const wave_node *wave, 
 {
     gpl_mtl_barrier(c->rt);
     for (int32_t i = 0; i < n; i++) {
-        reduce_push rp = {c->hist_len, wave[i].groups, wave[i].partial_first};
+        gpl_reduce_push rp = {c->hist_len, wave[i].groups, wave[i].partial_first};
         gpl_mtl_bind rb[2] = {mtl_whole(&c->partial), mtl_whole(&c->hist[wave[i].node])};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HIST_REDUCE, rb, &rp,
                                    gpl_mtl_groups_for(c->rt, c->hist_len)));

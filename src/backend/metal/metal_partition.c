@@ -5,36 +5,21 @@
 #include <stdlib.h>
 
 #include "error.h"
+#include "gpu_kernel_abi.h"
 #include "metal_backend.h"
-
-typedef struct partition_push {
-    uint32_t row_begin, row_count, bin, default_left;
-    uint32_t tile_first, num_tiles, split;
-} partition_push;
 
 static gpulayer_status check_split(const mtl_context *c, const gpl_split_apply *s)
 {
-    if (s->node < 0 || s->node >= c->max_nodes || c->node_state[s->node] != MTL_NODE_LIVE ||
-        s->left_child < 0 || s->left_child >= c->max_nodes || s->right_child < 0 ||
-        s->right_child >= c->max_nodes || s->feature < 0 || s->feature >= c->num_features ||
-        s->bin < 0 || s->bin > 255)
+    if (!gpl_split_apply_valid(s, c->max_nodes, c->num_features, c->node_state, MTL_NODE_LIVE))
         return gpl_error(GPULAYER_ERR_INTERNAL, "metal backend: invalid split of node %d",
                          s->node);
     return GPULAYER_OK;
 }
 
 static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *splits,
-                                    int32_t count, partition_push *push)
+                                    int32_t count, gpl_partition_push *push)
 {
-    uint32_t tile = 0;
-    for (int32_t i = 0; i < count; i++) {
-        const gpl_split_apply *s = &splits[i];
-        const uint32_t rows = (uint32_t)c->node_count[s->node];
-        push[i] = (partition_push){(uint32_t)c->node_begin[s->node], rows, (uint32_t)s->bin,
-                                   s->default_left ? 1u : 0u, tile,
-                                   (rows + GPL_MTL_WG - 1) / GPL_MTL_WG, (uint32_t)i};
-        tile += push[i].num_tiles;
-    }
+    gpl_partition_push_level(push, splits, count, c->node_begin, c->node_count, GPL_MTL_WG);
     for (int32_t i = 0; i < count; i++) {
         gpl_mtl_bind b[3] = {mtl_whole(&c->rows),
                              {&c->bins, (size_t)splits[i].feature * c->column_bytes},
@@ -79,7 +64,7 @@ gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *split
                                   "partition tiles"));
     GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->child_counts, (size_t)count * 8, GPL_MTL_SHARED,
                                   "child row counts"));
-    partition_push *push = malloc(sizeof *push * (size_t)count);
+    gpl_partition_push *push = malloc(sizeof *push * (size_t)count);
     if (!push) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
     gpulayer_status st = gpl_mtl_begin(c->rt, "partition_rows", c->node_depth[splits[0].node]);
     if (st == GPULAYER_OK) st = record_level(c, splits, count, push);
@@ -89,20 +74,9 @@ gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *split
     GPL_CHECK(st);
     const uint32_t *counts = c->child_counts.contents;
     for (int32_t i = 0; i < count; i++) {
-        const gpl_split_apply *s = &splits[i];
-        const int64_t begin = c->node_begin[s->node], nl = counts[2 * i];
-        const int64_t total = c->node_count[s->node];
-        c->node_begin[s->left_child] = begin;
-        c->node_count[s->left_child] = nl;
-        c->node_begin[s->right_child] = begin + nl;
-        c->node_count[s->right_child] = total - nl;
-        c->node_state[s->left_child] = MTL_NODE_LIVE;
-        c->node_state[s->right_child] = MTL_NODE_LIVE;
-        c->node_state[s->node] = MTL_NODE_SPLIT;
-        c->node_depth[s->left_child] = c->node_depth[s->node] + 1;
-        c->node_depth[s->right_child] = c->node_depth[s->node] + 1;
-        child_rows[2 * i] = nl;
-        child_rows[2 * i + 1] = total - nl;
+        gpl_partition_apply_children(&splits[i], counts[2 * i], c->node_begin, c->node_count,
+                                     c->node_state, c->node_depth, MTL_NODE_LIVE, MTL_NODE_SPLIT,
+                                     &child_rows[2 * i]);
     }
     return GPULAYER_OK;
 }

@@ -5,37 +5,8 @@
 #include <string.h>
 
 #include "error.h"
+#include "gpu_kernel_abi.h"
 #include "metal_backend.h"
-
-/* Words of a record as split_eval writes it. */
-#define MTL_RECORD_WORDS 18
-
-typedef struct split_push {
-    double lambda, alpha, min_child_weight, scale_grad, scale_hess;
-    int32_t node;
-    uint32_t record, num_features, has_mask;
-} split_push;
-
-static gpl_grad_pair pair_at(const uint32_t *w)
-{
-    gpl_grad_pair p;
-    memcpy(&p.grad, w, 8);
-    memcpy(&p.hess, w + 2, 8);
-    return p;
-}
-
-static void decode(const uint32_t *w, gpl_split_record *r)
-{
-    memset(r, 0, sizeof *r);
-    r->node = (int32_t)w[0];
-    r->feature = (int32_t)w[1];
-    r->bin = (int32_t)w[2];
-    r->default_left = (int32_t)w[3];
-    memcpy(&r->gain, w + 4, 8);
-    r->left = pair_at(w + 6);
-    r->right = pair_at(w + 10);
-    r->total = pair_at(w + 14);
-}
 
 gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_t num_nodes,
                                     const gpl_split_params *params,
@@ -60,13 +31,12 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
         free(m);
         GPL_CHECK(st);
     }
-    const size_t bytes = sizeof(uint32_t) * MTL_RECORD_WORDS * (size_t)num_nodes;
+    const size_t bytes = sizeof(uint32_t) * GPL_SPLIT_RECORD_WORDS * (size_t)num_nodes;
     GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->records, bytes, GPL_MTL_SHARED, "split records"));
     GPL_CHECK(gpl_mtl_begin(c->rt, "evaluate_splits", c->node_depth[nodes[0]]));
     for (int32_t i = 0; i < num_nodes; i++) {
-        split_push p = {params->lambda, params->alpha, params->min_child_weight,
-                        params->scale.grad, params->scale.hess, nodes[i], (uint32_t)i,
-                        (uint32_t)c->num_features, feature_mask != NULL};
+        gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i, c->num_features,
+                                               feature_mask != NULL);
         gpl_mtl_bind b[4] = {mtl_whole(&c->hist[nodes[i]]), mtl_whole(&c->offsets),
                              mtl_whole(&c->mask), mtl_whole(&c->records)};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_SPLIT_EVAL, b, &p, 1));
@@ -74,6 +44,7 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
     /* The one wait of the level's split: the host needs the records. */
     GPL_CHECK(gpl_mtl_commit(c->rt, 1));
     const uint32_t *words = c->records.contents;
-    for (int32_t i = 0; i < num_nodes; i++) decode(words + (size_t)i * MTL_RECORD_WORDS, &out[i]);
+    for (int32_t i = 0; i < num_nodes; i++)
+        gpl_split_record_decode(words + (size_t)i * GPL_SPLIT_RECORD_WORDS, &out[i]);
     return GPULAYER_OK;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "gpu_kernel_abi.h"
 #include "quantize.h"
 #include "vk_backend.h"
 
@@ -173,7 +174,8 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
                                  N * 4 * (c->has_weight ? 2 : 1) + N * K * 4 + N * 16 + N * 8 +
                                  (VkDeviceSize)c->grad_groups * 16 +
                                  (VkDeviceSize)c->partial_groups * partial_bytes + tiles * 4 +
-                                 level * 8 + level * 72 + F * 4 + M * c->slot_bytes +
+                                 level * (GPL_CHILD_COUNTS_BYTES + GPL_SPLIT_RECORD_BYTES) +
+                                 F * 4 + M * c->slot_bytes +
                                  (c->host_visible ? 0 : VK_STAGING_BYTES));
     /* Refused before anything is allocated when even the buffers that do
      * not grow (and two histograms) exceed the device's memory heap. */
@@ -199,8 +201,9 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     GPL_CHECK(vk_buffer_create(c, &c->partial, (VkDeviceSize)c->partial_groups * partial_bytes,
                                "partial histograms"));
     GPL_CHECK(vk_buffer_reserve(c, &c->tiles, tiles * 4, "partition tiles"));
-    GPL_CHECK(vk_buffer_reserve(c, &c->child_counts, level * 8, "child row counts"));
-    GPL_CHECK(vk_buffer_reserve(c, &c->records, level * 72, "split records"));
+    GPL_CHECK(vk_buffer_reserve(c, &c->child_counts, level * GPL_CHILD_COUNTS_BYTES,
+                                "child row counts"));
+    GPL_CHECK(vk_buffer_reserve(c, &c->records, level * GPL_SPLIT_RECORD_BYTES, "split records"));
     GPL_CHECK(vk_buffer_create(c, &c->mask, F * 4, "feature mask"));
     return GPULAYER_OK;
 }
@@ -219,19 +222,6 @@ static gpulayer_status vk_get_margins(gpl_backend *be, float *margins)
     return bytes ? vk_buffer_read(c, &c->margins, 0, margins, bytes) : GPULAYER_OK;
 }
 
-/* Push constants of gradients.comp and quantize.comp. */
-typedef struct gradient_push {
-    uint64_t seed;
-    uint32_t num_rows, num_outputs, output_index;
-    int32_t objective, round_index;
-    uint32_t has_weight;
-    float subsample;
-} gradient_push;
-
-typedef struct quantize_push {
-    double scale_grad, scale_hess;
-    uint32_t num_rows;
-} quantize_push;
 
 /* Two batches with the scale in between (a phase boundary: the driver
  * needs the scale too): float64 pairs and group maxima, then quantization
@@ -241,9 +231,9 @@ static gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_
 {
     vk_context *c = vk_ctx(be);
     c->level = -1;
-    gradient_push gp = {req->seed, (uint32_t)c->num_rows, (uint32_t)c->num_outputs,
-                        (uint32_t)req->output, (int32_t)req->objective, req->round,
-                        (uint32_t)c->has_weight, req->subsample};
+    gpl_gradient_push gp = {req->seed, (uint32_t)c->num_rows, (uint32_t)c->num_outputs,
+                            (uint32_t)req->output, (int32_t)req->objective, req->round,
+                            (uint32_t)c->has_weight, req->subsample};
     vk_range b[5] = {vk_whole(&c->grad), vk_whole(&c->margins), vk_whole(&c->labels),
                      vk_whole(&c->weights), vk_whole(&c->group_max)};
     GPL_CHECK(vk_begin(c, "compute_gradients"));
@@ -262,7 +252,7 @@ static gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_
     GPL_CHECK(st);
     scale->grad = gpl_quant_scale_for(max_g, c->num_rows);
     scale->hess = gpl_quant_scale_for(max_h, c->num_rows);
-    quantize_push qp = {scale->grad, scale->hess, (uint32_t)c->num_rows};
+    gpl_quantize_push qp = {scale->grad, scale->hess, (uint32_t)c->num_rows};
     vk_range q[1] = {vk_whole(&c->grad)};
     GPL_CHECK(vk_begin(c, "quantize_gradients"));
     GPL_CHECK(vk_dispatch(c, VK_K_QUANTIZE, q, &qp, vk_groups_for(c, (uint64_t)c->num_rows)));
@@ -286,10 +276,6 @@ static gpulayer_status vk_begin_tree(gpl_backend *be)
     return vk_submit_async(c);
 }
 
-typedef struct margins_push {
-    uint32_t row_begin, row_count, num_outputs, output_index;
-    float value;
-} margins_push;
 
 /* One dispatch a leaf, all in one batch: leaves hold disjoint rows. */
 static gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
@@ -301,8 +287,8 @@ static gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
     GPL_CHECK(vk_begin(c, "update_margins"));
     for (int32_t n = 0; n < c->max_nodes; n++) {
         if (c->node_state[n] != VK_NODE_LIVE || c->node_count[n] == 0) continue;
-        margins_push p = {(uint32_t)c->node_begin[n], (uint32_t)c->node_count[n],
-                          (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n]};
+        gpl_margins_push p = {(uint32_t)c->node_begin[n], (uint32_t)c->node_count[n],
+                              (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n]};
         GPL_CHECK(vk_dispatch(c, VK_K_UPDATE_MARGINS, b, &p,
                               vk_groups_for(c, (uint64_t)c->node_count[n])));
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "gpu_kernel_abi.h"
 #include "vk_backend.h"
 
 vk_range vk_hist_range(const vk_context *c, vk_hist_slot s)
@@ -68,17 +69,6 @@ void vk_hist_free_pool(vk_context *c)
     c->num_pages = 0;
 }
 
-typedef struct histogram_push {
-    uint32_t row_begin, row_count;
-    uint32_t feature_first, feature_count;
-    uint32_t bin_first, bin_count;
-    uint32_t column_bytes, hist_len;
-    uint32_t partial_first;
-} histogram_push;
-
-typedef struct reduce_push {
-    uint32_t hist_len, groups, partial_first;
-} reduce_push;
 
 
 /* A node of the wave being recorded: where its partials are. */
@@ -94,9 +84,9 @@ static gpulayer_status record_partials(vk_context *c, int32_t node, const wave_n
         c->node_state[node] == VK_NODE_LIVE ? (uint32_t)c->node_count[node] : 0;
     for (int32_t k = 0; k < c->num_chunks; k++) {
         const vk_chunk *ch = &c->chunks[k];
-        histogram_push p = {(uint32_t)c->node_begin[node], count, ch->feature_first,
-                            ch->feature_count, ch->bin_first, ch->bin_count,
-                            (uint32_t)c->column_bytes, c->hist_len, w->partial_first};
+        gpl_histogram_push p = {(uint32_t)c->node_begin[node], count, ch->feature_first,
+                                ch->feature_count, ch->bin_first, ch->bin_count,
+                                (uint32_t)c->column_bytes, c->hist_len, w->partial_first};
         vk_range b[5] = {vk_whole(&c->rows), vk_whole(&c->grad),
                          {&c->bins, (VkDeviceSize)ch->feature_first * c->column_bytes,
                           (VkDeviceSize)ch->feature_count * c->column_bytes},
@@ -112,7 +102,7 @@ static gpulayer_status record_reductions(vk_context *c, const wave_node *wave, i
 {
     vk_barrier(c);
     for (int32_t i = 0; i < n; i++) {
-        reduce_push rp = {c->hist_len, wave[i].groups, wave[i].partial_first};
+        gpl_reduce_push rp = {c->hist_len, wave[i].groups, wave[i].partial_first};
         vk_range rb[2] = {vk_whole(&c->partial), vk_hist_range(c, wave[i].slot)};
         GPL_CHECK(vk_dispatch(c, VK_K_HIST_REDUCE, rb, &rp, vk_groups_for(c, c->hist_len)));
     }

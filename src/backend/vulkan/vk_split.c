@@ -4,37 +4,8 @@
 #include <string.h>
 
 #include "error.h"
+#include "gpu_kernel_abi.h"
 #include "vk_backend.h"
-
-/* Words of a record as split_eval.comp writes it. */
-#define VK_RECORD_WORDS 18
-
-typedef struct split_push {
-    double lambda, alpha, min_child_weight, scale_grad, scale_hess;
-    int32_t node;
-    uint32_t record, num_features, has_mask;
-} split_push;
-
-static gpl_grad_pair pair_at(const uint32_t *w)
-{
-    gpl_grad_pair p;
-    memcpy(&p.grad, w, 8);
-    memcpy(&p.hess, w + 2, 8);
-    return p;
-}
-
-static void decode(const uint32_t *w, gpl_split_record *r)
-{
-    memset(r, 0, sizeof *r);
-    r->node = (int32_t)w[0];
-    r->feature = (int32_t)w[1];
-    r->bin = (int32_t)w[2];
-    r->default_left = (int32_t)w[3];
-    memcpy(&r->gain, w + 4, 8);
-    r->left = pair_at(w + 6);
-    r->right = pair_at(w + 10);
-    r->total = pair_at(w + 14);
-}
 
 static gpulayer_status upload_mask(vk_context *c, const uint8_t *feature_mask)
 {
@@ -59,14 +30,13 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
                              "vulkan backend: evaluate_splits: node %d has no histogram",
                              nodes[i]);
     if (feature_mask) GPL_CHECK(upload_mask(c, feature_mask));
-    const size_t bytes = sizeof(uint32_t) * VK_RECORD_WORDS * (size_t)num_nodes;
+    const size_t bytes = sizeof(uint32_t) * GPL_SPLIT_RECORD_WORDS * (size_t)num_nodes;
     GPL_CHECK(vk_buffer_reserve(c, &c->records, bytes, "split records"));
     c->level = c->node_depth[nodes[0]];
     GPL_CHECK(vk_begin(c, "evaluate_splits"));
     for (int32_t i = 0; i < num_nodes; i++) {
-        split_push p = {params->lambda, params->alpha, params->min_child_weight,
-                        params->scale.grad, params->scale.hess, nodes[i], (uint32_t)i,
-                        (uint32_t)c->num_features, feature_mask != NULL};
+        gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i, c->num_features,
+                                               feature_mask != NULL);
         vk_range b[4] = {vk_hist_range(c, c->node_slot[nodes[i]]), vk_whole(&c->offsets),
                          vk_whole(&c->mask), vk_whole(&c->records)};
         GPL_CHECK(vk_dispatch(c, VK_K_SPLIT_EVAL, b, &p, 1));
@@ -76,7 +46,7 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     if (!words) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
     gpulayer_status st = vk_buffer_read(c, &c->records, 0, words, bytes);
     for (int32_t i = 0; st == GPULAYER_OK && i < num_nodes; i++)
-        decode(words + (size_t)i * VK_RECORD_WORDS, &out[i]);
+        gpl_split_record_decode(words + (size_t)i * GPL_SPLIT_RECORD_WORDS, &out[i]);
     free(words);
     return st;
 }

@@ -1,0 +1,158 @@
+/* gpu_kernel_abi.h -- the host side of the GLSL kernels' interface (the
+ * .comp files of src/backend/vulkan/shaders, and the Metal kernels
+ * translated from them), shared by the Vulkan and the Metal hosts: the
+ * push-constant blocks, the split record the split_eval kernel writes, and
+ * the planning of a level's partition that both hosts do alike. */
+#ifndef GPL_GPU_KERNEL_ABI_H
+#define GPL_GPU_KERNEL_ABI_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "backend.h"
+
+/* Push constants of gradients.comp (seed: a uint64 as (low, high) words). */
+typedef struct gpl_gradient_push {
+    uint64_t seed;
+    uint32_t num_rows, num_outputs, output_index;
+    int32_t objective, round_index;
+    uint32_t has_weight;
+    float subsample;
+} gpl_gradient_push;
+
+/* Push constants of quantize.comp (doubles as (low, high) words). */
+typedef struct gpl_quantize_push {
+    double scale_grad, scale_hess;
+    uint32_t num_rows;
+} gpl_quantize_push;
+
+/* Push constants of update_margins.comp. */
+typedef struct gpl_margins_push {
+    uint32_t row_begin, row_count, num_outputs, output_index;
+    float value;
+} gpl_margins_push;
+
+/* Push constants of histogram.comp. */
+typedef struct gpl_histogram_push {
+    uint32_t row_begin, row_count;
+    uint32_t feature_first, feature_count;
+    uint32_t bin_first, bin_count;
+    uint32_t column_bytes, hist_len;
+    uint32_t partial_first;
+} gpl_histogram_push;
+
+/* Push constants of hist_reduce.comp. */
+typedef struct gpl_reduce_push {
+    uint32_t hist_len, groups, partial_first;
+} gpl_reduce_push;
+
+/* Push constants of partition_count/scan/scatter.comp (partition_push.glsl). */
+typedef struct gpl_partition_push {
+    uint32_t row_begin, row_count, bin, default_left;
+    uint32_t tile_first, num_tiles, split;
+} gpl_partition_push;
+
+/* Push constants of split_eval.comp (doubles as (low, high) words). */
+typedef struct gpl_split_push {
+    double lambda, alpha, min_child_weight, scale_grad, scale_hess;
+    int32_t node;
+    uint32_t record, num_features, has_mask;
+} gpl_split_push;
+
+/* A split record as split_eval.comp writes it: node, feature, bin,
+ * default_left, gain (a double), then the left, right and total sums
+ * (two int64 each). */
+#define GPL_SPLIT_RECORD_WORDS 18
+#define GPL_SPLIT_RECORD_BYTES (4 * GPL_SPLIT_RECORD_WORDS)
+
+/* The child row counts partition_scan.comp writes: two uint32 a split. */
+#define GPL_CHILD_COUNTS_BYTES 8
+
+static inline gpl_split_push gpl_split_push_make(const gpl_split_params *params, int32_t node,
+                                                 uint32_t record, int32_t num_features,
+                                                 int has_mask)
+{
+    gpl_split_push p = {params->lambda, params->alpha, params->min_child_weight,
+                        params->scale.grad, params->scale.hess, node, record,
+                        (uint32_t)num_features, has_mask ? 1u : 0u};
+    return p;
+}
+
+static inline gpl_grad_pair gpl_split_record_pair(const uint32_t *w)
+{
+    gpl_grad_pair p;
+    memcpy(&p.grad, w, 8);
+    memcpy(&p.hess, w + 2, 8);
+    return p;
+}
+
+/* The record at w (GPL_SPLIT_RECORD_WORDS words) as a gpl_split_record. */
+static inline void gpl_split_record_decode(const uint32_t *w, gpl_split_record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->node = (int32_t)w[0];
+    r->feature = (int32_t)w[1];
+    r->bin = (int32_t)w[2];
+    r->default_left = (int32_t)w[3];
+    memcpy(&r->gain, w + 4, 8);
+    r->left = gpl_split_record_pair(w + 6);
+    r->right = gpl_split_record_pair(w + 10);
+    r->total = gpl_split_record_pair(w + 14);
+}
+
+/* Whether split s fits a table of max_nodes nodes and num_features
+ * features, splits a node in state `live`, and has a bin of 0..255. */
+static inline int gpl_split_apply_valid(const gpl_split_apply *s, int32_t max_nodes,
+                                        int32_t num_features, const uint8_t *node_state,
+                                        uint8_t live)
+{
+    return !(s->node < 0 || s->node >= max_nodes || node_state[s->node] != live ||
+             s->left_child < 0 || s->left_child >= max_nodes || s->right_child < 0 ||
+             s->right_child >= max_nodes || s->feature < 0 || s->feature >= num_features ||
+             s->bin < 0 || s->bin > 255);
+}
+
+/* The push constants of a level's partition: split i's rows, bin and
+ * default direction, its first tile after those of splits 0..i-1, and
+ * its tiles of rows_per_tile rows. */
+static inline void gpl_partition_push_level(gpl_partition_push *push,
+                                            const gpl_split_apply *splits, int32_t count,
+                                            const int64_t *node_begin,
+                                            const int64_t *node_count, uint32_t rows_per_tile)
+{
+    uint32_t tile = 0;
+    for (int32_t i = 0; i < count; i++) {
+        const gpl_split_apply *s = &splits[i];
+        const uint32_t rows = (uint32_t)node_count[s->node];
+        push[i] = (gpl_partition_push){(uint32_t)node_begin[s->node], rows, (uint32_t)s->bin,
+                                       s->default_left ? 1u : 0u, tile,
+                                       (rows + rows_per_tile - 1) / rows_per_tile,
+                                       (uint32_t)i};
+        tile += push[i].num_tiles;
+    }
+}
+
+/* The node table after split s, whose left child got left_rows of its
+ * rows: both children `live` one level deeper, the node `split`; the
+ * children's row counts go to child_rows[0..1]. */
+static inline void gpl_partition_apply_children(const gpl_split_apply *s, int64_t left_rows,
+                                                int64_t *node_begin, int64_t *node_count,
+                                                uint8_t *node_state, int32_t *node_depth,
+                                                uint8_t live, uint8_t split,
+                                                int64_t *child_rows)
+{
+    const int64_t begin = node_begin[s->node], total = node_count[s->node];
+    node_begin[s->left_child] = begin;
+    node_count[s->left_child] = left_rows;
+    node_begin[s->right_child] = begin + left_rows;
+    node_count[s->right_child] = total - left_rows;
+    node_state[s->left_child] = live;
+    node_state[s->right_child] = live;
+    node_state[s->node] = split;
+    node_depth[s->left_child] = node_depth[s->node] + 1;
+    node_depth[s->right_child] = node_depth[s->node] + 1;
+    child_rows[0] = left_rows;
+    child_rows[1] = total - left_rows;
+}
+
+#endif
