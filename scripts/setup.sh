@@ -19,6 +19,9 @@ command -v glslangValidator >/dev/null || need_apt+=(glslang-tools)
 command -v spirv-cross >/dev/null || need_apt+=(spirv-cross)
 [ -f /usr/include/vulkan/vulkan.h ] || need_apt+=(libvulkan-dev)
 ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need_apt+=(mesa-vulkan-drivers)
+# The Khronos validation layer, on for one run of the Vulkan operations.
+[ -f /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] ||
+  need_apt+=(vulkan-validationlayers)
 # The Metal host's compile check (scripts/check_metal_host.sh): clang++.
 command -v clang++ >/dev/null || ls /usr/bin/clang++-* >/dev/null 2>&1 || need_apt+=(clang)
 # Distributed training (src/dist/) and its multi-rank tests.
