@@ -11,14 +11,106 @@
 
 #include "backend.h"
 
-/* Push constants of gradients.comp (seed: a uint64 as (low, high) words). */
+/* ------------------------------------------------------------ windows
+ *
+ * Per-row buffers larger than one storage binding (shaders/window.glsl).
+ * A kernel that reaches a per-row buffer at arbitrary rows binds it as
+ * GPL_KERNEL_WINDOWS bindings: window w is the 2^window_shift bytes at
+ * byte offset w << window_shift (margins: whole rows, see below); windows
+ * past the end of the buffer are bound to window 0 again. Kernels that
+ * walk rows in order (gradients, quantize, rows_init) are dispatched once
+ * a window instead, each dispatch binding its window only.
+ *
+ * Must equal GPL_WINDOWS of shaders/window.glsl. A job whose gradient
+ * pairs, row lists or margins need more windows is refused. */
+#define GPL_KERNEL_WINDOWS 8
+
+/* Storage bindings of the windowed kernels: their plain buffers first
+ * (1..), then each windowed buffer's GPL_KERNEL_WINDOWS bindings. */
+#define GPL_HISTOGRAM_BINDINGS (3 + 2 * GPL_KERNEL_WINDOWS)   /* bins, offsets, partial, rows, grad */
+#define GPL_PART_COUNT_BINDINGS (2 + GPL_KERNEL_WINDOWS)      /* column, tiles, rows             */
+#define GPL_PART_SCATTER_BINDINGS (3 + 2 * GPL_KERNEL_WINDOWS) /* column, tiles, counts, rows, scratch */
+#define GPL_MARGINS_BINDINGS (2 * GPL_KERNEL_WINDOWS)         /* rows, margins                   */
+/* The most storage bindings any kernel has. */
+#define GPL_MAX_KERNEL_BINDINGS (3 + 2 * GPL_KERNEL_WINDOWS)
+
+/* The window geometry of a job, all sizes powers of two (log2). */
+typedef struct gpl_window_plan {
+    uint32_t window_shift; /* bytes of a window (specialization constant 2)  */
+    uint32_t grad_shift;   /* rows of a gradient-pair window (16 bytes a row) */
+    uint32_t list_shift;   /* rows of a row-list window (4 bytes a row)       */
+    uint32_t margin_shift; /* rows of a margin window (4 x outputs bytes a row) */
+    uint32_t chunk_shift;  /* rows of one gradients dispatch                  */
+} gpl_window_plan;
+
+/* log2 of the largest power of two within a binding of max_range bytes
+ * (at most 2^31, so element indices stay within 32 bits). */
+static inline uint32_t gpl_window_shift_for(uint64_t max_range)
+{
+    uint32_t s = 0;
+    while (s < 31 && ((uint64_t)2 << s) <= max_range) s++;
+    return s;
+}
+
+static inline uint32_t gpl_ceil_log2(uint64_t x)
+{
+    uint32_t s = 0;
+    while (((uint64_t)1 << s) < x) s++;
+    return s;
+}
+
+/* The plan for windows of 2^window_shift bytes and `outputs` margins a
+ * row. A margin window holds 2^margin_shift whole rows, so a row's margins
+ * never straddle two windows. Returns 0 when one row's margins do not fit
+ * a window (or a window would not start at an offset aligned to `align`
+ * bytes, a power of two). */
+static inline int gpl_window_plan_make(uint32_t window_shift, uint32_t outputs, uint64_t align,
+                                       gpl_window_plan *p)
+{
+    const uint32_t out_log = gpl_ceil_log2(outputs ? outputs : 1);
+    if (window_shift < 4 || window_shift < 2 + out_log) return 0;
+    p->window_shift = window_shift;
+    p->grad_shift = window_shift - 4;
+    p->list_shift = window_shift - 2;
+    p->margin_shift = window_shift - 2 - out_log;
+    p->chunk_shift = p->grad_shift < p->margin_shift ? p->grad_shift : p->margin_shift;
+    /* Windows and gradients dispatches start at multiples of 4 << chunk_shift bytes. */
+    return ((uint64_t)4 << p->chunk_shift) % (align ? align : 1) == 0;
+}
+
+/* Windows of 2^shift rows that `rows` rows take (at least 1). */
+static inline uint64_t gpl_windows_for(uint64_t rows, uint32_t shift)
+{
+    const uint64_t n = (rows + ((uint64_t)1 << shift) - 1) >> shift;
+    return n ? n : 1;
+}
+
+/* Byte offset and size of window w of a buffer of `bytes` bytes cut into
+ * windows of window_bytes; a window past the end is window 0 again. */
+static inline void gpl_window_range(uint64_t bytes, uint64_t window_bytes, uint32_t w,
+                                    uint64_t *offset, uint64_t *size)
+{
+    uint64_t off = (uint64_t)w * window_bytes;
+    if (off >= bytes) off = 0;
+    *offset = off;
+    *size = bytes - off < window_bytes ? bytes - off : window_bytes;
+}
+
+/* Push constants of gradients.comp (seed: a uint64 as (low, high) words):
+ * one dispatch a window of rows starting at row_first, num_rows rows. */
 typedef struct gpl_gradient_push {
     uint64_t seed;
     uint32_t num_rows, num_outputs, output_index;
     int32_t objective, round_index;
     uint32_t has_weight;
     float subsample;
+    uint32_t row_first;
 } gpl_gradient_push;
+
+/* Push constants of rows_init.comp: one dispatch a row-list window. */
+typedef struct gpl_rows_init_push {
+    uint32_t num_rows, row_first;
+} gpl_rows_init_push;
 
 /* Push constants of quantize.comp (doubles as (low, high) words). */
 typedef struct gpl_quantize_push {
@@ -26,10 +118,11 @@ typedef struct gpl_quantize_push {
     uint32_t num_rows;
 } gpl_quantize_push;
 
-/* Push constants of update_margins.comp. */
+/* Push constants of update_margins.comp (margin_shift: the plan's). */
 typedef struct gpl_margins_push {
     uint32_t row_begin, row_count, num_outputs, output_index;
     float value;
+    uint32_t margin_shift;
 } gpl_margins_push;
 
 /* Push constants of histogram.comp. */

@@ -44,7 +44,8 @@ CASE(test_softmax,          "softmax",     10007, 7, 128, BINS_RANDOM, LABELS_CL
 /* A device made to look small: 64 KiB storage bindings (feature chunks
  * split by binding size, partial histograms limited), 3 workgroups a
  * dispatch (every kernel's grid-stride loop) and staged transfers (the
- * discrete-GPU path). Then a job too large for such a device is refused. */
+ * discrete-GPU path). Then a job too large for such a device (gradient
+ * pairs in more than 8 windows of 64 KiB) is refused. */
 static void test_small_device_limits(void **state)
 {
     (void)state;
@@ -57,15 +58,61 @@ static void test_small_device_limits(void **state)
     run_problem(&q);
     gpl_backend_config cfg = {1, 0, 7, 1, 0};
     gpl_backend *be = create_or_skip("vulkan", &cfg);
-    const problem big = {"too big", 5000, 2, 8, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_LOGISTIC,
+    const problem big = {"too big", 40000, 2, 8, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_LOGISTIC,
                          1, 0, 1.0f, 2, 0.0, 0.0, 0};
     data d;
     make_data(&big, &d);
     assert_int_equal(be->ops->upload(be, &d.m, d.label, NULL), GPULAYER_ERR_UNSUPPORTED);
     assert_non_null(strstr(gpulayer_last_error(), "maxStorageBufferRange"));
+    assert_non_null(strstr(gpulayer_last_error(), "gradient pairs"));
     print_message("refused as expected: %s\n", gpulayer_last_error());
     gpl_backend_destroy(be);
     free_data(&d);
+    unsetenv("GPULAYER_VULKAN_TEST_LIMITS");
+}
+
+/* Per-row buffers larger than one storage binding (window.glsl): with
+ * 16 KiB bindings, 6007 rows put the gradient pairs (16 bytes a row) in 6
+ * windows, the row lists, labels, weights and margins (4 bytes a row) in
+ * 2, so the histogram, partition and margin kernels pick a window per row
+ * and the gradient, quantization and row-list kernels run once a window.
+ * Softmax (3 outputs, 12 bytes a row: margin windows of 1024 rows, 5 of
+ * them) with 3 workgroups a dispatch and staged transfers. Then jobs that
+ * need more than 8 windows are refused with the buffer named: gradient
+ * pairs (9000 rows), margins (16 outputs: 256 rows a window). */
+static void test_windowed_buffers(void **state)
+{
+    (void)state;
+    setenv("GPULAYER_VULKAN_TEST_LIMITS", "16384,0,0", 1);
+    const problem p = {"windowed buffers", 6007, 10, 64, BINS_RANDOM, LABELS_BINARY,
+                       GPL_OBJ_LOGISTIC, 1, 1, 0.9f, 4, 1.0, 0.0, 0};
+    run_problem(&p);
+    setenv("GPULAYER_VULKAN_TEST_LIMITS", "16384,3,1", 1);
+    const problem q = {"windowed softmax", 5003, 6, 32, BINS_MISSING, LABELS_CLASS,
+                       GPL_OBJ_SOFTMAX, 3, 0, 1.0f, 3, 0.0, 0.0, 0};
+    run_problem(&q);
+    const struct {
+        int64_t rows;
+        int32_t outputs;
+        const char *buffer;
+    } refused[2] = {{9000, 1, "gradient pairs"}, {3000, 16, "margins"}};
+    for (int i = 0; i < 2; i++) {
+        gpl_backend_config cfg = {1, 0, 7, refused[i].outputs, 0};
+        gpl_backend *be = create_or_skip("vulkan", &cfg);
+        const problem big = {"too many windows", refused[i].rows, 2, 8, BINS_RANDOM,
+                             LABELS_BINARY, GPL_OBJ_LOGISTIC, refused[i].outputs, 0, 1.0f, 2,
+                             0.0, 0.0, 0};
+        data d;
+        make_data(&big, &d);
+        assert_int_equal(be->ops->upload(be, &d.m, d.label, NULL), GPULAYER_ERR_UNSUPPORTED);
+        const char *msg = gpulayer_last_error();
+        assert_non_null(strstr(msg, refused[i].buffer));
+        assert_non_null(strstr(msg, "maxStorageBufferRange 16384"));
+        assert_non_null(strstr(msg, "at most 8 windows"));
+        print_message("refused as expected: %s\n", msg);
+        gpl_backend_destroy(be);
+        free_data(&d);
+    }
     unsetenv("GPULAYER_VULKAN_TEST_LIMITS");
 }
 
@@ -117,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_tiny_hessians),
         cmocka_unit_test(test_softmax),
         cmocka_unit_test(test_small_device_limits),
+        cmocka_unit_test(test_windowed_buffers),
         cmocka_unit_test(test_errors_are_reported),
     };
     compare_accelerator = "vulkan";

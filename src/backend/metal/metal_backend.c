@@ -129,18 +129,46 @@ static gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     memcpy(c->feature_offset, m->feature_offset, sizeof(uint32_t) * (F + 1));
     GPL_CHECK(alloc_nodes(c));
     GPL_CHECK(plan_chunks(c));
+    /* Per-row buffers in windows, as on Vulkan (window.glsl). */
+    if (!gpl_window_plan_make(GPL_MTL_WINDOW_SHIFT, (uint32_t)K, MTL_COLUMN_ALIGN, &c->win))
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "metal backend: the margins of one row (%zu outputs) do not fit a "
+                         "kernel window", K);
+    const struct {
+        uint32_t shift;
+        size_t row_bytes;
+        const char *what;
+    } windowed[3] = {{c->win.grad_shift, 16, "gradient pairs"},
+                     {c->win.list_shift, 4, "row lists"},
+                     {c->win.margin_shift, K * 4, "margins"}};
+    for (int i = 0; i < 3; i++) {
+        const uint64_t w = gpl_windows_for(N, windowed[i].shift);
+        if (w > GPL_KERNEL_WINDOWS)
+            return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                             "metal backend: the %s need %zu bytes, %llu windows of %zu bytes; "
+                             "the kernels bind at most %d windows a buffer; use fewer rows or "
+                             "the cpu backend", windowed[i].what, N * windowed[i].row_bytes,
+                             (unsigned long long)w,
+                             ((size_t)1 << windowed[i].shift) * windowed[i].row_bytes,
+                             GPL_KERNEL_WINDOWS);
+    }
 
     const size_t hist_bytes = (size_t)c->hist_len * 16;
     size_t pg = hist_bytes ? MTL_PARTIAL_BUDGET / hist_bytes : MTL_MAX_PARTIAL_GROUPS;
     if (pg < 1) pg = 1;
     if (pg > MTL_MAX_PARTIAL_GROUPS) pg = MTL_MAX_PARTIAL_GROUPS;
     c->partial_groups = (uint32_t)pg;
-    c->grad_groups = gpl_mtl_groups_for(c->rt, N);
+    /* The gradients kernel runs once a window of 2^chunk_shift rows, each
+     * dispatch writing its threadgroups' maxima at its own offset. */
+    const size_t chunk_rows = (size_t)1 << c->win.chunk_shift;
+    c->grad_groups = gpl_mtl_groups_for(c->rt, N < chunk_rows ? N : chunk_rows);
     if (c->grad_groups > MTL_GRADIENT_GROUPS) c->grad_groups = MTL_GRADIENT_GROUPS;
+    c->grad_dispatches = (uint32_t)gpl_windows_for(N, c->win.chunk_shift);
+    c->group_stride = align_up((size_t)c->grad_groups * 16, MTL_COLUMN_ALIGN);
     const size_t level = M < 64 ? M : 64;
     const size_t tiles = (N + GPL_MTL_WG - 1) / GPL_MTL_WG + level;
     c->estimate_bytes = F * c->column_bytes + (F + 1) * 4 + N * 4 * (c->has_weight ? 2 : 1) +
-                        N * K * 4 + N * 16 + N * 8 + (size_t)c->grad_groups * 16 +
+                        N * K * 4 + N * 16 + N * 8 + c->group_stride * c->grad_dispatches +
                         (size_t)c->partial_groups * hist_bytes + tiles * 4 +
                         level * (GPL_CHILD_COUNTS_BYTES + GPL_SPLIT_RECORD_BYTES) + F * 4 +
                         M * (hist_bytes ? hist_bytes : 16);
@@ -168,7 +196,7 @@ static gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->grad, N * 16, ws, "gradient pairs"));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->rows, N * 4, ws, "row lists"));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->scratch, N * 4, ws, "partition scratch"));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->group_max, (size_t)c->grad_groups * 16,
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->group_max, c->group_stride * c->grad_dispatches,
                                   GPL_MTL_SHARED, "gradient maxima"));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->partial, (size_t)c->partial_groups * hist_bytes,
                                   ws, "partial histograms"));
@@ -200,33 +228,50 @@ static gpulayer_status mtl_get_margins(gpl_backend *be, float *margins)
 
 
 /* Two batches with the scale in between (a phase boundary: the driver
- * needs the scale too). */
+ * needs the scale too). Both kernels go through the rows in order and run
+ * once a window of rows, each dispatch bound from its window's first row. */
 static gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
                                              gpl_quant_scale *scale)
 {
     mtl_context *c = mtl_ctx(be);
-    gpl_gradient_push gp = {req->seed, (uint32_t)c->num_rows, (uint32_t)c->num_outputs,
-                            (uint32_t)req->output, (int32_t)req->objective, req->round,
-                            (uint32_t)c->has_weight, req->subsample};
-    gpl_mtl_bind b[5] = {mtl_whole(&c->grad), mtl_whole(&c->margins), mtl_whole(&c->labels),
-                         mtl_whole(&c->weights), mtl_whole(&c->group_max)};
+    const uint64_t N = (uint64_t)c->num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
+    const size_t K = (size_t)c->num_outputs;
     GPL_CHECK(gpl_mtl_begin(c->rt, "compute_gradients", -1));
-    GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_GRADIENTS, b, &gp, c->grad_groups));
+    for (uint32_t d = 0; d < c->grad_dispatches; d++) {
+        const uint64_t first = (uint64_t)d * chunk;
+        const uint64_t count = N - first < chunk ? N - first : chunk;
+        gpl_gradient_push gp = {req->seed, (uint32_t)count, (uint32_t)c->num_outputs,
+                                (uint32_t)req->output, (int32_t)req->objective, req->round,
+                                (uint32_t)c->has_weight, req->subsample, (uint32_t)first};
+        gpl_mtl_bind b[5] = {{&c->grad, (size_t)first * 16},
+                             {&c->margins, (size_t)first * K * 4},
+                             {&c->labels, (size_t)first * 4},
+                             {&c->weights, c->has_weight ? (size_t)first * 4 : 0},
+                             {&c->group_max, (size_t)d * c->group_stride}};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_GRADIENTS, b, &gp, c->grad_groups));
+    }
     GPL_CHECK(gpl_mtl_commit(c->rt, 1));
     /* Shared storage: the maxima are read in place. */
-    const double *mx = c->group_max.contents;
     double max_g = 0.0, max_h = 0.0;
-    for (uint32_t i = 0; i < c->grad_groups; i++) {
-        if (mx[2 * i] > max_g) max_g = mx[2 * i];
-        if (mx[2 * i + 1] > max_h) max_h = mx[2 * i + 1];
+    for (uint32_t d = 0; d < c->grad_dispatches; d++) {
+        const double *mx = (const double *)((const char *)c->group_max.contents +
+                                            (size_t)d * c->group_stride);
+        for (uint32_t i = 0; i < c->grad_groups; i++) {
+            if (mx[2 * i] > max_g) max_g = mx[2 * i];
+            if (mx[2 * i + 1] > max_h) max_h = mx[2 * i + 1];
+        }
     }
     scale->grad = gpl_quant_scale_for(max_g, c->num_rows);
     scale->hess = gpl_quant_scale_for(max_h, c->num_rows);
-    gpl_quantize_push qp = {scale->grad, scale->hess, (uint32_t)c->num_rows};
-    gpl_mtl_bind q[1] = {mtl_whole(&c->grad)};
+    const uint64_t window = (uint64_t)1 << c->win.grad_shift;
     GPL_CHECK(gpl_mtl_begin(c->rt, "quantize_gradients", -1));
-    GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_QUANTIZE, q, &qp,
-                               gpl_mtl_groups_for(c->rt, (uint64_t)c->num_rows)));
+    for (uint64_t first = 0; first < N; first += window) {
+        const uint64_t count = N - first < window ? N - first : window;
+        gpl_quantize_push qp = {scale->grad, scale->hess, (uint32_t)count};
+        gpl_mtl_bind q[1] = {{&c->grad, (size_t)first * 16}};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_QUANTIZE, q, &qp,
+                                   gpl_mtl_groups_for(c->rt, count)));
+    }
     return gpl_mtl_commit(c->rt, 0);
 }
 
@@ -239,10 +284,15 @@ static gpulayer_status mtl_begin_tree(gpl_backend *be)
     c->node_count[0] = c->num_rows;
     c->node_state[0] = MTL_NODE_LIVE;
     c->node_depth[0] = 0;
-    uint32_t n = (uint32_t)c->num_rows;
-    gpl_mtl_bind b[1] = {mtl_whole(&c->rows)};
+    const uint64_t N = (uint64_t)c->num_rows, window = (uint64_t)1 << c->win.list_shift;
     GPL_CHECK(gpl_mtl_begin(c->rt, "begin_tree", 0));
-    GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_ROWS_INIT, b, &n, gpl_mtl_groups_for(c->rt, n)));
+    for (uint64_t first = 0; first < N; first += window) {
+        const uint64_t count = N - first < window ? N - first : window;
+        gpl_rows_init_push p = {(uint32_t)count, (uint32_t)first};
+        gpl_mtl_bind b[1] = {{&c->rows, (size_t)first * 4}};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_ROWS_INIT, b, &p,
+                                   gpl_mtl_groups_for(c->rt, count)));
+    }
     return gpl_mtl_commit(c->rt, 0);
 }
 
@@ -252,12 +302,16 @@ static gpulayer_status mtl_update_margins(gpl_backend *be, int32_t output,
                                           const float *leaf_value)
 {
     mtl_context *c = mtl_ctx(be);
-    gpl_mtl_bind b[2] = {mtl_whole(&c->rows), mtl_whole(&c->margins)};
+    gpl_mtl_bind b[GPL_MARGINS_BINDINGS];
+    mtl_windows(&c->rows, c->win.list_shift, 4, b);
+    mtl_windows(&c->margins, c->win.margin_shift, (size_t)c->num_outputs * 4,
+                b + GPL_KERNEL_WINDOWS);
     GPL_CHECK(gpl_mtl_begin(c->rt, "update_margins", -1));
     for (int32_t n = 0; n < c->max_nodes; n++) {
         if (c->node_state[n] != MTL_NODE_LIVE || c->node_count[n] == 0) continue;
         gpl_margins_push p = {(uint32_t)c->node_begin[n], (uint32_t)c->node_count[n],
-                              (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n]};
+                              (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n],
+                              c->win.margin_shift};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_UPDATE_MARGINS, b, &p,
                                    gpl_mtl_groups_for(c->rt, (uint64_t)c->node_count[n])));
     }

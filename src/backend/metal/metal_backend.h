@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "gpu_kernel_abi.h"
 #include "metal_host.h"
 
 typedef enum mtl_node_state {
@@ -43,6 +44,9 @@ typedef struct mtl_context {
     int32_t num_chunks;
     int has_weight;
     int uploaded;
+    gpl_window_plan win;      /* windows of the per-row buffers (window.glsl) */
+    uint32_t grad_dispatches; /* gradients dispatches: windows of 2^win.chunk_shift rows */
+    size_t group_stride;      /* bytes of one dispatch's workgroup maxima, aligned */
 
     /* buffers */
     gpl_mtl_buf bins, offsets, labels, weights, margins, grad, rows, scratch;
@@ -68,6 +72,18 @@ static inline gpl_mtl_bind mtl_whole(gpl_mtl_buf *b)
 {
     gpl_mtl_bind r = {b, 0};
     return r;
+}
+
+/* The GPL_KERNEL_WINDOWS bindings of per-row buffer b, whose windows hold
+ * 2^rows_shift rows of row_bytes bytes. */
+static inline void mtl_windows(gpl_mtl_buf *b, uint32_t rows_shift, size_t row_bytes,
+                               gpl_mtl_bind *out)
+{
+    for (uint32_t w = 0; w < GPL_KERNEL_WINDOWS; w++) {
+        uint64_t offset, size;
+        gpl_window_range(b->bytes, ((uint64_t)1 << rows_shift) * row_bytes, w, &offset, &size);
+        out[w] = (gpl_mtl_bind){b, (size_t)offset};
+    }
 }
 
 /* For the hardware tests: the BufferPool's counters of a Metal backend. */

@@ -60,9 +60,13 @@ static gpulayer_status record_partials(mtl_context *c, const wave_node *w)
                                 ch->feature_first, ch->feature_count, ch->bin_first,
                                 ch->bin_count, (uint32_t)c->column_bytes, c->hist_len,
                                 w->partial_first};
-        gpl_mtl_bind b[5] = {mtl_whole(&c->rows), mtl_whole(&c->grad),
-                             {&c->bins, (size_t)ch->feature_first * c->column_bytes},
-                             mtl_whole(&c->offsets), mtl_whole(&c->partial)};
+        /* bins, offsets, partials, then the row list and the gradient
+         * pairs in windows (histogram.comp). */
+        gpl_mtl_bind b[GPL_HISTOGRAM_BINDINGS] = {
+            {&c->bins, (size_t)ch->feature_first * c->column_bytes},
+            mtl_whole(&c->offsets), mtl_whole(&c->partial)};
+        mtl_windows(&c->rows, c->win.list_shift, 4, b + 3);
+        mtl_windows(&c->grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HISTOGRAM, b, &p, w->groups));
     }
     return GPULAYER_OK;

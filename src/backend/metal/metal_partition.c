@@ -3,6 +3,7 @@
  * scratch list, copied back), one command buffer for the level; only the
  * child row counts come back. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "gpu_kernel_abi.h"
@@ -20,10 +21,15 @@ static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *split
                                     int32_t count, gpl_partition_push *push)
 {
     gpl_partition_push_level(push, splits, count, c->node_begin, c->node_count, GPL_MTL_WG);
+    /* The row list and the scratch list in windows (window.glsl), after
+     * the kernels' plain buffers. */
+    gpl_mtl_bind rows[GPL_KERNEL_WINDOWS], scratch[GPL_KERNEL_WINDOWS];
+    mtl_windows(&c->rows, c->win.list_shift, 4, rows);
+    mtl_windows(&c->scratch, c->win.list_shift, 4, scratch);
     for (int32_t i = 0; i < count; i++) {
-        gpl_mtl_bind b[3] = {mtl_whole(&c->rows),
-                             {&c->bins, (size_t)splits[i].feature * c->column_bytes},
-                             mtl_whole(&c->tiles)};
+        gpl_mtl_bind b[GPL_PART_COUNT_BINDINGS] = {
+            {&c->bins, (size_t)splits[i].feature * c->column_bytes}, mtl_whole(&c->tiles)};
+        memcpy(b + 2, rows, sizeof rows);
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_COUNT, b, &push[i],
                                    gpl_mtl_groups_for(c->rt, push[i].row_count)));
     }
@@ -34,10 +40,11 @@ static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *split
     }
     gpl_mtl_barrier(c->rt);
     for (int32_t i = 0; i < count; i++) {
-        gpl_mtl_bind b[5] = {mtl_whole(&c->rows),
-                             {&c->bins, (size_t)splits[i].feature * c->column_bytes},
-                             mtl_whole(&c->tiles), mtl_whole(&c->child_counts),
-                             mtl_whole(&c->scratch)};
+        gpl_mtl_bind b[GPL_PART_SCATTER_BINDINGS] = {
+            {&c->bins, (size_t)splits[i].feature * c->column_bytes}, mtl_whole(&c->tiles),
+            mtl_whole(&c->child_counts)};
+        memcpy(b + 3, rows, sizeof rows);
+        memcpy(b + 3 + GPL_KERNEL_WINDOWS, scratch, sizeof scratch);
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_SCATTER, b, &push[i],
                                    gpl_mtl_groups_for(c->rt, push[i].row_count)));
     }

@@ -4,23 +4,24 @@
 #include <string.h>
 
 #include "error.h"
+#include "gpu_kernel_abi.h"
 #include "metal_registry.h"
 
 /* Bindings and push constant bytes; they mirror the `binding = N` and
  * push_constant blocks of src/backend/vulkan/shaders/<name>.comp, which the
  * Metal sources keep (push constants at buffer(0), binding N at buffer(N)). */
 const gpl_mtl_kernel_info gpl_mtl_kernel_table[MTL_K_COUNT] = {
-    [MTL_K_GRADIENTS] = {"gradients", 5, 40},
+    [MTL_K_GRADIENTS] = {"gradients", 5, sizeof(gpl_gradient_push)},
     [MTL_K_QUANTIZE] = {"quantize", 1, 24},
-    [MTL_K_ROWS_INIT] = {"rows_init", 1, 4},
-    [MTL_K_HISTOGRAM] = {"histogram", 5, 36},
+    [MTL_K_ROWS_INIT] = {"rows_init", 1, sizeof(gpl_rows_init_push)},
+    [MTL_K_HISTOGRAM] = {"histogram", GPL_HISTOGRAM_BINDINGS, 36},
     [MTL_K_HIST_REDUCE] = {"hist_reduce", 2, 12},
     [MTL_K_HIST_SUBTRACT] = {"hist_subtract", 3, 4},
     [MTL_K_SPLIT_EVAL] = {"split_eval", 4, 56},
-    [MTL_K_PARTITION_COUNT] = {"partition_count", 3, 28},
+    [MTL_K_PARTITION_COUNT] = {"partition_count", GPL_PART_COUNT_BINDINGS, 28},
     [MTL_K_PARTITION_SCAN] = {"partition_scan", 2, 28},
-    [MTL_K_PARTITION_SCATTER] = {"partition_scatter", 5, 28},
-    [MTL_K_UPDATE_MARGINS] = {"update_margins", 2, 20},
+    [MTL_K_PARTITION_SCATTER] = {"partition_scatter", GPL_PART_SCATTER_BINDINGS, 28},
+    [MTL_K_UPDATE_MARGINS] = {"update_margins", GPL_MARGINS_BINDINGS, sizeof(gpl_margins_push)},
 };
 
 /* FNV-1a over the key's fields (not its bytes: padding is not hashed). */

@@ -19,7 +19,7 @@ extern "C" {
  * whose kernels the Metal sources are translated from; the build records
  * the shaders' value next to the embedded metallib and the host refuses a
  * mismatch before creating a device. */
-#define GPL_MTL_KERNEL_ABI 2
+#define GPL_MTL_KERNEL_ABI 3
 
 typedef enum gpl_mtl_kernel {
     MTL_K_GRADIENTS,
@@ -54,6 +54,11 @@ extern const gpl_mtl_kernel_info gpl_mtl_kernel_table[MTL_K_COUNT];
 /* Bins of the histogram kernel's threadgroup chunk: the translation's
  * compile-time default (16 bytes a bin, 16 KiB). */
 #define GPL_MTL_SHARED_BINS 1024u
+
+/* log2 bytes of a per-row buffer's window (window.glsl): the translation's
+ * default of function constant 2, which the host leaves unset. Metal has
+ * no binding range; the windows keep the kernels' indices within 32 bits. */
+#define GPL_MTL_WINDOW_SHIFT 30u
 
 /* What a pipeline is cached by. */
 typedef struct gpl_mtl_pipeline_key {

@@ -62,6 +62,36 @@ static gpulayer_status check_range(const vk_context *c, VkDeviceSize bytes, cons
                      (unsigned long long)c->max_range);
 }
 
+void vk_windows(const vk_context *c, const vk_buffer *b, uint32_t rows_shift,
+                VkDeviceSize row_bytes, vk_range *out)
+{
+    (void)c;
+    const VkDeviceSize window = ((VkDeviceSize)1 << rows_shift) * row_bytes;
+    for (uint32_t w = 0; w < GPL_KERNEL_WINDOWS; w++) {
+        uint64_t offset, size;
+        gpl_window_range(b->bytes, window, w, &offset, &size);
+        out[w] = (vk_range){b, offset, size};
+    }
+}
+
+/* A per-row buffer the kernels reach at arbitrary rows is bound in
+ * GPL_KERNEL_WINDOWS windows of 2^rows_shift rows (window.glsl); a job
+ * that needs more is refused, naming the buffer and the limits. */
+static gpulayer_status check_windows(const vk_context *c, uint64_t rows, uint32_t rows_shift,
+                                     uint64_t row_bytes, const char *what)
+{
+    const uint64_t windows = gpl_windows_for(rows, rows_shift);
+    if (windows <= GPL_KERNEL_WINDOWS) return GPULAYER_OK;
+    return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                     "vulkan backend: the %s need %llu bytes, %llu windows of %llu bytes "
+                     "(the largest power of two within maxStorageBufferRange %llu of device "
+                     "'%s'); the kernels bind at most %d windows a buffer; use fewer rows or "
+                     "the cpu backend", what, (unsigned long long)(rows * row_bytes),
+                     (unsigned long long)windows,
+                     (unsigned long long)(((uint64_t)1 << rows_shift) * row_bytes),
+                     (unsigned long long)c->max_range, c->device_name, GPL_KERNEL_WINDOWS);
+}
+
 /* Features in runs whose bins fit the shared-memory histogram and whose
  * columns fit one binding: the histogram kernel's unit of work. */
 static gpulayer_status plan_chunks(vk_context *c)
@@ -140,8 +170,15 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
 
     const VkDeviceSize hist_bytes = (VkDeviceSize)c->hist_len * 16;
     GPL_CHECK(check_range(c, c->column_bytes, "bin column of one feature"));
-    GPL_CHECK(check_range(c, N * 16, "gradient buffer"));
-    GPL_CHECK(check_range(c, N * K * 4, "margin buffer"));
+    if (!gpl_window_plan_make(c->window_shift, (uint32_t)K, c->align, &c->win))
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "vulkan backend: the margins of one row (%llu outputs) do not fit a "
+                         "storage binding of device '%s' (maxStorageBufferRange %llu)",
+                         (unsigned long long)K, c->device_name,
+                         (unsigned long long)c->max_range);
+    GPL_CHECK(check_windows(c, N, c->win.grad_shift, 16, "gradient pairs"));
+    GPL_CHECK(check_windows(c, N, c->win.list_shift, 4, "row lists"));
+    GPL_CHECK(check_windows(c, N, c->win.margin_shift, K * 4, "margins"));
     GPL_CHECK(check_range(c, hist_bytes, "histogram of one node"));
     GPL_CHECK(plan_chunks(c));
     c->slot_bytes = vk_align_up(hist_bytes ? hist_bytes : 16, c->align);
@@ -159,8 +196,14 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->node_partials = VK_NODE_PARTIALS;
     const char *np = getenv("GPULAYER_VULKAN_NODE_PARTIALS");
     if (np && atoi(np) > 0) c->node_partials = (uint32_t)atoi(np);
-    c->grad_groups = vk_groups_for(c, N);
+    /* The gradients kernel runs once a window of 2^chunk_shift rows, each
+     * dispatch writing its workgroups' maxima at its own aligned offset. */
+    const VkDeviceSize chunk_rows = (VkDeviceSize)1 << c->win.chunk_shift;
+    c->grad_groups = vk_groups_for(c, N < chunk_rows ? N : chunk_rows);
     if (c->grad_groups > VK_GRADIENT_GROUPS) c->grad_groups = VK_GRADIENT_GROUPS;
+    c->grad_dispatches = (uint32_t)gpl_windows_for(N, c->win.chunk_shift);
+    c->group_stride = vk_align_up((VkDeviceSize)c->grad_groups * 16, c->align);
+    GPL_CHECK(check_range(c, c->group_stride, "gradient maxima of one dispatch"));
     /* Level-sized buffers are planned for a level of up to 64 nodes. */
     const VkDeviceSize level = M < 64 ? M : 64;
     const VkDeviceSize tiles = (N + c->wg - 1) / c->wg + level;
@@ -172,7 +215,7 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     /* The plan; histogram slots at their upper bound, one per node. */
     c->estimate_bytes = (size_t)(F * c->column_bytes + (F + 1) * 4 +
                                  N * 4 * (c->has_weight ? 2 : 1) + N * K * 4 + N * 16 + N * 8 +
-                                 (VkDeviceSize)c->grad_groups * 16 +
+                                 c->group_stride * c->grad_dispatches +
                                  (VkDeviceSize)c->partial_groups * partial_bytes + tiles * 4 +
                                  level * (GPL_CHILD_COUNTS_BYTES + GPL_SPLIT_RECORD_BYTES) +
                                  F * 4 + M * c->slot_bytes +
@@ -196,7 +239,7 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     GPL_CHECK(vk_buffer_create(c, &c->grad, N * 16, "gradient pairs"));
     GPL_CHECK(vk_buffer_create(c, &c->rows, N * 4, "row lists"));
     GPL_CHECK(vk_buffer_create(c, &c->scratch, N * 4, "partition scratch"));
-    GPL_CHECK(vk_buffer_create(c, &c->group_max, (VkDeviceSize)c->grad_groups * 16,
+    GPL_CHECK(vk_buffer_create(c, &c->group_max, c->group_stride * c->grad_dispatches,
                                "gradient maxima"));
     GPL_CHECK(vk_buffer_create(c, &c->partial, (VkDeviceSize)c->partial_groups * partial_bytes,
                                "partial histograms"));
@@ -223,39 +266,67 @@ static gpulayer_status vk_get_margins(gpl_backend *be, float *margins)
 }
 
 
+/* The range of rows [first, first + count) of a per-row buffer of
+ * row_bytes bytes a row. */
+static vk_range rows_range(const vk_buffer *b, uint64_t first, uint64_t count,
+                           VkDeviceSize row_bytes)
+{
+    vk_range r = {b, (VkDeviceSize)first * row_bytes, (VkDeviceSize)count * row_bytes};
+    if (r.bytes == 0) r = (vk_range){b, 0, b->bytes}; /* no rows: any valid range */
+    return r;
+}
+
 /* Two batches with the scale in between (a phase boundary: the driver
  * needs the scale too): float64 pairs and group maxima, then quantization
- * in place. */
+ * in place. Both kernels go through the rows in order, so they run once a
+ * window of rows, each dispatch binding only its window. */
 static gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
                                             gpl_quant_scale *scale)
 {
     vk_context *c = vk_ctx(be);
     c->level = -1;
-    gpl_gradient_push gp = {req->seed, (uint32_t)c->num_rows, (uint32_t)c->num_outputs,
-                            (uint32_t)req->output, (int32_t)req->objective, req->round,
-                            (uint32_t)c->has_weight, req->subsample};
-    vk_range b[5] = {vk_whole(&c->grad), vk_whole(&c->margins), vk_whole(&c->labels),
-                     vk_whole(&c->weights), vk_whole(&c->group_max)};
+    const uint64_t N = (uint64_t)c->num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
+    const VkDeviceSize K = (VkDeviceSize)c->num_outputs;
     GPL_CHECK(vk_begin(c, "compute_gradients"));
-    GPL_CHECK(vk_dispatch(c, VK_K_GRADIENTS, b, &gp, c->grad_groups));
+    for (uint32_t d = 0; d < c->grad_dispatches; d++) {
+        const uint64_t first = (uint64_t)d * chunk;
+        const uint64_t count = N - first < chunk ? N - first : chunk;
+        gpl_gradient_push gp = {req->seed, (uint32_t)count, (uint32_t)c->num_outputs,
+                                (uint32_t)req->output, (int32_t)req->objective, req->round,
+                                (uint32_t)c->has_weight, req->subsample, (uint32_t)first};
+        vk_range b[5] = {rows_range(&c->grad, first, count, 16),
+                         rows_range(&c->margins, first, count, K * 4),
+                         rows_range(&c->labels, first, count, 4),
+                         c->has_weight ? rows_range(&c->weights, first, count, 4)
+                                       : vk_whole(&c->weights),
+                         {&c->group_max, d * c->group_stride, (VkDeviceSize)c->grad_groups * 16}};
+        GPL_CHECK(vk_dispatch(c, VK_K_GRADIENTS, b, &gp, c->grad_groups));
+    }
     GPL_CHECK(vk_submit(c));
-    double *mx = malloc(sizeof(double) * 2 * c->grad_groups);
+    const VkDeviceSize bytes = c->group_stride * c->grad_dispatches;
+    double *mx = malloc((size_t)bytes);
     if (!mx) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    gpulayer_status st = vk_buffer_read(c, &c->group_max, 0, mx,
-                                        (VkDeviceSize)c->grad_groups * 16);
+    gpulayer_status st = vk_buffer_read(c, &c->group_max, 0, mx, bytes);
     double max_g = 0.0, max_h = 0.0;
-    for (uint32_t i = 0; st == GPULAYER_OK && i < c->grad_groups; i++) {
-        if (mx[2 * i] > max_g) max_g = mx[2 * i];
-        if (mx[2 * i + 1] > max_h) max_h = mx[2 * i + 1];
+    for (uint32_t d = 0; st == GPULAYER_OK && d < c->grad_dispatches; d++) {
+        const double *g = mx + d * (c->group_stride / 8);
+        for (uint32_t i = 0; i < c->grad_groups; i++) {
+            if (g[2 * i] > max_g) max_g = g[2 * i];
+            if (g[2 * i + 1] > max_h) max_h = g[2 * i + 1];
+        }
     }
     free(mx);
     GPL_CHECK(st);
     scale->grad = gpl_quant_scale_for(max_g, c->num_rows);
     scale->hess = gpl_quant_scale_for(max_h, c->num_rows);
-    gpl_quantize_push qp = {scale->grad, scale->hess, (uint32_t)c->num_rows};
-    vk_range q[1] = {vk_whole(&c->grad)};
+    const uint64_t window = (uint64_t)1 << c->win.grad_shift;
     GPL_CHECK(vk_begin(c, "quantize_gradients"));
-    GPL_CHECK(vk_dispatch(c, VK_K_QUANTIZE, q, &qp, vk_groups_for(c, (uint64_t)c->num_rows)));
+    for (uint64_t first = 0; first < N; first += window) {
+        const uint64_t count = N - first < window ? N - first : window;
+        gpl_quantize_push qp = {scale->grad, scale->hess, (uint32_t)count};
+        vk_range q[1] = {rows_range(&c->grad, first, count, 16)};
+        GPL_CHECK(vk_dispatch(c, VK_K_QUANTIZE, q, &qp, vk_groups_for(c, count)));
+    }
     return vk_submit_async(c);
 }
 
@@ -269,10 +340,14 @@ static gpulayer_status vk_begin_tree(gpl_backend *be)
     c->node_count[0] = c->num_rows;
     c->node_state[0] = VK_NODE_LIVE;
     c->node_depth[0] = 0;
-    uint32_t n = (uint32_t)c->num_rows;
-    vk_range b[1] = {vk_whole(&c->rows)};
+    const uint64_t N = (uint64_t)c->num_rows, window = (uint64_t)1 << c->win.list_shift;
     GPL_CHECK(vk_begin(c, "begin_tree"));
-    GPL_CHECK(vk_dispatch(c, VK_K_ROWS_INIT, b, &n, vk_groups_for(c, n)));
+    for (uint64_t first = 0; first < N; first += window) {
+        const uint64_t count = N - first < window ? N - first : window;
+        gpl_rows_init_push p = {(uint32_t)count, (uint32_t)first};
+        vk_range b[1] = {rows_range(&c->rows, first, count, 4)};
+        GPL_CHECK(vk_dispatch(c, VK_K_ROWS_INIT, b, &p, vk_groups_for(c, count)));
+    }
     return vk_submit_async(c);
 }
 
@@ -283,12 +358,16 @@ static gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
 {
     vk_context *c = vk_ctx(be);
     c->level = -1;
-    vk_range b[2] = {vk_whole(&c->rows), vk_whole(&c->margins)};
+    vk_range b[GPL_MARGINS_BINDINGS];
+    vk_windows(c, &c->rows, c->win.list_shift, 4, b);
+    vk_windows(c, &c->margins, c->win.margin_shift, (VkDeviceSize)c->num_outputs * 4,
+               b + GPL_KERNEL_WINDOWS);
     GPL_CHECK(vk_begin(c, "update_margins"));
     for (int32_t n = 0; n < c->max_nodes; n++) {
         if (c->node_state[n] != VK_NODE_LIVE || c->node_count[n] == 0) continue;
         gpl_margins_push p = {(uint32_t)c->node_begin[n], (uint32_t)c->node_count[n],
-                              (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n]};
+                              (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n],
+                              c->win.margin_shift};
         GPL_CHECK(vk_dispatch(c, VK_K_UPDATE_MARGINS, b, &p,
                               vk_groups_for(c, (uint64_t)c->node_count[n])));
     }

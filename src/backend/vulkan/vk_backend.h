@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "gpu_kernel_abi.h"
 #include "vk_api.h"
 #include "vk_kernels.h"
 
@@ -38,7 +39,7 @@ typedef struct vk_pipeline {
     VkPipelineLayout layout;
     VkPipeline pipeline;
     /* The cache key besides the kernel: specialization and ABI. */
-    uint32_t wg, shared_bins;
+    uint32_t wg, shared_bins, window_shift;
     int abi;
 } vk_pipeline;
 
@@ -105,6 +106,7 @@ typedef struct vk_context {
     uint32_t max_groups;     /* maxComputeWorkGroupCount[0] */
     uint32_t wg;             /* workgroup size (a power of two) */
     uint32_t shared_bins;    /* bins of a shared-memory histogram chunk */
+    uint32_t window_shift;   /* log2 bytes of a per-row buffer's window (window.glsl) */
     int verbose;
     /* The float64-free kernel variants (NAME_soft): the device lacks
      * shaderFloat64, or GPULAYER_VULKAN_SOFT_F64=1 asks for them. */
@@ -122,6 +124,9 @@ typedef struct vk_context {
     vk_chunk *chunks;
     int32_t num_chunks;
     int has_weight;
+    gpl_window_plan win;       /* windows of the per-row buffers */
+    uint32_t grad_dispatches;  /* gradients dispatches: windows of 2^win.chunk_shift rows */
+    VkDeviceSize group_stride; /* bytes of one dispatch's workgroup maxima, aligned */
 
     /* device buffers */
     vk_buffer bins, offsets, labels, weights, margins, grad, rows, scratch;
@@ -188,6 +193,10 @@ gpulayer_status vk_finish(vk_context *c);
 void vk_abandon(vk_context *c);
 uint32_t vk_groups_for(const vk_context *c, uint64_t items);
 vk_range vk_whole(const vk_buffer *b);
+/* The GPL_KERNEL_WINDOWS bindings of per-row buffer b, whose windows hold
+ * 2^rows_shift rows of row_bytes bytes (vk_backend.c). */
+void vk_windows(const vk_context *c, const vk_buffer *b, uint32_t rows_shift,
+                VkDeviceSize row_bytes, vk_range *out);
 
 /* vk_hist.c */
 gpulayer_status vk_build_histograms(gpl_backend *be, const int32_t *nodes,

@@ -8,7 +8,7 @@
 #include "vk_backend.h"
 
 /* The most storage buffers a kernel binds (vk_pipeline.c's table). */
-#define VK_BINDINGS_PER_SET 5u
+#define VK_BINDINGS_PER_SET VK_MAX_BINDINGS
 
 static const char *type_name(VkPhysicalDeviceType t)
 {
@@ -87,6 +87,15 @@ static gpulayer_status check_capabilities(vk_context *c)
                          "vulkan backend: device '%s' supports Vulkan %u.%u; 1.1 is needed",
                          p.deviceName, VK_API_VERSION_MAJOR(p.apiVersion),
                          VK_API_VERSION_MINOR(p.apiVersion));
+    /* The windowed kernels (window.glsl) bind up to VK_MAX_BINDINGS storage
+     * buffers at once. */
+    if (l->maxPerStageDescriptorStorageBuffers < VK_MAX_BINDINGS ||
+        l->maxDescriptorSetStorageBuffers < VK_MAX_BINDINGS)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "vulkan backend: device '%s' binds at most %u storage buffers a "
+                         "stage (%u a set); the kernels need %u", p.deviceName,
+                         l->maxPerStageDescriptorStorageBuffers,
+                         l->maxDescriptorSetStorageBuffers, VK_MAX_BINDINGS);
     c->max_range = l->maxStorageBufferRange;
     c->align = l->minStorageBufferOffsetAlignment < 4 ? 4 : l->minStorageBufferOffsetAlignment;
     c->max_groups = l->maxComputeWorkGroupCount[0];
@@ -229,16 +238,18 @@ gpulayer_status vk_device_open(vk_context *c, int32_t device_index)
     GPL_CHECK(check_capabilities(c));
     choose_memory(c);
     apply_test_limits(c);
+    c->window_shift = gpl_window_shift_for(c->max_range);
     GPL_CHECK(create_device(c));
     GPL_CHECK(create_submission_objects(c));
     if (c->verbose)
         fprintf(stderr,
                 "[gpulayer] vulkan backend: device %d '%s' (%s), %s memory, workgroup %u, "
-                "shared histogram %u bins, max storage range %llu bytes, %s float64 and "
+                "shared histogram %u bins, max storage range %llu bytes (windows of 2^%u), "
+                "%s float64 and "
                 "int64 on the device, 32-bit atomics only\n",
                 device_index, c->device_name, type_name(c->device_type),
                 c->host_visible ? "host-visible" : "device-local (staged)", c->wg,
-                c->shared_bins, (unsigned long long)c->max_range,
+                c->shared_bins, (unsigned long long)c->max_range, c->window_shift,
                 c->soft_f64 ? "soft (integer)" : "hardware");
     return GPULAYER_OK;
 }

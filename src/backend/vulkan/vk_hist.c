@@ -87,10 +87,14 @@ static gpulayer_status record_partials(vk_context *c, int32_t node, const wave_n
         gpl_histogram_push p = {(uint32_t)c->node_begin[node], count, ch->feature_first,
                                 ch->feature_count, ch->bin_first, ch->bin_count,
                                 (uint32_t)c->column_bytes, c->hist_len, w->partial_first};
-        vk_range b[5] = {vk_whole(&c->rows), vk_whole(&c->grad),
-                         {&c->bins, (VkDeviceSize)ch->feature_first * c->column_bytes,
-                          (VkDeviceSize)ch->feature_count * c->column_bytes},
-                         vk_whole(&c->offsets), vk_whole(&c->partial)};
+        /* bins, offsets, partials, then the row list and the gradient
+         * pairs in windows (histogram.comp). */
+        vk_range b[GPL_HISTOGRAM_BINDINGS] = {
+            {&c->bins, (VkDeviceSize)ch->feature_first * c->column_bytes,
+             (VkDeviceSize)ch->feature_count * c->column_bytes},
+            vk_whole(&c->offsets), vk_whole(&c->partial)};
+        vk_windows(c, &c->rows, c->win.list_shift, 4, b + 3);
+        vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
         GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM, b, &p, w->groups));
     }
     return GPULAYER_OK;

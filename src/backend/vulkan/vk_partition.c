@@ -3,6 +3,7 @@
  * scratch list, copied back), one batch for the level; only the child row
  * counts come back. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "gpu_kernel_abi.h"
@@ -20,10 +21,16 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
                                     int32_t count, gpl_partition_push *push)
 {
     gpl_partition_push_level(push, splits, count, c->node_begin, c->node_count, c->wg);
+    /* The row list and the scratch list in windows (window.glsl), after
+     * the kernels' plain buffers. */
+    vk_range rows[GPL_KERNEL_WINDOWS], scratch[GPL_KERNEL_WINDOWS];
+    vk_windows(c, &c->rows, c->win.list_shift, 4, rows);
+    vk_windows(c, &c->scratch, c->win.list_shift, 4, scratch);
     for (int32_t i = 0; i < count; i++) {
         vk_range column = {&c->bins, (VkDeviceSize)splits[i].feature * c->column_bytes,
                            c->column_bytes};
-        vk_range b[3] = {vk_whole(&c->rows), column, vk_whole(&c->tiles)};
+        vk_range b[GPL_PART_COUNT_BINDINGS] = {column, vk_whole(&c->tiles)};
+        memcpy(b + 2, rows, sizeof rows);
         uint32_t groups = push[i].num_tiles < c->max_groups ? push[i].num_tiles : c->max_groups;
         GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_COUNT, b, &push[i], groups));
     }
@@ -36,8 +43,10 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     for (int32_t i = 0; i < count; i++) {
         vk_range column = {&c->bins, (VkDeviceSize)splits[i].feature * c->column_bytes,
                            c->column_bytes};
-        vk_range b[5] = {vk_whole(&c->rows), column, vk_whole(&c->tiles),
-                         vk_whole(&c->child_counts), vk_whole(&c->scratch)};
+        vk_range b[GPL_PART_SCATTER_BINDINGS] = {column, vk_whole(&c->tiles),
+                                                 vk_whole(&c->child_counts)};
+        memcpy(b + 3, rows, sizeof rows);
+        memcpy(b + 3 + GPL_KERNEL_WINDOWS, scratch, sizeof scratch);
         uint32_t groups = push[i].num_tiles < c->max_groups ? push[i].num_tiles : c->max_groups;
         GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_SCATTER, b, &push[i], groups));
     }

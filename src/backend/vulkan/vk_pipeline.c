@@ -11,17 +11,17 @@
 /* Bindings and push constant sizes; they mirror the `binding = N` and
  * push_constant blocks of shaders/<name>.comp. */
 const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
-    [VK_K_GRADIENTS] = {"gradients", 5, 40},
+    [VK_K_GRADIENTS] = {"gradients", 5, sizeof(gpl_gradient_push)},
     [VK_K_QUANTIZE] = {"quantize", 1, 24},
-    [VK_K_ROWS_INIT] = {"rows_init", 1, 4},
-    [VK_K_HISTOGRAM] = {"histogram", 5, 36},
+    [VK_K_ROWS_INIT] = {"rows_init", 1, sizeof(gpl_rows_init_push)},
+    [VK_K_HISTOGRAM] = {"histogram", GPL_HISTOGRAM_BINDINGS, 36},
     [VK_K_HIST_REDUCE] = {"hist_reduce", 2, 12},
     [VK_K_HIST_SUBTRACT] = {"hist_subtract", 3, 4},
     [VK_K_SPLIT_EVAL] = {"split_eval", 4, 56},
-    [VK_K_PARTITION_COUNT] = {"partition_count", 3, 28},
+    [VK_K_PARTITION_COUNT] = {"partition_count", GPL_PART_COUNT_BINDINGS, 28},
     [VK_K_PARTITION_SCAN] = {"partition_scan", 2, 28},
-    [VK_K_PARTITION_SCATTER] = {"partition_scatter", 5, 28},
-    [VK_K_UPDATE_MARGINS] = {"update_margins", 2, 20},
+    [VK_K_PARTITION_SCATTER] = {"partition_scatter", GPL_PART_SCATTER_BINDINGS, 28},
+    [VK_K_UPDATE_MARGINS] = {"update_margins", GPL_MARGINS_BINDINGS, sizeof(gpl_margins_push)},
     [VK_K_PREDICT] = {"predict", 8, 24},
 };
 
@@ -61,6 +61,10 @@ gpulayer_status vk_pipelines_check(void)
                              "vulkan backend: kernel '%s%s' is missing from this library",
                              gpl_vk_kernel_table[k].name, soft ? "_soft" : "");
         const char *name = b->name;
+        if (gpl_vk_kernel_table[k].bindings > VK_MAX_BINDINGS)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "vulkan backend: kernel '%s' has %u bindings, more than %u",
+                             name, gpl_vk_kernel_table[k].bindings, VK_MAX_BINDINGS);
         if (b->abi != GPL_VK_KERNEL_ABI)
             return gpl_error(GPULAYER_ERR_INTERNAL,
                              "vulkan backend: kernel '%s' has ABI version %d, the host "
@@ -82,7 +86,7 @@ static gpulayer_status create_pipeline(vk_context *c, gpl_vk_kernel k, vk_pipeli
                                    .codeSize = blob->size,
                                    .pCode = (const uint32_t *)(const void *)blob->code};
     VkResult r = c->api.vkCreateShaderModule(c->device, &mi, NULL, &p->module);
-    VkDescriptorSetLayoutBinding bindings[8];
+    VkDescriptorSetLayoutBinding bindings[VK_MAX_BINDINGS];
     for (uint32_t i = 0; i < info->bindings; i++)
         bindings[i] = (VkDescriptorSetLayoutBinding){i + 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                                      1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
@@ -103,9 +107,11 @@ static gpulayer_status create_pipeline(vk_context *c, gpl_vk_kernel k, vk_pipeli
         r = c->api.vkCreatePipelineLayout(c->device, &li, NULL, &p->layout);
     }
     if (r == VK_SUCCESS) {
-        const uint32_t values[2] = {c->wg, c->shared_bins};
-        const VkSpecializationMapEntry entries[2] = {{0, 0, 4}, {1, 4, 4}};
-        VkSpecializationInfo spec = {2, entries, sizeof values, values};
+        /* 0: workgroup size, 1: histogram chunk bins, 2: window bytes (log2;
+         * window.glsl). A kernel without an ID ignores its entry. */
+        const uint32_t values[3] = {c->wg, c->shared_bins, c->window_shift};
+        const VkSpecializationMapEntry entries[3] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
+        VkSpecializationInfo spec = {3, entries, sizeof values, values};
         VkComputePipelineCreateInfo pi = {
             .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
             .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -123,6 +129,7 @@ static gpulayer_status create_pipeline(vk_context *c, gpl_vk_kernel k, vk_pipeli
                          info->name, c->device_name, gpl_vk_result_name(r));
     p->wg = c->wg;
     p->shared_bins = c->shared_bins;
+    p->window_shift = c->window_shift;
     p->abi = GPL_VK_KERNEL_ABI;
     return GPULAYER_OK;
 }
@@ -142,7 +149,7 @@ gpulayer_status vk_pipeline_get(vk_context *c, gpl_vk_kernel k, vk_pipeline **ou
 {
     vk_pipeline *p = &c->pipelines[k];
     if (p->pipeline && (p->wg != c->wg || p->shared_bins != c->shared_bins ||
-                        p->abi != GPL_VK_KERNEL_ABI))
+                        p->window_shift != c->window_shift || p->abi != GPL_VK_KERNEL_ABI))
         destroy_one(c, p);
     if (!p->pipeline) {
         gpulayer_status st = create_pipeline(c, k, p);

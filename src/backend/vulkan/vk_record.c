@@ -157,8 +157,8 @@ gpulayer_status vk_dispatch(vk_context *c, gpl_vk_kernel k, const vk_range *bind
         return batch_error(c, current(c), "allocating a descriptor set", r);
     }
     c->sets_left--;
-    VkDescriptorBufferInfo buffers[8];
-    VkWriteDescriptorSet writes[8];
+    VkDescriptorBufferInfo buffers[VK_MAX_BINDINGS];
+    VkWriteDescriptorSet writes[VK_MAX_BINDINGS];
     for (uint32_t i = 0; i < info->bindings; i++) {
         buffers[i] = (VkDescriptorBufferInfo){bind[i].buf->buffer, bind[i].offset,
                                               bind[i].bytes};

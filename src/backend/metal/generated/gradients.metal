@@ -27,6 +27,7 @@ struct Push
     int round_index;
     uint has_weight;
     float subsample;
+    uint row_first;
 };
 
 struct Weights
@@ -49,16 +50,16 @@ struct Grad
     uint4 grad[1];
 };
 
-constant uint _2326 = (WG / 2u);
+constant uint _2330 = (WG / 2u);
 
 struct GroupMax
 {
     uint4 group_max[1];
 };
 
-constant uint _2406_tmp [[function_constant(0)]];
-constant uint _2406 = is_function_constant_defined(_2406_tmp) ? _2406_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2406, 1u, 1u);
+constant uint _2410_tmp [[function_constant(0)]];
+constant uint _2410 = is_function_constant_defined(_2410_tmp) ? _2410_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2410, 1u, 1u);
 
 static inline __attribute__((always_inline))
 int sf_clz64(thread const ulong& a)
@@ -1246,7 +1247,7 @@ ulong f64_abs(thread const ulong& a)
     return a & 9223372036854775807ul;
 }
 
-kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2268 [[buffer(1)]], const device Margins& _2107 [[buffer(2)]], const device Labels& _2199 [[buffer(3)]], const device Weights& _2085 [[buffer(4)]], device GroupMax& _2388 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2272 [[buffer(1)]], const device Margins& _2111 [[buffer(2)]], const device Labels& _2203 [[buffer(3)]], const device Weights& _2089 [[buffer(4)]], device GroupMax& _2392 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup ulong s_g[WG];
     threadgroup ulong s_h[WG];
@@ -1254,45 +1255,45 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2268 [[buff
     ulong max_g = 0ul;
     ulong max_h = 0ul;
     uint _2034 = gl_NumWorkGroups.x * WG;
-    float _2079;
+    float _2083;
     for (uint stride = _2034, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
     {
         ulong2 gh = ulong2(0ul);
         ulong param = as_type<ulong>(pc.seed);
         int param_1 = pc.round_index;
-        ulong param_2 = ulong(r);
+        ulong param_2 = ulong(pc.row_first + r);
         float param_3 = pc.subsample;
         if (row_sampled(param, param_1, param_2, param_3))
         {
             if (pc.has_weight != 0u)
             {
-                _2079 = _2085.weight[r];
+                _2083 = _2089.weight[r];
             }
             else
             {
-                _2079 = 1.0;
+                _2083 = 1.0;
             }
-            float w = _2079;
+            float w = _2083;
             uint base = r * pc.num_outputs;
             if (pc.objective == 2)
             {
-                float param_4 = _2107.margins[base];
+                float param_4 = _2111.margins[base];
                 ulong top = f64_from_float(param_4);
                 for (uint c = 1u; c < pc.num_outputs; c++)
                 {
-                    float param_5 = _2107.margins[base + c];
+                    float param_5 = _2111.margins[base + c];
                     ulong param_6 = f64_from_float(param_5);
                     ulong param_7 = top;
                     if (f64_gt(param_6, param_7))
                     {
-                        float param_8 = _2107.margins[base + c];
+                        float param_8 = _2111.margins[base + c];
                         top = f64_from_float(param_8);
                     }
                 }
                 ulong sum = 0ul;
                 for (uint c_1 = 0u; c_1 < pc.num_outputs; c_1++)
                 {
-                    float param_9 = _2107.margins[base + c_1];
+                    float param_9 = _2111.margins[base + c_1];
                     ulong param_10 = f64_from_float(param_9);
                     ulong param_11 = top;
                     ulong param_12 = f64_sub(param_10, param_11);
@@ -1300,14 +1301,14 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2268 [[buff
                     ulong param_14 = det_exp(param_12);
                     sum = f64_add(param_13, param_14);
                 }
-                float param_15 = _2107.margins[base + pc.output_index];
+                float param_15 = _2111.margins[base + pc.output_index];
                 ulong param_16 = f64_from_float(param_15);
                 ulong param_17 = top;
                 ulong param_18 = f64_sub(param_16, param_17);
                 ulong param_19 = det_exp(param_18);
                 ulong param_20 = sum;
                 ulong p = f64_div(param_19, param_20);
-                ulong y = (int(_2199.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
+                ulong y = (int(_2203.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
                 ulong param_21 = 4611686018427387904ul;
                 ulong param_22 = p;
                 ulong param_23 = 4607182418800017408ul;
@@ -1334,15 +1335,15 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2268 [[buff
             else
             {
                 int param_36 = pc.objective;
-                float param_37 = _2107.margins[base + pc.output_index];
-                float param_38 = _2199.label[r];
+                float param_37 = _2111.margins[base + pc.output_index];
+                float param_38 = _2203.label[r];
                 float param_39 = w;
                 gh = objective_single(param_36, param_37, param_38, param_39);
             }
         }
         ulong param_40 = gh.x;
         ulong param_41 = gh.y;
-        _2268.grad[r] = uint4(f64_words(param_40), f64_words(param_41));
+        _2272.grad[r] = uint4(f64_words(param_40), f64_words(param_41));
         ulong param_42 = gh.x;
         ulong param_43 = f64_abs(param_42);
         ulong param_44 = max_g;
@@ -1361,7 +1362,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2268 [[buff
     s_g[lid] = max_g;
     s_h[lid] = max_h;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _2326; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _2330; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
@@ -1384,7 +1385,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2268 [[buff
     {
         ulong param_52 = s_g[0];
         ulong param_53 = s_h[0];
-        _2388.group_max[gl_WorkGroupID.x] = uint4(f64_words(param_52), f64_words(param_53));
+        _2392.group_max[gl_WorkGroupID.x] = uint4(f64_words(param_52), f64_words(param_53));
     }
 }
 

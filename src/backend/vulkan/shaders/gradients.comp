@@ -5,6 +5,11 @@
 // computes them without float64, see numeric.glsl), and each workgroup's
 // largest |grad| and hess (a shared-memory tree, no subgroup operations)
 // for the quantization scale.
+//
+// The host dispatches the kernel once a window of rows (row_first on, all
+// per-row buffers bound from that row), so no binding exceeds the device's
+// maxStorageBufferRange however many rows there are; each dispatch writes
+// its own workgroups' maxima.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #include "numeric.glsl"
@@ -18,6 +23,7 @@ layout(push_constant) uniform Push {
     int round_index;
     uint has_weight;
     float subsample;
+    uint row_first;    // the first row of this window: r is row_first + the index here
 } pc;
 
 layout(std430, binding = 1) writeonly buffer Grad { uvec4 grad[]; };
@@ -36,7 +42,8 @@ void main()
     const uint stride = gl_NumWorkGroups.x * WG;
     for (uint r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride) {
         f64x2 gh = f64x2(F64_ZERO, F64_ZERO);
-        if (row_sampled(packUint2x32(pc.seed), pc.round_index, uint64_t(r), pc.subsample)) {
+        if (row_sampled(packUint2x32(pc.seed), pc.round_index, uint64_t(pc.row_first + r),
+                        pc.subsample)) {
             const float w = pc.has_weight != 0u ? weight[r] : 1.0;
             const uint base = r * pc.num_outputs;
             if (pc.objective == OBJ_SOFTMAX) {

@@ -28,13 +28,18 @@ layout(push_constant) uniform Push {
     uint partial_first; // this node's first partial (nodes of a level share the buffer)
 } pc;
 
-layout(std430, binding = 1) readonly buffer Rows { uint rows[]; };
-layout(std430, binding = 2) readonly buffer Grad { uvec4 grad[]; };
 // The chunk's feature columns, one byte a row, read as words.
-layout(std430, binding = 3) readonly buffer Bins { uint bins[]; };
-layout(std430, binding = 4) readonly buffer Offsets { uint feature_offset[]; };
+layout(std430, binding = 1) readonly buffer Bins { uint bins[]; };
+layout(std430, binding = 2) readonly buffer Offsets { uint feature_offset[]; };
 // (grad, hess) as int32 words.
-layout(std430, binding = 5) writeonly buffer Partial { uvec2 partial[]; };
+layout(std430, binding = 3) writeonly buffer Partial { uvec2 partial[]; };
+// The row list (bindings 4..11) and the gradient pairs (12..19), in
+// windows (window.glsl): a node's rows may be any rows.
+#include "window.glsl"
+WINDOW_BUFFERS(Rows, rows, uint, 4, readonly)
+WINDOW_BUFFERS(Grad, grad, uvec4, 4 + GPL_WINDOWS, readonly)
+WINDOW_LOAD(rows, uint)
+WINDOW_LOAD(grad, uvec4)
 
 shared uint s_g[SHARED_BINS];
 shared uint s_h[SHARED_BINS];
@@ -49,8 +54,11 @@ void main()
     barrier();
     const uint stride = gl_NumWorkGroups.x * WG;
     for (uint i = gl_WorkGroupID.x * WG + lid; i < pc.row_count; i += stride) {
-        const uint r = rows[pc.row_begin + i];
-        const uvec4 g = grad[r];
+        const uint pos = pc.row_begin + i;
+        const uint r = rows_at(window_of(pos, LIST_WINDOW_SHIFT),
+                               window_index(pos, LIST_WINDOW_SHIFT));
+        const uvec4 g = grad_at(window_of(r, GRAD_WINDOW_SHIFT),
+                                window_index(r, GRAD_WINDOW_SHIFT));
         for (uint k = 0u; k < pc.feature_count; k++) {
             const uint byte_index = k * pc.column_bytes + r;
             const uint b = (bins[byte_index >> 2] >> ((byte_index & 3u) * 8u)) & 0xffu;

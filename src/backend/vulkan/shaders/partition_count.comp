@@ -4,10 +4,13 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
-layout(std430, binding = 1) readonly buffer Rows { uint rows[]; };
 // The split feature's column: one byte a row, read as words.
-layout(std430, binding = 2) readonly buffer Column { uint column[]; };
-layout(std430, binding = 3) writeonly buffer Tiles { uint tile_left[]; };
+layout(std430, binding = 1) readonly buffer Column { uint column[]; };
+layout(std430, binding = 2) writeonly buffer Tiles { uint tile_left[]; };
+// The row list in windows (window.glsl), bindings 3..10.
+#include "window.glsl"
+WINDOW_BUFFERS(Rows, rows, uint, 3, readonly)
+WINDOW_LOAD(rows, uint)
 
 #include "partition.glsl"
 
@@ -20,7 +23,10 @@ void main()
         if (lid == 0u) s_count = 0u;
         barrier();
         const uint i = t * WG + lid;
-        if (i < pc.row_count && goes_left(rows[pc.row_begin + i]) != 0u)
+        const uint pos = pc.row_begin + i;
+        if (i < pc.row_count &&
+            goes_left(rows_at(window_of(pos, LIST_WINDOW_SHIFT),
+                              window_index(pos, LIST_WINDOW_SHIFT))) != 0u)
             atomicAdd(s_count, 1u);
         barrier();
         if (lid == 0u) tile_left[pc.tile_first + t] = s_count;

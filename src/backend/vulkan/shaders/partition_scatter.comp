@@ -5,11 +5,16 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
-layout(std430, binding = 1) readonly buffer Rows { uint rows[]; };
-layout(std430, binding = 2) readonly buffer Column { uint column[]; };
-layout(std430, binding = 3) readonly buffer Tiles { uint tile_left[]; };
-layout(std430, binding = 4) readonly buffer Counts { uint child_rows[]; };
-layout(std430, binding = 5) writeonly buffer Scratch { uint scratch[]; };
+layout(std430, binding = 1) readonly buffer Column { uint column[]; };
+layout(std430, binding = 2) readonly buffer Tiles { uint tile_left[]; };
+layout(std430, binding = 3) readonly buffer Counts { uint child_rows[]; };
+// The row list (bindings 4..11) and the scratch list (12..19) in windows
+// (window.glsl).
+#include "window.glsl"
+WINDOW_BUFFERS(Rows, rows, uint, 4, readonly)
+WINDOW_BUFFERS(Scratch, scratch, uint, 4 + GPL_WINDOWS, writeonly)
+WINDOW_LOAD(rows, uint)
+WINDOW_STORE(scratch, uint)
 
 #include "partition.glsl"
 
@@ -22,7 +27,10 @@ void main()
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x) {
         const uint i = t * WG + lid;
         const bool live = i < pc.row_count;
-        const uint row = live ? rows[pc.row_begin + i] : 0u;
+        const uint pos = pc.row_begin + i;
+        const uint row = live ? rows_at(window_of(pos, LIST_WINDOW_SHIFT),
+                                        window_index(pos, LIST_WINDOW_SHIFT))
+                              : 0u;
         const uint left = live ? goes_left(row) : 0u;
         s_scan[lid] = left;
         barrier();
@@ -36,7 +44,9 @@ void main()
             const uint left_before = tile_left[pc.tile_first + t] + s_scan[lid] - left;
             const uint right_before = i - left_before; // positions before i going right
             const uint dest = left != 0u ? left_before : total_left + right_before;
-            scratch[pc.row_begin + dest] = row;
+            const uint to = pc.row_begin + dest;
+            scratch_put(window_of(to, LIST_WINDOW_SHIFT), window_index(to, LIST_WINDOW_SHIFT),
+                        row);
         }
         barrier();
     }
