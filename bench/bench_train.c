@@ -93,6 +93,12 @@ int main(int argc, char **argv)
         return 1;
     }
     double train_s = now() - t0;
+    /* BENCH_MODEL saves the model, so that a speed change can be checked
+     * to leave the model bytes unchanged (cmp against the file before). */
+    if (getenv("BENCH_MODEL") && gpulayer_booster_save(b, getenv("BENCH_MODEL")) != GPULAYER_OK) {
+        fprintf(stderr, "save: %s\n", gpulayer_last_error());
+        return 1;
+    }
     int64_t n = gpulayer_dataset_num_rows(test);
     float *pred = malloc(sizeof(float) * (size_t)n);
     t0 = now();
