@@ -116,54 +116,6 @@ static gpulayer_status cpu_get_margins(gpl_backend *be, float *margins)
     return GPULAYER_OK;
 }
 
-/* A row's pair storage holds its float gradients between the two passes of
- * compute_gradients (type punning through a union is defined in C11). */
-typedef union grad_slot {
-    gpl_grad_pair quantized;
-    double value[2];
-} grad_slot;
-
-/* Two passes: float gradients and their largest magnitudes, then
- * quantization in place with the power-of-two scales. */
-static gpulayer_status cpu_compute_gradients(gpl_backend *be,
-                                             const gpl_gradient_request *req,
-                                             gpl_quant_scale *scale)
-{
-    cpu_context *c = cpu_ctx(be);
-    const int64_t N = c->num_rows;
-    const int32_t K = c->num_outputs;
-    grad_slot *slot = (grad_slot *)c->grad;
-    double max_g = 0.0, max_h = 0.0;
-#pragma omp parallel for num_threads(c->nthread) schedule(static) reduction(max : max_g, max_h)
-    for (int64_t r = 0; r < N; r++) {
-        double g = 0.0, h = 0.0;
-        if (gpl_row_sampled(req->seed, req->round, r, req->subsample)) {
-            float w = c->weight ? c->weight[r] : 1.0f;
-            if (req->objective == GPL_OBJ_SOFTMAX)
-                gpl_objective_softmax(c->margins + r * K, K, req->output,
-                                      c->label[r], w, &g, &h);
-            else
-                gpl_objective_single(req->objective, c->margins[r * K + req->output],
-                                     c->label[r], w, &g, &h);
-        }
-        slot[r].value[0] = g;
-        slot[r].value[1] = h;
-        if (fabs(g) > max_g) max_g = fabs(g);
-        if (h > max_h) max_h = h;
-    }
-    scale->grad = gpl_quant_scale_for(max_g, N);
-    scale->hess = gpl_quant_scale_for(max_h, N);
-    const double sg = scale->grad, sh = scale->hess;
-#pragma omp parallel for num_threads(c->nthread) schedule(static)
-    for (int64_t r = 0; r < N; r++) {
-        double g = slot[r].value[0], h = slot[r].value[1];
-        slot[r].quantized.grad = gpl_quantize(g, sg);
-        slot[r].quantized.hess = gpl_quantize(h, sh);
-        c->packed_grad[r] = gpl_pack_pair(slot[r].quantized.grad, slot[r].quantized.hess);
-    }
-    return GPULAYER_OK;
-}
-
 void cpu_pack_gradients(cpu_context *c)
 {
 #pragma omp parallel for num_threads(c->nthread) schedule(static)

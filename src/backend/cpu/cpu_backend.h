@@ -53,6 +53,9 @@ static inline cpu_context *cpu_ctx(gpl_backend *be)
     return (cpu_context *)be->ctx;
 }
 
+gpulayer_status cpu_compute_gradients(gpl_backend *be,
+                                      const gpl_gradient_request *req,
+                                      gpl_quant_scale *scale);
 gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
                                      int32_t num_nodes);
 gpulayer_status cpu_subtract_histograms(gpl_backend *be,

@@ -1,0 +1,233 @@
+/* cpu_gradients.c -- compute_gradients of the CPU backend: the gradient
+ * pair of every row (objective_math.h), then its quantization and packing
+ * (quantize.h).
+ *
+ * The logistic objective has a vector path: the sigmoid of det_math.h is a
+ * chain of 14 dependent multiply-adds and a division a row, which made this
+ * the second most expensive operation on data with few features. The vector
+ * path does the same IEEE operations in the same order, lane by lane, so
+ * every value is the scalar path's bits; lanes the fast path cannot take
+ * (NaN, |margin| near the exp limits, out-of-range quantized values) send
+ * their block of rows through the scalar code. */
+#include <math.h>
+#include <omp.h>
+#include <string.h>
+
+#include "cpu_backend.h"
+#include "error.h"
+#include "objective_math.h"
+#include "quantize.h"
+
+/* Rows a vector step handles: four doubles (one AVX register, two SSE2). */
+#define LANES 4
+/* Rows an OpenMP chunk hands to one call of a block function. */
+#define CHUNK 8192
+
+typedef double vdouble __attribute__((vector_size(LANES * sizeof(double))));
+typedef float vfloat __attribute__((vector_size(LANES * sizeof(float))));
+/* What a comparison of vdoubles gives (its element type differs between
+ * platforms: long here, long long there). */
+typedef __typeof__((vdouble){0} < (vdouble){0}) vint64;
+
+/* An AVX2 clone where the host has it, chosen at load time; elsewhere the
+ * generic vector code (SSE2 on x86-64, NEON on arm64). AVX2 only, no FMA:
+ * a fused multiply-add would change the bits. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+#define GPL_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GPL_VECTOR_CLONES
+#endif
+
+/* Macros, not functions: a function taking or returning a vector would
+ * have a different calling convention in the AVX2 clone. */
+#define vsplat(x) ((vdouble){(x), (x), (x), (x)})
+/* a where mask is set, b elsewhere (mask lanes are all ones or zeros). */
+#define vselect(mask, a, b) \
+    ((vdouble)(((vint64)(a) & (mask)) | ((vint64)(b) & ~(mask))))
+#define vall(mask) (((mask)[0] & (mask)[1] & (mask)[2] & (mask)[3]) != 0)
+#define vload_floats(dst, p)                              \
+    do {                                                  \
+        vfloat f_;                                        \
+        memcpy(&f_, (p), sizeof f_);                      \
+        (dst) = __builtin_convertvector(f_, vdouble);     \
+    } while (0)
+
+/* 1.5 * 2^52: adding it to |y| < 2^51 rounds y to an integer, to nearest
+ * even, as rint does in the default rounding mode; subtracting it back
+ * gives rint(y) as a double, and the low bits of the sum are the integer. */
+#define ROUND_MAGIC 6755399441055744.0
+#define ROUND_MAGIC_BITS 0x4338000000000000LL
+
+/* The scalar reference of one row (also the path of the odd lanes). */
+static inline void row_gradient(const cpu_context *c, const gpl_gradient_request *req,
+                                int64_t r, double *g, double *h)
+{
+    *g = 0.0;
+    *h = 0.0;
+    if (!gpl_row_sampled(req->seed, req->round, r, req->subsample)) return;
+    const int32_t K = c->num_outputs;
+    float w = c->weight ? c->weight[r] : 1.0f;
+    if (req->objective == GPL_OBJ_SOFTMAX)
+        gpl_objective_softmax(c->margins + r * K, K, req->output, c->label[r], w, g, h);
+    else
+        gpl_objective_single(req->objective, c->margins[r * K + req->output], c->label[r],
+                             w, g, h);
+}
+
+/* Rows [first, last): gradients into gval/hval, their largest |g| and h
+ * folded into *max_g and *max_h. */
+static void scalar_gradients(const cpu_context *c, const gpl_gradient_request *req,
+                             int64_t first, int64_t last, double *gval, double *hval,
+                             double *max_g, double *max_h)
+{
+    double mg = *max_g, mh = *max_h;
+    for (int64_t r = first; r < last; r++) {
+        double g, h;
+        row_gradient(c, req, r, &g, &h);
+        gval[r] = g;
+        hval[r] = h;
+        if (fabs(g) > mg) mg = fabs(g);
+        if (h > mh) mh = h;
+    }
+    *max_g = mg;
+    *max_h = mh;
+}
+
+/* Logistic gradients of rows [first, last) of a single-output model with
+ * every row sampled: gpl_objective_single with gpl_det_sigmoid, operation
+ * for operation, LANES rows at a time. */
+GPL_VECTOR_CLONES
+static void logistic_gradients(const cpu_context *c, int64_t first, int64_t last,
+                               double *gval, double *hval, double *max_g, double *max_h)
+{
+    const vdouble inv_ln2 = vsplat(1.44269504088896338700e+00);
+    const vdouble ln2_hi = vsplat(6.93147180369123816490e-01);
+    const vdouble ln2_lo = vsplat(1.90821492927058770002e-10);
+    const vdouble magic = vsplat(ROUND_MAGIC), one = vsplat(1.0);
+    const vdouble min_hess = vsplat(GPL_MIN_HESS);
+    const vint64 abs_mask = ~(vint64)vsplat(-0.0); /* all but the sign */
+    vdouble mg = vsplat(0.0), mh = vsplat(0.0);
+    int64_t r = first;
+    for (; r + LANES <= last; r += LANES) {
+        /* gpl_det_exp(x) for x = -margin */
+        vdouble x;
+        vload_floats(x, c->margins + r);
+        x = -x;
+        /* Inside (-708, 709): no NaN, not the clamped ends of exp, and
+         * 2^k is a normal number, so the scalar code takes its one-step
+         * scaling too. */
+        if (!vall((x > vsplat(-708.0)) & (x < vsplat(709.0)))) {
+            double sg = 0.0, sh = 0.0;
+            gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 0, 1.0f};
+            scalar_gradients(c, &req, r, r + LANES, gval, hval, &sg, &sh);
+            mg = vselect(vsplat(sg) > mg, vsplat(sg), mg);
+            mh = vselect(vsplat(sh) > mh, vsplat(sh), mh);
+            continue;
+        }
+        const vdouble t = x * inv_ln2 + magic;
+        const vdouble k = t - magic;
+        const vdouble rr = (x - k * ln2_hi) - k * ln2_lo;
+        vdouble p = vsplat(1.0 / 6227020800.0);
+        p = p * rr + vsplat(1.0 / 479001600.0);
+        p = p * rr + vsplat(1.0 / 39916800.0);
+        p = p * rr + vsplat(1.0 / 3628800.0);
+        p = p * rr + vsplat(1.0 / 362880.0);
+        p = p * rr + vsplat(1.0 / 40320.0);
+        p = p * rr + vsplat(1.0 / 5040.0);
+        p = p * rr + vsplat(1.0 / 720.0);
+        p = p * rr + vsplat(1.0 / 120.0);
+        p = p * rr + vsplat(1.0 / 24.0);
+        p = p * rr + vsplat(1.0 / 6.0);
+        p = p * rr + vsplat(0.5);
+        p = p * rr + one;
+        p = p * rr + one;
+        /* gpl_det_scale2: 2^k from its exponent bits */
+        const vint64 two_bits = ((vint64)t - ROUND_MAGIC_BITS + 1023) << 52;
+        const vdouble e = p * (vdouble)two_bits;
+        /* gpl_det_sigmoid, then gpl_objective_single's logistic case */
+        const vdouble s = one / (one + e);
+        vdouble label, w = one;
+        vload_floats(label, c->label + r);
+        if (c->weight) vload_floats(w, c->weight + r);
+        vdouble g = s - label;
+        vdouble h = s * (one - s);
+        h = vselect(h < min_hess, min_hess, h);
+        g = g * w;
+        h = h * w;
+        memcpy(gval + r, &g, sizeof g);
+        memcpy(hval + r, &h, sizeof h);
+        const vdouble ag = (vdouble)((vint64)g & abs_mask);
+        mg = vselect(ag > mg, ag, mg);
+        mh = vselect(h > mh, h, mh);
+    }
+    double sg = *max_g, sh = *max_h;
+    for (int i = 0; i < LANES; i++) {
+        if (mg[i] > sg) sg = mg[i];
+        if (mh[i] > sh) sh = mh[i];
+    }
+    gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 0, 1.0f};
+    scalar_gradients(c, &req, r, last, gval, hval, &sg, &sh);
+    *max_g = sg;
+    *max_h = sh;
+}
+
+/* Quantizes and packs rows [first, last): gpl_quantize (llrint of the
+ * scaled value) through the rounding constant, which gives the same
+ * integer for |value| < 2^51; anything else goes through gpl_quantize. */
+GPL_VECTOR_CLONES
+static void quantize_rows(const double *gval, const double *hval, int64_t first,
+                          int64_t last, double sg, double sh, int64_t *packed)
+{
+    const vdouble vsg = vsplat(sg), vsh = vsplat(sh), magic = vsplat(ROUND_MAGIC);
+    const vdouble lo = vsplat(-0x1p51), hi = vsplat(0x1p51);
+    int64_t r = first;
+    for (; r + LANES <= last; r += LANES) {
+        vdouble g, h;
+        memcpy(&g, gval + r, sizeof g);
+        memcpy(&h, hval + r, sizeof h);
+        const vdouble yg = g * vsg, yh = h * vsh;
+        if (!vall((yg > lo) & (yg < hi) & (yh > lo) & (yh < hi))) {
+            for (int64_t i = r; i < r + LANES; i++)
+                packed[i] = gpl_pack_pair(gpl_quantize(gval[i], sg), gpl_quantize(hval[i], sh));
+            continue;
+        }
+        const vint64 qg = (vint64)(yg + magic) - ROUND_MAGIC_BITS;
+        const vint64 qh = (vint64)(yh + magic) - ROUND_MAGIC_BITS;
+        /* gpl_pack_pair, in unsigned arithmetic as there */
+        typedef uint64_t vuint64 __attribute__((vector_size(LANES * sizeof(uint64_t))));
+        const vuint64 pk = ((vuint64)qg << 32) + (vuint64)qh;
+        memcpy(packed + r, &pk, sizeof pk);
+    }
+    for (; r < last; r++)
+        packed[r] = gpl_pack_pair(gpl_quantize(gval[r], sg), gpl_quantize(hval[r], sh));
+}
+
+/* Two passes: float gradients and their largest magnitudes, then
+ * quantization with the power-of-two scales. The float gradients live in
+ * the pair buffer (grad), as N gradients then N hessians; only the packed
+ * pairs are kept, the histograms read nothing else. */
+gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
+                                      gpl_quant_scale *scale)
+{
+    cpu_context *c = cpu_ctx(be);
+    const int64_t N = c->num_rows;
+    double *gval = (double *)c->grad, *hval = gval + N;
+    const int vector = req->objective == GPL_OBJ_LOGISTIC && c->num_outputs == 1 &&
+                       req->subsample >= 1.0f;
+    double max_g = 0.0, max_h = 0.0;
+#pragma omp parallel for num_threads(c->nthread) schedule(static) reduction(max : max_g, max_h)
+    for (int64_t first = 0; first < N; first += CHUNK) {
+        const int64_t last = first + CHUNK < N ? first + CHUNK : N;
+        if (vector) logistic_gradients(c, first, last, gval, hval, &max_g, &max_h);
+        else scalar_gradients(c, req, first, last, gval, hval, &max_g, &max_h);
+    }
+    scale->grad = gpl_quant_scale_for(max_g, N);
+    scale->hess = gpl_quant_scale_for(max_h, N);
+    const double sg = scale->grad, sh = scale->hess;
+#pragma omp parallel for num_threads(c->nthread) schedule(static)
+    for (int64_t first = 0; first < N; first += CHUNK) {
+        const int64_t last = first + CHUNK < N ? first + CHUNK : N;
+        quantize_rows(gval, hval, first, last, sg, sh, c->packed_grad);
+    }
+    return GPULAYER_OK;
+}
