@@ -63,7 +63,13 @@
     X(vkDestroyFence)                                                        \
     X(vkResetFences)                                                         \
     X(vkWaitForFences)                                                       \
-    X(vkQueueSubmit)
+    X(vkGetFenceStatus)                                                      \
+    X(vkQueueSubmit)                                                         \
+    X(vkCreateQueryPool)                                                     \
+    X(vkDestroyQueryPool)                                                    \
+    X(vkCmdResetQueryPool)                                                   \
+    X(vkCmdWriteTimestamp)                                                   \
+    X(vkGetQueryPoolResults)
 
 typedef struct gpl_vk_api {
     void *library; /* dlopen handle */

@@ -29,15 +29,17 @@ static void vk_destroy(gpl_backend *be)
         if (c->device) {
             vk_abandon(c);
             (void)vk_finish(c); /* nothing may be in flight when buffers go */
+            vk_profile_report(c);
             vk_buffer *all[] = {&c->bins, &c->offsets, &c->labels, &c->weights, &c->margins,
                                 &c->grad, &c->rows, &c->scratch, &c->group_max, &c->partial,
-                                &c->tiles, &c->child_counts, &c->records, &c->mask,
+                                &c->tiles, &c->child_counts, &c->counts_host, &c->records, &c->mask,
                                 &c->staging};
             for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) vk_buffer_destroy(c, all[i]);
             vk_hist_free_pool(c);
         }
         vk_device_close(c);
         free(c->feature_offset);
+        free(c->mask_cache);
         free(c->chunks);
         free(c->node_slot);
         free(c->free_slots);
@@ -246,8 +248,9 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     GPL_CHECK(vk_buffer_reserve(c, &c->tiles, tiles * 4, "partition tiles"));
     GPL_CHECK(vk_buffer_reserve(c, &c->child_counts, level * GPL_CHILD_COUNTS_BYTES,
                                 "child row counts"));
-    GPL_CHECK(vk_buffer_reserve(c, &c->records, level * GPL_SPLIT_RECORD_BYTES, "split records"));
-    GPL_CHECK(vk_buffer_create(c, &c->mask, F * 4, "feature mask"));
+    GPL_CHECK(vk_buffer_reserve_host(c, &c->records, level * GPL_SPLIT_RECORD_BYTES, "split records"));
+    GPL_CHECK(vk_buffer_create_host(c, &c->mask, F * 4, "feature mask"));
+    c->mask_valid = 0;
     return GPULAYER_OK;
 }
 

@@ -24,6 +24,7 @@ typedef struct vk_buffer {
     VkDeviceMemory memory;
     VkDeviceSize bytes;
     void *mapped;
+    int host_side; /* in host-visible memory even on a discrete GPU */
 } vk_buffer;
 
 /* A range of a buffer bound to one binding of a kernel. */
@@ -81,6 +82,22 @@ typedef struct vk_frame {
     char kernels[160];
 } vk_frame;
 
+/* GPULAYER_VULKAN_PROFILE=1 (vk_profile.c). */
+#define VK_PROFILE_OPS 24
+typedef struct vk_profile {
+    int enabled;
+    VkQueryPool pool; /* two timestamps a frame */
+    double ms_per_tick;
+    uint64_t mask;    /* the timestamp's valid bits */
+    struct {
+        const char *op;
+        double ms;
+        long batches;
+    } ops[VK_PROFILE_OPS];
+    int num_ops;
+    double wait_ms;   /* host time blocked on fences */
+} vk_profile;
+
 typedef struct vk_context {
     gpl_vk_api api;
     VkInstance instance;
@@ -94,6 +111,7 @@ typedef struct vk_context {
     uint32_t sets_left; /* descriptor sets left in the current pool */
     int recording;
     int level;          /* depth of the level being grown */
+    vk_profile prof;
 
     /* device facts */
     char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
@@ -132,6 +150,9 @@ typedef struct vk_context {
     vk_buffer bins, offsets, labels, weights, margins, grad, rows, scratch;
     vk_buffer group_max, partial, tiles, child_counts, records, mask;
     vk_buffer staging;
+    vk_buffer counts_host; /* host-visible copy of child_counts (discrete GPUs) */
+    uint32_t *mask_cache; /* the feature mask now in the mask buffer */
+    int mask_valid;
     uint32_t grad_groups;    /* workgroups of the gradient kernel */
     uint32_t partial_groups; /* partial histograms the partial buffer holds */
     uint32_t node_partials;  /* most workgroups (partials) one node's build gets */
@@ -171,6 +192,11 @@ gpulayer_status vk_buffer_read(vk_context *c, const vk_buffer *b, VkDeviceSize o
                                void *data, VkDeviceSize bytes);
 gpulayer_status vk_buffer_reserve(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
                                   const char *what);
+/* The same in host-visible memory, mapped (vk_memory.c says why). */
+gpulayer_status vk_buffer_create_host(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
+                                      const char *what);
+gpulayer_status vk_buffer_reserve_host(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
+                                       const char *what);
 VkDeviceSize vk_align_up(VkDeviceSize n, VkDeviceSize a);
 
 /* vk_pipeline.c */
@@ -222,5 +248,14 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
 
 void vk_track_alloc(vk_context *c, size_t bytes);
 void vk_track_free(vk_context *c, size_t bytes);
+
+/* vk_profile.c */
+void vk_profile_init(vk_context *c);
+void vk_profile_begin(vk_context *c, int frame, VkCommandBuffer cmd);
+void vk_profile_end(vk_context *c, int frame, VkCommandBuffer cmd);
+double vk_profile_clock(const vk_context *c);
+void vk_profile_collect(vk_context *c, int frame, const char *op, double wait_start);
+void vk_profile_report(vk_context *c);
+void vk_profile_destroy(vk_context *c);
 
 #endif

@@ -241,6 +241,7 @@ gpulayer_status vk_device_open(vk_context *c, int32_t device_index)
     c->window_shift = gpl_window_shift_for(c->max_range);
     GPL_CHECK(create_device(c));
     GPL_CHECK(create_submission_objects(c));
+    vk_profile_init(c);
     if (c->verbose)
         fprintf(stderr,
                 "[gpulayer] vulkan backend: device %d '%s' (%s), %s memory, workgroup %u, "
@@ -263,6 +264,7 @@ void vk_device_close(vk_context *c)
             if (f->fence) c->api.vkDestroyFence(c->device, f->fence, NULL);
         }
         if (c->command_pool) c->api.vkDestroyCommandPool(c->device, c->command_pool, NULL);
+        vk_profile_destroy(c);
         vk_pipelines_destroy(c);
         c->api.vkDestroyDevice(c->device, NULL);
     }

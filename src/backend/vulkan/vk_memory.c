@@ -52,17 +52,34 @@ static gpulayer_status create_with_type(vk_context *c, vk_buffer *b, VkDeviceSiz
     return GPULAYER_OK;
 }
 
+static gpulayer_status map_buffer(vk_context *c, vk_buffer *b, const char *what)
+{
+    VkResult r = c->api.vkMapMemory(c->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped);
+    if (r != VK_SUCCESS)
+        return gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: mapping the %s failed (%s)",
+                         what, gpl_vk_result_name(r));
+    return GPULAYER_OK;
+}
+
 gpulayer_status vk_buffer_create(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
                                  const char *what)
 {
     GPL_CHECK(create_with_type(c, b, bytes, c->device_local_type, what));
-    if (c->host_visible) {
-        VkResult r = c->api.vkMapMemory(c->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped);
-        if (r != VK_SUCCESS)
-            return gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: mapping the %s failed (%s)",
-                             what, gpl_vk_result_name(r));
-    }
-    return GPULAYER_OK;
+    return c->host_visible ? map_buffer(c, b, what) : GPULAYER_OK;
+}
+
+/* Small buffers the host reads or writes every level (split records, child
+ * counts, the feature mask) live in host-visible memory even on a discrete
+ * GPU: the kernels write them in place and the host reads them once the
+ * batch's fence has signalled, with no copy batch and second wait in
+ * between (on an H200 those round trips cost more than the kernels). */
+gpulayer_status vk_buffer_create_host(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
+                                      const char *what)
+{
+    if (c->host_visible || c->host_type == UINT32_MAX) return vk_buffer_create(c, b, bytes, what);
+    GPL_CHECK(create_with_type(c, b, bytes, c->host_type, what));
+    b->host_side = 1;
+    return map_buffer(c, b, what);
 }
 
 void vk_buffer_destroy(vk_context *c, vk_buffer *b)
@@ -132,8 +149,8 @@ gpulayer_status vk_buffer_read(vk_context *c, const vk_buffer *b, VkDeviceSize o
 /* Level-sized buffers (split records, child counts, partition tiles) grow
  * with the largest level seen instead of being sized for max_nodes, which
  * can be far larger than any level. */
-gpulayer_status vk_buffer_reserve(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
-                                  const char *what)
+static gpulayer_status reserve(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
+                               const char *what, int host_side)
 {
     if (b->buffer && b->bytes >= bytes) return GPULAYER_OK;
     GPL_CHECK(vk_finish(c)); /* a batch in flight may still use it */
@@ -146,5 +163,18 @@ gpulayer_status vk_buffer_reserve(vk_context *c, vk_buffer *b, VkDeviceSize byte
     VkDeviceSize grown = b->bytes * 2 > bytes ? b->bytes * 2 : bytes;
     if (grown > c->max_range) grown = c->max_range;
     vk_buffer_destroy(c, b);
-    return vk_buffer_create(c, b, grown, what);
+    return host_side ? vk_buffer_create_host(c, b, grown, what)
+                     : vk_buffer_create(c, b, grown, what);
+}
+
+gpulayer_status vk_buffer_reserve(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
+                                  const char *what)
+{
+    return reserve(c, b, bytes, what, 0);
+}
+
+gpulayer_status vk_buffer_reserve_host(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
+                                       const char *what)
+{
+    return reserve(c, b, bytes, what, 1);
 }

@@ -69,8 +69,15 @@ gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits
         tiles += ((uint64_t)c->node_count[splits[i].node] + c->wg - 1) / c->wg;
     }
     GPL_CHECK(vk_buffer_reserve(c, &c->tiles, tiles * 4, "partition tiles"));
+    /* The scatter reads the counts, so they stay in device memory; on a
+     * discrete GPU the batch ends with a copy into host-visible memory,
+     * read once its fence has signalled (no second batch and wait). */
     GPL_CHECK(vk_buffer_reserve(c, &c->child_counts, (VkDeviceSize)count * 8,
                                 "child row counts"));
+    const int mirror = c->child_counts.mapped == NULL;
+    if (mirror)
+        GPL_CHECK(vk_buffer_reserve_host(c, &c->counts_host, (VkDeviceSize)count * 8,
+                                         "child row counts (host copy)"));
     gpl_partition_push *push = malloc(sizeof *push * (size_t)count);
     uint32_t *counts = malloc(sizeof(uint32_t) * 2 * (size_t)count);
     if (!push || !counts) {
@@ -81,10 +88,13 @@ gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits
     c->level = c->node_depth[splits[0].node];
     gpulayer_status st = vk_begin(c, "partition_rows");
     if (st == GPULAYER_OK) st = record_level(c, splits, count, push);
+    if (st == GPULAYER_OK && mirror)
+        vk_copy(c, &c->child_counts, 0, &c->counts_host, 0, (VkDeviceSize)count * 8);
     if (st == GPULAYER_OK) st = vk_submit(c);
     else vk_abandon(c);
     if (st == GPULAYER_OK)
-        st = vk_buffer_read(c, &c->child_counts, 0, counts, sizeof(uint32_t) * 2 * (size_t)count);
+        st = vk_buffer_read(c, mirror ? &c->counts_host : &c->child_counts, 0, counts,
+                            sizeof(uint32_t) * 2 * (size_t)count);
     for (int32_t i = 0; st == GPULAYER_OK && i < count; i++) {
         gpl_partition_apply_children(&splits[i], counts[2 * i], c->node_begin, c->node_count,
                                      c->node_state, c->node_depth, VK_NODE_LIVE, VK_NODE_SPLIT,

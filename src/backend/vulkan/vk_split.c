@@ -7,15 +7,28 @@
 #include "gpu_kernel_abi.h"
 #include "vk_backend.h"
 
+/* The mask is written only when it changed: without column sampling it is
+ * the same every level, and a write waits for the batches in flight. */
 static gpulayer_status upload_mask(vk_context *c, const uint8_t *feature_mask)
 {
     const size_t F = (size_t)c->num_features;
-    uint32_t *m = malloc(sizeof(uint32_t) * (F ? F : 1));
-    if (!m) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    for (size_t f = 0; f < F; f++) m[f] = feature_mask[f] != 0;
-    gpulayer_status st = F ? vk_buffer_write(c, &c->mask, 0, m, sizeof(uint32_t) * F) : GPULAYER_OK;
-    free(m);
-    return st;
+    if (!c->mask_cache) {
+        c->mask_cache = malloc(sizeof(uint32_t) * (F ? F : 1));
+        if (!c->mask_cache)
+            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+        c->mask_valid = 0;
+    }
+    int same = c->mask_valid;
+    for (size_t f = 0; f < F; f++) {
+        uint32_t v = feature_mask[f] != 0;
+        same &= c->mask_cache[f] == v;
+        c->mask_cache[f] = v;
+    }
+    if (same || F == 0) return GPULAYER_OK;
+    c->mask_valid = 0;
+    GPL_CHECK(vk_buffer_write(c, &c->mask, 0, c->mask_cache, sizeof(uint32_t) * F));
+    c->mask_valid = 1;
+    return GPULAYER_OK;
 }
 
 gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_t num_nodes,
@@ -31,7 +44,7 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
                              nodes[i]);
     if (feature_mask) GPL_CHECK(upload_mask(c, feature_mask));
     const size_t bytes = sizeof(uint32_t) * GPL_SPLIT_RECORD_WORDS * (size_t)num_nodes;
-    GPL_CHECK(vk_buffer_reserve(c, &c->records, bytes, "split records"));
+    GPL_CHECK(vk_buffer_reserve_host(c, &c->records, bytes, "split records"));
     c->level = c->node_depth[nodes[0]];
     GPL_CHECK(vk_begin(c, "evaluate_splits"));
     for (int32_t i = 0; i < num_nodes; i++) {

@@ -74,25 +74,26 @@ struct Offsets
     uint feature_offset[1];
 };
 
+#ifndef SPIRV_CROSS_CONSTANT_ID_0
+#define SPIRV_CROSS_CONSTANT_ID_0 256u
+#endif
+constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
+
 struct Mask
 {
     uint mask[1];
 };
 
-#ifndef SPIRV_CROSS_CONSTANT_ID_0
-#define SPIRV_CROSS_CONSTANT_ID_0 256u
-#endif
-constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant uint _1854 = (WG / 2u);
+constant uint _1918 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _2097_tmp [[function_constant(0)]];
-constant uint _2097 = is_function_constant_defined(_2097_tmp) ? _2097_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2097, 1u, 1u);
+constant uint _2161_tmp [[function_constant(0)]];
+constant uint _2161 = is_function_constant_defined(_2161_tmp) ? _2161_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2161, 1u, 1u);
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -968,7 +969,7 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1485 [[buffer(1)]], const device Offsets& _1547 [[buffer(2)]], const device Mask& _1621 [[buffer(3)]], device Records& _1964 [[buffer(4)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
+kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1485 [[buffer(1)]], const device Offsets& _1547 [[buffer(2)]], const device Mask& _1638 [[buffer(3)]], device Records& _2028 [[buffer(4)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
 {
     threadgroup ulong s_gain[WG];
     threadgroup int3 s_key[WG];
@@ -1004,52 +1005,67 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
-    for (uint f = lid; f < pc.num_features; f += WG)
+    uint segments = max(1u, (WG / max(pc.num_features, 1u)));
+    for (uint item = lid; item < (pc.num_features * segments); item += WG)
     {
-        bool _1615 = pc.has_mask != 0u;
-        bool _1626;
-        if (_1615)
+        uint f = item / segments;
+        uint seg = item % segments;
+        bool _1632 = pc.has_mask != 0u;
+        bool _1643;
+        if (_1632)
         {
-            _1626 = _1621.mask[f] == 0u;
+            _1643 = _1638.mask[f] == 0u;
         }
         else
         {
-            _1626 = _1615;
+            _1643 = _1632;
         }
-        if (_1626)
+        if (_1643)
         {
             continue;
         }
         uint first = _1547.feature_offset[f];
         int last_bin = int(_1547.feature_offset[f + 1u] - first) - 1;
+        int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
+        int b_lo = 1 + (int(seg) * seg_len);
+        int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
+        if (b_lo > b_hi)
+        {
+            continue;
+        }
         uint param_16 = first;
         long2 missing = load(param_16, v_1485);
         long2 cum = long2(0l);
-        for (int b = 1; b <= last_bin; b++)
+        for (int b = 1; b < b_lo; b++)
         {
             uint param_17 = first + uint(b);
             cum += load(param_17, v_1485);
-            bool _1668 = b < last_bin;
-            bool _1681;
-            if (_1668)
+        }
+        for (int b_1 = b_lo; b_1 <= b_hi; b_1++)
+        {
+            uint param_18 = first + uint(b_1);
+            cum += load(param_18, v_1485);
+            bool _1733 = b_1 < last_bin;
+            bool _1746;
+            if (_1733)
             {
-                bool _1673 = missing.y != 0l;
-                bool _1680;
-                if (!_1673)
+                bool _1738 = missing.y != 0l;
+                bool _1745;
+                if (!_1738)
                 {
-                    _1680 = missing.x != 0l;
+                    _1745 = missing.x != 0l;
                 }
                 else
                 {
-                    _1680 = _1673;
+                    _1745 = _1738;
                 }
-                _1681 = _1680;
+                _1746 = _1745;
             }
             else
             {
-                _1681 = _1668;
+                _1746 = _1733;
             }
-            int last_dl = int(_1681);
+            int last_dl = int(_1746);
             for (int dl = 0; dl <= last_dl; dl++)
             {
                 long2 L = cum;
@@ -1058,77 +1074,77 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
                     L += missing;
                 }
                 long2 R = total - L;
-                bool _1707 = L.y <= 0l;
-                bool _1714;
-                if (!_1707)
+                bool _1772 = L.y <= 0l;
+                bool _1779;
+                if (!_1772)
                 {
-                    _1714 = R.y <= 0l;
+                    _1779 = R.y <= 0l;
                 }
                 else
                 {
-                    _1714 = _1707;
+                    _1779 = _1772;
                 }
-                if (_1714)
+                if (_1779)
                 {
                     continue;
                 }
-                long param_18 = L.y;
-                ulong param_19 = f64_from_i64(param_18);
-                ulong param_20 = sh;
-                ulong hl = f64_div(param_19, param_20);
-                long param_21 = R.y;
-                ulong param_22 = f64_from_i64(param_21);
-                ulong param_23 = sh;
-                ulong hr = f64_div(param_22, param_23);
-                ulong param_24 = hl;
-                ulong param_25 = min_child_weight;
-                bool _1740 = f64_lt(param_24, param_25);
-                bool _1749;
-                if (!_1740)
+                long param_19 = L.y;
+                ulong param_20 = f64_from_i64(param_19);
+                ulong param_21 = sh;
+                ulong hl = f64_div(param_20, param_21);
+                long param_22 = R.y;
+                ulong param_23 = f64_from_i64(param_22);
+                ulong param_24 = sh;
+                ulong hr = f64_div(param_23, param_24);
+                ulong param_25 = hl;
+                ulong param_26 = min_child_weight;
+                bool _1805 = f64_lt(param_25, param_26);
+                bool _1814;
+                if (!_1805)
                 {
-                    ulong param_26 = hr;
-                    ulong param_27 = min_child_weight;
-                    _1749 = f64_lt(param_26, param_27);
+                    ulong param_27 = hr;
+                    ulong param_28 = min_child_weight;
+                    _1814 = f64_lt(param_27, param_28);
                 }
                 else
                 {
-                    _1749 = _1740;
+                    _1814 = _1805;
                 }
-                if (_1749)
+                if (_1814)
                 {
                     continue;
                 }
-                long param_28 = L.x;
-                ulong param_29 = f64_from_i64(param_28);
-                ulong param_30 = sg;
-                ulong param_31 = f64_div(param_29, param_30);
-                ulong param_32 = hl;
-                ulong param_33 = lambda;
-                ulong param_34 = alpha;
-                long param_35 = R.x;
-                ulong param_36 = f64_from_i64(param_35);
-                ulong param_37 = sg;
-                ulong param_38 = f64_div(param_36, param_37);
-                ulong param_39 = hr;
-                ulong param_40 = lambda;
-                ulong param_41 = alpha;
-                ulong param_42 = node_score(param_31, param_32, param_33, param_34);
-                ulong param_43 = node_score(param_38, param_39, param_40, param_41);
-                ulong param_44 = f64_add(param_42, param_43);
-                ulong param_45 = parent;
-                ulong gain = f64_sub(param_44, param_45);
-                ulong param_46 = gain;
-                int param_47 = int(f);
-                int param_48 = b;
-                int param_49 = dl;
-                ulong param_50 = best_gain;
-                int param_51 = best.x;
-                int param_52 = best.y;
-                int param_53 = best.z;
-                if (split_better(param_46, param_47, param_48, param_49, param_50, param_51, param_52, param_53))
+                long param_29 = L.x;
+                ulong param_30 = f64_from_i64(param_29);
+                ulong param_31 = sg;
+                ulong param_32 = f64_div(param_30, param_31);
+                ulong param_33 = hl;
+                ulong param_34 = lambda;
+                ulong param_35 = alpha;
+                long param_36 = R.x;
+                ulong param_37 = f64_from_i64(param_36);
+                ulong param_38 = sg;
+                ulong param_39 = f64_div(param_37, param_38);
+                ulong param_40 = hr;
+                ulong param_41 = lambda;
+                ulong param_42 = alpha;
+                ulong param_43 = node_score(param_32, param_33, param_34, param_35);
+                ulong param_44 = node_score(param_39, param_40, param_41, param_42);
+                ulong param_45 = f64_add(param_43, param_44);
+                ulong param_46 = parent;
+                ulong gain = f64_sub(param_45, param_46);
+                ulong param_47 = gain;
+                int param_48 = int(f);
+                int param_49 = b_1;
+                int param_50 = dl;
+                ulong param_51 = best_gain;
+                int param_52 = best.x;
+                int param_53 = best.y;
+                int param_54 = best.z;
+                if (split_better(param_47, param_48, param_49, param_50, param_51, param_52, param_53, param_54))
                 {
                     best_gain = gain;
-                    best = int3(int(f), b, dl);
+                    best = int3(int(f), b_1, dl);
                     best_left = L;
                 }
             }
@@ -1138,20 +1154,20 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _1854; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _1918; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
             uint o = lid + half_size;
-            ulong param_54 = s_gain[o];
-            int param_55 = ((threadgroup int*)&s_key[o])[0u];
-            int param_56 = ((threadgroup int*)&s_key[o])[1u];
-            int param_57 = ((threadgroup int*)&s_key[o])[2u];
-            ulong param_58 = s_gain[lid];
-            int param_59 = ((threadgroup int*)&s_key[lid])[0u];
-            int param_60 = ((threadgroup int*)&s_key[lid])[1u];
-            int param_61 = ((threadgroup int*)&s_key[lid])[2u];
-            if (split_better(param_54, param_55, param_56, param_57, param_58, param_59, param_60, param_61))
+            ulong param_55 = s_gain[o];
+            int param_56 = ((threadgroup int*)&s_key[o])[0u];
+            int param_57 = ((threadgroup int*)&s_key[o])[1u];
+            int param_58 = ((threadgroup int*)&s_key[o])[2u];
+            ulong param_59 = s_gain[lid];
+            int param_60 = ((threadgroup int*)&s_key[lid])[0u];
+            int param_61 = ((threadgroup int*)&s_key[lid])[1u];
+            int param_62 = ((threadgroup int*)&s_key[lid])[2u];
+            if (split_better(param_55, param_56, param_57, param_58, param_59, param_60, param_61, param_62))
             {
                 s_gain[lid] = s_gain[o];
                 s_key[lid] = s_key[o];
@@ -1163,73 +1179,73 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
     if (lid == 0u)
     {
         int3 key = s_key[0];
-        long2 _1935;
+        long2 _1999;
         if (key.x >= 0)
         {
-            _1935 = s_left[0];
+            _1999 = s_left[0];
         }
         else
         {
-            _1935 = total;
+            _1999 = total;
         }
-        long2 L_1 = _1935;
-        long2 _1947;
+        long2 L_1 = _1999;
+        long2 _2011;
         if (key.x >= 0)
         {
-            _1947 = total - L_1;
+            _2011 = total - L_1;
         }
         else
         {
-            _1947 = long2(0l);
+            _2011 = long2(0l);
         }
-        long2 R_1 = _1947;
+        long2 R_1 = _2011;
         uint o_1 = pc.record * 18u;
-        _1964.records[o_1 + 0u] = uint(pc.node);
-        _1964.records[o_1 + 1u] = uint(key.x);
-        uint _1983;
+        _2028.records[o_1 + 0u] = uint(pc.node);
+        _2028.records[o_1 + 1u] = uint(key.x);
+        uint _2047;
         if (key.x >= 0)
         {
-            _1983 = uint(key.y);
+            _2047 = uint(key.y);
         }
         else
         {
-            _1983 = 0u;
+            _2047 = 0u;
         }
-        _1964.records[o_1 + 2u] = _1983;
-        uint _1998;
+        _2028.records[o_1 + 2u] = _2047;
+        uint _2062;
         if (key.x >= 0)
         {
-            _1998 = uint(key.z);
+            _2062 = uint(key.z);
         }
         else
         {
-            _1998 = 0u;
+            _2062 = 0u;
         }
-        _1964.records[o_1 + 3u] = _1998;
-        ulong _2011;
+        _2028.records[o_1 + 3u] = _2062;
+        ulong _2075;
         if (key.x >= 0)
         {
-            _2011 = s_gain[0];
+            _2075 = s_gain[0];
         }
         else
         {
-            _2011 = 0ul;
+            _2075 = 0ul;
         }
-        ulong param_62 = _2011;
-        uint2 gw = f64_words(param_62);
-        _1964.records[o_1 + 4u] = gw.x;
-        _1964.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _2038 = spvUnsafeArray<long2, 3>({ L_1, R_1, total });
+        ulong param_63 = _2075;
+        uint2 gw = f64_words(param_63);
+        _2028.records[o_1 + 4u] = gw.x;
+        _2028.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _2102 = spvUnsafeArray<long2, 3>({ L_1, R_1, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _2038;
+        sums = _2102;
         for (uint k_1 = 0u; k_1 < 3u; k_1++)
         {
             uint2 g = as_type<uint2>(ulong(sums[k_1].x));
             uint2 h = as_type<uint2>(ulong(sums[k_1].y));
-            _1964.records[(o_1 + 6u) + (4u * k_1)] = g.x;
-            _1964.records[(o_1 + 7u) + (4u * k_1)] = g.y;
-            _1964.records[(o_1 + 8u) + (4u * k_1)] = h.x;
-            _1964.records[(o_1 + 9u) + (4u * k_1)] = h.y;
+            _2028.records[(o_1 + 6u) + (4u * k_1)] = g.x;
+            _2028.records[(o_1 + 7u) + (4u * k_1)] = g.y;
+            _2028.records[(o_1 + 8u) + (4u * k_1)] = h.x;
+            _2028.records[(o_1 + 9u) + (4u * k_1)] = h.y;
         }
     }
 }

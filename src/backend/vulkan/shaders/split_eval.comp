@@ -1,10 +1,14 @@
 #version 450
 // split_eval.comp -- the best split of one node (one workgroup a node; the
 // nodes of a level are independent dispatches in one command buffer).
-// Each thread scans whole features in bin order exactly as the CPU
-// reference (cpu_split.c) does, then the workgroup reduces the per-thread
-// bests in shared memory with the tie rule of split_math.h, which is a
-// total order, so the reduction order does not matter.
+// Each feature's value bins are cut into S segments, S = WG / features
+// (at least 1), so that few features still keep the workgroup busy: a
+// thread takes a (feature, segment), sums the bins before its segment
+// (exact integers) and evaluates the segment's candidates with the same
+// arithmetic as the CPU reference (cpu_split.c). The workgroup then
+// reduces the per-thread bests in shared memory with the tie rule of
+// split_math.h, which is a total order, so neither the cut into segments
+// nor the reduction order changes the result.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #include "numeric.glsl"
@@ -52,13 +56,20 @@ void main()
     f64 best_gain = F64_ZERO;
     ivec3 best = ivec3(-1, 0, 0);
     i64vec2 best_left = total;
-    for (uint f = lid; f < pc.num_features; f += WG) {
+    const uint segments = max(1u, WG / max(pc.num_features, 1u));
+    for (uint item = lid; item < pc.num_features * segments; item += WG) {
+        const uint f = item / segments, seg = item % segments;
         if (pc.has_mask != 0u && mask[f] == 0u) continue;
         const uint first = feature_offset[f];
         const int last_bin = int(feature_offset[f + 1u] - first) - 1;
+        const int seg_len = (last_bin + int(segments) - 1) / int(segments);
+        const int b_lo = 1 + int(seg) * seg_len;
+        const int b_hi = min(last_bin, b_lo + seg_len - 1);
+        if (b_lo > b_hi) continue;
         const i64vec2 missing = load(first);
         i64vec2 cum = i64vec2(0);
-        for (int b = 1; b <= last_bin; b++) {
+        for (int b = 1; b < b_lo; b++) cum += load(first + uint(b));
+        for (int b = b_lo; b <= b_hi; b++) {
             cum += load(first + uint(b));
             const int last_dl = (b < last_bin && (missing.y != 0 || missing.x != 0)) ? 1 : 0;
             for (int dl = 0; dl <= last_dl; dl++) {
