@@ -35,11 +35,40 @@ gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
  * deep nodes the rows are scattered over the whole matrix. */
 #define PREFETCH_DISTANCE 16
 
-/* Adds the packed pairs of rows [first, last) of a node's row list into
- * the packed histogram acc: one 64-bit add a bin (quantize.h says why the
- * packed sums are exact). */
-static void accumulate_rows(const cpu_context *c, const uint32_t *rows,
-                            int64_t first, int64_t last, int64_t *acc)
+/* The row loop for a feature count known at compile time (F <= 8, inlined
+ * with a constant): the feature loop unrolls, each feature's histogram base
+ * stays in a register, and a row costs two instructions a feature (load the
+ * bin, add to memory) instead of six. identity: rows[i] == i (the root),
+ * so the row list is not read and rows are not prefetched. */
+static inline __attribute__((always_inline)) void
+accumulate_fixed(const cpu_context *c, const uint32_t *rows, int64_t first, int64_t last,
+                 int64_t *acc, const int32_t F, const int identity)
+{
+    int64_t *base[8];
+    for (int32_t f = 0; f < F; f++) base[f] = acc + c->feature_offset[f];
+    const uint8_t *bins = c->bins;
+    const int64_t *packed = c->packed_grad;
+    for (int64_t i = first; i < last; i++) {
+        uint32_t r;
+        if (identity) {
+            r = (uint32_t)i;
+        } else {
+            if (i + PREFETCH_DISTANCE < last) {
+                const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
+                __builtin_prefetch(bins + (int64_t)ahead * F);
+                __builtin_prefetch(&packed[ahead]);
+            }
+            r = rows[i];
+        }
+        const uint8_t *b = bins + (int64_t)r * F;
+        const int64_t gh = packed[r];
+        for (int32_t f = 0; f < F; f++) base[f][b[f]] += gh;
+    }
+}
+
+/* Any feature count: the feature loop stays a loop. */
+static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64_t first,
+                               int64_t last, int64_t *acc)
 {
     const int32_t F = c->num_features;
     const uint32_t *off = c->feature_offset;
@@ -54,6 +83,43 @@ static void accumulate_rows(const cpu_context *c, const uint32_t *rows,
         const int64_t gh = c->packed_grad[r];
         for (int32_t f = 0; f < F; f++) acc[off[f] + b[f]] += gh;
     }
+}
+
+#define FIXED_CASES(identity)                                                      \
+    case 1: accumulate_fixed(c, rows, first, last, acc, 1, identity); return;      \
+    case 2: accumulate_fixed(c, rows, first, last, acc, 2, identity); return;      \
+    case 3: accumulate_fixed(c, rows, first, last, acc, 3, identity); return;      \
+    case 4: accumulate_fixed(c, rows, first, last, acc, 4, identity); return;      \
+    case 5: accumulate_fixed(c, rows, first, last, acc, 5, identity); return;      \
+    case 6: accumulate_fixed(c, rows, first, last, acc, 6, identity); return;      \
+    case 7: accumulate_fixed(c, rows, first, last, acc, 7, identity); return;      \
+    case 8: accumulate_fixed(c, rows, first, last, acc, 8, identity); return
+
+/* Adds the packed pairs of rows [first, last) of a node's row list into
+ * the packed histogram acc: one 64-bit add a bin (quantize.h says why the
+ * packed sums are exact). */
+static void accumulate_rows(const cpu_context *c, const uint32_t *rows, int64_t first,
+                            int64_t last, int64_t *acc, int identity)
+{
+    if (identity) {
+        switch (c->num_features) {
+            FIXED_CASES(1);
+        default: break;
+        }
+    } else {
+        switch (c->num_features) {
+            FIXED_CASES(0);
+        default: break;
+        }
+    }
+    accumulate_generic(c, rows, first, last, acc);
+}
+
+/* Rows are kept in ascending order within a node, so a node holding every
+ * row (the root) holds row i at position i. */
+static int rows_are_identity(const cpu_context *c, int32_t node)
+{
+    return c->node_count[node] == c->num_rows;
 }
 
 static void unpack_histogram(const int64_t *acc, size_t len, gpl_grad_pair *hist)
@@ -81,7 +147,7 @@ static void build_one_node_parallel(cpu_context *c, int32_t node,
         int64_t *mine = c->thread_hist + (size_t)t * len;
         memset(mine, 0, sizeof(int64_t) * len);
         int64_t first = count * t / used, last = count * (t + 1) / used;
-        accumulate_rows(c, rows, first, last, mine);
+        accumulate_rows(c, rows, first, last, mine, rows_are_identity(c, node));
 #pragma omp barrier
 #pragma omp for schedule(static)
         for (size_t i = 0; i < len; i++) {
@@ -123,7 +189,7 @@ gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
             if (c->nthread > 1 && c->node_count[nodes[i]] >= large) continue;
             memset(acc, 0, sizeof(int64_t) * c->hist_len);
             accumulate_rows(c, c->rows + c->node_begin[nodes[i]], 0,
-                            c->node_count[nodes[i]], acc);
+                            c->node_count[nodes[i]], acc, rows_are_identity(c, nodes[i]));
             unpack_histogram(acc, c->hist_len, hists[i]);
         }
     }
