@@ -17,6 +17,7 @@
 #include "metal/metal_fault.h"
 #include "metal/metal_pool.h"
 #include "metal/metal_registry.h"
+#include "gpu_kernel_abi.h"
 
 /* ------------------------------------------------------- device stand-in */
 
@@ -331,6 +332,16 @@ static void test_abi_matches_kernels(void **state)
         if (sscanf(line, "#define GPL_KERNEL_ABI %d", &abi) == 1) break;
     fclose(f);
     assert_int_equal(abi, GPL_MTL_KERNEL_ABI);
+    /* And the hosts' window count the kernels' (window.glsl spells out
+     * that many bindings a windowed buffer). */
+    f = fopen(GPL_SOURCE_DIR "/src/backend/vulkan/shaders/window.glsl", "r");
+    assert_non_null(f);
+    int windows = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "#define GPL_WINDOWS %d", &windows) == 1) break;
+    fclose(f);
+    assert_int_equal(windows, GPL_KERNEL_WINDOWS);
+    assert_int_equal(gpl_mtl_kernel_table[MTL_K_HISTOGRAM].bindings, 3 + 2 * windows);
 }
 
 /* ------------------------------------------------------- failures */

@@ -25,6 +25,9 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
     [VK_K_PREDICT] = {"predict", 8, 24},
 };
 
+_Static_assert(VK_MAX_BINDINGS == GPL_MAX_KERNEL_BINDINGS,
+               "VK_MAX_BINDINGS must be the kernels' largest binding count");
+
 static const gpl_vk_blob *find_blob(const char *name)
 {
     for (int i = 0; i < gpl_vk_blob_count; i++)
