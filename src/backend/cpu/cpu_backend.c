@@ -25,7 +25,8 @@ static void cpu_destroy(gpl_backend *be)
         free(c->bins_by_feature);
         free(c->margins);
         free(c->grad);
-        free(c->packed_grad);
+        if (c->row_records) free(c->row_records);
+        else free(c->packed_grad);
         free(c->rows);
         free(c->rows_scratch);
         free(c->node_begin);
@@ -56,6 +57,19 @@ static void transpose_bins(cpu_context *c)
     }
 }
 
+/* The bins word of every row record (the pair word is written by
+ * compute_gradients). */
+static void fill_record_bins(cpu_context *c)
+{
+    const int32_t F = c->num_features;
+#pragma omp parallel for num_threads(c->nthread) schedule(static)
+    for (int64_t r = 0; r < c->num_rows; r++) {
+        uint8_t word[8] = {0};
+        memcpy(word, c->bins + r * F, (size_t)F);
+        memcpy(&c->row_records[2 * r], word, sizeof word);
+    }
+}
+
 static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
                                   const float *label, const float *weight)
 {
@@ -75,7 +89,15 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     size_t nodes = (size_t)c->max_nodes;
     c->margins = malloc(sizeof(float) * n * (size_t)c->num_outputs);
     c->grad = malloc(sizeof(gpl_grad_pair) * (n ? n : 1));
-    c->packed_grad = malloc(sizeof(int64_t) * (n ? n : 1));
+    const int records = m->num_features <= CPU_RECORD_FEATURES;
+    if (records) {
+        c->row_records = malloc(2 * sizeof(int64_t) * (n ? n : 1));
+        c->packed_grad = c->row_records ? c->row_records + 1 : NULL;
+        c->pair_stride = 2;
+    } else {
+        c->packed_grad = malloc(sizeof(int64_t) * (n ? n : 1));
+        c->pair_stride = 1;
+    }
     c->rows = malloc(sizeof(uint32_t) * (n ? n : 1));
     /* Two halves: left and right pieces of a parallel partition. */
     c->rows_scratch = malloc(sizeof(uint32_t) * 2 * (n ? n : 1));
@@ -92,9 +114,11 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cpu backend: out of host memory for %zu rows", n);
     transpose_bins(c);
+    if (records) fill_record_bins(c);
     cpu_track_alloc(c, n * (size_t)m->num_features);
     cpu_track_alloc(c, n * (sizeof(float) * (size_t)c->num_outputs +
-                            sizeof(gpl_grad_pair) + sizeof(int64_t) + 3 * sizeof(uint32_t)) +
+                            sizeof(gpl_grad_pair) + sizeof(int64_t) * (size_t)c->pair_stride +
+                            3 * sizeof(uint32_t)) +
                            nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +
                            sizeof(int64_t) * c->hist_len * (size_t)c->nthread);
     return GPULAYER_OK;
@@ -120,7 +144,7 @@ void cpu_pack_gradients(cpu_context *c)
 {
 #pragma omp parallel for num_threads(c->nthread) schedule(static)
     for (int64_t r = 0; r < c->num_rows; r++)
-        c->packed_grad[r] = gpl_pack_pair(c->grad[r].grad, c->grad[r].hess);
+        c->packed_grad[r * c->pair_stride] = gpl_pack_pair(c->grad[r].grad, c->grad[r].hess);
 }
 
 static gpulayer_status cpu_begin_tree(gpl_backend *be)

@@ -29,8 +29,15 @@ typedef struct cpu_context {
     const float *weight;
     float *margins;       /* num_rows x num_outputs            */
     gpl_grad_pair *grad;  /* quantized pair per row            */
-    int64_t *packed_grad; /* the same pairs packed (quantize.h): one add
-                           * per histogram bin instead of two   */
+    /* The same pairs packed (quantize.h): one add per histogram bin
+     * instead of two. Row r's pair is packed_grad[r * pair_stride]. */
+    int64_t *packed_grad;
+    int64_t pair_stride;
+    /* With at most 8 features, 16 bytes a row: its bins (zero-padded) in
+     * the first word, its packed pair in the second (packed_grad points
+     * there). The histogram of a deep node reads scattered rows, and this
+     * way a row costs one cache line instead of two. NULL otherwise. */
+    int64_t *row_records;
     /* Row partition: the rows of node n are rows[node_begin[n] ..
      * node_begin[n] + node_count[n]), in ascending order. */
     uint32_t *rows;
@@ -76,6 +83,9 @@ gpulayer_status cpu_partition_rows(gpl_backend *be,
 /* A histogram buffer for node (from the free list or newly allocated). */
 gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
                                  gpl_grad_pair **out);
+/* Most features for which row_records are kept. */
+#define CPU_RECORD_FEATURES 8
+
 /* Fills packed_grad from grad (after grad was written). */
 void cpu_pack_gradients(cpu_context *c);
 void cpu_track_alloc(cpu_context *c, size_t bytes);

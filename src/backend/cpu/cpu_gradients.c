@@ -176,7 +176,8 @@ static void logistic_gradients(const cpu_context *c, int64_t first, int64_t last
  * integer for |value| < 2^51; anything else goes through gpl_quantize. */
 GPL_VECTOR_CLONES
 static void quantize_rows(const double *gval, const double *hval, int64_t first,
-                          int64_t last, double sg, double sh, int64_t *packed)
+                          int64_t last, double sg, double sh, int64_t *packed,
+                          int64_t stride)
 {
     const vdouble vsg = vsplat(sg), vsh = vsplat(sh), magic = vsplat(ROUND_MAGIC);
     const vdouble lo = vsplat(-0x1p51), hi = vsplat(0x1p51);
@@ -188,7 +189,8 @@ static void quantize_rows(const double *gval, const double *hval, int64_t first,
         const vdouble yg = g * vsg, yh = h * vsh;
         if (!vall((yg > lo) & (yg < hi) & (yh > lo) & (yh < hi))) {
             for (int64_t i = r; i < r + LANES; i++)
-                packed[i] = gpl_pack_pair(gpl_quantize(gval[i], sg), gpl_quantize(hval[i], sh));
+                packed[i * stride] =
+                    gpl_pack_pair(gpl_quantize(gval[i], sg), gpl_quantize(hval[i], sh));
             continue;
         }
         const vint64 qg = (vint64)(yg + magic) - ROUND_MAGIC_BITS;
@@ -196,10 +198,12 @@ static void quantize_rows(const double *gval, const double *hval, int64_t first,
         /* gpl_pack_pair, in unsigned arithmetic as there */
         typedef uint64_t vuint64 __attribute__((vector_size(LANES * sizeof(uint64_t))));
         const vuint64 pk = ((vuint64)qg << 32) + (vuint64)qh;
-        memcpy(packed + r, &pk, sizeof pk);
+        if (stride == 1) memcpy(packed + r, &pk, sizeof pk);
+        else
+            for (int i = 0; i < LANES; i++) packed[(r + i) * stride] = (int64_t)pk[i];
     }
     for (; r < last; r++)
-        packed[r] = gpl_pack_pair(gpl_quantize(gval[r], sg), gpl_quantize(hval[r], sh));
+        packed[r * stride] = gpl_pack_pair(gpl_quantize(gval[r], sg), gpl_quantize(hval[r], sh));
 }
 
 /* Two passes: float gradients and their largest magnitudes, then
@@ -227,7 +231,7 @@ gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_reques
 #pragma omp parallel for num_threads(c->nthread) schedule(static)
     for (int64_t first = 0; first < N; first += CHUNK) {
         const int64_t last = first + CHUNK < N ? first + CHUNK : N;
-        quantize_rows(gval, hval, first, last, sg, sh, c->packed_grad);
+        quantize_rows(gval, hval, first, last, sg, sh, c->packed_grad, c->pair_stride);
     }
     return GPULAYER_OK;
 }

@@ -38,35 +38,33 @@ gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
 /* The row loop for a feature count known at compile time (F <= 8, inlined
  * with a constant): the feature loop unrolls, each feature's histogram base
  * stays in a register, and a row costs two instructions a feature (load the
- * bin, add to memory) instead of six. identity: rows[i] == i (the root),
- * so the row list is not read and rows are not prefetched. */
+ * bin, add to memory) instead of six. The rows come from row_records (bins
+ * and pair in one 16-byte record). identity: rows[i] == i (the root), so
+ * the row list is not read and rows are not prefetched. */
 static inline __attribute__((always_inline)) void
 accumulate_fixed(const cpu_context *c, const uint32_t *rows, int64_t first, int64_t last,
                  int64_t *acc, const int32_t F, const int identity)
 {
-    int64_t *base[8];
+    int64_t *base[CPU_RECORD_FEATURES];
     for (int32_t f = 0; f < F; f++) base[f] = acc + c->feature_offset[f];
-    const uint8_t *bins = c->bins;
-    const int64_t *packed = c->packed_grad;
+    const int64_t *rec = c->row_records;
     for (int64_t i = first; i < last; i++) {
         uint32_t r;
         if (identity) {
             r = (uint32_t)i;
         } else {
-            if (i + PREFETCH_DISTANCE < last) {
-                const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
-                __builtin_prefetch(bins + (int64_t)ahead * F);
-                __builtin_prefetch(&packed[ahead]);
-            }
+            if (i + PREFETCH_DISTANCE < last)
+                __builtin_prefetch(rec + 2 * (int64_t)rows[i + PREFETCH_DISTANCE]);
             r = rows[i];
         }
-        const uint8_t *b = bins + (int64_t)r * F;
-        const int64_t gh = packed[r];
+        const uint8_t *b = (const uint8_t *)(rec + 2 * (int64_t)r);
+        const int64_t gh = rec[2 * (int64_t)r + 1];
         for (int32_t f = 0; f < F; f++) base[f][b[f]] += gh;
     }
 }
 
-/* Any feature count: the feature loop stays a loop. */
+/* Any feature count (row_records absent: more than 8 features, so
+ * pair_stride is 1): the feature loop stays a loop. */
 static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64_t first,
                                int64_t last, int64_t *acc)
 {
@@ -102,12 +100,12 @@ static void accumulate_rows(const cpu_context *c, const uint32_t *rows, int64_t 
                             int64_t last, int64_t *acc, int identity)
 {
     if (identity) {
-        switch (c->num_features) {
+        if (c->row_records) switch (c->num_features) {
             FIXED_CASES(1);
         default: break;
         }
     } else {
-        switch (c->num_features) {
+        if (c->row_records) switch (c->num_features) {
             FIXED_CASES(0);
         default: break;
         }
