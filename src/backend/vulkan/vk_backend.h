@@ -98,6 +98,16 @@ typedef struct vk_profile {
     double wait_ms;   /* host time blocked on fences */
 } vk_profile;
 
+/* Descriptor sets kept across batches (vk_setcache.c). */
+#define VK_SETCACHE_SETS 4096u
+#define VK_SETCACHE_SLOTS 8192u /* hash slots, a power of two */
+typedef struct vk_setcache {
+    VkDescriptorPool pool;
+    struct vk_cached_set *slots;
+    uint32_t allocated; /* sets taken from the pool */
+    int failed;         /* no pool could be made: caching off */
+} vk_setcache;
+
 typedef struct vk_context {
     gpl_vk_api api;
     VkInstance instance;
@@ -112,6 +122,7 @@ typedef struct vk_context {
     int recording;
     int level;          /* depth of the level being grown */
     vk_profile prof;
+    vk_setcache setcache;
 
     /* device facts */
     char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
@@ -257,5 +268,13 @@ double vk_profile_clock(const vk_context *c);
 void vk_profile_collect(vk_context *c, int frame, const char *op, double wait_start);
 void vk_profile_report(vk_context *c);
 void vk_profile_destroy(vk_context *c);
+
+/* vk_setcache.c: a set for these bindings, made once and kept; or
+ * VK_NULL_HANDLE when the cache cannot hold it (the caller then writes a
+ * set of its own). */
+VkDescriptorSet vk_setcache_get(vk_context *c, VkDescriptorSetLayout layout,
+                                const VkDescriptorBufferInfo *info, uint32_t n);
+void vk_setcache_forget(vk_context *c);
+void vk_setcache_destroy(vk_context *c);
 
 #endif

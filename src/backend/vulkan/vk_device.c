@@ -265,6 +265,7 @@ void vk_device_close(vk_context *c)
         }
         if (c->command_pool) c->api.vkDestroyCommandPool(c->device, c->command_pool, NULL);
         vk_profile_destroy(c);
+        vk_setcache_destroy(c);
         vk_pipelines_destroy(c);
         c->api.vkDestroyDevice(c->device, NULL);
     }

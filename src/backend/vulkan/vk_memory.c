@@ -84,6 +84,9 @@ gpulayer_status vk_buffer_create_host(vk_context *c, vk_buffer *b, VkDeviceSize 
 
 void vk_buffer_destroy(vk_context *c, vk_buffer *b)
 {
+    /* A cached descriptor set may name this buffer, and a new buffer may
+     * get its handle. */
+    if (b->buffer) vk_setcache_forget(c);
     if (b->buffer) c->api.vkDestroyBuffer(c->device, b->buffer, NULL);
     if (b->memory) {
         if (b->mapped) c->api.vkUnmapMemory(c->device, b->memory);

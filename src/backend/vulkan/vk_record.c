@@ -174,31 +174,34 @@ gpulayer_status vk_dispatch(vk_context *c, gpl_vk_kernel k, const vk_range *bind
         GPL_CHECK(open_buffer(c));
     }
     note_kernel(c, info->name);
-    VkDescriptorSetAllocateInfo alloc_info = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = current(c)->pool,
-        .descriptorSetCount = 1,
-        .pSetLayouts = &p->set_layout};
-    VkDescriptorSet set;
-    VkResult r = c->api.vkAllocateDescriptorSets(c->device, &alloc_info, &set);
-    if (r != VK_SUCCESS) {
-        vk_abandon(c);
-        return batch_error(c, current(c), "allocating a descriptor set", r);
-    }
-    c->sets_left--;
     VkDescriptorBufferInfo buffers[VK_MAX_BINDINGS];
-    VkWriteDescriptorSet writes[VK_MAX_BINDINGS];
-    for (uint32_t i = 0; i < info->bindings; i++) {
+    for (uint32_t i = 0; i < info->bindings; i++)
         buffers[i] = (VkDescriptorBufferInfo){bind[i].buf->buffer, bind[i].offset,
                                               bind[i].bytes};
-        writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                           .dstSet = set,
-                                           .dstBinding = i + 1,
-                                           .descriptorCount = 1,
-                                           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                           .pBufferInfo = &buffers[i]};
+    VkDescriptorSet set = vk_setcache_get(c, p->set_layout, buffers, info->bindings);
+    if (set == VK_NULL_HANDLE) {
+        VkDescriptorSetAllocateInfo alloc_info = {
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+            .descriptorPool = current(c)->pool,
+            .descriptorSetCount = 1,
+            .pSetLayouts = &p->set_layout};
+        VkResult r = c->api.vkAllocateDescriptorSets(c->device, &alloc_info, &set);
+        if (r != VK_SUCCESS) {
+            vk_abandon(c);
+            return batch_error(c, current(c), "allocating a descriptor set", r);
+        }
+        c->sets_left--;
+        VkWriteDescriptorSet writes[VK_MAX_BINDINGS];
+        for (uint32_t i = 0; i < info->bindings; i++)
+            writes[i] = (VkWriteDescriptorSet){
+                .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                .dstSet = set,
+                .dstBinding = i + 1,
+                .descriptorCount = 1,
+                .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                .pBufferInfo = &buffers[i]};
+        c->api.vkUpdateDescriptorSets(c->device, info->bindings, writes, 0, NULL);
     }
-    c->api.vkUpdateDescriptorSets(c->device, info->bindings, writes, 0, NULL);
     c->api.vkCmdBindPipeline(current(c)->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
     c->api.vkCmdBindDescriptorSets(current(c)->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1,
                                    &set, 0, NULL);
