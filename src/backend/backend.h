@@ -245,6 +245,12 @@ gpulayer_status gpl_backend_create(const char *accelerator,
                                    const gpl_backend_config *config,
                                    gpl_backend **out);
 void gpl_backend_destroy(gpl_backend *be);
+/* The part every backend's constructor shares: checks config, allocates
+ * the backend and a zeroed context of ctx_bytes (be->ctx), and sets ops
+ * and config. name prefixes the messages ("cuda backend: ..."). */
+gpulayer_status gpl_backend_new(const char *name, const struct gpl_backend_ops *ops,
+                                const gpl_backend_config *config, size_t ctx_bytes,
+                                gpl_backend **out);
 /* Non-zero when this build contains the named backend. */
 int gpl_backend_is_built(const char *accelerator);
 

@@ -248,4 +248,50 @@ static inline void gpl_partition_apply_children(const gpl_split_apply *s, int64_
     child_rows[1] = total - left_rows;
 }
 
+/* ------------------------------------------------------ data layout */
+
+/* A contiguous run of features whose bins fit the histogram kernel's
+ * shared-memory chunk (and whose columns fit one binding). */
+typedef struct gpl_hist_chunk {
+    uint32_t feature_first, feature_count;
+    uint32_t bin_first, bin_count;
+} gpl_hist_chunk;
+
+/* Cuts the features into chunks of at most max_bins bins and max_columns
+ * columns; chunks has room for num_features entries. Returns the feature
+ * whose bins alone exceed max_bins, or -1 when every feature fits. */
+static inline int32_t gpl_hist_chunks_plan(const uint32_t *feature_offset, int32_t num_features,
+                                           uint32_t max_bins, uint64_t max_columns,
+                                           gpl_hist_chunk *chunks, int32_t *num_chunks)
+{
+    *num_chunks = 0;
+    for (int32_t f = 0; f < num_features;) {
+        gpl_hist_chunk ch = {(uint32_t)f, 0, feature_offset[f], 0};
+        while (f < num_features) {
+            const uint32_t nb = feature_offset[f + 1] - feature_offset[f];
+            if (nb > max_bins) return f;
+            if (ch.bin_count + nb > max_bins || ch.feature_count + 1 > max_columns) break;
+            ch.bin_count += nb;
+            ch.feature_count++;
+            f++;
+        }
+        chunks[(*num_chunks)++] = ch;
+    }
+    return -1;
+}
+
+/* The kernels read the bins feature-major, one column of column_bytes a
+ * feature (a split binds one column, a histogram chunk a run of them):
+ * out (num_features x column_bytes, zeroed by the caller) from the
+ * row-major matrix. */
+static inline void gpl_bins_to_columns(const gpl_binned_matrix *m, size_t column_bytes,
+                                       uint8_t *out)
+{
+    const size_t N = (size_t)m->num_rows, F = (size_t)m->num_features;
+    for (size_t r = 0; r < N; r++) {
+        const uint8_t *row = m->bins + r * F;
+        for (size_t f = 0; f < F; f++) out[f * column_bytes + r] = row[f];
+    }
+}
+
 #endif

@@ -49,3 +49,25 @@ void gpl_backend_destroy(gpl_backend *be)
 {
     if (be) be->ops->destroy(be);
 }
+
+gpulayer_status gpl_backend_new(const char *name, const struct gpl_backend_ops *ops,
+                                const gpl_backend_config *config, size_t ctx_bytes,
+                                gpl_backend **out)
+{
+    *out = NULL;
+    if (config->max_nodes < 1 || config->num_outputs < 1)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s backend: max_nodes and num_outputs must be >= 1", name);
+    gpl_backend *be = calloc(1, sizeof *be);
+    void *ctx = calloc(1, ctx_bytes);
+    if (!be || !ctx) {
+        free(be);
+        free(ctx);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "%s backend: out of memory", name);
+    }
+    be->ops = ops;
+    be->ctx = ctx;
+    be->config = *config;
+    *out = be;
+    return GPULAYER_OK;
+}

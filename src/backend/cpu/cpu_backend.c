@@ -209,19 +209,9 @@ gpulayer_status gpl_cpu_backend_create(const gpl_backend_config *config,
                                        gpl_backend **out)
 {
     *out = NULL;
-    if (config->max_nodes < 1 || config->num_outputs < 1)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "cpu backend: max_nodes and num_outputs must be >= 1");
-    gpl_backend *be = calloc(1, sizeof *be);
-    cpu_context *c = calloc(1, sizeof *c);
-    if (!be || !c) {
-        free(be);
-        free(c);
-        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cpu backend: out of memory");
-    }
-    be->ops = &cpu_ops;
-    be->ctx = c;
-    be->config = *config;
+    gpl_backend *be;
+    GPL_CHECK(gpl_backend_new("cpu", &cpu_ops, config, sizeof(cpu_context), &be));
+    cpu_context *c = be->ctx;
     c->nthread = config->nthread > 0 ? config->nthread : omp_get_max_threads();
     c->max_nodes = config->max_nodes;
     c->num_outputs = config->num_outputs;

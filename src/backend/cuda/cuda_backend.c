@@ -58,19 +58,9 @@ gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,
                                         gpl_backend **out)
 {
     *out = NULL;
-    if (config->max_nodes < 1 || config->num_outputs < 1)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "cuda backend: max_nodes and num_outputs must be >= 1");
-    gpl_backend *be = calloc(1, sizeof *be);
-    cuda_context *c = calloc(1, sizeof *c);
-    if (!be || !c) {
-        free(be);
-        free(c);
-        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of memory");
-    }
-    be->ops = &cuda_ops;
-    be->ctx = c;
-    be->config = *config;
+    gpl_backend *be;
+    GPL_CHECK(gpl_backend_new("cuda", &cuda_ops, config, sizeof(cuda_context), &be));
+    cuda_context *c = be->ctx;
     c->level = -1;
     c->verbose = config->verbose;
     c->max_nodes = config->max_nodes;

@@ -59,22 +59,13 @@ static gpulayer_status plan_chunks(mtl_context *c)
     const int32_t F = c->num_features;
     c->chunks = malloc(sizeof(mtl_chunk) * (size_t)(F > 0 ? F : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
-    c->num_chunks = 0;
-    for (int32_t f = 0; f < F;) {
-        mtl_chunk ch = {(uint32_t)f, 0, c->feature_offset[f], 0};
-        while (f < F) {
-            uint32_t nb = c->feature_offset[f + 1] - c->feature_offset[f];
-            if (nb > GPL_MTL_SHARED_BINS)
-                return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                                 "metal backend: feature %d has %u bins; at most %u fit the "
-                                 "threadgroup histogram", f, nb, GPL_MTL_SHARED_BINS);
-            if (ch.bin_count + nb > GPL_MTL_SHARED_BINS) break;
-            ch.bin_count += nb;
-            ch.feature_count++;
-            f++;
-        }
-        c->chunks[c->num_chunks++] = ch;
-    }
+    const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, GPL_MTL_SHARED_BINS,
+                                           UINT64_MAX, c->chunks, &c->num_chunks);
+    if (f >= 0)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "metal backend: feature %d has %u bins; at most %u fit the "
+                         "threadgroup histogram", f,
+                         c->feature_offset[f + 1] - c->feature_offset[f], GPL_MTL_SHARED_BINS);
     return GPULAYER_OK;
 }
 
@@ -82,14 +73,11 @@ static gpulayer_status plan_chunks(mtl_context *c)
  * histogram chunk a run of columns, at aligned offsets. */
 static gpulayer_status upload_bins(mtl_context *c, const gpl_binned_matrix *m)
 {
-    const size_t N = (size_t)m->num_rows, F = (size_t)m->num_features, col = c->column_bytes;
+    const size_t F = (size_t)m->num_features, col = c->column_bytes;
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->bins, F * col + 4, GPL_MTL_SHARED, "bin matrix"));
     uint8_t *t = c->bins.contents; /* unified memory: written in place */
     memset(t, 0, F * col + 4);
-    for (size_t r = 0; r < N; r++) {
-        const uint8_t *row = m->bins + r * F;
-        for (size_t f = 0; f < F; f++) t[f * col + r] = row[f];
-    }
+    gpl_bins_to_columns(m, col, t);
     return GPULAYER_OK;
 }
 
@@ -358,19 +346,9 @@ static gpl_mtl_storage workspace_storage(void)
 gpulayer_status gpl_metal_backend_create(const gpl_backend_config *config, gpl_backend **out)
 {
     *out = NULL;
-    if (config->max_nodes < 1 || config->num_outputs < 1)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "metal backend: max_nodes and num_outputs must be >= 1");
-    gpl_backend *be = calloc(1, sizeof *be);
-    mtl_context *c = calloc(1, sizeof *c);
-    if (!be || !c) {
-        free(be);
-        free(c);
-        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
-    }
-    be->ops = &mtl_ops;
-    be->ctx = c;
-    be->config = *config;
+    gpl_backend *be;
+    GPL_CHECK(gpl_backend_new("metal", &mtl_ops, config, sizeof(mtl_context), &be));
+    mtl_context *c = be->ctx;
     c->max_nodes = config->max_nodes;
     c->num_outputs = config->num_outputs;
     c->verbose = config->verbose;

@@ -20,10 +20,7 @@ typedef enum mtl_node_state {
 
 /* A run of features whose bins fit the histogram kernel's threadgroup
  * chunk (GPL_MTL_SHARED_BINS). */
-typedef struct mtl_chunk {
-    uint32_t feature_first, feature_count;
-    uint32_t bin_first, bin_count;
-} mtl_chunk;
+typedef gpl_hist_chunk mtl_chunk;
 
 /* Bin columns start at multiples of this (the kernels read them as 32-bit
  * words, and buffer offsets must be aligned). */

@@ -101,39 +101,27 @@ static gpulayer_status plan_chunks(vk_context *c)
     const int32_t F = c->num_features;
     c->chunks = malloc(sizeof(vk_chunk) * (size_t)(F > 0 ? F : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    const uint64_t max_columns = c->max_range / c->column_bytes;
-    c->num_chunks = 0;
-    for (int32_t f = 0; f < F;) {
-        vk_chunk ch = {(uint32_t)f, 0, c->feature_offset[f], 0};
-        while (f < F) {
-            uint32_t nb = c->feature_offset[f + 1] - c->feature_offset[f];
-            if (nb > c->shared_bins)
-                return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                                 "vulkan backend: feature %d has %u bins; at most %u fit "
-                                 "the shared-memory histogram", f, nb, c->shared_bins);
-            if (ch.bin_count + nb > c->shared_bins || ch.feature_count + 1 > max_columns) break;
-            ch.bin_count += nb;
-            ch.feature_count++;
-            f++;
-        }
-        c->chunks[c->num_chunks++] = ch;
-    }
+    const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, c->shared_bins,
+                                           c->max_range / c->column_bytes, c->chunks,
+                                           &c->num_chunks);
+    if (f >= 0)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "vulkan backend: feature %d has %u bins; at most %u fit the "
+                         "shared-memory histogram", f,
+                         c->feature_offset[f + 1] - c->feature_offset[f], c->shared_bins);
     return GPULAYER_OK;
 }
 
 static gpulayer_status upload_bins(vk_context *c, const gpl_binned_matrix *m)
 {
-    const size_t N = (size_t)m->num_rows, F = (size_t)m->num_features;
+    const size_t F = (size_t)m->num_features;
     const size_t col = (size_t)c->column_bytes;
     /* Feature-major: a split reads one column, a histogram chunk a run of
      * columns, each one storage buffer binding at an aligned offset. */
     uint8_t *t = calloc(F * col + 1, 1);
     if (!t) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of host memory "
                              "for the bin columns");
-    for (size_t r = 0; r < N; r++) {
-        const uint8_t *row = m->bins + r * F;
-        for (size_t f = 0; f < F; f++) t[f * col + r] = row[f];
-    }
+    gpl_bins_to_columns(m, col, t);
     gpulayer_status st = vk_buffer_create(c, &c->bins, (VkDeviceSize)(F * col), "bin matrix");
     if (st == GPULAYER_OK) st = vk_buffer_write(c, &c->bins, 0, t, (VkDeviceSize)(F * col));
     free(t);
@@ -408,19 +396,9 @@ gpulayer_status gpl_vulkan_backend_create(const gpl_backend_config *config,
                                           gpl_backend **out)
 {
     *out = NULL;
-    if (config->max_nodes < 1 || config->num_outputs < 1)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "vulkan backend: max_nodes and num_outputs must be >= 1");
-    gpl_backend *be = calloc(1, sizeof *be);
-    vk_context *c = calloc(1, sizeof *c);
-    if (!be || !c) {
-        free(be);
-        free(c);
-        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    }
-    be->ops = &vk_ops;
-    be->ctx = c;
-    be->config = *config;
+    gpl_backend *be;
+    GPL_CHECK(gpl_backend_new("vulkan", &vk_ops, config, sizeof(vk_context), &be));
+    vk_context *c = be->ctx;
     c->max_nodes = config->max_nodes;
     c->num_outputs = config->num_outputs;
     c->verbose = config->verbose;

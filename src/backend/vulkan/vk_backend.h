@@ -60,10 +60,7 @@ typedef struct vk_hist_slot {
 
 /* A contiguous run of features whose bins fit the shared-memory histogram
  * and whose columns fit one storage buffer binding. */
-typedef struct vk_chunk {
-    uint32_t feature_first, feature_count;
-    uint32_t bin_first, bin_count;
-} vk_chunk;
+typedef gpl_hist_chunk vk_chunk;
 
 /* Batches in flight at once: an operation whose results the host does
  * not need (histogram build, subtraction, margins) returns once its batch
@@ -105,6 +102,7 @@ typedef struct vk_setcache {
     VkDescriptorPool pool;
     struct vk_cached_set *slots;
     uint32_t allocated; /* sets taken from the pool */
+    uint32_t entries;   /* sets the table holds now */
     int failed;         /* no pool could be made: caching off */
 } vk_setcache;
 

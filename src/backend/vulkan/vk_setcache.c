@@ -84,6 +84,7 @@ VkDescriptorSet vk_setcache_get(vk_context *c, VkDescriptorSetLayout layout,
     if (c->api.vkAllocateDescriptorSets(c->device, &ai, &set) != VK_SUCCESS)
         return VK_NULL_HANDLE;
     sc->allocated++;
+    sc->entries++;
     VkWriteDescriptorSet writes[VK_MAX_BINDINGS];
     for (uint32_t b = 0; b < n; b++)
         writes[b] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
@@ -107,8 +108,9 @@ VkDescriptorSet vk_setcache_get(vk_context *c, VkDescriptorSetLayout layout,
 void vk_setcache_forget(vk_context *c)
 {
     vk_setcache *sc = &c->setcache;
-    if (!sc->slots) return;
+    if (!sc->slots || sc->entries == 0) return; /* nothing to forget: no table wipe */
     memset(sc->slots, 0, sizeof(vk_cached_set) * VK_SETCACHE_SLOTS);
+    sc->entries = 0;
     if (!c->recording && vk_finish(c) == GPULAYER_OK &&
         c->api.vkResetDescriptorPool(c->device, sc->pool, 0) == VK_SUCCESS)
         sc->allocated = 0;
