@@ -2,11 +2,15 @@
 
     python3 bench/bench_cuda.py --gpulayer-bench build-cuda/bench/gpulayer-bench
 
-Data: bench/synth.py's recipe, 10,000,000 x 28 training rows (seed 1) and
-1,000,000 test rows (seed 2). Both libraries train binary:logistic for 500
-rounds (eta 0.1, max_depth 8, max_bin 256) on the GPU; each runs in its own
-process while nvidia-smi is polled for that process's GPU memory. AUC is
-sklearn's roc_auc_score on the test rows.
+Workloads (--workload):
+  synthetic  bench/synth.py's recipe, 10,000,000 x 28 training rows (seed 1)
+             and 1,000,000 test rows (seed 2);
+  wide       the same recipe, 1,000,000 x 256 (seed 1), 200,000 test rows;
+  flights    flights_3m (delay > 15), shuffled 80/20 split (--flights).
+Both libraries train binary:logistic for 500 rounds (eta 0.1, max_depth 8,
+max_bin 256) on the GPU; each runs in its own process while nvidia-smi is
+polled for that process's GPU memory. AUC is sklearn's roc_auc_score on the
+test rows.
 
 Times: XGBoost's `train_s` is xgb.train on a prepared QuantileDMatrix (its
 GPU quantile sketch is `prepare_s`, reported apart); gpulayer's `train_s`
@@ -29,26 +33,38 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import synth  # noqa: E402
 
-F = 28
 PARAMS = {"objective": "binary:logistic", "eta": 0.1, "max_depth": 8, "max_bin": 256}
 
 
 # ------------------------------------------------------------------ data
-def ensure_data(d, rows, test_rows):
+WORKLOADS = {"synthetic": (10_000_000, 1_000_000, 28), "wide": (1_000_000, 200_000, 256)}
+
+
+def ensure_data(d, workload, rows=None, flights_csv=None):
+    """Writes the workload's raw float32 files once; returns the train and
+    test prefixes and the number of features."""
+    d = os.path.join(d, workload)
     os.makedirs(d, exist_ok=True)
-    for name, n, seed in (("train", rows, 1), ("test", test_rows, 2)):
-        prefix = os.path.join(d, name)
-        if os.path.exists(prefix + ".y.f32") and \
-                os.path.getsize(prefix + ".y.f32") == 4 * n:
+    train, test = os.path.join(d, "train"), os.path.join(d, "test")
+    if workload == "flights":
+        if not os.path.exists(test + ".y.f32"):
+            import bench_cpu
+            F = bench_cpu.flights(os.path.join(d, ""), flights_csv)
+            open(os.path.join(d, "features"), "w").write(str(F))
+        return train, test, int(open(os.path.join(d, "features")).read())
+    n, test_rows, F = WORKLOADS[workload]
+    n = rows or n
+    for prefix, count, seed in ((train, n, 1), (test, test_rows, 2)):
+        if os.path.exists(prefix + ".y.f32") and os.path.getsize(prefix + ".y.f32") == 4 * count:
             continue
         t = time.time()
-        X, y = synth.make(n, F, seed)
+        X, y = synth.make(count, F, seed)
         synth.write(prefix, X, y)
-        print(f"[bench] wrote {name}: {n} x {F} in {time.time() - t:.1f} s", flush=True)
-    return os.path.join(d, "train"), os.path.join(d, "test")
+        print(f"[bench] wrote {prefix}: {count} x {F} in {time.time() - t:.1f} s", flush=True)
+    return train, test, F
 
 
-def load(prefix):
+def load(prefix, F):
     y = np.fromfile(prefix + ".y.f32", dtype=np.float32)
     X = np.fromfile(prefix + ".X.f32", dtype=np.float32).reshape(len(y), F)
     return X, y
@@ -109,9 +125,9 @@ def run_measured(cmd, env=None):
 
 
 # --------------------------------------------------------------- runs
-def xgboost_worker(train, test, rounds, pred_path, device):
+def xgboost_worker(train, test, F, rounds, pred_path, device):
     import xgboost as xgb
-    X, y = load(train)
+    X, y = load(train, F)
     t = time.time()
     dtrain = xgb.QuantileDMatrix(X, y, max_bin=PARAMS["max_bin"])
     prepare_s = time.time() - t
@@ -119,7 +135,7 @@ def xgboost_worker(train, test, rounds, pred_path, device):
     t = time.time()
     booster = xgb.train(params, dtrain, num_boost_round=rounds)
     train_s = time.time() - t
-    Xt, _ = load(test)
+    Xt, _ = load(test, F)
     t = time.time()
     pred = booster.inplace_predict(Xt)
     pred = np.asarray(pred.get() if hasattr(pred, "get") else pred, dtype=np.float32)
@@ -129,22 +145,23 @@ def xgboost_worker(train, test, rounds, pred_path, device):
                       "predict_s": round(predict_s, 4), "version": xgb.__version__}))
 
 
-def run_xgboost(train, test, rounds, work, device):
-    pred = os.path.join(work, "xgb.pred.f32")
+def run_xgboost(train, test, F, rounds, device):
+    pred = train + ".xgb.pred.f32"
     out, _, mem = run_measured([sys.executable, os.path.abspath(__file__), "--worker",
-                                "xgboost", "--train", train, "--test", test, "--rounds",
-                                str(rounds), "--pred", pred, "--device", device])
+                                "xgboost", "--train", train, "--test", test, "--features",
+                                str(F), "--rounds", str(rounds), "--pred", pred,
+                                "--device", device])
     r = json.loads(out.strip().splitlines()[-1])
     r.update(mem)
     return r, pred
 
 
-def run_gpulayer(exe, train, test, rounds, work, device, extra_env=None, tag="gpulayer"):
-    pred = os.path.join(work, tag + ".pred.f32")
+def run_gpulayer(exe, train, test, F, rounds, device, extra_env=None, tag="gpulayer"):
+    pred = train + "." + tag + ".pred.f32"
     env = dict(os.environ, BENCH_PRED=pred, **(extra_env or {}))
     cmd = [exe, train + ".X.f32", train + ".y.f32", test + ".X.f32", test + ".y.f32",
            str(F), "objective=binary:logistic", f"num_round={rounds}", "eta=0.1",
-           "max_depth=8", "max_bin=256", f"device={device}"]
+           "max_depth=8", "max_bin=256", f"device={device}", "verbosity=2"]
     out, err, mem = run_measured(cmd, env)
     r = json.loads(out.strip().splitlines()[-1])
     r.update(mem)
@@ -154,7 +171,7 @@ def run_gpulayer(exe, train, test, rounds, work, device, extra_env=None, tag="gp
 
 def auc(pred_path, test):
     from sklearn.metrics import roc_auc_score
-    _, y = load(test)
+    y = np.fromfile(test + ".y.f32", dtype=np.float32)
     return float(roc_auc_score(y, np.fromfile(pred_path, dtype=np.float32)))
 
 
@@ -175,8 +192,10 @@ def profile_table(lines):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpulayer-bench", default="build-cuda/bench/gpulayer-bench")
-    ap.add_argument("--rows", type=int, default=10_000_000)
-    ap.add_argument("--test-rows", type=int, default=1_000_000)
+    ap.add_argument("--workload", default="synthetic", choices=["synthetic", "wide", "flights"])
+    ap.add_argument("--rows", type=int, default=None, help="training rows (synthetic, wide)")
+    ap.add_argument("--flights", default=os.path.join(HERE, "..", "..", "shared", "data",
+                                                      "flights_3m", "flights_3m.csv.xz"))
     ap.add_argument("--rounds", type=int, default=500)
     ap.add_argument("--data", default="/tmp/gpulayer-bench-data")
     ap.add_argument("--out", default=None, help="write the results as JSON here")
@@ -188,28 +207,30 @@ def main():
     ap.add_argument("--train", help=argparse.SUPPRESS)
     ap.add_argument("--test", help=argparse.SUPPRESS)
     ap.add_argument("--pred", help=argparse.SUPPRESS)
+    ap.add_argument("--features", type=int, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.worker == "xgboost":
-        xgboost_worker(a.train, a.test, a.rounds, a.pred, a.device)
+        xgboost_worker(a.train, a.test, a.features, a.rounds, a.pred, a.device)
         return
 
-    train, test = ensure_data(a.data, a.rows, a.test_rows)
-    res = {"rows": a.rows, "test_rows": a.test_rows, "features": F, "rounds": a.rounds,
-           "params": PARAMS}
+    train, test, F = ensure_data(a.data, a.workload, a.rows, a.flights)
+    res = {"workload": a.workload, "rows": os.path.getsize(train + ".y.f32") // 4,
+           "test_rows": os.path.getsize(test + ".y.f32") // 4, "features": F,
+           "rounds": a.rounds, "params": PARAMS}
     if not a.skip_xgboost:
         try:
-            r, pred = run_xgboost(train, test, a.rounds, a.data, a.device)
+            r, pred = run_xgboost(train, test, F, a.rounds, a.device)
             r["auc"] = auc(pred, test)
             res["xgboost"] = r
             print(f"[bench] xgboost: {r}", flush=True)
         except Exception as e:  # report and go on with gpulayer
             res["xgboost_error"] = str(e)
             print(f"[bench] xgboost failed: {e}", flush=True)
-    r, pred = run_gpulayer(a.gpulayer_bench, train, test, a.rounds, a.data, a.device)
+    r, pred = run_gpulayer(a.gpulayer_bench, train, test, F, a.rounds, a.device)
     r["auc"] = auc(pred, test)
     res["gpulayer"] = r
     print(f"[bench] gpulayer: {r}", flush=True)
-    r, _ = run_gpulayer(a.gpulayer_bench, train, test, a.rounds, a.data, a.device,
+    r, _ = run_gpulayer(a.gpulayer_bench, train, test, F, a.rounds, a.device,
                         {"GPULAYER_CUDA_PROFILE": "1"}, "gpulayer-profile")
     res["gpulayer_profiled"] = {"train_s": r["train_s"], "ops": profile_table(r["stderr"]),
                                 "report": r["stderr"]}
@@ -217,17 +238,20 @@ def main():
     # The part of train_s that does not grow with rounds: binning on the
     # host, placement, the CUDA context and the upload (one round's share
     # of tree time is left in).
-    r, _ = run_gpulayer(a.gpulayer_bench, train, test, 1, a.data, a.device, None, "one-round")
+    r, _ = run_gpulayer(a.gpulayer_bench, train, test, F, 1, a.device, None, "one-round")
     res["gpulayer_one_round_s"] = r["train_s"]
-    print(f"[bench] gpulayer with num_round=1: train_s {r['train_s']}", flush=True)
+    res["gpulayer_setup"] = [l for l in r["stderr"] if "setup:" in l]
+    print(f"[bench] gpulayer with num_round=1: train_s {r['train_s']} {res['gpulayer_setup']}",
+          flush=True)
     for v in [v for v in a.variants.split(",") if v]:
-        r, _ = run_gpulayer(a.gpulayer_bench, train, test, a.rounds, a.data, a.device,
+        r, _ = run_gpulayer(a.gpulayer_bench, train, test, F, a.rounds, a.device,
                             {"GPULAYER_CUDA_PROFILE": "1", "GPULAYER_CUDA_HIST": v}, v)
         res["variant_" + v] = {"train_s": r["train_s"], "ops": profile_table(r["stderr"])}
         print(f"[bench] variant {v}: {res['variant_' + v]}", flush=True)
 
     g, x = res["gpulayer"], res.get("xgboost")
-    print("\n[bench] summary (same GPU, same data, same run)")
+    print(f"\n[bench] summary: {a.workload}, {res['rows']} x {F}, {a.rounds} rounds "
+          "(same GPU, same data, same run)")
     print(f"  {'':10} {'train s':>9} {'AUC':>8} {'GPU MiB':>8}")
     if x:
         print(f"  {'xgboost':10} {x['train_s']:9.2f} {x['auc']:8.4f} "

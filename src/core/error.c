@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GPL_ERROR_CAPACITY 1024
-
 static _Thread_local char last_error[GPL_ERROR_CAPACITY];
 
 gpulayer_status gpl_error(gpulayer_status status, const char *fmt, ...)

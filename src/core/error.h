@@ -4,6 +4,9 @@
 
 #include "gpulayer.h"
 
+/* Bytes of a message, terminator included. */
+#define GPL_ERROR_CAPACITY 1024
+
 #if defined(__GNUC__)
 #define GPL_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else

@@ -11,8 +11,6 @@
 #include "error.h"
 #include "grow.h"
 #include "metric.h"
-#include "device/placement.h"
-#include "dist/dist.h"
 
 static gpulayer_status check_labels(const gpl_params *p, gpl_objective_kind kind,
                                     const gpulayer_dataset *ds, const char *what)
@@ -185,7 +183,7 @@ gpulayer_status gpl_train_model_init(const gpl_params *p,
     gpulayer_status st = gpl_objective_parse(p->objective, &kind, &as_class);
     m->objective = kind;
     m->softmax_output_class = as_class;
-    m->num_class = kind == GPL_OBJ_SOFTMAX ? p->num_class : 1;
+    m->num_class = gpl_train_num_outputs(p);
     m->num_outputs = m->num_class;
     m->num_features = train->num_cols;
     m->best_round = -1;
@@ -205,35 +203,27 @@ gpulayer_status gpl_train_model_init(const gpl_params *p,
 
 gpl_objective_kind gpl_train_objective(const gpl_model *m) { return m->objective; }
 
-gpulayer_status gpl_train_backend(const gpl_params *p, const gpl_model *m,
-                                  const gpulayer_dataset *train,
-                                  const uint8_t *bins,
-                                  const uint32_t *feature_offset, int nthread,
-                                  gpl_backend **out)
+gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_model *m,
+                                       const gpulayer_dataset *train, const uint8_t *bins,
+                                       const uint32_t *feature_offset)
 {
-    char accelerator[32] = "cpu", reason[512] = "";
-    int device = 0;
-    /* A rank of a distributed job takes its own device among its host's
-     * ranks (one GPU a rank); the backend must then be able to take sums
-     * over ranks (write_pairs), which gpl_dist_attach checks. */
-    if (strcmp(p->device, "cpu") != 0)
-        GPL_CHECK(gpl_device_choose_rank_backend(
-            p->device, gpl_dist_active() ? gpl_dist_local_rank() : 0,
-            gpl_dist_active() ? gpl_dist_local_size() : 1, accelerator, sizeof accelerator,
-            &device, reason, sizeof reason));
-    if (p->verbosity >= 2 && reason[0]) fprintf(stderr, "[gpulayer] %s\n", reason);
-    gpl_backend_config cfg = {nthread, device, gpl_grow_max_nodes(p, train->num_rows),
-                              m->num_outputs, p->verbosity >= 2};
-    GPL_CHECK(gpl_backend_create(accelerator, &cfg, out));
     gpl_binned_matrix bm = {train->num_rows, train->num_cols, bins, feature_offset};
-    GPL_CHECK((*out)->ops->upload(*out, &bm, train->label, train->weight));
+    GPL_CHECK(be->ops->upload(be, &bm, train->label, train->weight));
     size_t n = (size_t)train->num_rows * (size_t)m->num_outputs;
     float *margins = gpl_malloc(sizeof(float) * n, "initial margins");
     if (!margins) return GPULAYER_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; i < n; i++) margins[i] = m->base_margin;
-    gpulayer_status st = (*out)->ops->set_margins(*out, margins);
+    gpulayer_status st = be->ops->set_margins(be, margins);
     free(margins);
     return st;
+}
+
+int32_t gpl_train_num_outputs(const gpl_params *p)
+{
+    gpl_objective_kind kind;
+    int as_class;
+    if (gpl_objective_parse(p->objective, &kind, &as_class) != GPULAYER_OK) return 1;
+    return kind == GPL_OBJ_SOFTMAX ? p->num_class : 1;
 }
 
 /* ------------------------------------------------------------ evaluation */

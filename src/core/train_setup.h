@@ -23,12 +23,12 @@ gpulayer_status gpl_train_model_init(const gpl_params *p,
                                      gpl_bin_cuts *cuts, int nthread,
                                      gpl_model **out);
 gpl_objective_kind gpl_train_objective(const gpl_model *m);
-/* Places the job (params->device), creates the backend and uploads. */
-gpulayer_status gpl_train_backend(const gpl_params *p, const gpl_model *m,
-                                  const gpulayer_dataset *train,
-                                  const uint8_t *bins,
-                                  const uint32_t *feature_offset, int nthread,
-                                  gpl_backend **out);
+/* Outputs a tree per round: num_class for softmax, else 1. */
+int32_t gpl_train_num_outputs(const gpl_params *p);
+/* Uploads the binned rows, labels, weights and base margins. */
+gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_model *m,
+                                       const gpulayer_dataset *train, const uint8_t *bins,
+                                       const uint32_t *feature_offset);
 
 typedef struct gpl_eval_tracker {
     int num_metrics;

@@ -31,22 +31,26 @@ CASE(test_2000_features,    "2000 features", 3001, 2000, 256, BINS_RANDOM, LABEL
 CASE(test_softmax,          "softmax",     20011, 7, 128, BINS_RANDOM, LABELS_CLASS, GPL_OBJ_SOFTMAX, 3, 1, 0.7f, 4, 1.0, 0.0, 0)
 
 /* The global-atomics reference kernel and the other accumulation variants
- * give the same histograms. */
+ * give the same histograms as the CPU. */
 static void test_global_atomics_reference(void **state)
 {
     (void)state;
-    setenv("GPULAYER_CUDA_HIST", "global", 1);
-    const problem p = {"global-atomics kernel", 20011, 33, 256, BINS_RANDOM, LABELS_BINARY,
-                       GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 4, 1.0, 0.0, 0};
-    run_problem(&p);
-    setenv("GPULAYER_CUDA_HIST", "shared64", 1);
-    const problem q = {"64-bit shared atomics", 20011, 33, 256, BINS_RANDOM, LABELS_BINARY,
-                       GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 4, 1.0, 0.0, 0};
-    run_problem(&q);
-    setenv("GPULAYER_CUDA_HIST", "paired", 1);
-    const problem r = {"paired 32-bit atomics", 20011, 33, 256, BINS_RANDOM, LABELS_BINARY,
-                       GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 4, 1.0, 0.0, 0};
-    run_problem(&r);
+    static const char *const kernels[][2] = {
+        {"global", "global-atomics kernel"},
+        {"shared64", "64-bit shared atomics"},
+        {"paired", "paired 32-bit atomics"},
+        {"half", "two half-size blocks an SM"},
+    };
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+        setenv("GPULAYER_CUDA_HIST", kernels[k][0], 1);
+        const problem p = {kernels[k][1], 20011, 33, 256, BINS_RANDOM, LABELS_BINARY,
+                           GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 4, 1.0, 0.0, 0};
+        run_problem(&p);
+        /* Sums at the quantization's bound, and skewed bins. */
+        const problem q = {kernels[k][1], 30011, 9, 64, BINS_SKEWED, LABELS_HUGE,
+                           GPL_OBJ_SQUARED_ERROR, 1, 0, 1.0f, 4, 0.0, 0.0, 0};
+        run_problem(&q);
+    }
     unsetenv("GPULAYER_CUDA_HIST");
 }
 

@@ -74,6 +74,7 @@ typedef struct cuda_context {
     gpl_cuda_hist_kind hist_kind;
     int verbose;
     int level; /* depth of the level being grown, for messages */
+    int rows_identity; /* row buffer 0 still holds 0 .. n-1: no partition yet */
 
     /* shape */
     int64_t num_rows;

@@ -117,7 +117,10 @@ cudaError_t gpl_cuda_launch_partition(const gpl_cuda_part_args *a, cudaStream_t 
 
 /* ------------------------------------------------------------ histograms */
 
-/* One block's work: rows [begin, end) of row buffer buf into slot. */
+/* One block's work: rows [begin, end) of row buffer buf into slot; buf
+ * GPL_CUDA_ROWS_IDENTITY means the rows are begin .. end-1 themselves (the
+ * root before any partition). */
+#define GPL_CUDA_ROWS_IDENTITY 2
 typedef struct gpl_cuda_hist_item {
     uint32_t begin;
     uint32_t end;
@@ -156,14 +159,15 @@ typedef enum gpl_cuda_hist_kind {
     GPL_CUDA_HIST_SHARED = 0,   /* shared memory, one 32-bit atomic a value */
     GPL_CUDA_HIST_SHARED64 = 1, /* shared memory, 64-bit atomics       */
     GPL_CUDA_HIST_GLOBAL = 2,   /* global atomics only: test reference */
-    GPL_CUDA_HIST_SHARED_PAIRED = 3 /* 32-bit, grad/hess low words paired */
+    GPL_CUDA_HIST_SHARED_PAIRED = 3, /* 32-bit, grad/hess low words paired */
+    GPL_CUDA_HIST_HALF_BLOCKS = 4    /* production, two half-size blocks an SM */
 } gpl_cuda_hist_kind;
 
 /* Shared memory a block of the shared kernels needs for chunks of at most
  * max_bins bins. */
-size_t gpl_cuda_hist_smem_bytes(int32_t max_bins);
-/* Allows the shared kernels smem_bytes of dynamic shared memory. */
-cudaError_t gpl_cuda_hist_configure(size_t smem_bytes);
+size_t gpl_cuda_hist_smem_bytes(gpl_cuda_hist_kind kind, int32_t max_bins);
+/* Allows the shared kernel of kind smem_bytes of dynamic shared memory. */
+cudaError_t gpl_cuda_hist_configure(gpl_cuda_hist_kind kind, size_t smem_bytes);
 /* Zeroes the clear_slots histograms. */
 cudaError_t gpl_cuda_launch_hist_clear(const gpl_cuda_hist_args *a, cudaStream_t s);
 /* Adds every item's rows to its slot (grid: items x chunks). */

@@ -76,9 +76,11 @@ gpulayer_status cuda_build_histograms(gpl_backend *be, const int32_t *nodes,
                 return gpl_error(GPULAYER_ERR_INTERNAL,
                                  "cuda backend: too many histogram work items");
             int64_t e = b + per_item < c->node_count[n] ? b + per_item : c->node_count[n];
+            const int32_t buf = n == 0 && c->rows_identity ? GPL_CUDA_ROWS_IDENTITY
+                                                           : c->node_buf[n];
             items[num_items++] = (gpl_cuda_hist_item){c->node_begin[n] + (uint32_t)b,
-                                                      c->node_begin[n] + (uint32_t)e,
-                                                      c->node_buf[n], c->node_slot[n]};
+                                                      c->node_begin[n] + (uint32_t)e, buf,
+                                                      c->node_slot[n]};
         }
     }
     int32_t *clear = (int32_t *)(items + num_items);
@@ -193,6 +195,7 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
     if (count == 0) return GPULAYER_OK;
     GPL_CHECK(check_level_size(c, s, sizeof(gpl_cuda_part_split) + sizeof(uint32_t), count,
                                "partition_rows"));
+    c->rows_identity = 0;
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_apply *a = &splits[i];
         GPL_CHECK(check_live(c, a->node, "partition_rows"));

@@ -229,7 +229,7 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     memcpy(c->feature_offset, m->feature_offset, sizeof(uint32_t) * ((size_t)F + 1));
     make_chunks(c, chunks);
     c->split_groups = (F + GPL_CUDA_SPLIT_FEATURES - 1) / GPL_CUDA_SPLIT_FEATURES;
-    c->hist_smem = gpl_cuda_hist_smem_bytes(c->max_chunk_bins);
+    c->hist_smem = gpl_cuda_hist_smem_bytes(c->hist_kind, c->max_chunk_bins);
     if (c->hist_kind != GPL_CUDA_HIST_GLOBAL && c->hist_smem > c->smem_optin) {
         /* A device with little shared memory per block: the reference
          * kernel is slower but exact. */
@@ -325,7 +325,7 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
                                 cudaMemcpyHostToDevice, c->stream), "copying the slot table");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "copying the slot table");
     if (c->hist_kind != GPL_CUDA_HIST_GLOBAL)
-        CUDA_TRY(c, gpl_cuda_hist_configure(c->hist_smem), "configuring shared memory");
+        CUDA_TRY(c, gpl_cuda_hist_configure(c->hist_kind, c->hist_smem), "configuring shared memory");
     if (c->verbose)
         fprintf(stderr, "[gpulayer] cuda workspace: %.1f MiB planned, %.1f MiB allocated, "
                 "%.1f MiB were free\n", c->estimate_bytes / MIB, c->pool.allocated / MIB,

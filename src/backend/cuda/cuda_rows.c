@@ -103,6 +103,7 @@ gpulayer_status cuda_begin_tree(gpl_backend *be)
     c->node_count[0] = (uint32_t)c->num_rows;
     c->node_buf[0] = 0;
     c->node_state[0] = CUDA_NODE_LIVE;
+    c->rows_identity = 1;
     return GPULAYER_OK;
 }
 

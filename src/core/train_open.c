@@ -1,0 +1,78 @@
+/* train_open.c -- placing a training job and creating its backend. On a
+ * GPU both take a few tenths of a second that do not depend on the data
+ * (the device layer's probe process, the driver's context), so a
+ * single-process job does them in a thread while the host computes cuts
+ * and bins. */
+#include "train_open.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "device/placement.h"
+#include "dist/dist.h"
+#include "grow.h"
+
+static gpulayer_status open_backend(gpl_backend_opening *o)
+{
+    const gpl_params *p = o->p;
+    char accelerator[32] = "cpu", reason[512] = "";
+    int device = 0;
+    /* A rank of a distributed job takes its own device among its host's
+     * ranks (one GPU a rank); the backend must then be able to take sums
+     * over ranks (write_pairs), which gpl_dist_attach checks. */
+    if (strcmp(p->device, "cpu") != 0)
+        GPL_CHECK(gpl_device_choose_rank_backend(
+            p->device, gpl_dist_active() ? gpl_dist_local_rank() : 0,
+            gpl_dist_active() ? gpl_dist_local_size() : 1, accelerator, sizeof accelerator,
+            &device, reason, sizeof reason));
+    if (p->verbosity >= 2 && reason[0]) fprintf(stderr, "[gpulayer] %s\n", reason);
+    gpl_backend_config cfg = {o->nthread, device, gpl_grow_max_nodes(p, o->num_rows),
+                              o->num_outputs, p->verbosity >= 2};
+    return gpl_backend_create(accelerator, &cfg, &o->be);
+}
+
+static void *open_thread(void *arg)
+{
+    gpl_backend_opening *o = arg;
+    o->status = open_backend(o);
+    /* The message lives in this thread's storage: keep a copy. */
+    if (o->status != GPULAYER_OK) snprintf(o->error, sizeof o->error, "%s", gpulayer_last_error());
+    return NULL;
+}
+
+void gpl_backend_open_start(gpl_backend_opening *o, const gpl_params *p, int64_t num_rows,
+                            int32_t num_outputs, int nthread)
+{
+    memset(o, 0, sizeof *o);
+    o->p = p;
+    o->num_rows = num_rows;
+    o->num_outputs = num_outputs;
+    o->nthread = nthread;
+    /* Ranks place themselves with collective calls: those stay on the
+     * thread that made MPI's other calls. */
+    if (strcmp(p->device, "cpu") != 0 && !gpl_dist_active())
+        o->threaded = pthread_create(&o->thread, NULL, open_thread, o) == 0;
+}
+
+gpulayer_status gpl_backend_open_finish(gpl_backend_opening *o, gpl_backend **out)
+{
+    *out = NULL;
+    if (o->threaded) {
+        pthread_join(o->thread, NULL);
+        o->threaded = 0;
+        if (o->status != GPULAYER_OK) return gpl_error(o->status, "%s", o->error);
+    } else {
+        GPL_CHECK(open_backend(o));
+    }
+    *out = o->be;
+    o->be = NULL;
+    return GPULAYER_OK;
+}
+
+void gpl_backend_open_cancel(gpl_backend_opening *o)
+{
+    if (o->threaded) pthread_join(o->thread, NULL);
+    o->threaded = 0;
+    gpl_backend_destroy(o->be);
+    o->be = NULL;
+}

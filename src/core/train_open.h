@@ -1,0 +1,39 @@
+/* train_open.h -- placing a training job and creating its backend, in the
+ * background while the host bins the data. */
+#ifndef GPL_TRAIN_OPEN_H
+#define GPL_TRAIN_OPEN_H
+
+#include <pthread.h>
+
+#include "backend.h"
+#include "error.h"
+#include "params.h"
+
+/* A backend being opened: placement (the device layer's probe process) and
+ * creation (the driver's context), which take a few tenths of a second on a
+ * GPU whatever the data. */
+typedef struct gpl_backend_opening {
+    const gpl_params *p;
+    int64_t num_rows;
+    int32_t num_outputs;
+    int nthread;
+    int threaded;                     /* a thread is opening it     */
+    pthread_t thread;
+    gpl_backend *be;
+    gpulayer_status status;
+    char error[GPL_ERROR_CAPACITY];   /* the thread's message        */
+} gpl_backend_opening;
+
+/* Starts opening the backend of p->device for num_rows rows: in a thread
+ * for a single-process job on a device other than the CPU, else at
+ * gpl_backend_open_finish. */
+void gpl_backend_open_start(gpl_backend_opening *o, const gpl_params *p, int64_t num_rows,
+                            int32_t num_outputs, int nthread);
+/* Waits for the backend; *out gets it, or the error is raised here. */
+gpulayer_status gpl_backend_open_finish(gpl_backend_opening *o, gpl_backend **out);
+/* Instead of finishing, when training failed before it needed the backend:
+ * waits for the thread and frees what it made, leaving the caller's error
+ * message as it is. */
+void gpl_backend_open_cancel(gpl_backend_opening *o);
+
+#endif
