@@ -28,11 +28,12 @@
 /* Storage bindings of the windowed kernels: their plain buffers first
  * (1..), then each windowed buffer's GPL_KERNEL_WINDOWS bindings. */
 #define GPL_HISTOGRAM_BINDINGS (3 + 2 * GPL_KERNEL_WINDOWS)   /* bins, offsets, partial, rows, grad */
-#define GPL_PART_COUNT_BINDINGS (2 + GPL_KERNEL_WINDOWS)      /* column, tiles, rows             */
-#define GPL_PART_SCATTER_BINDINGS (3 + 2 * GPL_KERNEL_WINDOWS) /* column, tiles, counts, rows, scratch */
+#define GPL_PART_COUNT_BINDINGS (2 + 2 * GPL_KERNEL_WINDOWS)   /* tiles, level, bins, rows        */
+#define GPL_PART_SCAN_BINDINGS 2                               /* tiles, level                    */
+#define GPL_PART_SCATTER_BINDINGS (2 + 3 * GPL_KERNEL_WINDOWS) /* tiles, level, bins, rows, scratch */
 #define GPL_MARGINS_BINDINGS (2 * GPL_KERNEL_WINDOWS)         /* rows, margins                   */
 /* The most storage bindings any kernel has. */
-#define GPL_MAX_KERNEL_BINDINGS (3 + 2 * GPL_KERNEL_WINDOWS)
+#define GPL_MAX_KERNEL_BINDINGS GPL_PART_SCATTER_BINDINGS
 
 /* The window geometry of a job, all sizes powers of two (log2). */
 typedef struct gpl_window_plan {
@@ -139,11 +140,18 @@ typedef struct gpl_reduce_push {
     uint32_t hist_len, groups, partial_first;
 } gpl_reduce_push;
 
-/* Push constants of partition_count/scan/scatter.comp (partition_push.glsl). */
+/* Push constants of partition_count/scan/scatter.comp (partition_push.glsl):
+ * one dispatch of each covers every split of a level. */
 typedef struct gpl_partition_push {
-    uint32_t row_begin, row_count, bin, default_left;
-    uint32_t tile_first, num_tiles, split;
+    uint32_t num_splits, num_tiles, table_first;
 } gpl_partition_push;
+
+/* A split in the level buffer's split table (partition_push.glsl), after
+ * the child row counts (GPL_CHILD_COUNTS_BYTES a split). */
+typedef struct gpl_partition_split {
+    uint32_t row_begin, row_count, bin, default_left;
+    uint32_t tile_first, num_tiles, column_word, pad;
+} gpl_partition_split;
 
 /* Push constants of split_eval.comp (doubles as (low, high) words). */
 typedef struct gpl_split_push {
@@ -205,24 +213,32 @@ static inline int gpl_split_apply_valid(const gpl_split_apply *s, int32_t max_no
              s->bin < 0 || s->bin > 255);
 }
 
-/* The push constants of a level's partition: split i's rows, bin and
- * default direction, its first tile after those of splits 0..i-1, and
- * its tiles of rows_per_tile rows. */
-static inline void gpl_partition_push_level(gpl_partition_push *push,
-                                            const gpl_split_apply *splits, int32_t count,
-                                            const int64_t *node_begin,
-                                            const int64_t *node_count, uint32_t rows_per_tile)
+/* The split table of a level's partition: split i's rows, bin, default
+ * direction and column (the first 4-byte word of its feature's column in
+ * the feature-major bins, column_bytes a feature), its first tile after
+ * those of splits 0..i-1 and its tiles of rows_per_tile rows. Returns the
+ * push constants of the level (the table after the child counts). */
+static inline gpl_partition_push gpl_partition_plan_level(gpl_partition_split *table,
+                                                          const gpl_split_apply *splits,
+                                                          int32_t count,
+                                                          const int64_t *node_begin,
+                                                          const int64_t *node_count,
+                                                          uint32_t rows_per_tile,
+                                                          uint64_t column_bytes)
 {
     uint32_t tile = 0;
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_apply *s = &splits[i];
         const uint32_t rows = (uint32_t)node_count[s->node];
-        push[i] = (gpl_partition_push){(uint32_t)node_begin[s->node], rows, (uint32_t)s->bin,
-                                       s->default_left ? 1u : 0u, tile,
-                                       (rows + rows_per_tile - 1) / rows_per_tile,
-                                       (uint32_t)i};
-        tile += push[i].num_tiles;
+        table[i] = (gpl_partition_split){(uint32_t)node_begin[s->node], rows, (uint32_t)s->bin,
+                                         s->default_left ? 1u : 0u, tile,
+                                         (rows + rows_per_tile - 1) / rows_per_tile,
+                                         (uint32_t)((uint64_t)s->feature * column_bytes / 4), 0};
+        tile += table[i].num_tiles;
     }
+    gpl_partition_push push = {(uint32_t)count, tile,
+                               (uint32_t)(count * GPL_CHILD_COUNTS_BYTES / 4)};
+    return push;
 }
 
 /* The node table after split s, whose left child got left_rows of its

@@ -93,13 +93,16 @@ static void test_windowed_buffers(void **state)
     run_problem(&q);
     const struct {
         int64_t rows;
-        int32_t outputs;
+        int32_t features, outputs;
         const char *buffer;
-    } refused[2] = {{9000, 1, "gradient pairs"}, {3000, 16, "margins"}};
-    for (int i = 0; i < 2; i++) {
+    } refused[3] = {{9000, 2, 1, "gradient pairs"},
+                    {3000, 2, 16, "margins"},
+                    {3000, 50, 1, "bin columns"}};
+    for (int i = 0; i < 3; i++) {
         gpl_backend_config cfg = {1, 0, 7, refused[i].outputs, 0};
         gpl_backend *be = create_or_skip("vulkan", &cfg);
-        const problem big = {"too many windows", refused[i].rows, 2, 8, BINS_RANDOM,
+        const problem big = {"too many windows", refused[i].rows, refused[i].features, 8,
+                             BINS_RANDOM,
                              LABELS_BINARY, GPL_OBJ_LOGISTIC, refused[i].outputs, 0, 1.0f, 2,
                              0.0, 0.0, 0};
         data d;

@@ -122,20 +122,25 @@ static gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "metal backend: the margins of one row (%zu outputs) do not fit a "
                          "kernel window", K);
+    /* The partition reads any split's column from the one bins buffer:
+     * its 4-byte words are windowed like a row list. */
     const struct {
+        size_t rows;
         uint32_t shift;
         size_t row_bytes;
         const char *what;
-    } windowed[3] = {{c->win.grad_shift, 16, "gradient pairs"},
-                     {c->win.list_shift, 4, "row lists"},
-                     {c->win.margin_shift, K * 4, "margins"}};
-    for (int i = 0; i < 3; i++) {
-        const uint64_t w = gpl_windows_for(N, windowed[i].shift);
+    } windowed[4] = {{N, c->win.grad_shift, 16, "gradient pairs"},
+                     {N, c->win.list_shift, 4, "row lists"},
+                     {N, c->win.margin_shift, K * 4, "margins"},
+                     {F * c->column_bytes / 4, c->win.list_shift, 4, "bin columns"}};
+    for (int i = 0; i < 4; i++) {
+        const uint64_t w = gpl_windows_for(windowed[i].rows, windowed[i].shift);
         if (w > GPL_KERNEL_WINDOWS)
             return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                              "metal backend: the %s need %zu bytes, %llu windows of %zu bytes; "
                              "the kernels bind at most %d windows a buffer; use fewer rows or "
-                             "the cpu backend", windowed[i].what, N * windowed[i].row_bytes,
+                             "the cpu backend", windowed[i].what,
+                             windowed[i].rows * windowed[i].row_bytes,
                              (unsigned long long)w,
                              ((size_t)1 << windowed[i].shift) * windowed[i].row_bytes,
                              GPL_KERNEL_WINDOWS);
@@ -158,7 +163,7 @@ static gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->estimate_bytes = F * c->column_bytes + (F + 1) * 4 + N * 4 * (c->has_weight ? 2 : 1) +
                         N * K * 4 + N * 16 + N * 8 + c->group_stride * c->grad_dispatches +
                         (size_t)c->partial_groups * hist_bytes + tiles * 4 +
-                        level * (GPL_CHILD_COUNTS_BYTES + GPL_SPLIT_RECORD_BYTES) + F * 4 +
+                        level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) + GPL_SPLIT_RECORD_BYTES) + F * 4 +
                         M * (hist_bytes ? hist_bytes : 16);
     /* Refused before anything is allocated when the buffers that do not
      * grow (and two histograms) exceed what Metal recommends this process

@@ -1,7 +1,7 @@
 /* metal_partition.c -- partition_rows: a stable three-stage partition of
  * every split node's rows (tile counts, a scan per node, scatter into the
- * scratch list, copied back), one command buffer for the level; only the
- * child row counts come back. */
+ * scratch list, copied back), one dispatch a stage for all the splits of
+ * the level, in one command buffer; only the child row counts come back. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,41 +18,33 @@ static gpulayer_status check_split(const mtl_context *c, const gpl_split_apply *
 }
 
 static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *splits,
-                                    int32_t count, gpl_partition_push *push)
+                                    int32_t count)
 {
-    gpl_partition_push_level(push, splits, count, c->node_begin, c->node_count, GPL_MTL_WG);
-    /* The row list and the scratch list in windows (window.glsl), after
-     * the kernels' plain buffers. */
-    gpl_mtl_bind rows[GPL_KERNEL_WINDOWS], scratch[GPL_KERNEL_WINDOWS];
-    mtl_windows(&c->rows, c->win.list_shift, 4, rows);
-    mtl_windows(&c->scratch, c->win.list_shift, 4, scratch);
-    for (int32_t i = 0; i < count; i++) {
-        gpl_mtl_bind b[GPL_PART_COUNT_BINDINGS] = {
-            {&c->bins, (size_t)splits[i].feature * c->column_bytes}, mtl_whole(&c->tiles)};
-        memcpy(b + 2, rows, sizeof rows);
-        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_COUNT, b, &push[i],
-                                   gpl_mtl_groups_for(c->rt, push[i].row_count)));
-    }
+    /* The level buffer is shared memory: the split table goes straight in
+     * after the child counts (no command buffer uses it now). */
+    gpl_partition_split *table =
+        (gpl_partition_split *)((uint8_t *)c->child_counts.contents +
+                                (size_t)count * GPL_CHILD_COUNTS_BYTES);
+    const gpl_partition_push push = gpl_partition_plan_level(
+        table, splits, count, c->node_begin, c->node_count, GPL_MTL_WG, c->column_bytes);
+    /* Tiles and the level buffer, then the bin columns, the row list and
+     * the scratch list in windows (window.glsl). */
+    gpl_mtl_bind b[GPL_PART_SCATTER_BINDINGS] = {mtl_whole(&c->tiles),
+                                                 mtl_whole(&c->child_counts)};
+    mtl_windows(&c->bins, c->win.list_shift, 4, b + 2);
+    mtl_windows(&c->rows, c->win.list_shift, 4, b + 2 + GPL_KERNEL_WINDOWS);
+    mtl_windows(&c->scratch, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
+    const uint32_t groups = gpl_mtl_groups_for(c->rt, (uint64_t)push.num_tiles * GPL_MTL_WG);
+    GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_COUNT, b, &push, groups));
     gpl_mtl_barrier(c->rt);
-    for (int32_t i = 0; i < count; i++) {
-        gpl_mtl_bind b[2] = {mtl_whole(&c->tiles), mtl_whole(&c->child_counts)};
-        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_SCAN, b, &push[i], 1));
-    }
+    GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_SCAN, b, &push, (uint32_t)count));
     gpl_mtl_barrier(c->rt);
-    for (int32_t i = 0; i < count; i++) {
-        gpl_mtl_bind b[GPL_PART_SCATTER_BINDINGS] = {
-            {&c->bins, (size_t)splits[i].feature * c->column_bytes}, mtl_whole(&c->tiles),
-            mtl_whole(&c->child_counts)};
-        memcpy(b + 3, rows, sizeof rows);
-        memcpy(b + 3 + GPL_KERNEL_WINDOWS, scratch, sizeof scratch);
-        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_SCATTER, b, &push[i],
-                                   gpl_mtl_groups_for(c->rt, push[i].row_count)));
-    }
+    GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_SCATTER, b, &push, groups));
     for (int32_t i = 0; i < count; i++)
-        if (push[i].row_count)
-            GPL_CHECK(gpl_mtl_copy(c->rt, &c->scratch, (size_t)push[i].row_begin * 4, &c->rows,
-                                   (size_t)push[i].row_begin * 4,
-                                   (size_t)push[i].row_count * 4));
+        if (table[i].row_count)
+            GPL_CHECK(gpl_mtl_copy(c->rt, &c->scratch, (size_t)table[i].row_begin * 4, &c->rows,
+                                   (size_t)table[i].row_begin * 4,
+                                   (size_t)table[i].row_count * 4));
     return GPULAYER_OK;
 }
 
@@ -69,15 +61,15 @@ gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *split
     }
     GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->tiles, (size_t)tiles * 4, c->workspace,
                                   "partition tiles"));
-    GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->child_counts, (size_t)count * 8, GPL_MTL_SHARED,
-                                  "child row counts"));
-    gpl_partition_push *push = malloc(sizeof *push * (size_t)count);
-    if (!push) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
+    /* The level buffer: child counts, then the split table. */
+    GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->child_counts,
+                                  (size_t)count * (GPL_CHILD_COUNTS_BYTES +
+                                                   sizeof(gpl_partition_split)),
+                                  GPL_MTL_SHARED, "child row counts and split table"));
     gpulayer_status st = gpl_mtl_begin(c->rt, "partition_rows", c->node_depth[splits[0].node]);
-    if (st == GPULAYER_OK) st = record_level(c, splits, count, push);
+    if (st == GPULAYER_OK) st = record_level(c, splits, count);
     if (st == GPULAYER_OK) st = gpl_mtl_commit(c->rt, 1);
     else gpl_mtl_abandon(c->rt);
-    free(push);
     GPL_CHECK(st);
     const uint32_t *counts = c->child_counts.contents;
     for (int32_t i = 0; i < count; i++) {

@@ -59,6 +59,7 @@
     X(vkCmdPipelineBarrier)                                                  \
     X(vkCmdCopyBuffer)                                                       \
     X(vkCmdFillBuffer)                                                       \
+    X(vkCmdUpdateBuffer)                                                     \
     X(vkCreateFence)                                                         \
     X(vkDestroyFence)                                                        \
     X(vkResetFences)                                                         \

@@ -169,6 +169,9 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     GPL_CHECK(check_windows(c, N, c->win.grad_shift, 16, "gradient pairs"));
     GPL_CHECK(check_windows(c, N, c->win.list_shift, 4, "row lists"));
     GPL_CHECK(check_windows(c, N, c->win.margin_shift, K * 4, "margins"));
+    /* The partition reads any split's column from the one bins buffer. */
+    GPL_CHECK(check_windows(c, (uint64_t)m->num_features * c->column_bytes / 4,
+                            c->win.list_shift, 4, "bin columns"));
     GPL_CHECK(check_range(c, hist_bytes, "histogram of one node"));
     GPL_CHECK(plan_chunks(c));
     c->slot_bytes = vk_align_up(hist_bytes ? hist_bytes : 16, c->align);
@@ -207,7 +210,7 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
                                  N * 4 * (c->has_weight ? 2 : 1) + N * K * 4 + N * 16 + N * 8 +
                                  c->group_stride * c->grad_dispatches +
                                  (VkDeviceSize)c->partial_groups * partial_bytes + tiles * 4 +
-                                 level * (GPL_CHILD_COUNTS_BYTES + GPL_SPLIT_RECORD_BYTES) +
+                                 level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) + GPL_SPLIT_RECORD_BYTES) +
                                  F * 4 + M * c->slot_bytes +
                                  (c->host_visible ? 0 : VK_STAGING_BYTES));
     /* Refused before anything is allocated when even the buffers that do

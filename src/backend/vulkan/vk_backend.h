@@ -220,6 +220,13 @@ gpulayer_status vk_dispatch(vk_context *c, gpl_vk_kernel k, const vk_range *bind
 void vk_barrier(vk_context *c);
 void vk_copy(vk_context *c, const vk_buffer *src, VkDeviceSize src_offset,
              const vk_buffer *dst, VkDeviceSize dst_offset, VkDeviceSize bytes);
+/* Several copies from src to dst as one command. */
+void vk_copy_regions(vk_context *c, const vk_buffer *src, const vk_buffer *dst,
+                     const VkBufferCopy *regions, uint32_t count);
+/* Writes bytes of data at offset of dst from the command buffer itself
+ * (small tables: the data travel inside the batch). */
+void vk_update(vk_context *c, const vk_buffer *dst, VkDeviceSize offset, const void *data,
+               VkDeviceSize bytes);
 /* Submits and waits for every batch in flight. */
 gpulayer_status vk_submit(vk_context *c);
 /* Submits without waiting; vk_finish (or any later wait) checks it. */

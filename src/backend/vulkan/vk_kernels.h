@@ -9,7 +9,7 @@
 
 /* Must equal GPL_KERNEL_ABI of shaders/common.glsl; the build records the
  * shaders' value next to each blob and the host refuses a mismatch. */
-#define GPL_VK_KERNEL_ABI 3
+#define GPL_VK_KERNEL_ABI 4
 
 typedef enum gpl_vk_kernel {
     VK_K_GRADIENTS,
@@ -39,9 +39,9 @@ extern const gpl_vk_blob gpl_vk_blobs[];
 extern const int gpl_vk_blob_count;
 
 /* The most storage buffer bindings a kernel has: GPL_MAX_KERNEL_BINDINGS
- * of gpu_kernel_abi.h (histogram and partition_scatter: three buffers and
- * two per-row buffers in 8 windows each). */
-#define VK_MAX_BINDINGS 19u
+ * of gpu_kernel_abi.h (partition_scatter: two buffers and three in 8
+ * windows each). */
+#define VK_MAX_BINDINGS 26u
 
 /* The host's view of a kernel: its file name, storage buffer bindings
  * (numbered 1..bindings, push constants apart) and push constant bytes. */

@@ -233,3 +233,23 @@ void vk_copy(vk_context *c, const vk_buffer *src, VkDeviceSize src_offset,
     VkBufferCopy region = {src_offset, dst_offset, bytes};
     c->api.vkCmdCopyBuffer(current(c)->cmd, src->buffer, dst->buffer, 1, &region);
 }
+
+void vk_copy_regions(vk_context *c, const vk_buffer *src, const vk_buffer *dst,
+                     const VkBufferCopy *regions, uint32_t count)
+{
+    if (count) c->api.vkCmdCopyBuffer(current(c)->cmd, src->buffer, dst->buffer, count, regions);
+}
+
+void vk_update(vk_context *c, const vk_buffer *dst, VkDeviceSize offset, const void *data,
+               VkDeviceSize bytes)
+{
+    /* vkCmdUpdateBuffer takes at most 65536 bytes a call. */
+    const uint8_t *src = data;
+    while (bytes > 0) {
+        const VkDeviceSize n = bytes < 65536 ? bytes : 65536;
+        c->api.vkCmdUpdateBuffer(current(c)->cmd, dst->buffer, offset, n, src);
+        offset += n;
+        src += n;
+        bytes -= n;
+    }
+}

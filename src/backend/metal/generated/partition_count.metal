@@ -7,6 +7,46 @@
 
 using namespace metal;
 
+struct Bins0
+{
+    uint bins0[1];
+};
+
+struct Bins1
+{
+    uint bins1[1];
+};
+
+struct Bins2
+{
+    uint bins2[1];
+};
+
+struct Bins3
+{
+    uint bins3[1];
+};
+
+struct Bins4
+{
+    uint bins4[1];
+};
+
+struct Bins5
+{
+    uint bins5[1];
+};
+
+struct Bins6
+{
+    uint bins6[1];
+};
+
+struct Bins7
+{
+    uint bins7[1];
+};
+
 struct Rows0
 {
     uint rows0[1];
@@ -47,37 +87,61 @@ struct Rows7
     uint rows7[1];
 };
 
-struct Column
+struct Level
 {
-    uint column[1];
+    uint level0[1];
 };
 
 struct Push
 {
-    uint row_begin;
-    uint row_count;
-    uint bin;
-    uint default_left;
-    uint tile_first;
+    uint num_splits;
     uint num_tiles;
-    uint split;
+    uint table_first;
 };
 
-constant uint WG_tmp [[function_constant(0)]];
-constant uint WG = is_function_constant_defined(WG_tmp) ? WG_tmp : 256u;
 constant uint WINDOW_SHIFT_tmp [[function_constant(2)]];
 constant uint WINDOW_SHIFT = is_function_constant_defined(WINDOW_SHIFT_tmp) ? WINDOW_SHIFT_tmp : 30u;
 constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
+constant uint WG_tmp [[function_constant(0)]];
+constant uint WG = is_function_constant_defined(WG_tmp) ? WG_tmp : 256u;
 
 struct Tiles
 {
     uint tile_left[1];
 };
 
-constant uint _245_tmp [[function_constant(0)]];
-constant uint _245 = is_function_constant_defined(_245_tmp) ? _245_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_245, 1u, 1u);
+constant uint _410_tmp [[function_constant(0)]];
+constant uint _410 = is_function_constant_defined(_410_tmp) ? _410_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_410, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
+
+static inline __attribute__((always_inline))
+uint split_word(thread const uint& s, thread const uint& field, const device Level& v_208, constant Push& pc)
+{
+    return v_208.level0[(pc.table_first + (s * 8u)) + field];
+}
+
+static inline __attribute__((always_inline))
+uint split_of_tile(thread const uint& t, const device Level& v_208, constant Push& pc)
+{
+    uint lo = 0u;
+    uint hi = pc.num_splits - 1u;
+    while (lo < hi)
+    {
+        uint mid = ((lo + hi) + 1u) >> uint(1);
+        uint param = mid;
+        uint param_1 = 4u;
+        if (split_word(param, param_1, v_208, pc) <= t)
+        {
+            lo = mid;
+        }
+        else
+        {
+            hi = mid - 1u;
+        }
+    }
+    return lo;
+}
 
 static inline __attribute__((always_inline))
 uint window_of(thread const uint& i, thread const uint& shift)
@@ -92,62 +156,116 @@ uint window_index(thread const uint& i, thread const uint& shift)
 }
 
 static inline __attribute__((always_inline))
-uint rows_at(thread const uint& w, thread const uint& j, const device Rows0& v_51, const device Rows1& v_62, const device Rows2& v_70, const device Rows3& v_78, const device Rows4& v_86, const device Rows5& v_94, const device Rows6& v_102, const device Rows7& v_110)
+uint rows_at(thread const uint& w, thread const uint& j, const device Rows0& v_142, const device Rows1& v_150, const device Rows2& v_158, const device Rows3& v_166, const device Rows4& v_174, const device Rows5& v_182, const device Rows6& v_190, const device Rows7& v_198)
 {
     switch (w)
     {
         case 0u:
         {
-            return v_51.rows0[j];
+            return v_142.rows0[j];
         }
         case 1u:
         {
-            return v_62.rows1[j];
+            return v_150.rows1[j];
         }
         case 2u:
         {
-            return v_70.rows2[j];
+            return v_158.rows2[j];
         }
         case 3u:
         {
-            return v_78.rows3[j];
+            return v_166.rows3[j];
         }
         case 4u:
         {
-            return v_86.rows4[j];
+            return v_174.rows4[j];
         }
         case 5u:
         {
-            return v_94.rows5[j];
+            return v_182.rows5[j];
         }
         case 6u:
         {
-            return v_102.rows6[j];
+            return v_190.rows6[j];
         }
         default:
         {
-            return v_110.rows7[j];
+            return v_198.rows7[j];
         }
     }
 }
 
 static inline __attribute__((always_inline))
-uint goes_left(thread const uint& row, const device Column& v_121, constant Push& pc)
+uint bins_at(thread const uint& w, thread const uint& j, const device Bins0& v_63, const device Bins1& v_74, const device Bins2& v_82, const device Bins3& v_90, const device Bins4& v_98, const device Bins5& v_106, const device Bins6& v_114, const device Bins7& v_122)
 {
-    uint b = (v_121.column[row >> uint(2)] >> ((row & 3u) * 8u)) & 255u;
-    uint _139;
+    switch (w)
+    {
+        case 0u:
+        {
+            return v_63.bins0[j];
+        }
+        case 1u:
+        {
+            return v_74.bins1[j];
+        }
+        case 2u:
+        {
+            return v_82.bins2[j];
+        }
+        case 3u:
+        {
+            return v_90.bins3[j];
+        }
+        case 4u:
+        {
+            return v_98.bins4[j];
+        }
+        case 5u:
+        {
+            return v_106.bins5[j];
+        }
+        case 6u:
+        {
+            return v_114.bins6[j];
+        }
+        default:
+        {
+            return v_122.bins7[j];
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+uint goes_left(thread const uint& s, thread const uint& row, const device Bins0& v_63, const device Bins1& v_74, const device Bins2& v_82, const device Bins3& v_90, const device Bins4& v_98, const device Bins5& v_106, const device Bins6& v_114, const device Bins7& v_122, const device Level& v_208, constant Push& pc)
+{
+    uint param = s;
+    uint param_1 = 6u;
+    uint word = split_word(param, param_1, v_208, pc) + (row >> uint(2));
+    uint param_2 = word;
+    uint param_3 = LIST_WINDOW_SHIFT;
+    uint param_4 = word;
+    uint param_5 = LIST_WINDOW_SHIFT;
+    uint param_6 = window_of(param_2, param_3);
+    uint param_7 = window_index(param_4, param_5);
+    uint w = bins_at(param_6, param_7, v_63, v_74, v_82, v_90, v_98, v_106, v_114, v_122);
+    uint b = (w >> ((row & 3u) * 8u)) & 255u;
+    uint _299;
     if (b == 0u)
     {
-        _139 = pc.default_left;
+        uint param_8 = s;
+        uint param_9 = 3u;
+        _299 = split_word(param_8, param_9, v_208, pc);
     }
     else
     {
-        _139 = uint(b <= pc.bin);
+        uint param_10 = s;
+        uint param_11 = 2u;
+        _299 = uint(b <= split_word(param_10, param_11, v_208, pc));
     }
-    return _139;
+    return _299;
 }
 
-kernel void partition_count(constant Push& pc [[buffer(0)]], const device Column& v_121 [[buffer(1)]], device Tiles& _232 [[buffer(2)]], const device Rows0& v_51 [[buffer(3)]], const device Rows1& v_62 [[buffer(4)]], const device Rows2& v_70 [[buffer(5)]], const device Rows3& v_78 [[buffer(6)]], const device Rows4& v_86 [[buffer(7)]], const device Rows5& v_94 [[buffer(8)]], const device Rows6& v_102 [[buffer(9)]], const device Rows7& v_110 [[buffer(10)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+kernel void partition_count(constant Push& pc [[buffer(0)]], device Tiles& _401 [[buffer(1)]], const device Level& v_208 [[buffer(2)]], const device Bins0& v_63 [[buffer(3)]], const device Bins1& v_74 [[buffer(4)]], const device Bins2& v_82 [[buffer(5)]], const device Bins3& v_90 [[buffer(6)]], const device Bins4& v_98 [[buffer(7)]], const device Bins5& v_106 [[buffer(8)]], const device Bins6& v_114 [[buffer(9)]], const device Bins7& v_122 [[buffer(10)]], const device Rows0& v_142 [[buffer(11)]], const device Rows1& v_150 [[buffer(12)]], const device Rows2& v_158 [[buffer(13)]], const device Rows3& v_166 [[buffer(14)]], const device Rows4& v_174 [[buffer(15)]], const device Rows5& v_182 [[buffer(16)]], const device Rows6& v_190 [[buffer(17)]], const device Rows7& v_198 [[buffer(18)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_count;
     uint lid = gl_LocalInvocationID.x;
@@ -158,33 +276,42 @@ kernel void partition_count(constant Push& pc [[buffer(0)]], const device Column
             s_count = 0u;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
-        uint i = (t * WG) + lid;
-        uint pos = pc.row_begin + i;
-        bool _202 = i < pc.row_count;
-        bool _221;
-        if (_202)
+        uint param = t;
+        uint s = split_of_tile(param, v_208, pc);
+        uint param_1 = s;
+        uint param_2 = 4u;
+        uint i = ((t - split_word(param_1, param_2, v_208, pc)) * WG) + lid;
+        uint param_3 = s;
+        uint param_4 = 0u;
+        uint pos = split_word(param_3, param_4, v_208, pc) + i;
+        uint param_5 = s;
+        uint param_6 = 1u;
+        bool _371 = i < split_word(param_5, param_6, v_208, pc);
+        bool _390;
+        if (_371)
         {
-            uint param = pos;
-            uint param_1 = LIST_WINDOW_SHIFT;
-            uint param_2 = pos;
-            uint param_3 = LIST_WINDOW_SHIFT;
-            uint param_4 = window_of(param, param_1);
-            uint param_5 = window_index(param_2, param_3);
-            uint param_6 = rows_at(param_4, param_5, v_51, v_62, v_70, v_78, v_86, v_94, v_102, v_110);
-            _221 = goes_left(param_6, v_121, pc) != 0u;
+            uint param_7 = pos;
+            uint param_8 = LIST_WINDOW_SHIFT;
+            uint param_9 = pos;
+            uint param_10 = LIST_WINDOW_SHIFT;
+            uint param_11 = window_of(param_7, param_8);
+            uint param_12 = window_index(param_9, param_10);
+            uint param_13 = s;
+            uint param_14 = rows_at(param_11, param_12, v_142, v_150, v_158, v_166, v_174, v_182, v_190, v_198);
+            _390 = goes_left(param_13, param_14, v_63, v_74, v_82, v_90, v_98, v_106, v_114, v_122, v_208, pc) != 0u;
         }
         else
         {
-            _221 = _202;
+            _390 = _371;
         }
-        if (_221)
+        if (_390)
         {
-            uint _224 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_count, 1u, memory_order_relaxed);
+            uint _393 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_count, 1u, memory_order_relaxed);
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
         if (lid == 0u)
         {
-            _232.tile_left[pc.tile_first + t] = s_count;
+            _401.tile_left[t] = s_count;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }

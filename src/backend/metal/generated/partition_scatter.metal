@@ -5,6 +5,46 @@
 
 using namespace metal;
 
+struct Bins0
+{
+    uint bins0[1];
+};
+
+struct Bins1
+{
+    uint bins1[1];
+};
+
+struct Bins2
+{
+    uint bins2[1];
+};
+
+struct Bins3
+{
+    uint bins3[1];
+};
+
+struct Bins4
+{
+    uint bins4[1];
+};
+
+struct Bins5
+{
+    uint bins5[1];
+};
+
+struct Bins6
+{
+    uint bins6[1];
+};
+
+struct Bins7
+{
+    uint bins7[1];
+};
+
 struct Rows0
 {
     uint rows0[1];
@@ -85,44 +125,63 @@ struct Scratch7
     uint scratch7[1];
 };
 
-struct Column
+struct Level
 {
-    uint column[1];
+    uint level0[1];
 };
 
 struct Push
 {
-    uint row_begin;
-    uint row_count;
-    uint bin;
-    uint default_left;
-    uint tile_first;
+    uint num_splits;
     uint num_tiles;
-    uint split;
+    uint table_first;
 };
 
-struct Counts
-{
-    uint child_rows[1];
-};
-
+constant uint WINDOW_SHIFT_tmp [[function_constant(2)]];
+constant uint WINDOW_SHIFT = is_function_constant_defined(WINDOW_SHIFT_tmp) ? WINDOW_SHIFT_tmp : 30u;
+constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
 #ifndef SPIRV_CROSS_CONSTANT_ID_0
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant uint WINDOW_SHIFT_tmp [[function_constant(2)]];
-constant uint WINDOW_SHIFT = is_function_constant_defined(WINDOW_SHIFT_tmp) ? WINDOW_SHIFT_tmp : 30u;
-constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
 
 struct Tiles
 {
     uint tile_left[1];
 };
 
-constant uint _418_tmp [[function_constant(0)]];
-constant uint _418 = is_function_constant_defined(_418_tmp) ? _418_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_418, 1u, 1u);
+constant uint _576_tmp [[function_constant(0)]];
+constant uint _576 = is_function_constant_defined(_576_tmp) ? _576_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_576, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
+
+static inline __attribute__((always_inline))
+uint split_word(thread const uint& s, thread const uint& field, const device Level& v_289, constant Push& pc)
+{
+    return v_289.level0[(pc.table_first + (s * 8u)) + field];
+}
+
+static inline __attribute__((always_inline))
+uint split_of_tile(thread const uint& t, const device Level& v_289, constant Push& pc)
+{
+    uint lo = 0u;
+    uint hi = pc.num_splits - 1u;
+    while (lo < hi)
+    {
+        uint mid = ((lo + hi) + 1u) >> uint(1);
+        uint param = mid;
+        uint param_1 = 4u;
+        if (split_word(param, param_1, v_289, pc) <= t)
+        {
+            lo = mid;
+        }
+        else
+        {
+            hi = mid - 1u;
+        }
+    }
+    return lo;
+}
 
 static inline __attribute__((always_inline))
 uint window_of(thread const uint& i, thread const uint& shift)
@@ -137,187 +196,250 @@ uint window_index(thread const uint& i, thread const uint& shift)
 }
 
 static inline __attribute__((always_inline))
-uint rows_at(thread const uint& w, thread const uint& j, const device Rows0& v_57, const device Rows1& v_68, const device Rows2& v_76, const device Rows3& v_84, const device Rows4& v_92, const device Rows5& v_100, const device Rows6& v_108, const device Rows7& v_116)
+uint rows_at(thread const uint& w, thread const uint& j, const device Rows0& v_148, const device Rows1& v_156, const device Rows2& v_164, const device Rows3& v_172, const device Rows4& v_180, const device Rows5& v_188, const device Rows6& v_196, const device Rows7& v_204)
 {
     switch (w)
     {
         case 0u:
         {
-            return v_57.rows0[j];
+            return v_148.rows0[j];
         }
         case 1u:
         {
-            return v_68.rows1[j];
+            return v_156.rows1[j];
         }
         case 2u:
         {
-            return v_76.rows2[j];
+            return v_164.rows2[j];
         }
         case 3u:
         {
-            return v_84.rows3[j];
+            return v_172.rows3[j];
         }
         case 4u:
         {
-            return v_92.rows4[j];
+            return v_180.rows4[j];
         }
         case 5u:
         {
-            return v_100.rows5[j];
+            return v_188.rows5[j];
         }
         case 6u:
         {
-            return v_108.rows6[j];
+            return v_196.rows6[j];
         }
         default:
         {
-            return v_116.rows7[j];
+            return v_204.rows7[j];
         }
     }
 }
 
 static inline __attribute__((always_inline))
-uint goes_left(thread const uint& row, const device Column& v_202, constant Push& pc)
+uint bins_at(thread const uint& w, thread const uint& j, const device Bins0& v_69, const device Bins1& v_80, const device Bins2& v_88, const device Bins3& v_96, const device Bins4& v_104, const device Bins5& v_112, const device Bins6& v_120, const device Bins7& v_128)
 {
-    uint b = (v_202.column[row >> uint(2)] >> ((row & 3u) * 8u)) & 255u;
-    uint _220;
+    switch (w)
+    {
+        case 0u:
+        {
+            return v_69.bins0[j];
+        }
+        case 1u:
+        {
+            return v_80.bins1[j];
+        }
+        case 2u:
+        {
+            return v_88.bins2[j];
+        }
+        case 3u:
+        {
+            return v_96.bins3[j];
+        }
+        case 4u:
+        {
+            return v_104.bins4[j];
+        }
+        case 5u:
+        {
+            return v_112.bins5[j];
+        }
+        case 6u:
+        {
+            return v_120.bins6[j];
+        }
+        default:
+        {
+            return v_128.bins7[j];
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+uint goes_left(thread const uint& s, thread const uint& row, const device Bins0& v_69, const device Bins1& v_80, const device Bins2& v_88, const device Bins3& v_96, const device Bins4& v_104, const device Bins5& v_112, const device Bins6& v_120, const device Bins7& v_128, const device Level& v_289, constant Push& pc)
+{
+    uint param = s;
+    uint param_1 = 6u;
+    uint word = split_word(param, param_1, v_289, pc) + (row >> uint(2));
+    uint param_2 = word;
+    uint param_3 = LIST_WINDOW_SHIFT;
+    uint param_4 = word;
+    uint param_5 = LIST_WINDOW_SHIFT;
+    uint param_6 = window_of(param_2, param_3);
+    uint param_7 = window_index(param_4, param_5);
+    uint w = bins_at(param_6, param_7, v_69, v_80, v_88, v_96, v_104, v_112, v_120, v_128);
+    uint b = (w >> ((row & 3u) * 8u)) & 255u;
+    uint _380;
     if (b == 0u)
     {
-        _220 = pc.default_left;
+        uint param_8 = s;
+        uint param_9 = 3u;
+        _380 = split_word(param_8, param_9, v_289, pc);
     }
     else
     {
-        _220 = uint(b <= pc.bin);
+        uint param_10 = s;
+        uint param_11 = 2u;
+        _380 = uint(b <= split_word(param_10, param_11, v_289, pc));
     }
-    return _220;
+    return _380;
 }
 
 static inline __attribute__((always_inline))
-void scratch_put(thread const uint& w, thread const uint& j, thread const uint& v, device Scratch0& v_136, device Scratch1& v_144, device Scratch2& v_152, device Scratch3& v_160, device Scratch4& v_168, device Scratch5& v_176, device Scratch6& v_184, device Scratch7& v_192)
+void scratch_put(thread const uint& w, thread const uint& j, thread const uint& v, device Scratch0& v_224, device Scratch1& v_232, device Scratch2& v_240, device Scratch3& v_248, device Scratch4& v_256, device Scratch5& v_264, device Scratch6& v_272, device Scratch7& v_280)
 {
     switch (w)
     {
         case 0u:
         {
-            v_136.scratch0[j] = v;
+            v_224.scratch0[j] = v;
             break;
         }
         case 1u:
         {
-            v_144.scratch1[j] = v;
+            v_232.scratch1[j] = v;
             break;
         }
         case 2u:
         {
-            v_152.scratch2[j] = v;
+            v_240.scratch2[j] = v;
             break;
         }
         case 3u:
         {
-            v_160.scratch3[j] = v;
+            v_248.scratch3[j] = v;
             break;
         }
         case 4u:
         {
-            v_168.scratch4[j] = v;
+            v_256.scratch4[j] = v;
             break;
         }
         case 5u:
         {
-            v_176.scratch5[j] = v;
+            v_264.scratch5[j] = v;
             break;
         }
         case 6u:
         {
-            v_184.scratch6[j] = v;
+            v_272.scratch6[j] = v;
             break;
         }
         default:
         {
-            v_192.scratch7[j] = v;
+            v_280.scratch7[j] = v;
             break;
         }
     }
 }
 
-kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Column& v_202 [[buffer(1)]], const device Tiles& _365 [[buffer(2)]], const device Counts& _250 [[buffer(3)]], const device Rows0& v_57 [[buffer(4)]], const device Rows1& v_68 [[buffer(5)]], const device Rows2& v_76 [[buffer(6)]], const device Rows3& v_84 [[buffer(7)]], const device Rows4& v_92 [[buffer(8)]], const device Rows5& v_100 [[buffer(9)]], const device Rows6& v_108 [[buffer(10)]], const device Rows7& v_116 [[buffer(11)]], device Scratch0& v_136 [[buffer(12)]], device Scratch1& v_144 [[buffer(13)]], device Scratch2& v_152 [[buffer(14)]], device Scratch3& v_160 [[buffer(15)]], device Scratch4& v_168 [[buffer(16)]], device Scratch5& v_176 [[buffer(17)]], device Scratch6& v_184 [[buffer(18)]], device Scratch7& v_192 [[buffer(19)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tiles& _525 [[buffer(1)]], const device Level& v_289 [[buffer(2)]], const device Bins0& v_69 [[buffer(3)]], const device Bins1& v_80 [[buffer(4)]], const device Bins2& v_88 [[buffer(5)]], const device Bins3& v_96 [[buffer(6)]], const device Bins4& v_104 [[buffer(7)]], const device Bins5& v_112 [[buffer(8)]], const device Bins6& v_120 [[buffer(9)]], const device Bins7& v_128 [[buffer(10)]], const device Rows0& v_148 [[buffer(11)]], const device Rows1& v_156 [[buffer(12)]], const device Rows2& v_164 [[buffer(13)]], const device Rows3& v_172 [[buffer(14)]], const device Rows4& v_180 [[buffer(15)]], const device Rows5& v_188 [[buffer(16)]], const device Rows6& v_196 [[buffer(17)]], const device Rows7& v_204 [[buffer(18)]], device Scratch0& v_224 [[buffer(19)]], device Scratch1& v_232 [[buffer(20)]], device Scratch2& v_240 [[buffer(21)]], device Scratch3& v_248 [[buffer(22)]], device Scratch4& v_256 [[buffer(23)]], device Scratch5& v_264 [[buffer(24)]], device Scratch6& v_272 [[buffer(25)]], device Scratch7& v_280 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_scan[WG];
     uint lid = gl_LocalInvocationID.x;
-    uint total_left = _250.child_rows[2u * pc.split];
-    uint _292;
-    uint _312;
-    uint _340;
-    uint _386;
+    uint _452;
+    uint _470;
+    uint _500;
+    uint _542;
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x)
     {
-        uint i = (t * WG) + lid;
-        bool live = i < pc.row_count;
-        uint pos = pc.row_begin + i;
+        uint param = t;
+        uint s = split_of_tile(param, v_289, pc);
+        uint param_1 = s;
+        uint param_2 = 0u;
+        uint row_begin = split_word(param_1, param_2, v_289, pc);
+        uint param_3 = s;
+        uint param_4 = 4u;
+        uint i = ((t - split_word(param_3, param_4, v_289, pc)) * WG) + lid;
+        uint param_5 = s;
+        uint param_6 = 1u;
+        bool live = i < split_word(param_5, param_6, v_289, pc);
+        uint pos = row_begin + i;
         if (live)
         {
-            uint param = pos;
-            uint param_1 = LIST_WINDOW_SHIFT;
-            uint param_2 = pos;
-            uint param_3 = LIST_WINDOW_SHIFT;
-            uint param_4 = window_of(param, param_1);
-            uint param_5 = window_index(param_2, param_3);
-            _292 = rows_at(param_4, param_5, v_57, v_68, v_76, v_84, v_92, v_100, v_108, v_116);
+            uint param_7 = pos;
+            uint param_8 = LIST_WINDOW_SHIFT;
+            uint param_9 = pos;
+            uint param_10 = LIST_WINDOW_SHIFT;
+            uint param_11 = window_of(param_7, param_8);
+            uint param_12 = window_index(param_9, param_10);
+            _452 = rows_at(param_11, param_12, v_148, v_156, v_164, v_172, v_180, v_188, v_196, v_204);
         }
         else
         {
-            _292 = 0u;
+            _452 = 0u;
         }
-        uint row = _292;
+        uint row = _452;
         if (live)
         {
-            uint param_6 = row;
-            _312 = goes_left(param_6, v_202, pc);
+            uint param_13 = s;
+            uint param_14 = row;
+            _470 = goes_left(param_13, param_14, v_69, v_80, v_88, v_96, v_104, v_112, v_120, v_128, v_289, pc);
         }
         else
         {
-            _312 = 0u;
+            _470 = 0u;
         }
-        uint left = _312;
+        uint left = _470;
         s_scan[lid] = left;
         threadgroup_barrier(mem_flags::mem_threadgroup);
         for (uint off = 1u; off < WG; off = off << uint(1))
         {
             if (lid >= off)
             {
-                _340 = s_scan[lid - off];
+                _500 = s_scan[lid - off];
             }
             else
             {
-                _340 = 0u;
+                _500 = 0u;
             }
-            uint v = _340;
+            uint v = _500;
             threadgroup_barrier(mem_flags::mem_threadgroup);
             s_scan[lid] += v;
             threadgroup_barrier(mem_flags::mem_threadgroup);
         }
         if (live)
         {
-            uint left_before = (_365.tile_left[pc.tile_first + t] + s_scan[lid]) - left;
+            uint left_before = (_525.tile_left[t] + s_scan[lid]) - left;
             uint right_before = i - left_before;
             if (left != 0u)
             {
-                _386 = left_before;
+                _542 = left_before;
             }
             else
             {
-                _386 = total_left + right_before;
+                _542 = v_289.level0[2u * s] + right_before;
             }
-            uint dest = _386;
-            uint to = pc.row_begin + dest;
-            uint param_7 = to;
-            uint param_8 = LIST_WINDOW_SHIFT;
-            uint param_9 = to;
-            uint param_10 = LIST_WINDOW_SHIFT;
-            uint param_11 = window_of(param_7, param_8);
-            uint param_12 = window_index(param_9, param_10);
-            uint param_13 = row;
-            scratch_put(param_11, param_12, param_13, v_136, v_144, v_152, v_160, v_168, v_176, v_184, v_192);
+            uint dest = _542;
+            uint to = row_begin + dest;
+            uint param_15 = to;
+            uint param_16 = LIST_WINDOW_SHIFT;
+            uint param_17 = to;
+            uint param_18 = LIST_WINDOW_SHIFT;
+            uint param_19 = window_of(param_15, param_16);
+            uint param_20 = window_index(param_17, param_18);
+            uint param_21 = row;
+            scratch_put(param_19, param_20, param_21, v_224, v_232, v_240, v_248, v_256, v_264, v_272, v_280);
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }

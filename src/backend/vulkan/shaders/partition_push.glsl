@@ -1,12 +1,26 @@
-// partition_push.glsl -- the push constants of the three partition
-// kernels: one split. A node's rows are cut into tiles of WG positions;
-// tile t of the split is entry tile_first + t of the tile table.
+// partition_push.glsl -- what the three partition kernels share: the push
+// constants of a level and its split table.
+//
+// One dispatch of each kernel covers every split of the level. Split s's
+// rows are cut into tiles of WG positions; its tiles are entries
+// tile_first .. tile_first + num_tiles - 1 of the tile table, and the
+// tiles of all splits are numbered 0 .. pc.num_tiles - 1 in split order.
 layout(push_constant) uniform Push {
-    uint row_begin;
-    uint row_count;
-    uint bin;          // value bins 1..bin go left
-    uint default_left; // where missing values (bin 0) go
-    uint tile_first;
-    uint num_tiles;
-    uint split;        // index of the split in the level
+    uint num_splits;
+    uint num_tiles;   // of all splits
+    uint table_first; // word of the split table in `level`
 } pc;
+
+// The level buffer (bound by each partition kernel as `level`): the child
+// row counts, two words a split (written by partition_scan), then the
+// split table, GPL_SPLIT_WORDS words a split (written by the host).
+const uint GPL_SPLIT_WORDS = 8u;
+const uint S_ROW_BEGIN = 0u;
+const uint S_ROW_COUNT = 1u;
+const uint S_BIN = 2u;          // value bins 1..bin go left
+const uint S_DEFAULT_LEFT = 3u; // where missing values (bin 0) go
+const uint S_TILE_FIRST = 4u;
+const uint S_NUM_TILES = 5u;
+const uint S_COLUMN_WORD = 6u;  // first word of the split feature's column in `bins`
+
+uint split_word(uint s, uint field) { return level[pc.table_first + s * GPL_SPLIT_WORDS + field]; }
