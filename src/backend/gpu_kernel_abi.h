@@ -140,6 +140,10 @@ typedef struct gpl_reduce_push {
     uint32_t hist_len, groups, partial_first;
 } gpl_reduce_push;
 
+/* Rows of a partition tile an invocation (PART_ITEMS of partition_push.glsl):
+ * a tile is workgroup size x GPL_PART_ITEMS rows. */
+#define GPL_PART_ITEMS 8
+
 /* Push constants of partition_count/scan/scatter.comp (partition_push.glsl):
  * one dispatch of each covers every split of a level. */
 typedef struct gpl_partition_push {

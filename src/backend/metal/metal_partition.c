@@ -26,7 +26,8 @@ static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *split
         (gpl_partition_split *)((uint8_t *)c->child_counts.contents +
                                 (size_t)count * GPL_CHILD_COUNTS_BYTES);
     const gpl_partition_push push = gpl_partition_plan_level(
-        table, splits, count, c->node_begin, c->node_count, GPL_MTL_WG, c->column_bytes);
+        table, splits, count, c->node_begin, c->node_count, GPL_MTL_WG * GPL_PART_ITEMS,
+        c->column_bytes);
     /* Tiles and the level buffer, then the bin columns, the row list and
      * the scratch list in windows (window.glsl). */
     gpl_mtl_bind b[GPL_PART_SCATTER_BINDINGS] = {mtl_whole(&c->tiles),
@@ -57,7 +58,8 @@ gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *split
     uint64_t tiles = 0;
     for (int32_t i = 0; i < count; i++) {
         GPL_CHECK(check_split(c, &splits[i]));
-        tiles += ((uint64_t)c->node_count[splits[i].node] + GPL_MTL_WG - 1) / GPL_MTL_WG;
+        tiles += ((uint64_t)c->node_count[splits[i].node] + GPL_MTL_WG * GPL_PART_ITEMS - 1) /
+                 (GPL_MTL_WG * GPL_PART_ITEMS);
     }
     GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->tiles, (size_t)tiles * 4, c->workspace,
                                   "partition tiles"));

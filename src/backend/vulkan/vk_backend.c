@@ -17,8 +17,11 @@
 /* Partial histograms (of all the nodes of a wave, vk_hist.c) are kept
  * within this many bytes and this many workgroups. */
 #define VK_PARTIAL_BUDGET ((VkDeviceSize)64 << 20)
-/* Default for the most partial histograms (workgroups) one node gets. */
-#define VK_NODE_PARTIALS 64u
+/* A node's histogram gets a workgroup (a partial histogram) for every this
+ * many rows: enough workgroups to fill a large GPU at the root, few enough
+ * that writing and adding the partials (a whole histogram each) stays
+ * small against reading the rows at every level. */
+#define VK_ROWS_PER_PARTIAL 16384u
 #define VK_MAX_PARTIAL_GROUPS 2048u
 
 static void vk_destroy(gpl_backend *be)
@@ -182,11 +185,13 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     if (pg < 1) pg = 1;
     if (pg > VK_MAX_PARTIAL_GROUPS) pg = VK_MAX_PARTIAL_GROUPS;
     c->partial_groups = (uint32_t)pg;
-    /* More partials spread a large node over more workgroups but cost a
-     * longer reduction; on an H200 (docs/benchmarks.md) 64 trained faster
-     * than 512 or 2048. GPULAYER_VULKAN_NODE_PARTIALS overrides it (for
-     * measurement). */
-    c->node_partials = VK_NODE_PARTIALS;
+    /* GPULAYER_VULKAN_ROWS_PER_PARTIAL overrides the rows a workgroup of
+     * a node's histogram takes, GPULAYER_VULKAN_NODE_PARTIALS caps the
+     * workgroups of one node (both for measurement, docs/benchmarks.md). */
+    c->rows_per_partial = VK_ROWS_PER_PARTIAL;
+    const char *rp = getenv("GPULAYER_VULKAN_ROWS_PER_PARTIAL");
+    if (rp && atoi(rp) > 0) c->rows_per_partial = (uint32_t)atoi(rp);
+    c->node_partials = VK_MAX_PARTIAL_GROUPS;
     const char *np = getenv("GPULAYER_VULKAN_NODE_PARTIALS");
     if (np && atoi(np) > 0) c->node_partials = (uint32_t)atoi(np);
     /* The gradients kernel runs once a window of 2^chunk_shift rows, each

@@ -165,6 +165,7 @@ typedef struct vk_context {
     uint32_t grad_groups;    /* workgroups of the gradient kernel */
     uint32_t partial_groups; /* partial histograms the partial buffer holds */
     uint32_t node_partials;  /* most workgroups (partials) one node's build gets */
+    uint32_t rows_per_partial; /* rows a workgroup of a node's build takes */
     VkDeviceSize slot_bytes; /* one histogram, aligned */
     int32_t slots_per_page;
 

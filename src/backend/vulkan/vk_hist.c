@@ -126,7 +126,8 @@ static gpulayer_status record_level(vk_context *c, const int32_t *nodes, int32_t
         const int32_t node = nodes[i];
         const uint32_t count =
             c->node_state[node] == VK_NODE_LIVE ? (uint32_t)c->node_count[node] : 0;
-        uint32_t groups = vk_groups_for(c, count);
+        uint32_t groups = (uint32_t)((count + c->rows_per_partial - 1) / c->rows_per_partial);
+        if (groups < 1) groups = 1;
         if (groups > c->node_partials) groups = c->node_partials;
         if (groups > c->partial_groups) groups = c->partial_groups;
         if (used + groups > c->partial_groups) {

@@ -21,7 +21,8 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
                                     int32_t count, gpl_partition_split *table)
 {
     const gpl_partition_push push = gpl_partition_plan_level(
-        table, splits, count, c->node_begin, c->node_count, c->wg, c->column_bytes);
+        table, splits, count, c->node_begin, c->node_count, c->wg * GPL_PART_ITEMS,
+        c->column_bytes);
     /* The split table travels inside the batch. */
     vk_update(c, &c->child_counts, (VkDeviceSize)push.table_first * 4, table,
               sizeof *table * (VkDeviceSize)count);
@@ -62,7 +63,8 @@ gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits
     uint64_t tiles = 0;
     for (int32_t i = 0; i < count; i++) {
         GPL_CHECK(check_split(c, &splits[i]));
-        tiles += ((uint64_t)c->node_count[splits[i].node] + c->wg - 1) / c->wg;
+        const uint64_t tile_rows = (uint64_t)c->wg * GPL_PART_ITEMS;
+        tiles += ((uint64_t)c->node_count[splits[i].node] + tile_rows - 1) / tile_rows;
     }
     if (tiles > UINT32_MAX)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED, "vulkan backend: too many partition tiles");

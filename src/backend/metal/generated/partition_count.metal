@@ -104,15 +104,16 @@ constant uint WINDOW_SHIFT = is_function_constant_defined(WINDOW_SHIFT_tmp) ? WI
 constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
 constant uint WG_tmp [[function_constant(0)]];
 constant uint WG = is_function_constant_defined(WG_tmp) ? WG_tmp : 256u;
+constant uint TILE_ROWS = (WG * 8u);
 
 struct Tiles
 {
     uint tile_left[1];
 };
 
-constant uint _410_tmp [[function_constant(0)]];
-constant uint _410 = is_function_constant_defined(_410_tmp) ? _410_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_410, 1u, 1u);
+constant uint _434_tmp [[function_constant(0)]];
+constant uint _434 = is_function_constant_defined(_434_tmp) ? _434_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_434, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
@@ -265,7 +266,7 @@ uint goes_left(thread const uint& s, thread const uint& row, const device Bins0&
     return _299;
 }
 
-kernel void partition_count(constant Push& pc [[buffer(0)]], device Tiles& _401 [[buffer(1)]], const device Level& v_208 [[buffer(2)]], const device Bins0& v_63 [[buffer(3)]], const device Bins1& v_74 [[buffer(4)]], const device Bins2& v_82 [[buffer(5)]], const device Bins3& v_90 [[buffer(6)]], const device Bins4& v_98 [[buffer(7)]], const device Bins5& v_106 [[buffer(8)]], const device Bins6& v_114 [[buffer(9)]], const device Bins7& v_122 [[buffer(10)]], const device Rows0& v_142 [[buffer(11)]], const device Rows1& v_150 [[buffer(12)]], const device Rows2& v_158 [[buffer(13)]], const device Rows3& v_166 [[buffer(14)]], const device Rows4& v_174 [[buffer(15)]], const device Rows5& v_182 [[buffer(16)]], const device Rows6& v_190 [[buffer(17)]], const device Rows7& v_198 [[buffer(18)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+kernel void partition_count(constant Push& pc [[buffer(0)]], device Tiles& _425 [[buffer(1)]], const device Level& v_208 [[buffer(2)]], const device Bins0& v_63 [[buffer(3)]], const device Bins1& v_74 [[buffer(4)]], const device Bins2& v_82 [[buffer(5)]], const device Bins3& v_90 [[buffer(6)]], const device Bins4& v_98 [[buffer(7)]], const device Bins5& v_106 [[buffer(8)]], const device Bins6& v_114 [[buffer(9)]], const device Bins7& v_122 [[buffer(10)]], const device Rows0& v_142 [[buffer(11)]], const device Rows1& v_150 [[buffer(12)]], const device Rows2& v_158 [[buffer(13)]], const device Rows3& v_166 [[buffer(14)]], const device Rows4& v_174 [[buffer(15)]], const device Rows5& v_182 [[buffer(16)]], const device Rows6& v_190 [[buffer(17)]], const device Rows7& v_198 [[buffer(18)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_count;
     uint lid = gl_LocalInvocationID.x;
@@ -279,39 +280,40 @@ kernel void partition_count(constant Push& pc [[buffer(0)]], device Tiles& _401 
         uint param = t;
         uint s = split_of_tile(param, v_208, pc);
         uint param_1 = s;
-        uint param_2 = 4u;
-        uint i = ((t - split_word(param_1, param_2, v_208, pc)) * WG) + lid;
+        uint param_2 = 1u;
+        uint rows = split_word(param_1, param_2, v_208, pc);
         uint param_3 = s;
         uint param_4 = 0u;
-        uint pos = split_word(param_3, param_4, v_208, pc) + i;
+        uint begin = split_word(param_3, param_4, v_208, pc);
         uint param_5 = s;
-        uint param_6 = 1u;
-        bool _371 = i < split_word(param_5, param_6, v_208, pc);
-        bool _390;
-        if (_371)
+        uint param_6 = 4u;
+        uint first = ((t - split_word(param_5, param_6, v_208, pc)) * TILE_ROWS) + (lid * 8u);
+        uint left = 0u;
+        for (uint k = 0u; k < 8u; k++)
         {
-            uint param_7 = pos;
-            uint param_8 = LIST_WINDOW_SHIFT;
-            uint param_9 = pos;
-            uint param_10 = LIST_WINDOW_SHIFT;
-            uint param_11 = window_of(param_7, param_8);
-            uint param_12 = window_index(param_9, param_10);
-            uint param_13 = s;
-            uint param_14 = rows_at(param_11, param_12, v_142, v_150, v_158, v_166, v_174, v_182, v_190, v_198);
-            _390 = goes_left(param_13, param_14, v_63, v_74, v_82, v_90, v_98, v_106, v_114, v_122, v_208, pc) != 0u;
+            uint i = first + k;
+            uint pos = begin + i;
+            if (i < rows)
+            {
+                uint param_7 = pos;
+                uint param_8 = LIST_WINDOW_SHIFT;
+                uint param_9 = pos;
+                uint param_10 = LIST_WINDOW_SHIFT;
+                uint param_11 = window_of(param_7, param_8);
+                uint param_12 = window_index(param_9, param_10);
+                uint param_13 = s;
+                uint param_14 = rows_at(param_11, param_12, v_142, v_150, v_158, v_166, v_174, v_182, v_190, v_198);
+                left += goes_left(param_13, param_14, v_63, v_74, v_82, v_90, v_98, v_106, v_114, v_122, v_208, pc);
+            }
         }
-        else
+        if (left != 0u)
         {
-            _390 = _371;
-        }
-        if (_390)
-        {
-            uint _393 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_count, 1u, memory_order_relaxed);
+            uint _417 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_count, left, memory_order_relaxed);
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
         if (lid == 0u)
         {
-            _401.tile_left[t] = s_count;
+            _425.tile_left[t] = s_count;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }

@@ -30,6 +30,7 @@ constant uint _161 = (WG - 1u);
 constant uint _191_tmp [[function_constant(0)]];
 constant uint _191 = is_function_constant_defined(_191_tmp) ? _191_tmp : 1u;
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_191, 1u, 1u);
+constant uint TILE_ROWS = (WG * 8u);
 
 static inline __attribute__((always_inline))
 uint split_word(thread const uint& s, thread const uint& field, device Level& v_16, constant Push& pc)

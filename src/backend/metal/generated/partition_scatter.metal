@@ -1,9 +1,48 @@
 #pragma clang diagnostic ignored "-Wmissing-prototypes"
+#pragma clang diagnostic ignored "-Wmissing-braces"
 
 #include <metal_stdlib>
 #include <simd/simd.h>
 
 using namespace metal;
+
+template<typename T, size_t Num>
+struct spvUnsafeArray
+{
+    T elements[Num ? Num : 1];
+    
+    thread T& operator [] (size_t pos) thread
+    {
+        return elements[pos];
+    }
+    constexpr const thread T& operator [] (size_t pos) const thread
+    {
+        return elements[pos];
+    }
+    
+    device T& operator [] (size_t pos) device
+    {
+        return elements[pos];
+    }
+    constexpr const device T& operator [] (size_t pos) const device
+    {
+        return elements[pos];
+    }
+    
+    constexpr const constant T& operator [] (size_t pos) const constant
+    {
+        return elements[pos];
+    }
+    
+    threadgroup T& operator [] (size_t pos) threadgroup
+    {
+        return elements[pos];
+    }
+    constexpr const threadgroup T& operator [] (size_t pos) const threadgroup
+    {
+        return elements[pos];
+    }
+};
 
 struct Bins0
 {
@@ -144,15 +183,16 @@ constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
+constant uint TILE_ROWS = (WG * 8u);
 
 struct Tiles
 {
     uint tile_left[1];
 };
 
-constant uint _576_tmp [[function_constant(0)]];
-constant uint _576 = is_function_constant_defined(_576_tmp) ? _576_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_576, 1u, 1u);
+constant uint _621_tmp [[function_constant(0)]];
+constant uint _621 = is_function_constant_defined(_621_tmp) ? _621_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_621, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
@@ -353,92 +393,95 @@ void scratch_put(thread const uint& w, thread const uint& j, thread const uint& 
     }
 }
 
-kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tiles& _525 [[buffer(1)]], const device Level& v_289 [[buffer(2)]], const device Bins0& v_69 [[buffer(3)]], const device Bins1& v_80 [[buffer(4)]], const device Bins2& v_88 [[buffer(5)]], const device Bins3& v_96 [[buffer(6)]], const device Bins4& v_104 [[buffer(7)]], const device Bins5& v_112 [[buffer(8)]], const device Bins6& v_120 [[buffer(9)]], const device Bins7& v_128 [[buffer(10)]], const device Rows0& v_148 [[buffer(11)]], const device Rows1& v_156 [[buffer(12)]], const device Rows2& v_164 [[buffer(13)]], const device Rows3& v_172 [[buffer(14)]], const device Rows4& v_180 [[buffer(15)]], const device Rows5& v_188 [[buffer(16)]], const device Rows6& v_196 [[buffer(17)]], const device Rows7& v_204 [[buffer(18)]], device Scratch0& v_224 [[buffer(19)]], device Scratch1& v_232 [[buffer(20)]], device Scratch2& v_240 [[buffer(21)]], device Scratch3& v_248 [[buffer(22)]], device Scratch4& v_256 [[buffer(23)]], device Scratch5& v_264 [[buffer(24)]], device Scratch6& v_272 [[buffer(25)]], device Scratch7& v_280 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tiles& _546 [[buffer(1)]], const device Level& v_289 [[buffer(2)]], const device Bins0& v_69 [[buffer(3)]], const device Bins1& v_80 [[buffer(4)]], const device Bins2& v_88 [[buffer(5)]], const device Bins3& v_96 [[buffer(6)]], const device Bins4& v_104 [[buffer(7)]], const device Bins5& v_112 [[buffer(8)]], const device Bins6& v_120 [[buffer(9)]], const device Bins7& v_128 [[buffer(10)]], const device Rows0& v_148 [[buffer(11)]], const device Rows1& v_156 [[buffer(12)]], const device Rows2& v_164 [[buffer(13)]], const device Rows3& v_172 [[buffer(14)]], const device Rows4& v_180 [[buffer(15)]], const device Rows5& v_188 [[buffer(16)]], const device Rows6& v_196 [[buffer(17)]], const device Rows7& v_204 [[buffer(18)]], device Scratch0& v_224 [[buffer(19)]], device Scratch1& v_232 [[buffer(20)]], device Scratch2& v_240 [[buffer(21)]], device Scratch3& v_248 [[buffer(22)]], device Scratch4& v_256 [[buffer(23)]], device Scratch5& v_264 [[buffer(24)]], device Scratch6& v_272 [[buffer(25)]], device Scratch7& v_280 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_scan[WG];
     uint lid = gl_LocalInvocationID.x;
-    uint _452;
-    uint _470;
-    uint _500;
-    uint _542;
+    spvUnsafeArray<uint, 8> row;
+    uint _524;
+    uint dest;
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x)
     {
         uint param = t;
         uint s = split_of_tile(param, v_289, pc);
         uint param_1 = s;
-        uint param_2 = 0u;
-        uint row_begin = split_word(param_1, param_2, v_289, pc);
+        uint param_2 = 1u;
+        uint rows = split_word(param_1, param_2, v_289, pc);
         uint param_3 = s;
-        uint param_4 = 4u;
-        uint i = ((t - split_word(param_3, param_4, v_289, pc)) * WG) + lid;
+        uint param_4 = 0u;
+        uint begin = split_word(param_3, param_4, v_289, pc);
         uint param_5 = s;
-        uint param_6 = 1u;
-        bool live = i < split_word(param_5, param_6, v_289, pc);
-        uint pos = row_begin + i;
-        if (live)
+        uint param_6 = 4u;
+        uint first = ((t - split_word(param_5, param_6, v_289, pc)) * TILE_ROWS) + (lid * 8u);
+        uint left_mask = 0u;
+        uint left = 0u;
+        for (uint k = 0u; k < 8u; k++)
         {
-            uint param_7 = pos;
-            uint param_8 = LIST_WINDOW_SHIFT;
-            uint param_9 = pos;
-            uint param_10 = LIST_WINDOW_SHIFT;
-            uint param_11 = window_of(param_7, param_8);
-            uint param_12 = window_index(param_9, param_10);
-            _452 = rows_at(param_11, param_12, v_148, v_156, v_164, v_172, v_180, v_188, v_196, v_204);
+            uint i = first + k;
+            uint pos = begin + i;
+            row[k] = 0u;
+            if (i < rows)
+            {
+                uint param_7 = pos;
+                uint param_8 = LIST_WINDOW_SHIFT;
+                uint param_9 = pos;
+                uint param_10 = LIST_WINDOW_SHIFT;
+                uint param_11 = window_of(param_7, param_8);
+                uint param_12 = window_index(param_9, param_10);
+                row[k] = rows_at(param_11, param_12, v_148, v_156, v_164, v_172, v_180, v_188, v_196, v_204);
+                uint param_13 = s;
+                uint param_14 = row[k];
+                if (goes_left(param_13, param_14, v_69, v_80, v_88, v_96, v_104, v_112, v_120, v_128, v_289, pc) != 0u)
+                {
+                    left_mask |= (1u << k);
+                    left++;
+                }
+            }
         }
-        else
-        {
-            _452 = 0u;
-        }
-        uint row = _452;
-        if (live)
-        {
-            uint param_13 = s;
-            uint param_14 = row;
-            _470 = goes_left(param_13, param_14, v_69, v_80, v_88, v_96, v_104, v_112, v_120, v_128, v_289, pc);
-        }
-        else
-        {
-            _470 = 0u;
-        }
-        uint left = _470;
         s_scan[lid] = left;
         threadgroup_barrier(mem_flags::mem_threadgroup);
         for (uint off = 1u; off < WG; off = off << uint(1))
         {
             if (lid >= off)
             {
-                _500 = s_scan[lid - off];
+                _524 = s_scan[lid - off];
             }
             else
             {
-                _500 = 0u;
+                _524 = 0u;
             }
-            uint v = _500;
+            uint v = _524;
             threadgroup_barrier(mem_flags::mem_threadgroup);
             s_scan[lid] += v;
             threadgroup_barrier(mem_flags::mem_threadgroup);
         }
-        if (live)
+        uint left_before = (_546.tile_left[t] + s_scan[lid]) - left;
+        uint total_left = v_289.level0[2u * s];
+        for (uint k_1 = 0u; k_1 < 8u; k_1++)
         {
-            uint left_before = (_525.tile_left[t] + s_scan[lid]) - left;
-            uint right_before = i - left_before;
-            if (left != 0u)
+            uint i_1 = first + k_1;
+            if (i_1 >= rows)
             {
-                _542 = left_before;
+                break;
+            }
+            if (((left_mask >> k_1) & 1u) != 0u)
+            {
+                uint _587 = left_before;
+                left_before = _587 + uint(1);
+                dest = _587;
             }
             else
             {
-                _542 = v_289.level0[2u * s] + right_before;
+                dest = total_left + (i_1 - left_before);
             }
-            uint dest = _542;
-            uint to = row_begin + dest;
+            uint to = begin + dest;
             uint param_15 = to;
             uint param_16 = LIST_WINDOW_SHIFT;
             uint param_17 = to;
             uint param_18 = LIST_WINDOW_SHIFT;
             uint param_19 = window_of(param_15, param_16);
             uint param_20 = window_index(param_17, param_18);
-            uint param_21 = row;
+            uint param_21 = row[k_1];
             scratch_put(param_19, param_20, param_21, v_224, v_232, v_240, v_248, v_256, v_264, v_272, v_280);
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);

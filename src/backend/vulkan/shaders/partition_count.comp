@@ -25,12 +25,16 @@ void main()
         if (lid == 0u) s_count = 0u;
         barrier();
         const uint s = split_of_tile(t);
-        const uint i = (t - split_word(s, S_TILE_FIRST)) * WG + lid;
-        const uint pos = split_word(s, S_ROW_BEGIN) + i;
-        if (i < split_word(s, S_ROW_COUNT) &&
-            goes_left(s, rows_at(window_of(pos, LIST_WINDOW_SHIFT),
-                                 window_index(pos, LIST_WINDOW_SHIFT))) != 0u)
-            atomicAdd(s_count, 1u);
+        const uint rows = split_word(s, S_ROW_COUNT), begin = split_word(s, S_ROW_BEGIN);
+        const uint first = (t - split_word(s, S_TILE_FIRST)) * TILE_ROWS + lid * PART_ITEMS;
+        uint left = 0u;
+        for (uint k = 0u; k < PART_ITEMS; k++) {
+            const uint i = first + k, pos = begin + i;
+            if (i < rows)
+                left += goes_left(s, rows_at(window_of(pos, LIST_WINDOW_SHIFT),
+                                             window_index(pos, LIST_WINDOW_SHIFT)));
+        }
+        if (left != 0u) atomicAdd(s_count, left);
         barrier();
         if (lid == 0u) tile_left[t] = s_count;
         barrier();

@@ -2,9 +2,14 @@
 // constants of a level and its split table.
 //
 // One dispatch of each kernel covers every split of the level. Split s's
-// rows are cut into tiles of WG positions; its tiles are entries
+// rows are cut into tiles of TILE_ROWS positions, PART_ITEMS consecutive
+// positions an invocation (fewer, larger tiles keep the scan of a large
+// node short); its tiles are entries
 // tile_first .. tile_first + num_tiles - 1 of the tile table, and the
 // tiles of all splits are numbered 0 .. pc.num_tiles - 1 in split order.
+const uint PART_ITEMS = 8u; // GPL_PART_ITEMS of gpu_kernel_abi.h
+const uint TILE_ROWS = WG * PART_ITEMS;
+
 layout(push_constant) uniform Push {
     uint num_splits;
     uint num_tiles;   // of all splits

@@ -27,14 +27,22 @@ void main()
     const uint lid = gl_LocalInvocationID.x;
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x) {
         const uint s = split_of_tile(t);
-        const uint row_begin = split_word(s, S_ROW_BEGIN);
-        const uint i = (t - split_word(s, S_TILE_FIRST)) * WG + lid;
-        const bool live = i < split_word(s, S_ROW_COUNT);
-        const uint pos = row_begin + i;
-        const uint row = live ? rows_at(window_of(pos, LIST_WINDOW_SHIFT),
-                                        window_index(pos, LIST_WINDOW_SHIFT))
-                              : 0u;
-        const uint left = live ? goes_left(s, row) : 0u;
+        const uint rows = split_word(s, S_ROW_COUNT), begin = split_word(s, S_ROW_BEGIN);
+        const uint first = (t - split_word(s, S_TILE_FIRST)) * TILE_ROWS + lid * PART_ITEMS;
+        uint row[PART_ITEMS];
+        uint left_mask = 0u, left = 0u;
+        for (uint k = 0u; k < PART_ITEMS; k++) {
+            const uint i = first + k, pos = begin + i;
+            row[k] = 0u;
+            if (i < rows) {
+                row[k] = rows_at(window_of(pos, LIST_WINDOW_SHIFT),
+                                 window_index(pos, LIST_WINDOW_SHIFT));
+                if (goes_left(s, row[k]) != 0u) {
+                    left_mask |= 1u << k;
+                    left++;
+                }
+            }
+        }
         s_scan[lid] = left;
         barrier();
         for (uint off = 1u; off < WG; off <<= 1) {
@@ -43,13 +51,18 @@ void main()
             s_scan[lid] += v;
             barrier();
         }
-        if (live) {
-            const uint left_before = tile_left[t] + s_scan[lid] - left;
-            const uint right_before = i - left_before; // positions before i going right
-            const uint dest = left != 0u ? left_before : level[2u * s] + right_before;
-            const uint to = row_begin + dest;
+        // Left rows of the split before this invocation's first position.
+        uint left_before = tile_left[t] + s_scan[lid] - left;
+        const uint total_left = level[2u * s];
+        for (uint k = 0u; k < PART_ITEMS; k++) {
+            const uint i = first + k;
+            if (i >= rows) break;
+            uint dest;
+            if ((left_mask >> k & 1u) != 0u) dest = left_before++;
+            else dest = total_left + (i - left_before); // right rows before i
+            const uint to = begin + dest;
             scratch_put(window_of(to, LIST_WINDOW_SHIFT), window_index(to, LIST_WINDOW_SHIFT),
-                        row);
+                        row[k]);
         }
         barrier();
     }
