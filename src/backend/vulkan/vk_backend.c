@@ -21,7 +21,7 @@
  * many rows: enough workgroups to fill a large GPU at the root, few enough
  * that writing and adding the partials (a whole histogram each) stays
  * small against reading the rows at every level. */
-#define VK_ROWS_PER_PARTIAL 16384u
+#define VK_ROWS_PER_PARTIAL 4096u
 #define VK_MAX_PARTIAL_GROUPS 2048u
 
 static void vk_destroy(gpl_backend *be)
