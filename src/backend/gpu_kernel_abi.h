@@ -126,14 +126,13 @@ typedef struct gpl_margins_push {
     uint32_t margin_shift;
 } gpl_margins_push;
 
-/* Push constants of histogram.comp (slots, slot_bins: the chunk's). */
+/* Push constants of histogram.comp. */
 typedef struct gpl_histogram_push {
     uint32_t row_begin, row_count;
     uint32_t feature_first, feature_count;
     uint32_t bin_first, bin_count;
     uint32_t column_bytes, hist_len;
     uint32_t partial_first;
-    uint32_t slots, slot_bins;
 } gpl_histogram_push;
 
 /* Push constants of hist_reduce.comp. */
@@ -272,52 +271,28 @@ static inline void gpl_partition_apply_children(const gpl_split_apply *s, int64_
 /* ------------------------------------------------------ data layout */
 
 /* A contiguous run of features whose bins fit the histogram kernel's
- * shared-memory chunk (and whose columns fit one binding). The kernel
- * keeps bin b of the chunk's feature j at b * slots + j: `slots` (a power
- * of two, at most GPL_HIST_SLOTS) invocations take the features of one
- * row, so the invocations of one atomic instruction hit different
- * shared-memory banks whatever the bins are. slot_bins: the most bins of
- * a feature of the chunk. */
+ * shared-memory chunk (and whose columns fit one binding). */
 typedef struct gpl_hist_chunk {
     uint32_t feature_first, feature_count;
     uint32_t bin_first, bin_count;
-    uint32_t slots, slot_bins;
 } gpl_hist_chunk;
 
-#define GPL_HIST_SLOTS 16u
-
-static inline uint32_t gpl_pow2_at_least(uint32_t x)
-{
-    uint32_t p = 1;
-    while (p < x) p <<= 1;
-    return p;
-}
-
-/* Cuts the features into chunks whose slots x slot_bins entries fit
- * max_bins shared entries, of at most GPL_HIST_SLOTS features and
- * max_columns columns; chunks has room for num_features entries. Returns
- * the feature whose bins alone exceed max_bins, or -1 when every feature
- * fits. */
+/* Cuts the features into chunks of at most max_bins bins and max_columns
+ * columns; chunks has room for num_features entries. Returns the feature
+ * whose bins alone exceed max_bins, or -1 when every feature fits. */
 static inline int32_t gpl_hist_chunks_plan(const uint32_t *feature_offset, int32_t num_features,
                                            uint32_t max_bins, uint64_t max_columns,
                                            gpl_hist_chunk *chunks, int32_t *num_chunks)
 {
     *num_chunks = 0;
     for (int32_t f = 0; f < num_features;) {
-        gpl_hist_chunk ch = {(uint32_t)f, 0, feature_offset[f], 0, 1, 0};
+        gpl_hist_chunk ch = {(uint32_t)f, 0, feature_offset[f], 0};
         while (f < num_features) {
             const uint32_t nb = feature_offset[f + 1] - feature_offset[f];
             if (nb > max_bins) return f;
-            const uint32_t slots = gpl_pow2_at_least(ch.feature_count + 1);
-            const uint32_t widest = nb > ch.slot_bins ? nb : ch.slot_bins;
-            if (ch.feature_count > 0 &&
-                (slots > GPL_HIST_SLOTS || (uint64_t)slots * widest > max_bins ||
-                 ch.feature_count + 1 > max_columns))
-                break;
+            if (ch.bin_count + nb > max_bins || ch.feature_count + 1 > max_columns) break;
             ch.bin_count += nb;
             ch.feature_count++;
-            ch.slots = slots;
-            ch.slot_bins = widest;
             f++;
         }
         chunks[(*num_chunks)++] = ch;

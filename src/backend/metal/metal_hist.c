@@ -59,7 +59,7 @@ static gpulayer_status record_partials(mtl_context *c, const wave_node *w)
         gpl_histogram_push p = {(uint32_t)c->node_begin[w->node], live_rows(c, w->node),
                                 ch->feature_first, ch->feature_count, ch->bin_first,
                                 ch->bin_count, (uint32_t)c->column_bytes, c->hist_len,
-                                w->partial_first, ch->slots, ch->slot_bins};
+                                w->partial_first};
         /* bins, offsets, partials, then the row list and the gradient
          * pairs in windows (histogram.comp). */
         gpl_mtl_bind b[GPL_HISTOGRAM_BINDINGS] = {

@@ -86,8 +86,7 @@ static gpulayer_status record_partials(vk_context *c, int32_t node, const wave_n
         const vk_chunk *ch = &c->chunks[k];
         gpl_histogram_push p = {(uint32_t)c->node_begin[node], count, ch->feature_first,
                                 ch->feature_count, ch->bin_first, ch->bin_count,
-                                (uint32_t)c->column_bytes, c->hist_len, w->partial_first,
-                                ch->slots, ch->slot_bins};
+                                (uint32_t)c->column_bytes, c->hist_len, w->partial_first};
         /* bins, offsets, partials, then the row list and the gradient
          * pairs in windows (histogram.comp). */
         vk_range b[GPL_HISTOGRAM_BINDINGS] = {

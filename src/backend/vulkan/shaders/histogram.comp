@@ -5,12 +5,6 @@
 // then writes it out whole as one partial histogram. The second stage
 // (hist_reduce.comp) adds the partials without atomics.
 //
-// Layout: bin b of the chunk's feature j lives at b * slots + j, and
-// `slots` consecutive invocations (a power of two, at most 16) take the
-// features of one row. The invocations of one atomic instruction then hit
-// different banks of shared memory (bank = index mod 32 on most GPUs)
-// whatever the bins are, even when every row has the same bin.
-//
 // 32 bits are exact: quantize.h bounds the sum of |value| over all rows
 // below 2^31, so every partial sum of a subset of rows fits int32, and
 // adding the low words of the int64 values (two's complement, wrapping)
@@ -32,8 +26,6 @@ layout(push_constant) uniform Push {
     uint column_bytes;  // stride between feature columns of the bins
     uint hist_len;      // partials are [group][hist_len]
     uint partial_first; // this node's first partial (nodes of a level share the buffer)
-    uint slots;         // invocations a row (power of two >= feature_count)
-    uint slot_bins;     // the most bins of one feature of the chunk
 } pc;
 
 // The chunk's feature columns, one byte a row, read as words.
@@ -55,37 +47,28 @@ shared uint s_h[SHARED_BINS];
 void main()
 {
     const uint lid = gl_LocalInvocationID.x;
-    const uint entries = pc.slots * pc.slot_bins;
-    for (uint e = lid; e < entries; e += WG) {
-        s_g[e] = 0u;
-        s_h[e] = 0u;
+    for (uint i = lid; i < pc.bin_count; i += WG) {
+        s_g[i] = 0u;
+        s_h[i] = 0u;
     }
     barrier();
-    const uint j = lid % pc.slots, rows_step = WG / pc.slots;
-    if (j < pc.feature_count && lid / pc.slots < rows_step) {
-        const uint column = j * pc.column_bytes;
-        const uint stride = gl_NumWorkGroups.x * rows_step;
-        for (uint i = gl_WorkGroupID.x * rows_step + lid / pc.slots; i < pc.row_count;
-             i += stride) {
-            const uint pos = pc.row_begin + i;
-            const uint r = rows_at(window_of(pos, LIST_WINDOW_SHIFT),
-                                   window_index(pos, LIST_WINDOW_SHIFT));
-            const uvec4 g = grad_at(window_of(r, GRAD_WINDOW_SHIFT),
-                                    window_index(r, GRAD_WINDOW_SHIFT));
-            const uint byte_index = column + r;
+    const uint stride = gl_NumWorkGroups.x * WG;
+    for (uint i = gl_WorkGroupID.x * WG + lid; i < pc.row_count; i += stride) {
+        const uint pos = pc.row_begin + i;
+        const uint r = rows_at(window_of(pos, LIST_WINDOW_SHIFT),
+                               window_index(pos, LIST_WINDOW_SHIFT));
+        const uvec4 g = grad_at(window_of(r, GRAD_WINDOW_SHIFT),
+                                window_index(r, GRAD_WINDOW_SHIFT));
+        for (uint k = 0u; k < pc.feature_count; k++) {
+            const uint byte_index = k * pc.column_bytes + r;
             const uint b = (bins[byte_index >> 2] >> ((byte_index & 3u) * 8u)) & 0xffu;
-            atomicAdd(s_g[b * pc.slots + j], g.x);
-            atomicAdd(s_h[b * pc.slots + j], g.z);
+            const uint i = feature_offset[pc.feature_first + k] - pc.bin_first + b;
+            atomicAdd(s_g[i], g.x);
+            atomicAdd(s_h[i], g.z);
         }
     }
     barrier();
-    // The partial holds the chunk's bins in histogram order.
-    const uint base = (pc.partial_first + gl_WorkGroupID.x) * pc.hist_len;
-    for (uint e = lid; e < entries; e += WG) {
-        const uint f = e % pc.slots, b = e / pc.slots;
-        if (f >= pc.feature_count) continue;
-        const uint first = feature_offset[pc.feature_first + f];
-        if (b < feature_offset[pc.feature_first + f + 1u] - first)
-            partial[base + first + b] = uvec2(s_g[e], s_h[e]);
-    }
+    const uint base = (pc.partial_first + gl_WorkGroupID.x) * pc.hist_len + pc.bin_first;
+    for (uint i = lid; i < pc.bin_count; i += WG)
+        partial[base + i] = uvec2(s_g[i], s_h[i]);
 }
