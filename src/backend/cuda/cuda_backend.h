@@ -88,11 +88,12 @@ typedef struct cuda_context {
     /* device data */
     cuda_pool pool;
     uint8_t *d_bins;
+    uint8_t *d_columns; /* the bins feature-major, for the partition */
     uint32_t *d_feature_offset;
     float *d_label;
     float *d_weight;
     float *d_margins;
-    gpl_grad_pair *d_grad;
+    gpl_cuda_qpair *d_grad;
     uint32_t *d_rows[2];
     unsigned long long *d_max; /* [2] */
     gpl_quant_scale *d_scale;

@@ -15,7 +15,7 @@
 
 #include "backend.h"
 
-#define GPL_CUDA_KERNEL_ABI 5
+#define GPL_CUDA_KERNEL_ABI 6
 
 /* Histogram columns in shared memory: one per lane, so that the lanes of a
  * warp never share a bank (see kernels_hist.cu). */
@@ -35,6 +35,14 @@ extern "C" {
 
 /* ------------------------------------------------------------ gradients */
 
+/* A row's quantized gradient pair as the device keeps it: quantize.h
+ * bounds the sum of |value| over all rows below 2^31, so every row's
+ * values fit int32 (half the bytes of gpl_grad_pair to read). */
+typedef struct gpl_cuda_qpair {
+    int32_t grad;
+    int32_t hess;
+} gpl_cuda_qpair;
+
 typedef struct gpl_cuda_grad_args {
     int32_t objective;
     int32_t num_outputs;
@@ -46,7 +54,7 @@ typedef struct gpl_cuda_grad_args {
     const float *margins;
     const float *label;
     const float *weight;          /* NULL = every weight 1            */
-    gpl_grad_pair *grad;
+    gpl_cuda_qpair *grad;
     unsigned long long *max_bits; /* [2]: bits of max |g|, max h       */
     gpl_quant_scale *scale;       /* written by the scale kernel       */
 } gpl_cuda_grad_args;
@@ -101,8 +109,8 @@ typedef struct gpl_cuda_part_split {
 } gpl_cuda_part_split;
 
 typedef struct gpl_cuda_part_args {
-    const uint8_t *bins;
-    int64_t stride;
+    const uint8_t *columns; /* feature-major bins: feature f at f * num_rows */
+    int64_t num_rows;
     uint32_t *rows0;
     uint32_t *rows1;
     const gpl_cuda_part_split *splits;
@@ -114,6 +122,11 @@ typedef struct gpl_cuda_part_args {
 } gpl_cuda_part_args;
 
 cudaError_t gpl_cuda_launch_partition(const gpl_cuda_part_args *a, cudaStream_t s);
+
+/* columns (feature-major, f * num_rows + r) from the row-major bins. */
+cudaError_t gpl_cuda_launch_bins_to_columns(const uint8_t *bins, int64_t num_rows,
+                                            int32_t num_features, uint8_t *columns,
+                                            cudaStream_t s);
 
 /* ------------------------------------------------------------ histograms */
 
@@ -140,7 +153,7 @@ typedef struct gpl_cuda_hist_chunk {
 typedef struct gpl_cuda_hist_args {
     const uint8_t *bins;
     int64_t stride;
-    const gpl_grad_pair *grad;
+    const gpl_cuda_qpair *grad;
     const uint32_t *rows0;
     const uint32_t *rows1;
     const uint32_t *feature_offset;

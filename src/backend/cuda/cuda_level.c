@@ -101,7 +101,7 @@ gpulayer_status cuda_build_histograms(gpl_backend *be, const int32_t *nodes,
      * and row index once per feature chunk. */
     c->prof.hist_bytes += (double)total *
                           ((double)c->stride +
-                           (double)(sizeof(gpl_grad_pair) + sizeof(uint32_t)) * c->num_chunks);
+                           (double)(sizeof(gpl_cuda_qpair) + sizeof(uint32_t)) * c->num_chunks);
     return GPULAYER_OK;
 }
 
@@ -225,7 +225,7 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
     CUDA_TRY(c, cudaMemsetAsync(c->d_counts, 0, 2 * sizeof(uint32_t) * (size_t)count,
                                 c->stream), "clearing partition counts");
     gpl_cuda_part_split *d_ps = s->dev;
-    gpl_cuda_part_args pa = {c->d_bins, c->stride, c->d_rows[0], c->d_rows[1], d_ps,
+    gpl_cuda_part_args pa = {c->d_columns, c->num_rows, c->d_rows[0], c->d_rows[1], d_ps,
                              (const uint32_t *)(d_ps + count), count, tiles,
                              c->d_counts, c->d_counts + count};
     CUDA_TRY(c, gpl_cuda_launch_partition(&pa, c->stream), "kernel partition");
@@ -275,23 +275,39 @@ gpulayer_status cuda_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair
     return GPULAYER_OK;
 }
 
+/* Row gradients are kept as int32 pairs (gpl_cuda_qpair); the bound of
+ * quantize.h makes the narrowing exact, and a value outside it is refused. */
+static gpulayer_status write_row_gradients(cuda_context *c, const gpl_grad_pair *in)
+{
+    const size_t n = (size_t)c->num_rows;
+    gpl_cuda_qpair *q = malloc(sizeof *q * (n ? n : 1));
+    if (!q) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
+    for (size_t r = 0; r < n; r++) {
+        if (in[r].grad != (int32_t)in[r].grad || in[r].hess != (int32_t)in[r].hess) {
+            free(q);
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "cuda backend: the gradient pair of row %zu exceeds 32 bits", r);
+        }
+        q[r] = (gpl_cuda_qpair){(int32_t)in[r].grad, (int32_t)in[r].hess};
+    }
+    cudaError_t e = cudaMemcpyAsync(c->d_grad, q, sizeof *q * n, cudaMemcpyHostToDevice,
+                                    c->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+    free(q);
+    if (e != cudaSuccess) return cuda_fail(c, e, "write_pairs");
+    return GPULAYER_OK;
+}
+
 /* Data-parallel training: pairs summed over ranks replace a node's
  * histogram, or every row's gradient pair (GPL_ROW_GRADIENTS). */
 gpulayer_status cuda_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_pair *in)
 {
     cuda_context *c = cuda_ctx(be);
-    void *dst;
-    size_t count;
-    if (node == GPL_ROW_GRADIENTS) {
-        dst = c->d_grad;
-        count = (size_t)c->num_rows;
-    } else {
-        GPL_CHECK(cuda_slot_acquire(c, node));
-        dst = c->slot_ptr[c->node_slot[node]];
-        count = c->hist_len;
-    }
-    CUDA_TRY(c, cudaMemcpyAsync(dst, in, sizeof(gpl_grad_pair) * count,
-                                cudaMemcpyHostToDevice, c->stream), "write_pairs");
+    if (node == GPL_ROW_GRADIENTS) return write_row_gradients(c, in);
+    GPL_CHECK(cuda_slot_acquire(c, node));
+    CUDA_TRY(c, cudaMemcpyAsync(c->slot_ptr[c->node_slot[node]], in,
+                                sizeof(gpl_grad_pair) * c->hist_len, cudaMemcpyHostToDevice,
+                                c->stream), "write_pairs");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "write_pairs");
     return GPULAYER_OK;
 }

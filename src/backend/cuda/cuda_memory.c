@@ -144,11 +144,12 @@ size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
     const size_t F = (size_t)c->num_features, L = (size_t)level_capacity(c);
     const size_t buffers[] = {
         N * (size_t)c->stride,                              /* bins             */
+        N * F,                                              /* bins by feature  */
         (F + 1) * sizeof(uint32_t),                         /* feature offsets  */
         N * sizeof(float),                                  /* labels           */
         has_weight ? N * sizeof(float) : 0,                 /* weights          */
         N * (size_t)c->num_outputs * sizeof(float),         /* margins          */
-        N * sizeof(gpl_grad_pair),                          /* gradient pairs   */
+        N * sizeof(gpl_cuda_qpair),                         /* gradient pairs   */
         N * sizeof(uint32_t), N * sizeof(uint32_t),         /* row index x 2    */
         2 * sizeof(unsigned long long), sizeof(gpl_quant_scale), F,
         2 * sizeof(uint32_t) * L,                           /* partition counts */
@@ -252,11 +253,11 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
         free(chunks);
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cuda backend: the job needs about %.1f MiB of device memory "
-                         "(%lld rows x %d features: bins %.1f MiB, gradients %.1f MiB, "
+                         "(%lld rows x %d features: bins %.1f MiB twice, gradients %.1f MiB, "
                          "histograms %.1f MiB) but %s has %.1f MiB free of %.1f MiB",
                          c->estimate_bytes / MIB, (long long)c->num_rows, F,
                          (double)c->num_rows * F / MIB,
-                         (double)c->num_rows * sizeof(gpl_grad_pair) / MIB,
+                         (double)c->num_rows * sizeof(gpl_cuda_qpair) / MIB,
                          (double)c->planned_slots * c->hist_len * sizeof(gpl_grad_pair) / MIB,
                          c->device_name, free_b / MIB, total_b / MIB);
     }
@@ -275,11 +276,12 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     if (!c->d_chunks) return st;
     if (e != cudaSuccess) return cuda_fail(c, e, "copying the feature chunks");
     POOL_GET(c->d_bins, N * (size_t)c->stride, "the binned matrix");
+    POOL_GET(c->d_columns, N * (size_t)F, "the binned matrix by feature");
     POOL_GET(c->d_feature_offset, sizeof(uint32_t) * ((size_t)F + 1), "feature offsets");
     POOL_GET(c->d_label, sizeof(float) * N, "labels");
     if (has_weight) POOL_GET(c->d_weight, sizeof(float) * N, "weights");
     POOL_GET(c->d_margins, sizeof(float) * N * (size_t)c->num_outputs, "margins");
-    POOL_GET(c->d_grad, sizeof(gpl_grad_pair) * N, "gradient pairs");
+    POOL_GET(c->d_grad, sizeof(gpl_cuda_qpair) * N, "gradient pairs");
     POOL_GET(c->d_rows[0], sizeof(uint32_t) * N, "the row index");
     POOL_GET(c->d_rows[1], sizeof(uint32_t) * N, "the row index");
     POOL_GET(c->d_max, 2 * sizeof(unsigned long long), "gradient maxima");

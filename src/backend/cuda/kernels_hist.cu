@@ -7,7 +7,7 @@
  * second-stage reduction; integer adds, so the order of blocks does not
  * matter).
  *
- * Loads: each lane loads its row index, the row's gradient pair (16 bytes)
+ * Loads: each lane loads its row index, the row's gradient pair (8 bytes)
  * and its byte of the row's bins; several row groups are loaded before
  * their atomics are issued. (Staging tiles through shared memory with
  * cp.async was measured on an H200 and was slower: the kernel is bound by
@@ -55,9 +55,10 @@ struct Split32 {
     using Value = longlong2;
     uint32_t *w;
     int words;
-    __device__ static Value load(const gpl_grad_pair *p)
+    __device__ static Value load(const gpl_cuda_qpair *p)
     {
-        return *reinterpret_cast<const longlong2 *>(p);
+        const int2 v = *reinterpret_cast<const int2 *>(p);
+        return make_longlong2(v.x, v.y);
     }
     __device__ void add(int idx, Value v) const
     {
@@ -86,10 +87,9 @@ struct Int32Pair {
     using Value = uint2;
     uint32_t *w;
     int words;
-    __device__ static Value load(const gpl_grad_pair *p)
+    __device__ static Value load(const gpl_cuda_qpair *p)
     {
-        const longlong2 v = *reinterpret_cast<const longlong2 *>(p);
-        return make_uint2((uint32_t)v.x, (uint32_t)v.y);
+        return *reinterpret_cast<const uint2 *>(p);
     }
     __device__ void add(int idx, Value v) const
     {
@@ -106,9 +106,10 @@ struct Native64 {
     using Value = longlong2;
     uint32_t *w;
     int words;
-    __device__ static Value load(const gpl_grad_pair *p)
+    __device__ static Value load(const gpl_cuda_qpair *p)
     {
-        return *reinterpret_cast<const longlong2 *>(p);
+        const int2 v = *reinterpret_cast<const int2 *>(p);
+        return make_longlong2(v.x, v.y);
     }
     __device__ unsigned long long *plane(int p) const
     {
@@ -203,9 +204,9 @@ __global__ void hist_global_kernel(gpl_cuda_hist_args a)
         const int b = a.bins[(int64_t)r * a.stride + f];
         gpl_grad_pair *d = dst + a.feature_offset[f] + b;
         atomicAdd(reinterpret_cast<unsigned long long *>(&d->grad),
-                  (unsigned long long)a.grad[r].grad);
+                  (unsigned long long)(int64_t)a.grad[r].grad);
         atomicAdd(reinterpret_cast<unsigned long long *>(&d->hess),
-                  (unsigned long long)a.grad[r].hess);
+                  (unsigned long long)(int64_t)a.grad[r].hess);
     }
 }
 

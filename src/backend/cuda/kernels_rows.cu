@@ -83,9 +83,9 @@ __global__ void grad_quantize_kernel(gpl_cuda_grad_args a)
          r += (int64_t)gridDim.x * blockDim.x) {
         double g, h;
         row_gradient(a, r, &g, &h);
-        gpl_grad_pair q;
-        q.grad = gpl_quantize(g, sg);
-        q.hess = gpl_quantize(h, sh);
+        gpl_cuda_qpair q;
+        q.grad = (int32_t)gpl_quantize(g, sg);
+        q.hess = (int32_t)gpl_quantize(h, sh);
         a.grad[r] = q;
     }
 }
@@ -173,7 +173,7 @@ __global__ void partition_kernel(gpl_cuda_part_args a)
 #pragma unroll
     for (int k = 0; k < GPL_CUDA_TILE_ITEMS; k++) {
         if (!(valid_mask >> k & 1u)) continue;
-        int b = a.bins[(int64_t)r[k] * a.stride + sp.feature];
+        int b = a.columns[(int64_t)sp.feature * a.num_rows + r[k]];
         int go_left = b == 0 ? sp.default_left : b <= sp.bin;
         if (go_left) left_mask |= 1u << k;
     }
@@ -195,6 +195,36 @@ __global__ void partition_kernel(gpl_cuda_part_args a)
         if (left_mask >> k & 1u) out[pl++] = r[k];
         else out[pr--] = r[k];
     }
+}
+
+/* Tiles of `rows` rows (all features) staged in shared memory: read
+ * row-major and written one feature at a time, both coalesced. */
+constexpr int kTransposeBytes = 32768;
+
+__global__ void bins_to_columns_kernel(const uint8_t *bins, int64_t n, int32_t F, int rows,
+                                       uint8_t *columns)
+{
+    __shared__ uint8_t tile[kTransposeBytes];
+    for (int64_t first = (int64_t)blockIdx.x * rows; first < n;
+         first += (int64_t)gridDim.x * rows) {
+        const int count = n - first < rows ? (int)(n - first) : rows;
+        for (int e = threadIdx.x; e < count * F; e += blockDim.x)
+            tile[e] = bins[first * F + e];
+        __syncthreads();
+        for (int e = threadIdx.x; e < count * F; e += blockDim.x) {
+            const int f = e / count, r = e - f * count;
+            columns[(int64_t)f * n + first + r] = tile[r * F + f];
+        }
+        __syncthreads();
+    }
+}
+
+__global__ void bins_to_columns_wide_kernel(const uint8_t *bins, int64_t n, int32_t F,
+                                            uint8_t *columns)
+{
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * F;
+         e += (int64_t)gridDim.x * blockDim.x)
+        columns[(e % F) * n + e / F] = bins[e];
 }
 
 __global__ void abi_probe_kernel(int32_t *out) { *out = GPL_CUDA_KERNEL_ABI; }
@@ -250,6 +280,27 @@ extern "C" cudaError_t gpl_cuda_launch_partition(const gpl_cuda_part_args *a,
 {
     if (a->num_tiles == 0) return cudaSuccess;
     partition_kernel<<<a->num_tiles, GPL_CUDA_TILE_THREADS, 0, s>>>(*a);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gpl_cuda_launch_bins_to_columns(const uint8_t *bins, int64_t num_rows,
+                                                       int32_t num_features, uint8_t *columns,
+                                                       cudaStream_t s)
+{
+    if (num_rows == 0) return cudaSuccess;
+    int rows = kTransposeBytes / num_features;
+    if (rows < 1) rows = 1; /* more than 32768 features: one row a tile */
+    if (rows > 256) rows = 256;
+    int64_t blocks = (num_rows + rows - 1) / rows;
+    if (blocks > 65536) blocks = 65536;
+    if (num_features > kTransposeBytes) {
+        /* A row does not fit the tile: element by element. */
+        bins_to_columns_wide_kernel<<<grid_for_rows(num_rows * num_features), kRowThreads, 0,
+                                      s>>>(bins, num_rows, num_features, columns);
+        return cudaGetLastError();
+    }
+    bins_to_columns_kernel<<<(unsigned)blocks, 256, 0, s>>>(bins, num_rows, num_features, rows,
+                                                            columns);
     return cudaGetLastError();
 }
 
