@@ -28,8 +28,6 @@ CASE(test_huge_labels,      "huge labels", 30011, 9, 64, BINS_RANDOM, LABELS_HUG
 CASE(test_missing_values,   "NaN features", 40009, 12, 200, BINS_MISSING, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 1, 0.8f, 5, 1.0, 0.0, 1)
 CASE(test_one_feature,      "one feature", 70001, 1, 256, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_ABSOLUTE_ERROR, 1, 0, 1.0f, 6, 0.0, 0.0, 0)
 CASE(test_2000_features,    "2000 features", 3001, 2000, 256, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 4, 1.0, 0.0, 1)
-/* Wider than the transposing kernel's tile (32768 bytes a row). */
-CASE(test_40000_features,   "40000 features", 37, 40000, 4, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 2, 1.0, 0.0, 0)
 CASE(test_softmax,          "softmax",     20011, 7, 128, BINS_RANDOM, LABELS_CLASS, GPL_OBJ_SOFTMAX, 3, 1, 0.7f, 4, 1.0, 0.0, 0)
 
 /* The global-atomics reference kernel and the other accumulation variants
@@ -96,7 +94,6 @@ int main(void)
         cmocka_unit_test(test_missing_values),
         cmocka_unit_test(test_one_feature),
         cmocka_unit_test(test_2000_features),
-        cmocka_unit_test(test_40000_features),
         cmocka_unit_test(test_softmax),
         cmocka_unit_test(test_global_atomics_reference),
         cmocka_unit_test(test_errors_are_reported),

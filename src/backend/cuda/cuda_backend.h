@@ -88,7 +88,7 @@ typedef struct cuda_context {
     /* device data */
     cuda_pool pool;
     uint8_t *d_bins;
-    uint8_t *d_columns; /* the bins feature-major, for the partition */
+    uint8_t *d_columns; /* the bins feature-major, for the partition (or NULL) */
     uint32_t *d_feature_offset;
     float *d_label;
     float *d_weight;
@@ -176,6 +176,9 @@ void cuda_pool_release_all(cuda_pool *p);
 
 /* The workspace estimate for a matrix of this shape (see cuda_memory.c). */
 size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots);
+/* Whether the job keeps a feature-major copy of the bins (cuda_memory.c). */
+#define GPL_CUDA_COLUMN_FEATURES 32
+int cuda_wants_columns(const cuda_context *c);
 /* Makes the plan, refuses a job that does not fit, allocates everything. */
 gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *m,
                                       int has_weight);

@@ -109,8 +109,11 @@ typedef struct gpl_cuda_part_split {
 } gpl_cuda_part_split;
 
 typedef struct gpl_cuda_part_args {
-    const uint8_t *columns; /* feature-major bins: feature f at f * num_rows */
-    int64_t num_rows;
+    /* Bin of row r, feature f: bins[r * row_stride + f * feature_stride]
+     * (row-major, or the feature-major copy). */
+    const uint8_t *bins;
+    int64_t row_stride;
+    int64_t feature_stride;
     uint32_t *rows0;
     uint32_t *rows1;
     const gpl_cuda_part_split *splits;
@@ -123,7 +126,8 @@ typedef struct gpl_cuda_part_args {
 
 cudaError_t gpl_cuda_launch_partition(const gpl_cuda_part_args *a, cudaStream_t s);
 
-/* columns (feature-major, f * num_rows + r) from the row-major bins. */
+/* columns (feature-major, f * num_rows + r) from the row-major bins; at
+ * most 32768 features (a tile holds whole rows). */
 cudaError_t gpl_cuda_launch_bins_to_columns(const uint8_t *bins, int64_t num_rows,
                                             int32_t num_features, uint8_t *columns,
                                             cudaStream_t s);

@@ -225,7 +225,9 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
     CUDA_TRY(c, cudaMemsetAsync(c->d_counts, 0, 2 * sizeof(uint32_t) * (size_t)count,
                                 c->stream), "clearing partition counts");
     gpl_cuda_part_split *d_ps = s->dev;
-    gpl_cuda_part_args pa = {c->d_columns, c->num_rows, c->d_rows[0], c->d_rows[1], d_ps,
+    gpl_cuda_part_args pa = {c->d_columns ? c->d_columns : c->d_bins,
+                             c->d_columns ? 1 : c->stride,
+                             c->d_columns ? c->num_rows : 1, c->d_rows[0], c->d_rows[1], d_ps,
                              (const uint32_t *)(d_ps + count), count, tiles,
                              c->d_counts, c->d_counts + count};
     CUDA_TRY(c, gpl_cuda_launch_partition(&pa, c->stream), "kernel partition");

@@ -138,13 +138,24 @@ static int32_t item_capacity(const cuda_context *c)
 
 /* Every device buffer of cuda_workspace_create, in the pool's size
  * classes, so that the plan bounds what is allocated. */
+/* The feature-major copy of the bins lets the partition read a split's
+ * feature densely instead of a 32-byte sector a row (about half its time
+ * on 10M x 28, docs/benchmarks.md). It costs N x F bytes: taken for up to
+ * GPL_CUDA_COLUMN_FEATURES features, where it is at most as large as the
+ * per-row buffers; wider data would double the largest buffer for a
+ * partition that is already a small share of its training time. */
+int cuda_wants_columns(const cuda_context *c)
+{
+    return c->num_features <= GPL_CUDA_COLUMN_FEATURES;
+}
+
 size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
 {
     const size_t N = c->num_rows > 0 ? (size_t)c->num_rows : 1;
     const size_t F = (size_t)c->num_features, L = (size_t)level_capacity(c);
     const size_t buffers[] = {
         N * (size_t)c->stride,                              /* bins             */
-        N * F,                                              /* bins by feature  */
+        cuda_wants_columns(c) ? N * F : 0,                  /* bins by feature  */
         (F + 1) * sizeof(uint32_t),                         /* feature offsets  */
         N * sizeof(float),                                  /* labels           */
         has_weight ? N * sizeof(float) : 0,                 /* weights          */
@@ -253,7 +264,7 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
         free(chunks);
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cuda backend: the job needs about %.1f MiB of device memory "
-                         "(%lld rows x %d features: bins %.1f MiB twice, gradients %.1f MiB, "
+                         "(%lld rows x %d features: bins %.1f MiB, gradients %.1f MiB, "
                          "histograms %.1f MiB) but %s has %.1f MiB free of %.1f MiB",
                          c->estimate_bytes / MIB, (long long)c->num_rows, F,
                          (double)c->num_rows * F / MIB,
@@ -276,7 +287,8 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     if (!c->d_chunks) return st;
     if (e != cudaSuccess) return cuda_fail(c, e, "copying the feature chunks");
     POOL_GET(c->d_bins, N * (size_t)c->stride, "the binned matrix");
-    POOL_GET(c->d_columns, N * (size_t)F, "the binned matrix by feature");
+    if (cuda_wants_columns(c))
+        POOL_GET(c->d_columns, N * (size_t)F, "the binned matrix by feature");
     POOL_GET(c->d_feature_offset, sizeof(uint32_t) * ((size_t)F + 1), "feature offsets");
     POOL_GET(c->d_label, sizeof(float) * N, "labels");
     if (has_weight) POOL_GET(c->d_weight, sizeof(float) * N, "weights");

@@ -40,9 +40,10 @@ gpulayer_status cuda_upload(gpl_backend *be, const gpl_binned_matrix *m,
                                     cudaMemcpyHostToDevice, c->stream), "copying weights");
     /* The partition reads one feature of many rows: feature-major, a split
      * reads its feature's bytes densely instead of a sector a row. */
-    CUDA_TRY(c, gpl_cuda_launch_bins_to_columns(c->d_bins, m->num_rows, m->num_features,
-                                                c->d_columns, c->stream),
-             "kernel bins_to_columns");
+    if (c->d_columns)
+        CUDA_TRY(c, gpl_cuda_launch_bins_to_columns(c->d_bins, m->num_rows, m->num_features,
+                                                    c->d_columns, c->stream),
+                 "kernel bins_to_columns");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "upload");
     cuda_profile_end(c, CUDA_OP_UPLOAD);
     return GPULAYER_OK;

@@ -173,7 +173,7 @@ __global__ void partition_kernel(gpl_cuda_part_args a)
 #pragma unroll
     for (int k = 0; k < GPL_CUDA_TILE_ITEMS; k++) {
         if (!(valid_mask >> k & 1u)) continue;
-        int b = a.columns[(int64_t)sp.feature * a.num_rows + r[k]];
+        int b = a.bins[(int64_t)r[k] * a.row_stride + (int64_t)sp.feature * a.feature_stride];
         int go_left = b == 0 ? sp.default_left : b <= sp.bin;
         if (go_left) left_mask |= 1u << k;
     }
@@ -217,14 +217,6 @@ __global__ void bins_to_columns_kernel(const uint8_t *bins, int64_t n, int32_t F
         }
         __syncthreads();
     }
-}
-
-__global__ void bins_to_columns_wide_kernel(const uint8_t *bins, int64_t n, int32_t F,
-                                            uint8_t *columns)
-{
-    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * F;
-         e += (int64_t)gridDim.x * blockDim.x)
-        columns[(e % F) * n + e / F] = bins[e];
 }
 
 __global__ void abi_probe_kernel(int32_t *out) { *out = GPL_CUDA_KERNEL_ABI; }
@@ -289,16 +281,10 @@ extern "C" cudaError_t gpl_cuda_launch_bins_to_columns(const uint8_t *bins, int6
 {
     if (num_rows == 0) return cudaSuccess;
     int rows = kTransposeBytes / num_features;
-    if (rows < 1) rows = 1; /* more than 32768 features: one row a tile */
     if (rows > 256) rows = 256;
     int64_t blocks = (num_rows + rows - 1) / rows;
     if (blocks > 65536) blocks = 65536;
-    if (num_features > kTransposeBytes) {
-        /* A row does not fit the tile: element by element. */
-        bins_to_columns_wide_kernel<<<grid_for_rows(num_rows * num_features), kRowThreads, 0,
-                                      s>>>(bins, num_rows, num_features, columns);
-        return cudaGetLastError();
-    }
+    if (num_features > kTransposeBytes) return cudaErrorInvalidValue; /* a row per tile */
     bins_to_columns_kernel<<<(unsigned)blocks, 256, 0, s>>>(bins, num_rows, num_features, rows,
                                                             columns);
     return cudaGetLastError();
