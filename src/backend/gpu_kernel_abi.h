@@ -217,6 +217,12 @@ static inline int gpl_split_apply_valid(const gpl_split_apply *s, int32_t max_no
              s->bin < 0 || s->bin > 255);
 }
 
+/* Tiles of a partition over a node of `rows` rows. */
+static inline uint32_t gpl_partition_tiles(uint64_t rows, uint32_t rows_per_tile)
+{
+    return (uint32_t)((rows + rows_per_tile - 1) / rows_per_tile);
+}
+
 /* The split table of a level's partition: split i's rows, bin, default
  * direction and column (the first 4-byte word of its feature's column in
  * the feature-major bins, column_bytes a feature), its first tile after
@@ -236,7 +242,7 @@ static inline gpl_partition_push gpl_partition_plan_level(gpl_partition_split *t
         const uint32_t rows = (uint32_t)node_count[s->node];
         table[i] = (gpl_partition_split){(uint32_t)node_begin[s->node], rows, (uint32_t)s->bin,
                                          s->default_left ? 1u : 0u, tile,
-                                         (rows + rows_per_tile - 1) / rows_per_tile,
+                                         gpl_partition_tiles(rows, rows_per_tile),
                                          (uint32_t)((uint64_t)s->feature * column_bytes / 4), 0};
         tile += table[i].num_tiles;
     }

@@ -180,11 +180,10 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     memset(&cuts, 0, sizeof cuts);
     double t0 = omp_get_wtime();
     gpulayer_status st = gpl_train_validate(t->p, train, evals, num_evals);
-    gpl_backend_opening opening;
+    gpl_backend_opening opening = {0};
     if (st == GPULAYER_OK)
         gpl_backend_open_start(&opening, t->p, train->num_rows, gpl_train_num_outputs(t->p),
                                t->nthread);
-    const int opening_started = st == GPULAYER_OK;
     if (gpl_dist_active()) st = setup_dist(t, train, st, &labels, &cuts);
     if (st == GPULAYER_OK)
         st = gpl_train_model_init(t->p, train, t->dist ? &labels : NULL,
@@ -202,7 +201,7 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
         if (!t->feature_mask) st = GPULAYER_ERR_OUT_OF_MEMORY;
     }
     if (st == GPULAYER_OK) st = gpl_backend_open_finish(&opening, &t->be);
-    else if (opening_started) gpl_backend_open_cancel(&opening);
+    else gpl_backend_open_cancel(&opening);
     double t3 = omp_get_wtime();
     if (st == GPULAYER_OK)
         st = gpl_train_backend_load(t->be, t->model, train, t->bins, t->feature_offset);

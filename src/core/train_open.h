@@ -33,7 +33,7 @@ void gpl_backend_open_start(gpl_backend_opening *o, const gpl_params *p, int64_t
 gpulayer_status gpl_backend_open_finish(gpl_backend_opening *o, gpl_backend **out);
 /* Instead of finishing, when training failed before it needed the backend:
  * waits for the thread and frees what it made, leaving the caller's error
- * message as it is. */
+ * message as it is. A zeroed opening that was never started is fine. */
 void gpl_backend_open_cancel(gpl_backend_opening *o);
 
 #endif

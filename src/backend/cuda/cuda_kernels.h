@@ -176,8 +176,7 @@ typedef enum gpl_cuda_hist_kind {
     GPL_CUDA_HIST_SHARED = 0,   /* shared memory, one 32-bit atomic a value */
     GPL_CUDA_HIST_SHARED64 = 1, /* shared memory, 64-bit atomics       */
     GPL_CUDA_HIST_GLOBAL = 2,   /* global atomics only: test reference */
-    GPL_CUDA_HIST_SHARED_PAIRED = 3, /* 32-bit, grad/hess low words paired */
-    GPL_CUDA_HIST_HALF_BLOCKS = 4    /* production, two half-size blocks an SM */
+    GPL_CUDA_HIST_SHARED_PAIRED = 3 /* 32-bit, grad/hess low words paired */
 } gpl_cuda_hist_kind;
 
 /* Shared memory a block of the shared kernels needs for chunks of at most

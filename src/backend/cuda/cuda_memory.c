@@ -136,8 +136,6 @@ static int32_t item_capacity(const cuda_context *c)
     return 4 * c->sm_count + level_capacity(c);
 }
 
-/* Every device buffer of cuda_workspace_create, in the pool's size
- * classes, so that the plan bounds what is allocated. */
 /* The feature-major copy of the bins lets the partition read a split's
  * feature densely instead of a 32-byte sector a row (about half its time
  * on 10M x 28, docs/benchmarks.md). It costs N x F bytes: taken for up to
@@ -149,6 +147,8 @@ int cuda_wants_columns(const cuda_context *c)
     return c->num_features <= GPL_CUDA_COLUMN_FEATURES;
 }
 
+/* Every device buffer of cuda_workspace_create, in the pool's size
+ * classes, so that the plan bounds what is allocated. */
 size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
 {
     const size_t N = c->num_rows > 0 ? (size_t)c->num_rows : 1;
@@ -339,7 +339,8 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
                                 cudaMemcpyHostToDevice, c->stream), "copying the slot table");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "copying the slot table");
     if (c->hist_kind != GPL_CUDA_HIST_GLOBAL)
-        CUDA_TRY(c, gpl_cuda_hist_configure(c->hist_kind, c->hist_smem), "configuring shared memory");
+        CUDA_TRY(c, gpl_cuda_hist_configure(c->hist_kind, c->hist_smem),
+                 "configuring shared memory");
     if (c->verbose)
         fprintf(stderr, "[gpulayer] cuda workspace: %.1f MiB planned, %.1f MiB allocated, "
                 "%.1f MiB were free\n", c->estimate_bytes / MIB, c->pool.allocated / MIB,

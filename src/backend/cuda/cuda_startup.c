@@ -112,7 +112,6 @@ gpulayer_status cuda_startup(cuda_context *c, int device)
     if (kind && !strcmp(kind, "global")) c->hist_kind = GPL_CUDA_HIST_GLOBAL;
     else if (kind && !strcmp(kind, "shared64")) c->hist_kind = GPL_CUDA_HIST_SHARED64;
     else if (kind && !strcmp(kind, "paired")) c->hist_kind = GPL_CUDA_HIST_SHARED_PAIRED;
-    else if (kind && !strcmp(kind, "half")) c->hist_kind = GPL_CUDA_HIST_HALF_BLOCKS;
     if (c->verbose)
         fprintf(stderr, "[gpulayer] cuda backend on %s, %d multiprocessors, driver %s, "
                 "runtime %s\n", c->device_name, c->sm_count, driver, runtime);

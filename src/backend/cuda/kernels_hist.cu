@@ -26,8 +26,9 @@
  * for measurement and tests: int64 sums as two 32-bit atomics with the low
  * word's carry propagated (as XGBoost's GPU histograms do), native 64-bit
  * shared atomics, and a global-atomics reference kernel. Measured on an
- * H200 and dropped: 8 row groups in flight instead of 4 (no faster), and
- * one 64-bit atomic per (row, feature) on h * 2^32 + g (30% slower).
+ * H200 and dropped: 8 row groups in flight instead of 4 and two blocks of
+ * 512 threads an SM (no faster), and one 64-bit atomic per (row, feature)
+ * on h * 2^32 + g (30% slower).
  *
  * The root's rows are all rows in order, so its items read no row index.
  */
@@ -124,8 +125,8 @@ struct Native64 {
     __device__ int64_t hess(int i) const { return (int64_t)plane(1)[i]; }
 };
 
-template <class Acc, int kThreads = GPL_CUDA_HIST_THREADS>
-__global__ void __launch_bounds__(kThreads, GPL_CUDA_HIST_THREADS / kThreads)
+template <class Acc>
+__global__ void __launch_bounds__(GPL_CUDA_HIST_THREADS, 1)
 hist_shared_kernel(gpl_cuda_hist_args a)
 {
     extern __shared__ __align__(16) uint32_t smem[];
@@ -244,7 +245,6 @@ hist_kernel_fn shared_kernel(gpl_cuda_hist_kind kind)
     switch (kind) {
     case GPL_CUDA_HIST_SHARED64: return hist_shared_kernel<Native64>;
     case GPL_CUDA_HIST_SHARED_PAIRED: return hist_shared_kernel<Split32>;
-    case GPL_CUDA_HIST_HALF_BLOCKS: return hist_shared_kernel<Int32Pair, GPL_CUDA_HIST_THREADS / 2>;
     default: return hist_shared_kernel<Int32Pair>;
     }
 }
@@ -289,9 +289,7 @@ extern "C" cudaError_t gpl_cuda_launch_hist(gpl_cuda_hist_kind kind,
         hist_global_kernel<<<(unsigned)a->num_items, 256, 0, s>>>(*a);
     } else {
         dim3 grid((unsigned)a->num_items, (unsigned)a->num_chunks);
-        const unsigned threads = kind == GPL_CUDA_HIST_HALF_BLOCKS ? GPL_CUDA_HIST_THREADS / 2
-                                                                   : GPL_CUDA_HIST_THREADS;
-        shared_kernel(kind)<<<grid, threads, smem_bytes, s>>>(*a);
+        shared_kernel(kind)<<<grid, GPL_CUDA_HIST_THREADS, smem_bytes, s>>>(*a);
     }
     return cudaGetLastError();
 }

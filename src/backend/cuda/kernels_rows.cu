@@ -279,12 +279,12 @@ extern "C" cudaError_t gpl_cuda_launch_bins_to_columns(const uint8_t *bins, int6
                                                        int32_t num_features, uint8_t *columns,
                                                        cudaStream_t s)
 {
+    if (num_features < 1 || num_features > kTransposeBytes) return cudaErrorInvalidValue;
     if (num_rows == 0) return cudaSuccess;
-    int rows = kTransposeBytes / num_features;
+    int rows = kTransposeBytes / num_features; /* whole rows a tile */
     if (rows > 256) rows = 256;
     int64_t blocks = (num_rows + rows - 1) / rows;
     if (blocks > 65536) blocks = 65536;
-    if (num_features > kTransposeBytes) return cudaErrorInvalidValue; /* a row per tile */
     bins_to_columns_kernel<<<(unsigned)blocks, 256, 0, s>>>(bins, num_rows, num_features, rows,
                                                             columns);
     return cudaGetLastError();

@@ -163,7 +163,8 @@ static gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->estimate_bytes = F * c->column_bytes + (F + 1) * 4 + N * 4 * (c->has_weight ? 2 : 1) +
                         N * K * 4 + N * 16 + N * 8 + c->group_stride * c->grad_dispatches +
                         (size_t)c->partial_groups * hist_bytes + tiles * 4 +
-                        level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) + GPL_SPLIT_RECORD_BYTES) + F * 4 +
+                        level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) +
+                                 GPL_SPLIT_RECORD_BYTES) + F * 4 +
                         M * (hist_bytes ? hist_bytes : 16);
     /* Refused before anything is allocated when the buffers that do not
      * grow (and two histograms) exceed what Metal recommends this process

@@ -58,8 +58,8 @@ gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *split
     uint64_t tiles = 0;
     for (int32_t i = 0; i < count; i++) {
         GPL_CHECK(check_split(c, &splits[i]));
-        tiles += ((uint64_t)c->node_count[splits[i].node] + GPL_MTL_WG * GPL_PART_ITEMS - 1) /
-                 (GPL_MTL_WG * GPL_PART_ITEMS);
+        tiles += gpl_partition_tiles((uint64_t)c->node_count[splits[i].node],
+                                     GPL_MTL_WG * GPL_PART_ITEMS);
     }
     GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->tiles, (size_t)tiles * 4, c->workspace,
                                   "partition tiles"));

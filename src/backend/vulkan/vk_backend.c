@@ -215,7 +215,8 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
                                  N * 4 * (c->has_weight ? 2 : 1) + N * K * 4 + N * 16 + N * 8 +
                                  c->group_stride * c->grad_dispatches +
                                  (VkDeviceSize)c->partial_groups * partial_bytes + tiles * 4 +
-                                 level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) + GPL_SPLIT_RECORD_BYTES) +
+                                 level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) +
+                                          GPL_SPLIT_RECORD_BYTES) +
                                  F * 4 + M * c->slot_bytes +
                                  (c->host_visible ? 0 : VK_STAGING_BYTES));
     /* Refused before anything is allocated when even the buffers that do

@@ -63,8 +63,8 @@ gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits
     uint64_t tiles = 0;
     for (int32_t i = 0; i < count; i++) {
         GPL_CHECK(check_split(c, &splits[i]));
-        const uint64_t tile_rows = (uint64_t)c->wg * GPL_PART_ITEMS;
-        tiles += ((uint64_t)c->node_count[splits[i].node] + tile_rows - 1) / tile_rows;
+        tiles += gpl_partition_tiles((uint64_t)c->node_count[splits[i].node],
+                                     c->wg * GPL_PART_ITEMS);
     }
     if (tiles > UINT32_MAX)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED, "vulkan backend: too many partition tiles");

@@ -231,7 +231,7 @@ void vk_copy(vk_context *c, const vk_buffer *src, VkDeviceSize src_offset,
              const vk_buffer *dst, VkDeviceSize dst_offset, VkDeviceSize bytes)
 {
     VkBufferCopy region = {src_offset, dst_offset, bytes};
-    c->api.vkCmdCopyBuffer(current(c)->cmd, src->buffer, dst->buffer, 1, &region);
+    vk_copy_regions(c, src, dst, &region, 1);
 }
 
 void vk_copy_regions(vk_context *c, const vk_buffer *src, const vk_buffer *dst,
