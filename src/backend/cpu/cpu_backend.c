@@ -78,6 +78,11 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "cpu backend: %lld rows exceed the limit of 2^32 - 1",
                          (long long)m->num_rows);
+    for (int32_t f = 0; f < m->num_features; f++)
+        if (m->feature_offset[f + 1] - m->feature_offset[f] > CPU_ACC_STRIDE)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "cpu backend: feature %d has more than %d bins", f,
+                             CPU_ACC_STRIDE);
     c->num_rows = m->num_rows;
     c->num_features = m->num_features;
     c->bins = m->bins; /* the host matrix is used in place, not copied */
@@ -106,7 +111,8 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->node_state = calloc(nodes, 1);
     c->node_hist = calloc(nodes, sizeof(gpl_grad_pair *));
     c->free_hist = calloc(nodes, sizeof(gpl_grad_pair *));
-    c->thread_hist = malloc(sizeof(int64_t) * c->hist_len * (size_t)c->nthread);
+    c->acc_len = (size_t)CPU_ACC_STRIDE * (size_t)m->num_features;
+    c->thread_hist = malloc(sizeof(int64_t) * c->acc_len * (size_t)c->nthread);
     c->bins_by_feature = malloc(n * (size_t)m->num_features + 1);
     if (!c->margins || !c->grad || !c->packed_grad || !c->rows || !c->rows_scratch ||
         !c->node_begin || !c->node_count || !c->node_state || !c->node_hist ||
@@ -120,7 +126,7 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
                             sizeof(gpl_grad_pair) + sizeof(int64_t) * (size_t)c->pair_stride +
                             3 * sizeof(uint32_t)) +
                            nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +
-                           sizeof(int64_t) * c->hist_len * (size_t)c->nthread);
+                           sizeof(int64_t) * c->acc_len * (size_t)c->nthread);
     return GPULAYER_OK;
 }
 

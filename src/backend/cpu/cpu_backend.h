@@ -50,7 +50,10 @@ typedef struct cpu_context {
     gpl_grad_pair **free_hist;
     int32_t num_free_hist;
     int32_t num_hist_allocated;
-    int64_t *thread_hist; /* nthread private packed histograms */
+    /* nthread private packed accumulators, CPU_ACC_STRIDE bins a feature
+     * (feature f's bin b at f * CPU_ACC_STRIDE + b), acc_len each. */
+    int64_t *thread_hist;
+    size_t acc_len;
     size_t allocated_bytes;
     size_t peak_bytes;
 } cpu_context;
@@ -83,6 +86,11 @@ gpulayer_status cpu_partition_rows(gpl_backend *be,
 /* A histogram buffer for node (from the free list or newly allocated). */
 gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
                                  gpl_grad_pair **out);
+/* Bins a feature takes in the packed accumulators of histogram building.
+ * A bin is a byte, so 256 holds every feature: the row loop then adds a
+ * constant offset a feature instead of loading feature_offset[f], which
+ * took a third of its instructions with 28 features. */
+#define CPU_ACC_STRIDE 256
 /* Most features for which row_records are kept. */
 #define CPU_RECORD_FEATURES 8
 

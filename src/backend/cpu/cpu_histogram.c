@@ -46,7 +46,7 @@ accumulate_fixed(const cpu_context *c, const uint32_t *rows, int64_t first, int6
                  int64_t *acc, const int32_t F, const int identity)
 {
     int64_t *base[CPU_RECORD_FEATURES];
-    for (int32_t f = 0; f < F; f++) base[f] = acc + c->feature_offset[f];
+    for (int32_t f = 0; f < F; f++) base[f] = acc + (size_t)f * CPU_ACC_STRIDE;
     const int64_t *rec = c->row_records;
     for (int64_t i = first; i < last; i++) {
         uint32_t r;
@@ -64,12 +64,14 @@ accumulate_fixed(const cpu_context *c, const uint32_t *rows, int64_t first, int6
 }
 
 /* Any feature count (row_records absent: more than 8 features, so
- * pair_stride is 1): the feature loop stays a loop. */
+ * pair_stride is 1). Four features a step at constant offsets from one
+ * pointer: two instructions a feature (load the bin, add to memory) where
+ * a plain feature loop takes six. */
 static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64_t first,
                                int64_t last, int64_t *acc)
 {
     const int32_t F = c->num_features;
-    const uint32_t *off = c->feature_offset;
+    enum { S = CPU_ACC_STRIDE };
     for (int64_t i = first; i < last; i++) {
         if (i + PREFETCH_DISTANCE < last) {
             const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
@@ -79,7 +81,15 @@ static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64
         const uint32_t r = rows[i];
         const uint8_t *b = c->bins + (int64_t)r * F;
         const int64_t gh = c->packed_grad[r];
-        for (int32_t f = 0; f < F; f++) acc[off[f] + b[f]] += gh;
+        int64_t *h = acc;
+        int32_t f = 0;
+        for (; f + 4 <= F; f += 4, b += 4, h += 4 * S) {
+            h[b[0]] += gh;
+            h[S + b[1]] += gh;
+            h[2 * S + b[2]] += gh;
+            h[3 * S + b[3]] += gh;
+        }
+        for (; f < F; f++, b++, h += S) h[b[0]] += gh;
     }
 }
 
@@ -120,11 +130,29 @@ static int rows_are_identity(const cpu_context *c, int32_t node)
     return c->node_count[node] == c->num_rows;
 }
 
-static void unpack_histogram(const int64_t *acc, size_t len, gpl_grad_pair *hist)
+/* The accumulators of features [f0, f1), summed over the first `used`
+ * threads' (a single one: acc alone), unpacked into the node histogram
+ * (feature_offset layout). */
+static void unpack_features(const cpu_context *c, const int64_t *acc, int used,
+                            int32_t f0, int32_t f1, gpl_grad_pair *hist)
 {
-    for (size_t i = 0; i < len; i++) {
-        hist[i].grad = gpl_packed_grad(acc[i]);
-        hist[i].hess = gpl_packed_hess(acc[i]);
+    for (int32_t f = f0; f < f1; f++) {
+        const uint32_t begin = c->feature_offset[f], nbins = c->feature_offset[f + 1] - begin;
+        const int64_t *a = acc + (size_t)f * CPU_ACC_STRIDE;
+        gpl_grad_pair *out = hist + begin;
+        if (used == 1) { /* the common case, kept a simple (vectorized) loop */
+            for (uint32_t b = 0; b < nbins; b++) {
+                out[b].grad = gpl_packed_grad(a[b]);
+                out[b].hess = gpl_packed_hess(a[b]);
+            }
+            continue;
+        }
+        for (uint32_t b = 0; b < nbins; b++) {
+            int64_t sum = a[b];
+            for (int k = 1; k < used; k++) sum += a[(size_t)k * c->acc_len + b];
+            out[b].grad = gpl_packed_grad(sum);
+            out[b].hess = gpl_packed_hess(sum);
+        }
     }
 }
 
@@ -137,23 +165,18 @@ static void build_one_node_parallel(cpu_context *c, int32_t node,
     const int nt = c->nthread;
     const uint32_t *rows = c->rows + c->node_begin[node];
     const int64_t count = c->node_count[node];
-    const size_t len = c->hist_len;
 #pragma omp parallel num_threads(nt)
     {
         int t = omp_get_thread_num();
         int used = omp_get_num_threads();
-        int64_t *mine = c->thread_hist + (size_t)t * len;
-        memset(mine, 0, sizeof(int64_t) * len);
+        int64_t *mine = c->thread_hist + (size_t)t * c->acc_len;
+        memset(mine, 0, sizeof(int64_t) * c->acc_len);
         int64_t first = count * t / used, last = count * (t + 1) / used;
         accumulate_rows(c, rows, first, last, mine, rows_are_identity(c, node));
 #pragma omp barrier
-#pragma omp for schedule(static)
-        for (size_t i = 0; i < len; i++) {
-            int64_t sum = 0;
-            for (int k = 0; k < used; k++) sum += c->thread_hist[(size_t)k * len + i];
-            hist[i].grad = gpl_packed_grad(sum);
-            hist[i].hess = gpl_packed_hess(sum);
-        }
+        /* The reduction by feature ranges, one range a thread. */
+        const int32_t F = c->num_features;
+        unpack_features(c, c->thread_hist, used, F * t / used, F * (t + 1) / used, hist);
     }
 }
 
@@ -181,14 +204,14 @@ gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
             build_one_node_parallel(c, nodes[i], hists[i]);
 #pragma omp parallel num_threads(c->nthread)
     {
-        int64_t *acc = c->thread_hist + (size_t)omp_get_thread_num() * c->hist_len;
+        int64_t *acc = c->thread_hist + (size_t)omp_get_thread_num() * c->acc_len;
 #pragma omp for schedule(dynamic)
         for (int32_t i = 0; i < num_nodes; i++) {
             if (c->nthread > 1 && c->node_count[nodes[i]] >= large) continue;
-            memset(acc, 0, sizeof(int64_t) * c->hist_len);
+            memset(acc, 0, sizeof(int64_t) * c->acc_len);
             accumulate_rows(c, c->rows + c->node_begin[nodes[i]], 0,
                             c->node_count[nodes[i]], acc, rows_are_identity(c, nodes[i]));
-            unpack_histogram(acc, c->hist_len, hists[i]);
+            unpack_features(c, acc, 1, 0, c->num_features, hists[i]);
         }
     }
     free(hists);
