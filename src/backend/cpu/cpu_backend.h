@@ -86,6 +86,15 @@ gpulayer_status cpu_partition_rows(gpl_backend *be,
 /* A histogram buffer for node (from the free list or newly allocated). */
 gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
                                  gpl_grad_pair **out);
+/* An AVX2 clone where the host has it, chosen at load time; elsewhere the
+ * generic vector code (SSE2 on x86-64, NEON on arm64). AVX2 only, no FMA:
+ * a fused multiply-add would change the bits. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+#define GPL_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GPL_VECTOR_CLONES
+#endif
+
 /* Bins a feature takes in the packed accumulators of histogram building.
  * A bin is a byte, so 256 holds every feature: the row loop then adds a
  * constant offset a feature instead of loading feature_offset[f], which
