@@ -92,20 +92,20 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->weight = weight;
     size_t n = (size_t)m->num_rows;
     size_t nodes = (size_t)c->max_nodes;
-    c->margins = malloc(sizeof(float) * n * (size_t)c->num_outputs);
-    c->grad = malloc(sizeof(gpl_grad_pair) * (n ? n : 1));
+    c->margins = gpl_malloc_large(sizeof(float) * n * (size_t)c->num_outputs, "margins");
+    c->grad = gpl_malloc_large(sizeof(gpl_grad_pair) * (n ? n : 1), "gradients");
     const int records = m->num_features <= CPU_RECORD_FEATURES;
     if (records) {
-        c->row_records = malloc(2 * sizeof(int64_t) * (n ? n : 1));
+        c->row_records = gpl_malloc_large(2 * sizeof(int64_t) * (n ? n : 1), "row records");
         c->packed_grad = c->row_records ? c->row_records + 1 : NULL;
         c->pair_stride = 2;
     } else {
-        c->packed_grad = malloc(sizeof(int64_t) * (n ? n : 1));
+        c->packed_grad = gpl_malloc_large(sizeof(int64_t) * (n ? n : 1), "packed gradients");
         c->pair_stride = 1;
     }
-    c->rows = malloc(sizeof(uint32_t) * (n ? n : 1));
+    c->rows = gpl_malloc_large(sizeof(uint32_t) * (n ? n : 1), "row lists");
     /* Two halves: left and right pieces of a parallel partition. */
-    c->rows_scratch = malloc(sizeof(uint32_t) * 2 * (n ? n : 1));
+    c->rows_scratch = gpl_malloc_large(sizeof(uint32_t) * 2 * (n ? n : 1), "row lists");
     c->node_begin = calloc(nodes, sizeof(int64_t));
     c->node_count = calloc(nodes, sizeof(int64_t));
     c->node_state = calloc(nodes, 1);
@@ -113,7 +113,7 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->free_hist = calloc(nodes, sizeof(gpl_grad_pair *));
     c->acc_len = (size_t)CPU_ACC_STRIDE * (size_t)m->num_features;
     c->thread_hist = malloc(sizeof(int64_t) * c->acc_len * (size_t)c->nthread);
-    c->bins_by_feature = malloc(n * (size_t)m->num_features + 1);
+    c->bins_by_feature = gpl_malloc_large(n * (size_t)m->num_features + 1, "binned columns");
     if (!c->margins || !c->grad || !c->packed_grad || !c->rows || !c->rows_scratch ||
         !c->node_begin || !c->node_count || !c->node_state || !c->node_hist ||
         !c->free_hist || !c->thread_hist || !c->bins_by_feature)
