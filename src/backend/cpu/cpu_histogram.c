@@ -63,7 +63,7 @@ accumulate_fixed(const cpu_context *c, const uint32_t *rows, int64_t first, int6
     }
 }
 
-/* Eight bins of a row in one load, bin k in bits 8k..8k+7. */
+/* Eight (four) bins of a row in one load, bin k in bits 8k..8k+7. */
 static inline uint64_t load_bins8(const uint8_t *b)
 {
     uint64_t w;
@@ -74,41 +74,60 @@ static inline uint64_t load_bins8(const uint8_t *b)
     return w;
 }
 
+static inline uint32_t load_bins4(const uint8_t *b)
+{
+    uint32_t w;
+    memcpy(&w, b, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap32(w);
+#endif
+    return w;
+}
+
+/* Adds one row's packed pair gh at its F bins b. Eight features a step
+ * from one 8-byte load of their bins, each added at a constant offset from
+ * one pointer: one load and one add to memory a feature, where a plain
+ * feature loop loads the bin and feature_offset[f] too (the loads, not
+ * the adds, were the limit). */
+static inline __attribute__((always_inline)) void add_row(int64_t *h, const uint8_t *b,
+                                                          int64_t gh, int32_t F)
+{
+    enum { S = CPU_ACC_STRIDE };
+    int32_t f = 0;
+    for (; f + 8 <= F; f += 8, b += 8, h += 8 * S) {
+        const uint64_t w = load_bins8(b);
+        for (int k = 0; k < 8; k++) h[k * S + ((w >> (8 * k)) & 0xff)] += gh;
+    }
+    if (f + 4 <= F) {
+        const uint32_t w = load_bins4(b);
+        for (int k = 0; k < 4; k++) h[k * S + ((w >> (8 * k)) & 0xff)] += gh;
+        f += 4, b += 4, h += 4 * S;
+    }
+    for (; f < F; f++, b++, h += S) h[b[0]] += gh;
+}
+
 /* Any feature count (row_records absent: more than 8 features, so
- * pair_stride is 1). Eight features a step from one 8-byte load of their
- * bins, each added at a constant offset from one pointer: one load and
- * one add to memory a feature, where a plain feature loop loads the bin
- * and feature_offset[f] too (the loads, not the adds, were the limit). */
-static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64_t first,
-                               int64_t last, int64_t *acc)
+ * pair_stride is 1). identity: rows[i] == i (the root, a third of the
+ * rows histogrammed in a tree of depth 8), read in order without the row
+ * list and without prefetching. */
+static inline __attribute__((always_inline)) void
+accumulate_generic(const cpu_context *c, const uint32_t *rows, int64_t first, int64_t last,
+                   int64_t *acc, const int identity)
 {
     const int32_t F = c->num_features;
-    enum { S = CPU_ACC_STRIDE };
     for (int64_t i = first; i < last; i++) {
-        if (i + PREFETCH_DISTANCE < last) {
-            const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
-            __builtin_prefetch(c->bins + (int64_t)ahead * F);
-            __builtin_prefetch(&c->packed_grad[ahead]);
+        uint32_t r;
+        if (identity) {
+            r = (uint32_t)i;
+        } else {
+            if (i + PREFETCH_DISTANCE < last) {
+                const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
+                __builtin_prefetch(c->bins + (int64_t)ahead * F);
+                __builtin_prefetch(&c->packed_grad[ahead]);
+            }
+            r = rows[i];
         }
-        const uint32_t r = rows[i];
-        const uint8_t *b = c->bins + (int64_t)r * F;
-        const int64_t gh = c->packed_grad[r];
-        int64_t *h = acc;
-        int32_t f = 0;
-        for (; f + 8 <= F; f += 8, b += 8, h += 8 * S) {
-            const uint64_t w = load_bins8(b);
-            for (int k = 0; k < 8; k++) h[k * S + ((w >> (8 * k)) & 0xff)] += gh;
-        }
-        if (f + 4 <= F) {
-            uint32_t w;
-            memcpy(&w, b, sizeof w);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-            w = __builtin_bswap32(w);
-#endif
-            for (int k = 0; k < 4; k++) h[k * S + ((w >> (8 * k)) & 0xff)] += gh;
-            f += 4, b += 4, h += 4 * S;
-        }
-        for (; f < F; f++, b++, h += S) h[b[0]] += gh;
+        add_row(acc, c->bins + (int64_t)r * F, c->packed_grad[r], F);
     }
 }
 
@@ -133,13 +152,14 @@ static void accumulate_rows(const cpu_context *c, const uint32_t *rows, int64_t 
             FIXED_CASES(1);
         default: break;
         }
+        accumulate_generic(c, rows, first, last, acc, 1);
     } else {
         if (c->row_records) switch (c->num_features) {
             FIXED_CASES(0);
         default: break;
         }
+        accumulate_generic(c, rows, first, last, acc, 0);
     }
-    accumulate_generic(c, rows, first, last, acc);
 }
 
 /* Rows are kept in ascending order within a node, so a node holding every
