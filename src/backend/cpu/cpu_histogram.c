@@ -238,10 +238,17 @@ gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
     int64_t level_rows = 0;
     for (int32_t i = 0; i < num_nodes; i++) level_rows += c->node_count[nodes[i]];
     const int64_t large = level_rows / (2 * c->nthread) + 1;
-    for (int32_t i = 0; i < num_nodes; i++)
+    int32_t num_small = 0;
+    for (int32_t i = 0; i < num_nodes; i++) {
         if (c->nthread > 1 && c->node_count[nodes[i]] >= large)
             build_one_node_parallel(c, nodes[i], hists[i]);
-#pragma omp parallel num_threads(c->nthread)
+        else
+            num_small++;
+    }
+    /* No parallel region for one small node or none: each region ends in
+     * a barrier, and a barrier costs a scheduler slice whenever another
+     * process holds one of the cores. */
+#pragma omp parallel num_threads(c->nthread) if (num_small > 1)
     {
         int64_t *acc = c->thread_hist + (size_t)omp_get_thread_num() * c->acc_len;
 #pragma omp for schedule(dynamic)
@@ -272,7 +279,7 @@ gpulayer_status cpu_subtract_histograms(gpl_backend *be,
         gpl_grad_pair *target;
         GPL_CHECK(cpu_hist_acquire(c, subs[i].target, &target));
     }
-#pragma omp parallel for num_threads(c->nthread) schedule(static)
+#pragma omp parallel for num_threads(c->nthread) schedule(static) if (count > 1)
     for (int32_t i = 0; i < count; i++) {
         const gpl_grad_pair *p = c->node_hist[subs[i].parent];
         const gpl_grad_pair *b = c->node_hist[subs[i].built];

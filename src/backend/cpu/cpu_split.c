@@ -159,7 +159,8 @@ gpulayer_status cpu_evaluate_splits(gpl_backend *be, const int32_t *nodes,
             return gpl_error(GPULAYER_ERR_INTERNAL,
                              "cpu backend: evaluate_splits: node %d has no "
                              "histogram", nodes[i]);
-#pragma omp parallel for num_threads(c->nthread) schedule(dynamic)
+    /* One node (the root) on the calling thread: no region, no barrier. */
+#pragma omp parallel for num_threads(c->nthread) schedule(dynamic) if (num_nodes > 1)
     for (int32_t i = 0; i < num_nodes; i++) {
         out[i].node = nodes[i];
         evaluate_node(c, c->node_hist[nodes[i]], params, feature_mask, &out[i]);
