@@ -179,7 +179,7 @@ static void unpack_features(const cpu_context *c, const int64_t *acc, int used,
         const uint32_t begin = c->feature_offset[f], nbins = c->feature_offset[f + 1] - begin;
         const int64_t *a = acc + (size_t)f * CPU_ACC_STRIDE;
         gpl_grad_pair *out = hist + begin;
-        if (used == 1) { /* the common case, kept a simple (vectorized) loop */
+        if (used == 1) { /* the common case: a plain loop */
             for (uint32_t b = 0; b < nbins; b++) {
                 out[b].grad = gpl_packed_grad(a[b]);
                 out[b].hess = gpl_packed_hess(a[b]);
