@@ -1,5 +1,6 @@
 /* cpu_split.c -- the best split of every node of a level, by scanning each
  * feature's histogram in bin order (the reference for every backend). */
+#include <math.h>
 #include <omp.h>
 #include <string.h>
 
@@ -41,7 +42,22 @@ typedef struct scan_context {
     const gpl_split_params *p;
     gpl_grad_pair total;
     double parent; /* the node's score */
+    /* 1 / scale.grad and 1 / scale.hess when both are exact (see
+     * exact_reciprocal), else 0. */
+    double inv_sg, inv_sh;
 } scan_context;
+
+/* 1 / s when s is a power of two whose reciprocal is a normal double, else
+ * 0. The quantization scales are powers of two (gpl_quant_scale_for), and
+ * x / s and x * (1 / s) are then the same real number correctly rounded:
+ * the same bits, for a multiplication instead of a division. */
+static double exact_reciprocal(double s)
+{
+    int e;
+    if (!(s > 0.0) || frexp(s, &e) != 0.5) return 0.0;
+    if (1 - e < -1022 || 1 - e > 1023) return 0.0; /* s = 2^(e-1) */
+    return ldexp(1.0, 1 - e);
+}
 
 /* The candidates bins 1..count of feature f with missing values going
  * left (dl = 1, `missing` added to the left sums) or right (dl = 0):
@@ -63,10 +79,18 @@ static void scan_candidates(const scan_context *sc, const int64_t *cum_g,
         lg += missing.grad;
         lh += missing.hess;
         const vint64 rg = sc->total.grad - lg, rh = sc->total.hess - lh;
-        const vdouble hl = vto_double(lh) / vsplat(sh);
-        const vdouble hr = vto_double(rh) / vsplat(sh);
-        const vdouble gl = vto_double(lg) / vsplat(sg);
-        const vdouble gr = vto_double(rg) / vsplat(sg);
+        vdouble hl, hr, gl, gr;
+        if (sc->inv_sh != 0.0) { /* four divisions of six saved */
+            hl = vto_double(lh) * vsplat(sc->inv_sh);
+            hr = vto_double(rh) * vsplat(sc->inv_sh);
+            gl = vto_double(lg) * vsplat(sc->inv_sg);
+            gr = vto_double(rg) * vsplat(sc->inv_sg);
+        } else {
+            hl = vto_double(lh) / vsplat(sh);
+            hr = vto_double(rh) / vsplat(sh);
+            gl = vto_double(lg) / vsplat(sg);
+            gr = vto_double(rg) / vsplat(sg);
+        }
         const vint64 valid = (lh > 0) & (rh > 0) & ~(hl < vsplat(p->min_child_weight)) &
                              ~(hr < vsplat(p->min_child_weight));
         /* gpl_node_score(gl, hl) + gpl_node_score(gr, hr) - parent */
@@ -129,10 +153,12 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
         total.grad += hist[k].grad;
         total.hess += hist[k].hess;
     }
-    const scan_context sc = {
+    scan_context sc = {
         p, total,
         gpl_node_score((double)total.grad / p->scale.grad,
-                       (double)total.hess / p->scale.hess, p->lambda, p->alpha)};
+                       (double)total.hess / p->scale.hess, p->lambda, p->alpha),
+        exact_reciprocal(p->scale.grad), exact_reciprocal(p->scale.hess)};
+    if (sc.inv_sg == 0.0 || sc.inv_sh == 0.0) sc.inv_sg = sc.inv_sh = 0.0;
     rec->feature = -1;
     rec->bin = 0;
     rec->default_left = 0;
