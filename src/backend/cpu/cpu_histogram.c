@@ -107,26 +107,18 @@ static inline __attribute__((always_inline)) void add_row(int64_t *h, const uint
 }
 
 /* Any feature count (row_records absent: more than 8 features, so
- * pair_stride is 1). identity: rows[i] == i (the root, a third of the
- * rows histogrammed in a tree of depth 8), read in order without the row
- * list and without prefetching. */
-static inline __attribute__((always_inline)) void
-accumulate_generic(const cpu_context *c, const uint32_t *rows, int64_t first, int64_t last,
-                   int64_t *acc, const int identity)
+ * pair_stride is 1), rows from the node's row list. */
+static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64_t first,
+                               int64_t last, int64_t *acc)
 {
     const int32_t F = c->num_features;
     for (int64_t i = first; i < last; i++) {
-        uint32_t r;
-        if (identity) {
-            r = (uint32_t)i;
-        } else {
-            if (i + PREFETCH_DISTANCE < last) {
-                const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
-                __builtin_prefetch(c->bins + (int64_t)ahead * F);
-                __builtin_prefetch(&c->packed_grad[ahead]);
-            }
-            r = rows[i];
+        if (i + PREFETCH_DISTANCE < last) {
+            const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
+            __builtin_prefetch(c->bins + (int64_t)ahead * F);
+            __builtin_prefetch(&c->packed_grad[ahead]);
         }
+        const uint32_t r = rows[i];
         add_row(acc, c->bins + (int64_t)r * F, c->packed_grad[r], F);
     }
 }
@@ -178,7 +170,7 @@ static void accumulate_rows(const cpu_context *c, const uint32_t *rows, int64_t 
             FIXED_CASES(0);
         default: break;
         }
-        accumulate_generic(c, rows, first, last, acc, 0);
+        accumulate_generic(c, rows, first, last, acc);
     }
 }
 
