@@ -219,7 +219,7 @@ gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "data have %d columns but the model expects %d",
                          ds->num_cols, F);
-    uint8_t *bins = gpl_malloc((size_t)N * (size_t)F, "binned matrix");
+    uint8_t *bins = gpl_malloc_large((size_t)N * (size_t)F, "binned matrix");
     if (!bins) return GPULAYER_ERR_OUT_OF_MEMORY;
     /* Blocks of rows keep the strided row-major writes inside the cache. */
     const int64_t block = 4096;

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 static _Thread_local char last_error[GPL_ERROR_CAPACITY];
 
@@ -61,6 +64,25 @@ void *gpl_malloc(size_t size, const char *what)
         gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                   "out of host memory allocating %zu bytes for %s", size, what);
     return p;
+}
+
+void *gpl_malloc_large(size_t size, const char *what)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    /* Transparent huge pages are often in "madvise" mode: only regions
+     * marked before they are touched get them. Smaller arrays gain
+     * nothing. */
+    const size_t huge = (size_t)2 << 20;
+    if (size >= huge) {
+        const size_t rounded = (size + huge - 1) / huge * huge;
+        void *p = aligned_alloc(huge, rounded);
+        if (p) {
+            madvise(p, rounded, MADV_HUGEPAGE); /* advice: failure is harmless */
+            return p;
+        }
+    }
+#endif
+    return gpl_malloc(size, what);
 }
 
 void *gpl_calloc(size_t count, size_t size, const char *what)

@@ -26,6 +26,11 @@ void gpl_error_clear(void);
 void *gpl_malloc(size_t size, const char *what);
 void *gpl_calloc(size_t count, size_t size, const char *what);
 char *gpl_strdup(const char *s);
+/* gpl_malloc for large arrays read at scattered places (the binned matrix,
+ * per-row arrays): on Linux, 2 MiB pages are asked for, since with 4 KiB
+ * pages a scattered read misses the TLB as well as the cache. Freed with
+ * free(). */
+void *gpl_malloc_large(size_t size, const char *what);
 
 #define GPL_CHECK(expr)                                                     \
     do {                                                                    \

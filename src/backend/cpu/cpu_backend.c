@@ -78,6 +78,11 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "cpu backend: %lld rows exceed the limit of 2^32 - 1",
                          (long long)m->num_rows);
+    for (int32_t f = 0; f < m->num_features; f++)
+        if (m->feature_offset[f + 1] - m->feature_offset[f] > CPU_ACC_STRIDE)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "cpu backend: feature %d has more than %d bins", f,
+                             CPU_ACC_STRIDE);
     c->num_rows = m->num_rows;
     c->num_features = m->num_features;
     c->bins = m->bins; /* the host matrix is used in place, not copied */
@@ -87,27 +92,28 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->weight = weight;
     size_t n = (size_t)m->num_rows;
     size_t nodes = (size_t)c->max_nodes;
-    c->margins = malloc(sizeof(float) * n * (size_t)c->num_outputs);
-    c->grad = malloc(sizeof(gpl_grad_pair) * (n ? n : 1));
+    c->margins = gpl_malloc_large(sizeof(float) * n * (size_t)c->num_outputs, "margins");
+    c->grad = gpl_malloc_large(sizeof(gpl_grad_pair) * (n ? n : 1), "gradients");
     const int records = m->num_features <= CPU_RECORD_FEATURES;
     if (records) {
-        c->row_records = malloc(2 * sizeof(int64_t) * (n ? n : 1));
+        c->row_records = gpl_malloc_large(2 * sizeof(int64_t) * (n ? n : 1), "row records");
         c->packed_grad = c->row_records ? c->row_records + 1 : NULL;
         c->pair_stride = 2;
     } else {
-        c->packed_grad = malloc(sizeof(int64_t) * (n ? n : 1));
+        c->packed_grad = gpl_malloc_large(sizeof(int64_t) * (n ? n : 1), "packed gradients");
         c->pair_stride = 1;
     }
-    c->rows = malloc(sizeof(uint32_t) * (n ? n : 1));
+    c->rows = gpl_malloc_large(sizeof(uint32_t) * (n ? n : 1), "row lists");
     /* Two halves: left and right pieces of a parallel partition. */
-    c->rows_scratch = malloc(sizeof(uint32_t) * 2 * (n ? n : 1));
+    c->rows_scratch = gpl_malloc_large(sizeof(uint32_t) * 2 * (n ? n : 1), "row lists");
     c->node_begin = calloc(nodes, sizeof(int64_t));
     c->node_count = calloc(nodes, sizeof(int64_t));
     c->node_state = calloc(nodes, 1);
     c->node_hist = calloc(nodes, sizeof(gpl_grad_pair *));
     c->free_hist = calloc(nodes, sizeof(gpl_grad_pair *));
-    c->thread_hist = malloc(sizeof(int64_t) * c->hist_len * (size_t)c->nthread);
-    c->bins_by_feature = malloc(n * (size_t)m->num_features + 1);
+    c->acc_len = (size_t)CPU_ACC_STRIDE * (size_t)m->num_features;
+    c->thread_hist = malloc(sizeof(int64_t) * c->acc_len * (size_t)c->nthread);
+    c->bins_by_feature = gpl_malloc_large(n * (size_t)m->num_features + 1, "binned columns");
     if (!c->margins || !c->grad || !c->packed_grad || !c->rows || !c->rows_scratch ||
         !c->node_begin || !c->node_count || !c->node_state || !c->node_hist ||
         !c->free_hist || !c->thread_hist || !c->bins_by_feature)
@@ -120,7 +126,7 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
                             sizeof(gpl_grad_pair) + sizeof(int64_t) * (size_t)c->pair_stride +
                             3 * sizeof(uint32_t)) +
                            nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +
-                           sizeof(int64_t) * c->hist_len * (size_t)c->nthread);
+                           sizeof(int64_t) * c->acc_len * (size_t)c->nthread);
     return GPULAYER_OK;
 }
 

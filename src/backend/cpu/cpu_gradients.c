@@ -29,15 +29,6 @@ typedef float vfloat __attribute__((vector_size(LANES * sizeof(float))));
  * platforms: long here, long long there). */
 typedef __typeof__((vdouble){0} < (vdouble){0}) vint64;
 
-/* An AVX2 clone where the host has it, chosen at load time; elsewhere the
- * generic vector code (SSE2 on x86-64, NEON on arm64). AVX2 only, no FMA:
- * a fused multiply-add would change the bits. */
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
-#define GPL_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define GPL_VECTOR_CLONES
-#endif
-
 /* Macros, not functions: a function taking or returning a vector would
  * have a different calling convention in the AVX2 clone. */
 #define vsplat(x) ((vdouble){(x), (x), (x), (x)})

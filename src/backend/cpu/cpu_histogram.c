@@ -46,7 +46,7 @@ accumulate_fixed(const cpu_context *c, const uint32_t *rows, int64_t first, int6
                  int64_t *acc, const int32_t F, const int identity)
 {
     int64_t *base[CPU_RECORD_FEATURES];
-    for (int32_t f = 0; f < F; f++) base[f] = acc + c->feature_offset[f];
+    for (int32_t f = 0; f < F; f++) base[f] = acc + (size_t)f * CPU_ACC_STRIDE;
     const int64_t *rec = c->row_records;
     for (int64_t i = first; i < last; i++) {
         uint32_t r;
@@ -63,13 +63,55 @@ accumulate_fixed(const cpu_context *c, const uint32_t *rows, int64_t first, int6
     }
 }
 
+/* Eight (four) bins of a row in one load, bin k in bits 8k..8k+7. */
+static inline uint64_t load_bins8(const uint8_t *b)
+{
+    uint64_t w;
+    memcpy(&w, b, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+static inline uint32_t load_bins4(const uint8_t *b)
+{
+    uint32_t w;
+    memcpy(&w, b, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap32(w);
+#endif
+    return w;
+}
+
+/* Adds one row's packed pair gh at its F bins b. Eight features a step
+ * from one 8-byte load of their bins, each added at a constant offset from
+ * one pointer: one load and one add to memory a feature, where a plain
+ * feature loop loads the bin and feature_offset[f] too (the loads, not
+ * the adds, were the limit). */
+static inline __attribute__((always_inline)) void add_row(int64_t *h, const uint8_t *b,
+                                                          int64_t gh, int32_t F)
+{
+    enum { S = CPU_ACC_STRIDE };
+    int32_t f = 0;
+    for (; f + 8 <= F; f += 8, b += 8, h += 8 * S) {
+        const uint64_t w = load_bins8(b);
+        for (int k = 0; k < 8; k++) h[k * S + ((w >> (8 * k)) & 0xff)] += gh;
+    }
+    if (f + 4 <= F) {
+        const uint32_t w = load_bins4(b);
+        for (int k = 0; k < 4; k++) h[k * S + ((w >> (8 * k)) & 0xff)] += gh;
+        f += 4, b += 4, h += 4 * S;
+    }
+    for (; f < F; f++, b++, h += S) h[b[0]] += gh;
+}
+
 /* Any feature count (row_records absent: more than 8 features, so
- * pair_stride is 1): the feature loop stays a loop. */
+ * pair_stride is 1), rows from the node's row list. */
 static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64_t first,
                                int64_t last, int64_t *acc)
 {
     const int32_t F = c->num_features;
-    const uint32_t *off = c->feature_offset;
     for (int64_t i = first; i < last; i++) {
         if (i + PREFETCH_DISTANCE < last) {
             const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
@@ -77,9 +119,27 @@ static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64
             __builtin_prefetch(&c->packed_grad[ahead]);
         }
         const uint32_t r = rows[i];
-        const uint8_t *b = c->bins + (int64_t)r * F;
-        const int64_t gh = c->packed_grad[r];
-        for (int32_t f = 0; f < F; f++) acc[off[f] + b[f]] += gh;
+        add_row(acc, c->bins + (int64_t)r * F, c->packed_grad[r], F);
+    }
+}
+
+/* The root (rows[i] == i) with more than 8 features: blocks of rows, each
+ * in passes over up to 12 features, so that a pass adds into 24 KB of
+ * accumulators, which stay in L1, instead of all of them; the block's bins
+ * are read again from the cache. */
+static void accumulate_in_order(const cpu_context *c, int64_t first, int64_t last,
+                                int64_t *acc)
+{
+    enum { BLOCK = 1024, GROUP = 12 };
+    const int32_t F = c->num_features;
+    for (int64_t s = first; s < last; s += BLOCK) {
+        const int64_t e = s + BLOCK < last ? s + BLOCK : last;
+        for (int32_t f0 = 0; f0 < F; f0 += GROUP) {
+            const int32_t n = F - f0 < GROUP ? F - f0 : GROUP;
+            int64_t *h = acc + (size_t)f0 * CPU_ACC_STRIDE;
+            for (int64_t r = s; r < e; r++)
+                add_row(h, c->bins + r * F + f0, c->packed_grad[r], n);
+        }
     }
 }
 
@@ -104,13 +164,14 @@ static void accumulate_rows(const cpu_context *c, const uint32_t *rows, int64_t 
             FIXED_CASES(1);
         default: break;
         }
+        accumulate_in_order(c, first, last, acc);
     } else {
         if (c->row_records) switch (c->num_features) {
             FIXED_CASES(0);
         default: break;
         }
+        accumulate_generic(c, rows, first, last, acc);
     }
-    accumulate_generic(c, rows, first, last, acc);
 }
 
 /* Rows are kept in ascending order within a node, so a node holding every
@@ -120,11 +181,29 @@ static int rows_are_identity(const cpu_context *c, int32_t node)
     return c->node_count[node] == c->num_rows;
 }
 
-static void unpack_histogram(const int64_t *acc, size_t len, gpl_grad_pair *hist)
+/* The accumulators of features [f0, f1), summed over the first `used`
+ * threads' (a single one: acc alone), unpacked into the node histogram
+ * (feature_offset layout). */
+static void unpack_features(const cpu_context *c, const int64_t *acc, int used,
+                            int32_t f0, int32_t f1, gpl_grad_pair *hist)
 {
-    for (size_t i = 0; i < len; i++) {
-        hist[i].grad = gpl_packed_grad(acc[i]);
-        hist[i].hess = gpl_packed_hess(acc[i]);
+    for (int32_t f = f0; f < f1; f++) {
+        const uint32_t begin = c->feature_offset[f], nbins = c->feature_offset[f + 1] - begin;
+        const int64_t *a = acc + (size_t)f * CPU_ACC_STRIDE;
+        gpl_grad_pair *out = hist + begin;
+        if (used == 1) { /* the common case: a plain loop */
+            for (uint32_t b = 0; b < nbins; b++) {
+                out[b].grad = gpl_packed_grad(a[b]);
+                out[b].hess = gpl_packed_hess(a[b]);
+            }
+            continue;
+        }
+        for (uint32_t b = 0; b < nbins; b++) {
+            int64_t sum = a[b];
+            for (int k = 1; k < used; k++) sum += a[(size_t)k * c->acc_len + b];
+            out[b].grad = gpl_packed_grad(sum);
+            out[b].hess = gpl_packed_hess(sum);
+        }
     }
 }
 
@@ -137,23 +216,18 @@ static void build_one_node_parallel(cpu_context *c, int32_t node,
     const int nt = c->nthread;
     const uint32_t *rows = c->rows + c->node_begin[node];
     const int64_t count = c->node_count[node];
-    const size_t len = c->hist_len;
 #pragma omp parallel num_threads(nt)
     {
         int t = omp_get_thread_num();
         int used = omp_get_num_threads();
-        int64_t *mine = c->thread_hist + (size_t)t * len;
-        memset(mine, 0, sizeof(int64_t) * len);
+        int64_t *mine = c->thread_hist + (size_t)t * c->acc_len;
+        memset(mine, 0, sizeof(int64_t) * c->acc_len);
         int64_t first = count * t / used, last = count * (t + 1) / used;
         accumulate_rows(c, rows, first, last, mine, rows_are_identity(c, node));
 #pragma omp barrier
-#pragma omp for schedule(static)
-        for (size_t i = 0; i < len; i++) {
-            int64_t sum = 0;
-            for (int k = 0; k < used; k++) sum += c->thread_hist[(size_t)k * len + i];
-            hist[i].grad = gpl_packed_grad(sum);
-            hist[i].hess = gpl_packed_hess(sum);
-        }
+        /* The reduction by feature ranges, one range a thread. */
+        const int32_t F = c->num_features;
+        unpack_features(c, c->thread_hist, used, F * t / used, F * (t + 1) / used, hist);
     }
 }
 
@@ -176,19 +250,26 @@ gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
     int64_t level_rows = 0;
     for (int32_t i = 0; i < num_nodes; i++) level_rows += c->node_count[nodes[i]];
     const int64_t large = level_rows / (2 * c->nthread) + 1;
-    for (int32_t i = 0; i < num_nodes; i++)
+    int32_t num_small = 0;
+    for (int32_t i = 0; i < num_nodes; i++) {
         if (c->nthread > 1 && c->node_count[nodes[i]] >= large)
             build_one_node_parallel(c, nodes[i], hists[i]);
-#pragma omp parallel num_threads(c->nthread)
+        else
+            num_small++;
+    }
+    /* No parallel region for one small node or none: each region ends in
+     * a barrier, and a barrier costs a scheduler slice whenever another
+     * process holds one of the cores. */
+#pragma omp parallel num_threads(c->nthread) if (num_small > 1)
     {
-        int64_t *acc = c->thread_hist + (size_t)omp_get_thread_num() * c->hist_len;
+        int64_t *acc = c->thread_hist + (size_t)omp_get_thread_num() * c->acc_len;
 #pragma omp for schedule(dynamic)
         for (int32_t i = 0; i < num_nodes; i++) {
             if (c->nthread > 1 && c->node_count[nodes[i]] >= large) continue;
-            memset(acc, 0, sizeof(int64_t) * c->hist_len);
+            memset(acc, 0, sizeof(int64_t) * c->acc_len);
             accumulate_rows(c, c->rows + c->node_begin[nodes[i]], 0,
                             c->node_count[nodes[i]], acc, rows_are_identity(c, nodes[i]));
-            unpack_histogram(acc, c->hist_len, hists[i]);
+            unpack_features(c, acc, 1, 0, c->num_features, hists[i]);
         }
     }
     free(hists);
@@ -210,7 +291,7 @@ gpulayer_status cpu_subtract_histograms(gpl_backend *be,
         gpl_grad_pair *target;
         GPL_CHECK(cpu_hist_acquire(c, subs[i].target, &target));
     }
-#pragma omp parallel for num_threads(c->nthread) schedule(static)
+#pragma omp parallel for num_threads(c->nthread) schedule(static) if (count > 1)
     for (int32_t i = 0; i < count; i++) {
         const gpl_grad_pair *p = c->node_hist[subs[i].parent];
         const gpl_grad_pair *b = c->node_hist[subs[i].built];

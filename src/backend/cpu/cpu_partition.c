@@ -124,11 +124,16 @@ gpulayer_status cpu_partition_rows(gpl_backend *be,
     }
     /* Large nodes use every thread; the others go one node a thread. */
     const int64_t large = level_rows / (2 * c->nthread) + 1;
-    for (int32_t i = 0; i < count; i++)
+    int32_t num_small = 0;
+    for (int32_t i = 0; i < count; i++) {
         if (c->nthread > 1 && c->node_count[splits[i].node] >= large)
             record_children(c, &splits[i], partition_node_parallel(c, &splits[i]),
                             child_rows + 2 * i);
-#pragma omp parallel for num_threads(c->nthread) schedule(dynamic)
+        else
+            num_small++;
+    }
+    /* No parallel region (and its barrier) for one small node or none. */
+#pragma omp parallel for num_threads(c->nthread) schedule(dynamic) if (num_small > 1)
     for (int32_t i = 0; i < count; i++) {
         if (c->nthread > 1 && c->node_count[splits[i].node] >= large) continue;
         record_children(c, &splits[i], partition_node(c, &splits[i]), child_rows + 2 * i);

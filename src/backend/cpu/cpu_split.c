@@ -1,26 +1,164 @@
 /* cpu_split.c -- the best split of every node of a level, by scanning each
  * feature's histogram in bin order (the reference for every backend). */
+#include <math.h>
 #include <omp.h>
+#include <string.h>
 
 #include "cpu_backend.h"
 #include "error.h"
 #include "split_math.h"
+
+/* Candidates a vector step evaluates: four doubles (one AVX register,
+ * two SSE2). The gain of a candidate takes six divisions, which made the
+ * scan of candidates division-bound; vector divisions are correctly
+ * rounded like scalar ones, and every other operation is the scalar
+ * formula's (split_math.h) in its order, so every gain keeps its bits. */
+#define LANES 4
+
+typedef double vdouble __attribute__((vector_size(LANES * sizeof(double))));
+/* What a comparison of vdoubles gives; also the integer lanes. */
+typedef __typeof__((vdouble){0} < (vdouble){0}) vint64;
+
+#define vsplat(x) ((vdouble){(x), (x), (x), (x)})
+#define vselect(mask, a, b) \
+    ((vdouble)(((vint64)(a) & (mask)) | ((vint64)(b) & ~(mask))))
+/* Integer lanes to doubles, exactly for |x| < 2^51 (x86-64 before AVX-512
+ * has no such conversion, and the compiler's takes 4 scalar conversions
+ * and 8 moves): x added to the bits of 1.5 * 2^52 are the bits of
+ * 1.5 * 2^52 + x, and subtracting 1.5 * 2^52 leaves x. Histogram sums are
+ * far below the bound (quantize.h keeps them below 2^31). */
+#define TO_DOUBLE_MAGIC 6755399441055744.0
+#define TO_DOUBLE_MAGIC_BITS 0x4338000000000000LL
+#define vto_double(x) \
+    ((vdouble)((x) + TO_DOUBLE_MAGIC_BITS) - vsplat(TO_DOUBLE_MAGIC))
+
+/* gpl_l1_threshold, lane by lane. */
+#define vl1_threshold(G, alpha)                                       \
+    vselect((G) > vsplat(alpha), (G) - vsplat(alpha),                 \
+            vselect((G) < vsplat(-(alpha)), (G) + vsplat(alpha), vsplat(0.0)))
+
+/* What the scan of one node's candidates needs besides the histogram. */
+typedef struct scan_context {
+    const gpl_split_params *p;
+    gpl_grad_pair total;
+    double parent; /* the node's score */
+    /* 1 / scale.grad and 1 / scale.hess when both are exact (see
+     * exact_reciprocal), else 0. */
+    double inv_sg, inv_sh;
+} scan_context;
+
+/* 1 / s when s is a power of two whose reciprocal is a normal double, else
+ * 0. The quantization scales are powers of two (gpl_quant_scale_for), and
+ * x / s and x * (1 / s) are then the same real number correctly rounded:
+ * the same bits, for a multiplication instead of a division. */
+static double exact_reciprocal(double s)
+{
+    int e;
+    if (!(s > 0.0) || frexp(s, &e) != 0.5) return 0.0;
+    if (1 - e < -1022 || 1 - e > 1023) return 0.0; /* s = 2^(e-1) */
+    return ldexp(1.0, 1 - e);
+}
+
+/* The candidates bins 1..count of feature f with missing values going
+ * left (dl = 1, `missing` added to the left sums) or right (dl = 0):
+ * cum_g/cum_h[i] are the sums of bins 1..i+1, zero-padded to a multiple of
+ * LANES. The best candidate is kept in rec (gpl_split_better: the result
+ * does not depend on the order in which candidates are compared). */
+GPL_VECTOR_CLONES
+static void scan_candidates(const scan_context *sc, const int64_t *cum_g,
+                            const int64_t *cum_h, int32_t count, gpl_grad_pair missing,
+                            int32_t f, int dl, gpl_split_record *rec)
+{
+    const gpl_split_params *p = sc->p;
+    const double sg = p->scale.grad, sh = p->scale.hess;
+    const vdouble lane = {0, 1, 2, 3}; /* exact small integers */
+    for (int32_t i = 0; i < count; i += LANES) {
+        vint64 lg, lh;
+        memcpy(&lg, cum_g + i, sizeof lg);
+        memcpy(&lh, cum_h + i, sizeof lh);
+        lg += missing.grad;
+        lh += missing.hess;
+        const vint64 rg = sc->total.grad - lg, rh = sc->total.hess - lh;
+        vdouble hl, hr, gl, gr;
+        if (sc->inv_sh != 0.0) { /* four divisions of six saved */
+            hl = vto_double(lh) * vsplat(sc->inv_sh);
+            hr = vto_double(rh) * vsplat(sc->inv_sh);
+            gl = vto_double(lg) * vsplat(sc->inv_sg);
+            gr = vto_double(rg) * vsplat(sc->inv_sg);
+        } else {
+            hl = vto_double(lh) / vsplat(sh);
+            hr = vto_double(rh) / vsplat(sh);
+            gl = vto_double(lg) / vsplat(sg);
+            gr = vto_double(rg) / vsplat(sg);
+        }
+        const vint64 valid = (lh > 0) & (rh > 0) & ~(hl < vsplat(p->min_child_weight)) &
+                             ~(hr < vsplat(p->min_child_weight));
+        /* gpl_node_score(gl, hl) + gpl_node_score(gr, hr) - parent */
+        const vdouble tl = vl1_threshold(gl, p->alpha), tr = vl1_threshold(gr, p->alpha);
+        const vdouble gain = ((tl * tl) / (hl + vsplat(p->lambda)) +
+                              (tr * tr) / (hr + vsplat(p->lambda))) -
+                             vsplat(sc->parent);
+        /* Only a candidate at least as good as the best so far can win
+         * (gpl_split_better); most steps have none. */
+        const vint64 take = valid & (gain >= vsplat(rec->gain)) & (lane + vsplat(i) < vsplat(count));
+        if (!(take[0] | take[1] | take[2] | take[3])) continue;
+        for (int32_t k = 0; k < LANES; k++) {
+            if (take[k] && gpl_split_better(gain[k], f, i + k + 1, dl, rec->gain,
+                                            rec->feature, rec->bin, rec->default_left)) {
+                rec->gain = gain[k];
+                rec->feature = f;
+                rec->bin = i + k + 1;
+                rec->default_left = dl;
+                rec->left = (gpl_grad_pair){lg[k], lh[k]};
+                rec->right = (gpl_grad_pair){rg[k], rh[k]};
+            }
+        }
+    }
+}
+
+/* Every candidate of feature f, whose histogram is h with bins 0..last_bin
+ * (bin 0: missing values). Split b sends value bins 1..b left;
+ * b = last_bin sends every value left and only missing values right (the
+ * one split a feature with a single value has). */
+static void scan_feature(const scan_context *sc, const gpl_grad_pair *h, int32_t last_bin,
+                         int32_t f, gpl_split_record *rec)
+{
+    int64_t cum_g[CPU_ACC_STRIDE + LANES], cum_h[CPU_ACC_STRIDE + LANES];
+    int64_t g = 0, hs = 0;
+    int32_t i = 0;
+    for (; i < last_bin; i++) {
+        g += h[i + 1].grad;
+        hs += h[i + 1].hess;
+        cum_g[i] = g;
+        cum_h[i] = hs;
+    }
+    for (; i % LANES != 0; i++) cum_g[i] = cum_h[i] = 0;
+    scan_candidates(sc, cum_g, cum_h, last_bin, (gpl_grad_pair){0, 0}, f, 0, rec);
+    /* Missing values left: not at b = last_bin (the right child would be
+     * empty), and not without missing values (both directions then give
+     * the same split, and the tie rule would keep default_left = 0). */
+    const gpl_grad_pair missing = h[0];
+    if (missing.hess != 0 || missing.grad != 0)
+        scan_candidates(sc, cum_g, cum_h, last_bin - 1, missing, f, 1, rec);
+}
 
 static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
                           const gpl_split_params *p, const uint8_t *mask,
                           gpl_split_record *rec)
 {
     const uint32_t *off = c->feature_offset;
-    const double sg = p->scale.grad, sh = p->scale.hess;
     /* Any feature's bins add up to the node's total; take feature 0's. */
     gpl_grad_pair total = {0, 0};
     for (uint32_t k = off[0]; k < off[1]; k++) {
         total.grad += hist[k].grad;
         total.hess += hist[k].hess;
     }
-    const double parent = gpl_node_score((double)total.grad / sg,
-                                         (double)total.hess / sh, p->lambda,
-                                         p->alpha);
+    scan_context sc = {
+        p, total,
+        gpl_node_score((double)total.grad / p->scale.grad,
+                       (double)total.hess / p->scale.hess, p->lambda, p->alpha),
+        exact_reciprocal(p->scale.grad), exact_reciprocal(p->scale.hess)};
+    if (sc.inv_sg == 0.0 || sc.inv_sh == 0.0) sc.inv_sg = sc.inv_sh = 0.0;
     rec->feature = -1;
     rec->bin = 0;
     rec->default_left = 0;
@@ -30,42 +168,8 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
     rec->right = (gpl_grad_pair){0, 0};
     for (int32_t f = 0; f < c->num_features; f++) {
         if (mask && !mask[f]) continue;
-        const gpl_grad_pair *h = hist + off[f];
         const int32_t last_bin = (int32_t)(off[f + 1] - off[f]) - 1;
-        const gpl_grad_pair missing = h[0];
-        gpl_grad_pair cum = {0, 0};
-        /* b = last_bin sends every value left and only missing values
-         * right (the one split a feature with a single value has). */
-        for (int32_t b = 1; b <= last_bin; b++) {
-            cum.grad += h[b].grad;
-            cum.hess += h[b].hess;
-            /* Without missing values both directions give the same split,
-             * and the tie rule would keep default_left = 0. */
-            const int last_dl = (b < last_bin && (missing.hess != 0 || missing.grad != 0)) ? 1 : 0;
-            for (int dl = 0; dl <= last_dl; dl++) {
-                gpl_grad_pair L = cum;
-                if (dl) {
-                    L.grad += missing.grad;
-                    L.hess += missing.hess;
-                }
-                gpl_grad_pair R = {total.grad - L.grad, total.hess - L.hess};
-                if (L.hess <= 0 || R.hess <= 0) continue;
-                double hl = (double)L.hess / sh, hr = (double)R.hess / sh;
-                if (hl < p->min_child_weight || hr < p->min_child_weight) continue;
-                double gain = gpl_node_score((double)L.grad / sg, hl, p->lambda, p->alpha) +
-                              gpl_node_score((double)R.grad / sg, hr, p->lambda, p->alpha) -
-                              parent;
-                if (gpl_split_better(gain, f, b, dl, rec->gain, rec->feature,
-                                     rec->bin, rec->default_left)) {
-                    rec->gain = gain;
-                    rec->feature = f;
-                    rec->bin = b;
-                    rec->default_left = dl;
-                    rec->left = L;
-                    rec->right = R;
-                }
-            }
-        }
+        scan_feature(&sc, hist + off[f], last_bin, f, rec);
     }
 }
 
@@ -81,7 +185,8 @@ gpulayer_status cpu_evaluate_splits(gpl_backend *be, const int32_t *nodes,
             return gpl_error(GPULAYER_ERR_INTERNAL,
                              "cpu backend: evaluate_splits: node %d has no "
                              "histogram", nodes[i]);
-#pragma omp parallel for num_threads(c->nthread) schedule(dynamic)
+    /* One node (the root) on the calling thread: no region, no barrier. */
+#pragma omp parallel for num_threads(c->nthread) schedule(dynamic) if (num_nodes > 1)
     for (int32_t i = 0; i < num_nodes; i++) {
         out[i].node = nodes[i];
         evaluate_node(c, c->node_hist[nodes[i]], params, feature_mask, &out[i]);
