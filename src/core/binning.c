@@ -209,6 +209,45 @@ gpulayer_status gpl_feature_offsets(const gpl_bin_cuts *cuts, uint32_t **out)
     return GPULAYER_OK;
 }
 
+gpl_padded_cuts *gpl_padded_cuts_all(const gpl_bin_cuts *cuts)
+{
+    const int32_t F = cuts->num_features;
+    gpl_padded_cuts *all = gpl_malloc(sizeof(gpl_padded_cuts) * (size_t)(F ? F : 1),
+                                      "padded bin cuts");
+    if (!all) return NULL;
+    for (int32_t f = 0; f < F; f++) {
+        gpl_padded_cuts *p = &all[f];
+        uint32_t n = cuts->cut_ptr[f + 1] - cuts->cut_ptr[f];
+        uint32_t size = 1;
+        while (size <= n) size <<= 1;
+        memcpy(p->values, cuts->values + cuts->cut_ptr[f], sizeof(float) * n);
+        for (uint32_t i = n; i < size; i++) p->values[i] = NAN;
+        p->count = n;
+        p->size = size;
+    }
+    return all;
+}
+
+void gpl_bin_values(const gpl_padded_cuts *p, const float *values, int64_t count,
+                    uint8_t *out, int64_t out_stride)
+{
+    enum { LANES = 8 };
+    const float *c = p->values;
+    int64_t i = 0;
+    for (; i + LANES <= count; i += LANES) {
+        /* pos counts the thresholds <= v: every step halves the interval,
+         * and the NaN padding keeps the predicate true-then-false. */
+        uint32_t pos[LANES] = {0};
+        for (uint32_t step = p->size >> 1; step; step >>= 1)
+            for (int k = 0; k < LANES; k++)
+                pos[k] += c[pos[k] + step - 1] <= values[i + k] ? step : 0;
+        for (int k = 0; k < LANES; k++)
+            out[(i + k) * out_stride] = isnan(values[i + k]) ? 0 : (uint8_t)(pos[k] + 1);
+    }
+    for (; i < count; i++)
+        out[i * out_stride] = gpl_bin_of(c, p->count, values[i]);
+}
+
 gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
                                const gpulayer_dataset *ds, int nthread,
                                uint8_t **out)
@@ -220,21 +259,23 @@ gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
                          "data have %d columns but the model expects %d",
                          ds->num_cols, F);
     uint8_t *bins = gpl_malloc_large((size_t)N * (size_t)F, "binned matrix");
-    if (!bins) return GPULAYER_ERR_OUT_OF_MEMORY;
+    gpl_padded_cuts *padded = gpl_padded_cuts_all(cuts);
+    if (!bins || !padded) {
+        free(bins);
+        free(padded);
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
     /* Blocks of rows keep the strided row-major writes inside the cache. */
     const int64_t block = 4096;
     int nt = nthread > 0 ? nthread : omp_get_max_threads();
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int64_t start = 0; start < N; start += block) {
         int64_t end = start + block < N ? start + block : N;
-        for (int32_t f = 0; f < F; f++) {
-            const float *col = ds->values + (int64_t)f * N;
-            const float *fc = cuts->values + cuts->cut_ptr[f];
-            uint32_t nc = cuts->cut_ptr[f + 1] - cuts->cut_ptr[f];
-            for (int64_t r = start; r < end; r++)
-                bins[r * F + f] = gpl_bin_of(fc, nc, col[r]);
-        }
+        for (int32_t f = 0; f < F; f++)
+            gpl_bin_values(&padded[f], ds->values + (int64_t)f * N + start, end - start,
+                           bins + start * F + f, F);
     }
+    free(padded);
     *out = bins;
     return GPULAYER_OK;
 }

@@ -63,6 +63,24 @@ static inline uint8_t gpl_bin_of(const float *cuts, uint32_t n, float v)
     return (uint8_t)((base - cuts) + (*base <= v) + 1);
 }
 
+/* One feature's thresholds padded with NaN to a power-of-two length, for
+ * gpl_bin_values. NaN compares false, so the padding never counts. */
+typedef struct gpl_padded_cuts {
+    float values[256];
+    uint32_t count; /* thresholds */
+    uint32_t size;  /* a power of two > count */
+} gpl_padded_cuts;
+
+/* Every feature's padded thresholds (cuts->num_features entries, at least
+ * one), or NULL when out of memory. Free with free(). */
+gpl_padded_cuts *gpl_padded_cuts_all(const gpl_bin_cuts *cuts);
+
+/* out[i * out_stride] = gpl_bin_of(the feature's cuts, values[i]) for i in
+ * [0, count). Eight values are searched side by side in fixed steps, so
+ * their loads overlap instead of waiting on each other. */
+void gpl_bin_values(const gpl_padded_cuts *p, const float *values, int64_t count,
+                    uint8_t *out, int64_t out_stride);
+
 /* Histogram offsets: feature f's bins are [offset[f], offset[f+1]), each
  * feature having one missing bin plus its value bins. */
 gpulayer_status gpl_feature_offsets(const gpl_bin_cuts *cuts, uint32_t **out);

@@ -264,7 +264,9 @@ gpulayer_status gpl_predict_dataset(const gpl_model *m,
         gpl_infer_forest_free(&forest);
     } else if (st == GPULAYER_OK) {
         const int64_t N = ds->num_rows;
-#pragma omp parallel num_threads(nt)
+        gpl_padded_cuts *padded = gpl_padded_cuts_all(&m->cuts);
+        if (!padded) st = GPULAYER_ERR_OUT_OF_MEMORY;
+#pragma omp parallel num_threads(nt) if (padded)
         {
             uint8_t *bins = malloc((size_t)PREDICT_BLOCK_ROWS * (size_t)(F ? F : 1));
             float *o = malloc(sizeof(float) * PREDICT_BLOCK_ROWS * (size_t)K);
@@ -272,12 +274,8 @@ gpulayer_status gpl_predict_dataset(const gpl_model *m,
             for (int64_t start = 0; start < N; start += PREDICT_BLOCK_ROWS) {
                 if (!bins || !o) continue;
                 int64_t n = N - start < PREDICT_BLOCK_ROWS ? N - start : PREDICT_BLOCK_ROWS;
-                for (int32_t f = 0; f < F; f++) {
-                    const float *fc = m->cuts.values + m->cuts.cut_ptr[f];
-                    uint32_t nc = m->cuts.cut_ptr[f + 1] - m->cuts.cut_ptr[f];
-                    for (int64_t i = 0; i < n; i++)
-                        bins[i * F + f] = gpl_bin_of(fc, nc, columns[f][start + i]);
-                }
+                for (int32_t f = 0; f < F; f++)
+                    gpl_bin_values(&padded[f], columns[f] + start, n, bins + f, F);
                 for (int64_t i = 0; i < n * K; i++) o[i] = m->base_margin;
                 for (int32_t t = 0; t < num_trees; t++)
                     forest_add_tree(&forest, t, bins, n, F, o + t % K, K);
@@ -298,6 +296,7 @@ gpulayer_status gpl_predict_dataset(const gpl_model *m,
             free(bins);
             free(o);
         }
+        free(padded);
         if (st != GPULAYER_OK)
             gpl_error(st, "out of memory for prediction buffers");
         gpl_infer_forest_free(&forest);

@@ -124,6 +124,53 @@ static void test_max_bin_256_fits_uint8(void **state)
     gpulayer_dataset_free(ds);
 }
 
+/* The eight-lane search gives gpl_bin_of's bin for every threshold count
+ * (0, powers of two and their neighbours, 254), for values on, just beside
+ * and between thresholds, infinities, -0, NaN, and counts not a multiple
+ * of eight. */
+static void test_bin_values_match_search(void **state)
+{
+    (void)state;
+    const uint32_t counts[] = {0, 1, 2, 3, 7, 8, 15, 16, 17, 100, 127, 128, 254};
+    enum { N = 1003, STRIDE = 3 };
+    float *values = malloc(sizeof(float) * N);
+    uint8_t *out = malloc((size_t)N * STRIDE);
+    float cut_values[254];
+    uint32_t cut_ptr[2] = {0, 0};
+    gpl_bin_cuts cuts = {1, cut_ptr, cut_values};
+    srand(7);
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        uint32_t n = counts[c];
+        cut_ptr[1] = n;
+        for (uint32_t i = 0; i < n; i++) cut_values[i] = (float)i * 0.25f - 10.0f;
+        for (int i = 0; i < N; i++) {
+            float t = n ? cut_values[rand() % n] : 0.0f;
+            switch (i % 8) {
+            case 0: values[i] = t; break;
+            case 1: values[i] = nextafterf(t, -INFINITY); break;
+            case 2: values[i] = nextafterf(t, INFINITY); break;
+            case 3: values[i] = (float)(rand() % 10000) * 0.01f - 50.0f; break;
+            case 4: values[i] = NAN; break;
+            case 5: values[i] = i % 16 < 8 ? INFINITY : -INFINITY; break;
+            case 6: values[i] = -0.0f; break;
+            default: values[i] = t + 0.125f;
+            }
+        }
+        gpl_padded_cuts *padded = gpl_padded_cuts_all(&cuts);
+        assert_non_null(padded);
+        for (int64_t len = N; len >= N - 9; len -= 3) {
+            memset(out, 0xAB, (size_t)N * STRIDE);
+            gpl_bin_values(padded, values, len, out, STRIDE);
+            for (int64_t i = 0; i < len; i++)
+                assert_int_equal(out[i * STRIDE], gpl_bin_of(cut_values, n, values[i]));
+            assert_int_equal(out[1], 0xAB); /* only the strided bytes written */
+        }
+        free(padded);
+    }
+    free(values);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -132,6 +179,7 @@ int main(void)
         cmocka_unit_test(test_weighted_quantiles),
         cmocka_unit_test(test_all_missing_and_bad_max_bin),
         cmocka_unit_test(test_max_bin_256_fits_uint8),
+        cmocka_unit_test(test_bin_values_match_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
