@@ -8,20 +8,22 @@
 
 typedef gpulayer_status (*backend_constructor)(const gpl_backend_config *,
                                                  gpl_backend **);
+typedef void (*backend_warm_up)(int device);
 
 static const struct {
     const char *accelerator;
     backend_constructor create;
+    backend_warm_up warm_up; /* NULL: nothing to start ahead */
 } registry[] = {
-    {"cpu", gpl_cpu_backend_create},
+    {"cpu", gpl_cpu_backend_create, NULL},
 #ifdef GPL_HAVE_CUDA
-    {"cuda", gpl_cuda_backend_create},
+    {"cuda", gpl_cuda_backend_create, gpl_cuda_backend_warm_up},
 #endif
 #ifdef GPL_HAVE_VULKAN
-    {"vulkan", gpl_vulkan_backend_create},
+    {"vulkan", gpl_vulkan_backend_create, NULL},
 #endif
 #ifdef GPL_HAVE_METAL
-    {"mps", gpl_metal_backend_create},
+    {"mps", gpl_metal_backend_create, NULL},
 #endif
 };
 
@@ -43,6 +45,13 @@ gpulayer_status gpl_backend_create(const char *accelerator,
     return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                      "this build of libgpulayer has no '%s' backend",
                      accelerator);
+}
+
+void gpl_backend_warm_up(const char *accelerator, int device)
+{
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+        if (!strcmp(registry[i].accelerator, accelerator) && registry[i].warm_up)
+            registry[i].warm_up(device);
 }
 
 void gpl_backend_destroy(gpl_backend *be)

@@ -208,8 +208,10 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     /* Where the time before the first round goes, for users timing a job. */
     if (st == GPULAYER_OK && t->p->verbosity >= 2)
         fprintf(stderr, "[gpulayer] setup: bin cuts %.3f s, binning %.3f s, waiting for the "
-                        "backend %.3f s (opened beside them), upload %.3f s\n",
-                t1 - t0, t2 - t1, t3 - t2, omp_get_wtime() - t3);
+                        "backend %.3f s (opened beside them: placement %.3f s, creation "
+                        "%.3f s), upload %.3f s\n",
+                t1 - t0, t2 - t1, t3 - t2, opening.placement_s, opening.creation_s,
+                omp_get_wtime() - t3);
     if (st == GPULAYER_OK && t->dist)
         st = gpl_dist_attach(t->dist, t->be, t->feature_offset);
     if (st == GPULAYER_OK)

@@ -6,7 +6,10 @@
 #include "train_open.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <omp.h>
 
 #include "device/placement.h"
 #include "dist/dist.h"
@@ -17,6 +20,7 @@ static gpulayer_status open_backend(gpl_backend_opening *o)
     const gpl_params *p = o->p;
     char accelerator[32] = "cpu", reason[512] = "";
     int device = 0;
+    double t0 = omp_get_wtime();
     /* A rank of a distributed job takes its own device among its host's
      * ranks (one GPU a rank); the backend must then be able to take sums
      * over ranks (write_pairs), which gpl_dist_attach checks. */
@@ -28,7 +32,11 @@ static gpulayer_status open_backend(gpl_backend_opening *o)
     if (p->verbosity >= 2 && reason[0]) fprintf(stderr, "[gpulayer] %s\n", reason);
     gpl_backend_config cfg = {o->nthread, device, gpl_grow_max_nodes(p, o->num_rows),
                               o->num_outputs, p->verbosity >= 2};
-    return gpl_backend_create(accelerator, &cfg, &o->be);
+    double t1 = omp_get_wtime();
+    gpulayer_status st = gpl_backend_create(accelerator, &cfg, &o->be);
+    o->placement_s = t1 - t0;
+    o->creation_s = omp_get_wtime() - t1;
+    return st;
 }
 
 static void *open_thread(void *arg)
@@ -38,6 +46,48 @@ static void *open_thread(void *arg)
     /* The message lives in this thread's storage: keep a copy. */
     if (o->status != GPULAYER_OK) snprintf(o->error, sizeof o->error, "%s", gpulayer_last_error());
     return NULL;
+}
+
+/* The warm-up thread is detached and holds only its own copy of the
+ * request: a driver that hangs keeps it, never the trainer (the probe's
+ * time limit turns such a driver into a refusal). */
+typedef struct warm_request {
+    char accelerator[16];
+    int device;
+} warm_request;
+
+static void *warm_thread(void *arg)
+{
+    warm_request w = *(warm_request *)arg;
+    free(arg);
+    gpl_backend_warm_up(w.accelerator, w.device);
+    return NULL;
+}
+
+/* A request that names a GPU backend ("cuda", "cuda:1") is going to start
+ * its driver in this process whatever placement says of the device, so it
+ * starts now, beside the probe. "auto" waits for placement: it may choose
+ * the CPU, and should then leave the GPU alone. */
+static void start_warm_up(const char *device)
+{
+    static const char *const named[] = {"cuda"};
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        size_t len = strlen(named[i]);
+        if (strncmp(device, named[i], len) != 0 || (device[len] && device[len] != ':'))
+            continue;
+        if (!gpl_backend_is_built(named[i])) return;
+        warm_request *w = malloc(sizeof *w);
+        if (!w) return;
+        snprintf(w->accelerator, sizeof w->accelerator, "%s", named[i]);
+        w->device = device[len] == ':' ? atoi(device + len + 1) : -1;
+        pthread_attr_t attr;
+        pthread_t thread;
+        int ok = pthread_attr_init(&attr) == 0;
+        if (ok) pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        if (!ok || pthread_create(&thread, &attr, warm_thread, w) != 0) free(w);
+        if (ok) pthread_attr_destroy(&attr);
+        return;
+    }
 }
 
 void gpl_backend_open_start(gpl_backend_opening *o, const gpl_params *p, int64_t num_rows,
@@ -50,8 +100,10 @@ void gpl_backend_open_start(gpl_backend_opening *o, const gpl_params *p, int64_t
     o->nthread = nthread;
     /* Ranks place themselves with collective calls: those stay on the
      * thread that made MPI's other calls. */
-    if (strcmp(p->device, "cpu") != 0 && !gpl_dist_active())
+    if (strcmp(p->device, "cpu") != 0 && !gpl_dist_active()) {
         o->threaded = pthread_create(&o->thread, NULL, open_thread, o) == 0;
+        if (o->threaded) start_warm_up(p->device);
+    }
 }
 
 gpulayer_status gpl_backend_open_finish(gpl_backend_opening *o, gpl_backend **out)
