@@ -39,6 +39,8 @@ static void test_global_atomics_reference(void **state)
         {"global", "global-atomics kernel"},
         {"shared64", "64-bit shared atomics"},
         {"paired", "paired 32-bit atomics"},
+        {"direct", "unstaged 32-bit atomics"},
+        {"staged", "staged rows, two feature chunks"},
     };
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
         setenv("GPULAYER_CUDA_HIST", kernels[k][0], 1);

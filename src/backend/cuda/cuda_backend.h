@@ -71,7 +71,8 @@ typedef struct cuda_context {
     int driver_version, runtime_version;
     size_t smem_optin;
     cudaStream_t stream;
-    gpl_cuda_hist_kind hist_kind;
+    gpl_cuda_hist_kind hist_requested; /* GPULAYER_CUDA_HIST, or SHARED */
+    gpl_cuda_hist_kind hist_kind;      /* the kernel used, chosen at upload */
     int verbose;
     int level; /* depth of the level being grown, for messages */
     int rows_identity; /* row buffer 0 still holds 0 .. n-1: no partition yet */

@@ -108,10 +108,12 @@ gpulayer_status cuda_startup(cuda_context *c, int device)
     if (e != cudaSuccess) return cuda_fail(NULL, e, "cudaStreamCreate");
     GPL_CHECK(check_kernel_abi(c, driver));
     const char *kind = getenv("GPULAYER_CUDA_HIST");
-    c->hist_kind = GPL_CUDA_HIST_SHARED;
-    if (kind && !strcmp(kind, "global")) c->hist_kind = GPL_CUDA_HIST_GLOBAL;
-    else if (kind && !strcmp(kind, "shared64")) c->hist_kind = GPL_CUDA_HIST_SHARED64;
-    else if (kind && !strcmp(kind, "paired")) c->hist_kind = GPL_CUDA_HIST_SHARED_PAIRED;
+    c->hist_requested = GPL_CUDA_HIST_SHARED;
+    if (kind && !strcmp(kind, "global")) c->hist_requested = GPL_CUDA_HIST_GLOBAL;
+    else if (kind && !strcmp(kind, "shared64")) c->hist_requested = GPL_CUDA_HIST_SHARED64;
+    else if (kind && !strcmp(kind, "paired")) c->hist_requested = GPL_CUDA_HIST_SHARED_PAIRED;
+    else if (kind && !strcmp(kind, "direct")) c->hist_requested = GPL_CUDA_HIST_DIRECT;
+    else if (kind && !strcmp(kind, "staged")) c->hist_requested = GPL_CUDA_HIST_STAGED;
     if (c->verbose)
         fprintf(stderr, "[gpulayer] cuda backend on %s, %d multiprocessors, driver %s, "
                 "runtime %s\n", c->device_name, c->sm_count, driver, runtime);
