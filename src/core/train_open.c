@@ -5,8 +5,8 @@
  * and bins. */
 #include "train_open.h"
 
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <omp.h>
@@ -48,46 +48,28 @@ static void *open_thread(void *arg)
     return NULL;
 }
 
-/* The warm-up thread is detached and holds only its own copy of the
- * request: a driver that hangs keeps it, never the trainer (the probe's
- * time limit turns such a driver into a refusal). */
-typedef struct warm_request {
-    char accelerator[16];
-    int device;
-} warm_request;
-
-static void *warm_thread(void *arg)
+static void *warm_thread(void *device)
 {
-    warm_request w = *(warm_request *)arg;
-    free(arg);
-    gpl_backend_warm_up(w.accelerator, w.device);
+    gpl_backend_warm_up("cuda", (int)(intptr_t)device);
     return NULL;
 }
 
-/* A request that names a GPU backend ("cuda", "cuda:1") is going to start
- * its driver in this process whatever placement says of the device, so it
- * starts now, beside the probe. "auto" waits for placement: it may choose
- * the CPU, and should then leave the GPU alone. */
+/* A request that names the CUDA backend ("cuda", "cuda:1") is going to
+ * start its driver in this process whatever placement says of the device,
+ * so it starts now, beside the probe. "auto" waits for placement: it may
+ * choose the CPU, and should then leave the GPU alone. The thread is
+ * detached: a driver that hangs keeps it, never the trainer (the probe's
+ * time limit turns such a driver into a refusal). */
 static void start_warm_up(const char *device)
 {
-    static const char *const named[] = {"cuda"};
-    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-        size_t len = strlen(named[i]);
-        if (strncmp(device, named[i], len) != 0 || (device[len] && device[len] != ':'))
-            continue;
-        if (!gpl_backend_is_built(named[i])) return;
-        warm_request *w = malloc(sizeof *w);
-        if (!w) return;
-        snprintf(w->accelerator, sizeof w->accelerator, "%s", named[i]);
-        w->device = device[len] == ':' ? atoi(device + len + 1) : -1;
-        pthread_attr_t attr;
-        pthread_t thread;
-        int ok = pthread_attr_init(&attr) == 0;
-        if (ok) pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        if (!ok || pthread_create(&thread, &attr, warm_thread, w) != 0) free(w);
-        if (ok) pthread_attr_destroy(&attr);
+    gpl_request r;
+    pthread_t thread;
+    gpl_request_init(&r);
+    if (gpl_request_parse(device, &r) != GPULAYER_OK || strcmp(r.accelerator, "cuda") != 0 ||
+        !gpl_backend_is_built("cuda"))
         return;
-    }
+    if (pthread_create(&thread, NULL, warm_thread, (void *)(intptr_t)r.device_index) == 0)
+        pthread_detach(thread);
 }
 
 void gpl_backend_open_start(gpl_backend_opening *o, const gpl_params *p, int64_t num_rows,
