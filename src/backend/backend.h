@@ -203,6 +203,12 @@ struct gpl_backend_ops {
     gpulayer_status (*partition_rows)(gpl_backend *be,
                                       const gpl_split_apply *splits,
                                       int32_t count, int64_t *child_rows);
+    /* Optional (NULL: the driver calls partition_rows): the splits'
+     * children are leaves. Only update_margins reads their rows afterwards,
+     * so a backend may record the splits instead of moving rows; no child
+     * counts come back. */
+    gpulayer_status (*split_into_leaves)(gpl_backend *be, const gpl_split_apply *splits,
+                                         int32_t count);
     /* margins[row][output] += leaf_value[node of row], for every row.
      * leaf_value has max_nodes entries (already scaled by eta). */
     gpulayer_status (*update_margins)(gpl_backend *be, int32_t output,
@@ -258,8 +264,9 @@ int gpl_backend_is_built(const char *accelerator);
  * >= 0 names the device; -1 means the host's only device when it has
  * exactly one (else the driver alone). Best effort: errors are ignored
  * here and met again by gpl_backend_create. May block while the driver
- * starts; a no-op for backends without a driver to start. */
-void gpl_backend_warm_up(const char *accelerator, int device);
+ * starts; a no-op for backends without a driver to start. Returns the
+ * device whose context is ready, or -1. */
+int gpl_backend_warm_up(const char *accelerator, int device);
 
 /* Per-backend constructors (registry.c lists them). */
 gpulayer_status gpl_cpu_backend_create(const gpl_backend_config *config,
@@ -270,7 +277,7 @@ gpulayer_status gpl_cpu_write_pairs(gpl_backend *be, int32_t node,
 #ifdef GPL_HAVE_CUDA
 gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,
                                         gpl_backend **out);
-void gpl_cuda_backend_warm_up(int device);
+int gpl_cuda_backend_warm_up(int device);
 #endif
 #ifdef GPL_HAVE_VULKAN
 gpulayer_status gpl_vulkan_backend_create(const gpl_backend_config *config,

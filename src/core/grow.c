@@ -82,6 +82,21 @@ static gpulayer_status partition_rows(grow_state *s, const gpl_split_apply *spli
     return GPULAYER_OK;
 }
 
+/* Splits whose children are leaves: the backend may skip moving the rows
+ * (their counts are then unknown, and nothing reads them). */
+static gpulayer_status split_into_leaves(grow_state *s, const gpl_split_apply *splits,
+                                         int32_t count, int64_t *child_rows)
+{
+    if (s->be->ops->split_into_leaves)
+        return s->be->ops->split_into_leaves(s->be, splits, count);
+    GPL_CHECK(partition_rows(s, splits, count, child_rows));
+    for (int32_t i = 0; i < count; i++) {
+        s->rows[splits[i].left_child] = child_rows[2 * i];
+        s->rows[splits[i].right_child] = child_rows[2 * i + 1];
+    }
+    return GPULAYER_OK;
+}
+
 static int can_split(const grow_state *s, const gpl_split_record *r,
                      int32_t node)
 {
@@ -164,7 +179,6 @@ static gpulayer_status grow_depthwise(grow_state *s, level_buffers *lb)
             if (can_split(s, r, r->node)) lb->applied[count++] = apply_split(s, r);
         }
         if (count == 0) break;
-        GPL_CHECK(partition_rows(s, lb->applied, count, lb->child_rows));
         int32_t child_depth = s->depth[lb->applied[0].left_child];
         int last_level = s->cfg->params->max_depth > 0 &&
                          child_depth >= s->cfg->params->max_depth;
@@ -173,12 +187,10 @@ static gpulayer_status grow_depthwise(grow_state *s, level_buffers *lb)
         if (last_level || leaves_full) {
             /* Children are leaves: their sums come from the split records,
              * no histograms needed. */
-            for (int32_t i = 0; i < count; i++) {
-                s->rows[lb->applied[i].left_child] = lb->child_rows[2 * i];
-                s->rows[lb->applied[i].right_child] = lb->child_rows[2 * i + 1];
-            }
+            GPL_CHECK(split_into_leaves(s, lb->applied, count, lb->child_rows));
             break;
         }
+        GPL_CHECK(partition_rows(s, lb->applied, count, lb->child_rows));
         GPL_CHECK(child_histograms(s, lb->applied, count, lb->child_rows,
                                    lb->scratch, lb->subs));
         level_size = 0;
@@ -221,15 +233,14 @@ static gpulayer_status grow_lossguide(grow_state *s, level_buffers *lb)
         cand[b] = cand[--num_cand];
         if (!can_split(s, &r, r.node)) continue;
         lb->applied[0] = apply_split(s, &r);
-        GPL_CHECK(partition_rows(s, lb->applied, 1, lb->child_rows));
         int32_t kids[2] = {lb->applied[0].left_child, lb->applied[0].right_child};
         int32_t d = s->depth[kids[0]];
         if (s->cfg->params->max_depth > 0 && d >= s->cfg->params->max_depth) {
-            s->rows[kids[0]] = lb->child_rows[0];
-            s->rows[kids[1]] = lb->child_rows[1];
+            GPL_CHECK(split_into_leaves(s, lb->applied, 1, lb->child_rows));
             GPL_CHECK(be->ops->release_histograms(be, &r.node, 1));
             continue;
         }
+        GPL_CHECK(partition_rows(s, lb->applied, 1, lb->child_rows));
         GPL_CHECK(child_histograms(s, lb->applied, 1, lb->child_rows,
                                    lb->scratch, lb->subs));
         GPL_CHECK(be->ops->evaluate_splits(be, kids, 2, &sp,

@@ -22,7 +22,7 @@ static void test_windowed_model(void **state)
     (void)state;
     setenv("GPULAYER_VULKAN_TEST_LIMITS", "65536,0,0", 1);
     driver_case("logistic, depthwise, windowed buffers", GPL_OBJ_LOGISTIC, 1,
-                GPL_GROW_DEPTHWISE, 6, 0, 1.0);
+                GPL_GROW_DEPTHWISE, 6, 0, 1.0, 12);
     const char *kv[] = {"objective", "binary:logistic", "num_round", "6", "max_depth", "5",
                         "eta", "0.2", "subsample", "0.8", "nthread", "2", NULL};
     api_case("binary:logistic, windowed buffers", kv, 1, 0);

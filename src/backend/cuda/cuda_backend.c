@@ -11,6 +11,7 @@ static void cuda_destroy(gpl_backend *be)
     if (!be) return;
     cuda_context *c = cuda_ctx(be);
     if (c) {
+        if (c->stream) (void)cudaSetDevice(c->device);
         if (c->stream) {
             /* Work still queued must finish before its memory goes. */
             cudaStreamSynchronize(c->stream);
@@ -46,6 +47,7 @@ static const struct gpl_backend_ops cuda_ops = {
     .subtract_histograms = cuda_subtract_histograms,
     .evaluate_splits = cuda_evaluate_splits,
     .partition_rows = cuda_partition_rows,
+    .split_into_leaves = cuda_split_into_leaves,
     .update_margins = cuda_update_margins,
     .release_histograms = cuda_release_histograms,
     .read_histogram = cuda_read_histogram,

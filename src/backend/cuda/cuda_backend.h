@@ -99,8 +99,13 @@ typedef struct cuda_context {
     unsigned long long *d_max; /* [2] */
     gpl_quant_scale *d_scale;
     gpl_quant_scale *h_scale; /* pinned */
-    uint32_t *d_counts;       /* [2 * max_nodes]: partition left/right */
+    uint32_t *d_counts;       /* [level capacity]: left rows of each split */
     uint32_t *h_counts;       /* pinned */
+    uint64_t *d_part_status;  /* look-back words of the partition's tiles */
+    uint32_t part_status_cap; /* tiles one partition launch may have     */
+    unsigned long long *d_part_ticket; /* tile counter, never reset       */
+    unsigned long long part_tickets;   /* tiles launched so far           */
+    uint32_t part_epoch;               /* tag of the latest launch        */
     gpl_split_record *d_records;
     gpl_split_record *h_records; /* pinned */
     gpl_cuda_split_best *d_partial;
@@ -121,6 +126,14 @@ typedef struct cuda_context {
     cuda_stage stage_split;
     cuda_stage stage_part;
     cuda_stage stage_leaf;
+    /* The tree being grown, for the margin update (NULL when the tree may
+     * have more than GPL_CUDA_TREE_NODES nodes: then leaves' row lists are
+     * used): nodes then leaf values, in stage_tree's host memory. */
+    cuda_stage stage_tree;
+    gpl_infer_node *tree_nodes;
+    int32_t *tree_node_depth; /* host, max_nodes */
+    int32_t tree_top;         /* nodes in use: ids < tree_top */
+    int32_t tree_depth;       /* of the deepest node */
 
     /* histogram slots: node_slot[node] >= 0 while the node has one */
     gpl_grad_pair **slot_ptr; /* host copy of d_slot_ptr          */
@@ -160,6 +173,14 @@ gpulayer_status cuda_fail(const cuda_context *c, cudaError_t err, const char *wh
         if (cuda_try_err_ != cudaSuccess) return cuda_fail((c), cuda_try_err_, (what)); \
     } while (0)
 
+/* The calling thread's current device becomes the backend's: the backend
+ * is created in one thread (beside binning) and used from another, and
+ * the runtime's current device is per thread. Called at the operations
+ * that start a piece of work (upload, margins, gradients, a tree,
+ * prediction, sums from other ranks, destruction); the level operations
+ * run in the thread that began the tree. */
+#define CUDA_ENTER(c) CUDA_TRY((c), cudaSetDevice((c)->device), "cudaSetDevice")
+
 /* ------------------------------------------------------------ start-up */
 
 /* Checks the device, driver and shipped kernels; fills the device part of
@@ -179,6 +200,9 @@ void cuda_pool_release_all(cuda_pool *p);
 size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots);
 /* Whether the job keeps a feature-major copy of the bins (cuda_memory.c). */
 #define GPL_CUDA_COLUMN_FEATURES 32
+/* Trees of up to this many nodes may be walked for the margin update. */
+#define GPL_CUDA_TREE_NODES 65536
+int cuda_wants_tree(const cuda_context *c);
 int cuda_wants_columns(const cuda_context *c);
 /* Makes the plan, refuses a job that does not fit, allocates everything. */
 gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *m,
@@ -218,6 +242,10 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
                                      const uint8_t *feature_mask, gpl_split_record *out);
 gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
                                     int32_t count, int64_t *child_rows);
+/* Enters applied splits into the tree table (cuda_rows.c). */
+void cuda_record_splits(cuda_context *c, const gpl_split_apply *splits, int32_t count);
+gpulayer_status cuda_split_into_leaves(gpl_backend *be, const gpl_split_apply *splits,
+                                       int32_t count);
 gpulayer_status cuda_release_histograms(gpl_backend *be, const int32_t *nodes,
                                         int32_t num_nodes);
 gpulayer_status cuda_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out);

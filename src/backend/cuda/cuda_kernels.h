@@ -97,8 +97,28 @@ typedef struct gpl_cuda_margin_args {
 cudaError_t gpl_cuda_launch_update_margins(const gpl_cuda_margin_args *a,
                                            cudaStream_t s);
 
+/* margins[row * num_outputs + output] += leaf[leaf node of row], the
+ * row's leaf found by walking the tree on its bins (row-major, stride
+ * bytes a row); nodes as in prediction (a leaf points to itself). */
+typedef struct gpl_cuda_tree_margin_args {
+    float *margins;
+    int32_t num_outputs;
+    int32_t output;
+    int64_t num_rows;
+    const uint8_t *bins;
+    int64_t stride;
+    const gpl_infer_node *nodes;
+    const float *leaf;
+    int32_t depth; /* of the deepest leaf */
+} gpl_cuda_tree_margin_args;
+
+cudaError_t gpl_cuda_launch_tree_margins(const gpl_cuda_tree_margin_args *a,
+                                         cudaStream_t s);
+
 /* One split to apply: the node's rows move from buffer buf to the other
- * buffer, left child first, right child from the end of the range. */
+ * buffer (buf GPL_CUDA_ROWS_IDENTITY: rows begin .. begin + count - 1, to
+ * buffer 1) in their order, the left child's from the start of the range, the
+ * right child's from its end backwards. */
 typedef struct gpl_cuda_part_split {
     uint32_t begin;
     uint32_t count;
@@ -120,8 +140,15 @@ typedef struct gpl_cuda_part_args {
     const uint32_t *tile_first;
     int32_t count;
     uint32_t num_tiles;
-    uint32_t *left_count;  /* [count], zero before the launch */
-    uint32_t *right_count; /* [count], zero before the launch */
+    uint32_t *left_count; /* [count]: written for each split with rows */
+    /* Tiles take tickets from a counter that only grows: tile = ticket -
+     * ticket_base, ticket_base being the tiles of all earlier launches. */
+    unsigned long long *ticket;
+    unsigned long long ticket_base;
+    /* [num_tiles] look-back words, stale unless tagged with this epoch
+     * (1 .. 2^30 - 1, a new one each launch). */
+    uint64_t *status;
+    uint32_t epoch;
 } gpl_cuda_part_args;
 
 cudaError_t gpl_cuda_launch_partition(const gpl_cuda_part_args *a, cudaStream_t s);

@@ -18,6 +18,8 @@ static gpulayer_status check_level_size(const cuda_context *c, const cuda_stage 
     return GPULAYER_OK;
 }
 
+static gpulayer_status check_split(const cuda_context *c, const gpl_split_apply *a);
+
 static gpulayer_status check_live(const cuda_context *c, int32_t node, const char *what)
 {
     if (node < 0 || node >= c->max_nodes || c->node_state[node] != CUDA_NODE_LIVE)
@@ -195,16 +197,8 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
     if (count == 0) return GPULAYER_OK;
     GPL_CHECK(check_level_size(c, s, sizeof(gpl_cuda_part_split) + sizeof(uint32_t), count,
                                "partition_rows"));
-    c->rows_identity = 0;
-    for (int32_t i = 0; i < count; i++) {
-        const gpl_split_apply *a = &splits[i];
-        GPL_CHECK(check_live(c, a->node, "partition_rows"));
-        if (a->left_child < 0 || a->left_child >= c->max_nodes || a->right_child < 0 ||
-            a->right_child >= c->max_nodes || a->feature < 0 ||
-            a->feature >= c->num_features)
-            return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: invalid split of node %d",
-                             a->node);
-    }
+    for (int32_t i = 0; i < count; i++) GPL_CHECK(check_split(c, &splits[i]));
+    cuda_record_splits(c, splits, count);
     GPL_CHECK(cuda_stage_wait(c, s));
     gpl_cuda_part_split *ps = s->host;
     uint32_t *tile_first = (uint32_t *)(ps + count);
@@ -212,25 +206,32 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_apply *a = &splits[i];
         const int32_t n = a->node;
-        ps[i] = (gpl_cuda_part_split){c->node_begin[n], c->node_count[n], c->node_buf[n],
+        const int32_t buf = n == 0 && c->rows_identity ? GPL_CUDA_ROWS_IDENTITY
+                                                       : c->node_buf[n];
+        ps[i] = (gpl_cuda_part_split){c->node_begin[n], c->node_count[n], buf,
                                       a->feature, a->bin, a->default_left};
         tile_first[i] = tiles;
         tiles += (c->node_count[n] + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS;
     }
     tile_first[count] = tiles;
+    c->rows_identity = 0;
+    if (tiles > c->part_status_cap)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: %u partition tiles at level %d "
+                         "exceed the planned %u", tiles, c->level, c->part_status_cap);
     cuda_profile_begin(c);
     GPL_CHECK(cuda_stage_send(c, s, sizeof *ps * (size_t)count +
                                         sizeof(uint32_t) * ((size_t)count + 1),
                               "copying partition table"));
-    CUDA_TRY(c, cudaMemsetAsync(c->d_counts, 0, 2 * sizeof(uint32_t) * (size_t)count,
-                                c->stream), "clearing partition counts");
+    c->part_epoch = c->part_epoch % ((1u << 30) - 1) + 1;
     gpl_cuda_part_split *d_ps = s->dev;
     gpl_cuda_part_args pa = {c->d_columns ? c->d_columns : c->d_bins,
                              c->d_columns ? 1 : c->stride,
                              c->d_columns ? c->num_rows : 1, c->d_rows[0], c->d_rows[1], d_ps,
                              (const uint32_t *)(d_ps + count), count, tiles,
-                             c->d_counts, c->d_counts + count};
+                             c->d_counts, c->d_part_ticket, c->part_tickets,
+                             c->d_part_status, c->part_epoch};
     CUDA_TRY(c, gpl_cuda_launch_partition(&pa, c->stream), "kernel partition");
+    c->part_tickets += tiles;
     CUDA_TRY(c, cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof(uint32_t) * (size_t)count,
                                 cudaMemcpyDeviceToHost, c->stream), "copying child counts");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "kernel partition");
@@ -238,7 +239,8 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_apply *a = &splits[i];
         const uint32_t begin = c->node_begin[a->node], total = c->node_count[a->node];
-        const uint32_t nl = c->h_counts[i];
+        /* A split without rows has no tile to write its count. */
+        const uint32_t nl = total ? c->h_counts[i] : 0;
         const int8_t buf = (int8_t)(1 - c->node_buf[a->node]);
         c->node_begin[a->left_child] = begin;
         c->node_count[a->left_child] = nl;
@@ -256,6 +258,42 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
     return GPULAYER_OK;
 }
 
+static gpulayer_status check_split(const cuda_context *c, const gpl_split_apply *a)
+{
+    GPL_CHECK(check_live(c, a->node, "partition_rows"));
+    if (a->left_child < 0 || a->left_child >= c->max_nodes || a->right_child < 0 ||
+        a->right_child >= c->max_nodes || a->feature < 0 || a->feature >= c->num_features ||
+        a->bin < 0 || a->bin > 255)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: invalid split of node %d",
+                         a->node);
+    return GPULAYER_OK;
+}
+
+/* Children that stay leaves: with the tree table, the margin update walks
+ * the tree, so their rows need not move (one partition a tree fewer). */
+gpulayer_status cuda_split_into_leaves(gpl_backend *be, const gpl_split_apply *splits,
+                                       int32_t count)
+{
+    cuda_context *c = cuda_ctx(be);
+    if (c->tree_nodes) {
+        for (int32_t i = 0; i < count; i++) GPL_CHECK(check_split(c, &splits[i]));
+        cuda_record_splits(c, splits, count);
+        for (int32_t i = 0; i < count; i++) {
+            c->node_state[splits[i].node] = CUDA_NODE_SPLIT;
+            c->node_state[splits[i].left_child] = CUDA_NODE_UNUSED;
+            c->node_state[splits[i].right_child] = CUDA_NODE_UNUSED;
+        }
+        c->level++;
+        return GPULAYER_OK;
+    }
+    int64_t *child_rows = malloc(sizeof(int64_t) * 2 * (size_t)(count > 0 ? count : 1));
+    if (!child_rows)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
+    gpulayer_status st = cuda_partition_rows(be, splits, count, child_rows);
+    free(child_rows);
+    return st;
+}
+
 gpulayer_status cuda_release_histograms(gpl_backend *be, const int32_t *nodes,
                                         int32_t num_nodes)
 {
@@ -267,6 +305,7 @@ gpulayer_status cuda_release_histograms(gpl_backend *be, const int32_t *nodes,
 gpulayer_status cuda_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out)
 {
     cuda_context *c = cuda_ctx(be);
+    CUDA_ENTER(c);
     if (node < 0 || node >= c->max_nodes || c->node_slot[node] < 0)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "cuda backend: node %d has no histogram", node);
@@ -305,6 +344,7 @@ static gpulayer_status write_row_gradients(cuda_context *c, const gpl_grad_pair 
 gpulayer_status cuda_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_pair *in)
 {
     cuda_context *c = cuda_ctx(be);
+    CUDA_ENTER(c);
     if (node == GPL_ROW_GRADIENTS) return write_row_gradients(c, in);
     GPL_CHECK(cuda_slot_acquire(c, node));
     CUDA_TRY(c, cudaMemcpyAsync(c->slot_ptr[c->node_slot[node]], in,

@@ -136,6 +136,14 @@ static int32_t item_capacity(const cuda_context *c)
     return 4 * c->sm_count + level_capacity(c);
 }
 
+/* Tiles of one partition launch at most: each split node's rows cut into
+ * tiles, a part tile at most per node. */
+static uint32_t partition_tiles(const cuda_context *c)
+{
+    return (uint32_t)((c->num_rows + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS) +
+           (uint32_t)level_capacity(c);
+}
+
 /* The feature-major copy of the bins lets the partition read a split's
  * feature densely instead of a 32-byte sector a row (about half its time
  * on 10M x 28, docs/benchmarks.md). It costs N x F bytes: taken for up to
@@ -145,6 +153,16 @@ static int32_t item_capacity(const cuda_context *c)
 int cuda_wants_columns(const cuda_context *c)
 {
     return c->num_features <= GPL_CUDA_COLUMN_FEATURES;
+}
+
+/* The margin update walks the tree on each row's bins when a row is at
+ * most two 32-byte sectors (then it reads the bins once, densely): on 10M
+ * x 28 it took 160 us a round against 200 for the leaves' row lists, and
+ * made the last level's partition unneeded. With 256-byte rows it read a
+ * sector a level and was slower (1M x 256: 130 against 39 us). */
+int cuda_wants_tree(const cuda_context *c)
+{
+    return c->max_nodes <= GPL_CUDA_TREE_NODES && c->stride <= 64;
 }
 
 /* Every device buffer of cuda_workspace_create, in the pool's size
@@ -163,13 +181,17 @@ size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
         N * sizeof(gpl_cuda_qpair),                         /* gradient pairs   */
         N * sizeof(uint32_t), N * sizeof(uint32_t),         /* row index x 2    */
         2 * sizeof(unsigned long long), sizeof(gpl_quant_scale), F,
-        2 * sizeof(uint32_t) * L,                           /* partition counts */
+        sizeof(uint32_t) * L,                               /* partition counts */
+        sizeof(uint64_t) * (size_t)partition_tiles(c),      /* look-back words  */
+        sizeof(unsigned long long),                         /* tile tickets     */
         sizeof(gpl_split_record) * L,
         sizeof(gpl_cuda_split_best) * L * (size_t)c->split_groups,
         (size_t)item_capacity(c) * sizeof(gpl_cuda_hist_item) + L * sizeof(int32_t),
         3 * L * sizeof(int32_t), 2 * L * sizeof(int32_t),   /* per-level tables */
         L * sizeof(gpl_cuda_part_split) + (L + 1) * sizeof(uint32_t),
         L * sizeof(gpl_cuda_leaf) + (L + 1) * sizeof(uint32_t),
+        cuda_wants_tree(c)                                  /* tree table       */
+            ? (size_t)c->max_nodes * (sizeof(gpl_infer_node) + sizeof(float)) : 0,
         (size_t)c->num_chunks * sizeof(gpl_cuda_hist_chunk),
         sizeof(gpl_grad_pair *) * (size_t)c->max_nodes,     /* slot table       */
         sizeof(gpl_grad_pair) * c->hist_len * (size_t)slots /* histograms       */
@@ -306,13 +328,23 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     POOL_GET(c->d_scale, sizeof(gpl_quant_scale), "gradient scales");
     POOL_GET(c->d_mask, (size_t)F, "the feature mask");
     const size_t L = (size_t)level_capacity(c);
-    POOL_GET(c->d_counts, 2 * sizeof(uint32_t) * L, "partition counts");
+    POOL_GET(c->d_counts, sizeof(uint32_t) * L, "partition counts");
+    c->part_status_cap = partition_tiles(c);
+    POOL_GET(c->d_part_status, sizeof(uint64_t) * c->part_status_cap, "partition look-back");
+    POOL_GET(c->d_part_ticket, sizeof(unsigned long long), "partition tickets");
+    /* Epoch 0 never matches a launch's tag; the counter starts at 0. */
+    CUDA_TRY(c, cudaMemsetAsync(c->d_part_status, 0, sizeof(uint64_t) * c->part_status_cap,
+                                c->stream), "clearing the partition look-back");
+    CUDA_TRY(c, cudaMemsetAsync(c->d_part_ticket, 0, sizeof(unsigned long long), c->stream),
+             "clearing the partition tickets");
+    c->part_tickets = 0;
+    c->part_epoch = 0;
     POOL_GET(c->d_records, sizeof(gpl_split_record) * L, "split records");
     POOL_GET(c->d_partial, sizeof(gpl_cuda_split_best) * L * (size_t)c->split_groups,
              "split candidates");
     CUDA_TRY(c, cudaHostAlloc((void **)&c->h_scale, sizeof *c->h_scale, cudaHostAllocDefault),
              "cudaHostAlloc");
-    CUDA_TRY(c, cudaHostAlloc((void **)&c->h_counts, 2 * sizeof(uint32_t) * L,
+    CUDA_TRY(c, cudaHostAlloc((void **)&c->h_counts, sizeof(uint32_t) * L,
                               cudaHostAllocDefault), "cudaHostAlloc");
     CUDA_TRY(c, cudaHostAlloc((void **)&c->h_records, sizeof(gpl_split_record) * L,
                               cudaHostAllocDefault), "cudaHostAlloc");
@@ -325,6 +357,15 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
                                                        (L + 1) * sizeof(uint32_t)));
     GPL_CHECK(cuda_stage_create(c, &c->stage_leaf, L * sizeof(gpl_cuda_leaf) +
                                                        (L + 1) * sizeof(uint32_t)));
+    if (cuda_wants_tree(c)) {
+        const size_t M = (size_t)c->max_nodes;
+        GPL_CHECK(cuda_stage_create(c, &c->stage_tree,
+                                    M * (sizeof(gpl_infer_node) + sizeof(float))));
+        c->tree_nodes = c->stage_tree.host;
+        c->tree_node_depth = malloc(M * sizeof *c->tree_node_depth);
+        if (!c->tree_node_depth)
+            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
+    }
     /* The planned histogram slots, one pool block. */
     c->slot_cap = c->max_nodes;
     c->slot_ptr = calloc((size_t)c->slot_cap, sizeof *c->slot_ptr);
@@ -361,6 +402,10 @@ void cuda_workspace_destroy(cuda_context *c)
     cuda_stage_destroy(&c->stage_split);
     cuda_stage_destroy(&c->stage_part);
     cuda_stage_destroy(&c->stage_leaf);
+    cuda_stage_destroy(&c->stage_tree);
+    free(c->tree_node_depth);
+    c->tree_node_depth = NULL;
+    c->tree_nodes = NULL;
     if (c->h_scale) cudaFreeHost(c->h_scale);
     if (c->h_counts) cudaFreeHost(c->h_counts);
     if (c->h_records) cudaFreeHost(c->h_records);

@@ -39,6 +39,7 @@ static gpulayer_status copy_in(cuda_context *c, void *dst, const void *src, size
 gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float *margins)
 {
     cuda_context *c = cuda_ctx(be);
+    CUDA_ENTER(c);
     const gpl_infer_forest *fo = job->forest;
     const int64_t N = job->num_rows;
     const int32_t F = job->num_features, K = job->num_outputs;

@@ -14,6 +14,7 @@ gpulayer_status cuda_upload(gpl_backend *be, const gpl_binned_matrix *m,
                             const float *label, const float *weight)
 {
     cuda_context *c = cuda_ctx(be);
+    CUDA_ENTER(c);
     if (c->d_bins)
         return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: upload called twice");
     if (m->num_rows > CUDA_MAX_ROWS)
@@ -52,6 +53,7 @@ gpulayer_status cuda_upload(gpl_backend *be, const gpl_binned_matrix *m,
 gpulayer_status cuda_set_margins(gpl_backend *be, const float *margins)
 {
     cuda_context *c = cuda_ctx(be);
+    CUDA_ENTER(c);
     CUDA_TRY(c, cudaMemcpyAsync(c->d_margins, margins,
                                 sizeof(float) * (size_t)c->num_rows * (size_t)c->num_outputs,
                                 cudaMemcpyHostToDevice, c->stream), "set_margins");
@@ -62,6 +64,7 @@ gpulayer_status cuda_set_margins(gpl_backend *be, const float *margins)
 gpulayer_status cuda_get_margins(gpl_backend *be, float *margins)
 {
     cuda_context *c = cuda_ctx(be);
+    CUDA_ENTER(c);
     CUDA_TRY(c, cudaMemcpyAsync(margins, c->d_margins,
                                 sizeof(float) * (size_t)c->num_rows * (size_t)c->num_outputs,
                                 cudaMemcpyDeviceToHost, c->stream), "get_margins");
@@ -75,6 +78,7 @@ gpulayer_status cuda_compute_gradients(gpl_backend *be, const gpl_gradient_reque
                                        gpl_quant_scale *scale)
 {
     cuda_context *c = cuda_ctx(be);
+    CUDA_ENTER(c);
     if (req->output < 0 || req->output >= c->num_outputs)
         return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: output %d of %d",
                          req->output, c->num_outputs);
@@ -99,17 +103,73 @@ gpulayer_status cuda_compute_gradients(gpl_backend *be, const gpl_gradient_reque
 gpulayer_status cuda_begin_tree(gpl_backend *be)
 {
     cuda_context *c = cuda_ctx(be);
+    CUDA_ENTER(c);
     c->level = 0;
     cuda_slots_release_all(c);
     memset(c->node_state, CUDA_NODE_UNUSED, (size_t)c->max_nodes);
-    cuda_profile_begin(c);
-    CUDA_TRY(c, gpl_cuda_launch_iota(c->d_rows[0], c->num_rows, c->stream), "kernel iota");
-    cuda_profile_end(c, CUDA_OP_BEGIN_TREE);
+    /* The root's rows are 0 .. n-1: histograms and the partition take
+     * them so without a row list; only the margin update by leaf row
+     * lists (no tree table) reads a root that never split from buffer 0. */
+    if (!c->tree_nodes) {
+        cuda_profile_begin(c);
+        CUDA_TRY(c, gpl_cuda_launch_iota(c->d_rows[0], c->num_rows, c->stream), "kernel iota");
+        cuda_profile_end(c, CUDA_OP_BEGIN_TREE);
+    }
     c->node_begin[0] = 0;
     c->node_count[0] = (uint32_t)c->num_rows;
     c->node_buf[0] = 0;
     c->node_state[0] = CUDA_NODE_LIVE;
     c->rows_identity = 1;
+    if (c->tree_nodes) {
+        /* The previous tree's table has been copied before it is rewritten. */
+        GPL_CHECK(cuda_stage_wait(c, &c->stage_tree));
+        c->tree_nodes[0] = (gpl_infer_node){{0, 0}, 0, 0, 0, {0, 0}};
+        c->tree_node_depth[0] = 0;
+        c->tree_top = 1;
+        c->tree_depth = 0;
+    }
+    return GPULAYER_OK;
+}
+
+/* The split nodes become inner nodes of the tree table, their children
+ * leaves (until they split in turn). */
+void cuda_record_splits(cuda_context *c, const gpl_split_apply *splits, int32_t count)
+{
+    if (!c->tree_nodes) return;
+    for (int32_t i = 0; i < count; i++) {
+        const gpl_split_apply *a = &splits[i];
+        const int32_t kids[2] = {a->left_child, a->right_child};
+        c->tree_nodes[a->node] = (gpl_infer_node){{kids[0], kids[1]}, a->feature,
+                                                  (uint8_t)a->bin,
+                                                  (uint8_t)(a->default_left != 0), {0, 0}};
+        const int32_t depth = c->tree_node_depth[a->node] + 1;
+        for (int k = 0; k < 2; k++) {
+            c->tree_nodes[kids[k]] = (gpl_infer_node){{kids[k], kids[k]}, 0, 0, 0, {0, 0}};
+            c->tree_node_depth[kids[k]] = depth;
+            if (kids[k] >= c->tree_top) c->tree_top = kids[k] + 1;
+        }
+        if (depth > c->tree_depth) c->tree_depth = depth;
+    }
+}
+
+/* Every row walks the tree on its bins, in row order (one launch, no row
+ * lists needed). */
+static gpulayer_status update_margins_by_tree(cuda_context *c, int32_t output,
+                                             const float *leaf_value)
+{
+    const size_t n = (size_t)c->tree_top;
+    float *leaf = (float *)(c->tree_nodes + n);
+    for (size_t i = 0; i < n; i++)
+        leaf[i] = c->tree_nodes[i].child[0] == (int32_t)i ? leaf_value[i] : 0.0f;
+    cuda_profile_begin(c);
+    GPL_CHECK(cuda_stage_send(c, &c->stage_tree, n * (sizeof(gpl_infer_node) + sizeof(float)),
+                              "copying the tree table"));
+    const gpl_infer_node *d_nodes = c->stage_tree.dev;
+    gpl_cuda_tree_margin_args a = {c->d_margins, c->num_outputs, output, c->num_rows,
+                                   c->d_bins, c->stride, d_nodes,
+                                   (const float *)(d_nodes + n), c->tree_depth};
+    CUDA_TRY(c, gpl_cuda_launch_tree_margins(&a, c->stream), "kernel tree_margins");
+    cuda_profile_end(c, CUDA_OP_MARGINS);
     return GPULAYER_OK;
 }
 
@@ -118,6 +178,10 @@ gpulayer_status cuda_update_margins(gpl_backend *be, int32_t output,
                                     const float *leaf_value)
 {
     cuda_context *c = cuda_ctx(be);
+    if (output < 0 || output >= c->num_outputs)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: output %d of %d", output,
+                         c->num_outputs);
+    if (c->tree_nodes) return update_margins_by_tree(c, output, leaf_value);
     cuda_stage *s = &c->stage_leaf;
     const size_t cap = (s->bytes - sizeof(uint32_t)) /
                        (sizeof(gpl_cuda_leaf) + sizeof(uint32_t));

@@ -210,11 +210,42 @@ hist_shared_kernel(gpl_cuda_hist_args a)
  * lane-per-column mapping. The direct kernel has kUnroll rows of a warp in
  * flight, each waiting on two or three dependent global loads (Nsight
  * Compute: most stalls on the long scoreboard, not on the atomics); here a
- * warp has 32 rows' loads in flight. A staged row takes kStageRowBytes (36,
- * so that the 32 lanes' 4-byte stores fall in 32 different banks). */
+ * warp has 32 rows' loads in flight, and the loads of its next 32 rows
+ * are issued before it adds the current ones, so they overlap the atomics.
+ * A staged row takes kStageRowBytes (36, so that the 32 lanes' 4-byte
+ * stores fall in 32 different banks). */
 constexpr int kStageRows = 32;
 constexpr int kStageRowBytes = kCols + 4;
 constexpr int kStageWarpBytes = kStageRows * (8 + kStageRowBytes);
+constexpr int kStageWords = kCols / 4;
+
+/* One row of the chunk in registers: its gradient pair and its bins packed
+ * four to a word. */
+struct StagedRow {
+    uint2 pair;
+    uint32_t w[kStageWords];
+};
+
+__device__ __forceinline__ void load_staged_row(const gpl_cuda_hist_args &a,
+                                                const gpl_cuda_hist_chunk &ch,
+                                                const uint32_t *rows, bool identity,
+                                                bool aligned, uint32_t i, StagedRow *out)
+{
+    const uint32_t r = identity ? i : rows[i];
+    const uint8_t *src = a.bins + (int64_t)r * a.stride + ch.f0;
+    out->pair = Int32Pair::load(a.grad + r);
+    if (aligned) { /* then nf is a multiple of 4 too */
+#pragma unroll
+        for (int k = 0; k < kStageWords; k++)
+            if (4 * k < ch.nf) out->w[k] = reinterpret_cast<const uint32_t *>(src)[k];
+    } else {
+#pragma unroll
+        for (int k = 0; k < kStageWords; k++) out->w[k] = 0;
+#pragma unroll
+        for (int k = 0; k < kCols; k++)
+            if (k < ch.nf) out->w[k >> 2] |= (uint32_t)src[k] << (8 * (k & 3));
+    }
+}
 
 __global__ void __launch_bounds__(GPL_CUDA_HIST_THREADS, 1)
 hist_staged_kernel(gpl_cuda_hist_args a)
@@ -232,6 +263,7 @@ hist_staged_kernel(gpl_cuda_hist_args a)
     uint8_t *stage = reinterpret_cast<uint8_t *>(smem + 2 * words) + warp * kStageWarpBytes;
     uint2 *stage_pair = reinterpret_cast<uint2 *>(stage);
     uint8_t *stage_bins = stage + 8 * kStageRows;
+    uint32_t *my_words = reinterpret_cast<uint32_t *>(stage_bins + lane * kStageRowBytes);
     __syncthreads();
 
     const int copy = lane / ch.nf, feat = lane - copy * ch.nf;
@@ -239,27 +271,23 @@ hist_staged_kernel(gpl_cuda_hist_args a)
     const uint32_t *rows = it.buf ? a.rows1 : a.rows0;
     const bool identity = it.buf == GPL_CUDA_ROWS_IDENTITY;
     const bool aligned = (((uintptr_t)a.bins | (uintptr_t)a.stride | (uintptr_t)ch.f0) & 3) == 0;
-    const int nwords = aligned ? ch.nf >> 2 : 0;
-    uint32_t *my_words = reinterpret_cast<uint32_t *>(stage_bins + lane * kStageRowBytes);
-    for (uint32_t base = it.begin + (uint32_t)warp * kStageRows; base < it.end;
-         base += (uint32_t)nwarps * kStageRows) {
+    const int nwords = (ch.nf + 3) >> 2;
+    const uint32_t step = (uint32_t)nwarps * kStageRows;
+    uint32_t base = it.begin + (uint32_t)warp * kStageRows;
+    StagedRow next;
+    if (base + lane < it.end) load_staged_row(a, ch, rows, identity, aligned, base + lane, &next);
+    for (; base < it.end; base += step) {
         const uint32_t n = it.end - base < (uint32_t)kStageRows ? it.end - base : kStageRows;
         if ((uint32_t)lane < n) {
-            const uint32_t r = identity ? base + lane : rows[base + lane];
-            const uint8_t *src = a.bins + (int64_t)r * a.stride + ch.f0;
-            /* All loads first, then the stores, so they are in flight together. */
-            const uint2 pair = Int32Pair::load(a.grad + r);
-            uint32_t w[kCols / 4];
+            stage_pair[lane] = next.pair;
 #pragma unroll
-            for (int k = 0; k < kCols / 4; k++)
-                if (k < nwords) w[k] = reinterpret_cast<const uint32_t *>(src)[k];
-            stage_pair[lane] = pair;
-#pragma unroll
-            for (int k = 0; k < kCols / 4; k++)
-                if (k < nwords) my_words[k] = w[k];
-            for (int k = nwords * 4; k < ch.nf; k++) stage_bins[lane * kStageRowBytes + k] = src[k];
+            for (int k = 0; k < kStageWords; k++)
+                if (k < nwords) my_words[k] = next.w[k];
         }
         __syncwarp();
+        /* The next rows' loads, in flight while this group is added. */
+        if (base + step < it.end && base + step + lane < it.end)
+            load_staged_row(a, ch, rows, identity, aligned, base + step + lane, &next);
         if (active)
             for (uint32_t j = copy; j < n; j += ch.copies)
                 acc.add(stage_bins[j * kStageRowBytes + feat] * kCols + lane, stage_pair[j]);
