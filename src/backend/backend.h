@@ -264,9 +264,8 @@ int gpl_backend_is_built(const char *accelerator);
  * >= 0 names the device; -1 means the host's only device when it has
  * exactly one (else the driver alone). Best effort: errors are ignored
  * here and met again by gpl_backend_create. May block while the driver
- * starts; a no-op for backends without a driver to start. Returns the
- * device whose context is ready, or -1. */
-int gpl_backend_warm_up(const char *accelerator, int device);
+ * starts; a no-op for backends without a driver to start. */
+void gpl_backend_warm_up(const char *accelerator, int device);
 
 /* Per-backend constructors (registry.c lists them). */
 gpulayer_status gpl_cpu_backend_create(const gpl_backend_config *config,
@@ -277,7 +276,7 @@ gpulayer_status gpl_cpu_write_pairs(gpl_backend *be, int32_t node,
 #ifdef GPL_HAVE_CUDA
 gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,
                                         gpl_backend **out);
-int gpl_cuda_backend_warm_up(int device);
+void gpl_cuda_backend_warm_up(int device);
 #endif
 #ifdef GPL_HAVE_VULKAN
 gpulayer_status gpl_vulkan_backend_create(const gpl_backend_config *config,

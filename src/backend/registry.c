@@ -8,7 +8,7 @@
 
 typedef gpulayer_status (*backend_constructor)(const gpl_backend_config *,
                                                  gpl_backend **);
-typedef int (*backend_warm_up)(int device);
+typedef void (*backend_warm_up)(int device);
 
 static const struct {
     const char *accelerator;
@@ -47,12 +47,11 @@ gpulayer_status gpl_backend_create(const char *accelerator,
                      accelerator);
 }
 
-int gpl_backend_warm_up(const char *accelerator, int device)
+void gpl_backend_warm_up(const char *accelerator, int device)
 {
     for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
         if (!strcmp(registry[i].accelerator, accelerator) && registry[i].warm_up)
-            return registry[i].warm_up(device);
-    return -1;
+            registry[i].warm_up(device);
 }
 
 void gpl_backend_destroy(gpl_backend *be)

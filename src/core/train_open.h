@@ -20,7 +20,6 @@ typedef struct gpl_backend_opening {
     int threaded;                     /* a thread is opening it     */
     pthread_t thread;
     gpl_backend *be;
-    struct early_backend *early;      /* created ahead of placement  */
     double placement_s, creation_s;   /* what the opening took       */
     gpulayer_status status;
     char error[GPL_ERROR_CAPACITY];   /* the thread's message        */

@@ -120,7 +120,7 @@ gpulayer_status cuda_startup(cuda_context *c, int device)
     return GPULAYER_OK;
 }
 
-int gpl_cuda_backend_warm_up(int device)
+void gpl_cuda_backend_warm_up(int device)
 {
     /* The runtime's first call loads and starts the driver; cudaFree(0)
      * then makes the device's primary context, which cudaSetDevice in the
@@ -128,10 +128,8 @@ int gpl_cuda_backend_warm_up(int device)
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
     if (device < 0 && count == 1) device = 0;
-    int ready = device >= 0 && device < count && cudaSetDevice(device) == cudaSuccess &&
-                cudaFree(0) == cudaSuccess;
+    if (device >= 0 && device < count && cudaSetDevice(device) == cudaSuccess) cudaFree(0);
     (void)cudaGetLastError();
-    return ready ? device : -1;
 }
 
 /* For tests and diagnostics: free and total memory of a device, without
