@@ -76,6 +76,9 @@ typedef struct gpl_split_params {
     double alpha;            /* L1 on leaf weights                   */
     double min_child_weight; /* minimum hessian sum of a child       */
     gpl_quant_scale scale;   /* of the current gradients             */
+    /* Non-zero when the children of these nodes will be leaves (depth
+     * limit): a backend that prepares a split's rows ahead need not. */
+    int32_t leaf_children;
 } gpl_split_params;
 
 /* The compact record of a node's best split: all that crosses from a device

@@ -44,7 +44,7 @@ typedef struct grow_state {
 static gpl_split_params split_params(const gpl_grow_config *cfg)
 {
     gpl_split_params sp = {cfg->params->lambda, cfg->params->alpha,
-                           cfg->params->min_child_weight, cfg->scale};
+                           cfg->params->min_child_weight, cfg->scale, 0};
     return sp;
 }
 
@@ -161,14 +161,22 @@ typedef struct level_buffers {
     int64_t *child_rows;
 } level_buffers;
 
+/* Whether nodes at this depth can only get leaf children. */
+static int32_t children_are_leaves(const grow_state *s, int32_t depth)
+{
+    const int32_t max_depth = s->cfg->params->max_depth;
+    return max_depth > 0 && depth + 1 >= max_depth;
+}
+
 static gpulayer_status grow_depthwise(grow_state *s, level_buffers *lb)
 {
     gpl_backend *be = s->be;
-    const gpl_split_params sp = split_params(s->cfg);
+    gpl_split_params sp = split_params(s->cfg);
     int32_t level_size = 1;
     lb->nodes[0] = 0;
     GPL_CHECK(build_histograms(s, lb->nodes, 1));
     for (;;) {
+        sp.leaf_children = children_are_leaves(s, s->depth[lb->nodes[0]]);
         GPL_CHECK(be->ops->evaluate_splits(be, lb->nodes, level_size, &sp,
                                            s->cfg->feature_mask, lb->records));
         int32_t count = 0;
@@ -217,11 +225,12 @@ static int32_t best_candidate(const gpl_split_record *cand, int32_t count)
 static gpulayer_status grow_lossguide(grow_state *s, level_buffers *lb)
 {
     gpl_backend *be = s->be;
-    const gpl_split_params sp = split_params(s->cfg);
+    gpl_split_params sp = split_params(s->cfg);
     gpl_split_record *cand = lb->records; /* max_nodes entries */
     int32_t num_cand = 0;
     lb->nodes[0] = 0;
     GPL_CHECK(build_histograms(s, lb->nodes, 1));
+    sp.leaf_children = children_are_leaves(s, 0);
     GPL_CHECK(be->ops->evaluate_splits(be, lb->nodes, 1, &sp,
                                        s->cfg->feature_mask, &cand[0]));
     s->sums[0] = cand[0].total;
@@ -243,6 +252,7 @@ static gpulayer_status grow_lossguide(grow_state *s, level_buffers *lb)
         GPL_CHECK(partition_rows(s, lb->applied, 1, lb->child_rows));
         GPL_CHECK(child_histograms(s, lb->applied, 1, lb->child_rows,
                                    lb->scratch, lb->subs));
+        sp.leaf_children = children_are_leaves(s, d);
         GPL_CHECK(be->ops->evaluate_splits(be, kids, 2, &sp,
                                            s->cfg->feature_mask, &cand[num_cand]));
         for (int k = 0; k < 2; k++) {

@@ -152,7 +152,7 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     OK(b->cpu->ops->compute_gradients(b->cpu, &req, &sc));
     OK(b->gpu->ops->compute_gradients(b->gpu, &req, &sg));
     assert_memory_equal(&sc, &sg, sizeof sc);
-    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc};
+    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc, 0};
 
     int32_t *level = malloc(sizeof(int32_t) * (size_t)M), *build = malloc(sizeof(int32_t) * (size_t)M);
     gpl_split_record *rc = malloc(sizeof *rc * (size_t)M), *rg = malloc(sizeof *rg * (size_t)M);

@@ -62,6 +62,13 @@ typedef struct cuda_profile {
     double hist_bytes; /* bytes the histogram kernel had to read */
 } cuda_profile;
 
+typedef struct cuda_early_split {
+    uint32_t left;   /* rows of the left child */
+    int32_t feature; /* -1: none */
+    int32_t bin;
+    int32_t default_left;
+} cuda_early_split;
+
 typedef struct cuda_context {
     /* device */
     int device;
@@ -150,6 +157,12 @@ typedef struct cuda_context {
     int8_t *node_buf;
     uint8_t *node_state;
     int32_t *node_slot;
+    /* Splits partitioned ahead, with the level's split search (one wait
+     * a level instead of two): the node's rows are already in node_buf as
+     * left rows then right rows. */
+    cuda_early_split *node_early;
+    int32_t *part_late; /* max_nodes: splits partitioned in partition_rows */
+    int partition_early; /* GPULAYER_CUDA_PARTITION=late turns it off */
 
     size_t estimate_bytes;
     cuda_profile prof;

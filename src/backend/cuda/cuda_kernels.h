@@ -141,6 +141,10 @@ typedef struct gpl_cuda_part_args {
     int32_t count;
     uint32_t num_tiles;
     uint32_t *left_count; /* [count]: written for each split with rows */
+    /* When set, split s takes feature, bin and default_left from
+     * records[s] (the level's split search, still on the device), and a
+     * record without a split (feature < 0) leaves its node's rows alone. */
+    const gpl_split_record *records;
     /* Tiles take tickets from a counter that only grows: tile = ticket -
      * ticket_base, ticket_base being the tiles of all earlier launches. */
     unsigned long long *ticket;

@@ -152,6 +152,69 @@ static gpulayer_status upload_mask(cuda_context *c, const uint8_t *mask)
     return GPULAYER_OK;
 }
 
+/* The partition table of one launch in stage_part's host memory: entry i
+ * is node nodes[i] with split splits[index[i]] (index NULL: splits[i]),
+ * or, without splits, the split of the level's record i (taken on the
+ * device). */
+static gpulayer_status partition_table(cuda_context *c, int32_t count, const int32_t *nodes,
+                                       const gpl_split_apply *splits, const int32_t *index,
+                                       uint32_t *num_tiles)
+{
+    cuda_stage *s = &c->stage_part;
+    GPL_CHECK(check_level_size(c, s, sizeof(gpl_cuda_part_split) + sizeof(uint32_t), count,
+                               "partition_rows"));
+    GPL_CHECK(cuda_stage_wait(c, s));
+    gpl_cuda_part_split *ps = s->host;
+    uint32_t *tile_first = (uint32_t *)(ps + count);
+    uint32_t tiles = 0;
+    for (int32_t i = 0; i < count; i++) {
+        const gpl_split_apply *a = splits ? &splits[index ? index[i] : i] : NULL;
+        const int32_t n = a ? a->node : nodes[i];
+        const int32_t buf = n == 0 && c->rows_identity ? GPL_CUDA_ROWS_IDENTITY
+                                                       : c->node_buf[n];
+        ps[i] = (gpl_cuda_part_split){c->node_begin[n], c->node_count[n], buf,
+                                      a ? a->feature : -1, a ? a->bin : 0,
+                                      a ? a->default_left : 0};
+        tile_first[i] = tiles;
+        tiles += (c->node_count[n] + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS;
+    }
+    tile_first[count] = tiles;
+    if (tiles > c->part_status_cap)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: %u partition tiles at level %d "
+                         "exceed the planned %u", tiles, c->level, c->part_status_cap);
+    *num_tiles = tiles;
+    return GPULAYER_OK;
+}
+
+/* Sends the table and queues the partition and the copy of the left
+ * counts (the caller waits). records: see gpl_cuda_part_args. */
+static gpulayer_status launch_partition(cuda_context *c, int32_t count, uint32_t tiles,
+                                        const gpl_split_record *records)
+{
+    cuda_stage *s = &c->stage_part;
+    GPL_CHECK(cuda_stage_send(c, s, sizeof(gpl_cuda_part_split) * (size_t)count +
+                                        sizeof(uint32_t) * ((size_t)count + 1),
+                              "copying partition table"));
+    c->part_epoch = c->part_epoch % ((1u << 30) - 1) + 1;
+    gpl_cuda_part_split *d_ps = s->dev;
+    gpl_cuda_part_args pa = {c->d_columns ? c->d_columns : c->d_bins,
+                             c->d_columns ? 1 : c->stride,
+                             c->d_columns ? c->num_rows : 1, c->d_rows[0], c->d_rows[1], d_ps,
+                             (const uint32_t *)(d_ps + count), count, tiles,
+                             c->d_counts, records, c->d_part_ticket, c->part_tickets,
+                             c->d_part_status, c->part_epoch};
+    CUDA_TRY(c, gpl_cuda_launch_partition(&pa, c->stream), "kernel partition");
+    c->part_tickets += tiles;
+    CUDA_TRY(c, cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof(uint32_t) * (size_t)count,
+                                cudaMemcpyDeviceToHost, c->stream), "copying child counts");
+    return GPULAYER_OK;
+}
+
+/* The search, and (unless the children will be leaves) the partition of
+ * every node by its best split, queued behind the search on the device:
+ * the records and the left counts come back in one wait. The host's
+ * driver may still reject a split (gain, max_leaves): the node's rows
+ * have then only been reordered within its range. */
 gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
                                      int32_t num_nodes, const gpl_split_params *params,
                                      const uint8_t *feature_mask, gpl_split_record *out)
@@ -161,10 +224,14 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
     if (num_nodes == 0) return GPULAYER_OK;
     GPL_CHECK(check_level_size(c, s, 2 * sizeof(int32_t), num_nodes, "evaluate_splits"));
     for (int32_t i = 0; i < num_nodes; i++)
-        if (nodes[i] < 0 || nodes[i] >= c->max_nodes || c->node_slot[nodes[i]] < 0)
+        if (nodes[i] < 0 || nodes[i] >= c->max_nodes || c->node_slot[nodes[i]] < 0 ||
+            c->node_state[nodes[i]] != CUDA_NODE_LIVE)
             return gpl_error(GPULAYER_ERR_INTERNAL,
-                             "cuda backend: evaluate_splits: node %d has no histogram",
+                             "cuda backend: evaluate_splits: node %d has no histogram or no rows",
                              nodes[i]);
+    const int early = c->partition_early && !params->leaf_children;
+    uint32_t tiles = 0;
+    if (early) GPL_CHECK(partition_table(c, num_nodes, nodes, NULL, NULL, &tiles));
     GPL_CHECK(cuda_stage_wait(c, s));
     int32_t *t = s->host;
     for (int32_t i = 0; i < num_nodes; i++) {
@@ -180,79 +247,87 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
                              c->d_partial, c->split_groups, c->d_records};
     CUDA_TRY(c, gpl_cuda_launch_split_scan(&a, c->stream), "kernel split_scan");
     CUDA_TRY(c, gpl_cuda_launch_split_finish(&a, c->stream), "kernel split_finish");
+    if (early) GPL_CHECK(launch_partition(c, num_nodes, tiles, c->d_records));
     CUDA_TRY(c, cudaMemcpyAsync(c->h_records, c->d_records,
                                 sizeof(gpl_split_record) * (size_t)num_nodes,
                                 cudaMemcpyDeviceToHost, c->stream), "copying split records");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "kernels hist/split_scan/split_finish");
+    CUDA_TRY(c, cudaStreamSynchronize(c->stream),
+             early ? "kernels hist/split_scan/split_finish/partition"
+                   : "kernels hist/split_scan/split_finish");
     cuda_profile_end(c, CUDA_OP_SPLITS);
     memcpy(out, c->h_records, sizeof(gpl_split_record) * (size_t)num_nodes);
+    for (int32_t i = 0; i < num_nodes && early; i++) {
+        const gpl_split_record *r = &c->h_records[i];
+        const int32_t n = nodes[i];
+        if (r->feature < 0 || c->node_count[n] == 0) continue;
+        /* The rows now lie in the other buffer, left child first. */
+        if (n == 0 && c->rows_identity) {
+            c->rows_identity = 0;
+            c->node_buf[n] = 1;
+        } else {
+            c->node_buf[n] = (int8_t)(1 - c->node_buf[n]);
+        }
+        c->node_early[n] = (cuda_early_split){c->h_counts[i], r->feature, r->bin,
+                                              r->default_left != 0};
+    }
     return GPULAYER_OK;
+}
+
+/* The children of an applied split; the parent's rows lie in node_buf
+ * (already the children's buffer), left child first. */
+static void set_children(cuda_context *c, const gpl_split_apply *a, uint32_t nl, int8_t buf,
+                         int64_t *child_rows)
+{
+    const uint32_t begin = c->node_begin[a->node], total = c->node_count[a->node];
+    c->node_begin[a->left_child] = begin;
+    c->node_count[a->left_child] = nl;
+    c->node_buf[a->left_child] = buf;
+    c->node_begin[a->right_child] = begin + nl;
+    c->node_count[a->right_child] = total - nl;
+    c->node_buf[a->right_child] = buf;
+    c->node_state[a->left_child] = CUDA_NODE_LIVE;
+    c->node_state[a->right_child] = CUDA_NODE_LIVE;
+    c->node_state[a->node] = CUDA_NODE_SPLIT;
+    child_rows[0] = nl;
+    child_rows[1] = (int64_t)total - nl;
 }
 
 gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
                                     int32_t count, int64_t *child_rows)
 {
     cuda_context *c = cuda_ctx(be);
-    cuda_stage *s = &c->stage_part;
     if (count == 0) return GPULAYER_OK;
-    GPL_CHECK(check_level_size(c, s, sizeof(gpl_cuda_part_split) + sizeof(uint32_t), count,
-                               "partition_rows"));
     for (int32_t i = 0; i < count; i++) GPL_CHECK(check_split(c, &splits[i]));
     cuda_record_splits(c, splits, count);
-    GPL_CHECK(cuda_stage_wait(c, s));
-    gpl_cuda_part_split *ps = s->host;
-    uint32_t *tile_first = (uint32_t *)(ps + count);
-    uint32_t tiles = 0;
+    /* Splits partitioned with the search need only their children. */
+    int32_t late = 0;
+    int32_t *late_index = c->part_late;
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_apply *a = &splits[i];
-        const int32_t n = a->node;
-        const int32_t buf = n == 0 && c->rows_identity ? GPL_CUDA_ROWS_IDENTITY
-                                                       : c->node_buf[n];
-        ps[i] = (gpl_cuda_part_split){c->node_begin[n], c->node_count[n], buf,
-                                      a->feature, a->bin, a->default_left};
-        tile_first[i] = tiles;
-        tiles += (c->node_count[n] + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS;
+        cuda_early_split *e = &c->node_early[a->node];
+        if (e->feature == a->feature && e->bin == a->bin &&
+            e->default_left == (a->default_left != 0)) {
+            set_children(c, a, e->left, c->node_buf[a->node], child_rows + 2 * i);
+            e->feature = -1;
+        } else {
+            late_index[late++] = i;
+        }
     }
-    tile_first[count] = tiles;
-    c->rows_identity = 0;
-    if (tiles > c->part_status_cap)
-        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: %u partition tiles at level %d "
-                         "exceed the planned %u", tiles, c->level, c->part_status_cap);
-    cuda_profile_begin(c);
-    GPL_CHECK(cuda_stage_send(c, s, sizeof *ps * (size_t)count +
-                                        sizeof(uint32_t) * ((size_t)count + 1),
-                              "copying partition table"));
-    c->part_epoch = c->part_epoch % ((1u << 30) - 1) + 1;
-    gpl_cuda_part_split *d_ps = s->dev;
-    gpl_cuda_part_args pa = {c->d_columns ? c->d_columns : c->d_bins,
-                             c->d_columns ? 1 : c->stride,
-                             c->d_columns ? c->num_rows : 1, c->d_rows[0], c->d_rows[1], d_ps,
-                             (const uint32_t *)(d_ps + count), count, tiles,
-                             c->d_counts, c->d_part_ticket, c->part_tickets,
-                             c->d_part_status, c->part_epoch};
-    CUDA_TRY(c, gpl_cuda_launch_partition(&pa, c->stream), "kernel partition");
-    c->part_tickets += tiles;
-    CUDA_TRY(c, cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof(uint32_t) * (size_t)count,
-                                cudaMemcpyDeviceToHost, c->stream), "copying child counts");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "kernel partition");
-    cuda_profile_end(c, CUDA_OP_PARTITION);
-    for (int32_t i = 0; i < count; i++) {
-        const gpl_split_apply *a = &splits[i];
-        const uint32_t begin = c->node_begin[a->node], total = c->node_count[a->node];
-        /* A split without rows has no tile to write its count. */
-        const uint32_t nl = total ? c->h_counts[i] : 0;
-        const int8_t buf = (int8_t)(1 - c->node_buf[a->node]);
-        c->node_begin[a->left_child] = begin;
-        c->node_count[a->left_child] = nl;
-        c->node_buf[a->left_child] = buf;
-        c->node_begin[a->right_child] = begin + nl;
-        c->node_count[a->right_child] = total - nl;
-        c->node_buf[a->right_child] = buf;
-        c->node_state[a->left_child] = CUDA_NODE_LIVE;
-        c->node_state[a->right_child] = CUDA_NODE_LIVE;
-        c->node_state[a->node] = CUDA_NODE_SPLIT;
-        child_rows[2 * i] = nl;
-        child_rows[2 * i + 1] = (int64_t)total - nl;
+    if (late > 0) {
+        uint32_t tiles;
+        GPL_CHECK(partition_table(c, late, NULL, splits, late_index, &tiles));
+        c->rows_identity = 0;
+        cuda_profile_begin(c);
+        GPL_CHECK(launch_partition(c, late, tiles, NULL));
+        CUDA_TRY(c, cudaStreamSynchronize(c->stream), "kernel partition");
+        cuda_profile_end(c, CUDA_OP_PARTITION);
+        for (int32_t j = 0; j < late; j++) {
+            const gpl_split_apply *a = &splits[late_index[j]];
+            /* A split without rows has no tile to write its count. */
+            const uint32_t nl = c->node_count[a->node] ? c->h_counts[j] : 0;
+            set_children(c, a, nl, (int8_t)(1 - c->node_buf[a->node]),
+                         child_rows + 2 * late_index[j]);
+        }
     }
     c->level++;
     return GPULAYER_OK;

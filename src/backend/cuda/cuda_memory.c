@@ -236,12 +236,17 @@ static gpulayer_status host_tables(cuda_context *c)
     c->node_buf = calloc(M, sizeof *c->node_buf);
     c->node_state = calloc(M, sizeof *c->node_state);
     c->node_slot = malloc(M * sizeof *c->node_slot);
+    c->node_early = malloc(M * sizeof *c->node_early);
+    c->part_late = malloc(M * sizeof *c->part_late);
     c->mask_cache = malloc((size_t)c->num_features);
     if (!c->node_begin || !c->node_count || !c->node_buf || !c->node_state ||
-        !c->node_slot || !c->mask_cache)
+        !c->node_slot || !c->node_early || !c->part_late || !c->mask_cache)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cuda backend: out of host memory for %zu nodes", M);
-    for (size_t i = 0; i < M; i++) c->node_slot[i] = -1;
+    for (size_t i = 0; i < M; i++) {
+        c->node_slot[i] = -1;
+        c->node_early[i].feature = -1;
+    }
     return GPULAYER_OK;
 }
 
@@ -416,6 +421,8 @@ void cuda_workspace_destroy(cuda_context *c)
     free(c->node_buf);
     free(c->node_state);
     free(c->node_slot);
+    free(c->node_early);
+    free(c->part_late);
     free(c->mask_cache);
     free(c->slot_ptr);
     free(c->free_slots);

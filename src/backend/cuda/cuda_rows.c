@@ -107,6 +107,7 @@ gpulayer_status cuda_begin_tree(gpl_backend *be)
     c->level = 0;
     cuda_slots_release_all(c);
     memset(c->node_state, CUDA_NODE_UNUSED, (size_t)c->max_nodes);
+    for (int32_t n = 0; n < c->max_nodes; n++) c->node_early[n].feature = -1;
     /* The root's rows are 0 .. n-1: histograms and the partition take
      * them so without a row list; only the margin update by leaf row
      * lists (no tree table) reads a root that never split from buffer 0. */

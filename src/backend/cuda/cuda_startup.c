@@ -114,6 +114,8 @@ gpulayer_status cuda_startup(cuda_context *c, int device)
     else if (kind && !strcmp(kind, "paired")) c->hist_requested = GPL_CUDA_HIST_SHARED_PAIRED;
     else if (kind && !strcmp(kind, "direct")) c->hist_requested = GPL_CUDA_HIST_DIRECT;
     else if (kind && !strcmp(kind, "staged")) c->hist_requested = GPL_CUDA_HIST_STAGED;
+    const char *part = getenv("GPULAYER_CUDA_PARTITION");
+    c->partition_early = !(part && !strcmp(part, "late"));
     if (c->verbose)
         fprintf(stderr, "[gpulayer] cuda backend on %s, %d multiprocessors, driver %s, "
                 "runtime %s\n", c->device_name, c->sm_count, driver, runtime);

@@ -237,7 +237,14 @@ partition_kernel(gpl_cuda_part_args a)
     __syncthreads();
     const uint32_t tile = shared_tile;
     const int s = find_tile_owner(a.tile_first, a.count, tile);
-    const gpl_cuda_part_split sp = a.splits[s];
+    gpl_cuda_part_split sp = a.splits[s];
+    if (a.records) {
+        const gpl_split_record rec = a.records[s];
+        if (rec.feature < 0) return; /* the whole block: no look-back waits on it */
+        sp.feature = rec.feature;
+        sp.bin = rec.bin;
+        sp.default_left = rec.default_left;
+    }
     const uint32_t first = (tile - a.tile_first[s]) * GPL_CUDA_TILE_ROWS;
     const uint32_t n = sp.count - first < GPL_CUDA_TILE_ROWS ? sp.count - first
                                                              : GPL_CUDA_TILE_ROWS;
