@@ -191,6 +191,8 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->rows_per_partial = VK_ROWS_PER_PARTIAL;
     const char *rp = getenv("GPULAYER_VULKAN_ROWS_PER_PARTIAL");
     if (rp && atoi(rp) > 0) c->rows_per_partial = (uint32_t)atoi(rp);
+    const char *part = getenv("GPULAYER_VULKAN_PARTITION");
+    c->partition_stable = part && !strcmp(part, "stable");
     c->node_partials = VK_MAX_PARTIAL_GROUPS;
     const char *np = getenv("GPULAYER_VULKAN_NODE_PARTIALS");
     if (np && atoi(np) > 0) c->node_partials = (uint32_t)atoi(np);

@@ -138,6 +138,9 @@ typedef struct vk_context {
     /* The float64-free kernel variants (NAME_soft): the device lacks
      * shaderFloat64, or GPULAYER_VULKAN_SOFT_F64=1 asks for them. */
     int soft_f64;
+    /* GPULAYER_VULKAN_PARTITION=stable: the three-stage stable partition
+     * instead of the one-pass one (vk_partition.c). */
+    int partition_stable;
     vk_pipeline pipelines[VK_K_COUNT];
 
     /* shape */
@@ -226,6 +229,9 @@ void vk_copy_regions(vk_context *c, const vk_buffer *src, const vk_buffer *dst,
                      const VkBufferCopy *regions, uint32_t count);
 /* Writes bytes of data at offset of dst from the command buffer itself
  * (small tables: the data travel inside the batch). */
+/* Sets bytes (a multiple of 4) of dst from offset to the 32-bit value. */
+void vk_fill(vk_context *c, const vk_buffer *dst, VkDeviceSize offset, VkDeviceSize bytes,
+             uint32_t value);
 void vk_update(vk_context *c, const vk_buffer *dst, VkDeviceSize offset, const void *data,
                VkDeviceSize bytes);
 /* Submits and waits for every batch in flight. */

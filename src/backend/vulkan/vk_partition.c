@@ -1,7 +1,10 @@
-/* vk_partition.c -- partition_rows: a stable three-stage partition of
- * every split node's rows (tile counts, a scan per node, scatter into the
- * scratch list, copied back), one dispatch a stage for all the splits of
- * the level, in one batch; only the child row counts come back. */
+/* vk_partition.c -- partition_rows: every split node's rows into the
+ * scratch list, then copied back, one dispatch for all the splits of the
+ * level (partition_place: workgroups reserve places in the children with
+ * atomics), in one batch; only the child row counts come back.
+ * GPULAYER_VULKAN_PARTITION=stable takes the three-stage stable partition
+ * instead (tile counts, a scan per node, scatter), which the Metal host
+ * uses. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +29,9 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     /* The split table travels inside the batch. */
     vk_update(c, &c->child_counts, (VkDeviceSize)push.table_first * 4, table,
               sizeof *table * (VkDeviceSize)count);
+    /* The one-pass kernel adds each workgroup's rows to the child counts. */
+    if (!c->partition_stable)
+        vk_fill(c, &c->child_counts, 0, (VkDeviceSize)count * GPL_CHILD_COUNTS_BYTES, 0);
     vk_barrier(c);
     /* Tiles and the level buffer, then the bin columns, the row list and
      * the scratch list in windows (window.glsl). */
@@ -34,12 +40,17 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     vk_windows(c, &c->rows, c->win.list_shift, 4, b + 2 + GPL_KERNEL_WINDOWS);
     vk_windows(c, &c->scratch, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
     const uint32_t groups = push.num_tiles < c->max_groups ? push.num_tiles : c->max_groups;
-    GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_COUNT, b, &push, groups));
-    vk_barrier(c);
-    GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_SCAN, b, &push,
-                          (uint32_t)count < c->max_groups ? (uint32_t)count : c->max_groups));
-    vk_barrier(c);
-    GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_SCATTER, b, &push, groups));
+    if (c->partition_stable) {
+        GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_COUNT, b, &push, groups));
+        vk_barrier(c);
+        GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_SCAN, b, &push,
+                              (uint32_t)count < c->max_groups ? (uint32_t)count
+                                                              : c->max_groups));
+        vk_barrier(c);
+        GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_SCATTER, b, &push, groups));
+    } else {
+        GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_PLACE, b, &push, groups));
+    }
     vk_barrier(c);
     /* The split nodes' rows back from the scratch list: one copy command. */
     VkBufferCopy *regions = malloc(sizeof *regions * (size_t)count);

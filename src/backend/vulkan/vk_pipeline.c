@@ -24,6 +24,8 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
                              sizeof(gpl_partition_push)},
     [VK_K_PARTITION_SCATTER] = {"partition_scatter", GPL_PART_SCATTER_BINDINGS,
                                 sizeof(gpl_partition_push)},
+    [VK_K_PARTITION_PLACE] = {"partition_place", GPL_PART_SCATTER_BINDINGS,
+                              sizeof(gpl_partition_push)},
     [VK_K_UPDATE_MARGINS] = {"update_margins", GPL_MARGINS_BINDINGS, sizeof(gpl_margins_push)},
     [VK_K_PREDICT] = {"predict", 8, 24},
 };

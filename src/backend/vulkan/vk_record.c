@@ -240,6 +240,12 @@ void vk_copy_regions(vk_context *c, const vk_buffer *src, const vk_buffer *dst,
     if (count) c->api.vkCmdCopyBuffer(current(c)->cmd, src->buffer, dst->buffer, count, regions);
 }
 
+void vk_fill(vk_context *c, const vk_buffer *dst, VkDeviceSize offset, VkDeviceSize bytes,
+             uint32_t value)
+{
+    if (bytes) c->api.vkCmdFillBuffer(current(c)->cmd, dst->buffer, offset, bytes, value);
+}
+
 void vk_update(vk_context *c, const vk_buffer *dst, VkDeviceSize offset, const void *data,
                VkDeviceSize bytes)
 {

@@ -1,0 +1,522 @@
+#pragma clang diagnostic ignored "-Wmissing-prototypes"
+#pragma clang diagnostic ignored "-Wmissing-braces"
+#pragma clang diagnostic ignored "-Wunused-variable"
+
+#include <metal_stdlib>
+#include <simd/simd.h>
+#include <metal_atomic>
+
+using namespace metal;
+
+template<typename T, size_t Num>
+struct spvUnsafeArray
+{
+    T elements[Num ? Num : 1];
+    
+    thread T& operator [] (size_t pos) thread
+    {
+        return elements[pos];
+    }
+    constexpr const thread T& operator [] (size_t pos) const thread
+    {
+        return elements[pos];
+    }
+    
+    device T& operator [] (size_t pos) device
+    {
+        return elements[pos];
+    }
+    constexpr const device T& operator [] (size_t pos) const device
+    {
+        return elements[pos];
+    }
+    
+    constexpr const constant T& operator [] (size_t pos) const constant
+    {
+        return elements[pos];
+    }
+    
+    threadgroup T& operator [] (size_t pos) threadgroup
+    {
+        return elements[pos];
+    }
+    constexpr const threadgroup T& operator [] (size_t pos) const threadgroup
+    {
+        return elements[pos];
+    }
+};
+
+struct Bins0
+{
+    uint bins0[1];
+};
+
+struct Bins1
+{
+    uint bins1[1];
+};
+
+struct Bins2
+{
+    uint bins2[1];
+};
+
+struct Bins3
+{
+    uint bins3[1];
+};
+
+struct Bins4
+{
+    uint bins4[1];
+};
+
+struct Bins5
+{
+    uint bins5[1];
+};
+
+struct Bins6
+{
+    uint bins6[1];
+};
+
+struct Bins7
+{
+    uint bins7[1];
+};
+
+struct Rows0
+{
+    uint rows0[1];
+};
+
+struct Rows1
+{
+    uint rows1[1];
+};
+
+struct Rows2
+{
+    uint rows2[1];
+};
+
+struct Rows3
+{
+    uint rows3[1];
+};
+
+struct Rows4
+{
+    uint rows4[1];
+};
+
+struct Rows5
+{
+    uint rows5[1];
+};
+
+struct Rows6
+{
+    uint rows6[1];
+};
+
+struct Rows7
+{
+    uint rows7[1];
+};
+
+struct Scratch0
+{
+    uint scratch0[1];
+};
+
+struct Scratch1
+{
+    uint scratch1[1];
+};
+
+struct Scratch2
+{
+    uint scratch2[1];
+};
+
+struct Scratch3
+{
+    uint scratch3[1];
+};
+
+struct Scratch4
+{
+    uint scratch4[1];
+};
+
+struct Scratch5
+{
+    uint scratch5[1];
+};
+
+struct Scratch6
+{
+    uint scratch6[1];
+};
+
+struct Scratch7
+{
+    uint scratch7[1];
+};
+
+struct Level
+{
+    uint level0[1];
+};
+
+struct Push
+{
+    uint num_splits;
+    uint num_tiles;
+    uint table_first;
+};
+
+constant uint WINDOW_SHIFT_tmp [[function_constant(2)]];
+constant uint WINDOW_SHIFT = is_function_constant_defined(WINDOW_SHIFT_tmp) ? WINDOW_SHIFT_tmp : 30u;
+constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
+#ifndef SPIRV_CROSS_CONSTANT_ID_0
+#define SPIRV_CROSS_CONSTANT_ID_0 256u
+#endif
+constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
+constant uint TILE_ROWS = (WG * 8u);
+constant uint _564 = (WG - 1u);
+constant uint _669_tmp [[function_constant(0)]];
+constant uint _669 = is_function_constant_defined(_669_tmp) ? _669_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_669, 1u, 1u);
+constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
+
+static inline __attribute__((always_inline))
+uint split_word(thread const uint& s, thread const uint& field, device Level& v_289, constant Push& pc)
+{
+    return v_289.level0[(pc.table_first + (s * 8u)) + field];
+}
+
+static inline __attribute__((always_inline))
+uint split_of_tile(thread const uint& t, device Level& v_289, constant Push& pc)
+{
+    uint lo = 0u;
+    uint hi = pc.num_splits - 1u;
+    while (lo < hi)
+    {
+        uint mid = ((lo + hi) + 1u) >> uint(1);
+        uint param = mid;
+        uint param_1 = 4u;
+        if (split_word(param, param_1, v_289, pc) <= t)
+        {
+            lo = mid;
+        }
+        else
+        {
+            hi = mid - 1u;
+        }
+    }
+    return lo;
+}
+
+static inline __attribute__((always_inline))
+uint window_of(thread const uint& i, thread const uint& shift)
+{
+    return i >> shift;
+}
+
+static inline __attribute__((always_inline))
+uint window_index(thread const uint& i, thread const uint& shift)
+{
+    return i & ((1u << shift) - 1u);
+}
+
+static inline __attribute__((always_inline))
+uint rows_at(thread const uint& w, thread const uint& j, const device Rows0& v_148, const device Rows1& v_156, const device Rows2& v_164, const device Rows3& v_172, const device Rows4& v_180, const device Rows5& v_188, const device Rows6& v_196, const device Rows7& v_204)
+{
+    switch (w)
+    {
+        case 0u:
+        {
+            return v_148.rows0[j];
+        }
+        case 1u:
+        {
+            return v_156.rows1[j];
+        }
+        case 2u:
+        {
+            return v_164.rows2[j];
+        }
+        case 3u:
+        {
+            return v_172.rows3[j];
+        }
+        case 4u:
+        {
+            return v_180.rows4[j];
+        }
+        case 5u:
+        {
+            return v_188.rows5[j];
+        }
+        case 6u:
+        {
+            return v_196.rows6[j];
+        }
+        default:
+        {
+            return v_204.rows7[j];
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+uint bins_at(thread const uint& w, thread const uint& j, const device Bins0& v_69, const device Bins1& v_80, const device Bins2& v_88, const device Bins3& v_96, const device Bins4& v_104, const device Bins5& v_112, const device Bins6& v_120, const device Bins7& v_128)
+{
+    switch (w)
+    {
+        case 0u:
+        {
+            return v_69.bins0[j];
+        }
+        case 1u:
+        {
+            return v_80.bins1[j];
+        }
+        case 2u:
+        {
+            return v_88.bins2[j];
+        }
+        case 3u:
+        {
+            return v_96.bins3[j];
+        }
+        case 4u:
+        {
+            return v_104.bins4[j];
+        }
+        case 5u:
+        {
+            return v_112.bins5[j];
+        }
+        case 6u:
+        {
+            return v_120.bins6[j];
+        }
+        default:
+        {
+            return v_128.bins7[j];
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+uint goes_left(thread const uint& s, thread const uint& row, const device Bins0& v_69, const device Bins1& v_80, const device Bins2& v_88, const device Bins3& v_96, const device Bins4& v_104, const device Bins5& v_112, const device Bins6& v_120, const device Bins7& v_128, device Level& v_289, constant Push& pc)
+{
+    uint param = s;
+    uint param_1 = 6u;
+    uint word = split_word(param, param_1, v_289, pc) + (row >> uint(2));
+    uint param_2 = word;
+    uint param_3 = LIST_WINDOW_SHIFT;
+    uint param_4 = word;
+    uint param_5 = LIST_WINDOW_SHIFT;
+    uint param_6 = window_of(param_2, param_3);
+    uint param_7 = window_index(param_4, param_5);
+    uint w = bins_at(param_6, param_7, v_69, v_80, v_88, v_96, v_104, v_112, v_120, v_128);
+    uint b = (w >> ((row & 3u) * 8u)) & 255u;
+    uint _380;
+    if (b == 0u)
+    {
+        uint param_8 = s;
+        uint param_9 = 3u;
+        _380 = split_word(param_8, param_9, v_289, pc);
+    }
+    else
+    {
+        uint param_10 = s;
+        uint param_11 = 2u;
+        _380 = uint(b <= split_word(param_10, param_11, v_289, pc));
+    }
+    return _380;
+}
+
+static inline __attribute__((always_inline))
+void scratch_put(thread const uint& w, thread const uint& j, thread const uint& v, device Scratch0& v_224, device Scratch1& v_232, device Scratch2& v_240, device Scratch3& v_248, device Scratch4& v_256, device Scratch5& v_264, device Scratch6& v_272, device Scratch7& v_280)
+{
+    switch (w)
+    {
+        case 0u:
+        {
+            v_224.scratch0[j] = v;
+            break;
+        }
+        case 1u:
+        {
+            v_232.scratch1[j] = v;
+            break;
+        }
+        case 2u:
+        {
+            v_240.scratch2[j] = v;
+            break;
+        }
+        case 3u:
+        {
+            v_248.scratch3[j] = v;
+            break;
+        }
+        case 4u:
+        {
+            v_256.scratch4[j] = v;
+            break;
+        }
+        case 5u:
+        {
+            v_264.scratch5[j] = v;
+            break;
+        }
+        case 6u:
+        {
+            v_272.scratch6[j] = v;
+            break;
+        }
+        default:
+        {
+            v_280.scratch7[j] = v;
+            break;
+        }
+    }
+}
+
+kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289 [[buffer(2)]], const device Bins0& v_69 [[buffer(3)]], const device Bins1& v_80 [[buffer(4)]], const device Bins2& v_88 [[buffer(5)]], const device Bins3& v_96 [[buffer(6)]], const device Bins4& v_104 [[buffer(7)]], const device Bins5& v_112 [[buffer(8)]], const device Bins6& v_120 [[buffer(9)]], const device Bins7& v_128 [[buffer(10)]], const device Rows0& v_148 [[buffer(11)]], const device Rows1& v_156 [[buffer(12)]], const device Rows2& v_164 [[buffer(13)]], const device Rows3& v_172 [[buffer(14)]], const device Rows4& v_180 [[buffer(15)]], const device Rows5& v_188 [[buffer(16)]], const device Rows6& v_196 [[buffer(17)]], const device Rows7& v_204 [[buffer(18)]], device Scratch0& v_224 [[buffer(19)]], device Scratch1& v_232 [[buffer(20)]], device Scratch2& v_240 [[buffer(21)]], device Scratch3& v_248 [[buffer(22)]], device Scratch4& v_256 [[buffer(23)]], device Scratch5& v_264 [[buffer(24)]], device Scratch6& v_272 [[buffer(25)]], device Scratch7& v_280 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+{
+    threadgroup uint s_scan[WG];
+    threadgroup uint s_left_base;
+    threadgroup uint s_right_base;
+    uint lid = gl_LocalInvocationID.x;
+    spvUnsafeArray<uint, 8> row;
+    uint _535;
+    uint _572;
+    uint _587;
+    uint _631;
+    for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x)
+    {
+        uint param = t;
+        uint s = split_of_tile(param, v_289, pc);
+        uint param_1 = s;
+        uint param_2 = 1u;
+        uint rows = split_word(param_1, param_2, v_289, pc);
+        uint param_3 = s;
+        uint param_4 = 0u;
+        uint begin = split_word(param_3, param_4, v_289, pc);
+        uint param_5 = s;
+        uint param_6 = 4u;
+        uint first = ((t - split_word(param_5, param_6, v_289, pc)) * TILE_ROWS) + (lid * 8u);
+        uint left_mask = 0u;
+        uint left = 0u;
+        uint valid = 0u;
+        for (uint k = 0u; k < 8u; k++)
+        {
+            uint i = first + k;
+            uint pos = begin + i;
+            row[k] = 0u;
+            if (i < rows)
+            {
+                uint param_7 = pos;
+                uint param_8 = LIST_WINDOW_SHIFT;
+                uint param_9 = pos;
+                uint param_10 = LIST_WINDOW_SHIFT;
+                uint param_11 = window_of(param_7, param_8);
+                uint param_12 = window_index(param_9, param_10);
+                row[k] = rows_at(param_11, param_12, v_148, v_156, v_164, v_172, v_180, v_188, v_196, v_204);
+                valid++;
+                uint param_13 = s;
+                uint param_14 = row[k];
+                if (goes_left(param_13, param_14, v_69, v_80, v_88, v_96, v_104, v_112, v_120, v_128, v_289, pc) != 0u)
+                {
+                    left_mask |= (1u << k);
+                    left++;
+                }
+            }
+        }
+        uint mine = left | ((valid - left) << uint(16));
+        s_scan[lid] = mine;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        for (uint off = 1u; off < WG; off = off << uint(1))
+        {
+            if (lid >= off)
+            {
+                _535 = s_scan[lid - off];
+            }
+            else
+            {
+                _535 = 0u;
+            }
+            uint v = _535;
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+            s_scan[lid] += v;
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+        }
+        uint before = s_scan[lid] - mine;
+        if (lid == 0u)
+        {
+            uint total = s_scan[_564];
+            if ((total & 65535u) != 0u)
+            {
+                uint _580 = atomic_fetch_add_explicit((device atomic_uint*)&v_289.level0[2u * s], total & 65535u, memory_order_relaxed);
+                _572 = _580;
+            }
+            else
+            {
+                _572 = 0u;
+            }
+            s_left_base = _572;
+            if ((total >> uint(16)) != 0u)
+            {
+                uint _596 = atomic_fetch_add_explicit((device atomic_uint*)&v_289.level0[(2u * s) + 1u], total >> uint(16), memory_order_relaxed);
+                _587 = _596;
+            }
+            else
+            {
+                _587 = 0u;
+            }
+            s_right_base = _587;
+        }
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        uint next_left = s_left_base + (before & 65535u);
+        uint next_right = s_right_base + (before >> uint(16));
+        for (uint k_1 = 0u; k_1 < 8u; k_1++)
+        {
+            if ((first + k_1) >= rows)
+            {
+                break;
+            }
+            if (((left_mask >> k_1) & 1u) != 0u)
+            {
+                uint _634 = next_left;
+                next_left = _634 + uint(1);
+                _631 = _634;
+            }
+            else
+            {
+                uint _639 = next_right;
+                next_right = _639 + uint(1);
+                _631 = (rows - 1u) - _639;
+            }
+            uint dest = _631;
+            uint to = begin + dest;
+            uint param_15 = to;
+            uint param_16 = LIST_WINDOW_SHIFT;
+            uint param_17 = to;
+            uint param_18 = LIST_WINDOW_SHIFT;
+            uint param_19 = window_of(param_15, param_16);
+            uint param_20 = window_index(param_17, param_18);
+            uint param_21 = row[k_1];
+            scratch_put(param_19, param_20, param_21, v_224, v_232, v_240, v_248, v_256, v_264, v_272, v_280);
+        }
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+}
+
