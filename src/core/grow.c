@@ -35,7 +35,6 @@ typedef struct grow_state {
     gpl_backend *be;
     gpl_tree_node *nodes;
     gpl_grad_pair *sums;
-    int64_t *rows;
     int32_t *depth;
     int32_t num_nodes;
     int32_t num_leaves;
@@ -48,8 +47,7 @@ static gpl_split_params split_params(const gpl_grow_config *cfg)
     return sp;
 }
 
-static int32_t new_node(grow_state *s, gpl_grad_pair sum, int64_t rows,
-                        int32_t depth)
+static int32_t new_node(grow_state *s, gpl_grad_pair sum, int32_t depth)
 {
     int32_t id = s->num_nodes++;
     gpl_tree_node *n = &s->nodes[id];
@@ -57,7 +55,6 @@ static int32_t new_node(grow_state *s, gpl_grad_pair sum, int64_t rows,
     n->left = n->right = n->feature = -1;
     n->cover = (double)sum.hess / s->cfg->scale.hess;
     s->sums[id] = sum;
-    s->rows[id] = rows;
     s->depth[id] = depth;
     return id;
 }
@@ -89,12 +86,7 @@ static gpulayer_status split_into_leaves(grow_state *s, const gpl_split_apply *s
 {
     if (s->be->ops->split_into_leaves)
         return s->be->ops->split_into_leaves(s->be, splits, count);
-    GPL_CHECK(partition_rows(s, splits, count, child_rows));
-    for (int32_t i = 0; i < count; i++) {
-        s->rows[splits[i].left_child] = child_rows[2 * i];
-        s->rows[splits[i].right_child] = child_rows[2 * i + 1];
-    }
-    return GPULAYER_OK;
+    return partition_rows(s, splits, count, child_rows);
 }
 
 static int can_split(const grow_state *s, const gpl_split_record *r,
@@ -121,8 +113,8 @@ static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
     n->gain = r->gain;
     int32_t depth = s->depth[r->node] + 1;
     /* Row counts are filled in after the partition. */
-    n->left = new_node(s, r->left, 0, depth);
-    n->right = new_node(s, r->right, 0, depth);
+    n->left = new_node(s, r->left, depth);
+    n->right = new_node(s, r->right, depth);
     s->num_leaves++;
     gpl_split_apply a = {r->node, r->feature, r->bin, r->default_left,
                          n->left, n->right};
@@ -137,8 +129,6 @@ static gpulayer_status child_histograms(grow_state *s,
                                         int32_t *build, gpl_hist_subtract *subs)
 {
     for (int32_t i = 0; i < count; i++) {
-        s->rows[applied[i].left_child] = child_rows[2 * i];
-        s->rows[applied[i].right_child] = child_rows[2 * i + 1];
         int left_smaller = child_rows[2 * i] <= child_rows[2 * i + 1];
         build[i] = left_smaller ? applied[i].left_child : applied[i].right_child;
         subs[i].parent = applied[i].node;
@@ -187,9 +177,7 @@ static gpulayer_status grow_depthwise(grow_state *s, level_buffers *lb)
             if (can_split(s, r, r->node)) lb->applied[count++] = apply_split(s, r);
         }
         if (count == 0) break;
-        int32_t child_depth = s->depth[lb->applied[0].left_child];
-        int last_level = s->cfg->params->max_depth > 0 &&
-                         child_depth >= s->cfg->params->max_depth;
+        const int last_level = sp.leaf_children;
         int leaves_full = s->cfg->params->max_leaves > 0 &&
                           s->num_leaves >= s->cfg->params->max_leaves;
         if (last_level || leaves_full) {
@@ -244,7 +232,7 @@ static gpulayer_status grow_lossguide(grow_state *s, level_buffers *lb)
         lb->applied[0] = apply_split(s, &r);
         int32_t kids[2] = {lb->applied[0].left_child, lb->applied[0].right_child};
         int32_t d = s->depth[kids[0]];
-        if (s->cfg->params->max_depth > 0 && d >= s->cfg->params->max_depth) {
+        if (children_are_leaves(s, s->depth[r.node])) {
             GPL_CHECK(split_into_leaves(s, lb->applied, 1, lb->child_rows));
             GPL_CHECK(be->ops->release_histograms(be, &r.node, 1));
             continue;
@@ -300,11 +288,10 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
                               int32_t output, gpl_tree *out)
 {
     const size_t M = (size_t)cfg->max_nodes;
-    grow_state s = {cfg, be, NULL, NULL, NULL, NULL, 0, 1};
+    grow_state s = {cfg, be, NULL, NULL, NULL, 0, 1};
     level_buffers lb;
     s.nodes = malloc(sizeof(gpl_tree_node) * M);
     s.sums = malloc(sizeof(gpl_grad_pair) * M);
-    s.rows = malloc(sizeof(int64_t) * M);
     s.depth = malloc(sizeof(int32_t) * M);
     lb.nodes = malloc(sizeof(int32_t) * M);
     lb.scratch = malloc(sizeof(int32_t) * M);
@@ -314,13 +301,13 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
     lb.child_rows = malloc(sizeof(int64_t) * 2 * M);
     float *leaf_value = malloc(sizeof(float) * M);
     gpulayer_status st = GPULAYER_OK;
-    if (!s.nodes || !s.sums || !s.rows || !s.depth || !lb.nodes || !lb.scratch ||
+    if (!s.nodes || !s.sums || !s.depth || !lb.nodes || !lb.scratch ||
         !lb.records || !lb.applied || !lb.subs || !lb.child_rows || !leaf_value) {
         st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                        "out of host memory for a tree of %zu nodes", M);
         goto done;
     }
-    new_node(&s, (gpl_grad_pair){0, 0}, 0, 0);
+    new_node(&s, (gpl_grad_pair){0, 0}, 0);
     st = be->ops->begin_tree(be);
     if (st == GPULAYER_OK)
         st = cfg->params->grow_policy == GPL_GROW_LOSSGUIDE ? grow_lossguide(&s, &lb)
@@ -336,7 +323,6 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
 done:
     free(s.nodes);
     free(s.sums);
-    free(s.rows);
     free(s.depth);
     free(leaf_value);
     free_level_buffers(&lb);

@@ -82,7 +82,7 @@ typedef struct cuda_context {
     gpl_cuda_hist_kind hist_kind;      /* the kernel used, chosen at upload */
     int verbose;
     int level; /* depth of the level being grown, for messages */
-    int rows_identity; /* row buffer 0 still holds 0 .. n-1: no partition yet */
+    int rows_identity; /* the root's rows are still 0 .. n-1: no partition yet */
 
     /* shape */
     int64_t num_rows;
@@ -138,9 +138,7 @@ typedef struct cuda_context {
      * used): nodes then leaf values, in stage_tree's host memory. */
     cuda_stage stage_tree;
     gpl_infer_node *tree_nodes;
-    int32_t *tree_node_depth; /* host, max_nodes */
-    int32_t tree_top;         /* nodes in use: ids < tree_top */
-    int32_t tree_depth;       /* of the deepest node */
+    int32_t tree_top; /* nodes in use: ids < tree_top */
 
     /* histogram slots: node_slot[node] >= 0 while the node has one */
     gpl_grad_pair **slot_ptr; /* host copy of d_slot_ptr          */

@@ -109,7 +109,7 @@ typedef struct gpl_cuda_tree_margin_args {
     int64_t stride;
     const gpl_infer_node *nodes;
     const float *leaf;
-    int32_t depth; /* of the deepest leaf */
+    int32_t num_nodes; /* bounds the walk; it ends at the row's leaf */
 } gpl_cuda_tree_margin_args;
 
 cudaError_t gpl_cuda_launch_tree_margins(const gpl_cuda_tree_margin_args *a,

@@ -18,8 +18,6 @@ static gpulayer_status check_level_size(const cuda_context *c, const cuda_stage 
     return GPULAYER_OK;
 }
 
-static gpulayer_status check_split(const cuda_context *c, const gpl_split_apply *a);
-
 static gpulayer_status check_live(const cuda_context *c, int32_t node, const char *what)
 {
     if (node < 0 || node >= c->max_nodes || c->node_state[node] != CUDA_NODE_LIVE)
@@ -260,16 +258,24 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
         const gpl_split_record *r = &c->h_records[i];
         const int32_t n = nodes[i];
         if (r->feature < 0 || c->node_count[n] == 0) continue;
-        /* The rows now lie in the other buffer, left child first. */
-        if (n == 0 && c->rows_identity) {
-            c->rows_identity = 0;
-            c->node_buf[n] = 1;
-        } else {
-            c->node_buf[n] = (int8_t)(1 - c->node_buf[n]);
-        }
+        /* The rows now lie in the other buffer, left child first (the
+         * root's identity rows went to buffer 1). */
+        c->node_buf[n] = (int8_t)(1 - c->node_buf[n]);
+        if (n == 0) c->rows_identity = 0;
         c->node_early[n] = (cuda_early_split){c->h_counts[i], r->feature, r->bin,
                                               r->default_left != 0};
     }
+    return GPULAYER_OK;
+}
+
+static gpulayer_status check_split(const cuda_context *c, const gpl_split_apply *a)
+{
+    GPL_CHECK(check_live(c, a->node, "partition_rows"));
+    if (a->left_child < 0 || a->left_child >= c->max_nodes || a->right_child < 0 ||
+        a->right_child >= c->max_nodes || a->feature < 0 || a->feature >= c->num_features ||
+        a->bin < 0 || a->bin > 255)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: invalid split of node %d",
+                         a->node);
     return GPULAYER_OK;
 }
 
@@ -330,17 +336,6 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
         }
     }
     c->level++;
-    return GPULAYER_OK;
-}
-
-static gpulayer_status check_split(const cuda_context *c, const gpl_split_apply *a)
-{
-    GPL_CHECK(check_live(c, a->node, "partition_rows"));
-    if (a->left_child < 0 || a->left_child >= c->max_nodes || a->right_child < 0 ||
-        a->right_child >= c->max_nodes || a->feature < 0 || a->feature >= c->num_features ||
-        a->bin < 0 || a->bin > 255)
-        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: invalid split of node %d",
-                         a->node);
     return GPULAYER_OK;
 }
 

@@ -367,9 +367,6 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
         GPL_CHECK(cuda_stage_create(c, &c->stage_tree,
                                     M * (sizeof(gpl_infer_node) + sizeof(float))));
         c->tree_nodes = c->stage_tree.host;
-        c->tree_node_depth = malloc(M * sizeof *c->tree_node_depth);
-        if (!c->tree_node_depth)
-            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
     }
     /* The planned histogram slots, one pool block. */
     c->slot_cap = c->max_nodes;
@@ -408,8 +405,6 @@ void cuda_workspace_destroy(cuda_context *c)
     cuda_stage_destroy(&c->stage_part);
     cuda_stage_destroy(&c->stage_leaf);
     cuda_stage_destroy(&c->stage_tree);
-    free(c->tree_node_depth);
-    c->tree_node_depth = NULL;
     c->tree_nodes = NULL;
     if (c->h_scale) cudaFreeHost(c->h_scale);
     if (c->h_counts) cudaFreeHost(c->h_counts);

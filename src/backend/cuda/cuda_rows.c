@@ -125,9 +125,7 @@ gpulayer_status cuda_begin_tree(gpl_backend *be)
         /* The previous tree's table has been copied before it is rewritten. */
         GPL_CHECK(cuda_stage_wait(c, &c->stage_tree));
         c->tree_nodes[0] = (gpl_infer_node){{0, 0}, 0, 0, 0, {0, 0}};
-        c->tree_node_depth[0] = 0;
         c->tree_top = 1;
-        c->tree_depth = 0;
     }
     return GPULAYER_OK;
 }
@@ -143,13 +141,10 @@ void cuda_record_splits(cuda_context *c, const gpl_split_apply *splits, int32_t 
         c->tree_nodes[a->node] = (gpl_infer_node){{kids[0], kids[1]}, a->feature,
                                                   (uint8_t)a->bin,
                                                   (uint8_t)(a->default_left != 0), {0, 0}};
-        const int32_t depth = c->tree_node_depth[a->node] + 1;
         for (int k = 0; k < 2; k++) {
             c->tree_nodes[kids[k]] = (gpl_infer_node){{kids[k], kids[k]}, 0, 0, 0, {0, 0}};
-            c->tree_node_depth[kids[k]] = depth;
             if (kids[k] >= c->tree_top) c->tree_top = kids[k] + 1;
         }
-        if (depth > c->tree_depth) c->tree_depth = depth;
     }
 }
 
@@ -168,7 +163,7 @@ static gpulayer_status update_margins_by_tree(cuda_context *c, int32_t output,
     const gpl_infer_node *d_nodes = c->stage_tree.dev;
     gpl_cuda_tree_margin_args a = {c->d_margins, c->num_outputs, output, c->num_rows,
                                    c->d_bins, c->stride, d_nodes,
-                                   (const float *)(d_nodes + n), c->tree_depth};
+                                   (const float *)(d_nodes + n), c->tree_top};
     CUDA_TRY(c, gpl_cuda_launch_tree_margins(&a, c->stream), "kernel tree_margins");
     cuda_profile_end(c, CUDA_OP_MARGINS);
     return GPULAYER_OK;

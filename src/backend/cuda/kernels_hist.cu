@@ -286,7 +286,7 @@ hist_staged_kernel(gpl_cuda_hist_args a)
         }
         __syncwarp();
         /* The next rows' loads, in flight while this group is added. */
-        if (base + step < it.end && base + step + lane < it.end)
+        if (base + step + lane < it.end)
             load_staged_row(a, ch, rows, identity, aligned, base + step + lane, &next);
         if (active)
             for (uint32_t j = copy; j < n; j += ch.copies)

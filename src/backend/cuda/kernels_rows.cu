@@ -136,7 +136,7 @@ __global__ void tree_margins_kernel(gpl_cuda_tree_margin_args a)
          r += (int64_t)gridDim.x * blockDim.x) {
         const uint8_t *row = a.bins + r * a.stride;
         int32_t i = 0;
-        for (int32_t d = 0; d < a.depth; d++) {
+        for (int32_t d = 0; d < a.num_nodes; d++) {
             const gpl_infer_node nd = a.nodes[i];
             if (nd.child[0] == i) break; /* a leaf */
             const unsigned b = row[nd.feature];
