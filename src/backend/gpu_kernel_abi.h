@@ -28,6 +28,8 @@
 /* Storage bindings of the windowed kernels: their plain buffers first
  * (1..), then each windowed buffer's GPL_KERNEL_WINDOWS bindings. */
 #define GPL_HISTOGRAM_BINDINGS (3 + 2 * GPL_KERNEL_WINDOWS)   /* bins, offsets, partial, rows, grad */
+#define GPL_HISTOGRAM_ROWS_BINDINGS (2 + 3 * GPL_KERNEL_WINDOWS) /* offsets, partial, rows, grad, bins */
+#define GPL_BINS_COLUMNS_BINDINGS (2 * GPL_KERNEL_WINDOWS)    /* bins in rows, columns           */
 #define GPL_PART_COUNT_BINDINGS (2 + 2 * GPL_KERNEL_WINDOWS)   /* tiles, level, bins, rows        */
 #define GPL_PART_SCAN_BINDINGS 2                               /* tiles, level                    */
 #define GPL_PART_SCATTER_BINDINGS (2 + 3 * GPL_KERNEL_WINDOWS) /* tiles, level, bins, rows, scratch */
@@ -126,14 +128,25 @@ typedef struct gpl_margins_push {
     uint32_t margin_shift;
 } gpl_margins_push;
 
-/* Push constants of histogram.comp. */
+/* Push constants of histogram.comp and histogram_rows.comp. stride: the
+ * bytes between feature columns (histogram.comp) or the words of one row
+ * of bins (histogram_rows.comp). */
 typedef struct gpl_histogram_push {
     uint32_t row_begin, row_count;
     uint32_t feature_first, feature_count;
     uint32_t bin_first, bin_count;
-    uint32_t column_bytes, hist_len;
+    uint32_t stride, hist_len;
     uint32_t partial_first;
 } gpl_histogram_push;
+
+/* histogram_rows.comp keeps a chunk's words of a row in registers: at most
+ * 8 words, which any 28 consecutive features fit wherever they start. */
+#define GPL_ROW_CHUNK_FEATURES 28
+
+/* Push constants of bins_columns.comp. */
+typedef struct gpl_columns_push {
+    uint32_t num_rows, row_words, num_features, column_words;
+} gpl_columns_push;
 
 /* Push constants of hist_reduce.comp. */
 typedef struct gpl_reduce_push {

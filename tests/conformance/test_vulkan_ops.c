@@ -30,6 +30,9 @@ CASE(test_huge_labels,      "large gradients", 20011, 9, 64, BINS_RANDOM, LABELS
 CASE(test_missing_values,   "NaN features", 20011, 12, 200, BINS_MISSING, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 1, 0.8f, 5, 1.0, 0.0, 1)
 CASE(test_one_feature,      "one feature", 30011, 1, 256, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_ABSOLUTE_ERROR, 1, 0, 1.0f, 6, 0.0, 0.0, 0)
 CASE(test_300_features,     "300 features", 2003, 300, 256, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 4, 1.0, 0.0, 1)
+/* 150 bins a feature: chunks of 27 features, so the second starts at the
+ * last byte of a word of a row (histogram_rows.comp's lead). */
+CASE(test_chunk_offsets,    "chunk offsets", 5003, 30, 150, BINS_MISSING, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 4, 0.0, 0.0, 0)
 /* 4000 features: about 250 shared-memory chunks a node, so the batch of a
  * level of 8 nodes needs more descriptor sets than one pool holds
  * (vk_record.c submits what it has and goes on). */
@@ -119,6 +122,28 @@ static void test_windowed_buffers(void **state)
     unsetenv("GPULAYER_VULKAN_TEST_LIMITS");
 }
 
+/* The kernels the Metal host runs where the Vulkan host has others: the
+ * histograms from the bin columns (histogram.comp) and the three-stage
+ * stable partition. The same comparisons with the CPU backend, on skewed
+ * and missing bins, and once with 64 KiB bindings (chunks cut by binding
+ * size) and 3 workgroups a dispatch. */
+static void test_metal_host_kernels(void **state)
+{
+    (void)state;
+    setenv("GPULAYER_VULKAN_HIST", "columns", 1);
+    setenv("GPULAYER_VULKAN_PARTITION", "stable", 1);
+    const problem p = {"columns, stable partition", 20011, 9, 256, BINS_SKEWED, LABELS_BINARY,
+                       GPL_OBJ_LOGISTIC, 1, 1, 0.9f, 5, 1.0, 0.0, 0};
+    run_problem(&p);
+    setenv("GPULAYER_VULKAN_TEST_LIMITS", "65536,3,1", 1);
+    const problem q = {"columns, small device", 4001, 40, 16, BINS_MISSING, LABELS_BINARY,
+                       GPL_OBJ_SQUARED_ERROR, 1, 0, 1.0f, 4, 0.0, 0.0, 1};
+    run_problem(&q);
+    unsetenv("GPULAYER_VULKAN_TEST_LIMITS");
+    unsetenv("GPULAYER_VULKAN_PARTITION");
+    unsetenv("GPULAYER_VULKAN_HIST");
+}
+
 /* A failed operation names the backend and leaves the process usable. */
 static void test_errors_are_reported(void **state)
 {
@@ -162,12 +187,14 @@ int main(void)
         cmocka_unit_test(test_missing_values),
         cmocka_unit_test(test_one_feature),
         cmocka_unit_test(test_300_features),
+        cmocka_unit_test(test_chunk_offsets),
         cmocka_unit_test(test_4000_features),
         cmocka_unit_test(test_rounding_ties),
         cmocka_unit_test(test_tiny_hessians),
         cmocka_unit_test(test_softmax),
         cmocka_unit_test(test_small_device_limits),
         cmocka_unit_test(test_windowed_buffers),
+        cmocka_unit_test(test_metal_host_kernels),
         cmocka_unit_test(test_errors_are_reported),
     };
     compare_accelerator = "vulkan";

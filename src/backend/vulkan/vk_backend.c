@@ -33,7 +33,7 @@ static void vk_destroy(gpl_backend *be)
             vk_abandon(c);
             (void)vk_finish(c); /* nothing may be in flight when buffers go */
             vk_profile_report(c);
-            vk_buffer *all[] = {&c->bins, &c->offsets, &c->labels, &c->weights, &c->margins,
+            vk_buffer *all[] = {&c->bins, &c->bin_rows, &c->offsets, &c->labels, &c->weights, &c->margins,
                                 &c->grad, &c->rows, &c->scratch, &c->group_max, &c->partial,
                                 &c->tiles, &c->child_counts, &c->counts_host, &c->records, &c->mask,
                                 &c->staging};
@@ -98,15 +98,17 @@ static gpulayer_status check_windows(const vk_context *c, uint64_t rows, uint32_
 }
 
 /* Features in runs whose bins fit the shared-memory histogram and whose
- * columns fit one binding: the histogram kernel's unit of work. */
+ * columns fit one binding (histogram.comp) or whose bytes of a row fit
+ * histogram_rows.comp's registers: the histogram kernel's unit of work. */
 static gpulayer_status plan_chunks(vk_context *c)
 {
     const int32_t F = c->num_features;
     c->chunks = malloc(sizeof(vk_chunk) * (size_t)(F > 0 ? F : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, c->shared_bins,
-                                           c->max_range / c->column_bytes, c->chunks,
-                                           &c->num_chunks);
+    const uint64_t max_columns = c->hist_columns ? c->max_range / c->column_bytes
+                                                 : GPL_ROW_CHUNK_FEATURES;
+    const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, c->shared_bins, max_columns,
+                                           c->chunks, &c->num_chunks);
     if (f >= 0)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "vulkan backend: feature %d has %u bins; at most %u fit the "
@@ -115,20 +117,28 @@ static gpulayer_status plan_chunks(vk_context *c)
     return GPULAYER_OK;
 }
 
+/* The bins go up once, in rows (the histograms read a row's chunk, one
+ * or two sectors, at scattered rows); the columns the partition reads (a
+ * byte of a row per split) are made from them on the device. With
+ * GPULAYER_VULKAN_HIST=columns the rows are dropped once the columns are
+ * made. */
 static gpulayer_status upload_bins(vk_context *c, const gpl_binned_matrix *m)
 {
-    const size_t F = (size_t)m->num_features;
-    const size_t col = (size_t)c->column_bytes;
-    /* Feature-major: a split reads one column, a histogram chunk a run of
-     * columns, each one storage buffer binding at an aligned offset. */
-    uint8_t *t = calloc(F * col + 1, 1);
-    if (!t) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of host memory "
-                             "for the bin columns");
-    gpl_bins_to_columns(m, col, t);
-    gpulayer_status st = vk_buffer_create(c, &c->bins, (VkDeviceSize)(F * col), "bin matrix");
-    if (st == GPULAYER_OK) st = vk_buffer_write(c, &c->bins, 0, t, (VkDeviceSize)(F * col));
-    free(t);
-    return st;
+    const VkDeviceSize N = (VkDeviceSize)m->num_rows, F = (VkDeviceSize)m->num_features;
+    GPL_CHECK(vk_buffer_create(c, &c->bin_rows, N * c->row_bytes, "bins in rows"));
+    if (N) GPL_CHECK(vk_buffer_write_rows(c, &c->bin_rows, m->bins, (size_t)N, (size_t)F,
+                                          (size_t)c->row_bytes));
+    GPL_CHECK(vk_buffer_create(c, &c->bins, F * c->column_bytes, "bin columns"));
+    const gpl_columns_push p = {(uint32_t)N, (uint32_t)(c->row_bytes / 4), (uint32_t)F,
+                                (uint32_t)(c->column_bytes / 4)};
+    vk_range b[GPL_BINS_COLUMNS_BINDINGS];
+    vk_windows(c, &c->bin_rows, c->win.list_shift, 4, b);
+    vk_windows(c, &c->bins, c->win.list_shift, 4, b + GPL_KERNEL_WINDOWS);
+    GPL_CHECK(vk_begin(c, "upload"));
+    GPL_CHECK(vk_dispatch(c, VK_K_BINS_COLUMNS, b, &p, vk_groups_for(c, F * p.column_words)));
+    GPL_CHECK(vk_submit(c));
+    if (c->hist_columns) vk_buffer_destroy(c, &c->bin_rows);
+    return GPULAYER_OK;
 }
 
 static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
@@ -146,6 +156,9 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->hist_len = m->feature_offset[m->num_features];
     c->has_weight = weight != NULL;
     c->column_bytes = vk_align_up(N ? N : 1, c->align);
+    c->row_bytes = vk_align_up(m->num_features ? (VkDeviceSize)m->num_features : 1, 4);
+    const char *hist = getenv("GPULAYER_VULKAN_HIST");
+    c->hist_columns = hist && !strcmp(hist, "columns");
     c->feature_offset = malloc(sizeof(uint32_t) * ((size_t)m->num_features + 1));
     c->node_slot = malloc(sizeof(vk_hist_slot) * (size_t)M);
     c->free_slots = malloc(sizeof(vk_hist_slot) * (size_t)M);
@@ -175,6 +188,7 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     /* The partition reads any split's column from the one bins buffer. */
     GPL_CHECK(check_windows(c, (uint64_t)m->num_features * c->column_bytes / 4,
                             c->win.list_shift, 4, "bin columns"));
+    GPL_CHECK(check_windows(c, N * c->row_bytes / 4, c->win.list_shift, 4, "bins in rows"));
     GPL_CHECK(check_range(c, hist_bytes, "histogram of one node"));
     GPL_CHECK(plan_chunks(c));
     c->slot_bytes = vk_align_up(hist_bytes ? hist_bytes : 16, c->align);
@@ -213,14 +227,14 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
 
     const VkDeviceSize F = (VkDeviceSize)m->num_features;
     /* The plan; histogram slots at their upper bound, one per node. */
-    c->estimate_bytes = (size_t)(F * c->column_bytes + (F + 1) * 4 +
+    c->estimate_bytes = (size_t)(F * c->column_bytes + N * c->row_bytes + (F + 1) * 4 +
                                  N * 4 * (c->has_weight ? 2 : 1) + N * K * 4 + N * 16 + N * 8 +
                                  c->group_stride * c->grad_dispatches +
                                  (VkDeviceSize)c->partial_groups * partial_bytes + tiles * 4 +
                                  level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) +
                                           GPL_SPLIT_RECORD_BYTES) +
                                  F * 4 + M * c->slot_bytes +
-                                 (c->host_visible ? 0 : VK_STAGING_BYTES));
+                                 (c->host_visible ? 0 : c->staging_bytes));
     /* Refused before anything is allocated when even the buffers that do
      * not grow (and two histograms) exceed the device's memory heap. */
     const size_t needed = c->estimate_bytes - (size_t)((M > 2 ? M - 2 : 0) * c->slot_bytes);

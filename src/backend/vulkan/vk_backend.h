@@ -13,9 +13,9 @@
  * submissions (vk_record.c), so this bounds memory, not work. */
 #define VK_SETS_PER_POOL 1024u
 
-/* Staging copies go in pieces of at most this size, so the staging buffer
- * stays small whatever the transfer. */
-#define VK_STAGING_BYTES ((VkDeviceSize)16 << 20)
+/* Staging copies go in pieces of at most half this size (vk_memory.c), so
+ * the staging buffer stays small whatever the transfer. */
+#define VK_STAGING_BYTES ((VkDeviceSize)64 << 20)
 
 /* A device buffer. `mapped` is set where the memory is host-visible (CPU
  * and integrated devices): transfers are then plain copies. */
@@ -134,6 +134,7 @@ typedef struct vk_context {
     uint32_t wg;             /* workgroup size (a power of two) */
     uint32_t shared_bins;    /* bins of a shared-memory histogram chunk */
     uint32_t window_shift;   /* log2 bytes of a per-row buffer's window (window.glsl) */
+    VkDeviceSize staging_bytes; /* VK_STAGING_BYTES, less under test limits */
     int verbose;
     /* The float64-free kernel variants (NAME_soft): the device lacks
      * shaderFloat64, or GPULAYER_VULKAN_SOFT_F64=1 asks for them. */
@@ -150,6 +151,10 @@ typedef struct vk_context {
     int32_t max_nodes;
     uint32_t hist_len;
     VkDeviceSize column_bytes; /* stride of the feature-major bin columns */
+    VkDeviceSize row_bytes;    /* stride of the bins in rows (a multiple of 4) */
+    /* GPULAYER_VULKAN_HIST=columns: histograms from the bin columns
+     * (histogram.comp, as the Metal host builds them) instead of the rows. */
+    int hist_columns;
     uint32_t *feature_offset;  /* host copy */
     vk_chunk *chunks;
     int32_t num_chunks;
@@ -159,7 +164,7 @@ typedef struct vk_context {
     VkDeviceSize group_stride; /* bytes of one dispatch's workgroup maxima, aligned */
 
     /* device buffers */
-    vk_buffer bins, offsets, labels, weights, margins, grad, rows, scratch;
+    vk_buffer bins, bin_rows, offsets, labels, weights, margins, grad, rows, scratch;
     vk_buffer group_max, partial, tiles, child_counts, records, mask;
     vk_buffer staging;
     vk_buffer counts_host; /* host-visible copy of child_counts (discrete GPUs) */
@@ -201,6 +206,10 @@ gpulayer_status vk_buffer_create(vk_context *c, vk_buffer *b, VkDeviceSize bytes
 void vk_buffer_destroy(vk_context *c, vk_buffer *b);
 gpulayer_status vk_buffer_write(vk_context *c, vk_buffer *b, VkDeviceSize offset,
                                 const void *data, VkDeviceSize bytes);
+/* rows rows of src_stride bytes, each written as dst_stride bytes (the
+ * rest zero), from the start of b. */
+gpulayer_status vk_buffer_write_rows(vk_context *c, vk_buffer *b, const void *data,
+                                     size_t rows, size_t src_stride, size_t dst_stride);
 gpulayer_status vk_buffer_read(vk_context *c, const vk_buffer *b, VkDeviceSize offset,
                                void *data, VkDeviceSize bytes);
 gpulayer_status vk_buffer_reserve(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
@@ -239,6 +248,8 @@ gpulayer_status vk_submit(vk_context *c);
 /* Submits without waiting; vk_finish (or any later wait) checks it. */
 gpulayer_status vk_submit_async(vk_context *c);
 gpulayer_status vk_finish(vk_context *c);
+/* Waits for every batch in flight but the last submitted. */
+gpulayer_status vk_wait_older(vk_context *c);
 void vk_abandon(vk_context *c);
 uint32_t vk_groups_for(const vk_context *c, uint64_t items);
 vk_range vk_whole(const vk_buffer *b);

@@ -156,7 +156,11 @@ static void apply_test_limits(vk_context *c)
     if (!v || sscanf(v, "%llu,%u,%d", &range, &groups, &staged) != 3) return;
     if (range >= 4096 && range < c->max_range) c->max_range = range / c->align * c->align;
     if (groups >= 1 && groups < c->max_groups) c->max_groups = groups;
-    if (staged) c->host_visible = 0;
+    /* Staged uploads then go in several pieces, through both halves. */
+    if (staged) {
+        c->host_visible = 0;
+        c->staging_bytes = 16384;
+    }
 }
 
 static gpulayer_status create_device(vk_context *c)
@@ -237,6 +241,7 @@ gpulayer_status vk_device_open(vk_context *c, int32_t device_index)
     GPL_CHECK(pick_device(c, device_index));
     GPL_CHECK(check_capabilities(c));
     choose_memory(c);
+    c->staging_bytes = VK_STAGING_BYTES;
     apply_test_limits(c);
     c->window_shift = gpl_window_shift_for(c->max_range);
     GPL_CHECK(create_device(c));

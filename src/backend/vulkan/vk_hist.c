@@ -86,16 +86,29 @@ static gpulayer_status record_partials(vk_context *c, int32_t node, const wave_n
         const vk_chunk *ch = &c->chunks[k];
         gpl_histogram_push p = {(uint32_t)c->node_begin[node], count, ch->feature_first,
                                 ch->feature_count, ch->bin_first, ch->bin_count,
-                                (uint32_t)c->column_bytes, c->hist_len, w->partial_first};
-        /* bins, offsets, partials, then the row list and the gradient
-         * pairs in windows (histogram.comp). */
-        vk_range b[GPL_HISTOGRAM_BINDINGS] = {
-            {&c->bins, (VkDeviceSize)ch->feature_first * c->column_bytes,
-             (VkDeviceSize)ch->feature_count * c->column_bytes},
-            vk_whole(&c->offsets), vk_whole(&c->partial)};
-        vk_windows(c, &c->rows, c->win.list_shift, 4, b + 3);
-        vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
-        GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM, b, &p, w->groups));
+                                (uint32_t)(c->hist_columns ? c->column_bytes : c->row_bytes / 4),
+                                c->hist_len, w->partial_first};
+        vk_range b[GPL_MAX_KERNEL_BINDINGS];
+        if (c->hist_columns) {
+            /* The chunk's columns, offsets, partials, then the row list
+             * and the gradient pairs in windows (histogram.comp). */
+            b[0] = (vk_range){&c->bins, (VkDeviceSize)ch->feature_first * c->column_bytes,
+                              (VkDeviceSize)ch->feature_count * c->column_bytes};
+            b[1] = vk_whole(&c->offsets);
+            b[2] = vk_whole(&c->partial);
+            vk_windows(c, &c->rows, c->win.list_shift, 4, b + 3);
+            vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
+            GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM, b, &p, w->groups));
+        } else {
+            /* Offsets, partials, then the row list, the gradient pairs and
+             * the bins in rows in windows (histogram_rows.comp). */
+            b[0] = vk_whole(&c->offsets);
+            b[1] = vk_whole(&c->partial);
+            vk_windows(c, &c->rows, c->win.list_shift, 4, b + 2);
+            vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 2 + GPL_KERNEL_WINDOWS);
+            vk_windows(c, &c->bin_rows, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
+            GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM_ROWS, b, &p, w->groups));
+        }
     }
     return GPULAYER_OK;
 }

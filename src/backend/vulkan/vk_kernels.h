@@ -25,6 +25,8 @@ typedef enum gpl_vk_kernel {
     VK_K_PARTITION_PLACE,
     VK_K_UPDATE_MARGINS,
     VK_K_PREDICT,
+    VK_K_HISTOGRAM_ROWS,
+    VK_K_BINS_COLUMNS,
     VK_K_COUNT
 } gpl_vk_kernel;
 

@@ -99,7 +99,7 @@ void vk_buffer_destroy(vk_context *c, vk_buffer *b)
 static gpulayer_status ensure_staging(vk_context *c)
 {
     if (c->staging.buffer) return GPULAYER_OK;
-    GPL_CHECK(create_with_type(c, &c->staging, VK_STAGING_BYTES, c->host_type,
+    GPL_CHECK(create_with_type(c, &c->staging, c->staging_bytes, c->host_type,
                                "staging buffer"));
     VkResult r = c->api.vkMapMemory(c->device, c->staging.memory, 0, VK_WHOLE_SIZE, 0,
                                     &c->staging.mapped);
@@ -109,25 +109,80 @@ static gpulayer_status ensure_staging(vk_context *c)
     return GPULAYER_OK;
 }
 
-/* A transfer first waits for every batch in flight, so a mapped buffer
- * can then be read or written directly. */
-gpulayer_status vk_buffer_write(vk_context *c, vk_buffer *b, VkDeviceSize offset,
-                                const void *data, VkDeviceSize bytes)
+/* Where the bytes of a write come from: `data` as it is, or rows of
+ * src_stride bytes each widened to dst_stride bytes with zeros. */
+typedef struct write_source {
+    const uint8_t *data;
+    size_t src_stride, dst_stride; /* 0: plain bytes */
+} write_source;
+
+/* Bytes [from, from + n) of the destination's image of the source. */
+static void fill(const write_source *s, void *out, VkDeviceSize from, VkDeviceSize n)
+{
+    if (!s->dst_stride) {
+        memcpy(out, s->data + from, (size_t)n);
+        return;
+    }
+    /* Rows are copied whole: callers cut at row boundaries. */
+    uint8_t *o = out;
+    for (VkDeviceSize r = from / s->dst_stride; n > 0; r++, n -= s->dst_stride) {
+        memcpy(o, s->data + r * s->src_stride, s->src_stride);
+        memset(o + s->src_stride, 0, s->dst_stride - s->src_stride);
+        o += s->dst_stride;
+    }
+}
+
+/* A device-local buffer is written through the staging buffer in two
+ * halves: the host fills one half while the device copies the other, so
+ * a large upload runs at the slower of memcpy and the bus instead of
+ * their sum plus a wait a piece. */
+static gpulayer_status write_staged(vk_context *c, vk_buffer *b, VkDeviceSize offset,
+                                    const write_source *s, VkDeviceSize bytes)
+{
+    GPL_CHECK(ensure_staging(c));
+    VkDeviceSize half = c->staging_bytes / 2;
+    if (s->dst_stride) half = half / s->dst_stride * s->dst_stride;
+    if (half == 0) /* a row longer than half the staging buffer */
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED, "vulkan backend: a row of %zu bytes does "
+                         "not fit the staging buffer", s->dst_stride);
+    int k = 0;
+    for (VkDeviceSize done = 0; done < bytes; done += half, k ^= 1) {
+        const VkDeviceSize n = bytes - done < half ? bytes - done : half;
+        /* This half's previous copy (two batches ago) must be done. */
+        GPL_CHECK(vk_wait_older(c));
+        fill(s, (char *)c->staging.mapped + k * half, done, n);
+        GPL_CHECK(vk_begin(c, "upload"));
+        vk_copy(c, &c->staging, (VkDeviceSize)k * half, b, offset + done, n);
+        GPL_CHECK(vk_submit_async(c));
+    }
+    return vk_finish(c);
+}
+
+static gpulayer_status write_source_to(vk_context *c, vk_buffer *b, VkDeviceSize offset,
+                                       const write_source *s, VkDeviceSize bytes)
 {
     GPL_CHECK(vk_finish(c));
     if (b->mapped) {
-        memcpy((char *)b->mapped + offset, data, (size_t)bytes);
+        fill(s, (char *)b->mapped + offset, 0, bytes);
         return GPULAYER_OK;
     }
-    GPL_CHECK(ensure_staging(c));
-    for (VkDeviceSize done = 0; done < bytes; done += VK_STAGING_BYTES) {
-        VkDeviceSize n = bytes - done < VK_STAGING_BYTES ? bytes - done : VK_STAGING_BYTES;
-        memcpy(c->staging.mapped, (const char *)data + done, (size_t)n);
-        GPL_CHECK(vk_begin(c, "upload"));
-        vk_copy(c, &c->staging, 0, b, offset + done, n);
-        GPL_CHECK(vk_submit(c));
-    }
-    return GPULAYER_OK;
+    return write_staged(c, b, offset, s, bytes);
+}
+
+/* A transfer first waits for every batch in flight, so a mapped buffer
+ * can then be written directly. */
+gpulayer_status vk_buffer_write(vk_context *c, vk_buffer *b, VkDeviceSize offset,
+                                const void *data, VkDeviceSize bytes)
+{
+    const write_source s = {data, 0, 0};
+    return write_source_to(c, b, offset, &s, bytes);
+}
+
+gpulayer_status vk_buffer_write_rows(vk_context *c, vk_buffer *b, const void *data,
+                                     size_t rows, size_t src_stride, size_t dst_stride)
+{
+    const write_source s = {data, src_stride, dst_stride};
+    return write_source_to(c, b, 0, &s, (VkDeviceSize)rows * dst_stride);
 }
 
 gpulayer_status vk_buffer_read(vk_context *c, const vk_buffer *b, VkDeviceSize offset,
@@ -139,8 +194,8 @@ gpulayer_status vk_buffer_read(vk_context *c, const vk_buffer *b, VkDeviceSize o
         return GPULAYER_OK;
     }
     GPL_CHECK(ensure_staging(c));
-    for (VkDeviceSize done = 0; done < bytes; done += VK_STAGING_BYTES) {
-        VkDeviceSize n = bytes - done < VK_STAGING_BYTES ? bytes - done : VK_STAGING_BYTES;
+    for (VkDeviceSize done = 0; done < bytes; done += c->staging_bytes) {
+        VkDeviceSize n = bytes - done < c->staging_bytes ? bytes - done : c->staging_bytes;
         GPL_CHECK(vk_begin(c, "download"));
         vk_copy(c, b, offset + done, &c->staging, 0, n);
         GPL_CHECK(vk_submit(c));

@@ -28,6 +28,9 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
                               sizeof(gpl_partition_push)},
     [VK_K_UPDATE_MARGINS] = {"update_margins", GPL_MARGINS_BINDINGS, sizeof(gpl_margins_push)},
     [VK_K_PREDICT] = {"predict", 8, 24},
+    [VK_K_HISTOGRAM_ROWS] = {"histogram_rows", GPL_HISTOGRAM_ROWS_BINDINGS,
+                             sizeof(gpl_histogram_push)},
+    [VK_K_BINS_COLUMNS] = {"bins_columns", GPL_BINS_COLUMNS_BINDINGS, sizeof(gpl_columns_push)},
 };
 
 _Static_assert(VK_MAX_BINDINGS == GPL_MAX_KERNEL_BINDINGS,

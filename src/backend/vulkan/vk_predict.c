@@ -11,7 +11,7 @@
 
 /* The raw values of one block are at most this many bytes (one staging
  * copy where the device memory is not host-visible). */
-#define VK_PREDICT_BLOCK_BYTES VK_STAGING_BYTES
+#define VK_PREDICT_BLOCK_BYTES ((VkDeviceSize)16 << 20)
 
 /* Push constants of predict.comp. */
 typedef struct predict_push {

@@ -63,6 +63,13 @@ gpulayer_status vk_finish(vk_context *c)
     return first;
 }
 
+gpulayer_status vk_wait_older(vk_context *c)
+{
+    for (int i = 1; i < VK_FRAMES; i++)
+        GPL_CHECK(wait_frame(c, &c->frames[(c->current + i) % VK_FRAMES]));
+    return GPULAYER_OK;
+}
+
 /* Opens the current frame's command buffer once its last batch is done. */
 static gpulayer_status open_buffer(vk_context *c)
 {

@@ -1,0 +1,456 @@
+#pragma clang diagnostic ignored "-Wmissing-prototypes"
+#pragma clang diagnostic ignored "-Wmissing-braces"
+#pragma clang diagnostic ignored "-Wunused-variable"
+
+#include <metal_stdlib>
+#include <simd/simd.h>
+#include <metal_atomic>
+
+using namespace metal;
+
+template<typename T, size_t Num>
+struct spvUnsafeArray
+{
+    T elements[Num ? Num : 1];
+    
+    thread T& operator [] (size_t pos) thread
+    {
+        return elements[pos];
+    }
+    constexpr const thread T& operator [] (size_t pos) const thread
+    {
+        return elements[pos];
+    }
+    
+    device T& operator [] (size_t pos) device
+    {
+        return elements[pos];
+    }
+    constexpr const device T& operator [] (size_t pos) const device
+    {
+        return elements[pos];
+    }
+    
+    constexpr const constant T& operator [] (size_t pos) const constant
+    {
+        return elements[pos];
+    }
+    
+    threadgroup T& operator [] (size_t pos) threadgroup
+    {
+        return elements[pos];
+    }
+    constexpr const threadgroup T& operator [] (size_t pos) const threadgroup
+    {
+        return elements[pos];
+    }
+};
+
+struct Row
+{
+    uint2 pair;
+    spvUnsafeArray<uint, 8> w;
+};
+
+struct Rows0
+{
+    uint rows0[1];
+};
+
+struct Rows1
+{
+    uint rows1[1];
+};
+
+struct Rows2
+{
+    uint rows2[1];
+};
+
+struct Rows3
+{
+    uint rows3[1];
+};
+
+struct Rows4
+{
+    uint rows4[1];
+};
+
+struct Rows5
+{
+    uint rows5[1];
+};
+
+struct Rows6
+{
+    uint rows6[1];
+};
+
+struct Rows7
+{
+    uint rows7[1];
+};
+
+struct Grad0
+{
+    uint4 grad0[1];
+};
+
+struct Grad1
+{
+    uint4 grad1[1];
+};
+
+struct Grad2
+{
+    uint4 grad2[1];
+};
+
+struct Grad3
+{
+    uint4 grad3[1];
+};
+
+struct Grad4
+{
+    uint4 grad4[1];
+};
+
+struct Grad5
+{
+    uint4 grad5[1];
+};
+
+struct Grad6
+{
+    uint4 grad6[1];
+};
+
+struct Grad7
+{
+    uint4 grad7[1];
+};
+
+struct Bins0
+{
+    uint bins0[1];
+};
+
+struct Bins1
+{
+    uint bins1[1];
+};
+
+struct Bins2
+{
+    uint bins2[1];
+};
+
+struct Bins3
+{
+    uint bins3[1];
+};
+
+struct Bins4
+{
+    uint bins4[1];
+};
+
+struct Bins5
+{
+    uint bins5[1];
+};
+
+struct Bins6
+{
+    uint bins6[1];
+};
+
+struct Bins7
+{
+    uint bins7[1];
+};
+
+struct Push
+{
+    uint row_begin;
+    uint row_count;
+    uint feature_first;
+    uint feature_count;
+    uint bin_first;
+    uint bin_count;
+    uint row_words;
+    uint hist_len;
+    uint partial_first;
+};
+
+constant uint WINDOW_SHIFT_tmp [[function_constant(2)]];
+constant uint WINDOW_SHIFT = is_function_constant_defined(WINDOW_SHIFT_tmp) ? WINDOW_SHIFT_tmp : 30u;
+constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
+constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
+
+struct Offsets
+{
+    uint feature_offset[1];
+};
+
+#ifndef SPIRV_CROSS_CONSTANT_ID_1
+#define SPIRV_CROSS_CONSTANT_ID_1 2048u
+#endif
+constant uint SHARED_BINS = SPIRV_CROSS_CONSTANT_ID_1;
+constant uint WG_tmp [[function_constant(0)]];
+constant uint WG = is_function_constant_defined(WG_tmp) ? WG_tmp : 256u;
+
+struct Partial
+{
+    uint2 partial[1];
+};
+
+constant uint _609_tmp [[function_constant(0)]];
+constant uint _609 = is_function_constant_defined(_609_tmp) ? _609_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_609, 1u, 1u);
+
+static inline __attribute__((always_inline))
+uint window_of(thread const uint& i, thread const uint& shift)
+{
+    return i >> shift;
+}
+
+static inline __attribute__((always_inline))
+uint window_index(thread const uint& i, thread const uint& shift)
+{
+    return i & ((1u << shift) - 1u);
+}
+
+static inline __attribute__((always_inline))
+uint rows_at(thread const uint& w, thread const uint& j, const device Rows0& v_70, const device Rows1& v_81, const device Rows2& v_89, const device Rows3& v_97, const device Rows4& v_105, const device Rows5& v_113, const device Rows6& v_121, const device Rows7& v_129)
+{
+    switch (w)
+    {
+        case 0u:
+        {
+            return v_70.rows0[j];
+        }
+        case 1u:
+        {
+            return v_81.rows1[j];
+        }
+        case 2u:
+        {
+            return v_89.rows2[j];
+        }
+        case 3u:
+        {
+            return v_97.rows3[j];
+        }
+        case 4u:
+        {
+            return v_105.rows4[j];
+        }
+        case 5u:
+        {
+            return v_113.rows5[j];
+        }
+        case 6u:
+        {
+            return v_121.rows6[j];
+        }
+        default:
+        {
+            return v_129.rows7[j];
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+uint4 grad_at(thread const uint& w, thread const uint& j, const device Grad0& v_149, const device Grad1& v_158, const device Grad2& v_166, const device Grad3& v_174, const device Grad4& v_182, const device Grad5& v_190, const device Grad6& v_198, const device Grad7& v_206)
+{
+    switch (w)
+    {
+        case 0u:
+        {
+            return v_149.grad0[j];
+        }
+        case 1u:
+        {
+            return v_158.grad1[j];
+        }
+        case 2u:
+        {
+            return v_166.grad2[j];
+        }
+        case 3u:
+        {
+            return v_174.grad3[j];
+        }
+        case 4u:
+        {
+            return v_182.grad4[j];
+        }
+        case 5u:
+        {
+            return v_190.grad5[j];
+        }
+        case 6u:
+        {
+            return v_198.grad6[j];
+        }
+        default:
+        {
+            return v_206.grad7[j];
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+uint bins_at(thread const uint& w, thread const uint& j, const device Bins0& v_226, const device Bins1& v_234, const device Bins2& v_242, const device Bins3& v_250, const device Bins4& v_258, const device Bins5& v_266, const device Bins6& v_274, const device Bins7& v_282)
+{
+    switch (w)
+    {
+        case 0u:
+        {
+            return v_226.bins0[j];
+        }
+        case 1u:
+        {
+            return v_234.bins1[j];
+        }
+        case 2u:
+        {
+            return v_242.bins2[j];
+        }
+        case 3u:
+        {
+            return v_250.bins3[j];
+        }
+        case 4u:
+        {
+            return v_258.bins4[j];
+        }
+        case 5u:
+        {
+            return v_266.bins5[j];
+        }
+        case 6u:
+        {
+            return v_274.bins6[j];
+        }
+        default:
+        {
+            return v_282.bins7[j];
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+Row load_row(thread const uint& i, const device Rows0& v_70, const device Rows1& v_81, const device Rows2& v_89, const device Rows3& v_97, const device Rows4& v_105, const device Rows5& v_113, const device Rows6& v_121, const device Rows7& v_129, const device Grad0& v_149, const device Grad1& v_158, const device Grad2& v_166, const device Grad3& v_174, const device Grad4& v_182, const device Grad5& v_190, const device Grad6& v_198, const device Grad7& v_206, const device Bins0& v_226, const device Bins1& v_234, const device Bins2& v_242, const device Bins3& v_250, const device Bins4& v_258, const device Bins5& v_266, const device Bins6& v_274, const device Bins7& v_282, constant Push& pc)
+{
+    uint pos = pc.row_begin + i;
+    uint param = pos;
+    uint param_1 = LIST_WINDOW_SHIFT;
+    uint param_2 = pos;
+    uint param_3 = LIST_WINDOW_SHIFT;
+    uint param_4 = window_of(param, param_1);
+    uint param_5 = window_index(param_2, param_3);
+    uint r = rows_at(param_4, param_5, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129);
+    uint param_6 = r;
+    uint param_7 = GRAD_WINDOW_SHIFT;
+    uint param_8 = r;
+    uint param_9 = GRAD_WINDOW_SHIFT;
+    uint param_10 = window_of(param_6, param_7);
+    uint param_11 = window_index(param_8, param_9);
+    Row row;
+    row.pair = grad_at(param_10, param_11, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206).xz;
+    uint first = (r * pc.row_words) + (pc.feature_first >> uint(2));
+    uint words = (((pc.feature_first & 3u) + pc.feature_count) + 3u) >> uint(2);
+    uint _371;
+    for (uint j = 0u; j < 8u; j++)
+    {
+        uint word = first + j;
+        if (j < words)
+        {
+            uint param_12 = word;
+            uint param_13 = LIST_WINDOW_SHIFT;
+            uint param_14 = word;
+            uint param_15 = LIST_WINDOW_SHIFT;
+            uint param_16 = window_of(param_12, param_13);
+            uint param_17 = window_index(param_14, param_15);
+            _371 = bins_at(param_16, param_17, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282);
+        }
+        else
+        {
+            _371 = 0u;
+        }
+        row.w[j] = _371;
+    }
+    return row;
+}
+
+static inline __attribute__((always_inline))
+void add_row(thread const Row& row, constant Push& pc, const device Offsets& v_451, threadgroup uint (&s_g)[SHARED_BINS], threadgroup uint (&s_h)[SHARED_BINS])
+{
+    int lead = int(pc.feature_first & 3u);
+    int count = int(pc.feature_count);
+    for (int j = 0; j < 8; j++)
+    {
+        for (int q = 0; q < 4; q++)
+        {
+            int k = ((j * 4) + q) - lead;
+            if ((k < 0) || (k >= count))
+            {
+                continue;
+            }
+            uint b = (row.w[j] >> uint(q * 8)) & 255u;
+            uint i = (v_451.feature_offset[pc.feature_first + uint(k)] - pc.bin_first) + b;
+            uint _473 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_g[i], row.pair.x, memory_order_relaxed);
+            uint _479 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_h[i], row.pair.y, memory_order_relaxed);
+        }
+    }
+}
+
+kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets& v_451 [[buffer(1)]], device Partial& _594 [[buffer(2)]], const device Rows0& v_70 [[buffer(3)]], const device Rows1& v_81 [[buffer(4)]], const device Rows2& v_89 [[buffer(5)]], const device Rows3& v_97 [[buffer(6)]], const device Rows4& v_105 [[buffer(7)]], const device Rows5& v_113 [[buffer(8)]], const device Rows6& v_121 [[buffer(9)]], const device Rows7& v_129 [[buffer(10)]], const device Grad0& v_149 [[buffer(11)]], const device Grad1& v_158 [[buffer(12)]], const device Grad2& v_166 [[buffer(13)]], const device Grad3& v_174 [[buffer(14)]], const device Grad4& v_182 [[buffer(15)]], const device Grad5& v_190 [[buffer(16)]], const device Grad6& v_198 [[buffer(17)]], const device Grad7& v_206 [[buffer(18)]], const device Bins0& v_226 [[buffer(19)]], const device Bins1& v_234 [[buffer(20)]], const device Bins2& v_242 [[buffer(21)]], const device Bins3& v_250 [[buffer(22)]], const device Bins4& v_258 [[buffer(23)]], const device Bins5& v_266 [[buffer(24)]], const device Bins6& v_274 [[buffer(25)]], const device Bins7& v_282 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+{
+    threadgroup uint s_g[SHARED_BINS];
+    threadgroup uint s_h[SHARED_BINS];
+    uint lid = gl_LocalInvocationID.x;
+    for (uint i = lid; i < pc.bin_count; i += WG)
+    {
+        s_g[i] = 0u;
+        s_h[i] = 0u;
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint stride = gl_NumWorkGroups.x * WG;
+    uint i_1 = (gl_WorkGroupID.x * WG) + lid;
+    if (i_1 < pc.row_count)
+    {
+        uint param = i_1;
+        Row current = load_row(param, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282, pc);
+        for (;;)
+        {
+            bool more = (pc.row_count - i_1) > stride;
+            Row next = current;
+            if (more)
+            {
+                uint param_1 = i_1 + stride;
+                next = load_row(param_1, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282, pc);
+            }
+            Row param_2 = current;
+            add_row(param_2, pc, v_451, s_g, s_h);
+            if (!more)
+            {
+                break;
+            }
+            current = next;
+            i_1 += stride;
+            continue;
+        }
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint base = ((pc.partial_first + gl_WorkGroupID.x) * pc.hist_len) + pc.bin_first;
+    for (uint b = lid; b < pc.bin_count; b += WG)
+    {
+        _594.partial[base + b] = uint2(s_g[b], s_h[b]);
+    }
+}
+

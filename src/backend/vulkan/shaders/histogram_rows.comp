@@ -1,0 +1,120 @@
+#version 450
+// histogram_rows.comp -- histogram.comp's first stage over the bins in
+// rows (row_words words a row, one byte a feature) instead of columns.
+// Below the root a node's rows are scattered over the whole matrix, so
+// with columns every (row, feature) is a gathered byte, a 32-byte sector
+// each; here a row's chunk is one or two sectors. The Vulkan host builds
+// histograms with this kernel; histogram.comp stays for the Metal host
+// and GPULAYER_VULKAN_HIST=columns.
+//
+// Each invocation takes rows WG apart, loading the next row (index,
+// gradient pair, the chunk's words) before it adds the current one, so a
+// row's loads are in flight while the previous row's atomics run.
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+
+layout(constant_id = 1) const uint SHARED_BINS = 2048;
+// The words of a row one chunk spans at most: the host plans chunks of at
+// most GPL_ROW_CHUNK_FEATURES (28) features, which with a first feature
+// at any byte of a word span at most 3 + 28 bytes.
+const uint CHUNK_WORDS = 8u;
+
+layout(push_constant) uniform Push {
+    uint row_begin;     // the node's first position in the row list
+    uint row_count;
+    uint feature_first; // the chunk: features [first, first + count)
+    uint feature_count;
+    uint bin_first;     // histogram index of the chunk's first bin
+    uint bin_count;
+    uint row_words;     // words of one row of bins
+    uint hist_len;      // partials are [group][hist_len]
+    uint partial_first; // this node's first partial
+} pc;
+
+layout(std430, binding = 1) readonly buffer Offsets { uint feature_offset[]; };
+// (grad, hess) as int32 words.
+layout(std430, binding = 2) writeonly buffer Partial { uvec2 partial[]; };
+// The row list (bindings 3..10), the gradient pairs (11..18) and the bins
+// in rows (19..26), in windows (window.glsl).
+#include "window.glsl"
+WINDOW_BUFFERS(Rows, rows, uint, 3, readonly)
+WINDOW_BUFFERS(Grad, grad, uvec4, 3 + GPL_WINDOWS, readonly)
+WINDOW_BUFFERS(Bins, bins, uint, 3 + 2 * GPL_WINDOWS, readonly)
+WINDOW_LOAD(rows, uint)
+WINDOW_LOAD(grad, uvec4)
+WINDOW_LOAD(bins, uint)
+
+shared uint s_g[SHARED_BINS];
+shared uint s_h[SHARED_BINS];
+
+// A row of the chunk in registers: its gradient pair's low words and the
+// words holding the chunk's bins.
+struct Row {
+    uvec2 pair;
+    uint w[CHUNK_WORDS];
+};
+
+Row load_row(uint i)
+{
+    Row row;
+    const uint pos = pc.row_begin + i;
+    const uint r = rows_at(window_of(pos, LIST_WINDOW_SHIFT), window_index(pos, LIST_WINDOW_SHIFT));
+    row.pair = grad_at(window_of(r, GRAD_WINDOW_SHIFT), window_index(r, GRAD_WINDOW_SHIFT)).xz;
+    // Within 32 bits: the host refuses bins of more than 2^32 words.
+    const uint first = r * pc.row_words + (pc.feature_first >> 2);
+    const uint words = ((pc.feature_first & 3u) + pc.feature_count + 3u) >> 2;
+    for (uint j = 0u; j < CHUNK_WORDS; j++) {
+        const uint word = first + j;
+        row.w[j] = j < words ? bins_at(window_of(word, LIST_WINDOW_SHIFT),
+                                       window_index(word, LIST_WINDOW_SHIFT))
+                             : 0u;
+    }
+    return row;
+}
+
+// Byte q of word j is feature j * 4 + q - lead of the chunk; the loops
+// have constant bounds so that the words stay in registers.
+void add_row(Row row)
+{
+    const int lead = int(pc.feature_first & 3u);
+    const int count = int(pc.feature_count);
+    for (int j = 0; j < int(CHUNK_WORDS); j++) {
+        for (int q = 0; q < 4; q++) {
+            const int k = j * 4 + q - lead;
+            if (k < 0 || k >= count) continue;
+            const uint b = (row.w[j] >> uint(q * 8)) & 0xffu;
+            const uint i = feature_offset[pc.feature_first + uint(k)] - pc.bin_first + b;
+            atomicAdd(s_g[i], row.pair.x);
+            atomicAdd(s_h[i], row.pair.y);
+        }
+    }
+}
+
+void main()
+{
+    const uint lid = gl_LocalInvocationID.x;
+    for (uint i = lid; i < pc.bin_count; i += WG) {
+        s_g[i] = 0u;
+        s_h[i] = 0u;
+    }
+    barrier();
+    const uint stride = gl_NumWorkGroups.x * WG;
+    uint i = gl_WorkGroupID.x * WG + lid;
+    if (i < pc.row_count) {
+        Row current = load_row(i);
+        for (;;) {
+            // i + stride < row_count, without overflowing 32 bits.
+            const bool more = pc.row_count - i > stride;
+            Row next = current;
+            if (more) next = load_row(i + stride);
+            add_row(current);
+            if (!more) break;
+            current = next;
+            i += stride;
+        }
+    }
+    barrier();
+    const uint base = (pc.partial_first + gl_WorkGroupID.x) * pc.hist_len + pc.bin_first;
+    for (uint b = lid; b < pc.bin_count; b += WG)
+        partial[base + b] = uvec2(s_g[b], s_h[b]);
+}
