@@ -30,6 +30,7 @@
 #define GPL_HISTOGRAM_BINDINGS (3 + 2 * GPL_KERNEL_WINDOWS)   /* bins, offsets, partial, rows, grad */
 #define GPL_HISTOGRAM_ROWS_BINDINGS (2 + 3 * GPL_KERNEL_WINDOWS) /* offsets, partial, rows, grad, bins */
 #define GPL_BINS_COLUMNS_BINDINGS (2 * GPL_KERNEL_WINDOWS)    /* bins in rows, columns           */
+#define GPL_MARGINS_SPLIT_BINDINGS (3 * GPL_KERNEL_WINDOWS)   /* rows, margins, bin columns      */
 #define GPL_PART_COUNT_BINDINGS (2 + 2 * GPL_KERNEL_WINDOWS)   /* tiles, level, bins, rows        */
 #define GPL_PART_SCAN_BINDINGS 2                               /* tiles, level                    */
 #define GPL_PART_SCATTER_BINDINGS (2 + 3 * GPL_KERNEL_WINDOWS) /* tiles, level, bins, rows, scratch */
@@ -127,6 +128,13 @@ typedef struct gpl_margins_push {
     float value;
     uint32_t margin_shift;
 } gpl_margins_push;
+
+/* Push constants of margins_split.comp: a split whose children are leaves. */
+typedef struct gpl_margins_split_push {
+    uint32_t row_begin, row_count, num_outputs, output_index;
+    float value_left, value_right;
+    uint32_t margin_shift, column_word, bin, default_left;
+} gpl_margins_split_push;
 
 /* Push constants of histogram.comp and histogram_rows.comp. stride: the
  * bytes between feature columns (histogram.comp) or the words of one row

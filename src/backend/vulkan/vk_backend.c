@@ -50,6 +50,7 @@ static void vk_destroy(gpl_backend *be)
         free(c->node_count);
         free(c->node_state);
         free(c->node_depth);
+        free(c->leaf_splits);
         free(c);
     }
     free(be);
@@ -166,8 +167,9 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->node_count = calloc((size_t)M, sizeof(int64_t));
     c->node_state = calloc((size_t)M, 1);
     c->node_depth = calloc((size_t)M, sizeof(int32_t));
+    c->leaf_splits = malloc(sizeof(gpl_split_apply) * (size_t)M);
     if (!c->feature_offset || !c->node_slot || !c->free_slots || !c->node_begin ||
-        !c->node_count || !c->node_state || !c->node_depth)
+        !c->node_count || !c->node_state || !c->node_depth || !c->leaf_splits)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of host memory");
     memcpy(c->feature_offset, m->feature_offset,
            sizeof(uint32_t) * ((size_t)m->num_features + 1));
@@ -207,6 +209,8 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     if (rp && atoi(rp) > 0) c->rows_per_partial = (uint32_t)atoi(rp);
     const char *part = getenv("GPULAYER_VULKAN_PARTITION");
     c->partition_stable = part && !strcmp(part, "stable");
+    const char *leaves = getenv("GPULAYER_VULKAN_LEAVES");
+    c->partition_leaves = leaves && !strcmp(leaves, "partition");
     c->node_partials = VK_MAX_PARTIAL_GROUPS;
     const char *np = getenv("GPULAYER_VULKAN_NODE_PARTIALS");
     if (np && atoi(np) > 0) c->node_partials = (uint32_t)atoi(np);
@@ -356,6 +360,7 @@ static gpulayer_status vk_begin_tree(gpl_backend *be)
     c->node_count[0] = c->num_rows;
     c->node_state[0] = VK_NODE_LIVE;
     c->node_depth[0] = 0;
+    c->num_leaf_splits = 0;
     const uint64_t N = (uint64_t)c->num_rows, window = (uint64_t)1 << c->win.list_shift;
     GPL_CHECK(vk_begin(c, "begin_tree"));
     for (uint64_t first = 0; first < N; first += window) {
@@ -368,16 +373,20 @@ static gpulayer_status vk_begin_tree(gpl_backend *be)
 }
 
 
-/* One dispatch a leaf, all in one batch: leaves hold disjoint rows. */
+/* One dispatch a leaf, and one a split into leaves, all in one batch:
+ * leaves hold disjoint rows. */
 static gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
                                          const float *leaf_value)
 {
     vk_context *c = vk_ctx(be);
     c->level = -1;
-    vk_range b[GPL_MARGINS_BINDINGS];
+    /* The row list, the margins, then the bin columns (margins_split.comp
+     * only), in windows. */
+    vk_range b[GPL_MARGINS_SPLIT_BINDINGS];
     vk_windows(c, &c->rows, c->win.list_shift, 4, b);
     vk_windows(c, &c->margins, c->win.margin_shift, (VkDeviceSize)c->num_outputs * 4,
                b + GPL_KERNEL_WINDOWS);
+    vk_windows(c, &c->bins, c->win.list_shift, 4, b + 2 * GPL_KERNEL_WINDOWS);
     GPL_CHECK(vk_begin(c, "update_margins"));
     for (int32_t n = 0; n < c->max_nodes; n++) {
         if (c->node_state[n] != VK_NODE_LIVE || c->node_count[n] == 0) continue;
@@ -386,6 +395,19 @@ static gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
                               c->win.margin_shift};
         GPL_CHECK(vk_dispatch(c, VK_K_UPDATE_MARGINS, b, &p,
                               vk_groups_for(c, (uint64_t)c->node_count[n])));
+    }
+    for (int32_t i = 0; i < c->num_leaf_splits; i++) {
+        const gpl_split_apply *s = &c->leaf_splits[i];
+        if (c->node_count[s->node] == 0) continue;
+        gpl_margins_split_push p = {(uint32_t)c->node_begin[s->node],
+                                    (uint32_t)c->node_count[s->node],
+                                    (uint32_t)c->num_outputs, (uint32_t)output,
+                                    leaf_value[s->left_child], leaf_value[s->right_child],
+                                    c->win.margin_shift,
+                                    (uint32_t)((VkDeviceSize)s->feature * c->column_bytes / 4),
+                                    (uint32_t)s->bin, (uint32_t)(s->default_left != 0)};
+        GPL_CHECK(vk_dispatch(c, VK_K_MARGINS_SPLIT, b, &p,
+                              vk_groups_for(c, (uint64_t)c->node_count[s->node])));
     }
     return vk_submit_async(c);
 }
@@ -410,6 +432,7 @@ static const struct gpl_backend_ops vk_ops = {
     .subtract_histograms = vk_subtract_histograms,
     .evaluate_splits = vk_evaluate_splits,
     .partition_rows = vk_partition_rows,
+    .split_into_leaves = vk_split_into_leaves,
     .update_margins = vk_update_margins,
     .release_histograms = vk_release_histograms,
     .read_histogram = vk_read_histogram,

@@ -142,6 +142,9 @@ typedef struct vk_context {
     /* GPULAYER_VULKAN_PARTITION=stable: the three-stage stable partition
      * instead of the one-pass one (vk_partition.c). */
     int partition_stable;
+    /* GPULAYER_VULKAN_LEAVES=partition: split_into_leaves moves the rows
+     * as partition_rows does (for measurement). */
+    int partition_leaves;
     vk_pipeline pipelines[VK_K_COUNT];
 
     /* shape */
@@ -190,6 +193,11 @@ typedef struct vk_context {
     int64_t *node_count;
     uint8_t *node_state;
     int32_t *node_depth;
+    /* Splits of this tree whose children are leaves (split_into_leaves):
+     * their rows stay with the parent; update_margins sends them left or
+     * right (margins_split.comp). */
+    gpl_split_apply *leaf_splits;
+    int32_t num_leaf_splits;
 
     size_t allocated_bytes, peak_bytes, estimate_bytes;
 } vk_context;
@@ -274,6 +282,8 @@ void vk_hist_reset(vk_context *c);
 gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes,
                                    int32_t num_nodes, const gpl_split_params *params,
                                    const uint8_t *feature_mask, gpl_split_record *out);
+gpulayer_status vk_split_into_leaves(gpl_backend *be, const gpl_split_apply *splits,
+                                    int32_t count);
 gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
                                   int32_t count, int64_t *child_rows);
 

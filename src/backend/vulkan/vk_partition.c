@@ -118,3 +118,26 @@ gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits
     free(counts);
     return st;
 }
+
+/* The rows stay with the parent: update_margins gives each of them the
+ * leaf its bin sends it to, which is all a leaf's rows are needed for. */
+gpulayer_status vk_split_into_leaves(gpl_backend *be, const gpl_split_apply *splits,
+                                     int32_t count)
+{
+    vk_context *c = vk_ctx(be);
+    if (c->partition_leaves) { /* for measurement: as without this operation */
+        int64_t *child_rows = malloc(sizeof(int64_t) * 2 * (size_t)(count > 0 ? count : 1));
+        if (!child_rows)
+            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+        gpulayer_status st = vk_partition_rows(be, splits, count, child_rows);
+        free(child_rows);
+        return st;
+    }
+    /* Each split takes a live node (at most max_nodes entries). */
+    for (int32_t i = 0; i < count; i++) {
+        GPL_CHECK(check_split(c, &splits[i]));
+        c->leaf_splits[c->num_leaf_splits++] = splits[i];
+        c->node_state[splits[i].node] = VK_NODE_SPLIT;
+    }
+    return GPULAYER_OK;
+}
