@@ -31,6 +31,7 @@
 #define GPL_HISTOGRAM_ROWS_BINDINGS (2 + 3 * GPL_KERNEL_WINDOWS) /* offsets, partial, rows, grad, bins */
 #define GPL_BINS_COLUMNS_BINDINGS (2 * GPL_KERNEL_WINDOWS)    /* bins in rows, columns           */
 #define GPL_MARGINS_SPLIT_BINDINGS (3 * GPL_KERNEL_WINDOWS)   /* rows, margins, bin columns      */
+#define GPL_SPLIT_TABLE_BINDINGS 2                             /* level, split records            */
 #define GPL_PART_COUNT_BINDINGS (2 + 2 * GPL_KERNEL_WINDOWS)   /* tiles, level, bins, rows        */
 #define GPL_PART_SCAN_BINDINGS 2                               /* tiles, level                    */
 #define GPL_PART_SCATTER_BINDINGS (2 + 3 * GPL_KERNEL_WINDOWS) /* tiles, level, bins, rows, scratch */
@@ -128,6 +129,11 @@ typedef struct gpl_margins_push {
     float value;
     uint32_t margin_shift;
 } gpl_margins_push;
+
+/* Push constants of split_table.comp. */
+typedef struct gpl_split_table_push {
+    uint32_t num_splits, table_first, column_words;
+} gpl_split_table_push;
 
 /* Push constants of margins_split.comp: a split whose children are leaves. */
 typedef struct gpl_margins_split_push {

@@ -176,6 +176,10 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
             if (rc[i].feature >= 0 && rc[i].gain > 1e-6 && next + 2 <= M) {
                 ap[count] = (gpl_split_apply){rc[i].node, rc[i].feature, rc[i].bin,
                                               rc[i].default_left, next, next + 1};
+                /* Every third split differs from the search's best, as a
+                 * driver's may: a backend that partitioned the node with
+                 * its search must partition it again. */
+                if (count % 3 == 2 && ap[count].bin > 1) ap[count].bin--;
                 next += 2;
                 count++;
             }

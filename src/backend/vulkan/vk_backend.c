@@ -51,6 +51,7 @@ static void vk_destroy(gpl_backend *be)
         free(c->node_state);
         free(c->node_depth);
         free(c->leaf_splits);
+        free(c->early);
         free(c);
     }
     free(be);
@@ -168,8 +169,9 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->node_state = calloc((size_t)M, 1);
     c->node_depth = calloc((size_t)M, sizeof(int32_t));
     c->leaf_splits = malloc(sizeof(gpl_split_apply) * (size_t)M);
+    c->early = malloc(sizeof(vk_early_split) * (size_t)M);
     if (!c->feature_offset || !c->node_slot || !c->free_slots || !c->node_begin ||
-        !c->node_count || !c->node_state || !c->node_depth || !c->leaf_splits)
+        !c->node_count || !c->node_state || !c->node_depth || !c->leaf_splits || !c->early)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of host memory");
     memcpy(c->feature_offset, m->feature_offset,
            sizeof(uint32_t) * ((size_t)m->num_features + 1));
@@ -209,6 +211,7 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     if (rp && atoi(rp) > 0) c->rows_per_partial = (uint32_t)atoi(rp);
     const char *part = getenv("GPULAYER_VULKAN_PARTITION");
     c->partition_stable = part && !strcmp(part, "stable");
+    c->partition_early = !(part && !strcmp(part, "late"));
     const char *leaves = getenv("GPULAYER_VULKAN_LEAVES");
     c->partition_leaves = leaves && !strcmp(leaves, "partition");
     c->node_partials = VK_MAX_PARTIAL_GROUPS;
@@ -361,6 +364,7 @@ static gpulayer_status vk_begin_tree(gpl_backend *be)
     c->node_state[0] = VK_NODE_LIVE;
     c->node_depth[0] = 0;
     c->num_leaf_splits = 0;
+    for (int32_t n = 0; n < c->max_nodes; n++) c->early[n].feature = -1;
     const uint64_t N = (uint64_t)c->num_rows, window = (uint64_t)1 << c->win.list_shift;
     GPL_CHECK(vk_begin(c, "begin_tree"));
     for (uint64_t first = 0; first < N; first += window) {

@@ -62,6 +62,12 @@ typedef struct vk_hist_slot {
  * and whose columns fit one storage buffer binding. */
 typedef gpl_hist_chunk vk_chunk;
 
+/* A node partitioned with its level's split search (vk_partition.c). */
+typedef struct vk_early_split {
+    uint32_t left;
+    int32_t feature, bin, default_left;
+} vk_early_split;
+
 /* Batches in flight at once: an operation whose results the host does
  * not need (histogram build, subtraction, margins) returns once its batch
  * is submitted, and the host records the next while the device works. */
@@ -142,6 +148,9 @@ typedef struct vk_context {
     /* GPULAYER_VULKAN_PARTITION=stable: the three-stage stable partition
      * instead of the one-pass one (vk_partition.c). */
     int partition_stable;
+    /* The level's partition with its split search (vk_partition.c);
+     * GPULAYER_VULKAN_PARTITION=late turns it off, for measurement. */
+    int partition_early;
     /* GPULAYER_VULKAN_LEAVES=partition: split_into_leaves moves the rows
      * as partition_rows does (for measurement). */
     int partition_leaves;
@@ -198,6 +207,9 @@ typedef struct vk_context {
      * right (margins_split.comp). */
     gpl_split_apply *leaf_splits;
     int32_t num_leaf_splits;
+    /* By node: the split its rows were partitioned by with its level's
+     * search (feature -1: none), and the left child's row count. */
+    vk_early_split *early;
 
     size_t allocated_bytes, peak_bytes, estimate_bytes;
 } vk_context;
@@ -284,6 +296,13 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes,
                                    const uint8_t *feature_mask, gpl_split_record *out);
 gpulayer_status vk_split_into_leaves(gpl_backend *be, const gpl_split_apply *splits,
                                     int32_t count);
+/* The early partition (vk_split.c): buffers reserved before the batch,
+ * the partition of nodes by their records recorded after the search, the
+ * left counts taken once the batch is done. */
+gpulayer_status vk_partition_early_prepare(vk_context *c, const int32_t *nodes, int32_t count);
+gpulayer_status vk_partition_early_record(vk_context *c, const int32_t *nodes, int32_t count);
+gpulayer_status vk_partition_early_take(vk_context *c, const int32_t *nodes, int32_t count,
+                                        const gpl_split_record *records);
 gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
                                   int32_t count, int64_t *child_rows);
 

@@ -1,7 +1,12 @@
 /* vk_partition.c -- partition_rows: every split node's rows into the
  * scratch list, then copied back, one dispatch for all the splits of the
  * level (partition_place: workgroups reserve places in the children with
- * atomics), in one batch; only the child row counts come back.
+ * atomics), in one batch; only the child row counts come back. Unless the
+ * children will be leaves, the level's partition is queued behind its
+ * split search (vk_split.c), each node by its best split, so the records
+ * and the counts come back in one wait; partition_rows then only moves
+ * the rows of splits the driver chose otherwise (GPULAYER_VULKAN_PARTITION
+ * =late: always, for measurement).
  * GPULAYER_VULKAN_PARTITION=stable takes the three-stage stable partition
  * instead (tile counts, a scan per node, scatter), which the Metal host
  * uses. */
@@ -20,8 +25,12 @@ static gpulayer_status check_split(const vk_context *c, const gpl_split_apply *s
     return GPULAYER_OK;
 }
 
+/* Records the partition of `count` splits into the open batch. With
+ * from_records, the table holds only the splits' rows and tiles, and the
+ * split_table kernel fills in each split from the level's split records
+ * (the early partition: split s is the node of record s). */
 static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits,
-                                    int32_t count, gpl_partition_split *table)
+                                    int32_t count, gpl_partition_split *table, int from_records)
 {
     const gpl_partition_push push = gpl_partition_plan_level(
         table, splits, count, c->node_begin, c->node_count, c->wg * GPL_PART_ITEMS,
@@ -33,6 +42,14 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     if (!c->partition_stable)
         vk_fill(c, &c->child_counts, 0, (VkDeviceSize)count * GPL_CHILD_COUNTS_BYTES, 0);
     vk_barrier(c);
+    if (from_records) {
+        const gpl_split_table_push tp = {(uint32_t)count, push.table_first,
+                                         (uint32_t)(c->column_bytes / 4)};
+        vk_range tb[GPL_SPLIT_TABLE_BINDINGS] = {vk_whole(&c->child_counts),
+                                                 vk_whole(&c->records)};
+        GPL_CHECK(vk_dispatch(c, VK_K_SPLIT_TABLE, tb, &tp, vk_groups_for(c, (uint64_t)count)));
+        vk_barrier(c);
+    }
     /* Tiles and the level buffer, then the bin columns, the row list and
      * the scratch list in windows (window.glsl). */
     vk_range b[GPL_PART_SCATTER_BINDINGS] = {vk_whole(&c->tiles), vk_whole(&c->child_counts)};
@@ -63,7 +80,104 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
                                           (VkDeviceSize)table[i].row_count * 4};
     vk_copy_regions(c, &c->scratch, &c->rows, regions, n);
     free(regions);
+    /* On a discrete GPU the batch ends with a copy of the counts into
+     * host-visible memory, read once its fence has signalled. */
+    if (c->child_counts.mapped == NULL)
+        vk_copy(c, &c->child_counts, 0, &c->counts_host, 0, (VkDeviceSize)count * 8);
     return GPULAYER_OK;
+}
+
+/* The level buffer (child counts, then the split table), the tiles and
+ * the host copy of the counts, for `count` splits of `tiles` tiles; before
+ * a batch is opened (growing a buffer waits for the batches in flight). */
+static gpulayer_status reserve_level(vk_context *c, int32_t count, uint64_t tiles)
+{
+    if (tiles > UINT32_MAX)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED, "vulkan backend: too many partition tiles");
+    GPL_CHECK(vk_buffer_reserve(c, &c->tiles, tiles * 4, "partition tiles"));
+    GPL_CHECK(vk_buffer_reserve(c, &c->child_counts,
+                                (VkDeviceSize)count * (GPL_CHILD_COUNTS_BYTES +
+                                                       sizeof(gpl_partition_split)),
+                                "child row counts and split table"));
+    if (c->child_counts.mapped == NULL)
+        GPL_CHECK(vk_buffer_reserve_host(c, &c->counts_host, (VkDeviceSize)count * 8,
+                                         "child row counts (host copy)"));
+    return GPULAYER_OK;
+}
+
+/* Partition tiles of the nodes (splits NULL) or of the splits' nodes. */
+static uint64_t level_tiles(const vk_context *c, const int32_t *nodes,
+                            const gpl_split_apply *splits, int32_t count)
+{
+    uint64_t tiles = 0;
+    for (int32_t i = 0; i < count; i++)
+        tiles += gpl_partition_tiles((uint64_t)c->node_count[splits ? splits[i].node : nodes[i]],
+                                     c->wg * GPL_PART_ITEMS);
+    return tiles;
+}
+
+/* The left child counts of the batch just waited for (2 words a split). */
+static gpulayer_status read_counts(vk_context *c, uint32_t *counts, int32_t count)
+{
+    return vk_buffer_read(c, c->child_counts.mapped ? &c->child_counts : &c->counts_host, 0,
+                          counts, sizeof(uint32_t) * 2 * (size_t)count);
+}
+
+gpulayer_status vk_partition_early_prepare(vk_context *c, const int32_t *nodes, int32_t count)
+{
+    return reserve_level(c, count, level_tiles(c, nodes, NULL, count));
+}
+
+gpulayer_status vk_partition_early_record(vk_context *c, const int32_t *nodes, int32_t count)
+{
+    /* Placeholder splits: the table's rows and tiles come from the nodes,
+     * the rest from the records on the device. */
+    gpl_split_apply *splits = malloc(sizeof *splits * (size_t)count);
+    gpl_partition_split *table = malloc(sizeof *table * (size_t)count);
+    gpulayer_status st = splits && table ? GPULAYER_OK
+                                         : gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                                                     "vulkan backend: out of memory");
+    for (int32_t i = 0; st == GPULAYER_OK && i < count; i++)
+        splits[i] = (gpl_split_apply){nodes[i], 0, 255, 1, 0, 0};
+    if (st == GPULAYER_OK) st = record_level(c, splits, count, table, 1);
+    free(splits);
+    free(table);
+    return st;
+}
+
+gpulayer_status vk_partition_early_take(vk_context *c, const int32_t *nodes, int32_t count,
+                                        const gpl_split_record *records)
+{
+    uint32_t *counts = malloc(sizeof(uint32_t) * 2 * (size_t)count);
+    if (!counts) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+    gpulayer_status st = read_counts(c, counts, count);
+    for (int32_t i = 0; st == GPULAYER_OK && i < count; i++) {
+        const gpl_split_record *r = &records[i];
+        if (r->feature < 0) continue;
+        c->early[nodes[i]] = (vk_early_split){c->node_count[nodes[i]] ? counts[2 * i] : 0,
+                                              r->feature, r->bin, r->default_left != 0};
+    }
+    free(counts);
+    return st;
+}
+
+/* Whether the node of split s was partitioned by s with its level's
+ * search (its left count is then *left); either way that is used up. */
+static int early_match(vk_context *c, const gpl_split_apply *s, uint32_t *left)
+{
+    vk_early_split *e = &c->early[s->node];
+    const int match = e->feature >= 0 && e->feature == s->feature && e->bin == s->bin &&
+                      e->default_left == (s->default_left != 0);
+    *left = e->left;
+    e->feature = -1;
+    return match;
+}
+
+static void apply_children(vk_context *c, const gpl_split_apply *s, uint32_t left,
+                           int64_t *child_rows)
+{
+    gpl_partition_apply_children(s, left, c->node_begin, c->node_count, c->node_state,
+                                 c->node_depth, VK_NODE_LIVE, VK_NODE_SPLIT, child_rows);
 }
 
 gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
@@ -71,49 +185,40 @@ gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits
 {
     vk_context *c = vk_ctx(be);
     if (count <= 0) return GPULAYER_OK;
-    uint64_t tiles = 0;
-    for (int32_t i = 0; i < count; i++) {
-        GPL_CHECK(check_split(c, &splits[i]));
-        tiles += gpl_partition_tiles((uint64_t)c->node_count[splits[i].node],
-                                     c->wg * GPL_PART_ITEMS);
-    }
-    if (tiles > UINT32_MAX)
-        return gpl_error(GPULAYER_ERR_UNSUPPORTED, "vulkan backend: too many partition tiles");
-    GPL_CHECK(vk_buffer_reserve(c, &c->tiles, tiles * 4, "partition tiles"));
-    /* The level buffer: child counts, then the split table. The scatter
-     * reads the counts, so they stay in device memory; on a discrete GPU
-     * the batch ends with a copy of the counts into host-visible memory,
-     * read once its fence has signalled (no second batch and wait). */
-    GPL_CHECK(vk_buffer_reserve(c, &c->child_counts,
-                                (VkDeviceSize)count * (GPL_CHILD_COUNTS_BYTES +
-                                                       sizeof(gpl_partition_split)),
-                                "child row counts and split table"));
-    const int mirror = c->child_counts.mapped == NULL;
-    if (mirror)
-        GPL_CHECK(vk_buffer_reserve_host(c, &c->counts_host, (VkDeviceSize)count * 8,
-                                         "child row counts (host copy)"));
+    for (int32_t i = 0; i < count; i++) GPL_CHECK(check_split(c, &splits[i]));
+    /* Splits done with the search need only their children; the others
+     * (the driver chose another split) go now. */
+    gpl_split_apply *late = malloc(sizeof *late * (size_t)count);
+    int32_t *late_index = malloc(sizeof *late_index * (size_t)count);
     gpl_partition_split *table = malloc(sizeof *table * (size_t)count);
     uint32_t *counts = malloc(sizeof(uint32_t) * 2 * (size_t)count);
-    if (!table || !counts) {
-        free(table);
-        free(counts);
-        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    }
-    c->level = c->node_depth[splits[0].node];
-    gpulayer_status st = vk_begin(c, "partition_rows");
-    if (st == GPULAYER_OK) st = record_level(c, splits, count, table);
-    if (st == GPULAYER_OK && mirror)
-        vk_copy(c, &c->child_counts, 0, &c->counts_host, 0, (VkDeviceSize)count * 8);
-    if (st == GPULAYER_OK) st = vk_submit(c);
-    else vk_abandon(c);
-    if (st == GPULAYER_OK)
-        st = vk_buffer_read(c, mirror ? &c->counts_host : &c->child_counts, 0, counts,
-                            sizeof(uint32_t) * 2 * (size_t)count);
+    gpulayer_status st = late && late_index && table && counts
+                             ? GPULAYER_OK
+                             : gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                                         "vulkan backend: out of memory");
+    int32_t num_late = 0;
     for (int32_t i = 0; st == GPULAYER_OK && i < count; i++) {
-        gpl_partition_apply_children(&splits[i], counts[2 * i], c->node_begin, c->node_count,
-                                     c->node_state, c->node_depth, VK_NODE_LIVE, VK_NODE_SPLIT,
-                                     &child_rows[2 * i]);
+        uint32_t left;
+        if (early_match(c, &splits[i], &left)) {
+            apply_children(c, &splits[i], left, &child_rows[2 * i]);
+        } else {
+            late_index[num_late] = i;
+            late[num_late++] = splits[i];
+        }
     }
+    if (st == GPULAYER_OK && num_late > 0) {
+        st = reserve_level(c, num_late, level_tiles(c, NULL, late, num_late));
+        c->level = c->node_depth[late[0].node];
+        if (st == GPULAYER_OK) st = vk_begin(c, "partition_rows");
+        if (st == GPULAYER_OK) st = record_level(c, late, num_late, table, 0);
+        if (st == GPULAYER_OK) st = vk_submit(c);
+        else vk_abandon(c);
+        if (st == GPULAYER_OK) st = read_counts(c, counts, num_late);
+        for (int32_t j = 0; st == GPULAYER_OK && j < num_late; j++)
+            apply_children(c, &late[j], counts[2 * j], &child_rows[2 * late_index[j]]);
+    }
+    free(late);
+    free(late_index);
     free(table);
     free(counts);
     return st;

@@ -33,6 +33,7 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
     [VK_K_BINS_COLUMNS] = {"bins_columns", GPL_BINS_COLUMNS_BINDINGS, sizeof(gpl_columns_push)},
     [VK_K_MARGINS_SPLIT] = {"margins_split", GPL_MARGINS_SPLIT_BINDINGS,
                             sizeof(gpl_margins_split_push)},
+    [VK_K_SPLIT_TABLE] = {"split_table", GPL_SPLIT_TABLE_BINDINGS, sizeof(gpl_split_table_push)},
 };
 
 _Static_assert(VK_MAX_BINDINGS == GPL_MAX_KERNEL_BINDINGS,

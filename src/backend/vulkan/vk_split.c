@@ -1,5 +1,7 @@
 /* vk_split.c -- evaluate_splits: one split_eval workgroup a node, all the
- * nodes of a level in one batch; only the compact records come back. */
+ * nodes of a level in one batch; only the compact records come back.
+ * Unless the children will be leaves, the same batch partitions each node
+ * by its best split (vk_partition.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +47,8 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     if (feature_mask) GPL_CHECK(upload_mask(c, feature_mask));
     const size_t bytes = sizeof(uint32_t) * GPL_SPLIT_RECORD_WORDS * (size_t)num_nodes;
     GPL_CHECK(vk_buffer_reserve_host(c, &c->records, bytes, "split records"));
+    const int early = c->partition_early && !params->leaf_children;
+    if (early) GPL_CHECK(vk_partition_early_prepare(c, nodes, num_nodes));
     c->level = c->node_depth[nodes[0]];
     GPL_CHECK(vk_begin(c, "evaluate_splits"));
     for (int32_t i = 0; i < num_nodes; i++) {
@@ -54,6 +58,13 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
                          vk_whole(&c->mask), vk_whole(&c->records)};
         GPL_CHECK(vk_dispatch(c, VK_K_SPLIT_EVAL, b, &p, 1));
     }
+    if (early) {
+        gpulayer_status st = vk_partition_early_record(c, nodes, num_nodes);
+        if (st != GPULAYER_OK) {
+            vk_abandon(c);
+            return st;
+        }
+    }
     GPL_CHECK(vk_submit(c));
     uint32_t *words = malloc(bytes);
     if (!words) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
@@ -61,5 +72,6 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     for (int32_t i = 0; st == GPULAYER_OK && i < num_nodes; i++)
         gpl_split_record_decode(words + (size_t)i * GPL_SPLIT_RECORD_WORDS, &out[i]);
     free(words);
+    if (st == GPULAYER_OK && early) st = vk_partition_early_take(c, nodes, num_nodes, out);
     return st;
 }
