@@ -186,10 +186,10 @@ constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
 constant uint TILE_ROWS = (WG * 8u);
-constant uint _564 = (WG - 1u);
-constant uint _669_tmp [[function_constant(0)]];
-constant uint _669 = is_function_constant_defined(_669_tmp) ? _669_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_669, 1u, 1u);
+constant uint _568 = (WG - 1u);
+constant uint _735_tmp [[function_constant(0)]];
+constant uint _735 = is_function_constant_defined(_735_tmp) ? _735_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_735, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
@@ -393,14 +393,17 @@ void scratch_put(thread const uint& w, thread const uint& j, thread const uint& 
 kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289 [[buffer(2)]], const device Bins0& v_69 [[buffer(3)]], const device Bins1& v_80 [[buffer(4)]], const device Bins2& v_88 [[buffer(5)]], const device Bins3& v_96 [[buffer(6)]], const device Bins4& v_104 [[buffer(7)]], const device Bins5& v_112 [[buffer(8)]], const device Bins6& v_120 [[buffer(9)]], const device Bins7& v_128 [[buffer(10)]], const device Rows0& v_148 [[buffer(11)]], const device Rows1& v_156 [[buffer(12)]], const device Rows2& v_164 [[buffer(13)]], const device Rows3& v_172 [[buffer(14)]], const device Rows4& v_180 [[buffer(15)]], const device Rows5& v_188 [[buffer(16)]], const device Rows6& v_196 [[buffer(17)]], const device Rows7& v_204 [[buffer(18)]], device Scratch0& v_224 [[buffer(19)]], device Scratch1& v_232 [[buffer(20)]], device Scratch2& v_240 [[buffer(21)]], device Scratch3& v_248 [[buffer(22)]], device Scratch4& v_256 [[buffer(23)]], device Scratch5& v_264 [[buffer(24)]], device Scratch6& v_272 [[buffer(25)]], device Scratch7& v_280 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_scan[WG];
+    threadgroup uint s_left_total;
     threadgroup uint s_left_base;
     threadgroup uint s_right_base;
+    threadgroup uint s_rows[TILE_ROWS];
     uint lid = gl_LocalInvocationID.x;
     spvUnsafeArray<uint, 8> row;
-    uint _535;
-    uint _572;
-    uint _587;
-    uint _631;
+    uint _539;
+    uint _579;
+    uint _594;
+    uint _662;
+    uint _693;
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x)
     {
         uint param = t;
@@ -413,13 +416,13 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289
         uint begin = split_word(param_3, param_4, v_289, pc);
         uint param_5 = s;
         uint param_6 = 4u;
-        uint first = ((t - split_word(param_5, param_6, v_289, pc)) * TILE_ROWS) + (lid * 8u);
+        uint first = (t - split_word(param_5, param_6, v_289, pc)) * TILE_ROWS;
         uint left_mask = 0u;
         uint left = 0u;
         uint valid = 0u;
         for (uint k = 0u; k < 8u; k++)
         {
-            uint i = first + k;
+            uint i = (first + (k * WG)) + lid;
             uint pos = begin + i;
             row[k] = 0u;
             if (i < rows)
@@ -431,7 +434,7 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289
                 uint param_11 = window_of(param_7, param_8);
                 uint param_12 = window_index(param_9, param_10);
                 row[k] = rows_at(param_11, param_12, v_148, v_156, v_164, v_172, v_180, v_188, v_196, v_204);
-                valid++;
+                valid |= (1u << k);
                 uint param_13 = s;
                 uint param_14 = row[k];
                 if (goes_left(param_13, param_14, v_69, v_80, v_88, v_96, v_104, v_112, v_120, v_128, v_289, pc) != 0u)
@@ -441,20 +444,20 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289
                 }
             }
         }
-        uint mine = left | ((valid - left) << uint(16));
+        uint mine = left | ((uint(int(popcount(valid))) - left) << uint(16));
         s_scan[lid] = mine;
         threadgroup_barrier(mem_flags::mem_threadgroup);
         for (uint off = 1u; off < WG; off = off << uint(1))
         {
             if (lid >= off)
             {
-                _535 = s_scan[lid - off];
+                _539 = s_scan[lid - off];
             }
             else
             {
-                _535 = 0u;
+                _539 = 0u;
             }
-            uint v = _535;
+            uint v = _539;
             threadgroup_barrier(mem_flags::mem_threadgroup);
             s_scan[lid] += v;
             threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -462,50 +465,78 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289
         uint before = s_scan[lid] - mine;
         if (lid == 0u)
         {
-            uint total = s_scan[_564];
+            uint total = s_scan[_568];
+            s_left_total = total & 65535u;
             if ((total & 65535u) != 0u)
             {
-                uint _580 = atomic_fetch_add_explicit((device atomic_uint*)&v_289.level0[2u * s], total & 65535u, memory_order_relaxed);
-                _572 = _580;
+                uint _587 = atomic_fetch_add_explicit((device atomic_uint*)&v_289.level0[2u * s], total & 65535u, memory_order_relaxed);
+                _579 = _587;
             }
             else
             {
-                _572 = 0u;
+                _579 = 0u;
             }
-            s_left_base = _572;
+            s_left_base = _579;
             if ((total >> uint(16)) != 0u)
             {
-                uint _596 = atomic_fetch_add_explicit((device atomic_uint*)&v_289.level0[(2u * s) + 1u], total >> uint(16), memory_order_relaxed);
-                _587 = _596;
+                uint _603 = atomic_fetch_add_explicit((device atomic_uint*)&v_289.level0[(2u * s) + 1u], total >> uint(16), memory_order_relaxed);
+                _594 = _603;
             }
             else
             {
-                _587 = 0u;
+                _594 = 0u;
             }
-            s_right_base = _587;
+            s_right_base = _594;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
-        uint next_left = s_left_base + (before & 65535u);
-        uint next_right = s_right_base + (before >> uint(16));
+        uint left_total = s_left_total;
+        uint next_left = before & 65535u;
+        uint next_right = left_total + (before >> uint(16));
         for (uint k_1 = 0u; k_1 < 8u; k_1++)
         {
-            if ((first + k_1) >= rows)
+            if (((valid >> k_1) & 1u) == 0u)
             {
-                break;
+                continue;
             }
             if (((left_mask >> k_1) & 1u) != 0u)
             {
-                uint _634 = next_left;
-                next_left = _634 + uint(1);
-                _631 = _634;
+                uint _642 = next_left;
+                next_left = _642 + uint(1);
+                s_rows[_642] = row[k_1];
             }
             else
             {
-                uint _639 = next_right;
-                next_right = _639 + uint(1);
-                _631 = (rows - 1u) - _639;
+                uint _649 = next_right;
+                next_right = _649 + uint(1);
+                s_rows[_649] = row[k_1];
             }
-            uint dest = _631;
+        }
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        if ((rows - first) < TILE_ROWS)
+        {
+            _662 = rows - first;
+        }
+        else
+        {
+            _662 = TILE_ROWS;
+        }
+        uint tile_rows = _662;
+        for (uint k_2 = 0u; k_2 < 8u; k_2++)
+        {
+            uint j = (k_2 * WG) + lid;
+            if (j >= tile_rows)
+            {
+                break;
+            }
+            if (j < left_total)
+            {
+                _693 = s_left_base + j;
+            }
+            else
+            {
+                _693 = (rows - 1u) - (s_right_base + (j - left_total));
+            }
+            uint dest = _693;
             uint to = begin + dest;
             uint param_15 = to;
             uint param_16 = LIST_WINDOW_SHIFT;
@@ -513,7 +544,7 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289
             uint param_18 = LIST_WINDOW_SHIFT;
             uint param_19 = window_of(param_15, param_16);
             uint param_20 = window_index(param_17, param_18);
-            uint param_21 = row[k_1];
+            uint param_21 = s_rows[j];
             scratch_put(param_19, param_20, param_21, v_224, v_232, v_240, v_248, v_256, v_264, v_272, v_280);
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);

@@ -29,7 +29,10 @@ WINDOW_STORE(scratch, uint)
 // Left and right counts in one scan: a tile has at most WG * PART_ITEMS
 // rows, below 2^16 for any workgroup size a device offers.
 shared uint s_scan[WG];
-shared uint s_left_base, s_right_base;
+shared uint s_left_base, s_right_base, s_left_total;
+// The tile's rows, left ones first, so that the stores to the scratch
+// list are coalesced like the loads.
+shared uint s_rows[TILE_ROWS];
 
 void main()
 {
@@ -37,23 +40,25 @@ void main()
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x) {
         const uint s = split_of_tile(t);
         const uint rows = split_word(s, S_ROW_COUNT), begin = split_word(s, S_ROW_BEGIN);
-        const uint first = (t - split_word(s, S_TILE_FIRST)) * TILE_ROWS + lid * PART_ITEMS;
+        // Item k of an invocation is the tile's position k * WG + lid: the
+        // order inside a child is free, so the loads go coalesced.
+        const uint first = (t - split_word(s, S_TILE_FIRST)) * TILE_ROWS;
         uint row[PART_ITEMS];
         uint left_mask = 0u, left = 0u, valid = 0u;
         for (uint k = 0u; k < PART_ITEMS; k++) {
-            const uint i = first + k, pos = begin + i;
+            const uint i = first + k * WG + lid, pos = begin + i;
             row[k] = 0u;
             if (i < rows) {
                 row[k] = rows_at(window_of(pos, LIST_WINDOW_SHIFT),
                                  window_index(pos, LIST_WINDOW_SHIFT));
-                valid++;
+                valid |= 1u << k;
                 if (goes_left(s, row[k]) != 0u) {
                     left_mask |= 1u << k;
                     left++;
                 }
             }
         }
-        const uint mine = left | ((valid - left) << 16);
+        const uint mine = left | ((bitCount(valid) - left) << 16);
         s_scan[lid] = mine;
         barrier();
         for (uint off = 1u; off < WG; off <<= 1) {
@@ -65,18 +70,30 @@ void main()
         const uint before = s_scan[lid] - mine;
         if (lid == 0u) {
             const uint total = s_scan[WG - 1u];
+            s_left_total = total & 0xffffu;
             s_left_base = (total & 0xffffu) != 0u ? atomicAdd(level[2u * s], total & 0xffffu) : 0u;
             s_right_base = (total >> 16) != 0u ? atomicAdd(level[2u * s + 1u], total >> 16) : 0u;
         }
         barrier();
-        uint next_left = s_left_base + (before & 0xffffu);
-        uint next_right = s_right_base + (before >> 16);
+        const uint left_total = s_left_total;
+        uint next_left = before & 0xffffu, next_right = left_total + (before >> 16);
         for (uint k = 0u; k < PART_ITEMS; k++) {
-            if (first + k >= rows) break;
-            const uint dest = (left_mask >> k & 1u) != 0u ? next_left++ : rows - 1u - next_right++;
+            if ((valid >> k & 1u) == 0u) continue;
+            if ((left_mask >> k & 1u) != 0u) s_rows[next_left++] = row[k];
+            else s_rows[next_right++] = row[k];
+        }
+        barrier();
+        // Left rows go from the child's reserved place on, right rows from
+        // the split's end backwards.
+        const uint tile_rows = rows - first < TILE_ROWS ? rows - first : TILE_ROWS;
+        for (uint k = 0u; k < PART_ITEMS; k++) {
+            const uint j = k * WG + lid;
+            if (j >= tile_rows) break;
+            const uint dest = j < left_total ? s_left_base + j
+                                             : rows - 1u - (s_right_base + (j - left_total));
             const uint to = begin + dest;
             scratch_put(window_of(to, LIST_WINDOW_SHIFT), window_index(to, LIST_WINDOW_SHIFT),
-                        row[k]);
+                        s_rows[j]);
         }
         barrier();
     }
