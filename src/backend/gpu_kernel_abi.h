@@ -181,7 +181,11 @@ typedef struct gpl_partition_push {
  * the child row counts (GPL_CHILD_COUNTS_BYTES a split). */
 typedef struct gpl_partition_split {
     uint32_t row_begin, row_count, bin, default_left;
-    uint32_t tile_first, num_tiles, column_word, pad;
+    uint32_t tile_first, num_tiles, column_word;
+    /* partition_place only: the list the split's rows are in, 0 the row
+     * list, 1 the scratch list; the rows go to the other (0 for the
+     * stable kernels, which write the scratch list and copy back). */
+    uint32_t from;
 } gpl_partition_split;
 
 /* Push constants of split_eval.comp (doubles as (low, high) words). */

@@ -52,6 +52,7 @@ static void vk_destroy(gpl_backend *be)
         free(c->node_depth);
         free(c->leaf_splits);
         free(c->early);
+        free(c->node_buf);
         free(c);
     }
     free(be);
@@ -170,8 +171,10 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->node_depth = calloc((size_t)M, sizeof(int32_t));
     c->leaf_splits = malloc(sizeof(gpl_split_apply) * (size_t)M);
     c->early = malloc(sizeof(vk_early_split) * (size_t)M);
+    c->node_buf = calloc((size_t)M, 1);
     if (!c->feature_offset || !c->node_slot || !c->free_slots || !c->node_begin ||
-        !c->node_count || !c->node_state || !c->node_depth || !c->leaf_splits || !c->early)
+        !c->node_count || !c->node_state || !c->node_depth || !c->leaf_splits || !c->early ||
+        !c->node_buf)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of host memory");
     memcpy(c->feature_offset, m->feature_offset,
            sizeof(uint32_t) * ((size_t)m->num_features + 1));
@@ -363,6 +366,7 @@ static gpulayer_status vk_begin_tree(gpl_backend *be)
     c->node_count[0] = c->num_rows;
     c->node_state[0] = VK_NODE_LIVE;
     c->node_depth[0] = 0;
+    c->node_buf[0] = 0;
     c->num_leaf_splits = 0;
     for (int32_t n = 0; n < c->max_nodes; n++) c->early[n].feature = -1;
     const uint64_t N = (uint64_t)c->num_rows, window = (uint64_t)1 << c->win.list_shift;
@@ -387,7 +391,6 @@ static gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
     /* The row list, the margins, then the bin columns (margins_split.comp
      * only), in windows. */
     vk_range b[GPL_MARGINS_SPLIT_BINDINGS];
-    vk_windows(c, &c->rows, c->win.list_shift, 4, b);
     vk_windows(c, &c->margins, c->win.margin_shift, (VkDeviceSize)c->num_outputs * 4,
                b + GPL_KERNEL_WINDOWS);
     vk_windows(c, &c->bins, c->win.list_shift, 4, b + 2 * GPL_KERNEL_WINDOWS);
@@ -397,6 +400,7 @@ static gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
         gpl_margins_push p = {(uint32_t)c->node_begin[n], (uint32_t)c->node_count[n],
                               (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n],
                               c->win.margin_shift};
+        vk_windows(c, vk_node_rows(c, n), c->win.list_shift, 4, b);
         GPL_CHECK(vk_dispatch(c, VK_K_UPDATE_MARGINS, b, &p,
                               vk_groups_for(c, (uint64_t)c->node_count[n])));
     }
@@ -410,6 +414,7 @@ static gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
                                     c->win.margin_shift,
                                     (uint32_t)((VkDeviceSize)s->feature * c->column_bytes / 4),
                                     (uint32_t)s->bin, (uint32_t)(s->default_left != 0)};
+        vk_windows(c, vk_node_rows(c, s->node), c->win.list_shift, 4, b);
         GPL_CHECK(vk_dispatch(c, VK_K_MARGINS_SPLIT, b, &p,
                               vk_groups_for(c, (uint64_t)c->node_count[s->node])));
     }

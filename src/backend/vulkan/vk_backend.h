@@ -202,6 +202,9 @@ typedef struct vk_context {
     int64_t *node_count;
     uint8_t *node_state;
     int32_t *node_depth;
+    /* The list a node's rows are in: 0 `rows`, 1 `scratch` (the one-pass
+     * partition moves a split's rows to the other list; vk_node_rows). */
+    uint8_t *node_buf;
     /* Splits of this tree whose children are leaves (split_into_leaves):
      * their rows stay with the parent; update_margins sends them left or
      * right (margins_split.comp). */
@@ -215,6 +218,12 @@ typedef struct vk_context {
 } vk_context;
 
 static inline vk_context *vk_ctx(gpl_backend *be) { return (vk_context *)be->ctx; }
+
+/* The row list that holds node's rows. */
+static inline const vk_buffer *vk_node_rows(const vk_context *c, int32_t node)
+{
+    return c->node_buf[node] ? &c->scratch : &c->rows;
+}
 
 /* vk_device.c */
 gpulayer_status vk_device_open(vk_context *c, int32_t device_index);

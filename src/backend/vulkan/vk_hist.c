@@ -96,7 +96,7 @@ static gpulayer_status record_partials(vk_context *c, int32_t node, const wave_n
                               (VkDeviceSize)ch->feature_count * c->column_bytes};
             b[1] = vk_whole(&c->offsets);
             b[2] = vk_whole(&c->partial);
-            vk_windows(c, &c->rows, c->win.list_shift, 4, b + 3);
+            vk_windows(c, vk_node_rows(c, node), c->win.list_shift, 4, b + 3);
             vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
             GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM, b, &p, w->groups));
         } else {
@@ -104,7 +104,7 @@ static gpulayer_status record_partials(vk_context *c, int32_t node, const wave_n
              * the bins in rows in windows (histogram_rows.comp). */
             b[0] = vk_whole(&c->offsets);
             b[1] = vk_whole(&c->partial);
-            vk_windows(c, &c->rows, c->win.list_shift, 4, b + 2);
+            vk_windows(c, vk_node_rows(c, node), c->win.list_shift, 4, b + 2);
             vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 2 + GPL_KERNEL_WINDOWS);
             vk_windows(c, &c->bin_rows, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
             GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM_ROWS, b, &p, w->groups));

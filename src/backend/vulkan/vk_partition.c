@@ -1,15 +1,15 @@
 /* vk_partition.c -- partition_rows: every split node's rows into the
- * scratch list, then copied back, one dispatch for all the splits of the
- * level (partition_place: workgroups reserve places in the children with
- * atomics), in one batch; only the child row counts come back. Unless the
- * children will be leaves, the level's partition is queued behind its
- * split search (vk_split.c), each node by its best split, so the records
- * and the counts come back in one wait; partition_rows then only moves
- * the rows of splits the driver chose otherwise (GPULAYER_VULKAN_PARTITION
- * =late: always, for measurement).
+ * other row list (a node's rows are in `rows` or `scratch`, node_buf), one
+ * dispatch for all the splits of the level (partition_place: workgroups
+ * reserve places in the children with atomics), in one batch; only the
+ * child row counts come back. Unless the children will be leaves, the
+ * level's partition is queued behind its split search (vk_split.c), each
+ * node by its best split, so the records and the counts come back in one
+ * wait; partition_rows then only moves the rows of splits the driver chose
+ * otherwise (GPULAYER_VULKAN_PARTITION=late: always, for measurement).
  * GPULAYER_VULKAN_PARTITION=stable takes the three-stage stable partition
- * instead (tile counts, a scan per node, scatter), which the Metal host
- * uses. */
+ * instead (tile counts, a scan per node, scatter into the scratch list,
+ * copied back), which the Metal host uses. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +35,8 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     const gpl_partition_push push = gpl_partition_plan_level(
         table, splits, count, c->node_begin, c->node_count, c->wg * GPL_PART_ITEMS,
         c->column_bytes);
+    if (!c->partition_stable)
+        for (int32_t i = 0; i < count; i++) table[i].from = c->node_buf[splits[i].node];
     /* The split table travels inside the batch. */
     vk_update(c, &c->child_counts, (VkDeviceSize)push.table_first * 4, table,
               sizeof *table * (VkDeviceSize)count);
@@ -69,17 +71,21 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
         GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_PLACE, b, &push, groups));
     }
     vk_barrier(c);
-    /* The split nodes' rows back from the scratch list: one copy command. */
-    VkBufferCopy *regions = malloc(sizeof *regions * (size_t)count);
-    if (!regions) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    uint32_t n = 0;
-    for (int32_t i = 0; i < count; i++)
-        if (table[i].row_count)
-            regions[n++] = (VkBufferCopy){(VkDeviceSize)table[i].row_begin * 4,
-                                          (VkDeviceSize)table[i].row_begin * 4,
-                                          (VkDeviceSize)table[i].row_count * 4};
-    vk_copy_regions(c, &c->scratch, &c->rows, regions, n);
-    free(regions);
+    /* The stable kernels' rows back from the scratch list: one copy
+     * command (partition_place leaves them in the other list). */
+    if (c->partition_stable) {
+        VkBufferCopy *regions = malloc(sizeof *regions * (size_t)count);
+        if (!regions)
+            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+        uint32_t n = 0;
+        for (int32_t i = 0; i < count; i++)
+            if (table[i].row_count)
+                regions[n++] = (VkBufferCopy){(VkDeviceSize)table[i].row_begin * 4,
+                                              (VkDeviceSize)table[i].row_begin * 4,
+                                              (VkDeviceSize)table[i].row_count * 4};
+        vk_copy_regions(c, &c->scratch, &c->rows, regions, n);
+        free(regions);
+    }
     /* On a discrete GPU the batch ends with a copy of the counts into
      * host-visible memory, read once its fence has signalled. */
     if (c->child_counts.mapped == NULL)
@@ -173,11 +179,15 @@ static int early_match(vk_context *c, const gpl_split_apply *s, uint32_t *left)
     return match;
 }
 
+/* The children of split s, in the list the partition wrote. */
 static void apply_children(vk_context *c, const gpl_split_apply *s, uint32_t left,
                            int64_t *child_rows)
 {
     gpl_partition_apply_children(s, left, c->node_begin, c->node_count, c->node_state,
                                  c->node_depth, VK_NODE_LIVE, VK_NODE_SPLIT, child_rows);
+    const uint8_t buf = c->partition_stable ? c->node_buf[s->node] : 1 - c->node_buf[s->node];
+    c->node_buf[s->left_child] = buf;
+    c->node_buf[s->right_child] = buf;
 }
 
 gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits,

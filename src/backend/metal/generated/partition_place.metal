@@ -186,20 +186,20 @@ constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
 constant uint TILE_ROWS = (WG * 8u);
-constant uint _568 = (WG - 1u);
-constant uint _735_tmp [[function_constant(0)]];
-constant uint _735 = is_function_constant_defined(_735_tmp) ? _735_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_735, 1u, 1u);
+constant uint _687 = (WG - 1u);
+constant uint _871_tmp [[function_constant(0)]];
+constant uint _871 = is_function_constant_defined(_871_tmp) ? _871_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_871, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
-uint split_word(thread const uint& s, thread const uint& field, device Level& v_289, constant Push& pc)
+uint split_word(thread const uint& s, thread const uint& field, device Level& v_385, constant Push& pc)
 {
-    return v_289.level0[(pc.table_first + (s * 8u)) + field];
+    return v_385.level0[(pc.table_first + (s * 8u)) + field];
 }
 
 static inline __attribute__((always_inline))
-uint split_of_tile(thread const uint& t, device Level& v_289, constant Push& pc)
+uint split_of_tile(thread const uint& t, device Level& v_385, constant Push& pc)
 {
     uint lo = 0u;
     uint hi = pc.num_splits - 1u;
@@ -208,7 +208,7 @@ uint split_of_tile(thread const uint& t, device Level& v_289, constant Push& pc)
         uint mid = ((lo + hi) + 1u) >> uint(1);
         uint param = mid;
         uint param_1 = 4u;
-        if (split_word(param, param_1, v_289, pc) <= t)
+        if (split_word(param, param_1, v_385, pc) <= t)
         {
             lo = mid;
         }
@@ -233,164 +233,252 @@ uint window_index(thread const uint& i, thread const uint& shift)
 }
 
 static inline __attribute__((always_inline))
-uint rows_at(thread const uint& w, thread const uint& j, const device Rows0& v_148, const device Rows1& v_156, const device Rows2& v_164, const device Rows3& v_172, const device Rows4& v_180, const device Rows5& v_188, const device Rows6& v_196, const device Rows7& v_204)
+uint scratch_at(thread const uint& w, thread const uint& j, device Scratch0& v_276, device Scratch1& v_284, device Scratch2& v_292, device Scratch3& v_300, device Scratch4& v_308, device Scratch5& v_316, device Scratch6& v_324, device Scratch7& v_332)
 {
     switch (w)
     {
         case 0u:
         {
-            return v_148.rows0[j];
+            return v_276.scratch0[j];
         }
         case 1u:
         {
-            return v_156.rows1[j];
+            return v_284.scratch1[j];
         }
         case 2u:
         {
-            return v_164.rows2[j];
+            return v_292.scratch2[j];
         }
         case 3u:
         {
-            return v_172.rows3[j];
+            return v_300.scratch3[j];
         }
         case 4u:
         {
-            return v_180.rows4[j];
+            return v_308.scratch4[j];
         }
         case 5u:
         {
-            return v_188.rows5[j];
+            return v_316.scratch5[j];
         }
         case 6u:
         {
-            return v_196.rows6[j];
+            return v_324.scratch6[j];
         }
         default:
         {
-            return v_204.rows7[j];
+            return v_332.scratch7[j];
         }
     }
 }
 
 static inline __attribute__((always_inline))
-uint bins_at(thread const uint& w, thread const uint& j, const device Bins0& v_69, const device Bins1& v_80, const device Bins2& v_88, const device Bins3& v_96, const device Bins4& v_104, const device Bins5& v_112, const device Bins6& v_120, const device Bins7& v_128)
+uint rows_at(thread const uint& w, thread const uint& j, device Rows0& v_157, device Rows1& v_165, device Rows2& v_173, device Rows3& v_181, device Rows4& v_189, device Rows5& v_197, device Rows6& v_205, device Rows7& v_213)
 {
     switch (w)
     {
         case 0u:
         {
-            return v_69.bins0[j];
+            return v_157.rows0[j];
         }
         case 1u:
         {
-            return v_80.bins1[j];
+            return v_165.rows1[j];
         }
         case 2u:
         {
-            return v_88.bins2[j];
+            return v_173.rows2[j];
         }
         case 3u:
         {
-            return v_96.bins3[j];
+            return v_181.rows3[j];
         }
         case 4u:
         {
-            return v_104.bins4[j];
+            return v_189.rows4[j];
         }
         case 5u:
         {
-            return v_112.bins5[j];
+            return v_197.rows5[j];
         }
         case 6u:
         {
-            return v_120.bins6[j];
+            return v_205.rows6[j];
         }
         default:
         {
-            return v_128.bins7[j];
+            return v_213.rows7[j];
         }
     }
 }
 
 static inline __attribute__((always_inline))
-uint goes_left(thread const uint& s, thread const uint& row, const device Bins0& v_69, const device Bins1& v_80, const device Bins2& v_88, const device Bins3& v_96, const device Bins4& v_104, const device Bins5& v_112, const device Bins6& v_120, const device Bins7& v_128, device Level& v_289, constant Push& pc)
+uint bins_at(thread const uint& w, thread const uint& j, const device Bins0& v_78, const device Bins1& v_89, const device Bins2& v_97, const device Bins3& v_105, const device Bins4& v_113, const device Bins5& v_121, const device Bins6& v_129, const device Bins7& v_137)
+{
+    switch (w)
+    {
+        case 0u:
+        {
+            return v_78.bins0[j];
+        }
+        case 1u:
+        {
+            return v_89.bins1[j];
+        }
+        case 2u:
+        {
+            return v_97.bins2[j];
+        }
+        case 3u:
+        {
+            return v_105.bins3[j];
+        }
+        case 4u:
+        {
+            return v_113.bins4[j];
+        }
+        case 5u:
+        {
+            return v_121.bins5[j];
+        }
+        case 6u:
+        {
+            return v_129.bins6[j];
+        }
+        default:
+        {
+            return v_137.bins7[j];
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+uint goes_left(thread const uint& s, thread const uint& row, const device Bins0& v_78, const device Bins1& v_89, const device Bins2& v_97, const device Bins3& v_105, const device Bins4& v_113, const device Bins5& v_121, const device Bins6& v_129, const device Bins7& v_137, device Level& v_385, constant Push& pc)
 {
     uint param = s;
     uint param_1 = 6u;
-    uint word = split_word(param, param_1, v_289, pc) + (row >> uint(2));
+    uint word = split_word(param, param_1, v_385, pc) + (row >> uint(2));
     uint param_2 = word;
     uint param_3 = LIST_WINDOW_SHIFT;
     uint param_4 = word;
     uint param_5 = LIST_WINDOW_SHIFT;
     uint param_6 = window_of(param_2, param_3);
     uint param_7 = window_index(param_4, param_5);
-    uint w = bins_at(param_6, param_7, v_69, v_80, v_88, v_96, v_104, v_112, v_120, v_128);
+    uint w = bins_at(param_6, param_7, v_78, v_89, v_97, v_105, v_113, v_121, v_129, v_137);
     uint b = (w >> ((row & 3u) * 8u)) & 255u;
-    uint _380;
+    uint _476;
     if (b == 0u)
     {
         uint param_8 = s;
         uint param_9 = 3u;
-        _380 = split_word(param_8, param_9, v_289, pc);
+        _476 = split_word(param_8, param_9, v_385, pc);
     }
     else
     {
         uint param_10 = s;
         uint param_11 = 2u;
-        _380 = uint(b <= split_word(param_10, param_11, v_289, pc));
+        _476 = uint(b <= split_word(param_10, param_11, v_385, pc));
     }
-    return _380;
+    return _476;
 }
 
 static inline __attribute__((always_inline))
-void scratch_put(thread const uint& w, thread const uint& j, thread const uint& v, device Scratch0& v_224, device Scratch1& v_232, device Scratch2& v_240, device Scratch3& v_248, device Scratch4& v_256, device Scratch5& v_264, device Scratch6& v_272, device Scratch7& v_280)
+void rows_put(thread const uint& w, thread const uint& j, thread const uint& v, device Rows0& v_157, device Rows1& v_165, device Rows2& v_173, device Rows3& v_181, device Rows4& v_189, device Rows5& v_197, device Rows6& v_205, device Rows7& v_213)
 {
     switch (w)
     {
         case 0u:
         {
-            v_224.scratch0[j] = v;
+            v_157.rows0[j] = v;
             break;
         }
         case 1u:
         {
-            v_232.scratch1[j] = v;
+            v_165.rows1[j] = v;
             break;
         }
         case 2u:
         {
-            v_240.scratch2[j] = v;
+            v_173.rows2[j] = v;
             break;
         }
         case 3u:
         {
-            v_248.scratch3[j] = v;
+            v_181.rows3[j] = v;
             break;
         }
         case 4u:
         {
-            v_256.scratch4[j] = v;
+            v_189.rows4[j] = v;
             break;
         }
         case 5u:
         {
-            v_264.scratch5[j] = v;
+            v_197.rows5[j] = v;
             break;
         }
         case 6u:
         {
-            v_272.scratch6[j] = v;
+            v_205.rows6[j] = v;
             break;
         }
         default:
         {
-            v_280.scratch7[j] = v;
+            v_213.rows7[j] = v;
             break;
         }
     }
 }
 
-kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289 [[buffer(2)]], const device Bins0& v_69 [[buffer(3)]], const device Bins1& v_80 [[buffer(4)]], const device Bins2& v_88 [[buffer(5)]], const device Bins3& v_96 [[buffer(6)]], const device Bins4& v_104 [[buffer(7)]], const device Bins5& v_112 [[buffer(8)]], const device Bins6& v_120 [[buffer(9)]], const device Bins7& v_128 [[buffer(10)]], const device Rows0& v_148 [[buffer(11)]], const device Rows1& v_156 [[buffer(12)]], const device Rows2& v_164 [[buffer(13)]], const device Rows3& v_172 [[buffer(14)]], const device Rows4& v_180 [[buffer(15)]], const device Rows5& v_188 [[buffer(16)]], const device Rows6& v_196 [[buffer(17)]], const device Rows7& v_204 [[buffer(18)]], device Scratch0& v_224 [[buffer(19)]], device Scratch1& v_232 [[buffer(20)]], device Scratch2& v_240 [[buffer(21)]], device Scratch3& v_248 [[buffer(22)]], device Scratch4& v_256 [[buffer(23)]], device Scratch5& v_264 [[buffer(24)]], device Scratch6& v_272 [[buffer(25)]], device Scratch7& v_280 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+static inline __attribute__((always_inline))
+void scratch_put(thread const uint& w, thread const uint& j, thread const uint& v, device Scratch0& v_276, device Scratch1& v_284, device Scratch2& v_292, device Scratch3& v_300, device Scratch4& v_308, device Scratch5& v_316, device Scratch6& v_324, device Scratch7& v_332)
+{
+    switch (w)
+    {
+        case 0u:
+        {
+            v_276.scratch0[j] = v;
+            break;
+        }
+        case 1u:
+        {
+            v_284.scratch1[j] = v;
+            break;
+        }
+        case 2u:
+        {
+            v_292.scratch2[j] = v;
+            break;
+        }
+        case 3u:
+        {
+            v_300.scratch3[j] = v;
+            break;
+        }
+        case 4u:
+        {
+            v_308.scratch4[j] = v;
+            break;
+        }
+        case 5u:
+        {
+            v_316.scratch5[j] = v;
+            break;
+        }
+        case 6u:
+        {
+            v_324.scratch6[j] = v;
+            break;
+        }
+        default:
+        {
+            v_332.scratch7[j] = v;
+            break;
+        }
+    }
+}
+
+kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385 [[buffer(2)]], const device Bins0& v_78 [[buffer(3)]], const device Bins1& v_89 [[buffer(4)]], const device Bins2& v_97 [[buffer(5)]], const device Bins3& v_105 [[buffer(6)]], const device Bins4& v_113 [[buffer(7)]], const device Bins5& v_121 [[buffer(8)]], const device Bins6& v_129 [[buffer(9)]], const device Bins7& v_137 [[buffer(10)]], device Rows0& v_157 [[buffer(11)]], device Rows1& v_165 [[buffer(12)]], device Rows2& v_173 [[buffer(13)]], device Rows3& v_181 [[buffer(14)]], device Rows4& v_189 [[buffer(15)]], device Rows5& v_197 [[buffer(16)]], device Rows6& v_205 [[buffer(17)]], device Rows7& v_213 [[buffer(18)]], device Scratch0& v_276 [[buffer(19)]], device Scratch1& v_284 [[buffer(20)]], device Scratch2& v_292 [[buffer(21)]], device Scratch3& v_300 [[buffer(22)]], device Scratch4& v_308 [[buffer(23)]], device Scratch5& v_316 [[buffer(24)]], device Scratch6& v_324 [[buffer(25)]], device Scratch7& v_332 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_scan[WG];
     threadgroup uint s_left_total;
@@ -399,24 +487,28 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289
     threadgroup uint s_rows[TILE_ROWS];
     uint lid = gl_LocalInvocationID.x;
     spvUnsafeArray<uint, 8> row;
-    uint _539;
-    uint _579;
-    uint _594;
-    uint _662;
-    uint _693;
+    uint _590;
+    uint _658;
+    uint _698;
+    uint _713;
+    uint _781;
+    uint _812;
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x)
     {
         uint param = t;
-        uint s = split_of_tile(param, v_289, pc);
+        uint s = split_of_tile(param, v_385, pc);
         uint param_1 = s;
         uint param_2 = 1u;
-        uint rows = split_word(param_1, param_2, v_289, pc);
+        uint rows = split_word(param_1, param_2, v_385, pc);
         uint param_3 = s;
         uint param_4 = 0u;
-        uint begin = split_word(param_3, param_4, v_289, pc);
+        uint begin = split_word(param_3, param_4, v_385, pc);
         uint param_5 = s;
-        uint param_6 = 4u;
-        uint first = (t - split_word(param_5, param_6, v_289, pc)) * TILE_ROWS;
+        uint param_6 = 7u;
+        bool from_scratch = split_word(param_5, param_6, v_385, pc) != 0u;
+        uint param_7 = s;
+        uint param_8 = 4u;
+        uint first = (t - split_word(param_7, param_8, v_385, pc)) * TILE_ROWS;
         uint left_mask = 0u;
         uint left = 0u;
         uint valid = 0u;
@@ -427,17 +519,29 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289
             row[k] = 0u;
             if (i < rows)
             {
-                uint param_7 = pos;
-                uint param_8 = LIST_WINDOW_SHIFT;
                 uint param_9 = pos;
                 uint param_10 = LIST_WINDOW_SHIFT;
-                uint param_11 = window_of(param_7, param_8);
-                uint param_12 = window_index(param_9, param_10);
-                row[k] = rows_at(param_11, param_12, v_148, v_156, v_164, v_172, v_180, v_188, v_196, v_204);
+                uint w = window_of(param_9, param_10);
+                uint param_11 = pos;
+                uint param_12 = LIST_WINDOW_SHIFT;
+                uint j = window_index(param_11, param_12);
+                if (from_scratch)
+                {
+                    uint param_13 = w;
+                    uint param_14 = j;
+                    _590 = scratch_at(param_13, param_14, v_276, v_284, v_292, v_300, v_308, v_316, v_324, v_332);
+                }
+                else
+                {
+                    uint param_15 = w;
+                    uint param_16 = j;
+                    _590 = rows_at(param_15, param_16, v_157, v_165, v_173, v_181, v_189, v_197, v_205, v_213);
+                }
+                row[k] = _590;
                 valid |= (1u << k);
-                uint param_13 = s;
-                uint param_14 = row[k];
-                if (goes_left(param_13, param_14, v_69, v_80, v_88, v_96, v_104, v_112, v_120, v_128, v_289, pc) != 0u)
+                uint param_17 = s;
+                uint param_18 = row[k];
+                if (goes_left(param_17, param_18, v_78, v_89, v_97, v_105, v_113, v_121, v_129, v_137, v_385, pc) != 0u)
                 {
                     left_mask |= (1u << k);
                     left++;
@@ -451,13 +555,13 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289
         {
             if (lid >= off)
             {
-                _539 = s_scan[lid - off];
+                _658 = s_scan[lid - off];
             }
             else
             {
-                _539 = 0u;
+                _658 = 0u;
             }
-            uint v = _539;
+            uint v = _658;
             threadgroup_barrier(mem_flags::mem_threadgroup);
             s_scan[lid] += v;
             threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -465,28 +569,28 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289
         uint before = s_scan[lid] - mine;
         if (lid == 0u)
         {
-            uint total = s_scan[_568];
+            uint total = s_scan[_687];
             s_left_total = total & 65535u;
             if ((total & 65535u) != 0u)
             {
-                uint _587 = atomic_fetch_add_explicit((device atomic_uint*)&v_289.level0[2u * s], total & 65535u, memory_order_relaxed);
-                _579 = _587;
+                uint _706 = atomic_fetch_add_explicit((device atomic_uint*)&v_385.level0[2u * s], total & 65535u, memory_order_relaxed);
+                _698 = _706;
             }
             else
             {
-                _579 = 0u;
+                _698 = 0u;
             }
-            s_left_base = _579;
+            s_left_base = _698;
             if ((total >> uint(16)) != 0u)
             {
-                uint _603 = atomic_fetch_add_explicit((device atomic_uint*)&v_289.level0[(2u * s) + 1u], total >> uint(16), memory_order_relaxed);
-                _594 = _603;
+                uint _722 = atomic_fetch_add_explicit((device atomic_uint*)&v_385.level0[(2u * s) + 1u], total >> uint(16), memory_order_relaxed);
+                _713 = _722;
             }
             else
             {
-                _594 = 0u;
+                _713 = 0u;
             }
-            s_right_base = _594;
+            s_right_base = _713;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
         uint left_total = s_left_total;
@@ -500,52 +604,64 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_289
             }
             if (((left_mask >> k_1) & 1u) != 0u)
             {
-                uint _642 = next_left;
-                next_left = _642 + uint(1);
-                s_rows[_642] = row[k_1];
+                uint _761 = next_left;
+                next_left = _761 + uint(1);
+                s_rows[_761] = row[k_1];
             }
             else
             {
-                uint _649 = next_right;
-                next_right = _649 + uint(1);
-                s_rows[_649] = row[k_1];
+                uint _768 = next_right;
+                next_right = _768 + uint(1);
+                s_rows[_768] = row[k_1];
             }
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
         if ((rows - first) < TILE_ROWS)
         {
-            _662 = rows - first;
+            _781 = rows - first;
         }
         else
         {
-            _662 = TILE_ROWS;
+            _781 = TILE_ROWS;
         }
-        uint tile_rows = _662;
+        uint tile_rows = _781;
         for (uint k_2 = 0u; k_2 < 8u; k_2++)
         {
-            uint j = (k_2 * WG) + lid;
-            if (j >= tile_rows)
+            uint j_1 = (k_2 * WG) + lid;
+            if (j_1 >= tile_rows)
             {
                 break;
             }
-            if (j < left_total)
+            if (j_1 < left_total)
             {
-                _693 = s_left_base + j;
+                _812 = s_left_base + j_1;
             }
             else
             {
-                _693 = (rows - 1u) - (s_right_base + (j - left_total));
+                _812 = (rows - 1u) - (s_right_base + (j_1 - left_total));
             }
-            uint dest = _693;
+            uint dest = _812;
             uint to = begin + dest;
-            uint param_15 = to;
-            uint param_16 = LIST_WINDOW_SHIFT;
-            uint param_17 = to;
-            uint param_18 = LIST_WINDOW_SHIFT;
-            uint param_19 = window_of(param_15, param_16);
-            uint param_20 = window_index(param_17, param_18);
-            uint param_21 = s_rows[j];
-            scratch_put(param_19, param_20, param_21, v_224, v_232, v_240, v_248, v_256, v_264, v_272, v_280);
+            uint param_19 = to;
+            uint param_20 = LIST_WINDOW_SHIFT;
+            uint w_1 = window_of(param_19, param_20);
+            uint param_21 = to;
+            uint param_22 = LIST_WINDOW_SHIFT;
+            uint i_1 = window_index(param_21, param_22);
+            if (from_scratch)
+            {
+                uint param_23 = w_1;
+                uint param_24 = i_1;
+                uint param_25 = s_rows[j_1];
+                rows_put(param_23, param_24, param_25, v_157, v_165, v_173, v_181, v_189, v_197, v_205, v_213);
+            }
+            else
+            {
+                uint param_26 = w_1;
+                uint param_27 = i_1;
+                uint param_28 = s_rows[j_1];
+                scratch_put(param_26, param_27, param_28, v_276, v_284, v_292, v_300, v_308, v_316, v_324, v_332);
+            }
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }

@@ -2,7 +2,7 @@
 // partition_place.comp -- the partition of a level in one pass: each
 // workgroup decides the rows of one tile of a split, reserves their places
 // in both children with one atomic add each on the split's child counts
-// (zero before the dispatch), and writes them to the scratch list: left
+// (zero before the dispatch), and writes them to the other row list: left
 // rows from the start of the split's range, right rows from its end
 // backwards. The order of rows inside a child is not kept: histograms are
 // integer sums and a row's margin gets one addition, so only the set of
@@ -15,13 +15,17 @@
 // the kernel takes partition_scatter's bindings.
 layout(std430, binding = 2) buffer Level { uint level[]; };
 // The bin columns (bindings 3..10), the row list (11..18) and the scratch
-// list (19..26) in windows (window.glsl).
+// list (19..26) in windows (window.glsl). The two lists take turns: a
+// split's rows go from the list they are in (S_FROM) to the other one, so
+// nothing is copied back.
 #include "window.glsl"
 WINDOW_BUFFERS(Bins, bins, uint, 3, readonly)
-WINDOW_BUFFERS(Rows, rows, uint, 3 + GPL_WINDOWS, readonly)
-WINDOW_BUFFERS(Scratch, scratch, uint, 3 + 2 * GPL_WINDOWS, writeonly)
+WINDOW_BUFFERS(Rows, rows, uint, 3 + GPL_WINDOWS, )
+WINDOW_BUFFERS(Scratch, scratch, uint, 3 + 2 * GPL_WINDOWS, )
 WINDOW_LOAD(bins, uint)
 WINDOW_LOAD(rows, uint)
+WINDOW_STORE(rows, uint)
+WINDOW_LOAD(scratch, uint)
 WINDOW_STORE(scratch, uint)
 
 #include "partition.glsl"
@@ -40,6 +44,7 @@ void main()
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x) {
         const uint s = split_of_tile(t);
         const uint rows = split_word(s, S_ROW_COUNT), begin = split_word(s, S_ROW_BEGIN);
+        const bool from_scratch = split_word(s, S_FROM) != 0u;
         // Item k of an invocation is the tile's position k * WG + lid: the
         // order inside a child is free, so the loads go coalesced.
         const uint first = (t - split_word(s, S_TILE_FIRST)) * TILE_ROWS;
@@ -49,8 +54,9 @@ void main()
             const uint i = first + k * WG + lid, pos = begin + i;
             row[k] = 0u;
             if (i < rows) {
-                row[k] = rows_at(window_of(pos, LIST_WINDOW_SHIFT),
-                                 window_index(pos, LIST_WINDOW_SHIFT));
+                const uint w = window_of(pos, LIST_WINDOW_SHIFT);
+                const uint j = window_index(pos, LIST_WINDOW_SHIFT);
+                row[k] = from_scratch ? scratch_at(w, j) : rows_at(w, j);
                 valid |= 1u << k;
                 if (goes_left(s, row[k]) != 0u) {
                     left_mask |= 1u << k;
@@ -92,8 +98,9 @@ void main()
             const uint dest = j < left_total ? s_left_base + j
                                              : rows - 1u - (s_right_base + (j - left_total));
             const uint to = begin + dest;
-            scratch_put(window_of(to, LIST_WINDOW_SHIFT), window_index(to, LIST_WINDOW_SHIFT),
-                        s_rows[j]);
+            const uint w = window_of(to, LIST_WINDOW_SHIFT), i = window_index(to, LIST_WINDOW_SHIFT);
+            if (from_scratch) rows_put(w, i, s_rows[j]);
+            else scratch_put(w, i, s_rows[j]);
         }
         barrier();
     }

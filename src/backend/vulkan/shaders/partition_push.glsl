@@ -27,5 +27,6 @@ const uint S_DEFAULT_LEFT = 3u; // where missing values (bin 0) go
 const uint S_TILE_FIRST = 4u;
 const uint S_NUM_TILES = 5u;
 const uint S_COLUMN_WORD = 6u;  // first word of the split feature's column in `bins`
+const uint S_FROM = 7u;         // partition_place: the rows are in 0 the row list, 1 the scratch list
 
 uint split_word(uint s, uint field) { return level[pc.table_first + s * GPL_SPLIT_WORDS + field]; }
