@@ -264,8 +264,9 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     GPL_CHECK(vk_buffer_create(c, &c->grad, N * 16, "gradient pairs"));
     GPL_CHECK(vk_buffer_create(c, &c->rows, N * 4, "row lists"));
     GPL_CHECK(vk_buffer_create(c, &c->scratch, N * 4, "partition scratch"));
-    GPL_CHECK(vk_buffer_create(c, &c->group_max, c->group_stride * c->grad_dispatches,
-                               "gradient maxima"));
+    /* Read by the host every round: host-visible (vk_memory.c says why). */
+    GPL_CHECK(vk_buffer_create_host(c, &c->group_max, c->group_stride * c->grad_dispatches,
+                                    "gradient maxima"));
     GPL_CHECK(vk_buffer_create(c, &c->partial, (VkDeviceSize)c->partial_groups * partial_bytes,
                                "partial histograms"));
     GPL_CHECK(vk_buffer_reserve(c, &c->tiles, tiles * 4, "partition tiles"));
