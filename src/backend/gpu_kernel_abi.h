@@ -142,16 +142,24 @@ typedef struct gpl_margins_split_push {
     uint32_t margin_shift, column_word, bin, default_left;
 } gpl_margins_split_push;
 
-/* Push constants of histogram.comp and histogram_rows.comp. stride: the
- * bytes between feature columns (histogram.comp) or the words of one row
- * of bins (histogram_rows.comp). */
+/* Push constants of histogram.comp. */
 typedef struct gpl_histogram_push {
     uint32_t row_begin, row_count;
     uint32_t feature_first, feature_count;
     uint32_t bin_first, bin_count;
-    uint32_t stride, hist_len;
+    uint32_t column_bytes, hist_len;
     uint32_t partial_first;
 } gpl_histogram_push;
+
+/* Push constants of histogram_rows.comp: the chunks of one dispatch are
+ * num_chunks entries of a table (gpl_hist_chunk's four words each) at
+ * word chunk_table of the feature offsets buffer. */
+typedef struct gpl_histogram_rows_push {
+    uint32_t row_begin, row_count;
+    uint32_t num_chunks, chunk_table;
+    uint32_t row_words, hist_len;
+    uint32_t partial_first;
+} gpl_histogram_rows_push;
 
 /* histogram_rows.comp keeps a chunk's words of a row in registers: at most
  * 8 words, which any 28 consecutive features fit wherever they start. */

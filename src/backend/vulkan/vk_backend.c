@@ -162,6 +162,7 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->row_bytes = vk_align_up(m->num_features ? (VkDeviceSize)m->num_features : 1, 4);
     const char *hist = getenv("GPULAYER_VULKAN_HIST");
     c->hist_columns = hist && !strcmp(hist, "columns");
+    c->hist_chunkwise = hist && !strcmp(hist, "chunkwise");
     c->feature_offset = malloc(sizeof(uint32_t) * ((size_t)m->num_features + 1));
     c->node_slot = malloc(sizeof(vk_hist_slot) * (size_t)M);
     c->free_slots = malloc(sizeof(vk_hist_slot) * (size_t)M);
@@ -254,8 +255,11 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
                          "memory; device '%s' has a %.1f MiB heap",
                          needed / 1048576.0, c->device_name, c->heap_bytes / 1048576.0);
     GPL_CHECK(upload_bins(c, m));
-    GPL_CHECK(vk_buffer_create(c, &c->offsets, (F + 1) * 4, "feature offsets"));
+    /* The feature offsets, then the chunk table (histogram_rows.comp). */
+    const VkDeviceSize table_bytes = (VkDeviceSize)c->num_chunks * sizeof(gpl_hist_chunk);
+    GPL_CHECK(vk_buffer_create(c, &c->offsets, (F + 1) * 4 + table_bytes, "feature offsets"));
     GPL_CHECK(vk_buffer_write(c, &c->offsets, 0, m->feature_offset, (F + 1) * 4));
+    GPL_CHECK(vk_buffer_write(c, &c->offsets, (F + 1) * 4, c->chunks, table_bytes));
     GPL_CHECK(vk_buffer_create(c, &c->labels, N * 4, "labels"));
     if (N) GPL_CHECK(vk_buffer_write(c, &c->labels, 0, label, N * 4));
     GPL_CHECK(vk_buffer_create(c, &c->weights, weight ? N * 4 : 16, "weights"));

@@ -167,6 +167,9 @@ typedef struct vk_context {
     /* GPULAYER_VULKAN_HIST=columns: histograms from the bin columns
      * (histogram.comp, as the Metal host builds them) instead of the rows. */
     int hist_columns;
+    /* GPULAYER_VULKAN_HIST=chunkwise: a histogram_rows dispatch a chunk
+     * instead of one for all of a node's chunks (for measurement). */
+    int hist_chunkwise;
     uint32_t *feature_offset;  /* host copy */
     vk_chunk *chunks;
     int32_t num_chunks;

@@ -77,38 +77,56 @@ typedef struct wave_node {
     uint32_t partial_first, groups;
 } wave_node;
 
+/* Chunks a histogram_rows dispatch covers: all of a node's, as the
+ * workgroup count allows (vk_groups_per_node keeps a node's blocks times
+ * this within it). */
+static uint32_t chunks_per_dispatch(const vk_context *c)
+{
+    if (c->hist_chunkwise) return 1;
+    return (uint32_t)c->num_chunks < c->max_groups ? (uint32_t)c->num_chunks : c->max_groups;
+}
+
 /* Stage 1 of one node: every chunk's workgroups write its partials. */
 static gpulayer_status record_partials(vk_context *c, int32_t node, const wave_node *w)
 {
     const uint32_t count =
         c->node_state[node] == VK_NODE_LIVE ? (uint32_t)c->node_count[node] : 0;
+    vk_range b[GPL_MAX_KERNEL_BINDINGS];
+    if (!c->hist_columns) {
+        /* Offsets and chunk table, partials, then the row list, the
+         * gradient pairs and the bins in rows in windows
+         * (histogram_rows.comp). */
+        b[0] = vk_whole(&c->offsets);
+        b[1] = vk_whole(&c->partial);
+        vk_windows(c, vk_node_rows(c, node), c->win.list_shift, 4, b + 2);
+        vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 2 + GPL_KERNEL_WINDOWS);
+        vk_windows(c, &c->bin_rows, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
+        const uint32_t per = chunks_per_dispatch(c);
+        for (uint32_t k = 0; k < (uint32_t)c->num_chunks; k += per) {
+            const uint32_t n = (uint32_t)c->num_chunks - k < per ? (uint32_t)c->num_chunks - k
+                                                                  : per;
+            gpl_histogram_rows_push p = {(uint32_t)c->node_begin[node], count, n,
+                                         (uint32_t)c->num_features + 1 + 4 * k,
+                                         (uint32_t)(c->row_bytes / 4), c->hist_len,
+                                         w->partial_first};
+            GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM_ROWS, b, &p, w->groups * n));
+        }
+        return GPULAYER_OK;
+    }
     for (int32_t k = 0; k < c->num_chunks; k++) {
         const vk_chunk *ch = &c->chunks[k];
         gpl_histogram_push p = {(uint32_t)c->node_begin[node], count, ch->feature_first,
                                 ch->feature_count, ch->bin_first, ch->bin_count,
-                                (uint32_t)(c->hist_columns ? c->column_bytes : c->row_bytes / 4),
-                                c->hist_len, w->partial_first};
-        vk_range b[GPL_MAX_KERNEL_BINDINGS];
-        if (c->hist_columns) {
-            /* The chunk's columns, offsets, partials, then the row list
-             * and the gradient pairs in windows (histogram.comp). */
-            b[0] = (vk_range){&c->bins, (VkDeviceSize)ch->feature_first * c->column_bytes,
-                              (VkDeviceSize)ch->feature_count * c->column_bytes};
-            b[1] = vk_whole(&c->offsets);
-            b[2] = vk_whole(&c->partial);
-            vk_windows(c, vk_node_rows(c, node), c->win.list_shift, 4, b + 3);
-            vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
-            GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM, b, &p, w->groups));
-        } else {
-            /* Offsets, partials, then the row list, the gradient pairs and
-             * the bins in rows in windows (histogram_rows.comp). */
-            b[0] = vk_whole(&c->offsets);
-            b[1] = vk_whole(&c->partial);
-            vk_windows(c, vk_node_rows(c, node), c->win.list_shift, 4, b + 2);
-            vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 2 + GPL_KERNEL_WINDOWS);
-            vk_windows(c, &c->bin_rows, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
-            GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM_ROWS, b, &p, w->groups));
-        }
+                                (uint32_t)c->column_bytes, c->hist_len, w->partial_first};
+        /* The chunk's columns, offsets, partials, then the row list and
+         * the gradient pairs in windows (histogram.comp). */
+        b[0] = (vk_range){&c->bins, (VkDeviceSize)ch->feature_first * c->column_bytes,
+                          (VkDeviceSize)ch->feature_count * c->column_bytes};
+        b[1] = vk_whole(&c->offsets);
+        b[2] = vk_whole(&c->partial);
+        vk_windows(c, vk_node_rows(c, node), c->win.list_shift, 4, b + 3);
+        vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
+        GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM, b, &p, w->groups));
     }
     return GPULAYER_OK;
 }
@@ -143,6 +161,9 @@ static gpulayer_status record_level(vk_context *c, const int32_t *nodes, int32_t
         if (groups < 1) groups = 1;
         if (groups > c->node_partials) groups = c->node_partials;
         if (groups > c->partial_groups) groups = c->partial_groups;
+        /* A histogram_rows dispatch takes a node's blocks for several chunks. */
+        const uint32_t block_cap = c->max_groups / (c->hist_columns ? 1 : chunks_per_dispatch(c));
+        if (groups > block_cap) groups = block_cap;
         if (used + groups > c->partial_groups) {
             GPL_CHECK(record_reductions(c, wave, in_wave));
             in_wave = 0;

@@ -29,7 +29,7 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
     [VK_K_UPDATE_MARGINS] = {"update_margins", GPL_MARGINS_BINDINGS, sizeof(gpl_margins_push)},
     [VK_K_PREDICT] = {"predict", 8, 24},
     [VK_K_HISTOGRAM_ROWS] = {"histogram_rows", GPL_HISTOGRAM_ROWS_BINDINGS,
-                             sizeof(gpl_histogram_push)},
+                             sizeof(gpl_histogram_rows_push)},
     [VK_K_BINS_COLUMNS] = {"bins_columns", GPL_BINS_COLUMNS_BINDINGS, sizeof(gpl_columns_push)},
     [VK_K_MARGINS_SPLIT] = {"margins_split", GPL_MARGINS_SPLIT_BINDINGS,
                             sizeof(gpl_margins_split_push)},

@@ -176,10 +176,8 @@ struct Push
 {
     uint row_begin;
     uint row_count;
-    uint feature_first;
-    uint feature_count;
-    uint bin_first;
-    uint bin_count;
+    uint num_chunks;
+    uint chunk_table;
     uint row_words;
     uint hist_len;
     uint partial_first;
@@ -207,9 +205,9 @@ struct Partial
     uint2 partial[1];
 };
 
-constant uint _609_tmp [[function_constant(0)]];
-constant uint _609 = is_function_constant_defined(_609_tmp) ? _609_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_609, 1u, 1u);
+constant uint _639_tmp [[function_constant(0)]];
+constant uint _639 = is_function_constant_defined(_639_tmp) ? _639_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_639, 1u, 1u);
 
 static inline __attribute__((always_inline))
 uint window_of(thread const uint& i, thread const uint& shift)
@@ -344,7 +342,7 @@ uint bins_at(thread const uint& w, thread const uint& j, const device Bins0& v_2
 }
 
 static inline __attribute__((always_inline))
-Row load_row(thread const uint& i, const device Rows0& v_70, const device Rows1& v_81, const device Rows2& v_89, const device Rows3& v_97, const device Rows4& v_105, const device Rows5& v_113, const device Rows6& v_121, const device Rows7& v_129, const device Grad0& v_149, const device Grad1& v_158, const device Grad2& v_166, const device Grad3& v_174, const device Grad4& v_182, const device Grad5& v_190, const device Grad6& v_198, const device Grad7& v_206, const device Bins0& v_226, const device Bins1& v_234, const device Bins2& v_242, const device Bins3& v_250, const device Bins4& v_258, const device Bins5& v_266, const device Bins6& v_274, const device Bins7& v_282, constant Push& pc)
+Row load_row(thread const uint& i, const device Rows0& v_70, const device Rows1& v_81, const device Rows2& v_89, const device Rows3& v_97, const device Rows4& v_105, const device Rows5& v_113, const device Rows6& v_121, const device Rows7& v_129, const device Grad0& v_149, const device Grad1& v_158, const device Grad2& v_166, const device Grad3& v_174, const device Grad4& v_182, const device Grad5& v_190, const device Grad6& v_198, const device Grad7& v_206, const device Bins0& v_226, const device Bins1& v_234, const device Bins2& v_242, const device Bins3& v_250, const device Bins4& v_258, const device Bins5& v_266, const device Bins6& v_274, const device Bins7& v_282, constant Push& pc, thread uint& feature_first, thread uint& feature_count)
 {
     uint pos = pc.row_begin + i;
     uint param = pos;
@@ -362,9 +360,9 @@ Row load_row(thread const uint& i, const device Rows0& v_70, const device Rows1&
     uint param_11 = window_index(param_8, param_9);
     Row row;
     row.pair = grad_at(param_10, param_11, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206).xz;
-    uint first = (r * pc.row_words) + (pc.feature_first >> uint(2));
-    uint words = (((pc.feature_first & 3u) + pc.feature_count) + 3u) >> uint(2);
-    uint _371;
+    uint first = (r * pc.row_words) + (feature_first >> uint(2));
+    uint words = (((feature_first & 3u) + feature_count) + 3u) >> uint(2);
+    uint _370;
     for (uint j = 0u; j < 8u; j++)
     {
         uint word = first + j;
@@ -376,22 +374,22 @@ Row load_row(thread const uint& i, const device Rows0& v_70, const device Rows1&
             uint param_15 = LIST_WINDOW_SHIFT;
             uint param_16 = window_of(param_12, param_13);
             uint param_17 = window_index(param_14, param_15);
-            _371 = bins_at(param_16, param_17, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282);
+            _370 = bins_at(param_16, param_17, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282);
         }
         else
         {
-            _371 = 0u;
+            _370 = 0u;
         }
-        row.w[j] = _371;
+        row.w[j] = _370;
     }
     return row;
 }
 
 static inline __attribute__((always_inline))
-void add_row(thread const Row& row, constant Push& pc, const device Offsets& v_451, threadgroup uint (&s_g)[SHARED_BINS], threadgroup uint (&s_h)[SHARED_BINS])
+void add_row(thread const Row& row, thread uint& feature_first, thread uint& feature_count, const device Offsets& v_447, thread uint& bin_first, threadgroup uint (&s_g)[SHARED_BINS], threadgroup uint (&s_h)[SHARED_BINS])
 {
-    int lead = int(pc.feature_first & 3u);
-    int count = int(pc.feature_count);
+    int lead = int(feature_first & 3u);
+    int count = int(feature_count);
     for (int j = 0; j < 8; j++)
     {
         for (int q = 0; q < 4; q++)
@@ -402,30 +400,38 @@ void add_row(thread const Row& row, constant Push& pc, const device Offsets& v_4
                 continue;
             }
             uint b = (row.w[j] >> uint(q * 8)) & 255u;
-            uint i = (v_451.feature_offset[pc.feature_first + uint(k)] - pc.bin_first) + b;
-            uint _473 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_g[i], row.pair.x, memory_order_relaxed);
-            uint _479 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_h[i], row.pair.y, memory_order_relaxed);
+            uint i = (v_447.feature_offset[feature_first + uint(k)] - bin_first) + b;
+            uint _468 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_g[i], row.pair.x, memory_order_relaxed);
+            uint _474 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_h[i], row.pair.y, memory_order_relaxed);
         }
     }
 }
 
-kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets& v_451 [[buffer(1)]], device Partial& _594 [[buffer(2)]], const device Rows0& v_70 [[buffer(3)]], const device Rows1& v_81 [[buffer(4)]], const device Rows2& v_89 [[buffer(5)]], const device Rows3& v_97 [[buffer(6)]], const device Rows4& v_105 [[buffer(7)]], const device Rows5& v_113 [[buffer(8)]], const device Rows6& v_121 [[buffer(9)]], const device Rows7& v_129 [[buffer(10)]], const device Grad0& v_149 [[buffer(11)]], const device Grad1& v_158 [[buffer(12)]], const device Grad2& v_166 [[buffer(13)]], const device Grad3& v_174 [[buffer(14)]], const device Grad4& v_182 [[buffer(15)]], const device Grad5& v_190 [[buffer(16)]], const device Grad6& v_198 [[buffer(17)]], const device Grad7& v_206 [[buffer(18)]], const device Bins0& v_226 [[buffer(19)]], const device Bins1& v_234 [[buffer(20)]], const device Bins2& v_242 [[buffer(21)]], const device Bins3& v_250 [[buffer(22)]], const device Bins4& v_258 [[buffer(23)]], const device Bins5& v_266 [[buffer(24)]], const device Bins6& v_274 [[buffer(25)]], const device Bins7& v_282 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets& v_447 [[buffer(1)]], device Partial& _624 [[buffer(2)]], const device Rows0& v_70 [[buffer(3)]], const device Rows1& v_81 [[buffer(4)]], const device Rows2& v_89 [[buffer(5)]], const device Rows3& v_97 [[buffer(6)]], const device Rows4& v_105 [[buffer(7)]], const device Rows5& v_113 [[buffer(8)]], const device Rows6& v_121 [[buffer(9)]], const device Rows7& v_129 [[buffer(10)]], const device Grad0& v_149 [[buffer(11)]], const device Grad1& v_158 [[buffer(12)]], const device Grad2& v_166 [[buffer(13)]], const device Grad3& v_174 [[buffer(14)]], const device Grad4& v_182 [[buffer(15)]], const device Grad5& v_190 [[buffer(16)]], const device Grad6& v_198 [[buffer(17)]], const device Grad7& v_206 [[buffer(18)]], const device Bins0& v_226 [[buffer(19)]], const device Bins1& v_234 [[buffer(20)]], const device Bins2& v_242 [[buffer(21)]], const device Bins3& v_250 [[buffer(22)]], const device Bins4& v_258 [[buffer(23)]], const device Bins5& v_266 [[buffer(24)]], const device Bins6& v_274 [[buffer(25)]], const device Bins7& v_282 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_g[SHARED_BINS];
     threadgroup uint s_h[SHARED_BINS];
     uint lid = gl_LocalInvocationID.x;
-    for (uint i = lid; i < pc.bin_count; i += WG)
+    uint chunk = gl_WorkGroupID.x % pc.num_chunks;
+    uint block = gl_WorkGroupID.x / pc.num_chunks;
+    uint blocks = gl_NumWorkGroups.x / pc.num_chunks;
+    uint c = pc.chunk_table + (4u * chunk);
+    uint feature_first = v_447.feature_offset[c];
+    uint feature_count = v_447.feature_offset[c + 1u];
+    uint bin_first = v_447.feature_offset[c + 2u];
+    uint bin_count = v_447.feature_offset[c + 3u];
+    for (uint i = lid; i < bin_count; i += WG)
     {
         s_g[i] = 0u;
         s_h[i] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    uint stride = gl_NumWorkGroups.x * WG;
-    uint i_1 = (gl_WorkGroupID.x * WG) + lid;
+    uint stride = blocks * WG;
+    uint i_1 = (block * WG) + lid;
     if (i_1 < pc.row_count)
     {
         uint param = i_1;
-        Row current = load_row(param, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282, pc);
+        Row current = load_row(param, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282, pc, feature_first, feature_count);
         for (;;)
         {
             bool more = (pc.row_count - i_1) > stride;
@@ -433,10 +439,10 @@ kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets
             if (more)
             {
                 uint param_1 = i_1 + stride;
-                next = load_row(param_1, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282, pc);
+                next = load_row(param_1, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282, pc, feature_first, feature_count);
             }
             Row param_2 = current;
-            add_row(param_2, pc, v_451, s_g, s_h);
+            add_row(param_2, feature_first, feature_count, v_447, bin_first, s_g, s_h);
             if (!more)
             {
                 break;
@@ -447,10 +453,10 @@ kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets
         }
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    uint base = ((pc.partial_first + gl_WorkGroupID.x) * pc.hist_len) + pc.bin_first;
-    for (uint b = lid; b < pc.bin_count; b += WG)
+    uint base = ((pc.partial_first + block) * pc.hist_len) + bin_first;
+    for (uint b = lid; b < bin_count; b += WG)
     {
-        _594.partial[base + b] = uint2(s_g[b], s_h[b]);
+        _624.partial[base + b] = uint2(s_g[b], s_h[b]);
     }
 }
 

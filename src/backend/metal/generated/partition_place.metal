@@ -514,7 +514,7 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
         uint valid = 0u;
         for (uint k = 0u; k < 8u; k++)
         {
-            uint i = (first + (k * WG)) + lid;
+            uint i = (first + (lid * 8u)) + k;
             uint pos = begin + i;
             row[k] = 0u;
             if (i < rows)

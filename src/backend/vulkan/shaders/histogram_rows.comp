@@ -7,6 +7,10 @@
 // histograms with this kernel; histogram.comp stays for the Metal host
 // and GPULAYER_VULKAN_HIST=columns.
 //
+// One dispatch covers the node's chunks: workgroup g takes chunk
+// g % num_chunks of the node's row block g / num_chunks, so the
+// workgroups of one block's chunks run side by side and its rows'
+// sectors, read by the first, are still in the L2 cache for the others.
 // Each invocation takes rows WG apart, loading the next row (index,
 // gradient pair, the chunk's words) before it adds the current one, so a
 // row's loads are in flight while the previous row's atomics run.
@@ -22,15 +26,15 @@ const uint CHUNK_WORDS = 8u;
 layout(push_constant) uniform Push {
     uint row_begin;     // the node's first position in the row list
     uint row_count;
-    uint feature_first; // the chunk: features [first, first + count)
-    uint feature_count;
-    uint bin_first;     // histogram index of the chunk's first bin
-    uint bin_count;
+    uint num_chunks;    // chunks of this dispatch
+    uint chunk_table;   // word of its first chunk in `feature_offset`
     uint row_words;     // words of one row of bins
-    uint hist_len;      // partials are [group][hist_len]
+    uint hist_len;      // partials are [block][hist_len]
     uint partial_first; // this node's first partial
 } pc;
 
+// The feature offsets, then the chunk table: 4 words a chunk (first
+// feature, features, first bin, bins; gpl_hist_chunk).
 layout(std430, binding = 1) readonly buffer Offsets { uint feature_offset[]; };
 // (grad, hess) as int32 words.
 layout(std430, binding = 2) writeonly buffer Partial { uvec2 partial[]; };
@@ -54,6 +58,9 @@ struct Row {
     uint w[CHUNK_WORDS];
 };
 
+// This workgroup's chunk.
+uint feature_first, feature_count, bin_first, bin_count;
+
 Row load_row(uint i)
 {
     Row row;
@@ -61,8 +68,8 @@ Row load_row(uint i)
     const uint r = rows_at(window_of(pos, LIST_WINDOW_SHIFT), window_index(pos, LIST_WINDOW_SHIFT));
     row.pair = grad_at(window_of(r, GRAD_WINDOW_SHIFT), window_index(r, GRAD_WINDOW_SHIFT)).xz;
     // Within 32 bits: the host refuses bins of more than 2^32 words.
-    const uint first = r * pc.row_words + (pc.feature_first >> 2);
-    const uint words = ((pc.feature_first & 3u) + pc.feature_count + 3u) >> 2;
+    const uint first = r * pc.row_words + (feature_first >> 2);
+    const uint words = ((feature_first & 3u) + feature_count + 3u) >> 2;
     for (uint j = 0u; j < CHUNK_WORDS; j++) {
         const uint word = first + j;
         row.w[j] = j < words ? bins_at(window_of(word, LIST_WINDOW_SHIFT),
@@ -76,14 +83,14 @@ Row load_row(uint i)
 // have constant bounds so that the words stay in registers.
 void add_row(Row row)
 {
-    const int lead = int(pc.feature_first & 3u);
-    const int count = int(pc.feature_count);
+    const int lead = int(feature_first & 3u);
+    const int count = int(feature_count);
     for (int j = 0; j < int(CHUNK_WORDS); j++) {
         for (int q = 0; q < 4; q++) {
             const int k = j * 4 + q - lead;
             if (k < 0 || k >= count) continue;
             const uint b = (row.w[j] >> uint(q * 8)) & 0xffu;
-            const uint i = feature_offset[pc.feature_first + uint(k)] - pc.bin_first + b;
+            const uint i = feature_offset[feature_first + uint(k)] - bin_first + b;
             atomicAdd(s_g[i], row.pair.x);
             atomicAdd(s_h[i], row.pair.y);
         }
@@ -93,13 +100,20 @@ void add_row(Row row)
 void main()
 {
     const uint lid = gl_LocalInvocationID.x;
-    for (uint i = lid; i < pc.bin_count; i += WG) {
+    const uint chunk = gl_WorkGroupID.x % pc.num_chunks, block = gl_WorkGroupID.x / pc.num_chunks;
+    const uint blocks = gl_NumWorkGroups.x / pc.num_chunks;
+    const uint c = pc.chunk_table + 4u * chunk;
+    feature_first = feature_offset[c];
+    feature_count = feature_offset[c + 1u];
+    bin_first = feature_offset[c + 2u];
+    bin_count = feature_offset[c + 3u];
+    for (uint i = lid; i < bin_count; i += WG) {
         s_g[i] = 0u;
         s_h[i] = 0u;
     }
     barrier();
-    const uint stride = gl_NumWorkGroups.x * WG;
-    uint i = gl_WorkGroupID.x * WG + lid;
+    const uint stride = blocks * WG;
+    uint i = block * WG + lid;
     if (i < pc.row_count) {
         Row current = load_row(i);
         for (;;) {
@@ -114,7 +128,7 @@ void main()
         }
     }
     barrier();
-    const uint base = (pc.partial_first + gl_WorkGroupID.x) * pc.hist_len + pc.bin_first;
-    for (uint b = lid; b < pc.bin_count; b += WG)
+    const uint base = (pc.partial_first + block) * pc.hist_len + bin_first;
+    for (uint b = lid; b < bin_count; b += WG)
         partial[base + b] = uvec2(s_g[b], s_h[b]);
 }

@@ -34,8 +34,8 @@ WINDOW_STORE(scratch, uint)
 // rows, below 2^16 for any workgroup size a device offers.
 shared uint s_scan[WG];
 shared uint s_left_base, s_right_base, s_left_total;
-// The tile's rows, left ones first, so that the stores to the scratch
-// list are coalesced like the loads.
+// The tile's rows, left ones first, in tile order: the stores to the
+// other list then go coalesced.
 shared uint s_rows[TILE_ROWS];
 
 void main()
@@ -45,13 +45,15 @@ void main()
         const uint s = split_of_tile(t);
         const uint rows = split_word(s, S_ROW_COUNT), begin = split_word(s, S_ROW_BEGIN);
         const bool from_scratch = split_word(s, S_FROM) != 0u;
-        // Item k of an invocation is the tile's position k * WG + lid: the
-        // order inside a child is free, so the loads go coalesced.
+        // An invocation's items are PART_ITEMS consecutive positions, so
+        // that the scan in invocation order keeps the tile's order: a
+        // child's rows stay nearly in row order, which the histograms'
+        // loads of neighbouring rows share sectors by.
         const uint first = (t - split_word(s, S_TILE_FIRST)) * TILE_ROWS;
         uint row[PART_ITEMS];
         uint left_mask = 0u, left = 0u, valid = 0u;
         for (uint k = 0u; k < PART_ITEMS; k++) {
-            const uint i = first + k * WG + lid, pos = begin + i;
+            const uint i = first + lid * PART_ITEMS + k, pos = begin + i;
             row[k] = 0u;
             if (i < rows) {
                 const uint w = window_of(pos, LIST_WINDOW_SHIFT);
@@ -89,8 +91,8 @@ void main()
             else s_rows[next_right++] = row[k];
         }
         barrier();
-        // Left rows go from the child's reserved place on, right rows from
-        // the split's end backwards.
+        // Stored coalesced: left rows from the child's reserved place on,
+        // right rows from the split's end backwards.
         const uint tile_rows = rows - first < TILE_ROWS ? rows - first : TILE_ROWS;
         for (uint k = 0u; k < PART_ITEMS; k++) {
             const uint j = k * WG + lid;
