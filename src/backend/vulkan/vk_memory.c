@@ -181,7 +181,9 @@ gpulayer_status vk_buffer_write(vk_context *c, vk_buffer *b, VkDeviceSize offset
 gpulayer_status vk_buffer_write_rows(vk_context *c, vk_buffer *b, const void *data,
                                      size_t rows, size_t src_stride, size_t dst_stride)
 {
-    const write_source s = {data, src_stride, dst_stride};
+    /* Rows that need no padding go as plain bytes (one memcpy a piece). */
+    const write_source s = {data, src_stride == dst_stride ? 0 : src_stride,
+                            src_stride == dst_stride ? 0 : dst_stride};
     return write_source_to(c, b, 0, &s, (VkDeviceSize)rows * dst_stride);
 }
 
