@@ -99,6 +99,11 @@ typedef struct vk_profile {
     } ops[VK_PROFILE_OPS];
     int num_ops;
     double wait_ms;   /* host time blocked on fences */
+    double record_ms; /* host time recording dispatches */
+    long dispatches;
+    double submit_ms; /* host time in vkQueueSubmit */
+    double idle_ms;   /* device time between one batch's end and the next's start */
+    uint64_t last_end;
 } vk_profile;
 
 /* Descriptor sets kept across batches (vk_setcache.c). */
@@ -329,6 +334,8 @@ void vk_profile_init(vk_context *c);
 void vk_profile_begin(vk_context *c, int frame, VkCommandBuffer cmd);
 void vk_profile_end(vk_context *c, int frame, VkCommandBuffer cmd);
 double vk_profile_clock(const vk_context *c);
+/* Host time since `start` (a vk_profile_clock value) added to *total. */
+void vk_profile_add(const vk_context *c, double start, double *total);
 void vk_profile_collect(vk_context *c, int frame, const char *op, double wait_start);
 void vk_profile_report(vk_context *c);
 void vk_profile_destroy(vk_context *c);

@@ -63,6 +63,11 @@ void vk_profile_end(vk_context *c, int frame, VkCommandBuffer cmd)
 
 double vk_profile_clock(const vk_context *c) { return c->prof.enabled ? now_ms() : 0.0; }
 
+void vk_profile_add(const vk_context *c, double start, double *total)
+{
+    if (c->prof.enabled) *total += now_ms() - start;
+}
+
 /* After the frame's fence: its two timestamps are final. */
 void vk_profile_collect(vk_context *c, int frame, const char *op, double wait_start)
 {
@@ -74,6 +79,11 @@ void vk_profile_collect(vk_context *c, int frame, const char *op, double wait_st
                                      sizeof t[0], VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
         return;
     double ms = (double)((t[1] - t[0]) & p->mask) * p->ms_per_tick;
+    /* Batches finish in queue order; a start before the last end means
+     * the two overlapped (or were collected out of order): no gap. */
+    if (p->last_end && ((t[0] - p->last_end) & p->mask) < (p->mask >> 1))
+        p->idle_ms += (double)((t[0] - p->last_end) & p->mask) * p->ms_per_tick;
+    p->last_end = t[1];
     const char *name = op ? op : "batch";
     int i = 0;
     while (i < p->num_ops && strcmp(p->ops[i].op, name) != 0) i++;
@@ -97,7 +107,11 @@ void vk_profile_report(vk_context *c)
                 p->ops[i].ms, total > 0 ? 100.0 * p->ops[i].ms / total : 0.0,
                 p->ops[i].batches);
     fprintf(stderr, "[gpulayer]   %-22s %9.1f ms\n", "total device", total);
+    fprintf(stderr, "[gpulayer]   %-22s %9.1f ms\n", "device idle between", p->idle_ms);
     fprintf(stderr, "[gpulayer]   %-22s %9.1f ms\n", "host waiting", p->wait_ms);
+    fprintf(stderr, "[gpulayer]   %-22s %9.1f ms  %7ld dispatches\n", "host recording",
+            p->record_ms, p->dispatches);
+    fprintf(stderr, "[gpulayer]   %-22s %9.1f ms\n", "host submitting", p->submit_ms);
 }
 
 void vk_profile_destroy(vk_context *c)

@@ -132,7 +132,9 @@ static gpulayer_status submit_frame(vk_context *c, int wait)
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
                        .commandBufferCount = 1,
                        .pCommandBuffers = &f->cmd};
+    const double t0 = vk_profile_clock(c);
     r = c->api.vkQueueSubmit(c->queue, 1, &si, f->fence);
+    vk_profile_add(c, t0, &c->prof.submit_ms);
     if (r != VK_SUCCESS) return batch_error(c, f, "vkQueueSubmit", r);
     f->in_flight = 1;
     return wait ? vk_finish(c) : GPULAYER_OK;
@@ -168,6 +170,7 @@ gpulayer_status vk_dispatch(vk_context *c, gpl_vk_kernel k, const vk_range *bind
                             const void *push, uint32_t groups)
 {
     const gpl_vk_kernel_info *info = &gpl_vk_kernel_table[k];
+    const double t0 = vk_profile_clock(c);
     vk_pipeline *p;
     gpulayer_status st = vk_pipeline_get(c, k, &p);
     if (st != GPULAYER_OK) {
@@ -215,6 +218,8 @@ gpulayer_status vk_dispatch(vk_context *c, gpl_vk_kernel k, const vk_range *bind
     c->api.vkCmdPushConstants(current(c)->cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                               info->push_bytes, push);
     c->api.vkCmdDispatch(current(c)->cmd, groups < 1 ? 1 : groups, 1, 1);
+    vk_profile_add(c, t0, &c->prof.record_ms);
+    c->prof.dispatches++;
     return GPULAYER_OK;
 }
 
