@@ -129,6 +129,7 @@ typedef struct vk_context {
     int current;        /* the frame being recorded or last submitted */
     uint32_t sets_left; /* descriptor sets left in the current pool */
     int recording;
+    VkPipeline bound;   /* the pipeline bound in the open command buffer */
     int level;          /* depth of the level being grown */
     vk_profile prof;
     vk_setcache setcache;

@@ -86,6 +86,7 @@ static gpulayer_status open_buffer(vk_context *c)
     vk_profile_begin(c, c->current, f->cmd);
     c->sets_left = VK_SETS_PER_POOL;
     c->recording = 1;
+    c->bound = VK_NULL_HANDLE;
     /* Earlier batches' writes (histograms, row lists) become visible to
      * this one, and this one's writes wait for their reads: a barrier's
      * first scope covers all earlier commands on the queue. */
@@ -212,7 +213,11 @@ gpulayer_status vk_dispatch(vk_context *c, gpl_vk_kernel k, const vk_range *bind
                 .pBufferInfo = &buffers[i]};
         c->api.vkUpdateDescriptorSets(c->device, info->bindings, writes, 0, NULL);
     }
-    c->api.vkCmdBindPipeline(current(c)->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
+    /* A level records runs of the same kernel (one dispatch a node). */
+    if (c->bound != p->pipeline) {
+        c->api.vkCmdBindPipeline(current(c)->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
+        c->bound = p->pipeline;
+    }
     c->api.vkCmdBindDescriptorSets(current(c)->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1,
                                    &set, 0, NULL);
     c->api.vkCmdPushConstants(current(c)->cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
