@@ -19,14 +19,33 @@ typedef struct vk_cached_set {
     VkDescriptorSet set;
 } vk_cached_set;
 
+/* FNV-1a over 64-bit words (every dispatch hashes up to VK_MAX_BINDINGS
+ * ranges: byte by byte that was about a microsecond of host time each). */
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x100000001b3ULL;
+    return h ^ (h >> 29);
+}
+
+/* A handle's bits (a pointer or a 64-bit integer, by platform). */
+#define HANDLE_BITS(h, out)                                                      \
+    do {                                                                         \
+        (out) = 0;                                                               \
+        memcpy(&(out), &(h), sizeof(h) < sizeof(out) ? sizeof(h) : sizeof(out)); \
+    } while (0)
+
 static uint64_t key_hash(VkDescriptorSetLayout layout, const VkDescriptorBufferInfo *info,
                          uint32_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    const unsigned char *p = (const unsigned char *)&layout;
-    for (size_t i = 0; i < sizeof layout; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
-    p = (const unsigned char *)info;
-    for (size_t i = 0; i < sizeof *info * n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
+    uint64_t w;
+    HANDLE_BITS(layout, w);
+    uint64_t h = mix(0xcbf29ce484222325ULL, w);
+    for (uint32_t i = 0; i < n; i++) {
+        HANDLE_BITS(info[i].buffer, w);
+        h = mix(h, w);
+        h = mix(h, (uint64_t)info[i].offset);
+        h = mix(h, (uint64_t)info[i].range);
+    }
     return h;
 }
 
