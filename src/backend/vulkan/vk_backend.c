@@ -35,7 +35,8 @@ static void vk_destroy(gpl_backend *be)
             vk_profile_report(c);
             vk_buffer *all[] = {&c->bins, &c->bin_rows, &c->offsets, &c->labels, &c->weights, &c->margins,
                                 &c->grad, &c->rows, &c->scratch, &c->group_max, &c->partial,
-                                &c->tiles, &c->child_counts, &c->counts_host, &c->records, &c->mask,
+                                &c->tiles, &c->child_counts, &c->counts_host, &c->records,
+                                &c->split_nodes, &c->mask,
                                 &c->staging};
             for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) vk_buffer_destroy(c, all[i]);
             vk_hist_free_pool(c);
@@ -163,6 +164,8 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     const char *hist = getenv("GPULAYER_VULKAN_HIST");
     c->hist_columns = hist && !strcmp(hist, "columns");
     c->hist_chunkwise = hist && !strcmp(hist, "chunkwise");
+    const char *split = getenv("GPULAYER_VULKAN_SPLIT");
+    c->split_per_node = split && !strcmp(split, "node");
     c->feature_offset = malloc(sizeof(uint32_t) * ((size_t)m->num_features + 1));
     c->node_slot = malloc(sizeof(vk_hist_slot) * (size_t)M);
     c->free_slots = malloc(sizeof(vk_hist_slot) * (size_t)M);

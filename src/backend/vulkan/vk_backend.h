@@ -176,6 +176,9 @@ typedef struct vk_context {
     /* GPULAYER_VULKAN_HIST=chunkwise: a histogram_rows dispatch a chunk
      * instead of one for all of a node's chunks (for measurement). */
     int hist_chunkwise;
+    /* GPULAYER_VULKAN_SPLIT=node: a split_eval dispatch a node (as the
+     * Metal host does) instead of split_eval_level (for measurement). */
+    int split_per_node;
     uint32_t *feature_offset;  /* host copy */
     vk_chunk *chunks;
     int32_t num_chunks;
@@ -189,6 +192,7 @@ typedef struct vk_context {
     vk_buffer group_max, partial, tiles, child_counts, records, mask;
     vk_buffer staging;
     vk_buffer counts_host; /* host-visible copy of child_counts (discrete GPUs) */
+    vk_buffer split_nodes; /* split_eval_level's node table, host-visible */
     uint32_t *mask_cache; /* the feature mask now in the mask buffer */
     int mask_valid;
     uint32_t grad_groups;    /* workgroups of the gradient kernel */

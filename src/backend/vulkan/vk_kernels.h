@@ -29,6 +29,7 @@ typedef enum gpl_vk_kernel {
     VK_K_BINS_COLUMNS,
     VK_K_MARGINS_SPLIT,
     VK_K_SPLIT_TABLE,
+    VK_K_SPLIT_EVAL_LEVEL,
     VK_K_COUNT
 } gpl_vk_kernel;
 

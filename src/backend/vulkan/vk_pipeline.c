@@ -34,6 +34,7 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
     [VK_K_MARGINS_SPLIT] = {"margins_split", GPL_MARGINS_SPLIT_BINDINGS,
                             sizeof(gpl_margins_split_push)},
     [VK_K_SPLIT_TABLE] = {"split_table", GPL_SPLIT_TABLE_BINDINGS, sizeof(gpl_split_table_push)},
+    [VK_K_SPLIT_EVAL_LEVEL] = {"split_eval_level", 5, 56},
 };
 
 _Static_assert(VK_MAX_BINDINGS == GPL_MAX_KERNEL_BINDINGS,
@@ -50,7 +51,8 @@ static const gpl_vk_blob *find_blob(const char *name)
  * (same source, binary64 on 64-bit integers, the same bits). */
 static int has_soft_variant(gpl_vk_kernel k)
 {
-    return k == VK_K_GRADIENTS || k == VK_K_QUANTIZE || k == VK_K_SPLIT_EVAL;
+    return k == VK_K_GRADIENTS || k == VK_K_QUANTIZE || k == VK_K_SPLIT_EVAL ||
+           k == VK_K_SPLIT_EVAL_LEVEL;
 }
 
 static const gpl_vk_blob *kernel_blob(gpl_vk_kernel k, int soft)

@@ -33,6 +33,62 @@ static gpulayer_status upload_mask(vk_context *c, const uint8_t *feature_mask)
     return GPULAYER_OK;
 }
 
+/* Node i of the level by its histogram's place in the pool. */
+typedef struct level_node {
+    vk_hist_slot slot;
+    uint32_t i;
+} level_node;
+
+static int by_slot(const void *a, const void *b)
+{
+    const level_node *x = a, *y = b;
+    if (x->slot.page != y->slot.page) return x->slot.page < y->slot.page ? -1 : 1;
+    return x->slot.index < y->slot.index ? -1 : x->slot.index > y->slot.index;
+}
+
+/* split_eval_level: the nodes whose histograms lie in one run of slots
+ * of a page (at most a binding long) go in one dispatch, workgroup w
+ * taking entry first + w of the node table (node, record, first element
+ * of its histogram in the run; first travels as the push's record). The
+ * table is in mapped memory, written while no search is in flight. */
+static gpulayer_status record_level_search(vk_context *c, const int32_t *nodes,
+                                           int32_t num_nodes, gpl_split_push push)
+{
+    level_node *order = malloc(sizeof *order * (size_t)num_nodes);
+    if (!order) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+    for (int32_t i = 0; i < num_nodes; i++)
+        order[i] = (level_node){c->node_slot[nodes[i]], (uint32_t)i};
+    qsort(order, (size_t)num_nodes, sizeof *order, by_slot);
+    uint32_t *table = c->split_nodes.mapped;
+    const VkDeviceSize hist_bytes = (VkDeviceSize)c->hist_len * 16;
+    gpulayer_status st = GPULAYER_OK;
+    for (int32_t first = 0; first < num_nodes && st == GPULAYER_OK;) {
+        const vk_hist_slot s0 = order[first].slot;
+        int32_t end = first;
+        while (end < num_nodes && order[end].slot.page == s0.page &&
+               (VkDeviceSize)(order[end].slot.index - s0.index) * c->slot_bytes + hist_bytes <=
+                   c->max_range)
+            end++;
+        for (int32_t j = first; j < end; j++) {
+            uint32_t *e = table + 4 * (size_t)j;
+            e[0] = (uint32_t)nodes[order[j].i];
+            e[1] = order[j].i;
+            e[2] = (uint32_t)((VkDeviceSize)(order[j].slot.index - s0.index) * c->slot_bytes / 16);
+            e[3] = 0;
+        }
+        const int32_t last = order[end - 1].slot.index;
+        vk_range b[5] = {{&c->pages[s0.page], (VkDeviceSize)s0.index * c->slot_bytes,
+                          (VkDeviceSize)(last - s0.index) * c->slot_bytes + hist_bytes},
+                         vk_whole(&c->offsets), vk_whole(&c->mask), vk_whole(&c->records),
+                         vk_whole(&c->split_nodes)};
+        push.record = (uint32_t)first;
+        st = vk_dispatch(c, VK_K_SPLIT_EVAL_LEVEL, b, &push, (uint32_t)(end - first));
+        first = end;
+    }
+    free(order);
+    return st;
+}
+
 gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_t num_nodes,
                                    const gpl_split_params *params,
                                    const uint8_t *feature_mask, gpl_split_record *out)
@@ -49,14 +105,30 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     GPL_CHECK(vk_buffer_reserve_host(c, &c->records, bytes, "split records"));
     const int early = c->partition_early && !params->leaf_children;
     if (early) GPL_CHECK(vk_partition_early_prepare(c, nodes, num_nodes));
+    int per_node = c->split_per_node;
+    if (!per_node) {
+        GPL_CHECK(vk_buffer_reserve_host(c, &c->split_nodes, (VkDeviceSize)num_nodes * 16,
+                                         "split node table"));
+        per_node = c->split_nodes.mapped == NULL;
+    }
     c->level = c->node_depth[nodes[0]];
     GPL_CHECK(vk_begin(c, "evaluate_splits"));
-    for (int32_t i = 0; i < num_nodes; i++) {
-        gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i, c->num_features,
-                                               feature_mask != NULL);
-        vk_range b[4] = {vk_hist_range(c, c->node_slot[nodes[i]]), vk_whole(&c->offsets),
-                         vk_whole(&c->mask), vk_whole(&c->records)};
-        GPL_CHECK(vk_dispatch(c, VK_K_SPLIT_EVAL, b, &p, 1));
+    if (per_node) {
+        for (int32_t i = 0; i < num_nodes; i++) {
+            gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i,
+                                                   c->num_features, feature_mask != NULL);
+            vk_range b[4] = {vk_hist_range(c, c->node_slot[nodes[i]]), vk_whole(&c->offsets),
+                             vk_whole(&c->mask), vk_whole(&c->records)};
+            GPL_CHECK(vk_dispatch(c, VK_K_SPLIT_EVAL, b, &p, 1));
+        }
+    } else {
+        const gpl_split_push p = gpl_split_push_make(params, -1, 0, c->num_features,
+                                                     feature_mask != NULL);
+        gpulayer_status st = record_level_search(c, nodes, num_nodes, p);
+        if (st != GPULAYER_OK) {
+            vk_abandon(c);
+            return st;
+        }
     }
     if (early) {
         gpulayer_status st = vk_partition_early_record(c, nodes, num_nodes);

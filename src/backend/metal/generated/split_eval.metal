@@ -84,16 +84,16 @@ struct Mask
     uint mask[1];
 };
 
-constant uint _1918 = (WG / 2u);
+constant uint _1927 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _2161_tmp [[function_constant(0)]];
-constant uint _2161 = is_function_constant_defined(_2161_tmp) ? _2161_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2161, 1u, 1u);
+constant uint _2166_tmp [[function_constant(0)]];
+constant uint _2166 = is_function_constant_defined(_2166_tmp) ? _2166_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2166, 1u, 1u);
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -104,7 +104,7 @@ ulong f64_from_words(thread const uint2& w)
 static inline __attribute__((always_inline))
 long2 load(thread const uint& i, const device Hist& v_1485)
 {
-    uint4 v = v_1485.hist[i];
+    uint4 v = v_1485.hist[0u + i];
     return long2(long(as_type<ulong>(v.xy)), long(as_type<ulong>(v.zw)));
 }
 
@@ -969,12 +969,14 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1485 [[buffer(1)]], const device Offsets& _1547 [[buffer(2)]], const device Mask& _1638 [[buffer(3)]], device Records& _2028 [[buffer(4)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
+kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1485 [[buffer(1)]], const device Offsets& _1557 [[buffer(2)]], const device Mask& _1647 [[buffer(3)]], device Records& _2035 [[buffer(4)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
 {
     threadgroup ulong s_gain[WG];
     threadgroup int3 s_key[WG];
     threadgroup long2 s_left[WG];
     uint lid = gl_LocalInvocationID.x;
+    int node = pc.node;
+    uint record = pc.record;
     uint2 param = pc.scale_grad;
     ulong sg = f64_from_words(param);
     uint2 param_1 = pc.scale_hess;
@@ -986,7 +988,7 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
     uint2 param_4 = pc.min_child_weight;
     ulong min_child_weight = f64_from_words(param_4);
     long2 total = long2(0l);
-    for (uint k = _1547.feature_offset[0]; k < _1547.feature_offset[1]; k++)
+    for (uint k = _1557.feature_offset[0]; k < _1557.feature_offset[1]; k++)
     {
         uint param_5 = k;
         total += load(param_5, v_1485);
@@ -1010,22 +1012,22 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
     {
         uint f = item / segments;
         uint seg = item % segments;
-        bool _1632 = pc.has_mask != 0u;
-        bool _1643;
-        if (_1632)
+        bool _1641 = pc.has_mask != 0u;
+        bool _1652;
+        if (_1641)
         {
-            _1643 = _1638.mask[f] == 0u;
+            _1652 = _1647.mask[f] == 0u;
         }
         else
         {
-            _1643 = _1632;
+            _1652 = _1641;
         }
-        if (_1643)
+        if (_1652)
         {
             continue;
         }
-        uint first = _1547.feature_offset[f];
-        int last_bin = int(_1547.feature_offset[f + 1u] - first) - 1;
+        uint first = _1557.feature_offset[f];
+        int last_bin = int(_1557.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1045,27 +1047,27 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
         {
             uint param_18 = first + uint(b_1);
             cum += load(param_18, v_1485);
-            bool _1733 = b_1 < last_bin;
-            bool _1746;
-            if (_1733)
+            bool _1742 = b_1 < last_bin;
+            bool _1755;
+            if (_1742)
             {
-                bool _1738 = missing.y != 0l;
-                bool _1745;
-                if (!_1738)
+                bool _1747 = missing.y != 0l;
+                bool _1754;
+                if (!_1747)
                 {
-                    _1745 = missing.x != 0l;
+                    _1754 = missing.x != 0l;
                 }
                 else
                 {
-                    _1745 = _1738;
+                    _1754 = _1747;
                 }
-                _1746 = _1745;
+                _1755 = _1754;
             }
             else
             {
-                _1746 = _1733;
+                _1755 = _1742;
             }
-            int last_dl = int(_1746);
+            int last_dl = int(_1755);
             for (int dl = 0; dl <= last_dl; dl++)
             {
                 long2 L = cum;
@@ -1074,17 +1076,17 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
                     L += missing;
                 }
                 long2 R = total - L;
-                bool _1772 = L.y <= 0l;
-                bool _1779;
-                if (!_1772)
+                bool _1781 = L.y <= 0l;
+                bool _1788;
+                if (!_1781)
                 {
-                    _1779 = R.y <= 0l;
+                    _1788 = R.y <= 0l;
                 }
                 else
                 {
-                    _1779 = _1772;
+                    _1788 = _1781;
                 }
-                if (_1779)
+                if (_1788)
                 {
                     continue;
                 }
@@ -1098,19 +1100,19 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
                 ulong hr = f64_div(param_23, param_24);
                 ulong param_25 = hl;
                 ulong param_26 = min_child_weight;
-                bool _1805 = f64_lt(param_25, param_26);
-                bool _1814;
-                if (!_1805)
+                bool _1814 = f64_lt(param_25, param_26);
+                bool _1823;
+                if (!_1814)
                 {
                     ulong param_27 = hr;
                     ulong param_28 = min_child_weight;
-                    _1814 = f64_lt(param_27, param_28);
+                    _1823 = f64_lt(param_27, param_28);
                 }
                 else
                 {
-                    _1814 = _1805;
+                    _1823 = _1814;
                 }
-                if (_1814)
+                if (_1823)
                 {
                     continue;
                 }
@@ -1154,7 +1156,7 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _1918; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _1927; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
@@ -1179,73 +1181,73 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
     if (lid == 0u)
     {
         int3 key = s_key[0];
-        long2 _1999;
+        long2 _2008;
         if (key.x >= 0)
         {
-            _1999 = s_left[0];
+            _2008 = s_left[0];
         }
         else
         {
-            _1999 = total;
+            _2008 = total;
         }
-        long2 L_1 = _1999;
-        long2 _2011;
+        long2 L_1 = _2008;
+        long2 _2020;
         if (key.x >= 0)
         {
-            _2011 = total - L_1;
+            _2020 = total - L_1;
         }
         else
         {
-            _2011 = long2(0l);
+            _2020 = long2(0l);
         }
-        long2 R_1 = _2011;
-        uint o_1 = pc.record * 18u;
-        _2028.records[o_1 + 0u] = uint(pc.node);
-        _2028.records[o_1 + 1u] = uint(key.x);
-        uint _2047;
+        long2 R_1 = _2020;
+        uint o_1 = record * 18u;
+        _2035.records[o_1 + 0u] = uint(node);
+        _2035.records[o_1 + 1u] = uint(key.x);
+        uint _2052;
         if (key.x >= 0)
         {
-            _2047 = uint(key.y);
+            _2052 = uint(key.y);
         }
         else
         {
-            _2047 = 0u;
+            _2052 = 0u;
         }
-        _2028.records[o_1 + 2u] = _2047;
-        uint _2062;
+        _2035.records[o_1 + 2u] = _2052;
+        uint _2067;
         if (key.x >= 0)
         {
-            _2062 = uint(key.z);
+            _2067 = uint(key.z);
         }
         else
         {
-            _2062 = 0u;
+            _2067 = 0u;
         }
-        _2028.records[o_1 + 3u] = _2062;
-        ulong _2075;
+        _2035.records[o_1 + 3u] = _2067;
+        ulong _2080;
         if (key.x >= 0)
         {
-            _2075 = s_gain[0];
+            _2080 = s_gain[0];
         }
         else
         {
-            _2075 = 0ul;
+            _2080 = 0ul;
         }
-        ulong param_63 = _2075;
+        ulong param_63 = _2080;
         uint2 gw = f64_words(param_63);
-        _2028.records[o_1 + 4u] = gw.x;
-        _2028.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _2102 = spvUnsafeArray<long2, 3>({ L_1, R_1, total });
+        _2035.records[o_1 + 4u] = gw.x;
+        _2035.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _2107 = spvUnsafeArray<long2, 3>({ L_1, R_1, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _2102;
+        sums = _2107;
         for (uint k_1 = 0u; k_1 < 3u; k_1++)
         {
             uint2 g = as_type<uint2>(ulong(sums[k_1].x));
             uint2 h = as_type<uint2>(ulong(sums[k_1].y));
-            _2028.records[(o_1 + 6u) + (4u * k_1)] = g.x;
-            _2028.records[(o_1 + 7u) + (4u * k_1)] = g.y;
-            _2028.records[(o_1 + 8u) + (4u * k_1)] = h.x;
-            _2028.records[(o_1 + 9u) + (4u * k_1)] = h.y;
+            _2035.records[(o_1 + 6u) + (4u * k_1)] = g.x;
+            _2035.records[(o_1 + 7u) + (4u * k_1)] = g.y;
+            _2035.records[(o_1 + 8u) + (4u * k_1)] = h.x;
+            _2035.records[(o_1 + 9u) + (4u * k_1)] = h.y;
         }
     }
 }

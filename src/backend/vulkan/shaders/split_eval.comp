@@ -31,6 +31,17 @@ layout(std430, binding = 3) readonly buffer Mask { uint mask[]; };
 // 18 words a record: node, feature, bin, default_left, gain (2 words),
 // left, right, total (two 64-bit sums each, as word pairs).
 layout(std430, binding = 4) writeonly buffer Records { uint records[]; };
+#ifdef GPL_LEVEL_TABLE
+// split_eval_level (built from this file with GPL_LEVEL_TABLE; the Vulkan
+// host's): the nodes of a level in one dispatch. Binding 1 is a run of
+// slots of the histogram pool, and workgroup w takes entry pc.record + w
+// of the node table: the node, its record, and the first element of its
+// histogram in the run (pc.node is not read).
+layout(std430, binding = 5) readonly buffer Nodes { uvec4 level_nodes[]; };
+uint hist_base;
+#else
+const uint hist_base = 0u;
+#endif
 
 shared f64 s_gain[WG];
 shared ivec3 s_key[WG];    // feature, bin, default_left
@@ -38,13 +49,22 @@ shared i64vec2 s_left[WG];
 
 i64vec2 load(uint i)
 {
-    const uvec4 v = hist[i];
+    const uvec4 v = hist[hist_base + i];
     return i64vec2(int64_t(packUint2x32(v.xy)), int64_t(packUint2x32(v.zw)));
 }
 
 void main()
 {
     const uint lid = gl_LocalInvocationID.x;
+#ifdef GPL_LEVEL_TABLE
+    const uvec4 entry = level_nodes[pc.record + gl_WorkGroupID.x];
+    const int node = int(entry.x);
+    const uint record = entry.y;
+    hist_base = entry.z;
+#else
+    const int node = pc.node;
+    const uint record = pc.record;
+#endif
     const f64 sg = f64_from_words(pc.scale_grad), sh = f64_from_words(pc.scale_hess);
     const f64 lambda = f64_from_words(pc.lambda), alpha = f64_from_words(pc.alpha);
     const f64 min_child_weight = f64_from_words(pc.min_child_weight);
@@ -112,8 +132,8 @@ void main()
         const ivec3 key = s_key[0];
         const i64vec2 L = key.x >= 0 ? s_left[0] : total;
         const i64vec2 R = key.x >= 0 ? total - L : i64vec2(0);
-        const uint o = pc.record * 18u;
-        records[o + 0u] = uint(pc.node);
+        const uint o = record * 18u;
+        records[o + 0u] = uint(node);
         records[o + 1u] = uint(key.x);
         records[o + 2u] = key.x >= 0 ? uint(key.y) : 0u;
         records[o + 3u] = key.x >= 0 ? uint(key.z) : 0u;
