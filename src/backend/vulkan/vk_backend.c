@@ -33,8 +33,9 @@ static void vk_destroy(gpl_backend *be)
             vk_abandon(c);
             (void)vk_finish(c); /* nothing may be in flight when buffers go */
             vk_profile_report(c);
-            vk_buffer *all[] = {&c->bins, &c->bin_rows, &c->offsets, &c->labels, &c->weights, &c->margins,
-                                &c->grad, &c->rows, &c->scratch, &c->group_max, &c->partial,
+            vk_buffer *all[] = {&c->bins, &c->bin_rows, &c->offsets, &c->labels, &c->weights,
+                                &c->margins, &c->grad, &c->rows, &c->scratch, &c->group_max,
+                                &c->partial,
                                 &c->tiles, &c->child_counts, &c->counts_host, &c->records,
                                 &c->split_nodes, &c->mask,
                                 &c->staging};

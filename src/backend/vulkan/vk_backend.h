@@ -278,11 +278,11 @@ void vk_copy(vk_context *c, const vk_buffer *src, VkDeviceSize src_offset,
 /* Several copies from src to dst as one command. */
 void vk_copy_regions(vk_context *c, const vk_buffer *src, const vk_buffer *dst,
                      const VkBufferCopy *regions, uint32_t count);
-/* Writes bytes of data at offset of dst from the command buffer itself
- * (small tables: the data travel inside the batch). */
 /* Sets bytes (a multiple of 4) of dst from offset to the 32-bit value. */
 void vk_fill(vk_context *c, const vk_buffer *dst, VkDeviceSize offset, VkDeviceSize bytes,
              uint32_t value);
+/* Writes bytes of data at offset of dst from the command buffer itself
+ * (small tables: the data travel inside the batch). */
 void vk_update(vk_context *c, const vk_buffer *dst, VkDeviceSize offset, const void *data,
                VkDeviceSize bytes);
 /* Submits and waits for every batch in flight. */

@@ -78,8 +78,8 @@ typedef struct wave_node {
 } wave_node;
 
 /* Chunks a histogram_rows dispatch covers: all of a node's, as the
- * workgroup count allows (vk_groups_per_node keeps a node's blocks times
- * this within it). */
+ * workgroup count allows (record_level keeps a node's blocks times this
+ * within it). */
 static uint32_t chunks_per_dispatch(const vk_context *c)
 {
     if (c->hist_chunkwise) return 1;

@@ -116,11 +116,11 @@ typedef struct write_source {
     size_t src_stride, dst_stride; /* 0: plain bytes */
 } write_source;
 
-/* Bytes [from, from + n) of the destination's image of the source. */
 /* Pieces of a large fill copied by separate threads: one thread's memcpy
  * into write-combined staging memory runs well below the bus. */
 #define VK_FILL_PIECE ((VkDeviceSize)1 << 20)
 
+/* Bytes [from, from + n) of the destination's image of the source. */
 static void fill(const write_source *s, void *out, VkDeviceSize from, VkDeviceSize n)
 {
     if (!s->dst_stride) {

@@ -4,9 +4,9 @@
 // in both children with one atomic add each on the split's child counts
 // (zero before the dispatch), and writes them to the other row list: left
 // rows from the start of the split's range, right rows from its end
-// backwards. The order of rows inside a child is not kept: histograms are
-// integer sums and a row's margin gets one addition, so only the set of
-// rows matters. (The three-stage stable partition, partition_count/scan/
+// backwards. The order of rows inside a child is kept only within a tile:
+// histograms are integer sums and a row's margin gets one addition, so
+// only the set of rows matters. (The three-stage stable partition, partition_count/scan/
 // scatter, reads every row and its bin twice; the Metal host uses it.)
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
