@@ -175,6 +175,15 @@ typedef struct gpl_reduce_push {
     uint32_t hist_len, groups, partial_first;
 } gpl_reduce_push;
 
+/* hist_reduce.comp's workgroups take bins this many at a time: the hosts
+ * dispatch one workgroup a block of bins. */
+#define GPL_REDUCE_BLOCK 32u
+static inline uint32_t gpl_reduce_groups(uint32_t hist_len, uint32_t max_groups)
+{
+    const uint32_t g = (hist_len + GPL_REDUCE_BLOCK - 1) / GPL_REDUCE_BLOCK;
+    return g < 1 ? 1 : g > max_groups ? max_groups : g;
+}
+
 /* Rows of a partition tile an invocation (PART_ITEMS of partition_push.glsl):
  * a tile is workgroup size x GPL_PART_ITEMS rows. */
 #define GPL_PART_ITEMS 8
@@ -323,21 +332,29 @@ typedef struct gpl_hist_chunk {
 } gpl_hist_chunk;
 
 /* Cuts the features into chunks of at most max_bins bins and max_columns
- * columns; chunks has room for num_features entries. Returns the feature
- * whose bins alone exceed max_bins, or -1 when every feature fits. */
+ * columns; chunks has room for num_features entries. With uniform, a
+ * chunk's bins are counted as its features times its largest feature's
+ * bins (histogram_rows.comp gives every feature that many). Returns the
+ * feature whose bins alone exceed max_bins, or -1 when every feature
+ * fits. */
 static inline int32_t gpl_hist_chunks_plan(const uint32_t *feature_offset, int32_t num_features,
-                                           uint32_t max_bins, uint64_t max_columns,
+                                           uint32_t max_bins, uint64_t max_columns, int uniform,
                                            gpl_hist_chunk *chunks, int32_t *num_chunks)
 {
     *num_chunks = 0;
     for (int32_t f = 0; f < num_features;) {
         gpl_hist_chunk ch = {(uint32_t)f, 0, feature_offset[f], 0};
+        uint32_t widest = 0;
         while (f < num_features) {
             const uint32_t nb = feature_offset[f + 1] - feature_offset[f];
             if (nb > max_bins) return f;
-            if (ch.bin_count + nb > max_bins || ch.feature_count + 1 > max_columns) break;
+            const uint32_t w = nb > widest ? nb : widest;
+            const uint64_t need = uniform ? (uint64_t)(ch.feature_count + 1) * w
+                                          : (uint64_t)ch.bin_count + nb;
+            if (need > max_bins || ch.feature_count + 1 > max_columns) break;
             ch.bin_count += nb;
             ch.feature_count++;
+            widest = w;
             f++;
         }
         chunks[(*num_chunks)++] = ch;

@@ -79,7 +79,7 @@ static gpulayer_status record_reductions(mtl_context *c, const wave_node *wave, 
         gpl_reduce_push rp = {c->hist_len, wave[i].groups, wave[i].partial_first};
         gpl_mtl_bind rb[2] = {mtl_whole(&c->partial), mtl_whole(&c->hist[wave[i].node])};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HIST_REDUCE, rb, &rp,
-                                   gpl_mtl_groups_for(c->rt, c->hist_len)));
+                                   gpl_reduce_groups(c->hist_len, UINT32_MAX)));
     }
     gpl_mtl_barrier(c->rt);
     return GPULAYER_OK;

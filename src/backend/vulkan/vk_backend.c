@@ -113,7 +113,7 @@ static gpulayer_status plan_chunks(vk_context *c)
     const uint64_t max_columns = c->hist_columns ? c->max_range / c->column_bytes
                                                  : GPL_ROW_CHUNK_FEATURES;
     const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, c->shared_bins, max_columns,
-                                           c->chunks, &c->num_chunks);
+                                           !c->hist_columns, c->chunks, &c->num_chunks);
     if (f >= 0)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "vulkan backend: feature %d has %u bins; at most %u fit the "

@@ -87,17 +87,25 @@ typedef struct vk_frame {
 
 /* GPULAYER_VULKAN_PROFILE=1 (vk_profile.c). */
 #define VK_PROFILE_OPS 24
+/* Timestamps a batch may write between its start and end (vk_profile_mark),
+ * and the levels the report shows apart. */
+#define VK_PROFILE_MARKS 14
+#define VK_PROFILE_LEVELS 12
 typedef struct vk_profile {
     int enabled;
-    VkQueryPool pool; /* two timestamps a frame */
+    VkQueryPool pool; /* VK_PROFILE_MARKS + 2 timestamps a frame */
     double ms_per_tick;
     uint64_t mask;    /* the timestamp's valid bits */
     struct {
         const char *op;
         double ms;
         long batches;
+        double level_ms[VK_PROFILE_LEVELS]; /* the last level takes the deeper ones */
     } ops[VK_PROFILE_OPS];
     int num_ops;
+    /* By frame: the labels of the marks written into its batch. */
+    const char *marks[VK_FRAMES][VK_PROFILE_MARKS];
+    int num_marks[VK_FRAMES];
     double wait_ms;   /* host time blocked on fences */
     double record_ms; /* host time recording dispatches */
     long dispatches;
@@ -341,7 +349,11 @@ void vk_profile_end(vk_context *c, int frame, VkCommandBuffer cmd);
 double vk_profile_clock(const vk_context *c);
 /* Host time since `start` (a vk_profile_clock value) added to *total. */
 void vk_profile_add(const vk_context *c, double start, double *total);
-void vk_profile_collect(vk_context *c, int frame, const char *op, double wait_start);
+/* A timestamp in the open batch: the device time from here to the next
+ * mark (or the batch's end) is reported under `label`. */
+void vk_profile_mark(vk_context *c, const char *label);
+void vk_profile_collect(vk_context *c, int frame, const char *op, int level,
+                        double wait_start);
 void vk_profile_report(vk_context *c);
 void vk_profile_destroy(vk_context *c);
 

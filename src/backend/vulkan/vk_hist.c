@@ -136,10 +136,12 @@ static gpulayer_status record_partials(vk_context *c, int32_t node, const wave_n
 static gpulayer_status record_reductions(vk_context *c, const wave_node *wave, int32_t n)
 {
     vk_barrier(c);
+    vk_profile_mark(c, "histogram reduce");
     for (int32_t i = 0; i < n; i++) {
         gpl_reduce_push rp = {c->hist_len, wave[i].groups, wave[i].partial_first};
         vk_range rb[2] = {vk_whole(&c->partial), vk_hist_range(c, wave[i].slot)};
-        GPL_CHECK(vk_dispatch(c, VK_K_HIST_REDUCE, rb, &rp, vk_groups_for(c, c->hist_len)));
+        GPL_CHECK(vk_dispatch(c, VK_K_HIST_REDUCE, rb, &rp,
+                              gpl_reduce_groups(c->hist_len, c->max_groups)));
     }
     vk_barrier(c);
     return GPULAYER_OK;
@@ -169,6 +171,7 @@ static gpulayer_status record_level(vk_context *c, const int32_t *nodes, int32_t
             in_wave = 0;
             used = 0;
         }
+        if (in_wave == 0) vk_profile_mark(c, "histogram partials");
         wave[in_wave] = (wave_node){slots[i], used, groups};
         used += groups;
         GPL_CHECK(record_partials(c, node, &wave[in_wave]));

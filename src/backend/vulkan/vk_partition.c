@@ -32,6 +32,7 @@ static gpulayer_status check_split(const vk_context *c, const gpl_split_apply *s
 static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits,
                                     int32_t count, gpl_partition_split *table, int from_records)
 {
+    vk_profile_mark(c, "partition");
     const gpl_partition_push push = gpl_partition_plan_level(
         table, splits, count, c->node_begin, c->node_count, c->wg * GPL_PART_ITEMS,
         c->column_bytes);

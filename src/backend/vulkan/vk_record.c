@@ -47,7 +47,7 @@ static gpulayer_status wait_frame(vk_context *c, vk_frame *f)
     VkResult r = c->api.vkWaitForFences(c->device, 1, &f->fence, VK_TRUE, VK_BATCH_TIMEOUT_NS);
     VkResult reset = c->api.vkResetFences(c->device, 1, &f->fence);
     if (r != VK_SUCCESS) return batch_error(c, f, "waiting for the device", r);
-    vk_profile_collect(c, (int)(f - c->frames), f->op, wait_start);
+    vk_profile_collect(c, (int)(f - c->frames), f->op, f->level, wait_start);
     if (reset != VK_SUCCESS) return batch_error(c, f, "vkResetFences", reset);
     return GPULAYER_OK;
 }

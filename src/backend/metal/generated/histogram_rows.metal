@@ -187,16 +187,16 @@ constant uint WINDOW_SHIFT_tmp [[function_constant(2)]];
 constant uint WINDOW_SHIFT = is_function_constant_defined(WINDOW_SHIFT_tmp) ? WINDOW_SHIFT_tmp : 30u;
 constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
+#ifndef SPIRV_CROSS_CONSTANT_ID_1
+#define SPIRV_CROSS_CONSTANT_ID_1 2048u
+#endif
+constant uint SHARED_BINS = SPIRV_CROSS_CONSTANT_ID_1;
 
 struct Offsets
 {
     uint feature_offset[1];
 };
 
-#ifndef SPIRV_CROSS_CONSTANT_ID_1
-#define SPIRV_CROSS_CONSTANT_ID_1 2048u
-#endif
-constant uint SHARED_BINS = SPIRV_CROSS_CONSTANT_ID_1;
 constant uint WG_tmp [[function_constant(0)]];
 constant uint WG = is_function_constant_defined(WG_tmp) ? WG_tmp : 256u;
 
@@ -205,9 +205,9 @@ struct Partial
     uint2 partial[1];
 };
 
-constant uint _639_tmp [[function_constant(0)]];
-constant uint _639 = is_function_constant_defined(_639_tmp) ? _639_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_639, 1u, 1u);
+constant uint _683_tmp [[function_constant(0)]];
+constant uint _683 = is_function_constant_defined(_683_tmp) ? _683_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_683, 1u, 1u);
 
 static inline __attribute__((always_inline))
 uint window_of(thread const uint& i, thread const uint& shift)
@@ -386,7 +386,7 @@ Row load_row(thread const uint& i, const device Rows0& v_70, const device Rows1&
 }
 
 static inline __attribute__((always_inline))
-void add_row(thread const Row& row, thread uint& feature_first, thread uint& feature_count, const device Offsets& v_447, thread uint& bin_first, threadgroup uint (&s_g)[SHARED_BINS], threadgroup uint (&s_h)[SHARED_BINS])
+void add_row(thread const Row& row, thread uint& feature_first, thread uint& feature_count, thread uint& stride, threadgroup uint (&s_g)[SHARED_BINS], threadgroup uint (&s_h)[SHARED_BINS])
 {
     int lead = int(feature_first & 3u);
     int count = int(feature_count);
@@ -400,14 +400,14 @@ void add_row(thread const Row& row, thread uint& feature_first, thread uint& fea
                 continue;
             }
             uint b = (row.w[j] >> uint(q * 8)) & 255u;
-            uint i = (v_447.feature_offset[feature_first + uint(k)] - bin_first) + b;
-            uint _468 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_g[i], row.pair.x, memory_order_relaxed);
-            uint _474 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_h[i], row.pair.y, memory_order_relaxed);
+            uint i = (uint(k) * stride) + b;
+            uint _460 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_g[i], row.pair.x, memory_order_relaxed);
+            uint _466 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_h[i], row.pair.y, memory_order_relaxed);
         }
     }
 }
 
-kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets& v_447 [[buffer(1)]], device Partial& _624 [[buffer(2)]], const device Rows0& v_70 [[buffer(3)]], const device Rows1& v_81 [[buffer(4)]], const device Rows2& v_89 [[buffer(5)]], const device Rows3& v_97 [[buffer(6)]], const device Rows4& v_105 [[buffer(7)]], const device Rows5& v_113 [[buffer(8)]], const device Rows6& v_121 [[buffer(9)]], const device Rows7& v_129 [[buffer(10)]], const device Grad0& v_149 [[buffer(11)]], const device Grad1& v_158 [[buffer(12)]], const device Grad2& v_166 [[buffer(13)]], const device Grad3& v_174 [[buffer(14)]], const device Grad4& v_182 [[buffer(15)]], const device Grad5& v_190 [[buffer(16)]], const device Grad6& v_198 [[buffer(17)]], const device Grad7& v_206 [[buffer(18)]], const device Bins0& v_226 [[buffer(19)]], const device Bins1& v_234 [[buffer(20)]], const device Bins2& v_242 [[buffer(21)]], const device Bins3& v_250 [[buffer(22)]], const device Bins4& v_258 [[buffer(23)]], const device Bins5& v_266 [[buffer(24)]], const device Bins6& v_274 [[buffer(25)]], const device Bins7& v_282 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets& _508 [[buffer(1)]], device Partial& _666 [[buffer(2)]], const device Rows0& v_70 [[buffer(3)]], const device Rows1& v_81 [[buffer(4)]], const device Rows2& v_89 [[buffer(5)]], const device Rows3& v_97 [[buffer(6)]], const device Rows4& v_105 [[buffer(7)]], const device Rows5& v_113 [[buffer(8)]], const device Rows6& v_121 [[buffer(9)]], const device Rows7& v_129 [[buffer(10)]], const device Grad0& v_149 [[buffer(11)]], const device Grad1& v_158 [[buffer(12)]], const device Grad2& v_166 [[buffer(13)]], const device Grad3& v_174 [[buffer(14)]], const device Grad4& v_182 [[buffer(15)]], const device Grad5& v_190 [[buffer(16)]], const device Grad6& v_198 [[buffer(17)]], const device Grad7& v_206 [[buffer(18)]], const device Bins0& v_226 [[buffer(19)]], const device Bins1& v_234 [[buffer(20)]], const device Bins2& v_242 [[buffer(21)]], const device Bins3& v_250 [[buffer(22)]], const device Bins4& v_258 [[buffer(23)]], const device Bins5& v_266 [[buffer(24)]], const device Bins6& v_274 [[buffer(25)]], const device Bins7& v_282 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_g[SHARED_BINS];
     threadgroup uint s_h[SHARED_BINS];
@@ -416,17 +416,21 @@ kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets
     uint block = gl_WorkGroupID.x / pc.num_chunks;
     uint blocks = gl_NumWorkGroups.x / pc.num_chunks;
     uint c = pc.chunk_table + (4u * chunk);
-    uint feature_first = v_447.feature_offset[c];
-    uint feature_count = v_447.feature_offset[c + 1u];
-    uint bin_first = v_447.feature_offset[c + 2u];
-    uint bin_count = v_447.feature_offset[c + 3u];
-    for (uint i = lid; i < bin_count; i += WG)
+    uint feature_first = _508.feature_offset[c];
+    uint feature_count = _508.feature_offset[c + 1u];
+    uint stride = 0u;
+    for (uint k = 0u; k < feature_count; k++)
+    {
+        stride = max(stride, (_508.feature_offset[(feature_first + k) + 1u] - _508.feature_offset[feature_first + k]));
+    }
+    uint shared_bins = feature_count * stride;
+    for (uint i = lid; i < shared_bins; i += WG)
     {
         s_g[i] = 0u;
         s_h[i] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    uint stride = blocks * WG;
+    uint _step = blocks * WG;
     uint i_1 = (block * WG) + lid;
     if (i_1 < pc.row_count)
     {
@@ -434,29 +438,35 @@ kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets
         Row current = load_row(param, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282, pc, feature_first, feature_count);
         for (;;)
         {
-            bool more = (pc.row_count - i_1) > stride;
+            bool more = (pc.row_count - i_1) > _step;
             Row next = current;
             if (more)
             {
-                uint param_1 = i_1 + stride;
+                uint param_1 = i_1 + _step;
                 next = load_row(param_1, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282, pc, feature_first, feature_count);
             }
             Row param_2 = current;
-            add_row(param_2, feature_first, feature_count, v_447, bin_first, s_g, s_h);
+            add_row(param_2, feature_first, feature_count, stride, s_g, s_h);
             if (!more)
             {
                 break;
             }
             current = next;
-            i_1 += stride;
+            i_1 += _step;
             continue;
         }
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    uint base = ((pc.partial_first + block) * pc.hist_len) + bin_first;
-    for (uint b = lid; b < bin_count; b += WG)
+    uint base = (pc.partial_first + block) * pc.hist_len;
+    for (uint e = lid; e < shared_bins; e += WG)
     {
-        _624.partial[base + b] = uint2(s_g[b], s_h[b]);
+        uint k_1 = e / stride;
+        uint b = e - (k_1 * stride);
+        uint first = _508.feature_offset[feature_first + k_1];
+        if (b < (_508.feature_offset[(feature_first + k_1) + 1u] - first))
+        {
+            _666.partial[(base + first) + b] = uint2(s_g[e], s_h[e]);
+        }
     }
 }
 

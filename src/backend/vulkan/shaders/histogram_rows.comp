@@ -58,8 +58,11 @@ struct Row {
     uint w[CHUNK_WORDS];
 };
 
-// This workgroup's chunk.
-uint feature_first, feature_count, bin_first, bin_count;
+// This workgroup's chunk. Its shared histogram gives each feature `stride`
+// bins (the chunk's largest feature), so that a (feature, bin) pair's place
+// is computed, not read from the feature offsets at every row; the host
+// plans chunks of at most SHARED_BINS bins so counted (gpl_hist_chunks_plan).
+uint feature_first, feature_count, stride;
 
 Row load_row(uint i)
 {
@@ -90,7 +93,7 @@ void add_row(Row row)
             const int k = j * 4 + q - lead;
             if (k < 0 || k >= count) continue;
             const uint b = (row.w[j] >> uint(q * 8)) & 0xffu;
-            const uint i = feature_offset[feature_first + uint(k)] - bin_first + b;
+            const uint i = uint(k) * stride + b;
             atomicAdd(s_g[i], row.pair.x);
             atomicAdd(s_h[i], row.pair.y);
         }
@@ -105,30 +108,37 @@ void main()
     const uint c = pc.chunk_table + 4u * chunk;
     feature_first = feature_offset[c];
     feature_count = feature_offset[c + 1u];
-    bin_first = feature_offset[c + 2u];
-    bin_count = feature_offset[c + 3u];
-    for (uint i = lid; i < bin_count; i += WG) {
+    stride = 0u;
+    for (uint k = 0u; k < feature_count; k++)
+        stride = max(stride, feature_offset[feature_first + k + 1u] - feature_offset[feature_first + k]);
+    const uint shared_bins = feature_count * stride;
+    for (uint i = lid; i < shared_bins; i += WG) {
         s_g[i] = 0u;
         s_h[i] = 0u;
     }
     barrier();
-    const uint stride = blocks * WG;
+    const uint step = blocks * WG;
     uint i = block * WG + lid;
     if (i < pc.row_count) {
         Row current = load_row(i);
         for (;;) {
-            // i + stride < row_count, without overflowing 32 bits.
-            const bool more = pc.row_count - i > stride;
+            // i + step < row_count, without overflowing 32 bits.
+            const bool more = pc.row_count - i > step;
             Row next = current;
-            if (more) next = load_row(i + stride);
+            if (more) next = load_row(i + step);
             add_row(current);
             if (!more) break;
             current = next;
-            i += stride;
+            i += step;
         }
     }
     barrier();
-    const uint base = (pc.partial_first + block) * pc.hist_len + bin_first;
-    for (uint b = lid; b < bin_count; b += WG)
-        partial[base + b] = uvec2(s_g[b], s_h[b]);
+    // The partial holds the chunk's bins at their places in the histogram.
+    const uint base = (pc.partial_first + block) * pc.hist_len;
+    for (uint e = lid; e < shared_bins; e += WG) {
+        const uint k = e / stride, b = e - k * stride;
+        const uint first = feature_offset[feature_first + k];
+        if (b < feature_offset[feature_first + k + 1u] - first)
+            partial[base + first + b] = uvec2(s_g[e], s_h[e]);
+    }
 }
