@@ -153,13 +153,41 @@ typedef struct gpl_histogram_push {
 
 /* Push constants of histogram_rows.comp: the chunks of one dispatch are
  * num_chunks entries of a table (gpl_hist_chunk's four words each) at
- * word chunk_table of the feature offsets buffer. */
+ * word chunk_table of the feature offsets buffer, its row blocks the
+ * entries of a block table at word block_table of the same buffer. */
 typedef struct gpl_histogram_rows_push {
-    uint32_t row_begin, row_count;
     uint32_t num_chunks, chunk_table;
     uint32_t row_words, hist_len;
-    uint32_t partial_first;
+    uint32_t block_table;
 } gpl_histogram_rows_push;
+
+/* A row block of a level's histogram build (histogram_rows.comp): block
+ * `block` of the node's `blocks` (each below 2^16) takes the node's rows
+ * WG x blocks apart and writes partial `partial`. */
+typedef struct gpl_hist_block {
+    uint32_t row_begin, row_count;
+    uint32_t block_and_blocks; /* block | blocks << 16 */
+    uint32_t partial;
+} gpl_hist_block;
+
+/* A node of hist_reduce_nodes.comp: partials partial_first .. + groups - 1
+ * summed into the histogram at element hist_first (16 bytes an element)
+ * of the bound run of slots. */
+typedef struct gpl_hist_node {
+    uint32_t partial_first, groups, hist_first, unused;
+} gpl_hist_node;
+
+/* A subtraction of hist_subtract_nodes.comp: target = parent - built, each
+ * by its first element in the bound run of slots. */
+typedef struct gpl_hist_subtraction {
+    uint32_t parent, built, target, unused;
+} gpl_hist_subtraction;
+
+/* Push constants of hist_reduce_nodes.comp and hist_subtract_nodes.comp:
+ * `entries` entries of a table at word table_first of its binding. */
+typedef struct gpl_hist_nodes_push {
+    uint32_t hist_len, entries, table_first;
+} gpl_hist_nodes_push;
 
 /* histogram_rows.comp keeps a chunk's words of a row in registers: at most
  * 8 words, which any 28 consecutive features fit wherever they start. */

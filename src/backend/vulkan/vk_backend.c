@@ -23,6 +23,9 @@
  * small against reading the rows at every level. */
 #define VK_ROWS_PER_PARTIAL 4096u
 #define VK_MAX_PARTIAL_GROUPS 2048u
+/* Histogram pages hold at most this many bytes of slots (and at most a
+ * binding). */
+#define VK_PAGE_BYTES ((VkDeviceSize)256 << 20)
 
 static void vk_destroy(gpl_backend *be)
 {
@@ -187,6 +190,7 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->num_free_slots = 0;
 
     const VkDeviceSize hist_bytes = (VkDeviceSize)c->hist_len * 16;
+    const VkDeviceSize F_words = (VkDeviceSize)m->num_features + 1;
     GPL_CHECK(check_range(c, c->column_bytes, "bin column of one feature"));
     if (!gpl_window_plan_make(c->window_shift, (uint32_t)K, c->align, &c->win))
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
@@ -236,13 +240,24 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     /* Level-sized buffers are planned for a level of up to 64 nodes. */
     const VkDeviceSize level = M < 64 ? M : 64;
     const VkDeviceSize tiles = (N + c->wg - 1) / c->wg + level;
-    /* Histogram pages: a page of several slots, lazily added. */
-    VkDeviceSize per_page = ((VkDeviceSize)16 << 20) / c->slot_bytes;
+    /* The feature offsets, the chunk table (histogram_rows.comp), then
+     * the level tables each histogram batch writes (vk_hist.c): a wave's
+     * blocks and its nodes, a level's subtractions. */
+    c->table_word = (uint32_t)vk_align_up(F_words + 4 * (VkDeviceSize)c->num_chunks, 4);
+    c->table_blocks = c->partial_groups;
+    const VkDeviceSize offsets_bytes =
+        ((VkDeviceSize)c->table_word + 4 * (2 * (VkDeviceSize)c->table_blocks + M)) * 4;
+    GPL_CHECK(check_range(c, offsets_bytes, "feature offsets and level tables"));
+    /* Histogram pages: a page of several slots, lazily added; one binding
+     * covers a page, so that a level's reductions and subtractions in it
+     * are one dispatch. */
+    const VkDeviceSize page_bytes = c->max_range < VK_PAGE_BYTES ? c->max_range : VK_PAGE_BYTES;
+    VkDeviceSize per_page = page_bytes / c->slot_bytes;
     c->slots_per_page = (int32_t)(per_page < 1 ? 1 : per_page > M ? M : per_page);
 
     const VkDeviceSize F = (VkDeviceSize)m->num_features;
     /* The plan; histogram slots at their upper bound, one per node. */
-    c->estimate_bytes = (size_t)(F * c->column_bytes + N * c->row_bytes + (F + 1) * 4 +
+    c->estimate_bytes = (size_t)(F * c->column_bytes + N * c->row_bytes + offsets_bytes +
                                  N * 4 * (c->has_weight ? 2 : 1) + N * K * 4 + N * 16 + N * 8 +
                                  c->group_stride * c->grad_dispatches +
                                  (VkDeviceSize)c->partial_groups * partial_bytes + tiles * 4 +
@@ -259,9 +274,8 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
                          "memory; device '%s' has a %.1f MiB heap",
                          needed / 1048576.0, c->device_name, c->heap_bytes / 1048576.0);
     GPL_CHECK(upload_bins(c, m));
-    /* The feature offsets, then the chunk table (histogram_rows.comp). */
     const VkDeviceSize table_bytes = (VkDeviceSize)c->num_chunks * sizeof(gpl_hist_chunk);
-    GPL_CHECK(vk_buffer_create(c, &c->offsets, (F + 1) * 4 + table_bytes, "feature offsets"));
+    GPL_CHECK(vk_buffer_create(c, &c->offsets, offsets_bytes, "feature offsets"));
     GPL_CHECK(vk_buffer_write(c, &c->offsets, 0, m->feature_offset, (F + 1) * 4));
     GPL_CHECK(vk_buffer_write(c, &c->offsets, (F + 1) * 4, c->chunks, table_bytes));
     GPL_CHECK(vk_buffer_create(c, &c->labels, N * 4, "labels"));

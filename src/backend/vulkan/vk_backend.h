@@ -208,6 +208,9 @@ typedef struct vk_context {
     uint32_t node_partials;  /* most workgroups (partials) one node's build gets */
     uint32_t rows_per_partial; /* rows a workgroup of a node's build takes */
     VkDeviceSize slot_bytes; /* one histogram, aligned */
+    /* Word of the level tables in the offsets buffer (vk_hist.c), and the
+     * blocks (and nodes) a wave's table holds. */
+    uint32_t table_word, table_blocks;
     int32_t slots_per_page;
 
     /* histogram pool */

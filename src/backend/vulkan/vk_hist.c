@@ -73,67 +73,159 @@ void vk_hist_free_pool(vk_context *c)
 
 /* A node of the wave being recorded: where its partials are. */
 typedef struct wave_node {
+    int32_t node;
     vk_hist_slot slot;
     uint32_t partial_first, groups;
 } wave_node;
 
-/* Chunks a histogram_rows dispatch covers: all of a node's, as the
- * workgroup count allows (record_level keeps a node's blocks times this
- * within it). */
+/* Chunks a histogram_rows dispatch covers: all of them, as the workgroup
+ * count allows (record_level keeps a wave's blocks times this within it). */
 static uint32_t chunks_per_dispatch(const vk_context *c)
 {
     if (c->hist_chunkwise) return 1;
     return (uint32_t)c->num_chunks < c->max_groups ? (uint32_t)c->num_chunks : c->max_groups;
 }
 
-/* Stage 1 of one node: every chunk's workgroups write its partials. */
-static gpulayer_status record_partials(vk_context *c, int32_t node, const wave_node *w)
+static uint32_t live_rows(const vk_context *c, int32_t node)
 {
-    const uint32_t count =
-        c->node_state[node] == VK_NODE_LIVE ? (uint32_t)c->node_count[node] : 0;
-    vk_range b[GPL_MAX_KERNEL_BINDINGS];
-    if (!c->hist_columns) {
-        /* Offsets and chunk table, partials, then the row list, the
-         * gradient pairs and the bins in rows in windows
-         * (histogram_rows.comp). */
-        b[0] = vk_whole(&c->offsets);
-        b[1] = vk_whole(&c->partial);
-        vk_windows(c, vk_node_rows(c, node), c->win.list_shift, 4, b + 2);
-        vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 2 + GPL_KERNEL_WINDOWS);
-        vk_windows(c, &c->bin_rows, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
-        const uint32_t per = chunks_per_dispatch(c);
-        for (uint32_t k = 0; k < (uint32_t)c->num_chunks; k += per) {
-            const uint32_t n = (uint32_t)c->num_chunks - k < per ? (uint32_t)c->num_chunks - k
-                                                                  : per;
-            gpl_histogram_rows_push p = {(uint32_t)c->node_begin[node], count, n,
-                                         (uint32_t)c->num_features + 1 + 4 * k,
-                                         (uint32_t)(c->row_bytes / 4), c->hist_len,
-                                         w->partial_first};
-            GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM_ROWS, b, &p, w->groups * n));
+    return c->node_state[node] == VK_NODE_LIVE ? (uint32_t)c->node_count[node] : 0;
+}
+
+/* The level tables in the offsets buffer, by word: a wave's blocks, its
+ * nodes, a level's subtractions. */
+static uint32_t blocks_word(const vk_context *c) { return c->table_word; }
+static uint32_t nodes_word(const vk_context *c) { return c->table_word + 4 * c->table_blocks; }
+static uint32_t subs_word(const vk_context *c) { return nodes_word(c) + 4 * c->table_blocks; }
+
+/* A page's slots from the first as one binding (a page is at most one). */
+static vk_range page_range(const vk_context *c, int32_t page)
+{
+    vk_range r = {&c->pages[page], 0,
+                  (VkDeviceSize)(c->slots_per_page - 1) * c->slot_bytes +
+                      (VkDeviceSize)c->hist_len * 16};
+    return r;
+}
+
+/* A histogram's first element (16 bytes) in its page's binding. */
+static uint32_t slot_element(const vk_context *c, vk_hist_slot s)
+{
+    return (uint32_t)((VkDeviceSize)s.index * c->slot_bytes / 16);
+}
+
+/* Stage 1, from the bins in rows (histogram_rows.comp): the wave's row
+ * blocks in the block table, those of each row list in one dispatch (a
+ * level's nodes are all in one list but for splits partitioned late). */
+static gpulayer_status record_partials_rows(vk_context *c, const wave_node *wave, int32_t n,
+                                           gpl_hist_block *table)
+{
+    uint32_t first[3] = {0, 0, 0};
+    for (int list = 0; list < 2; list++) {
+        uint32_t k = first[list];
+        for (int32_t i = 0; i < n; i++) {
+            const wave_node *w = &wave[i];
+            if (c->node_buf[w->node] != list) continue;
+            for (uint32_t b = 0; b < w->groups; b++)
+                table[k++] = (gpl_hist_block){(uint32_t)c->node_begin[w->node],
+                                              live_rows(c, w->node), b | w->groups << 16,
+                                              w->partial_first + b};
         }
-        return GPULAYER_OK;
+        first[list + 1] = k;
     }
+    vk_update(c, &c->offsets, (VkDeviceSize)blocks_word(c) * 4, table,
+              sizeof *table * (VkDeviceSize)first[2]);
+    vk_barrier(c);
+    vk_profile_mark(c, "histogram partials");
+    /* Offsets and tables, partials, then the row list, the gradient pairs
+     * and the bins in rows in windows. */
+    vk_range b[GPL_MAX_KERNEL_BINDINGS];
+    b[0] = vk_whole(&c->offsets);
+    b[1] = vk_whole(&c->partial);
+    vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 2 + GPL_KERNEL_WINDOWS);
+    vk_windows(c, &c->bin_rows, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
+    const uint32_t per = chunks_per_dispatch(c);
+    for (int list = 0; list < 2; list++) {
+        const uint32_t blocks = first[list + 1] - first[list];
+        if (blocks == 0) continue;
+        vk_windows(c, list ? &c->scratch : &c->rows, c->win.list_shift, 4, b + 2);
+        for (uint32_t k = 0; k < (uint32_t)c->num_chunks; k += per) {
+            const uint32_t chunks = (uint32_t)c->num_chunks - k < per
+                                        ? (uint32_t)c->num_chunks - k : per;
+            const gpl_histogram_rows_push p = {
+                chunks, (uint32_t)c->num_features + 1 + 4 * k, (uint32_t)(c->row_bytes / 4),
+                c->hist_len, blocks_word(c) + 4 * first[list]};
+            GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM_ROWS, b, &p, blocks * chunks));
+        }
+    }
+    return GPULAYER_OK;
+}
+
+/* Stage 1 from the bin columns (histogram.comp, as the Metal host builds
+ * it): a dispatch a node and chunk. */
+static gpulayer_status record_partials_columns(vk_context *c, const wave_node *w)
+{
+    vk_range b[GPL_MAX_KERNEL_BINDINGS];
     for (int32_t k = 0; k < c->num_chunks; k++) {
         const vk_chunk *ch = &c->chunks[k];
-        gpl_histogram_push p = {(uint32_t)c->node_begin[node], count, ch->feature_first,
-                                ch->feature_count, ch->bin_first, ch->bin_count,
-                                (uint32_t)c->column_bytes, c->hist_len, w->partial_first};
+        gpl_histogram_push p = {(uint32_t)c->node_begin[w->node], live_rows(c, w->node),
+                                ch->feature_first, ch->feature_count, ch->bin_first,
+                                ch->bin_count, (uint32_t)c->column_bytes, c->hist_len,
+                                w->partial_first};
         /* The chunk's columns, offsets, partials, then the row list and
          * the gradient pairs in windows (histogram.comp). */
         b[0] = (vk_range){&c->bins, (VkDeviceSize)ch->feature_first * c->column_bytes,
                           (VkDeviceSize)ch->feature_count * c->column_bytes};
         b[1] = vk_whole(&c->offsets);
         b[2] = vk_whole(&c->partial);
-        vk_windows(c, vk_node_rows(c, node), c->win.list_shift, 4, b + 3);
+        vk_windows(c, vk_node_rows(c, w->node), c->win.list_shift, 4, b + 3);
         vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
         GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM, b, &p, w->groups));
     }
     return GPULAYER_OK;
 }
 
-/* Stage 2 of a wave: after a barrier, each node's partials are reduced
- * into its slot; the barrier after lets the next wave reuse the buffer. */
-static gpulayer_status record_reductions(vk_context *c, const wave_node *wave, int32_t n)
+static int by_page(const void *a, const void *b)
+{
+    const wave_node *x = a, *y = b;
+    return (x->slot.page > y->slot.page) - (x->slot.page < y->slot.page);
+}
+
+/* Stage 2 of a wave (hist_reduce_nodes.comp): the node table written,
+ * then a dispatch for the nodes of each histogram page. */
+static gpulayer_status record_reductions(vk_context *c, wave_node *wave, int32_t n)
+{
+    qsort(wave, (size_t)n, sizeof *wave, by_page);
+    gpl_hist_node *table = malloc(sizeof *table * (size_t)n);
+    if (!table) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+    for (int32_t i = 0; i < n; i++)
+        table[i] = (gpl_hist_node){wave[i].partial_first, wave[i].groups,
+                                   slot_element(c, wave[i].slot), 0};
+    vk_update(c, &c->offsets, (VkDeviceSize)nodes_word(c) * 4, table,
+              sizeof *table * (VkDeviceSize)n);
+    free(table);
+    vk_barrier(c);
+    vk_profile_mark(c, "histogram reduce");
+    const uint32_t blocks = gpl_reduce_groups(c->hist_len, UINT32_MAX);
+    for (int32_t i = 0; i < n;) {
+        int32_t end = i;
+        while (end < n && wave[end].slot.page == wave[i].slot.page &&
+               (uint64_t)(end - i + 1) * blocks <= UINT32_MAX)
+            end++;
+        const gpl_hist_nodes_push p = {c->hist_len, (uint32_t)(end - i),
+                                       nodes_word(c) + 4 * (uint32_t)i};
+        vk_range b[3] = {vk_whole(&c->partial), page_range(c, wave[i].slot.page),
+                         vk_whole(&c->offsets)};
+        const uint64_t items = (uint64_t)(end - i) * blocks;
+        GPL_CHECK(vk_dispatch(c, VK_K_HIST_REDUCE_NODES, b, &p,
+                              items < c->max_groups ? (uint32_t)items : c->max_groups));
+        i = end;
+    }
+    vk_barrier(c);
+    return GPULAYER_OK;
+}
+
+/* Stage 2 as the Metal host records it: a hist_reduce dispatch a node. */
+static gpulayer_status record_reductions_per_node(vk_context *c, const wave_node *wave,
+                                                  int32_t n)
 {
     vk_barrier(c);
     vk_profile_mark(c, "histogram reduce");
@@ -147,37 +239,49 @@ static gpulayer_status record_reductions(vk_context *c, const wave_node *wave, i
     return GPULAYER_OK;
 }
 
-/* The nodes of a level go in waves: as many nodes as the partial buffer
- * holds run their first stage together (no barrier between them), then
- * the wave's reductions. */
-static gpulayer_status record_level(vk_context *c, const int32_t *nodes, int32_t num_nodes,
-                                    const vk_hist_slot *slots, wave_node *wave)
+/* Both stages of a wave; the barrier after them lets the next wave reuse
+ * the partial buffer and the tables. */
+static gpulayer_status record_wave(vk_context *c, wave_node *wave, int32_t n,
+                                   gpl_hist_block *table)
 {
+    if (c->hist_columns) {
+        vk_profile_mark(c, "histogram partials");
+        for (int32_t i = 0; i < n; i++) GPL_CHECK(record_partials_columns(c, &wave[i]));
+        return record_reductions_per_node(c, wave, n);
+    }
+    GPL_CHECK(record_partials_rows(c, wave, n, table));
+    return record_reductions(c, wave, n);
+}
+
+/* The nodes of a level go in waves: as many row blocks as the partial
+ * buffer, the block table and one dispatch hold run their first stage
+ * together, then the wave's reductions. */
+static gpulayer_status record_level(vk_context *c, const int32_t *nodes, int32_t num_nodes,
+                                    const vk_hist_slot *slots, wave_node *wave,
+                                    gpl_hist_block *table)
+{
+    uint32_t cap = c->partial_groups < c->table_blocks ? c->partial_groups : c->table_blocks;
+    if (!c->hist_columns && cap > c->max_groups / chunks_per_dispatch(c))
+        cap = c->max_groups / chunks_per_dispatch(c);
+    if (cap < 1) cap = 1;
     int32_t in_wave = 0;
     uint32_t used = 0;
     for (int32_t i = 0; i < num_nodes; i++) {
         const int32_t node = nodes[i];
-        const uint32_t count =
-            c->node_state[node] == VK_NODE_LIVE ? (uint32_t)c->node_count[node] : 0;
-        uint32_t groups = (uint32_t)((count + c->rows_per_partial - 1) / c->rows_per_partial);
+        uint32_t groups = (live_rows(c, node) + c->rows_per_partial - 1) / c->rows_per_partial;
         if (groups < 1) groups = 1;
         if (groups > c->node_partials) groups = c->node_partials;
-        if (groups > c->partial_groups) groups = c->partial_groups;
-        /* A histogram_rows dispatch takes a node's blocks for several chunks. */
-        const uint32_t block_cap = c->max_groups / (c->hist_columns ? 1 : chunks_per_dispatch(c));
-        if (groups > block_cap) groups = block_cap;
-        if (used + groups > c->partial_groups) {
-            GPL_CHECK(record_reductions(c, wave, in_wave));
+        if (groups > cap) groups = cap;
+        if (groups > 0xffff) groups = 0xffff; /* a block table entry's field */
+        if (used + groups > cap) {
+            GPL_CHECK(record_wave(c, wave, in_wave, table));
             in_wave = 0;
             used = 0;
         }
-        if (in_wave == 0) vk_profile_mark(c, "histogram partials");
-        wave[in_wave] = (wave_node){slots[i], used, groups};
+        wave[in_wave++] = (wave_node){node, slots[i], used, groups};
         used += groups;
-        GPL_CHECK(record_partials(c, node, &wave[in_wave]));
-        in_wave++;
     }
-    return record_reductions(c, wave, in_wave);
+    return record_wave(c, wave, in_wave, table);
 }
 
 gpulayer_status vk_build_histograms(gpl_backend *be, const int32_t *nodes, int32_t num_nodes)
@@ -186,20 +290,82 @@ gpulayer_status vk_build_histograms(gpl_backend *be, const int32_t *nodes, int32
     const size_t n = (size_t)(num_nodes > 0 ? num_nodes : 1);
     vk_hist_slot *slots = malloc(sizeof(vk_hist_slot) * n);
     wave_node *wave = malloc(sizeof(wave_node) * n);
-    gpulayer_status st = slots && wave ? GPULAYER_OK
-                                       : gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
-                                                   "vulkan backend: out of memory");
+    gpl_hist_block *table = malloc(sizeof(gpl_hist_block) * (c->table_blocks ? c->table_blocks : 1));
+    gpulayer_status st = slots && wave && table ? GPULAYER_OK
+                                                : gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                                                            "vulkan backend: out of memory");
     for (int32_t i = 0; i < num_nodes && st == GPULAYER_OK; i++)
         st = acquire(c, nodes[i], &slots[i]);
     if (st == GPULAYER_OK && num_nodes > 0) {
         c->level = c->node_depth[nodes[0]];
         st = vk_begin(c, "build_histograms");
-        if (st == GPULAYER_OK) st = record_level(c, nodes, num_nodes, slots, wave);
+        if (st == GPULAYER_OK) st = record_level(c, nodes, num_nodes, slots, wave, table);
         if (st == GPULAYER_OK) st = vk_submit_async(c);
         else vk_abandon(c);
     }
     free(slots);
     free(wave);
+    free(table);
+    return st;
+}
+
+/* Subtractions whose three histograms share a page go in one
+ * hist_subtract_nodes dispatch a page (the table first); the others (and
+ * all with GPULAYER_VULKAN_HIST=columns, as the Metal host records them)
+ * a hist_subtract dispatch each. */
+static gpulayer_status record_subtractions(vk_context *c, const gpl_hist_subtract *subs,
+                                           int32_t count, gpl_hist_subtraction *table,
+                                           int32_t *page_of)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < count; i++) {
+        const vk_hist_slot p = c->node_slot[subs[i].parent], q = c->node_slot[subs[i].built],
+                           t = c->node_slot[subs[i].target];
+        if (!c->hist_columns && p.page == t.page && q.page == t.page) {
+            page_of[n] = t.page;
+            table[n++] = (gpl_hist_subtraction){slot_element(c, p), slot_element(c, q),
+                                                slot_element(c, t), 0};
+            continue;
+        }
+        vk_range b[3] = {vk_hist_range(c, p), vk_hist_range(c, q), vk_hist_range(c, t)};
+        GPL_CHECK(vk_dispatch(c, VK_K_HIST_SUBTRACT, b, &c->hist_len,
+                              vk_groups_for(c, c->hist_len)));
+    }
+    if (n == 0) return GPULAYER_OK;
+    /* By page: the table's entries of one page together. */
+    int32_t k = 0;
+    gpl_hist_subtraction *sorted = malloc(sizeof *sorted * (size_t)n);
+    int32_t *pages = malloc(sizeof *pages * (size_t)n);
+    if (!sorted || !pages) {
+        free(sorted);
+        free(pages);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+    }
+    for (int32_t page = 0; page < c->num_pages; page++)
+        for (int32_t i = 0; i < n; i++)
+            if (page_of[i] == page) {
+                pages[k] = page;
+                sorted[k++] = table[i];
+            }
+    vk_update(c, &c->offsets, (VkDeviceSize)subs_word(c) * 4, sorted,
+              sizeof *sorted * (VkDeviceSize)n);
+    free(sorted);
+    vk_barrier(c);
+    const uint32_t blocks = (c->hist_len + c->wg - 1) / c->wg;
+    gpulayer_status st = GPULAYER_OK;
+    for (int32_t i = 0; i < n && st == GPULAYER_OK;) {
+        int32_t end = i;
+        while (end < n && pages[end] == pages[i] && (uint64_t)(end - i + 1) * blocks <= UINT32_MAX)
+            end++;
+        const gpl_hist_nodes_push p = {c->hist_len, (uint32_t)(end - i),
+                                       subs_word(c) + 4 * (uint32_t)i};
+        vk_range b[2] = {page_range(c, pages[i]), vk_whole(&c->offsets)};
+        const uint64_t items = (uint64_t)(end - i) * blocks;
+        st = vk_dispatch(c, VK_K_HIST_SUBTRACT_NODES, b, &p,
+                         items < c->max_groups ? (uint32_t)items : c->max_groups);
+        i = end;
+    }
+    free(pages);
     return st;
 }
 
@@ -218,16 +384,21 @@ gpulayer_status vk_subtract_histograms(gpl_backend *be, const gpl_hist_subtract 
         vk_hist_slot t;
         GPL_CHECK(acquire(c, subs[i].target, &t));
     }
-    c->level = c->node_depth[subs[0].target];
-    GPL_CHECK(vk_begin(c, "subtract_histograms"));
-    for (int32_t i = 0; i < count; i++) {
-        vk_range b[3] = {vk_hist_range(c, c->node_slot[subs[i].parent]),
-                         vk_hist_range(c, c->node_slot[subs[i].built]),
-                         vk_hist_range(c, c->node_slot[subs[i].target])};
-        GPL_CHECK(vk_dispatch(c, VK_K_HIST_SUBTRACT, b, &c->hist_len,
-                              vk_groups_for(c, c->hist_len)));
+    gpl_hist_subtraction *table = malloc(sizeof *table * (size_t)count);
+    int32_t *page_of = malloc(sizeof *page_of * (size_t)count);
+    gpulayer_status st = table && page_of ? GPULAYER_OK
+                                          : gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                                                      "vulkan backend: out of memory");
+    if (st == GPULAYER_OK) {
+        c->level = c->node_depth[subs[0].target];
+        st = vk_begin(c, "subtract_histograms");
+        if (st == GPULAYER_OK) st = record_subtractions(c, subs, count, table, page_of);
+        if (st == GPULAYER_OK) st = vk_submit_async(c);
+        else vk_abandon(c);
     }
-    return vk_submit_async(c);
+    free(table);
+    free(page_of);
+    return st;
 }
 
 gpulayer_status vk_release_histograms(gpl_backend *be, const int32_t *nodes, int32_t num_nodes)

@@ -35,6 +35,8 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
                             sizeof(gpl_margins_split_push)},
     [VK_K_SPLIT_TABLE] = {"split_table", GPL_SPLIT_TABLE_BINDINGS, sizeof(gpl_split_table_push)},
     [VK_K_SPLIT_EVAL_LEVEL] = {"split_eval_level", 5, 56},
+    [VK_K_HIST_REDUCE_NODES] = {"hist_reduce_nodes", 3, sizeof(gpl_hist_nodes_push)},
+    [VK_K_HIST_SUBTRACT_NODES] = {"hist_subtract_nodes", 2, sizeof(gpl_hist_nodes_push)},
 };
 
 _Static_assert(VK_MAX_BINDINGS == GPL_MAX_KERNEL_BINDINGS,

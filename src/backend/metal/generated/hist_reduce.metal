@@ -1,14 +1,9 @@
+#pragma clang diagnostic ignored "-Wmissing-prototypes"
+
 #include <metal_stdlib>
 #include <simd/simd.h>
 
 using namespace metal;
-
-struct Push
-{
-    uint hist_len;
-    uint groups;
-    uint partial_first;
-};
 
 struct Partial
 {
@@ -26,49 +21,57 @@ struct Hist
     uint4 hist[1];
 };
 
-constant uint _165_tmp [[function_constant(0)]];
-constant uint _165 = is_function_constant_defined(_165_tmp) ? _165_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_165, 1u, 1u);
-
-kernel void hist_reduce(constant Push& pc [[buffer(0)]], const device Partial& _79 [[buffer(1)]], device Hist& _141 [[buffer(2)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+struct Push
 {
-    threadgroup uint2 s_sum[WG];
+    uint hist_len;
+    uint groups;
+    uint partial_first;
+};
+
+constant uint _181_tmp [[function_constant(0)]];
+constant uint _181 = is_function_constant_defined(_181_tmp) ? _181_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_181, 1u, 1u);
+
+static inline __attribute__((always_inline))
+void reduce_block(thread const uint& blk, thread const uint& hist_len, thread const uint& groups, thread const uint& partial_first, thread const uint& hist_first, thread uint3& gl_LocalInvocationID, const device Partial& v_59, threadgroup uint2 (&s_sum)[WG], device Hist& v_119)
+{
     uint lid = gl_LocalInvocationID.x;
     uint lane = lid % 32u;
     uint slice = lid / 32u;
+    uint b = (blk * 32u) + lane;
+    uint2 sum = uint2(0u);
+    if (b < hist_len)
+    {
+        for (uint k = slice; k < groups; k += slices)
+        {
+            sum += v_59.partial[((partial_first + k) * hist_len) + b];
+        }
+    }
+    s_sum[lid] = sum;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    if ((slice == 0u) && (b < hist_len))
+    {
+        for (uint s = 1u; s < slices; s++)
+        {
+            sum += s_sum[(s * 32u) + lane];
+        }
+        v_119.hist[hist_first + b] = uint4(sum.x, (sum.x >> uint(31)) * 4294967295u, sum.y, (sum.y >> uint(31)) * 4294967295u);
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+}
+
+kernel void hist_reduce(constant Push& pc [[buffer(0)]], const device Partial& v_59 [[buffer(1)]], device Hist& v_119 [[buffer(2)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+{
+    threadgroup uint2 s_sum[WG];
     uint blocks = ((pc.hist_len + 32u) - 1u) / 32u;
     for (uint blk = gl_WorkGroupID.x; blk < blocks; blk += gl_NumWorkGroups.x)
     {
-        uint b = (blk * 32u) + lane;
-        uint2 sum = uint2(0u);
-        if (b < pc.hist_len)
-        {
-            for (uint k = slice; k < pc.groups; k += slices)
-            {
-                sum += _79.partial[((pc.partial_first + k) * pc.hist_len) + b];
-            }
-        }
-        s_sum[lid] = sum;
-        threadgroup_barrier(mem_flags::mem_threadgroup);
-        bool _109 = slice == 0u;
-        bool _116;
-        if (_109)
-        {
-            _116 = b < pc.hist_len;
-        }
-        else
-        {
-            _116 = _109;
-        }
-        if (_116)
-        {
-            for (uint s = 1u; s < slices; s++)
-            {
-                sum += s_sum[(s * 32u) + lane];
-            }
-            _141.hist[b] = uint4(sum.x, (sum.x >> uint(31)) * 4294967295u, sum.y, (sum.y >> uint(31)) * 4294967295u);
-        }
-        threadgroup_barrier(mem_flags::mem_threadgroup);
+        uint param = blk;
+        uint param_1 = pc.hist_len;
+        uint param_2 = pc.groups;
+        uint param_3 = pc.partial_first;
+        uint param_4 = 0u;
+        reduce_block(param, param_1, param_2, param_3, param_4, gl_LocalInvocationID, v_59, s_sum, v_119);
     }
 }
 

@@ -172,21 +172,20 @@ struct Bins7
     uint bins7[1];
 };
 
-struct Push
-{
-    uint row_begin;
-    uint row_count;
-    uint num_chunks;
-    uint chunk_table;
-    uint row_words;
-    uint hist_len;
-    uint partial_first;
-};
-
 constant uint WINDOW_SHIFT_tmp [[function_constant(2)]];
 constant uint WINDOW_SHIFT = is_function_constant_defined(WINDOW_SHIFT_tmp) ? WINDOW_SHIFT_tmp : 30u;
 constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
+
+struct Push
+{
+    uint num_chunks;
+    uint chunk_table;
+    uint row_words;
+    uint hist_len;
+    uint block_table;
+};
+
 #ifndef SPIRV_CROSS_CONSTANT_ID_1
 #define SPIRV_CROSS_CONSTANT_ID_1 2048u
 #endif
@@ -205,9 +204,9 @@ struct Partial
     uint2 partial[1];
 };
 
-constant uint _683_tmp [[function_constant(0)]];
-constant uint _683 = is_function_constant_defined(_683_tmp) ? _683_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_683, 1u, 1u);
+constant uint _700_tmp [[function_constant(0)]];
+constant uint _700 = is_function_constant_defined(_700_tmp) ? _700_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_700, 1u, 1u);
 
 static inline __attribute__((always_inline))
 uint window_of(thread const uint& i, thread const uint& shift)
@@ -342,9 +341,9 @@ uint bins_at(thread const uint& w, thread const uint& j, const device Bins0& v_2
 }
 
 static inline __attribute__((always_inline))
-Row load_row(thread const uint& i, const device Rows0& v_70, const device Rows1& v_81, const device Rows2& v_89, const device Rows3& v_97, const device Rows4& v_105, const device Rows5& v_113, const device Rows6& v_121, const device Rows7& v_129, const device Grad0& v_149, const device Grad1& v_158, const device Grad2& v_166, const device Grad3& v_174, const device Grad4& v_182, const device Grad5& v_190, const device Grad6& v_198, const device Grad7& v_206, const device Bins0& v_226, const device Bins1& v_234, const device Bins2& v_242, const device Bins3& v_250, const device Bins4& v_258, const device Bins5& v_266, const device Bins6& v_274, const device Bins7& v_282, constant Push& pc, thread uint& feature_first, thread uint& feature_count)
+Row load_row(thread const uint& i, const device Rows0& v_70, const device Rows1& v_81, const device Rows2& v_89, const device Rows3& v_97, const device Rows4& v_105, const device Rows5& v_113, const device Rows6& v_121, const device Rows7& v_129, const device Grad0& v_149, const device Grad1& v_158, const device Grad2& v_166, const device Grad3& v_174, const device Grad4& v_182, const device Grad5& v_190, const device Grad6& v_198, const device Grad7& v_206, const device Bins0& v_226, const device Bins1& v_234, const device Bins2& v_242, const device Bins3& v_250, const device Bins4& v_258, const device Bins5& v_266, const device Bins6& v_274, const device Bins7& v_282, thread uint& row_begin, constant Push& pc, thread uint& feature_first, thread uint& feature_count)
 {
-    uint pos = pc.row_begin + i;
+    uint pos = row_begin + i;
     uint param = pos;
     uint param_1 = LIST_WINDOW_SHIFT;
     uint param_2 = pos;
@@ -362,7 +361,7 @@ Row load_row(thread const uint& i, const device Rows0& v_70, const device Rows1&
     row.pair = grad_at(param_10, param_11, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206).xz;
     uint first = (r * pc.row_words) + (feature_first >> uint(2));
     uint words = (((feature_first & 3u) + feature_count) + 3u) >> uint(2);
-    uint _370;
+    uint _369;
     for (uint j = 0u; j < 8u; j++)
     {
         uint word = first + j;
@@ -374,13 +373,13 @@ Row load_row(thread const uint& i, const device Rows0& v_70, const device Rows1&
             uint param_15 = LIST_WINDOW_SHIFT;
             uint param_16 = window_of(param_12, param_13);
             uint param_17 = window_index(param_14, param_15);
-            _370 = bins_at(param_16, param_17, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282);
+            _369 = bins_at(param_16, param_17, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282);
         }
         else
         {
-            _370 = 0u;
+            _369 = 0u;
         }
-        row.w[j] = _370;
+        row.w[j] = _369;
     }
     return row;
 }
@@ -407,21 +406,25 @@ void add_row(thread const Row& row, thread uint& feature_first, thread uint& fea
     }
 }
 
-kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets& _508 [[buffer(1)]], device Partial& _666 [[buffer(2)]], const device Rows0& v_70 [[buffer(3)]], const device Rows1& v_81 [[buffer(4)]], const device Rows2& v_89 [[buffer(5)]], const device Rows3& v_97 [[buffer(6)]], const device Rows4& v_105 [[buffer(7)]], const device Rows5& v_113 [[buffer(8)]], const device Rows6& v_121 [[buffer(9)]], const device Rows7& v_129 [[buffer(10)]], const device Grad0& v_149 [[buffer(11)]], const device Grad1& v_158 [[buffer(12)]], const device Grad2& v_166 [[buffer(13)]], const device Grad3& v_174 [[buffer(14)]], const device Grad4& v_182 [[buffer(15)]], const device Grad5& v_190 [[buffer(16)]], const device Grad6& v_198 [[buffer(17)]], const device Grad7& v_206 [[buffer(18)]], const device Bins0& v_226 [[buffer(19)]], const device Bins1& v_234 [[buffer(20)]], const device Bins2& v_242 [[buffer(21)]], const device Bins3& v_250 [[buffer(22)]], const device Bins4& v_258 [[buffer(23)]], const device Bins5& v_266 [[buffer(24)]], const device Bins6& v_274 [[buffer(25)]], const device Bins7& v_282 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets& _498 [[buffer(1)]], device Partial& _683 [[buffer(2)]], const device Rows0& v_70 [[buffer(3)]], const device Rows1& v_81 [[buffer(4)]], const device Rows2& v_89 [[buffer(5)]], const device Rows3& v_97 [[buffer(6)]], const device Rows4& v_105 [[buffer(7)]], const device Rows5& v_113 [[buffer(8)]], const device Rows6& v_121 [[buffer(9)]], const device Rows7& v_129 [[buffer(10)]], const device Grad0& v_149 [[buffer(11)]], const device Grad1& v_158 [[buffer(12)]], const device Grad2& v_166 [[buffer(13)]], const device Grad3& v_174 [[buffer(14)]], const device Grad4& v_182 [[buffer(15)]], const device Grad5& v_190 [[buffer(16)]], const device Grad6& v_198 [[buffer(17)]], const device Grad7& v_206 [[buffer(18)]], const device Bins0& v_226 [[buffer(19)]], const device Bins1& v_234 [[buffer(20)]], const device Bins2& v_242 [[buffer(21)]], const device Bins3& v_250 [[buffer(22)]], const device Bins4& v_258 [[buffer(23)]], const device Bins5& v_266 [[buffer(24)]], const device Bins6& v_274 [[buffer(25)]], const device Bins7& v_282 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup uint s_g[SHARED_BINS];
     threadgroup uint s_h[SHARED_BINS];
     uint lid = gl_LocalInvocationID.x;
     uint chunk = gl_WorkGroupID.x % pc.num_chunks;
-    uint block = gl_WorkGroupID.x / pc.num_chunks;
-    uint blocks = gl_NumWorkGroups.x / pc.num_chunks;
+    uint e = pc.block_table + (4u * (gl_WorkGroupID.x / pc.num_chunks));
+    uint row_begin = _498.feature_offset[e];
+    uint row_count = _498.feature_offset[e + 1u];
+    uint block = _498.feature_offset[e + 2u] & 65535u;
+    uint blocks = _498.feature_offset[e + 2u] >> uint(16);
+    uint partial_index = _498.feature_offset[e + 3u];
     uint c = pc.chunk_table + (4u * chunk);
-    uint feature_first = _508.feature_offset[c];
-    uint feature_count = _508.feature_offset[c + 1u];
+    uint feature_first = _498.feature_offset[c];
+    uint feature_count = _498.feature_offset[c + 1u];
     uint stride = 0u;
     for (uint k = 0u; k < feature_count; k++)
     {
-        stride = max(stride, (_508.feature_offset[(feature_first + k) + 1u] - _508.feature_offset[feature_first + k]));
+        stride = max(stride, (_498.feature_offset[(feature_first + k) + 1u] - _498.feature_offset[feature_first + k]));
     }
     uint shared_bins = feature_count * stride;
     for (uint i = lid; i < shared_bins; i += WG)
@@ -432,18 +435,18 @@ kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint _step = blocks * WG;
     uint i_1 = (block * WG) + lid;
-    if (i_1 < pc.row_count)
+    if (i_1 < row_count)
     {
         uint param = i_1;
-        Row current = load_row(param, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282, pc, feature_first, feature_count);
+        Row current = load_row(param, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282, row_begin, pc, feature_first, feature_count);
         for (;;)
         {
-            bool more = (pc.row_count - i_1) > _step;
+            bool more = (row_count - i_1) > _step;
             Row next = current;
             if (more)
             {
                 uint param_1 = i_1 + _step;
-                next = load_row(param_1, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282, pc, feature_first, feature_count);
+                next = load_row(param_1, v_70, v_81, v_89, v_97, v_105, v_113, v_121, v_129, v_149, v_158, v_166, v_174, v_182, v_190, v_198, v_206, v_226, v_234, v_242, v_250, v_258, v_266, v_274, v_282, row_begin, pc, feature_first, feature_count);
             }
             Row param_2 = current;
             add_row(param_2, feature_first, feature_count, stride, s_g, s_h);
@@ -457,15 +460,15 @@ kernel void histogram_rows(constant Push& pc [[buffer(0)]], const device Offsets
         }
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    uint base = (pc.partial_first + block) * pc.hist_len;
-    for (uint e = lid; e < shared_bins; e += WG)
+    uint base = partial_index * pc.hist_len;
+    for (uint e_1 = lid; e_1 < shared_bins; e_1 += WG)
     {
-        uint k_1 = e / stride;
-        uint b = e - (k_1 * stride);
-        uint first = _508.feature_offset[feature_first + k_1];
-        if (b < (_508.feature_offset[(feature_first + k_1) + 1u] - first))
+        uint k_1 = e_1 / stride;
+        uint b = e_1 - (k_1 * stride);
+        uint first = _498.feature_offset[feature_first + k_1];
+        if (b < (_498.feature_offset[(feature_first + k_1) + 1u] - first))
         {
-            _666.partial[(base + first) + b] = uint2(s_g[e], s_h[e]);
+            _683.partial[(base + first) + b] = uint2(s_g[e_1], s_h[e_1]);
         }
     }
 }

@@ -7,13 +7,16 @@
 // histograms with this kernel; histogram.comp stays for the Metal host
 // and GPULAYER_VULKAN_HIST=columns.
 //
-// One dispatch covers the node's chunks: workgroup g takes chunk
-// g % num_chunks of the node's row block g / num_chunks, so the
-// workgroups of one block's chunks run side by side and its rows'
-// sectors, read by the first, are still in the L2 cache for the others.
-// Each invocation takes rows WG apart, loading the next row (index,
-// gradient pair, the chunk's words) before it adds the current one, so a
-// row's loads are in flight while the previous row's atomics run.
+// One dispatch covers the chunks of every node of a level (of those whose
+// rows are in the bound row list): workgroup g takes chunk g % num_chunks
+// of row block g / num_chunks, an entry of the block table that the host
+// writes into the offsets buffer for the batch (a node's blocks take its
+// rows WG apart, as many as it has blocks). The workgroups of one block's
+// chunks run side by side, so its rows' sectors, read by the first, are
+// still in the L2 cache for the others. Each invocation takes rows WG x
+// blocks apart, loading the next row (index, gradient pair, the chunk's
+// words) before it adds the current one, so a row's loads are in flight
+// while the previous row's atomics run.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
@@ -24,17 +27,18 @@ layout(constant_id = 1) const uint SHARED_BINS = 2048;
 const uint CHUNK_WORDS = 8u;
 
 layout(push_constant) uniform Push {
-    uint row_begin;     // the node's first position in the row list
-    uint row_count;
     uint num_chunks;    // chunks of this dispatch
     uint chunk_table;   // word of its first chunk in `feature_offset`
     uint row_words;     // words of one row of bins
-    uint hist_len;      // partials are [block][hist_len]
-    uint partial_first; // this node's first partial
+    uint hist_len;      // partials are [partial][hist_len]
+    uint block_table;   // word of this dispatch's first block in `feature_offset`
 } pc;
 
-// The feature offsets, then the chunk table: 4 words a chunk (first
-// feature, features, first bin, bins; gpl_hist_chunk).
+// The feature offsets, the chunk table (4 words a chunk: first feature,
+// features, first bin, bins; gpl_hist_chunk), and the level's tables,
+// among them the block table: 4 words a block (the node's first position
+// in the row list, its rows, the block's index | the node's blocks << 16,
+// the block's partial; gpl_hist_block).
 layout(std430, binding = 1) readonly buffer Offsets { uint feature_offset[]; };
 // (grad, hess) as int32 words.
 layout(std430, binding = 2) writeonly buffer Partial { uvec2 partial[]; };
@@ -63,11 +67,13 @@ struct Row {
 // is computed, not read from the feature offsets at every row; the host
 // plans chunks of at most SHARED_BINS bins so counted (gpl_hist_chunks_plan).
 uint feature_first, feature_count, stride;
+// This workgroup's node: its first position in the row list.
+uint row_begin;
 
 Row load_row(uint i)
 {
     Row row;
-    const uint pos = pc.row_begin + i;
+    const uint pos = row_begin + i;
     const uint r = rows_at(window_of(pos, LIST_WINDOW_SHIFT), window_index(pos, LIST_WINDOW_SHIFT));
     row.pair = grad_at(window_of(r, GRAD_WINDOW_SHIFT), window_index(r, GRAD_WINDOW_SHIFT)).xz;
     // Within 32 bits: the host refuses bins of more than 2^32 words.
@@ -103,8 +109,12 @@ void add_row(Row row)
 void main()
 {
     const uint lid = gl_LocalInvocationID.x;
-    const uint chunk = gl_WorkGroupID.x % pc.num_chunks, block = gl_WorkGroupID.x / pc.num_chunks;
-    const uint blocks = gl_NumWorkGroups.x / pc.num_chunks;
+    const uint chunk = gl_WorkGroupID.x % pc.num_chunks;
+    const uint e = pc.block_table + 4u * (gl_WorkGroupID.x / pc.num_chunks);
+    row_begin = feature_offset[e];
+    const uint row_count = feature_offset[e + 1u];
+    const uint block = feature_offset[e + 2u] & 0xffffu, blocks = feature_offset[e + 2u] >> 16;
+    const uint partial_index = feature_offset[e + 3u];
     const uint c = pc.chunk_table + 4u * chunk;
     feature_first = feature_offset[c];
     feature_count = feature_offset[c + 1u];
@@ -119,11 +129,11 @@ void main()
     barrier();
     const uint step = blocks * WG;
     uint i = block * WG + lid;
-    if (i < pc.row_count) {
+    if (i < row_count) {
         Row current = load_row(i);
         for (;;) {
             // i + step < row_count, without overflowing 32 bits.
-            const bool more = pc.row_count - i > step;
+            const bool more = row_count - i > step;
             Row next = current;
             if (more) next = load_row(i + step);
             add_row(current);
@@ -134,7 +144,7 @@ void main()
     }
     barrier();
     // The partial holds the chunk's bins at their places in the histogram.
-    const uint base = (pc.partial_first + block) * pc.hist_len;
+    const uint base = partial_index * pc.hist_len;
     for (uint e = lid; e < shared_bins; e += WG) {
         const uint k = e / stride, b = e - k * stride;
         const uint first = feature_offset[feature_first + k];
