@@ -70,8 +70,11 @@ typedef struct vk_early_split {
 
 /* Batches in flight at once: an operation whose results the host does
  * not need (histogram build, subtraction, margins) returns once its batch
- * is submitted, and the host records the next while the device works. */
-#define VK_FRAMES 2
+ * is submitted, and the host records the next while the device works.
+ * With four, a level's split search is recorded while its histograms and
+ * subtractions run (with two, recording it waited for the histograms).
+ * GPULAYER_VULKAN_FRAMES=2..4 uses fewer (for measurement). */
+#define VK_FRAMES 4
 
 /* One batch's command buffer, fence and descriptor pool, and what it
  * holds, so that a failure found later still names its batch. */
@@ -134,6 +137,7 @@ typedef struct vk_context {
     uint32_t queue_family;
     VkCommandPool command_pool;
     vk_frame frames[VK_FRAMES];
+    int num_frames;     /* frames in use, 2..VK_FRAMES */
     int current;        /* the frame being recorded or last submitted */
     uint32_t sets_left; /* descriptor sets left in the current pool */
     int recording;
@@ -177,7 +181,7 @@ typedef struct vk_context {
     int32_t max_nodes;
     uint32_t hist_len;
     VkDeviceSize column_bytes; /* stride of the feature-major bin columns */
-    VkDeviceSize row_bytes;    /* stride of the bins in rows (a multiple of 4) */
+    VkDeviceSize row_bytes;    /* stride of the bins in rows (a multiple of 16) */
     /* GPULAYER_VULKAN_HIST=columns: histograms from the bin columns
      * (histogram.comp, as the Metal host builds them) instead of the rows. */
     int hist_columns;

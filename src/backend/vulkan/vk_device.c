@@ -246,6 +246,9 @@ gpulayer_status vk_device_open(vk_context *c, int32_t device_index)
     c->window_shift = gpl_window_shift_for(c->max_range);
     GPL_CHECK(create_device(c));
     GPL_CHECK(create_submission_objects(c));
+    c->num_frames = VK_FRAMES;
+    const char *frames = getenv("GPULAYER_VULKAN_FRAMES");
+    if (frames && atoi(frames) >= 2 && atoi(frames) <= VK_FRAMES) c->num_frames = atoi(frames);
     vk_profile_init(c);
     if (c->verbose)
         fprintf(stderr,
