@@ -157,7 +157,7 @@ typedef struct gpl_histogram_push {
  * entries of a block table at word block_table of the same buffer. */
 typedef struct gpl_histogram_rows_push {
     uint32_t num_chunks, chunk_table;
-    uint32_t row_quads, hist_len;
+    uint32_t row_words, hist_len;
     uint32_t block_table;
 } gpl_histogram_rows_push;
 
@@ -189,11 +189,9 @@ typedef struct gpl_hist_nodes_push {
     uint32_t hist_len, entries, table_first;
 } gpl_hist_nodes_push;
 
-/* histogram_rows.comp loads a chunk's bytes of a row as two aligned 16-byte
- * quads: the Vulkan host pads rows to a multiple of 16 bytes and plans
- * chunks that end within 32 bytes of the quad their first feature is in. */
-#define GPL_ROW_QUAD_BYTES 16u
-#define GPL_ROW_CHUNK_BYTES 32u
+/* histogram_rows.comp keeps a chunk's words of a row in registers: at most
+ * 8 words, which any 28 consecutive features fit wherever they start. */
+#define GPL_ROW_CHUNK_FEATURES 28
 
 /* Push constants of bins_columns.comp. */
 typedef struct gpl_columns_push {
@@ -362,21 +360,18 @@ typedef struct gpl_hist_chunk {
 } gpl_hist_chunk;
 
 /* Cuts the features into chunks of at most max_bins bins and max_columns
- * columns, counting a chunk's first feature's place modulo lead_mod among
- * its columns (1: not at all); chunks has room for num_features entries.
- * With uniform, a chunk's bins are counted as its features times its
- * largest feature's bins (histogram_rows.comp gives every feature that
- * many). Returns the feature whose bins alone exceed max_bins, or -1 when
- * every feature fits. */
+ * columns; chunks has room for num_features entries. With uniform, a
+ * chunk's bins are counted as its features times its largest feature's
+ * bins (histogram_rows.comp gives every feature that many). Returns the
+ * feature whose bins alone exceed max_bins, or -1 when every feature
+ * fits. */
 static inline int32_t gpl_hist_chunks_plan(const uint32_t *feature_offset, int32_t num_features,
-                                           uint32_t max_bins, uint64_t max_columns,
-                                           uint32_t lead_mod, int uniform,
+                                           uint32_t max_bins, uint64_t max_columns, int uniform,
                                            gpl_hist_chunk *chunks, int32_t *num_chunks)
 {
     *num_chunks = 0;
     for (int32_t f = 0; f < num_features;) {
         gpl_hist_chunk ch = {(uint32_t)f, 0, feature_offset[f], 0};
-        const uint64_t lead = (uint32_t)f % lead_mod;
         uint32_t widest = 0;
         while (f < num_features) {
             const uint32_t nb = feature_offset[f + 1] - feature_offset[f];
@@ -384,7 +379,7 @@ static inline int32_t gpl_hist_chunks_plan(const uint32_t *feature_offset, int32
             const uint32_t w = nb > widest ? nb : widest;
             const uint64_t need = uniform ? (uint64_t)(ch.feature_count + 1) * w
                                           : (uint64_t)ch.bin_count + nb;
-            if (need > max_bins || lead + ch.feature_count + 1 > max_columns) break;
+            if (need > max_bins || ch.feature_count + 1 > max_columns) break;
             ch.bin_count += nb;
             ch.feature_count++;
             widest = w;

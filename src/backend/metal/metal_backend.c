@@ -60,7 +60,7 @@ static gpulayer_status plan_chunks(mtl_context *c)
     c->chunks = malloc(sizeof(mtl_chunk) * (size_t)(F > 0 ? F : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
     const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, GPL_MTL_SHARED_BINS,
-                                           UINT64_MAX, 1, 0, c->chunks, &c->num_chunks);
+                                           UINT64_MAX, 0, c->chunks, &c->num_chunks);
     if (f >= 0)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "metal backend: feature %d has %u bins; at most %u fit the "

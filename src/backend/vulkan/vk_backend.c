@@ -114,9 +114,8 @@ static gpulayer_status plan_chunks(vk_context *c)
     c->chunks = malloc(sizeof(vk_chunk) * (size_t)(F > 0 ? F : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
     const uint64_t max_columns = c->hist_columns ? c->max_range / c->column_bytes
-                                                 : GPL_ROW_CHUNK_BYTES;
+                                                 : GPL_ROW_CHUNK_FEATURES;
     const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, c->shared_bins, max_columns,
-                                           c->hist_columns ? 1 : GPL_ROW_QUAD_BYTES,
                                            !c->hist_columns, c->chunks, &c->num_chunks);
     if (f >= 0)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
@@ -165,8 +164,7 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->hist_len = m->feature_offset[m->num_features];
     c->has_weight = weight != NULL;
     c->column_bytes = vk_align_up(N ? N : 1, c->align);
-    c->row_bytes = vk_align_up(m->num_features ? (VkDeviceSize)m->num_features : 1,
-                               GPL_ROW_QUAD_BYTES);
+    c->row_bytes = vk_align_up(m->num_features ? (VkDeviceSize)m->num_features : 1, 4);
     const char *hist = getenv("GPULAYER_VULKAN_HIST");
     c->hist_columns = hist && !strcmp(hist, "columns");
     c->hist_chunkwise = hist && !strcmp(hist, "chunkwise");
@@ -206,7 +204,7 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     /* The partition reads any split's column from the one bins buffer. */
     GPL_CHECK(check_windows(c, (uint64_t)m->num_features * c->column_bytes / 4,
                             c->win.list_shift, 4, "bin columns"));
-    GPL_CHECK(check_windows(c, N * c->row_bytes / 16, c->win.grad_shift, 16, "bins in rows"));
+    GPL_CHECK(check_windows(c, N * c->row_bytes / 4, c->win.list_shift, 4, "bins in rows"));
     GPL_CHECK(check_range(c, hist_bytes, "histogram of one node"));
     GPL_CHECK(plan_chunks(c));
     c->slot_bytes = vk_align_up(hist_bytes ? hist_bytes : 16, c->align);

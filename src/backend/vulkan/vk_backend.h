@@ -156,6 +156,9 @@ typedef struct vk_context {
     VkDeviceSize align;      /* minStorageBufferOffsetAlignment */
     uint32_t max_groups;     /* maxComputeWorkGroupCount[0] */
     uint32_t wg;             /* workgroup size (a power of two) */
+    /* histogram_rows' workgroup size: wg, or GPULAYER_VULKAN_HIST_WG (a
+     * power of two the device allows; for measurement). */
+    uint32_t hist_wg;
     uint32_t shared_bins;    /* bins of a shared-memory histogram chunk */
     uint32_t window_shift;   /* log2 bytes of a per-row buffer's window (window.glsl) */
     VkDeviceSize staging_bytes; /* VK_STAGING_BYTES, less under test limits */
@@ -181,7 +184,7 @@ typedef struct vk_context {
     int32_t max_nodes;
     uint32_t hist_len;
     VkDeviceSize column_bytes; /* stride of the feature-major bin columns */
-    VkDeviceSize row_bytes;    /* stride of the bins in rows (a multiple of 16) */
+    VkDeviceSize row_bytes;    /* stride of the bins in rows (a multiple of 4) */
     /* GPULAYER_VULKAN_HIST=columns: histograms from the bin columns
      * (histogram.comp, as the Metal host builds them) instead of the rows. */
     int hist_columns;

@@ -105,6 +105,12 @@ static gpulayer_status check_capabilities(vk_context *c)
     while (wg > l->maxComputeWorkGroupInvocations || wg > l->maxComputeWorkGroupSize[0])
         wg >>= 1;
     c->wg = wg;
+    c->hist_wg = wg;
+    const char *hw = getenv("GPULAYER_VULKAN_HIST_WG");
+    const uint32_t want = hw ? (uint32_t)atoi(hw) : 0;
+    if (want >= 32 && (want & (want - 1)) == 0 && want <= l->maxComputeWorkGroupInvocations &&
+        want <= l->maxComputeWorkGroupSize[0])
+        c->hist_wg = want;
     /* 8 bytes a bin, at most 4096 bins (32 KiB, the portable limit). */
     uint32_t bins = (uint32_t)(l->maxComputeSharedMemorySize / 8u);
     c->shared_bins = bins > 4096 ? 4096 : bins;

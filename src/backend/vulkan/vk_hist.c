@@ -141,7 +141,7 @@ static gpulayer_status record_partials_rows(vk_context *c, const wave_node *wave
     b[0] = vk_whole(&c->offsets);
     b[1] = vk_whole(&c->partial);
     vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 2 + GPL_KERNEL_WINDOWS);
-    vk_windows(c, &c->bin_rows, c->win.grad_shift, 16, b + 2 + 2 * GPL_KERNEL_WINDOWS);
+    vk_windows(c, &c->bin_rows, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
     const uint32_t per = chunks_per_dispatch(c);
     for (int list = 0; list < 2; list++) {
         const uint32_t blocks = first[list + 1] - first[list];
@@ -151,7 +151,7 @@ static gpulayer_status record_partials_rows(vk_context *c, const wave_node *wave
             const uint32_t chunks = (uint32_t)c->num_chunks - k < per
                                         ? (uint32_t)c->num_chunks - k : per;
             const gpl_histogram_rows_push p = {
-                chunks, (uint32_t)c->num_features + 1 + 4 * k, (uint32_t)(c->row_bytes / 16),
+                chunks, (uint32_t)c->num_features + 1 + 4 * k, (uint32_t)(c->row_bytes / 4),
                 c->hist_len, blocks_word(c) + 4 * first[list]};
             GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM_ROWS, b, &p, blocks * chunks));
         }

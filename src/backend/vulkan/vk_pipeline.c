@@ -96,6 +96,12 @@ gpulayer_status vk_pipelines_check(void)
     return GPULAYER_OK;
 }
 
+/* The workgroup size kernel k is built with. */
+static uint32_t kernel_wg(const vk_context *c, gpl_vk_kernel k)
+{
+    return k == VK_K_HISTOGRAM_ROWS ? c->hist_wg : c->wg;
+}
+
 static gpulayer_status create_pipeline(vk_context *c, gpl_vk_kernel k, vk_pipeline *p)
 {
     const gpl_vk_kernel_info *info = &gpl_vk_kernel_table[k];
@@ -127,7 +133,7 @@ static gpulayer_status create_pipeline(vk_context *c, gpl_vk_kernel k, vk_pipeli
     if (r == VK_SUCCESS) {
         /* 0: workgroup size, 1: histogram chunk bins, 2: window bytes (log2;
          * window.glsl). A kernel without an ID ignores its entry. */
-        const uint32_t values[3] = {c->wg, c->shared_bins, c->window_shift};
+        const uint32_t values[3] = {kernel_wg(c, k), c->shared_bins, c->window_shift};
         const VkSpecializationMapEntry entries[3] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
         VkSpecializationInfo spec = {3, entries, sizeof values, values};
         VkComputePipelineCreateInfo pi = {
@@ -145,7 +151,7 @@ static gpulayer_status create_pipeline(vk_context *c, gpl_vk_kernel k, vk_pipeli
         return gpl_error(GPULAYER_ERR_DEVICE,
                          "vulkan backend: building kernel '%s' on '%s' failed (%s)",
                          info->name, c->device_name, gpl_vk_result_name(r));
-    p->wg = c->wg;
+    p->wg = kernel_wg(c, k);
     p->shared_bins = c->shared_bins;
     p->window_shift = c->window_shift;
     p->abi = GPL_VK_KERNEL_ABI;
@@ -166,7 +172,7 @@ static void destroy_one(vk_context *c, vk_pipeline *p)
 gpulayer_status vk_pipeline_get(vk_context *c, gpl_vk_kernel k, vk_pipeline **out)
 {
     vk_pipeline *p = &c->pipelines[k];
-    if (p->pipeline && (p->wg != c->wg || p->shared_bins != c->shared_bins ||
+    if (p->pipeline && (p->wg != kernel_wg(c, k) || p->shared_bins != c->shared_bins ||
                         p->window_shift != c->window_shift || p->abi != GPL_VK_KERNEL_ABI))
         destroy_one(c, p);
     if (!p->pipeline) {

@@ -1,7 +1,6 @@
 #version 450
 // histogram_rows.comp -- histogram.comp's first stage over the bins in
-// rows (row_quads 16-byte quads a row, one byte a feature) instead of
-// columns.
+// rows (row_words words a row, one byte a feature) instead of columns.
 // Below the root a node's rows are scattered over the whole matrix, so
 // with columns every (row, feature) is a gathered byte, a 32-byte sector
 // each; here a row's chunk is one or two sectors. The Vulkan host builds
@@ -22,14 +21,15 @@
 #include "common.glsl"
 
 layout(constant_id = 1) const uint SHARED_BINS = 2048;
-// A chunk's bytes of a row lie in two aligned quads: the host pads rows to
-// a multiple of 16 bytes and plans chunks whose first feature's place in
-// its quad plus their features is at most GPL_ROW_CHUNK_BYTES (32).
+// The words of a row one chunk spans at most: the host plans chunks of at
+// most GPL_ROW_CHUNK_FEATURES (28) features, which with a first feature
+// at any byte of a word span at most 3 + 28 bytes.
+const uint CHUNK_WORDS = 8u;
 
 layout(push_constant) uniform Push {
     uint num_chunks;    // chunks of this dispatch
     uint chunk_table;   // word of its first chunk in `feature_offset`
-    uint row_quads;     // 16-byte quads of one row of bins
+    uint row_words;     // words of one row of bins
     uint hist_len;      // partials are [partial][hist_len]
     uint block_table;   // word of this dispatch's first block in `feature_offset`
 } pc;
@@ -47,19 +47,19 @@ layout(std430, binding = 2) writeonly buffer Partial { uvec2 partial[]; };
 #include "window.glsl"
 WINDOW_BUFFERS(Rows, rows, uint, 3, readonly)
 WINDOW_BUFFERS(Grad, grad, uvec4, 3 + GPL_WINDOWS, readonly)
-WINDOW_BUFFERS(Bins, bins, uvec4, 3 + 2 * GPL_WINDOWS, readonly)
+WINDOW_BUFFERS(Bins, bins, uint, 3 + 2 * GPL_WINDOWS, readonly)
 WINDOW_LOAD(rows, uint)
 WINDOW_LOAD(grad, uvec4)
-WINDOW_LOAD(bins, uvec4)
+WINDOW_LOAD(bins, uint)
 
 shared uint s_g[SHARED_BINS];
 shared uint s_h[SHARED_BINS];
 
 // A row of the chunk in registers: its gradient pair's low words and the
-// two quads holding the chunk's bins.
+// words holding the chunk's bins.
 struct Row {
     uvec2 pair;
-    uvec4 q0, q1;
+    uint w[CHUNK_WORDS];
 };
 
 // This workgroup's chunk. Its shared histogram gives each feature `stride`
@@ -76,29 +76,29 @@ Row load_row(uint i)
     const uint pos = row_begin + i;
     const uint r = rows_at(window_of(pos, LIST_WINDOW_SHIFT), window_index(pos, LIST_WINDOW_SHIFT));
     row.pair = grad_at(window_of(r, GRAD_WINDOW_SHIFT), window_index(r, GRAD_WINDOW_SHIFT)).xz;
-    // Within 32 bits: the host refuses bins of more than 2^32 quads.
-    const uint first = r * pc.row_quads + (feature_first >> 4);
-    row.q0 = bins_at(window_of(first, GRAD_WINDOW_SHIFT), window_index(first, GRAD_WINDOW_SHIFT));
-    row.q1 = uvec4(0u);
-    if ((feature_first & 15u) + feature_count > 16u)
-        row.q1 = bins_at(window_of(first + 1u, GRAD_WINDOW_SHIFT),
-                         window_index(first + 1u, GRAD_WINDOW_SHIFT));
+    // Within 32 bits: the host refuses bins of more than 2^32 words.
+    const uint first = r * pc.row_words + (feature_first >> 2);
+    const uint words = ((feature_first & 3u) + feature_count + 3u) >> 2;
+    for (uint j = 0u; j < CHUNK_WORDS; j++) {
+        const uint word = first + j;
+        row.w[j] = j < words ? bins_at(window_of(word, LIST_WINDOW_SHIFT),
+                                       window_index(word, LIST_WINDOW_SHIFT))
+                             : 0u;
+    }
     return row;
 }
 
-// Byte q of word j of the two quads is feature j * 4 + q - lead of the
-// chunk; the loops have constant bounds so that the words stay in
-// registers.
+// Byte q of word j is feature j * 4 + q - lead of the chunk; the loops
+// have constant bounds so that the words stay in registers.
 void add_row(Row row)
 {
-    const int lead = int(feature_first & 15u);
+    const int lead = int(feature_first & 3u);
     const int count = int(feature_count);
-    for (int j = 0; j < 8; j++) {
-        const uint word = j < 4 ? row.q0[j] : row.q1[j - 4];
+    for (int j = 0; j < int(CHUNK_WORDS); j++) {
         for (int q = 0; q < 4; q++) {
             const int k = j * 4 + q - lead;
             if (k < 0 || k >= count) continue;
-            const uint b = (word >> uint(q * 8)) & 0xffu;
+            const uint b = (row.w[j] >> uint(q * 8)) & 0xffu;
             const uint i = uint(k) * stride + b;
             atomicAdd(s_g[i], row.pair.x);
             atomicAdd(s_h[i], row.pair.y);
