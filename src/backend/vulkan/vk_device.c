@@ -105,12 +105,18 @@ static gpulayer_status check_capabilities(vk_context *c)
     while (wg > l->maxComputeWorkGroupInvocations || wg > l->maxComputeWorkGroupSize[0])
         wg >>= 1;
     c->wg = wg;
-    c->hist_wg = wg;
+    /* histogram_rows: the largest power of two up to 1024. A workgroup's
+     * histogram takes the same shared memory whatever its size, so larger
+     * workgroups leave more of a multiprocessor's memory to its L1 cache
+     * and have more rows in flight: on an H200, 1024 invocations built the
+     * histograms in less than half the time of 256 (docs/benchmarks.md).
+     * GPULAYER_VULKAN_HIST_WG picks another power of two (measurement). */
     const char *hw = getenv("GPULAYER_VULKAN_HIST_WG");
-    const uint32_t want = hw ? (uint32_t)atoi(hw) : 0;
-    if (want >= 32 && (want & (want - 1)) == 0 && want <= l->maxComputeWorkGroupInvocations &&
-        want <= l->maxComputeWorkGroupSize[0])
-        c->hist_wg = want;
+    uint32_t hist_wg = hw && atoi(hw) >= 32 ? (uint32_t)atoi(hw) : 1024;
+    if (hist_wg & (hist_wg - 1)) hist_wg = 1024;
+    while (hist_wg > l->maxComputeWorkGroupInvocations || hist_wg > l->maxComputeWorkGroupSize[0])
+        hist_wg >>= 1;
+    c->hist_wg = hist_wg;
     /* 8 bytes a bin, at most 4096 bins (32 KiB, the portable limit). */
     uint32_t bins = (uint32_t)(l->maxComputeSharedMemorySize / 8u);
     c->shared_bins = bins > 4096 ? 4096 : bins;
@@ -252,9 +258,6 @@ gpulayer_status vk_device_open(vk_context *c, int32_t device_index)
     c->window_shift = gpl_window_shift_for(c->max_range);
     GPL_CHECK(create_device(c));
     GPL_CHECK(create_submission_objects(c));
-    c->num_frames = VK_FRAMES;
-    const char *frames = getenv("GPULAYER_VULKAN_FRAMES");
-    if (frames && atoi(frames) >= 2 && atoi(frames) <= VK_FRAMES) c->num_frames = atoi(frames);
     vk_profile_init(c);
     if (c->verbose)
         fprintf(stderr,

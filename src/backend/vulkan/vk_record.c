@@ -1,7 +1,7 @@
 /* vk_record.c -- batches: one command buffer records an operation's
  * dispatches for a whole level and is submitted once. Batches whose
  * results the host does not read are not waited for at once (a ring of
- * num_frames); every batch's result is still checked when it is waited
+ * VK_FRAMES); every batch's result is still checked when it is waited
  * for, and a failure names its operation, level and kernels. */
 #include <stdio.h>
 #include <string.h>
@@ -56,8 +56,8 @@ gpulayer_status vk_finish(vk_context *c)
 {
     gpulayer_status first = GPULAYER_OK;
     /* Oldest first, so the first failure reported is the earliest. */
-    for (int i = 1; i <= c->num_frames; i++) {
-        gpulayer_status st = wait_frame(c, &c->frames[(c->current + i) % c->num_frames]);
+    for (int i = 1; i <= VK_FRAMES; i++) {
+        gpulayer_status st = wait_frame(c, &c->frames[(c->current + i) % VK_FRAMES]);
         if (first == GPULAYER_OK) first = st;
     }
     return first;
@@ -65,8 +65,8 @@ gpulayer_status vk_finish(vk_context *c)
 
 gpulayer_status vk_wait_older(vk_context *c)
 {
-    for (int i = 1; i < c->num_frames; i++)
-        GPL_CHECK(wait_frame(c, &c->frames[(c->current + i) % c->num_frames]));
+    for (int i = 1; i < VK_FRAMES; i++)
+        GPL_CHECK(wait_frame(c, &c->frames[(c->current + i) % VK_FRAMES]));
     return GPULAYER_OK;
 }
 
@@ -98,7 +98,7 @@ gpulayer_status vk_begin(vk_context *c, const char *op)
 {
     /* A batch left open by a failed operation is dropped, unsubmitted. */
     if (c->recording) vk_abandon(c);
-    c->current = (c->current + 1) % c->num_frames;
+    c->current = (c->current + 1) % VK_FRAMES;
     vk_frame *f = current(c);
     GPL_CHECK(wait_frame(c, f));
     f->op = op;
