@@ -74,6 +74,11 @@ typedef struct vk_early_split {
  * (Four measured the same as two on an H200.) */
 #define VK_FRAMES 2
 
+/* Workgroup sizes of the level's split search and of the partition
+ * (vk_device.c). */
+#define VK_SPLIT_WG 256u
+#define VK_PART_WG 256u
+
 /* One batch's command buffer, fence and descriptor pool, and what it
  * holds, so that a failure found later still names its batch. */
 typedef struct vk_frame {
@@ -153,8 +158,9 @@ typedef struct vk_context {
     VkDeviceSize align;      /* minStorageBufferOffsetAlignment */
     uint32_t max_groups;     /* maxComputeWorkGroupCount[0] */
     uint32_t wg;             /* workgroup size (a power of two) */
-    /* histogram_rows' workgroup size (vk_device.c), a power of two >= wg. */
-    uint32_t hist_wg;
+    /* Workgroup sizes of histogram_rows, split_eval_level and the
+     * partition kernels (vk_device.c), powers of two. */
+    uint32_t hist_wg, split_wg, part_wg;
     uint32_t shared_bins;    /* bins of a shared-memory histogram chunk */
     uint32_t window_shift;   /* log2 bytes of a per-row buffer's window (window.glsl) */
     VkDeviceSize staging_bytes; /* VK_STAGING_BYTES, less under test limits */

@@ -67,6 +67,23 @@ static gpulayer_status pick_device(vk_context *c, int32_t index)
  * in the soft variants, binary64 on 64-bit integers with the same bits.
  * Either way int64 is needed; a device without it is refused rather than
  * served by host code presented as device work. */
+/* A kernel's workgroup size: the power of two `want` (or the environment
+ * variable's), lowered to what the device allows and, with
+ * shared_per_invocation, to what fits 32 KiB of shared memory. */
+static uint32_t kernel_wg_choice(const VkPhysicalDeviceLimits *l, const char *env,
+                                 uint32_t want, uint32_t shared_per_invocation)
+{
+    const char *v = getenv(env);
+    if (v && atoi(v) >= 32 && (atoi(v) & (atoi(v) - 1)) == 0) want = (uint32_t)atoi(v);
+    const uint64_t shared = l->maxComputeSharedMemorySize < 32768 ? l->maxComputeSharedMemorySize
+                                                                   : 32768;
+    while (want > 32 && (want > l->maxComputeWorkGroupInvocations ||
+                         want > l->maxComputeWorkGroupSize[0] ||
+                         (uint64_t)want * shared_per_invocation > shared))
+        want >>= 1;
+    return want;
+}
+
 static gpulayer_status check_capabilities(vk_context *c)
 {
     VkPhysicalDeviceProperties p;
@@ -110,13 +127,13 @@ static gpulayer_status check_capabilities(vk_context *c)
      * workgroups leave more of a multiprocessor's memory to its L1 cache
      * and have more rows in flight: on an H200, 1024 invocations built the
      * histograms in less than half the time of 256 (docs/benchmarks.md).
-     * GPULAYER_VULKAN_HIST_WG picks another power of two (measurement). */
-    const char *hw = getenv("GPULAYER_VULKAN_HIST_WG");
-    uint32_t hist_wg = hw && atoi(hw) >= 32 ? (uint32_t)atoi(hw) : 1024;
-    if (hist_wg & (hist_wg - 1)) hist_wg = 1024;
-    while (hist_wg > l->maxComputeWorkGroupInvocations || hist_wg > l->maxComputeWorkGroupSize[0])
-        hist_wg >>= 1;
-    c->hist_wg = hist_wg;
+     * The level's split search and the partition keep 36-40 bytes of
+     * shared memory an invocation: at most 512 within 32 KiB.
+     * GPULAYER_VULKAN_HIST_WG, _SPLIT_WG and _PART_WG pick other powers of
+     * two (for measurement). */
+    c->hist_wg = kernel_wg_choice(l, "GPULAYER_VULKAN_HIST_WG", 1024, 0);
+    c->split_wg = kernel_wg_choice(l, "GPULAYER_VULKAN_SPLIT_WG", VK_SPLIT_WG, 40);
+    c->part_wg = kernel_wg_choice(l, "GPULAYER_VULKAN_PART_WG", VK_PART_WG, 40);
     /* 8 bytes a bin, at most 4096 bins (32 KiB, the portable limit). */
     uint32_t bins = (uint32_t)(l->maxComputeSharedMemorySize / 8u);
     c->shared_bins = bins > 4096 ? 4096 : bins;

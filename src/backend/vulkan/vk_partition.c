@@ -34,7 +34,7 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
 {
     vk_profile_mark(c, "partition");
     const gpl_partition_push push = gpl_partition_plan_level(
-        table, splits, count, c->node_begin, c->node_count, c->wg * GPL_PART_ITEMS,
+        table, splits, count, c->node_begin, c->node_count, c->part_wg * GPL_PART_ITEMS,
         c->column_bytes);
     if (!c->partition_stable)
         for (int32_t i = 0; i < count; i++) table[i].from = c->node_buf[splits[i].node];
@@ -119,7 +119,7 @@ static uint64_t level_tiles(const vk_context *c, const int32_t *nodes,
     uint64_t tiles = 0;
     for (int32_t i = 0; i < count; i++)
         tiles += gpl_partition_tiles((uint64_t)c->node_count[splits ? splits[i].node : nodes[i]],
-                                     c->wg * GPL_PART_ITEMS);
+                                     c->part_wg * GPL_PART_ITEMS);
     return tiles;
 }
 

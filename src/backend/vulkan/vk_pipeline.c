@@ -99,7 +99,15 @@ gpulayer_status vk_pipelines_check(void)
 /* The workgroup size kernel k is built with. */
 static uint32_t kernel_wg(const vk_context *c, gpl_vk_kernel k)
 {
-    return k == VK_K_HISTOGRAM_ROWS ? c->hist_wg : c->wg;
+    switch (k) {
+    case VK_K_HISTOGRAM_ROWS: return c->hist_wg;
+    case VK_K_SPLIT_EVAL_LEVEL: return c->split_wg;
+    case VK_K_PARTITION_COUNT:
+    case VK_K_PARTITION_SCAN:
+    case VK_K_PARTITION_SCATTER:
+    case VK_K_PARTITION_PLACE: return c->part_wg;
+    default: return c->wg;
+    }
 }
 
 static gpulayer_status create_pipeline(vk_context *c, gpl_vk_kernel k, vk_pipeline *p)
