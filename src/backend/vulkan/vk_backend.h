@@ -75,8 +75,9 @@ typedef struct vk_early_split {
 #define VK_FRAMES 2
 
 /* Workgroup sizes of the level's split search and of the partition
- * (vk_device.c). */
-#define VK_SPLIT_WG 256u
+ * (vk_device.c): on an H200, 512 made the search 9% faster and the
+ * partition 12% slower (docs/benchmarks.md). */
+#define VK_SPLIT_WG 512u
 #define VK_PART_WG 256u
 
 /* One batch's command buffer, fence and descriptor pool, and what it
