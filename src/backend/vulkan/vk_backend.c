@@ -24,8 +24,9 @@
 #define VK_ROWS_PER_PARTIAL 4096u
 #define VK_MAX_PARTIAL_GROUPS 2048u
 /* Histogram pages hold at most this many bytes of slots (and at most a
- * binding). */
-#define VK_PAGE_BYTES ((VkDeviceSize)256 << 20)
+ * binding): a level's reductions and subtractions are a dispatch a page,
+ * and a page is allocated whole when its first slot is needed. */
+#define VK_PAGE_BYTES ((VkDeviceSize)64 << 20)
 
 static void vk_destroy(gpl_backend *be)
 {

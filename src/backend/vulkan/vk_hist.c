@@ -261,8 +261,9 @@ static gpulayer_status record_level(vk_context *c, const int32_t *nodes, int32_t
                                     gpl_hist_block *table)
 {
     uint32_t cap = c->partial_groups < c->table_blocks ? c->partial_groups : c->table_blocks;
-    if (!c->hist_columns && cap > c->max_groups / chunks_per_dispatch(c))
-        cap = c->max_groups / chunks_per_dispatch(c);
+    /* A histogram_rows dispatch takes the wave's blocks times its chunks. */
+    const uint32_t per = c->hist_columns ? 1 : chunks_per_dispatch(c);
+    if (cap > c->max_groups / per) cap = c->max_groups / per;
     if (cap < 1) cap = 1;
     int32_t in_wave = 0;
     uint32_t used = 0;
