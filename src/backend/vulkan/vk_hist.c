@@ -69,8 +69,6 @@ void vk_hist_free_pool(vk_context *c)
     c->num_pages = 0;
 }
 
-
-
 /* A node of the wave being recorded: where its partials are. */
 typedef struct wave_node {
     int32_t node;
@@ -114,7 +112,8 @@ static uint32_t slot_element(const vk_context *c, vk_hist_slot s)
 
 /* Stage 1, from the bins in rows (histogram_rows.comp): the wave's row
  * blocks in the block table, those of each row list in one dispatch (a
- * level's nodes are all in one list but for splits partitioned late). */
+ * level's nodes are in one list, as the partition leaves them; the table
+ * does not rely on it). */
 static gpulayer_status record_partials_rows(vk_context *c, const wave_node *wave, int32_t n,
                                            gpl_hist_block *table)
 {
