@@ -182,6 +182,26 @@ static gpulayer_status record_partials_columns(vk_context *c, const wave_node *w
     return GPULAYER_OK;
 }
 
+/* Entries first .. first + entries - 1 of the table at word table_word
+ * (4 words an entry), each `blocks` work items of kernel k
+ * (hist_reduce_nodes, hist_subtract_nodes): in dispatches whose items stay
+ * within 32 bits. */
+static gpulayer_status dispatch_table(vk_context *c, gpl_vk_kernel k, const vk_range *b,
+                                      uint32_t table_word, int32_t first, int32_t entries,
+                                      uint32_t blocks)
+{
+    const uint32_t fit = blocks ? UINT32_MAX / blocks : UINT32_MAX;
+    const int32_t most = fit < INT32_MAX ? (int32_t)fit : INT32_MAX;
+    for (int32_t i = first; i < first + entries; i += most) {
+        const int32_t n = first + entries - i < most ? first + entries - i : most;
+        const gpl_hist_nodes_push p = {c->hist_len, (uint32_t)n, table_word + 4 * (uint32_t)i};
+        const uint64_t items = (uint64_t)n * blocks;
+        GPL_CHECK(vk_dispatch(c, k, b, &p,
+                              items < c->max_groups ? (uint32_t)items : c->max_groups));
+    }
+    return GPULAYER_OK;
+}
+
 static int by_page(const void *a, const void *b)
 {
     const wave_node *x = a, *y = b;
@@ -206,16 +226,11 @@ static gpulayer_status record_reductions(vk_context *c, wave_node *wave, int32_t
     const uint32_t blocks = gpl_reduce_groups(c->hist_len, UINT32_MAX);
     for (int32_t i = 0; i < n;) {
         int32_t end = i;
-        while (end < n && wave[end].slot.page == wave[i].slot.page &&
-               (uint64_t)(end - i + 1) * blocks <= UINT32_MAX)
-            end++;
-        const gpl_hist_nodes_push p = {c->hist_len, (uint32_t)(end - i),
-                                       nodes_word(c) + 4 * (uint32_t)i};
+        while (end < n && wave[end].slot.page == wave[i].slot.page) end++;
         vk_range b[3] = {vk_whole(&c->partial), page_range(c, wave[i].slot.page),
                          vk_whole(&c->offsets)};
-        const uint64_t items = (uint64_t)(end - i) * blocks;
-        GPL_CHECK(vk_dispatch(c, VK_K_HIST_REDUCE_NODES, b, &p,
-                              items < c->max_groups ? (uint32_t)items : c->max_groups));
+        GPL_CHECK(dispatch_table(c, VK_K_HIST_REDUCE_NODES, b, nodes_word(c), i, end - i,
+                                 blocks));
         i = end;
     }
     vk_barrier(c);
@@ -309,64 +324,55 @@ gpulayer_status vk_build_histograms(gpl_backend *be, const int32_t *nodes, int32
     return st;
 }
 
-/* Subtractions whose three histograms share a page go in one
- * hist_subtract_nodes dispatch a page (the table first); the others (and
- * all with GPULAYER_VULKAN_HIST=columns, as the Metal host records them)
- * a hist_subtract dispatch each. */
-static gpulayer_status record_subtractions(vk_context *c, const gpl_hist_subtract *subs,
-                                           int32_t count, gpl_hist_subtraction *table,
-                                           int32_t *page_of)
+/* The page of all three histograms of subtraction s, or -1 when they are
+ * not in one page. */
+static int32_t common_page(const vk_context *c, const gpl_hist_subtract *s)
 {
-    int32_t n = 0;
+    const int32_t page = c->node_slot[s->target].page;
+    return c->node_slot[s->parent].page == page && c->node_slot[s->built].page == page ? page
+                                                                                       : -1;
+}
+
+/* Subtractions whose three histograms share a page go in one
+ * hist_subtract_nodes dispatch a page, their table grouped by page; the
+ * others (and all with GPULAYER_VULKAN_HIST=columns, as the Metal host
+ * records them) a hist_subtract dispatch each. */
+static gpulayer_status record_subtractions(vk_context *c, const gpl_hist_subtract *subs,
+                                           int32_t count, gpl_hist_subtraction *table)
+{
     for (int32_t i = 0; i < count; i++) {
-        const vk_hist_slot p = c->node_slot[subs[i].parent], q = c->node_slot[subs[i].built],
-                           t = c->node_slot[subs[i].target];
-        if (!c->hist_columns && p.page == t.page && q.page == t.page) {
-            page_of[n] = t.page;
-            table[n++] = (gpl_hist_subtraction){slot_element(c, p), slot_element(c, q),
-                                                slot_element(c, t), 0};
-            continue;
-        }
-        vk_range b[3] = {vk_hist_range(c, p), vk_hist_range(c, q), vk_hist_range(c, t)};
+        if (!c->hist_columns && common_page(c, &subs[i]) >= 0) continue;
+        vk_range b[3] = {vk_hist_range(c, c->node_slot[subs[i].parent]),
+                         vk_hist_range(c, c->node_slot[subs[i].built]),
+                         vk_hist_range(c, c->node_slot[subs[i].target])};
         GPL_CHECK(vk_dispatch(c, VK_K_HIST_SUBTRACT, b, &c->hist_len,
                               vk_groups_for(c, c->hist_len)));
     }
-    if (n == 0) return GPULAYER_OK;
-    /* By page: the table's entries of one page together. */
-    int32_t k = 0;
-    gpl_hist_subtraction *sorted = malloc(sizeof *sorted * (size_t)n);
-    int32_t *pages = malloc(sizeof *pages * (size_t)n);
-    if (!sorted || !pages) {
-        free(sorted);
-        free(pages);
-        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    }
+    if (c->hist_columns) return GPULAYER_OK;
+    int32_t n = 0;
     for (int32_t page = 0; page < c->num_pages; page++)
-        for (int32_t i = 0; i < n; i++)
-            if (page_of[i] == page) {
-                pages[k] = page;
-                sorted[k++] = table[i];
-            }
-    vk_update(c, &c->offsets, (VkDeviceSize)subs_word(c) * 4, sorted,
-              sizeof *sorted * (VkDeviceSize)n);
-    free(sorted);
+        for (int32_t i = 0; i < count; i++)
+            if (common_page(c, &subs[i]) == page)
+                table[n++] = (gpl_hist_subtraction){
+                    slot_element(c, c->node_slot[subs[i].parent]),
+                    slot_element(c, c->node_slot[subs[i].built]),
+                    slot_element(c, c->node_slot[subs[i].target]), 0};
+    if (n == 0) return GPULAYER_OK;
+    vk_update(c, &c->offsets, (VkDeviceSize)subs_word(c) * 4, table,
+              sizeof *table * (VkDeviceSize)n);
     vk_barrier(c);
     const uint32_t blocks = (c->hist_len + c->wg - 1) / c->wg;
-    gpulayer_status st = GPULAYER_OK;
-    for (int32_t i = 0; i < n && st == GPULAYER_OK;) {
-        int32_t end = i;
-        while (end < n && pages[end] == pages[i] && (uint64_t)(end - i + 1) * blocks <= UINT32_MAX)
-            end++;
-        const gpl_hist_nodes_push p = {c->hist_len, (uint32_t)(end - i),
-                                       subs_word(c) + 4 * (uint32_t)i};
-        vk_range b[2] = {page_range(c, pages[i]), vk_whole(&c->offsets)};
-        const uint64_t items = (uint64_t)(end - i) * blocks;
-        st = vk_dispatch(c, VK_K_HIST_SUBTRACT_NODES, b, &p,
-                         items < c->max_groups ? (uint32_t)items : c->max_groups);
-        i = end;
+    int32_t first = 0;
+    for (int32_t page = 0; page < c->num_pages; page++) {
+        int32_t entries = 0;
+        for (int32_t i = 0; i < count; i++) entries += common_page(c, &subs[i]) == page;
+        if (entries == 0) continue;
+        vk_range b[2] = {page_range(c, page), vk_whole(&c->offsets)};
+        GPL_CHECK(dispatch_table(c, VK_K_HIST_SUBTRACT_NODES, b, subs_word(c), first, entries,
+                                 blocks));
+        first += entries;
     }
-    free(pages);
-    return st;
+    return GPULAYER_OK;
 }
 
 gpulayer_status vk_subtract_histograms(gpl_backend *be, const gpl_hist_subtract *subs,
@@ -385,19 +391,13 @@ gpulayer_status vk_subtract_histograms(gpl_backend *be, const gpl_hist_subtract 
         GPL_CHECK(acquire(c, subs[i].target, &t));
     }
     gpl_hist_subtraction *table = malloc(sizeof *table * (size_t)count);
-    int32_t *page_of = malloc(sizeof *page_of * (size_t)count);
-    gpulayer_status st = table && page_of ? GPULAYER_OK
-                                          : gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
-                                                      "vulkan backend: out of memory");
-    if (st == GPULAYER_OK) {
-        c->level = c->node_depth[subs[0].target];
-        st = vk_begin(c, "subtract_histograms");
-        if (st == GPULAYER_OK) st = record_subtractions(c, subs, count, table, page_of);
-        if (st == GPULAYER_OK) st = vk_submit_async(c);
-        else vk_abandon(c);
-    }
+    if (!table) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+    c->level = c->node_depth[subs[0].target];
+    gpulayer_status st = vk_begin(c, "subtract_histograms");
+    if (st == GPULAYER_OK) st = record_subtractions(c, subs, count, table);
+    if (st == GPULAYER_OK) st = vk_submit_async(c);
+    else vk_abandon(c);
     free(table);
-    free(page_of);
     return st;
 }
 
