@@ -190,14 +190,15 @@ static gpulayer_status dispatch_table(vk_context *c, gpl_vk_kernel k, const vk_r
                                       uint32_t table_word, int32_t first, int32_t entries,
                                       uint32_t blocks)
 {
-    const uint32_t fit = blocks ? UINT32_MAX / blocks : UINT32_MAX;
-    const int32_t most = fit < INT32_MAX ? (int32_t)fit : INT32_MAX;
-    for (int32_t i = first; i < first + entries; i += most) {
-        const int32_t n = first + entries - i < most ? first + entries - i : most;
-        const gpl_hist_nodes_push p = {c->hist_len, (uint32_t)n, table_word + 4 * (uint32_t)i};
+    const uint32_t most = blocks ? UINT32_MAX / blocks : UINT32_MAX;
+    for (uint32_t i = (uint32_t)first, left = (uint32_t)entries; left > 0;) {
+        const uint32_t n = left < most ? left : most;
+        const gpl_hist_nodes_push p = {c->hist_len, n, table_word + 4 * i};
         const uint64_t items = (uint64_t)n * blocks;
         GPL_CHECK(vk_dispatch(c, k, b, &p,
                               items < c->max_groups ? (uint32_t)items : c->max_groups));
+        i += n;
+        left -= n;
     }
     return GPULAYER_OK;
 }
