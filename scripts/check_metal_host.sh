@@ -32,7 +32,7 @@ cc="${CC_METAL_CHECK:-${cxx/clang++/clang}}"
 command -v "$cc" >/dev/null 2>&1 || cc=cc
 
 metal="$root/src/backend/metal"
-inc=(-I"$metal" -I"$root/src/backend" -I"$root/src/core" -I"$root/include")
+inc=(-I"$metal" -I"$root/src/backend" -I"$root/src/base" -I"$root/src/core" -I"$root/include")
 failed=0
 checked=0
 for f in "$metal"/*.cpp; do

@@ -6,6 +6,7 @@
 
 #include <omp.h>
 
+#include "alloc.h"
 #include "error.h"
 
 typedef struct weighted_value {

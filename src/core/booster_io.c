@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "booster.h"
 #include "error.h"
+#include "file_atomic.h"
 
 static gpulayer_status need_model(const gpulayer_booster *b, const char *action)
 {

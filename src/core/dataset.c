@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "dataset.h"
+#include "alloc.h"
 #include "error.h"
 #include "reader.h"
 #include "reader_text.h"

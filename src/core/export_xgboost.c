@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "det_math.h"
 #include "error.h"
 #include "json_num.h"

@@ -3,6 +3,7 @@
  * names. */
 #include <stdlib.h>
 
+#include "alloc.h"
 #include "booster.h"
 #include "error.h"
 

@@ -93,9 +93,6 @@ gpulayer_status gpl_model_error(const char *source, const char *fmt, ...)
 gpulayer_status gpl_model_to_json(const gpl_model *m, char **out, size_t *len);
 gpulayer_status gpl_model_from_json(const char *text, size_t len,
                                     const char *source, gpl_model **out);
-/* Writes the file atomically: a temp file in the same folder, then rename. */
-gpulayer_status gpl_write_file_atomic(const char *path, const char *data,
-                                      size_t len);
 gpulayer_status gpl_model_export_xgboost(const gpl_model *m, char **out,
                                          size_t *len);
 

@@ -30,9 +30,11 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "alloc.h"
 #include "error.h"
 #include "json_num.h"
 #include "model.h"
+#include "strbuf.h"
 
 #define FORMAT_TAG "gpulayer-model"
 #define FORMAT_VERSION 1
@@ -43,10 +45,7 @@
  * kept as it is written (layout whitespace excluded), so that a file is
  * checksummed while it is printed; with discard set only the CRC is kept. */
 typedef struct sbuf {
-    char *p;
-    size_t len;
-    size_t cap;
-    int failed; /* an allocation failed; the text is incomplete */
+    gpl_strbuf text;
     int hashing;
     int discard;
     uLong crc;
@@ -55,21 +54,7 @@ typedef struct sbuf {
 static void sb_put(sbuf *b, const char *s, size_t n)
 {
     if (b->hashing) b->crc = crc32(b->crc, (const Bytef *)s, (uInt)n);
-    if (b->failed || b->discard) return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (b->len + n + 1 > cap) cap *= 2;
-        char *grown = realloc(b->p, cap);
-        if (!grown) {
-            b->failed = 1;
-            return;
-        }
-        b->p = grown;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
+    if (!b->discard) gpl_strbuf_append(&b->text, s, n);
 }
 
 static void sb_puts(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
@@ -390,18 +375,18 @@ static gpulayer_status seal_and_print(const cJSON *doc, char **out, size_t *len)
     print_value(&b, doc, 0, 1);
     b.hashing = 0;
     /* Reopen the object: drop its closing "\n}" (or the "}" of "{}"). */
-    int empty = b.len == 2;
-    if (!b.failed) b.len -= empty ? 1 : 2;
+    int empty = b.text.len == 2;
+    if (!b.text.failed) b.text.len -= empty ? 1 : 2;
     char tail[64];
     snprintf(tail, sizeof tail, "%s\n  \"checksum\":\"%08lx\"\n}\n", empty ? "" : ",",
              (unsigned long)b.crc);
     sb_puts(&b, tail);
-    if (b.failed) {
-        free(b.p);
+    size_t text_len = b.text.len;
+    char *text = gpl_strbuf_take(&b.text);
+    if (!text)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of host memory writing a model");
-    }
-    *out = b.p;
-    *len = b.len;
+    *out = text;
+    *len = text_len;
     return GPULAYER_OK;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "alloc.h"
 #include "error.h"
 
 /* ------------------------------------------------------------ file loading */

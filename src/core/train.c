@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "binning.h"
 #include "booster.h"
 #include "dist/dist.h"

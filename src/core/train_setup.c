@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "binning.h"
 #include "error.h"
 #include "grow.h"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "error.h"
 
 const char *const gpl_auto_order[4] = {"cuda", "mps", "vulkan", "cpu"};

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bytes.h"
 #include "report.h"
 #include "strbuf.h"
 

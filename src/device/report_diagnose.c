@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 
 #include "build_info.h"
+#include "bytes.h"
 #include "discovery.h"
 #include "redact.h"
 #include "report.h"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "dist.h"
 #include "dist_train.h"
 #include "error.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "dist.h"
 #include "dist_internal.h"
 #include "error.h"

@@ -1,5 +1,6 @@
 /* test_device_request.c -- requests in text and flag form, memory sizes,
  * and job validation (distributed mps refused, distributed cpu accepted). */
+#include "bytes.h"
 #include "test_util.h"
 
 #include <string.h>

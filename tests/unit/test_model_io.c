@@ -1,6 +1,7 @@
 /* test_model_io.c -- model files: exact round trips, strict validation,
  * atomic writes, booster save/load, the XGBoost export, feature importance
  * and the objective transforms. */
+#include "file_atomic.h"
 #include "test_util.h"
 
 #include <cjson/cJSON.h>

@@ -1,4 +1,4 @@
-/* strbuf.h -- a growable string for rendering tables and reports. */
+/* strbuf.h -- a growable string for rendering documents, tables and reports. */
 #ifndef GPL_STRBUF_H
 #define GPL_STRBUF_H
 
@@ -18,6 +18,8 @@ void gpl_strbuf_printf(gpl_strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Appends n bytes of s. */
+void gpl_strbuf_append(gpl_strbuf *sb, const char *s, size_t n);
 /* Hands the string over (malloc'd, caller frees); NULL after a failure. */
 char *gpl_strbuf_take(gpl_strbuf *sb);
 

@@ -21,16 +21,8 @@ gpulayer_status gpl_error(gpulayer_status status, const char *fmt, ...)
 gpulayer_status gpl_error_prefix(gpulayer_status status, const char *fmt, ...)
     GPL_PRINTF(2, 3);
 void gpl_error_clear(void);
-
-/* Allocation helpers that record an out-of-memory error naming what. */
-void *gpl_malloc(size_t size, const char *what);
-void *gpl_calloc(size_t count, size_t size, const char *what);
-char *gpl_strdup(const char *s);
-/* gpl_malloc for large arrays read at scattered places (the binned matrix,
- * per-row arrays): on Linux, 2 MiB pages are asked for, since with 4 KiB
- * pages a scattered read misses the TLB as well as the cache. Freed with
- * free(). */
-void *gpl_malloc_large(size_t size, const char *what);
+/* The calling thread's last message ("" when none). */
+const char *gpl_error_message(void);
 
 #define GPL_CHECK(expr)                                                     \
     do {                                                                    \

@@ -1,9 +1,10 @@
-/* strbuf.c -- a growable string for rendering tables and reports. */
+/* strbuf.c -- a growable string for rendering documents, tables and reports. */
 #include "strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void gpl_strbuf_init(gpl_strbuf *sb)
 {
@@ -42,6 +43,14 @@ void gpl_strbuf_printf(gpl_strbuf *sb, const char *fmt, ...)
     vsnprintf(sb->data + sb->len, sb->cap - sb->len, fmt, ap);
     va_end(ap);
     sb->len += (size_t)n;
+}
+
+void gpl_strbuf_append(gpl_strbuf *sb, const char *s, size_t n)
+{
+    if (sb->failed || !reserve(sb, n)) return;
+    memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+    sb->data[sb->len] = '\0';
 }
 
 char *gpl_strbuf_take(gpl_strbuf *sb)

@@ -8,8 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_atomic.h"
+
+#include "alloc.h"
 #include "error.h"
-#include "model.h"
 
 /* The permission bits the process umask would give a new file: read from
  * /proc (calling umask() to read it would briefly change it for every

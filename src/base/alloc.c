@@ -1,0 +1,58 @@
+/* alloc.c -- allocation helpers that record an out-of-memory error naming
+ * what was being allocated. */
+#include "alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "error.h"
+
+void *gpl_malloc(size_t size, const char *what)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                  "out of host memory allocating %zu bytes for %s", size, what);
+    return p;
+}
+
+void *gpl_malloc_large(size_t size, const char *what)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    /* Transparent huge pages are often in "madvise" mode: only regions
+     * marked before they are touched get them. Smaller arrays gain
+     * nothing. */
+    const size_t huge = (size_t)2 << 20;
+    if (size >= huge) {
+        const size_t rounded = (size + huge - 1) / huge * huge;
+        void *p = aligned_alloc(huge, rounded);
+        if (p) {
+            madvise(p, rounded, MADV_HUGEPAGE); /* advice: failure is harmless */
+            return p;
+        }
+    }
+#endif
+    return gpl_malloc(size, what);
+}
+
+void *gpl_calloc(size_t count, size_t size, const char *what)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                  "out of host memory allocating %zu x %zu bytes for %s", count,
+                  size, what);
+    return p;
+}
+
+char *gpl_strdup(const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *p = gpl_malloc(n, "a string");
+    if (p) memcpy(p, s, n);
+    return p;
+}

@@ -1,0 +1,18 @@
+/* alloc.h -- allocation helpers that record an out-of-memory error. */
+#ifndef GPL_ALLOC_H
+#define GPL_ALLOC_H
+
+#include <stddef.h>
+
+/* Allocation helpers that record an out-of-memory error naming what;
+ * they return NULL then. */
+void *gpl_malloc(size_t size, const char *what);
+void *gpl_calloc(size_t count, size_t size, const char *what);
+char *gpl_strdup(const char *s);
+/* gpl_malloc for large arrays read at scattered places (the binned matrix,
+ * per-row arrays): on Linux, 2 MiB pages are asked for, since with 4 KiB
+ * pages a scattered read misses the TLB as well as the cache. Freed with
+ * free(). */
+void *gpl_malloc_large(size_t size, const char *what);
+
+#endif
