@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "error.h"
 
 /* The CUDA backend ships SASS for its architectures plus PTX. Since CUDA
@@ -23,9 +22,19 @@
 void gpl_build_info_current(gpl_build_info *out)
 {
     memset(out, 0, sizeof *out);
-    for (int rt = 0; rt < GPL_RT_COUNT; rt++)
-        out->built[rt] = gpl_backend_is_built(gpl_runtime_accelerator((gpl_runtime)rt));
-    out->built[GPL_RT_CPU] = 1; /* the reference backend is always there */
+    /* The build defines GPL_HAVE_<BACKEND> for every backend it compiles,
+     * the same definitions that fill the backend registry; the reference
+     * CPU backend is always there. */
+    out->built[GPL_RT_CPU] = 1;
+#ifdef GPL_HAVE_CUDA
+    out->built[GPL_RT_CUDA] = 1;
+#endif
+#ifdef GPL_HAVE_METAL
+    out->built[GPL_RT_METAL] = 1;
+#endif
+#ifdef GPL_HAVE_VULKAN
+    out->built[GPL_RT_VULKAN] = 1;
+#endif
     out->cuda_min_driver = GPL_CUDA_MIN_DRIVER_VERSION;
     out->cuda_min_cc = GPL_CUDA_MIN_COMPUTE_CAPABILITY;
     /* The Vulkan kernels carry int64 gradient pairs (summed with 32-bit
