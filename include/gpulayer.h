@@ -267,13 +267,41 @@ typedef struct gpulayer_device_info {
 GPULAYER_API int32_t gpulayer_device_count(void);
 GPULAYER_API gpulayer_status gpulayer_device_get(int32_t i,
                                                  gpulayer_device_info *out);
-/* Devices and discovery notes as JSON, in a buffer the caller frees with
- * gpulayer_free_buffer. */
+
+/* How a report or decision is rendered. Markdown exists only for the
+ * support matrix. */
+typedef enum gpulayer_render_format {
+    GPULAYER_RENDER_TEXT = 0,
+    GPULAYER_RENDER_JSON = 1,
+    GPULAYER_RENDER_MARKDOWN = 2
+} gpulayer_render_format;
+
+/* Reports write a NUL-terminated text into *out, a buffer the caller frees
+ * with gpulayer_free_buffer; out_len, when not NULL, receives its length
+ * without the NUL (out may be NULL when only that is wanted). On failure
+ * nothing is written and the last error says why. */
+
+/* The device table of `gpulayer devices`: every device with its memory,
+ * backend state and capabilities, then the discovery notes (TEXT), or the
+ * same as JSON ({"devices": [...], "notes": [...]}, see docs/devices.md).
+ * GPULAYER_ERR_INVALID_ARGUMENT for MARKDOWN. */
+GPULAYER_API gpulayer_status gpulayer_devices_report(
+    gpulayer_render_format format, char **out, size_t *out_len);
+/* The capability summary of `gpulayer diagnose`, safe to paste into a bug
+ * report: no serial numbers, UUIDs, host names or user names. TEXT or
+ * JSON; GPULAYER_ERR_INVALID_ARGUMENT for MARKDOWN. */
+GPULAYER_API gpulayer_status gpulayer_diagnose_report(
+    gpulayer_render_format format, char **out, size_t *out_len);
+/* gpulayer_devices_report and gpulayer_diagnose_report as JSON. */
 GPULAYER_API gpulayer_status gpulayer_devices_json(char **out, size_t *out_len);
-/* A capability summary safe to paste into a bug report: no serial numbers,
- * UUIDs, host names or user names. JSON, freed with gpulayer_free_buffer. */
 GPULAYER_API gpulayer_status gpulayer_diagnose_json(char **out,
                                                     size_t *out_len);
+
+/* The support matrix (accelerator x job kind x status), the one table
+ * behind `gpulayer support-matrix` and docs/support-matrix.md: TEXT, JSON
+ * or MARKDOWN, written like a report above. */
+GPULAYER_API gpulayer_status gpulayer_support_matrix(
+    gpulayer_render_format format, char **out, size_t *out_len);
 
 typedef enum gpulayer_job_kind {
     GPULAYER_JOB_INDEPENDENT = 0, /* one process                          */
@@ -300,21 +328,130 @@ typedef struct gpulayer_device_request {
  * is refused. Returns GPULAYER_ERR_PLACEMENT when no device fits (every
  * reason is then also in gpulayer_last_error()), and
  * GPULAYER_ERR_INVALID_ARGUMENT for a job that can never run (distributed
- * mps). decision_json may be NULL. */
+ * mps). decision_json may be NULL. The same as gpulayer_placement_create
+ * with no flags followed by gpulayer_placement_render as JSON. */
 GPULAYER_API gpulayer_status gpulayer_place(
     const gpulayer_device_request *request, char **decision_json,
     size_t *decision_len);
 
-typedef enum gpulayer_render_format {
-    GPULAYER_RENDER_TEXT = 0,
-    GPULAYER_RENDER_JSON = 1,
-    GPULAYER_RENDER_MARKDOWN = 2
-} gpulayer_render_format;
+/*
+ * A request held by the library, for building one up from the text form
+ * and command-line flags as `gpulayer place` and `gpulayer run` do. The
+ * text form is comma-separated items, a bare word being the accelerator
+ * and the rest key=value, with the keys accelerator, memory (512M, 8G,
+ * 1.5GiB, 8GB), memory_kind (any, dedicated, unified), capability (adds
+ * one), count and nproc (a distributed job of N processes):
+ *   "cuda"   "cuda:1"   "auto,memory=8G,memory_kind=dedicated"
+ *   "capability=cuda.sm_90,count=2"   "cpu,nproc=4"
+ * Each function applies its items on top of what the request holds, so the
+ * last word on a field wins. A failing call leaves the items before the
+ * bad one applied and says why in gpulayer_last_error().
+ */
+typedef struct gpulayer_request gpulayer_request;
 
-/* The support matrix (accelerator x job kind x status), the one table
- * behind `gpulayer support-matrix` and docs/support-matrix.md. */
-GPULAYER_API gpulayer_status gpulayer_support_matrix(
-    gpulayer_render_format format, char **out, size_t *out_len);
+/* A new request holding base (NULL: auto, one device, any memory, one
+ * independent process). Free it with gpulayer_request_free. Fails with
+ * GPULAYER_ERR_INVALID_ARGUMENT when base is malformed (then *out is
+ * NULL). */
+GPULAYER_API gpulayer_status gpulayer_request_create(
+    const gpulayer_device_request *base, gpulayer_request **out);
+GPULAYER_API void gpulayer_request_free(gpulayer_request *r);
+/* Applies a request in text form (see above). NULL changes nothing. */
+GPULAYER_API gpulayer_status gpulayer_request_parse(gpulayer_request *r,
+                                                    const char *text);
+/* Sets one item by its key, as in the text form. */
+GPULAYER_API gpulayer_status gpulayer_request_set(gpulayer_request *r,
+                                                  const char *key,
+                                                  const char *value);
+/* Reads one request flag of a command line at argv[*i]: --accelerator A,
+ * --memory SIZE, --memory-kind K, --capability C (repeatable), --count N,
+ * --nproc N, each also as --flag=value. Returns 1 when it took the flag
+ * (and advanced *i past its value), 0 when argv[*i] is no request flag,
+ * and -1 on a missing or bad value (gpulayer_last_error() says why). */
+GPULAYER_API int gpulayer_request_parse_flag(gpulayer_request *r, int argc,
+                                             char *const *argv, int *i);
+
+/* A placement decision: the devices a request gets on this host, or the
+ * refusal, with every device considered and the reason for each. */
+typedef struct gpulayer_placement gpulayer_placement;
+
+typedef enum gpulayer_place_flags {
+    /* Probe every runtime and consider every device, so that a refusal
+     * also lists the devices of other accelerators (`gpulayer place`). */
+    GPULAYER_PLACE_DEFAULT = 0,
+    /* Only devices this library's own backend can use: the choice
+     * training makes for device=... (`gpulayer place --backend`). */
+    GPULAYER_PLACE_BACKEND = 1,
+    /* A named accelerator probes only its own runtime and the CPU: quicker,
+     * at the price of a shorter refusal (`gpulayer run`). */
+    GPULAYER_PLACE_NARROW = 2
+} gpulayer_place_flags;
+
+/* Places r on this host (discovering devices on first use) with flags, an
+ * OR of gpulayer_place_flags. Returns GPULAYER_OK when placed,
+ * GPULAYER_ERR_PLACEMENT when no device fits (every reason and the notes
+ * of the discovery that explain absent devices are then also in
+ * gpulayer_last_error()) and GPULAYER_ERR_INVALID_ARGUMENT for a job that
+ * can never run (distributed mps). In these three cases *out receives the
+ * decision, to be freed with gpulayer_placement_free; on any other error
+ * *out is NULL. */
+GPULAYER_API gpulayer_status gpulayer_placement_create(
+    const gpulayer_request *r, int flags, gpulayer_placement **out);
+GPULAYER_API void gpulayer_placement_free(gpulayer_placement *p);
+/* 1 when the request was placed, 0 when refused or invalid. */
+GPULAYER_API int gpulayer_placement_placed(const gpulayer_placement *p);
+/* The choice or the refusal in one line ("auto: chose cuda:0 (...) because
+ * ..."); owned by p. */
+GPULAYER_API const char *gpulayer_placement_why(const gpulayer_placement *p);
+/* The decision as `gpulayer place` prints it: TEXT for people (the
+ * request, the choice, every device considered with its reason and, when
+ * refused, the discovery notes that explain absent devices) or JSON (see
+ * docs/devices.md), written like a report above. Leaves the last error
+ * alone unless it fails. GPULAYER_ERR_INVALID_ARGUMENT for MARKDOWN. */
+GPULAYER_API gpulayer_status gpulayer_placement_render(
+    const gpulayer_placement *p, gpulayer_render_format format, char **out,
+    size_t *out_len);
+
+/*
+ * Running a program on a placement (`gpulayer run`). The program is an
+ * ordinary child process that learns its devices from the environment:
+ * GPULAYER_ACCELERATOR, GPULAYER_DEVICE (the index(es) as the program will
+ * number them), GPULAYER_DEVICE_ID (stable ids, when the runtime has
+ * them) and, for cuda, CUDA_VISIBLE_DEVICES (the chosen GPUs' UUIDs). A
+ * distributed job starts its ranks through an existing launcher (mpirun),
+ * each rank passing through `PROGRAM run --rank-exec SPEC -- ARGV...`,
+ * which ends in gpulayer_run_rank.
+ */
+typedef struct gpulayer_run_options {
+    /* Distributed jobs: the launcher, searched on PATH (NULL: "mpirun"),
+     * and arguments passed to it before the ranks' command. */
+    const char *launcher;
+    const char *const *launcher_args;
+    int32_t num_launcher_args;
+    /* The gpulayer command the launcher starts every rank through; NULL:
+     * the running program, which must then be the gpulayer command. */
+    const char *program;
+} gpulayer_run_options;
+
+/* Runs argv (argv[0] searched on PATH, NULL-terminated) on the placed p
+ * with the environment of this process plus the device variables, passes
+ * SIGINT, SIGTERM and SIGHUP sent to this process on to it, and waits.
+ * Signal handlers are process-wide: one run at a time per process.
+ * options may be NULL. *exit_status is always written: returns
+ * GPULAYER_OK when the program ran, with its exit status there (128 + N
+ * when it died of signal N); otherwise an error saying why, with 127 there
+ * when the program (or launcher) was not found, 126 when it could not be
+ * executed, and 125 for any other failure (p not placed, no launcher, out
+ * of memory), as env(1) does. */
+GPULAYER_API gpulayer_status gpulayer_placement_run(
+    const gpulayer_placement *p, char *const *argv,
+    const gpulayer_run_options *options, int *exit_status);
+/* The rank side of a distributed run: finds this rank (as the launcher
+ * announced it: Open MPI, MPICH, Slurm, PMIx) in spec, sets its device
+ * variables and replaces this process with argv. Returns only on failure,
+ * with the reason in gpulayer_last_error(). */
+GPULAYER_API gpulayer_status gpulayer_run_rank(const char *spec,
+                                               char *const *argv);
 /* END DEVICE LAYER API */
 
 #ifdef __cplusplus

@@ -1,15 +1,17 @@
-/* api.c -- the device layer's public functions (gpulayer.h). */
+/* api.c -- the device layer's public functions (gpulayer.h): devices,
+ * reports and the support matrix. Requests and placement are in
+ * api_place.c, running programs in api_run.c. */
+#include "api.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "discovery.h"
 #include "error.h"
-#include "placement.h"
 #include "report.h"
 #include "support_matrix.h"
 
-/* Hands a rendered string to the caller, or reports running out of memory. */
-static gpulayer_status hand_over(char *text, char **out, size_t *out_len, const char *what)
+gpulayer_status gpl_api_hand_over(char *text, char **out, size_t *out_len, const char *what)
 {
     if (!text) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory rendering %s", what);
     if (out_len) *out_len = strlen(text);
@@ -56,46 +58,41 @@ GPULAYER_API gpulayer_status gpulayer_device_get(int32_t i, gpulayer_device_info
     return GPULAYER_OK;
 }
 
-GPULAYER_API gpulayer_status gpulayer_devices_json(char **out, size_t *out_len)
+/* A discovery report as text or JSON. */
+static gpulayer_status report(gpulayer_render_format format,
+                              char *(*text)(const gpl_discovery *),
+                              char *(*json)(const gpl_discovery *), const char *what,
+                              char **out, size_t *out_len)
 {
+    if (format != GPULAYER_RENDER_TEXT && format != GPULAYER_RENDER_JSON)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s is rendered as text or JSON, not format %d", what, (int)format);
     const gpl_discovery *d = snapshot_or_error();
     if (!d) return GPULAYER_ERR_OUT_OF_MEMORY;
-    return hand_over(gpl_devices_json(d), out, out_len, "the device list");
+    return gpl_api_hand_over(format == GPULAYER_RENDER_JSON ? json(d) : text(d), out, out_len,
+                             what);
+}
+
+GPULAYER_API gpulayer_status gpulayer_devices_report(gpulayer_render_format format, char **out,
+                                                     size_t *out_len)
+{
+    return report(format, gpl_devices_text, gpl_devices_json, "the device list", out, out_len);
+}
+
+GPULAYER_API gpulayer_status gpulayer_diagnose_report(gpulayer_render_format format, char **out,
+                                                      size_t *out_len)
+{
+    return report(format, gpl_diagnose_text, gpl_diagnose_json, "the diagnosis", out, out_len);
+}
+
+GPULAYER_API gpulayer_status gpulayer_devices_json(char **out, size_t *out_len)
+{
+    return gpulayer_devices_report(GPULAYER_RENDER_JSON, out, out_len);
 }
 
 GPULAYER_API gpulayer_status gpulayer_diagnose_json(char **out, size_t *out_len)
 {
-    const gpl_discovery *d = snapshot_or_error();
-    if (!d) return GPULAYER_ERR_OUT_OF_MEMORY;
-    return hand_over(gpl_diagnose_json(d), out, out_len, "the diagnosis");
-}
-
-GPULAYER_API gpulayer_status gpulayer_place(const gpulayer_device_request *request,
-                                            char **decision_json, size_t *decision_len)
-{
-    gpl_request r;
-    GPL_CHECK(gpl_request_from_public(request, &r));
-    gpl_discovery found = {0};
-    gpl_decision d;
-    gpl_place_options opt = {.consider_all = 1};
-    gpulayer_status st = gpl_place_local(&r, &opt, &found, &d);
-    if (st == GPULAYER_OK || st == GPULAYER_ERR_PLACEMENT ||
-        st == GPULAYER_ERR_INVALID_ARGUMENT) {
-        /* Keep the placement's message: rendering must not replace it. */
-        char saved[4096];
-        strncpy(saved, gpulayer_last_error(), sizeof saved - 1);
-        saved[sizeof saved - 1] = '\0';
-        gpl_worker host = {"this host", found.devices, found.num_devices};
-        gpulayer_status rs = hand_over(gpl_decision_json(&d, &host, 1, &found), decision_json,
-                                       decision_len, "the decision");
-        if (rs != GPULAYER_OK)
-            st = rs;
-        else if (st != GPULAYER_OK)
-            gpl_error(st, "%s", saved);
-    }
-    gpl_decision_release(&d);
-    gpl_discovery_release(&found);
-    return st;
+    return gpulayer_diagnose_report(GPULAYER_RENDER_JSON, out, out_len);
 }
 
 GPULAYER_API gpulayer_status gpulayer_support_matrix(gpulayer_render_format format,
@@ -104,5 +101,6 @@ GPULAYER_API gpulayer_status gpulayer_support_matrix(gpulayer_render_format form
     if (format != GPULAYER_RENDER_TEXT && format != GPULAYER_RENDER_JSON &&
         format != GPULAYER_RENDER_MARKDOWN)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "unknown render format %d", (int)format);
-    return hand_over(gpl_support_matrix_render(format), out, out_len, "the support matrix");
+    return gpl_api_hand_over(gpl_support_matrix_render(format), out, out_len,
+                             "the support matrix");
 }

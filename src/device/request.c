@@ -154,7 +154,7 @@ gpulayer_status gpl_request_parse(const char *text, gpl_request *r)
     return GPULAYER_OK;
 }
 
-int gpl_request_flag(gpl_request *r, int argc, char **argv, int *i)
+int gpl_request_flag(gpl_request *r, int argc, char *const *argv, int *i)
 {
     static const struct {
         const char *flag, *key;

@@ -50,7 +50,7 @@ gpulayer_status gpl_request_parse(const char *text, gpl_request *r);
  * --nproc N, each also as --flag=value. Returns 1 when it took the flag
  * (advancing *i past its value), 0 when argv[*i] is not a request flag,
  * and -1 on a bad value (the last error says why). */
-int gpl_request_flag(gpl_request *r, int argc, char **argv, int *i);
+int gpl_request_flag(gpl_request *r, int argc, char *const *argv, int *i);
 
 /* Copies a public request into r. */
 gpulayer_status gpl_request_from_public(const gpulayer_device_request *in,
