@@ -2,7 +2,6 @@
 #include <stdio.h>
 
 #include "commands.h"
-#include "device/report.h"
 #include "report_command.h"
 
 static void usage(FILE *out)
@@ -18,5 +17,5 @@ static void usage(FILE *out)
 
 int cmd_devices(int argc, char **argv)
 {
-    return cli_report_command(argc, argv, "devices", usage, gpl_devices_text, gpl_devices_json);
+    return cli_report_command(argc, argv, "devices", usage, gpulayer_devices_report);
 }

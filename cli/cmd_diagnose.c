@@ -2,7 +2,6 @@
 #include <stdio.h>
 
 #include "commands.h"
-#include "device/report.h"
 #include "report_command.h"
 
 static void usage(FILE *out)
@@ -19,5 +18,5 @@ static void usage(FILE *out)
 
 int cmd_diagnose(int argc, char **argv)
 {
-    return cli_report_command(argc, argv, "diagnose", usage, gpl_diagnose_text, gpl_diagnose_json);
+    return cli_report_command(argc, argv, "diagnose", usage, gpulayer_diagnose_report);
 }

@@ -1,10 +1,9 @@
 /* cmd_support_matrix.c -- `gpulayer support-matrix`. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "cli_util.h"
 #include "commands.h"
-#include "device/support_matrix.h"
 
 static void usage(FILE *out)
 {
@@ -35,13 +34,11 @@ int cmd_support_matrix(int argc, char **argv)
             return 2;
         }
     }
-    char *text = gpl_support_matrix_render(format);
-    if (!text) {
-        fprintf(stderr, "gpulayer support-matrix: out of memory\n");
-        return 1;
-    }
+    char *text = NULL;
+    if (gpulayer_support_matrix(format, &text, NULL) != GPULAYER_OK)
+        return cli_fail("support-matrix", NULL);
     fputs(text, stdout);
     if (format == GPULAYER_RENDER_JSON) fputc('\n', stdout);
-    free(text);
+    gpulayer_free_buffer(text);
     return 0;
 }

@@ -2,11 +2,12 @@
  * share. */
 #include "report_command.h"
 
-#include <stdlib.h>
 #include <string.h>
 
+#include "cli_util.h"
+
 int cli_report_command(int argc, char **argv, const char *name, void (*usage)(FILE *),
-                       gpl_report_render text, gpl_report_render json)
+                       cli_report_fn report)
 {
     int as_json = 0;
     for (int i = 1; i < argc; i++) {
@@ -21,14 +22,11 @@ int cli_report_command(int argc, char **argv, const char *name, void (*usage)(FI
             return 2;
         }
     }
-    const gpl_discovery *d = gpl_discovery_snapshot();
-    char *out = d ? (as_json ? json(d) : text(d)) : NULL;
-    if (!out) {
-        fprintf(stderr, "gpulayer %s: out of memory\n", name);
-        return 1;
-    }
+    char *out = NULL;
+    if (report(as_json ? GPULAYER_RENDER_JSON : GPULAYER_RENDER_TEXT, &out, NULL) != GPULAYER_OK)
+        return cli_fail(name, NULL);
     fputs(out, stdout);
     if (as_json) fputc('\n', stdout);
-    free(out);
+    gpulayer_free_buffer(out);
     return 0;
 }

@@ -3,15 +3,19 @@
 #ifndef GPL_CLI_REPORT_COMMAND_H
 #define GPL_CLI_REPORT_COMMAND_H
 
+#include <stddef.h>
 #include <stdio.h>
 
-#include "device/discovery.h"
+#include "gpulayer.h"
 
-typedef char *(*gpl_report_render)(const gpl_discovery *d);
+/* A report of gpulayer.h: gpulayer_devices_report or
+ * gpulayer_diagnose_report. */
+typedef gpulayer_status (*cli_report_fn)(gpulayer_render_format format, char **out,
+                                         size_t *out_len);
 
-/* Parses [--json] [--help], discovers (cached per process), prints the
- * text or JSON rendering; returns the exit status. */
+/* Parses [--json] [--help], prints the text or JSON rendering of report;
+ * returns the exit status. */
 int cli_report_command(int argc, char **argv, const char *name, void (*usage)(FILE *),
-                       gpl_report_render text, gpl_report_render json);
+                       cli_report_fn report);
 
 #endif
