@@ -1,10 +1,9 @@
 /* cmd_place.c -- `gpulayer place`: where a job would run, and why. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-#include "device/placement.h"
+#include "gpulayer.h"
 
 #define REQUEST_HELP                                                        \
     "  REQUEST                 accelerator and needs in one word, e.g. cuda,\n" \
@@ -31,28 +30,27 @@ static void usage(FILE *out)
             "  --json                  print the decision as JSON\n");
 }
 
-int cmd_place(int argc, char **argv)
+/* Reads the request and options; returns 0 when parsed, or the exit status
+ * to return (-1: 0 after --help). */
+static int parse(int argc, char **argv, gpulayer_request *r, int *flags, int *json)
 {
-    gpl_request r;
-    gpl_request_init(&r);
-    gpl_place_options opt = {.consider_all = 1};
-    int json = 0, positional = 0;
+    int positional = 0;
     for (int i = 1; i < argc; i++) {
-        int took = gpl_request_flag(&r, argc, argv, &i);
+        int took = gpulayer_request_parse_flag(r, argc, argv, &i);
         if (took < 0) {
             fprintf(stderr, "gpulayer place: %s\n", gpulayer_last_error());
             return 2;
         }
         if (took) continue;
         if (!strcmp(argv[i], "--json")) {
-            json = 1;
+            *json = 1;
         } else if (!strcmp(argv[i], "--backend")) {
-            opt.require_backend = 1;
+            *flags |= GPULAYER_PLACE_BACKEND;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
-            return 0;
+            return -1;
         } else if (argv[i][0] != '-' && !positional++) {
-            if (gpl_request_parse(argv[i], &r) != GPULAYER_OK) {
+            if (gpulayer_request_parse(r, argv[i]) != GPULAYER_OK) {
                 fprintf(stderr, "gpulayer place: %s\n", gpulayer_last_error());
                 return 2;
             }
@@ -62,26 +60,36 @@ int cmd_place(int argc, char **argv)
             return 2;
         }
     }
-    gpl_discovery found = {0};
-    gpl_decision d;
-    gpulayer_status st = gpl_place_local(&r, &opt, &found, &d);
-    int code = st == GPULAYER_OK ? 0 : 1;
-    if (st == GPULAYER_OK || st == GPULAYER_ERR_PLACEMENT ||
-        st == GPULAYER_ERR_INVALID_ARGUMENT) {
-        gpl_worker host = {"this host", found.devices, found.num_devices};
-        char *text = json ? gpl_decision_json(&d, &host, 1, &found)
-                          : gpl_decision_text(&d, &host, 1, &found);
-        if (text) {
-            fputs(text, stdout);
-            if (json) fputc('\n', stdout);
-            free(text);
-        } else {
-            code = 1;
-        }
+    return 0;
+}
+
+int cmd_place(int argc, char **argv)
+{
+    gpulayer_request *r;
+    if (gpulayer_request_create(NULL, &r) != GPULAYER_OK) {
+        fprintf(stderr, "gpulayer place: %s\n", gpulayer_last_error());
+        return 1;
+    }
+    int flags = GPULAYER_PLACE_DEFAULT, json = 0;
+    int code = parse(argc, argv, r, &flags, &json);
+    if (code) {
+        gpulayer_request_free(r);
+        return code < 0 ? 0 : code;
+    }
+    gpulayer_placement *p;
+    gpulayer_status st = gpulayer_placement_create(r, flags, &p);
+    gpulayer_request_free(r);
+    code = st == GPULAYER_OK ? 0 : 1;
+    char *text = NULL;
+    if (p && gpulayer_placement_render(p, json ? GPULAYER_RENDER_JSON : GPULAYER_RENDER_TEXT,
+                                       &text, NULL) == GPULAYER_OK) {
+        fputs(text, stdout);
+        if (json) fputc('\n', stdout);
+        gpulayer_free_buffer(text);
     } else {
         fprintf(stderr, "gpulayer place: %s\n", gpulayer_last_error());
+        code = 1;
     }
-    gpl_decision_release(&d);
-    gpl_discovery_release(&found);
+    gpulayer_placement_free(p);
     return code;
 }
