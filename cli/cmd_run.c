@@ -1,13 +1,9 @@
 /* cmd_run.c -- `gpulayer run`: run a program on the devices it is given. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-#include "device/placement.h"
-#include "device/runner.h"
-
-extern char **environ;
+#include "gpulayer.h"
 
 /* Like env(1) and timeout(1): 125 is gpulayer run's own failure, 126 and
  * 127 a command that cannot be run, anything else the command's status. */
@@ -39,19 +35,23 @@ static void usage(FILE *out)
 }
 
 typedef struct run_args {
-    gpl_request request;
+    gpulayer_request *request;
     const char *launcher;
-    char *launcher_args[MAX_LAUNCHER_ARGS];
+    const char *launcher_args[MAX_LAUNCHER_ARGS];
     int num_launcher_args;
     int verbose;
     char **command;
 } run_args;
 
-/* Returns 0 when parsed, or the exit status to return. */
+/* Returns 0 when parsed, or the exit status to return (-1: 0 after
+ * --help). a->request is set whenever it could be made; free it. */
 static int parse(int argc, char **argv, run_args *a)
 {
     memset(a, 0, sizeof *a);
-    gpl_request_init(&a->request);
+    if (gpulayer_request_create(NULL, &a->request) != GPULAYER_OK) {
+        fprintf(stderr, "gpulayer run: %s\n", gpulayer_last_error());
+        return RUN_FAILED;
+    }
     a->launcher = "mpirun";
     int positional = 0;
     for (int i = 1; i < argc; i++) {
@@ -59,7 +59,7 @@ static int parse(int argc, char **argv, run_args *a)
             a->command = argv + i + 1;
             break;
         }
-        int took = gpl_request_flag(&a->request, argc, argv, &i);
+        int took = gpulayer_request_parse_flag(a->request, argc, argv, &i);
         if (took < 0) {
             fprintf(stderr, "gpulayer run: %s\n", gpulayer_last_error());
             return RUN_FAILED;
@@ -79,7 +79,7 @@ static int parse(int argc, char **argv, run_args *a)
             }
             a->launcher_args[a->num_launcher_args++] = argv[++i];
         } else if (argv[i][0] != '-' && !positional++) {
-            if (gpl_request_parse(argv[i], &a->request) != GPULAYER_OK) {
+            if (gpulayer_request_parse(a->request, argv[i]) != GPULAYER_OK) {
                 fprintf(stderr, "gpulayer run: %s\n", gpulayer_last_error());
                 return RUN_FAILED;
             }
@@ -97,57 +97,6 @@ static int parse(int argc, char **argv, run_args *a)
     return 0;
 }
 
-static int run_independent(const run_args *a, const gpl_decision *d, const gpl_worker *host)
-{
-    gpl_run_target t;
-    if (gpl_run_target_of_rank(d, host, 0, &t) != GPULAYER_OK) {
-        fprintf(stderr, "gpulayer run: %s\n", gpulayer_last_error());
-        return RUN_FAILED;
-    }
-    char **env = gpl_runner_env(environ, &t);
-    if (!env) {
-        fprintf(stderr, "gpulayer run: out of memory\n");
-        return RUN_FAILED;
-    }
-    char err[512];
-    int code = gpl_runner_run(a->command, env, err, sizeof err);
-    if (*err) fprintf(stderr, "gpulayer run: %s\n", err);
-    gpl_runner_env_free(env);
-    return code;
-}
-
-static int run_distributed(const run_args *a, const gpl_decision *d, const gpl_worker *host)
-{
-    char launcher[4096], self[4096];
-    if (!gpl_find_on_path(a->launcher, launcher, sizeof launcher)) {
-        fprintf(stderr,
-                "gpulayer run: --nproc %d needs the launcher '%s', which was not found "
-                "on PATH; install Open MPI or MPICH, or name one with --launcher. "
-                "gpulayer starts ranks only through an existing launcher.\n",
-                d->request.nproc, a->launcher);
-        return RUN_FAILED;
-    }
-    if (!gpl_self_exe(self, sizeof self)) {
-        fprintf(stderr, "gpulayer run: cannot find the gpulayer program to start ranks with\n");
-        return RUN_FAILED;
-    }
-    char *spec = gpl_rank_spec_format(d, host);
-    char **argv = spec ? gpl_launch_argv(launcher, d->request.nproc, a->launcher_args,
-                                         a->num_launcher_args, self, spec, a->command)
-                       : NULL;
-    int code = RUN_FAILED;
-    if (argv) {
-        char err[512];
-        code = gpl_runner_run(argv, environ, err, sizeof err);
-        if (*err) fprintf(stderr, "gpulayer run: %s\n", err);
-    } else {
-        fprintf(stderr, "gpulayer run: out of memory\n");
-    }
-    gpl_launch_argv_free(argv);
-    free(spec);
-    return code;
-}
-
 /* The rank side of a distributed job, started by the launcher. */
 static int rank_exec(int argc, char **argv)
 {
@@ -155,9 +104,33 @@ static int rank_exec(int argc, char **argv)
         fprintf(stderr, "gpulayer run: --rank-exec SPEC -- COMMAND...\n");
         return RUN_FAILED;
     }
-    gpl_rank_exec(argv[2], argv + 4);
+    gpulayer_run_rank(argv[2], argv + 4);
     fprintf(stderr, "gpulayer run: %s\n", gpulayer_last_error());
     return RUN_FAILED;
+}
+
+/* Places the request (quickly: only the runtimes it can use) and runs the
+ * command on it, or prints the refusal. */
+static int place_and_run(const run_args *a)
+{
+    gpulayer_placement *p;
+    gpulayer_status st = gpulayer_placement_create(a->request, GPULAYER_PLACE_NARROW, &p);
+    int code = RUN_FAILED;
+    if (st != GPULAYER_OK) {
+        char *text = NULL;
+        if (p) gpulayer_placement_render(p, GPULAYER_RENDER_TEXT, &text, NULL);
+        fprintf(stderr, "gpulayer run: refused\n%s", text ? text : gpulayer_last_error());
+        gpulayer_free_buffer(text);
+    } else {
+        if (a->verbose) fprintf(stderr, "gpulayer run: %s\n", gpulayer_placement_why(p));
+        gpulayer_run_options o = {.launcher = a->launcher,
+                                  .launcher_args = a->launcher_args,
+                                  .num_launcher_args = a->num_launcher_args};
+        if (gpulayer_placement_run(p, a->command, &o, &code) != GPULAYER_OK)
+            fprintf(stderr, "gpulayer run: %s\n", gpulayer_last_error());
+    }
+    gpulayer_placement_free(p);
+    return code;
 }
 
 int cmd_run(int argc, char **argv)
@@ -165,23 +138,7 @@ int cmd_run(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "--rank-exec")) return rank_exec(argc, argv);
     run_args a;
     int code = parse(argc, argv, &a);
-    if (code) return code < 0 ? 0 : code;
-
-    gpl_discovery found = {0};
-    gpl_decision d;
-    gpulayer_status st = gpl_place_local(&a.request, NULL, &found, &d);
-    gpl_worker host = {"this host", found.devices, found.num_devices};
-    if (st != GPULAYER_OK) {
-        char *text = gpl_decision_text(&d, &host, 1, &found);
-        fprintf(stderr, "gpulayer run: refused\n%s", text ? text : gpulayer_last_error());
-        free(text);
-        code = RUN_FAILED;
-    } else {
-        if (a.verbose) fprintf(stderr, "gpulayer run: %s\n", d.why);
-        code = d.request.job == GPULAYER_JOB_DISTRIBUTED ? run_distributed(&a, &d, &host)
-                                                          : run_independent(&a, &d, &host);
-    }
-    gpl_decision_release(&d);
-    gpl_discovery_release(&found);
-    return code;
+    if (!code) code = place_and_run(&a);
+    gpulayer_request_free(a.request);
+    return code < 0 ? 0 : code;
 }
