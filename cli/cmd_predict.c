@@ -6,7 +6,6 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "error.h"
 #include "gpulayer.h"
 
 static void predict_usage(FILE *out)
@@ -84,16 +83,18 @@ static int parse_args(int argc, char **argv, predict_options *o)
 
 /* The model's features picked out of the file's columns: by name when both
  * have names, else all columns in order (the first being the label when
- * there is one column too many). */
-static gpulayer_status match_columns(const gpulayer_booster *b, gpulayer_dataset **ds,
-                                     int label_given)
+ * there is one column too many). Returns 0, or 1 after saying why not. */
+static int match_columns(const gpulayer_booster *b, gpulayer_dataset **ds, int label_given)
 {
     int32_t F = gpulayer_booster_num_features(b);
     int32_t C = gpulayer_dataset_num_cols(*ds);
     int by_name = gpulayer_booster_feature_name(b, 0) && gpulayer_dataset_feature_name(*ds, 0);
-    if (!by_name && (C == F || label_given || C != F + 1)) return GPULAYER_OK;
+    if (!by_name && (C == F || label_given || C != F + 1)) return 0;
     int32_t *pick = malloc(sizeof(int32_t) * (size_t)F);
-    if (!pick) return GPULAYER_ERR_OUT_OF_MEMORY;
+    if (!pick) {
+        fprintf(stderr, "gpulayer predict: out of memory\n");
+        return 1;
+    }
     for (int32_t f = 0; f < F; f++) {
         pick[f] = by_name ? -1 : f + 1;
         for (int32_t c = 0; by_name && c < C; c++) {
@@ -104,20 +105,20 @@ static gpulayer_status match_columns(const gpulayer_booster *b, gpulayer_dataset
             }
         }
         if (pick[f] < 0) {
+            fprintf(stderr, "gpulayer predict: the data have no column '%s', a feature of "
+                            "the model\n",
+                    gpulayer_booster_feature_name(b, f));
             free(pick);
-            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                             "the data have no column '%s', a feature of the model",
-                             gpulayer_booster_feature_name(b, f));
+            return 1;
         }
     }
     gpulayer_dataset *picked;
     gpulayer_status st = gpulayer_dataset_select_columns(*ds, pick, F, &picked);
     free(pick);
-    if (st == GPULAYER_OK) {
-        gpulayer_dataset_free(*ds);
-        *ds = picked;
-    }
-    return st;
+    if (st != GPULAYER_OK) return cli_fail("predict", NULL);
+    gpulayer_dataset_free(*ds);
+    *ds = picked;
+    return 0;
 }
 
 int cmd_predict(int argc, char **argv)
@@ -136,11 +137,11 @@ int cmd_predict(int argc, char **argv)
         goto done;
     }
     if (cli_read_data(o.data, o.format, o.label ? o.label : "none", o.no_header, NULL,
-                      NULL, gpulayer_booster_num_features(b), &ds) != GPULAYER_OK ||
-        match_columns(b, &ds, o.label != NULL) != GPULAYER_OK) {
+                      NULL, gpulayer_booster_num_features(b), &ds) != GPULAYER_OK) {
         rc = cli_fail("predict", NULL);
         goto done;
     }
+    if ((rc = match_columns(b, &ds, o.label != NULL))) goto done;
     int flags = o.margin ? GPULAYER_PREDICT_MARGIN : GPULAYER_PREDICT_DEFAULT;
     int64_t n = gpulayer_dataset_num_rows(ds);
     int32_t width = gpulayer_booster_prediction_width(b, flags);
