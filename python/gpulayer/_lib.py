@@ -58,6 +58,8 @@ IMPORTANCE_TYPES = {
 MEMORY_KINDS = {"any": 0, "host": 1, "dedicated": 2, "unified": 3}
 JOB_KINDS = {"independent": 0, "distributed": 1}
 RENDER_FORMATS = {"text": 0, "json": 1, "markdown": 2}
+PLACE_BACKEND = 1  # gpulayer_place_flags
+PLACE_NARROW = 2
 
 # ---------------------------------------------------------------- structs
 
@@ -210,7 +212,18 @@ _PROTOTYPES = {
     "gpulayer_device_get": (_status, [c_int32, POINTER(DeviceInfo)]),
     "gpulayer_devices_json": (_status, list(_out_buffer)),
     "gpulayer_diagnose_json": (_status, list(_out_buffer)),
+    "gpulayer_devices_report": (_status, [c_int, *_out_buffer]),
+    "gpulayer_diagnose_report": (_status, [c_int, *_out_buffer]),
     "gpulayer_place": (_status, [POINTER(DeviceRequest), *_out_buffer]),
+    "gpulayer_request_create": (_status, [POINTER(DeviceRequest), _out_handle]),
+    "gpulayer_request_free": (None, [_handle]),
+    "gpulayer_request_parse": (_status, [_handle, c_char_p]),
+    "gpulayer_request_set": (_status, [_handle, c_char_p, c_char_p]),
+    "gpulayer_placement_create": (_status, [_handle, c_int, _out_handle]),
+    "gpulayer_placement_free": (None, [_handle]),
+    "gpulayer_placement_placed": (c_int, [_handle]),
+    "gpulayer_placement_why": (c_char_p, [_handle]),
+    "gpulayer_placement_render": (_status, [_handle, c_int, *_out_buffer]),
     "gpulayer_support_matrix": (_status, [c_int, *_out_buffer]),
 }
 

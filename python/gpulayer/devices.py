@@ -1,5 +1,7 @@
 """The device layer: which compute devices this host has
-(:func:`devices`), and where a job would run (:func:`place`).
+(:func:`devices`), and where a job would run (:func:`place`): what the
+``gpulayer devices``, ``diagnose``, ``place`` and ``support-matrix``
+commands print, from the same C functions.
 
 Discovery runs on the first call that needs it, never at import; the C
 library probes each runtime in a separate process with a time limit, so a
@@ -11,9 +13,9 @@ from __future__ import annotations
 
 import json
 import re
-from ctypes import byref, c_size_t, c_void_p, string_at
+from ctypes import byref, c_void_p
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Sequence
 
 from . import _lib
 from .errors import error_for_status
@@ -78,7 +80,8 @@ class Placement:
     ``placed`` says whether the request fits; ``why`` explains the choice or
     the refusal; ``assignments`` lists the chosen devices (one per rank);
     ``considered`` every device with ``fits``, ``chosen`` and the ``reason``
-    it was or was not chosen. A Placement is true when placed.
+    it was or was not chosen; ``explanation`` is all of it as text, as
+    ``gpulayer place`` prints it. A Placement is true when placed.
     """
 
     placed: bool
@@ -87,6 +90,7 @@ class Placement:
     request: dict
     assignments: list[dict]
     considered: list[dict]
+    explanation: str = ""
 
     def __bool__(self) -> bool:
         return self.placed
@@ -103,7 +107,7 @@ class Placement:
         return {k["device"]: k["reason"] for k in self.considered}
 
     @classmethod
-    def from_json(cls, record: dict) -> "Placement":
+    def from_json(cls, record: dict, explanation: str = "") -> "Placement":
         return cls(
             placed=bool(record.get("placed")),
             accelerator=record.get("accelerator"),
@@ -111,13 +115,28 @@ class Placement:
             request=record.get("request", {}),
             assignments=list(record.get("assignments", [])),
             considered=list(record.get("considered", [])),
+            explanation=explanation,
         )
 
 
-def discovery() -> dict[str, Any]:
+def _render_format(format: str, allowed: Sequence[str]) -> int:
+    if format not in allowed:
+        raise ValueError(f"format must be one of {sorted(allowed)}, got {format!r}")
+    return _lib.RENDER_FORMATS[format]
+
+
+def _report(function: str, format: str, allowed: Sequence[str] = ("json", "text")):
+    """A rendered report: parsed for ``format="json"``, text otherwise."""
+    kind = _render_format(format, allowed)
+    text = _lib.take_buffer(function, kind).decode("utf-8")
+    return json.loads(text) if format == "json" else text
+
+
+def discovery(format: str = "json"):
     """The full discovery report: ``{"devices": [...], "notes": [...]}``,
-    where notes say what each runtime probe found or why it found nothing."""
-    return json.loads(_lib.take_buffer("gpulayer_devices_json"))
+    where notes say what each runtime probe found or why it found nothing.
+    ``format="text"`` gives the table ``gpulayer devices`` prints."""
+    return _report("gpulayer_devices_report", format)
 
 
 def devices() -> list[Device]:
@@ -126,23 +145,17 @@ def devices() -> list[Device]:
     return [Device.from_json(d) for d in discovery()["devices"]]
 
 
-def diagnose() -> dict[str, Any]:
+def diagnose(format: str = "json"):
     """A capability summary safe to paste into a bug report (no serial
-    numbers, UUIDs, host or user names)."""
-    return json.loads(_lib.take_buffer("gpulayer_diagnose_json"))
+    numbers, UUIDs, host or user names): a dict, or with ``format="text"``
+    the text ``gpulayer diagnose`` prints."""
+    return _report("gpulayer_diagnose_report", format)
 
 
 def support_matrix(format: str = "json"):
     """The support matrix (accelerator x job kind x status): a dict for
     ``format="json"``, text for ``"text"`` and ``"markdown"``."""
-    try:
-        kind = _lib.RENDER_FORMATS[format]
-    except KeyError:
-        raise ValueError(
-            f"format must be one of {sorted(_lib.RENDER_FORMATS)}, got {format!r}"
-        ) from None
-    text = _lib.take_buffer("gpulayer_support_matrix", kind).decode("utf-8")
-    return json.loads(text) if format == "json" else text
+    return _report("gpulayer_support_matrix", format, tuple(_lib.RENDER_FORMATS))
 
 
 _UNITS = {
@@ -180,15 +193,20 @@ def place(
     job: str = "independent",
     num_processes: int = 1,
     check: bool = False,
+    backend: bool = False,
 ) -> Placement:
-    """Decide where a job would run on this host.
+    """Decide where a job would run on this host, as ``gpulayer place``
+    does.
 
     Parameters
     ----------
     accelerator : str
         ``"auto"`` (prefers cuda, then mps, vulkan, cpu), ``"cpu"``,
         ``"cuda"``, ``"mps"`` or ``"vulkan"``, optionally with a device
-        index (``"cuda:1"``).
+        index (``"cuda:1"``); or a whole request in the text form that
+        ``gpulayer place`` takes, such as
+        ``"auto,memory=8G,memory_kind=dedicated"`` or ``"cpu,nproc=4"``,
+        whose items override the arguments below.
     min_memory : int or str
         Usable memory needed per device, in bytes or as ``"8G"``.
     memory_kind : str
@@ -204,6 +222,9 @@ def place(
     check : bool
         Raise :class:`~gpulayer.errors.PlacementError` when the request is
         refused, instead of returning the refusal.
+    backend : bool
+        Only devices this library's own backend can use: the choice
+        training makes (``gpulayer place --backend``).
 
     Returns
     -------
@@ -221,8 +242,7 @@ def place(
         ) from None
     caps = list(capabilities)
     cap_array = _lib.string_array(caps) if caps else None
-    request = _lib.DeviceRequest(
-        accelerator=_lib.encode(accelerator),
+    base = _lib.DeviceRequest(
         min_memory_bytes=parse_bytes(min_memory),
         memory_kind=mem_kind,
         capabilities=cap_array,
@@ -232,14 +252,23 @@ def place(
         num_processes=int(num_processes),
     )
     lib = _lib.get()
-    ptr, size = c_void_p(), c_size_t()
-    status = lib.gpulayer_place(byref(request), byref(ptr), byref(size))
-    error = error_for_status(status, _lib.last_error()) if status else None
+    request, decision = c_void_p(), c_void_p()
+    _lib.check(lib.gpulayer_request_create(byref(base), byref(request)))
     try:
-        text = string_at(ptr, size.value) if ptr.value else None
+        _lib.check(lib.gpulayer_request_parse(request, _lib.encode(accelerator)))
+        flags = _lib.PLACE_BACKEND if backend else 0
+        status = lib.gpulayer_placement_create(request, flags, byref(decision))
+        error = error_for_status(status, _lib.last_error()) if status else None
     finally:
-        if ptr.value:
-            lib.gpulayer_free_buffer(ptr)
-    if error is not None and (text is None or check):
+        lib.gpulayer_request_free(request)
+    if error is not None and (not decision.value or check):
+        lib.gpulayer_placement_free(decision)
         raise error
-    return Placement.from_json(json.loads(text))
+    try:
+        record = json.loads(_lib.take_buffer("gpulayer_placement_render", decision,
+                                             _lib.RENDER_FORMATS["json"]))
+        text = _lib.take_buffer("gpulayer_placement_render", decision,
+                                _lib.RENDER_FORMATS["text"]).decode("utf-8")
+    finally:
+        lib.gpulayer_placement_free(decision)
+    return Placement.from_json(record, explanation=text)

@@ -85,3 +85,78 @@ def test_devices_agree_with_the_command(cli):
     assert result.returncode == 0, result.stderr
     from_cli = [(d["accelerator"], d["index"]) for d in json.loads(result.stdout)["devices"]]
     assert from_cli == [(d.accelerator, d.index) for d in gpulayer.devices()]
+
+
+def _run_cli(cli, *args):
+    result = subprocess.run([cli, *args], capture_output=True, text=True, timeout=60,
+                            env=dict(os.environ))
+    if "unknown command" in result.stderr:
+        pytest.skip(f"this gpulayer command has no '{args[0]}' subcommand yet")
+    return result
+
+
+def _steady(text):
+    """Lines that do not carry memory figures (free memory moves between
+    two discoveries)."""
+    return [line for line in text.splitlines()
+            if not any(word in line for word in ("usable", "GiB", "MiB", "bytes"))]
+
+
+def test_text_reports_are_what_the_command_prints(cli):
+    table = gpulayer.discovery("text")
+    assert table.startswith("DEVICE") and "cpu:0" in table
+    result = _run_cli(cli, "devices")
+    assert result.returncode == 0, result.stderr
+    assert [line.split()[0] for line in result.stdout.splitlines()[1:] if line[:1] not in " \n"] \
+        == [line.split()[0] for line in table.splitlines()[1:] if line[:1] not in " \n"]
+
+    summary = gpulayer.diagnose("text")
+    assert isinstance(summary, str) and summary
+    result = _run_cli(cli, "diagnose")
+    assert result.returncode == 0, result.stderr
+    assert _steady(result.stdout) == _steady(summary)
+
+    with pytest.raises(ValueError):
+        gpulayer.discovery("markdown")
+    with pytest.raises(ValueError):
+        gpulayer.diagnose("yaml")
+
+
+def test_placement_explanation_is_what_place_prints(cli):
+    placement = gpulayer.place("cpu")
+    assert placement.explanation.startswith("request: accelerator=cpu\nplaced: ")
+    assert "cpu:0" in placement.explanation
+    result = _run_cli(cli, "place", "cpu")
+    assert result.returncode == 0, result.stderr
+    assert _steady(result.stdout) == _steady(placement.explanation)
+
+    refused = gpulayer.place("cpu", min_memory="1000000T")
+    assert refused.explanation.startswith("request: ")
+    assert "refused: " in refused.explanation
+    result = _run_cli(cli, "place", "cpu", "--memory", "1000000T")
+    assert result.returncode == 1
+    assert _steady(result.stdout) == _steady(refused.explanation)
+
+    from_json = json.loads(_run_cli(cli, "place", "cpu", "--json").stdout)
+    assert from_json["assignments"] == placement.assignments
+
+
+def test_place_takes_the_text_form():
+    placement = gpulayer.place("cpu,memory=1K")
+    assert placement.placed and placement.request["min_memory_bytes"] == 1024
+    # Items in the text override the keyword arguments.
+    ranks = gpulayer.place("cpu, nproc=3", num_processes=1)
+    assert ranks.request["job"] == "distributed" and ranks.request["nproc"] == 3
+    assert [a["rank"] for a in ranks.assignments] == [0, 1, 2]
+    with pytest.raises(ValueError):
+        gpulayer.place("cpu,colour=blue")
+    with pytest.raises(ValueError):
+        gpulayer.place("cpu,memory=lots")
+
+
+def test_place_for_the_backend():
+    chosen = gpulayer.place(backend=True)
+    assert chosen.placed
+    label = chosen.devices[0]
+    device = next(d for d in gpulayer.devices() if d.label == label)
+    assert device.backend_available
