@@ -8,8 +8,8 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "dist/dist.h"
-#include "dist/dist_shard.h"
+#include "distributed/dist.h"
+#include "distributed/dist_shard.h"
 #include "gpulayer.h"
 
 #define MAX_VALID 16

@@ -24,7 +24,7 @@ ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need_apt+=(mesa-vulk
   need_apt+=(vulkan-validationlayers)
 # The Metal host's compile check (scripts/check_metal_host.sh): clang++.
 command -v clang++ >/dev/null || ls /usr/bin/clang++-* >/dev/null 2>&1 || need_apt+=(clang)
-# Distributed training (src/dist/) and its multi-rank tests.
+# Distributed training (src/distributed/) and its multi-rank tests.
 command -v mpirun >/dev/null || need_apt+=(libopenmpi-dev openmpi-bin)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"

@@ -6,9 +6,9 @@
 #include "model.h"
 #include "params.h"
 
-/* Data-parallel training (src/dist/): every rank holds some of the rows,
- * and these make the per-node numbers global, so that every rank grows
- * the same tree. Histograms are exact integer sums, so the result is the
+/* Data-parallel training (src/distributed/): every rank holds some of the
+ * rows, and these make the per-node numbers global, so that every rank
+ * grows the same tree. Histograms are exact integer sums, so the result is the
  * same bits as one process holding all the rows. */
 typedef struct gpl_grow_reduce {
     /* Replaces the backend histograms of nodes with their sums over ranks. */

@@ -12,7 +12,7 @@
 #include <omp.h>
 
 #include "device/placement.h"
-#include "dist/dist.h"
+#include "distributed/dist.h"
 #include "grow.h"
 
 static gpulayer_status open_backend(gpl_backend_opening *o)

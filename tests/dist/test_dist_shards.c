@@ -12,8 +12,8 @@
 
 #include "binning.h"
 #include "dataset.h"
-#include "dist/dist.h"
-#include "dist/dist_shard.h"
+#include "distributed/dist.h"
+#include "distributed/dist_shard.h"
 #include "error.h"
 
 /* The sample of rows [first, first + count) in global row numbers. */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # rank_faults.sh GPULAYER MPIRUN -- a rank that dies or hangs during
 # training ends the whole job with an error, in bounded time, and no model
-# file is written. GPULAYER_DIST_FAULT (src/dist/dist_fault.c) stops rank 1
+# file is written. GPULAYER_DIST_FAULT (src/distributed/dist_fault.c) stops rank 1
 # at its 40th collective, i.e. while the first trees are grown.
 set -u
 GPULAYER=$1
