@@ -413,8 +413,9 @@ int cmd_train(int argc, char **argv)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, &old);
-    st = gpulayer_booster_train(o.booster, train, (const gpulayer_dataset *const *)valid,
-                                names, o.num_valid, on_round, &prog);
+    st = (dist ? gpulayer_booster_train_distributed : gpulayer_booster_train)(
+        o.booster, train, (const gpulayer_dataset *const *)valid, names, o.num_valid,
+        on_round, &prog);
     sigaction(SIGINT, &old, NULL);
     if (st == GPULAYER_ERR_INTERRUPTED) {
         if (rank == 0) fprintf(stderr, "\ngpulayer train: interrupted; no model written\n");

@@ -162,6 +162,23 @@ GPULAYER_API gpulayer_status gpulayer_booster_train(
     const gpulayer_dataset *const *evals, const char *const *eval_names,
     int num_evals, gpulayer_round_callback callback, void *user_data);
 
+/* ----------------------------------------------------- distributed training */
+
+/* Data-parallel training over MPI: every process of the job (a rank) holds
+ * some of the training rows, and together they train the model one
+ * process would train on all the rows, bit for bit. Every rank calls the
+ * functions marked collective at the same point, in the same order. */
+
+/* Trains as gpulayer_booster_train, each rank on its own rows, which count
+ * as the rows of the ranks before it followed by its own (rank order is
+ * row order). Every rank ends with the same model; evals are evaluated
+ * whole by every rank. Needs gpulayer_dist_init first. Collective; the
+ * status is the one every rank agreed on. */
+GPULAYER_API gpulayer_status gpulayer_booster_train_distributed(
+    gpulayer_booster *b, const gpulayer_dataset *train,
+    const gpulayer_dataset *const *evals, const char *const *eval_names,
+    int num_evals, gpulayer_round_callback callback, void *user_data);
+
 typedef enum gpulayer_predict_flags {
     GPULAYER_PREDICT_DEFAULT = 0, /* probabilities / values             */
     GPULAYER_PREDICT_MARGIN = 1   /* raw untransformed margins          */

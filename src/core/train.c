@@ -12,11 +12,10 @@
 #include "alloc.h"
 #include "binning.h"
 #include "booster.h"
-#include "distributed/dist.h"
-#include "distributed/dist_train.h"
 #include "error.h"
 #include "grow.h"
 #include "predict.h"
+#include "train_hooks.h"
 #include "train_open.h"
 #include "train_setup.h"
 
@@ -41,8 +40,7 @@ typedef struct train_run {
     int num_evals;
     uint8_t *feature_mask;
     gpl_eval_tracker tracker;
-    gpl_dist_trainer *dist; /* NULL unless training across ranks */
-    gpl_dist_trainer dist_state;
+    const gpl_train_hooks *hooks; /* NULL in a single process */
 } train_run;
 
 static void train_run_free(train_run *t)
@@ -59,7 +57,6 @@ static void train_run_free(train_run *t)
     free(t->feature_mask);
     gpl_model_free(t->model);
     gpl_eval_tracker_free(&t->tracker);
-    if (t->dist) gpl_dist_trainer_free(t->dist);
 }
 
 static gpulayer_status prepare_evals(train_run *t,
@@ -127,9 +124,9 @@ static gpulayer_status run_round(train_run *t, int32_t round)
                                     t->p->seed, (float)t->p->subsample};
         gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}, NULL};
         cfg.max_nodes = t->be->config.max_nodes;
-        if (t->dist) {
-            cfg.reduce = &t->dist->reduce;
-            GPL_CHECK(gpl_dist_gradients(t->dist, t->be, &req, &cfg.scale));
+        if (t->hooks) {
+            cfg.reduce = &t->hooks->reduce;
+            GPL_CHECK(t->hooks->gradients(t->hooks->user, t->be, &req, &cfg.scale));
         } else {
             GPL_CHECK(t->be->ops->compute_gradients(t->be, &req, &cfg.scale));
         }
@@ -150,27 +147,6 @@ static gpulayer_status run_round(train_run *t, int32_t round)
     return GPULAYER_OK;
 }
 
-/* Data-parallel training: the rows of train are this rank's share. The
- * checks agree over ranks (a bad shard fails every rank with its message),
- * then labels and cut sample are gathered so that the model starts from
- * the same numbers as one process holding every row. */
-static gpulayer_status setup_dist(train_run *t, const gpulayer_dataset *train,
-                                  gpulayer_status st, gpulayer_dataset *labels,
-                                  gpl_bin_cuts *cuts)
-{
-    /* One process per Apple GPU (ADR-0006): refused here on every host,
-     * including one rank per Mac, where placement alone would not see it. */
-    if (st == GPULAYER_OK && !strncmp(t->p->device, "mps", 3))
-        st = gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                       "device=%s: distributed jobs cannot use mps (one process per "
-                       "Apple GPU); use device=cpu for distributed training on Macs",
-                       t->p->device);
-    st = gpl_dist_agree(st);
-    if (st != GPULAYER_OK) return st;
-    t->dist = &t->dist_state;
-    return gpl_dist_prepare(t->dist, train, t->p->max_bin, t->nthread, labels, cuts);
-}
-
 static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
                                  const gpulayer_dataset *const *evals,
                                  const char *const *eval_names, int num_evals)
@@ -184,12 +160,16 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     gpl_backend_opening opening = {0};
     if (st == GPULAYER_OK)
         gpl_backend_open_start(&opening, t->p, train->num_rows, gpl_train_num_outputs(t->p),
-                               t->nthread);
-    if (gpl_dist_active()) st = setup_dist(t, train, st, &labels, &cuts);
+                               t->nthread, t->hooks);
+    /* Labels and cuts of every process's rows, so that the model starts
+     * from the same numbers as one process holding them all. */
+    if (t->hooks)
+        st = t->hooks->prepare(t->hooks->user, t->p, train, t->nthread, st, &labels, &cuts);
     if (st == GPULAYER_OK)
-        st = gpl_train_model_init(t->p, train, t->dist ? &labels : NULL,
-                                  t->dist ? &cuts : NULL, t->nthread, &t->model);
-    gpl_dist_labels_free(&labels);
+        st = gpl_train_model_init(t->p, train, t->hooks ? &labels : NULL,
+                                  t->hooks ? &cuts : NULL, t->nthread, &t->model);
+    free(labels.label);
+    free(labels.weight);
     gpl_bin_cuts_free(&cuts);
     double t1 = omp_get_wtime();
     if (st == GPULAYER_OK) st = gpl_bin_matrix(&t->model->cuts, train, t->nthread, &t->bins);
@@ -213,33 +193,24 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
                         "%.3f s), upload %.3f s\n",
                 t1 - t0, t2 - t1, t3 - t2, opening.placement_s, opening.creation_s,
                 omp_get_wtime() - t3);
-    if (st == GPULAYER_OK && t->dist)
-        st = gpl_dist_attach(t->dist, t->be, t->feature_offset);
     if (st == GPULAYER_OK)
         st = gpl_eval_tracker_init(&t->tracker, t->p, t->model, num_evals);
-    /* Failures above are local (memory, the backend): make them every
-     * rank's, unless every rank already shares one. */
-    if (t->dist && !(st != GPULAYER_OK && gpl_dist_failure_shared()))
-        st = gpl_dist_agree(st);
+    /* Failures above are local (memory, the backend): every process's. */
+    if (t->hooks) st = t->hooks->ready(t->hooks->user, st, t->be, t->feature_offset);
     return st;
 }
 
-gpulayer_status gpulayer_booster_train(gpulayer_booster *b,
-                                       const gpulayer_dataset *train,
-                                       const gpulayer_dataset *const *evals,
-                                       const char *const *eval_names,
-                                       int num_evals,
-                                       gpulayer_round_callback callback,
-                                       void *user_data)
+gpulayer_status gpl_train_run(gpulayer_booster *b, const gpulayer_dataset *train,
+                              const gpulayer_dataset *const *evals,
+                              const char *const *eval_names, int num_evals,
+                              gpulayer_round_callback callback, void *user_data,
+                              const gpl_train_hooks *hooks)
 {
-    if (!b || !train || (num_evals > 0 && !evals) || num_evals < 0)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "gpulayer_booster_train: booster and training data are "
-                         "required");
     train_run t;
     memset(&t, 0, sizeof t);
     t.b = b;
     t.p = &b->params;
+    t.hooks = hooks;
     t.nthread = b->params.nthread > 0 ? b->params.nthread : omp_get_max_threads();
     gpulayer_status st = setup_run(&t, train, evals, eval_names, num_evals);
     int32_t round = 0;
@@ -262,15 +233,9 @@ gpulayer_status gpulayer_booster_train(gpulayer_booster *b,
             if (r == 1) stop = 1;
             else if (r != 0) halt = 1;
         }
-        if (t.dist) {
-            /* Early stopping agrees by itself (every rank evaluates the
-             * same model on the same sets), but a caller's stop or a signal
-             * may reach one rank only: all stop after the same round. */
-            int64_t flags[2] = {stop, halt};
-            gpl_dist_allreduce_i64(flags, 2, GPL_DIST_MAX);
-            stop = (int)flags[0];
-            halt = (int)flags[1];
-        }
+        /* A caller's stop or a signal may reach one process only: all
+         * stop after the same round. */
+        if (t.hooks) t.hooks->end_round(t.hooks->user, &stop, &halt);
         if (halt) {
             st = gpl_error(GPULAYER_ERR_INTERRUPTED,
                            "training stopped by the caller after round %d", round + 1);
@@ -289,8 +254,8 @@ gpulayer_status gpulayer_booster_train(gpulayer_booster *b,
                 t.be->ops->name, mem.peak_bytes / 1048576.0, mem.estimate_bytes / 1048576.0);
     }
     if (t.model) t.model->best_round = t.p->early_stopping_rounds > 0 ? t.tracker.best_round : -1;
-    if (t.dist && (st == GPULAYER_OK || st == GPULAYER_ERR_INTERRUPTED) && t.model) {
-        gpulayer_status same = gpl_dist_check_model(t.model);
+    if (t.hooks && (st == GPULAYER_OK || st == GPULAYER_ERR_INTERRUPTED) && t.model) {
+        gpulayer_status same = t.hooks->check_model(t.hooks->user, t.model);
         if (same != GPULAYER_OK) st = same;
     }
     /* An interrupted run keeps the rounds done so far. */
@@ -301,4 +266,19 @@ gpulayer_status gpulayer_booster_train(gpulayer_booster *b,
     }
     train_run_free(&t);
     return st;
+}
+
+gpulayer_status gpulayer_booster_train(gpulayer_booster *b,
+                                       const gpulayer_dataset *train,
+                                       const gpulayer_dataset *const *evals,
+                                       const char *const *eval_names,
+                                       int num_evals,
+                                       gpulayer_round_callback callback,
+                                       void *user_data)
+{
+    if (!b || !train || (num_evals > 0 && !evals) || num_evals < 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "gpulayer_booster_train: booster and training data are "
+                         "required");
+    return gpl_train_run(b, train, evals, eval_names, num_evals, callback, user_data, NULL);
 }

@@ -12,8 +12,8 @@
 #include <omp.h>
 
 #include "device/placement.h"
-#include "distributed/dist.h"
 #include "grow.h"
+#include "train_hooks.h"
 
 static gpulayer_status open_backend(gpl_backend_opening *o)
 {
@@ -21,14 +21,15 @@ static gpulayer_status open_backend(gpl_backend_opening *o)
     char accelerator[32] = "cpu", reason[512] = "";
     int device = 0;
     double t0 = omp_get_wtime();
-    /* A rank of a distributed job takes its own device among its host's
-     * ranks (one GPU a rank); the backend must then be able to take sums
-     * over ranks (write_pairs), which gpl_dist_attach checks. */
+    /* A process of a distributed job takes its own device among its
+     * host's processes (one GPU each); the backend must then be able to
+     * take sums over processes (write_pairs), which the hooks' ready
+     * step checks. */
+    const gpl_train_hooks *h = o->hooks;
     if (strcmp(p->device, "cpu") != 0)
         GPL_CHECK(gpl_device_choose_rank_backend(
-            p->device, gpl_dist_active() ? gpl_dist_local_rank() : 0,
-            gpl_dist_active() ? gpl_dist_local_size() : 1, accelerator, sizeof accelerator,
-            &device, reason, sizeof reason));
+            p->device, h ? h->local_rank : 0, h ? h->local_size : 1, accelerator,
+            sizeof accelerator, &device, reason, sizeof reason));
     if (p->verbosity >= 2 && reason[0]) fprintf(stderr, "[gpulayer] %s\n", reason);
     gpl_backend_config cfg = {o->nthread, device, gpl_grow_max_nodes(p, o->num_rows),
                               o->num_outputs, p->verbosity >= 2};
@@ -73,16 +74,18 @@ static void start_warm_up(const char *device)
 }
 
 void gpl_backend_open_start(gpl_backend_opening *o, const gpl_params *p, int64_t num_rows,
-                            int32_t num_outputs, int nthread)
+                            int32_t num_outputs, int nthread,
+                            const gpl_train_hooks *hooks)
 {
     memset(o, 0, sizeof *o);
     o->p = p;
+    o->hooks = hooks;
     o->num_rows = num_rows;
     o->num_outputs = num_outputs;
     o->nthread = nthread;
-    /* Ranks place themselves with collective calls: those stay on the
-     * thread that made MPI's other calls. */
-    if (strcmp(p->device, "cpu") != 0 && !gpl_dist_active()) {
+    /* Processes of a distributed job place themselves with collective
+     * calls: those stay on the thread that made the other collectives. */
+    if (strcmp(p->device, "cpu") != 0 && !hooks) {
         o->threaded = pthread_create(&o->thread, NULL, open_thread, o) == 0;
         if (o->threaded) start_warm_up(p->device);
     }

@@ -9,11 +9,14 @@
 #include "error.h"
 #include "params.h"
 
+struct gpl_train_hooks;
+
 /* A backend being opened: placement (the device layer's probe process) and
  * creation (the driver's context), which take a few tenths of a second on a
  * GPU whatever the data. */
 typedef struct gpl_backend_opening {
     const gpl_params *p;
+    const struct gpl_train_hooks *hooks; /* NULL in a single process */
     int64_t num_rows;
     int32_t num_outputs;
     int nthread;
@@ -26,10 +29,11 @@ typedef struct gpl_backend_opening {
 } gpl_backend_opening;
 
 /* Starts opening the backend of p->device for num_rows rows: in a thread
- * for a single-process job on a device other than the CPU, else at
- * gpl_backend_open_finish. */
+ * for a single-process job (hooks NULL) on a device other than the CPU,
+ * else at gpl_backend_open_finish. */
 void gpl_backend_open_start(gpl_backend_opening *o, const gpl_params *p, int64_t num_rows,
-                            int32_t num_outputs, int nthread);
+                            int32_t num_outputs, int nthread,
+                            const struct gpl_train_hooks *hooks);
 /* Waits for the backend; *out gets it, or the error is raised here. */
 gpulayer_status gpl_backend_open_finish(gpl_backend_opening *o, gpl_backend **out);
 /* Instead of finishing, when training failed before it needed the backend:

@@ -25,10 +25,11 @@ typedef union grad_slot {
     double value[2];
 } grad_slot;
 
-gpulayer_status gpl_dist_gradients(gpl_dist_trainer *dt, gpl_backend *be,
+gpulayer_status gpl_dist_gradients(void *user, gpl_backend *be,
                                    const gpl_gradient_request *req,
                                    gpl_quant_scale *scale)
 {
+    gpl_dist_trainer *dt = user;
     const gpulayer_dataset *ds = dt->train;
     const int64_t N = ds->num_rows, first = dt->first_row;
     const int32_t K = req->num_outputs;

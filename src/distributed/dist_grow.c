@@ -43,7 +43,7 @@ static void sum_counts(void *user, int64_t *counts, int32_t n)
 
 void gpl_dist_grow_hooks(gpl_dist_trainer *dt)
 {
-    dt->reduce.histograms = sum_histograms;
-    dt->reduce.counts = sum_counts;
-    dt->reduce.user = dt;
+    dt->hooks.reduce.histograms = sum_histograms;
+    dt->hooks.reduce.counts = sum_counts;
+    dt->hooks.reduce.user = dt;
 }

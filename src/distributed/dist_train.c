@@ -1,5 +1,6 @@
-/* dist_train.c -- layout check, shard placement, gathered labels and the
- * final model check of data-parallel training. */
+/* dist_train.c -- the trainer's hooks table: layout check, shard
+ * placement, gathered labels, agreement of the setup and of each round's
+ * stop, and the final model check. */
 #include "dist_train.h"
 
 #include <stdlib.h>
@@ -92,18 +93,46 @@ static gpulayer_status gather_labels(const gpl_dist_trainer *dt, gpulayer_datase
     return GPULAYER_OK;
 }
 
-gpulayer_status gpl_dist_prepare(gpl_dist_trainer *dt, const gpulayer_dataset *train,
-                                 int max_bin, int nthread, gpulayer_dataset *labels,
-                                 gpl_bin_cuts *cuts)
+void gpl_dist_trainer_init(gpl_dist_trainer *dt)
 {
     memset(dt, 0, sizeof *dt);
+    gpl_train_hooks *h = &dt->hooks;
+    h->user = dt;
+    h->local_rank = gpl_dist_local_rank();
+    h->local_size = gpl_dist_local_size();
+    h->prepare = gpl_dist_prepare;
+    h->ready = gpl_dist_ready;
+    h->gradients = gpl_dist_gradients;
+    gpl_dist_grow_hooks(dt);
+    h->end_round = gpl_dist_end_round;
+    h->check_model = gpl_dist_check_model;
+}
+
+/* The rows of train are this rank's share. The checks agree over ranks (a
+ * bad shard fails every rank with its message), then labels and cut
+ * sample are gathered so that the model starts from the same numbers as
+ * one process holding every row. */
+gpulayer_status gpl_dist_prepare(void *user, const gpl_params *p,
+                                 const gpulayer_dataset *train, int nthread,
+                                 gpulayer_status st, gpulayer_dataset *labels,
+                                 gpl_bin_cuts *cuts)
+{
+    gpl_dist_trainer *dt = user;
     memset(labels, 0, sizeof *labels);
     memset(cuts, 0, sizeof *cuts);
+    /* One process per Apple GPU (ADR-0006): refused here on every host,
+     * including one rank per Mac, where placement alone would not see it. */
+    if (st == GPULAYER_OK && !strncmp(p->device, "mps", 3))
+        st = gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                       "device=%s: distributed jobs cannot use mps (one process per "
+                       "Apple GPU); use device=cpu for distributed training on Macs",
+                       p->device);
+    st = gpl_dist_agree(st);
+    if (st != GPULAYER_OK) return st;
     dt->train = train;
     dt->nthread = nthread;
-    gpl_dist_grow_hooks(dt);
     int same = 0;
-    gpulayer_status st = same_everywhere(layout_hash(train), &same);
+    st = same_everywhere(layout_hash(train), &same);
     if (st == GPULAYER_OK && !same)
         st = gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                        "the ranks' training data differ in columns, column names, "
@@ -115,19 +144,12 @@ gpulayer_status gpl_dist_prepare(gpl_dist_trainer *dt, const gpulayer_dataset *t
     st = place_shard(dt);
     if (st == GPULAYER_OK) st = gather_labels(dt, labels);
     st = gpl_dist_agree(st);
-    if (st == GPULAYER_OK) st = gpl_dist_bin_cuts(dt, max_bin, cuts);
+    if (st == GPULAYER_OK) st = gpl_dist_bin_cuts(dt, p->max_bin, cuts);
     return st;
 }
 
-void gpl_dist_labels_free(gpulayer_dataset *labels)
-{
-    free(labels->label);
-    free(labels->weight);
-    memset(labels, 0, sizeof *labels);
-}
-
-gpulayer_status gpl_dist_attach(gpl_dist_trainer *dt, gpl_backend *be,
-                                const uint32_t *feature_offset)
+static gpulayer_status attach(gpl_dist_trainer *dt, gpl_backend *be,
+                              const uint32_t *feature_offset)
 {
     if (!be->ops->write_pairs || !be->ops->read_histogram)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
@@ -141,8 +163,31 @@ gpulayer_status gpl_dist_attach(gpl_dist_trainer *dt, gpl_backend *be,
     return dt->margins && dt->pairs ? GPULAYER_OK : GPULAYER_ERR_OUT_OF_MEMORY;
 }
 
-gpulayer_status gpl_dist_check_model(const gpl_model *m)
+gpulayer_status gpl_dist_ready(void *user, gpulayer_status st, gpl_backend *be,
+                               const uint32_t *feature_offset)
 {
+    if (st == GPULAYER_OK) st = attach(user, be, feature_offset);
+    /* Failures of the setup are local (memory, the backend): make them
+     * every rank's, unless every rank already shares one. */
+    if (st != GPULAYER_OK && gpl_dist_failure_shared()) return st;
+    return gpl_dist_agree(st);
+}
+
+void gpl_dist_end_round(void *user, int *stop, int *halt)
+{
+    (void)user;
+    /* Early stopping agrees by itself (every rank evaluates the same model
+     * on the same sets), but a caller's stop or a signal may reach one
+     * rank only: all stop after the same round. */
+    int64_t flags[2] = {*stop, *halt};
+    gpl_dist_allreduce_i64(flags, 2, GPL_DIST_MAX);
+    *stop = (int)flags[0];
+    *halt = (int)flags[1];
+}
+
+gpulayer_status gpl_dist_check_model(void *user, const gpl_model *m)
+{
+    (void)user;
     uint64_t h = 0xcbf29ce484222325ULL;
     for (int32_t t = 0; t < m->num_trees; t++)
         for (int32_t i = 0; i < m->trees[t].num_nodes; i++) {

@@ -1,6 +1,6 @@
 /*
- * dist_train.h -- the data-parallel steps of training, used by
- * src/core/train.c when gpl_dist_active().
+ * dist_train.h -- the data-parallel steps of training: the hooks table of
+ * the boosting loop (core's train_hooks.h) over the collectives of dist.h.
  *
  * Each rank holds a contiguous block of the global rows, in rank order.
  * Everything that decides the model is made global so that every rank
@@ -23,51 +23,53 @@
 #include "dataset.h"
 #include "grow.h"
 #include "model.h"
+#include "train_hooks.h"
 
 typedef struct gpl_dist_trainer {
+    gpl_train_hooks hooks;         /* for gpl_train_run; user = this     */
     const gpulayer_dataset *train; /* this rank's rows                   */
     int nthread;
     int64_t first_row;             /* global index of its first row      */
     int64_t global_rows;
     uint32_t hist_len;
-    gpl_grow_reduce reduce;        /* for gpl_grow_config.reduce         */
-    float *margins;                /* scratch of gpl_dist_gradients      */
+    float *margins;                /* scratch of the gradients           */
     gpl_grad_pair *pairs;
     gpl_grad_pair *hist;           /* scratch of the histogram sums      */
     int32_t hist_nodes;            /* histograms hist can hold           */
 } gpl_dist_trainer;
 
-/* Checks that every rank's data have the same layout, finds this rank's
- * place in the global rows, and gathers what the model is initialised
- * from: every rank's labels (and weights) as a values-less dataset
- * *labels for the base score (free with gpl_dist_labels_free) and the
- * bin cuts. Collective; the status is agreed by every rank. */
-gpulayer_status gpl_dist_prepare(gpl_dist_trainer *dt, const gpulayer_dataset *train,
-                                 int max_bin, int nthread, gpulayer_dataset *labels,
-                                 gpl_bin_cuts *cuts);
-void gpl_dist_labels_free(gpulayer_dataset *labels);
+/* An empty trainer with its hooks set (dist_train.c). Local. */
+void gpl_dist_trainer_init(gpl_dist_trainer *dt);
+void gpl_dist_trainer_free(gpl_dist_trainer *dt);
 
-/* Sets dt->reduce: histogram and row count sums (dist_grow.c). */
+/* The hooks, one a file; user is the trainer. */
+
+/* Refuses devices that cannot take part, checks that every rank's data
+ * have the same layout, finds this rank's place in the global rows, and
+ * gathers what the model is initialised from: every rank's labels (and
+ * weights) and the bin cuts (train_hooks.h, prepare). */
+gpulayer_status gpl_dist_prepare(void *user, const gpl_params *p,
+                                 const gpulayer_dataset *train, int nthread,
+                                 gpulayer_status st, gpulayer_dataset *labels,
+                                 gpl_bin_cuts *cuts);
+/* Ties the trainer to the backend, which must have write_pairs, and
+ * agrees the outcome of the setup (dist_train.c). */
+gpulayer_status gpl_dist_ready(void *user, gpulayer_status st, gpl_backend *be,
+                               const uint32_t *feature_offset);
+/* compute_gradients over every rank's rows (dist_gradients.c). */
+gpulayer_status gpl_dist_gradients(void *user, gpl_backend *be,
+                                   const gpl_gradient_request *req,
+                                   gpl_quant_scale *scale);
+/* Sets dt->hooks.reduce: histogram and row count sums (dist_grow.c). */
 void gpl_dist_grow_hooks(gpl_dist_trainer *dt);
+/* Stop and halt flags: the largest over ranks (dist_train.c). */
+void gpl_dist_end_round(void *user, int *stop, int *halt);
+/* Agreed check that every rank built the same model (a hash of every
+ * node); a difference is a bug, reported rather than saved. */
+gpulayer_status gpl_dist_check_model(void *user, const gpl_model *m);
 
 /* Cuts from the binning sample merged over ranks (dist_sketch.c). */
 gpulayer_status gpl_dist_bin_cuts(const gpl_dist_trainer *dt, int max_bin,
                                   gpl_bin_cuts *out);
-
-/* Ties the trainer to the backend; the backend must have write_pairs.
- * Local (no communication). */
-gpulayer_status gpl_dist_attach(gpl_dist_trainer *dt, gpl_backend *be,
-                                const uint32_t *feature_offset);
-
-/* compute_gradients over every rank's rows (dist_gradients.c). */
-gpulayer_status gpl_dist_gradients(gpl_dist_trainer *dt, gpl_backend *be,
-                                   const gpl_gradient_request *req,
-                                   gpl_quant_scale *scale);
-
-/* Agreed check that every rank built the same model (a hash of every
- * node); a difference is a bug, reported rather than saved. */
-gpulayer_status gpl_dist_check_model(const gpl_model *m);
-
-void gpl_dist_trainer_free(gpl_dist_trainer *dt);
 
 #endif
