@@ -8,8 +8,6 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "distributed/dist.h"
-#include "distributed/dist_shard.h"
 #include "gpulayer.h"
 
 #define MAX_VALID 16
@@ -251,8 +249,8 @@ static int want_dist(const train_options *o, int *rc)
     *rc = 0;
     const char *mode = o->dist ? o->dist : "auto";
     if (!strcmp(mode, "off")) return 0;
-    if (!strcmp(mode, "auto") && !gpl_dist_launched()) return 0;
-    if (!gpl_dist_built()) {
+    if (!strcmp(mode, "auto") && !gpulayer_dist_launched()) return 0;
+    if (!gpulayer_dist_built()) {
         /* N copies training alone would race to write one model file. */
         fprintf(stderr, "gpulayer train: %s, but this gpulayer was built without MPI; "
                         "rebuild with MPI (Debian: libopenmpi-dev) or pass --dist off "
@@ -293,17 +291,12 @@ static void install_sigterm(int rank)
 static gpulayer_status read_shard(const train_options *o, int rank, int size,
                                   gpulayer_dataset **out, char **path_out)
 {
-    int pattern = gpl_dist_is_pattern(o->data);
-    char *path = pattern ? gpl_dist_shard_path(o->data, rank) : strdup(o->data);
-    *path_out = path;
-    if (!path) return GPULAYER_ERR_OUT_OF_MEMORY;
-    gpulayer_status st = cli_read_data(path, o->format, o->label, o->no_header,
-                                       o->weight, o->ignore, 0, out);
-    if (st == GPULAYER_OK && !pattern && size > 1) {
-        int64_t first, count;
-        gpl_dist_slice(gpulayer_dataset_num_rows(*out), rank, size, &first, &count);
-        gpl_dist_keep_rows(*out, first, count);
-    }
+    int pattern = gpulayer_dist_is_shard_pattern(o->data);
+    gpulayer_status st = gpulayer_dist_shard_path(o->data, rank, path_out);
+    if (st == GPULAYER_OK)
+        st = cli_read_data(*path_out, o->format, o->label, o->no_header, o->weight,
+                           o->ignore, 0, out);
+    if (st == GPULAYER_OK && !pattern && size > 1) st = gpulayer_dist_keep_slice(*out);
     return st;
 }
 
@@ -311,21 +304,9 @@ static gpulayer_status read_shard(const train_options *o, int rank, int size,
  * run's log says which rows each one trained on. */
 static void report_shard(const gpulayer_dataset *train, const char *path)
 {
-    int size = gpl_dist_size(), rank = gpl_dist_rank();
+    int size = gpulayer_dist_size(), rank = gpulayer_dist_rank();
     int64_t rows = gpulayer_dataset_num_rows(train), first = 0, total = 0;
-    int64_t *all = malloc(sizeof(int64_t) * (size_t)size);
-    int64_t ok = all != NULL;
-    gpl_dist_allreduce_i64(&ok, 1, GPL_DIST_MIN);
-    if (!ok) {
-        free(all);
-        return;
-    }
-    gpl_dist_allgather_i64(rows, all);
-    for (int r = 0; r < size; r++) {
-        if (r < rank) first += all[r];
-        total += all[r];
-    }
-    free(all);
+    if (gpulayer_dist_row_place(rows, &first, &total) != GPULAYER_OK) return;
     fprintf(stderr, "rank %d/%d: %lld rows from %s, first global row %lld of %lld\n",
             rank, size, (long long)rows, path, (long long)first, (long long)total);
 }
@@ -334,13 +315,13 @@ static void report_shard(const gpulayer_dataset *train, const char *path)
  * only this rank knows of must end the job, or the others would wait. */
 static int fail_ranks(int dist, const char *what)
 {
-    if (dist && !gpl_dist_failure_shared() && gpl_dist_size() > 1) {
+    if (dist && !gpulayer_dist_failure_shared() && gpulayer_dist_size() > 1) {
         char message[1200];
         snprintf(message, sizeof message, "%s%s%s", what ? what : "",
                  what ? ": " : "", gpulayer_last_error());
-        gpl_dist_abort(message, 1);
+        gpulayer_dist_abort(message, 1);
     }
-    if (!dist || gpl_dist_rank() == 0) return cli_fail("train", what);
+    if (!dist || gpulayer_dist_rank() == 0) return cli_fail("train", what);
     return 1;
 }
 
@@ -357,7 +338,7 @@ int cmd_train(int argc, char **argv)
         for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
         return rc < 0 ? 0 : rc;
     }
-    if (!dist && gpl_dist_is_pattern(o.data)) {
+    if (!dist && gpulayer_dist_is_shard_pattern(o.data)) {
         fprintf(stderr, "gpulayer train: --data %s names one file per rank, but this is "
                         "not a distributed run (start it with mpirun or gpulayer run "
                         "--nproc N)\n", o.data);
@@ -365,19 +346,19 @@ int cmd_train(int argc, char **argv)
         for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
         return 2;
     }
-    if (dist && gpl_dist_init(o.dist_timeout) != GPULAYER_OK) {
+    if (dist && gpulayer_dist_init(o.dist_timeout) != GPULAYER_OK) {
         rc = cli_fail("train", "joining the distributed job");
         gpulayer_booster_free(o.booster);
         for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
         return rc;
     }
-    const int rank = gpl_dist_rank(), size = gpl_dist_size();
+    const int rank = gpulayer_dist_rank(), size = gpulayer_dist_size();
     if (dist) {
         install_sigterm(rank);
         char threads[32] = "0";
         gpulayer_booster_get_param(o.booster, "nthread", threads, sizeof threads);
         if (atoi(threads) <= 0) {
-            snprintf(threads, sizeof threads, "%d", gpl_dist_default_threads());
+            snprintf(threads, sizeof threads, "%d", gpulayer_dist_default_threads());
             gpulayer_booster_set_param(o.booster, "nthread", threads);
         }
     }
@@ -396,7 +377,7 @@ int cmd_train(int argc, char **argv)
     }
     /* A rank that could not read its data fails every rank, with its
      * message, before any training starts. */
-    if (dist) st = gpl_dist_agree(st);
+    if (dist) st = gpulayer_dist_agree(st);
     if (st != GPULAYER_OK) {
         rc = fail_ranks(dist, NULL);
         goto done;
@@ -428,7 +409,7 @@ int cmd_train(int argc, char **argv)
     }
     /* Every rank holds the same model; rank 0 alone writes it. */
     st = rank == 0 ? gpulayer_booster_save(o.booster, o.model) : GPULAYER_OK;
-    if (dist) st = gpl_dist_agree(st);
+    if (dist) st = gpulayer_dist_agree(st);
     if (st != GPULAYER_OK) {
         rc = fail_ranks(dist, NULL);
         goto done;
@@ -438,7 +419,7 @@ int cmd_train(int argc, char **argv)
         fprintf(stderr, "trained %d rounds in %.2fs", gpulayer_booster_num_rounds(o.booster),
                 cli_now() - prog.start);
         if (size > 1) {
-            double train_s = cli_now() - prog.start, comm = gpl_dist_comm_seconds();
+            double train_s = cli_now() - prog.start, comm = gpulayer_dist_comm_seconds();
             fprintf(stderr, " on %d ranks (rank 0 spent %.2fs, %.0f%%, in collectives)",
                     size, comm, train_s > 0 ? 100.0 * comm / train_s : 0.0);
         }
@@ -448,14 +429,14 @@ int cmd_train(int argc, char **argv)
 done:
     for (int i = 0; i < o.num_valid; i++) gpulayer_dataset_free(valid[i]);
     gpulayer_dataset_free(train);
-    free(train_path);
+    gpulayer_free_buffer(train_path);
     gpulayer_booster_free(o.booster);
     for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
     if (dist) {
         /* The job's outcome is reported: a launcher that ends this rank
          * while it leaves has nothing more to say. */
         signal(SIGTERM, SIG_DFL);
-        gpl_dist_finalize();
+        gpulayer_dist_finalize();
     }
     return rc;
 }

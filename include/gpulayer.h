@@ -169,6 +169,59 @@ GPULAYER_API gpulayer_status gpulayer_booster_train(
  * process would train on all the rows, bit for bit. Every rank calls the
  * functions marked collective at the same point, in the same order. */
 
+/* Non-zero when this library was built with MPI and can join a job. */
+GPULAYER_API int gpulayer_dist_built(void);
+/* Non-zero when the process was started by an MPI launcher (mpirun, srun,
+ * gpulayer run --nproc). */
+GPULAYER_API int gpulayer_dist_launched(void);
+/* Joins the job (MPI is initialised unless the caller did it); again once
+ * joined does nothing. Every collective then stops the whole job with a
+ * message when another rank does not answer within timeout_s seconds
+ * (<= 0: GPULAYER_DIST_TIMEOUT from the environment, else 300).
+ * GPULAYER_ERR_UNSUPPORTED in a build without MPI. Collective. */
+GPULAYER_API gpulayer_status gpulayer_dist_init(double timeout_s);
+/* Leaves the job (finalising MPI when gpulayer_dist_init initialised it,
+ * after which it cannot be joined again in this process). Collective. */
+GPULAYER_API void gpulayer_dist_finalize(void);
+/* This process's rank and the job's number of ranks (0 and 1 when it has
+ * not joined a job). */
+GPULAYER_API int gpulayer_dist_rank(void);
+GPULAYER_API int gpulayer_dist_size(void);
+/* CPU threads for a rank that was given none: its host's cores shared
+ * with the other ranks of the host. */
+GPULAYER_API int gpulayer_dist_default_threads(void);
+/* Seconds this rank has spent in collectives so far. */
+GPULAYER_API double gpulayer_dist_comm_seconds(void);
+
+/* A rank's rows are its own file, when the path holds %d (replaced by the
+ * rank), or else its slice [r*n/N, (r+1)*n/N) of one file's n rows. */
+GPULAYER_API int gpulayer_dist_is_shard_pattern(const char *path);
+/* The path with its first %d replaced by rank (a copy when there is none);
+ * *out is freed with gpulayer_free_buffer. */
+GPULAYER_API gpulayer_status gpulayer_dist_shard_path(const char *path, int rank,
+                                                      char **out);
+/* Keeps this rank's slice of ds's rows, in place (all of them when it has
+ * not joined a job). */
+GPULAYER_API gpulayer_status gpulayer_dist_keep_slice(gpulayer_dataset *ds);
+/* Where this rank's rows lie, given their count: *first, the global index
+ * of its first row, and *total, the rows of every rank. Collective. */
+GPULAYER_API gpulayer_status gpulayer_dist_row_place(int64_t rows, int64_t *first,
+                                                     int64_t *total);
+
+/* After a step that may fail on some ranks only (reading a shard): every
+ * rank passes its own status and gets back OK when every rank succeeded;
+ * otherwise the status and message of the lowest failing rank, prefixed
+ * with "rank R: ", become every rank's last error. Collective. */
+GPULAYER_API gpulayer_status gpulayer_dist_agree(gpulayer_status local);
+/* Whether the last failure was agreed by every rank (by gpulayer_dist_agree
+ * or a collective function's status). One that was not is this rank's
+ * alone: it must end the job with gpulayer_dist_abort rather than return,
+ * or the other ranks would wait for it. */
+GPULAYER_API int gpulayer_dist_failure_shared(void);
+/* Prints "gpulayer: rank R: message; stopping all ranks" and ends every
+ * rank of the job with exit status code. Does not return. */
+GPULAYER_API void gpulayer_dist_abort(const char *message, int code);
+
 /* Trains as gpulayer_booster_train, each rank on its own rows, which count
  * as the rows of the ranks before it followed by its own (rank order is
  * row order). Every rank ends with the same model; evals are evaluated

@@ -64,6 +64,9 @@ float *gpl_dist_allgather_f32(const float *send, int64_t count, int64_t *total);
 void gpl_dist_allgather_i64(int64_t value, int64_t *out);
 /* Broadcasts len bytes from root. */
 void gpl_dist_bcast(void *buf, int64_t len, int root);
+/* Where this rank's rows lie among every rank's, given its own count: the
+ * global index of its first row and the rows of all ranks. */
+gpulayer_status gpl_dist_row_place(int64_t rows, int64_t *first, int64_t *total);
 
 /* Agreement after a step that may fail on some ranks only (reading a shard,
  * checking labels): every rank passes its own status and gets back OK only

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "dist.h"
 #include "dist_internal.h"
 #include "error.h"
@@ -47,6 +48,27 @@ int gpl_dist_default_threads(void)
     int procs = omp_get_num_procs(), local = gpl_dist_local_size();
     int share = procs / (local > 0 ? local : 1);
     return share > 0 ? share : 1;
+}
+
+gpulayer_status gpl_dist_row_place(int64_t rows, int64_t *first, int64_t *total)
+{
+    const int size = gpl_dist_size(), rank = gpl_dist_rank();
+    int64_t *all = gpl_malloc(sizeof(int64_t) * (size_t)size, "rank row counts");
+    int64_t ok = all != NULL;
+    gpl_dist_allreduce_i64(&ok, 1, GPL_DIST_MIN);
+    if (!ok) {
+        free(all);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    gpl_dist_allgather_i64(rows, all);
+    *first = 0;
+    *total = 0;
+    for (int r = 0; r < size; r++) {
+        if (r < rank) *first += all[r];
+        *total += all[r];
+    }
+    free(all);
+    return GPULAYER_OK;
 }
 
 int gpl_dist_failure_shared(void) { return failure_shared; }

@@ -58,27 +58,6 @@ static gpulayer_status same_everywhere(uint64_t value, int *same)
     return GPULAYER_OK;
 }
 
-static gpulayer_status place_shard(gpl_dist_trainer *dt)
-{
-    const int size = gpl_dist_size(), rank = gpl_dist_rank();
-    int64_t *rows = gpl_malloc(sizeof(int64_t) * (size_t)size, "rank row counts");
-    int64_t ok = rows != NULL;
-    gpl_dist_allreduce_i64(&ok, 1, GPL_DIST_MIN);
-    if (!ok) {
-        free(rows);
-        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
-    }
-    gpl_dist_allgather_i64(dt->train->num_rows, rows);
-    dt->first_row = 0;
-    dt->global_rows = 0;
-    for (int r = 0; r < size; r++) {
-        if (r < rank) dt->first_row += rows[r];
-        dt->global_rows += rows[r];
-    }
-    free(rows);
-    return GPULAYER_OK;
-}
-
 /* Every rank's labels and weights in global row order. */
 static gpulayer_status gather_labels(const gpl_dist_trainer *dt, gpulayer_dataset *out)
 {
@@ -141,7 +120,7 @@ gpulayer_status gpl_dist_prepare(void *user, const gpl_params *p,
                        "one file and take its slice)");
     st = gpl_dist_agree(st);
     if (st != GPULAYER_OK) return st;
-    st = place_shard(dt);
+    st = gpl_dist_row_place(train->num_rows, &dt->first_row, &dt->global_rows);
     if (st == GPULAYER_OK) st = gather_labels(dt, labels);
     st = gpl_dist_agree(st);
     if (st == GPULAYER_OK) st = gpl_dist_bin_cuts(dt, p->max_bin, cuts);

@@ -136,6 +136,37 @@ static void test_inactive_layer_is_one_rank(void **state)
     assert_string_equal(gpulayer_last_error(), "local failure");
 }
 
+/* The public functions before gpulayer_dist_init: one rank that keeps
+ * every row, and distributed training refused until the job is joined. */
+static void test_public_api_before_joining(void **state)
+{
+    (void)state;
+    assert_int_equal(gpulayer_dist_size(), 1);
+    assert_int_equal(gpulayer_dist_rank(), 0);
+    char *p = NULL;
+    assert_int_equal(gpulayer_dist_shard_path("part_%d.csv", 3, &p), GPULAYER_OK);
+    assert_string_equal(p, "part_3.csv");
+    gpulayer_free_buffer(p);
+    assert_true(gpulayer_dist_is_shard_pattern("part_%d.csv"));
+    float values[4] = {1, 2, 3, 4}, label[4] = {0, 1, 0, 1};
+    gpulayer_dataset *ds;
+    assert_int_equal(gpulayer_dataset_from_dense(values, 4, 1, GPULAYER_COL_MAJOR, label,
+                                                 NULL, &ds),
+                     GPULAYER_OK);
+    assert_int_equal(gpulayer_dist_keep_slice(ds), GPULAYER_OK);
+    assert_int_equal(gpulayer_dataset_num_rows(ds), 4);
+    int64_t first = -1, total = -1;
+    assert_int_equal(gpulayer_dist_row_place(4, &first, &total), GPULAYER_OK);
+    assert_true(first == 0 && total == 4);
+    gpulayer_booster *b;
+    assert_int_equal(gpulayer_booster_create(&b), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_train_distributed(b, ds, NULL, NULL, 0, NULL, NULL),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "gpulayer_dist_init"));
+    gpulayer_booster_free(b);
+    gpulayer_dataset_free(ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +175,7 @@ int main(void)
         cmocka_unit_test(test_keep_rows_in_place),
         cmocka_unit_test(test_shard_path),
         cmocka_unit_test(test_inactive_layer_is_one_rank),
+        cmocka_unit_test(test_public_api_before_joining),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
