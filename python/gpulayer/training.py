@@ -9,6 +9,7 @@ from ctypes import c_void_p
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from . import _lib
+from . import distributed as _distributed
 from .booster import Booster
 from .dataset import Dataset
 from .errors import error_for_status
@@ -116,6 +117,7 @@ def train(
     callbacks: Sequence[RoundCallback] = (),
     evals_result: dict | None = None,
     verbose_eval: bool | int = False,
+    distributed: bool | str = False,
 ) -> Booster:
     """Train a model.
 
@@ -146,6 +148,14 @@ def train(
         Filled with the history: ``{name: {metric: [value per round]}}``.
     verbose_eval : bool or int
         Print the evaluation results every round (True) or every n rounds.
+    distributed : bool or "auto"
+        Train across the ranks of an MPI job (see :mod:`gpulayer.distributed`):
+        each rank passes its own rows as ``dtrain`` (rank order is row
+        order) and the same ``evals``, and every rank gets the model one
+        process would train on all the rows. The job is joined if it was
+        not (:func:`gpulayer.distributed.init`); ``nthread`` defaults to the
+        rank's share of its host's cores. ``"auto"``: when started by an MPI
+        launcher. Needs a library built with MPI.
 
     Ctrl-C during training stops it at the end of the current round and
     raises KeyboardInterrupt.
@@ -157,7 +167,15 @@ def train(
         if not (isinstance(pair, tuple) and len(pair) == 2
                 and isinstance(pair[0], Dataset)):
             raise TypeError("evals must be a list of (Dataset, name) pairs")
+    if distributed == "auto":
+        distributed = _distributed.is_launched()
+    elif not isinstance(distributed, bool):
+        raise ValueError(f"distributed must be True, False or 'auto', got {distributed!r}")
+    if distributed:
+        _distributed.init()
     booster = Booster(params)
+    if distributed and "nthread" not in params:
+        booster.set_param("nthread", _distributed.default_threads())
     if num_boost_round is not None:
         booster.set_param("num_round", int(num_boost_round))
     if early_stopping_rounds is not None:
@@ -169,7 +187,9 @@ def train(
 
     with _InterruptGuard() as guard:
         reporter = _RoundReporter(callbacks, evals_result, verbose, guard)
-        train_fn = _lib.get().gpulayer_booster_train
+        lib = _lib.get()
+        train_fn = (lib.gpulayer_booster_train_distributed if distributed
+                    else lib.gpulayer_booster_train)
         status = train_fn(
             booster.handle,
             dtrain.handle,
