@@ -200,12 +200,16 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     return st;
 }
 
-gpulayer_status gpl_train_run(gpulayer_booster *b, const gpulayer_dataset *train,
+gpulayer_status gpl_train_run(const char *caller, gpulayer_booster *b,
+                              const gpulayer_dataset *train,
                               const gpulayer_dataset *const *evals,
                               const char *const *eval_names, int num_evals,
                               gpulayer_round_callback callback, void *user_data,
                               const gpl_train_hooks *hooks)
 {
+    if (!b || !train || (num_evals > 0 && !evals) || num_evals < 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s: booster and training data are required", caller);
     train_run t;
     memset(&t, 0, sizeof t);
     t.b = b;
@@ -276,9 +280,6 @@ gpulayer_status gpulayer_booster_train(gpulayer_booster *b,
                                        gpulayer_round_callback callback,
                                        void *user_data)
 {
-    if (!b || !train || (num_evals > 0 && !evals) || num_evals < 0)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "gpulayer_booster_train: booster and training data are "
-                         "required");
-    return gpl_train_run(b, train, evals, eval_names, num_evals, callback, user_data, NULL);
+    return gpl_train_run("gpulayer_booster_train", b, train, evals, eval_names, num_evals,
+                         callback, user_data, NULL);
 }

@@ -55,9 +55,10 @@ typedef struct gpl_train_hooks {
     gpulayer_status (*check_model)(void *user, const gpl_model *m);
 } gpl_train_hooks;
 
-/* gpulayer_booster_train with hooks (NULL: one process). The arguments
- * are checked by the caller. */
-gpulayer_status gpl_train_run(gpulayer_booster *b, const gpulayer_dataset *train,
+/* gpulayer_booster_train with hooks (NULL: one process); caller is the
+ * public function named in a message on bad arguments. */
+gpulayer_status gpl_train_run(const char *caller, gpulayer_booster *b,
+                              const gpulayer_dataset *train,
                               const gpulayer_dataset *const *evals,
                               const char *const *eval_names, int num_evals,
                               gpulayer_round_callback callback, void *user_data,

@@ -65,18 +65,15 @@ gpulayer_status gpulayer_booster_train_distributed(gpulayer_booster *b,
                                                    gpulayer_round_callback callback,
                                                    void *user_data)
 {
-    if (!b || !train || (num_evals > 0 && !evals) || num_evals < 0)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "gpulayer_booster_train_distributed: booster and training "
-                         "data are required");
     if (!gpl_dist_active())
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "gpulayer_booster_train_distributed: this process has not "
                          "joined a distributed job (gpulayer_dist_init)");
     gpl_dist_trainer dt;
     gpl_dist_trainer_init(&dt);
-    gpulayer_status st = gpl_train_run(b, train, evals, eval_names, num_evals, callback,
-                                       user_data, &dt.hooks);
+    gpulayer_status st = gpl_train_run("gpulayer_booster_train_distributed", b, train, evals,
+                                       eval_names, num_evals, callback, user_data,
+                                       &dt.hooks);
     gpl_dist_trainer_free(&dt);
     return st;
 }

@@ -64,6 +64,9 @@ float *gpl_dist_allgather_f32(const float *send, int64_t count, int64_t *total);
 void gpl_dist_allgather_i64(int64_t value, int64_t *out);
 /* Broadcasts len bytes from root. */
 void gpl_dist_bcast(void *buf, int64_t len, int root);
+/* Every rank's value, in rank order, in a new array of size entries
+ * (freed by the caller); out of memory on any rank fails every rank. */
+gpulayer_status gpl_dist_gather_values(int64_t value, int64_t **out);
 /* Where this rank's rows lie among every rank's, given its own count: the
  * global index of its first row and the rows of all ranks. */
 gpulayer_status gpl_dist_row_place(int64_t rows, int64_t *first, int64_t *total);

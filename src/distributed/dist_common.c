@@ -50,17 +50,26 @@ int gpl_dist_default_threads(void)
     return share > 0 ? share : 1;
 }
 
-gpulayer_status gpl_dist_row_place(int64_t rows, int64_t *first, int64_t *total)
+gpulayer_status gpl_dist_gather_values(int64_t value, int64_t **out)
 {
-    const int size = gpl_dist_size(), rank = gpl_dist_rank();
-    int64_t *all = gpl_malloc(sizeof(int64_t) * (size_t)size, "rank row counts");
+    int64_t *all = gpl_malloc(sizeof(int64_t) * (size_t)gpl_dist_size(), "rank values");
     int64_t ok = all != NULL;
     gpl_dist_allreduce_i64(&ok, 1, GPL_DIST_MIN);
+    *out = NULL;
     if (!ok) {
         free(all);
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    gpl_dist_allgather_i64(rows, all);
+    gpl_dist_allgather_i64(value, all);
+    *out = all;
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpl_dist_row_place(int64_t rows, int64_t *first, int64_t *total)
+{
+    const int size = gpl_dist_size(), rank = gpl_dist_rank();
+    int64_t *all;
+    GPL_CHECK(gpl_dist_gather_values(rows, &all));
     *first = 0;
     *total = 0;
     for (int r = 0; r < size; r++) {

@@ -44,14 +44,8 @@ static uint64_t layout_hash(const gpulayer_dataset *ds)
 static gpulayer_status same_everywhere(uint64_t value, int *same)
 {
     const int size = gpl_dist_size();
-    int64_t *all = gpl_malloc(sizeof(int64_t) * (size_t)size, "rank values");
-    int64_t ok = all != NULL;
-    gpl_dist_allreduce_i64(&ok, 1, GPL_DIST_MIN);
-    if (!ok) {
-        free(all);
-        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
-    }
-    gpl_dist_allgather_i64((int64_t)value, all);
+    int64_t *all;
+    GPL_CHECK(gpl_dist_gather_values((int64_t)value, &all));
     *same = 1;
     for (int r = 1; r < size; r++) *same &= all[r] == all[0];
     free(all);
