@@ -6,6 +6,8 @@ A thin layer over the C library ``libgpulayer``:
 * :class:`GPULayerRegressor` and :class:`GPULayerClassifier`, scikit-learn
   estimators (``pip install scikit-learn`` to use them);
 * :func:`devices` and :func:`place`, device discovery and placement.
+* :mod:`gpulayer.distributed` and ``train(..., distributed=True)``,
+  data-parallel training over MPI.
 
 Importing the package loads no native code and creates no device: the
 library is loaded on first use (from ``GPULAYER_LIBRARY`` or the copy
