@@ -1,8 +1,11 @@
 /*
- * grow.c -- the tree driver. Depthwise: one batch of backend operations per
- * level (histograms of the smaller children, siblings by subtraction, all
- * splits of the level evaluated together, rows partitioned). Lossguide: the
- * same operations, one best leaf at a time.
+ * grow.c -- the tree driver. One loop for both growth policies, over a
+ * queue of evaluated nodes that can split: each step takes a batch out of
+ * the queue, applies its splits, partitions the rows in one call, builds
+ * the children's histograms (the smaller child of each split, its sibling
+ * by subtraction) and evaluates the children together; those that can
+ * split join the queue. Depthwise, a batch is a whole level; lossguide, it
+ * is the best candidate alone (largest gain, then smallest node id).
  */
 #include "grow.h"
 
@@ -121,6 +124,14 @@ static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
     return a;
 }
 
+/* Releases the histograms of the split nodes, in one call (ids in scratch). */
+static gpulayer_status release_parents(grow_state *s, const gpl_split_apply *applied,
+                                       int32_t count, int32_t *scratch)
+{
+    for (int32_t i = 0; i < count; i++) scratch[i] = applied[i].node;
+    return s->be->ops->release_histograms(s->be, scratch, count);
+}
+
 /* After partitioning: histograms for the smaller child of each split, the
  * larger by subtraction from the parent. */
 static gpulayer_status child_histograms(grow_state *s,
@@ -137,19 +148,18 @@ static gpulayer_status child_histograms(grow_state *s,
     }
     GPL_CHECK(build_histograms(s, build, count));
     GPL_CHECK(s->be->ops->subtract_histograms(s->be, subs, count));
-    for (int32_t i = 0; i < count; i++) build[i] = applied[i].node;
-    return s->be->ops->release_histograms(s->be, build, count);
+    return release_parents(s, applied, count, build);
 }
 
-/* Working arrays of a level: node ids, records, splits, counts. */
-typedef struct level_buffers {
+/* Working arrays of a batch: node ids, records, splits, counts. */
+typedef struct batch_buffers {
     int32_t *nodes;
     int32_t *scratch;
     gpl_split_record *records;
     gpl_split_apply *applied;
     gpl_hist_subtract *subs;
     int64_t *child_rows;
-} level_buffers;
+} batch_buffers;
 
 /* Whether nodes at this depth can only get leaf children. */
 static int32_t children_are_leaves(const grow_state *s, int32_t depth)
@@ -158,99 +168,133 @@ static int32_t children_are_leaves(const grow_state *s, int32_t depth)
     return max_depth > 0 && depth + 1 >= max_depth;
 }
 
-static gpulayer_status grow_depthwise(grow_state *s, level_buffers *lb)
+/* The evaluated nodes that can split, in the order they were evaluated.
+ * A batch taken out is left just past the end (rec[count..count + n)): it
+ * stays valid until the next evaluation appends there, which is after the
+ * batch has been applied. */
+typedef struct split_queue {
+    gpl_split_record *rec; /* max_nodes + 2 entries */
+    int32_t count;
+} split_queue;
+
+/* All that differs between the growth policies. The loop (grow) is the
+ * same; the backends see a different sequence of operations, which GPU
+ * backends and data-parallel ranks rely on, so these keep it as it is. */
+typedef struct grow_policy {
+    /* Takes the next batch out of the queue and returns its size. */
+    int32_t (*take_batch)(split_queue *q);
+    /* Non-zero: once max_leaves is reached, the batch's children are
+     * split as leaves without being evaluated. Zero: they are evaluated
+     * (and then turned down by can_split). */
+    int leaf_children_when_full;
+    /* Non-zero: a node's histogram is released as soon as the node is
+     * done, because the histograms of the queued candidates stay alive
+     * from one step to the next. */
+    int release_done;
+} grow_policy;
+
+/* Depthwise: the whole queue, which is one level. */
+static int32_t take_level(split_queue *q)
 {
-    gpl_backend *be = s->be;
+    int32_t n = q->count;
+    q->count = 0;
+    return n;
+}
+
+/* Lossguide: the best candidate (largest gain, then smallest node id),
+ * moved to the end so that the others keep their places. */
+static int32_t take_best(split_queue *q)
+{
+    gpl_split_record *c = q->rec;
+    int32_t best = 0;
+    for (int32_t i = 1; i < q->count; i++)
+        if (c[i].gain > c[best].gain ||
+            (c[i].gain == c[best].gain && c[i].node < c[best].node))
+            best = i;
+    gpl_split_record r = c[best];
+    c[best] = c[--q->count];
+    c[q->count] = r;
+    return 1;
+}
+
+static const grow_policy depthwise_policy = {take_level, 1, 0};
+static const grow_policy lossguide_policy = {take_best, 0, 1};
+
+/* Evaluates the best splits of nodes (all of one depth), takes each node's
+ * sums from its record, and queues the nodes that can split. The others
+ * are leaves; with release, their histograms go, one call per node. */
+static gpulayer_status evaluate(grow_state *s, split_queue *q, const int32_t *nodes,
+                                int32_t count, int release)
+{
     gpl_split_params sp = split_params(s->cfg);
-    int32_t level_size = 1;
-    lb->nodes[0] = 0;
-    GPL_CHECK(build_histograms(s, lb->nodes, 1));
-    for (;;) {
-        sp.leaf_children = children_are_leaves(s, s->depth[lb->nodes[0]]);
-        GPL_CHECK(be->ops->evaluate_splits(be, lb->nodes, level_size, &sp,
-                                           s->cfg->feature_mask, lb->records));
-        int32_t count = 0;
-        for (int32_t i = 0; i < level_size; i++) {
-            const gpl_split_record *r = &lb->records[i];
-            s->sums[r->node] = r->total;
-            s->nodes[r->node].cover = (double)r->total.hess / sp.scale.hess;
-            if (can_split(s, r, r->node)) lb->applied[count++] = apply_split(s, r);
-        }
-        if (count == 0) break;
-        const int last_level = sp.leaf_children;
-        int leaves_full = s->cfg->params->max_leaves > 0 &&
-                          s->num_leaves >= s->cfg->params->max_leaves;
-        if (last_level || leaves_full) {
-            /* Children are leaves: their sums come from the split records,
-             * no histograms needed. */
-            GPL_CHECK(split_into_leaves(s, lb->applied, count, lb->child_rows));
-            break;
-        }
-        GPL_CHECK(partition_rows(s, lb->applied, count, lb->child_rows));
-        GPL_CHECK(child_histograms(s, lb->applied, count, lb->child_rows,
-                                   lb->scratch, lb->subs));
-        level_size = 0;
-        for (int32_t i = 0; i < count; i++) {
-            lb->nodes[level_size++] = lb->applied[i].left_child;
-            lb->nodes[level_size++] = lb->applied[i].right_child;
-        }
+    sp.leaf_children = children_are_leaves(s, s->depth[nodes[0]]);
+    gpl_split_record *rec = &q->rec[q->count];
+    GPL_CHECK(s->be->ops->evaluate_splits(s->be, nodes, count, &sp,
+                                          s->cfg->feature_mask, rec));
+    for (int32_t i = 0; i < count; i++) {
+        const gpl_split_record r = rec[i]; /* the queue may overwrite rec[i] */
+        s->sums[r.node] = r.total;
+        s->nodes[r.node].cover = (double)r.total.hess / sp.scale.hess;
+        if (can_split(s, &r, r.node))
+            q->rec[q->count++] = r;
+        else if (release)
+            GPL_CHECK(s->be->ops->release_histograms(s->be, &r.node, 1));
     }
     return GPULAYER_OK;
 }
 
-/* Lossguide: a candidate list of evaluated leaves; the best one (largest
- * gain, then smallest id) splits next. */
-static int32_t best_candidate(const gpl_split_record *cand, int32_t count)
+/* Applies the batch's splits, in order, that can still be made: max_leaves
+ * or max_nodes may have been reached since they were queued. */
+static int32_t apply_batch(grow_state *s, const gpl_split_record *batch, int32_t n,
+                           gpl_split_apply *applied)
 {
-    int32_t best = -1;
-    for (int32_t i = 0; i < count; i++)
-        if (best < 0 || cand[i].gain > cand[best].gain ||
-            (cand[i].gain == cand[best].gain && cand[i].node < cand[best].node))
-            best = i;
-    return best;
+    int32_t count = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (can_split(s, &batch[i], batch[i].node))
+            applied[count++] = apply_split(s, &batch[i]);
+    return count;
 }
 
-static gpulayer_status grow_lossguide(grow_state *s, level_buffers *lb)
+/* Whether the children of the splits just applied (at this depth) are
+ * leaves: they then need neither histograms nor an evaluation. */
+static int batch_children_are_leaves(const grow_state *s, const grow_policy *policy,
+                                     int32_t depth)
 {
-    gpl_backend *be = s->be;
-    gpl_split_params sp = split_params(s->cfg);
-    gpl_split_record *cand = lb->records; /* max_nodes entries */
-    int32_t num_cand = 0;
-    lb->nodes[0] = 0;
-    GPL_CHECK(build_histograms(s, lb->nodes, 1));
-    sp.leaf_children = children_are_leaves(s, 0);
-    GPL_CHECK(be->ops->evaluate_splits(be, lb->nodes, 1, &sp,
-                                       s->cfg->feature_mask, &cand[0]));
-    s->sums[0] = cand[0].total;
-    s->nodes[0].cover = (double)cand[0].total.hess / sp.scale.hess;
-    if (can_split(s, &cand[0], 0)) num_cand = 1;
-    while (num_cand > 0) {
-        int32_t b = best_candidate(cand, num_cand);
-        gpl_split_record r = cand[b];
-        cand[b] = cand[--num_cand];
-        if (!can_split(s, &r, r.node)) continue;
-        lb->applied[0] = apply_split(s, &r);
-        int32_t kids[2] = {lb->applied[0].left_child, lb->applied[0].right_child};
-        int32_t d = s->depth[kids[0]];
-        if (children_are_leaves(s, s->depth[r.node])) {
-            GPL_CHECK(split_into_leaves(s, lb->applied, 1, lb->child_rows));
-            GPL_CHECK(be->ops->release_histograms(be, &r.node, 1));
+    const int32_t max_leaves = s->cfg->params->max_leaves;
+    if (children_are_leaves(s, depth)) return 1;
+    return policy->leaf_children_when_full && max_leaves > 0 && s->num_leaves >= max_leaves;
+}
+
+/* The growth loop of both policies: take a batch, split it, and queue the
+ * children that can split in turn. */
+static gpulayer_status grow(grow_state *s, const grow_policy *policy, batch_buffers *bb)
+{
+    split_queue q = {bb->records, 0};
+    bb->nodes[0] = 0;
+    GPL_CHECK(build_histograms(s, bb->nodes, 1));
+    /* A root that cannot split ends the tree: its histogram is left to
+     * the next begin_tree. */
+    GPL_CHECK(evaluate(s, &q, bb->nodes, 1, 0));
+    while (q.count > 0) {
+        int32_t n = policy->take_batch(&q);
+        const gpl_split_record *batch = &q.rec[q.count];
+        int32_t count = apply_batch(s, batch, n, bb->applied);
+        if (count == 0) continue;
+        if (batch_children_are_leaves(s, policy, s->depth[bb->applied[0].node])) {
+            /* Their sums come from the split records. */
+            GPL_CHECK(split_into_leaves(s, bb->applied, count, bb->child_rows));
+            if (policy->release_done)
+                GPL_CHECK(release_parents(s, bb->applied, count, bb->scratch));
             continue;
         }
-        GPL_CHECK(partition_rows(s, lb->applied, 1, lb->child_rows));
-        GPL_CHECK(child_histograms(s, lb->applied, 1, lb->child_rows,
-                                   lb->scratch, lb->subs));
-        sp.leaf_children = children_are_leaves(s, d);
-        GPL_CHECK(be->ops->evaluate_splits(be, kids, 2, &sp,
-                                           s->cfg->feature_mask, &cand[num_cand]));
-        for (int k = 0; k < 2; k++) {
-            gpl_split_record *c = &cand[num_cand];
-            if (can_split(s, c, c->node)) num_cand++;
-            else {
-                if (k == 0) cand[num_cand] = cand[num_cand + 1];
-                GPL_CHECK(be->ops->release_histograms(be, &kids[k], 1));
-            }
+        GPL_CHECK(partition_rows(s, bb->applied, count, bb->child_rows));
+        GPL_CHECK(child_histograms(s, bb->applied, count, bb->child_rows,
+                                   bb->scratch, bb->subs));
+        for (int32_t i = 0; i < count; i++) {
+            bb->nodes[2 * i] = bb->applied[i].left_child;
+            bb->nodes[2 * i + 1] = bb->applied[i].right_child;
         }
+        GPL_CHECK(evaluate(s, &q, bb->nodes, 2 * count, policy->release_done));
     }
     return GPULAYER_OK;
 }
@@ -274,14 +318,14 @@ static void set_leaf_values(grow_state *s, float *leaf_value)
         leaf_value[i] = i < s->num_nodes ? s->nodes[i].leaf_value : 0.0f;
 }
 
-static void free_level_buffers(level_buffers *lb)
+static void free_batch_buffers(batch_buffers *bb)
 {
-    free(lb->nodes);
-    free(lb->scratch);
-    free(lb->records);
-    free(lb->applied);
-    free(lb->subs);
-    free(lb->child_rows);
+    free(bb->nodes);
+    free(bb->scratch);
+    free(bb->records);
+    free(bb->applied);
+    free(bb->subs);
+    free(bb->child_rows);
 }
 
 gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
@@ -289,20 +333,20 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
 {
     const size_t M = (size_t)cfg->max_nodes;
     grow_state s = {cfg, be, NULL, NULL, NULL, 0, 1};
-    level_buffers lb;
+    batch_buffers bb;
     s.nodes = malloc(sizeof(gpl_tree_node) * M);
     s.sums = malloc(sizeof(gpl_grad_pair) * M);
     s.depth = malloc(sizeof(int32_t) * M);
-    lb.nodes = malloc(sizeof(int32_t) * M);
-    lb.scratch = malloc(sizeof(int32_t) * M);
-    lb.records = malloc(sizeof(gpl_split_record) * (M + 2));
-    lb.applied = malloc(sizeof(gpl_split_apply) * M);
-    lb.subs = malloc(sizeof(gpl_hist_subtract) * M);
-    lb.child_rows = malloc(sizeof(int64_t) * 2 * M);
+    bb.nodes = malloc(sizeof(int32_t) * M);
+    bb.scratch = malloc(sizeof(int32_t) * M);
+    bb.records = malloc(sizeof(gpl_split_record) * (M + 2));
+    bb.applied = malloc(sizeof(gpl_split_apply) * M);
+    bb.subs = malloc(sizeof(gpl_hist_subtract) * M);
+    bb.child_rows = malloc(sizeof(int64_t) * 2 * M);
     float *leaf_value = malloc(sizeof(float) * M);
     gpulayer_status st = GPULAYER_OK;
-    if (!s.nodes || !s.sums || !s.depth || !lb.nodes || !lb.scratch ||
-        !lb.records || !lb.applied || !lb.subs || !lb.child_rows || !leaf_value) {
+    if (!s.nodes || !s.sums || !s.depth || !bb.nodes || !bb.scratch ||
+        !bb.records || !bb.applied || !bb.subs || !bb.child_rows || !leaf_value) {
         st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                        "out of host memory for a tree of %zu nodes", M);
         goto done;
@@ -310,8 +354,9 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
     new_node(&s, (gpl_grad_pair){0, 0}, 0);
     st = be->ops->begin_tree(be);
     if (st == GPULAYER_OK)
-        st = cfg->params->grow_policy == GPL_GROW_LOSSGUIDE ? grow_lossguide(&s, &lb)
-                                                            : grow_depthwise(&s, &lb);
+        st = grow(&s, cfg->params->grow_policy == GPL_GROW_LOSSGUIDE ? &lossguide_policy
+                                                                     : &depthwise_policy,
+                  &bb);
     if (st != GPULAYER_OK) goto done;
     set_leaf_values(&s, leaf_value);
     st = be->ops->update_margins(be, output, leaf_value);
@@ -325,6 +370,6 @@ done:
     free(s.sums);
     free(s.depth);
     free(leaf_value);
-    free_level_buffers(&lb);
+    free_batch_buffers(&bb);
     return st;
 }
