@@ -269,6 +269,9 @@ int gpl_backend_is_built(const char *accelerator);
  * here and met again by gpl_backend_create. May block while the driver
  * starts; a no-op for backends without a driver to start. */
 void gpl_backend_warm_up(const char *accelerator, int device);
+/* Non-zero when this build contains the named backend and it has a driver
+ * to start ahead (gpl_backend_warm_up then does something). */
+int gpl_backend_has_warm_up(const char *accelerator);
 
 /* Per-backend constructors (registry.c lists them). */
 gpulayer_status gpl_cpu_backend_create(const gpl_backend_config *config,

@@ -47,11 +47,23 @@ gpulayer_status gpl_backend_create(const char *accelerator,
                      accelerator);
 }
 
-void gpl_backend_warm_up(const char *accelerator, int device)
+/* The named backend's warm-up, or NULL when it is not built or has none. */
+static backend_warm_up warm_up_of(const char *accelerator)
 {
     for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
-        if (!strcmp(registry[i].accelerator, accelerator) && registry[i].warm_up)
-            registry[i].warm_up(device);
+        if (!strcmp(registry[i].accelerator, accelerator)) return registry[i].warm_up;
+    return NULL;
+}
+
+int gpl_backend_has_warm_up(const char *accelerator)
+{
+    return warm_up_of(accelerator) != NULL;
+}
+
+void gpl_backend_warm_up(const char *accelerator, int device)
+{
+    backend_warm_up warm_up = warm_up_of(accelerator);
+    if (warm_up) warm_up(device);
 }
 
 void gpl_backend_destroy(gpl_backend *be)

@@ -5,8 +5,8 @@
  * and bins. */
 #include "train_open.h"
 
-#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <omp.h>
@@ -49,28 +49,35 @@ static void *open_thread(void *arg)
     return NULL;
 }
 
-static void *warm_thread(void *device)
+/* Takes the parsed request (heap) and frees it: the thread is detached and
+ * may outlive the training that started it. */
+static void *warm_thread(void *arg)
 {
-    gpl_backend_warm_up("cuda", (int)(intptr_t)device);
+    gpl_request *r = arg;
+    gpl_backend_warm_up(r->accelerator, r->device_index);
+    free(r);
     return NULL;
 }
 
-/* A request that names the CUDA backend ("cuda", "cuda:1") is going to
- * start its driver in this process whatever placement says of the device,
- * so it starts now, beside the probe. "auto" waits for placement: it may
- * choose the CPU, and should then leave the GPU alone. The thread is
- * detached: a driver that hangs keeps it, never the trainer (the probe's
- * time limit turns such a driver into a refusal). */
+/* A request that names a backend with a driver to start ("cuda",
+ * "cuda:1") is going to start that driver in this process whatever
+ * placement says of the device, so it starts now, beside the probe.
+ * "auto" waits for placement: it may choose the CPU, and should then
+ * leave the GPU alone. The thread is detached: a driver that hangs keeps
+ * it, never the trainer (the probe's time limit turns such a driver into
+ * a refusal). */
 static void start_warm_up(const char *device)
 {
-    gpl_request r;
+    gpl_request *r = malloc(sizeof *r);
     pthread_t thread;
-    gpl_request_init(&r);
-    if (gpl_request_parse(device, &r) != GPULAYER_OK || strcmp(r.accelerator, "cuda") != 0 ||
-        !gpl_backend_is_built("cuda"))
-        return;
-    if (pthread_create(&thread, NULL, warm_thread, (void *)(intptr_t)r.device_index) == 0)
+    if (!r) return;
+    gpl_request_init(r);
+    if (gpl_request_parse(device, r) == GPULAYER_OK && gpl_backend_has_warm_up(r->accelerator) &&
+        pthread_create(&thread, NULL, warm_thread, r) == 0) {
         pthread_detach(thread);
+        return;
+    }
+    free(r);
 }
 
 void gpl_backend_open_start(gpl_backend_opening *o, const gpl_params *p, int64_t num_rows,
