@@ -281,18 +281,6 @@ static inline void gpl_split_record_decode(const uint32_t *w, gpl_split_record *
     r->total = gpl_split_record_pair(w + 14);
 }
 
-/* Whether split s fits a table of max_nodes nodes and num_features
- * features, splits a node in state `live`, and has a bin of 0..255. */
-static inline int gpl_split_apply_valid(const gpl_split_apply *s, int32_t max_nodes,
-                                        int32_t num_features, const uint8_t *node_state,
-                                        uint8_t live)
-{
-    return !(s->node < 0 || s->node >= max_nodes || node_state[s->node] != live ||
-             s->left_child < 0 || s->left_child >= max_nodes || s->right_child < 0 ||
-             s->right_child >= max_nodes || s->feature < 0 || s->feature >= num_features ||
-             s->bin < 0 || s->bin > 255);
-}
-
 /* Tiles of a partition over a node of `rows` rows. */
 static inline uint32_t gpl_partition_tiles(uint64_t rows, uint32_t rows_per_tile)
 {
@@ -325,29 +313,6 @@ static inline gpl_partition_push gpl_partition_plan_level(gpl_partition_split *t
     gpl_partition_push push = {(uint32_t)count, tile,
                                (uint32_t)(count * GPL_CHILD_COUNTS_BYTES / 4)};
     return push;
-}
-
-/* The node table after split s, whose left child got left_rows of its
- * rows: both children `live` one level deeper, the node `split`; the
- * children's row counts go to child_rows[0..1]. */
-static inline void gpl_partition_apply_children(const gpl_split_apply *s, int64_t left_rows,
-                                                int64_t *node_begin, int64_t *node_count,
-                                                uint8_t *node_state, int32_t *node_depth,
-                                                uint8_t live, uint8_t split,
-                                                int64_t *child_rows)
-{
-    const int64_t begin = node_begin[s->node], total = node_count[s->node];
-    node_begin[s->left_child] = begin;
-    node_count[s->left_child] = left_rows;
-    node_begin[s->right_child] = begin + left_rows;
-    node_count[s->right_child] = total - left_rows;
-    node_state[s->left_child] = live;
-    node_state[s->right_child] = live;
-    node_state[s->node] = split;
-    node_depth[s->left_child] = node_depth[s->node] + 1;
-    node_depth[s->right_child] = node_depth[s->node] + 1;
-    child_rows[0] = left_rows;
-    child_rows[1] = total - left_rows;
 }
 
 /* ------------------------------------------------------ data layout */

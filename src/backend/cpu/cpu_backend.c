@@ -30,14 +30,11 @@ static void cpu_destroy(gpl_backend *be)
         else free(c->packed_grad);
         free(c->rows);
         free(c->rows_scratch);
-        free(c->node_begin);
-        free(c->node_count);
-        free(c->node_state);
-        if (c->node_hist)
-            for (int32_t i = 0; i < c->max_nodes; i++) free(c->node_hist[i]);
-        for (int32_t i = 0; i < c->num_free_hist; i++) free(c->free_hist[i]);
-        free(c->node_hist);
-        free(c->free_hist);
+        gpl_node_table_free(&c->nodes);
+        if (c->slot_hist)
+            for (int32_t i = 0; i < c->slots.num_slots; i++) free(c->slot_hist[i]);
+        gpl_hist_slots_free(&c->slots);
+        free(c->slot_hist);
         free(c->thread_hist);
         free(c);
     }
@@ -107,17 +104,14 @@ static gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->rows = gpl_malloc_large(sizeof(uint32_t) * (n ? n : 1), "row lists");
     /* Two halves: left and right pieces of a parallel partition. */
     c->rows_scratch = gpl_malloc_large(sizeof(uint32_t) * 2 * (n ? n : 1), "row lists");
-    c->node_begin = calloc(nodes, sizeof(int64_t));
-    c->node_count = calloc(nodes, sizeof(int64_t));
-    c->node_state = calloc(nodes, 1);
-    c->node_hist = calloc(nodes, sizeof(gpl_grad_pair *));
-    c->free_hist = calloc(nodes, sizeof(gpl_grad_pair *));
+    const int tables = gpl_node_table_init(&c->nodes, c->max_nodes) == 0 &&
+                       gpl_hist_slots_init(&c->slots, "cpu", c->max_nodes, cpu_hist_grow, c) == 0;
+    c->slot_hist = calloc(nodes, sizeof(gpl_grad_pair *));
     c->acc_len = (size_t)CPU_ACC_STRIDE * (size_t)m->num_features;
     c->thread_hist = malloc(sizeof(int64_t) * c->acc_len * (size_t)c->nthread);
     c->bins_by_feature = gpl_malloc_large(n * (size_t)m->num_features + 1, "binned columns");
     if (!c->margins || !c->grad || !c->packed_grad || !c->rows || !c->rows_scratch ||
-        !c->node_begin || !c->node_count || !c->node_state || !c->node_hist ||
-        !c->free_hist || !c->thread_hist || !c->bins_by_feature)
+        !tables || !c->slot_hist || !c->thread_hist || !c->bins_by_feature)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cpu backend: out of host memory for %zu rows", n);
     transpose_bins(c);
@@ -157,15 +151,9 @@ void cpu_pack_gradients(cpu_context *c)
 static gpulayer_status cpu_begin_tree(gpl_backend *be)
 {
     cpu_context *c = cpu_ctx(be);
-    for (int32_t i = 0; i < c->max_nodes; i++) {
-        if (c->node_hist[i]) c->free_hist[c->num_free_hist++] = c->node_hist[i];
-        c->node_hist[i] = NULL;
-    }
-    memset(c->node_state, CPU_NODE_UNUSED, (size_t)c->max_nodes);
+    gpl_hist_slots_release_all(&c->slots);
+    gpl_node_table_reset(&c->nodes, c->num_rows);
     for (int64_t r = 0; r < c->num_rows; r++) c->rows[r] = (uint32_t)r;
-    c->node_begin[0] = 0;
-    c->node_count[0] = c->num_rows;
-    c->node_state[0] = CPU_NODE_LIVE;
     return GPULAYER_OK;
 }
 
@@ -176,10 +164,10 @@ static gpulayer_status cpu_update_margins(gpl_backend *be, int32_t output,
     const int32_t K = c->num_outputs;
 #pragma omp parallel for num_threads(c->nthread) schedule(dynamic)
     for (int32_t n = 0; n < c->max_nodes; n++) {
-        if (c->node_state[n] != CPU_NODE_LIVE) continue;
-        const uint32_t *rows = c->rows + c->node_begin[n];
+        if (c->nodes.state[n] != GPL_NODE_LIVE) continue;
+        const uint32_t *rows = c->rows + c->nodes.begin[n];
         const float v = leaf_value[n];
-        for (int64_t i = 0; i < c->node_count[n]; i++)
+        for (int64_t i = 0; i < c->nodes.count[n]; i++)
             c->margins[(int64_t)rows[i] * K + output] += v;
     }
     return GPULAYER_OK;

@@ -5,12 +5,8 @@
 #include <stdint.h>
 
 #include "backend.h"
-
-typedef enum cpu_node_state {
-    CPU_NODE_UNUSED = 0,
-    CPU_NODE_LIVE = 1, /* holds rows, not split (yet) */
-    CPU_NODE_SPLIT = 2
-} cpu_node_state;
+#include "common/hist_slots.h"
+#include "common/node_table.h"
 
 typedef struct cpu_context {
     int nthread;
@@ -38,18 +34,14 @@ typedef struct cpu_context {
      * there). The histogram of a deep node reads scattered rows, and this
      * way a row costs one cache line instead of two. NULL otherwise. */
     int64_t *row_records;
-    /* Row partition: the rows of node n are rows[node_begin[n] ..
-     * node_begin[n] + node_count[n]), in ascending order. */
+    /* Row partition: the rows of node n are rows[nodes.begin[n] ..
+     * nodes.begin[n] + nodes.count[n]), in ascending order. */
     uint32_t *rows;
     uint32_t *rows_scratch;
-    int64_t *node_begin;
-    int64_t *node_count;
-    uint8_t *node_state;
-    /* Histograms by node id; buffers are recycled through a free list. */
-    gpl_grad_pair **node_hist;
-    gpl_grad_pair **free_hist;
-    int32_t num_free_hist;
-    int32_t num_hist_allocated;
+    gpl_node_table nodes;
+    /* Histograms: a buffer a slot (slot_hist), the slots by node id. */
+    gpl_hist_slots slots;
+    gpl_grad_pair **slot_hist;
     /* nthread private packed accumulators, CPU_ACC_STRIDE bins a feature
      * (feature f's bin b at f * CPU_ACC_STRIDE + b), acc_len each. */
     int64_t *thread_hist;
@@ -61,6 +53,13 @@ typedef struct cpu_context {
 static inline cpu_context *cpu_ctx(gpl_backend *be)
 {
     return (cpu_context *)be->ctx;
+}
+
+/* The histogram of node, or NULL. */
+static inline gpl_grad_pair *cpu_node_hist(const cpu_context *c, int32_t node)
+{
+    const int32_t s = gpl_hist_slot(&c->slots, node);
+    return s >= 0 ? c->slot_hist[s] : NULL;
 }
 
 gpulayer_status cpu_compute_gradients(gpl_backend *be,
@@ -83,9 +82,11 @@ gpulayer_status cpu_evaluate_splits(gpl_backend *be, const int32_t *nodes,
 gpulayer_status cpu_partition_rows(gpl_backend *be,
                                    const gpl_split_apply *splits,
                                    int32_t count, int64_t *child_rows);
-/* A histogram buffer for node (from the free list or newly allocated). */
+/* A histogram buffer for node (its slot's: common/hist_slots.h). */
 gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
                                  gpl_grad_pair **out);
+gpulayer_status cpu_hist_grow(void *user, int32_t node, int32_t first, int32_t room,
+                              int32_t *made);
 /* An AVX2 clone where the host has it, chosen at load time; elsewhere the
  * generic vector code (SSE2 on x86-64, NEON on arm64). AVX2 only, no FMA:
  * a fused multiply-add would change the bits. */

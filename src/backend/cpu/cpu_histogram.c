@@ -4,30 +4,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "cpu_backend.h"
 #include "error.h"
 #include "quantize.h"
 
+/* A new slot's buffer (the pool's grow callback). */
+gpulayer_status cpu_hist_grow(void *user, int32_t node, int32_t first, int32_t room,
+                              int32_t *made)
+{
+    cpu_context *c = user;
+    (void)room;
+    gpl_grad_pair *h = malloc(sizeof(gpl_grad_pair) * c->hist_len);
+    if (!h)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "cpu backend: out of memory for the histogram of "
+                         "node %d", node);
+    cpu_track_alloc(c, sizeof(gpl_grad_pair) * c->hist_len);
+    c->slot_hist[first] = h;
+    *made = 1;
+    return GPULAYER_OK;
+}
+
 gpulayer_status cpu_hist_acquire(cpu_context *c, int32_t node,
                                  gpl_grad_pair **out)
 {
-    if (node < 0 || node >= c->max_nodes)
-        return gpl_error(GPULAYER_ERR_INTERNAL,
-                         "cpu backend: node id %d outside 0..%d", node,
-                         c->max_nodes - 1);
-    gpl_grad_pair *h = c->node_hist[node];
-    if (!h && c->num_free_hist > 0) h = c->free_hist[--c->num_free_hist];
-    if (!h) {
-        h = malloc(sizeof(gpl_grad_pair) * c->hist_len);
-        if (!h)
-            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
-                             "cpu backend: out of memory for the histogram of "
-                             "node %d", node);
-        c->num_hist_allocated++;
-        cpu_track_alloc(c, sizeof(gpl_grad_pair) * c->hist_len);
-    }
-    c->node_hist[node] = h;
-    *out = h;
+    int32_t slot;
+    GPL_CHECK(gpl_hist_slots_acquire(&c->slots, NULL, node, &slot));
+    *out = c->slot_hist[slot];
     return GPULAYER_OK;
 }
 
@@ -178,7 +182,7 @@ static void accumulate_rows(const cpu_context *c, const uint32_t *rows, int64_t 
  * row (the root) holds row i at position i. */
 static int rows_are_identity(const cpu_context *c, int32_t node)
 {
-    return c->node_count[node] == c->num_rows;
+    return c->nodes.count[node] == c->num_rows;
 }
 
 /* The accumulators of features [f0, f1), summed over the first `used`
@@ -214,8 +218,8 @@ static void build_one_node_parallel(cpu_context *c, int32_t node,
                                     gpl_grad_pair *hist)
 {
     const int nt = c->nthread;
-    const uint32_t *rows = c->rows + c->node_begin[node];
-    const int64_t count = c->node_count[node];
+    const uint32_t *rows = c->rows + c->nodes.begin[node];
+    const int64_t count = c->nodes.count[node];
 #pragma omp parallel num_threads(nt)
     {
         int t = omp_get_thread_num();
@@ -248,11 +252,11 @@ gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
      * have their rows split among the threads; the rest go one node a
      * thread, which needs no reduction. Either way the sums are exact. */
     int64_t level_rows = 0;
-    for (int32_t i = 0; i < num_nodes; i++) level_rows += c->node_count[nodes[i]];
+    for (int32_t i = 0; i < num_nodes; i++) level_rows += c->nodes.count[nodes[i]];
     const int64_t large = level_rows / (2 * c->nthread) + 1;
     int32_t num_small = 0;
     for (int32_t i = 0; i < num_nodes; i++) {
-        if (c->nthread > 1 && c->node_count[nodes[i]] >= large)
+        if (c->nthread > 1 && c->nodes.count[nodes[i]] >= large)
             build_one_node_parallel(c, nodes[i], hists[i]);
         else
             num_small++;
@@ -265,10 +269,10 @@ gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
         int64_t *acc = c->thread_hist + (size_t)omp_get_thread_num() * c->acc_len;
 #pragma omp for schedule(dynamic)
         for (int32_t i = 0; i < num_nodes; i++) {
-            if (c->nthread > 1 && c->node_count[nodes[i]] >= large) continue;
+            if (c->nthread > 1 && c->nodes.count[nodes[i]] >= large) continue;
             memset(acc, 0, sizeof(int64_t) * c->acc_len);
-            accumulate_rows(c, c->rows + c->node_begin[nodes[i]], 0,
-                            c->node_count[nodes[i]], acc, rows_are_identity(c, nodes[i]));
+            accumulate_rows(c, c->rows + c->nodes.begin[nodes[i]], 0,
+                            c->nodes.count[nodes[i]], acc, rows_are_identity(c, nodes[i]));
             unpack_features(c, acc, 1, 0, c->num_features, hists[i]);
         }
     }
@@ -282,20 +286,15 @@ gpulayer_status cpu_subtract_histograms(gpl_backend *be,
 {
     cpu_context *c = cpu_ctx(be);
     for (int32_t i = 0; i < count; i++) {
-        gpl_grad_pair *parent = c->node_hist[subs[i].parent];
-        gpl_grad_pair *built = c->node_hist[subs[i].built];
-        if (!parent || !built)
-            return gpl_error(GPULAYER_ERR_INTERNAL,
-                             "cpu backend: subtract needs the histograms of "
-                             "nodes %d and %d", subs[i].parent, subs[i].built);
+        GPL_CHECK(gpl_check_subtract("cpu", &c->slots, &subs[i]));
         gpl_grad_pair *target;
         GPL_CHECK(cpu_hist_acquire(c, subs[i].target, &target));
     }
 #pragma omp parallel for num_threads(c->nthread) schedule(static) if (count > 1)
     for (int32_t i = 0; i < count; i++) {
-        const gpl_grad_pair *p = c->node_hist[subs[i].parent];
-        const gpl_grad_pair *b = c->node_hist[subs[i].built];
-        gpl_grad_pair *t = c->node_hist[subs[i].target];
+        const gpl_grad_pair *p = cpu_node_hist(c, subs[i].parent);
+        const gpl_grad_pair *b = cpu_node_hist(c, subs[i].built);
+        gpl_grad_pair *t = cpu_node_hist(c, subs[i].target);
         for (uint32_t k = 0; k < c->hist_len; k++) {
             t[k].grad = p[k].grad - b[k].grad;
             t[k].hess = p[k].hess - b[k].hess;
@@ -308,12 +307,7 @@ gpulayer_status cpu_release_histograms(gpl_backend *be, const int32_t *nodes,
                                        int32_t num_nodes)
 {
     cpu_context *c = cpu_ctx(be);
-    for (int32_t i = 0; i < num_nodes; i++) {
-        int32_t n = nodes[i];
-        if (n < 0 || n >= c->max_nodes || !c->node_hist[n]) continue;
-        c->free_hist[c->num_free_hist++] = c->node_hist[n];
-        c->node_hist[n] = NULL;
-    }
+    for (int32_t i = 0; i < num_nodes; i++) gpl_hist_slots_release(&c->slots, nodes[i]);
     return GPULAYER_OK;
 }
 
@@ -321,9 +315,7 @@ gpulayer_status cpu_read_histogram(gpl_backend *be, int32_t node,
                                    gpl_grad_pair *out)
 {
     cpu_context *c = cpu_ctx(be);
-    if (node < 0 || node >= c->max_nodes || !c->node_hist[node])
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "cpu backend: node %d has no histogram", node);
-    memcpy(out, c->node_hist[node], sizeof(gpl_grad_pair) * c->hist_len);
+    GPL_CHECK(gpl_check_histogram("cpu", NULL, GPULAYER_ERR_INVALID_ARGUMENT, &c->slots, node));
+    memcpy(out, cpu_node_hist(c, node), sizeof(gpl_grad_pair) * c->hist_len);
     return GPULAYER_OK;
 }

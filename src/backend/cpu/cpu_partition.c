@@ -3,6 +3,7 @@
 #include <omp.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "cpu_backend.h"
 #include "error.h"
 
@@ -47,7 +48,7 @@ static int64_t split_rows(const cpu_context *c, const gpl_split_apply *s,
  * the scratch buffer. */
 static int64_t partition_node(cpu_context *c, const gpl_split_apply *s)
 {
-    const int64_t begin = c->node_begin[s->node], count = c->node_count[s->node];
+    const int64_t begin = c->nodes.begin[s->node], count = c->nodes.count[s->node];
     uint32_t *rows = c->rows + begin;
     uint32_t *right = c->rows_scratch + begin;
     int64_t nl = split_rows(c, s, rows, count, rows, right);
@@ -60,7 +61,7 @@ static int64_t partition_node(cpu_context *c, const gpl_split_apply *s)
  * order-preserving places. */
 static int64_t partition_node_parallel(cpu_context *c, const gpl_split_apply *s)
 {
-    const int64_t begin = c->node_begin[s->node], count = c->node_count[s->node];
+    const int64_t begin = c->nodes.begin[s->node], count = c->nodes.count[s->node];
     const int64_t N = c->num_rows;
     int64_t left_counts[256], total_left = 0;
     const int nt = c->nthread < 256 ? c->nthread : 256;
@@ -93,16 +94,7 @@ static int64_t partition_node_parallel(cpu_context *c, const gpl_split_apply *s)
 static void record_children(cpu_context *c, const gpl_split_apply *s, int64_t nl,
                             int64_t *child_rows)
 {
-    int64_t begin = c->node_begin[s->node], total = c->node_count[s->node];
-    c->node_begin[s->left_child] = begin;
-    c->node_count[s->left_child] = nl;
-    c->node_begin[s->right_child] = begin + nl;
-    c->node_count[s->right_child] = total - nl;
-    c->node_state[s->left_child] = CPU_NODE_LIVE;
-    c->node_state[s->right_child] = CPU_NODE_LIVE;
-    c->node_state[s->node] = CPU_NODE_SPLIT;
-    child_rows[0] = nl;
-    child_rows[1] = total - nl;
+    gpl_node_table_apply_children(&c->nodes, s, nl, 0, child_rows);
 }
 
 gpulayer_status cpu_partition_rows(gpl_backend *be,
@@ -113,20 +105,14 @@ gpulayer_status cpu_partition_rows(gpl_backend *be,
     int64_t level_rows = 0;
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_apply *s = &splits[i];
-        if (s->node < 0 || s->node >= c->max_nodes ||
-            c->node_state[s->node] != CPU_NODE_LIVE || s->left_child < 0 ||
-            s->left_child >= c->max_nodes || s->right_child < 0 ||
-            s->right_child >= c->max_nodes || s->feature < 0 ||
-            s->feature >= c->num_features)
-            return gpl_error(GPULAYER_ERR_INTERNAL,
-                             "cpu backend: invalid split of node %d", s->node);
-        level_rows += c->node_count[s->node];
+        GPL_CHECK(gpl_check_split("cpu", &c->nodes, c->num_features, s));
+        level_rows += c->nodes.count[s->node];
     }
     /* Large nodes use every thread; the others go one node a thread. */
     const int64_t large = level_rows / (2 * c->nthread) + 1;
     int32_t num_small = 0;
     for (int32_t i = 0; i < count; i++) {
-        if (c->nthread > 1 && c->node_count[splits[i].node] >= large)
+        if (c->nthread > 1 && c->nodes.count[splits[i].node] >= large)
             record_children(c, &splits[i], partition_node_parallel(c, &splits[i]),
                             child_rows + 2 * i);
         else
@@ -135,7 +121,7 @@ gpulayer_status cpu_partition_rows(gpl_backend *be,
     /* No parallel region (and its barrier) for one small node or none. */
 #pragma omp parallel for num_threads(c->nthread) schedule(dynamic) if (num_small > 1)
     for (int32_t i = 0; i < count; i++) {
-        if (c->nthread > 1 && c->node_count[splits[i].node] >= large) continue;
+        if (c->nthread > 1 && c->nodes.count[splits[i].node] >= large) continue;
         record_children(c, &splits[i], partition_node(c, &splits[i]), child_rows + 2 * i);
     }
     return GPULAYER_OK;

@@ -4,6 +4,7 @@
 #include <omp.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "cpu_backend.h"
 #include "error.h"
 #include "split_math.h"
@@ -181,15 +182,13 @@ gpulayer_status cpu_evaluate_splits(gpl_backend *be, const int32_t *nodes,
 {
     cpu_context *c = cpu_ctx(be);
     for (int32_t i = 0; i < num_nodes; i++)
-        if (nodes[i] < 0 || nodes[i] >= c->max_nodes || !c->node_hist[nodes[i]])
-            return gpl_error(GPULAYER_ERR_INTERNAL,
-                             "cpu backend: evaluate_splits: node %d has no "
-                             "histogram", nodes[i]);
+        GPL_CHECK(gpl_check_histogram("cpu", "evaluate_splits", GPULAYER_ERR_INTERNAL, &c->slots,
+                                      nodes[i]));
     /* One node (the root) on the calling thread: no region, no barrier. */
 #pragma omp parallel for num_threads(c->nthread) schedule(dynamic) if (num_nodes > 1)
     for (int32_t i = 0; i < num_nodes; i++) {
         out[i].node = nodes[i];
-        evaluate_node(c, c->node_hist[nodes[i]], params, feature_mask, &out[i]);
+        evaluate_node(c, cpu_node_hist(c, nodes[i]), params, feature_mask, &out[i]);
     }
     return GPULAYER_OK;
 }

@@ -7,13 +7,9 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "common/hist_slots.h"
+#include "common/node_table.h"
 #include "cuda_kernels.h"
-
-typedef enum cuda_node_state {
-    CUDA_NODE_UNUSED = 0,
-    CUDA_NODE_LIVE = 1, /* holds rows, not split (yet) */
-    CUDA_NODE_SPLIT = 2
-} cuda_node_state;
 
 /* Device buffers by size class: a freed block is kept for the next request
  * of its class. One stream orders all work, so a block given back after
@@ -140,23 +136,16 @@ typedef struct cuda_context {
     gpl_infer_node *tree_nodes;
     int32_t tree_top; /* nodes in use: ids < tree_top */
 
-    /* histogram slots: node_slot[node] >= 0 while the node has one */
-    gpl_grad_pair **slot_ptr; /* host copy of d_slot_ptr          */
+    /* histogram slots (common/hist_slots.h): slot s is slot_ptr[s] */
+    gpl_grad_pair **slot_ptr; /* host copy of d_slot_ptr (max_nodes entries) */
     gpl_grad_pair **d_slot_ptr;
-    int32_t slot_cap;         /* entries of slot_ptr/d_slot_ptr   */
-    int32_t num_slots;
-    int32_t *free_slots;
-    int32_t num_free_slots;
+    gpl_hist_slots slots;
     int32_t planned_slots;
 
-    /* nodes (host) */
-    uint32_t *node_begin;
-    uint32_t *node_count;
-    int8_t *node_buf;
-    uint8_t *node_state;
-    int32_t *node_slot;
+    /* nodes (host; nodes.buf: the row list d_rows[buf] of a node's rows) */
+    gpl_node_table nodes;
     /* Splits partitioned ahead, with the level's split search (one wait
-     * a level instead of two): the node's rows are already in node_buf as
+     * a level instead of two): the node's rows are already in nodes.buf as
      * left rows then right rows. */
     cuda_early_split *node_early;
     int32_t *part_late; /* max_nodes: splits partitioned in partition_rows */
@@ -228,10 +217,9 @@ gpulayer_status cuda_stage_send(cuda_context *c, cuda_stage *s, size_t bytes,
                                 const char *what);
 void cuda_stage_destroy(cuda_stage *s);
 
-/* A histogram slot for node (its own, a free one, or a new one). */
-gpulayer_status cuda_slot_acquire(cuda_context *c, int32_t node);
-void cuda_slot_release(cuda_context *c, int32_t node);
-void cuda_slots_release_all(cuda_context *c);
+/* New histogram slots beyond the plan (the slot pool's grow callback). */
+gpulayer_status cuda_slots_grow(void *user, int32_t node, int32_t first, int32_t room,
+                                int32_t *made);
 
 /* ------------------------------------------------------------ operations */
 

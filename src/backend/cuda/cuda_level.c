@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "cuda_backend.h"
 #include "error.h"
 
@@ -15,14 +16,6 @@ static gpulayer_status check_level_size(const cuda_context *c, const cuda_stage 
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "cuda backend: %s of %d nodes at level %d exceeds the per-level "
                          "tables", what, n, c->level);
-    return GPULAYER_OK;
-}
-
-static gpulayer_status check_live(const cuda_context *c, int32_t node, const char *what)
-{
-    if (node < 0 || node >= c->max_nodes || c->node_state[node] != CUDA_NODE_LIVE)
-        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: %s: node %d holds no rows",
-                         what, node);
     return GPULAYER_OK;
 }
 
@@ -56,10 +49,11 @@ gpulayer_status cuda_build_histograms(gpl_backend *be, const int32_t *nodes,
     GPL_CHECK(check_level_size(c, s, sizeof(int32_t) + sizeof(gpl_cuda_hist_item), num_nodes,
                                "build_histograms"));
     int64_t total = 0;
+    int32_t slot;
     for (int32_t i = 0; i < num_nodes; i++) {
-        GPL_CHECK(check_live(c, nodes[i], "build_histograms"));
-        GPL_CHECK(cuda_slot_acquire(c, nodes[i]));
-        total += c->node_count[nodes[i]];
+        GPL_CHECK(gpl_check_node_live("cuda", "build_histograms", &c->nodes, nodes[i]));
+        GPL_CHECK(gpl_hist_slots_acquire(&c->slots, NULL, nodes[i], &slot));
+        total += c->nodes.count[nodes[i]];
     }
     const int64_t target = (4 * (int64_t)c->sm_count + c->num_chunks - 1) / c->num_chunks;
     int64_t per_item = (total + target - 1) / (target > 0 ? target : 1);
@@ -71,20 +65,20 @@ gpulayer_status cuda_build_histograms(gpl_backend *be, const int32_t *nodes,
     size_t num_items = 0;
     for (int32_t i = 0; i < num_nodes; i++) {
         const int32_t n = nodes[i];
-        for (int64_t b = 0; b < c->node_count[n]; b += per_item) {
+        for (int64_t b = 0; b < c->nodes.count[n]; b += per_item) {
             if (num_items == cap)
                 return gpl_error(GPULAYER_ERR_INTERNAL,
                                  "cuda backend: too many histogram work items");
-            int64_t e = b + per_item < c->node_count[n] ? b + per_item : c->node_count[n];
+            int64_t e = b + per_item < c->nodes.count[n] ? b + per_item : c->nodes.count[n];
             const int32_t buf = n == 0 && c->rows_identity ? GPL_CUDA_ROWS_IDENTITY
-                                                           : c->node_buf[n];
-            items[num_items++] = (gpl_cuda_hist_item){c->node_begin[n] + (uint32_t)b,
-                                                      c->node_begin[n] + (uint32_t)e, buf,
-                                                      c->node_slot[n]};
+                                                           : c->nodes.buf[n];
+            items[num_items++] = (gpl_cuda_hist_item){(uint32_t)(c->nodes.begin[n] + b),
+                                                      (uint32_t)(c->nodes.begin[n] + e), buf,
+                                                      c->slots.node_slot[n]};
         }
     }
     int32_t *clear = (int32_t *)(items + num_items);
-    for (int32_t i = 0; i < num_nodes; i++) clear[i] = c->node_slot[nodes[i]];
+    for (int32_t i = 0; i < num_nodes; i++) clear[i] = c->slots.node_slot[nodes[i]];
     cuda_profile_begin(c);
     GPL_CHECK(cuda_stage_send(c, s, sizeof *items * num_items + sizeof(int32_t) * (size_t)num_nodes,
                               "copying histogram work items"));
@@ -112,21 +106,17 @@ gpulayer_status cuda_subtract_histograms(gpl_backend *be, const gpl_hist_subtrac
     cuda_stage *s = &c->stage_sub;
     if (count == 0) return GPULAYER_OK;
     GPL_CHECK(check_level_size(c, s, 3 * sizeof(int32_t), count, "subtract_histograms"));
+    int32_t slot;
     for (int32_t i = 0; i < count; i++) {
-        const int32_t p = subs[i].parent, b = subs[i].built;
-        if (p < 0 || p >= c->max_nodes || b < 0 || b >= c->max_nodes ||
-            c->node_slot[p] < 0 || c->node_slot[b] < 0)
-            return gpl_error(GPULAYER_ERR_INTERNAL,
-                             "cuda backend: subtract needs the histograms of nodes %d and %d",
-                             p, b);
-        GPL_CHECK(cuda_slot_acquire(c, subs[i].target));
+        GPL_CHECK(gpl_check_subtract("cuda", &c->slots, &subs[i]));
+        GPL_CHECK(gpl_hist_slots_acquire(&c->slots, NULL, subs[i].target, &slot));
     }
     GPL_CHECK(cuda_stage_wait(c, s));
     int32_t *t = s->host;
     for (int32_t i = 0; i < count; i++) {
-        t[3 * i] = c->node_slot[subs[i].parent];
-        t[3 * i + 1] = c->node_slot[subs[i].built];
-        t[3 * i + 2] = c->node_slot[subs[i].target];
+        t[3 * i] = c->slots.node_slot[subs[i].parent];
+        t[3 * i + 1] = c->slots.node_slot[subs[i].built];
+        t[3 * i + 2] = c->slots.node_slot[subs[i].target];
     }
     cuda_profile_begin(c);
     GPL_CHECK(cuda_stage_send(c, s, 3 * sizeof(int32_t) * (size_t)count,
@@ -169,12 +159,13 @@ static gpulayer_status partition_table(cuda_context *c, int32_t count, const int
         const gpl_split_apply *a = splits ? &splits[index ? index[i] : i] : NULL;
         const int32_t n = a ? a->node : nodes[i];
         const int32_t buf = n == 0 && c->rows_identity ? GPL_CUDA_ROWS_IDENTITY
-                                                       : c->node_buf[n];
-        ps[i] = (gpl_cuda_part_split){c->node_begin[n], c->node_count[n], buf,
+                                                       : c->nodes.buf[n];
+        ps[i] = (gpl_cuda_part_split){(uint32_t)c->nodes.begin[n], (uint32_t)c->nodes.count[n],
+                                      buf,
                                       a ? a->feature : -1, a ? a->bin : 0,
                                       a ? a->default_left : 0};
         tile_first[i] = tiles;
-        tiles += (c->node_count[n] + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS;
+        tiles += (uint32_t)((c->nodes.count[n] + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS);
     }
     tile_first[count] = tiles;
     if (tiles > c->part_status_cap)
@@ -222,8 +213,8 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
     if (num_nodes == 0) return GPULAYER_OK;
     GPL_CHECK(check_level_size(c, s, 2 * sizeof(int32_t), num_nodes, "evaluate_splits"));
     for (int32_t i = 0; i < num_nodes; i++)
-        if (nodes[i] < 0 || nodes[i] >= c->max_nodes || c->node_slot[nodes[i]] < 0 ||
-            c->node_state[nodes[i]] != CUDA_NODE_LIVE)
+        if (nodes[i] < 0 || nodes[i] >= c->max_nodes || c->slots.node_slot[nodes[i]] < 0 ||
+            c->nodes.state[nodes[i]] != GPL_NODE_LIVE)
             return gpl_error(GPULAYER_ERR_INTERNAL,
                              "cuda backend: evaluate_splits: node %d has no histogram or no rows",
                              nodes[i]);
@@ -234,7 +225,7 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
     int32_t *t = s->host;
     for (int32_t i = 0; i < num_nodes; i++) {
         t[2 * i] = nodes[i];
-        t[2 * i + 1] = c->node_slot[nodes[i]];
+        t[2 * i + 1] = c->slots.node_slot[nodes[i]];
     }
     cuda_profile_begin(c);
     GPL_CHECK(upload_mask(c, feature_mask));
@@ -257,10 +248,10 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
     for (int32_t i = 0; i < num_nodes && early; i++) {
         const gpl_split_record *r = &c->h_records[i];
         const int32_t n = nodes[i];
-        if (r->feature < 0 || c->node_count[n] == 0) continue;
+        if (r->feature < 0 || c->nodes.count[n] == 0) continue;
         /* The rows now lie in the other buffer, left child first (the
          * root's identity rows went to buffer 1). */
-        c->node_buf[n] = (int8_t)(1 - c->node_buf[n]);
+        c->nodes.buf[n] = (uint8_t)(1 - c->nodes.buf[n]);
         if (n == 0) c->rows_identity = 0;
         c->node_early[n] = (cuda_early_split){c->h_counts[i], r->feature, r->bin,
                                               r->default_left != 0};
@@ -270,32 +261,16 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
 
 static gpulayer_status check_split(const cuda_context *c, const gpl_split_apply *a)
 {
-    GPL_CHECK(check_live(c, a->node, "partition_rows"));
-    if (a->left_child < 0 || a->left_child >= c->max_nodes || a->right_child < 0 ||
-        a->right_child >= c->max_nodes || a->feature < 0 || a->feature >= c->num_features ||
-        a->bin < 0 || a->bin > 255)
-        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: invalid split of node %d",
-                         a->node);
-    return GPULAYER_OK;
+    GPL_CHECK(gpl_check_node_live("cuda", "partition_rows", &c->nodes, a->node));
+    return gpl_check_split("cuda", &c->nodes, c->num_features, a);
 }
 
-/* The children of an applied split; the parent's rows lie in node_buf
+/* The children of an applied split; the parent's rows lie in nodes.buf
  * (already the children's buffer), left child first. */
-static void set_children(cuda_context *c, const gpl_split_apply *a, uint32_t nl, int8_t buf,
+static void set_children(cuda_context *c, const gpl_split_apply *a, uint32_t nl, uint8_t buf,
                          int64_t *child_rows)
 {
-    const uint32_t begin = c->node_begin[a->node], total = c->node_count[a->node];
-    c->node_begin[a->left_child] = begin;
-    c->node_count[a->left_child] = nl;
-    c->node_buf[a->left_child] = buf;
-    c->node_begin[a->right_child] = begin + nl;
-    c->node_count[a->right_child] = total - nl;
-    c->node_buf[a->right_child] = buf;
-    c->node_state[a->left_child] = CUDA_NODE_LIVE;
-    c->node_state[a->right_child] = CUDA_NODE_LIVE;
-    c->node_state[a->node] = CUDA_NODE_SPLIT;
-    child_rows[0] = nl;
-    child_rows[1] = (int64_t)total - nl;
+    gpl_node_table_apply_children(&c->nodes, a, nl, buf, child_rows);
 }
 
 gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
@@ -313,7 +288,7 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
         cuda_early_split *e = &c->node_early[a->node];
         if (e->feature == a->feature && e->bin == a->bin &&
             e->default_left == (a->default_left != 0)) {
-            set_children(c, a, e->left, c->node_buf[a->node], child_rows + 2 * i);
+            set_children(c, a, e->left, c->nodes.buf[a->node], child_rows + 2 * i);
             e->feature = -1;
         } else {
             late_index[late++] = i;
@@ -330,8 +305,8 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
         for (int32_t j = 0; j < late; j++) {
             const gpl_split_apply *a = &splits[late_index[j]];
             /* A split without rows has no tile to write its count. */
-            const uint32_t nl = c->node_count[a->node] ? c->h_counts[j] : 0;
-            set_children(c, a, nl, (int8_t)(1 - c->node_buf[a->node]),
+            const uint32_t nl = c->nodes.count[a->node] ? c->h_counts[j] : 0;
+            set_children(c, a, nl, (uint8_t)(1 - c->nodes.buf[a->node]),
                          child_rows + 2 * late_index[j]);
         }
     }
@@ -349,9 +324,9 @@ gpulayer_status cuda_split_into_leaves(gpl_backend *be, const gpl_split_apply *s
         for (int32_t i = 0; i < count; i++) GPL_CHECK(check_split(c, &splits[i]));
         cuda_record_splits(c, splits, count);
         for (int32_t i = 0; i < count; i++) {
-            c->node_state[splits[i].node] = CUDA_NODE_SPLIT;
-            c->node_state[splits[i].left_child] = CUDA_NODE_UNUSED;
-            c->node_state[splits[i].right_child] = CUDA_NODE_UNUSED;
+            c->nodes.state[splits[i].node] = GPL_NODE_SPLIT;
+            c->nodes.state[splits[i].left_child] = GPL_NODE_UNUSED;
+            c->nodes.state[splits[i].right_child] = GPL_NODE_UNUSED;
         }
         c->level++;
         return GPULAYER_OK;
@@ -368,7 +343,7 @@ gpulayer_status cuda_release_histograms(gpl_backend *be, const int32_t *nodes,
                                         int32_t num_nodes)
 {
     cuda_context *c = cuda_ctx(be);
-    for (int32_t i = 0; i < num_nodes; i++) cuda_slot_release(c, nodes[i]);
+    for (int32_t i = 0; i < num_nodes; i++) gpl_hist_slots_release(&c->slots, nodes[i]);
     return GPULAYER_OK;
 }
 
@@ -376,10 +351,8 @@ gpulayer_status cuda_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair
 {
     cuda_context *c = cuda_ctx(be);
     CUDA_ENTER(c);
-    if (node < 0 || node >= c->max_nodes || c->node_slot[node] < 0)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "cuda backend: node %d has no histogram", node);
-    CUDA_TRY(c, cudaMemcpyAsync(out, c->slot_ptr[c->node_slot[node]],
+    GPL_CHECK(gpl_check_histogram("cuda", NULL, GPULAYER_ERR_INVALID_ARGUMENT, &c->slots, node));
+    CUDA_TRY(c, cudaMemcpyAsync(out, c->slot_ptr[c->slots.node_slot[node]],
                                 sizeof(gpl_grad_pair) * c->hist_len, cudaMemcpyDeviceToHost,
                                 c->stream), "read_histogram");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "read_histogram (kernels before it)");
@@ -416,8 +389,9 @@ gpulayer_status cuda_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_p
     cuda_context *c = cuda_ctx(be);
     CUDA_ENTER(c);
     if (node == GPL_ROW_GRADIENTS) return write_row_gradients(c, in);
-    GPL_CHECK(cuda_slot_acquire(c, node));
-    CUDA_TRY(c, cudaMemcpyAsync(c->slot_ptr[c->node_slot[node]], in,
+    int32_t slot;
+    GPL_CHECK(gpl_hist_slots_acquire(&c->slots, NULL, node, &slot));
+    CUDA_TRY(c, cudaMemcpyAsync(c->slot_ptr[c->slots.node_slot[node]], in,
                                 sizeof(gpl_grad_pair) * c->hist_len, cudaMemcpyHostToDevice,
                                 c->stream), "write_pairs");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "write_pairs");

@@ -231,22 +231,16 @@ static void make_chunks(cuda_context *c, gpl_cuda_hist_chunk *chunks)
 static gpulayer_status host_tables(cuda_context *c)
 {
     const size_t M = (size_t)c->max_nodes;
-    c->node_begin = calloc(M, sizeof *c->node_begin);
-    c->node_count = calloc(M, sizeof *c->node_count);
-    c->node_buf = calloc(M, sizeof *c->node_buf);
-    c->node_state = calloc(M, sizeof *c->node_state);
-    c->node_slot = malloc(M * sizeof *c->node_slot);
+    const int tables = gpl_node_table_init(&c->nodes, c->max_nodes) == 0 &&
+                       gpl_hist_slots_init(&c->slots, "cuda", c->max_nodes, cuda_slots_grow,
+                                           c) == 0;
     c->node_early = malloc(M * sizeof *c->node_early);
     c->part_late = malloc(M * sizeof *c->part_late);
     c->mask_cache = malloc((size_t)c->num_features);
-    if (!c->node_begin || !c->node_count || !c->node_buf || !c->node_state ||
-        !c->node_slot || !c->node_early || !c->part_late || !c->mask_cache)
+    if (!tables || !c->node_early || !c->part_late || !c->mask_cache)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cuda backend: out of host memory for %zu nodes", M);
-    for (size_t i = 0; i < M; i++) {
-        c->node_slot[i] = -1;
-        c->node_early[i].feature = -1;
-    }
+    for (size_t i = 0; i < M; i++) c->node_early[i].feature = -1;
     return GPULAYER_OK;
 }
 
@@ -369,22 +363,17 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
         c->tree_nodes = c->stage_tree.host;
     }
     /* The planned histogram slots, one pool block. */
-    c->slot_cap = c->max_nodes;
-    c->slot_ptr = calloc((size_t)c->slot_cap, sizeof *c->slot_ptr);
-    c->free_slots = malloc(sizeof *c->free_slots * (size_t)c->slot_cap);
-    if (!c->slot_ptr || !c->free_slots)
+    c->slot_ptr = calloc((size_t)c->max_nodes, sizeof *c->slot_ptr);
+    if (!c->slot_ptr)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
-    POOL_GET(c->d_slot_ptr, sizeof(gpl_grad_pair *) * (size_t)c->slot_cap, "slot table");
+    POOL_GET(c->d_slot_ptr, sizeof(gpl_grad_pair *) * (size_t)c->max_nodes, "slot table");
     gpl_grad_pair *slab;
     const size_t hist_bytes = sizeof(gpl_grad_pair) * c->hist_len;
     POOL_GET(slab, hist_bytes * (size_t)c->planned_slots, "node histograms");
-    for (int32_t i = 0; i < c->planned_slots; i++) {
-        c->slot_ptr[i] = slab + (size_t)i * c->hist_len;
-        c->free_slots[c->num_free_slots++] = c->planned_slots - 1 - i;
-    }
-    c->num_slots = c->planned_slots;
+    for (int32_t i = 0; i < c->planned_slots; i++) c->slot_ptr[i] = slab + (size_t)i * c->hist_len;
+    gpl_hist_slots_add(&c->slots, c->planned_slots);
     CUDA_TRY(c, cudaMemcpyAsync(c->d_slot_ptr, c->slot_ptr,
-                                sizeof(gpl_grad_pair *) * (size_t)c->num_slots,
+                                sizeof(gpl_grad_pair *) * (size_t)c->slots.num_slots,
                                 cudaMemcpyHostToDevice, c->stream), "copying the slot table");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "copying the slot table");
     if (c->hist_kind != GPL_CUDA_HIST_GLOBAL)
@@ -411,63 +400,34 @@ void cuda_workspace_destroy(cuda_context *c)
     if (c->h_records) cudaFreeHost(c->h_records);
     cuda_pool_release_all(&c->pool);
     free(c->feature_offset);
-    free(c->node_begin);
-    free(c->node_count);
-    free(c->node_buf);
-    free(c->node_state);
-    free(c->node_slot);
+    gpl_node_table_free(&c->nodes);
+    gpl_hist_slots_free(&c->slots);
     free(c->node_early);
     free(c->part_late);
     free(c->mask_cache);
     free(c->slot_ptr);
-    free(c->free_slots);
 }
 
 /* ------------------------------------------------------------ slots */
 
-/* More slots than planned: another pool block of half the plan. */
-static gpulayer_status grow_slots(cuda_context *c)
+/* More slots than planned: another pool block of half the plan (at most
+ * `room`, what the slot table has left). */
+gpulayer_status cuda_slots_grow(void *user, int32_t node, int32_t first, int32_t room,
+                                int32_t *made)
 {
+    cuda_context *c = user;
     gpulayer_status st = GPULAYER_OK;
+    (void)node;
     int32_t more = c->planned_slots / 2 > 0 ? c->planned_slots / 2 : 1;
-    if (more > c->slot_cap - c->num_slots) more = c->slot_cap - c->num_slots;
-    if (more <= 0)
-        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: all %d histogram slots in use",
-                         c->slot_cap);
+    if (more > room) more = room;
     gpl_grad_pair *slab;
     POOL_GET(slab, sizeof(gpl_grad_pair) * c->hist_len * (size_t)more, "node histograms");
-    for (int32_t i = 0; i < more; i++) {
-        c->slot_ptr[c->num_slots + i] = slab + (size_t)i * c->hist_len;
-        c->free_slots[c->num_free_slots++] = c->num_slots + i;
-    }
+    for (int32_t i = 0; i < more; i++) c->slot_ptr[first + i] = slab + (size_t)i * c->hist_len;
     /* Kernels already queued read only the old entries, which stay. */
-    CUDA_TRY(c, cudaMemcpyAsync(c->d_slot_ptr + c->num_slots, c->slot_ptr + c->num_slots,
+    CUDA_TRY(c, cudaMemcpyAsync(c->d_slot_ptr + first, c->slot_ptr + first,
                                 sizeof(gpl_grad_pair *) * (size_t)more,
                                 cudaMemcpyHostToDevice, c->stream), "growing the slot table");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "growing the slot table");
-    c->num_slots += more;
+    *made = more;
     return GPULAYER_OK;
-}
-
-gpulayer_status cuda_slot_acquire(cuda_context *c, int32_t node)
-{
-    if (node < 0 || node >= c->max_nodes)
-        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: node id %d outside 0..%d",
-                         node, c->max_nodes - 1);
-    if (c->node_slot[node] >= 0) return GPULAYER_OK;
-    if (c->num_free_slots == 0) GPL_CHECK(grow_slots(c));
-    c->node_slot[node] = c->free_slots[--c->num_free_slots];
-    return GPULAYER_OK;
-}
-
-void cuda_slot_release(cuda_context *c, int32_t node)
-{
-    if (node < 0 || node >= c->max_nodes || c->node_slot[node] < 0) return;
-    c->free_slots[c->num_free_slots++] = c->node_slot[node];
-    c->node_slot[node] = -1;
-}
-
-void cuda_slots_release_all(cuda_context *c)
-{
-    for (int32_t n = 0; n < c->max_nodes; n++) cuda_slot_release(c, n);
 }

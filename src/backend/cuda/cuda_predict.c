@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "cuda_backend.h"
 #include "error.h"
 
@@ -43,10 +44,8 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
     const gpl_infer_forest *fo = job->forest;
     const int64_t N = job->num_rows;
     const int32_t F = job->num_features, K = job->num_outputs;
+    GPL_CHECK(gpl_check_predict_job("cuda", job));
     if (N <= 0) return GPULAYER_OK;
-    if (K < 1 || F < 0)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "cuda backend: predict: %d outputs, %d features", K, F);
     c->level = -1;
     const size_t row_bytes = (size_t)F * 5 + (size_t)K * 4;
     int64_t block = (int64_t)(CUDA_PREDICT_BLOCK_BYTES / row_bytes);

@@ -105,8 +105,8 @@ gpulayer_status cuda_begin_tree(gpl_backend *be)
     cuda_context *c = cuda_ctx(be);
     CUDA_ENTER(c);
     c->level = 0;
-    cuda_slots_release_all(c);
-    memset(c->node_state, CUDA_NODE_UNUSED, (size_t)c->max_nodes);
+    gpl_hist_slots_release_all(&c->slots);
+    gpl_node_table_reset(&c->nodes, c->num_rows);
     for (int32_t n = 0; n < c->max_nodes; n++) c->node_early[n].feature = -1;
     /* The root's rows are 0 .. n-1: histograms and the partition take
      * them so without a row list; only the margin update by leaf row
@@ -116,10 +116,6 @@ gpulayer_status cuda_begin_tree(gpl_backend *be)
         CUDA_TRY(c, gpl_cuda_launch_iota(c->d_rows[0], c->num_rows, c->stream), "kernel iota");
         cuda_profile_end(c, CUDA_OP_BEGIN_TREE);
     }
-    c->node_begin[0] = 0;
-    c->node_count[0] = (uint32_t)c->num_rows;
-    c->node_buf[0] = 0;
-    c->node_state[0] = CUDA_NODE_LIVE;
     c->rows_identity = 1;
     if (c->tree_nodes) {
         /* The previous tree's table has been copied before it is rewritten. */
@@ -185,12 +181,13 @@ gpulayer_status cuda_update_margins(gpl_backend *be, int32_t output,
     gpl_cuda_leaf *leaves = s->host;
     int32_t count = 0;
     for (int32_t n = 0; n < c->max_nodes; n++) {
-        if (c->node_state[n] != CUDA_NODE_LIVE || c->node_count[n] == 0) continue;
+        if (c->nodes.state[n] != GPL_NODE_LIVE || c->nodes.count[n] == 0) continue;
         if ((size_t)count == cap)
             return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                              "cuda backend: more than %zu leaves in one tree", cap);
-        leaves[count++] = (gpl_cuda_leaf){c->node_begin[n], c->node_count[n],
-                                          c->node_buf[n], leaf_value[n]};
+        leaves[count++] = (gpl_cuda_leaf){(uint32_t)c->nodes.begin[n],
+                                          (uint32_t)c->nodes.count[n],
+                                          c->nodes.buf[n], leaf_value[n]};
     }
     uint32_t *tile_first = (uint32_t *)(leaves + cap);
     uint32_t tiles = 0;

@@ -43,10 +43,8 @@ static void mtl_destroy(gpl_backend *be)
         free(c->feature_offset);
         free(c->chunks);
         free(c->hist);
-        free(c->node_begin);
-        free(c->node_count);
-        free(c->node_state);
-        free(c->node_depth);
+        gpl_hist_slots_free(&c->slots);
+        gpl_node_table_free(&c->nodes);
         free(c);
     }
     free(be);
@@ -85,11 +83,10 @@ static gpulayer_status alloc_nodes(mtl_context *c)
 {
     const size_t M = (size_t)c->max_nodes;
     c->hist = calloc(M, sizeof(gpl_mtl_buf));
-    c->node_begin = calloc(M, sizeof(int64_t));
-    c->node_count = calloc(M, sizeof(int64_t));
-    c->node_state = calloc(M, 1);
-    c->node_depth = calloc(M, sizeof(int32_t));
-    if (!c->hist || !c->node_begin || !c->node_count || !c->node_state || !c->node_depth)
+    const int tables = gpl_node_table_init(&c->nodes, c->max_nodes) == 0 &&
+                       gpl_hist_slots_init(&c->slots, "metal", c->max_nodes, mtl_hist_grow,
+                                           c) == 0;
+    if (!c->hist || !tables)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of host memory");
     return GPULAYER_OK;
 }
@@ -273,11 +270,7 @@ static gpulayer_status mtl_begin_tree(gpl_backend *be)
 {
     mtl_context *c = mtl_ctx(be);
     mtl_hist_release_all(c);
-    memset(c->node_state, MTL_NODE_UNUSED, (size_t)c->max_nodes);
-    c->node_begin[0] = 0;
-    c->node_count[0] = c->num_rows;
-    c->node_state[0] = MTL_NODE_LIVE;
-    c->node_depth[0] = 0;
+    gpl_node_table_reset(&c->nodes, c->num_rows);
     const uint64_t N = (uint64_t)c->num_rows, window = (uint64_t)1 << c->win.list_shift;
     GPL_CHECK(gpl_mtl_begin(c->rt, "begin_tree", 0));
     for (uint64_t first = 0; first < N; first += window) {
@@ -302,12 +295,12 @@ static gpulayer_status mtl_update_margins(gpl_backend *be, int32_t output,
                 b + GPL_KERNEL_WINDOWS);
     GPL_CHECK(gpl_mtl_begin(c->rt, "update_margins", -1));
     for (int32_t n = 0; n < c->max_nodes; n++) {
-        if (c->node_state[n] != MTL_NODE_LIVE || c->node_count[n] == 0) continue;
-        gpl_margins_push p = {(uint32_t)c->node_begin[n], (uint32_t)c->node_count[n],
+        if (c->nodes.state[n] != GPL_NODE_LIVE || c->nodes.count[n] == 0) continue;
+        gpl_margins_push p = {(uint32_t)c->nodes.begin[n], (uint32_t)c->nodes.count[n],
                               (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n],
                               c->win.margin_shift};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_UPDATE_MARGINS, b, &p,
-                                   gpl_mtl_groups_for(c->rt, (uint64_t)c->node_count[n])));
+                                   gpl_mtl_groups_for(c->rt, (uint64_t)c->nodes.count[n])));
     }
     return gpl_mtl_commit(c->rt, 0);
 }

@@ -9,14 +9,10 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "common/hist_slots.h"
+#include "common/node_table.h"
 #include "gpu_kernel_abi.h"
 #include "metal_host.h"
-
-typedef enum mtl_node_state {
-    MTL_NODE_UNUSED = 0,
-    MTL_NODE_LIVE = 1, /* holds rows, not split (yet) */
-    MTL_NODE_SPLIT = 2
-} mtl_node_state;
 
 /* A run of features whose bins fit the histogram kernel's threadgroup
  * chunk (GPL_MTL_SHARED_BINS). */
@@ -50,19 +46,25 @@ typedef struct mtl_context {
     gpl_mtl_buf group_max, partial, tiles, child_counts, records, mask;
     uint32_t grad_groups, partial_groups;
 
-    /* node histograms: one pool buffer a node, returned to the pool when
+    /* node histograms: a slot a node (common/hist_slots.h), each slot
+     * one pool buffer while its node holds it, returned to the pool when
      * released (and reused once the batches that used it completed) */
-    gpl_mtl_buf *hist;
+    gpl_hist_slots slots;
+    gpl_mtl_buf *hist; /* by slot */
 
     /* row partition bookkeeping (host side; counts come from the device) */
-    int64_t *node_begin, *node_count;
-    uint8_t *node_state;
-    int32_t *node_depth;
+    gpl_node_table nodes;
 
     size_t estimate_bytes;
 } mtl_context;
 
 static inline mtl_context *mtl_ctx(gpl_backend *be) { return (mtl_context *)be->ctx; }
+
+/* The histogram buffer of node, which holds a slot. */
+static inline gpl_mtl_buf *mtl_node_hist(mtl_context *c, int32_t node)
+{
+    return &c->hist[c->slots.node_slot[node]];
+}
 
 /* metal_backend.c */
 static inline gpl_mtl_bind mtl_whole(gpl_mtl_buf *b)
@@ -94,6 +96,9 @@ gpulayer_status mtl_release_histograms(gpl_backend *be, const int32_t *nodes,
                                        int32_t num_nodes);
 gpulayer_status mtl_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out);
 void mtl_hist_release_all(mtl_context *c);
+/* The slot pool's grow callback: a slot's buffer is made when taken. */
+gpulayer_status mtl_hist_grow(void *user, int32_t node, int32_t first, int32_t room,
+                              int32_t *made);
 
 /* metal_split.c, metal_partition.c */
 gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_t num_nodes,

@@ -6,17 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "error.h"
 #include "gpu_kernel_abi.h"
 #include "metal_backend.h"
-
-static gpulayer_status check_node(const mtl_context *c, int32_t node, const char *op)
-{
-    if (node < 0 || node >= c->max_nodes)
-        return gpl_error(GPULAYER_ERR_INTERNAL, "metal backend: %s: node id %d outside 0..%d",
-                         op, node, c->max_nodes - 1);
-    return GPULAYER_OK;
-}
 
 static size_t hist_bytes(const mtl_context *c)
 {
@@ -27,15 +20,36 @@ static size_t hist_bytes(const mtl_context *c)
  * them in place. */
 static gpulayer_status acquire(mtl_context *c, int32_t node, const char *op)
 {
-    GPL_CHECK(check_node(c, node, op));
-    if (c->hist[node].block.handle) return GPULAYER_OK;
-    return gpl_mtl_buf_acquire(c->rt, &c->hist[node], hist_bytes(c), GPL_MTL_SHARED,
+    int32_t s;
+    GPL_CHECK(gpl_hist_slots_acquire(&c->slots, op, node, &s));
+    if (c->hist[s].block.handle) return GPULAYER_OK;
+    return gpl_mtl_buf_acquire(c->rt, &c->hist[s], hist_bytes(c), GPL_MTL_SHARED,
                                "node histogram");
+}
+
+gpulayer_status mtl_hist_grow(void *user, int32_t node, int32_t first, int32_t room,
+                              int32_t *made)
+{
+    (void)user;
+    (void)node;
+    (void)first;
+    (void)room;
+    *made = 1;
+    return GPULAYER_OK;
+}
+
+/* Node's buffer back to the pool, and its slot to the free slots. */
+static void release(mtl_context *c, int32_t node)
+{
+    const int32_t s = gpl_hist_slot(&c->slots, node);
+    if (s < 0) return;
+    gpl_mtl_buf_release(c->rt, &c->hist[s]);
+    gpl_hist_slots_release(&c->slots, node);
 }
 
 void mtl_hist_release_all(mtl_context *c)
 {
-    for (int32_t n = 0; n < c->max_nodes; n++) gpl_mtl_buf_release(c->rt, &c->hist[n]);
+    for (int32_t n = 0; n < c->max_nodes; n++) release(c, n);
 }
 
 
@@ -49,14 +63,14 @@ typedef struct wave_node {
 
 static uint32_t live_rows(const mtl_context *c, int32_t node)
 {
-    return c->node_state[node] == MTL_NODE_LIVE ? (uint32_t)c->node_count[node] : 0;
+    return gpl_node_live_rows(&c->nodes, node);
 }
 
 static gpulayer_status record_partials(mtl_context *c, const wave_node *w)
 {
     for (int32_t k = 0; k < c->num_chunks; k++) {
         const mtl_chunk *ch = &c->chunks[k];
-        gpl_histogram_push p = {(uint32_t)c->node_begin[w->node], live_rows(c, w->node),
+        gpl_histogram_push p = {(uint32_t)c->nodes.begin[w->node], live_rows(c, w->node),
                                 ch->feature_first, ch->feature_count, ch->bin_first,
                                 ch->bin_count, (uint32_t)c->column_bytes, c->hist_len,
                                 w->partial_first};
@@ -77,7 +91,7 @@ static gpulayer_status record_reductions(mtl_context *c, const wave_node *wave, 
     gpl_mtl_barrier(c->rt);
     for (int32_t i = 0; i < n; i++) {
         gpl_reduce_push rp = {c->hist_len, wave[i].groups, wave[i].partial_first};
-        gpl_mtl_bind rb[2] = {mtl_whole(&c->partial), mtl_whole(&c->hist[wave[i].node])};
+        gpl_mtl_bind rb[2] = {mtl_whole(&c->partial), mtl_whole(mtl_node_hist(c, wave[i].node))};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HIST_REDUCE, rb, &rp,
                                    gpl_reduce_groups(c->hist_len, UINT32_MAX)));
     }
@@ -117,7 +131,7 @@ gpulayer_status mtl_build_histograms(gpl_backend *be, const int32_t *nodes, int3
     for (int32_t i = 0; i < num_nodes; i++) GPL_CHECK(acquire(c, nodes[i], "build_histograms"));
     wave_node *wave = malloc(sizeof(wave_node) * (size_t)num_nodes);
     if (!wave) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
-    gpulayer_status st = gpl_mtl_begin(c->rt, "build_histograms", c->node_depth[nodes[0]]);
+    gpulayer_status st = gpl_mtl_begin(c->rt, "build_histograms", c->nodes.depth[nodes[0]]);
     if (st == GPULAYER_OK) st = record_level(c, nodes, num_nodes, wave);
     if (st == GPULAYER_OK) st = gpl_mtl_commit(c->rt, 0);
     else gpl_mtl_abandon(c->rt);
@@ -132,19 +146,14 @@ gpulayer_status mtl_subtract_histograms(gpl_backend *be, const gpl_hist_subtract
     if (count <= 0) return GPULAYER_OK;
     GPL_CHECK(gpl_mtl_context_status(c->rt));
     for (int32_t i = 0; i < count; i++) {
-        GPL_CHECK(check_node(c, subs[i].parent, "subtract_histograms"));
-        GPL_CHECK(check_node(c, subs[i].built, "subtract_histograms"));
-        if (!c->hist[subs[i].parent].block.handle || !c->hist[subs[i].built].block.handle)
-            return gpl_error(GPULAYER_ERR_INTERNAL,
-                             "metal backend: subtract needs the histograms of nodes %d and %d",
-                             subs[i].parent, subs[i].built);
+        GPL_CHECK(gpl_check_subtract("metal", &c->slots, &subs[i]));
         GPL_CHECK(acquire(c, subs[i].target, "subtract_histograms"));
     }
-    GPL_CHECK(gpl_mtl_begin(c->rt, "subtract_histograms", c->node_depth[subs[0].target]));
+    GPL_CHECK(gpl_mtl_begin(c->rt, "subtract_histograms", c->nodes.depth[subs[0].target]));
     for (int32_t i = 0; i < count; i++) {
-        gpl_mtl_bind b[3] = {mtl_whole(&c->hist[subs[i].parent]),
-                             mtl_whole(&c->hist[subs[i].built]),
-                             mtl_whole(&c->hist[subs[i].target])};
+        gpl_mtl_bind b[3] = {mtl_whole(mtl_node_hist(c, subs[i].parent)),
+                             mtl_whole(mtl_node_hist(c, subs[i].built)),
+                             mtl_whole(mtl_node_hist(c, subs[i].target))};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HIST_SUBTRACT, b, &c->hist_len,
                                    gpl_mtl_groups_for(c->rt, c->hist_len)));
     }
@@ -154,18 +163,15 @@ gpulayer_status mtl_subtract_histograms(gpl_backend *be, const gpl_hist_subtract
 gpulayer_status mtl_release_histograms(gpl_backend *be, const int32_t *nodes, int32_t num_nodes)
 {
     mtl_context *c = mtl_ctx(be);
-    for (int32_t i = 0; i < num_nodes; i++)
-        if (nodes[i] >= 0 && nodes[i] < c->max_nodes) gpl_mtl_buf_release(c->rt, &c->hist[nodes[i]]);
+    for (int32_t i = 0; i < num_nodes; i++) release(c, nodes[i]);
     return GPULAYER_OK;
 }
 
 gpulayer_status mtl_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out)
 {
     mtl_context *c = mtl_ctx(be);
-    if (node < 0 || node >= c->max_nodes || !c->hist[node].block.handle)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "metal backend: node %d has no histogram", node);
+    GPL_CHECK(gpl_check_histogram("metal", NULL, GPULAYER_ERR_INVALID_ARGUMENT, &c->slots, node));
     GPL_CHECK(gpl_mtl_context_status(c->rt));
     /* Word pairs (lo, hi) of little-endian int64: gpl_grad_pair's layout. */
-    return gpl_mtl_buf_read(c->rt, &c->hist[node], 0, out, (size_t)c->hist_len * 16);
+    return gpl_mtl_buf_read(c->rt, mtl_node_hist(c, node), 0, out, (size_t)c->hist_len * 16);
 }

@@ -5,17 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "error.h"
 #include "gpu_kernel_abi.h"
 #include "metal_backend.h"
-
-static gpulayer_status check_split(const mtl_context *c, const gpl_split_apply *s)
-{
-    if (!gpl_split_apply_valid(s, c->max_nodes, c->num_features, c->node_state, MTL_NODE_LIVE))
-        return gpl_error(GPULAYER_ERR_INTERNAL, "metal backend: invalid split of node %d",
-                         s->node);
-    return GPULAYER_OK;
-}
 
 static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *splits,
                                     int32_t count)
@@ -26,7 +19,7 @@ static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *split
         (gpl_partition_split *)((uint8_t *)c->child_counts.contents +
                                 (size_t)count * GPL_CHILD_COUNTS_BYTES);
     const gpl_partition_push push = gpl_partition_plan_level(
-        table, splits, count, c->node_begin, c->node_count, GPL_MTL_WG * GPL_PART_ITEMS,
+        table, splits, count, c->nodes.begin, c->nodes.count, GPL_MTL_WG * GPL_PART_ITEMS,
         c->column_bytes);
     /* Tiles and the level buffer, then the bin columns, the row list and
      * the scratch list in windows (window.glsl). */
@@ -57,8 +50,8 @@ gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *split
     GPL_CHECK(gpl_mtl_context_status(c->rt));
     uint64_t tiles = 0;
     for (int32_t i = 0; i < count; i++) {
-        GPL_CHECK(check_split(c, &splits[i]));
-        tiles += gpl_partition_tiles((uint64_t)c->node_count[splits[i].node],
+        GPL_CHECK(gpl_check_split("metal", &c->nodes, c->num_features, &splits[i]));
+        tiles += gpl_partition_tiles((uint64_t)c->nodes.count[splits[i].node],
                                      GPL_MTL_WG * GPL_PART_ITEMS);
     }
     GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->tiles, (size_t)tiles * 4, c->workspace,
@@ -68,16 +61,13 @@ gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *split
                                   (size_t)count * (GPL_CHILD_COUNTS_BYTES +
                                                    sizeof(gpl_partition_split)),
                                   GPL_MTL_SHARED, "child row counts and split table"));
-    gpulayer_status st = gpl_mtl_begin(c->rt, "partition_rows", c->node_depth[splits[0].node]);
+    gpulayer_status st = gpl_mtl_begin(c->rt, "partition_rows", c->nodes.depth[splits[0].node]);
     if (st == GPULAYER_OK) st = record_level(c, splits, count);
     if (st == GPULAYER_OK) st = gpl_mtl_commit(c->rt, 1);
     else gpl_mtl_abandon(c->rt);
     GPL_CHECK(st);
     const uint32_t *counts = c->child_counts.contents;
-    for (int32_t i = 0; i < count; i++) {
-        gpl_partition_apply_children(&splits[i], counts[2 * i], c->node_begin, c->node_count,
-                                     c->node_state, c->node_depth, MTL_NODE_LIVE, MTL_NODE_SPLIT,
-                                     &child_rows[2 * i]);
-    }
+    for (int32_t i = 0; i < count; i++)
+        gpl_node_table_apply_children(&c->nodes, &splits[i], counts[2 * i], 0, &child_rows[2 * i]);
     return GPULAYER_OK;
 }

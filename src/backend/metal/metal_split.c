@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "error.h"
 #include "gpu_kernel_abi.h"
 #include "metal_backend.h"
@@ -16,10 +17,8 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
     if (num_nodes <= 0) return GPULAYER_OK;
     GPL_CHECK(gpl_mtl_context_status(c->rt));
     for (int32_t i = 0; i < num_nodes; i++)
-        if (nodes[i] < 0 || nodes[i] >= c->max_nodes || !c->hist[nodes[i]].block.handle)
-            return gpl_error(GPULAYER_ERR_INTERNAL,
-                             "metal backend: evaluate_splits: node %d has no histogram",
-                             nodes[i]);
+        GPL_CHECK(gpl_check_histogram("metal", "evaluate_splits", GPULAYER_ERR_INTERNAL,
+                                      &c->slots, nodes[i]));
     if (feature_mask) {
         /* The mask is read by the previous level's batch too: the write
          * waits for it (gpl_mtl_buf_write). */
@@ -33,11 +32,11 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
     }
     const size_t bytes = sizeof(uint32_t) * GPL_SPLIT_RECORD_WORDS * (size_t)num_nodes;
     GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->records, bytes, GPL_MTL_SHARED, "split records"));
-    GPL_CHECK(gpl_mtl_begin(c->rt, "evaluate_splits", c->node_depth[nodes[0]]));
+    GPL_CHECK(gpl_mtl_begin(c->rt, "evaluate_splits", c->nodes.depth[nodes[0]]));
     for (int32_t i = 0; i < num_nodes; i++) {
         gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i, c->num_features,
                                                feature_mask != NULL);
-        gpl_mtl_bind b[4] = {mtl_whole(&c->hist[nodes[i]]), mtl_whole(&c->offsets),
+        gpl_mtl_bind b[4] = {mtl_whole(mtl_node_hist(c, nodes[i])), mtl_whole(&c->offsets),
                              mtl_whole(&c->mask), mtl_whole(&c->records)};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_SPLIT_EVAL, b, &p, 1));
     }

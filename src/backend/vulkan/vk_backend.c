@@ -50,15 +50,10 @@ static void vk_destroy(gpl_backend *be)
         free(c->feature_offset);
         free(c->mask_cache);
         free(c->chunks);
-        free(c->node_slot);
-        free(c->free_slots);
-        free(c->node_begin);
-        free(c->node_count);
-        free(c->node_state);
-        free(c->node_depth);
+        gpl_hist_slots_free(&c->slots);
+        gpl_node_table_free(&c->nodes);
         free(c->leaf_splits);
         free(c->early);
-        free(c->node_buf);
         free(c);
     }
     free(be);
@@ -172,23 +167,15 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     const char *split = getenv("GPULAYER_VULKAN_SPLIT");
     c->split_per_node = split && !strcmp(split, "node");
     c->feature_offset = malloc(sizeof(uint32_t) * ((size_t)m->num_features + 1));
-    c->node_slot = malloc(sizeof(vk_hist_slot) * (size_t)M);
-    c->free_slots = malloc(sizeof(vk_hist_slot) * (size_t)M);
-    c->node_begin = calloc((size_t)M, sizeof(int64_t));
-    c->node_count = calloc((size_t)M, sizeof(int64_t));
-    c->node_state = calloc((size_t)M, 1);
-    c->node_depth = calloc((size_t)M, sizeof(int32_t));
+    const int tables = gpl_node_table_init(&c->nodes, c->max_nodes) == 0 &&
+                       gpl_hist_slots_init(&c->slots, "vulkan", c->max_nodes, vk_hist_grow,
+                                           c) == 0;
     c->leaf_splits = malloc(sizeof(gpl_split_apply) * (size_t)M);
     c->early = malloc(sizeof(vk_early_split) * (size_t)M);
-    c->node_buf = calloc((size_t)M, 1);
-    if (!c->feature_offset || !c->node_slot || !c->free_slots || !c->node_begin ||
-        !c->node_count || !c->node_state || !c->node_depth || !c->leaf_splits || !c->early ||
-        !c->node_buf)
+    if (!c->feature_offset || !tables || !c->leaf_splits || !c->early)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of host memory");
     memcpy(c->feature_offset, m->feature_offset,
            sizeof(uint32_t) * ((size_t)m->num_features + 1));
-    for (VkDeviceSize i = 0; i < M; i++) c->node_slot[i] = (vk_hist_slot){-1, -1};
-    c->num_free_slots = 0;
 
     const VkDeviceSize hist_bytes = (VkDeviceSize)c->hist_len * 16;
     const VkDeviceSize F_words = (VkDeviceSize)m->num_features + 1;
@@ -388,13 +375,8 @@ static gpulayer_status vk_begin_tree(gpl_backend *be)
 {
     vk_context *c = vk_ctx(be);
     c->level = 0;
-    vk_hist_reset(c);
-    memset(c->node_state, VK_NODE_UNUSED, (size_t)c->max_nodes);
-    c->node_begin[0] = 0;
-    c->node_count[0] = c->num_rows;
-    c->node_state[0] = VK_NODE_LIVE;
-    c->node_depth[0] = 0;
-    c->node_buf[0] = 0;
+    gpl_hist_slots_release_all(&c->slots);
+    gpl_node_table_reset(&c->nodes, c->num_rows);
     c->num_leaf_splits = 0;
     for (int32_t n = 0; n < c->max_nodes; n++) c->early[n].feature = -1;
     const uint64_t N = (uint64_t)c->num_rows, window = (uint64_t)1 << c->win.list_shift;
@@ -424,19 +406,19 @@ static gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
     vk_windows(c, &c->bins, c->win.list_shift, 4, b + 2 * GPL_KERNEL_WINDOWS);
     GPL_CHECK(vk_begin(c, "update_margins"));
     for (int32_t n = 0; n < c->max_nodes; n++) {
-        if (c->node_state[n] != VK_NODE_LIVE || c->node_count[n] == 0) continue;
-        gpl_margins_push p = {(uint32_t)c->node_begin[n], (uint32_t)c->node_count[n],
+        if (c->nodes.state[n] != GPL_NODE_LIVE || c->nodes.count[n] == 0) continue;
+        gpl_margins_push p = {(uint32_t)c->nodes.begin[n], (uint32_t)c->nodes.count[n],
                               (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n],
                               c->win.margin_shift};
         vk_windows(c, vk_node_rows(c, n), c->win.list_shift, 4, b);
         GPL_CHECK(vk_dispatch(c, VK_K_UPDATE_MARGINS, b, &p,
-                              vk_groups_for(c, (uint64_t)c->node_count[n])));
+                              vk_groups_for(c, (uint64_t)c->nodes.count[n])));
     }
     for (int32_t i = 0; i < c->num_leaf_splits; i++) {
         const gpl_split_apply *s = &c->leaf_splits[i];
-        if (c->node_count[s->node] == 0) continue;
-        gpl_margins_split_push p = {(uint32_t)c->node_begin[s->node],
-                                    (uint32_t)c->node_count[s->node],
+        if (c->nodes.count[s->node] == 0) continue;
+        gpl_margins_split_push p = {(uint32_t)c->nodes.begin[s->node],
+                                    (uint32_t)c->nodes.count[s->node],
                                     (uint32_t)c->num_outputs, (uint32_t)output,
                                     leaf_value[s->left_child], leaf_value[s->right_child],
                                     c->win.margin_shift,
@@ -444,7 +426,7 @@ static gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
                                     (uint32_t)s->bin, (uint32_t)(s->default_left != 0)};
         vk_windows(c, vk_node_rows(c, s->node), c->win.list_shift, 4, b);
         GPL_CHECK(vk_dispatch(c, VK_K_MARGINS_SPLIT, b, &p,
-                              vk_groups_for(c, (uint64_t)c->node_count[s->node])));
+                              vk_groups_for(c, (uint64_t)c->nodes.count[s->node])));
     }
     return vk_submit_async(c);
 }

@@ -5,6 +5,8 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "common/hist_slots.h"
+#include "common/node_table.h"
 #include "gpu_kernel_abi.h"
 #include "vk_api.h"
 #include "vk_kernels.h"
@@ -43,12 +45,6 @@ typedef struct vk_pipeline {
     uint32_t wg, shared_bins, window_shift;
     int abi;
 } vk_pipeline;
-
-typedef enum vk_node_state {
-    VK_NODE_UNUSED = 0,
-    VK_NODE_LIVE = 1, /* holds rows, not split (yet) */
-    VK_NODE_SPLIT = 2
-} vk_node_state;
 
 /* A node's histogram: slot `index` of page `page`. Pages are buffers of
  * several slots added as needed; a kernel binds one slot, so only a slot
@@ -223,22 +219,17 @@ typedef struct vk_context {
     uint32_t table_word, table_blocks;
     int32_t slots_per_page;
 
-    /* histogram pool */
+    /* histogram pool: slot s is slot s % slots_per_page of page
+     * s / slots_per_page (vk_slot_place) */
     vk_buffer *pages;
     int32_t num_pages;
-    vk_hist_slot *node_slot;  /* by node id; page < 0: none */
-    vk_hist_slot *free_slots;
-    int32_t num_free_slots;
-    int32_t slots_created;
+    gpl_hist_slots slots;
 
-    /* row partition bookkeeping (host side; counts come from the device) */
-    int64_t *node_begin;
-    int64_t *node_count;
-    uint8_t *node_state;
-    int32_t *node_depth;
-    /* The list a node's rows are in: 0 `rows`, 1 `scratch` (the one-pass
-     * partition moves a split's rows to the other list; vk_node_rows). */
-    uint8_t *node_buf;
+    /* row partition bookkeeping (host side; counts come from the device).
+     * nodes.buf: the list a node's rows are in, 0 `rows`, 1 `scratch`
+     * (the one-pass partition moves a split's rows to the other list;
+     * vk_node_rows). */
+    gpl_node_table nodes;
     /* Splits of this tree whose children are leaves (split_into_leaves):
      * their rows stay with the parent; update_margins sends them left or
      * right (margins_split.comp). */
@@ -256,7 +247,21 @@ static inline vk_context *vk_ctx(gpl_backend *be) { return (vk_context *)be->ctx
 /* The row list that holds node's rows. */
 static inline const vk_buffer *vk_node_rows(const vk_context *c, int32_t node)
 {
-    return c->node_buf[node] ? &c->scratch : &c->rows;
+    return c->nodes.buf[node] ? &c->scratch : &c->rows;
+}
+
+/* The page and index of slot s (pages fill in slot order; s < 0: none). */
+static inline vk_hist_slot vk_slot_place(const vk_context *c, int32_t s)
+{
+    vk_hist_slot p = {-1, -1};
+    if (s >= 0) p = (vk_hist_slot){s / c->slots_per_page, s % c->slots_per_page};
+    return p;
+}
+
+/* Where node's histogram is (page < 0: it has none). */
+static inline vk_hist_slot vk_node_slot(const vk_context *c, int32_t node)
+{
+    return vk_slot_place(c, gpl_hist_slot(&c->slots, node));
 }
 
 /* vk_device.c */
@@ -331,7 +336,10 @@ gpulayer_status vk_release_histograms(gpl_backend *be, const int32_t *nodes,
 gpulayer_status vk_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out);
 vk_range vk_hist_range(const vk_context *c, vk_hist_slot s);
 void vk_hist_free_pool(vk_context *c);
-void vk_hist_reset(vk_context *c);
+/* New histogram slots: a page of them when the last is full (the slot
+ * pool's grow callback). */
+gpulayer_status vk_hist_grow(void *user, int32_t node, int32_t first, int32_t room,
+                             int32_t *made);
 
 /* vk_split.c, vk_partition.c */
 gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes,

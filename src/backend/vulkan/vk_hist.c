@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "error.h"
 #include "gpu_kernel_abi.h"
 #include "vk_backend.h"
@@ -16,49 +17,35 @@ vk_range vk_hist_range(const vk_context *c, vk_hist_slot s)
     return r;
 }
 
-static gpulayer_status check_node(const vk_context *c, int32_t node, const char *op)
+gpulayer_status vk_hist_grow(void *user, int32_t node, int32_t first, int32_t room,
+                             int32_t *made)
 {
-    if (node < 0 || node >= c->max_nodes)
-        return gpl_error(GPULAYER_ERR_INTERNAL, "vulkan backend: %s: node id %d outside 0..%d",
-                         op, node, c->max_nodes - 1);
+    vk_context *c = user;
+    (void)node;
+    (void)room;
+    const int32_t page = first / c->slots_per_page;
+    if (page == c->num_pages) {
+        vk_buffer *grown = realloc(c->pages, sizeof(vk_buffer) * (size_t)(page + 1));
+        if (!grown)
+            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+        c->pages = grown;
+        GPL_CHECK(vk_buffer_create(c, &c->pages[page],
+                                   c->slot_bytes * (VkDeviceSize)c->slots_per_page,
+                                   "histogram pool"));
+        c->num_pages++;
+    }
+    *made = 1;
     return GPULAYER_OK;
 }
 
-/* The slot of node's histogram: its own, a released one, or a new one
- * (in a new page when the last page is full). */
+/* The slot of node's histogram: its own, a released one, or a new one (in
+ * a new page when the last page is full). */
 static gpulayer_status acquire(vk_context *c, int32_t node, vk_hist_slot *out)
 {
-    GPL_CHECK(check_node(c, node, "histogram"));
-    vk_hist_slot s = c->node_slot[node];
-    if (s.page < 0 && c->num_free_slots > 0) s = c->free_slots[--c->num_free_slots];
-    if (s.page < 0) {
-        int32_t page = c->slots_created / c->slots_per_page;
-        if (page == c->num_pages) {
-            vk_buffer *grown = realloc(c->pages, sizeof(vk_buffer) * (size_t)(page + 1));
-            if (!grown)
-                return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-            c->pages = grown;
-            GPL_CHECK(vk_buffer_create(c, &c->pages[page],
-                                       c->slot_bytes * (VkDeviceSize)c->slots_per_page,
-                                       "histogram pool"));
-            c->num_pages++;
-        }
-        s.page = page;
-        s.index = c->slots_created % c->slots_per_page;
-        c->slots_created++;
-    }
-    c->node_slot[node] = s;
-    *out = s;
+    int32_t s;
+    GPL_CHECK(gpl_hist_slots_acquire(&c->slots, "histogram", node, &s));
+    *out = vk_slot_place(c, s);
     return GPULAYER_OK;
-}
-
-void vk_hist_reset(vk_context *c)
-{
-    for (int32_t n = 0; n < c->max_nodes; n++)
-        if (c->node_slot[n].page >= 0) {
-            c->free_slots[c->num_free_slots++] = c->node_slot[n];
-            c->node_slot[n] = (vk_hist_slot){-1, -1};
-        }
 }
 
 void vk_hist_free_pool(vk_context *c)
@@ -86,7 +73,7 @@ static uint32_t chunks_per_dispatch(const vk_context *c)
 
 static uint32_t live_rows(const vk_context *c, int32_t node)
 {
-    return c->node_state[node] == VK_NODE_LIVE ? (uint32_t)c->node_count[node] : 0;
+    return gpl_node_live_rows(&c->nodes, node);
 }
 
 /* The level tables in the offsets buffer, by word: a wave's blocks, its
@@ -122,9 +109,9 @@ static gpulayer_status record_partials_rows(vk_context *c, const wave_node *wave
         uint32_t k = first[list];
         for (int32_t i = 0; i < n; i++) {
             const wave_node *w = &wave[i];
-            if (c->node_buf[w->node] != list) continue;
+            if (c->nodes.buf[w->node] != list) continue;
             for (uint32_t b = 0; b < w->groups; b++)
-                table[k++] = (gpl_hist_block){(uint32_t)c->node_begin[w->node],
+                table[k++] = (gpl_hist_block){(uint32_t)c->nodes.begin[w->node],
                                               live_rows(c, w->node), b | w->groups << 16,
                                               w->partial_first + b};
         }
@@ -165,7 +152,7 @@ static gpulayer_status record_partials_columns(vk_context *c, const wave_node *w
     vk_range b[GPL_MAX_KERNEL_BINDINGS];
     for (int32_t k = 0; k < c->num_chunks; k++) {
         const vk_chunk *ch = &c->chunks[k];
-        gpl_histogram_push p = {(uint32_t)c->node_begin[w->node], live_rows(c, w->node),
+        gpl_histogram_push p = {(uint32_t)c->nodes.begin[w->node], live_rows(c, w->node),
                                 ch->feature_first, ch->feature_count, ch->bin_first,
                                 ch->bin_count, (uint32_t)c->column_bytes, c->hist_len,
                                 w->partial_first};
@@ -313,7 +300,7 @@ gpulayer_status vk_build_histograms(gpl_backend *be, const int32_t *nodes, int32
     for (int32_t i = 0; i < num_nodes && st == GPULAYER_OK; i++)
         st = acquire(c, nodes[i], &slots[i]);
     if (st == GPULAYER_OK && num_nodes > 0) {
-        c->level = c->node_depth[nodes[0]];
+        c->level = c->nodes.depth[nodes[0]];
         st = vk_begin(c, "build_histograms");
         if (st == GPULAYER_OK) st = record_level(c, nodes, num_nodes, slots, wave, table);
         if (st == GPULAYER_OK) st = vk_submit_async(c);
@@ -329,8 +316,8 @@ gpulayer_status vk_build_histograms(gpl_backend *be, const int32_t *nodes, int32
  * not in one page. */
 static int32_t common_page(const vk_context *c, const gpl_hist_subtract *s)
 {
-    const int32_t page = c->node_slot[s->target].page;
-    return c->node_slot[s->parent].page == page && c->node_slot[s->built].page == page ? page
+    const int32_t page = vk_node_slot(c, s->target).page;
+    return vk_node_slot(c, s->parent).page == page && vk_node_slot(c, s->built).page == page ? page
                                                                                        : -1;
 }
 
@@ -343,9 +330,9 @@ static gpulayer_status record_subtractions(vk_context *c, const gpl_hist_subtrac
 {
     for (int32_t i = 0; i < count; i++) {
         if (!c->hist_columns && common_page(c, &subs[i]) >= 0) continue;
-        vk_range b[3] = {vk_hist_range(c, c->node_slot[subs[i].parent]),
-                         vk_hist_range(c, c->node_slot[subs[i].built]),
-                         vk_hist_range(c, c->node_slot[subs[i].target])};
+        vk_range b[3] = {vk_hist_range(c, vk_node_slot(c, subs[i].parent)),
+                         vk_hist_range(c, vk_node_slot(c, subs[i].built)),
+                         vk_hist_range(c, vk_node_slot(c, subs[i].target))};
         GPL_CHECK(vk_dispatch(c, VK_K_HIST_SUBTRACT, b, &c->hist_len,
                               vk_groups_for(c, c->hist_len)));
     }
@@ -355,9 +342,9 @@ static gpulayer_status record_subtractions(vk_context *c, const gpl_hist_subtrac
         for (int32_t i = 0; i < count; i++)
             if (common_page(c, &subs[i]) == page)
                 table[n++] = (gpl_hist_subtraction){
-                    slot_element(c, c->node_slot[subs[i].parent]),
-                    slot_element(c, c->node_slot[subs[i].built]),
-                    slot_element(c, c->node_slot[subs[i].target]), 0};
+                    slot_element(c, vk_node_slot(c, subs[i].parent)),
+                    slot_element(c, vk_node_slot(c, subs[i].built)),
+                    slot_element(c, vk_node_slot(c, subs[i].target)), 0};
     if (n == 0) return GPULAYER_OK;
     vk_update(c, &c->offsets, (VkDeviceSize)subs_word(c) * 4, table,
               sizeof *table * (VkDeviceSize)n);
@@ -382,18 +369,13 @@ gpulayer_status vk_subtract_histograms(gpl_backend *be, const gpl_hist_subtract 
     vk_context *c = vk_ctx(be);
     if (count <= 0) return GPULAYER_OK;
     for (int32_t i = 0; i < count; i++) {
-        GPL_CHECK(check_node(c, subs[i].parent, "subtract_histograms"));
-        GPL_CHECK(check_node(c, subs[i].built, "subtract_histograms"));
-        if (c->node_slot[subs[i].parent].page < 0 || c->node_slot[subs[i].built].page < 0)
-            return gpl_error(GPULAYER_ERR_INTERNAL,
-                             "vulkan backend: subtract needs the histograms of nodes %d and %d",
-                             subs[i].parent, subs[i].built);
+        GPL_CHECK(gpl_check_subtract("vulkan", &c->slots, &subs[i]));
         vk_hist_slot t;
         GPL_CHECK(acquire(c, subs[i].target, &t));
     }
     gpl_hist_subtraction *table = malloc(sizeof *table * (size_t)count);
     if (!table) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    c->level = c->node_depth[subs[0].target];
+    c->level = c->nodes.depth[subs[0].target];
     gpulayer_status st = vk_begin(c, "subtract_histograms");
     if (st == GPULAYER_OK) st = record_subtractions(c, subs, count, table);
     if (st == GPULAYER_OK) st = vk_submit_async(c);
@@ -405,22 +387,16 @@ gpulayer_status vk_subtract_histograms(gpl_backend *be, const gpl_hist_subtract 
 gpulayer_status vk_release_histograms(gpl_backend *be, const int32_t *nodes, int32_t num_nodes)
 {
     vk_context *c = vk_ctx(be);
-    for (int32_t i = 0; i < num_nodes; i++) {
-        int32_t n = nodes[i];
-        if (n < 0 || n >= c->max_nodes || c->node_slot[n].page < 0) continue;
-        c->free_slots[c->num_free_slots++] = c->node_slot[n];
-        c->node_slot[n] = (vk_hist_slot){-1, -1};
-    }
+    for (int32_t i = 0; i < num_nodes; i++) gpl_hist_slots_release(&c->slots, nodes[i]);
     return GPULAYER_OK;
 }
 
 gpulayer_status vk_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out)
 {
     vk_context *c = vk_ctx(be);
-    if (node < 0 || node >= c->max_nodes || c->node_slot[node].page < 0)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "vulkan backend: node %d has no histogram", node);
-    vk_range r = vk_hist_range(c, c->node_slot[node]);
+    GPL_CHECK(gpl_check_histogram("vulkan", NULL, GPULAYER_ERR_INVALID_ARGUMENT, &c->slots,
+                                  node));
+    vk_range r = vk_hist_range(c, vk_node_slot(c, node));
     /* Word pairs (lo, hi) of little-endian int64: gpl_grad_pair's layout. */
     return vk_buffer_read(c, r.buf, r.offset, out, (VkDeviceSize)c->hist_len * 16);
 }

@@ -1,5 +1,5 @@
 /* vk_partition.c -- partition_rows: every split node's rows into the
- * other row list (a node's rows are in `rows` or `scratch`, node_buf), one
+ * other row list (a node's rows are in `rows` or `scratch`, nodes.buf), one
  * dispatch for all the splits of the level (partition_place: workgroups
  * reserve places in the children with atomics), in one batch; only the
  * child row counts come back. Unless the children will be leaves, the
@@ -13,16 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "error.h"
 #include "gpu_kernel_abi.h"
 #include "vk_backend.h"
 
 static gpulayer_status check_split(const vk_context *c, const gpl_split_apply *s)
 {
-    if (!gpl_split_apply_valid(s, c->max_nodes, c->num_features, c->node_state, VK_NODE_LIVE))
-        return gpl_error(GPULAYER_ERR_INTERNAL, "vulkan backend: invalid split of node %d",
-                         s->node);
-    return GPULAYER_OK;
+    return gpl_check_split("vulkan", &c->nodes, c->num_features, s);
 }
 
 /* Records the partition of `count` splits into the open batch. With
@@ -34,10 +32,10 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
 {
     vk_profile_mark(c, "partition");
     const gpl_partition_push push = gpl_partition_plan_level(
-        table, splits, count, c->node_begin, c->node_count, c->part_wg * GPL_PART_ITEMS,
+        table, splits, count, c->nodes.begin, c->nodes.count, c->part_wg * GPL_PART_ITEMS,
         c->column_bytes);
     if (!c->partition_stable)
-        for (int32_t i = 0; i < count; i++) table[i].from = c->node_buf[splits[i].node];
+        for (int32_t i = 0; i < count; i++) table[i].from = c->nodes.buf[splits[i].node];
     /* The split table travels inside the batch. */
     vk_update(c, &c->child_counts, (VkDeviceSize)push.table_first * 4, table,
               sizeof *table * (VkDeviceSize)count);
@@ -118,7 +116,7 @@ static uint64_t level_tiles(const vk_context *c, const int32_t *nodes,
 {
     uint64_t tiles = 0;
     for (int32_t i = 0; i < count; i++)
-        tiles += gpl_partition_tiles((uint64_t)c->node_count[splits ? splits[i].node : nodes[i]],
+        tiles += gpl_partition_tiles((uint64_t)c->nodes.count[splits ? splits[i].node : nodes[i]],
                                      c->part_wg * GPL_PART_ITEMS);
     return tiles;
 }
@@ -161,7 +159,7 @@ gpulayer_status vk_partition_early_take(vk_context *c, const int32_t *nodes, int
     for (int32_t i = 0; st == GPULAYER_OK && i < count; i++) {
         const gpl_split_record *r = &records[i];
         if (r->feature < 0) continue;
-        c->early[nodes[i]] = (vk_early_split){c->node_count[nodes[i]] ? counts[2 * i] : 0,
+        c->early[nodes[i]] = (vk_early_split){c->nodes.count[nodes[i]] ? counts[2 * i] : 0,
                                               r->feature, r->bin, r->default_left != 0};
     }
     free(counts);
@@ -184,11 +182,8 @@ static int early_match(vk_context *c, const gpl_split_apply *s, uint32_t *left)
 static void apply_children(vk_context *c, const gpl_split_apply *s, uint32_t left,
                            int64_t *child_rows)
 {
-    gpl_partition_apply_children(s, left, c->node_begin, c->node_count, c->node_state,
-                                 c->node_depth, VK_NODE_LIVE, VK_NODE_SPLIT, child_rows);
-    const uint8_t buf = c->partition_stable ? c->node_buf[s->node] : 1 - c->node_buf[s->node];
-    c->node_buf[s->left_child] = buf;
-    c->node_buf[s->right_child] = buf;
+    const uint8_t buf = c->partition_stable ? c->nodes.buf[s->node] : 1 - c->nodes.buf[s->node];
+    gpl_node_table_apply_children(&c->nodes, s, left, buf, child_rows);
 }
 
 gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
@@ -219,7 +214,7 @@ gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits
     }
     if (st == GPULAYER_OK && num_late > 0) {
         st = reserve_level(c, num_late, level_tiles(c, NULL, late, num_late));
-        c->level = c->node_depth[late[0].node];
+        c->level = c->nodes.depth[late[0].node];
         if (st == GPULAYER_OK) st = vk_begin(c, "partition_rows");
         if (st == GPULAYER_OK) st = record_level(c, late, num_late, table, 0);
         if (st == GPULAYER_OK) st = vk_submit(c);
@@ -253,7 +248,7 @@ gpulayer_status vk_split_into_leaves(gpl_backend *be, const gpl_split_apply *spl
     for (int32_t i = 0; i < count; i++) {
         GPL_CHECK(check_split(c, &splits[i]));
         c->leaf_splits[c->num_leaf_splits++] = splits[i];
-        c->node_state[splits[i].node] = VK_NODE_SPLIT;
+        c->nodes.state[splits[i].node] = GPL_NODE_SPLIT;
     }
     return GPULAYER_OK;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "error.h"
 #include "vk_backend.h"
 
@@ -111,10 +112,8 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
     vk_context *c = vk_ctx(be);
     const int64_t N = job->num_rows;
     const int32_t F = job->num_features, K = job->num_outputs;
+    GPL_CHECK(gpl_check_predict_job("vulkan", job));
     if (N <= 0) return GPULAYER_OK;
-    if (K < 1 || F < 0)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "vulkan backend: predict: %d outputs, %d features", K, F);
     c->level = -1;
     const uint32_t row_words = F > 0 ? (uint32_t)((F + 3) / 4) : 1u;
     int64_t block = 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "error.h"
 #include "gpu_kernel_abi.h"
 #include "vk_backend.h"
@@ -57,7 +58,7 @@ static gpulayer_status record_level_search(vk_context *c, const int32_t *nodes,
     level_node *order = malloc(sizeof *order * (size_t)num_nodes);
     if (!order) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
     for (int32_t i = 0; i < num_nodes; i++)
-        order[i] = (level_node){c->node_slot[nodes[i]], (uint32_t)i};
+        order[i] = (level_node){vk_node_slot(c, nodes[i]), (uint32_t)i};
     qsort(order, (size_t)num_nodes, sizeof *order, by_slot);
     uint32_t *table = c->split_nodes.mapped;
     const VkDeviceSize hist_bytes = (VkDeviceSize)c->hist_len * 16;
@@ -96,10 +97,8 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     vk_context *c = vk_ctx(be);
     if (num_nodes <= 0) return GPULAYER_OK;
     for (int32_t i = 0; i < num_nodes; i++)
-        if (nodes[i] < 0 || nodes[i] >= c->max_nodes || c->node_slot[nodes[i]].page < 0)
-            return gpl_error(GPULAYER_ERR_INTERNAL,
-                             "vulkan backend: evaluate_splits: node %d has no histogram",
-                             nodes[i]);
+        GPL_CHECK(gpl_check_histogram("vulkan", "evaluate_splits", GPULAYER_ERR_INTERNAL,
+                                      &c->slots, nodes[i]));
     if (feature_mask) GPL_CHECK(upload_mask(c, feature_mask));
     const size_t bytes = sizeof(uint32_t) * GPL_SPLIT_RECORD_WORDS * (size_t)num_nodes;
     GPL_CHECK(vk_buffer_reserve_host(c, &c->records, bytes, "split records"));
@@ -111,13 +110,13 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
                                          "split node table"));
         per_node = c->split_nodes.mapped == NULL;
     }
-    c->level = c->node_depth[nodes[0]];
+    c->level = c->nodes.depth[nodes[0]];
     GPL_CHECK(vk_begin(c, "evaluate_splits"));
     if (per_node) {
         for (int32_t i = 0; i < num_nodes; i++) {
             gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i,
                                                    c->num_features, feature_mask != NULL);
-            vk_range b[4] = {vk_hist_range(c, c->node_slot[nodes[i]]), vk_whole(&c->offsets),
+            vk_range b[4] = {vk_hist_range(c, vk_node_slot(c, nodes[i])), vk_whole(&c->offsets),
                              vk_whole(&c->mask), vk_whole(&c->records)};
             GPL_CHECK(vk_dispatch(c, VK_K_SPLIT_EVAL, b, &p, 1));
         }
