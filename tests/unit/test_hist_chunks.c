@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "gpu_kernel_abi.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
 
 /* Feature offsets from bin counts. */
 static void offsets_of(const uint32_t *bins, int32_t n, uint32_t *offset)

@@ -17,7 +17,7 @@
 #include "metal/metal_fault.h"
 #include "metal/metal_pool.h"
 #include "metal/metal_registry.h"
-#include "gpu_kernel_abi.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
 
 /* ------------------------------------------------------- device stand-in */
 
@@ -324,7 +324,7 @@ static void test_library_checks(void **state)
 static void test_abi_matches_kernels(void **state)
 {
     (void)state;
-    FILE *f = fopen(GPL_SOURCE_DIR "/src/backend/vulkan/shaders/common.glsl", "r");
+    FILE *f = fopen(GPL_SOURCE_DIR "/src/backend/gpu_kernels/shaders/common.glsl", "r");
     assert_non_null(f);
     char line[256];
     int abi = -1;
@@ -334,7 +334,7 @@ static void test_abi_matches_kernels(void **state)
     assert_int_equal(abi, GPL_MTL_KERNEL_ABI);
     /* And the hosts' window count the kernels' (window.glsl spells out
      * that many bindings a windowed buffer). */
-    f = fopen(GPL_SOURCE_DIR "/src/backend/vulkan/shaders/window.glsl", "r");
+    f = fopen(GPL_SOURCE_DIR "/src/backend/gpu_kernels/shaders/window.glsl", "r");
     assert_non_null(f);
     int windows = -1;
     while (fgets(line, sizeof line, f))

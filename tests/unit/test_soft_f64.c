@@ -1,6 +1,6 @@
 /*
  * test_soft_f64.c -- the soft binary64 arithmetic of the float64-free
- * Vulkan/Metal kernels (src/backend/vulkan/shaders/soft_f64.glsl), compiled
+ * Vulkan/Metal kernels (src/backend/gpu_kernels/shaders/soft_f64.glsl), compiled
  * here as C, against the host's double (SSE2: round to nearest even, no
  * flush to zero), bit for bit: add, sub, mul, div, rint, llrint, int64 and
  * float conversions, comparisons. Operands: every pair of a list of edge
@@ -25,7 +25,7 @@
 #define I32(x) ((int32_t)(x))
 typedef uint32_t uint;
 static inline int findMSB(uint32_t x) { return x ? 31 - __builtin_clz(x) : -1; }
-#include "vulkan/shaders/soft_f64.glsl"
+#include "gpu_kernels/shaders/soft_f64.glsl"
 
 static uint64_t bits_of(double d)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "gpu_kernel_abi.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
 #include "metal_backend.h"
 #include "quantize.h"
 

@@ -1,8 +1,8 @@
 /* metal_backend.h -- the Metal backend's state, shared by its C files
  * (metal_backend.c, metal_hist.c, metal_split.c, metal_partition.c). The
  * runtime is reached only through metal_host.h. The operations mirror the
- * Vulkan host's (src/backend/vulkan), whose kernels the Metal ones are
- * translated from, with the same push constants and bindings. */
+ * Vulkan host's (src/backend/vulkan); both use the kernels of
+ * src/backend/gpu_kernels, with the same push constants and bindings. */
 #ifndef GPL_METAL_BACKEND_H
 #define GPL_METAL_BACKEND_H
 
@@ -11,7 +11,7 @@
 #include "backend.h"
 #include "common/hist_slots.h"
 #include "common/node_table.h"
-#include "gpu_kernel_abi.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
 #include "metal_host.h"
 
 /* A run of features whose bins fit the histogram kernel's threadgroup

@@ -7,7 +7,7 @@
 
 #include "common/checks.h"
 #include "error.h"
-#include "gpu_kernel_abi.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
 #include "metal_backend.h"
 
 static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *splits,

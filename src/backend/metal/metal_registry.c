@@ -4,11 +4,11 @@
 #include <string.h>
 
 #include "error.h"
-#include "gpu_kernel_abi.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
 #include "metal_registry.h"
 
 /* Bindings and push constant bytes; they mirror the `binding = N` and
- * push_constant blocks of src/backend/vulkan/shaders/<name>.comp, which the
+ * push_constant blocks of src/backend/gpu_kernels/shaders/<name>.comp, which the
  * Metal sources keep (push constants at buffer(0), binding N at buffer(N)). */
 const gpl_mtl_kernel_info gpl_mtl_kernel_table[MTL_K_COUNT] = {
     [MTL_K_GRADIENTS] = {"gradients", 5, sizeof(gpl_gradient_push)},

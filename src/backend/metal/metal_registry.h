@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-/* Must equal GPL_KERNEL_ABI of src/backend/vulkan/shaders/common.glsl,
+/* Must equal GPL_KERNEL_ABI of src/backend/gpu_kernels/shaders/common.glsl,
  * whose kernels the Metal sources are translated from; the build records
  * the shaders' value next to the embedded metallib and the host refuses a
  * mismatch before creating a device. */

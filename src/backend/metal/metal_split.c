@@ -6,7 +6,7 @@
 
 #include "common/checks.h"
 #include "error.h"
-#include "gpu_kernel_abi.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
 #include "metal_backend.h"
 
 gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_t num_nodes,

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "gpu_kernel_abi.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
 #include "quantize.h"
 #include "vk_backend.h"
 

@@ -7,7 +7,7 @@
 #include "backend.h"
 #include "common/hist_slots.h"
 #include "common/node_table.h"
-#include "gpu_kernel_abi.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
 #include "vk_api.h"
 #include "vk_kernels.h"
 

@@ -15,7 +15,7 @@
 
 #include "common/checks.h"
 #include "error.h"
-#include "gpu_kernel_abi.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
 #include "vk_backend.h"
 
 static gpulayer_status check_split(const vk_context *c, const gpl_split_apply *s)

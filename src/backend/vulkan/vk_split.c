@@ -7,7 +7,7 @@
 
 #include "common/checks.h"
 #include "error.h"
-#include "gpu_kernel_abi.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
 #include "vk_backend.h"
 
 /* The mask is written only when it changed: without column sampling it is

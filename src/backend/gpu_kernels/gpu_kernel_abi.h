@@ -1,5 +1,5 @@
 /* gpu_kernel_abi.h -- the host side of the GLSL kernels' interface (the
- * .comp files of src/backend/vulkan/shaders, and the Metal kernels
+ * .comp files of src/backend/gpu_kernels/shaders, and the Metal kernels
  * translated from them), shared by the Vulkan and the Metal hosts: the
  * push-constant blocks, the split record the split_eval kernel writes, and
  * the planning of a level's partition that both hosts do alike. */
