@@ -13,7 +13,7 @@
 #include "error.h"
 #include "probe_cpu.h"
 #include "probe_parse.h"
-#include "spawn.h"
+#include "timed_spawn.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "device/spawn.h"
+#include "device/timed_spawn.h"
 #include "device/support_matrix.h"
 
 extern char **environ;

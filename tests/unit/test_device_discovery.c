@@ -13,7 +13,7 @@
 
 #include "device/discovery.h"
 #include "device/placement.h"
-#include "device/spawn.h"
+#include "device/timed_spawn.h"
 
 static const char *const cuda_two_gpus =
     "{\"protocol\":1,\"runtime\":\"cuda\",\"devices\":["

@@ -1,5 +1,5 @@
-/* spawn.c -- start helper programs, read their output, enforce a deadline. */
-#include "spawn.h"
+/* timed_spawn.c -- start helper programs, read their output, enforce a deadline. */
+#include "timed_spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /*
- * spawn.h -- run helper programs with a time limit and collect their output.
+ * timed_spawn.h -- run helper programs with a time limit and collect their output.
  *
  * Probes are separate programs started with posix_spawn, never a bare
  * fork(): forking a threaded host (Python, a server) without exec can
@@ -7,8 +7,8 @@
  * A child that overruns its time limit is killed with its process group, so
  * a driver that hangs costs the caller the time limit and nothing more.
  */
-#ifndef GPL_SPAWN_H
-#define GPL_SPAWN_H
+#ifndef GPL_TIMED_SPAWN_H
+#define GPL_TIMED_SPAWN_H
 
 #include <stddef.h>
 
