@@ -12,7 +12,7 @@
 
 #include "binning.h"
 #include "booster.h"
-#include "device/placement.h"
+#include "placement.h"
 #include "error.h"
 
 #define PREDICT_BLOCK_ROWS 256

@@ -11,7 +11,7 @@
 
 #include <omp.h>
 
-#include "device/placement.h"
+#include "placement.h"
 #include "grow.h"
 #include "train_hooks.h"
 
