@@ -1,5 +1,5 @@
 /*
- * device.h -- device records and discovery notes (DESIGN.md section 3).
+ * device.h -- device records and discovery notes (docs/adr/0001-device-boundaries.md).
  *
  * A record describes one compute device as a job would see it: which
  * accelerator reaches it, how much memory of which kind it has, what it can
@@ -27,7 +27,7 @@
 #define GPL_NOTE_LEN 480
 
 /* The runtimes that have a probe. The accelerator of a Metal device is
- * "mps" (ADR-0006: the Apple GPU, whichever framework reaches it). */
+ * "mps" (ADR 0001: the Apple GPU, whichever framework reaches it). */
 typedef enum gpl_runtime {
     GPL_RT_CPU = 0,
     GPL_RT_CUDA = 1,
@@ -73,7 +73,7 @@ typedef struct gpl_device {
     char backend_reason[GPL_REASON_LEN];
 } gpl_device;
 
-/* Every absence is a note saying which case it is (DESIGN.md section 3). */
+/* Every absence is a note saying which case it is (docs/adr/0001-device-boundaries.md). */
 typedef enum gpl_note_kind {
     GPL_NOTE_INFO = 0,
     GPL_NOTE_LIBRARY_NOT_FOUND,  /* the runtime's library is not installed  */

@@ -1,7 +1,7 @@
 /*
  * placement.h -- put a job on devices, or refuse it with every reason.
  *
- * Rules (DESIGN.md section 3, ADR-0006):
+ * Rules (ADR 0001, docs/adr/0001-device-boundaries.md):
  *   - a job's accelerator must be the device's accelerator: a cuda job never
  *     lands on an mps device, nor the reverse;
  *   - memory_kind=dedicated excludes unified-memory devices ("unified memory

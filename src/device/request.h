@@ -57,7 +57,7 @@ gpulayer_status gpl_request_from_public(const gpulayer_device_request *in,
                                         gpl_request *r);
 
 /* Checks that such a job can run at all, wherever it is placed: rejects
- * distributed mps (the single-process rule of ADR-0006) and nonsensical
+ * distributed mps (the single-process rule of ADR 0001) and nonsensical
  * counts. Distributed cpu is accepted everywhere, Macs included. */
 gpulayer_status gpl_job_validate(const gpl_request *r);
 

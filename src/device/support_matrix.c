@@ -25,7 +25,7 @@ const gpl_support_entry gpl_support_table[] = {
     {"mps", GPULAYER_JOB_INDEPENDENT, GPL_SUPPORTED_NOT_VALIDATED,
      "the Apple GPU through Metal, unified memory; not yet run on a Mac"},
     {"mps", GPULAYER_JOB_DISTRIBUTED, GPL_UNSUPPORTED,
-     "single-process rule (ADR-0006): the Apple GPU serves one process; run "
+     "single-process rule (ADR 0001): the Apple GPU serves one process; run "
      "distributed cpu jobs on Macs instead"},
     {"vulkan", GPULAYER_JOB_INDEPENDENT, GPL_SUPPORTED,
      "the program selects the device named by GPULAYER_DEVICE; the trainer's "

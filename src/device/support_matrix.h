@@ -14,7 +14,7 @@ typedef enum gpl_support_status {
     GPL_SUPPORTED = 0,
     GPL_UNSUPPORTED = 1,
     /* Implemented and tested without the hardware; no claim until measured
-     * on a real device (DESIGN.md section 6). */
+     * on a real device (ADR 0002, docs/adr/0002-metal-backend.md). */
     GPL_SUPPORTED_NOT_VALIDATED = 2
 } gpl_support_status;
 

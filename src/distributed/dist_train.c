@@ -93,7 +93,7 @@ gpulayer_status gpl_dist_prepare(void *user, const gpl_params *p,
     gpl_dist_trainer *dt = user;
     memset(labels, 0, sizeof *labels);
     memset(cuts, 0, sizeof *cuts);
-    /* One process per Apple GPU (ADR-0006): refused here on every host,
+    /* One process per Apple GPU (ADR 0001): refused here on every host,
      * including one rank per Mac, where placement alone would not see it. */
     if (st == GPULAYER_OK && !strncmp(p->device, "mps", 3))
         st = gpl_error(GPULAYER_ERR_UNSUPPORTED,

@@ -112,7 +112,7 @@ static void test_device_table(void **state)
     assert_int_equal(cJSON_GetArraySize(devices), 3);
     cJSON *mps = cJSON_GetArrayItem(devices, 2);
     assert_string_equal(cJSON_GetObjectItem(mps, "accelerator")->valuestring, "mps");
-    /* ADR-0006: unified, with host RAM as memory and the working set usable. */
+    /* ADR 0001: unified, with host RAM as memory and the working set usable. */
     assert_string_equal(cJSON_GetObjectItem(mps, "memory_kind")->valuestring, "unified");
     assert_true(cJSON_GetObjectItem(mps, "memory_bytes")->valuedouble == 34359738368.0);
     assert_true(cJSON_GetObjectItem(mps, "usable_bytes")->valuedouble == 22906503168.0);

@@ -1,8 +1,9 @@
 # gen_metal.cmake -- translates each SPIR-V kernel to Metal Shading
-# Language with spirv-cross, for the Metal backend (section 6 of
-# DESIGN.md). Binding layout the Metal host relies on: push constants at
-# buffer(0), storage buffer `binding = N` at buffer(N) (decoration
-# bindings, argument buffers off), entry point named after the kernel.
+# Language with spirv-cross, for the Metal backend (ADR 0002,
+# docs/adr/0002-metal-backend.md). Binding layout the Metal host relies on:
+# push constants at buffer(0), storage buffer `binding = N` at buffer(N)
+# (decoration bindings, argument buffers off), entry point named after the
+# kernel.
 #
 #   cmake -DSPIRV_CROSS=... -DSPV_DIR=... -DKERNELS=a,b [-DSOFT_KERNELS=a]
 #         -DOUT_DIR=... [-DCHECK_DIR=committed/dir] -P gen_metal.cmake

@@ -7,7 +7,7 @@
  * protocol's declarations, and every call goes through the Objective-C
  * runtime on the object MTLCreateSystemDefaultDevice returns.
  *
- * Reported as ADR-0006 says: memory_kind=unified, memory_bytes = host RAM
+ * Reported as ADR 0001 says: memory_kind=unified, memory_bytes = host RAM
  * (never presented as dedicated VRAM), usable_bytes = the recommended
  * working set, capabilities from the runtime's own GPU family queries.
  */
