@@ -223,7 +223,7 @@ struct gpl_backend_ops {
     gpulayer_status (*read_histogram)(gpl_backend *be, int32_t node,
                                       gpl_grad_pair *out);
     void (*memory)(gpl_backend *be, gpl_memory_report *out);
-    /* Optional, for data-parallel training (src/dist/): overwrites backend
+    /* Optional, for data-parallel training (src/distributed/): overwrites backend
      * state with pairs the host summed or quantized over every rank, so
      * that each rank goes on from the same global numbers. node >= 0: that
      * node's histogram (feature_offset[F] pairs; the node need not have
