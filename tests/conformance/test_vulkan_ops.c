@@ -16,6 +16,7 @@
 
 #include "backend.h"
 #include "gpulayer.h"
+#include "vulkan/vk_tuning.h"
 
 /* ------------------------------------------------------------ cases */
 
@@ -122,16 +123,16 @@ static void test_windowed_buffers(void **state)
     unsetenv("GPULAYER_VULKAN_TEST_LIMITS");
 }
 
-/* The kernels the Metal host runs where the Vulkan host has others: the
- * histograms from the bin columns (histogram.comp) and the three-stage
- * stable partition. The same comparisons with the CPU backend, on skewed
+/* The kernels the Metal host runs where the Vulkan host has others
+ * (GPULAYER_VULKAN_KERNELS=metal): the histograms from the bin columns
+ * (histogram.comp, hist_reduce and hist_subtract a node), a split_eval
+ * dispatch a node and the three-stage stable partition. The same comparisons with the CPU backend, on skewed
  * and missing bins, and once with 64 KiB bindings (chunks cut by binding
  * size) and 3 workgroups a dispatch. */
 static void test_metal_host_kernels(void **state)
 {
     (void)state;
-    setenv("GPULAYER_VULKAN_HIST", "columns", 1);
-    setenv("GPULAYER_VULKAN_PARTITION", "stable", 1);
+    setenv("GPULAYER_VULKAN_KERNELS", "metal", 1);
     const problem p = {"columns, stable partition", 20011, 9, 256, BINS_SKEWED, LABELS_BINARY,
                        GPL_OBJ_LOGISTIC, 1, 1, 0.9f, 5, 1.0, 0.0, 0};
     run_problem(&p);
@@ -140,8 +141,33 @@ static void test_metal_host_kernels(void **state)
                        GPL_OBJ_SQUARED_ERROR, 1, 0, 1.0f, 4, 0.0, 0.0, 1};
     run_problem(&q);
     unsetenv("GPULAYER_VULKAN_TEST_LIMITS");
-    unsetenv("GPULAYER_VULKAN_PARTITION");
-    unsetenv("GPULAYER_VULKAN_HIST");
+    unsetenv("GPULAYER_VULKAN_KERNELS");
+}
+
+/* The tuning is read from the environment once and its key names every
+ * member in a fixed order. */
+static void test_tuning_key(void **state)
+{
+    (void)state;
+    vk_tuning t;
+    char key[512];
+    unsetenv("GPULAYER_VULKAN_KERNELS");
+    unsetenv("GPULAYER_VULKAN_SOFT_F64");
+    unsetenv("GPULAYER_VULKAN_PROFILE");
+    unsetenv("GPULAYER_VULKAN_TEST_LIMITS");
+    vk_tuning_read(&t);
+    vk_tuning_key(&t, key, sizeof key);
+    assert_string_equal(key, "wg=256;hist_wg=1024;split_wg=512;part_wg=256;"
+                             "rows_per_partial=4096;node_partials=2048;partial_budget=67108864;"
+                             "kernels=vulkan;soft_f64=0;profile=0;test_limits=0,0,0");
+    setenv("GPULAYER_VULKAN_KERNELS", "metal", 1);
+    setenv("GPULAYER_VULKAN_TEST_LIMITS", "65536,3,1", 1);
+    vk_tuning_read(&t);
+    unsetenv("GPULAYER_VULKAN_KERNELS");
+    unsetenv("GPULAYER_VULKAN_TEST_LIMITS");
+    vk_tuning_key(&t, key, sizeof key);
+    assert_non_null(strstr(key, ";kernels=metal;"));
+    assert_non_null(strstr(key, ";test_limits=65536,3,1"));
 }
 
 /* A failed operation names the backend and leaves the process usable. */
@@ -195,6 +221,7 @@ int main(void)
         cmocka_unit_test(test_small_device_limits),
         cmocka_unit_test(test_windowed_buffers),
         cmocka_unit_test(test_metal_host_kernels),
+        cmocka_unit_test(test_tuning_key),
         cmocka_unit_test(test_errors_are_reported),
     };
     compare_accelerator = "vulkan";

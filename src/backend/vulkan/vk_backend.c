@@ -15,13 +15,7 @@
  * that the host reads their maxima back cheaply (the kernel loops). */
 #define VK_GRADIENT_GROUPS 1024u
 /* Partial histograms (of all the nodes of a wave, vk_hist.c) are kept
- * within this many bytes and this many workgroups. */
-#define VK_PARTIAL_BUDGET ((VkDeviceSize)64 << 20)
-/* A node's histogram gets a workgroup (a partial histogram) for every this
- * many rows: enough workgroups to fill a large GPU at the root, few enough
- * that writing and adding the partials (a whole histogram each) stays
- * small against reading the rows at every level. */
-#define VK_ROWS_PER_PARTIAL 4096u
+ * within the tuning's budget and this many workgroups. */
 #define VK_MAX_PARTIAL_GROUPS 2048u
 /* Histogram pages hold at most this many bytes of slots (and at most a
  * binding): a level's reductions and subtractions are a dispatch a page,
@@ -109,10 +103,11 @@ static gpulayer_status plan_chunks(vk_context *c)
     const int32_t F = c->num_features;
     c->chunks = malloc(sizeof(vk_chunk) * (size_t)(F > 0 ? F : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    const uint64_t max_columns = c->hist_columns ? c->max_range / c->column_bytes
-                                                 : GPL_ROW_CHUNK_FEATURES;
+    const int columns = c->tuning.metal_kernels;
+    const uint64_t max_columns = columns ? c->max_range / c->column_bytes
+                                         : GPL_ROW_CHUNK_FEATURES;
     const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, c->shared_bins, max_columns,
-                                           !c->hist_columns, c->chunks, &c->num_chunks);
+                                           !columns, c->chunks, &c->num_chunks);
     if (f >= 0)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "vulkan backend: feature %d has %u bins; at most %u fit the "
@@ -123,9 +118,9 @@ static gpulayer_status plan_chunks(vk_context *c)
 
 /* The bins go up once, in rows (the histograms read a row's chunk, one
  * or two sectors, at scattered rows); the columns the partition reads (a
- * byte of a row per split) are made from them on the device. With
- * GPULAYER_VULKAN_HIST=columns the rows are dropped once the columns are
- * made. */
+ * byte of a row per split) are made from them on the device. With the
+ * Metal host's kernels (vk_tuning.h) the rows are dropped once the
+ * columns are made. */
 static gpulayer_status upload_bins(vk_context *c, const gpl_binned_matrix *m)
 {
     const VkDeviceSize N = (VkDeviceSize)m->num_rows, F = (VkDeviceSize)m->num_features;
@@ -141,7 +136,7 @@ static gpulayer_status upload_bins(vk_context *c, const gpl_binned_matrix *m)
     GPL_CHECK(vk_begin(c, "upload"));
     GPL_CHECK(vk_dispatch(c, VK_K_BINS_COLUMNS, b, &p, vk_groups_for(c, F * p.column_words)));
     GPL_CHECK(vk_submit(c));
-    if (c->hist_columns) vk_buffer_destroy(c, &c->bin_rows);
+    if (c->tuning.metal_kernels) vk_buffer_destroy(c, &c->bin_rows);
     return GPULAYER_OK;
 }
 
@@ -161,11 +156,6 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->has_weight = weight != NULL;
     c->column_bytes = vk_align_up(N ? N : 1, c->align);
     c->row_bytes = vk_align_up(m->num_features ? (VkDeviceSize)m->num_features : 1, 4);
-    const char *hist = getenv("GPULAYER_VULKAN_HIST");
-    c->hist_columns = hist && !strcmp(hist, "columns");
-    c->hist_chunkwise = hist && !strcmp(hist, "chunkwise");
-    const char *split = getenv("GPULAYER_VULKAN_SPLIT");
-    c->split_per_node = split && !strcmp(split, "node");
     c->feature_offset = malloc(sizeof(uint32_t) * ((size_t)m->num_features + 1));
     const int tables = gpl_node_table_init(&c->nodes, c->max_nodes) == 0 &&
                        gpl_hist_slots_init(&c->slots, "vulkan", c->max_nodes, vk_hist_grow,
@@ -196,31 +186,14 @@ static gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     GPL_CHECK(check_range(c, hist_bytes, "histogram of one node"));
     GPL_CHECK(plan_chunks(c));
     c->slot_bytes = vk_align_up(hist_bytes ? hist_bytes : 16, c->align);
-    VkDeviceSize budget = c->max_range < VK_PARTIAL_BUDGET ? c->max_range : VK_PARTIAL_BUDGET;
-    /* GPULAYER_VULKAN_PARTIAL_MIB sets the budget (for measurement). */
-    const char *pm = getenv("GPULAYER_VULKAN_PARTIAL_MIB");
-    if (pm && atoi(pm) > 0 && ((VkDeviceSize)atoi(pm) << 20) < c->max_range)
-        budget = (VkDeviceSize)atoi(pm) << 20;
+    const VkDeviceSize budget = c->max_range < c->tuning.partial_budget
+                                    ? c->max_range : c->tuning.partial_budget;
     /* Partials are int32 pairs (histogram.comp), 8 bytes a bin. */
     const VkDeviceSize partial_bytes = (VkDeviceSize)c->hist_len * 8;
     VkDeviceSize pg = partial_bytes ? budget / partial_bytes : VK_MAX_PARTIAL_GROUPS;
     if (pg < 1) pg = 1;
     if (pg > VK_MAX_PARTIAL_GROUPS) pg = VK_MAX_PARTIAL_GROUPS;
     c->partial_groups = (uint32_t)pg;
-    /* GPULAYER_VULKAN_ROWS_PER_PARTIAL overrides the rows a workgroup of
-     * a node's histogram takes, GPULAYER_VULKAN_NODE_PARTIALS caps the
-     * workgroups of one node (both for measurement, docs/benchmarks.md). */
-    c->rows_per_partial = VK_ROWS_PER_PARTIAL;
-    const char *rp = getenv("GPULAYER_VULKAN_ROWS_PER_PARTIAL");
-    if (rp && atoi(rp) > 0) c->rows_per_partial = (uint32_t)atoi(rp);
-    const char *part = getenv("GPULAYER_VULKAN_PARTITION");
-    c->partition_stable = part && !strcmp(part, "stable");
-    c->partition_early = !(part && !strcmp(part, "late"));
-    const char *leaves = getenv("GPULAYER_VULKAN_LEAVES");
-    c->partition_leaves = leaves && !strcmp(leaves, "partition");
-    c->node_partials = VK_MAX_PARTIAL_GROUPS;
-    const char *np = getenv("GPULAYER_VULKAN_NODE_PARTIALS");
-    if (np && atoi(np) > 0) c->node_partials = (uint32_t)atoi(np);
     /* The gradients kernel runs once a window of 2^chunk_shift rows, each
      * dispatch writing its workgroups' maxima at its own aligned offset. */
     const VkDeviceSize chunk_rows = (VkDeviceSize)1 << c->win.chunk_shift;
@@ -469,6 +442,7 @@ gpulayer_status gpl_vulkan_backend_create(const gpl_backend_config *config,
     c->max_nodes = config->max_nodes;
     c->num_outputs = config->num_outputs;
     c->verbose = config->verbose;
+    vk_tuning_read(&c->tuning);
     gpulayer_status st = vk_device_open(c, config->device);
     if (st != GPULAYER_OK) {
         vk_destroy(be);

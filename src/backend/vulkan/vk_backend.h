@@ -10,6 +10,7 @@
 #include "gpu_kernels/gpu_kernel_abi.h"
 #include "vk_api.h"
 #include "vk_kernels.h"
+#include "vk_tuning.h"
 
 /* Descriptor sets per pool: a batch that needs more is split into several
  * submissions (vk_record.c), so this bounds memory, not work. */
@@ -69,12 +70,6 @@ typedef struct vk_early_split {
  * is submitted, and the host records the next while the device works.
  * (Four measured the same as two on an H200.) */
 #define VK_FRAMES 2
-
-/* Workgroup sizes of the level's split search and of the partition
- * (vk_device.c): on an H200, 512 made the search 9% faster and the
- * partition 12% slower (docs/benchmarks.md). */
-#define VK_SPLIT_WG 512u
-#define VK_PART_WG 256u
 
 /* One batch's command buffer, fence and descriptor pool, and what it
  * holds, so that a failure found later still names its batch. */
@@ -144,6 +139,7 @@ typedef struct vk_context {
     int level;          /* depth of the level being grown */
     vk_profile prof;
     vk_setcache setcache;
+    vk_tuning tuning; /* read once, at creation (vk_tuning.h) */
 
     /* device facts */
     char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
@@ -163,17 +159,8 @@ typedef struct vk_context {
     VkDeviceSize staging_bytes; /* VK_STAGING_BYTES, less under test limits */
     int verbose;
     /* The float64-free kernel variants (NAME_soft): the device lacks
-     * shaderFloat64, or GPULAYER_VULKAN_SOFT_F64=1 asks for them. */
+     * shaderFloat64, or the tuning asks for them. */
     int soft_f64;
-    /* GPULAYER_VULKAN_PARTITION=stable: the three-stage stable partition
-     * instead of the one-pass one (vk_partition.c). */
-    int partition_stable;
-    /* The level's partition with its split search (vk_partition.c);
-     * GPULAYER_VULKAN_PARTITION=late turns it off, for measurement. */
-    int partition_early;
-    /* GPULAYER_VULKAN_LEAVES=partition: split_into_leaves moves the rows
-     * as partition_rows does (for measurement). */
-    int partition_leaves;
     vk_pipeline pipelines[VK_K_COUNT];
 
     /* shape */
@@ -184,15 +171,6 @@ typedef struct vk_context {
     uint32_t hist_len;
     VkDeviceSize column_bytes; /* stride of the feature-major bin columns */
     VkDeviceSize row_bytes;    /* stride of the bins in rows (a multiple of 4) */
-    /* GPULAYER_VULKAN_HIST=columns: histograms from the bin columns
-     * (histogram.comp, as the Metal host builds them) instead of the rows. */
-    int hist_columns;
-    /* GPULAYER_VULKAN_HIST=chunkwise: a histogram_rows dispatch a chunk
-     * instead of one for all of a node's chunks (for measurement). */
-    int hist_chunkwise;
-    /* GPULAYER_VULKAN_SPLIT=node: a split_eval dispatch a node (as the
-     * Metal host does) instead of split_eval_level (for measurement). */
-    int split_per_node;
     uint32_t *feature_offset;  /* host copy */
     vk_chunk *chunks;
     int32_t num_chunks;
@@ -211,8 +189,6 @@ typedef struct vk_context {
     int mask_valid;
     uint32_t grad_groups;    /* workgroups of the gradient kernel */
     uint32_t partial_groups; /* partial histograms the partial buffer holds */
-    uint32_t node_partials;  /* most workgroups (partials) one node's build gets */
-    uint32_t rows_per_partial; /* rows a workgroup of a node's build takes */
     VkDeviceSize slot_bytes; /* one histogram, aligned */
     /* Word of the level tables in the offsets buffer (vk_hist.c), and the
      * blocks (and nodes) a wave's table holds. */

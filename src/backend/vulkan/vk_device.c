@@ -67,14 +67,12 @@ static gpulayer_status pick_device(vk_context *c, int32_t index)
  * in the soft variants, binary64 on 64-bit integers with the same bits.
  * Either way int64 is needed; a device without it is refused rather than
  * served by host code presented as device work. */
-/* A kernel's workgroup size: the power of two `want` (or the environment
- * variable's), lowered to what the device allows and, with
- * shared_per_invocation, to what fits 32 KiB of shared memory. */
-static uint32_t kernel_wg_choice(const VkPhysicalDeviceLimits *l, const char *env,
-                                 uint32_t want, uint32_t shared_per_invocation)
+/* A kernel's workgroup size: the power of two `want` (the tuning's),
+ * lowered to what the device allows and, with shared_per_invocation, to
+ * what fits 32 KiB of shared memory. */
+static uint32_t kernel_wg_choice(const VkPhysicalDeviceLimits *l, uint32_t want,
+                                 uint32_t shared_per_invocation)
 {
-    const char *v = getenv(env);
-    if (v && atoi(v) >= 32 && (atoi(v) & (atoi(v) - 1)) == 0) want = (uint32_t)atoi(v);
     const uint64_t shared = l->maxComputeSharedMemorySize < 32768 ? l->maxComputeSharedMemorySize
                                                                    : 32768;
     while (want > 32 && (want > l->maxComputeWorkGroupInvocations ||
@@ -96,8 +94,7 @@ static gpulayer_status check_capabilities(vk_context *c)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "vulkan backend: device '%s' lacks shaderInt64: the kernels need "
                          "int64 (see docs/vulkan.md)", p.deviceName);
-    const char *soft = getenv("GPULAYER_VULKAN_SOFT_F64");
-    c->soft_f64 = !f.shaderFloat64 || (soft && !strcmp(soft, "1"));
+    c->soft_f64 = !f.shaderFloat64 || c->tuning.soft_f64;
     const VkPhysicalDeviceLimits *l = &p.limits;
     if (p.apiVersion < VK_API_VERSION_1_1)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
@@ -116,24 +113,20 @@ static gpulayer_status check_capabilities(vk_context *c)
     c->max_range = l->maxStorageBufferRange;
     c->align = l->minStorageBufferOffsetAlignment < 4 ? 4 : l->minStorageBufferOffsetAlignment;
     c->max_groups = l->maxComputeWorkGroupCount[0];
-    /* The largest power of two up to 256 the device allows: the kernels'
-     * shared-memory trees and scans need a power of two. */
-    uint32_t wg = 256;
+    /* The largest power of two up to the tuning's (256) the device
+     * allows: the kernels' shared-memory trees and scans need a power of
+     * two. */
+    uint32_t wg = c->tuning.wg;
     while (wg > l->maxComputeWorkGroupInvocations || wg > l->maxComputeWorkGroupSize[0])
         wg >>= 1;
     c->wg = wg;
-    /* histogram_rows: the largest power of two up to 1024. A workgroup's
-     * histogram takes the same shared memory whatever its size, so larger
-     * workgroups leave more of a multiprocessor's memory to its L1 cache
-     * and have more rows in flight: on an H200, 1024 invocations built the
-     * histograms in less than half the time of 256 (docs/benchmarks.md).
-     * The level's split search and the partition keep 36-40 bytes of
-     * shared memory an invocation: at most 512 within 32 KiB.
-     * GPULAYER_VULKAN_HIST_WG, _SPLIT_WG and _PART_WG pick other powers of
-     * two (for measurement). */
-    c->hist_wg = kernel_wg_choice(l, "GPULAYER_VULKAN_HIST_WG", 1024, 0);
-    c->split_wg = kernel_wg_choice(l, "GPULAYER_VULKAN_SPLIT_WG", VK_SPLIT_WG, 40);
-    c->part_wg = kernel_wg_choice(l, "GPULAYER_VULKAN_PART_WG", VK_PART_WG, 40);
+    /* histogram_rows, the level's split search and the partition: the
+     * tuning's sizes (vk_tuning.c says why). The search and the partition
+     * keep 36-40 bytes of shared memory an invocation: at most 512 within
+     * 32 KiB. */
+    c->hist_wg = kernel_wg_choice(l, c->tuning.hist_wg, 0);
+    c->split_wg = kernel_wg_choice(l, c->tuning.split_wg, 40);
+    c->part_wg = kernel_wg_choice(l, c->tuning.part_wg, 40);
     /* 8 bytes a bin, at most 4096 bins (32 KiB, the portable limit). */
     uint32_t bins = (uint32_t)(l->maxComputeSharedMemorySize / 8u);
     c->shared_bins = bins > 4096 ? 4096 : bins;
@@ -178,11 +171,9 @@ static void choose_memory(vk_context *c)
  * paths on any device with it. Values can only lower the real limits. */
 static void apply_test_limits(vk_context *c)
 {
-    const char *v = getenv("GPULAYER_VULKAN_TEST_LIMITS");
-    unsigned long long range = 0;
-    unsigned groups = 0;
-    int staged = 0;
-    if (!v || sscanf(v, "%llu,%u,%d", &range, &groups, &staged) != 3) return;
+    const uint64_t range = c->tuning.test_range;
+    const uint32_t groups = c->tuning.test_groups;
+    const int staged = c->tuning.test_staged;
     if (range >= 4096 && range < c->max_range) c->max_range = range / c->align * c->align;
     if (groups >= 1 && groups < c->max_groups) c->max_groups = groups;
     /* Staged uploads then go in several pieces, through both halves. */
@@ -286,6 +277,11 @@ gpulayer_status vk_device_open(vk_context *c, int32_t device_index)
                 c->host_visible ? "host-visible" : "device-local (staged)", c->wg,
                 c->shared_bins, (unsigned long long)c->max_range, c->window_shift,
                 c->soft_f64 ? "soft (integer)" : "hardware");
+    if (c->verbose) {
+        char key[512];
+        vk_tuning_key(&c->tuning, key, sizeof key);
+        fprintf(stderr, "[gpulayer] vulkan backend: tuning %s\n", key);
+    }
     return GPULAYER_OK;
 }
 

@@ -67,7 +67,6 @@ typedef struct wave_node {
  * count allows (record_level keeps a wave's blocks times this within it). */
 static uint32_t chunks_per_dispatch(const vk_context *c)
 {
-    if (c->hist_chunkwise) return 1;
     return (uint32_t)c->num_chunks < c->max_groups ? (uint32_t)c->num_chunks : c->max_groups;
 }
 
@@ -246,7 +245,7 @@ static gpulayer_status record_reductions_per_node(vk_context *c, const wave_node
 static gpulayer_status record_wave(vk_context *c, wave_node *wave, int32_t n,
                                    gpl_hist_block *table)
 {
-    if (c->hist_columns) {
+    if (c->tuning.metal_kernels) {
         vk_profile_mark(c, "histogram partials");
         for (int32_t i = 0; i < n; i++) GPL_CHECK(record_partials_columns(c, &wave[i]));
         return record_reductions_per_node(c, wave, n);
@@ -264,16 +263,17 @@ static gpulayer_status record_level(vk_context *c, const int32_t *nodes, int32_t
 {
     uint32_t cap = c->partial_groups < c->table_blocks ? c->partial_groups : c->table_blocks;
     /* A histogram_rows dispatch takes the wave's blocks times its chunks. */
-    const uint32_t per = c->hist_columns ? 1 : chunks_per_dispatch(c);
+    const uint32_t per = c->tuning.metal_kernels ? 1 : chunks_per_dispatch(c);
     if (cap > c->max_groups / per) cap = c->max_groups / per;
     if (cap < 1) cap = 1;
     int32_t in_wave = 0;
     uint32_t used = 0;
     for (int32_t i = 0; i < num_nodes; i++) {
         const int32_t node = nodes[i];
-        uint32_t groups = (live_rows(c, node) + c->rows_per_partial - 1) / c->rows_per_partial;
+        const uint32_t rows_per_partial = c->tuning.rows_per_partial;
+        uint32_t groups = (live_rows(c, node) + rows_per_partial - 1) / rows_per_partial;
         if (groups < 1) groups = 1;
-        if (groups > c->node_partials) groups = c->node_partials;
+        if (groups > c->tuning.node_partials) groups = c->tuning.node_partials;
         if (groups > cap) groups = cap;
         if (groups > 0xffff) groups = 0xffff; /* a block table entry's field */
         if (used + groups > cap) {
@@ -323,20 +323,20 @@ static int32_t common_page(const vk_context *c, const gpl_hist_subtract *s)
 
 /* Subtractions whose three histograms share a page go in one
  * hist_subtract_nodes dispatch a page, their table grouped by page; the
- * others (and all with GPULAYER_VULKAN_HIST=columns, as the Metal host
+ * others (and all with GPULAYER_VULKAN_KERNELS=metal, as the Metal host
  * records them) a hist_subtract dispatch each. */
 static gpulayer_status record_subtractions(vk_context *c, const gpl_hist_subtract *subs,
                                            int32_t count, gpl_hist_subtraction *table)
 {
     for (int32_t i = 0; i < count; i++) {
-        if (!c->hist_columns && common_page(c, &subs[i]) >= 0) continue;
+        if (!c->tuning.metal_kernels && common_page(c, &subs[i]) >= 0) continue;
         vk_range b[3] = {vk_hist_range(c, vk_node_slot(c, subs[i].parent)),
                          vk_hist_range(c, vk_node_slot(c, subs[i].built)),
                          vk_hist_range(c, vk_node_slot(c, subs[i].target))};
         GPL_CHECK(vk_dispatch(c, VK_K_HIST_SUBTRACT, b, &c->hist_len,
                               vk_groups_for(c, c->hist_len)));
     }
-    if (c->hist_columns) return GPULAYER_OK;
+    if (c->tuning.metal_kernels) return GPULAYER_OK;
     int32_t n = 0;
     for (int32_t page = 0; page < c->num_pages; page++)
         for (int32_t i = 0; i < count; i++)

@@ -6,10 +6,9 @@
  * level's partition is queued behind its split search (vk_split.c), each
  * node by its best split, so the records and the counts come back in one
  * wait; partition_rows then only moves the rows of splits the driver chose
- * otherwise (GPULAYER_VULKAN_PARTITION=late: always, for measurement).
- * GPULAYER_VULKAN_PARTITION=stable takes the three-stage stable partition
- * instead (tile counts, a scan per node, scatter into the scratch list,
- * copied back), which the Metal host uses. */
+ * otherwise. GPULAYER_VULKAN_KERNELS=metal takes the three-stage stable
+ * partition instead (tile counts, a scan per node, scatter into the
+ * scratch list, copied back), which the Metal host uses. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,13 +33,13 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     const gpl_partition_push push = gpl_partition_plan_level(
         table, splits, count, c->nodes.begin, c->nodes.count, c->part_wg * GPL_PART_ITEMS,
         c->column_bytes);
-    if (!c->partition_stable)
+    if (!c->tuning.metal_kernels)
         for (int32_t i = 0; i < count; i++) table[i].from = c->nodes.buf[splits[i].node];
     /* The split table travels inside the batch. */
     vk_update(c, &c->child_counts, (VkDeviceSize)push.table_first * 4, table,
               sizeof *table * (VkDeviceSize)count);
     /* The one-pass kernel adds each workgroup's rows to the child counts. */
-    if (!c->partition_stable)
+    if (!c->tuning.metal_kernels)
         vk_fill(c, &c->child_counts, 0, (VkDeviceSize)count * GPL_CHILD_COUNTS_BYTES, 0);
     vk_barrier(c);
     if (from_records) {
@@ -58,7 +57,7 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     vk_windows(c, &c->rows, c->win.list_shift, 4, b + 2 + GPL_KERNEL_WINDOWS);
     vk_windows(c, &c->scratch, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
     const uint32_t groups = push.num_tiles < c->max_groups ? push.num_tiles : c->max_groups;
-    if (c->partition_stable) {
+    if (c->tuning.metal_kernels) {
         GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_COUNT, b, &push, groups));
         vk_barrier(c);
         GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_SCAN, b, &push,
@@ -72,7 +71,7 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     vk_barrier(c);
     /* The stable kernels' rows back from the scratch list: one copy
      * command (partition_place leaves them in the other list). */
-    if (c->partition_stable) {
+    if (c->tuning.metal_kernels) {
         VkBufferCopy *regions = malloc(sizeof *regions * (size_t)count);
         if (!regions)
             return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
@@ -182,7 +181,7 @@ static int early_match(vk_context *c, const gpl_split_apply *s, uint32_t *left)
 static void apply_children(vk_context *c, const gpl_split_apply *s, uint32_t left,
                            int64_t *child_rows)
 {
-    const uint8_t buf = c->partition_stable ? c->nodes.buf[s->node] : 1 - c->nodes.buf[s->node];
+    const uint8_t buf = c->tuning.metal_kernels ? c->nodes.buf[s->node] : 1 - c->nodes.buf[s->node];
     gpl_node_table_apply_children(&c->nodes, s, left, buf, child_rows);
 }
 
@@ -236,14 +235,6 @@ gpulayer_status vk_split_into_leaves(gpl_backend *be, const gpl_split_apply *spl
                                      int32_t count)
 {
     vk_context *c = vk_ctx(be);
-    if (c->partition_leaves) { /* for measurement: as without this operation */
-        int64_t *child_rows = malloc(sizeof(int64_t) * 2 * (size_t)(count > 0 ? count : 1));
-        if (!child_rows)
-            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-        gpulayer_status st = vk_partition_rows(be, splits, count, child_rows);
-        free(child_rows);
-        return st;
-    }
     /* Each split takes a live node (at most max_nodes entries). */
     for (int32_t i = 0; i < count; i++) {
         GPL_CHECK(check_split(c, &splits[i]));

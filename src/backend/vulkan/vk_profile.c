@@ -25,8 +25,7 @@ void vk_profile_init(vk_context *c)
 {
     vk_profile *p = &c->prof;
     memset(p, 0, sizeof *p);
-    const char *v = getenv("GPULAYER_VULKAN_PROFILE");
-    if (!v || !*v || !strcmp(v, "0")) return;
+    if (!c->tuning.profile) return;
     VkPhysicalDeviceProperties props;
     c->api.vkGetPhysicalDeviceProperties(c->physical, &props);
     uint32_t n = 0;

@@ -102,9 +102,9 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     if (feature_mask) GPL_CHECK(upload_mask(c, feature_mask));
     const size_t bytes = sizeof(uint32_t) * GPL_SPLIT_RECORD_WORDS * (size_t)num_nodes;
     GPL_CHECK(vk_buffer_reserve_host(c, &c->records, bytes, "split records"));
-    const int early = c->partition_early && !params->leaf_children;
+    const int early = !params->leaf_children;
     if (early) GPL_CHECK(vk_partition_early_prepare(c, nodes, num_nodes));
-    int per_node = c->split_per_node;
+    int per_node = c->tuning.metal_kernels;
     if (!per_node) {
         GPL_CHECK(vk_buffer_reserve_host(c, &c->split_nodes, (VkDeviceSize)num_nodes * 16,
                                          "split node table"));

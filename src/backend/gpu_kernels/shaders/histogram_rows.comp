@@ -5,7 +5,7 @@
 // with columns every (row, feature) is a gathered byte, a 32-byte sector
 // each; here a row's chunk is one or two sectors. The Vulkan host builds
 // histograms with this kernel; histogram.comp stays for the Metal host
-// and GPULAYER_VULKAN_HIST=columns.
+// and GPULAYER_VULKAN_KERNELS=metal.
 //
 // One dispatch covers the chunks of every node of a level (of those whose
 // rows are in the bound row list): workgroup g takes chunk g % num_chunks
