@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_kernels/gpu_kernel_abi.h"
 #include "gpulayer.h"
 #include "metal/metal_caps.h"
 #include "metal/metal_fault.h"
 #include "metal/metal_pool.h"
 #include "metal/metal_registry.h"
-#include "gpu_kernels/gpu_kernel_abi.h"
+#include "metal/metal_tuning.h"
 
 /* ------------------------------------------------------- device stand-in */
 
@@ -430,6 +431,26 @@ static void test_capability_checks(void **state)
     assert_int_equal(gpl_mtl_caps_names(&m1, names, 3), 3);
 }
 
+/* The tuning is read once from the environment; its key names every
+ * member in a fixed order. */
+static void test_tuning_key(void **state)
+{
+    (void)state;
+    mtl_tuning t;
+    char key[256];
+    unsetenv("GPULAYER_METAL_WORKSPACE");
+    mtl_tuning_read(&t);
+    mtl_tuning_key(&t, key, sizeof key);
+    assert_string_equal(key, "gradient_groups=1024;partial_budget=67108864;partial_groups=512;"
+                             "node_partials=64;workspace=shared");
+    setenv("GPULAYER_METAL_WORKSPACE", "private", 1);
+    mtl_tuning_read(&t);
+    unsetenv("GPULAYER_METAL_WORKSPACE");
+    assert_int_equal(t.workspace, GPL_MTL_PRIVATE);
+    mtl_tuning_key(&t, key, sizeof key);
+    assert_non_null(strstr(key, ";workspace=private"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_batch_labels),
         cmocka_unit_test(test_sticky_failure),
         cmocka_unit_test(test_capability_checks),
+        cmocka_unit_test(test_tuning_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

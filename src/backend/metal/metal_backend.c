@@ -2,6 +2,7 @@
  * training data on the device, margins, gradients, tree start, prediction
  * update and memory. The histogram, split and partition operations are in
  * their own files; the runtime is behind metal_host.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,12 +11,6 @@
 #include "metal_backend.h"
 #include "quantize.h"
 
-/* Workgroups of the gradient pass (the kernel loops): enough to fill the
- * GPU, few enough that the host reads their maxima back cheaply. */
-#define MTL_GRADIENT_GROUPS 1024u
-/* Partial histograms of a wave of nodes (metal_hist.c). */
-#define MTL_PARTIAL_BUDGET ((size_t)64 << 20)
-#define MTL_MAX_PARTIAL_GROUPS 512u
 
 static void release_all(mtl_context *c)
 {
@@ -144,15 +139,17 @@ static gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     }
 
     const size_t hist_bytes = (size_t)c->hist_len * 16;
-    size_t pg = hist_bytes ? MTL_PARTIAL_BUDGET / hist_bytes : MTL_MAX_PARTIAL_GROUPS;
+    /* Partial histograms of a wave of nodes (metal_hist.c). */
+    const size_t max_groups = c->tuning.partial_groups;
+    size_t pg = hist_bytes ? (size_t)c->tuning.partial_budget / hist_bytes : max_groups;
     if (pg < 1) pg = 1;
-    if (pg > MTL_MAX_PARTIAL_GROUPS) pg = MTL_MAX_PARTIAL_GROUPS;
+    if (pg > max_groups) pg = max_groups;
     c->partial_groups = (uint32_t)pg;
     /* The gradients kernel runs once a window of 2^chunk_shift rows, each
      * dispatch writing its threadgroups' maxima at its own offset. */
     const size_t chunk_rows = (size_t)1 << c->win.chunk_shift;
     c->grad_groups = gpl_mtl_groups_for(c->rt, N < chunk_rows ? N : chunk_rows);
-    if (c->grad_groups > MTL_GRADIENT_GROUPS) c->grad_groups = MTL_GRADIENT_GROUPS;
+    if (c->grad_groups > c->tuning.gradient_groups) c->grad_groups = c->tuning.gradient_groups;
     c->grad_dispatches = (uint32_t)gpl_windows_for(N, c->win.chunk_shift);
     c->group_stride = align_up((size_t)c->grad_groups * 16, MTL_COLUMN_ALIGN);
     const size_t level = M < 64 ? M : 64;
@@ -333,15 +330,6 @@ static const struct gpl_backend_ops mtl_ops = {
     .memory = mtl_memory,
 };
 
-/* GPULAYER_METAL_WORKSPACE=private puts the buffers the host never reads
- * (gradient pairs, row lists, partials, tiles) in private storage; shared
- * is the default until a Mac measurement says otherwise. */
-static gpl_mtl_storage workspace_storage(void)
-{
-    const char *v = getenv("GPULAYER_METAL_WORKSPACE");
-    return v && !strcmp(v, "private") ? GPL_MTL_PRIVATE : GPL_MTL_SHARED;
-}
-
 gpulayer_status gpl_metal_backend_create(const gpl_backend_config *config, gpl_backend **out)
 {
     *out = NULL;
@@ -351,11 +339,17 @@ gpulayer_status gpl_metal_backend_create(const gpl_backend_config *config, gpl_b
     c->max_nodes = config->max_nodes;
     c->num_outputs = config->num_outputs;
     c->verbose = config->verbose;
-    c->workspace = workspace_storage();
+    mtl_tuning_read(&c->tuning);
+    c->workspace = c->tuning.workspace;
     gpulayer_status st = gpl_mtl_context_create(config->device, config->verbose, &c->rt);
     if (st != GPULAYER_OK) {
         mtl_destroy(be);
         return st;
+    }
+    if (c->verbose) {
+        char key[256];
+        mtl_tuning_key(&c->tuning, key, sizeof key);
+        fprintf(stderr, "[gpulayer] metal backend: tuning %s\n", key);
     }
     *out = be;
     return GPULAYER_OK;

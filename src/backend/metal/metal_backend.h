@@ -13,6 +13,7 @@
 #include "common/node_table.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
 #include "metal_host.h"
+#include "metal_tuning.h"
 
 /* A run of features whose bins fit the histogram kernel's threadgroup
  * chunk (GPL_MTL_SHARED_BINS). */
@@ -25,7 +26,8 @@ typedef gpl_hist_chunk mtl_chunk;
 typedef struct mtl_context {
     gpl_mtl_context *rt;
     int verbose;
-    gpl_mtl_storage workspace; /* storage of buffers the host never reads */
+    mtl_tuning tuning;         /* read once, at creation (metal_tuning.h) */
+    gpl_mtl_storage workspace; /* storage of buffers the host never reads (tuning's) */
 
     /* shape */
     int64_t num_rows;

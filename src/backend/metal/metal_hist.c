@@ -53,8 +53,6 @@ void mtl_hist_release_all(mtl_context *c)
 }
 
 
-/* Most threadgroups (partial histograms) a single node gets. */
-#define MTL_NODE_PARTIALS 64u
 
 typedef struct wave_node {
     int32_t node;
@@ -108,7 +106,7 @@ static gpulayer_status record_level(mtl_context *c, const int32_t *nodes, int32_
     uint32_t used = 0;
     for (int32_t i = 0; i < num_nodes; i++) {
         uint32_t groups = gpl_mtl_groups_for(c->rt, live_rows(c, nodes[i]));
-        if (groups > MTL_NODE_PARTIALS) groups = MTL_NODE_PARTIALS;
+        if (groups > c->tuning.node_partials) groups = c->tuning.node_partials;
         if (groups > c->partial_groups) groups = c->partial_groups;
         if (used + groups > c->partial_groups) {
             GPL_CHECK(record_reductions(c, wave, in_wave));
