@@ -67,6 +67,7 @@ gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,
     c->verbose = config->verbose;
     c->max_nodes = config->max_nodes;
     c->num_outputs = config->num_outputs;
+    cuda_tuning_read(&c->tuning);
     gpulayer_status st = cuda_startup(c, config->device);
     if (st != GPULAYER_OK) {
         cuda_destroy(be);

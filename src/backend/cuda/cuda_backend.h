@@ -10,6 +10,7 @@
 #include "common/hist_slots.h"
 #include "common/node_table.h"
 #include "cuda_kernels.h"
+#include "cuda_tuning.h"
 
 /* Device buffers by size class: a freed block is kept for the next request
  * of its class. One stream orders all work, so a block given back after
@@ -74,7 +75,7 @@ typedef struct cuda_context {
     int driver_version, runtime_version;
     size_t smem_optin;
     cudaStream_t stream;
-    gpl_cuda_hist_kind hist_requested; /* GPULAYER_CUDA_HIST, or SHARED */
+    cuda_tuning tuning;                /* read once, at creation (cuda_tuning.h) */
     gpl_cuda_hist_kind hist_kind;      /* the kernel used, chosen at upload */
     int verbose;
     int level; /* depth of the level being grown, for messages */
@@ -149,7 +150,6 @@ typedef struct cuda_context {
      * left rows then right rows. */
     cuda_early_split *node_early;
     int32_t *part_late; /* max_nodes: splits partitioned in partition_rows */
-    int partition_early; /* GPULAYER_CUDA_PARTITION=late turns it off */
 
     size_t estimate_bytes;
     cuda_profile prof;

@@ -218,7 +218,7 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
             return gpl_error(GPULAYER_ERR_INTERNAL,
                              "cuda backend: evaluate_splits: node %d has no histogram or no rows",
                              nodes[i]);
-    const int early = c->partition_early && !params->leaf_children;
+    const int early = !params->leaf_children;
     uint32_t tiles = 0;
     if (early) GPL_CHECK(partition_table(c, num_nodes, nodes, NULL, NULL, &tiles));
     GPL_CHECK(cuda_stage_wait(c, s));

@@ -265,7 +265,7 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     /* Staged rows pay off when a row's bins are one chunk (up to 32
      * features): on 1M x 256 they were 2% slower than the direct kernel,
      * on 10M x 28 21% faster (docs/benchmarks.md). */
-    c->hist_kind = c->hist_requested;
+    c->hist_kind = c->tuning.hist;
     if (c->hist_kind == GPL_CUDA_HIST_SHARED)
         c->hist_kind = c->num_chunks == 1 ? GPL_CUDA_HIST_STAGED : GPL_CUDA_HIST_DIRECT;
     c->hist_smem = gpl_cuda_hist_smem_bytes(c->hist_kind, c->max_chunk_bins);

@@ -14,8 +14,7 @@ static const char *const op_names[CUDA_OP_COUNT] = {
 
 void cuda_profile_init(cuda_context *c)
 {
-    const char *v = getenv("GPULAYER_CUDA_PROFILE");
-    c->prof.enabled = v && v[0] && v[0] != '0';
+    c->prof.enabled = c->tuning.profile;
     if (!c->prof.enabled) return;
     if (cudaEventCreate(&c->prof.start) != cudaSuccess ||
         cudaEventCreate(&c->prof.stop) != cudaSuccess) {

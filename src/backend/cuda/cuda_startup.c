@@ -107,18 +107,12 @@ gpulayer_status cuda_startup(cuda_context *c, int device)
     e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking);
     if (e != cudaSuccess) return cuda_fail(NULL, e, "cudaStreamCreate");
     GPL_CHECK(check_kernel_abi(c, driver));
-    const char *kind = getenv("GPULAYER_CUDA_HIST");
-    c->hist_requested = GPL_CUDA_HIST_SHARED;
-    if (kind && !strcmp(kind, "global")) c->hist_requested = GPL_CUDA_HIST_GLOBAL;
-    else if (kind && !strcmp(kind, "shared64")) c->hist_requested = GPL_CUDA_HIST_SHARED64;
-    else if (kind && !strcmp(kind, "paired")) c->hist_requested = GPL_CUDA_HIST_SHARED_PAIRED;
-    else if (kind && !strcmp(kind, "direct")) c->hist_requested = GPL_CUDA_HIST_DIRECT;
-    else if (kind && !strcmp(kind, "staged")) c->hist_requested = GPL_CUDA_HIST_STAGED;
-    const char *part = getenv("GPULAYER_CUDA_PARTITION");
-    c->partition_early = !(part && !strcmp(part, "late"));
-    if (c->verbose)
+    if (c->verbose) {
+        char key[128];
+        cuda_tuning_key(&c->tuning, key, sizeof key);
         fprintf(stderr, "[gpulayer] cuda backend on %s, %d multiprocessors, driver %s, "
-                "runtime %s\n", c->device_name, c->sm_count, driver, runtime);
+                "runtime %s, tuning %s\n", c->device_name, c->sm_count, driver, runtime, key);
+    }
     return GPULAYER_OK;
 }
 
