@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "vk_backend.h"
+#include "vk_context.h"
 
 /* The most storage buffers a kernel binds (vk_pipeline.c's table). */
 #define VK_BINDINGS_PER_SET VK_MAX_BINDINGS

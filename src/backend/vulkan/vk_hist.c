@@ -8,7 +8,7 @@
 #include "common/checks.h"
 #include "error.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
-#include "vk_backend.h"
+#include "vk_context.h"
 
 vk_range vk_hist_range(const vk_context *c, vk_hist_slot s)
 {

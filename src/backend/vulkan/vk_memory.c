@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "vk_backend.h"
+#include "vk_context.h"
 
 
 VkDeviceSize vk_align_up(VkDeviceSize n, VkDeviceSize a) { return (n + a - 1) / a * a; }

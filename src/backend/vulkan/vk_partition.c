@@ -15,7 +15,7 @@
 #include "common/checks.h"
 #include "error.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
-#include "vk_backend.h"
+#include "vk_context.h"
 
 static gpulayer_status check_split(const vk_context *c, const gpl_split_apply *s)
 {
@@ -242,4 +242,23 @@ gpulayer_status vk_split_into_leaves(gpl_backend *be, const gpl_split_apply *spl
         c->nodes.state[splits[i].node] = GPL_NODE_SPLIT;
     }
     return GPULAYER_OK;
+}
+
+gpulayer_status vk_begin_tree(gpl_backend *be)
+{
+    vk_context *c = vk_ctx(be);
+    c->level = 0;
+    gpl_hist_slots_release_all(&c->slots);
+    gpl_node_table_reset(&c->nodes, c->num_rows);
+    c->num_leaf_splits = 0;
+    for (int32_t n = 0; n < c->max_nodes; n++) c->early[n].feature = -1;
+    const uint64_t N = (uint64_t)c->num_rows, window = (uint64_t)1 << c->win.list_shift;
+    GPL_CHECK(vk_begin(c, "begin_tree"));
+    for (uint64_t first = 0; first < N; first += window) {
+        const uint64_t count = N - first < window ? N - first : window;
+        gpl_rows_init_push p = {(uint32_t)count, (uint32_t)first};
+        vk_range b[1] = {vk_rows_range(&c->rows, first, count, 4)};
+        GPL_CHECK(vk_dispatch(c, VK_K_ROWS_INIT, b, &p, vk_groups_for(c, count)));
+    }
+    return vk_submit_async(c);
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "vk_backend.h"
+#include "vk_context.h"
 
 /* Bindings and push constant sizes; they mirror the `binding = N` and
  * push_constant blocks of shaders/<name>.comp. */

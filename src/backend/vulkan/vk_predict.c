@@ -8,7 +8,7 @@
 
 #include "common/checks.h"
 #include "error.h"
-#include "vk_backend.h"
+#include "vk_context.h"
 
 /* The raw values of one block are at most this many bytes (one staging
  * copy where the device memory is not host-visible). */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "vk_backend.h"
+#include "vk_context.h"
 
 /* Queries of a frame: its start, its marks, its end (the last). */
 #define VK_PROFILE_QUERIES (VK_PROFILE_MARKS + 2)

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "error.h"
-#include "vk_backend.h"
+#include "vk_context.h"
 
 /* A batch that has not finished after this long is reported as hung. */
 #define VK_BATCH_TIMEOUT_NS (600ull * 1000000000ull)
@@ -274,5 +274,17 @@ void vk_update(vk_context *c, const vk_buffer *dst, VkDeviceSize offset, const v
         offset += n;
         src += n;
         bytes -= n;
+    }
+}
+
+void vk_windows(const vk_context *c, const vk_buffer *b, uint32_t rows_shift,
+                VkDeviceSize row_bytes, vk_range *out)
+{
+    (void)c;
+    const VkDeviceSize window = ((VkDeviceSize)1 << rows_shift) * row_bytes;
+    for (uint32_t w = 0; w < GPL_KERNEL_WINDOWS; w++) {
+        uint64_t offset, size;
+        gpl_window_range(b->bytes, window, w, &offset, &size);
+        out[w] = (vk_range){b, offset, size};
     }
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vk_backend.h"
+#include "vk_context.h"
 
 typedef struct vk_cached_set {
     VkDescriptorSetLayout layout; /* VK_NULL_HANDLE: empty slot */

@@ -8,7 +8,7 @@
 #include "common/checks.h"
 #include "error.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
-#include "vk_backend.h"
+#include "vk_context.h"
 
 /* The mask is written only when it changed: without column sampling it is
  * the same every level, and a write waits for the batches in flight. */

@@ -1,6 +1,6 @@
-/* vk_backend.h -- the Vulkan backend's context, shared by its host files. */
-#ifndef GPL_VK_BACKEND_H
-#define GPL_VK_BACKEND_H
+/* vk_context.h -- the Vulkan backend's context, shared by its host files. */
+#ifndef GPL_VK_CONTEXT_H
+#define GPL_VK_CONTEXT_H
 
 #include <stdint.h>
 
@@ -240,6 +240,16 @@ static inline vk_hist_slot vk_node_slot(const vk_context *c, int32_t node)
     return vk_slot_place(c, gpl_hist_slot(&c->slots, node));
 }
 
+/* The range of rows [first, first + count) of a per-row buffer of
+ * row_bytes bytes a row. */
+static inline vk_range vk_rows_range(const vk_buffer *b, uint64_t first, uint64_t count,
+                                        VkDeviceSize row_bytes)
+{
+    vk_range r = {b, (VkDeviceSize)first * row_bytes, (VkDeviceSize)count * row_bytes};
+    if (r.bytes == 0) r = (vk_range){b, 0, b->bytes}; /* no rows: any valid range */
+    return r;
+}
+
 /* vk_device.c */
 gpulayer_status vk_device_open(vk_context *c, int32_t device_index);
 void vk_device_close(vk_context *c);
@@ -302,6 +312,16 @@ vk_range vk_whole(const vk_buffer *b);
 void vk_windows(const vk_context *c, const vk_buffer *b, uint32_t rows_shift,
                 VkDeviceSize row_bytes, vk_range *out);
 
+/* vk_upload.c, vk_gradients.c, vk_margins.c (the first the plan of a job
+ * and its data on the device) */
+gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m, const float *label,
+                          const float *weight);
+gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
+                                     gpl_quant_scale *scale);
+gpulayer_status vk_set_margins(gpl_backend *be, const float *margins);
+gpulayer_status vk_get_margins(gpl_backend *be, float *margins);
+gpulayer_status vk_update_margins(gpl_backend *be, int32_t output, const float *leaf_value);
+
 /* vk_hist.c */
 gpulayer_status vk_build_histograms(gpl_backend *be, const int32_t *nodes,
                                     int32_t num_nodes);
@@ -332,6 +352,8 @@ gpulayer_status vk_partition_early_take(vk_context *c, const int32_t *nodes, int
                                         const gpl_split_record *records);
 gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
                                   int32_t count, int64_t *child_rows);
+/* Every row in the root (vk_partition.c). */
+gpulayer_status vk_begin_tree(gpl_backend *be);
 
 /* vk_predict.c */
 gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *margins);

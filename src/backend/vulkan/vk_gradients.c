@@ -1,0 +1,62 @@
+/* vk_gradients.c -- compute_gradients: the gradient pairs of every row and
+ * their quantization, on the device. */
+#include <stdlib.h>
+
+#include "error.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
+#include "quantize.h"
+#include "vk_context.h"
+
+/* Two batches with the scale in between (a phase boundary: the driver
+ * needs the scale too): float64 pairs and group maxima, then quantization
+ * in place. Both kernels go through the rows in order, so they run once a
+ * window of rows, each dispatch binding only its window. */
+gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
+                                     gpl_quant_scale *scale)
+{
+    vk_context *c = vk_ctx(be);
+    c->level = -1;
+    const uint64_t N = (uint64_t)c->num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
+    const VkDeviceSize K = (VkDeviceSize)c->num_outputs;
+    GPL_CHECK(vk_begin(c, "compute_gradients"));
+    for (uint32_t d = 0; d < c->grad_dispatches; d++) {
+        const uint64_t first = (uint64_t)d * chunk;
+        const uint64_t count = N - first < chunk ? N - first : chunk;
+        gpl_gradient_push gp = {req->seed, (uint32_t)count, (uint32_t)c->num_outputs,
+                                (uint32_t)req->output, (int32_t)req->objective, req->round,
+                                (uint32_t)c->has_weight, req->subsample, (uint32_t)first};
+        vk_range b[5] = {vk_rows_range(&c->grad, first, count, 16),
+                         vk_rows_range(&c->margins, first, count, K * 4),
+                         vk_rows_range(&c->labels, first, count, 4),
+                         c->has_weight ? vk_rows_range(&c->weights, first, count, 4)
+                                       : vk_whole(&c->weights),
+                         {&c->group_max, d * c->group_stride, (VkDeviceSize)c->grad_groups * 16}};
+        GPL_CHECK(vk_dispatch(c, VK_K_GRADIENTS, b, &gp, c->grad_groups));
+    }
+    GPL_CHECK(vk_submit(c));
+    const VkDeviceSize bytes = c->group_stride * c->grad_dispatches;
+    double *mx = malloc((size_t)bytes);
+    if (!mx) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+    gpulayer_status st = vk_buffer_read(c, &c->group_max, 0, mx, bytes);
+    double max_g = 0.0, max_h = 0.0;
+    for (uint32_t d = 0; st == GPULAYER_OK && d < c->grad_dispatches; d++) {
+        const double *g = mx + d * (c->group_stride / 8);
+        for (uint32_t i = 0; i < c->grad_groups; i++) {
+            if (g[2 * i] > max_g) max_g = g[2 * i];
+            if (g[2 * i + 1] > max_h) max_h = g[2 * i + 1];
+        }
+    }
+    free(mx);
+    GPL_CHECK(st);
+    scale->grad = gpl_quant_scale_for(max_g, c->num_rows);
+    scale->hess = gpl_quant_scale_for(max_h, c->num_rows);
+    const uint64_t window = (uint64_t)1 << c->win.grad_shift;
+    GPL_CHECK(vk_begin(c, "quantize_gradients"));
+    for (uint64_t first = 0; first < N; first += window) {
+        const uint64_t count = N - first < window ? N - first : window;
+        gpl_quantize_push qp = {scale->grad, scale->hess, (uint32_t)count};
+        vk_range q[1] = {vk_rows_range(&c->grad, first, count, 16)};
+        GPL_CHECK(vk_dispatch(c, VK_K_QUANTIZE, q, &qp, vk_groups_for(c, count)));
+    }
+    return vk_submit_async(c);
+}
