@@ -2,7 +2,7 @@
  * and node histograms of data-parallel training replace the local ones. */
 #include <string.h>
 
-#include "cpu_backend.h"
+#include "cpu_context.h"
 #include "error.h"
 
 gpulayer_status gpl_cpu_write_pairs(gpl_backend *be, int32_t node,

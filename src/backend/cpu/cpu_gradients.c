@@ -13,7 +13,7 @@
 #include <omp.h>
 #include <string.h>
 
-#include "cpu_backend.h"
+#include "cpu_context.h"
 #include "error.h"
 #include "objective_math.h"
 #include "quantize.h"
@@ -225,4 +225,11 @@ gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_reques
         quantize_rows(gval, hval, first, last, sg, sh, c->packed_grad, c->pair_stride);
     }
     return GPULAYER_OK;
+}
+
+void cpu_pack_gradients(cpu_context *c)
+{
+#pragma omp parallel for num_threads(c->nthread) schedule(static)
+    for (int64_t r = 0; r < c->num_rows; r++)
+        c->packed_grad[r * c->pair_stride] = gpl_pack_pair(c->grad[r].grad, c->grad[r].hess);
 }

@@ -1,10 +1,11 @@
-/* cpu_partition.c -- stable partition of each split node's rows into its
- * two children (rows keep their ascending order within a node). */
+/* cpu_partition.c -- the start of a tree (every row in the root) and the
+ * stable partition of each split node's rows into its two children (rows
+ * keep their ascending order within a node). */
 #include <omp.h>
 #include <string.h>
 
 #include "common/checks.h"
-#include "cpu_backend.h"
+#include "cpu_context.h"
 #include "error.h"
 
 #define PREFETCH_DISTANCE 32
@@ -124,5 +125,14 @@ gpulayer_status cpu_partition_rows(gpl_backend *be,
         if (c->nthread > 1 && c->nodes.count[splits[i].node] >= large) continue;
         record_children(c, &splits[i], partition_node(c, &splits[i]), child_rows + 2 * i);
     }
+    return GPULAYER_OK;
+}
+
+gpulayer_status cpu_begin_tree(gpl_backend *be)
+{
+    cpu_context *c = cpu_ctx(be);
+    gpl_hist_slots_release_all(&c->slots);
+    gpl_node_table_reset(&c->nodes, c->num_rows);
+    for (int64_t r = 0; r < c->num_rows; r++) c->rows[r] = (uint32_t)r;
     return GPULAYER_OK;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/checks.h"
-#include "cpu_backend.h"
+#include "cpu_context.h"
 #include "error.h"
 #include "split_math.h"
 

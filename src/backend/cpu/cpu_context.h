@@ -1,6 +1,6 @@
-/* cpu_backend.h -- the CPU backend's context, shared by its kernel files. */
-#ifndef GPL_CPU_BACKEND_H
-#define GPL_CPU_BACKEND_H
+/* cpu_context.h -- the CPU backend's context, shared by its kernel files. */
+#ifndef GPL_CPU_CONTEXT_H
+#define GPL_CPU_CONTEXT_H
 
 #include <stdint.h>
 
@@ -62,6 +62,13 @@ static inline gpl_grad_pair *cpu_node_hist(const cpu_context *c, int32_t node)
     return s >= 0 ? c->slot_hist[s] : NULL;
 }
 
+gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m, const float *label,
+                           const float *weight);
+gpulayer_status cpu_set_margins(gpl_backend *be, const float *margins);
+gpulayer_status cpu_get_margins(gpl_backend *be, float *margins);
+gpulayer_status cpu_update_margins(gpl_backend *be, int32_t output, const float *leaf_value);
+/* Every row in the root (cpu_partition.c). */
+gpulayer_status cpu_begin_tree(gpl_backend *be);
 gpulayer_status cpu_compute_gradients(gpl_backend *be,
                                       const gpl_gradient_request *req,
                                       gpl_quant_scale *scale);

@@ -1,11 +1,11 @@
-/* cpu_histogram.c -- node histograms as exact int64 sums, their
+/* cpu_hist.c -- node histograms as exact int64 sums, their
  * subtraction, and the pool of histogram buffers. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/checks.h"
-#include "cpu_backend.h"
+#include "cpu_context.h"
 #include "error.h"
 #include "quantize.h"
 

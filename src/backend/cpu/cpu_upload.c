@@ -1,0 +1,94 @@
+/* cpu_upload.c -- upload: the CPU backend takes the binned matrix in place
+ * and makes the buffers of a training (margins, gradient pairs, row
+ * lists, node table, histogram slots, accumulators). */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "cpu_context.h"
+#include "error.h"
+
+static void transpose_bins(cpu_context *c)
+{
+    const int64_t N = c->num_rows, block = 4096;
+    const int32_t F = c->num_features;
+#pragma omp parallel for num_threads(c->nthread) schedule(static)
+    for (int64_t start = 0; start < N; start += block) {
+        int64_t end = start + block < N ? start + block : N;
+        for (int32_t f = 0; f < F; f++) {
+            uint8_t *col = c->bins_by_feature + (int64_t)f * N;
+            for (int64_t r = start; r < end; r++) col[r] = c->bins[r * F + f];
+        }
+    }
+}
+
+/* The bins word of every row record (the pair word is written by
+ * compute_gradients). */
+static void fill_record_bins(cpu_context *c)
+{
+    const int32_t F = c->num_features;
+#pragma omp parallel for num_threads(c->nthread) schedule(static)
+    for (int64_t r = 0; r < c->num_rows; r++) {
+        uint8_t word[8] = {0};
+        memcpy(word, c->bins + r * F, (size_t)F);
+        memcpy(&c->row_records[2 * r], word, sizeof word);
+    }
+}
+
+gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
+                           const float *label, const float *weight)
+{
+    cpu_context *c = cpu_ctx(be);
+    if (m->num_rows >= (int64_t)UINT32_MAX)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "cpu backend: %lld rows exceed the limit of 2^32 - 1",
+                         (long long)m->num_rows);
+    for (int32_t f = 0; f < m->num_features; f++)
+        if (m->feature_offset[f + 1] - m->feature_offset[f] > CPU_ACC_STRIDE)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "cpu backend: feature %d has more than %d bins", f,
+                             CPU_ACC_STRIDE);
+    c->num_rows = m->num_rows;
+    c->num_features = m->num_features;
+    c->bins = m->bins; /* the host matrix is used in place, not copied */
+    c->feature_offset = m->feature_offset;
+    c->hist_len = m->feature_offset[m->num_features];
+    c->label = label;
+    c->weight = weight;
+    size_t n = (size_t)m->num_rows;
+    size_t nodes = (size_t)c->max_nodes;
+    c->margins = gpl_malloc_large(sizeof(float) * n * (size_t)c->num_outputs, "margins");
+    c->grad = gpl_malloc_large(sizeof(gpl_grad_pair) * (n ? n : 1), "gradients");
+    const int records = m->num_features <= CPU_RECORD_FEATURES;
+    if (records) {
+        c->row_records = gpl_malloc_large(2 * sizeof(int64_t) * (n ? n : 1), "row records");
+        c->packed_grad = c->row_records ? c->row_records + 1 : NULL;
+        c->pair_stride = 2;
+    } else {
+        c->packed_grad = gpl_malloc_large(sizeof(int64_t) * (n ? n : 1), "packed gradients");
+        c->pair_stride = 1;
+    }
+    c->rows = gpl_malloc_large(sizeof(uint32_t) * (n ? n : 1), "row lists");
+    /* Two halves: left and right pieces of a parallel partition. */
+    c->rows_scratch = gpl_malloc_large(sizeof(uint32_t) * 2 * (n ? n : 1), "row lists");
+    const int tables = gpl_node_table_init(&c->nodes, c->max_nodes) == 0 &&
+                       gpl_hist_slots_init(&c->slots, "cpu", c->max_nodes, cpu_hist_grow, c) == 0;
+    c->slot_hist = calloc(nodes, sizeof(gpl_grad_pair *));
+    c->acc_len = (size_t)CPU_ACC_STRIDE * (size_t)m->num_features;
+    c->thread_hist = malloc(sizeof(int64_t) * c->acc_len * (size_t)c->nthread);
+    c->bins_by_feature = gpl_malloc_large(n * (size_t)m->num_features + 1, "binned columns");
+    if (!c->margins || !c->grad || !c->packed_grad || !c->rows || !c->rows_scratch ||
+        !tables || !c->slot_hist || !c->thread_hist || !c->bins_by_feature)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "cpu backend: out of host memory for %zu rows", n);
+    transpose_bins(c);
+    if (records) fill_record_bins(c);
+    cpu_track_alloc(c, n * (size_t)m->num_features);
+    cpu_track_alloc(c, n * (sizeof(float) * (size_t)c->num_outputs +
+                            sizeof(gpl_grad_pair) + sizeof(int64_t) * (size_t)c->pair_stride +
+                            3 * sizeof(uint32_t)) +
+                           nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +
+                           sizeof(int64_t) * c->acc_len * (size_t)c->nthread);
+    return GPULAYER_OK;
+}
