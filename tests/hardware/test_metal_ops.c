@@ -18,7 +18,7 @@
 #include "backend.h"
 #include "gpulayer.h"
 #ifdef GPL_HAVE_METAL
-#include "metal/metal_backend.h"
+#include "metal/metal_context.h"
 #endif
 
 /* Fields: name, rows, features, bins, bin pattern, labels, objective,

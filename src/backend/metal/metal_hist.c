@@ -9,7 +9,7 @@
 #include "common/checks.h"
 #include "error.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
-#include "metal_backend.h"
+#include "metal_context.h"
 
 static size_t hist_bytes(const mtl_context *c)
 {

@@ -1,14 +1,15 @@
-/* metal_partition.c -- partition_rows: a stable three-stage partition of
- * every split node's rows (tile counts, a scan per node, scatter into the
- * scratch list, copied back), one dispatch a stage for all the splits of
- * the level, in one command buffer; only the child row counts come back. */
+/* metal_partition.c -- begin_tree (every row in the root, rows_init) and
+ * partition_rows: a stable three-stage partition of every split node's
+ * rows (tile counts, a scan per node, scatter into the scratch list,
+ * copied back), one dispatch a stage for all the splits of the level, in
+ * one command buffer; only the child row counts come back. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/checks.h"
 #include "error.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
-#include "metal_backend.h"
+#include "metal_context.h"
 
 static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *splits,
                                     int32_t count)
@@ -70,4 +71,21 @@ gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *split
     for (int32_t i = 0; i < count; i++)
         gpl_node_table_apply_children(&c->nodes, &splits[i], counts[2 * i], 0, &child_rows[2 * i]);
     return GPULAYER_OK;
+}
+
+gpulayer_status mtl_begin_tree(gpl_backend *be)
+{
+    mtl_context *c = mtl_ctx(be);
+    mtl_hist_release_all(c);
+    gpl_node_table_reset(&c->nodes, c->num_rows);
+    const uint64_t N = (uint64_t)c->num_rows, window = (uint64_t)1 << c->win.list_shift;
+    GPL_CHECK(gpl_mtl_begin(c->rt, "begin_tree", 0));
+    for (uint64_t first = 0; first < N; first += window) {
+        const uint64_t count = N - first < window ? N - first : window;
+        gpl_rows_init_push p = {(uint32_t)count, (uint32_t)first};
+        gpl_mtl_bind b[1] = {{&c->rows, (size_t)first * 4}};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_ROWS_INIT, b, &p,
+                                   gpl_mtl_groups_for(c->rt, count)));
+    }
+    return gpl_mtl_commit(c->rt, 0);
 }

@@ -7,7 +7,7 @@
 #include "common/checks.h"
 #include "error.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
-#include "metal_backend.h"
+#include "metal_context.h"
 
 gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_t num_nodes,
                                     const gpl_split_params *params,

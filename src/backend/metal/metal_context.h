@@ -1,10 +1,11 @@
-/* metal_backend.h -- the Metal backend's state, shared by its C files
- * (metal_backend.c, metal_hist.c, metal_split.c, metal_partition.c). The
+/* metal_context.h -- the Metal backend's state, shared by its C files
+ * (metal_backend.c and the files of its operations, metal_upload.c to
+ * metal_margins.c). The
  * runtime is reached only through metal_host.h. The operations mirror the
  * Vulkan host's (src/backend/vulkan); both use the kernels of
  * src/backend/gpu_kernels, with the same push constants and bindings. */
-#ifndef GPL_METAL_BACKEND_H
-#define GPL_METAL_BACKEND_H
+#ifndef GPL_METAL_CONTEXT_H
+#define GPL_METAL_CONTEXT_H
 
 #include <stdint.h>
 
@@ -90,6 +91,15 @@ static inline void mtl_windows(gpl_mtl_buf *b, uint32_t rows_shift, size_t row_b
 /* For the hardware tests: the BufferPool's counters of a Metal backend. */
 void gpl_metal_pool_stats(gpl_backend *be, gpl_mtl_pool_stats *out);
 
+/* metal_upload.c, metal_gradients.c, metal_margins.c */
+gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m, const float *label,
+                           const float *weight);
+gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
+                                      gpl_quant_scale *scale);
+gpulayer_status mtl_set_margins(gpl_backend *be, const float *margins);
+gpulayer_status mtl_get_margins(gpl_backend *be, float *margins);
+gpulayer_status mtl_update_margins(gpl_backend *be, int32_t output, const float *leaf_value);
+
 /* metal_hist.c */
 gpulayer_status mtl_build_histograms(gpl_backend *be, const int32_t *nodes, int32_t num_nodes);
 gpulayer_status mtl_subtract_histograms(gpl_backend *be, const gpl_hist_subtract *subs,
@@ -108,5 +118,7 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
                                     const uint8_t *feature_mask, gpl_split_record *out);
 gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
                                    int32_t count, int64_t *child_rows);
+/* Every row in the root (metal_partition.c). */
+gpulayer_status mtl_begin_tree(gpl_backend *be);
 
 #endif

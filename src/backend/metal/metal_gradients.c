@@ -1,0 +1,54 @@
+/* metal_gradients.c -- compute_gradients: the gradient pairs of every row
+ * and their quantization, on the device. */
+#include "error.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
+#include "metal_context.h"
+#include "quantize.h"
+
+/* Two batches with the scale in between (a phase boundary: the driver
+ * needs the scale too). Both kernels go through the rows in order and run
+ * once a window of rows, each dispatch bound from its window's first row. */
+gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
+                                      gpl_quant_scale *scale)
+{
+    mtl_context *c = mtl_ctx(be);
+    const uint64_t N = (uint64_t)c->num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
+    const size_t K = (size_t)c->num_outputs;
+    GPL_CHECK(gpl_mtl_begin(c->rt, "compute_gradients", -1));
+    for (uint32_t d = 0; d < c->grad_dispatches; d++) {
+        const uint64_t first = (uint64_t)d * chunk;
+        const uint64_t count = N - first < chunk ? N - first : chunk;
+        gpl_gradient_push gp = {req->seed, (uint32_t)count, (uint32_t)c->num_outputs,
+                                (uint32_t)req->output, (int32_t)req->objective, req->round,
+                                (uint32_t)c->has_weight, req->subsample, (uint32_t)first};
+        gpl_mtl_bind b[5] = {{&c->grad, (size_t)first * 16},
+                             {&c->margins, (size_t)first * K * 4},
+                             {&c->labels, (size_t)first * 4},
+                             {&c->weights, c->has_weight ? (size_t)first * 4 : 0},
+                             {&c->group_max, (size_t)d * c->group_stride}};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_GRADIENTS, b, &gp, c->grad_groups));
+    }
+    GPL_CHECK(gpl_mtl_commit(c->rt, 1));
+    /* Shared storage: the maxima are read in place. */
+    double max_g = 0.0, max_h = 0.0;
+    for (uint32_t d = 0; d < c->grad_dispatches; d++) {
+        const double *mx = (const double *)((const char *)c->group_max.contents +
+                                            (size_t)d * c->group_stride);
+        for (uint32_t i = 0; i < c->grad_groups; i++) {
+            if (mx[2 * i] > max_g) max_g = mx[2 * i];
+            if (mx[2 * i + 1] > max_h) max_h = mx[2 * i + 1];
+        }
+    }
+    scale->grad = gpl_quant_scale_for(max_g, c->num_rows);
+    scale->hess = gpl_quant_scale_for(max_h, c->num_rows);
+    const uint64_t window = (uint64_t)1 << c->win.grad_shift;
+    GPL_CHECK(gpl_mtl_begin(c->rt, "quantize_gradients", -1));
+    for (uint64_t first = 0; first < N; first += window) {
+        const uint64_t count = N - first < window ? N - first : window;
+        gpl_quantize_push qp = {scale->grad, scale->hess, (uint32_t)count};
+        gpl_mtl_bind q[1] = {{&c->grad, (size_t)first * 16}};
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_QUANTIZE, q, &qp,
+                                   gpl_mtl_groups_for(c->rt, count)));
+    }
+    return gpl_mtl_commit(c->rt, 0);
+}

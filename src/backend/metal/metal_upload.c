@@ -1,0 +1,162 @@
+/* metal_upload.c -- upload: the plan of a job (windows, feature chunks,
+ * partials, the memory estimate and its refusal) and the training data in
+ * the device's buffers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "gpu_kernels/gpu_kernel_abi.h"
+#include "metal_context.h"
+
+static size_t align_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
+
+static gpulayer_status plan_chunks(mtl_context *c)
+{
+    const int32_t F = c->num_features;
+    c->chunks = malloc(sizeof(mtl_chunk) * (size_t)(F > 0 ? F : 1));
+    if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
+    const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, GPL_MTL_SHARED_BINS,
+                                           UINT64_MAX, 0, c->chunks, &c->num_chunks);
+    if (f >= 0)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "metal backend: feature %d has %u bins; at most %u fit the "
+                         "threadgroup histogram", f,
+                         c->feature_offset[f + 1] - c->feature_offset[f], GPL_MTL_SHARED_BINS);
+    return GPULAYER_OK;
+}
+
+/* Feature-major, one column a feature: a split binds one column, a
+ * histogram chunk a run of columns, at aligned offsets. */
+static gpulayer_status upload_bins(mtl_context *c, const gpl_binned_matrix *m)
+{
+    const size_t F = (size_t)m->num_features, col = c->column_bytes;
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->bins, F * col + 4, GPL_MTL_SHARED, "bin matrix"));
+    uint8_t *t = c->bins.contents; /* unified memory: written in place */
+    memset(t, 0, F * col + 4);
+    gpl_bins_to_columns(m, col, t);
+    return GPULAYER_OK;
+}
+
+static gpulayer_status alloc_nodes(mtl_context *c)
+{
+    const size_t M = (size_t)c->max_nodes;
+    c->hist = calloc(M, sizeof(gpl_mtl_buf));
+    const int tables = gpl_node_table_init(&c->nodes, c->max_nodes) == 0 &&
+                       gpl_hist_slots_init(&c->slots, "metal", c->max_nodes, mtl_hist_grow,
+                                           c) == 0;
+    if (!c->hist || !tables)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of host memory");
+    return GPULAYER_OK;
+}
+
+gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
+                           const float *label, const float *weight)
+{
+    mtl_context *c = mtl_ctx(be);
+    if (c->uploaded)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "metal backend: upload called twice");
+    if (m->num_rows >= (int64_t)UINT32_MAX)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "metal backend: %lld rows exceed the limit of 2^32 - 1",
+                         (long long)m->num_rows);
+    const size_t N = (size_t)m->num_rows, K = (size_t)c->num_outputs;
+    const size_t F = (size_t)m->num_features, M = (size_t)c->max_nodes;
+    c->num_rows = m->num_rows;
+    c->num_features = m->num_features;
+    c->hist_len = m->feature_offset[m->num_features];
+    c->has_weight = weight != NULL;
+    c->column_bytes = align_up(N ? N : 1, MTL_COLUMN_ALIGN);
+    c->feature_offset = malloc(sizeof(uint32_t) * (F + 1));
+    if (!c->feature_offset)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of host memory");
+    memcpy(c->feature_offset, m->feature_offset, sizeof(uint32_t) * (F + 1));
+    GPL_CHECK(alloc_nodes(c));
+    GPL_CHECK(plan_chunks(c));
+    /* Per-row buffers in windows, as on Vulkan (window.glsl). */
+    if (!gpl_window_plan_make(GPL_MTL_WINDOW_SHIFT, (uint32_t)K, MTL_COLUMN_ALIGN, &c->win))
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "metal backend: the margins of one row (%zu outputs) do not fit a "
+                         "kernel window", K);
+    /* The partition reads any split's column from the one bins buffer:
+     * its 4-byte words are windowed like a row list. */
+    const struct {
+        size_t rows;
+        uint32_t shift;
+        size_t row_bytes;
+        const char *what;
+    } windowed[4] = {{N, c->win.grad_shift, 16, "gradient pairs"},
+                     {N, c->win.list_shift, 4, "row lists"},
+                     {N, c->win.margin_shift, K * 4, "margins"},
+                     {F * c->column_bytes / 4, c->win.list_shift, 4, "bin columns"}};
+    for (int i = 0; i < 4; i++) {
+        const uint64_t w = gpl_windows_for(windowed[i].rows, windowed[i].shift);
+        if (w > GPL_KERNEL_WINDOWS)
+            return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                             "metal backend: the %s need %zu bytes, %llu windows of %zu bytes; "
+                             "the kernels bind at most %d windows a buffer; use fewer rows or "
+                             "the cpu backend", windowed[i].what,
+                             windowed[i].rows * windowed[i].row_bytes,
+                             (unsigned long long)w,
+                             ((size_t)1 << windowed[i].shift) * windowed[i].row_bytes,
+                             GPL_KERNEL_WINDOWS);
+    }
+
+    const size_t hist_bytes = (size_t)c->hist_len * 16;
+    /* Partial histograms of a wave of nodes (metal_hist.c). */
+    const size_t max_groups = c->tuning.partial_groups;
+    size_t pg = hist_bytes ? (size_t)c->tuning.partial_budget / hist_bytes : max_groups;
+    if (pg < 1) pg = 1;
+    if (pg > max_groups) pg = max_groups;
+    c->partial_groups = (uint32_t)pg;
+    /* The gradients kernel runs once a window of 2^chunk_shift rows, each
+     * dispatch writing its threadgroups' maxima at its own offset. */
+    const size_t chunk_rows = (size_t)1 << c->win.chunk_shift;
+    c->grad_groups = gpl_mtl_groups_for(c->rt, N < chunk_rows ? N : chunk_rows);
+    if (c->grad_groups > c->tuning.gradient_groups) c->grad_groups = c->tuning.gradient_groups;
+    c->grad_dispatches = (uint32_t)gpl_windows_for(N, c->win.chunk_shift);
+    c->group_stride = align_up((size_t)c->grad_groups * 16, MTL_COLUMN_ALIGN);
+    const size_t level = M < 64 ? M : 64;
+    const size_t tiles = (N + GPL_MTL_WG - 1) / GPL_MTL_WG + level;
+    c->estimate_bytes = F * c->column_bytes + (F + 1) * 4 + N * 4 * (c->has_weight ? 2 : 1) +
+                        N * K * 4 + N * 16 + N * 8 + c->group_stride * c->grad_dispatches +
+                        (size_t)c->partial_groups * hist_bytes + tiles * 4 +
+                        level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) +
+                                 GPL_SPLIT_RECORD_BYTES) + F * 4 +
+                        M * (hist_bytes ? hist_bytes : 16);
+    /* Refused before anything is allocated when the buffers that do not
+     * grow (and two histograms) exceed what Metal recommends this process
+     * keep resident: unified memory is shared with the CPU. */
+    const gpl_mtl_caps *caps = gpl_mtl_context_caps(c->rt);
+    const size_t needed = c->estimate_bytes - (M > 2 ? M - 2 : 0) * (hist_bytes ? hist_bytes : 16);
+    if (caps->working_set_bytes && needed > caps->working_set_bytes)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "metal backend: this job needs an estimated %.1f MiB of GPU memory; "
+                         "device '%s' recommends at most %.1f MiB (unified memory shared with "
+                         "the CPU)", needed / 1048576.0, caps->name,
+                         caps->working_set_bytes / 1048576.0);
+
+    const gpl_mtl_storage ws = c->workspace;
+    GPL_CHECK(upload_bins(c, m));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->offsets, (F + 1) * 4, GPL_MTL_SHARED, "feature offsets"));
+    GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->offsets, 0, m->feature_offset, (F + 1) * 4));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->labels, N * 4, GPL_MTL_SHARED, "labels"));
+    GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->labels, 0, label, N * 4));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->weights, weight ? N * 4 : 16, GPL_MTL_SHARED, "weights"));
+    if (weight) GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->weights, 0, weight, N * 4));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->margins, N * K * 4, GPL_MTL_SHARED, "margins"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->grad, N * 16, ws, "gradient pairs"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->rows, N * 4, ws, "row lists"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->scratch, N * 4, ws, "partition scratch"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->group_max, c->group_stride * c->grad_dispatches,
+                                  GPL_MTL_SHARED, "gradient maxima"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->partial, (size_t)c->partial_groups * hist_bytes,
+                                  ws, "partial histograms"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->tiles, tiles * 4, ws, "partition tiles"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->child_counts, level * GPL_CHILD_COUNTS_BYTES,
+                                  GPL_MTL_SHARED, "child row counts"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->records, level * GPL_SPLIT_RECORD_BYTES,
+                                  GPL_MTL_SHARED, "split records"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->mask, F * 4, GPL_MTL_SHARED, "feature mask"));
+    c->uploaded = 1;
+    return GPULAYER_OK;
+}
