@@ -1,9 +1,12 @@
 /* cuda_backend.c -- the CUDA backend's operation table, creation and
- * destruction, and its memory report. The operations themselves are in
- * cuda_rows.c (per training and per tree) and cuda_level.c (per level). */
+ * destruction, and its memory report. The operations are in files named
+ * after them: cuda_upload.c, cuda_gradients.c, cuda_hist.c, cuda_split.c,
+ * cuda_partition.c (and the start of a tree), cuda_margins.c,
+ * cuda_predict.c; cuda_startup.c checks the device, cuda_memory.c plans
+ * and holds the workspace. */
 #include <stdlib.h>
 
-#include "cuda_backend.h"
+#include "cuda_context.h"
 #include "error.h"
 
 static void cuda_destroy(gpl_backend *be)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_backend.h"
+#include "cuda_context.h"
 #include "error.h"
 
 #define MIB (1024.0 * 1024.0)
@@ -130,7 +130,7 @@ static int32_t level_capacity(const cuda_context *c)
     return c->max_nodes < 65536 ? c->max_nodes : 65536;
 }
 
-/* Histogram work items of one launch (see cuda_level.c). */
+/* Histogram work items of one launch (see cuda_hist.c). */
 static int32_t item_capacity(const cuda_context *c)
 {
     return 4 * c->sm_count + level_capacity(c);
@@ -429,5 +429,15 @@ gpulayer_status cuda_slots_grow(void *user, int32_t node, int32_t first, int32_t
                                 cudaMemcpyHostToDevice, c->stream), "growing the slot table");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "growing the slot table");
     *made = more;
+    return GPULAYER_OK;
+}
+
+gpulayer_status cuda_check_level_size(const cuda_context *c, const cuda_stage *s,
+                                      size_t per_node, int32_t n, const char *what)
+{
+    if ((size_t)n * per_node > s->bytes)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "cuda backend: %s of %d nodes at level %d exceeds the per-level "
+                         "tables", what, n, c->level);
     return GPULAYER_OK;
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/checks.h"
-#include "cuda_backend.h"
+#include "cuda_context.h"
 #include "error.h"
 
 /* Device bytes of one block's raw values, bins and margins: a bound on

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cuda_backend.h"
+#include "cuda_context.h"
 
 static const char *const op_names[CUDA_OP_COUNT] = {
     "upload", "gradients", "begin_tree", "histograms", "subtract",

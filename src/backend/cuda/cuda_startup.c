@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_backend.h"
+#include "cuda_context.h"
 #include "error.h"
 
 gpulayer_status cuda_fail(const cuda_context *c, cudaError_t err, const char *what)

@@ -1,6 +1,6 @@
-/* cuda_backend.h -- the CUDA backend's context, shared by its host files. */
-#ifndef GPL_CUDA_BACKEND_H
-#define GPL_CUDA_BACKEND_H
+/* cuda_context.h -- the CUDA backend's context, shared by its host files. */
+#ifndef GPL_CUDA_CONTEXT_H
+#define GPL_CUDA_CONTEXT_H
 
 #include <cuda_runtime_api.h>
 #include <stddef.h>
@@ -216,6 +216,10 @@ gpulayer_status cuda_stage_wait(cuda_context *c, cuda_stage *s);
 gpulayer_status cuda_stage_send(cuda_context *c, cuda_stage *s, size_t bytes,
                                 const char *what);
 void cuda_stage_destroy(cuda_stage *s);
+/* "<what> of n nodes at level L exceeds the per-level tables" when n
+ * entries of per_node bytes do not fit stage s. */
+gpulayer_status cuda_check_level_size(const cuda_context *c, const cuda_stage *s,
+                                      size_t per_node, int32_t n, const char *what);
 
 /* New histogram slots beyond the plan (the slot pool's grow callback). */
 gpulayer_status cuda_slots_grow(void *user, int32_t node, int32_t first, int32_t room,
@@ -241,7 +245,15 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
                                      const uint8_t *feature_mask, gpl_split_record *out);
 gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
                                     int32_t count, int64_t *child_rows);
-/* Enters applied splits into the tree table (cuda_rows.c). */
+/* The partition table of one launch in stage_part's host memory, and the
+ * launch with the copy of the left counts (cuda_partition.c; used by the
+ * early partition of evaluate_splits too). */
+gpulayer_status cuda_partition_table(cuda_context *c, int32_t count, const int32_t *nodes,
+                                     const gpl_split_apply *splits, const int32_t *index,
+                                     uint32_t *num_tiles);
+gpulayer_status cuda_launch_partition(cuda_context *c, int32_t count, uint32_t tiles,
+                                      const gpl_split_record *records);
+/* Enters applied splits into the tree table (cuda_margins.c). */
 void cuda_record_splits(cuda_context *c, const gpl_split_apply *splits, int32_t count);
 gpulayer_status cuda_split_into_leaves(gpl_backend *be, const gpl_split_apply *splits,
                                        int32_t count);

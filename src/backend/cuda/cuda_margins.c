@@ -1,54 +1,11 @@
-/* cuda_rows.c -- the per-training and per-tree operations of the CUDA
- * backend: upload, margins, gradients, the start of a tree and the final
- * margin update. */
+/* cuda_margins.c -- the margins: set, read back, and updated by a tree's
+ * leaves (by walking the tree table of the splits, or by the leaves' row
+ * lists). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_backend.h"
+#include "cuda_context.h"
 #include "error.h"
-
-/* Rows are uint32 positions; the kernels' loop bounds need some headroom. */
-#define CUDA_MAX_ROWS ((int64_t)UINT32_MAX - ((int64_t)1 << 24))
-
-gpulayer_status cuda_upload(gpl_backend *be, const gpl_binned_matrix *m,
-                            const float *label, const float *weight)
-{
-    cuda_context *c = cuda_ctx(be);
-    CUDA_ENTER(c);
-    if (c->d_bins)
-        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: upload called twice");
-    if (m->num_rows > CUDA_MAX_ROWS)
-        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "cuda backend: %lld rows exceed the limit of %lld",
-                         (long long)m->num_rows, (long long)CUDA_MAX_ROWS);
-    if (m->num_features < 1)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "cuda backend: no features");
-    GPL_CHECK(cuda_workspace_create(c, m, weight != NULL));
-    cuda_profile_begin(c);
-    const size_t N = (size_t)m->num_rows;
-    /* All copies on the backend's stream (which does not synchronize with
-     * the legacy default stream), then one wait. */
-    CUDA_TRY(c, cudaMemcpyAsync(c->d_bins, m->bins, N * (size_t)c->stride,
-                                cudaMemcpyHostToDevice, c->stream),
-             "copying the binned matrix");
-    CUDA_TRY(c, cudaMemcpyAsync(c->d_feature_offset, m->feature_offset,
-                                sizeof(uint32_t) * ((size_t)m->num_features + 1),
-                                cudaMemcpyHostToDevice, c->stream), "copying feature offsets");
-    CUDA_TRY(c, cudaMemcpyAsync(c->d_label, label, sizeof(float) * N, cudaMemcpyHostToDevice,
-                                c->stream), "copying labels");
-    if (weight)
-        CUDA_TRY(c, cudaMemcpyAsync(c->d_weight, weight, sizeof(float) * N,
-                                    cudaMemcpyHostToDevice, c->stream), "copying weights");
-    /* The partition reads one feature of many rows: feature-major, a split
-     * reads its feature's bytes densely instead of a sector a row. */
-    if (c->d_columns)
-        CUDA_TRY(c, gpl_cuda_launch_bins_to_columns(c->d_bins, m->num_rows, m->num_features,
-                                                    c->d_columns, c->stream),
-                 "kernel bins_to_columns");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "upload");
-    cuda_profile_end(c, CUDA_OP_UPLOAD);
-    return GPULAYER_OK;
-}
 
 gpulayer_status cuda_set_margins(gpl_backend *be, const float *margins)
 {
@@ -69,60 +26,6 @@ gpulayer_status cuda_get_margins(gpl_backend *be, float *margins)
                                 sizeof(float) * (size_t)c->num_rows * (size_t)c->num_outputs,
                                 cudaMemcpyDeviceToHost, c->stream), "get_margins");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "get_margins (kernels before it)");
-    return GPULAYER_OK;
-}
-
-/* Three kernels on the device; only the two scales come back (the driver
- * needs them for the split parameters). */
-gpulayer_status cuda_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
-                                       gpl_quant_scale *scale)
-{
-    cuda_context *c = cuda_ctx(be);
-    CUDA_ENTER(c);
-    if (req->output < 0 || req->output >= c->num_outputs)
-        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: output %d of %d",
-                         req->output, c->num_outputs);
-    gpl_cuda_grad_args a = {(int32_t)req->objective, c->num_outputs, req->output,
-                            req->round, req->seed, req->subsample, c->num_rows,
-                            c->d_margins, c->d_label, c->d_weight, c->d_grad, c->d_max,
-                            c->d_scale};
-    cuda_profile_begin(c);
-    CUDA_TRY(c, cudaMemsetAsync(c->d_max, 0, 2 * sizeof(unsigned long long), c->stream),
-             "clearing gradient maxima");
-    CUDA_TRY(c, gpl_cuda_launch_grad_max(&a, c->stream), "kernel grad_max");
-    CUDA_TRY(c, gpl_cuda_launch_grad_scale(&a, c->stream), "kernel grad_scale");
-    CUDA_TRY(c, gpl_cuda_launch_grad_quantize(&a, c->stream), "kernel grad_quantize");
-    CUDA_TRY(c, cudaMemcpyAsync(c->h_scale, c->d_scale, sizeof *c->h_scale,
-                                cudaMemcpyDeviceToHost, c->stream), "copying scales");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "kernels grad_max/grad_quantize");
-    cuda_profile_end(c, CUDA_OP_GRADIENTS);
-    *scale = *c->h_scale;
-    return GPULAYER_OK;
-}
-
-gpulayer_status cuda_begin_tree(gpl_backend *be)
-{
-    cuda_context *c = cuda_ctx(be);
-    CUDA_ENTER(c);
-    c->level = 0;
-    gpl_hist_slots_release_all(&c->slots);
-    gpl_node_table_reset(&c->nodes, c->num_rows);
-    for (int32_t n = 0; n < c->max_nodes; n++) c->node_early[n].feature = -1;
-    /* The root's rows are 0 .. n-1: histograms and the partition take
-     * them so without a row list; only the margin update by leaf row
-     * lists (no tree table) reads a root that never split from buffer 0. */
-    if (!c->tree_nodes) {
-        cuda_profile_begin(c);
-        CUDA_TRY(c, gpl_cuda_launch_iota(c->d_rows[0], c->num_rows, c->stream), "kernel iota");
-        cuda_profile_end(c, CUDA_OP_BEGIN_TREE);
-    }
-    c->rows_identity = 1;
-    if (c->tree_nodes) {
-        /* The previous tree's table has been copied before it is rewritten. */
-        GPL_CHECK(cuda_stage_wait(c, &c->stage_tree));
-        c->tree_nodes[0] = (gpl_infer_node){{0, 0}, 0, 0, 0, {0, 0}};
-        c->tree_top = 1;
-    }
     return GPULAYER_OK;
 }
 

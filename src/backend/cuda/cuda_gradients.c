@@ -1,0 +1,32 @@
+/* cuda_gradients.c -- compute_gradients: the gradient pairs of every row
+ * and their quantization, on the device. */
+#include "cuda_context.h"
+#include "error.h"
+
+/* Three kernels on the device; only the two scales come back (the driver
+ * needs them for the split parameters). */
+gpulayer_status cuda_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
+                                       gpl_quant_scale *scale)
+{
+    cuda_context *c = cuda_ctx(be);
+    CUDA_ENTER(c);
+    if (req->output < 0 || req->output >= c->num_outputs)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: output %d of %d",
+                         req->output, c->num_outputs);
+    gpl_cuda_grad_args a = {(int32_t)req->objective, c->num_outputs, req->output,
+                            req->round, req->seed, req->subsample, c->num_rows,
+                            c->d_margins, c->d_label, c->d_weight, c->d_grad, c->d_max,
+                            c->d_scale};
+    cuda_profile_begin(c);
+    CUDA_TRY(c, cudaMemsetAsync(c->d_max, 0, 2 * sizeof(unsigned long long), c->stream),
+             "clearing gradient maxima");
+    CUDA_TRY(c, gpl_cuda_launch_grad_max(&a, c->stream), "kernel grad_max");
+    CUDA_TRY(c, gpl_cuda_launch_grad_scale(&a, c->stream), "kernel grad_scale");
+    CUDA_TRY(c, gpl_cuda_launch_grad_quantize(&a, c->stream), "kernel grad_quantize");
+    CUDA_TRY(c, cudaMemcpyAsync(c->h_scale, c->d_scale, sizeof *c->h_scale,
+                                cudaMemcpyDeviceToHost, c->stream), "copying scales");
+    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "kernels grad_max/grad_quantize");
+    cuda_profile_end(c, CUDA_OP_GRADIENTS);
+    *scale = *c->h_scale;
+    return GPULAYER_OK;
+}

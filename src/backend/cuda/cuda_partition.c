@@ -1,0 +1,174 @@
+/* cuda_partition.c -- the start of a tree (every row in the root) and
+ * partition_rows: every split node's rows into its children, one launch
+ * for the splits of a level; only the left counts come back. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/checks.h"
+#include "cuda_context.h"
+#include "error.h"
+
+gpulayer_status cuda_begin_tree(gpl_backend *be)
+{
+    cuda_context *c = cuda_ctx(be);
+    CUDA_ENTER(c);
+    c->level = 0;
+    gpl_hist_slots_release_all(&c->slots);
+    gpl_node_table_reset(&c->nodes, c->num_rows);
+    for (int32_t n = 0; n < c->max_nodes; n++) c->node_early[n].feature = -1;
+    /* The root's rows are 0 .. n-1: histograms and the partition take
+     * them so without a row list; only the margin update by leaf row
+     * lists (no tree table) reads a root that never split from buffer 0. */
+    if (!c->tree_nodes) {
+        cuda_profile_begin(c);
+        CUDA_TRY(c, gpl_cuda_launch_iota(c->d_rows[0], c->num_rows, c->stream), "kernel iota");
+        cuda_profile_end(c, CUDA_OP_BEGIN_TREE);
+    }
+    c->rows_identity = 1;
+    if (c->tree_nodes) {
+        /* The previous tree's table has been copied before it is rewritten. */
+        GPL_CHECK(cuda_stage_wait(c, &c->stage_tree));
+        c->tree_nodes[0] = (gpl_infer_node){{0, 0}, 0, 0, 0, {0, 0}};
+        c->tree_top = 1;
+    }
+    return GPULAYER_OK;
+}
+
+/* The partition table of one launch in stage_part's host memory: entry i
+ * is node nodes[i] with split splits[index[i]] (index NULL: splits[i]),
+ * or, without splits, the split of the level's record i (taken on the
+ * device). */
+gpulayer_status cuda_partition_table(cuda_context *c, int32_t count, const int32_t *nodes,
+                                     const gpl_split_apply *splits, const int32_t *index,
+                                     uint32_t *num_tiles)
+{
+    cuda_stage *s = &c->stage_part;
+    GPL_CHECK(cuda_check_level_size(c, s, sizeof(gpl_cuda_part_split) + sizeof(uint32_t),
+                                    count, "partition_rows"));
+    GPL_CHECK(cuda_stage_wait(c, s));
+    gpl_cuda_part_split *ps = s->host;
+    uint32_t *tile_first = (uint32_t *)(ps + count);
+    uint32_t tiles = 0;
+    for (int32_t i = 0; i < count; i++) {
+        const gpl_split_apply *a = splits ? &splits[index ? index[i] : i] : NULL;
+        const int32_t n = a ? a->node : nodes[i];
+        const int32_t buf = n == 0 && c->rows_identity ? GPL_CUDA_ROWS_IDENTITY
+                                                       : c->nodes.buf[n];
+        ps[i] = (gpl_cuda_part_split){(uint32_t)c->nodes.begin[n], (uint32_t)c->nodes.count[n],
+                                      buf,
+                                      a ? a->feature : -1, a ? a->bin : 0,
+                                      a ? a->default_left : 0};
+        tile_first[i] = tiles;
+        tiles += (uint32_t)((c->nodes.count[n] + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS);
+    }
+    tile_first[count] = tiles;
+    if (tiles > c->part_status_cap)
+        return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: %u partition tiles at level %d "
+                         "exceed the planned %u", tiles, c->level, c->part_status_cap);
+    *num_tiles = tiles;
+    return GPULAYER_OK;
+}
+
+/* Sends the table and queues the partition and the copy of the left
+ * counts (the caller waits). records: see gpl_cuda_part_args. */
+gpulayer_status cuda_launch_partition(cuda_context *c, int32_t count, uint32_t tiles,
+                                      const gpl_split_record *records)
+{
+    cuda_stage *s = &c->stage_part;
+    GPL_CHECK(cuda_stage_send(c, s, sizeof(gpl_cuda_part_split) * (size_t)count +
+                                        sizeof(uint32_t) * ((size_t)count + 1),
+                              "copying partition table"));
+    c->part_epoch = c->part_epoch % ((1u << 30) - 1) + 1;
+    gpl_cuda_part_split *d_ps = s->dev;
+    gpl_cuda_part_args pa = {c->d_columns ? c->d_columns : c->d_bins,
+                             c->d_columns ? 1 : c->stride,
+                             c->d_columns ? c->num_rows : 1, c->d_rows[0], c->d_rows[1], d_ps,
+                             (const uint32_t *)(d_ps + count), count, tiles,
+                             c->d_counts, records, c->d_part_ticket, c->part_tickets,
+                             c->d_part_status, c->part_epoch};
+    CUDA_TRY(c, gpl_cuda_launch_partition(&pa, c->stream), "kernel partition");
+    c->part_tickets += tiles;
+    CUDA_TRY(c, cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof(uint32_t) * (size_t)count,
+                                cudaMemcpyDeviceToHost, c->stream), "copying child counts");
+    return GPULAYER_OK;
+}
+
+static gpulayer_status check_split(const cuda_context *c, const gpl_split_apply *a)
+{
+    GPL_CHECK(gpl_check_node_live("cuda", "partition_rows", &c->nodes, a->node));
+    return gpl_check_split("cuda", &c->nodes, c->num_features, a);
+}
+
+/* The children of an applied split; the parent's rows lie in nodes.buf
+ * (already the children's buffer), left child first. */
+static void set_children(cuda_context *c, const gpl_split_apply *a, uint32_t nl, uint8_t buf,
+                         int64_t *child_rows)
+{
+    gpl_node_table_apply_children(&c->nodes, a, nl, buf, child_rows);
+}
+
+gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
+                                    int32_t count, int64_t *child_rows)
+{
+    cuda_context *c = cuda_ctx(be);
+    if (count == 0) return GPULAYER_OK;
+    for (int32_t i = 0; i < count; i++) GPL_CHECK(check_split(c, &splits[i]));
+    cuda_record_splits(c, splits, count);
+    /* Splits partitioned with the search need only their children. */
+    int32_t late = 0;
+    int32_t *late_index = c->part_late;
+    for (int32_t i = 0; i < count; i++) {
+        const gpl_split_apply *a = &splits[i];
+        cuda_early_split *e = &c->node_early[a->node];
+        if (e->feature == a->feature && e->bin == a->bin &&
+            e->default_left == (a->default_left != 0)) {
+            set_children(c, a, e->left, c->nodes.buf[a->node], child_rows + 2 * i);
+            e->feature = -1;
+        } else {
+            late_index[late++] = i;
+        }
+    }
+    if (late > 0) {
+        uint32_t tiles;
+        GPL_CHECK(cuda_partition_table(c, late, NULL, splits, late_index, &tiles));
+        c->rows_identity = 0;
+        cuda_profile_begin(c);
+        GPL_CHECK(cuda_launch_partition(c, late, tiles, NULL));
+        CUDA_TRY(c, cudaStreamSynchronize(c->stream), "kernel partition");
+        cuda_profile_end(c, CUDA_OP_PARTITION);
+        for (int32_t j = 0; j < late; j++) {
+            const gpl_split_apply *a = &splits[late_index[j]];
+            /* A split without rows has no tile to write its count. */
+            const uint32_t nl = c->nodes.count[a->node] ? c->h_counts[j] : 0;
+            set_children(c, a, nl, (uint8_t)(1 - c->nodes.buf[a->node]),
+                         child_rows + 2 * late_index[j]);
+        }
+    }
+    c->level++;
+    return GPULAYER_OK;
+}
+
+/* Children that stay leaves: with the tree table, the margin update walks
+ * the tree, so their rows need not move (one partition a tree fewer). */
+gpulayer_status cuda_split_into_leaves(gpl_backend *be, const gpl_split_apply *splits,
+                                       int32_t count)
+{
+    cuda_context *c = cuda_ctx(be);
+    if (c->tree_nodes) {
+        for (int32_t i = 0; i < count; i++) GPL_CHECK(check_split(c, &splits[i]));
+        cuda_record_splits(c, splits, count);
+        for (int32_t i = 0; i < count; i++) {
+            c->nodes.state[splits[i].node] = GPL_NODE_SPLIT;
+            c->nodes.state[splits[i].left_child] = GPL_NODE_UNUSED;
+            c->nodes.state[splits[i].right_child] = GPL_NODE_UNUSED;
+        }
+        c->level++;
+        return GPULAYER_OK;
+    }
+    int64_t *child_rows = malloc(sizeof(int64_t) * 2 * (size_t)(count > 0 ? count : 1));
+    if (!child_rows)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
+    gpulayer_status st = cuda_partition_rows(be, splits, count, child_rows);
+    free(child_rows);
+    return st;
+}

@@ -1,0 +1,81 @@
+/* cuda_split.c -- evaluate_splits: the best split of every node of a
+ * level, and (unless the children will be leaves) the partition by it
+ * queued behind the search. */
+#include <string.h>
+
+#include "common/checks.h"
+#include "cuda_context.h"
+#include "error.h"
+
+/* The mask goes to the device only when it changed (once a tree at most). */
+static gpulayer_status upload_mask(cuda_context *c, const uint8_t *mask)
+{
+    const size_t F = (size_t)c->num_features;
+    if (!mask || (c->mask_state && !memcmp(c->mask_cache, mask, F))) return GPULAYER_OK;
+    memcpy(c->mask_cache, mask, F);
+    CUDA_TRY(c, cudaMemcpyAsync(c->d_mask, c->mask_cache, F, cudaMemcpyHostToDevice,
+                                c->stream), "copying the feature mask");
+    /* mask_cache is pageable: the copy has been staged when this returns. */
+    c->mask_state = 1;
+    return GPULAYER_OK;
+}
+
+/* The search, and (unless the children will be leaves) the partition of
+ * every node by its best split, queued behind the search on the device:
+ * the records and the left counts come back in one wait. The host's
+ * driver may still reject a split (gain, max_leaves): the node's rows
+ * have then only been reordered within its range. */
+gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
+                                     int32_t num_nodes, const gpl_split_params *params,
+                                     const uint8_t *feature_mask, gpl_split_record *out)
+{
+    cuda_context *c = cuda_ctx(be);
+    cuda_stage *s = &c->stage_split;
+    if (num_nodes == 0) return GPULAYER_OK;
+    GPL_CHECK(cuda_check_level_size(c, s, 2 * sizeof(int32_t), num_nodes, "evaluate_splits"));
+    for (int32_t i = 0; i < num_nodes; i++)
+        if (nodes[i] < 0 || nodes[i] >= c->max_nodes || c->slots.node_slot[nodes[i]] < 0 ||
+            c->nodes.state[nodes[i]] != GPL_NODE_LIVE)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "cuda backend: evaluate_splits: node %d has no histogram or no rows",
+                             nodes[i]);
+    const int early = !params->leaf_children;
+    uint32_t tiles = 0;
+    if (early) GPL_CHECK(cuda_partition_table(c, num_nodes, nodes, NULL, NULL, &tiles));
+    GPL_CHECK(cuda_stage_wait(c, s));
+    int32_t *t = s->host;
+    for (int32_t i = 0; i < num_nodes; i++) {
+        t[2 * i] = nodes[i];
+        t[2 * i + 1] = c->slots.node_slot[nodes[i]];
+    }
+    cuda_profile_begin(c);
+    GPL_CHECK(upload_mask(c, feature_mask));
+    GPL_CHECK(cuda_stage_send(c, s, 2 * sizeof(int32_t) * (size_t)num_nodes,
+                              "copying split node table"));
+    gpl_cuda_split_args a = {c->d_slot_ptr, s->dev, num_nodes, c->d_feature_offset,
+                             c->num_features, feature_mask ? c->d_mask : NULL, *params,
+                             c->d_partial, c->split_groups, c->d_records};
+    CUDA_TRY(c, gpl_cuda_launch_split_scan(&a, c->stream), "kernel split_scan");
+    CUDA_TRY(c, gpl_cuda_launch_split_finish(&a, c->stream), "kernel split_finish");
+    if (early) GPL_CHECK(cuda_launch_partition(c, num_nodes, tiles, c->d_records));
+    CUDA_TRY(c, cudaMemcpyAsync(c->h_records, c->d_records,
+                                sizeof(gpl_split_record) * (size_t)num_nodes,
+                                cudaMemcpyDeviceToHost, c->stream), "copying split records");
+    CUDA_TRY(c, cudaStreamSynchronize(c->stream),
+             early ? "kernels hist/split_scan/split_finish/partition"
+                   : "kernels hist/split_scan/split_finish");
+    cuda_profile_end(c, CUDA_OP_SPLITS);
+    memcpy(out, c->h_records, sizeof(gpl_split_record) * (size_t)num_nodes);
+    for (int32_t i = 0; i < num_nodes && early; i++) {
+        const gpl_split_record *r = &c->h_records[i];
+        const int32_t n = nodes[i];
+        if (r->feature < 0 || c->nodes.count[n] == 0) continue;
+        /* The rows now lie in the other buffer, left child first (the
+         * root's identity rows went to buffer 1). */
+        c->nodes.buf[n] = (uint8_t)(1 - c->nodes.buf[n]);
+        if (n == 0) c->rows_identity = 0;
+        c->node_early[n] = (cuda_early_split){c->h_counts[i], r->feature, r->bin,
+                                              r->default_left != 0};
+    }
+    return GPULAYER_OK;
+}
