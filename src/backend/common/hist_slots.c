@@ -36,7 +36,8 @@ void gpl_hist_slots_free(gpl_hist_slots *p)
 
 void gpl_hist_slots_add(gpl_hist_slots *p, int32_t count)
 {
-    for (int32_t i = 0; i < count; i++) p->free_slots[p->num_free++] = p->num_slots + count - 1 - i;
+    for (int32_t i = 0; i < count; i++)
+        p->free_slots[p->num_free++] = p->num_slots + count - 1 - i;
     p->num_slots += count;
 }
 

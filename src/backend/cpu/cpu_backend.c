@@ -75,8 +75,8 @@ gpulayer_status gpl_cpu_backend_create(const gpl_backend_config *config,
     GPL_CHECK(gpl_backend_new("cpu", &cpu_ops, config, sizeof(cpu_context), &be));
     cpu_context *c = be->ctx;
     c->nthread = config->nthread > 0 ? config->nthread : omp_get_max_threads();
-    c->max_nodes = config->max_nodes;
-    c->num_outputs = config->num_outputs;
+    c->shape.max_nodes = config->max_nodes;
+    c->shape.num_outputs = config->num_outputs;
     *out = be;
     return GPULAYER_OK;
 }

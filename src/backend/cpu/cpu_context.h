@@ -7,20 +7,25 @@
 #include "backend.h"
 #include "common/hist_slots.h"
 #include "common/node_table.h"
+#include "common/shape.h"
 
+/* The context in parts by job, in the order every backend's has: device
+ * facts, shape, buffers, histogram pool, node table (the CPU backend has
+ * no tuning of its own). */
 typedef struct cpu_context {
+    /* device facts */
     int nthread;
-    int64_t num_rows;
-    int32_t num_features;
-    int32_t num_outputs;
-    int32_t max_nodes;
-    uint32_t hist_len; /* bins of all features */
+
+    /* shape */
+    gpl_shape shape;
+    const uint32_t *feature_offset;
+
+    /* buffers (the binned matrix, labels and weights are the caller's) */
     const uint8_t *bins;
     /* The same bins column by column: partitioning reads one feature of
      * scattered rows, which is one byte a row here (the column stays in
      * cache) instead of one cache line a row in the row-major matrix. */
     uint8_t *bins_by_feature;
-    const uint32_t *feature_offset;
     const float *label;
     const float *weight;
     float *margins;       /* num_rows x num_outputs            */
@@ -38,16 +43,19 @@ typedef struct cpu_context {
      * nodes.begin[n] + nodes.count[n]), in ascending order. */
     uint32_t *rows;
     uint32_t *rows_scratch;
-    gpl_node_table nodes;
-    /* Histograms: a buffer a slot (slot_hist), the slots by node id. */
-    gpl_hist_slots slots;
-    gpl_grad_pair **slot_hist;
     /* nthread private packed accumulators, CPU_ACC_STRIDE bins a feature
      * (feature f's bin b at f * CPU_ACC_STRIDE + b), acc_len each. */
     int64_t *thread_hist;
     size_t acc_len;
     size_t allocated_bytes;
     size_t peak_bytes;
+
+    /* histogram pool: a buffer a slot (slot_hist), the slots by node id */
+    gpl_hist_slots slots;
+    gpl_grad_pair **slot_hist;
+
+    /* node table */
+    gpl_node_table nodes;
 } cpu_context;
 
 static inline cpu_context *cpu_ctx(gpl_backend *be)

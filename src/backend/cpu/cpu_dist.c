@@ -10,12 +10,12 @@ gpulayer_status gpl_cpu_write_pairs(gpl_backend *be, int32_t node,
 {
     cpu_context *c = cpu_ctx(be);
     if (node == GPL_ROW_GRADIENTS) {
-        memcpy(c->grad, in, sizeof(gpl_grad_pair) * (size_t)c->num_rows);
+        memcpy(c->grad, in, sizeof(gpl_grad_pair) * (size_t)c->shape.num_rows);
         cpu_pack_gradients(c);
         return GPULAYER_OK;
     }
     gpl_grad_pair *hist;
     GPL_CHECK(cpu_hist_acquire(c, node, &hist));
-    memcpy(hist, in, sizeof(gpl_grad_pair) * c->hist_len);
+    memcpy(hist, in, sizeof(gpl_grad_pair) * c->shape.hist_len);
     return GPULAYER_OK;
 }

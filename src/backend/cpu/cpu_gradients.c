@@ -56,7 +56,7 @@ static inline void row_gradient(const cpu_context *c, const gpl_gradient_request
     *g = 0.0;
     *h = 0.0;
     if (!gpl_row_sampled(req->seed, req->round, r, req->subsample)) return;
-    const int32_t K = c->num_outputs;
+    const int32_t K = c->shape.num_outputs;
     float w = c->weight ? c->weight[r] : 1.0f;
     if (req->objective == GPL_OBJ_SOFTMAX)
         gpl_objective_softmax(c->margins + r * K, K, req->output, c->label[r], w, g, h);
@@ -205,9 +205,9 @@ gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_reques
                                       gpl_quant_scale *scale)
 {
     cpu_context *c = cpu_ctx(be);
-    const int64_t N = c->num_rows;
+    const int64_t N = c->shape.num_rows;
     double *gval = (double *)c->grad, *hval = gval + N;
-    const int vector = req->objective == GPL_OBJ_LOGISTIC && c->num_outputs == 1 &&
+    const int vector = req->objective == GPL_OBJ_LOGISTIC && c->shape.num_outputs == 1 &&
                        req->subsample >= 1.0f;
     double max_g = 0.0, max_h = 0.0;
 #pragma omp parallel for num_threads(c->nthread) schedule(static) reduction(max : max_g, max_h)
@@ -230,6 +230,6 @@ gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_reques
 void cpu_pack_gradients(cpu_context *c)
 {
 #pragma omp parallel for num_threads(c->nthread) schedule(static)
-    for (int64_t r = 0; r < c->num_rows; r++)
+    for (int64_t r = 0; r < c->shape.num_rows; r++)
         c->packed_grad[r * c->pair_stride] = gpl_pack_pair(c->grad[r].grad, c->grad[r].hess);
 }

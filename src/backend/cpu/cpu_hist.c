@@ -15,12 +15,12 @@ gpulayer_status cpu_hist_grow(void *user, int32_t node, int32_t first, int32_t r
 {
     cpu_context *c = user;
     (void)room;
-    gpl_grad_pair *h = malloc(sizeof(gpl_grad_pair) * c->hist_len);
+    gpl_grad_pair *h = malloc(sizeof(gpl_grad_pair) * c->shape.hist_len);
     if (!h)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cpu backend: out of memory for the histogram of "
                          "node %d", node);
-    cpu_track_alloc(c, sizeof(gpl_grad_pair) * c->hist_len);
+    cpu_track_alloc(c, sizeof(gpl_grad_pair) * c->shape.hist_len);
     c->slot_hist[first] = h;
     *made = 1;
     return GPULAYER_OK;
@@ -115,7 +115,7 @@ static inline __attribute__((always_inline)) void add_row(int64_t *h, const uint
 static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64_t first,
                                int64_t last, int64_t *acc)
 {
-    const int32_t F = c->num_features;
+    const int32_t F = c->shape.num_features;
     for (int64_t i = first; i < last; i++) {
         if (i + PREFETCH_DISTANCE < last) {
             const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
@@ -135,7 +135,7 @@ static void accumulate_in_order(const cpu_context *c, int64_t first, int64_t las
                                 int64_t *acc)
 {
     enum { BLOCK = 1024, GROUP = 12 };
-    const int32_t F = c->num_features;
+    const int32_t F = c->shape.num_features;
     for (int64_t s = first; s < last; s += BLOCK) {
         const int64_t e = s + BLOCK < last ? s + BLOCK : last;
         for (int32_t f0 = 0; f0 < F; f0 += GROUP) {
@@ -164,13 +164,13 @@ static void accumulate_rows(const cpu_context *c, const uint32_t *rows, int64_t 
                             int64_t last, int64_t *acc, int identity)
 {
     if (identity) {
-        if (c->row_records) switch (c->num_features) {
+        if (c->row_records) switch (c->shape.num_features) {
             FIXED_CASES(1);
         default: break;
         }
         accumulate_in_order(c, first, last, acc);
     } else {
-        if (c->row_records) switch (c->num_features) {
+        if (c->row_records) switch (c->shape.num_features) {
             FIXED_CASES(0);
         default: break;
         }
@@ -182,7 +182,7 @@ static void accumulate_rows(const cpu_context *c, const uint32_t *rows, int64_t 
  * row (the root) holds row i at position i. */
 static int rows_are_identity(const cpu_context *c, int32_t node)
 {
-    return c->nodes.count[node] == c->num_rows;
+    return c->nodes.count[node] == c->shape.num_rows;
 }
 
 /* The accumulators of features [f0, f1), summed over the first `used`
@@ -230,7 +230,7 @@ static void build_one_node_parallel(cpu_context *c, int32_t node,
         accumulate_rows(c, rows, first, last, mine, rows_are_identity(c, node));
 #pragma omp barrier
         /* The reduction by feature ranges, one range a thread. */
-        const int32_t F = c->num_features;
+        const int32_t F = c->shape.num_features;
         unpack_features(c, c->thread_hist, used, F * t / used, F * (t + 1) / used, hist);
     }
 }
@@ -273,7 +273,7 @@ gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
             memset(acc, 0, sizeof(int64_t) * c->acc_len);
             accumulate_rows(c, c->rows + c->nodes.begin[nodes[i]], 0,
                             c->nodes.count[nodes[i]], acc, rows_are_identity(c, nodes[i]));
-            unpack_features(c, acc, 1, 0, c->num_features, hists[i]);
+            unpack_features(c, acc, 1, 0, c->shape.num_features, hists[i]);
         }
     }
     free(hists);
@@ -295,7 +295,7 @@ gpulayer_status cpu_subtract_histograms(gpl_backend *be,
         const gpl_grad_pair *p = cpu_node_hist(c, subs[i].parent);
         const gpl_grad_pair *b = cpu_node_hist(c, subs[i].built);
         gpl_grad_pair *t = cpu_node_hist(c, subs[i].target);
-        for (uint32_t k = 0; k < c->hist_len; k++) {
+        for (uint32_t k = 0; k < c->shape.hist_len; k++) {
             t[k].grad = p[k].grad - b[k].grad;
             t[k].hess = p[k].hess - b[k].hess;
         }
@@ -316,6 +316,6 @@ gpulayer_status cpu_read_histogram(gpl_backend *be, int32_t node,
 {
     cpu_context *c = cpu_ctx(be);
     GPL_CHECK(gpl_check_histogram("cpu", NULL, GPULAYER_ERR_INVALID_ARGUMENT, &c->slots, node));
-    memcpy(out, cpu_node_hist(c, node), sizeof(gpl_grad_pair) * c->hist_len);
+    memcpy(out, cpu_node_hist(c, node), sizeof(gpl_grad_pair) * c->shape.hist_len);
     return GPULAYER_OK;
 }

@@ -9,7 +9,7 @@ gpulayer_status cpu_set_margins(gpl_backend *be, const float *margins)
 {
     cpu_context *c = cpu_ctx(be);
     memcpy(c->margins, margins,
-           sizeof(float) * (size_t)c->num_rows * (size_t)c->num_outputs);
+           sizeof(float) * (size_t)c->shape.num_rows * (size_t)c->shape.num_outputs);
     return GPULAYER_OK;
 }
 
@@ -17,7 +17,7 @@ gpulayer_status cpu_get_margins(gpl_backend *be, float *margins)
 {
     cpu_context *c = cpu_ctx(be);
     memcpy(margins, c->margins,
-           sizeof(float) * (size_t)c->num_rows * (size_t)c->num_outputs);
+           sizeof(float) * (size_t)c->shape.num_rows * (size_t)c->shape.num_outputs);
     return GPULAYER_OK;
 }
 
@@ -25,9 +25,9 @@ gpulayer_status cpu_update_margins(gpl_backend *be, int32_t output,
                                    const float *leaf_value)
 {
     cpu_context *c = cpu_ctx(be);
-    const int32_t K = c->num_outputs;
+    const int32_t K = c->shape.num_outputs;
 #pragma omp parallel for num_threads(c->nthread) schedule(dynamic)
-    for (int32_t n = 0; n < c->max_nodes; n++) {
+    for (int32_t n = 0; n < c->shape.max_nodes; n++) {
         if (c->nodes.state[n] != GPL_NODE_LIVE) continue;
         const uint32_t *rows = c->rows + c->nodes.begin[n];
         const float v = leaf_value[n];

@@ -19,7 +19,7 @@ static int64_t split_rows(const cpu_context *c, const gpl_split_apply *s,
                           const uint32_t *rows, int64_t count, uint32_t *left_out,
                           uint32_t *right_out)
 {
-    const uint8_t *column = c->bins_by_feature + (int64_t)s->feature * c->num_rows;
+    const uint8_t *column = c->bins_by_feature + (int64_t)s->feature * c->shape.num_rows;
     uint8_t go_left[256];
     go_left[0] = (uint8_t)(s->default_left != 0);
     for (int b = 1; b < 256; b++) go_left[b] = (uint8_t)(b <= s->bin);
@@ -63,7 +63,7 @@ static int64_t partition_node(cpu_context *c, const gpl_split_apply *s)
 static int64_t partition_node_parallel(cpu_context *c, const gpl_split_apply *s)
 {
     const int64_t begin = c->nodes.begin[s->node], count = c->nodes.count[s->node];
-    const int64_t N = c->num_rows;
+    const int64_t N = c->shape.num_rows;
     int64_t left_counts[256], total_left = 0;
     const int nt = c->nthread < 256 ? c->nthread : 256;
 #pragma omp parallel num_threads(nt)
@@ -106,7 +106,7 @@ gpulayer_status cpu_partition_rows(gpl_backend *be,
     int64_t level_rows = 0;
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_apply *s = &splits[i];
-        GPL_CHECK(gpl_check_split("cpu", &c->nodes, c->num_features, s));
+        GPL_CHECK(gpl_check_split("cpu", &c->nodes, c->shape.num_features, s));
         level_rows += c->nodes.count[s->node];
     }
     /* Large nodes use every thread; the others go one node a thread. */
@@ -132,7 +132,7 @@ gpulayer_status cpu_begin_tree(gpl_backend *be)
 {
     cpu_context *c = cpu_ctx(be);
     gpl_hist_slots_release_all(&c->slots);
-    gpl_node_table_reset(&c->nodes, c->num_rows);
-    for (int64_t r = 0; r < c->num_rows; r++) c->rows[r] = (uint32_t)r;
+    gpl_node_table_reset(&c->nodes, c->shape.num_rows);
+    for (int64_t r = 0; r < c->shape.num_rows; r++) c->rows[r] = (uint32_t)r;
     return GPULAYER_OK;
 }

@@ -167,7 +167,7 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
     rec->total = total;
     rec->left = total;
     rec->right = (gpl_grad_pair){0, 0};
-    for (int32_t f = 0; f < c->num_features; f++) {
+    for (int32_t f = 0; f < c->shape.num_features; f++) {
         if (mask && !mask[f]) continue;
         const int32_t last_bin = (int32_t)(off[f + 1] - off[f]) - 1;
         scan_feature(&sc, hist + off[f], last_bin, f, rec);

@@ -11,8 +11,8 @@
 
 static void transpose_bins(cpu_context *c)
 {
-    const int64_t N = c->num_rows, block = 4096;
-    const int32_t F = c->num_features;
+    const int64_t N = c->shape.num_rows, block = 4096;
+    const int32_t F = c->shape.num_features;
 #pragma omp parallel for num_threads(c->nthread) schedule(static)
     for (int64_t start = 0; start < N; start += block) {
         int64_t end = start + block < N ? start + block : N;
@@ -27,9 +27,9 @@ static void transpose_bins(cpu_context *c)
  * compute_gradients). */
 static void fill_record_bins(cpu_context *c)
 {
-    const int32_t F = c->num_features;
+    const int32_t F = c->shape.num_features;
 #pragma omp parallel for num_threads(c->nthread) schedule(static)
-    for (int64_t r = 0; r < c->num_rows; r++) {
+    for (int64_t r = 0; r < c->shape.num_rows; r++) {
         uint8_t word[8] = {0};
         memcpy(word, c->bins + r * F, (size_t)F);
         memcpy(&c->row_records[2 * r], word, sizeof word);
@@ -49,16 +49,16 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
             return gpl_error(GPULAYER_ERR_INTERNAL,
                              "cpu backend: feature %d has more than %d bins", f,
                              CPU_ACC_STRIDE);
-    c->num_rows = m->num_rows;
-    c->num_features = m->num_features;
+    c->shape.num_rows = m->num_rows;
+    c->shape.num_features = m->num_features;
     c->bins = m->bins; /* the host matrix is used in place, not copied */
     c->feature_offset = m->feature_offset;
-    c->hist_len = m->feature_offset[m->num_features];
+    c->shape.hist_len = m->feature_offset[m->num_features];
     c->label = label;
     c->weight = weight;
     size_t n = (size_t)m->num_rows;
-    size_t nodes = (size_t)c->max_nodes;
-    c->margins = gpl_malloc_large(sizeof(float) * n * (size_t)c->num_outputs, "margins");
+    size_t nodes = (size_t)c->shape.max_nodes;
+    c->margins = gpl_malloc_large(sizeof(float) * n * (size_t)c->shape.num_outputs, "margins");
     c->grad = gpl_malloc_large(sizeof(gpl_grad_pair) * (n ? n : 1), "gradients");
     const int records = m->num_features <= CPU_RECORD_FEATURES;
     if (records) {
@@ -72,8 +72,9 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->rows = gpl_malloc_large(sizeof(uint32_t) * (n ? n : 1), "row lists");
     /* Two halves: left and right pieces of a parallel partition. */
     c->rows_scratch = gpl_malloc_large(sizeof(uint32_t) * 2 * (n ? n : 1), "row lists");
-    const int tables = gpl_node_table_init(&c->nodes, c->max_nodes) == 0 &&
-                       gpl_hist_slots_init(&c->slots, "cpu", c->max_nodes, cpu_hist_grow, c) == 0;
+    const int tables =
+        gpl_node_table_init(&c->nodes, c->shape.max_nodes) == 0 &&
+        gpl_hist_slots_init(&c->slots, "cpu", c->shape.max_nodes, cpu_hist_grow, c) == 0;
     c->slot_hist = calloc(nodes, sizeof(gpl_grad_pair *));
     c->acc_len = (size_t)CPU_ACC_STRIDE * (size_t)m->num_features;
     c->thread_hist = malloc(sizeof(int64_t) * c->acc_len * (size_t)c->nthread);
@@ -85,7 +86,7 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     transpose_bins(c);
     if (records) fill_record_bins(c);
     cpu_track_alloc(c, n * (size_t)m->num_features);
-    cpu_track_alloc(c, n * (sizeof(float) * (size_t)c->num_outputs +
+    cpu_track_alloc(c, n * (sizeof(float) * (size_t)c->shape.num_outputs +
                             sizeof(gpl_grad_pair) + sizeof(int64_t) * (size_t)c->pair_stride +
                             3 * sizeof(uint32_t)) +
                            nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +

@@ -68,8 +68,8 @@ gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,
     cuda_context *c = be->ctx;
     c->level = -1;
     c->verbose = config->verbose;
-    c->max_nodes = config->max_nodes;
-    c->num_outputs = config->num_outputs;
+    c->shape.max_nodes = config->max_nodes;
+    c->shape.num_outputs = config->num_outputs;
     cuda_tuning_read(&c->tuning);
     gpulayer_status st = cuda_startup(c, config->device);
     if (st != GPULAYER_OK) {

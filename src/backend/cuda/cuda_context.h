@@ -9,6 +9,7 @@
 #include "backend.h"
 #include "common/hist_slots.h"
 #include "common/node_table.h"
+#include "common/shape.h"
 #include "cuda_kernels.h"
 #include "cuda_tuning.h"
 
@@ -66,8 +67,11 @@ typedef struct cuda_early_split {
     int32_t default_left;
 } cuda_early_split;
 
+/* The context in parts by job, in the order every backend's has: device
+ * facts, shape, buffers (device data, chunks, per-level tables, the tree),
+ * histogram pool, node table, tuning. */
 typedef struct cuda_context {
-    /* device */
+    /* device facts */
     int device;
     char device_name[256];
     int cc_major, cc_minor;
@@ -75,22 +79,17 @@ typedef struct cuda_context {
     int driver_version, runtime_version;
     size_t smem_optin;
     cudaStream_t stream;
-    cuda_tuning tuning;                /* read once, at creation (cuda_tuning.h) */
     gpl_cuda_hist_kind hist_kind;      /* the kernel used, chosen at upload */
     int verbose;
     int level; /* depth of the level being grown, for messages */
     int rows_identity; /* the root's rows are still 0 .. n-1: no partition yet */
 
     /* shape */
-    int64_t num_rows;
-    int32_t num_features;
-    int32_t num_outputs;
-    int32_t max_nodes;
-    uint32_t hist_len;
+    gpl_shape shape;
     int64_t stride;
     uint32_t *feature_offset; /* host copy */
 
-    /* device data */
+    /* buffers: device data */
     cuda_pool pool;
     uint8_t *d_bins;
     uint8_t *d_columns; /* the bins feature-major, for the partition (or NULL) */
@@ -137,13 +136,14 @@ typedef struct cuda_context {
     gpl_infer_node *tree_nodes;
     int32_t tree_top; /* nodes in use: ids < tree_top */
 
-    /* histogram slots (common/hist_slots.h): slot s is slot_ptr[s] */
+    /* histogram pool (common/hist_slots.h): slot s is slot_ptr[s] */
     gpl_grad_pair **slot_ptr; /* host copy of d_slot_ptr (max_nodes entries) */
     gpl_grad_pair **d_slot_ptr;
     gpl_hist_slots slots;
     int32_t planned_slots;
 
-    /* nodes (host; nodes.buf: the row list d_rows[buf] of a node's rows) */
+    /* node table (host; nodes.buf: the row list d_rows[buf] of a node's
+     * rows) */
     gpl_node_table nodes;
     /* Splits partitioned ahead, with the level's split search (one wait
      * a level instead of two): the node's rows are already in nodes.buf as
@@ -152,6 +152,10 @@ typedef struct cuda_context {
     int32_t *part_late; /* max_nodes: splits partitioned in partition_rows */
 
     size_t estimate_bytes;
+
+    /* tuning, read once at creation (cuda_tuning.h), and the profile it
+     * may turn on */
+    cuda_tuning tuning;
     cuda_profile prof;
 } cuda_context;
 

@@ -10,11 +10,11 @@ gpulayer_status cuda_compute_gradients(gpl_backend *be, const gpl_gradient_reque
 {
     cuda_context *c = cuda_ctx(be);
     CUDA_ENTER(c);
-    if (req->output < 0 || req->output >= c->num_outputs)
+    if (req->output < 0 || req->output >= c->shape.num_outputs)
         return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: output %d of %d",
-                         req->output, c->num_outputs);
-    gpl_cuda_grad_args a = {(int32_t)req->objective, c->num_outputs, req->output,
-                            req->round, req->seed, req->subsample, c->num_rows,
+                         req->output, c->shape.num_outputs);
+    gpl_cuda_grad_args a = {(int32_t)req->objective, c->shape.num_outputs, req->output,
+                            req->round, req->seed, req->subsample, c->shape.num_rows,
                             c->d_margins, c->d_label, c->d_weight, c->d_grad, c->d_max,
                             c->d_scale};
     cuda_profile_begin(c);

@@ -19,8 +19,8 @@ static gpl_cuda_hist_args hist_args(const cuda_context *c)
     a.rows0 = c->d_rows[0];
     a.rows1 = c->d_rows[1];
     a.feature_offset = c->d_feature_offset;
-    a.num_features = c->num_features;
-    a.hist_len = c->hist_len;
+    a.num_features = c->shape.num_features;
+    a.hist_len = c->shape.hist_len;
     a.chunks = c->d_chunks;
     a.num_chunks = c->num_chunks;
     a.slot_ptr = c->d_slot_ptr;
@@ -111,7 +111,7 @@ gpulayer_status cuda_subtract_histograms(gpl_backend *be, const gpl_hist_subtrac
     cuda_profile_begin(c);
     GPL_CHECK(cuda_stage_send(c, s, 3 * sizeof(int32_t) * (size_t)count,
                               "copying subtraction table"));
-    CUDA_TRY(c, gpl_cuda_launch_hist_subtract(c->d_slot_ptr, s->dev, count, c->hist_len,
+    CUDA_TRY(c, gpl_cuda_launch_hist_subtract(c->d_slot_ptr, s->dev, count, c->shape.hist_len,
                                               c->stream), "kernel hist_subtract");
     cuda_profile_end(c, CUDA_OP_SUBTRACT);
     return GPULAYER_OK;
@@ -131,7 +131,7 @@ gpulayer_status cuda_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair
     CUDA_ENTER(c);
     GPL_CHECK(gpl_check_histogram("cuda", NULL, GPULAYER_ERR_INVALID_ARGUMENT, &c->slots, node));
     CUDA_TRY(c, cudaMemcpyAsync(out, c->slot_ptr[c->slots.node_slot[node]],
-                                sizeof(gpl_grad_pair) * c->hist_len, cudaMemcpyDeviceToHost,
+                                sizeof(gpl_grad_pair) * c->shape.hist_len, cudaMemcpyDeviceToHost,
                                 c->stream), "read_histogram");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "read_histogram (kernels before it)");
     return GPULAYER_OK;
@@ -141,7 +141,7 @@ gpulayer_status cuda_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair
  * quantize.h makes the narrowing exact, and a value outside it is refused. */
 static gpulayer_status write_row_gradients(cuda_context *c, const gpl_grad_pair *in)
 {
-    const size_t n = (size_t)c->num_rows;
+    const size_t n = (size_t)c->shape.num_rows;
     gpl_cuda_qpair *q = malloc(sizeof *q * (n ? n : 1));
     if (!q) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
     for (size_t r = 0; r < n; r++) {
@@ -170,7 +170,7 @@ gpulayer_status cuda_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_p
     int32_t slot;
     GPL_CHECK(gpl_hist_slots_acquire(&c->slots, NULL, node, &slot));
     CUDA_TRY(c, cudaMemcpyAsync(c->slot_ptr[c->slots.node_slot[node]], in,
-                                sizeof(gpl_grad_pair) * c->hist_len, cudaMemcpyHostToDevice,
+                                sizeof(gpl_grad_pair) * c->shape.hist_len, cudaMemcpyHostToDevice,
                                 c->stream), "write_pairs");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "write_pairs");
     return GPULAYER_OK;

@@ -12,7 +12,8 @@ gpulayer_status cuda_set_margins(gpl_backend *be, const float *margins)
     cuda_context *c = cuda_ctx(be);
     CUDA_ENTER(c);
     CUDA_TRY(c, cudaMemcpyAsync(c->d_margins, margins,
-                                sizeof(float) * (size_t)c->num_rows * (size_t)c->num_outputs,
+                                sizeof(float) * (size_t)c->shape.num_rows *
+                                    (size_t)c->shape.num_outputs,
                                 cudaMemcpyHostToDevice, c->stream), "set_margins");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "set_margins");
     return GPULAYER_OK;
@@ -23,7 +24,8 @@ gpulayer_status cuda_get_margins(gpl_backend *be, float *margins)
     cuda_context *c = cuda_ctx(be);
     CUDA_ENTER(c);
     CUDA_TRY(c, cudaMemcpyAsync(margins, c->d_margins,
-                                sizeof(float) * (size_t)c->num_rows * (size_t)c->num_outputs,
+                                sizeof(float) * (size_t)c->shape.num_rows *
+                                    (size_t)c->shape.num_outputs,
                                 cudaMemcpyDeviceToHost, c->stream), "get_margins");
     CUDA_TRY(c, cudaStreamSynchronize(c->stream), "get_margins (kernels before it)");
     return GPULAYER_OK;
@@ -60,7 +62,7 @@ static gpulayer_status update_margins_by_tree(cuda_context *c, int32_t output,
     GPL_CHECK(cuda_stage_send(c, &c->stage_tree, n * (sizeof(gpl_infer_node) + sizeof(float)),
                               "copying the tree table"));
     const gpl_infer_node *d_nodes = c->stage_tree.dev;
-    gpl_cuda_tree_margin_args a = {c->d_margins, c->num_outputs, output, c->num_rows,
+    gpl_cuda_tree_margin_args a = {c->d_margins, c->shape.num_outputs, output, c->shape.num_rows,
                                    c->d_bins, c->stride, d_nodes,
                                    (const float *)(d_nodes + n), c->tree_top};
     CUDA_TRY(c, gpl_cuda_launch_tree_margins(&a, c->stream), "kernel tree_margins");
@@ -73,9 +75,9 @@ gpulayer_status cuda_update_margins(gpl_backend *be, int32_t output,
                                     const float *leaf_value)
 {
     cuda_context *c = cuda_ctx(be);
-    if (output < 0 || output >= c->num_outputs)
+    if (output < 0 || output >= c->shape.num_outputs)
         return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: output %d of %d", output,
-                         c->num_outputs);
+                         c->shape.num_outputs);
     if (c->tree_nodes) return update_margins_by_tree(c, output, leaf_value);
     cuda_stage *s = &c->stage_leaf;
     const size_t cap = (s->bytes - sizeof(uint32_t)) /
@@ -83,7 +85,7 @@ gpulayer_status cuda_update_margins(gpl_backend *be, int32_t output,
     GPL_CHECK(cuda_stage_wait(c, s));
     gpl_cuda_leaf *leaves = s->host;
     int32_t count = 0;
-    for (int32_t n = 0; n < c->max_nodes; n++) {
+    for (int32_t n = 0; n < c->shape.max_nodes; n++) {
         if (c->nodes.state[n] != GPL_NODE_LIVE || c->nodes.count[n] == 0) continue;
         if ((size_t)count == cap)
             return gpl_error(GPULAYER_ERR_UNSUPPORTED,
@@ -107,7 +109,7 @@ gpulayer_status cuda_update_margins(gpl_backend *be, int32_t output,
                                         sizeof(uint32_t) * ((size_t)count + 1),
                               "copying leaf tables"));
     gpl_cuda_leaf *d_leaves = s->dev;
-    gpl_cuda_margin_args a = {c->d_margins, c->num_outputs, output, c->d_rows[0],
+    gpl_cuda_margin_args a = {c->d_margins, c->shape.num_outputs, output, c->d_rows[0],
                               c->d_rows[1], d_leaves, (const uint32_t *)(d_leaves + count),
                               count, tiles};
     CUDA_TRY(c, gpl_cuda_launch_update_margins(&a, c->stream), "kernel update_margins");

@@ -127,7 +127,7 @@ static int32_t planned_slots(int32_t max_nodes)
 /* Nodes of one level that the per-level tables hold without growing. */
 static int32_t level_capacity(const cuda_context *c)
 {
-    return c->max_nodes < 65536 ? c->max_nodes : 65536;
+    return c->shape.max_nodes < 65536 ? c->shape.max_nodes : 65536;
 }
 
 /* Histogram work items of one launch (see cuda_hist.c). */
@@ -140,7 +140,7 @@ static int32_t item_capacity(const cuda_context *c)
  * tiles, a part tile at most per node. */
 static uint32_t partition_tiles(const cuda_context *c)
 {
-    return (uint32_t)((c->num_rows + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS) +
+    return (uint32_t)((c->shape.num_rows + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS) +
            (uint32_t)level_capacity(c);
 }
 
@@ -152,7 +152,7 @@ static uint32_t partition_tiles(const cuda_context *c)
  * partition that is already a small share of its training time. */
 int cuda_wants_columns(const cuda_context *c)
 {
-    return c->num_features <= GPL_CUDA_COLUMN_FEATURES;
+    return c->shape.num_features <= GPL_CUDA_COLUMN_FEATURES;
 }
 
 /* The margin update walks the tree on each row's bins when a row is at
@@ -162,22 +162,22 @@ int cuda_wants_columns(const cuda_context *c)
  * sector a level and was slower (1M x 256: 130 against 39 us). */
 int cuda_wants_tree(const cuda_context *c)
 {
-    return c->max_nodes <= GPL_CUDA_TREE_NODES && c->stride <= 64;
+    return c->shape.max_nodes <= GPL_CUDA_TREE_NODES && c->stride <= 64;
 }
 
 /* Every device buffer of cuda_workspace_create, in the pool's size
  * classes, so that the plan bounds what is allocated. */
 size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
 {
-    const size_t N = c->num_rows > 0 ? (size_t)c->num_rows : 1;
-    const size_t F = (size_t)c->num_features, L = (size_t)level_capacity(c);
+    const size_t N = c->shape.num_rows > 0 ? (size_t)c->shape.num_rows : 1;
+    const size_t F = (size_t)c->shape.num_features, L = (size_t)level_capacity(c);
     const size_t buffers[] = {
         N * (size_t)c->stride,                              /* bins             */
         cuda_wants_columns(c) ? N * F : 0,                  /* bins by feature  */
         (F + 1) * sizeof(uint32_t),                         /* feature offsets  */
         N * sizeof(float),                                  /* labels           */
         has_weight ? N * sizeof(float) : 0,                 /* weights          */
-        N * (size_t)c->num_outputs * sizeof(float),         /* margins          */
+        N * (size_t)c->shape.num_outputs * sizeof(float),         /* margins          */
         N * sizeof(gpl_cuda_qpair),                         /* gradient pairs   */
         N * sizeof(uint32_t), N * sizeof(uint32_t),         /* row index x 2    */
         2 * sizeof(unsigned long long), sizeof(gpl_quant_scale), F,
@@ -191,10 +191,10 @@ size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
         L * sizeof(gpl_cuda_part_split) + (L + 1) * sizeof(uint32_t),
         L * sizeof(gpl_cuda_leaf) + (L + 1) * sizeof(uint32_t),
         cuda_wants_tree(c)                                  /* tree table       */
-            ? (size_t)c->max_nodes * (sizeof(gpl_infer_node) + sizeof(float)) : 0,
+            ? (size_t)c->shape.max_nodes * (sizeof(gpl_infer_node) + sizeof(float)) : 0,
         (size_t)c->num_chunks * sizeof(gpl_cuda_hist_chunk),
-        sizeof(gpl_grad_pair *) * (size_t)c->max_nodes,     /* slot table       */
-        sizeof(gpl_grad_pair) * c->hist_len * (size_t)slots /* histograms       */
+        sizeof(gpl_grad_pair *) * (size_t)c->shape.max_nodes,     /* slot table       */
+        sizeof(gpl_grad_pair) * c->shape.hist_len * (size_t)slots /* histograms       */
     };
     size_t b = 0;
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
@@ -206,10 +206,10 @@ static void make_chunks(cuda_context *c, gpl_cuda_hist_chunk *chunks)
 {
     c->num_chunks = 0;
     c->max_chunk_bins = 1;
-    for (int32_t f0 = 0; f0 < c->num_features; f0 += GPL_CUDA_HIST_COLS) {
+    for (int32_t f0 = 0; f0 < c->shape.num_features; f0 += GPL_CUDA_HIST_COLS) {
         gpl_cuda_hist_chunk ch;
         ch.f0 = f0;
-        ch.nf = c->num_features - f0 < GPL_CUDA_HIST_COLS ? c->num_features - f0
+        ch.nf = c->shape.num_features - f0 < GPL_CUDA_HIST_COLS ? c->shape.num_features - f0
                                                            : GPL_CUDA_HIST_COLS;
         ch.copies = GPL_CUDA_HIST_COLS / ch.nf;
         ch.bins = 1;
@@ -230,13 +230,13 @@ static void make_chunks(cuda_context *c, gpl_cuda_hist_chunk *chunks)
 
 static gpulayer_status host_tables(cuda_context *c)
 {
-    const size_t M = (size_t)c->max_nodes;
-    const int tables = gpl_node_table_init(&c->nodes, c->max_nodes) == 0 &&
-                       gpl_hist_slots_init(&c->slots, "cuda", c->max_nodes, cuda_slots_grow,
+    const size_t M = (size_t)c->shape.max_nodes;
+    const int tables = gpl_node_table_init(&c->nodes, c->shape.max_nodes) == 0 &&
+                       gpl_hist_slots_init(&c->slots, "cuda", c->shape.max_nodes, cuda_slots_grow,
                                            c) == 0;
     c->node_early = malloc(M * sizeof *c->node_early);
     c->part_late = malloc(M * sizeof *c->part_late);
-    c->mask_cache = malloc((size_t)c->num_features);
+    c->mask_cache = malloc((size_t)c->shape.num_features);
     if (!tables || !c->node_early || !c->part_late || !c->mask_cache)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cuda backend: out of host memory for %zu nodes", M);
@@ -249,10 +249,10 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
 {
     gpulayer_status st = GPULAYER_OK;
     const int32_t F = m->num_features;
-    c->num_rows = m->num_rows;
-    c->num_features = F;
+    c->shape.num_rows = m->num_rows;
+    c->shape.num_features = F;
     c->stride = F;
-    c->hist_len = m->feature_offset[F];
+    c->shape.hist_len = m->feature_offset[F];
     c->feature_offset = malloc(sizeof(uint32_t) * ((size_t)F + 1));
     gpl_cuda_hist_chunk *chunks = malloc(sizeof *chunks * ((size_t)F / GPL_CUDA_HIST_COLS + 1));
     if (!c->feature_offset || !chunks) {
@@ -278,7 +278,7 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
                     c->smem_optin);
         c->hist_kind = GPL_CUDA_HIST_GLOBAL;
     }
-    c->planned_slots = planned_slots(c->max_nodes);
+    c->planned_slots = planned_slots(c->shape.max_nodes);
     c->estimate_bytes = cuda_plan_bytes(c, has_weight, c->planned_slots);
 
     size_t free_b = 0, total_b = 0;
@@ -293,14 +293,15 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
                          "cuda backend: the job needs about %.1f MiB of device memory "
                          "(%lld rows x %d features: bins %.1f MiB, gradients %.1f MiB, "
                          "histograms %.1f MiB) but %s has %.1f MiB free of %.1f MiB",
-                         c->estimate_bytes / MIB, (long long)c->num_rows, F,
-                         (double)c->num_rows * F / MIB,
-                         (double)c->num_rows * sizeof(gpl_cuda_qpair) / MIB,
-                         (double)c->planned_slots * c->hist_len * sizeof(gpl_grad_pair) / MIB,
+                         c->estimate_bytes / MIB, (long long)c->shape.num_rows, F,
+                         (double)c->shape.num_rows * F / MIB,
+                         (double)c->shape.num_rows * sizeof(gpl_cuda_qpair) / MIB,
+                         (double)c->planned_slots * c->shape.hist_len * sizeof(gpl_grad_pair) /
+                             MIB,
                          c->device_name, free_b / MIB, total_b / MIB);
     }
 
-    const size_t N = (size_t)c->num_rows ? (size_t)c->num_rows : 1;
+    const size_t N = (size_t)c->shape.num_rows ? (size_t)c->shape.num_rows : 1;
     if ((st = host_tables(c)) != GPULAYER_OK) {
         free(chunks);
         return st;
@@ -319,7 +320,7 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     POOL_GET(c->d_feature_offset, sizeof(uint32_t) * ((size_t)F + 1), "feature offsets");
     POOL_GET(c->d_label, sizeof(float) * N, "labels");
     if (has_weight) POOL_GET(c->d_weight, sizeof(float) * N, "weights");
-    POOL_GET(c->d_margins, sizeof(float) * N * (size_t)c->num_outputs, "margins");
+    POOL_GET(c->d_margins, sizeof(float) * N * (size_t)c->shape.num_outputs, "margins");
     POOL_GET(c->d_grad, sizeof(gpl_cuda_qpair) * N, "gradient pairs");
     POOL_GET(c->d_rows[0], sizeof(uint32_t) * N, "the row index");
     POOL_GET(c->d_rows[1], sizeof(uint32_t) * N, "the row index");
@@ -357,20 +358,21 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     GPL_CHECK(cuda_stage_create(c, &c->stage_leaf, L * sizeof(gpl_cuda_leaf) +
                                                        (L + 1) * sizeof(uint32_t)));
     if (cuda_wants_tree(c)) {
-        const size_t M = (size_t)c->max_nodes;
+        const size_t M = (size_t)c->shape.max_nodes;
         GPL_CHECK(cuda_stage_create(c, &c->stage_tree,
                                     M * (sizeof(gpl_infer_node) + sizeof(float))));
         c->tree_nodes = c->stage_tree.host;
     }
     /* The planned histogram slots, one pool block. */
-    c->slot_ptr = calloc((size_t)c->max_nodes, sizeof *c->slot_ptr);
+    c->slot_ptr = calloc((size_t)c->shape.max_nodes, sizeof *c->slot_ptr);
     if (!c->slot_ptr)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
-    POOL_GET(c->d_slot_ptr, sizeof(gpl_grad_pair *) * (size_t)c->max_nodes, "slot table");
+    POOL_GET(c->d_slot_ptr, sizeof(gpl_grad_pair *) * (size_t)c->shape.max_nodes, "slot table");
     gpl_grad_pair *slab;
-    const size_t hist_bytes = sizeof(gpl_grad_pair) * c->hist_len;
+    const size_t hist_bytes = sizeof(gpl_grad_pair) * c->shape.hist_len;
     POOL_GET(slab, hist_bytes * (size_t)c->planned_slots, "node histograms");
-    for (int32_t i = 0; i < c->planned_slots; i++) c->slot_ptr[i] = slab + (size_t)i * c->hist_len;
+    for (int32_t i = 0; i < c->planned_slots; i++)
+        c->slot_ptr[i] = slab + (size_t)i * c->shape.hist_len;
     gpl_hist_slots_add(&c->slots, c->planned_slots);
     CUDA_TRY(c, cudaMemcpyAsync(c->d_slot_ptr, c->slot_ptr,
                                 sizeof(gpl_grad_pair *) * (size_t)c->slots.num_slots,
@@ -421,8 +423,9 @@ gpulayer_status cuda_slots_grow(void *user, int32_t node, int32_t first, int32_t
     int32_t more = c->planned_slots / 2 > 0 ? c->planned_slots / 2 : 1;
     if (more > room) more = room;
     gpl_grad_pair *slab;
-    POOL_GET(slab, sizeof(gpl_grad_pair) * c->hist_len * (size_t)more, "node histograms");
-    for (int32_t i = 0; i < more; i++) c->slot_ptr[first + i] = slab + (size_t)i * c->hist_len;
+    POOL_GET(slab, sizeof(gpl_grad_pair) * c->shape.hist_len * (size_t)more, "node histograms");
+    for (int32_t i = 0; i < more; i++)
+        c->slot_ptr[first + i] = slab + (size_t)i * c->shape.hist_len;
     /* Kernels already queued read only the old entries, which stay. */
     CUDA_TRY(c, cudaMemcpyAsync(c->d_slot_ptr + first, c->slot_ptr + first,
                                 sizeof(gpl_grad_pair *) * (size_t)more,

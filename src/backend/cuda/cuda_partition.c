@@ -14,14 +14,15 @@ gpulayer_status cuda_begin_tree(gpl_backend *be)
     CUDA_ENTER(c);
     c->level = 0;
     gpl_hist_slots_release_all(&c->slots);
-    gpl_node_table_reset(&c->nodes, c->num_rows);
-    for (int32_t n = 0; n < c->max_nodes; n++) c->node_early[n].feature = -1;
+    gpl_node_table_reset(&c->nodes, c->shape.num_rows);
+    for (int32_t n = 0; n < c->shape.max_nodes; n++) c->node_early[n].feature = -1;
     /* The root's rows are 0 .. n-1: histograms and the partition take
      * them so without a row list; only the margin update by leaf row
      * lists (no tree table) reads a root that never split from buffer 0. */
     if (!c->tree_nodes) {
         cuda_profile_begin(c);
-        CUDA_TRY(c, gpl_cuda_launch_iota(c->d_rows[0], c->num_rows, c->stream), "kernel iota");
+        CUDA_TRY(c, gpl_cuda_launch_iota(c->d_rows[0], c->shape.num_rows, c->stream),
+                 "kernel iota");
         cuda_profile_end(c, CUDA_OP_BEGIN_TREE);
     }
     c->rows_identity = 1;
@@ -82,7 +83,8 @@ gpulayer_status cuda_launch_partition(cuda_context *c, int32_t count, uint32_t t
     gpl_cuda_part_split *d_ps = s->dev;
     gpl_cuda_part_args pa = {c->d_columns ? c->d_columns : c->d_bins,
                              c->d_columns ? 1 : c->stride,
-                             c->d_columns ? c->num_rows : 1, c->d_rows[0], c->d_rows[1], d_ps,
+                             c->d_columns ? c->shape.num_rows : 1, c->d_rows[0], c->d_rows[1],
+                             d_ps,
                              (const uint32_t *)(d_ps + count), count, tiles,
                              c->d_counts, records, c->d_part_ticket, c->part_tickets,
                              c->d_part_status, c->part_epoch};
@@ -96,7 +98,7 @@ gpulayer_status cuda_launch_partition(cuda_context *c, int32_t count, uint32_t t
 static gpulayer_status check_split(const cuda_context *c, const gpl_split_apply *a)
 {
     GPL_CHECK(gpl_check_node_live("cuda", "partition_rows", &c->nodes, a->node));
-    return gpl_check_split("cuda", &c->nodes, c->num_features, a);
+    return gpl_check_split("cuda", &c->nodes, c->shape.num_features, a);
 }
 
 /* The children of an applied split; the parent's rows lie in nodes.buf

@@ -10,7 +10,7 @@
 /* The mask goes to the device only when it changed (once a tree at most). */
 static gpulayer_status upload_mask(cuda_context *c, const uint8_t *mask)
 {
-    const size_t F = (size_t)c->num_features;
+    const size_t F = (size_t)c->shape.num_features;
     if (!mask || (c->mask_state && !memcmp(c->mask_cache, mask, F))) return GPULAYER_OK;
     memcpy(c->mask_cache, mask, F);
     CUDA_TRY(c, cudaMemcpyAsync(c->d_mask, c->mask_cache, F, cudaMemcpyHostToDevice,
@@ -34,7 +34,7 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
     if (num_nodes == 0) return GPULAYER_OK;
     GPL_CHECK(cuda_check_level_size(c, s, 2 * sizeof(int32_t), num_nodes, "evaluate_splits"));
     for (int32_t i = 0; i < num_nodes; i++)
-        if (nodes[i] < 0 || nodes[i] >= c->max_nodes || c->slots.node_slot[nodes[i]] < 0 ||
+        if (nodes[i] < 0 || nodes[i] >= c->shape.max_nodes || c->slots.node_slot[nodes[i]] < 0 ||
             c->nodes.state[nodes[i]] != GPL_NODE_LIVE)
             return gpl_error(GPULAYER_ERR_INTERNAL,
                              "cuda backend: evaluate_splits: node %d has no histogram or no rows",
@@ -53,7 +53,7 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
     GPL_CHECK(cuda_stage_send(c, s, 2 * sizeof(int32_t) * (size_t)num_nodes,
                               "copying split node table"));
     gpl_cuda_split_args a = {c->d_slot_ptr, s->dev, num_nodes, c->d_feature_offset,
-                             c->num_features, feature_mask ? c->d_mask : NULL, *params,
+                             c->shape.num_features, feature_mask ? c->d_mask : NULL, *params,
                              c->d_partial, c->split_groups, c->d_records};
     CUDA_TRY(c, gpl_cuda_launch_split_scan(&a, c->stream), "kernel split_scan");
     CUDA_TRY(c, gpl_cuda_launch_split_finish(&a, c->stream), "kernel split_finish");

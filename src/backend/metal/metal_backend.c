@@ -76,8 +76,8 @@ gpulayer_status gpl_metal_backend_create(const gpl_backend_config *config, gpl_b
     gpl_backend *be;
     GPL_CHECK(gpl_backend_new("metal", &mtl_ops, config, sizeof(mtl_context), &be));
     mtl_context *c = be->ctx;
-    c->max_nodes = config->max_nodes;
-    c->num_outputs = config->num_outputs;
+    c->shape.max_nodes = config->max_nodes;
+    c->shape.num_outputs = config->num_outputs;
     c->verbose = config->verbose;
     mtl_tuning_read(&c->tuning);
     c->workspace = c->tuning.workspace;

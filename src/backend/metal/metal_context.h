@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "common/hist_slots.h"
 #include "common/node_table.h"
+#include "common/shape.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
 #include "metal_host.h"
 #include "metal_tuning.h"
@@ -24,16 +25,16 @@ typedef gpl_hist_chunk mtl_chunk;
  * words, and buffer offsets must be aligned). */
 #define MTL_COLUMN_ALIGN 256u
 
+/* The context in parts by job, in the order every backend's has: the
+ * runtime (device facts are its: gpl_mtl_context_caps), shape, buffers,
+ * histogram pool, node table, tuning. */
 typedef struct mtl_context {
+    /* runtime and device facts */
     gpl_mtl_context *rt;
     int verbose;
-    mtl_tuning tuning;         /* read once, at creation (metal_tuning.h) */
-    gpl_mtl_storage workspace; /* storage of buffers the host never reads (tuning's) */
 
     /* shape */
-    int64_t num_rows;
-    int32_t num_features, num_outputs, max_nodes;
-    uint32_t hist_len;
+    gpl_shape shape;
     size_t column_bytes;
     uint32_t *feature_offset;
     mtl_chunk *chunks;
@@ -45,20 +46,25 @@ typedef struct mtl_context {
     size_t group_stride;      /* bytes of one dispatch's workgroup maxima, aligned */
 
     /* buffers */
+    gpl_mtl_storage workspace; /* storage of buffers the host never reads (tuning's) */
     gpl_mtl_buf bins, offsets, labels, weights, margins, grad, rows, scratch;
     gpl_mtl_buf group_max, partial, tiles, child_counts, records, mask;
     uint32_t grad_groups, partial_groups;
 
-    /* node histograms: a slot a node (common/hist_slots.h), each slot
+    /* histogram pool: a slot a node (common/hist_slots.h), each slot
      * one pool buffer while its node holds it, returned to the pool when
      * released (and reused once the batches that used it completed) */
     gpl_hist_slots slots;
     gpl_mtl_buf *hist; /* by slot */
 
-    /* row partition bookkeeping (host side; counts come from the device) */
+    /* node table: the row partition's bookkeeping (host side; counts come
+     * from the device) */
     gpl_node_table nodes;
 
     size_t estimate_bytes;
+
+    /* tuning, read once at creation (metal_tuning.h) */
+    mtl_tuning tuning;
 } mtl_context;
 
 static inline mtl_context *mtl_ctx(gpl_backend *be) { return (mtl_context *)be->ctx; }

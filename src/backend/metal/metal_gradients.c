@@ -12,13 +12,13 @@ gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_reques
                                       gpl_quant_scale *scale)
 {
     mtl_context *c = mtl_ctx(be);
-    const uint64_t N = (uint64_t)c->num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
-    const size_t K = (size_t)c->num_outputs;
+    const uint64_t N = (uint64_t)c->shape.num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
+    const size_t K = (size_t)c->shape.num_outputs;
     GPL_CHECK(gpl_mtl_begin(c->rt, "compute_gradients", -1));
     for (uint32_t d = 0; d < c->grad_dispatches; d++) {
         const uint64_t first = (uint64_t)d * chunk;
         const uint64_t count = N - first < chunk ? N - first : chunk;
-        gpl_gradient_push gp = {req->seed, (uint32_t)count, (uint32_t)c->num_outputs,
+        gpl_gradient_push gp = {req->seed, (uint32_t)count, (uint32_t)c->shape.num_outputs,
                                 (uint32_t)req->output, (int32_t)req->objective, req->round,
                                 (uint32_t)c->has_weight, req->subsample, (uint32_t)first};
         gpl_mtl_bind b[5] = {{&c->grad, (size_t)first * 16},
@@ -39,8 +39,8 @@ gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_reques
             if (mx[2 * i + 1] > max_h) max_h = mx[2 * i + 1];
         }
     }
-    scale->grad = gpl_quant_scale_for(max_g, c->num_rows);
-    scale->hess = gpl_quant_scale_for(max_h, c->num_rows);
+    scale->grad = gpl_quant_scale_for(max_g, c->shape.num_rows);
+    scale->hess = gpl_quant_scale_for(max_h, c->shape.num_rows);
     const uint64_t window = (uint64_t)1 << c->win.grad_shift;
     GPL_CHECK(gpl_mtl_begin(c->rt, "quantize_gradients", -1));
     for (uint64_t first = 0; first < N; first += window) {

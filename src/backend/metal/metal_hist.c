@@ -13,7 +13,7 @@
 
 static size_t hist_bytes(const mtl_context *c)
 {
-    return c->hist_len ? (size_t)c->hist_len * 16 : 16;
+    return c->shape.hist_len ? (size_t)c->shape.hist_len * 16 : 16;
 }
 
 /* Histograms are in shared storage: read_histogram and the tests read
@@ -49,7 +49,7 @@ static void release(mtl_context *c, int32_t node)
 
 void mtl_hist_release_all(mtl_context *c)
 {
-    for (int32_t n = 0; n < c->max_nodes; n++) release(c, n);
+    for (int32_t n = 0; n < c->shape.max_nodes; n++) release(c, n);
 }
 
 
@@ -70,7 +70,7 @@ static gpulayer_status record_partials(mtl_context *c, const wave_node *w)
         const mtl_chunk *ch = &c->chunks[k];
         gpl_histogram_push p = {(uint32_t)c->nodes.begin[w->node], live_rows(c, w->node),
                                 ch->feature_first, ch->feature_count, ch->bin_first,
-                                ch->bin_count, (uint32_t)c->column_bytes, c->hist_len,
+                                ch->bin_count, (uint32_t)c->column_bytes, c->shape.hist_len,
                                 w->partial_first};
         /* bins, offsets, partials, then the row list and the gradient
          * pairs in windows (histogram.comp). */
@@ -88,10 +88,10 @@ static gpulayer_status record_reductions(mtl_context *c, const wave_node *wave, 
 {
     gpl_mtl_barrier(c->rt);
     for (int32_t i = 0; i < n; i++) {
-        gpl_reduce_push rp = {c->hist_len, wave[i].groups, wave[i].partial_first};
+        gpl_reduce_push rp = {c->shape.hist_len, wave[i].groups, wave[i].partial_first};
         gpl_mtl_bind rb[2] = {mtl_whole(&c->partial), mtl_whole(mtl_node_hist(c, wave[i].node))};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HIST_REDUCE, rb, &rp,
-                                   gpl_reduce_groups(c->hist_len, UINT32_MAX)));
+                                   gpl_reduce_groups(c->shape.hist_len, UINT32_MAX)));
     }
     gpl_mtl_barrier(c->rt);
     return GPULAYER_OK;
@@ -152,8 +152,8 @@ gpulayer_status mtl_subtract_histograms(gpl_backend *be, const gpl_hist_subtract
         gpl_mtl_bind b[3] = {mtl_whole(mtl_node_hist(c, subs[i].parent)),
                              mtl_whole(mtl_node_hist(c, subs[i].built)),
                              mtl_whole(mtl_node_hist(c, subs[i].target))};
-        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HIST_SUBTRACT, b, &c->hist_len,
-                                   gpl_mtl_groups_for(c->rt, c->hist_len)));
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HIST_SUBTRACT, b, &c->shape.hist_len,
+                                   gpl_mtl_groups_for(c->rt, c->shape.hist_len)));
     }
     return gpl_mtl_commit(c->rt, 0);
 }
@@ -171,5 +171,5 @@ gpulayer_status mtl_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair 
     GPL_CHECK(gpl_check_histogram("metal", NULL, GPULAYER_ERR_INVALID_ARGUMENT, &c->slots, node));
     GPL_CHECK(gpl_mtl_context_status(c->rt));
     /* Word pairs (lo, hi) of little-endian int64: gpl_grad_pair's layout. */
-    return gpl_mtl_buf_read(c->rt, mtl_node_hist(c, node), 0, out, (size_t)c->hist_len * 16);
+    return gpl_mtl_buf_read(c->rt, mtl_node_hist(c, node), 0, out, (size_t)c->shape.hist_len * 16);
 }

@@ -51,7 +51,7 @@ gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *split
     GPL_CHECK(gpl_mtl_context_status(c->rt));
     uint64_t tiles = 0;
     for (int32_t i = 0; i < count; i++) {
-        GPL_CHECK(gpl_check_split("metal", &c->nodes, c->num_features, &splits[i]));
+        GPL_CHECK(gpl_check_split("metal", &c->nodes, c->shape.num_features, &splits[i]));
         tiles += gpl_partition_tiles((uint64_t)c->nodes.count[splits[i].node],
                                      GPL_MTL_WG * GPL_PART_ITEMS);
     }
@@ -77,8 +77,8 @@ gpulayer_status mtl_begin_tree(gpl_backend *be)
 {
     mtl_context *c = mtl_ctx(be);
     mtl_hist_release_all(c);
-    gpl_node_table_reset(&c->nodes, c->num_rows);
-    const uint64_t N = (uint64_t)c->num_rows, window = (uint64_t)1 << c->win.list_shift;
+    gpl_node_table_reset(&c->nodes, c->shape.num_rows);
+    const uint64_t N = (uint64_t)c->shape.num_rows, window = (uint64_t)1 << c->win.list_shift;
     GPL_CHECK(gpl_mtl_begin(c->rt, "begin_tree", 0));
     for (uint64_t first = 0; first < N; first += window) {
         const uint64_t count = N - first < window ? N - first : window;

@@ -22,7 +22,7 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
     if (feature_mask) {
         /* The mask is read by the previous level's batch too: the write
          * waits for it (gpl_mtl_buf_write). */
-        const size_t F = (size_t)c->num_features;
+        const size_t F = (size_t)c->shape.num_features;
         uint32_t *m = malloc(sizeof(uint32_t) * (F ? F : 1));
         if (!m) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
         for (size_t f = 0; f < F; f++) m[f] = feature_mask[f] != 0;
@@ -34,8 +34,8 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
     GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->records, bytes, GPL_MTL_SHARED, "split records"));
     GPL_CHECK(gpl_mtl_begin(c->rt, "evaluate_splits", c->nodes.depth[nodes[0]]));
     for (int32_t i = 0; i < num_nodes; i++) {
-        gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i, c->num_features,
-                                               feature_mask != NULL);
+        gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i,
+                                               c->shape.num_features, feature_mask != NULL);
         gpl_mtl_bind b[4] = {mtl_whole(mtl_node_hist(c, nodes[i])), mtl_whole(&c->offsets),
                              mtl_whole(&c->mask), mtl_whole(&c->records)};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_SPLIT_EVAL, b, &p, 1));

@@ -12,7 +12,7 @@ static size_t align_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
 static gpulayer_status plan_chunks(mtl_context *c)
 {
-    const int32_t F = c->num_features;
+    const int32_t F = c->shape.num_features;
     c->chunks = malloc(sizeof(mtl_chunk) * (size_t)(F > 0 ? F : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
     const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, GPL_MTL_SHARED_BINS,
@@ -39,10 +39,10 @@ static gpulayer_status upload_bins(mtl_context *c, const gpl_binned_matrix *m)
 
 static gpulayer_status alloc_nodes(mtl_context *c)
 {
-    const size_t M = (size_t)c->max_nodes;
+    const size_t M = (size_t)c->shape.max_nodes;
     c->hist = calloc(M, sizeof(gpl_mtl_buf));
-    const int tables = gpl_node_table_init(&c->nodes, c->max_nodes) == 0 &&
-                       gpl_hist_slots_init(&c->slots, "metal", c->max_nodes, mtl_hist_grow,
+    const int tables = gpl_node_table_init(&c->nodes, c->shape.max_nodes) == 0 &&
+                       gpl_hist_slots_init(&c->slots, "metal", c->shape.max_nodes, mtl_hist_grow,
                                            c) == 0;
     if (!c->hist || !tables)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of host memory");
@@ -59,11 +59,11 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "metal backend: %lld rows exceed the limit of 2^32 - 1",
                          (long long)m->num_rows);
-    const size_t N = (size_t)m->num_rows, K = (size_t)c->num_outputs;
-    const size_t F = (size_t)m->num_features, M = (size_t)c->max_nodes;
-    c->num_rows = m->num_rows;
-    c->num_features = m->num_features;
-    c->hist_len = m->feature_offset[m->num_features];
+    const size_t N = (size_t)m->num_rows, K = (size_t)c->shape.num_outputs;
+    const size_t F = (size_t)m->num_features, M = (size_t)c->shape.max_nodes;
+    c->shape.num_rows = m->num_rows;
+    c->shape.num_features = m->num_features;
+    c->shape.hist_len = m->feature_offset[m->num_features];
     c->has_weight = weight != NULL;
     c->column_bytes = align_up(N ? N : 1, MTL_COLUMN_ALIGN);
     c->feature_offset = malloc(sizeof(uint32_t) * (F + 1));
@@ -101,7 +101,7 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
                              GPL_KERNEL_WINDOWS);
     }
 
-    const size_t hist_bytes = (size_t)c->hist_len * 16;
+    const size_t hist_bytes = (size_t)c->shape.hist_len * 16;
     /* Partial histograms of a wave of nodes (metal_hist.c). */
     const size_t max_groups = c->tuning.partial_groups;
     size_t pg = hist_bytes ? (size_t)c->tuning.partial_budget / hist_bytes : max_groups;

@@ -73,8 +73,8 @@ gpulayer_status gpl_vulkan_backend_create(const gpl_backend_config *config,
     gpl_backend *be;
     GPL_CHECK(gpl_backend_new("vulkan", &vk_ops, config, sizeof(vk_context), &be));
     vk_context *c = be->ctx;
-    c->max_nodes = config->max_nodes;
-    c->num_outputs = config->num_outputs;
+    c->shape.max_nodes = config->max_nodes;
+    c->shape.num_outputs = config->num_outputs;
     c->verbose = config->verbose;
     vk_tuning_read(&c->tuning);
     gpulayer_status st = vk_device_open(c, config->device);

@@ -7,6 +7,7 @@
 #include "backend.h"
 #include "common/hist_slots.h"
 #include "common/node_table.h"
+#include "common/shape.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
 #include "vk_api.h"
 #include "vk_kernels.h"
@@ -123,7 +124,11 @@ typedef struct vk_setcache {
     int failed;         /* no pool could be made: caching off */
 } vk_setcache;
 
+/* The context in parts by job, in the order every backend's has: the
+ * runtime (instance, queue, batches), device facts, shape, buffers,
+ * histogram pool, node table, tuning. */
 typedef struct vk_context {
+    /* runtime */
     gpl_vk_api api;
     VkInstance instance;
     VkPhysicalDevice physical;
@@ -139,7 +144,6 @@ typedef struct vk_context {
     int level;          /* depth of the level being grown */
     vk_profile prof;
     vk_setcache setcache;
-    vk_tuning tuning; /* read once, at creation (vk_tuning.h) */
 
     /* device facts */
     char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
@@ -164,11 +168,7 @@ typedef struct vk_context {
     vk_pipeline pipelines[VK_K_COUNT];
 
     /* shape */
-    int64_t num_rows;
-    int32_t num_features;
-    int32_t num_outputs;
-    int32_t max_nodes;
-    uint32_t hist_len;
+    gpl_shape shape;
     VkDeviceSize column_bytes; /* stride of the feature-major bin columns */
     VkDeviceSize row_bytes;    /* stride of the bins in rows (a multiple of 4) */
     uint32_t *feature_offset;  /* host copy */
@@ -179,7 +179,7 @@ typedef struct vk_context {
     uint32_t grad_dispatches;  /* gradients dispatches: windows of 2^win.chunk_shift rows */
     VkDeviceSize group_stride; /* bytes of one dispatch's workgroup maxima, aligned */
 
-    /* device buffers */
+    /* buffers */
     vk_buffer bins, bin_rows, offsets, labels, weights, margins, grad, rows, scratch;
     vk_buffer group_max, partial, tiles, child_counts, records, mask;
     vk_buffer staging;
@@ -201,7 +201,8 @@ typedef struct vk_context {
     int32_t num_pages;
     gpl_hist_slots slots;
 
-    /* row partition bookkeeping (host side; counts come from the device).
+    /* node table: the row partition's bookkeeping (host side; counts come
+     * from the device).
      * nodes.buf: the list a node's rows are in, 0 `rows`, 1 `scratch`
      * (the one-pass partition moves a split's rows to the other list;
      * vk_node_rows). */
@@ -216,6 +217,9 @@ typedef struct vk_context {
     vk_early_split *early;
 
     size_t allocated_bytes, peak_bytes, estimate_bytes;
+
+    /* tuning, read once at creation (vk_tuning.h) */
+    vk_tuning tuning;
 } vk_context;
 
 static inline vk_context *vk_ctx(gpl_backend *be) { return (vk_context *)be->ctx; }

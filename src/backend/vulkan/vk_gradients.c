@@ -16,13 +16,13 @@ gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request
 {
     vk_context *c = vk_ctx(be);
     c->level = -1;
-    const uint64_t N = (uint64_t)c->num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
-    const VkDeviceSize K = (VkDeviceSize)c->num_outputs;
+    const uint64_t N = (uint64_t)c->shape.num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
+    const VkDeviceSize K = (VkDeviceSize)c->shape.num_outputs;
     GPL_CHECK(vk_begin(c, "compute_gradients"));
     for (uint32_t d = 0; d < c->grad_dispatches; d++) {
         const uint64_t first = (uint64_t)d * chunk;
         const uint64_t count = N - first < chunk ? N - first : chunk;
-        gpl_gradient_push gp = {req->seed, (uint32_t)count, (uint32_t)c->num_outputs,
+        gpl_gradient_push gp = {req->seed, (uint32_t)count, (uint32_t)c->shape.num_outputs,
                                 (uint32_t)req->output, (int32_t)req->objective, req->round,
                                 (uint32_t)c->has_weight, req->subsample, (uint32_t)first};
         vk_range b[5] = {vk_rows_range(&c->grad, first, count, 16),
@@ -48,8 +48,8 @@ gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request
     }
     free(mx);
     GPL_CHECK(st);
-    scale->grad = gpl_quant_scale_for(max_g, c->num_rows);
-    scale->hess = gpl_quant_scale_for(max_h, c->num_rows);
+    scale->grad = gpl_quant_scale_for(max_g, c->shape.num_rows);
+    scale->hess = gpl_quant_scale_for(max_h, c->shape.num_rows);
     const uint64_t window = (uint64_t)1 << c->win.grad_shift;
     GPL_CHECK(vk_begin(c, "quantize_gradients"));
     for (uint64_t first = 0; first < N; first += window) {

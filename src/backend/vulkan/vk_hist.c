@@ -13,7 +13,7 @@
 vk_range vk_hist_range(const vk_context *c, vk_hist_slot s)
 {
     vk_range r = {&c->pages[s.page], (VkDeviceSize)s.index * c->slot_bytes,
-                  c->hist_len ? (VkDeviceSize)c->hist_len * 16 : 16};
+                  c->shape.hist_len ? (VkDeviceSize)c->shape.hist_len * 16 : 16};
     return r;
 }
 
@@ -86,7 +86,7 @@ static vk_range page_range(const vk_context *c, int32_t page)
 {
     vk_range r = {&c->pages[page], 0,
                   (VkDeviceSize)(c->slots_per_page - 1) * c->slot_bytes +
-                      (VkDeviceSize)c->hist_len * 16};
+                      (VkDeviceSize)c->shape.hist_len * 16};
     return r;
 }
 
@@ -136,8 +136,8 @@ static gpulayer_status record_partials_rows(vk_context *c, const wave_node *wave
             const uint32_t chunks = (uint32_t)c->num_chunks - k < per
                                         ? (uint32_t)c->num_chunks - k : per;
             const gpl_histogram_rows_push p = {
-                chunks, (uint32_t)c->num_features + 1 + 4 * k, (uint32_t)(c->row_bytes / 4),
-                c->hist_len, blocks_word(c) + 4 * first[list]};
+                chunks, (uint32_t)c->shape.num_features + 1 + 4 * k, (uint32_t)(c->row_bytes / 4),
+                c->shape.hist_len, blocks_word(c) + 4 * first[list]};
             GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM_ROWS, b, &p, blocks * chunks));
         }
     }
@@ -153,7 +153,7 @@ static gpulayer_status record_partials_columns(vk_context *c, const wave_node *w
         const vk_chunk *ch = &c->chunks[k];
         gpl_histogram_push p = {(uint32_t)c->nodes.begin[w->node], live_rows(c, w->node),
                                 ch->feature_first, ch->feature_count, ch->bin_first,
-                                ch->bin_count, (uint32_t)c->column_bytes, c->hist_len,
+                                ch->bin_count, (uint32_t)c->column_bytes, c->shape.hist_len,
                                 w->partial_first};
         /* The chunk's columns, offsets, partials, then the row list and
          * the gradient pairs in windows (histogram.comp). */
@@ -179,7 +179,7 @@ static gpulayer_status dispatch_table(vk_context *c, gpl_vk_kernel k, const vk_r
     const uint32_t most = blocks ? UINT32_MAX / blocks : UINT32_MAX;
     for (uint32_t i = (uint32_t)first, left = (uint32_t)entries; left > 0;) {
         const uint32_t n = left < most ? left : most;
-        const gpl_hist_nodes_push p = {c->hist_len, n, table_word + 4 * i};
+        const gpl_hist_nodes_push p = {c->shape.hist_len, n, table_word + 4 * i};
         const uint64_t items = (uint64_t)n * blocks;
         GPL_CHECK(vk_dispatch(c, k, b, &p,
                               items < c->max_groups ? (uint32_t)items : c->max_groups));
@@ -210,7 +210,7 @@ static gpulayer_status record_reductions(vk_context *c, wave_node *wave, int32_t
     free(table);
     vk_barrier(c);
     vk_profile_mark(c, "histogram reduce");
-    const uint32_t blocks = gpl_reduce_groups(c->hist_len, UINT32_MAX);
+    const uint32_t blocks = gpl_reduce_groups(c->shape.hist_len, UINT32_MAX);
     for (int32_t i = 0; i < n;) {
         int32_t end = i;
         while (end < n && wave[end].slot.page == wave[i].slot.page) end++;
@@ -231,10 +231,10 @@ static gpulayer_status record_reductions_per_node(vk_context *c, const wave_node
     vk_barrier(c);
     vk_profile_mark(c, "histogram reduce");
     for (int32_t i = 0; i < n; i++) {
-        gpl_reduce_push rp = {c->hist_len, wave[i].groups, wave[i].partial_first};
+        gpl_reduce_push rp = {c->shape.hist_len, wave[i].groups, wave[i].partial_first};
         vk_range rb[2] = {vk_whole(&c->partial), vk_hist_range(c, wave[i].slot)};
         GPL_CHECK(vk_dispatch(c, VK_K_HIST_REDUCE, rb, &rp,
-                              gpl_reduce_groups(c->hist_len, c->max_groups)));
+                              gpl_reduce_groups(c->shape.hist_len, c->max_groups)));
     }
     vk_barrier(c);
     return GPULAYER_OK;
@@ -333,8 +333,8 @@ static gpulayer_status record_subtractions(vk_context *c, const gpl_hist_subtrac
         vk_range b[3] = {vk_hist_range(c, vk_node_slot(c, subs[i].parent)),
                          vk_hist_range(c, vk_node_slot(c, subs[i].built)),
                          vk_hist_range(c, vk_node_slot(c, subs[i].target))};
-        GPL_CHECK(vk_dispatch(c, VK_K_HIST_SUBTRACT, b, &c->hist_len,
-                              vk_groups_for(c, c->hist_len)));
+        GPL_CHECK(vk_dispatch(c, VK_K_HIST_SUBTRACT, b, &c->shape.hist_len,
+                              vk_groups_for(c, c->shape.hist_len)));
     }
     if (c->tuning.metal_kernels) return GPULAYER_OK;
     int32_t n = 0;
@@ -349,7 +349,7 @@ static gpulayer_status record_subtractions(vk_context *c, const gpl_hist_subtrac
     vk_update(c, &c->offsets, (VkDeviceSize)subs_word(c) * 4, table,
               sizeof *table * (VkDeviceSize)n);
     vk_barrier(c);
-    const uint32_t blocks = (c->hist_len + c->wg - 1) / c->wg;
+    const uint32_t blocks = (c->shape.hist_len + c->wg - 1) / c->wg;
     int32_t first = 0;
     for (int32_t page = 0; page < c->num_pages; page++) {
         int32_t entries = 0;
@@ -398,5 +398,5 @@ gpulayer_status vk_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *
                                   node));
     vk_range r = vk_hist_range(c, vk_node_slot(c, node));
     /* Word pairs (lo, hi) of little-endian int64: gpl_grad_pair's layout. */
-    return vk_buffer_read(c, r.buf, r.offset, out, (VkDeviceSize)c->hist_len * 16);
+    return vk_buffer_read(c, r.buf, r.offset, out, (VkDeviceSize)c->shape.hist_len * 16);
 }

@@ -7,14 +7,14 @@
 gpulayer_status vk_set_margins(gpl_backend *be, const float *margins)
 {
     vk_context *c = vk_ctx(be);
-    VkDeviceSize bytes = (VkDeviceSize)c->num_rows * (VkDeviceSize)c->num_outputs * 4;
+    VkDeviceSize bytes = (VkDeviceSize)c->shape.num_rows * (VkDeviceSize)c->shape.num_outputs * 4;
     return bytes ? vk_buffer_write(c, &c->margins, 0, margins, bytes) : GPULAYER_OK;
 }
 
 gpulayer_status vk_get_margins(gpl_backend *be, float *margins)
 {
     vk_context *c = vk_ctx(be);
-    VkDeviceSize bytes = (VkDeviceSize)c->num_rows * (VkDeviceSize)c->num_outputs * 4;
+    VkDeviceSize bytes = (VkDeviceSize)c->shape.num_rows * (VkDeviceSize)c->shape.num_outputs * 4;
     return bytes ? vk_buffer_read(c, &c->margins, 0, margins, bytes) : GPULAYER_OK;
 }
 
@@ -28,14 +28,14 @@ gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
     /* The row list, the margins, then the bin columns (margins_split.comp
      * only), in windows. */
     vk_range b[GPL_MARGINS_SPLIT_BINDINGS];
-    vk_windows(c, &c->margins, c->win.margin_shift, (VkDeviceSize)c->num_outputs * 4,
+    vk_windows(c, &c->margins, c->win.margin_shift, (VkDeviceSize)c->shape.num_outputs * 4,
                b + GPL_KERNEL_WINDOWS);
     vk_windows(c, &c->bins, c->win.list_shift, 4, b + 2 * GPL_KERNEL_WINDOWS);
     GPL_CHECK(vk_begin(c, "update_margins"));
-    for (int32_t n = 0; n < c->max_nodes; n++) {
+    for (int32_t n = 0; n < c->shape.max_nodes; n++) {
         if (c->nodes.state[n] != GPL_NODE_LIVE || c->nodes.count[n] == 0) continue;
         gpl_margins_push p = {(uint32_t)c->nodes.begin[n], (uint32_t)c->nodes.count[n],
-                              (uint32_t)c->num_outputs, (uint32_t)output, leaf_value[n],
+                              (uint32_t)c->shape.num_outputs, (uint32_t)output, leaf_value[n],
                               c->win.margin_shift};
         vk_windows(c, vk_node_rows(c, n), c->win.list_shift, 4, b);
         GPL_CHECK(vk_dispatch(c, VK_K_UPDATE_MARGINS, b, &p,
@@ -46,7 +46,7 @@ gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
         if (c->nodes.count[s->node] == 0) continue;
         gpl_margins_split_push p = {(uint32_t)c->nodes.begin[s->node],
                                     (uint32_t)c->nodes.count[s->node],
-                                    (uint32_t)c->num_outputs, (uint32_t)output,
+                                    (uint32_t)c->shape.num_outputs, (uint32_t)output,
                                     leaf_value[s->left_child], leaf_value[s->right_child],
                                     c->win.margin_shift,
                                     (uint32_t)((VkDeviceSize)s->feature * c->column_bytes / 4),

@@ -19,7 +19,7 @@
 
 static gpulayer_status check_split(const vk_context *c, const gpl_split_apply *s)
 {
-    return gpl_check_split("vulkan", &c->nodes, c->num_features, s);
+    return gpl_check_split("vulkan", &c->nodes, c->shape.num_features, s);
 }
 
 /* Records the partition of `count` splits into the open batch. With
@@ -181,7 +181,8 @@ static int early_match(vk_context *c, const gpl_split_apply *s, uint32_t *left)
 static void apply_children(vk_context *c, const gpl_split_apply *s, uint32_t left,
                            int64_t *child_rows)
 {
-    const uint8_t buf = c->tuning.metal_kernels ? c->nodes.buf[s->node] : 1 - c->nodes.buf[s->node];
+    const uint8_t buf = c->tuning.metal_kernels ? c->nodes.buf[s->node]
+                                                : 1 - c->nodes.buf[s->node];
     gpl_node_table_apply_children(&c->nodes, s, left, buf, child_rows);
 }
 
@@ -249,10 +250,10 @@ gpulayer_status vk_begin_tree(gpl_backend *be)
     vk_context *c = vk_ctx(be);
     c->level = 0;
     gpl_hist_slots_release_all(&c->slots);
-    gpl_node_table_reset(&c->nodes, c->num_rows);
+    gpl_node_table_reset(&c->nodes, c->shape.num_rows);
     c->num_leaf_splits = 0;
-    for (int32_t n = 0; n < c->max_nodes; n++) c->early[n].feature = -1;
-    const uint64_t N = (uint64_t)c->num_rows, window = (uint64_t)1 << c->win.list_shift;
+    for (int32_t n = 0; n < c->shape.max_nodes; n++) c->early[n].feature = -1;
+    const uint64_t N = (uint64_t)c->shape.num_rows, window = (uint64_t)1 << c->win.list_shift;
     GPL_CHECK(vk_begin(c, "begin_tree"));
     for (uint64_t first = 0; first < N; first += window) {
         const uint64_t count = N - first < window ? N - first : window;

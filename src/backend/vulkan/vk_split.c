@@ -14,7 +14,7 @@
  * the same every level, and a write waits for the batches in flight. */
 static gpulayer_status upload_mask(vk_context *c, const uint8_t *feature_mask)
 {
-    const size_t F = (size_t)c->num_features;
+    const size_t F = (size_t)c->shape.num_features;
     if (!c->mask_cache) {
         c->mask_cache = malloc(sizeof(uint32_t) * (F ? F : 1));
         if (!c->mask_cache)
@@ -61,7 +61,7 @@ static gpulayer_status record_level_search(vk_context *c, const int32_t *nodes,
         order[i] = (level_node){vk_node_slot(c, nodes[i]), (uint32_t)i};
     qsort(order, (size_t)num_nodes, sizeof *order, by_slot);
     uint32_t *table = c->split_nodes.mapped;
-    const VkDeviceSize hist_bytes = (VkDeviceSize)c->hist_len * 16;
+    const VkDeviceSize hist_bytes = (VkDeviceSize)c->shape.hist_len * 16;
     gpulayer_status st = GPULAYER_OK;
     for (int32_t first = 0; first < num_nodes && st == GPULAYER_OK;) {
         const vk_hist_slot s0 = order[first].slot;
@@ -115,13 +115,13 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     if (per_node) {
         for (int32_t i = 0; i < num_nodes; i++) {
             gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i,
-                                                   c->num_features, feature_mask != NULL);
+                                                   c->shape.num_features, feature_mask != NULL);
             vk_range b[4] = {vk_hist_range(c, vk_node_slot(c, nodes[i])), vk_whole(&c->offsets),
                              vk_whole(&c->mask), vk_whole(&c->records)};
             GPL_CHECK(vk_dispatch(c, VK_K_SPLIT_EVAL, b, &p, 1));
         }
     } else {
-        const gpl_split_push p = gpl_split_push_make(params, -1, 0, c->num_features,
+        const gpl_split_push p = gpl_split_push_make(params, -1, 0, c->shape.num_features,
                                                      feature_mask != NULL);
         gpulayer_status st = record_level_search(c, nodes, num_nodes, p);
         if (st != GPULAYER_OK) {

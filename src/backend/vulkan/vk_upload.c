@@ -56,7 +56,7 @@ static gpulayer_status check_windows(const vk_context *c, uint64_t rows, uint32_
  * histogram_rows.comp's registers: the histogram kernel's unit of work. */
 static gpulayer_status plan_chunks(vk_context *c)
 {
-    const int32_t F = c->num_features;
+    const int32_t F = c->shape.num_features;
     c->chunks = malloc(sizeof(vk_chunk) * (size_t)(F > 0 ? F : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
     const int columns = c->tuning.metal_kernels;
@@ -104,17 +104,17 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "vulkan backend: %lld rows exceed the limit of 2^32 - 1",
                          (long long)m->num_rows);
-    const VkDeviceSize N = (VkDeviceSize)m->num_rows, K = (VkDeviceSize)c->num_outputs;
-    const VkDeviceSize M = (VkDeviceSize)c->max_nodes;
-    c->num_rows = m->num_rows;
-    c->num_features = m->num_features;
-    c->hist_len = m->feature_offset[m->num_features];
+    const VkDeviceSize N = (VkDeviceSize)m->num_rows, K = (VkDeviceSize)c->shape.num_outputs;
+    const VkDeviceSize M = (VkDeviceSize)c->shape.max_nodes;
+    c->shape.num_rows = m->num_rows;
+    c->shape.num_features = m->num_features;
+    c->shape.hist_len = m->feature_offset[m->num_features];
     c->has_weight = weight != NULL;
     c->column_bytes = vk_align_up(N ? N : 1, c->align);
     c->row_bytes = vk_align_up(m->num_features ? (VkDeviceSize)m->num_features : 1, 4);
     c->feature_offset = malloc(sizeof(uint32_t) * ((size_t)m->num_features + 1));
-    const int tables = gpl_node_table_init(&c->nodes, c->max_nodes) == 0 &&
-                       gpl_hist_slots_init(&c->slots, "vulkan", c->max_nodes, vk_hist_grow,
+    const int tables = gpl_node_table_init(&c->nodes, c->shape.max_nodes) == 0 &&
+                       gpl_hist_slots_init(&c->slots, "vulkan", c->shape.max_nodes, vk_hist_grow,
                                            c) == 0;
     c->leaf_splits = malloc(sizeof(gpl_split_apply) * (size_t)M);
     c->early = malloc(sizeof(vk_early_split) * (size_t)M);
@@ -123,7 +123,7 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     memcpy(c->feature_offset, m->feature_offset,
            sizeof(uint32_t) * ((size_t)m->num_features + 1));
 
-    const VkDeviceSize hist_bytes = (VkDeviceSize)c->hist_len * 16;
+    const VkDeviceSize hist_bytes = (VkDeviceSize)c->shape.hist_len * 16;
     const VkDeviceSize F_words = (VkDeviceSize)m->num_features + 1;
     GPL_CHECK(check_range(c, c->column_bytes, "bin column of one feature"));
     if (!gpl_window_plan_make(c->window_shift, (uint32_t)K, c->align, &c->win))
@@ -145,7 +145,7 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     const VkDeviceSize budget = c->max_range < c->tuning.partial_budget
                                     ? c->max_range : c->tuning.partial_budget;
     /* Partials are int32 pairs (histogram.comp), 8 bytes a bin. */
-    const VkDeviceSize partial_bytes = (VkDeviceSize)c->hist_len * 8;
+    const VkDeviceSize partial_bytes = (VkDeviceSize)c->shape.hist_len * 8;
     VkDeviceSize pg = partial_bytes ? budget / partial_bytes : VK_MAX_PARTIAL_GROUPS;
     if (pg < 1) pg = 1;
     if (pg > VK_MAX_PARTIAL_GROUPS) pg = VK_MAX_PARTIAL_GROUPS;
