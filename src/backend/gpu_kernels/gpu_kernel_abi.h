@@ -112,6 +112,37 @@ typedef struct gpl_gradient_push {
     uint32_t row_first;
 } gpl_gradient_push;
 
+/* The push constants of the gradients dispatch of rows first .. first +
+ * count - 1 for the tree `req` asks for. */
+static inline gpl_gradient_push gpl_gradient_push_make(const gpl_gradient_request *req,
+                                                       uint64_t first, uint64_t count,
+                                                       int32_t num_outputs, int has_weight)
+{
+    gpl_gradient_push p = {req->seed, (uint32_t)count, (uint32_t)num_outputs,
+                           (uint32_t)req->output, (int32_t)req->objective, req->round,
+                           (uint32_t)has_weight, req->subsample, (uint32_t)first};
+    return p;
+}
+
+/* The largest |gradient| and hessian of a gradients pass, from the
+ * workgroup maxima gradients.comp writes (a pair of doubles a workgroup,
+ * `groups` a dispatch) of `dispatches` dispatches, stride bytes apart
+ * from base. */
+static inline void gpl_gradient_maxima(const void *base, size_t stride, uint32_t dispatches,
+                                       uint32_t groups, double *max_g, double *max_h)
+{
+    double mg = 0.0, mh = 0.0;
+    for (uint32_t d = 0; d < dispatches; d++) {
+        const double *mx = (const double *)((const char *)base + (size_t)d * stride);
+        for (uint32_t i = 0; i < groups; i++) {
+            if (mx[2 * i] > mg) mg = mx[2 * i];
+            if (mx[2 * i + 1] > mh) mh = mx[2 * i + 1];
+        }
+    }
+    *max_g = mg;
+    *max_h = mh;
+}
+
 /* Push constants of rows_init.comp: one dispatch a row-list window. */
 typedef struct gpl_rows_init_push {
     uint32_t num_rows, row_first;

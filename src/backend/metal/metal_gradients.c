@@ -18,9 +18,8 @@ gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_reques
     for (uint32_t d = 0; d < c->grad_dispatches; d++) {
         const uint64_t first = (uint64_t)d * chunk;
         const uint64_t count = N - first < chunk ? N - first : chunk;
-        gpl_gradient_push gp = {req->seed, (uint32_t)count, (uint32_t)c->shape.num_outputs,
-                                (uint32_t)req->output, (int32_t)req->objective, req->round,
-                                (uint32_t)c->has_weight, req->subsample, (uint32_t)first};
+        gpl_gradient_push gp = gpl_gradient_push_make(req, first, count, c->shape.num_outputs,
+                                                      c->has_weight);
         gpl_mtl_bind b[5] = {{&c->grad, (size_t)first * 16},
                              {&c->margins, (size_t)first * K * 4},
                              {&c->labels, (size_t)first * 4},
@@ -30,15 +29,9 @@ gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_reques
     }
     GPL_CHECK(gpl_mtl_commit(c->rt, 1));
     /* Shared storage: the maxima are read in place. */
-    double max_g = 0.0, max_h = 0.0;
-    for (uint32_t d = 0; d < c->grad_dispatches; d++) {
-        const double *mx = (const double *)((const char *)c->group_max.contents +
-                                            (size_t)d * c->group_stride);
-        for (uint32_t i = 0; i < c->grad_groups; i++) {
-            if (mx[2 * i] > max_g) max_g = mx[2 * i];
-            if (mx[2 * i + 1] > max_h) max_h = mx[2 * i + 1];
-        }
-    }
+    double max_g, max_h;
+    gpl_gradient_maxima(c->group_max.contents, c->group_stride, c->grad_dispatches,
+                        c->grad_groups, &max_g, &max_h);
     scale->grad = gpl_quant_scale_for(max_g, c->shape.num_rows);
     scale->hess = gpl_quant_scale_for(max_h, c->shape.num_rows);
     const uint64_t window = (uint64_t)1 << c->win.grad_shift;

@@ -22,9 +22,8 @@ gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request
     for (uint32_t d = 0; d < c->grad_dispatches; d++) {
         const uint64_t first = (uint64_t)d * chunk;
         const uint64_t count = N - first < chunk ? N - first : chunk;
-        gpl_gradient_push gp = {req->seed, (uint32_t)count, (uint32_t)c->shape.num_outputs,
-                                (uint32_t)req->output, (int32_t)req->objective, req->round,
-                                (uint32_t)c->has_weight, req->subsample, (uint32_t)first};
+        gpl_gradient_push gp = gpl_gradient_push_make(req, first, count, c->shape.num_outputs,
+                                                      c->has_weight);
         vk_range b[5] = {vk_rows_range(&c->grad, first, count, 16),
                          vk_rows_range(&c->margins, first, count, K * 4),
                          vk_rows_range(&c->labels, first, count, 4),
@@ -39,13 +38,9 @@ gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request
     if (!mx) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
     gpulayer_status st = vk_buffer_read(c, &c->group_max, 0, mx, bytes);
     double max_g = 0.0, max_h = 0.0;
-    for (uint32_t d = 0; st == GPULAYER_OK && d < c->grad_dispatches; d++) {
-        const double *g = mx + d * (c->group_stride / 8);
-        for (uint32_t i = 0; i < c->grad_groups; i++) {
-            if (g[2 * i] > max_g) max_g = g[2 * i];
-            if (g[2 * i + 1] > max_h) max_h = g[2 * i + 1];
-        }
-    }
+    if (st == GPULAYER_OK)
+        gpl_gradient_maxima(mx, (size_t)c->group_stride, c->grad_dispatches, c->grad_groups,
+                            &max_g, &max_h);
     free(mx);
     GPL_CHECK(st);
     scale->grad = gpl_quant_scale_for(max_g, c->shape.num_rows);
