@@ -148,6 +148,13 @@ static void test_check_messages(void **state)
     const gpl_predict_job bad = {NULL, 0, 0.0f, 1, NULL, NULL, 5, NULL};
     assert_int_equal(gpl_check_predict_job("vulkan", &bad), GPULAYER_ERR_INVALID_ARGUMENT);
     assert_string_equal(gpl_error_message(), "vulkan backend: predict: 0 outputs, 1 features");
+    assert_int_equal(gpl_check_row_limit("cpu", 4294967294LL), GPULAYER_OK);
+    assert_int_equal(gpl_check_row_limit("cpu", 4294967295LL), GPULAYER_ERR_UNSUPPORTED);
+    assert_string_equal(gpl_error_message(),
+                        "cpu backend: 4294967295 rows exceed the limit of 2^32 - 1");
+    const int32_t nodes[2] = {0, 2};
+    gpl_hist_slots_release_nodes(&p, nodes, 2);
+    assert_int_equal(gpl_hist_slot(&p, 0), -1);
     gpl_hist_slots_free(&p);
     gpl_node_table_free(&t);
 }

@@ -52,6 +52,13 @@ gpulayer_status gpl_check_subtract(const char *backend, const gpl_hist_slots *sl
     return GPULAYER_OK;
 }
 
+gpulayer_status gpl_check_row_limit(const char *backend, int64_t num_rows)
+{
+    if (num_rows < (int64_t)UINT32_MAX) return GPULAYER_OK;
+    return gpl_error(GPULAYER_ERR_UNSUPPORTED, "%s backend: %lld rows exceed the limit of 2^32 - 1",
+                     backend, (long long)num_rows);
+}
+
 gpulayer_status gpl_check_predict_job(const char *backend, const gpl_predict_job *job)
 {
     if (job->num_rows <= 0 || (job->num_outputs >= 1 && job->num_features >= 0))

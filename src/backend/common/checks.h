@@ -32,6 +32,9 @@ gpulayer_status gpl_check_histogram(const char *backend, const char *op, gpulaye
  * id N outside 0..M", "subtract needs the histograms of nodes P and B"). */
 gpulayer_status gpl_check_subtract(const char *backend, const gpl_hist_slots *slots,
                                    const gpl_hist_subtract *s);
+/* Rows are 32-bit positions: a matrix of 2^32 - 1 rows or more is refused
+ * ("N rows exceed the limit of 2^32 - 1", unsupported). */
+gpulayer_status gpl_check_row_limit(const char *backend, int64_t num_rows);
 /* A prediction job with rows has at least one output and no negative
  * feature count: "predict: K outputs, F features" (an invalid argument).
  * A job without rows passes (there is nothing to predict). */

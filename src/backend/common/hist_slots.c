@@ -70,6 +70,11 @@ void gpl_hist_slots_release(gpl_hist_slots *p, int32_t node)
     p->node_slot[node] = -1;
 }
 
+void gpl_hist_slots_release_nodes(gpl_hist_slots *p, const int32_t *nodes, int32_t count)
+{
+    for (int32_t i = 0; i < count; i++) gpl_hist_slots_release(p, nodes[i]);
+}
+
 void gpl_hist_slots_release_all(gpl_hist_slots *p)
 {
     for (int32_t n = 0; n < p->max_nodes; n++) gpl_hist_slots_release(p, n);

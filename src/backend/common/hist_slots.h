@@ -56,6 +56,8 @@ gpulayer_status gpl_hist_slots_acquire(gpl_hist_slots *p, const char *op, int32_
                                        int32_t *slot);
 /* Node's slot back to the free stack; ids without a slot are ignored. */
 void gpl_hist_slots_release(gpl_hist_slots *p, int32_t node);
+/* The slots of nodes[0 .. count - 1] back, in that order. */
+void gpl_hist_slots_release_nodes(gpl_hist_slots *p, const int32_t *nodes, int32_t count);
 /* Every node's slot back, in node order. */
 void gpl_hist_slots_release_all(gpl_hist_slots *p);
 

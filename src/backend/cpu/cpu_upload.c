@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "common/checks.h"
 #include "cpu_context.h"
 #include "error.h"
 
@@ -40,10 +41,7 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
                            const float *label, const float *weight)
 {
     cpu_context *c = cpu_ctx(be);
-    if (m->num_rows >= (int64_t)UINT32_MAX)
-        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "cpu backend: %lld rows exceed the limit of 2^32 - 1",
-                         (long long)m->num_rows);
+    GPL_CHECK(gpl_check_row_limit("cpu", m->num_rows));
     for (int32_t f = 0; f < m->num_features; f++)
         if (m->feature_offset[f + 1] - m->feature_offset[f] > CPU_ACC_STRIDE)
             return gpl_error(GPULAYER_ERR_INTERNAL,

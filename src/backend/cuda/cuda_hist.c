@@ -121,7 +121,7 @@ gpulayer_status cuda_release_histograms(gpl_backend *be, const int32_t *nodes,
                                         int32_t num_nodes)
 {
     cuda_context *c = cuda_ctx(be);
-    for (int32_t i = 0; i < num_nodes; i++) gpl_hist_slots_release(&c->slots, nodes[i]);
+    gpl_hist_slots_release_nodes(&c->slots, nodes, num_nodes);
     return GPULAYER_OK;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "error.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
 #include "metal_context.h"
@@ -55,10 +56,7 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     mtl_context *c = mtl_ctx(be);
     if (c->uploaded)
         return gpl_error(GPULAYER_ERR_INTERNAL, "metal backend: upload called twice");
-    if (m->num_rows >= (int64_t)UINT32_MAX)
-        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "metal backend: %lld rows exceed the limit of 2^32 - 1",
-                         (long long)m->num_rows);
+    GPL_CHECK(gpl_check_row_limit("metal", m->num_rows));
     const size_t N = (size_t)m->num_rows, K = (size_t)c->shape.num_outputs;
     const size_t F = (size_t)m->num_features, M = (size_t)c->shape.max_nodes;
     c->shape.num_rows = m->num_rows;

@@ -387,7 +387,7 @@ gpulayer_status vk_subtract_histograms(gpl_backend *be, const gpl_hist_subtract 
 gpulayer_status vk_release_histograms(gpl_backend *be, const int32_t *nodes, int32_t num_nodes)
 {
     vk_context *c = vk_ctx(be);
-    for (int32_t i = 0; i < num_nodes; i++) gpl_hist_slots_release(&c->slots, nodes[i]);
+    gpl_hist_slots_release_nodes(&c->slots, nodes, num_nodes);
     return GPULAYER_OK;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checks.h"
 #include "error.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
 #include "vk_context.h"
@@ -100,10 +101,7 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
                           const float *label, const float *weight)
 {
     vk_context *c = vk_ctx(be);
-    if (m->num_rows >= (int64_t)UINT32_MAX)
-        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "vulkan backend: %lld rows exceed the limit of 2^32 - 1",
-                         (long long)m->num_rows);
+    GPL_CHECK(gpl_check_row_limit("vulkan", m->num_rows));
     const VkDeviceSize N = (VkDeviceSize)m->num_rows, K = (VkDeviceSize)c->shape.num_outputs;
     const VkDeviceSize M = (VkDeviceSize)c->shape.max_nodes;
     c->shape.num_rows = m->num_rows;
