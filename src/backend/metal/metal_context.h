@@ -75,7 +75,7 @@ static inline gpl_mtl_buf *mtl_node_hist(mtl_context *c, int32_t node)
     return &c->hist[c->slots.node_slot[node]];
 }
 
-/* metal_backend.c */
+/* Bindings: a whole buffer, and a per-row buffer in windows. */
 static inline gpl_mtl_bind mtl_whole(gpl_mtl_buf *b)
 {
     gpl_mtl_bind r = {b, 0};

@@ -1,5 +1,5 @@
 /* metal_host.h -- the Metal runtime behind opaque handles, for the C side
- * of the Metal backend (metal_backend.c and the level operations). The
+ * of the Metal backend (metal_backend.c and its operations). The
  * implementation is C++ over Apple's metal-cpp (metal_*.cpp, built on
  * Apple only); no Objective-C or C++ type appears here.
  *

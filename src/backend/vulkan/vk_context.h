@@ -312,7 +312,7 @@ void vk_abandon(vk_context *c);
 uint32_t vk_groups_for(const vk_context *c, uint64_t items);
 vk_range vk_whole(const vk_buffer *b);
 /* The GPL_KERNEL_WINDOWS bindings of per-row buffer b, whose windows hold
- * 2^rows_shift rows of row_bytes bytes (vk_backend.c). */
+ * 2^rows_shift rows of row_bytes bytes (vk_record.c). */
 void vk_windows(const vk_context *c, const vk_buffer *b, uint32_t rows_shift,
                 VkDeviceSize row_bytes, vk_range *out);
 
