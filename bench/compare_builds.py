@@ -6,8 +6,8 @@ interleaved: the training time of the second as a ratio to the first.
 
 For a change that must not alter speed (a restructuring), run on the
 machine whose numbers matter, record the table in docs/benchmarks.md.
-Data: bench/synth.py's recipe (--rows training rows, 28 features, seed 1;
-a tenth as many test rows, seed 2); binary:logistic, eta 0.1, max_depth 8,
+Data: bench/synth.py's recipe (--rows training rows, 28 features, or 256
+with --workload wide, seed 1; a tenth as many test rows, seed 2); binary:logistic, eta 0.1, max_depth 8,
 max_bin 256. Each repeat runs before then after, alternating the order
 every other repeat so that neither build always runs on a warmer machine.
 Also checks that both builds saved the same model bytes for each device.
@@ -25,13 +25,13 @@ sys.path.insert(0, HERE)
 import bench_cuda  # noqa: E402
 
 
-def run_once(binary, train, test, features, device, rounds, nthread, model):
+def run_once(binary, train, test, features, device, rounds, nthread, model, extra_env):
     cmd = [binary, train + ".X.f32", train + ".y.f32", test + ".X.f32", test + ".y.f32",
            str(features), "objective=binary:logistic", f"num_round={rounds}", "eta=0.1",
            "max_depth=8", "max_bin=256", f"device={device}"]
     if nthread:
         cmd.append(f"nthread={nthread}")
-    env = dict(os.environ, BENCH_MODEL=model)
+    env = dict(os.environ, BENCH_MODEL=model, **extra_env)
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if out.returncode != 0:
         raise SystemExit(f"{binary} on {device} failed:\n{out.stderr}")
@@ -50,14 +50,21 @@ def main():
     ap.add_argument("--rounds", type=int, default=100)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--nthread", type=int, default=0)
+    ap.add_argument("--after-env", action="append", default=[], metavar="KEY=VALUE",
+                    help="environment of the after runs only (a tuning variant of "
+                         "one build: --before B --after B --after-env ...)")
+    ap.add_argument("--workload", default="synthetic", choices=["synthetic", "wide"])
     ap.add_argument("--data", default="/tmp/gpulayer-bench-data")
     ap.add_argument("--out", default=None, help="write the results as JSON here")
     args = ap.parse_args()
 
-    bench_cuda.WORKLOADS["synthetic"] = (args.rows, max(args.rows // 10, 1000), 28)
+    after_env = dict(kv.split("=", 1) for kv in args.after_env)
+    width = bench_cuda.WORKLOADS[args.workload][2]
+    bench_cuda.WORKLOADS[args.workload] = (args.rows, max(args.rows // 10, 1000), width)
     data = os.path.join(args.data, f"compare-{args.rows}")
-    train, test, features = bench_cuda.ensure_data(data, "synthetic", rows=args.rows)
-    results = {"rows": args.rows, "rounds": args.rounds, "devices": {}}
+    train, test, features = bench_cuda.ensure_data(data, args.workload, rows=args.rows)
+    results = {"workload": args.workload, "rows": args.rows, "features": features,
+               "rounds": args.rounds, "after_env": after_env, "devices": {}}
     print("device | before train_s (median) | after train_s (median) | after/before | same model")
     for device in args.devices.split(","):
         times = {"before": [], "after": []}
@@ -67,7 +74,8 @@ def main():
             for which in order:
                 binary = args.before if which == "before" else args.after
                 res = run_once(binary, train, test, features, device, args.rounds,
-                               args.nthread, os.path.join(data, f"model-{which}.json"))
+                               args.nthread, os.path.join(data, f"model-{which}.json"),
+                               after_env if which == "after" else {})
                 times[which].append(res["train_s"])
                 digests[which].add(res["model_sha256"])
         med = {k: statistics.median(v) for k, v in times.items()}

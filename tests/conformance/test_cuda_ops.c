@@ -37,8 +37,6 @@ static void test_global_atomics_reference(void **state)
     (void)state;
     static const char *const kernels[][2] = {
         {"global", "global-atomics kernel"},
-        {"shared64", "64-bit shared atomics"},
-        {"paired", "paired 32-bit atomics"},
         {"direct", "unstaged 32-bit atomics"},
         {"staged", "staged rows, two feature chunks"},
     };

@@ -206,9 +206,7 @@ typedef struct gpl_cuda_hist_args {
 typedef enum gpl_cuda_hist_kind {
     GPL_CUDA_HIST_SHARED = 0,   /* the default: STAGED for one feature chunk,
                                    else DIRECT (chosen at upload) */
-    GPL_CUDA_HIST_SHARED64 = 1, /* shared memory, 64-bit atomics       */
     GPL_CUDA_HIST_GLOBAL = 2,   /* global atomics only: test reference */
-    GPL_CUDA_HIST_SHARED_PAIRED = 3, /* 32-bit, grad/hess low words paired */
     GPL_CUDA_HIST_DIRECT = 4,   /* shared memory, one 32-bit atomic a value,
                                    rows loaded by the adding lanes */
     GPL_CUDA_HIST_STAGED = 5    /* as DIRECT, rows staged 32 a warp */

@@ -12,13 +12,13 @@
 #include "cuda_kernels.h"
 
 typedef struct cuda_tuning {
-    /* GPULAYER_CUDA_HIST=global|shared64|paired|direct|staged: the
-     * histogram kernel; the default (SHARED) takes STAGED for one feature
-     * chunk, else DIRECT, and GLOBAL where shared memory is too small
-     * (cuda_memory.c). The others are the reference kernel and variants
-     * the conformance tests compare with the CPU (tests/conformance/
-     * test_cuda_ops.c), and `paired`, 4% faster on one data scale, not
-     * made the default until a second scale agrees. */
+    /* GPULAYER_CUDA_HIST=global|direct|staged: the histogram kernel; the
+     * default (SHARED) takes STAGED for one feature chunk, else DIRECT, and
+     * GLOBAL where shared memory is too small (cuda_memory.c). Naming one
+     * runs it everywhere, so that the conformance tests compare each with
+     * the CPU (tests/conformance/test_cuda_ops.c). The 64-bit and paired
+     * 32-bit variants measured 1.4-1.8x slower at two data scales and are
+     * gone (docs/benchmarks.md). */
     gpl_cuda_hist_kind hist;
     /* GPULAYER_CUDA_PROFILE=1: per-operation device time (cuda_profile.c),
      * a diagnostic. */

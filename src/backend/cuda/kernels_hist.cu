@@ -28,12 +28,13 @@
  * The production accumulator adds each value with one 32-bit atomic: the
  * quantization bounds the sum of |gradient| and of hessian over all rows
  * below 2^31 (quantize.h), so every partial sum fits int32 exactly. Kept
- * for measurement and tests: int64 sums as two 32-bit atomics with the low
- * word's carry propagated (as XGBoost's GPU histograms do), native 64-bit
- * shared atomics, and a global-atomics reference kernel. Measured on an
- * H200 and dropped: 8 row groups in flight instead of 4 and two blocks of
- * 512 threads an SM (no faster), and one 64-bit atomic per (row, feature)
- * on h * 2^32 + g (30% slower).
+ * for tests and for devices with too little shared memory: a
+ * global-atomics reference kernel. Measured on an H200 and dropped: int64
+ * sums as two 32-bit atomics with the low word's carry propagated (as
+ * XGBoost's GPU histograms do) and native 64-bit shared atomics (1.4-1.8x
+ * slower end to end), 8 row groups in flight instead of 4 and two blocks
+ * of 512 threads an SM (no faster), and one 64-bit atomic per (row,
+ * feature) on h * 2^32 + g (30% slower).
  *
  * The root's rows are all rows in order, so its items read no row index.
  */
@@ -45,45 +46,6 @@ namespace {
 
 constexpr int kCols = GPL_CUDA_HIST_COLS;
 constexpr int kUnroll = 4;
-
-__device__ __forceinline__ int64_t join64(uint32_t lo, uint32_t hi)
-{
-    return (int64_t)(((uint64_t)hi << 32) | lo);
-}
-
-/* Exact int64 sums in four 32-bit word planes of bins x 32 (the
- * GPULAYER_CUDA_HIST=paired variant): the low words of grad and hess
- * first, then both carries. (Issuing the low words of all unrolled rows
- * first compiled to 47 instead of 64 registers, with the gathers no longer
- * ahead of the atomics, and ran twice as slow on an H200.) */
-struct Split32 {
-    static constexpr int kBytes = 16;
-    using Value = longlong2;
-    uint32_t *w;
-    int words;
-    __device__ static Value load(const gpl_cuda_qpair *p)
-    {
-        const int2 v = *reinterpret_cast<const int2 *>(p);
-        return make_longlong2(v.x, v.y);
-    }
-    __device__ void add(int idx, Value v) const
-    {
-        const int64_t g = v.x, h = v.y;
-        const uint32_t og = atomicAdd(w + idx, (uint32_t)g);
-        const uint32_t oh = atomicAdd(w + 2 * words + idx, (uint32_t)h);
-        carry_add(w + words + idx, og, g);
-        carry_add(w + 3 * words + idx, oh, h);
-    }
-    /* The high word gets the value's high word plus the low word's carry. */
-    __device__ static void carry_add(uint32_t *hi, uint32_t old_lo, int64_t v)
-    {
-        const uint32_t vl = (uint32_t)v, vh = (uint32_t)((uint64_t)v >> 32);
-        const uint32_t add = vh + (old_lo > 0xffffffffu - vl ? 1u : 0u);
-        if (add) atomicAdd(hi, add);
-    }
-    __device__ int64_t grad(int i) const { return join64(w[i], w[words + i]); }
-    __device__ int64_t hess(int i) const { return join64(w[2 * words + i], w[3 * words + i]); }
-};
 
 /* Production layout: two planes of 32-bit words, one atomic per value;
  * exact because |partial sums| < 2^31 (quantize.h), which also makes each
@@ -104,30 +66,6 @@ struct Int32Pair {
     }
     __device__ int64_t grad(int i) const { return (int64_t)(int32_t)w[i]; }
     __device__ int64_t hess(int i) const { return (int64_t)(int32_t)w[words + i]; }
-};
-
-/* Shared layout of the 64-bit variant: two planes of 64-bit words. */
-struct Native64 {
-    static constexpr int kBytes = 16;
-    using Value = longlong2;
-    uint32_t *w;
-    int words;
-    __device__ static Value load(const gpl_cuda_qpair *p)
-    {
-        const int2 v = *reinterpret_cast<const int2 *>(p);
-        return make_longlong2(v.x, v.y);
-    }
-    __device__ unsigned long long *plane(int p) const
-    {
-        return reinterpret_cast<unsigned long long *>(w) + (size_t)p * words;
-    }
-    __device__ void add(int idx, Value v) const
-    {
-        atomicAdd(plane(0) + idx, (unsigned long long)v.x);
-        atomicAdd(plane(1) + idx, (unsigned long long)v.y);
-    }
-    __device__ int64_t grad(int i) const { return (int64_t)plane(0)[i]; }
-    __device__ int64_t hess(int i) const { return (int64_t)plane(1)[i]; }
 };
 
 /* The second stage: the block's partial histogram (its copies summed)
@@ -350,19 +288,8 @@ typedef void (*hist_kernel_fn)(gpl_cuda_hist_args);
 hist_kernel_fn shared_kernel(gpl_cuda_hist_kind kind)
 {
     switch (kind) {
-    case GPL_CUDA_HIST_SHARED64: return hist_shared_kernel<Native64>;
-    case GPL_CUDA_HIST_SHARED_PAIRED: return hist_shared_kernel<Split32>;
     case GPL_CUDA_HIST_STAGED: return hist_staged_kernel;
     default: return hist_shared_kernel<Int32Pair>;
-    }
-}
-
-int shared_bytes_per_entry(gpl_cuda_hist_kind kind)
-{
-    switch (kind) {
-    case GPL_CUDA_HIST_SHARED64:
-    case GPL_CUDA_HIST_SHARED_PAIRED: return 16;
-    default: return 8;
     }
 }
 
@@ -373,7 +300,7 @@ extern "C" size_t gpl_cuda_hist_smem_bytes(gpl_cuda_hist_kind kind, int32_t max_
     const size_t stage = kind == GPL_CUDA_HIST_STAGED
                              ? (size_t)kStageWarpBytes * (GPL_CUDA_HIST_THREADS / 32)
                              : 0;
-    return (size_t)shared_bytes_per_entry(kind) * kCols * (size_t)max_bins + stage;
+    return (size_t)Int32Pair::kBytes * kCols * (size_t)max_bins + stage;
 }
 
 extern "C" cudaError_t gpl_cuda_hist_configure(gpl_cuda_hist_kind kind, size_t smem_bytes)
