@@ -16,18 +16,18 @@ static void vk_destroy(gpl_backend *be)
             vk_abandon(c);
             (void)vk_finish(c); /* nothing may be in flight when buffers go */
             vk_profile_report(c);
-            vk_buffer *all[] = {&c->bins, &c->bin_rows, &c->offsets, &c->labels, &c->weights,
-                                &c->margins, &c->grad, &c->rows, &c->scratch, &c->group_max,
-                                &c->partial,
-                                &c->tiles, &c->child_counts, &c->counts_host, &c->records,
-                                &c->split_nodes, &c->mask,
-                                &c->staging};
+            vk_buffer *all[] = {&c->buf.bins, &c->buf.bin_rows, &c->buf.offsets, &c->buf.labels, &c->buf.weights,
+                                &c->buf.margins, &c->buf.grad, &c->buf.rows, &c->buf.scratch, &c->buf.group_max,
+                                &c->buf.partial,
+                                &c->buf.tiles, &c->buf.child_counts, &c->buf.counts_host, &c->buf.records,
+                                &c->buf.split_nodes, &c->buf.mask,
+                                &c->buf.staging};
             for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) vk_buffer_destroy(c, all[i]);
             vk_hist_free_pool(c);
         }
         vk_device_close(c);
         free(c->feature_offset);
-        free(c->mask_cache);
+        free(c->buf.mask_cache);
         free(c->chunks);
         gpl_hist_slots_free(&c->slots);
         gpl_node_table_free(&c->nodes);
@@ -75,7 +75,7 @@ gpulayer_status gpl_vulkan_backend_create(const gpl_backend_config *config,
     vk_context *c = be->ctx;
     c->shape.max_nodes = config->max_nodes;
     c->shape.num_outputs = config->num_outputs;
-    c->verbose = config->verbose;
+    c->dev.verbose = config->verbose;
     vk_tuning_read(&c->tuning);
     gpulayer_status st = vk_device_open(c, config->device);
     if (st != GPULAYER_OK) {

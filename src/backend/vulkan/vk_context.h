@@ -124,6 +124,43 @@ typedef struct vk_setcache {
     int failed;         /* no pool could be made: caching off */
 } vk_setcache;
 
+/* Device facts: what the device is and can do, the sizes chosen for it,
+ * and its pipelines (vk_device.c, vk_pipeline.c). */
+typedef struct vk_device_facts {
+    char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+    VkPhysicalDeviceType device_type;
+    int host_visible;        /* memory the host can map: no staging */
+    uint32_t device_local_type, host_type;
+    VkDeviceSize heap_bytes; /* size of the heap buffers come from */
+    VkDeviceSize max_range;  /* maxStorageBufferRange */
+    VkDeviceSize align;      /* minStorageBufferOffsetAlignment */
+    uint32_t max_groups;     /* maxComputeWorkGroupCount[0] */
+    uint32_t wg;             /* workgroup size (a power of two) */
+    /* Workgroup sizes of histogram_rows, split_eval_level and the
+     * partition kernels (vk_device.c), powers of two. */
+    uint32_t hist_wg, split_wg, part_wg;
+    uint32_t shared_bins;    /* bins of a shared-memory histogram chunk */
+    uint32_t window_shift;   /* log2 bytes of a per-row buffer's window (window.glsl) */
+    VkDeviceSize staging_bytes; /* VK_STAGING_BYTES, less under test limits */
+    int verbose;
+    /* The float64-free kernel variants (NAME_soft): the device lacks
+     * shaderFloat64, or the tuning asks for them. */
+    int soft_f64;
+    vk_pipeline pipelines[VK_K_COUNT];
+} vk_device_facts;
+
+/* The device buffers of a job (vk_upload.c, vk_memory.c), and the
+ * feature mask the mask buffer holds. */
+typedef struct vk_buffers {
+    vk_buffer bins, bin_rows, offsets, labels, weights, margins, grad, rows, scratch;
+    vk_buffer group_max, partial, tiles, child_counts, records, mask;
+    vk_buffer staging;
+    vk_buffer counts_host; /* host-visible copy of child_counts (discrete GPUs) */
+    vk_buffer split_nodes; /* split_eval_level's node table, host-visible */
+    uint32_t *mask_cache; /* the feature mask now in the mask buffer */
+    int mask_valid;
+} vk_buffers;
+
 /* The context in parts by job, in the order every backend's has: the
  * runtime (instance, queue, batches), device facts, shape, buffers,
  * histogram pool, node table, tuning. */
@@ -146,26 +183,7 @@ typedef struct vk_context {
     vk_setcache setcache;
 
     /* device facts */
-    char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
-    VkPhysicalDeviceType device_type;
-    int host_visible;        /* memory the host can map: no staging */
-    uint32_t device_local_type, host_type;
-    VkDeviceSize heap_bytes; /* size of the heap buffers come from */
-    VkDeviceSize max_range;  /* maxStorageBufferRange */
-    VkDeviceSize align;      /* minStorageBufferOffsetAlignment */
-    uint32_t max_groups;     /* maxComputeWorkGroupCount[0] */
-    uint32_t wg;             /* workgroup size (a power of two) */
-    /* Workgroup sizes of histogram_rows, split_eval_level and the
-     * partition kernels (vk_device.c), powers of two. */
-    uint32_t hist_wg, split_wg, part_wg;
-    uint32_t shared_bins;    /* bins of a shared-memory histogram chunk */
-    uint32_t window_shift;   /* log2 bytes of a per-row buffer's window (window.glsl) */
-    VkDeviceSize staging_bytes; /* VK_STAGING_BYTES, less under test limits */
-    int verbose;
-    /* The float64-free kernel variants (NAME_soft): the device lacks
-     * shaderFloat64, or the tuning asks for them. */
-    int soft_f64;
-    vk_pipeline pipelines[VK_K_COUNT];
+    vk_device_facts dev;
 
     /* shape */
     gpl_shape shape;
@@ -180,13 +198,7 @@ typedef struct vk_context {
     VkDeviceSize group_stride; /* bytes of one dispatch's workgroup maxima, aligned */
 
     /* buffers */
-    vk_buffer bins, bin_rows, offsets, labels, weights, margins, grad, rows, scratch;
-    vk_buffer group_max, partial, tiles, child_counts, records, mask;
-    vk_buffer staging;
-    vk_buffer counts_host; /* host-visible copy of child_counts (discrete GPUs) */
-    vk_buffer split_nodes; /* split_eval_level's node table, host-visible */
-    uint32_t *mask_cache; /* the feature mask now in the mask buffer */
-    int mask_valid;
+    vk_buffers buf;
     uint32_t grad_groups;    /* workgroups of the gradient kernel */
     uint32_t partial_groups; /* partial histograms the partial buffer holds */
     VkDeviceSize slot_bytes; /* one histogram, aligned */
@@ -227,7 +239,7 @@ static inline vk_context *vk_ctx(gpl_backend *be) { return (vk_context *)be->ctx
 /* The row list that holds node's rows. */
 static inline const vk_buffer *vk_node_rows(const vk_context *c, int32_t node)
 {
-    return c->nodes.buf[node] ? &c->scratch : &c->rows;
+    return c->nodes.buf[node] ? &c->buf.scratch : &c->buf.rows;
 }
 
 /* The page and index of slot s (pages fill in slot order; s < 0: none). */

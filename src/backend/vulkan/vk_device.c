@@ -88,13 +88,13 @@ static gpulayer_status check_capabilities(vk_context *c)
     VkPhysicalDeviceFeatures f;
     c->api.vkGetPhysicalDeviceProperties(c->physical, &p);
     c->api.vkGetPhysicalDeviceFeatures(c->physical, &f);
-    snprintf(c->device_name, sizeof c->device_name, "%s", p.deviceName);
-    c->device_type = p.deviceType;
+    snprintf(c->dev.device_name, sizeof c->dev.device_name, "%s", p.deviceName);
+    c->dev.device_type = p.deviceType;
     if (!f.shaderInt64)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "vulkan backend: device '%s' lacks shaderInt64: the kernels need "
                          "int64 (see docs/vulkan.md)", p.deviceName);
-    c->soft_f64 = !f.shaderFloat64 || c->tuning.soft_f64;
+    c->dev.soft_f64 = !f.shaderFloat64 || c->tuning.soft_f64;
     const VkPhysicalDeviceLimits *l = &p.limits;
     if (p.apiVersion < VK_API_VERSION_1_1)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
@@ -110,28 +110,28 @@ static gpulayer_status check_capabilities(vk_context *c)
                          "stage (%u a set); the kernels need %u", p.deviceName,
                          l->maxPerStageDescriptorStorageBuffers,
                          l->maxDescriptorSetStorageBuffers, VK_MAX_BINDINGS);
-    c->max_range = l->maxStorageBufferRange;
-    c->align = l->minStorageBufferOffsetAlignment < 4 ? 4 : l->minStorageBufferOffsetAlignment;
-    c->max_groups = l->maxComputeWorkGroupCount[0];
+    c->dev.max_range = l->maxStorageBufferRange;
+    c->dev.align = l->minStorageBufferOffsetAlignment < 4 ? 4 : l->minStorageBufferOffsetAlignment;
+    c->dev.max_groups = l->maxComputeWorkGroupCount[0];
     /* The largest power of two up to the tuning's (256) the device
      * allows: the kernels' shared-memory trees and scans need a power of
      * two. */
     uint32_t wg = c->tuning.wg;
     while (wg > l->maxComputeWorkGroupInvocations || wg > l->maxComputeWorkGroupSize[0])
         wg >>= 1;
-    c->wg = wg;
+    c->dev.wg = wg;
     /* histogram_rows, the level's split search and the partition: the
      * tuning's sizes (vk_tuning.c says why). The search and the partition
      * keep 36-40 bytes of shared memory an invocation: at most 512 within
      * 32 KiB. */
-    c->hist_wg = kernel_wg_choice(l, c->tuning.hist_wg, 0);
-    c->split_wg = kernel_wg_choice(l, c->tuning.split_wg, 40);
-    c->part_wg = kernel_wg_choice(l, c->tuning.part_wg, 40);
+    c->dev.hist_wg = kernel_wg_choice(l, c->tuning.hist_wg, 0);
+    c->dev.split_wg = kernel_wg_choice(l, c->tuning.split_wg, 40);
+    c->dev.part_wg = kernel_wg_choice(l, c->tuning.part_wg, 40);
     /* 8 bytes a bin, at most 4096 bins (32 KiB, the portable limit). */
     uint32_t bins = (uint32_t)(l->maxComputeSharedMemorySize / 8u);
-    c->shared_bins = bins > 4096 ? 4096 : bins;
+    c->dev.shared_bins = bins > 4096 ? 4096 : bins;
     /* The split search keeps WG candidates of 40 bytes in shared memory. */
-    if (c->shared_bins < 256 || (uint64_t)wg * 40u > l->maxComputeSharedMemorySize || wg < 32)
+    if (c->dev.shared_bins < 256 || (uint64_t)wg * 40u > l->maxComputeSharedMemorySize || wg < 32)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "vulkan backend: device '%s' has %u bytes of shared memory and "
                          "workgroups of %u; the kernels need 4096 and 32",
@@ -147,21 +147,21 @@ static void choose_memory(vk_context *c)
     c->api.vkGetPhysicalDeviceMemoryProperties(c->physical, &mp);
     const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                        VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    int unified = c->device_type == VK_PHYSICAL_DEVICE_TYPE_CPU ||
-                  c->device_type == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
-    c->device_local_type = UINT32_MAX;
-    c->host_type = UINT32_MAX;
+    int unified = c->dev.device_type == VK_PHYSICAL_DEVICE_TYPE_CPU ||
+                  c->dev.device_type == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
+    c->dev.device_local_type = UINT32_MAX;
+    c->dev.host_type = UINT32_MAX;
     for (uint32_t i = 0; i < mp.memoryTypeCount; i++) {
         VkMemoryPropertyFlags fl = mp.memoryTypes[i].propertyFlags;
-        if ((fl & host) == host && c->host_type == UINT32_MAX) c->host_type = i;
-        if ((fl & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && c->device_local_type == UINT32_MAX &&
+        if ((fl & host) == host && c->dev.host_type == UINT32_MAX) c->dev.host_type = i;
+        if ((fl & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && c->dev.device_local_type == UINT32_MAX &&
             (!unified || (fl & host) == host))
-            c->device_local_type = i;
+            c->dev.device_local_type = i;
     }
-    if (c->device_local_type == UINT32_MAX) c->device_local_type = c->host_type;
-    c->heap_bytes = mp.memoryHeaps[mp.memoryTypes[c->device_local_type].heapIndex].size;
-    VkMemoryPropertyFlags chosen = mp.memoryTypes[c->device_local_type].propertyFlags;
-    c->host_visible = (chosen & host) == host;
+    if (c->dev.device_local_type == UINT32_MAX) c->dev.device_local_type = c->dev.host_type;
+    c->dev.heap_bytes = mp.memoryHeaps[mp.memoryTypes[c->dev.device_local_type].heapIndex].size;
+    VkMemoryPropertyFlags chosen = mp.memoryTypes[c->dev.device_local_type].propertyFlags;
+    c->dev.host_visible = (chosen & host) == host;
 }
 
 /* GPULAYER_VULKAN_TEST_LIMITS="RANGE,GROUPS,STAGED" makes the device look
@@ -174,12 +174,12 @@ static void apply_test_limits(vk_context *c)
     const uint64_t range = c->tuning.test_range;
     const uint32_t groups = c->tuning.test_groups;
     const int staged = c->tuning.test_staged;
-    if (range >= 4096 && range < c->max_range) c->max_range = range / c->align * c->align;
-    if (groups >= 1 && groups < c->max_groups) c->max_groups = groups;
+    if (range >= 4096 && range < c->dev.max_range) c->dev.max_range = range / c->dev.align * c->dev.align;
+    if (groups >= 1 && groups < c->dev.max_groups) c->dev.max_groups = groups;
     /* Staged uploads then go in several pieces, through both halves. */
     if (staged) {
-        c->host_visible = 0;
-        c->staging_bytes = 16384;
+        c->dev.host_visible = 0;
+        c->dev.staging_bytes = 16384;
     }
 }
 
@@ -196,14 +196,14 @@ static gpulayer_status create_device(vk_context *c)
     free(q);
     if (family == UINT32_MAX)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "vulkan backend: device '%s' has no compute queue", c->device_name);
+                         "vulkan backend: device '%s' has no compute queue", c->dev.device_name);
     c->queue_family = family;
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                   .queueFamilyIndex = family,
                                   .queueCount = 1,
                                   .pQueuePriorities = &priority};
-    VkPhysicalDeviceFeatures features = {.shaderFloat64 = c->soft_f64 ? VK_FALSE : VK_TRUE,
+    VkPhysicalDeviceFeatures features = {.shaderFloat64 = c->dev.soft_f64 ? VK_FALSE : VK_TRUE,
                                          .shaderInt64 = VK_TRUE};
     VkDeviceCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                              .queueCreateInfoCount = 1,
@@ -212,7 +212,7 @@ static gpulayer_status create_device(vk_context *c)
     VkResult r = c->api.vkCreateDevice(c->physical, &di, NULL, &c->device);
     if (r != VK_SUCCESS)
         return gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: vkCreateDevice on '%s' failed (%s)",
-                         c->device_name, gpl_vk_result_name(r));
+                         c->dev.device_name, gpl_vk_result_name(r));
     if (!gpl_vk_api_load_device(&c->api, c->device)) return GPULAYER_ERR_DEVICE;
     c->api.vkGetDeviceQueue(c->device, family, 0, &c->queue);
     return GPULAYER_OK;
@@ -261,23 +261,23 @@ gpulayer_status vk_device_open(vk_context *c, int32_t device_index)
     GPL_CHECK(pick_device(c, device_index));
     GPL_CHECK(check_capabilities(c));
     choose_memory(c);
-    c->staging_bytes = VK_STAGING_BYTES;
+    c->dev.staging_bytes = VK_STAGING_BYTES;
     apply_test_limits(c);
-    c->window_shift = gpl_window_shift_for(c->max_range);
+    c->dev.window_shift = gpl_window_shift_for(c->dev.max_range);
     GPL_CHECK(create_device(c));
     GPL_CHECK(create_submission_objects(c));
     vk_profile_init(c);
-    if (c->verbose)
+    if (c->dev.verbose)
         fprintf(stderr,
                 "[gpulayer] vulkan backend: device %d '%s' (%s), %s memory, workgroup %u, "
                 "shared histogram %u bins, max storage range %llu bytes (windows of 2^%u), "
                 "%s float64 and "
                 "int64 on the device, 32-bit atomics only\n",
-                device_index, c->device_name, type_name(c->device_type),
-                c->host_visible ? "host-visible" : "device-local (staged)", c->wg,
-                c->shared_bins, (unsigned long long)c->max_range, c->window_shift,
-                c->soft_f64 ? "soft (integer)" : "hardware");
-    if (c->verbose) {
+                device_index, c->dev.device_name, type_name(c->dev.device_type),
+                c->dev.host_visible ? "host-visible" : "device-local (staged)", c->dev.wg,
+                c->dev.shared_bins, (unsigned long long)c->dev.max_range, c->dev.window_shift,
+                c->dev.soft_f64 ? "soft (integer)" : "hardware");
+    if (c->dev.verbose) {
         char key[512];
         vk_tuning_key(&c->tuning, key, sizeof key);
         fprintf(stderr, "[gpulayer] vulkan backend: tuning %s\n", key);

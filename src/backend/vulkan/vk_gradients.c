@@ -24,19 +24,19 @@ gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request
         const uint64_t count = N - first < chunk ? N - first : chunk;
         gpl_gradient_push gp = gpl_gradient_push_make(req, first, count, c->shape.num_outputs,
                                                       c->has_weight);
-        vk_range b[5] = {vk_rows_range(&c->grad, first, count, 16),
-                         vk_rows_range(&c->margins, first, count, K * 4),
-                         vk_rows_range(&c->labels, first, count, 4),
-                         c->has_weight ? vk_rows_range(&c->weights, first, count, 4)
-                                       : vk_whole(&c->weights),
-                         {&c->group_max, d * c->group_stride, (VkDeviceSize)c->grad_groups * 16}};
+        vk_range b[5] = {vk_rows_range(&c->buf.grad, first, count, 16),
+                         vk_rows_range(&c->buf.margins, first, count, K * 4),
+                         vk_rows_range(&c->buf.labels, first, count, 4),
+                         c->has_weight ? vk_rows_range(&c->buf.weights, first, count, 4)
+                                       : vk_whole(&c->buf.weights),
+                         {&c->buf.group_max, d * c->group_stride, (VkDeviceSize)c->grad_groups * 16}};
         GPL_CHECK(vk_dispatch(c, VK_K_GRADIENTS, b, &gp, c->grad_groups));
     }
     GPL_CHECK(vk_submit(c));
     const VkDeviceSize bytes = c->group_stride * c->grad_dispatches;
     double *mx = malloc((size_t)bytes);
     if (!mx) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    gpulayer_status st = vk_buffer_read(c, &c->group_max, 0, mx, bytes);
+    gpulayer_status st = vk_buffer_read(c, &c->buf.group_max, 0, mx, bytes);
     double max_g = 0.0, max_h = 0.0;
     if (st == GPULAYER_OK)
         gpl_gradient_maxima(mx, (size_t)c->group_stride, c->grad_dispatches, c->grad_groups,
@@ -50,7 +50,7 @@ gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request
     for (uint64_t first = 0; first < N; first += window) {
         const uint64_t count = N - first < window ? N - first : window;
         gpl_quantize_push qp = {scale->grad, scale->hess, (uint32_t)count};
-        vk_range q[1] = {vk_rows_range(&c->grad, first, count, 16)};
+        vk_range q[1] = {vk_rows_range(&c->buf.grad, first, count, 16)};
         GPL_CHECK(vk_dispatch(c, VK_K_QUANTIZE, q, &qp, vk_groups_for(c, count)));
     }
     return vk_submit_async(c);

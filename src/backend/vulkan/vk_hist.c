@@ -67,7 +67,7 @@ typedef struct wave_node {
  * count allows (record_level keeps a wave's blocks times this within it). */
 static uint32_t chunks_per_dispatch(const vk_context *c)
 {
-    return (uint32_t)c->num_chunks < c->max_groups ? (uint32_t)c->num_chunks : c->max_groups;
+    return (uint32_t)c->num_chunks < c->dev.max_groups ? (uint32_t)c->num_chunks : c->dev.max_groups;
 }
 
 static uint32_t live_rows(const vk_context *c, int32_t node)
@@ -116,22 +116,22 @@ static gpulayer_status record_partials_rows(vk_context *c, const wave_node *wave
         }
         first[list + 1] = k;
     }
-    vk_update(c, &c->offsets, (VkDeviceSize)blocks_word(c) * 4, table,
+    vk_update(c, &c->buf.offsets, (VkDeviceSize)blocks_word(c) * 4, table,
               sizeof *table * (VkDeviceSize)first[2]);
     vk_barrier(c);
     vk_profile_mark(c, "histogram partials");
     /* Offsets and tables, partials, then the row list, the gradient pairs
      * and the bins in rows in windows. */
     vk_range b[GPL_MAX_KERNEL_BINDINGS];
-    b[0] = vk_whole(&c->offsets);
-    b[1] = vk_whole(&c->partial);
-    vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 2 + GPL_KERNEL_WINDOWS);
-    vk_windows(c, &c->bin_rows, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
+    b[0] = vk_whole(&c->buf.offsets);
+    b[1] = vk_whole(&c->buf.partial);
+    vk_windows(c, &c->buf.grad, c->win.grad_shift, 16, b + 2 + GPL_KERNEL_WINDOWS);
+    vk_windows(c, &c->buf.bin_rows, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
     const uint32_t per = chunks_per_dispatch(c);
     for (int list = 0; list < 2; list++) {
         const uint32_t blocks = first[list + 1] - first[list];
         if (blocks == 0) continue;
-        vk_windows(c, list ? &c->scratch : &c->rows, c->win.list_shift, 4, b + 2);
+        vk_windows(c, list ? &c->buf.scratch : &c->buf.rows, c->win.list_shift, 4, b + 2);
         for (uint32_t k = 0; k < (uint32_t)c->num_chunks; k += per) {
             const uint32_t chunks = (uint32_t)c->num_chunks - k < per
                                         ? (uint32_t)c->num_chunks - k : per;
@@ -157,12 +157,12 @@ static gpulayer_status record_partials_columns(vk_context *c, const wave_node *w
                                 w->partial_first};
         /* The chunk's columns, offsets, partials, then the row list and
          * the gradient pairs in windows (histogram.comp). */
-        b[0] = (vk_range){&c->bins, (VkDeviceSize)ch->feature_first * c->column_bytes,
+        b[0] = (vk_range){&c->buf.bins, (VkDeviceSize)ch->feature_first * c->column_bytes,
                           (VkDeviceSize)ch->feature_count * c->column_bytes};
-        b[1] = vk_whole(&c->offsets);
-        b[2] = vk_whole(&c->partial);
+        b[1] = vk_whole(&c->buf.offsets);
+        b[2] = vk_whole(&c->buf.partial);
         vk_windows(c, vk_node_rows(c, w->node), c->win.list_shift, 4, b + 3);
-        vk_windows(c, &c->grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
+        vk_windows(c, &c->buf.grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
         GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM, b, &p, w->groups));
     }
     return GPULAYER_OK;
@@ -182,7 +182,7 @@ static gpulayer_status dispatch_table(vk_context *c, gpl_vk_kernel k, const vk_r
         const gpl_hist_nodes_push p = {c->shape.hist_len, n, table_word + 4 * i};
         const uint64_t items = (uint64_t)n * blocks;
         GPL_CHECK(vk_dispatch(c, k, b, &p,
-                              items < c->max_groups ? (uint32_t)items : c->max_groups));
+                              items < c->dev.max_groups ? (uint32_t)items : c->dev.max_groups));
         i += n;
         left -= n;
     }
@@ -205,7 +205,7 @@ static gpulayer_status record_reductions(vk_context *c, wave_node *wave, int32_t
     for (int32_t i = 0; i < n; i++)
         table[i] = (gpl_hist_node){wave[i].partial_first, wave[i].groups,
                                    slot_element(c, wave[i].slot), 0};
-    vk_update(c, &c->offsets, (VkDeviceSize)nodes_word(c) * 4, table,
+    vk_update(c, &c->buf.offsets, (VkDeviceSize)nodes_word(c) * 4, table,
               sizeof *table * (VkDeviceSize)n);
     free(table);
     vk_barrier(c);
@@ -214,8 +214,8 @@ static gpulayer_status record_reductions(vk_context *c, wave_node *wave, int32_t
     for (int32_t i = 0; i < n;) {
         int32_t end = i;
         while (end < n && wave[end].slot.page == wave[i].slot.page) end++;
-        vk_range b[3] = {vk_whole(&c->partial), page_range(c, wave[i].slot.page),
-                         vk_whole(&c->offsets)};
+        vk_range b[3] = {vk_whole(&c->buf.partial), page_range(c, wave[i].slot.page),
+                         vk_whole(&c->buf.offsets)};
         GPL_CHECK(dispatch_table(c, VK_K_HIST_REDUCE_NODES, b, nodes_word(c), i, end - i,
                                  blocks));
         i = end;
@@ -232,9 +232,9 @@ static gpulayer_status record_reductions_per_node(vk_context *c, const wave_node
     vk_profile_mark(c, "histogram reduce");
     for (int32_t i = 0; i < n; i++) {
         gpl_reduce_push rp = {c->shape.hist_len, wave[i].groups, wave[i].partial_first};
-        vk_range rb[2] = {vk_whole(&c->partial), vk_hist_range(c, wave[i].slot)};
+        vk_range rb[2] = {vk_whole(&c->buf.partial), vk_hist_range(c, wave[i].slot)};
         GPL_CHECK(vk_dispatch(c, VK_K_HIST_REDUCE, rb, &rp,
-                              gpl_reduce_groups(c->shape.hist_len, c->max_groups)));
+                              gpl_reduce_groups(c->shape.hist_len, c->dev.max_groups)));
     }
     vk_barrier(c);
     return GPULAYER_OK;
@@ -264,7 +264,7 @@ static gpulayer_status record_level(vk_context *c, const int32_t *nodes, int32_t
     uint32_t cap = c->partial_groups < c->table_blocks ? c->partial_groups : c->table_blocks;
     /* A histogram_rows dispatch takes the wave's blocks times its chunks. */
     const uint32_t per = c->tuning.metal_kernels ? 1 : chunks_per_dispatch(c);
-    if (cap > c->max_groups / per) cap = c->max_groups / per;
+    if (cap > c->dev.max_groups / per) cap = c->dev.max_groups / per;
     if (cap < 1) cap = 1;
     int32_t in_wave = 0;
     uint32_t used = 0;
@@ -346,16 +346,16 @@ static gpulayer_status record_subtractions(vk_context *c, const gpl_hist_subtrac
                     slot_element(c, vk_node_slot(c, subs[i].built)),
                     slot_element(c, vk_node_slot(c, subs[i].target)), 0};
     if (n == 0) return GPULAYER_OK;
-    vk_update(c, &c->offsets, (VkDeviceSize)subs_word(c) * 4, table,
+    vk_update(c, &c->buf.offsets, (VkDeviceSize)subs_word(c) * 4, table,
               sizeof *table * (VkDeviceSize)n);
     vk_barrier(c);
-    const uint32_t blocks = (c->shape.hist_len + c->wg - 1) / c->wg;
+    const uint32_t blocks = (c->shape.hist_len + c->dev.wg - 1) / c->dev.wg;
     int32_t first = 0;
     for (int32_t page = 0; page < c->num_pages; page++) {
         int32_t entries = 0;
         for (int32_t i = 0; i < count; i++) entries += common_page(c, &subs[i]) == page;
         if (entries == 0) continue;
-        vk_range b[2] = {page_range(c, page), vk_whole(&c->offsets)};
+        vk_range b[2] = {page_range(c, page), vk_whole(&c->buf.offsets)};
         GPL_CHECK(dispatch_table(c, VK_K_HIST_SUBTRACT_NODES, b, subs_word(c), first, entries,
                                  blocks));
         first += entries;

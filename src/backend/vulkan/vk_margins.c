@@ -8,14 +8,14 @@ gpulayer_status vk_set_margins(gpl_backend *be, const float *margins)
 {
     vk_context *c = vk_ctx(be);
     VkDeviceSize bytes = (VkDeviceSize)c->shape.num_rows * (VkDeviceSize)c->shape.num_outputs * 4;
-    return bytes ? vk_buffer_write(c, &c->margins, 0, margins, bytes) : GPULAYER_OK;
+    return bytes ? vk_buffer_write(c, &c->buf.margins, 0, margins, bytes) : GPULAYER_OK;
 }
 
 gpulayer_status vk_get_margins(gpl_backend *be, float *margins)
 {
     vk_context *c = vk_ctx(be);
     VkDeviceSize bytes = (VkDeviceSize)c->shape.num_rows * (VkDeviceSize)c->shape.num_outputs * 4;
-    return bytes ? vk_buffer_read(c, &c->margins, 0, margins, bytes) : GPULAYER_OK;
+    return bytes ? vk_buffer_read(c, &c->buf.margins, 0, margins, bytes) : GPULAYER_OK;
 }
 
 /* One dispatch a leaf, and one a split into leaves, all in one batch:
@@ -28,9 +28,9 @@ gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
     /* The row list, the margins, then the bin columns (margins_split.comp
      * only), in windows. */
     vk_range b[GPL_MARGINS_SPLIT_BINDINGS];
-    vk_windows(c, &c->margins, c->win.margin_shift, (VkDeviceSize)c->shape.num_outputs * 4,
+    vk_windows(c, &c->buf.margins, c->win.margin_shift, (VkDeviceSize)c->shape.num_outputs * 4,
                b + GPL_KERNEL_WINDOWS);
-    vk_windows(c, &c->bins, c->win.list_shift, 4, b + 2 * GPL_KERNEL_WINDOWS);
+    vk_windows(c, &c->buf.bins, c->win.list_shift, 4, b + 2 * GPL_KERNEL_WINDOWS);
     GPL_CHECK(vk_begin(c, "update_margins"));
     for (int32_t n = 0; n < c->shape.max_nodes; n++) {
         if (c->nodes.state[n] != GPL_NODE_LIVE || c->nodes.count[n] == 0) continue;

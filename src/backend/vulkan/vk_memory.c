@@ -64,8 +64,8 @@ static gpulayer_status map_buffer(vk_context *c, vk_buffer *b, const char *what)
 gpulayer_status vk_buffer_create(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
                                  const char *what)
 {
-    GPL_CHECK(create_with_type(c, b, bytes, c->device_local_type, what));
-    return c->host_visible ? map_buffer(c, b, what) : GPULAYER_OK;
+    GPL_CHECK(create_with_type(c, b, bytes, c->dev.device_local_type, what));
+    return c->dev.host_visible ? map_buffer(c, b, what) : GPULAYER_OK;
 }
 
 /* Small buffers the host reads or writes every level (split records, child
@@ -76,8 +76,8 @@ gpulayer_status vk_buffer_create(vk_context *c, vk_buffer *b, VkDeviceSize bytes
 gpulayer_status vk_buffer_create_host(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
                                       const char *what)
 {
-    if (c->host_visible || c->host_type == UINT32_MAX) return vk_buffer_create(c, b, bytes, what);
-    GPL_CHECK(create_with_type(c, b, bytes, c->host_type, what));
+    if (c->dev.host_visible || c->dev.host_type == UINT32_MAX) return vk_buffer_create(c, b, bytes, what);
+    GPL_CHECK(create_with_type(c, b, bytes, c->dev.host_type, what));
     b->host_side = 1;
     return map_buffer(c, b, what);
 }
@@ -98,11 +98,11 @@ void vk_buffer_destroy(vk_context *c, vk_buffer *b)
 
 static gpulayer_status ensure_staging(vk_context *c)
 {
-    if (c->staging.buffer) return GPULAYER_OK;
-    GPL_CHECK(create_with_type(c, &c->staging, c->staging_bytes, c->host_type,
+    if (c->buf.staging.buffer) return GPULAYER_OK;
+    GPL_CHECK(create_with_type(c, &c->buf.staging, c->dev.staging_bytes, c->dev.host_type,
                                "staging buffer"));
-    VkResult r = c->api.vkMapMemory(c->device, c->staging.memory, 0, VK_WHOLE_SIZE, 0,
-                                    &c->staging.mapped);
+    VkResult r = c->api.vkMapMemory(c->device, c->buf.staging.memory, 0, VK_WHOLE_SIZE, 0,
+                                    &c->buf.staging.mapped);
     if (r != VK_SUCCESS)
         return gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: mapping the staging buffer "
                          "failed (%s)", gpl_vk_result_name(r));
@@ -151,7 +151,7 @@ static gpulayer_status write_staged(vk_context *c, vk_buffer *b, VkDeviceSize of
                                     const write_source *s, VkDeviceSize bytes)
 {
     GPL_CHECK(ensure_staging(c));
-    VkDeviceSize half = c->staging_bytes / 2;
+    VkDeviceSize half = c->dev.staging_bytes / 2;
     if (s->dst_stride) half = half / s->dst_stride * s->dst_stride;
     if (half == 0) /* a row longer than half the staging buffer */
         return gpl_error(GPULAYER_ERR_UNSUPPORTED, "vulkan backend: a row of %zu bytes does "
@@ -161,9 +161,9 @@ static gpulayer_status write_staged(vk_context *c, vk_buffer *b, VkDeviceSize of
         const VkDeviceSize n = bytes - done < half ? bytes - done : half;
         /* This half's previous copy (two batches ago) must be done. */
         GPL_CHECK(vk_wait_older(c));
-        fill(s, (char *)c->staging.mapped + k * half, done, n);
+        fill(s, (char *)c->buf.staging.mapped + k * half, done, n);
         GPL_CHECK(vk_begin(c, "upload"));
-        vk_copy(c, &c->staging, (VkDeviceSize)k * half, b, offset + done, n);
+        vk_copy(c, &c->buf.staging, (VkDeviceSize)k * half, b, offset + done, n);
         GPL_CHECK(vk_submit_async(c));
     }
     return vk_finish(c);
@@ -207,12 +207,12 @@ gpulayer_status vk_buffer_read(vk_context *c, const vk_buffer *b, VkDeviceSize o
         return GPULAYER_OK;
     }
     GPL_CHECK(ensure_staging(c));
-    for (VkDeviceSize done = 0; done < bytes; done += c->staging_bytes) {
-        VkDeviceSize n = bytes - done < c->staging_bytes ? bytes - done : c->staging_bytes;
+    for (VkDeviceSize done = 0; done < bytes; done += c->dev.staging_bytes) {
+        VkDeviceSize n = bytes - done < c->dev.staging_bytes ? bytes - done : c->dev.staging_bytes;
         GPL_CHECK(vk_begin(c, "download"));
-        vk_copy(c, b, offset + done, &c->staging, 0, n);
+        vk_copy(c, b, offset + done, &c->buf.staging, 0, n);
         GPL_CHECK(vk_submit(c));
-        memcpy((char *)data + done, c->staging.mapped, (size_t)n);
+        memcpy((char *)data + done, c->buf.staging.mapped, (size_t)n);
     }
     return GPULAYER_OK;
 }
@@ -225,14 +225,14 @@ static gpulayer_status reserve(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
 {
     if (b->buffer && b->bytes >= bytes) return GPULAYER_OK;
     GPL_CHECK(vk_finish(c)); /* a batch in flight may still use it */
-    if (bytes > c->max_range)
+    if (bytes > c->dev.max_range)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "vulkan backend: the %s need %llu bytes, more than device '%s' can "
                          "bind (maxStorageBufferRange %llu)", what,
-                         (unsigned long long)bytes, c->device_name,
-                         (unsigned long long)c->max_range);
+                         (unsigned long long)bytes, c->dev.device_name,
+                         (unsigned long long)c->dev.max_range);
     VkDeviceSize grown = b->bytes * 2 > bytes ? b->bytes * 2 : bytes;
-    if (grown > c->max_range) grown = c->max_range;
+    if (grown > c->dev.max_range) grown = c->dev.max_range;
     vk_buffer_destroy(c, b);
     return host_side ? vk_buffer_create_host(c, b, grown, what)
                      : vk_buffer_create(c, b, grown, what);

@@ -31,38 +31,38 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
 {
     vk_profile_mark(c, "partition");
     const gpl_partition_push push = gpl_partition_plan_level(
-        table, splits, count, c->nodes.begin, c->nodes.count, c->part_wg * GPL_PART_ITEMS,
+        table, splits, count, c->nodes.begin, c->nodes.count, c->dev.part_wg * GPL_PART_ITEMS,
         c->column_bytes);
     if (!c->tuning.metal_kernels)
         for (int32_t i = 0; i < count; i++) table[i].from = c->nodes.buf[splits[i].node];
     /* The split table travels inside the batch. */
-    vk_update(c, &c->child_counts, (VkDeviceSize)push.table_first * 4, table,
+    vk_update(c, &c->buf.child_counts, (VkDeviceSize)push.table_first * 4, table,
               sizeof *table * (VkDeviceSize)count);
     /* The one-pass kernel adds each workgroup's rows to the child counts. */
     if (!c->tuning.metal_kernels)
-        vk_fill(c, &c->child_counts, 0, (VkDeviceSize)count * GPL_CHILD_COUNTS_BYTES, 0);
+        vk_fill(c, &c->buf.child_counts, 0, (VkDeviceSize)count * GPL_CHILD_COUNTS_BYTES, 0);
     vk_barrier(c);
     if (from_records) {
         const gpl_split_table_push tp = {(uint32_t)count, push.table_first,
                                          (uint32_t)(c->column_bytes / 4)};
-        vk_range tb[GPL_SPLIT_TABLE_BINDINGS] = {vk_whole(&c->child_counts),
-                                                 vk_whole(&c->records)};
+        vk_range tb[GPL_SPLIT_TABLE_BINDINGS] = {vk_whole(&c->buf.child_counts),
+                                                 vk_whole(&c->buf.records)};
         GPL_CHECK(vk_dispatch(c, VK_K_SPLIT_TABLE, tb, &tp, vk_groups_for(c, (uint64_t)count)));
         vk_barrier(c);
     }
     /* Tiles and the level buffer, then the bin columns, the row list and
      * the scratch list in windows (window.glsl). */
-    vk_range b[GPL_PART_SCATTER_BINDINGS] = {vk_whole(&c->tiles), vk_whole(&c->child_counts)};
-    vk_windows(c, &c->bins, c->win.list_shift, 4, b + 2);
-    vk_windows(c, &c->rows, c->win.list_shift, 4, b + 2 + GPL_KERNEL_WINDOWS);
-    vk_windows(c, &c->scratch, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
-    const uint32_t groups = push.num_tiles < c->max_groups ? push.num_tiles : c->max_groups;
+    vk_range b[GPL_PART_SCATTER_BINDINGS] = {vk_whole(&c->buf.tiles), vk_whole(&c->buf.child_counts)};
+    vk_windows(c, &c->buf.bins, c->win.list_shift, 4, b + 2);
+    vk_windows(c, &c->buf.rows, c->win.list_shift, 4, b + 2 + GPL_KERNEL_WINDOWS);
+    vk_windows(c, &c->buf.scratch, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
+    const uint32_t groups = push.num_tiles < c->dev.max_groups ? push.num_tiles : c->dev.max_groups;
     if (c->tuning.metal_kernels) {
         GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_COUNT, b, &push, groups));
         vk_barrier(c);
         GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_SCAN, b, &push,
-                              (uint32_t)count < c->max_groups ? (uint32_t)count
-                                                              : c->max_groups));
+                              (uint32_t)count < c->dev.max_groups ? (uint32_t)count
+                                                              : c->dev.max_groups));
         vk_barrier(c);
         GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_SCATTER, b, &push, groups));
     } else {
@@ -81,13 +81,13 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
                 regions[n++] = (VkBufferCopy){(VkDeviceSize)table[i].row_begin * 4,
                                               (VkDeviceSize)table[i].row_begin * 4,
                                               (VkDeviceSize)table[i].row_count * 4};
-        vk_copy_regions(c, &c->scratch, &c->rows, regions, n);
+        vk_copy_regions(c, &c->buf.scratch, &c->buf.rows, regions, n);
         free(regions);
     }
     /* On a discrete GPU the batch ends with a copy of the counts into
      * host-visible memory, read once its fence has signalled. */
-    if (c->child_counts.mapped == NULL)
-        vk_copy(c, &c->child_counts, 0, &c->counts_host, 0, (VkDeviceSize)count * 8);
+    if (c->buf.child_counts.mapped == NULL)
+        vk_copy(c, &c->buf.child_counts, 0, &c->buf.counts_host, 0, (VkDeviceSize)count * 8);
     return GPULAYER_OK;
 }
 
@@ -98,13 +98,13 @@ static gpulayer_status reserve_level(vk_context *c, int32_t count, uint64_t tile
 {
     if (tiles > UINT32_MAX)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED, "vulkan backend: too many partition tiles");
-    GPL_CHECK(vk_buffer_reserve(c, &c->tiles, tiles * 4, "partition tiles"));
-    GPL_CHECK(vk_buffer_reserve(c, &c->child_counts,
+    GPL_CHECK(vk_buffer_reserve(c, &c->buf.tiles, tiles * 4, "partition tiles"));
+    GPL_CHECK(vk_buffer_reserve(c, &c->buf.child_counts,
                                 (VkDeviceSize)count * (GPL_CHILD_COUNTS_BYTES +
                                                        sizeof(gpl_partition_split)),
                                 "child row counts and split table"));
-    if (c->child_counts.mapped == NULL)
-        GPL_CHECK(vk_buffer_reserve_host(c, &c->counts_host, (VkDeviceSize)count * 8,
+    if (c->buf.child_counts.mapped == NULL)
+        GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.counts_host, (VkDeviceSize)count * 8,
                                          "child row counts (host copy)"));
     return GPULAYER_OK;
 }
@@ -116,14 +116,14 @@ static uint64_t level_tiles(const vk_context *c, const int32_t *nodes,
     uint64_t tiles = 0;
     for (int32_t i = 0; i < count; i++)
         tiles += gpl_partition_tiles((uint64_t)c->nodes.count[splits ? splits[i].node : nodes[i]],
-                                     c->part_wg * GPL_PART_ITEMS);
+                                     c->dev.part_wg * GPL_PART_ITEMS);
     return tiles;
 }
 
 /* The left child counts of the batch just waited for (2 words a split). */
 static gpulayer_status read_counts(vk_context *c, uint32_t *counts, int32_t count)
 {
-    return vk_buffer_read(c, c->child_counts.mapped ? &c->child_counts : &c->counts_host, 0,
+    return vk_buffer_read(c, c->buf.child_counts.mapped ? &c->buf.child_counts : &c->buf.counts_host, 0,
                           counts, sizeof(uint32_t) * 2 * (size_t)count);
 }
 
@@ -258,7 +258,7 @@ gpulayer_status vk_begin_tree(gpl_backend *be)
     for (uint64_t first = 0; first < N; first += window) {
         const uint64_t count = N - first < window ? N - first : window;
         gpl_rows_init_push p = {(uint32_t)count, (uint32_t)first};
-        vk_range b[1] = {vk_rows_range(&c->rows, first, count, 4)};
+        vk_range b[1] = {vk_rows_range(&c->buf.rows, first, count, 4)};
         GPL_CHECK(vk_dispatch(c, VK_K_ROWS_INIT, b, &p, vk_groups_for(c, count)));
     }
     return vk_submit_async(c);

@@ -100,20 +100,20 @@ gpulayer_status vk_pipelines_check(void)
 static uint32_t kernel_wg(const vk_context *c, gpl_vk_kernel k)
 {
     switch (k) {
-    case VK_K_HISTOGRAM_ROWS: return c->hist_wg;
-    case VK_K_SPLIT_EVAL_LEVEL: return c->split_wg;
+    case VK_K_HISTOGRAM_ROWS: return c->dev.hist_wg;
+    case VK_K_SPLIT_EVAL_LEVEL: return c->dev.split_wg;
     case VK_K_PARTITION_COUNT:
     case VK_K_PARTITION_SCAN:
     case VK_K_PARTITION_SCATTER:
-    case VK_K_PARTITION_PLACE: return c->part_wg;
-    default: return c->wg;
+    case VK_K_PARTITION_PLACE: return c->dev.part_wg;
+    default: return c->dev.wg;
     }
 }
 
 static gpulayer_status create_pipeline(vk_context *c, gpl_vk_kernel k, vk_pipeline *p)
 {
     const gpl_vk_kernel_info *info = &gpl_vk_kernel_table[k];
-    const gpl_vk_blob *blob = kernel_blob(k, c->soft_f64);
+    const gpl_vk_blob *blob = kernel_blob(k, c->dev.soft_f64);
     VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                    .codeSize = blob->size,
                                    .pCode = (const uint32_t *)(const void *)blob->code};
@@ -141,7 +141,7 @@ static gpulayer_status create_pipeline(vk_context *c, gpl_vk_kernel k, vk_pipeli
     if (r == VK_SUCCESS) {
         /* 0: workgroup size, 1: histogram chunk bins, 2: window bytes (log2;
          * window.glsl). A kernel without an ID ignores its entry. */
-        const uint32_t values[3] = {kernel_wg(c, k), c->shared_bins, c->window_shift};
+        const uint32_t values[3] = {kernel_wg(c, k), c->dev.shared_bins, c->dev.window_shift};
         const VkSpecializationMapEntry entries[3] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
         VkSpecializationInfo spec = {3, entries, sizeof values, values};
         VkComputePipelineCreateInfo pi = {
@@ -158,10 +158,10 @@ static gpulayer_status create_pipeline(vk_context *c, gpl_vk_kernel k, vk_pipeli
     if (r != VK_SUCCESS)
         return gpl_error(GPULAYER_ERR_DEVICE,
                          "vulkan backend: building kernel '%s' on '%s' failed (%s)",
-                         info->name, c->device_name, gpl_vk_result_name(r));
+                         info->name, c->dev.device_name, gpl_vk_result_name(r));
     p->wg = kernel_wg(c, k);
-    p->shared_bins = c->shared_bins;
-    p->window_shift = c->window_shift;
+    p->shared_bins = c->dev.shared_bins;
+    p->window_shift = c->dev.window_shift;
     p->abi = GPL_VK_KERNEL_ABI;
     return GPULAYER_OK;
 }
@@ -179,9 +179,9 @@ static void destroy_one(vk_context *c, vk_pipeline *p)
  * its key (specialization constants, ABI) no longer matches. */
 gpulayer_status vk_pipeline_get(vk_context *c, gpl_vk_kernel k, vk_pipeline **out)
 {
-    vk_pipeline *p = &c->pipelines[k];
-    if (p->pipeline && (p->wg != kernel_wg(c, k) || p->shared_bins != c->shared_bins ||
-                        p->window_shift != c->window_shift || p->abi != GPL_VK_KERNEL_ABI))
+    vk_pipeline *p = &c->dev.pipelines[k];
+    if (p->pipeline && (p->wg != kernel_wg(c, k) || p->shared_bins != c->dev.shared_bins ||
+                        p->window_shift != c->dev.window_shift || p->abi != GPL_VK_KERNEL_ABI))
         destroy_one(c, p);
     if (!p->pipeline) {
         gpulayer_status st = create_pipeline(c, k, p);
@@ -196,5 +196,5 @@ gpulayer_status vk_pipeline_get(vk_context *c, gpl_vk_kernel k, vk_pipeline **ou
 
 void vk_pipelines_destroy(vk_context *c)
 {
-    for (int k = 0; k < VK_K_COUNT; k++) destroy_one(c, &c->pipelines[k]);
+    for (int k = 0; k < VK_K_COUNT; k++) destroy_one(c, &c->dev.pipelines[k]);
 }

@@ -27,12 +27,12 @@ typedef struct predict_buffers {
 
 static gpulayer_status fits_binding(const vk_context *c, VkDeviceSize bytes, const char *what)
 {
-    if (bytes <= c->max_range) return GPULAYER_OK;
+    if (bytes <= c->dev.max_range) return GPULAYER_OK;
     return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                      "vulkan backend: predict: the %s needs %llu bytes, more than device "
                      "'%s' can bind (maxStorageBufferRange %llu); predict on the cpu",
-                     what, (unsigned long long)bytes, c->device_name,
-                     (unsigned long long)c->max_range);
+                     what, (unsigned long long)bytes, c->dev.device_name,
+                     (unsigned long long)c->dev.max_range);
 }
 
 static void release(vk_context *c, predict_buffers *b)
@@ -98,9 +98,9 @@ static gpulayer_status plan_block(const vk_context *c, const gpl_predict_job *jo
     GPL_CHECK(fits_binding(c, out_row, "margins of one row"));
     VkDeviceSize n = value_row ? VK_PREDICT_BLOCK_BYTES / value_row : (VkDeviceSize)job->num_rows;
     if (n < 1) n = 1;
-    if (n > c->max_range / bin_row) n = c->max_range / bin_row;
-    if (n > c->max_range / out_row) n = c->max_range / out_row;
-    if (value_row && n > c->max_range / value_row) n = c->max_range / value_row;
+    if (n > c->dev.max_range / bin_row) n = c->dev.max_range / bin_row;
+    if (n > c->dev.max_range / out_row) n = c->dev.max_range / out_row;
+    if (value_row && n > c->dev.max_range / value_row) n = c->dev.max_range / value_row;
     if (n > (VkDeviceSize)job->num_rows) n = (VkDeviceSize)job->num_rows;
     if (n > UINT32_MAX / 2) n = UINT32_MAX / 2;
     *rows = (int64_t)n;
@@ -124,11 +124,11 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
         ((VkDeviceSize)F + 1) * 4 + (VkDeviceSize)job->cut_ptr[F] * 4;
     const VkDeviceSize need = model_bytes + B * ((VkDeviceSize)F * 4 + row_words * 4 +
                                                  (VkDeviceSize)K * 4);
-    if (need > c->heap_bytes)
+    if (need > c->dev.heap_bytes)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "vulkan backend: predict needs %.1f MiB of device memory; device "
-                         "'%s' has a %.1f MiB heap", need / 1048576.0, c->device_name,
-                         c->heap_bytes / 1048576.0);
+                         "'%s' has a %.1f MiB heap", need / 1048576.0, c->dev.device_name,
+                         c->dev.heap_bytes / 1048576.0);
     float *host = malloc(sizeof(float) * (size_t)(B * (VkDeviceSize)(F ? F : 1)));
     if (!host)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,

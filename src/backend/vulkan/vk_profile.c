@@ -37,7 +37,7 @@ void vk_profile_init(vk_context *c)
     free(q);
     if (bits == 0 || props.limits.timestampPeriod <= 0.0f) {
         fprintf(stderr, "[gpulayer] vulkan profile: device '%s' has no timestamps on its "
-                        "compute queue; profile off\n", c->device_name);
+                        "compute queue; profile off\n", c->dev.device_name);
         return;
     }
     VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,

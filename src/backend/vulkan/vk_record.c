@@ -24,7 +24,7 @@ static gpulayer_status batch_error(vk_context *c, const vk_frame *f, const char 
                                                         : GPULAYER_ERR_DEVICE,
                      "vulkan backend: %s at level %d (kernels: %s) on '%s': %s failed (%s)",
                      f->op ? f->op : "batch", f->level, f->kernels[0] ? f->kernels : "none",
-                     c->device_name, what, gpl_vk_result_name(r));
+                     c->dev.device_name, what, gpl_vk_result_name(r));
 }
 
 static gpulayer_status wait_frame(vk_context *c, vk_frame *f)
@@ -155,9 +155,9 @@ static void note_kernel(vk_context *c, const char *name)
 
 uint32_t vk_groups_for(const vk_context *c, uint64_t items)
 {
-    uint64_t g = (items + c->wg - 1) / c->wg;
+    uint64_t g = (items + c->dev.wg - 1) / c->dev.wg;
     if (g < 1) g = 1;
-    if (g > c->max_groups) g = c->max_groups; /* the kernels loop (grid-stride) */
+    if (g > c->dev.max_groups) g = c->dev.max_groups; /* the kernels loop (grid-stride) */
     return (uint32_t)g;
 }
 

@@ -15,22 +15,22 @@
 static gpulayer_status upload_mask(vk_context *c, const uint8_t *feature_mask)
 {
     const size_t F = (size_t)c->shape.num_features;
-    if (!c->mask_cache) {
-        c->mask_cache = malloc(sizeof(uint32_t) * (F ? F : 1));
-        if (!c->mask_cache)
+    if (!c->buf.mask_cache) {
+        c->buf.mask_cache = malloc(sizeof(uint32_t) * (F ? F : 1));
+        if (!c->buf.mask_cache)
             return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-        c->mask_valid = 0;
+        c->buf.mask_valid = 0;
     }
-    int same = c->mask_valid;
+    int same = c->buf.mask_valid;
     for (size_t f = 0; f < F; f++) {
         uint32_t v = feature_mask[f] != 0;
-        same &= c->mask_cache[f] == v;
-        c->mask_cache[f] = v;
+        same &= c->buf.mask_cache[f] == v;
+        c->buf.mask_cache[f] = v;
     }
     if (same || F == 0) return GPULAYER_OK;
-    c->mask_valid = 0;
-    GPL_CHECK(vk_buffer_write(c, &c->mask, 0, c->mask_cache, sizeof(uint32_t) * F));
-    c->mask_valid = 1;
+    c->buf.mask_valid = 0;
+    GPL_CHECK(vk_buffer_write(c, &c->buf.mask, 0, c->buf.mask_cache, sizeof(uint32_t) * F));
+    c->buf.mask_valid = 1;
     return GPULAYER_OK;
 }
 
@@ -60,7 +60,7 @@ static gpulayer_status record_level_search(vk_context *c, const int32_t *nodes,
     for (int32_t i = 0; i < num_nodes; i++)
         order[i] = (level_node){vk_node_slot(c, nodes[i]), (uint32_t)i};
     qsort(order, (size_t)num_nodes, sizeof *order, by_slot);
-    uint32_t *table = c->split_nodes.mapped;
+    uint32_t *table = c->buf.split_nodes.mapped;
     const VkDeviceSize hist_bytes = (VkDeviceSize)c->shape.hist_len * 16;
     gpulayer_status st = GPULAYER_OK;
     for (int32_t first = 0; first < num_nodes && st == GPULAYER_OK;) {
@@ -68,7 +68,7 @@ static gpulayer_status record_level_search(vk_context *c, const int32_t *nodes,
         int32_t end = first;
         while (end < num_nodes && order[end].slot.page == s0.page &&
                (VkDeviceSize)(order[end].slot.index - s0.index) * c->slot_bytes + hist_bytes <=
-                   c->max_range)
+                   c->dev.max_range)
             end++;
         for (int32_t j = first; j < end; j++) {
             uint32_t *e = table + 4 * (size_t)j;
@@ -80,8 +80,8 @@ static gpulayer_status record_level_search(vk_context *c, const int32_t *nodes,
         const int32_t last = order[end - 1].slot.index;
         vk_range b[5] = {{&c->pages[s0.page], (VkDeviceSize)s0.index * c->slot_bytes,
                           (VkDeviceSize)(last - s0.index) * c->slot_bytes + hist_bytes},
-                         vk_whole(&c->offsets), vk_whole(&c->mask), vk_whole(&c->records),
-                         vk_whole(&c->split_nodes)};
+                         vk_whole(&c->buf.offsets), vk_whole(&c->buf.mask), vk_whole(&c->buf.records),
+                         vk_whole(&c->buf.split_nodes)};
         push.record = (uint32_t)first;
         st = vk_dispatch(c, VK_K_SPLIT_EVAL_LEVEL, b, &push, (uint32_t)(end - first));
         first = end;
@@ -101,14 +101,14 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
                                       &c->slots, nodes[i]));
     if (feature_mask) GPL_CHECK(upload_mask(c, feature_mask));
     const size_t bytes = sizeof(uint32_t) * GPL_SPLIT_RECORD_WORDS * (size_t)num_nodes;
-    GPL_CHECK(vk_buffer_reserve_host(c, &c->records, bytes, "split records"));
+    GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.records, bytes, "split records"));
     const int early = !params->leaf_children;
     if (early) GPL_CHECK(vk_partition_early_prepare(c, nodes, num_nodes));
     int per_node = c->tuning.metal_kernels;
     if (!per_node) {
-        GPL_CHECK(vk_buffer_reserve_host(c, &c->split_nodes, (VkDeviceSize)num_nodes * 16,
+        GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.split_nodes, (VkDeviceSize)num_nodes * 16,
                                          "split node table"));
-        per_node = c->split_nodes.mapped == NULL;
+        per_node = c->buf.split_nodes.mapped == NULL;
     }
     c->level = c->nodes.depth[nodes[0]];
     GPL_CHECK(vk_begin(c, "evaluate_splits"));
@@ -116,8 +116,8 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
         for (int32_t i = 0; i < num_nodes; i++) {
             gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i,
                                                    c->shape.num_features, feature_mask != NULL);
-            vk_range b[4] = {vk_hist_range(c, vk_node_slot(c, nodes[i])), vk_whole(&c->offsets),
-                             vk_whole(&c->mask), vk_whole(&c->records)};
+            vk_range b[4] = {vk_hist_range(c, vk_node_slot(c, nodes[i])), vk_whole(&c->buf.offsets),
+                             vk_whole(&c->buf.mask), vk_whole(&c->buf.records)};
             GPL_CHECK(vk_dispatch(c, VK_K_SPLIT_EVAL, b, &p, 1));
         }
     } else {
@@ -139,7 +139,7 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     GPL_CHECK(vk_submit(c));
     uint32_t *words = malloc(bytes);
     if (!words) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    gpulayer_status st = vk_buffer_read(c, &c->records, 0, words, bytes);
+    gpulayer_status st = vk_buffer_read(c, &c->buf.records, 0, words, bytes);
     for (int32_t i = 0; st == GPULAYER_OK && i < num_nodes; i++)
         gpl_split_record_decode(words + (size_t)i * GPL_SPLIT_RECORD_WORDS, &out[i]);
     free(words);

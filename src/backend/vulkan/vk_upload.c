@@ -26,12 +26,12 @@
  * this also keeps every element index of the kernels within 32 bits. */
 static gpulayer_status check_range(const vk_context *c, VkDeviceSize bytes, const char *what)
 {
-    if (bytes <= c->max_range) return GPULAYER_OK;
+    if (bytes <= c->dev.max_range) return GPULAYER_OK;
     return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                      "vulkan backend: the %s needs %llu bytes, more than device '%s' can "
                      "bind (maxStorageBufferRange %llu); use fewer rows or the cpu backend",
-                     what, (unsigned long long)bytes, c->device_name,
-                     (unsigned long long)c->max_range);
+                     what, (unsigned long long)bytes, c->dev.device_name,
+                     (unsigned long long)c->dev.max_range);
 }
 
 /* A per-row buffer the kernels reach at arbitrary rows is bound in
@@ -49,7 +49,7 @@ static gpulayer_status check_windows(const vk_context *c, uint64_t rows, uint32_
                      "the cpu backend", what, (unsigned long long)(rows * row_bytes),
                      (unsigned long long)windows,
                      (unsigned long long)(((uint64_t)1 << rows_shift) * row_bytes),
-                     (unsigned long long)c->max_range, c->device_name, GPL_KERNEL_WINDOWS);
+                     (unsigned long long)c->dev.max_range, c->dev.device_name, GPL_KERNEL_WINDOWS);
 }
 
 /* Features in runs whose bins fit the shared-memory histogram and whose
@@ -61,15 +61,15 @@ static gpulayer_status plan_chunks(vk_context *c)
     c->chunks = malloc(sizeof(vk_chunk) * (size_t)(F > 0 ? F : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
     const int columns = c->tuning.metal_kernels;
-    const uint64_t max_columns = columns ? c->max_range / c->column_bytes
+    const uint64_t max_columns = columns ? c->dev.max_range / c->column_bytes
                                          : GPL_ROW_CHUNK_FEATURES;
-    const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, c->shared_bins, max_columns,
+    const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, c->dev.shared_bins, max_columns,
                                            !columns, c->chunks, &c->num_chunks);
     if (f >= 0)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "vulkan backend: feature %d has %u bins; at most %u fit the "
                          "shared-memory histogram", f,
-                         c->feature_offset[f + 1] - c->feature_offset[f], c->shared_bins);
+                         c->feature_offset[f + 1] - c->feature_offset[f], c->dev.shared_bins);
     return GPULAYER_OK;
 }
 
@@ -81,19 +81,19 @@ static gpulayer_status plan_chunks(vk_context *c)
 static gpulayer_status upload_bins(vk_context *c, const gpl_binned_matrix *m)
 {
     const VkDeviceSize N = (VkDeviceSize)m->num_rows, F = (VkDeviceSize)m->num_features;
-    GPL_CHECK(vk_buffer_create(c, &c->bin_rows, N * c->row_bytes, "bins in rows"));
-    if (N) GPL_CHECK(vk_buffer_write_rows(c, &c->bin_rows, m->bins, (size_t)N, (size_t)F,
+    GPL_CHECK(vk_buffer_create(c, &c->buf.bin_rows, N * c->row_bytes, "bins in rows"));
+    if (N) GPL_CHECK(vk_buffer_write_rows(c, &c->buf.bin_rows, m->bins, (size_t)N, (size_t)F,
                                           (size_t)c->row_bytes));
-    GPL_CHECK(vk_buffer_create(c, &c->bins, F * c->column_bytes, "bin columns"));
+    GPL_CHECK(vk_buffer_create(c, &c->buf.bins, F * c->column_bytes, "bin columns"));
     const gpl_columns_push p = {(uint32_t)N, (uint32_t)(c->row_bytes / 4), (uint32_t)F,
                                 (uint32_t)(c->column_bytes / 4)};
     vk_range b[GPL_BINS_COLUMNS_BINDINGS];
-    vk_windows(c, &c->bin_rows, c->win.list_shift, 4, b);
-    vk_windows(c, &c->bins, c->win.list_shift, 4, b + GPL_KERNEL_WINDOWS);
+    vk_windows(c, &c->buf.bin_rows, c->win.list_shift, 4, b);
+    vk_windows(c, &c->buf.bins, c->win.list_shift, 4, b + GPL_KERNEL_WINDOWS);
     GPL_CHECK(vk_begin(c, "upload"));
     GPL_CHECK(vk_dispatch(c, VK_K_BINS_COLUMNS, b, &p, vk_groups_for(c, F * p.column_words)));
     GPL_CHECK(vk_submit(c));
-    if (c->tuning.metal_kernels) vk_buffer_destroy(c, &c->bin_rows);
+    if (c->tuning.metal_kernels) vk_buffer_destroy(c, &c->buf.bin_rows);
     return GPULAYER_OK;
 }
 
@@ -108,7 +108,7 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->shape.num_features = m->num_features;
     c->shape.hist_len = m->feature_offset[m->num_features];
     c->has_weight = weight != NULL;
-    c->column_bytes = vk_align_up(N ? N : 1, c->align);
+    c->column_bytes = vk_align_up(N ? N : 1, c->dev.align);
     c->row_bytes = vk_align_up(m->num_features ? (VkDeviceSize)m->num_features : 1, 4);
     c->feature_offset = malloc(sizeof(uint32_t) * ((size_t)m->num_features + 1));
     const int tables = gpl_node_table_init(&c->nodes, c->shape.max_nodes) == 0 &&
@@ -124,12 +124,12 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     const VkDeviceSize hist_bytes = (VkDeviceSize)c->shape.hist_len * 16;
     const VkDeviceSize F_words = (VkDeviceSize)m->num_features + 1;
     GPL_CHECK(check_range(c, c->column_bytes, "bin column of one feature"));
-    if (!gpl_window_plan_make(c->window_shift, (uint32_t)K, c->align, &c->win))
+    if (!gpl_window_plan_make(c->dev.window_shift, (uint32_t)K, c->dev.align, &c->win))
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "vulkan backend: the margins of one row (%llu outputs) do not fit a "
                          "storage binding of device '%s' (maxStorageBufferRange %llu)",
-                         (unsigned long long)K, c->device_name,
-                         (unsigned long long)c->max_range);
+                         (unsigned long long)K, c->dev.device_name,
+                         (unsigned long long)c->dev.max_range);
     GPL_CHECK(check_windows(c, N, c->win.grad_shift, 16, "gradient pairs"));
     GPL_CHECK(check_windows(c, N, c->win.list_shift, 4, "row lists"));
     GPL_CHECK(check_windows(c, N, c->win.margin_shift, K * 4, "margins"));
@@ -139,9 +139,9 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     GPL_CHECK(check_windows(c, N * c->row_bytes / 4, c->win.list_shift, 4, "bins in rows"));
     GPL_CHECK(check_range(c, hist_bytes, "histogram of one node"));
     GPL_CHECK(plan_chunks(c));
-    c->slot_bytes = vk_align_up(hist_bytes ? hist_bytes : 16, c->align);
-    const VkDeviceSize budget = c->max_range < c->tuning.partial_budget
-                                    ? c->max_range : c->tuning.partial_budget;
+    c->slot_bytes = vk_align_up(hist_bytes ? hist_bytes : 16, c->dev.align);
+    const VkDeviceSize budget = c->dev.max_range < c->tuning.partial_budget
+                                    ? c->dev.max_range : c->tuning.partial_budget;
     /* Partials are int32 pairs (histogram.comp), 8 bytes a bin. */
     const VkDeviceSize partial_bytes = (VkDeviceSize)c->shape.hist_len * 8;
     VkDeviceSize pg = partial_bytes ? budget / partial_bytes : VK_MAX_PARTIAL_GROUPS;
@@ -154,11 +154,11 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->grad_groups = vk_groups_for(c, N < chunk_rows ? N : chunk_rows);
     if (c->grad_groups > VK_GRADIENT_GROUPS) c->grad_groups = VK_GRADIENT_GROUPS;
     c->grad_dispatches = (uint32_t)gpl_windows_for(N, c->win.chunk_shift);
-    c->group_stride = vk_align_up((VkDeviceSize)c->grad_groups * 16, c->align);
+    c->group_stride = vk_align_up((VkDeviceSize)c->grad_groups * 16, c->dev.align);
     GPL_CHECK(check_range(c, c->group_stride, "gradient maxima of one dispatch"));
     /* Level-sized buffers are planned for a level of up to 64 nodes. */
     const VkDeviceSize level = M < 64 ? M : 64;
-    const VkDeviceSize tiles = (N + c->wg - 1) / c->wg + level;
+    const VkDeviceSize tiles = (N + c->dev.wg - 1) / c->dev.wg + level;
     /* The feature offsets, the chunk table (histogram_rows.comp), then
      * the level tables each histogram batch writes (vk_hist.c): a wave's
      * blocks and its nodes, a level's subtractions. */
@@ -170,7 +170,7 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     /* Histogram pages: a page of several slots, lazily added; one binding
      * covers a page, so that a level's reductions and subtractions in it
      * are one dispatch. */
-    const VkDeviceSize page_bytes = c->max_range < VK_PAGE_BYTES ? c->max_range : VK_PAGE_BYTES;
+    const VkDeviceSize page_bytes = c->dev.max_range < VK_PAGE_BYTES ? c->dev.max_range : VK_PAGE_BYTES;
     VkDeviceSize per_page = page_bytes / c->slot_bytes;
     c->slots_per_page = (int32_t)(per_page < 1 ? 1 : per_page > M ? M : per_page);
 
@@ -183,38 +183,38 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
                                  level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) +
                                           GPL_SPLIT_RECORD_BYTES) +
                                  F * 4 + M * c->slot_bytes +
-                                 (c->host_visible ? 0 : c->staging_bytes));
+                                 (c->dev.host_visible ? 0 : c->dev.staging_bytes));
     /* Refused before anything is allocated when even the buffers that do
      * not grow (and two histograms) exceed the device's memory heap. */
     const size_t needed = c->estimate_bytes - (size_t)((M > 2 ? M - 2 : 0) * c->slot_bytes);
-    if (needed > c->heap_bytes)
+    if (needed > c->dev.heap_bytes)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "vulkan backend: this job needs an estimated %.1f MiB of device "
                          "memory; device '%s' has a %.1f MiB heap",
-                         needed / 1048576.0, c->device_name, c->heap_bytes / 1048576.0);
+                         needed / 1048576.0, c->dev.device_name, c->dev.heap_bytes / 1048576.0);
     GPL_CHECK(upload_bins(c, m));
     const VkDeviceSize table_bytes = (VkDeviceSize)c->num_chunks * sizeof(gpl_hist_chunk);
-    GPL_CHECK(vk_buffer_create(c, &c->offsets, offsets_bytes, "feature offsets"));
-    GPL_CHECK(vk_buffer_write(c, &c->offsets, 0, m->feature_offset, (F + 1) * 4));
-    GPL_CHECK(vk_buffer_write(c, &c->offsets, (F + 1) * 4, c->chunks, table_bytes));
-    GPL_CHECK(vk_buffer_create(c, &c->labels, N * 4, "labels"));
-    if (N) GPL_CHECK(vk_buffer_write(c, &c->labels, 0, label, N * 4));
-    GPL_CHECK(vk_buffer_create(c, &c->weights, weight ? N * 4 : 16, "weights"));
-    if (weight && N) GPL_CHECK(vk_buffer_write(c, &c->weights, 0, weight, N * 4));
-    GPL_CHECK(vk_buffer_create(c, &c->margins, N * K * 4, "margins"));
-    GPL_CHECK(vk_buffer_create(c, &c->grad, N * 16, "gradient pairs"));
-    GPL_CHECK(vk_buffer_create(c, &c->rows, N * 4, "row lists"));
-    GPL_CHECK(vk_buffer_create(c, &c->scratch, N * 4, "partition scratch"));
+    GPL_CHECK(vk_buffer_create(c, &c->buf.offsets, offsets_bytes, "feature offsets"));
+    GPL_CHECK(vk_buffer_write(c, &c->buf.offsets, 0, m->feature_offset, (F + 1) * 4));
+    GPL_CHECK(vk_buffer_write(c, &c->buf.offsets, (F + 1) * 4, c->chunks, table_bytes));
+    GPL_CHECK(vk_buffer_create(c, &c->buf.labels, N * 4, "labels"));
+    if (N) GPL_CHECK(vk_buffer_write(c, &c->buf.labels, 0, label, N * 4));
+    GPL_CHECK(vk_buffer_create(c, &c->buf.weights, weight ? N * 4 : 16, "weights"));
+    if (weight && N) GPL_CHECK(vk_buffer_write(c, &c->buf.weights, 0, weight, N * 4));
+    GPL_CHECK(vk_buffer_create(c, &c->buf.margins, N * K * 4, "margins"));
+    GPL_CHECK(vk_buffer_create(c, &c->buf.grad, N * 16, "gradient pairs"));
+    GPL_CHECK(vk_buffer_create(c, &c->buf.rows, N * 4, "row lists"));
+    GPL_CHECK(vk_buffer_create(c, &c->buf.scratch, N * 4, "partition scratch"));
     /* Read by the host every round: host-visible (vk_memory.c says why). */
-    GPL_CHECK(vk_buffer_create_host(c, &c->group_max, c->group_stride * c->grad_dispatches,
+    GPL_CHECK(vk_buffer_create_host(c, &c->buf.group_max, c->group_stride * c->grad_dispatches,
                                     "gradient maxima"));
-    GPL_CHECK(vk_buffer_create(c, &c->partial, (VkDeviceSize)c->partial_groups * partial_bytes,
+    GPL_CHECK(vk_buffer_create(c, &c->buf.partial, (VkDeviceSize)c->partial_groups * partial_bytes,
                                "partial histograms"));
-    GPL_CHECK(vk_buffer_reserve(c, &c->tiles, tiles * 4, "partition tiles"));
-    GPL_CHECK(vk_buffer_reserve(c, &c->child_counts, level * GPL_CHILD_COUNTS_BYTES,
+    GPL_CHECK(vk_buffer_reserve(c, &c->buf.tiles, tiles * 4, "partition tiles"));
+    GPL_CHECK(vk_buffer_reserve(c, &c->buf.child_counts, level * GPL_CHILD_COUNTS_BYTES,
                                 "child row counts"));
-    GPL_CHECK(vk_buffer_reserve_host(c, &c->records, level * GPL_SPLIT_RECORD_BYTES, "split records"));
-    GPL_CHECK(vk_buffer_create_host(c, &c->mask, F * 4, "feature mask"));
-    c->mask_valid = 0;
+    GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.records, level * GPL_SPLIT_RECORD_BYTES, "split records"));
+    GPL_CHECK(vk_buffer_create_host(c, &c->buf.mask, F * 4, "feature mask"));
+    c->buf.mask_valid = 0;
     return GPULAYER_OK;
 }
