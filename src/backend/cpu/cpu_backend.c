@@ -22,19 +22,19 @@ static void cpu_destroy(gpl_backend *be)
     if (!be) return;
     cpu_context *c = cpu_ctx(be);
     if (c) {
-        free(c->bins_by_feature);
-        free(c->margins);
-        free(c->grad);
-        if (c->row_records) free(c->row_records);
-        else free(c->packed_grad);
-        free(c->rows);
-        free(c->rows_scratch);
+        free(c->buf.bins_by_feature);
+        free(c->buf.margins);
+        free(c->buf.grad);
+        if (c->buf.row_records) free(c->buf.row_records);
+        else free(c->buf.packed_grad);
+        free(c->buf.rows);
+        free(c->buf.rows_scratch);
         gpl_node_table_free(&c->nodes);
         if (c->slot_hist)
             for (int32_t i = 0; i < c->slots.num_slots; i++) free(c->slot_hist[i]);
         gpl_hist_slots_free(&c->slots);
         free(c->slot_hist);
-        free(c->thread_hist);
+        free(c->buf.thread_hist);
         free(c);
     }
     free(be);

@@ -9,18 +9,9 @@
 #include "common/node_table.h"
 #include "common/shape.h"
 
-/* The context in parts by job, in the order every backend's has: device
- * facts, shape, buffers, histogram pool, node table (the CPU backend has
- * no tuning of its own). */
-typedef struct cpu_context {
-    /* device facts */
-    int nthread;
-
-    /* shape */
-    gpl_shape shape;
-    const uint32_t *feature_offset;
-
-    /* buffers (the binned matrix, labels and weights are the caller's) */
+/* The job's data in host memory (cpu_upload.c): the bins, gradients,
+ * margins, row lists and histogram accumulators. */
+typedef struct cpu_buffers {
     const uint8_t *bins;
     /* The same bins column by column: partitioning reads one feature of
      * scattered rows, which is one byte a row here (the column stays in
@@ -47,6 +38,21 @@ typedef struct cpu_context {
      * (feature f's bin b at f * CPU_ACC_STRIDE + b), acc_len each. */
     int64_t *thread_hist;
     size_t acc_len;
+} cpu_buffers;
+
+/* The context in parts by job, in the order every backend's has: device
+ * facts, shape, buffers, histogram pool, node table (the CPU backend has
+ * no tuning of its own). */
+typedef struct cpu_context {
+    /* device facts */
+    int nthread;
+
+    /* shape */
+    gpl_shape shape;
+    const uint32_t *feature_offset;
+
+    /* buffers (the binned matrix, labels and weights are the caller's) */
+    cpu_buffers buf;
     size_t allocated_bytes;
     size_t peak_bytes;
 

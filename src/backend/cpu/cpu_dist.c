@@ -10,7 +10,7 @@ gpulayer_status gpl_cpu_write_pairs(gpl_backend *be, int32_t node,
 {
     cpu_context *c = cpu_ctx(be);
     if (node == GPL_ROW_GRADIENTS) {
-        memcpy(c->grad, in, sizeof(gpl_grad_pair) * (size_t)c->shape.num_rows);
+        memcpy(c->buf.grad, in, sizeof(gpl_grad_pair) * (size_t)c->shape.num_rows);
         cpu_pack_gradients(c);
         return GPULAYER_OK;
     }

@@ -57,11 +57,11 @@ static inline void row_gradient(const cpu_context *c, const gpl_gradient_request
     *h = 0.0;
     if (!gpl_row_sampled(req->seed, req->round, r, req->subsample)) return;
     const int32_t K = c->shape.num_outputs;
-    float w = c->weight ? c->weight[r] : 1.0f;
+    float w = c->buf.weight ? c->buf.weight[r] : 1.0f;
     if (req->objective == GPL_OBJ_SOFTMAX)
-        gpl_objective_softmax(c->margins + r * K, K, req->output, c->label[r], w, g, h);
+        gpl_objective_softmax(c->buf.margins + r * K, K, req->output, c->buf.label[r], w, g, h);
     else
-        gpl_objective_single(req->objective, c->margins[r * K + req->output], c->label[r],
+        gpl_objective_single(req->objective, c->buf.margins[r * K + req->output], c->buf.label[r],
                              w, g, h);
 }
 
@@ -102,7 +102,7 @@ static void logistic_gradients(const cpu_context *c, int64_t first, int64_t last
     for (; r + LANES <= last; r += LANES) {
         /* gpl_det_exp(x) for x = -margin */
         vdouble x;
-        vload_floats(x, c->margins + r);
+        vload_floats(x, c->buf.margins + r);
         x = -x;
         /* Inside (-708, 709): no NaN, not the clamped ends of exp, and
          * 2^k is a normal number, so the scalar code takes its one-step
@@ -138,8 +138,8 @@ static void logistic_gradients(const cpu_context *c, int64_t first, int64_t last
         /* gpl_det_sigmoid, then gpl_objective_single's logistic case */
         const vdouble s = one / (one + e);
         vdouble label, w = one;
-        vload_floats(label, c->label + r);
-        if (c->weight) vload_floats(w, c->weight + r);
+        vload_floats(label, c->buf.label + r);
+        if (c->buf.weight) vload_floats(w, c->buf.weight + r);
         vdouble g = s - label;
         vdouble h = s * (one - s);
         h = vselect(h < min_hess, min_hess, h);
@@ -206,7 +206,7 @@ gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_reques
 {
     cpu_context *c = cpu_ctx(be);
     const int64_t N = c->shape.num_rows;
-    double *gval = (double *)c->grad, *hval = gval + N;
+    double *gval = (double *)c->buf.grad, *hval = gval + N;
     const int vector = req->objective == GPL_OBJ_LOGISTIC && c->shape.num_outputs == 1 &&
                        req->subsample >= 1.0f;
     double max_g = 0.0, max_h = 0.0;
@@ -222,7 +222,7 @@ gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_reques
 #pragma omp parallel for num_threads(c->nthread) schedule(static)
     for (int64_t first = 0; first < N; first += CHUNK) {
         const int64_t last = first + CHUNK < N ? first + CHUNK : N;
-        quantize_rows(gval, hval, first, last, sg, sh, c->packed_grad, c->pair_stride);
+        quantize_rows(gval, hval, first, last, sg, sh, c->buf.packed_grad, c->buf.pair_stride);
     }
     return GPULAYER_OK;
 }
@@ -231,5 +231,5 @@ void cpu_pack_gradients(cpu_context *c)
 {
 #pragma omp parallel for num_threads(c->nthread) schedule(static)
     for (int64_t r = 0; r < c->shape.num_rows; r++)
-        c->packed_grad[r * c->pair_stride] = gpl_pack_pair(c->grad[r].grad, c->grad[r].hess);
+        c->buf.packed_grad[r * c->buf.pair_stride] = gpl_pack_pair(c->buf.grad[r].grad, c->buf.grad[r].hess);
 }

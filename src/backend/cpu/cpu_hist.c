@@ -51,7 +51,7 @@ accumulate_fixed(const cpu_context *c, const uint32_t *rows, int64_t first, int6
 {
     int64_t *base[CPU_RECORD_FEATURES];
     for (int32_t f = 0; f < F; f++) base[f] = acc + (size_t)f * CPU_ACC_STRIDE;
-    const int64_t *rec = c->row_records;
+    const int64_t *rec = c->buf.row_records;
     for (int64_t i = first; i < last; i++) {
         uint32_t r;
         if (identity) {
@@ -119,11 +119,11 @@ static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64
     for (int64_t i = first; i < last; i++) {
         if (i + PREFETCH_DISTANCE < last) {
             const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
-            __builtin_prefetch(c->bins + (int64_t)ahead * F);
-            __builtin_prefetch(&c->packed_grad[ahead]);
+            __builtin_prefetch(c->buf.bins + (int64_t)ahead * F);
+            __builtin_prefetch(&c->buf.packed_grad[ahead]);
         }
         const uint32_t r = rows[i];
-        add_row(acc, c->bins + (int64_t)r * F, c->packed_grad[r], F);
+        add_row(acc, c->buf.bins + (int64_t)r * F, c->buf.packed_grad[r], F);
     }
 }
 
@@ -142,7 +142,7 @@ static void accumulate_in_order(const cpu_context *c, int64_t first, int64_t las
             const int32_t n = F - f0 < GROUP ? F - f0 : GROUP;
             int64_t *h = acc + (size_t)f0 * CPU_ACC_STRIDE;
             for (int64_t r = s; r < e; r++)
-                add_row(h, c->bins + r * F + f0, c->packed_grad[r], n);
+                add_row(h, c->buf.bins + r * F + f0, c->buf.packed_grad[r], n);
         }
     }
 }
@@ -164,13 +164,13 @@ static void accumulate_rows(const cpu_context *c, const uint32_t *rows, int64_t 
                             int64_t last, int64_t *acc, int identity)
 {
     if (identity) {
-        if (c->row_records) switch (c->shape.num_features) {
+        if (c->buf.row_records) switch (c->shape.num_features) {
             FIXED_CASES(1);
         default: break;
         }
         accumulate_in_order(c, first, last, acc);
     } else {
-        if (c->row_records) switch (c->shape.num_features) {
+        if (c->buf.row_records) switch (c->shape.num_features) {
             FIXED_CASES(0);
         default: break;
         }
@@ -204,7 +204,7 @@ static void unpack_features(const cpu_context *c, const int64_t *acc, int used,
         }
         for (uint32_t b = 0; b < nbins; b++) {
             int64_t sum = a[b];
-            for (int k = 1; k < used; k++) sum += a[(size_t)k * c->acc_len + b];
+            for (int k = 1; k < used; k++) sum += a[(size_t)k * c->buf.acc_len + b];
             out[b].grad = gpl_packed_grad(sum);
             out[b].hess = gpl_packed_hess(sum);
         }
@@ -218,20 +218,20 @@ static void build_one_node_parallel(cpu_context *c, int32_t node,
                                     gpl_grad_pair *hist)
 {
     const int nt = c->nthread;
-    const uint32_t *rows = c->rows + c->nodes.begin[node];
+    const uint32_t *rows = c->buf.rows + c->nodes.begin[node];
     const int64_t count = c->nodes.count[node];
 #pragma omp parallel num_threads(nt)
     {
         int t = omp_get_thread_num();
         int used = omp_get_num_threads();
-        int64_t *mine = c->thread_hist + (size_t)t * c->acc_len;
-        memset(mine, 0, sizeof(int64_t) * c->acc_len);
+        int64_t *mine = c->buf.thread_hist + (size_t)t * c->buf.acc_len;
+        memset(mine, 0, sizeof(int64_t) * c->buf.acc_len);
         int64_t first = count * t / used, last = count * (t + 1) / used;
         accumulate_rows(c, rows, first, last, mine, rows_are_identity(c, node));
 #pragma omp barrier
         /* The reduction by feature ranges, one range a thread. */
         const int32_t F = c->shape.num_features;
-        unpack_features(c, c->thread_hist, used, F * t / used, F * (t + 1) / used, hist);
+        unpack_features(c, c->buf.thread_hist, used, F * t / used, F * (t + 1) / used, hist);
     }
 }
 
@@ -266,12 +266,12 @@ gpulayer_status cpu_build_histograms(gpl_backend *be, const int32_t *nodes,
      * process holds one of the cores. */
 #pragma omp parallel num_threads(c->nthread) if (num_small > 1)
     {
-        int64_t *acc = c->thread_hist + (size_t)omp_get_thread_num() * c->acc_len;
+        int64_t *acc = c->buf.thread_hist + (size_t)omp_get_thread_num() * c->buf.acc_len;
 #pragma omp for schedule(dynamic)
         for (int32_t i = 0; i < num_nodes; i++) {
             if (c->nthread > 1 && c->nodes.count[nodes[i]] >= large) continue;
-            memset(acc, 0, sizeof(int64_t) * c->acc_len);
-            accumulate_rows(c, c->rows + c->nodes.begin[nodes[i]], 0,
+            memset(acc, 0, sizeof(int64_t) * c->buf.acc_len);
+            accumulate_rows(c, c->buf.rows + c->nodes.begin[nodes[i]], 0,
                             c->nodes.count[nodes[i]], acc, rows_are_identity(c, nodes[i]));
             unpack_features(c, acc, 1, 0, c->shape.num_features, hists[i]);
         }

@@ -8,7 +8,7 @@
 gpulayer_status cpu_set_margins(gpl_backend *be, const float *margins)
 {
     cpu_context *c = cpu_ctx(be);
-    memcpy(c->margins, margins,
+    memcpy(c->buf.margins, margins,
            sizeof(float) * (size_t)c->shape.num_rows * (size_t)c->shape.num_outputs);
     return GPULAYER_OK;
 }
@@ -16,7 +16,7 @@ gpulayer_status cpu_set_margins(gpl_backend *be, const float *margins)
 gpulayer_status cpu_get_margins(gpl_backend *be, float *margins)
 {
     cpu_context *c = cpu_ctx(be);
-    memcpy(margins, c->margins,
+    memcpy(margins, c->buf.margins,
            sizeof(float) * (size_t)c->shape.num_rows * (size_t)c->shape.num_outputs);
     return GPULAYER_OK;
 }
@@ -29,10 +29,10 @@ gpulayer_status cpu_update_margins(gpl_backend *be, int32_t output,
 #pragma omp parallel for num_threads(c->nthread) schedule(dynamic)
     for (int32_t n = 0; n < c->shape.max_nodes; n++) {
         if (c->nodes.state[n] != GPL_NODE_LIVE) continue;
-        const uint32_t *rows = c->rows + c->nodes.begin[n];
+        const uint32_t *rows = c->buf.rows + c->nodes.begin[n];
         const float v = leaf_value[n];
         for (int64_t i = 0; i < c->nodes.count[n]; i++)
-            c->margins[(int64_t)rows[i] * K + output] += v;
+            c->buf.margins[(int64_t)rows[i] * K + output] += v;
     }
     return GPULAYER_OK;
 }

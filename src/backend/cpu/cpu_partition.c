@@ -19,7 +19,7 @@ static int64_t split_rows(const cpu_context *c, const gpl_split_apply *s,
                           const uint32_t *rows, int64_t count, uint32_t *left_out,
                           uint32_t *right_out)
 {
-    const uint8_t *column = c->bins_by_feature + (int64_t)s->feature * c->shape.num_rows;
+    const uint8_t *column = c->buf.bins_by_feature + (int64_t)s->feature * c->shape.num_rows;
     uint8_t go_left[256];
     go_left[0] = (uint8_t)(s->default_left != 0);
     for (int b = 1; b < 256; b++) go_left[b] = (uint8_t)(b <= s->bin);
@@ -50,8 +50,8 @@ static int64_t split_rows(const cpu_context *c, const gpl_split_apply *s,
 static int64_t partition_node(cpu_context *c, const gpl_split_apply *s)
 {
     const int64_t begin = c->nodes.begin[s->node], count = c->nodes.count[s->node];
-    uint32_t *rows = c->rows + begin;
-    uint32_t *right = c->rows_scratch + begin;
+    uint32_t *rows = c->buf.rows + begin;
+    uint32_t *right = c->buf.rows_scratch + begin;
     int64_t nl = split_rows(c, s, rows, count, rows, right);
     memcpy(rows + nl, right, sizeof(uint32_t) * (size_t)(count - nl));
     return nl;
@@ -70,9 +70,9 @@ static int64_t partition_node_parallel(cpu_context *c, const gpl_split_apply *s)
     {
         const int t = omp_get_thread_num(), used = omp_get_num_threads();
         const int64_t first = count * t / used, last = count * (t + 1) / used;
-        uint32_t *left = c->rows_scratch + begin + first;
-        uint32_t *right = c->rows_scratch + N + begin + first;
-        int64_t nl = split_rows(c, s, c->rows + begin + first, last - first, left, right);
+        uint32_t *left = c->buf.rows_scratch + begin + first;
+        uint32_t *right = c->buf.rows_scratch + N + begin + first;
+        int64_t nl = split_rows(c, s, c->buf.rows + begin + first, last - first, left, right);
         left_counts[t] = nl;
 #pragma omp barrier
         int64_t left_before = 0, right_before = 0, all_left = 0;
@@ -84,8 +84,8 @@ static int64_t partition_node_parallel(cpu_context *c, const gpl_split_apply *s)
             }
             all_left += left_counts[k];
         }
-        memcpy(c->rows + begin + left_before, left, sizeof(uint32_t) * (size_t)nl);
-        memcpy(c->rows + begin + all_left + right_before, right,
+        memcpy(c->buf.rows + begin + left_before, left, sizeof(uint32_t) * (size_t)nl);
+        memcpy(c->buf.rows + begin + all_left + right_before, right,
                sizeof(uint32_t) * (size_t)(last - first - nl));
         if (t == 0) total_left = all_left;
     }
@@ -133,6 +133,6 @@ gpulayer_status cpu_begin_tree(gpl_backend *be)
     cpu_context *c = cpu_ctx(be);
     gpl_hist_slots_release_all(&c->slots);
     gpl_node_table_reset(&c->nodes, c->shape.num_rows);
-    for (int64_t r = 0; r < c->shape.num_rows; r++) c->rows[r] = (uint32_t)r;
+    for (int64_t r = 0; r < c->shape.num_rows; r++) c->buf.rows[r] = (uint32_t)r;
     return GPULAYER_OK;
 }

@@ -18,8 +18,8 @@ static void transpose_bins(cpu_context *c)
     for (int64_t start = 0; start < N; start += block) {
         int64_t end = start + block < N ? start + block : N;
         for (int32_t f = 0; f < F; f++) {
-            uint8_t *col = c->bins_by_feature + (int64_t)f * N;
-            for (int64_t r = start; r < end; r++) col[r] = c->bins[r * F + f];
+            uint8_t *col = c->buf.bins_by_feature + (int64_t)f * N;
+            for (int64_t r = start; r < end; r++) col[r] = c->buf.bins[r * F + f];
         }
     }
 }
@@ -32,8 +32,8 @@ static void fill_record_bins(cpu_context *c)
 #pragma omp parallel for num_threads(c->nthread) schedule(static)
     for (int64_t r = 0; r < c->shape.num_rows; r++) {
         uint8_t word[8] = {0};
-        memcpy(word, c->bins + r * F, (size_t)F);
-        memcpy(&c->row_records[2 * r], word, sizeof word);
+        memcpy(word, c->buf.bins + r * F, (size_t)F);
+        memcpy(&c->buf.row_records[2 * r], word, sizeof word);
     }
 }
 
@@ -49,45 +49,45 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
                              CPU_ACC_STRIDE);
     c->shape.num_rows = m->num_rows;
     c->shape.num_features = m->num_features;
-    c->bins = m->bins; /* the host matrix is used in place, not copied */
+    c->buf.bins = m->bins; /* the host matrix is used in place, not copied */
     c->feature_offset = m->feature_offset;
     c->shape.hist_len = m->feature_offset[m->num_features];
-    c->label = label;
-    c->weight = weight;
+    c->buf.label = label;
+    c->buf.weight = weight;
     size_t n = (size_t)m->num_rows;
     size_t nodes = (size_t)c->shape.max_nodes;
-    c->margins = gpl_malloc_large(sizeof(float) * n * (size_t)c->shape.num_outputs, "margins");
-    c->grad = gpl_malloc_large(sizeof(gpl_grad_pair) * (n ? n : 1), "gradients");
+    c->buf.margins = gpl_malloc_large(sizeof(float) * n * (size_t)c->shape.num_outputs, "margins");
+    c->buf.grad = gpl_malloc_large(sizeof(gpl_grad_pair) * (n ? n : 1), "gradients");
     const int records = m->num_features <= CPU_RECORD_FEATURES;
     if (records) {
-        c->row_records = gpl_malloc_large(2 * sizeof(int64_t) * (n ? n : 1), "row records");
-        c->packed_grad = c->row_records ? c->row_records + 1 : NULL;
-        c->pair_stride = 2;
+        c->buf.row_records = gpl_malloc_large(2 * sizeof(int64_t) * (n ? n : 1), "row records");
+        c->buf.packed_grad = c->buf.row_records ? c->buf.row_records + 1 : NULL;
+        c->buf.pair_stride = 2;
     } else {
-        c->packed_grad = gpl_malloc_large(sizeof(int64_t) * (n ? n : 1), "packed gradients");
-        c->pair_stride = 1;
+        c->buf.packed_grad = gpl_malloc_large(sizeof(int64_t) * (n ? n : 1), "packed gradients");
+        c->buf.pair_stride = 1;
     }
-    c->rows = gpl_malloc_large(sizeof(uint32_t) * (n ? n : 1), "row lists");
+    c->buf.rows = gpl_malloc_large(sizeof(uint32_t) * (n ? n : 1), "row lists");
     /* Two halves: left and right pieces of a parallel partition. */
-    c->rows_scratch = gpl_malloc_large(sizeof(uint32_t) * 2 * (n ? n : 1), "row lists");
+    c->buf.rows_scratch = gpl_malloc_large(sizeof(uint32_t) * 2 * (n ? n : 1), "row lists");
     const int tables =
         gpl_node_table_init(&c->nodes, c->shape.max_nodes) == 0 &&
         gpl_hist_slots_init(&c->slots, "cpu", c->shape.max_nodes, cpu_hist_grow, c) == 0;
     c->slot_hist = calloc(nodes, sizeof(gpl_grad_pair *));
-    c->acc_len = (size_t)CPU_ACC_STRIDE * (size_t)m->num_features;
-    c->thread_hist = malloc(sizeof(int64_t) * c->acc_len * (size_t)c->nthread);
-    c->bins_by_feature = gpl_malloc_large(n * (size_t)m->num_features + 1, "binned columns");
-    if (!c->margins || !c->grad || !c->packed_grad || !c->rows || !c->rows_scratch ||
-        !tables || !c->slot_hist || !c->thread_hist || !c->bins_by_feature)
+    c->buf.acc_len = (size_t)CPU_ACC_STRIDE * (size_t)m->num_features;
+    c->buf.thread_hist = malloc(sizeof(int64_t) * c->buf.acc_len * (size_t)c->nthread);
+    c->buf.bins_by_feature = gpl_malloc_large(n * (size_t)m->num_features + 1, "binned columns");
+    if (!c->buf.margins || !c->buf.grad || !c->buf.packed_grad || !c->buf.rows || !c->buf.rows_scratch ||
+        !tables || !c->slot_hist || !c->buf.thread_hist || !c->buf.bins_by_feature)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cpu backend: out of host memory for %zu rows", n);
     transpose_bins(c);
     if (records) fill_record_bins(c);
     cpu_track_alloc(c, n * (size_t)m->num_features);
     cpu_track_alloc(c, n * (sizeof(float) * (size_t)c->shape.num_outputs +
-                            sizeof(gpl_grad_pair) + sizeof(int64_t) * (size_t)c->pair_stride +
+                            sizeof(gpl_grad_pair) + sizeof(int64_t) * (size_t)c->buf.pair_stride +
                             3 * sizeof(uint32_t)) +
                            nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +
-                           sizeof(int64_t) * c->acc_len * (size_t)c->nthread);
+                           sizeof(int64_t) * c->buf.acc_len * (size_t)c->nthread);
     return GPULAYER_OK;
 }
