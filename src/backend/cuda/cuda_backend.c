@@ -14,16 +14,16 @@ static void cuda_destroy(gpl_backend *be)
     if (!be) return;
     cuda_context *c = cuda_ctx(be);
     if (c) {
-        if (c->stream) (void)cudaSetDevice(c->device);
-        if (c->stream) {
+        if (c->dev.stream) (void)cudaSetDevice(c->dev.device);
+        if (c->dev.stream) {
             /* Work still queued must finish before its memory goes. */
-            cudaStreamSynchronize(c->stream);
+            cudaStreamSynchronize(c->dev.stream);
             (void)cudaGetLastError();
         }
         cuda_profile_report(c);
         cuda_profile_destroy(c);
         cuda_workspace_destroy(c);
-        if (c->stream) cudaStreamDestroy(c->stream);
+        if (c->dev.stream) cudaStreamDestroy(c->dev.stream);
         (void)cudaGetLastError();
         free(c);
     }
@@ -33,8 +33,8 @@ static void cuda_destroy(gpl_backend *be)
 static void cuda_memory(gpl_backend *be, gpl_memory_report *out)
 {
     cuda_context *c = cuda_ctx(be);
-    out->allocated_bytes = c->pool.allocated;
-    out->peak_bytes = c->pool.peak;
+    out->allocated_bytes = c->buf.pool.allocated;
+    out->peak_bytes = c->buf.pool.peak;
     out->estimate_bytes = c->estimate_bytes;
 }
 
@@ -67,7 +67,7 @@ gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,
     GPL_CHECK(gpl_backend_new("cuda", &cuda_ops, config, sizeof(cuda_context), &be));
     cuda_context *c = be->ctx;
     c->level = -1;
-    c->verbose = config->verbose;
+    c->dev.verbose = config->verbose;
     c->shape.max_nodes = config->max_nodes;
     c->shape.num_outputs = config->num_outputs;
     cuda_tuning_read(&c->tuning);

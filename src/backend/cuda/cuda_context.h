@@ -67,11 +67,9 @@ typedef struct cuda_early_split {
     int32_t default_left;
 } cuda_early_split;
 
-/* The context in parts by job, in the order every backend's has: device
- * facts, shape, buffers (device data, chunks, per-level tables, the tree),
- * histogram pool, node table, tuning. */
-typedef struct cuda_context {
-    /* device facts */
+/* Device facts: the device, what it can do, its stream and the
+ * histogram kernel chosen for it (cuda_startup.c, cuda_upload.c). */
+typedef struct cuda_device_facts {
     int device;
     char device_name[256];
     int cc_major, cc_minor;
@@ -81,15 +79,12 @@ typedef struct cuda_context {
     cudaStream_t stream;
     gpl_cuda_hist_kind hist_kind;      /* the kernel used, chosen at upload */
     int verbose;
-    int level; /* depth of the level being grown, for messages */
-    int rows_identity; /* the root's rows are still 0 .. n-1: no partition yet */
+} cuda_device_facts;
 
-    /* shape */
-    gpl_shape shape;
-    int64_t stride;
-    uint32_t *feature_offset; /* host copy */
-
-    /* buffers: device data */
+/* The job's device data (cuda_memory.c): the block pool they come from,
+ * the matrix, gradients, row lists and per-split tables, with their
+ * pinned host twins and the feature mask the device holds. */
+typedef struct cuda_buffers {
     cuda_pool pool;
     uint8_t *d_bins;
     uint8_t *d_columns; /* the bins feature-major, for the partition (or NULL) */
@@ -116,6 +111,24 @@ typedef struct cuda_context {
     uint8_t *d_mask;
     uint8_t *mask_cache; /* host copy of the mask now on the device */
     int mask_state;      /* 0 none uploaded, 1 d_mask valid          */
+} cuda_buffers;
+
+/* The context in parts by job, in the order every backend's has: device
+ * facts, shape, buffers (device data, chunks, per-level tables, the tree),
+ * histogram pool, node table, tuning. */
+typedef struct cuda_context {
+    /* device facts */
+    cuda_device_facts dev;
+    int level; /* depth of the level being grown, for messages */
+    int rows_identity; /* the root's rows are still 0 .. n-1: no partition yet */
+
+    /* shape */
+    gpl_shape shape;
+    int64_t stride;
+    uint32_t *feature_offset; /* host copy */
+
+    /* buffers: device data */
+    cuda_buffers buf;
 
     /* histogram chunks */
     gpl_cuda_hist_chunk *d_chunks;
@@ -183,7 +196,7 @@ gpulayer_status cuda_fail(const cuda_context *c, cudaError_t err, const char *wh
  * that start a piece of work (upload, margins, gradients, a tree,
  * prediction, sums from other ranks, destruction); the level operations
  * run in the thread that began the tree. */
-#define CUDA_ENTER(c) CUDA_TRY((c), cudaSetDevice((c)->device), "cudaSetDevice")
+#define CUDA_ENTER(c) CUDA_TRY((c), cudaSetDevice((c)->dev.device), "cudaSetDevice")
 
 /* ------------------------------------------------------------ start-up */
 

@@ -15,18 +15,18 @@ gpulayer_status cuda_compute_gradients(gpl_backend *be, const gpl_gradient_reque
                          req->output, c->shape.num_outputs);
     gpl_cuda_grad_args a = {(int32_t)req->objective, c->shape.num_outputs, req->output,
                             req->round, req->seed, req->subsample, c->shape.num_rows,
-                            c->d_margins, c->d_label, c->d_weight, c->d_grad, c->d_max,
-                            c->d_scale};
+                            c->buf.d_margins, c->buf.d_label, c->buf.d_weight, c->buf.d_grad, c->buf.d_max,
+                            c->buf.d_scale};
     cuda_profile_begin(c);
-    CUDA_TRY(c, cudaMemsetAsync(c->d_max, 0, 2 * sizeof(unsigned long long), c->stream),
+    CUDA_TRY(c, cudaMemsetAsync(c->buf.d_max, 0, 2 * sizeof(unsigned long long), c->dev.stream),
              "clearing gradient maxima");
-    CUDA_TRY(c, gpl_cuda_launch_grad_max(&a, c->stream), "kernel grad_max");
-    CUDA_TRY(c, gpl_cuda_launch_grad_scale(&a, c->stream), "kernel grad_scale");
-    CUDA_TRY(c, gpl_cuda_launch_grad_quantize(&a, c->stream), "kernel grad_quantize");
-    CUDA_TRY(c, cudaMemcpyAsync(c->h_scale, c->d_scale, sizeof *c->h_scale,
-                                cudaMemcpyDeviceToHost, c->stream), "copying scales");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "kernels grad_max/grad_quantize");
+    CUDA_TRY(c, gpl_cuda_launch_grad_max(&a, c->dev.stream), "kernel grad_max");
+    CUDA_TRY(c, gpl_cuda_launch_grad_scale(&a, c->dev.stream), "kernel grad_scale");
+    CUDA_TRY(c, gpl_cuda_launch_grad_quantize(&a, c->dev.stream), "kernel grad_quantize");
+    CUDA_TRY(c, cudaMemcpyAsync(c->buf.h_scale, c->buf.d_scale, sizeof *c->buf.h_scale,
+                                cudaMemcpyDeviceToHost, c->dev.stream), "copying scales");
+    CUDA_TRY(c, cudaStreamSynchronize(c->dev.stream), "kernels grad_max/grad_quantize");
     cuda_profile_end(c, CUDA_OP_GRADIENTS);
-    *scale = *c->h_scale;
+    *scale = *c->buf.h_scale;
     return GPULAYER_OK;
 }

@@ -13,12 +13,12 @@ static gpl_cuda_hist_args hist_args(const cuda_context *c)
 {
     gpl_cuda_hist_args a;
     memset(&a, 0, sizeof a);
-    a.bins = c->d_bins;
+    a.bins = c->buf.d_bins;
     a.stride = c->stride;
-    a.grad = c->d_grad;
-    a.rows0 = c->d_rows[0];
-    a.rows1 = c->d_rows[1];
-    a.feature_offset = c->d_feature_offset;
+    a.grad = c->buf.d_grad;
+    a.rows0 = c->buf.d_rows[0];
+    a.rows1 = c->buf.d_rows[1];
+    a.feature_offset = c->buf.d_feature_offset;
     a.num_features = c->shape.num_features;
     a.hist_len = c->shape.hist_len;
     a.chunks = c->d_chunks;
@@ -45,7 +45,7 @@ gpulayer_status cuda_build_histograms(gpl_backend *be, const int32_t *nodes,
         GPL_CHECK(gpl_hist_slots_acquire(&c->slots, NULL, nodes[i], &slot));
         total += c->nodes.count[nodes[i]];
     }
-    const int64_t target = (4 * (int64_t)c->sm_count + c->num_chunks - 1) / c->num_chunks;
+    const int64_t target = (4 * (int64_t)c->dev.sm_count + c->num_chunks - 1) / c->num_chunks;
     int64_t per_item = (total + target - 1) / (target > 0 ? target : 1);
     if (per_item < 1024) per_item = 1024;
     const size_t cap = (s->bytes - sizeof(int32_t) * (size_t)num_nodes) /
@@ -77,9 +77,9 @@ gpulayer_status cuda_build_histograms(gpl_backend *be, const int32_t *nodes,
     a.num_items = (int32_t)num_items;
     a.clear_slots = (const int32_t *)((const gpl_cuda_hist_item *)s->dev + num_items);
     a.num_clear = num_nodes;
-    CUDA_TRY(c, gpl_cuda_launch_hist_clear(&a, c->stream), "kernel hist_clear");
-    CUDA_TRY(c, gpl_cuda_launch_hist(c->hist_kind, &a, c->hist_smem, c->stream),
-             c->hist_kind == GPL_CUDA_HIST_GLOBAL ? "kernel hist_global" : "kernel hist_shared");
+    CUDA_TRY(c, gpl_cuda_launch_hist_clear(&a, c->dev.stream), "kernel hist_clear");
+    CUDA_TRY(c, gpl_cuda_launch_hist(c->dev.hist_kind, &a, c->hist_smem, c->dev.stream),
+             c->dev.hist_kind == GPL_CUDA_HIST_GLOBAL ? "kernel hist_global" : "kernel hist_shared");
     cuda_profile_end(c, CUDA_OP_HISTOGRAMS);
     /* Bytes the kernel must read: each row's bins once, its gradient pair
      * and row index once per feature chunk. */
@@ -112,7 +112,7 @@ gpulayer_status cuda_subtract_histograms(gpl_backend *be, const gpl_hist_subtrac
     GPL_CHECK(cuda_stage_send(c, s, 3 * sizeof(int32_t) * (size_t)count,
                               "copying subtraction table"));
     CUDA_TRY(c, gpl_cuda_launch_hist_subtract(c->d_slot_ptr, s->dev, count, c->shape.hist_len,
-                                              c->stream), "kernel hist_subtract");
+                                              c->dev.stream), "kernel hist_subtract");
     cuda_profile_end(c, CUDA_OP_SUBTRACT);
     return GPULAYER_OK;
 }
@@ -132,8 +132,8 @@ gpulayer_status cuda_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair
     GPL_CHECK(gpl_check_histogram("cuda", NULL, GPULAYER_ERR_INVALID_ARGUMENT, &c->slots, node));
     CUDA_TRY(c, cudaMemcpyAsync(out, c->slot_ptr[c->slots.node_slot[node]],
                                 sizeof(gpl_grad_pair) * c->shape.hist_len, cudaMemcpyDeviceToHost,
-                                c->stream), "read_histogram");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "read_histogram (kernels before it)");
+                                c->dev.stream), "read_histogram");
+    CUDA_TRY(c, cudaStreamSynchronize(c->dev.stream), "read_histogram (kernels before it)");
     return GPULAYER_OK;
 }
 
@@ -152,9 +152,9 @@ static gpulayer_status write_row_gradients(cuda_context *c, const gpl_grad_pair 
         }
         q[r] = (gpl_cuda_qpair){(int32_t)in[r].grad, (int32_t)in[r].hess};
     }
-    cudaError_t e = cudaMemcpyAsync(c->d_grad, q, sizeof *q * n, cudaMemcpyHostToDevice,
-                                    c->stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+    cudaError_t e = cudaMemcpyAsync(c->buf.d_grad, q, sizeof *q * n, cudaMemcpyHostToDevice,
+                                    c->dev.stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(c->dev.stream);
     free(q);
     if (e != cudaSuccess) return cuda_fail(c, e, "write_pairs");
     return GPULAYER_OK;
@@ -171,7 +171,7 @@ gpulayer_status cuda_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_p
     GPL_CHECK(gpl_hist_slots_acquire(&c->slots, NULL, node, &slot));
     CUDA_TRY(c, cudaMemcpyAsync(c->slot_ptr[c->slots.node_slot[node]], in,
                                 sizeof(gpl_grad_pair) * c->shape.hist_len, cudaMemcpyHostToDevice,
-                                c->stream), "write_pairs");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "write_pairs");
+                                c->dev.stream), "write_pairs");
+    CUDA_TRY(c, cudaStreamSynchronize(c->dev.stream), "write_pairs");
     return GPULAYER_OK;
 }

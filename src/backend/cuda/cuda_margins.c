@@ -11,11 +11,11 @@ gpulayer_status cuda_set_margins(gpl_backend *be, const float *margins)
 {
     cuda_context *c = cuda_ctx(be);
     CUDA_ENTER(c);
-    CUDA_TRY(c, cudaMemcpyAsync(c->d_margins, margins,
+    CUDA_TRY(c, cudaMemcpyAsync(c->buf.d_margins, margins,
                                 sizeof(float) * (size_t)c->shape.num_rows *
                                     (size_t)c->shape.num_outputs,
-                                cudaMemcpyHostToDevice, c->stream), "set_margins");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "set_margins");
+                                cudaMemcpyHostToDevice, c->dev.stream), "set_margins");
+    CUDA_TRY(c, cudaStreamSynchronize(c->dev.stream), "set_margins");
     return GPULAYER_OK;
 }
 
@@ -23,11 +23,11 @@ gpulayer_status cuda_get_margins(gpl_backend *be, float *margins)
 {
     cuda_context *c = cuda_ctx(be);
     CUDA_ENTER(c);
-    CUDA_TRY(c, cudaMemcpyAsync(margins, c->d_margins,
+    CUDA_TRY(c, cudaMemcpyAsync(margins, c->buf.d_margins,
                                 sizeof(float) * (size_t)c->shape.num_rows *
                                     (size_t)c->shape.num_outputs,
-                                cudaMemcpyDeviceToHost, c->stream), "get_margins");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "get_margins (kernels before it)");
+                                cudaMemcpyDeviceToHost, c->dev.stream), "get_margins");
+    CUDA_TRY(c, cudaStreamSynchronize(c->dev.stream), "get_margins (kernels before it)");
     return GPULAYER_OK;
 }
 
@@ -62,10 +62,10 @@ static gpulayer_status update_margins_by_tree(cuda_context *c, int32_t output,
     GPL_CHECK(cuda_stage_send(c, &c->stage_tree, n * (sizeof(gpl_infer_node) + sizeof(float)),
                               "copying the tree table"));
     const gpl_infer_node *d_nodes = c->stage_tree.dev;
-    gpl_cuda_tree_margin_args a = {c->d_margins, c->shape.num_outputs, output, c->shape.num_rows,
-                                   c->d_bins, c->stride, d_nodes,
+    gpl_cuda_tree_margin_args a = {c->buf.d_margins, c->shape.num_outputs, output, c->shape.num_rows,
+                                   c->buf.d_bins, c->stride, d_nodes,
                                    (const float *)(d_nodes + n), c->tree_top};
-    CUDA_TRY(c, gpl_cuda_launch_tree_margins(&a, c->stream), "kernel tree_margins");
+    CUDA_TRY(c, gpl_cuda_launch_tree_margins(&a, c->dev.stream), "kernel tree_margins");
     cuda_profile_end(c, CUDA_OP_MARGINS);
     return GPULAYER_OK;
 }
@@ -109,10 +109,10 @@ gpulayer_status cuda_update_margins(gpl_backend *be, int32_t output,
                                         sizeof(uint32_t) * ((size_t)count + 1),
                               "copying leaf tables"));
     gpl_cuda_leaf *d_leaves = s->dev;
-    gpl_cuda_margin_args a = {c->d_margins, c->shape.num_outputs, output, c->d_rows[0],
-                              c->d_rows[1], d_leaves, (const uint32_t *)(d_leaves + count),
+    gpl_cuda_margin_args a = {c->buf.d_margins, c->shape.num_outputs, output, c->buf.d_rows[0],
+                              c->buf.d_rows[1], d_leaves, (const uint32_t *)(d_leaves + count),
                               count, tiles};
-    CUDA_TRY(c, gpl_cuda_launch_update_margins(&a, c->stream), "kernel update_margins");
+    CUDA_TRY(c, gpl_cuda_launch_update_margins(&a, c->dev.stream), "kernel update_margins");
     cuda_profile_end(c, CUDA_OP_MARGINS);
     return GPULAYER_OK;
 }

@@ -24,7 +24,7 @@ static size_t size_class(size_t bytes)
 
 void *cuda_pool_get(cuda_context *c, size_t bytes, const char *what, gpulayer_status *st)
 {
-    cuda_pool *p = &c->pool;
+    cuda_pool *p = &c->buf.pool;
     const size_t cls = size_class(bytes ? bytes : 1);
     for (int i = 0; i < p->count; i++)
         if (!p->blocks[i].in_use && p->blocks[i].bytes == cls) {
@@ -49,7 +49,7 @@ void *cuda_pool_get(cuda_context *c, size_t bytes, const char *what, gpulayer_st
         cudaMemGetInfo(&free_b, &total_b);
         *st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                         "cuda backend: cannot allocate %.1f MiB for %s on %s (%.1f MiB "
-                        "free): %s", cls / MIB, what, c->device_name, free_b / MIB,
+                        "free): %s", cls / MIB, what, c->dev.device_name, free_b / MIB,
                         cudaGetErrorString(e));
         return NULL;
     }
@@ -97,9 +97,9 @@ gpulayer_status cuda_stage_send(cuda_context *c, cuda_stage *s, size_t bytes,
                                 const char *what)
 {
     if (bytes == 0) return GPULAYER_OK;
-    CUDA_TRY(c, cudaMemcpyAsync(s->dev, s->host, bytes, cudaMemcpyHostToDevice, c->stream),
+    CUDA_TRY(c, cudaMemcpyAsync(s->dev, s->host, bytes, cudaMemcpyHostToDevice, c->dev.stream),
              what);
-    CUDA_TRY(c, cudaEventRecord(s->copied, c->stream), what);
+    CUDA_TRY(c, cudaEventRecord(s->copied, c->dev.stream), what);
     return GPULAYER_OK;
 }
 
@@ -133,7 +133,7 @@ static int32_t level_capacity(const cuda_context *c)
 /* Histogram work items of one launch (see cuda_hist.c). */
 static int32_t item_capacity(const cuda_context *c)
 {
-    return 4 * c->sm_count + level_capacity(c);
+    return 4 * c->dev.sm_count + level_capacity(c);
 }
 
 /* Tiles of one partition launch at most: each split node's rows cut into
@@ -185,7 +185,7 @@ size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
         sizeof(uint64_t) * (size_t)partition_tiles(c),      /* look-back words  */
         sizeof(unsigned long long),                         /* tile tickets     */
         sizeof(gpl_split_record) * L,
-        sizeof(gpl_cuda_split_best) * L * (size_t)c->split_groups,
+        sizeof(gpl_cuda_split_best) * L * (size_t)c->buf.split_groups,
         (size_t)item_capacity(c) * sizeof(gpl_cuda_hist_item) + L * sizeof(int32_t),
         3 * L * sizeof(int32_t), 2 * L * sizeof(int32_t),   /* per-level tables */
         L * sizeof(gpl_cuda_part_split) + (L + 1) * sizeof(uint32_t),
@@ -236,8 +236,8 @@ static gpulayer_status host_tables(cuda_context *c)
                                            c) == 0;
     c->node_early = malloc(M * sizeof *c->node_early);
     c->part_late = malloc(M * sizeof *c->part_late);
-    c->mask_cache = malloc((size_t)c->shape.num_features);
-    if (!tables || !c->node_early || !c->part_late || !c->mask_cache)
+    c->buf.mask_cache = malloc((size_t)c->shape.num_features);
+    if (!tables || !c->node_early || !c->part_late || !c->buf.mask_cache)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cuda backend: out of host memory for %zu nodes", M);
     for (size_t i = 0; i < M; i++) c->node_early[i].feature = -1;
@@ -261,22 +261,22 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     }
     memcpy(c->feature_offset, m->feature_offset, sizeof(uint32_t) * ((size_t)F + 1));
     make_chunks(c, chunks);
-    c->split_groups = (F + GPL_CUDA_SPLIT_FEATURES - 1) / GPL_CUDA_SPLIT_FEATURES;
+    c->buf.split_groups = (F + GPL_CUDA_SPLIT_FEATURES - 1) / GPL_CUDA_SPLIT_FEATURES;
     /* Staged rows pay off when a row's bins are one chunk (up to 32
      * features): on 1M x 256 they were 2% slower than the direct kernel,
      * on 10M x 28 21% faster (docs/benchmarks.md). */
-    c->hist_kind = c->tuning.hist;
-    if (c->hist_kind == GPL_CUDA_HIST_SHARED)
-        c->hist_kind = c->num_chunks == 1 ? GPL_CUDA_HIST_STAGED : GPL_CUDA_HIST_DIRECT;
-    c->hist_smem = gpl_cuda_hist_smem_bytes(c->hist_kind, c->max_chunk_bins);
-    if (c->hist_kind != GPL_CUDA_HIST_GLOBAL && c->hist_smem > c->smem_optin) {
+    c->dev.hist_kind = c->tuning.hist;
+    if (c->dev.hist_kind == GPL_CUDA_HIST_SHARED)
+        c->dev.hist_kind = c->num_chunks == 1 ? GPL_CUDA_HIST_STAGED : GPL_CUDA_HIST_DIRECT;
+    c->hist_smem = gpl_cuda_hist_smem_bytes(c->dev.hist_kind, c->max_chunk_bins);
+    if (c->dev.hist_kind != GPL_CUDA_HIST_GLOBAL && c->hist_smem > c->dev.smem_optin) {
         /* A device with little shared memory per block: the reference
          * kernel is slower but exact. */
-        if (c->verbose)
+        if (c->dev.verbose)
             fprintf(stderr, "[gpulayer] cuda: %zu bytes of shared memory per block needed, "
                     "%zu available: using global-memory histograms\n", c->hist_smem,
-                    c->smem_optin);
-        c->hist_kind = GPL_CUDA_HIST_GLOBAL;
+                    c->dev.smem_optin);
+        c->dev.hist_kind = GPL_CUDA_HIST_GLOBAL;
     }
     c->planned_slots = planned_slots(c->shape.max_nodes);
     c->estimate_bytes = cuda_plan_bytes(c, has_weight, c->planned_slots);
@@ -298,7 +298,7 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
                          (double)c->shape.num_rows * sizeof(gpl_cuda_qpair) / MIB,
                          (double)c->planned_slots * c->shape.hist_len * sizeof(gpl_grad_pair) /
                              MIB,
-                         c->device_name, free_b / MIB, total_b / MIB);
+                         c->dev.device_name, free_b / MIB, total_b / MIB);
     }
 
     const size_t N = (size_t)c->shape.num_rows ? (size_t)c->shape.num_rows : 1;
@@ -309,44 +309,44 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     c->d_chunks = cuda_pool_get(c, sizeof *chunks * (size_t)c->num_chunks, "chunks", &st);
     if (c->d_chunks)
         e = cudaMemcpyAsync(c->d_chunks, chunks, sizeof *chunks * (size_t)c->num_chunks,
-                            cudaMemcpyHostToDevice, c->stream);
-    if (c->d_chunks && e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+                            cudaMemcpyHostToDevice, c->dev.stream);
+    if (c->d_chunks && e == cudaSuccess) e = cudaStreamSynchronize(c->dev.stream);
     free(chunks);
     if (!c->d_chunks) return st;
     if (e != cudaSuccess) return cuda_fail(c, e, "copying the feature chunks");
-    POOL_GET(c->d_bins, N * (size_t)c->stride, "the binned matrix");
+    POOL_GET(c->buf.d_bins, N * (size_t)c->stride, "the binned matrix");
     if (cuda_wants_columns(c))
-        POOL_GET(c->d_columns, N * (size_t)F, "the binned matrix by feature");
-    POOL_GET(c->d_feature_offset, sizeof(uint32_t) * ((size_t)F + 1), "feature offsets");
-    POOL_GET(c->d_label, sizeof(float) * N, "labels");
-    if (has_weight) POOL_GET(c->d_weight, sizeof(float) * N, "weights");
-    POOL_GET(c->d_margins, sizeof(float) * N * (size_t)c->shape.num_outputs, "margins");
-    POOL_GET(c->d_grad, sizeof(gpl_cuda_qpair) * N, "gradient pairs");
-    POOL_GET(c->d_rows[0], sizeof(uint32_t) * N, "the row index");
-    POOL_GET(c->d_rows[1], sizeof(uint32_t) * N, "the row index");
-    POOL_GET(c->d_max, 2 * sizeof(unsigned long long), "gradient maxima");
-    POOL_GET(c->d_scale, sizeof(gpl_quant_scale), "gradient scales");
-    POOL_GET(c->d_mask, (size_t)F, "the feature mask");
+        POOL_GET(c->buf.d_columns, N * (size_t)F, "the binned matrix by feature");
+    POOL_GET(c->buf.d_feature_offset, sizeof(uint32_t) * ((size_t)F + 1), "feature offsets");
+    POOL_GET(c->buf.d_label, sizeof(float) * N, "labels");
+    if (has_weight) POOL_GET(c->buf.d_weight, sizeof(float) * N, "weights");
+    POOL_GET(c->buf.d_margins, sizeof(float) * N * (size_t)c->shape.num_outputs, "margins");
+    POOL_GET(c->buf.d_grad, sizeof(gpl_cuda_qpair) * N, "gradient pairs");
+    POOL_GET(c->buf.d_rows[0], sizeof(uint32_t) * N, "the row index");
+    POOL_GET(c->buf.d_rows[1], sizeof(uint32_t) * N, "the row index");
+    POOL_GET(c->buf.d_max, 2 * sizeof(unsigned long long), "gradient maxima");
+    POOL_GET(c->buf.d_scale, sizeof(gpl_quant_scale), "gradient scales");
+    POOL_GET(c->buf.d_mask, (size_t)F, "the feature mask");
     const size_t L = (size_t)level_capacity(c);
-    POOL_GET(c->d_counts, sizeof(uint32_t) * L, "partition counts");
-    c->part_status_cap = partition_tiles(c);
-    POOL_GET(c->d_part_status, sizeof(uint64_t) * c->part_status_cap, "partition look-back");
-    POOL_GET(c->d_part_ticket, sizeof(unsigned long long), "partition tickets");
+    POOL_GET(c->buf.d_counts, sizeof(uint32_t) * L, "partition counts");
+    c->buf.part_status_cap = partition_tiles(c);
+    POOL_GET(c->buf.d_part_status, sizeof(uint64_t) * c->buf.part_status_cap, "partition look-back");
+    POOL_GET(c->buf.d_part_ticket, sizeof(unsigned long long), "partition tickets");
     /* Epoch 0 never matches a launch's tag; the counter starts at 0. */
-    CUDA_TRY(c, cudaMemsetAsync(c->d_part_status, 0, sizeof(uint64_t) * c->part_status_cap,
-                                c->stream), "clearing the partition look-back");
-    CUDA_TRY(c, cudaMemsetAsync(c->d_part_ticket, 0, sizeof(unsigned long long), c->stream),
+    CUDA_TRY(c, cudaMemsetAsync(c->buf.d_part_status, 0, sizeof(uint64_t) * c->buf.part_status_cap,
+                                c->dev.stream), "clearing the partition look-back");
+    CUDA_TRY(c, cudaMemsetAsync(c->buf.d_part_ticket, 0, sizeof(unsigned long long), c->dev.stream),
              "clearing the partition tickets");
-    c->part_tickets = 0;
-    c->part_epoch = 0;
-    POOL_GET(c->d_records, sizeof(gpl_split_record) * L, "split records");
-    POOL_GET(c->d_partial, sizeof(gpl_cuda_split_best) * L * (size_t)c->split_groups,
+    c->buf.part_tickets = 0;
+    c->buf.part_epoch = 0;
+    POOL_GET(c->buf.d_records, sizeof(gpl_split_record) * L, "split records");
+    POOL_GET(c->buf.d_partial, sizeof(gpl_cuda_split_best) * L * (size_t)c->buf.split_groups,
              "split candidates");
-    CUDA_TRY(c, cudaHostAlloc((void **)&c->h_scale, sizeof *c->h_scale, cudaHostAllocDefault),
+    CUDA_TRY(c, cudaHostAlloc((void **)&c->buf.h_scale, sizeof *c->buf.h_scale, cudaHostAllocDefault),
              "cudaHostAlloc");
-    CUDA_TRY(c, cudaHostAlloc((void **)&c->h_counts, sizeof(uint32_t) * L,
+    CUDA_TRY(c, cudaHostAlloc((void **)&c->buf.h_counts, sizeof(uint32_t) * L,
                               cudaHostAllocDefault), "cudaHostAlloc");
-    CUDA_TRY(c, cudaHostAlloc((void **)&c->h_records, sizeof(gpl_split_record) * L,
+    CUDA_TRY(c, cudaHostAlloc((void **)&c->buf.h_records, sizeof(gpl_split_record) * L,
                               cudaHostAllocDefault), "cudaHostAlloc");
     GPL_CHECK(cuda_stage_create(c, &c->stage_hist,
                                 (size_t)item_capacity(c) * sizeof(gpl_cuda_hist_item) +
@@ -376,14 +376,14 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     gpl_hist_slots_add(&c->slots, c->planned_slots);
     CUDA_TRY(c, cudaMemcpyAsync(c->d_slot_ptr, c->slot_ptr,
                                 sizeof(gpl_grad_pair *) * (size_t)c->slots.num_slots,
-                                cudaMemcpyHostToDevice, c->stream), "copying the slot table");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "copying the slot table");
-    if (c->hist_kind != GPL_CUDA_HIST_GLOBAL)
-        CUDA_TRY(c, gpl_cuda_hist_configure(c->hist_kind, c->hist_smem),
+                                cudaMemcpyHostToDevice, c->dev.stream), "copying the slot table");
+    CUDA_TRY(c, cudaStreamSynchronize(c->dev.stream), "copying the slot table");
+    if (c->dev.hist_kind != GPL_CUDA_HIST_GLOBAL)
+        CUDA_TRY(c, gpl_cuda_hist_configure(c->dev.hist_kind, c->hist_smem),
                  "configuring shared memory");
-    if (c->verbose)
+    if (c->dev.verbose)
         fprintf(stderr, "[gpulayer] cuda workspace: %.1f MiB planned, %.1f MiB allocated, "
-                "%.1f MiB were free\n", c->estimate_bytes / MIB, c->pool.allocated / MIB,
+                "%.1f MiB were free\n", c->estimate_bytes / MIB, c->buf.pool.allocated / MIB,
                 free_b / MIB);
     return GPULAYER_OK;
 }
@@ -397,16 +397,16 @@ void cuda_workspace_destroy(cuda_context *c)
     cuda_stage_destroy(&c->stage_leaf);
     cuda_stage_destroy(&c->stage_tree);
     c->tree_nodes = NULL;
-    if (c->h_scale) cudaFreeHost(c->h_scale);
-    if (c->h_counts) cudaFreeHost(c->h_counts);
-    if (c->h_records) cudaFreeHost(c->h_records);
-    cuda_pool_release_all(&c->pool);
+    if (c->buf.h_scale) cudaFreeHost(c->buf.h_scale);
+    if (c->buf.h_counts) cudaFreeHost(c->buf.h_counts);
+    if (c->buf.h_records) cudaFreeHost(c->buf.h_records);
+    cuda_pool_release_all(&c->buf.pool);
     free(c->feature_offset);
     gpl_node_table_free(&c->nodes);
     gpl_hist_slots_free(&c->slots);
     free(c->node_early);
     free(c->part_late);
-    free(c->mask_cache);
+    free(c->buf.mask_cache);
     free(c->slot_ptr);
 }
 
@@ -429,8 +429,8 @@ gpulayer_status cuda_slots_grow(void *user, int32_t node, int32_t first, int32_t
     /* Kernels already queued read only the old entries, which stay. */
     CUDA_TRY(c, cudaMemcpyAsync(c->d_slot_ptr + first, c->slot_ptr + first,
                                 sizeof(gpl_grad_pair *) * (size_t)more,
-                                cudaMemcpyHostToDevice, c->stream), "growing the slot table");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "growing the slot table");
+                                cudaMemcpyHostToDevice, c->dev.stream), "growing the slot table");
+    CUDA_TRY(c, cudaStreamSynchronize(c->dev.stream), "growing the slot table");
     *made = more;
     return GPULAYER_OK;
 }

@@ -21,7 +21,7 @@ gpulayer_status cuda_begin_tree(gpl_backend *be)
      * lists (no tree table) reads a root that never split from buffer 0. */
     if (!c->tree_nodes) {
         cuda_profile_begin(c);
-        CUDA_TRY(c, gpl_cuda_launch_iota(c->d_rows[0], c->shape.num_rows, c->stream),
+        CUDA_TRY(c, gpl_cuda_launch_iota(c->buf.d_rows[0], c->shape.num_rows, c->dev.stream),
                  "kernel iota");
         cuda_profile_end(c, CUDA_OP_BEGIN_TREE);
     }
@@ -63,9 +63,9 @@ gpulayer_status cuda_partition_table(cuda_context *c, int32_t count, const int32
         tiles += (uint32_t)((c->nodes.count[n] + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS);
     }
     tile_first[count] = tiles;
-    if (tiles > c->part_status_cap)
+    if (tiles > c->buf.part_status_cap)
         return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: %u partition tiles at level %d "
-                         "exceed the planned %u", tiles, c->level, c->part_status_cap);
+                         "exceed the planned %u", tiles, c->level, c->buf.part_status_cap);
     *num_tiles = tiles;
     return GPULAYER_OK;
 }
@@ -79,19 +79,19 @@ gpulayer_status cuda_launch_partition(cuda_context *c, int32_t count, uint32_t t
     GPL_CHECK(cuda_stage_send(c, s, sizeof(gpl_cuda_part_split) * (size_t)count +
                                         sizeof(uint32_t) * ((size_t)count + 1),
                               "copying partition table"));
-    c->part_epoch = c->part_epoch % ((1u << 30) - 1) + 1;
+    c->buf.part_epoch = c->buf.part_epoch % ((1u << 30) - 1) + 1;
     gpl_cuda_part_split *d_ps = s->dev;
-    gpl_cuda_part_args pa = {c->d_columns ? c->d_columns : c->d_bins,
-                             c->d_columns ? 1 : c->stride,
-                             c->d_columns ? c->shape.num_rows : 1, c->d_rows[0], c->d_rows[1],
+    gpl_cuda_part_args pa = {c->buf.d_columns ? c->buf.d_columns : c->buf.d_bins,
+                             c->buf.d_columns ? 1 : c->stride,
+                             c->buf.d_columns ? c->shape.num_rows : 1, c->buf.d_rows[0], c->buf.d_rows[1],
                              d_ps,
                              (const uint32_t *)(d_ps + count), count, tiles,
-                             c->d_counts, records, c->d_part_ticket, c->part_tickets,
-                             c->d_part_status, c->part_epoch};
-    CUDA_TRY(c, gpl_cuda_launch_partition(&pa, c->stream), "kernel partition");
-    c->part_tickets += tiles;
-    CUDA_TRY(c, cudaMemcpyAsync(c->h_counts, c->d_counts, sizeof(uint32_t) * (size_t)count,
-                                cudaMemcpyDeviceToHost, c->stream), "copying child counts");
+                             c->buf.d_counts, records, c->buf.d_part_ticket, c->buf.part_tickets,
+                             c->buf.d_part_status, c->buf.part_epoch};
+    CUDA_TRY(c, gpl_cuda_launch_partition(&pa, c->dev.stream), "kernel partition");
+    c->buf.part_tickets += tiles;
+    CUDA_TRY(c, cudaMemcpyAsync(c->buf.h_counts, c->buf.d_counts, sizeof(uint32_t) * (size_t)count,
+                                cudaMemcpyDeviceToHost, c->dev.stream), "copying child counts");
     return GPULAYER_OK;
 }
 
@@ -136,12 +136,12 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
         c->rows_identity = 0;
         cuda_profile_begin(c);
         GPL_CHECK(cuda_launch_partition(c, late, tiles, NULL));
-        CUDA_TRY(c, cudaStreamSynchronize(c->stream), "kernel partition");
+        CUDA_TRY(c, cudaStreamSynchronize(c->dev.stream), "kernel partition");
         cuda_profile_end(c, CUDA_OP_PARTITION);
         for (int32_t j = 0; j < late; j++) {
             const gpl_split_apply *a = &splits[late_index[j]];
             /* A split without rows has no tile to write its count. */
-            const uint32_t nl = c->nodes.count[a->node] ? c->h_counts[j] : 0;
+            const uint32_t nl = c->nodes.count[a->node] ? c->buf.h_counts[j] : 0;
             set_children(c, a, nl, (uint8_t)(1 - c->nodes.buf[a->node]),
                          child_rows + 2 * late_index[j]);
         }

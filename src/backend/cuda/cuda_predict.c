@@ -33,7 +33,7 @@ static gpulayer_status copy_in(cuda_context *c, void *dst, const void *src, size
                                const char *what)
 {
     if (bytes == 0) return GPULAYER_OK;
-    CUDA_TRY(c, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c->stream), what);
+    CUDA_TRY(c, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c->dev.stream), what);
     return GPULAYER_OK;
 }
 
@@ -107,22 +107,22 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
         gpl_cuda_predict_args a = {d_data, n, F, fo->num_trees, K, job->base_margin,
                                    d_cut_ptr, d_cuts, d_nodes, d_leaf, d_first, d_depth,
                                    d_bins, d_out};
-        cudaError_t e = gpl_cuda_launch_predict(&a, c->stream);
-        if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+        cudaError_t e = gpl_cuda_launch_predict(&a, c->dev.stream);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(c->dev.stream);
         if (e != cudaSuccess) {
             st = cuda_fail(c, e, "kernel predict_kernel (kernels_predict.cu)");
             break;
         }
         e = cudaMemcpyAsync(margins + start * K, d_out, sizeof(float) * (size_t)n * (size_t)K,
-                            cudaMemcpyDeviceToHost, c->stream);
-        if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+                            cudaMemcpyDeviceToHost, c->dev.stream);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(c->dev.stream);
         if (e != cudaSuccess) st = cuda_fail(c, e, "copying prediction margins to the host");
     }
     /* Nothing of this job may still run when its buffers are reused. */
-    cudaError_t se = cudaStreamSynchronize(c->stream);
+    cudaError_t se = cudaStreamSynchronize(c->dev.stream);
     if (st == GPULAYER_OK && se != cudaSuccess)
         st = cuda_fail(c, se, "finishing the prediction");
-    for (int i = 0; i < m.count; i++) cuda_pool_put(&c->pool, m.ptr[i]);
+    for (int i = 0; i < m.count; i++) cuda_pool_put(&c->buf.pool, m.ptr[i]);
     free(host);
     return st;
 }

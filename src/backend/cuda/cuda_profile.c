@@ -25,14 +25,14 @@ void cuda_profile_init(cuda_context *c)
 
 void cuda_profile_begin(cuda_context *c)
 {
-    if (c->prof.enabled) cudaEventRecord(c->prof.start, c->stream);
+    if (c->prof.enabled) cudaEventRecord(c->prof.start, c->dev.stream);
 }
 
 void cuda_profile_end(cuda_context *c, cuda_op op)
 {
     if (!c->prof.enabled) return;
     float ms = 0.0f;
-    cudaEventRecord(c->prof.stop, c->stream);
+    cudaEventRecord(c->prof.stop, c->dev.stream);
     if (cudaEventSynchronize(c->prof.stop) == cudaSuccess &&
         cudaEventElapsedTime(&ms, c->prof.start, c->prof.stop) == cudaSuccess) {
         c->prof.ms[op] += ms;
@@ -47,7 +47,7 @@ void cuda_profile_report(cuda_context *c)
     double all = 0.0;
     for (int i = 0; i < CUDA_OP_COUNT; i++) all += c->prof.ms[i];
     fprintf(stderr, "[gpulayer] cuda profile on %s (device time per operation)\n",
-            c->device_name);
+            c->dev.device_name);
     fprintf(stderr, "[gpulayer]   %-12s %9s %12s %10s %6s\n", "operation", "calls",
             "total ms", "mean us", "share");
     for (int i = 0; i < CUDA_OP_COUNT; i++) {
@@ -62,7 +62,7 @@ void cuda_profile_report(cuda_context *c)
                 c->prof.hist_bytes * 1e-9, c->prof.ms[CUDA_OP_HISTOGRAMS],
                 c->prof.hist_bytes * 1e-6 / c->prof.ms[CUDA_OP_HISTOGRAMS]);
     fprintf(stderr, "[gpulayer]   device memory: peak %.1f MiB, planned %.1f MiB\n",
-            c->pool.peak / (1024.0 * 1024.0), c->estimate_bytes / (1024.0 * 1024.0));
+            c->buf.pool.peak / (1024.0 * 1024.0), c->estimate_bytes / (1024.0 * 1024.0));
 }
 
 void cuda_profile_destroy(cuda_context *c)

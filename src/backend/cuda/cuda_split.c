@@ -11,12 +11,12 @@
 static gpulayer_status upload_mask(cuda_context *c, const uint8_t *mask)
 {
     const size_t F = (size_t)c->shape.num_features;
-    if (!mask || (c->mask_state && !memcmp(c->mask_cache, mask, F))) return GPULAYER_OK;
-    memcpy(c->mask_cache, mask, F);
-    CUDA_TRY(c, cudaMemcpyAsync(c->d_mask, c->mask_cache, F, cudaMemcpyHostToDevice,
-                                c->stream), "copying the feature mask");
+    if (!mask || (c->buf.mask_state && !memcmp(c->buf.mask_cache, mask, F))) return GPULAYER_OK;
+    memcpy(c->buf.mask_cache, mask, F);
+    CUDA_TRY(c, cudaMemcpyAsync(c->buf.d_mask, c->buf.mask_cache, F, cudaMemcpyHostToDevice,
+                                c->dev.stream), "copying the feature mask");
     /* mask_cache is pageable: the copy has been staged when this returns. */
-    c->mask_state = 1;
+    c->buf.mask_state = 1;
     return GPULAYER_OK;
 }
 
@@ -52,29 +52,29 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
     GPL_CHECK(upload_mask(c, feature_mask));
     GPL_CHECK(cuda_stage_send(c, s, 2 * sizeof(int32_t) * (size_t)num_nodes,
                               "copying split node table"));
-    gpl_cuda_split_args a = {c->d_slot_ptr, s->dev, num_nodes, c->d_feature_offset,
-                             c->shape.num_features, feature_mask ? c->d_mask : NULL, *params,
-                             c->d_partial, c->split_groups, c->d_records};
-    CUDA_TRY(c, gpl_cuda_launch_split_scan(&a, c->stream), "kernel split_scan");
-    CUDA_TRY(c, gpl_cuda_launch_split_finish(&a, c->stream), "kernel split_finish");
-    if (early) GPL_CHECK(cuda_launch_partition(c, num_nodes, tiles, c->d_records));
-    CUDA_TRY(c, cudaMemcpyAsync(c->h_records, c->d_records,
+    gpl_cuda_split_args a = {c->d_slot_ptr, s->dev, num_nodes, c->buf.d_feature_offset,
+                             c->shape.num_features, feature_mask ? c->buf.d_mask : NULL, *params,
+                             c->buf.d_partial, c->buf.split_groups, c->buf.d_records};
+    CUDA_TRY(c, gpl_cuda_launch_split_scan(&a, c->dev.stream), "kernel split_scan");
+    CUDA_TRY(c, gpl_cuda_launch_split_finish(&a, c->dev.stream), "kernel split_finish");
+    if (early) GPL_CHECK(cuda_launch_partition(c, num_nodes, tiles, c->buf.d_records));
+    CUDA_TRY(c, cudaMemcpyAsync(c->buf.h_records, c->buf.d_records,
                                 sizeof(gpl_split_record) * (size_t)num_nodes,
-                                cudaMemcpyDeviceToHost, c->stream), "copying split records");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream),
+                                cudaMemcpyDeviceToHost, c->dev.stream), "copying split records");
+    CUDA_TRY(c, cudaStreamSynchronize(c->dev.stream),
              early ? "kernels hist/split_scan/split_finish/partition"
                    : "kernels hist/split_scan/split_finish");
     cuda_profile_end(c, CUDA_OP_SPLITS);
-    memcpy(out, c->h_records, sizeof(gpl_split_record) * (size_t)num_nodes);
+    memcpy(out, c->buf.h_records, sizeof(gpl_split_record) * (size_t)num_nodes);
     for (int32_t i = 0; i < num_nodes && early; i++) {
-        const gpl_split_record *r = &c->h_records[i];
+        const gpl_split_record *r = &c->buf.h_records[i];
         const int32_t n = nodes[i];
         if (r->feature < 0 || c->nodes.count[n] == 0) continue;
         /* The rows now lie in the other buffer, left child first (the
          * root's identity rows went to buffer 1). */
         c->nodes.buf[n] = (uint8_t)(1 - c->nodes.buf[n]);
         if (n == 0) c->rows_identity = 0;
-        c->node_early[n] = (cuda_early_split){c->h_counts[i], r->feature, r->bin,
+        c->node_early[n] = (cuda_early_split){c->buf.h_counts[i], r->feature, r->bin,
                                               r->default_left != 0};
     }
     return GPULAYER_OK;

@@ -35,15 +35,15 @@ static gpulayer_status check_kernel_abi(cuda_context *c, const char *driver)
 {
     int32_t *d_abi = NULL, abi = -1;
     cudaError_t e = cudaMalloc((void **)&d_abi, sizeof *d_abi);
-    if (e == cudaSuccess) e = gpl_cuda_launch_abi_probe(d_abi, c->stream);
+    if (e == cudaSuccess) e = gpl_cuda_launch_abi_probe(d_abi, c->dev.stream);
     if (e == cudaSuccess)
-        e = cudaMemcpyAsync(&abi, d_abi, sizeof abi, cudaMemcpyDeviceToHost, c->stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+        e = cudaMemcpyAsync(&abi, d_abi, sizeof abi, cudaMemcpyDeviceToHost, c->dev.stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(c->dev.stream);
     cudaFree(d_abi);
     if (e != cudaSuccess)
         return gpl_error(GPULAYER_ERR_DEVICE,
                          "cuda backend: a test kernel failed on %s (driver %s): %s",
-                         c->device_name, driver, cudaGetErrorString(e));
+                         c->dev.device_name, driver, cudaGetErrorString(e));
     if (abi != GPL_CUDA_KERNEL_ABI)
         return gpl_error(GPULAYER_ERR_DEVICE,
                          "cuda backend: the shipped kernels have ABI version %d but this "
@@ -55,10 +55,10 @@ static gpulayer_status check_kernel_abi(cuda_context *c, const char *driver)
 gpulayer_status cuda_startup(cuda_context *c, int device)
 {
     char driver[24], runtime[24];
-    cudaDriverGetVersion(&c->driver_version);
-    cudaRuntimeGetVersion(&c->runtime_version);
-    version_text(c->driver_version, driver, sizeof driver);
-    version_text(c->runtime_version, runtime, sizeof runtime);
+    cudaDriverGetVersion(&c->dev.driver_version);
+    cudaRuntimeGetVersion(&c->dev.runtime_version);
+    version_text(c->dev.driver_version, driver, sizeof driver);
+    version_text(c->dev.runtime_version, runtime, sizeof runtime);
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     (void)cudaGetLastError();
@@ -74,23 +74,23 @@ gpulayer_status cuda_startup(cuda_context *c, int device)
     struct cudaDeviceProp prop;
     e = cudaGetDeviceProperties(&prop, device);
     if (e != cudaSuccess) return cuda_fail(NULL, e, "cudaGetDeviceProperties");
-    c->device = device;
+    c->dev.device = device;
     /* prop.name has 256 bytes; keep room for the suffix. */
-    snprintf(c->device_name, sizeof c->device_name, "%.200s (cuda:%d, compute capability %d.%d)",
+    snprintf(c->dev.device_name, sizeof c->dev.device_name, "%.200s (cuda:%d, compute capability %d.%d)",
              prop.name, device, prop.major, prop.minor);
-    c->cc_major = prop.major;
-    c->cc_minor = prop.minor;
-    c->sm_count = prop.multiProcessorCount;
-    c->smem_optin = prop.sharedMemPerBlockOptin;
-    if (c->driver_version / 1000 < c->runtime_version / 1000)
+    c->dev.cc_major = prop.major;
+    c->dev.cc_minor = prop.minor;
+    c->dev.sm_count = prop.multiProcessorCount;
+    c->dev.smem_optin = prop.sharedMemPerBlockOptin;
+    if (c->dev.driver_version / 1000 < c->dev.runtime_version / 1000)
         return gpl_error(GPULAYER_ERR_DEVICE,
                          "cuda backend: the driver of %s supports CUDA %s, older than the "
                          "CUDA %s runtime this library was built with; update the NVIDIA "
-                         "driver", c->device_name, driver, runtime);
+                         "driver", c->dev.device_name, driver, runtime);
     if (prop.major < 8)
         return gpl_error(GPULAYER_ERR_DEVICE,
                          "cuda backend: %s is not supported: compute capability 8.0 or "
-                         "newer is required (driver %s)", c->device_name, driver);
+                         "newer is required (driver %s)", c->dev.device_name, driver);
     e = cudaSetDevice(device);
     if (e != cudaSuccess) return cuda_fail(NULL, e, "cudaSetDevice");
     /* The first touch of a kernel: fails when no shipped code (SASS or
@@ -101,17 +101,17 @@ gpulayer_status cuda_startup(cuda_context *c, int device)
         (void)cudaGetLastError();
         return gpl_error(GPULAYER_ERR_DEVICE,
                          "cuda backend: the kernels in this library cannot run on %s with "
-                         "driver %s (runtime %s): %s (%s)", c->device_name, driver, runtime,
+                         "driver %s (runtime %s): %s (%s)", c->dev.device_name, driver, runtime,
                          cudaGetErrorString(e), cudaGetErrorName(e));
     }
-    e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking);
+    e = cudaStreamCreateWithFlags(&c->dev.stream, cudaStreamNonBlocking);
     if (e != cudaSuccess) return cuda_fail(NULL, e, "cudaStreamCreate");
     GPL_CHECK(check_kernel_abi(c, driver));
-    if (c->verbose) {
+    if (c->dev.verbose) {
         char key[128];
         cuda_tuning_key(&c->tuning, key, sizeof key);
         fprintf(stderr, "[gpulayer] cuda backend on %s, %d multiprocessors, driver %s, "
-                "runtime %s, tuning %s\n", c->device_name, c->sm_count, driver, runtime, key);
+                "runtime %s, tuning %s\n", c->dev.device_name, c->dev.sm_count, driver, runtime, key);
     }
     return GPULAYER_OK;
 }

@@ -11,7 +11,7 @@ gpulayer_status cuda_upload(gpl_backend *be, const gpl_binned_matrix *m,
 {
     cuda_context *c = cuda_ctx(be);
     CUDA_ENTER(c);
-    if (c->d_bins)
+    if (c->buf.d_bins)
         return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: upload called twice");
     if (m->num_rows > CUDA_MAX_ROWS)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
@@ -24,24 +24,24 @@ gpulayer_status cuda_upload(gpl_backend *be, const gpl_binned_matrix *m,
     const size_t N = (size_t)m->num_rows;
     /* All copies on the backend's stream (which does not synchronize with
      * the legacy default stream), then one wait. */
-    CUDA_TRY(c, cudaMemcpyAsync(c->d_bins, m->bins, N * (size_t)c->stride,
-                                cudaMemcpyHostToDevice, c->stream),
+    CUDA_TRY(c, cudaMemcpyAsync(c->buf.d_bins, m->bins, N * (size_t)c->stride,
+                                cudaMemcpyHostToDevice, c->dev.stream),
              "copying the binned matrix");
-    CUDA_TRY(c, cudaMemcpyAsync(c->d_feature_offset, m->feature_offset,
+    CUDA_TRY(c, cudaMemcpyAsync(c->buf.d_feature_offset, m->feature_offset,
                                 sizeof(uint32_t) * ((size_t)m->num_features + 1),
-                                cudaMemcpyHostToDevice, c->stream), "copying feature offsets");
-    CUDA_TRY(c, cudaMemcpyAsync(c->d_label, label, sizeof(float) * N, cudaMemcpyHostToDevice,
-                                c->stream), "copying labels");
+                                cudaMemcpyHostToDevice, c->dev.stream), "copying feature offsets");
+    CUDA_TRY(c, cudaMemcpyAsync(c->buf.d_label, label, sizeof(float) * N, cudaMemcpyHostToDevice,
+                                c->dev.stream), "copying labels");
     if (weight)
-        CUDA_TRY(c, cudaMemcpyAsync(c->d_weight, weight, sizeof(float) * N,
-                                    cudaMemcpyHostToDevice, c->stream), "copying weights");
+        CUDA_TRY(c, cudaMemcpyAsync(c->buf.d_weight, weight, sizeof(float) * N,
+                                    cudaMemcpyHostToDevice, c->dev.stream), "copying weights");
     /* The partition reads one feature of many rows: feature-major, a split
      * reads its feature's bytes densely instead of a sector a row. */
-    if (c->d_columns)
-        CUDA_TRY(c, gpl_cuda_launch_bins_to_columns(c->d_bins, m->num_rows, m->num_features,
-                                                    c->d_columns, c->stream),
+    if (c->buf.d_columns)
+        CUDA_TRY(c, gpl_cuda_launch_bins_to_columns(c->buf.d_bins, m->num_rows, m->num_features,
+                                                    c->buf.d_columns, c->dev.stream),
                  "kernel bins_to_columns");
-    CUDA_TRY(c, cudaStreamSynchronize(c->stream), "upload");
+    CUDA_TRY(c, cudaStreamSynchronize(c->dev.stream), "upload");
     cuda_profile_end(c, CUDA_OP_UPLOAD);
     return GPULAYER_OK;
 }
