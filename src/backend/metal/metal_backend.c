@@ -11,9 +11,9 @@
 
 static void release_all(mtl_context *c)
 {
-    gpl_mtl_buf *all[] = {&c->bins, &c->offsets, &c->labels, &c->weights, &c->margins,
-                          &c->grad, &c->rows, &c->scratch, &c->group_max, &c->partial,
-                          &c->tiles, &c->child_counts, &c->records, &c->mask};
+    gpl_mtl_buf *all[] = {&c->buf.bins, &c->buf.offsets, &c->buf.labels, &c->buf.weights, &c->buf.margins,
+                          &c->buf.grad, &c->buf.rows, &c->buf.scratch, &c->buf.group_max, &c->buf.partial,
+                          &c->buf.tiles, &c->buf.child_counts, &c->buf.records, &c->buf.mask};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) gpl_mtl_buf_release(c->rt, all[i]);
     if (c->hist) mtl_hist_release_all(c);
 }
@@ -80,7 +80,7 @@ gpulayer_status gpl_metal_backend_create(const gpl_backend_config *config, gpl_b
     c->shape.num_outputs = config->num_outputs;
     c->verbose = config->verbose;
     mtl_tuning_read(&c->tuning);
-    c->workspace = c->tuning.workspace;
+    c->buf.workspace = c->tuning.workspace;
     gpulayer_status st = gpl_mtl_context_create(config->device, config->verbose, &c->rt);
     if (st != GPULAYER_OK) {
         mtl_destroy(be);

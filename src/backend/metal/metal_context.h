@@ -25,6 +25,14 @@ typedef gpl_hist_chunk mtl_chunk;
  * words, and buffer offsets must be aligned). */
 #define MTL_COLUMN_ALIGN 256u
 
+/* The job's device buffers (metal_upload.c) and the storage of those
+ * the host never reads. */
+typedef struct mtl_buffers {
+    gpl_mtl_storage workspace; /* storage of buffers the host never reads (tuning's) */
+    gpl_mtl_buf bins, offsets, labels, weights, margins, grad, rows, scratch;
+    gpl_mtl_buf group_max, partial, tiles, child_counts, records, mask;
+} mtl_buffers;
+
 /* The context in parts by job, in the order every backend's has: the
  * runtime (device facts are its: gpl_mtl_context_caps), shape, buffers,
  * histogram pool, node table, tuning. */
@@ -46,9 +54,7 @@ typedef struct mtl_context {
     size_t group_stride;      /* bytes of one dispatch's workgroup maxima, aligned */
 
     /* buffers */
-    gpl_mtl_storage workspace; /* storage of buffers the host never reads (tuning's) */
-    gpl_mtl_buf bins, offsets, labels, weights, margins, grad, rows, scratch;
-    gpl_mtl_buf group_max, partial, tiles, child_counts, records, mask;
+    mtl_buffers buf;
     uint32_t grad_groups, partial_groups;
 
     /* histogram pool: a slot a node (common/hist_slots.h), each slot

@@ -20,17 +20,17 @@ gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_reques
         const uint64_t count = N - first < chunk ? N - first : chunk;
         gpl_gradient_push gp = gpl_gradient_push_make(req, first, count, c->shape.num_outputs,
                                                       c->has_weight);
-        gpl_mtl_bind b[5] = {{&c->grad, (size_t)first * 16},
-                             {&c->margins, (size_t)first * K * 4},
-                             {&c->labels, (size_t)first * 4},
-                             {&c->weights, c->has_weight ? (size_t)first * 4 : 0},
-                             {&c->group_max, (size_t)d * c->group_stride}};
+        gpl_mtl_bind b[5] = {{&c->buf.grad, (size_t)first * 16},
+                             {&c->buf.margins, (size_t)first * K * 4},
+                             {&c->buf.labels, (size_t)first * 4},
+                             {&c->buf.weights, c->has_weight ? (size_t)first * 4 : 0},
+                             {&c->buf.group_max, (size_t)d * c->group_stride}};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_GRADIENTS, b, &gp, c->grad_groups));
     }
     GPL_CHECK(gpl_mtl_commit(c->rt, 1));
     /* Shared storage: the maxima are read in place. */
     double max_g, max_h;
-    gpl_gradient_maxima(c->group_max.contents, c->group_stride, c->grad_dispatches,
+    gpl_gradient_maxima(c->buf.group_max.contents, c->group_stride, c->grad_dispatches,
                         c->grad_groups, &max_g, &max_h);
     scale->grad = gpl_quant_scale_for(max_g, c->shape.num_rows);
     scale->hess = gpl_quant_scale_for(max_h, c->shape.num_rows);
@@ -39,7 +39,7 @@ gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_reques
     for (uint64_t first = 0; first < N; first += window) {
         const uint64_t count = N - first < window ? N - first : window;
         gpl_quantize_push qp = {scale->grad, scale->hess, (uint32_t)count};
-        gpl_mtl_bind q[1] = {{&c->grad, (size_t)first * 16}};
+        gpl_mtl_bind q[1] = {{&c->buf.grad, (size_t)first * 16}};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_QUANTIZE, q, &qp,
                                    gpl_mtl_groups_for(c->rt, count)));
     }

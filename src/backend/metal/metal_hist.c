@@ -75,10 +75,10 @@ static gpulayer_status record_partials(mtl_context *c, const wave_node *w)
         /* bins, offsets, partials, then the row list and the gradient
          * pairs in windows (histogram.comp). */
         gpl_mtl_bind b[GPL_HISTOGRAM_BINDINGS] = {
-            {&c->bins, (size_t)ch->feature_first * c->column_bytes},
-            mtl_whole(&c->offsets), mtl_whole(&c->partial)};
-        mtl_windows(&c->rows, c->win.list_shift, 4, b + 3);
-        mtl_windows(&c->grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
+            {&c->buf.bins, (size_t)ch->feature_first * c->column_bytes},
+            mtl_whole(&c->buf.offsets), mtl_whole(&c->buf.partial)};
+        mtl_windows(&c->buf.rows, c->win.list_shift, 4, b + 3);
+        mtl_windows(&c->buf.grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HISTOGRAM, b, &p, w->groups));
     }
     return GPULAYER_OK;
@@ -89,7 +89,7 @@ static gpulayer_status record_reductions(mtl_context *c, const wave_node *wave, 
     gpl_mtl_barrier(c->rt);
     for (int32_t i = 0; i < n; i++) {
         gpl_reduce_push rp = {c->shape.hist_len, wave[i].groups, wave[i].partial_first};
-        gpl_mtl_bind rb[2] = {mtl_whole(&c->partial), mtl_whole(mtl_node_hist(c, wave[i].node))};
+        gpl_mtl_bind rb[2] = {mtl_whole(&c->buf.partial), mtl_whole(mtl_node_hist(c, wave[i].node))};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HIST_REDUCE, rb, &rp,
                                    gpl_reduce_groups(c->shape.hist_len, UINT32_MAX)));
     }

@@ -8,7 +8,7 @@ gpulayer_status mtl_set_margins(gpl_backend *be, const float *margins)
 {
     mtl_context *c = mtl_ctx(be);
     GPL_CHECK(gpl_mtl_context_status(c->rt));
-    return gpl_mtl_buf_write(c->rt, &c->margins, 0, margins,
+    return gpl_mtl_buf_write(c->rt, &c->buf.margins, 0, margins,
                              (size_t)c->shape.num_rows * (size_t)c->shape.num_outputs * 4);
 }
 
@@ -16,7 +16,7 @@ gpulayer_status mtl_get_margins(gpl_backend *be, float *margins)
 {
     mtl_context *c = mtl_ctx(be);
     GPL_CHECK(gpl_mtl_context_status(c->rt));
-    return gpl_mtl_buf_read(c->rt, &c->margins, 0, margins,
+    return gpl_mtl_buf_read(c->rt, &c->buf.margins, 0, margins,
                             (size_t)c->shape.num_rows * (size_t)c->shape.num_outputs * 4);
 }
 
@@ -26,8 +26,8 @@ gpulayer_status mtl_update_margins(gpl_backend *be, int32_t output,
 {
     mtl_context *c = mtl_ctx(be);
     gpl_mtl_bind b[GPL_MARGINS_BINDINGS];
-    mtl_windows(&c->rows, c->win.list_shift, 4, b);
-    mtl_windows(&c->margins, c->win.margin_shift, (size_t)c->shape.num_outputs * 4,
+    mtl_windows(&c->buf.rows, c->win.list_shift, 4, b);
+    mtl_windows(&c->buf.margins, c->win.margin_shift, (size_t)c->shape.num_outputs * 4,
                 b + GPL_KERNEL_WINDOWS);
     GPL_CHECK(gpl_mtl_begin(c->rt, "update_margins", -1));
     for (int32_t n = 0; n < c->shape.max_nodes; n++) {

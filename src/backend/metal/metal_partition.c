@@ -17,18 +17,18 @@ static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *split
     /* The level buffer is shared memory: the split table goes straight in
      * after the child counts (no command buffer uses it now). */
     gpl_partition_split *table =
-        (gpl_partition_split *)((uint8_t *)c->child_counts.contents +
+        (gpl_partition_split *)((uint8_t *)c->buf.child_counts.contents +
                                 (size_t)count * GPL_CHILD_COUNTS_BYTES);
     const gpl_partition_push push = gpl_partition_plan_level(
         table, splits, count, c->nodes.begin, c->nodes.count, GPL_MTL_WG * GPL_PART_ITEMS,
         c->column_bytes);
     /* Tiles and the level buffer, then the bin columns, the row list and
      * the scratch list in windows (window.glsl). */
-    gpl_mtl_bind b[GPL_PART_SCATTER_BINDINGS] = {mtl_whole(&c->tiles),
-                                                 mtl_whole(&c->child_counts)};
-    mtl_windows(&c->bins, c->win.list_shift, 4, b + 2);
-    mtl_windows(&c->rows, c->win.list_shift, 4, b + 2 + GPL_KERNEL_WINDOWS);
-    mtl_windows(&c->scratch, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
+    gpl_mtl_bind b[GPL_PART_SCATTER_BINDINGS] = {mtl_whole(&c->buf.tiles),
+                                                 mtl_whole(&c->buf.child_counts)};
+    mtl_windows(&c->buf.bins, c->win.list_shift, 4, b + 2);
+    mtl_windows(&c->buf.rows, c->win.list_shift, 4, b + 2 + GPL_KERNEL_WINDOWS);
+    mtl_windows(&c->buf.scratch, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
     const uint32_t groups = gpl_mtl_groups_for(c->rt, (uint64_t)push.num_tiles * GPL_MTL_WG);
     GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_COUNT, b, &push, groups));
     gpl_mtl_barrier(c->rt);
@@ -37,7 +37,7 @@ static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *split
     GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_SCATTER, b, &push, groups));
     for (int32_t i = 0; i < count; i++)
         if (table[i].row_count)
-            GPL_CHECK(gpl_mtl_copy(c->rt, &c->scratch, (size_t)table[i].row_begin * 4, &c->rows,
+            GPL_CHECK(gpl_mtl_copy(c->rt, &c->buf.scratch, (size_t)table[i].row_begin * 4, &c->buf.rows,
                                    (size_t)table[i].row_begin * 4,
                                    (size_t)table[i].row_count * 4));
     return GPULAYER_OK;
@@ -55,10 +55,10 @@ gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *split
         tiles += gpl_partition_tiles((uint64_t)c->nodes.count[splits[i].node],
                                      GPL_MTL_WG * GPL_PART_ITEMS);
     }
-    GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->tiles, (size_t)tiles * 4, c->workspace,
+    GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->buf.tiles, (size_t)tiles * 4, c->buf.workspace,
                                   "partition tiles"));
     /* The level buffer: child counts, then the split table. */
-    GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->child_counts,
+    GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->buf.child_counts,
                                   (size_t)count * (GPL_CHILD_COUNTS_BYTES +
                                                    sizeof(gpl_partition_split)),
                                   GPL_MTL_SHARED, "child row counts and split table"));
@@ -67,7 +67,7 @@ gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *split
     if (st == GPULAYER_OK) st = gpl_mtl_commit(c->rt, 1);
     else gpl_mtl_abandon(c->rt);
     GPL_CHECK(st);
-    const uint32_t *counts = c->child_counts.contents;
+    const uint32_t *counts = c->buf.child_counts.contents;
     for (int32_t i = 0; i < count; i++)
         gpl_node_table_apply_children(&c->nodes, &splits[i], counts[2 * i], 0, &child_rows[2 * i]);
     return GPULAYER_OK;
@@ -83,7 +83,7 @@ gpulayer_status mtl_begin_tree(gpl_backend *be)
     for (uint64_t first = 0; first < N; first += window) {
         const uint64_t count = N - first < window ? N - first : window;
         gpl_rows_init_push p = {(uint32_t)count, (uint32_t)first};
-        gpl_mtl_bind b[1] = {{&c->rows, (size_t)first * 4}};
+        gpl_mtl_bind b[1] = {{&c->buf.rows, (size_t)first * 4}};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_ROWS_INIT, b, &p,
                                    gpl_mtl_groups_for(c->rt, count)));
     }

@@ -26,23 +26,23 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
         uint32_t *m = malloc(sizeof(uint32_t) * (F ? F : 1));
         if (!m) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
         for (size_t f = 0; f < F; f++) m[f] = feature_mask[f] != 0;
-        gpulayer_status st = gpl_mtl_buf_write(c->rt, &c->mask, 0, m, sizeof(uint32_t) * F);
+        gpulayer_status st = gpl_mtl_buf_write(c->rt, &c->buf.mask, 0, m, sizeof(uint32_t) * F);
         free(m);
         GPL_CHECK(st);
     }
     const size_t bytes = sizeof(uint32_t) * GPL_SPLIT_RECORD_WORDS * (size_t)num_nodes;
-    GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->records, bytes, GPL_MTL_SHARED, "split records"));
+    GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->buf.records, bytes, GPL_MTL_SHARED, "split records"));
     GPL_CHECK(gpl_mtl_begin(c->rt, "evaluate_splits", c->nodes.depth[nodes[0]]));
     for (int32_t i = 0; i < num_nodes; i++) {
         gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i,
                                                c->shape.num_features, feature_mask != NULL);
-        gpl_mtl_bind b[4] = {mtl_whole(mtl_node_hist(c, nodes[i])), mtl_whole(&c->offsets),
-                             mtl_whole(&c->mask), mtl_whole(&c->records)};
+        gpl_mtl_bind b[4] = {mtl_whole(mtl_node_hist(c, nodes[i])), mtl_whole(&c->buf.offsets),
+                             mtl_whole(&c->buf.mask), mtl_whole(&c->buf.records)};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_SPLIT_EVAL, b, &p, 1));
     }
     /* The one wait of the level's split: the host needs the records. */
     GPL_CHECK(gpl_mtl_commit(c->rt, 1));
-    const uint32_t *words = c->records.contents;
+    const uint32_t *words = c->buf.records.contents;
     for (int32_t i = 0; i < num_nodes; i++)
         gpl_split_record_decode(words + (size_t)i * GPL_SPLIT_RECORD_WORDS, &out[i]);
     return GPULAYER_OK;

@@ -31,8 +31,8 @@ static gpulayer_status plan_chunks(mtl_context *c)
 static gpulayer_status upload_bins(mtl_context *c, const gpl_binned_matrix *m)
 {
     const size_t F = (size_t)m->num_features, col = c->column_bytes;
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->bins, F * col + 4, GPL_MTL_SHARED, "bin matrix"));
-    uint8_t *t = c->bins.contents; /* unified memory: written in place */
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.bins, F * col + 4, GPL_MTL_SHARED, "bin matrix"));
+    uint8_t *t = c->buf.bins.contents; /* unified memory: written in place */
     memset(t, 0, F * col + 4);
     gpl_bins_to_columns(m, col, t);
     return GPULAYER_OK;
@@ -133,28 +133,28 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
                          "the CPU)", needed / 1048576.0, caps->name,
                          caps->working_set_bytes / 1048576.0);
 
-    const gpl_mtl_storage ws = c->workspace;
+    const gpl_mtl_storage ws = c->buf.workspace;
     GPL_CHECK(upload_bins(c, m));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->offsets, (F + 1) * 4, GPL_MTL_SHARED, "feature offsets"));
-    GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->offsets, 0, m->feature_offset, (F + 1) * 4));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->labels, N * 4, GPL_MTL_SHARED, "labels"));
-    GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->labels, 0, label, N * 4));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->weights, weight ? N * 4 : 16, GPL_MTL_SHARED, "weights"));
-    if (weight) GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->weights, 0, weight, N * 4));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->margins, N * K * 4, GPL_MTL_SHARED, "margins"));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->grad, N * 16, ws, "gradient pairs"));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->rows, N * 4, ws, "row lists"));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->scratch, N * 4, ws, "partition scratch"));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->group_max, c->group_stride * c->grad_dispatches,
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.offsets, (F + 1) * 4, GPL_MTL_SHARED, "feature offsets"));
+    GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->buf.offsets, 0, m->feature_offset, (F + 1) * 4));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.labels, N * 4, GPL_MTL_SHARED, "labels"));
+    GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->buf.labels, 0, label, N * 4));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.weights, weight ? N * 4 : 16, GPL_MTL_SHARED, "weights"));
+    if (weight) GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->buf.weights, 0, weight, N * 4));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.margins, N * K * 4, GPL_MTL_SHARED, "margins"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.grad, N * 16, ws, "gradient pairs"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.rows, N * 4, ws, "row lists"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.scratch, N * 4, ws, "partition scratch"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.group_max, c->group_stride * c->grad_dispatches,
                                   GPL_MTL_SHARED, "gradient maxima"));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->partial, (size_t)c->partial_groups * hist_bytes,
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.partial, (size_t)c->partial_groups * hist_bytes,
                                   ws, "partial histograms"));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->tiles, tiles * 4, ws, "partition tiles"));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->child_counts, level * GPL_CHILD_COUNTS_BYTES,
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.tiles, tiles * 4, ws, "partition tiles"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.child_counts, level * GPL_CHILD_COUNTS_BYTES,
                                   GPL_MTL_SHARED, "child row counts"));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->records, level * GPL_SPLIT_RECORD_BYTES,
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.records, level * GPL_SPLIT_RECORD_BYTES,
                                   GPL_MTL_SHARED, "split records"));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->mask, F * 4, GPL_MTL_SHARED, "feature mask"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.mask, F * 4, GPL_MTL_SHARED, "feature mask"));
     c->uploaded = 1;
     return GPULAYER_OK;
 }
