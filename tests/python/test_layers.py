@@ -37,13 +37,13 @@ def test_core_including_the_command_is_reported(tmp_path):
 
 def test_backend_including_core_is_reported(tmp_path):
     root = copy_tree(tmp_path)
-    hist = root / "src" / "backend" / "cpu" / "cpu_histogram.c"
+    hist = root / "src" / "backend" / "cpu" / "cpu_hist.c"
     lines = hist.read_text().splitlines(keepends=True)
     lines.insert(1, '#include "booster.h"\n')
     hist.write_text("".join(lines))
     result = run(root)
     assert result.returncode == 1
-    assert "src/backend/cpu/cpu_histogram.c:2: includes src/core/booster.h (core); " \
+    assert "src/backend/cpu/cpu_hist.c:2: includes src/core/booster.h (core); " \
            "backend:cpu may include only" in result.stdout
 
 
