@@ -2,6 +2,7 @@
  * what was being allocated. */
 #include "alloc.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
@@ -10,17 +11,38 @@
 
 #include "error.h"
 
-void *gpl_malloc(size_t size, const char *what)
+/* Allocations left before the injected failure (0: none). */
+static atomic_long fail_countdown;
+
+void gpl_alloc_fail_after(long n) { atomic_store(&fail_countdown, n > 0 ? n : 0); }
+
+long gpl_alloc_fail_pending(void) { return atomic_load(&fail_countdown); }
+
+/* Whether this allocation is the one chosen to fail. */
+static int injected_failure(void)
 {
-    void *p = malloc(size ? size : 1);
+    long left = atomic_load(&fail_countdown);
+    while (left > 0)
+        if (atomic_compare_exchange_weak(&fail_countdown, &left, left - 1)) return left == 1;
+    return 0;
+}
+
+static void *report(void *p, size_t size, const char *what)
+{
     if (!p)
         gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                   "out of host memory allocating %zu bytes for %s", size, what);
     return p;
 }
 
+void *gpl_malloc(size_t size, const char *what)
+{
+    return report(injected_failure() ? NULL : malloc(size ? size : 1), size, what);
+}
+
 void *gpl_malloc_large(size_t size, const char *what)
 {
+    if (injected_failure()) return report(NULL, size, what);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     /* Transparent huge pages are often in "madvise" mode: only regions
      * marked before they are touched get them. Smaller arrays gain
@@ -35,12 +57,12 @@ void *gpl_malloc_large(size_t size, const char *what)
         }
     }
 #endif
-    return gpl_malloc(size, what);
+    return report(malloc(size ? size : 1), size, what);
 }
 
 void *gpl_calloc(size_t count, size_t size, const char *what)
 {
-    void *p = calloc(count ? count : 1, size ? size : 1);
+    void *p = injected_failure() ? NULL : calloc(count ? count : 1, size ? size : 1);
     if (!p)
         gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                   "out of host memory allocating %zu x %zu bytes for %s", count,

@@ -15,4 +15,11 @@ char *gpl_strdup(const char *s);
  * free(). */
 void *gpl_malloc_large(size_t size, const char *what);
 
+/* Allocation-failure injection, for the tests: the nth allocation through
+ * these helpers from now on fails as if the host were out of memory (n <= 0:
+ * none). Process-wide. gpl_alloc_fail_pending returns how many allocations
+ * are still left before it (0 once it has happened or when none is set). */
+void gpl_alloc_fail_after(long n);
+long gpl_alloc_fail_pending(void);
+
 #endif
