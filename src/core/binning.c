@@ -138,9 +138,12 @@ gpulayer_status gpl_bin_cuts_from_sample(const gpl_bin_sample *sample, int max_b
     float *all_cuts = gpl_malloc(sizeof(float) * (size_t)F * (size_t)max_value_bins,
                                  "bin cuts");
     uint32_t *counts = gpl_calloc((size_t)F, sizeof(uint32_t), "bin cuts");
+    /* Not an OpenMP if-clause: with it false the region still runs, on one
+     * thread, and would write through the NULL cuts. */
     int failed = !all_cuts || !counts;
     int nt = nthread > 0 ? nthread : omp_get_max_threads();
-#pragma omp parallel num_threads(nt) if (!failed)
+    if (!failed)
+#pragma omp parallel num_threads(nt)
     {
         weighted_value *scratch = malloc(sizeof(weighted_value) * 2 * (size_t)(n ? n : 1));
         if (!scratch) {

@@ -266,7 +266,10 @@ gpulayer_status gpl_predict_dataset(const gpl_model *m,
         const int64_t N = ds->num_rows;
         gpl_padded_cuts *padded = gpl_padded_cuts_all(&m->cuts);
         if (!padded) st = GPULAYER_ERR_OUT_OF_MEMORY;
-#pragma omp parallel num_threads(nt) if (padded)
+        /* Not an OpenMP if-clause: with it false the region would still
+         * run, on one thread, reading the NULL cuts. */
+        if (padded)
+#pragma omp parallel num_threads(nt)
         {
             uint8_t *bins = malloc((size_t)PREDICT_BLOCK_ROWS * (size_t)(F ? F : 1));
             float *o = malloc(sizeof(float) * PREDICT_BLOCK_ROWS * (size_t)K);
@@ -298,7 +301,7 @@ gpulayer_status gpl_predict_dataset(const gpl_model *m,
         }
         free(padded);
         if (st != GPULAYER_OK)
-            gpl_error(st, "out of memory for prediction buffers");
+            gpl_error(st, "out of host memory for prediction buffers");
         gpl_infer_forest_free(&forest);
     }
     for (int32_t f = 0; f < F; f++) free(owned[f]);
