@@ -13,6 +13,7 @@
 #include "binning.h"
 #include "booster.h"
 #include "placement.h"
+#include "reader_text.h"
 #include "error.h"
 
 #define PREDICT_BLOCK_ROWS 256
@@ -122,6 +123,18 @@ void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins,
             gpl_tree_leaf(t, bins + r * num_features);
 }
 
+/* A name of dict that is not a number (the cell that made the column
+ * text), else its first name. */
+static const char *first_text(const gpl_category_dict *dict)
+{
+    for (int32_t i = 0; i < dict->count; i++) {
+        const char *t = dict->names[i];
+        float v;
+        if (!gpl_parse_float(t, t + strlen(t), &v)) return t;
+    }
+    return dict->count > 0 ? dict->names[0] : "";
+}
+
 /* Codes of a categorical column of ds translated to the model's dictionary
  * (unknown names become missing), or NULL when no translation is needed. */
 static float *translate_categories(const gpl_model *m, const gpulayer_dataset *ds,
@@ -130,6 +143,22 @@ static float *translate_categories(const gpl_model *m, const gpulayer_dataset *d
     *st = GPULAYER_OK;
     const gpl_category_dict *model_dict = m->categories ? m->categories[col] : NULL;
     const gpl_category_dict *data_dict = ds->categories ? ds->categories[col] : NULL;
+    if (!model_dict && data_dict) {
+        /* Codes read as numbers would give wrong predictions without a
+         * word: a typo in a numeric column is an error. */
+        char column[96];
+        if (m->feature_names && m->feature_names[col])
+            snprintf(column, sizeof column, "column '%.64s'", m->feature_names[col]);
+        else
+            snprintf(column, sizeof column, "feature column %d", (int)col);
+        *st = gpl_error(GPULAYER_ERR_PARSE,
+                        "%s%s%s holds the text '%.64s', but the model reads it as a number: "
+                        "correct the value, or leave the cell empty (or NA) for a missing "
+                        "value",
+                        ds->source ? ds->source : "", ds->source ? ": " : "", column,
+                        first_text(data_dict));
+        return NULL;
+    }
     if (!model_dict || !data_dict) return NULL;
     int32_t *map = malloc(sizeof(int32_t) * (size_t)(data_dict->count ? data_dict->count : 1));
     float *out = malloc(sizeof(float) * (size_t)(ds->num_rows ? ds->num_rows : 1));

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import gpulayer
-from gpulayer.errors import InvalidArgumentError, ModelError
+from gpulayer.errors import InvalidArgumentError, ModelError, ParseError
 
 PYTHON_DIR = Path(__file__).resolve().parents[2] / "python"
 
@@ -245,3 +245,18 @@ def test_predict_on_device_matches_cpu(binary, device):
     assert margins.view(np.uint32).tolist() == cpu_margins.view(np.uint32).tolist()
     with pytest.raises(gpulayer.errors.GPULayerError):
         booster.predict(X, device="no-such-device")
+
+
+def test_predict_refuses_text_in_a_numeric_column():
+    """A numeric column passed with object dtype and one typo must not be
+    read as category codes by a model that learned it as numbers."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.normal(size=200), "b": rng.normal(size=200)})
+    y = (X["a"] > 0).astype(np.float32).to_numpy()
+    booster = gpulayer.train({"objective": "binary:logistic", "num_round": 3,
+                              "device": "cpu"}, gpulayer.Dataset(X, label=y))
+    bad = X.astype({"a": object})
+    bad.loc[5, "a"] = "1,5"
+    with pytest.raises(ParseError, match="holds the text '1,5'"):
+        booster.predict(gpulayer.Dataset(bad))

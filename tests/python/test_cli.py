@@ -117,3 +117,20 @@ def test_predict_refuses_damaged_model(tmp_path):
     other = write(tmp_path, "other.csv", "y,a\n1,2\n")
     r = run("predict", "--model", model, "--data", other, "--label", "y")
     assert r.returncode == 1 and "no column 'b'" in r.stderr
+
+
+def test_predict_refuses_text_in_a_numeric_column(tmp_path):
+    """A typo in a numeric column used to turn the column into category codes
+    that the model read as numbers: wrong predictions, exit 0."""
+    rows = ["y,a,b"] + [f"{i % 2},{i * 0.5},{(i * 7) % 5}" for i in range(150)]
+    train = write(tmp_path, "train.csv", "\n".join(rows) + "\n")
+    rows[11] = "1,abc,3"
+    test = write(tmp_path, "test.csv", "\n".join(rows) + "\n")
+    model, out = str(tmp_path / "m.json"), str(tmp_path / "p.csv")
+    assert run("train", "--data", train, "--label", "y", "--model", model,
+               "--quiet").returncode == 0
+    r = run("predict", "--model", model, "--data", test, "--output", out)
+    assert r.returncode != 0
+    assert "column 'a' holds the text 'abc'" in r.stderr
+    assert "reads it as a number" in r.stderr
+    assert not os.path.exists(out)
