@@ -1,6 +1,7 @@
 /* binning.c -- weighted quantile cut points and binning of raw data. */
 #include "binning.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "memory_limit.h"
 
 typedef struct weighted_value {
     float value;
@@ -135,8 +137,11 @@ gpulayer_status gpl_bin_cuts_from_sample(const gpl_bin_sample *sample, int max_b
     const float *weight = sample->weight;
     const int64_t n = sample->num_rows;
 
-    float *all_cuts = gpl_malloc(sizeof(float) * (size_t)F * (size_t)max_value_bins,
-                                 "bin cuts");
+    const uint64_t cut_bytes = sizeof(float) * (uint64_t)F * (uint64_t)max_value_bins;
+    char what[96];
+    snprintf(what, sizeof what, "finding the bin cuts of %d features", (int)F);
+    GPL_CHECK(gpl_check_host_memory(cut_bytes, what));
+    float *all_cuts = gpl_malloc((size_t)cut_bytes, "bin cuts");
     uint32_t *counts = gpl_calloc((size_t)F, sizeof(uint32_t), "bin cuts");
     /* Not an OpenMP if-clause: with it false the region still runs, on one
      * thread, and would write through the NULL cuts. */

@@ -15,6 +15,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "memory_limit.h"
 #include "reader.h"
 #include "reader_text.h"
 
@@ -178,8 +179,9 @@ static int compare_index(const void *a, const void *b)
  * are usually sorted already; only unsorted ones pay for a sort. */
 static gpulayer_status check_duplicates(sparse_rows *sr, int64_t first)
 {
-    entry *e = sr->entries + first;
     int64_t n = sr->nnz - first;
+    if (n < 2) return GPULAYER_OK; /* entries may still be NULL */
+    entry *e = sr->entries + first;
     int sorted = 1;
     for (int64_t i = 1; i < n && sorted; i++) sorted = e[i - 1].index < e[i].index;
     if (sorted) return GPULAYER_OK;
@@ -235,6 +237,12 @@ static gpulayer_status densify(sparse_rows *sr, gpulayer_dataset **out)
         return gpl_error(GPULAYER_ERR_PARSE,
                          "%s: no feature entries (index:value) in any row",
                          sr->name);
+    /* Dense: a few entries with a large index ask for rows x (index + 1)
+     * values, which must fit before anything is allocated. */
+    char what[300];
+    snprintf(what, sizeof what, "%s: a dense matrix of %lld rows x %d features", sr->name,
+             (long long)sr->rows, (int)cols);
+    GPL_CHECK(gpl_check_host_memory((uint64_t)sr->rows * (uint64_t)cols * sizeof(float), what));
     gpulayer_dataset *ds;
     GPL_CHECK(gpl_dataset_alloc(sr->rows, cols, &ds));
     int64_t rows = sr->rows;
