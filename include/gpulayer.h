@@ -151,7 +151,9 @@ GPULAYER_API void gpulayer_booster_free(gpulayer_booster *b);
  * (may be given several times), early_stopping_rounds, device, verbosity. */
 GPULAYER_API gpulayer_status gpulayer_booster_set_param(
     gpulayer_booster *b, const char *key, const char *value);
-/* The current value of a parameter as text, written into buf. */
+/* The current value of a parameter as text, written into buf; when it does
+ * not fit buf_size bytes, INVALID_ARGUMENT names the size needed and buf
+ * holds "" (a cut value would read as another). */
 GPULAYER_API gpulayer_status gpulayer_booster_get_param(
     const gpulayer_booster *b, const char *key, char *buf, size_t buf_size);
 

@@ -175,11 +175,10 @@ gpulayer_status gpl_params_set(gpl_params *p, const char *key,
                      "the list)", key);
 }
 
-gpulayer_status gpl_params_get(const gpl_params *p, const char *key, char *buf,
-                               size_t size)
+/* The value of key as text in buf (at most size bytes, cut there). */
+static gpulayer_status format_param(const gpl_params *p, const char *key, char *buf,
+                                    size_t size)
 {
-    if (!buf || !size)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "no output buffer");
     if (!strcmp(key, "objective")) snprintf(buf, size, "%s", p->objective);
     else if (!strcmp(key, "eta")) snprintf(buf, size, "%.17g", p->eta);
     else if (!strcmp(key, "max_depth")) snprintf(buf, size, "%d", p->max_depth);
@@ -208,6 +207,24 @@ gpulayer_status gpl_params_get(const gpl_params *p, const char *key, char *buf,
     return GPULAYER_OK;
 }
 
+gpulayer_status gpl_params_get(const gpl_params *p, const char *key, char *buf,
+                               size_t size)
+{
+    if (!buf || !size)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "no output buffer");
+    buf[0] = '\0';
+    char text[GPL_PARAM_TEXT_SIZE];
+    GPL_CHECK(format_param(p, key, text, sizeof text));
+    const size_t need = strlen(text) + 1;
+    /* A cut value would read as a different one. */
+    if (need > size)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "the value of '%s' needs a buffer of %zu bytes, got %zu", key, need,
+                         size);
+    memcpy(buf, text, need);
+    return GPULAYER_OK;
+}
+
 char *gpl_params_to_json(const gpl_params *p)
 {
     static const char *const keys[] = {
@@ -220,8 +237,8 @@ char *gpl_params_to_json(const gpl_params *p)
     if (!out) return NULL;
     len += (size_t)snprintf(out + len, cap - len, "{");
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        char value[64];
-        gpl_params_get(p, keys[i], value, sizeof value);
+        char value[GPL_PARAM_TEXT_SIZE];
+        if (gpl_params_get(p, keys[i], value, sizeof value) != GPULAYER_OK) value[0] = '\0';
         len += (size_t)snprintf(out + len, cap - len, "%s\"%s\":\"%s\"",
                                 i ? "," : "", keys[i], value);
     }

@@ -44,6 +44,11 @@ void gpl_params_default(gpl_params *p);
  * that name the key, the value and what is allowed. */
 gpulayer_status gpl_params_set(gpl_params *p, const char *key,
                                const char *value);
+/* Room for the text of any parameter value, terminator included. */
+#define GPL_PARAM_TEXT_SIZE 64
+
+/* The value of key as text in buf; INVALID_ARGUMENT, naming the size
+ * needed, when it does not fit (nothing is cut). */
 gpulayer_status gpl_params_get(const gpl_params *p, const char *key,
                                char *buf, size_t size);
 /* The parameters as a JSON object text (malloc'd), for the model record. */

@@ -194,6 +194,24 @@ static void test_bad_labels_and_params(void **state)
     gpulayer_dataset_free(ds);
 }
 
+/* A value that does not fit the caller's buffer used to be cut and OK
+ * returned: "0.125" read back as "0.1". */
+static void test_get_param_never_cuts(void **state)
+{
+    (void)state;
+    gpulayer_booster *b;
+    assert_int_equal(gpulayer_booster_create(&b), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_set_param(b, "eta", "0.125"), GPULAYER_OK);
+    char small[4] = "xyz", fits[6];
+    assert_int_equal(gpulayer_booster_get_param(b, "eta", small, sizeof small),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_string_equal(small, "");
+    assert_non_null(strstr(gpulayer_last_error(), "needs a buffer of 6 bytes, got 4"));
+    assert_int_equal(gpulayer_booster_get_param(b, "eta", fits, sizeof fits), GPULAYER_OK);
+    assert_string_equal(fits, "0.125");
+    gpulayer_booster_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +221,7 @@ int main(void)
         cmocka_unit_test(test_early_stopping),
         cmocka_unit_test(test_callback_interrupts),
         cmocka_unit_test(test_bad_labels_and_params),
+        cmocka_unit_test(test_get_param_never_cuts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
