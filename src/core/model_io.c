@@ -760,7 +760,15 @@ static gpulayer_status read_scalars(const cJSON *doc, const char *source,
     GPL_CHECK(read_int_member(doc, "num_features", source, 0, &m->num_features));
     GPL_CHECK(read_int_member(doc, "best_round", source, -1, &m->best_round));
     GPL_CHECK(read_float_member(doc, "base_score", source, &m->base_score));
-    return read_float_member(doc, "base_margin", source, &m->base_margin);
+    GPL_CHECK(read_float_member(doc, "base_margin", source, &m->base_margin));
+    /* Training never makes them infinite or NaN; such a model would
+     * predict inf or NaN for every row. */
+    if (!isfinite(m->base_score) || !isfinite(m->base_margin))
+        return gpl_model_error(source, "field \"%s\": must be a finite number, got %g",
+                               isfinite(m->base_score) ? "base_margin" : "base_score",
+                               (double)(isfinite(m->base_score) ? m->base_margin
+                                                                : m->base_score));
+    return GPULAYER_OK;
 }
 
 /* ------------------------------------------------------ document framing */

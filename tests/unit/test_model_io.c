@@ -510,6 +510,8 @@ static void shared_children(cJSON *d)
     set_node(d, 0, "threshold", 1, cJSON_CreateNumber(-3.4e38f));
 }
 static void drop_last_tree(cJSON *d) { cJSON_DeleteItemFromArray(cJSON_GetObjectItem(d, "trees"), 5); }
+/* Loaded before, and then every prediction was inf. */
+static void infinite_margin(cJSON *d) { set_member(d, "base_margin", cJSON_CreateString("inf")); }
 
 typedef struct field_case {
     mutation mutate;
@@ -542,6 +544,7 @@ static const field_case field_cases[] = {
     {too_many_cuts, 0, "has 255 thresholds; at most 254"},
     {shared_children, 0, "has more than one parent"},
     {drop_last_tree, 1, "5 trees is not a whole number of rounds of 3 trees"},
+    {infinite_margin, 0, "field \"base_margin\": must be a finite number, got inf"},
 };
 
 static void test_field_errors_name_the_field(void **state)
