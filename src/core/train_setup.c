@@ -41,6 +41,15 @@ static gpulayer_status check_labels(const gpl_params *p, gpl_objective_kind kind
                              "%s: row %lld has weight %g; weights must be finite "
                              "and >= 0", src, (long long)r + 1, (double)ds->weight[r]);
     }
+    /* Weights of 0 only: a model of nothing, and metrics of 0 / 0. */
+    if (ds->weight) {
+        int64_t r = 0;
+        while (r < ds->num_rows && ds->weight[r] == 0.0f) r++;
+        if (r == ds->num_rows)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "%s: every row has weight 0, so there is nothing to learn "
+                             "from or to measure", src);
+    }
     return GPULAYER_OK;
 }
 

@@ -194,6 +194,25 @@ static void test_bad_labels_and_params(void **state)
     gpulayer_dataset_free(ds);
 }
 
+/* All-zero weights used to train a model of nothing without a word. */
+static void test_all_zero_weights_are_refused(void **state)
+{
+    (void)state;
+    float x[4] = {1, 2, 3, 4}, y[4] = {0, 1, 0, 1}, w[4] = {0, 0, 0, 0};
+    gpulayer_dataset *ds;
+    assert_int_equal(gpulayer_dataset_from_dense(x, 4, 1, GPULAYER_ROW_MAJOR, y, w, &ds),
+                     GPULAYER_OK);
+    gpulayer_booster *b = booster("binary:logistic", 1);
+    expect_train_error(b, ds, "every row has weight 0");
+    w[2] = 0.5f;
+    gpulayer_dataset_free(ds);
+    assert_int_equal(gpulayer_dataset_from_dense(x, 4, 1, GPULAYER_ROW_MAJOR, y, w, &ds),
+                     GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_train(b, ds, NULL, NULL, 0, NULL, NULL), GPULAYER_OK);
+    gpulayer_booster_free(b);
+    gpulayer_dataset_free(ds);
+}
+
 /* A value that does not fit the caller's buffer used to be cut and OK
  * returned: "0.125" read back as "0.1". */
 static void test_get_param_never_cuts(void **state)
@@ -222,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_callback_interrupts),
         cmocka_unit_test(test_bad_labels_and_params),
         cmocka_unit_test(test_get_param_never_cuts),
+        cmocka_unit_test(test_all_zero_weights_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
