@@ -31,7 +31,8 @@ from ctypes import (
 )
 from pathlib import Path
 
-from .errors import LibraryNotFoundError, GPULayerError, error_for_status
+from .errors import (LibraryNotFoundError, GPULayerError, InvalidArgumentError,
+                     error_for_status)
 
 # --------------------------------------------------------------- constants
 
@@ -387,9 +388,11 @@ def encode(text: str | os.PathLike | None) -> bytes | None:
     """A Python string or path as a NUL-terminated UTF-8 C string."""
     if text is None:
         return None
-    if isinstance(text, os.PathLike):
-        return os.fsencode(text)
-    return str(text).encode("utf-8")
+    raw = os.fsencode(text) if isinstance(text, os.PathLike) else str(text).encode("utf-8")
+    # C would read only up to the NUL: a silently different text.
+    if b"\0" in raw:
+        raise InvalidArgumentError(f"{str(text)!r} contains a NUL character")
+    return raw
 
 
 def decode(raw: bytes | None) -> str | None:

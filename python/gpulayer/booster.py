@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _lib
 from .dataset import Dataset, is_dataframe
+from .errors import InvalidArgumentError
 
 __all__ = ["Booster", "format_param"]
 
@@ -27,6 +28,10 @@ def format_param(value: Any) -> str:
     return str(value)
 
 
+# Parameters that may be given several times; any other takes one value.
+_MULTI_VALUED = {"eval_metric"}
+
+
 def _param_items(params: Mapping[str, Any] | Iterable[tuple[str, Any]]):
     """(key, text) pairs; a list or tuple value (eval_metric) gives one
     pair per element, None values are skipped."""
@@ -34,6 +39,10 @@ def _param_items(params: Mapping[str, Any] | Iterable[tuple[str, Any]]):
     for key, value in items:
         if value is None:
             continue
+        if isinstance(value, (list, tuple)) and key not in _MULTI_VALUED:
+            # Setting each element in turn would keep the last one only.
+            raise InvalidArgumentError(
+                f"parameter '{key}' takes one value, got {type(value).__name__} {value!r}")
         if isinstance(value, (list, tuple)):
             for v in value:
                 yield key, format_param(v)

@@ -260,3 +260,17 @@ def test_predict_refuses_text_in_a_numeric_column():
     bad.loc[5, "a"] = "1,5"
     with pytest.raises(ParseError, match="holds the text '1,5'"):
         booster.predict(gpulayer.Dataset(bad))
+
+
+def test_a_list_for_a_single_valued_parameter_is_refused():
+    """{'eta': [1, 2]} used to set eta to 2, the last element."""
+    with pytest.raises(InvalidArgumentError, match="parameter 'eta' takes one value"):
+        gpulayer.Booster(params={"eta": [1, 2]})
+    booster = gpulayer.Booster(params={"eval_metric": ["auc", "logloss"]})
+    assert booster.get_param("eta") == "0.29999999999999999"
+
+
+def test_a_nul_in_a_parameter_is_refused():
+    """The C library read 'binary:logistic\\0x' as 'binary:logistic'."""
+    with pytest.raises(InvalidArgumentError, match="contains a NUL character"):
+        gpulayer.Booster(params={"objective": "binary:logistic\0x"})
