@@ -1,5 +1,7 @@
 /* registry.c -- the backends built into this library, by accelerator name.
- * Adding a backend means adding its folder and one line here. */
+ * Adding a backend means adding its folder, one line here, and its
+ * GPL_HAVE_<BACKEND> line in src/device/build_info.c (the device layer
+ * reports build status from the same definitions, without this file). */
 #include <stdlib.h>
 #include <string.h>
 
