@@ -11,21 +11,33 @@
 
 #include "error.h"
 
-/* Allocations left before the injected failure (0: none). */
-static atomic_long fail_countdown;
+/* Allocations left before the injected failure (0: none), host and
+ * device. */
+static atomic_long fail_countdown, device_fail_countdown;
 
 void gpl_alloc_fail_after(long n) { atomic_store(&fail_countdown, n > 0 ? n : 0); }
 
 long gpl_alloc_fail_pending(void) { return atomic_load(&fail_countdown); }
 
-/* Whether this allocation is the one chosen to fail. */
-static int injected_failure(void)
+void gpl_device_alloc_fail_after(long n)
 {
-    long left = atomic_load(&fail_countdown);
+    atomic_store(&device_fail_countdown, n > 0 ? n : 0);
+}
+
+long gpl_device_alloc_fail_pending(void) { return atomic_load(&device_fail_countdown); }
+
+/* Whether this allocation is the one chosen to fail. */
+static int count_down(atomic_long *countdown)
+{
+    long left = atomic_load(countdown);
     while (left > 0)
-        if (atomic_compare_exchange_weak(&fail_countdown, &left, left - 1)) return left == 1;
+        if (atomic_compare_exchange_weak(countdown, &left, left - 1)) return left == 1;
     return 0;
 }
+
+static int injected_failure(void) { return count_down(&fail_countdown); }
+
+int gpl_device_alloc_injected(void) { return count_down(&device_fail_countdown); }
 
 static void *report(void *p, size_t size, const char *what)
 {

@@ -22,4 +22,11 @@ void *gpl_malloc_large(size_t size, const char *what);
 void gpl_alloc_fail_after(long n);
 long gpl_alloc_fail_pending(void);
 
+/* The same for the GPU backends' device memory: the nth device allocation
+ * from now on fails as if the device were out of memory. A backend asks
+ * gpl_device_alloc_injected() before each device allocation. */
+void gpl_device_alloc_fail_after(long n);
+long gpl_device_alloc_fail_pending(void);
+int gpl_device_alloc_injected(void);
+
 #endif

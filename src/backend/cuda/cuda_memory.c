@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+#include "bytes.h"
 #include "cuda_context.h"
 #include "error.h"
 
@@ -42,14 +44,19 @@ void *cuda_pool_get(cuda_context *c, size_t bytes, const char *what, gpulayer_st
         p->cap = cap;
     }
     void *ptr = NULL;
-    cudaError_t e = cudaMalloc(&ptr, cls);
+    cudaError_t e = gpl_device_alloc_injected() ? cudaErrorMemoryAllocation
+                                                : cudaMalloc(&ptr, cls);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         size_t free_b = 0, total_b = 0;
         cudaMemGetInfo(&free_b, &total_b);
+        char size[32], free_text[32], held[32];
+        gpl_format_bytes(cls, size, sizeof size);
+        gpl_format_bytes(free_b, free_text, sizeof free_text);
+        gpl_format_bytes(p->allocated, held, sizeof held);
         *st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
-                        "cuda backend: cannot allocate %.1f MiB for %s on %s (%.1f MiB "
-                        "free): %s", cls / MIB, what, c->dev.device_name, free_b / MIB,
+                        "cuda backend: cannot allocate %s for %s on %s (%s free, %s held "
+                        "by this job): %s", size, what, c->dev.device_name, free_text, held,
                         cudaGetErrorString(e));
         return NULL;
     }

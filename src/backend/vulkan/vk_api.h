@@ -18,6 +18,8 @@
     X(vkGetPhysicalDeviceFeatures)                                           \
     X(vkGetPhysicalDeviceQueueFamilyProperties)                              \
     X(vkGetPhysicalDeviceMemoryProperties)                                   \
+    X(vkGetPhysicalDeviceMemoryProperties2)                                  \
+    X(vkEnumerateDeviceExtensionProperties)                                  \
     X(vkCreateDevice)                                                        \
     X(vkGetDeviceProcAddr)
 

@@ -132,6 +132,8 @@ typedef struct vk_device_facts {
     int host_visible;        /* memory the host can map: no staging */
     uint32_t device_local_type, host_type;
     VkDeviceSize heap_bytes; /* size of the heap buffers come from */
+    uint32_t heap_index;     /* that heap */
+    int memory_budget;       /* VK_EXT_memory_budget: free memory can be asked */
     VkDeviceSize max_range;  /* maxStorageBufferRange */
     VkDeviceSize align;      /* minStorageBufferOffsetAlignment */
     uint32_t max_groups;     /* maxComputeWorkGroupCount[0] */
@@ -268,6 +270,11 @@ static inline vk_range vk_rows_range(const vk_buffer *b, uint64_t first, uint64_
 
 /* vk_device.c */
 gpulayer_status vk_device_open(vk_context *c, int32_t device_index);
+/* Free bytes of the heap buffers come from, where the driver says
+ * (VK_EXT_memory_budget); 0 where it does not. */
+VkDeviceSize vk_device_free_bytes(vk_context *c);
+/* Bytes of device memory all Vulkan contexts of the process hold. */
+long long gpl_vulkan_live_device_bytes(void);
 void vk_device_close(vk_context *c);
 
 /* vk_memory.c */

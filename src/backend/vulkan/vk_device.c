@@ -139,6 +139,33 @@ static gpulayer_status check_capabilities(vk_context *c)
     return GPULAYER_OK;
 }
 
+static int has_extension(vk_context *c, const char *name)
+{
+    uint32_t n = 0;
+    if (c->api.vkEnumerateDeviceExtensionProperties(c->physical, NULL, &n, NULL) != VK_SUCCESS)
+        return 0;
+    VkExtensionProperties *e = malloc(sizeof *e * (n ? n : 1));
+    if (!e) return 0;
+    int found = 0;
+    if (c->api.vkEnumerateDeviceExtensionProperties(c->physical, NULL, &n, e) == VK_SUCCESS)
+        for (uint32_t i = 0; i < n && !found; i++) found = !strcmp(e[i].extensionName, name);
+    free(e);
+    return found;
+}
+
+VkDeviceSize vk_device_free_bytes(vk_context *c)
+{
+    if (!c->dev.memory_budget) return 0;
+    VkPhysicalDeviceMemoryBudgetPropertiesEXT budget = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+    VkPhysicalDeviceMemoryProperties2 mp = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, .pNext = &budget};
+    c->api.vkGetPhysicalDeviceMemoryProperties2(c->physical, &mp);
+    const uint32_t h = c->dev.heap_index;
+    return budget.heapBudget[h] > budget.heapUsage[h] ? budget.heapBudget[h] - budget.heapUsage[h]
+                                                      : 0;
+}
+
 /* Host-visible memory where the device shares the host's memory (CPU and
  * integrated devices); device-local memory with staging copies otherwise. */
 static void choose_memory(vk_context *c)
@@ -159,7 +186,9 @@ static void choose_memory(vk_context *c)
             c->dev.device_local_type = i;
     }
     if (c->dev.device_local_type == UINT32_MAX) c->dev.device_local_type = c->dev.host_type;
-    c->dev.heap_bytes = mp.memoryHeaps[mp.memoryTypes[c->dev.device_local_type].heapIndex].size;
+    c->dev.heap_index = mp.memoryTypes[c->dev.device_local_type].heapIndex;
+    c->dev.heap_bytes = mp.memoryHeaps[c->dev.heap_index].size;
+    c->dev.memory_budget = has_extension(c, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
     VkMemoryPropertyFlags chosen = mp.memoryTypes[c->dev.device_local_type].propertyFlags;
     c->dev.host_visible = (chosen & host) == host;
 }

@@ -1,21 +1,61 @@
 /* vk_memory.c -- device buffers, their accounting, and transfers: plain
  * copies through a mapping where the memory is host-visible, a staging
  * buffer and a copy command where it is device-local. */
+#include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "alloc.h"
+#include "bytes.h"
 #include "error.h"
 #include "vk_context.h"
 
 
 VkDeviceSize vk_align_up(VkDeviceSize n, VkDeviceSize a) { return (n + a - 1) / a * a; }
 
+/* Bytes of device memory every context of the process holds: what a test
+ * reads to see that failed jobs gave back all they took. */
+static atomic_llong process_bytes;
+
+long long gpl_vulkan_live_device_bytes(void) { return atomic_load(&process_bytes); }
+
 void vk_track_alloc(vk_context *c, size_t bytes)
 {
     c->allocated_bytes += bytes;
     if (c->allocated_bytes > c->peak_bytes) c->peak_bytes = c->allocated_bytes;
+    atomic_fetch_add(&process_bytes, (long long)bytes);
 }
 
-void vk_track_free(vk_context *c, size_t bytes) { c->allocated_bytes -= bytes; }
+void vk_track_free(vk_context *c, size_t bytes)
+{
+    c->allocated_bytes -= bytes;
+    atomic_fetch_sub(&process_bytes, (long long)bytes);
+}
+
+/* What a failed allocation says: the buffer, its size, and the device's
+ * memory as far as the driver tells. */
+static gpulayer_status allocation_failed(vk_context *c, VkDeviceSize bytes, const char *what,
+                                         VkResult r)
+{
+    const gpulayer_status code = r == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
+                                 r == VK_ERROR_OUT_OF_HOST_MEMORY
+                                     ? GPULAYER_ERR_OUT_OF_MEMORY
+                                     : GPULAYER_ERR_DEVICE;
+    char size[32], heap[32], held[32], free_text[64] = "free memory not reported by the driver";
+    gpl_format_bytes(bytes, size, sizeof size);
+    gpl_format_bytes(c->dev.heap_bytes, heap, sizeof heap);
+    gpl_format_bytes(c->allocated_bytes, held, sizeof held);
+    if (c->dev.memory_budget) {
+        char free_bytes[32];
+        gpl_format_bytes(vk_device_free_bytes(c), free_bytes, sizeof free_bytes);
+        snprintf(free_text, sizeof free_text, "%s free", free_bytes);
+    }
+    return gpl_error(code,
+                     "vulkan backend: cannot allocate %s for the %s on %s (%s; heap %s, %s "
+                     "held by this job): %s",
+                     size, what, c->dev.device_name, free_text, heap, held,
+                     gpl_vk_result_name(r));
+}
 
 static gpulayer_status create_with_type(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
                                         uint32_t type, const char *what)
@@ -39,14 +79,12 @@ static gpulayer_status create_with_type(vk_context *c, vk_buffer *b, VkDeviceSiz
         VkMemoryAllocateInfo alloc_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
                                            .allocationSize = req.size,
                                            .memoryTypeIndex = type};
-        r = c->api.vkAllocateMemory(c->device, &alloc_info, NULL, &b->memory);
+        r = gpl_device_alloc_injected()
+                ? VK_ERROR_OUT_OF_DEVICE_MEMORY
+                : c->api.vkAllocateMemory(c->device, &alloc_info, NULL, &b->memory);
         if (r == VK_SUCCESS) r = c->api.vkBindBufferMemory(c->device, b->buffer, b->memory, 0);
     }
-    if (r != VK_SUCCESS)
-        return gpl_error(r == VK_ERROR_OUT_OF_DEVICE_MEMORY ? GPULAYER_ERR_OUT_OF_MEMORY
-                                                            : GPULAYER_ERR_DEVICE,
-                         "vulkan backend: allocating %llu bytes for the %s failed (%s)",
-                         (unsigned long long)bytes, what, gpl_vk_result_name(r));
+    if (r != VK_SUCCESS) return allocation_failed(c, bytes, what, r);
     b->bytes = bytes;
     vk_track_alloc(c, (size_t)bytes);
     return GPULAYER_OK;
