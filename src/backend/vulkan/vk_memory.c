@@ -73,9 +73,12 @@ static gpulayer_status create_with_type(vk_context *c, vk_buffer *b, VkDeviceSiz
     if (r == VK_SUCCESS) {
         VkMemoryRequirements req;
         c->api.vkGetBufferMemoryRequirements(c->device, b->buffer, &req);
-        if (!(req.memoryTypeBits & (1u << type)))
+        if (!(req.memoryTypeBits & (1u << type))) {
+            c->api.vkDestroyBuffer(c->device, b->buffer, NULL);
+            b->buffer = VK_NULL_HANDLE;
             return gpl_error(GPULAYER_ERR_DEVICE,
                              "vulkan backend: no suitable memory type for the %s", what);
+        }
         VkMemoryAllocateInfo alloc_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
                                            .allocationSize = req.size,
                                            .memoryTypeIndex = type};
@@ -84,7 +87,14 @@ static gpulayer_status create_with_type(vk_context *c, vk_buffer *b, VkDeviceSiz
                 : c->api.vkAllocateMemory(c->device, &alloc_info, NULL, &b->memory);
         if (r == VK_SUCCESS) r = c->api.vkBindBufferMemory(c->device, b->buffer, b->memory, 0);
     }
-    if (r != VK_SUCCESS) return allocation_failed(c, bytes, what, r);
+    if (r != VK_SUCCESS) {
+        /* Nothing half-made stays behind: a buffer whose memory failed
+         * would outlive the device it was made on. */
+        if (b->memory) c->api.vkFreeMemory(c->device, b->memory, NULL);
+        if (b->buffer) c->api.vkDestroyBuffer(c->device, b->buffer, NULL);
+        memset(b, 0, sizeof *b);
+        return allocation_failed(c, bytes, what, r);
+    }
     b->bytes = bytes;
     vk_track_alloc(c, (size_t)bytes);
     return GPULAYER_OK;
