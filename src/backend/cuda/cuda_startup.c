@@ -92,6 +92,14 @@ gpulayer_status cuda_startup(cuda_context *c, int device)
                          "cuda backend: %s is not supported: compute capability 8.0 or "
                          "newer is required (driver %s)", c->dev.device_name, driver);
     e = cudaSetDevice(device);
+    if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        /* No context, so the runtime cannot say how much is free. */
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "cuda backend: cannot create a CUDA context on %s: the device is "
+                         "out of memory (a context needs a few hundred MiB; nvidia-smi "
+                         "lists the processes that hold it)", c->dev.device_name);
+    }
     if (e != cudaSuccess) return cuda_fail(NULL, e, "cudaSetDevice");
     /* The first touch of a kernel: fails when no shipped code (SASS or
      * PTX) suits the device or the driver is too old for the PTX. */
