@@ -3,6 +3,8 @@
 #include "vk_api.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "error.h"
@@ -13,15 +15,37 @@
 #define GPL_VK_LIBRARY "libvulkan.so.1"
 #endif
 
-int gpl_vk_api_open(gpl_vk_api *api)
+/* The loader and one instance, made once and kept for the life of the
+ * process; each backend makes and destroys only its device. NVIDIA's
+ * driver does not survive instances made and destroyed over and over:
+ * after about ten, every vkCreateInstance fails with
+ * VK_ERROR_INCOMPATIBLE_DRIVER. */
+static gpl_vk_api shared;
+static char shared_error[512];
+static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
+
+static int load_instance_functions(gpl_vk_api *api)
 {
-    memset(api, 0, sizeof *api);
+#define GPL_VK_LOAD(name)                                                           \
+    api->name = (PFN_##name)api->vkGetInstanceProcAddr(api->instance, #name);        \
+    if (!api->name) {                                                                \
+        snprintf(shared_error, sizeof shared_error, "the loader has no %s", #name);  \
+        return 0;                                                                    \
+    }
+    GPL_VK_INSTANCE_FUNCS(GPL_VK_LOAD)
+#undef GPL_VK_LOAD
+    return 1;
+}
+
+static void open_shared(void)
+{
+    gpl_vk_api *api = &shared;
     api->library = dlopen(GPL_VK_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     if (!api->library) {
         const char *why = dlerror();
-        gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: cannot load %s (%s)",
-                  GPL_VK_LIBRARY, why ? why : "not found");
-        return 0;
+        snprintf(shared_error, sizeof shared_error, "cannot load %s (%s)", GPL_VK_LIBRARY,
+                 why ? why : "not found");
+        return;
     }
     /* dlsym returns void *; the cast through a union avoids the ISO C
      * warning about converting object pointers to function pointers. */
@@ -32,29 +56,41 @@ int gpl_vk_api_open(gpl_vk_api *api)
     sym.object = dlsym(api->library, "vkGetInstanceProcAddr");
     api->vkGetInstanceProcAddr = sym.function;
     if (!api->vkGetInstanceProcAddr) {
-        gpl_error(GPULAYER_ERR_DEVICE,
-                  "vulkan backend: %s has no vkGetInstanceProcAddr", GPL_VK_LIBRARY);
-        return 0;
+        snprintf(shared_error, sizeof shared_error, "%s has no vkGetInstanceProcAddr",
+                 GPL_VK_LIBRARY);
+        return;
     }
     api->vkCreateInstance =
         (PFN_vkCreateInstance)api->vkGetInstanceProcAddr(NULL, "vkCreateInstance");
     if (!api->vkCreateInstance) {
-        gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: the loader has no vkCreateInstance");
-        return 0;
+        snprintf(shared_error, sizeof shared_error, "the loader has no vkCreateInstance");
+        return;
     }
-    return 1;
+    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                             .pApplicationName = "gpulayer",
+                             .pEngineName = "gpulayer",
+                             .apiVersion = VK_API_VERSION_1_1};
+    VkInstanceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                                 .pApplicationInfo = &app};
+    VkResult r = api->vkCreateInstance(&info, NULL, &api->instance);
+    if (r != VK_SUCCESS) {
+        api->instance = VK_NULL_HANDLE;
+        snprintf(shared_error, sizeof shared_error,
+                 "vkCreateInstance failed (%s): no usable Vulkan driver", gpl_vk_result_name(r));
+        return;
+    }
+    if (!load_instance_functions(api)) api->instance = VK_NULL_HANDLE;
 }
 
-int gpl_vk_api_load_instance(gpl_vk_api *api, VkInstance instance)
+int gpl_vk_api_open(gpl_vk_api *api)
 {
-#define GPL_VK_LOAD(name)                                                           \
-    api->name = (PFN_##name)api->vkGetInstanceProcAddr(instance, #name);             \
-    if (!api->name) {                                                                \
-        gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: the loader has no %s", #name); \
-        return 0;                                                                    \
+    pthread_once(&shared_once, open_shared);
+    if (!shared.instance) {
+        memset(api, 0, sizeof *api);
+        gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: %s", shared_error);
+        return 0;
     }
-    GPL_VK_INSTANCE_FUNCS(GPL_VK_LOAD)
-#undef GPL_VK_LOAD
+    *api = shared;
     return 1;
 }
 
@@ -71,11 +107,7 @@ int gpl_vk_api_load_device(gpl_vk_api *api, VkDevice device)
     return 1;
 }
 
-void gpl_vk_api_close(gpl_vk_api *api)
-{
-    if (api->library) dlclose(api->library);
-    memset(api, 0, sizeof *api);
-}
+void gpl_vk_api_close(gpl_vk_api *api) { memset(api, 0, sizeof *api); }
 
 const char *gpl_vk_result_name(VkResult r)
 {

@@ -75,7 +75,8 @@
     X(vkGetQueryPoolResults)
 
 typedef struct gpl_vk_api {
-    void *library; /* dlopen handle */
+    void *library;       /* dlopen handle */
+    VkInstance instance; /* the process's one instance */
     PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr;
     PFN_vkCreateInstance vkCreateInstance;
 #define GPL_VK_MEMBER(name) PFN_##name name;
@@ -84,11 +85,12 @@ typedef struct gpl_vk_api {
 #undef GPL_VK_MEMBER
 } gpl_vk_api;
 
-/* Opens the loader and resolves vkCreateInstance; sets the last error
- * (naming the library) when there is no loader. */
+/* The loader, the process's one instance (made on first use, kept until
+ * the process ends) and the instance's entry points; sets the last error
+ * (naming the library or the driver's refusal) when there is none. */
 int gpl_vk_api_open(gpl_vk_api *api);
-int gpl_vk_api_load_instance(gpl_vk_api *api, VkInstance instance);
 int gpl_vk_api_load_device(gpl_vk_api *api, VkDevice device);
+/* Forgets the entry points; the loader and the instance stay. */
 void gpl_vk_api_close(gpl_vk_api *api);
 /* "VK_ERROR_OUT_OF_DEVICE_MEMORY" and the like, for messages. */
 const char *gpl_vk_result_name(VkResult r);

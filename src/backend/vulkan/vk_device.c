@@ -1,5 +1,6 @@
-/* vk_device.c -- instance, physical device choice and capability checks,
- * logical device, queue and the objects every batch reuses. */
+/* vk_device.c -- the process's instance (made in vk_api.c), physical device
+ * choice and capability checks, logical device, queue and the objects every
+ * batch reuses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,22 +22,11 @@ static const char *type_name(VkPhysicalDeviceType t)
     }
 }
 
-static gpulayer_status create_instance(vk_context *c)
+static gpulayer_status open_instance(vk_context *c)
 {
     if (!gpl_vk_api_open(&c->api)) return GPULAYER_ERR_DEVICE;
-    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-                             .pApplicationName = "gpulayer",
-                             .pEngineName = "gpulayer",
-                             .apiVersion = VK_API_VERSION_1_1};
-    VkInstanceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-                                 .pApplicationInfo = &app};
-    VkResult r = c->api.vkCreateInstance(&info, NULL, &c->instance);
-    if (r != VK_SUCCESS)
-        return gpl_error(GPULAYER_ERR_DEVICE,
-                         "vulkan backend: vkCreateInstance failed (%s): no usable "
-                         "Vulkan driver", gpl_vk_result_name(r));
-    return gpl_vk_api_load_instance(&c->api, c->instance) ? GPULAYER_OK
-                                                          : GPULAYER_ERR_DEVICE;
+    c->instance = c->api.instance;
+    return GPULAYER_OK;
 }
 
 /* The device the index names, in the loader's enumeration order (the
@@ -286,7 +276,7 @@ static gpulayer_status create_submission_objects(vk_context *c)
 gpulayer_status vk_device_open(vk_context *c, int32_t device_index)
 {
     GPL_CHECK(vk_pipelines_check());
-    GPL_CHECK(create_instance(c));
+    GPL_CHECK(open_instance(c));
     GPL_CHECK(pick_device(c, device_index));
     GPL_CHECK(check_capabilities(c));
     choose_memory(c);
@@ -328,6 +318,6 @@ void vk_device_close(vk_context *c)
         vk_pipelines_destroy(c);
         c->api.vkDestroyDevice(c->device, NULL);
     }
-    if (c->instance) c->api.vkDestroyInstance(c->instance, NULL);
+    c->instance = VK_NULL_HANDLE; /* the process's, kept (vk_api.c) */
     gpl_vk_api_close(&c->api);
 }
