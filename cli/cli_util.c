@@ -73,25 +73,67 @@ int cli_read_config(const char *cmd, const char *path,
     return rc;
 }
 
-gpulayer_status cli_read_data(const char *path, const char *format,
-                              const char *label, int no_header,
-                              const char *weight, const char *ignore,
-                              int num_features, gpulayer_dataset **out)
+static const char *const format_names[] = {"auto", "csv", "tsv", "libsvm"};
+
+int cli_check_format(const char *cmd, const char *format)
+{
+    if (!format) return 0;
+    for (size_t i = 0; i < sizeof format_names / sizeof *format_names; i++)
+        if (!strcmp(format, format_names[i])) return 0;
+    fprintf(stderr, "gpulayer %s: unknown format '%s' (auto, csv, tsv, libsvm)\n", cmd,
+            format);
+    return 2;
+}
+
+int cli_parse_bad_numbers(const char *cmd, const char *value, int *out)
+{
+    if (!strcmp(value, "error")) *out = GPULAYER_BAD_NUMBERS_ERROR;
+    else if (!strcmp(value, "missing")) *out = GPULAYER_BAD_NUMBERS_MISSING;
+    else {
+        fprintf(stderr, "gpulayer %s: --bad-numbers expects error or missing, got '%s'\n",
+                cmd, value);
+        return 2;
+    }
+    return 0;
+}
+
+char **cli_split_list(const char *list)
+{
+    size_t n = 1, len = strlen(list);
+    for (const char *p = list; *p; p++) n += *p == ',';
+    char **items = malloc((n + 1) * sizeof *items + len + 1);
+    if (!items) return NULL;
+    char *text = (char *)(items + n + 1);
+    memcpy(text, list, len + 1);
+    size_t k = 0;
+    for (char *s = text; s;) {
+        char *comma = strchr(s, ',');
+        if (comma) *comma = '\0';
+        s = trim(s);
+        if (*s) items[k++] = s;
+        s = comma ? comma + 1 : NULL;
+    }
+    items[k] = NULL;
+    return items;
+}
+
+gpulayer_status cli_read_data(const char *path, const cli_data *d, gpulayer_dataset **out)
 {
     gpulayer_read_options o;
     memset(&o, 0, sizeof o);
-    if (!format || !strcmp(format, "auto")) o.format = GPULAYER_FORMAT_AUTO;
-    else if (!strcmp(format, "csv")) o.format = GPULAYER_FORMAT_CSV;
-    else if (!strcmp(format, "tsv")) o.format = GPULAYER_FORMAT_TSV;
-    else if (!strcmp(format, "libsvm")) o.format = GPULAYER_FORMAT_LIBSVM;
-    else {
-        fprintf(stderr, "unknown format '%s' (auto, csv, tsv, libsvm)\n", format);
-        return GPULAYER_ERR_INVALID_ARGUMENT;
-    }
-    o.label = label;
-    o.no_header = no_header;
-    o.weight_column = weight;
-    o.ignore_columns = ignore;
-    o.num_features = num_features;
+    const char *format = d->format ? d->format : "auto";
+    static const gpulayer_file_format formats[] = {
+        GPULAYER_FORMAT_AUTO, GPULAYER_FORMAT_CSV, GPULAYER_FORMAT_TSV,
+        GPULAYER_FORMAT_LIBSVM};
+    for (size_t i = 0; i < sizeof format_names / sizeof *format_names; i++)
+        if (!strcmp(format, format_names[i])) o.format = formats[i];
+    o.label = d->label;
+    o.no_header = d->no_header;
+    o.weight_column = d->weight;
+    o.ignore_columns = d->ignore;
+    o.num_features = d->num_features;
+    o.bad_numbers = d->bad_numbers;
+    o.numeric_columns = d->numeric;
+    o.categorical_columns = d->categorical;
     return gpulayer_dataset_read_file(path, &o, out);
 }

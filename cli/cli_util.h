@@ -18,11 +18,26 @@ int cli_split_key_value(char *arg, char **key, char **value);
 int cli_read_config(const char *cmd, const char *path,
                     int (*apply)(const char *key, const char *value, void *user),
                     void *user);
-/* Reads a data file, translating the format name ("auto", "csv", "tsv",
- * "libsvm"). */
-gpulayer_status cli_read_data(const char *path, const char *format,
-                              const char *label, int no_header,
-                              const char *weight, const char *ignore,
-                              int num_features, gpulayer_dataset **out);
+/* How to read a data file (see gpulayer_read_options). */
+typedef struct cli_data {
+    const char *format; /* "auto", "csv", "tsv", "libsvm" or NULL */
+    const char *label, *weight, *ignore;
+    int no_header;
+    int bad_numbers;                 /* GPULAYER_BAD_NUMBERS_* */
+    const char *const *numeric;      /* NULL-terminated names, or NULL */
+    const char *const *categorical;  /* NULL-terminated names, or NULL */
+    int num_features;
+} cli_data;
+
+/* 0 when format is a known format name (or NULL); else prints why for
+ * command cmd and returns 2. */
+int cli_check_format(const char *cmd, const char *format);
+/* Parses "error" or "missing" into *out; else prints why and returns 2. */
+int cli_parse_bad_numbers(const char *cmd, const char *value, int *out);
+/* The comma-separated items of list as a NULL-terminated array (one
+ * allocation, freed with free()); NULL when out of memory. */
+char **cli_split_list(const char *list);
+gpulayer_status cli_read_data(const char *path, const cli_data *d,
+                              gpulayer_dataset **out);
 
 #endif

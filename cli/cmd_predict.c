@@ -25,6 +25,10 @@ static void predict_usage(FILE *out)
 "                   when both have names.\n"
 "  --format F       auto, csv, tsv or libsvm\n"
 "  --no-header      the CSV/TSV file has no header row\n"
+"  --bad-numbers B  a cell that is not a number in a column the model reads\n"
+"                   as numeric: error (default; names line, column and\n"
+"                   text) or missing (read as a missing value; one warning\n"
+"                   gives the count)\n"
 "  --output FILE    where to write (default: standard output)\n"
 "  --margin         raw margins instead of probabilities/values\n"
 "  --rounds N       use only the first N rounds (default: all, or up to the\n"
@@ -37,12 +41,12 @@ static void predict_usage(FILE *out)
 
 typedef struct predict_options {
     const char *model, *data, *label, *format, *output, *nthread, *device;
-    int no_header, margin, rounds;
+    int no_header, margin, rounds, bad_numbers;
 } predict_options;
 
 static int parse_args(int argc, char **argv, predict_options *o)
 {
-    enum { OPT_NO_HEADER = 256, OPT_MARGIN, OPT_ROUNDS, OPT_DEVICE };
+    enum { OPT_NO_HEADER = 256, OPT_MARGIN, OPT_ROUNDS, OPT_DEVICE, OPT_BAD_NUMBERS };
     static const struct option longopts[] = {
         {"model", required_argument, 0, 'm'},  {"data", required_argument, 0, 'd'},
         {"label", required_argument, 0, 'l'},  {"format", required_argument, 0, 'f'},
@@ -51,6 +55,7 @@ static int parse_args(int argc, char **argv, predict_options *o)
         {"margin", no_argument, 0, OPT_MARGIN},
         {"rounds", required_argument, 0, OPT_ROUNDS},
         {"device", required_argument, 0, OPT_DEVICE},
+        {"bad-numbers", required_argument, 0, OPT_BAD_NUMBERS},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -66,6 +71,9 @@ static int parse_args(int argc, char **argv, predict_options *o)
         case OPT_MARGIN: o->margin = 1; break;
         case OPT_ROUNDS: o->rounds = atoi(optarg); break;
         case OPT_DEVICE: o->device = optarg; break;
+        case OPT_BAD_NUMBERS:
+            if (cli_parse_bad_numbers("predict", optarg, &o->bad_numbers)) return 2;
+            break;
         case 'h': predict_usage(stdout); return -1;
         default: predict_usage(stderr); return 2;
         }
@@ -78,7 +86,30 @@ static int parse_args(int argc, char **argv, predict_options *o)
         fprintf(stderr, "gpulayer predict: --model and --data are required (see --help)\n");
         return 2;
     }
-    return 0;
+    return cli_check_format("predict", o->format);
+}
+
+/* The model's feature names of one kind (categorical or not), so that the
+ * reader reads those columns as the model does and reports a bad cell
+ * where it is; NULL (nothing to say) when the features have no names or
+ * the file has no header. *oom is set when out of memory. */
+static const char **feature_kind_names(const gpulayer_booster *b, int no_header,
+                                       int categorical, int *oom)
+{
+    int32_t F = gpulayer_booster_num_features(b);
+    if (no_header || F < 1 || !gpulayer_booster_feature_name(b, 0)) return NULL;
+    const char **names = calloc((size_t)F + 1, sizeof *names);
+    if (!names) {
+        *oom = 1;
+        return NULL;
+    }
+    int32_t k = 0;
+    for (int32_t f = 0; f < F; f++) {
+        const char *n = gpulayer_booster_feature_name(b, f);
+        if (n && n[0] && gpulayer_booster_feature_is_categorical(b, f) == categorical)
+            names[k++] = n;
+    }
+    return names;
 }
 
 /* The model's features picked out of the file's columns: by name when both
@@ -130,14 +161,25 @@ int cmd_predict(int argc, char **argv)
     gpulayer_booster *b = NULL;
     gpulayer_dataset *ds = NULL;
     float *pred = NULL;
+    const char **numeric = NULL, **categorical = NULL;
     FILE *out = stdout;
     if (gpulayer_booster_load(o.model, &b) != GPULAYER_OK) return cli_fail("predict", NULL);
     if (o.nthread && gpulayer_booster_set_param(b, "nthread", o.nthread) != GPULAYER_OK) {
         rc = cli_fail("predict", NULL);
         goto done;
     }
-    if (cli_read_data(o.data, o.format, o.label ? o.label : "none", o.no_header, NULL,
-                      NULL, gpulayer_booster_num_features(b), &ds) != GPULAYER_OK) {
+    int oom = 0;
+    numeric = feature_kind_names(b, o.no_header, 0, &oom);
+    categorical = feature_kind_names(b, o.no_header, 1, &oom);
+    if (oom) {
+        fprintf(stderr, "gpulayer predict: out of memory\n");
+        rc = 1;
+        goto done;
+    }
+    cli_data data = {o.format, o.label ? o.label : "none", NULL, NULL, o.no_header,
+                     o.bad_numbers, numeric, categorical,
+                     gpulayer_booster_num_features(b)};
+    if (cli_read_data(o.data, &data, &ds) != GPULAYER_OK) {
         rc = cli_fail("predict", NULL);
         goto done;
     }
@@ -169,6 +211,8 @@ int cmd_predict(int argc, char **argv)
         rc = 1;
     }
 done:
+    free(numeric);
+    free(categorical);
     free(pred);
     gpulayer_dataset_free(ds);
     gpulayer_booster_free(b);

@@ -15,6 +15,8 @@
 typedef struct train_options {
     const char *data, *label, *format, *weight, *ignore, *model;
     int no_header;
+    int bad_numbers;
+    char **categorical; /* --categorical, split */
     const char *valid[MAX_VALID];
     int num_valid;
     int quiet, verbose;
@@ -39,6 +41,14 @@ static void train_usage(FILE *out)
 "  --no-header          the CSV/TSV file has no header row\n"
 "  --weight COL         per-row weight column\n"
 "  --ignore A,B         columns to leave out\n"
+"  --categorical A,B    columns to read as categorical even where their cells\n"
+"                       are numbers\n"
+"  --bad-numbers B      a cell that is not a number in a numeric column:\n"
+"                       error (default) or missing (read as a missing value;\n"
+"                       one warning gives the count). A CSV/TSV column counts\n"
+"                       as numeric when at least 95%% of its non-missing cells\n"
+"                       are numbers; other columns holding text are\n"
+"                       categorical\n"
 "  --valid FILE         evaluation set, same layout (repeatable; metrics are\n"
 "                       printed every round; early stopping uses the last)\n"
 "model and device:\n"
@@ -60,7 +70,8 @@ static void train_usage(FILE *out)
 "                       (rmse, mae, logloss, error, auc, mlogloss, merror;\n"
 "                       repeatable), early_stopping_rounds, device\n"
 "  --config FILE        'key = value' lines: any parameter, or data, label,\n"
-"                       format, weight, ignore, valid, model; flags given on\n"
+"                       format, weight, ignore, categorical, bad_numbers,\n"
+"                       valid, model; flags given on\n"
 "                       the command line win\n"
 "distributed (data-parallel over MPI, CPU ranks):\n"
 "  --dist M             auto (default: on when started by mpirun, srun or\n"
@@ -89,6 +100,14 @@ static int set_option(train_options *o, const char *key, const char *value)
     else if (!strcmp(key, "weight")) o->weight = value;
     else if (!strcmp(key, "ignore")) o->ignore = value;
     else if (!strcmp(key, "model")) o->model = value;
+    else if (!strcmp(key, "bad_numbers")) return cli_parse_bad_numbers("train", value, &o->bad_numbers);
+    else if (!strcmp(key, "categorical")) {
+        free(o->categorical);
+        if (!(o->categorical = cli_split_list(value))) {
+            fprintf(stderr, "gpulayer train: out of memory\n");
+            return 1;
+        }
+    }
     else if (!strcmp(key, "no_header")) o->no_header = !strcmp(value, "1") || !strcmp(value, "true");
     else if (!strcmp(key, "valid")) {
         if (o->num_valid >= MAX_VALID) {
@@ -157,7 +176,7 @@ static int on_round(void *user, int round, const gpulayer_eval_result *res, int 
 static int parse_args(int argc, char **argv, train_options *o)
 {
     enum { OPT_NUM_ROUND = 256, OPT_MAX_DEPTH, OPT_EARLY, OPT_CONFIG, OPT_NO_HEADER,
-           OPT_DIST, OPT_DIST_TIMEOUT };
+           OPT_DIST, OPT_DIST_TIMEOUT, OPT_CATEGORICAL, OPT_BAD_NUMBERS };
     static const struct option longopts[] = {
         {"data", required_argument, 0, 'd'},   {"label", required_argument, 0, 'l'},
         {"format", required_argument, 0, 'f'}, {"weight", required_argument, 0, 'w'},
@@ -172,6 +191,8 @@ static int parse_args(int argc, char **argv, train_options *o)
         {"no-header", no_argument, 0, OPT_NO_HEADER},
         {"dist", required_argument, 0, OPT_DIST},
         {"dist-timeout", required_argument, 0, OPT_DIST_TIMEOUT},
+        {"categorical", required_argument, 0, OPT_CATEGORICAL},
+        {"bad-numbers", required_argument, 0, OPT_BAD_NUMBERS},
         {"quiet", no_argument, 0, 'q'},       {"verbose", no_argument, 0, 'V'},
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     /* The config file is read first so that flags override it. */
@@ -202,6 +223,8 @@ static int parse_args(int argc, char **argv, train_options *o)
         case OPT_EARLY: rc = set_option(o, "early_stopping_rounds", optarg); break;
         case OPT_CONFIG: break;
         case OPT_NO_HEADER: o->no_header = 1; break;
+        case OPT_CATEGORICAL: rc = set_option(o, "categorical", optarg); break;
+        case OPT_BAD_NUMBERS: rc = set_option(o, "bad_numbers", optarg); break;
         case OPT_DIST:
             if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
                 fprintf(stderr, "gpulayer train: --dist expects auto, on or off\n");
@@ -238,7 +261,14 @@ static int parse_args(int argc, char **argv, train_options *o)
         fprintf(stderr, "gpulayer train: --data is required (see --help)\n");
         return 2;
     }
-    return 0;
+    return cli_check_format("train", o->format);
+}
+
+static cli_data data_options(const train_options *o, int num_features)
+{
+    cli_data d = {o->format, o->label, o->weight, o->ignore, o->no_header, o->bad_numbers,
+                  NULL, (const char *const *)o->categorical, num_features};
+    return d;
 }
 
 /* ------------------------------------------------------------ ranks */
@@ -293,9 +323,8 @@ static gpulayer_status read_shard(const train_options *o, int rank, int size,
 {
     int pattern = gpulayer_dist_is_shard_pattern(o->data);
     gpulayer_status st = gpulayer_dist_shard_path(o->data, rank, path_out);
-    if (st == GPULAYER_OK)
-        st = cli_read_data(*path_out, o->format, o->label, o->no_header, o->weight,
-                           o->ignore, 0, out);
+    cli_data d = data_options(o, 0);
+    if (st == GPULAYER_OK) st = cli_read_data(*path_out, &d, out);
     if (st == GPULAYER_OK && !pattern && size > 1) st = gpulayer_dist_keep_slice(*out);
     return st;
 }
@@ -335,6 +364,7 @@ int cmd_train(int argc, char **argv)
     int dist = rc ? 0 : want_dist(&o, &rc);
     if (rc) {
         gpulayer_booster_free(o.booster);
+        free(o.categorical);
         for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
         return rc < 0 ? 0 : rc;
     }
@@ -343,12 +373,14 @@ int cmd_train(int argc, char **argv)
                         "not a distributed run (start it with mpirun or gpulayer run "
                         "--nproc N)\n", o.data);
         gpulayer_booster_free(o.booster);
+        free(o.categorical);
         for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
         return 2;
     }
     if (dist && gpulayer_dist_init(o.dist_timeout) != GPULAYER_OK) {
         rc = cli_fail("train", "joining the distributed job");
         gpulayer_booster_free(o.booster);
+        free(o.categorical);
         for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
         return rc;
     }
@@ -372,8 +404,8 @@ int cmd_train(int argc, char **argv)
     gpulayer_status st = read_shard(&o, rank, size, &train, &train_path);
     for (int i = 0; st == GPULAYER_OK && i < o.num_valid; i++) {
         names[i] = o.num_valid == 1 ? "valid" : o.valid[i];
-        st = cli_read_data(o.valid[i], o.format, o.label, o.no_header, o.weight, o.ignore,
-                           gpulayer_dataset_num_cols(train), &valid[i]);
+        cli_data d = data_options(&o, gpulayer_dataset_num_cols(train));
+        st = cli_read_data(o.valid[i], &d, &valid[i]);
     }
     /* A rank that could not read its data fails every rank, with its
      * message, before any training starts. */
@@ -431,6 +463,7 @@ done:
     gpulayer_dataset_free(train);
     gpulayer_free_buffer(train_path);
     gpulayer_booster_free(o.booster);
+    free(o.categorical);
     for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
     if (dist) {
         /* The job's outcome is reported: a launcher that ends this rank

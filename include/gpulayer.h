@@ -78,7 +78,25 @@ typedef struct gpulayer_read_options {
     /* LibSVM: number of features, 0 = infer from the largest index.
      * Prediction files must be given the model's feature count. */
     int32_t num_features;
+    /* CSV/TSV columns that must hold numbers, e.g. the numeric features of
+     * a model about to predict: a NULL-terminated array of column names (or
+     * 0-based indexes written as digits), or NULL. A cell that is not a
+     * number there is handled as bad_numbers says. */
+    const char *const *numeric_columns;
+    /* A cell that is not a number (nor a missing-value marker) in a numeric
+     * column: GPULAYER_BAD_NUMBERS_ERROR (the default) refuses the file
+     * naming line, column and text; GPULAYER_BAD_NUMBERS_MISSING reads it
+     * as missing and prints one warning with the count. Without
+     * numeric_columns, a column counts as numeric when at least 95% of its
+     * non-missing cells are numbers (see docs/data.md). */
+    int bad_numbers;
+    /* CSV/TSV columns to read as categorical even where their cells are
+     * numbers: a NULL-terminated array of names (or 0-based indexes), or
+     * NULL. */
+    const char *const *categorical_columns;
 } gpulayer_read_options;
+
+enum { GPULAYER_BAD_NUMBERS_ERROR = 0, GPULAYER_BAD_NUMBERS_MISSING = 1 };
 
 /* A dense float32 matrix; NaN marks a missing value. label and weight may be
  * NULL (weight NULL = all ones). The data are copied. */
@@ -283,6 +301,10 @@ GPULAYER_API gpulayer_status gpulayer_booster_feature_importance(
     const gpulayer_booster *b, gpulayer_importance_type type, double *out,
     int32_t num_features);
 GPULAYER_API const char *gpulayer_booster_feature_name(
+    const gpulayer_booster *b, int32_t col);
+/* 1 when feature col of the model is categorical, 0 when numeric (or out
+ * of range). */
+GPULAYER_API int gpulayer_booster_feature_is_categorical(
     const gpulayer_booster *b, int32_t col);
 
 /* Model files: versioned JSON, written atomically (temp file + rename). */

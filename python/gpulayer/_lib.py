@@ -85,7 +85,13 @@ class ReadOptions(Structure):
         ("ignore_columns", c_char_p),
         ("weight_column", c_char_p),
         ("num_features", c_int32),
+        ("numeric_columns", POINTER(c_char_p)),
+        ("bad_numbers", c_int),
+        ("categorical_columns", POINTER(c_char_p)),
     ]
+
+
+BAD_NUMBERS = {"error": 0, "missing": 1}
 
 
 class DeviceInfo(Structure):
@@ -204,6 +210,7 @@ _PROTOTYPES = {
         [_handle, c_int, POINTER(c_double), c_int32],
     ),
     "gpulayer_booster_feature_name": (c_char_p, [_handle, c_int32]),
+    "gpulayer_booster_feature_is_categorical": (c_int, [_handle, c_int32]),
     "gpulayer_booster_save": (_status, [_handle, c_char_p]),
     "gpulayer_booster_load": (_status, [c_char_p, _out_handle]),
     "gpulayer_booster_save_to_buffer": (_status, [_handle, *_out_buffer]),
@@ -401,8 +408,9 @@ def decode(raw: bytes | None) -> str | None:
 
 
 def string_array(items) -> ctypes.Array:
-    """A C array of UTF-8 strings (``const char *const *``)."""
-    encoded = [encode(s) for s in items]
+    """A C array of UTF-8 strings (``const char *const *``); a None item
+    is a NULL pointer."""
+    encoded = [None if s is None else encode(s) for s in items]
     return (c_char_p * len(encoded))(*encoded)
 
 

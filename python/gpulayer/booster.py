@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from . import _lib
-from .dataset import Dataset, is_dataframe
+from .dataset import Dataset, is_dataframe, to_dense
 from .errors import InvalidArgumentError
 
 __all__ = ["Booster", "format_param"]
@@ -231,6 +231,17 @@ class Booster:
                         f"model ({len(missing)} missing)"
                     )
                 data = data.loc[:, [columns[n] for n in names]]
+            # Text columns are read as the model reads them, so that a
+            # typo in a numeric feature is reported at its row.
+            if data.shape[1] == self.num_features:
+                lib = _lib.get()
+                kinds = [
+                    "categorical"
+                    if lib.gpulayer_booster_feature_is_categorical(self.handle, f)
+                    else "numeric"
+                    for f in range(self.num_features)
+                ]
+                return Dataset(to_dense(data, kinds=kinds))
             return Dataset(data)
         if not isinstance(data, Dataset):
             return Dataset(data)

@@ -10,9 +10,14 @@ Accepted data:
   copies the values into its own column-major store either way. NaN marks
   a missing value.
 * pandas DataFrames. Numeric and boolean columns become float values
-  (pandas' NA is missing). Columns of ``category``, ``string`` or ``object``
-  dtype become categorical features: their values, as text, make the
-  column's dictionary (sorted), and each row holds the code of its value.
+  (pandas' NA is missing). Columns of ``category`` dtype become categorical
+  features: their values, as text, make the column's dictionary (sorted),
+  and each row holds the code of its value. Columns of ``string`` or
+  ``object`` dtype follow the rule of the CSV reader: one whose values are
+  all numbers (or number text) is numeric; one where at most 5% of the
+  non-missing values are not numbers "looks numeric" and is refused, naming
+  the row and value (``bad_numbers="missing"`` reads those values as
+  missing, with one warning); any other is categorical.
   At prediction the library maps names to the codes of the training
   dictionary, so a DataFrame may list its categories in any order; a value
   unseen in training is treated as missing. Column names become feature
@@ -26,13 +31,16 @@ Accepted data:
 from __future__ import annotations
 
 import os
+import re
 import sys
-from ctypes import POINTER, byref, c_float, c_int32, c_void_p
+import warnings
+from ctypes import POINTER, byref, c_char_p, c_float, c_int32, c_void_p, cast
 from typing import NamedTuple, Sequence
 
 import numpy as np
 
 from . import _lib
+from .errors import ParseError
 
 __all__ = ["Dataset", "DenseMatrix", "to_dense"]
 
@@ -64,11 +72,14 @@ def is_sparse(data) -> bool:
     return sp is not None and sp.issparse(data)
 
 
-def to_dense(data) -> DenseMatrix:
+def to_dense(data, bad_numbers: str = "error", kinds=None) -> DenseMatrix:
     """Convert supported data to a dense float32 matrix (see the module
-    documentation for the rules)."""
+    documentation for the rules). bad_numbers is "error" or "missing" (see
+    there); kinds, for a DataFrame, lists per column "numeric",
+    "categorical" or None (decide by the rule), as a model reads them."""
+    _check_bad_numbers(bad_numbers)
     if is_dataframe(data):
-        return _from_dataframe(data)
+        return _from_dataframe(data, bad_numbers, kinds)
     if is_sparse(data):
         return DenseMatrix(_from_sparse(data), _lib.COL_MAJOR, None, {})
     values, layout = _from_array(data)
@@ -143,6 +154,74 @@ def _categorical_column(column):
     return _sorted_dictionary(list(names), codes)
 
 
+# The number grammar of the C readers (gpl_parse_float) and their
+# missing-value markers.
+_NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|(?i:inf|infinity))\Z")
+_MISSING_TEXT = frozenset(["", "NA", "N/A", "NaN", "nan", "NAN", "null", "NULL", "?"])
+
+
+def _check_bad_numbers(bad_numbers: str) -> None:
+    if bad_numbers not in _lib.BAD_NUMBERS:
+        raise ValueError(
+            f"bad_numbers must be one of {sorted(_lib.BAD_NUMBERS)}, got {bad_numbers!r}"
+        )
+
+
+def _as_number(value):
+    """(kind, float) of one cell of a text column: kind is "missing",
+    "number" or "text"."""
+    if isinstance(value, (bool, np.bool_)):
+        return "text", np.nan
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return ("missing", np.nan) if value != value else ("number", float(value))
+    if isinstance(value, str):
+        text = value.strip(" \t\r")
+        if text in _MISSING_TEXT:
+            return "missing", np.nan
+        if _NUMBER.match(text):
+            return "number", float(text)
+    return "text", np.nan
+
+
+def _numeric_text_column(column, name, bad_numbers: str, must_be_numeric: bool):
+    """The float values of a string/object column that is numeric by the
+    CSV reader's rule, or None when it is categorical (text)."""
+    missing = column.isna().to_numpy()
+    cells = column.to_numpy(dtype=object)
+    values = np.full(len(cells), np.nan, dtype=np.float32)
+    numbers = texts = 0
+    first = None
+    for i in np.flatnonzero(~missing):
+        kind, number = _as_number(cells[i])
+        if kind == "number":
+            values[i] = number
+            numbers += 1
+        elif kind == "text":
+            texts += 1
+            if first is None:
+                first = (i, cells[i])
+    if texts == 0:
+        return values if numbers > 0 or must_be_numeric else None
+    if not must_be_numeric and texts * 20 > numbers + texts:
+        return None
+    row, text = first
+    where = f"row {row} (0-based position)"
+    if bad_numbers == "missing":
+        warnings.warn(
+            f"column {name!r}: {texts} values that are not numbers were read as "
+            f"missing values (the first at {where}: {text!r})",
+            stacklevel=4,
+        )
+        return values
+    why = ("the model reads it as numeric" if must_be_numeric
+           else "it looks numeric")
+    raise ParseError(
+        f"column {name!r}: {why}, but {texts} of its values are not numbers, the "
+        f"first at {where}: {text!r}; correct them, pass bad_numbers='missing' "
+        "to read them as missing values, or give the column the 'category' dtype"
+    )
+
+
 def _is_categorical_dtype(dtype) -> bool:
     pd = _module("pandas")
     return (
@@ -152,7 +231,7 @@ def _is_categorical_dtype(dtype) -> bool:
     )
 
 
-def _from_dataframe(df) -> DenseMatrix:
+def _from_dataframe(df, bad_numbers: str = "error", kinds=None) -> DenseMatrix:
     pd = _module("pandas")
     rows, cols = df.shape
     values = np.empty((rows, cols), dtype=np.float32, order="F")
@@ -160,7 +239,15 @@ def _from_dataframe(df) -> DenseMatrix:
     for j in range(cols):
         column = df.iloc[:, j]
         dtype = column.dtype
-        if _is_categorical_dtype(dtype):
+        kind = kinds[j] if kinds is not None else None
+        numeric = None
+        if (_is_categorical_dtype(dtype) and kind != "categorical"
+                and not isinstance(dtype, pd.CategoricalDtype)):
+            numeric = _numeric_text_column(column, df.columns[j], bad_numbers,
+                                           kind == "numeric")
+        if numeric is not None:
+            values[:, j] = numeric
+        elif _is_categorical_dtype(dtype):
             categories[j], values[:, j] = _categorical_column(column)
         elif pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
             values[:, j] = column.to_numpy(dtype=np.float32, na_value=np.nan)
@@ -202,9 +289,14 @@ class Dataset:
         One non-negative weight per row.
     feature_names : list of str, optional
         Names of the features; by default a DataFrame's column names.
+    bad_numbers : {"error", "missing"}
+        A value that is not a number in a text column that looks numeric
+        (see the module documentation): an error naming column, row and
+        value (default), or read as missing with one warning.
     """
 
-    def __init__(self, data, label=None, weight=None, feature_names=None):
+    def __init__(self, data, label=None, weight=None, feature_names=None,
+                 bad_numbers: str = "error"):
         self._handle = c_void_p()
         if isinstance(data, Dataset):
             raise TypeError("data is already a Dataset")
@@ -213,7 +305,7 @@ class Dataset:
                 "Dataset(data) takes in-memory data; use Dataset.from_file(path) "
                 "to read a file"
             )
-        dense = data if isinstance(data, DenseMatrix) else to_dense(data)
+        dense = data if isinstance(data, DenseMatrix) else to_dense(data, bad_numbers)
         rows, cols = dense.values.shape
         label_vec = None if label is None else _float_vector(label, rows, "label")
         weight_vec = None if weight is None else _float_vector(weight, rows, "weight")
@@ -250,6 +342,9 @@ class Dataset:
         ignore_columns: str | Sequence[str] | None = None,
         weight_column: str | None = None,
         num_features: int = 0,
+        bad_numbers: str = "error",
+        categorical_columns: Sequence[str] | None = None,
+        numeric_columns: Sequence[str] | None = None,
     ) -> "Dataset":
         """Read a CSV, TSV (optionally gzip-compressed) or LibSVM file.
 
@@ -259,7 +354,15 @@ class Dataset:
         LibSVM file the label is the first token of each line and absent
         entries are missing values; ``num_features`` fixes the feature count
         (0 infers it from the largest index).
+
+        A CSV/TSV column counts as numeric when at least 95% of its
+        non-missing cells are numbers; a cell that is not a number there is
+        an error naming file, line, column and text, or with
+        ``bad_numbers="missing"`` a missing value (one warning gives the
+        count). ``numeric_columns`` must be numeric whatever they hold;
+        ``categorical_columns`` are categorical even where they hold numbers.
         """
+        _check_bad_numbers(bad_numbers)
         try:
             fmt = _lib.FORMATS[format]
         except KeyError:
@@ -275,7 +378,18 @@ class Dataset:
             ignore_columns=_lib.encode(ignore_columns),
             weight_column=_lib.encode(weight_column),
             num_features=int(num_features),
+            bad_numbers=_lib.BAD_NUMBERS[bad_numbers],
         )
+        keep = []
+        for field, names in (("numeric_columns", numeric_columns),
+                             ("categorical_columns", categorical_columns)):
+            if names is None:
+                continue
+            if isinstance(names, str):
+                names = [names]
+            array = _lib.string_array([str(n) for n in names] + [None])
+            keep.append(array)
+            setattr(options, field, cast(array, POINTER(c_char_p)))
         self = cls.__new__(cls)
         self._handle = c_void_p()
         self.categories = {}

@@ -77,3 +77,10 @@ const char *gpulayer_booster_feature_name(const gpulayer_booster *b, int32_t col
     if (col < 0 || col >= b->model->num_features) return NULL;
     return b->model->feature_names[col];
 }
+
+int gpulayer_booster_feature_is_categorical(const gpulayer_booster *b, int32_t col)
+{
+    if (!b || !b->model || !b->model->categories) return 0;
+    if (col < 0 || col >= b->model->num_features) return 0;
+    return b->model->categories[col] != NULL;
+}

@@ -37,6 +37,12 @@ typedef struct column {
     float *dst;        /* dst[row] receives the cell */
     gpl_strtab *strings;   /* non-NULL once the column is categorical */
     int64_t first_string_row; /* rows before it hold numbers to re-read */
+    int must_be_numeric;   /* named in numeric_columns */
+    int declared_categorical; /* named in categorical_columns */
+    /* Non-missing cells that are numbers and that are not, and where the
+     * first of the latter is, for the "looks numeric" rule. */
+    int64_t numbers, texts, first_text_line;
+    char first_text[44];
 } column;
 
 typedef struct parser {
@@ -57,6 +63,11 @@ typedef struct parser {
     float *label, *weight;
     char *scratch; /* unescaped text of a quoted field with "" inside */
     size_t scratch_cap;
+    int bad_numbers;           /* GPULAYER_BAD_NUMBERS_* */
+    int64_t bad_cells;         /* read as missing under BAD_NUMBERS_MISSING */
+    int64_t bad_line;          /* the first of them */
+    int32_t bad_col;
+    char bad_text[44];
 } parser;
 
 /* ---------------------------------------------------------------- messages */
@@ -379,6 +390,33 @@ static gpulayer_status assign_ignored(parser *ps, const char *list)
     return GPULAYER_OK;
 }
 
+/* Marks the columns named in numeric_columns and categorical_columns. */
+static gpulayer_status assign_kinds(parser *ps, const gpulayer_read_options *o)
+{
+    for (const char *const *n = o->numeric_columns; n && *n; n++) {
+        int32_t j = find_column(ps, *n, strlen(*n));
+        if (j < 0) {
+            char names[400] = "";
+            if (ps->header) list_columns(ps, names, sizeof names);
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "%s: no column '%s', which must be numeric (a numeric "
+                             "feature of the model); the columns are: %s", ps->name,
+                             *n, ps->header ? names : "(no header row)");
+        }
+        ps->cols[j].must_be_numeric = 1;
+    }
+    for (const char *const *n = o->categorical_columns; n && *n; n++) {
+        int32_t j = find_column(ps, *n, strlen(*n));
+        if (j < 0) return column_not_found(ps, "categorical", *n, strlen(*n));
+        if (ps->cols[j].must_be_numeric)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "%s: column '%s' cannot be both numeric and "
+                             "categorical", ps->name, *n);
+        ps->cols[j].declared_categorical = 1;
+    }
+    return GPULAYER_OK;
+}
+
 static gpulayer_status assign_roles(parser *ps, const gpulayer_read_options *o)
 {
     ps->cols = gpl_calloc((size_t)ps->ncols, sizeof *ps->cols, "column roles");
@@ -392,6 +430,7 @@ static gpulayer_status assign_roles(parser *ps, const gpulayer_read_options *o)
         GPL_CHECK(assign_role(ps, "weight", o->weight_column,
                               strlen(o->weight_column), ROLE_WEIGHT));
     GPL_CHECK(assign_ignored(ps, o->ignore_columns));
+    GPL_CHECK(assign_kinds(ps, o));
     for (int32_t j = 0; j < ps->ncols; j++)
         if (ps->cols[j].role == ROLE_FEATURE) ps->cols[j].feature = ps->nfeatures++;
     if (ps->nfeatures == 0)
@@ -415,6 +454,8 @@ static gpulayer_status allocate_storage(parser *ps)
                         : c->role == ROLE_WEIGHT ? &ps->weight : NULL;
         if (c->role == ROLE_FEATURE) {
             c->dst = ps->ds->values + (int64_t)c->feature * ps->row_capacity;
+            if (c->declared_categorical && !(c->strings = gpl_strtab_create()))
+                return GPULAYER_ERR_OUT_OF_MEMORY;
         } else if (array) {
             *array = gpl_malloc((size_t)ps->row_capacity * sizeof(float),
                                 c->role == ROLE_LABEL ? "labels" : "weights");
@@ -470,15 +511,41 @@ static gpulayer_status store_string(parser *ps, int32_t j, const field *f,
     return GPULAYER_OK;
 }
 
+static void keep_text(char *buf, size_t size, const field *f)
+{
+    snprintf(buf, size, "%.*s%s", shown_len(f->len), f->p, ellipsis(f->len));
+}
+
+/* A cell of a column that must be numeric and is not a number: an error,
+ * or a counted missing value. */
+static gpulayer_status bad_number(parser *ps, int32_t j, const field *f, int64_t row)
+{
+    if (ps->bad_numbers != GPULAYER_BAD_NUMBERS_MISSING)
+        return cell_error(ps, ps->record_line, j,
+                          "'%.*s%s' is not a number, and the column must be "
+                          "numeric (as in the model); correct the value, leave the cell "
+                          "empty (or NA) for a missing value, or set the "
+                          "bad-numbers option to 'missing'",
+                          shown_len(f->len), f->p, ellipsis(f->len));
+    if (ps->bad_cells++ == 0) {
+        ps->bad_line = ps->record_line;
+        ps->bad_col = j;
+        keep_text(ps->bad_text, sizeof ps->bad_text, f);
+    }
+    ps->cols[j].dst[row] = NAN;
+    return GPULAYER_OK;
+}
+
 static gpulayer_status store_cell(parser *ps, int32_t j, int64_t row)
 {
     column *c = &ps->cols[j];
     const field *f = &ps->fields[j];
+    float v;
     if (!c->strings) {
-        float v;
         if (gpl_parse_float(f->p, f->p + f->len, &v)) {
             if (c->role != ROLE_FEATURE) GPL_CHECK(check_label_or_weight(ps, j, f, v));
             c->dst[row] = v;
+            c->numbers++;
             return GPULAYER_OK;
         }
         if (c->role != ROLE_FEATURE) return not_numeric(ps, j, f);
@@ -486,6 +553,7 @@ static gpulayer_status store_cell(parser *ps, int32_t j, int64_t row)
             c->dst[row] = NAN;
             return GPULAYER_OK;
         }
+        if (c->must_be_numeric) return bad_number(ps, j, f, row);
         /* The first string: the column is categorical from here on. */
         c->strings = gpl_strtab_create();
         if (!c->strings) return GPULAYER_ERR_OUT_OF_MEMORY;
@@ -494,7 +562,71 @@ static gpulayer_status store_cell(parser *ps, int32_t j, int64_t row)
         c->dst[row] = NAN;
         return GPULAYER_OK;
     }
+    if (!f->escaped && gpl_parse_float(f->p, f->p + f->len, &v)) {
+        c->numbers++;
+    } else if (c->texts++ == 0) {
+        c->first_text_line = ps->record_line;
+        keep_text(c->first_text, sizeof c->first_text, f);
+    }
     return store_string(ps, j, f, row);
+}
+
+/* The "looks numeric" rule: a column whose non-missing cells are numbers
+ * but for at most 5% of them is taken for a numeric column with typos, not
+ * a categorical one. */
+static int looks_numeric(const column *c)
+{
+    return !c->declared_categorical && c->texts > 0 &&
+           c->texts * 20 <= c->numbers + c->texts;
+}
+
+/* Refuses the columns that look numeric, or under BAD_NUMBERS_MISSING
+ * turns them back into numbers with their text cells missing. Runs before
+ * the early cells are re-read, so the rows before first_string_row still
+ * hold their numbers. */
+static gpulayer_status check_mostly_numeric(parser *ps)
+{
+    for (int32_t j = 0; j < ps->ncols; j++) {
+        column *c = &ps->cols[j];
+        if (!c->strings || !looks_numeric(c)) continue;
+        if (ps->bad_numbers != GPULAYER_BAD_NUMBERS_MISSING)
+            return cell_error(ps, c->first_text_line, j,
+                              "the column looks numeric, but %lld of its cells "
+                              "are not numbers, the first here: '%s'; correct "
+                              "them, set the bad-numbers option to 'missing' to "
+                              "read them as missing values, or name the column "
+                              "categorical", (long long)c->texts, c->first_text);
+        int32_t n = gpl_strtab_count(c->strings);
+        float *value = gpl_malloc((size_t)(n ? n : 1) * sizeof *value, "category values");
+        if (!value) return GPULAYER_ERR_OUT_OF_MEMORY;
+        for (int32_t id = 0; id < n; id++) {
+            const char *s = gpl_strtab_string(c->strings, id);
+            if (!gpl_parse_float(s, s + strlen(s), &value[id])) value[id] = NAN;
+        }
+        for (int64_t r = c->first_string_row; r < ps->rows; r++)
+            if (!isnan(c->dst[r])) c->dst[r] = value[(int32_t)c->dst[r]];
+        free(value);
+        gpl_strtab_free(c->strings);
+        c->strings = NULL;
+        if (ps->bad_cells == 0) {
+            ps->bad_line = c->first_text_line;
+            ps->bad_col = j;
+            memcpy(ps->bad_text, c->first_text, sizeof ps->bad_text);
+        }
+        ps->bad_cells += c->texts;
+    }
+    return GPULAYER_OK;
+}
+
+static void warn_bad_cells(const parser *ps)
+{
+    if (ps->bad_cells == 0) return;
+    fprintf(stderr,
+            "[gpulayer] warning: %s: %lld cells that are not numbers in numeric "
+            "columns were read as missing values (the first at line %lld, "
+            "column %d: '%s')\n",
+            ps->name, (long long)ps->bad_cells, (long long)ps->bad_line,
+            (int)ps->bad_col + 1, ps->bad_text);
 }
 
 static gpulayer_status check_field_count(const parser *ps)
@@ -638,6 +770,8 @@ static gpulayer_status parse(parser *ps, const gpulayer_read_options *opts)
         return gpl_error(GPULAYER_ERR_PARSE,
                          "%s: no data rows (the file holds only a header line)",
                          ps->name);
+    GPL_CHECK(check_mostly_numeric(ps));
+    warn_bad_cells(ps);
     GPL_CHECK(reread_early_cells(ps, data_start, data_line));
     GPL_CHECK(finish_categories(ps));
     trim_rows(ps);
@@ -671,6 +805,7 @@ gpulayer_status gpl_parse_delimited(const gpl_text *text, const char *name,
     ps.p = text->data;
     ps.end = text->data + text->len;
     ps.line = 1;
+    ps.bad_numbers = opts ? opts->bad_numbers : 0;
     if (text->len >= 3 && memcmp(ps.p, "\xEF\xBB\xBF", 3) == 0) ps.p += 3;
     gpulayer_status status = parse(&ps, opts ? opts : &defaults);
     if (status == GPULAYER_OK) {

@@ -16,6 +16,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "memory_limit.h"
 
 /* ------------------------------------------------------------ file loading */
 
@@ -77,12 +78,65 @@ static int grow_buffer(char **buf, size_t *cap)
     return 1;
 }
 
+/* The longest line a text file may have: 1 GiB, or the host memory limit
+ * when that is smaller. Checked while reading, so that a stream without
+ * newlines (a device, a binary file) is refused instead of filling memory. */
+#define MAX_LINE_BYTES ((size_t)1 << 30)
+
+static size_t line_limit(void)
+{
+    uint64_t mem = 0;
+    if (gpl_host_memory_limit(&mem) != GPULAYER_OK) mem = 0;
+    return mem > 0 && mem < MAX_LINE_BYTES ? (size_t)mem : MAX_LINE_BYTES;
+}
+
+static int64_t line_of(const char *buf, size_t at)
+{
+    int64_t line = 1;
+    for (const char *p = buf, *e = buf + at;
+         p < e && (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+        line++;
+    return line;
+}
+
+/* Looks at the bytes [from, len) just read: a NUL byte, which no text
+ * file holds and which would cut a cell short, or a line grown past the
+ * limit, is an error. *line_start is where the current line begins. */
+static gpulayer_status check_new_bytes(const char *path, const char *buf,
+                                       size_t from, size_t len,
+                                       size_t *line_start, size_t limit)
+{
+    const char *nul = memchr(buf + from, '\0', len - from);
+    if (nul) {
+        size_t at = (size_t)(nul - buf), start = at;
+        while (start > 0 && buf[start - 1] != '\n') start--;
+        return gpl_error(GPULAYER_ERR_PARSE,
+                         "'%s': line %lld, column %zu (byte of the line): a "
+                         "NUL byte; this is not a text file, or it is "
+                         "damaged", path, (long long)line_of(buf, at),
+                         at - start + 1);
+    }
+    for (const char *p = buf + from, *e = buf + len;
+         (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++) {
+        if ((size_t)(p - buf) - *line_start > limit) break;
+        *line_start = (size_t)(p - buf) + 1;
+    }
+    if (len - *line_start > limit)
+        return gpl_error(GPULAYER_ERR_PARSE,
+                         "'%s': line %lld is longer than the limit of %zu bytes "
+                         "(1 GiB, or the host memory limit when smaller); is "
+                         "this a text data file?", path,
+                         (long long)line_of(buf, *line_start), limit);
+    return GPULAYER_OK;
+}
+
 /* Reads everything from g into a NUL-terminated buffer. */
 static gpulayer_status read_all(const char *path, gzFile g, size_t cap,
                                 gpl_text *out)
 {
     char *buf = malloc(cap);
-    size_t len = 0;
+    size_t len = 0, line_start = 0, limit = line_limit();
+    gpulayer_status st;
     if (!buf) goto oom;
     for (;;) {
         if (len + 1 >= cap) {
@@ -94,6 +148,9 @@ static gpulayer_status read_all(const char *path, gzFile g, size_t cap,
             if (r < 0) goto read_error;
             if (!grow_buffer(&buf, &cap)) goto oom;
             buf[len++] = probe;
+            if ((st = check_new_bytes(path, buf, len - 1, len, &line_start,
+                                      limit)) != GPULAYER_OK)
+                goto fail;
             continue;
         }
         size_t room = cap - 1 - len;
@@ -102,11 +159,18 @@ static gpulayer_status read_all(const char *path, gzFile g, size_t cap,
         if (r < 0) goto read_error;
         if (r == 0) break;
         len += (size_t)r;
+        if ((st = check_new_bytes(path, buf, len - (size_t)r, len, &line_start,
+                                  limit)) != GPULAYER_OK)
+            goto fail;
     }
     buf[len] = '\0';
     out->data = buf;
     out->len = len;
     return GPULAYER_OK;
+
+fail:
+    free(buf);
+    return st;
 
 read_error: {
     int zerr;
@@ -394,6 +458,11 @@ void gpl_strtab_free(gpl_strtab *tab)
 }
 
 int32_t gpl_strtab_count(const gpl_strtab *tab) { return tab->count; }
+
+const char *gpl_strtab_string(const gpl_strtab *tab, int32_t id)
+{
+    return tab->arena + tab->entries[id].offset;
+}
 
 static uint32_t hash_bytes(const char *s, size_t len)
 {

@@ -46,6 +46,9 @@ void gpl_strtab_free(gpl_strtab *tab);
 /* The id of the string, added if new; -1 when out of memory (error set). */
 int32_t gpl_strtab_intern(gpl_strtab *tab, const char *s, size_t len);
 int32_t gpl_strtab_count(const gpl_strtab *tab);
+/* The NUL-terminated string with the given id (valid until the next
+ * intern). */
+const char *gpl_strtab_string(const gpl_strtab *tab, int32_t id);
 /* Builds a dictionary of the strings in strcmp order and stores in
  * rank[id] the code (sorted position) of each id; rank has count slots. */
 gpulayer_status gpl_strtab_to_dict(const gpl_strtab *tab, int32_t *rank,

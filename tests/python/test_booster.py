@@ -258,8 +258,18 @@ def test_predict_refuses_text_in_a_numeric_column():
                               "device": "cpu"}, gpulayer.Dataset(X, label=y))
     bad = X.astype({"a": object})
     bad.loc[5, "a"] = "1,5"
-    with pytest.raises(ParseError, match="holds the text '1,5'"):
+    with pytest.raises(ParseError, match=r"column 'a': it looks numeric, but 1 of its "
+                       r"values are not numbers, the first at row 5 .*'1,5'"):
         booster.predict(gpulayer.Dataset(bad))
+    # Handed over as a DataFrame, the column is read as the model reads it.
+    bad.loc[:, "a"] = "x"
+    bad.loc[7, "a"] = 0.5
+    with pytest.raises(ParseError, match="the model reads it as numeric.*row 0"):
+        booster.predict(bad)
+    with pytest.warns(UserWarning, match="1 values that are not numbers"):
+        got = booster.predict(gpulayer.Dataset(X.astype({"a": object}).assign(
+            a=lambda d: d["a"].where(d.index != 5, "1,5")), bad_numbers="missing"))
+    assert got.shape == (200,)
 
 
 def test_a_list_for_a_single_valued_parameter_is_refused():

@@ -1,6 +1,7 @@
 """The gpulayer command end to end: train/predict, config files, progress
 output, and clear errors on bad input (file, line and column named; no
 crash, no model written)."""
+import json
 import os
 import subprocess
 
@@ -131,9 +132,38 @@ def test_predict_refuses_text_in_a_numeric_column(tmp_path):
                "--quiet").returncode == 0
     r = run("predict", "--model", model, "--data", test, "--output", out)
     assert r.returncode != 0
-    assert "column 'a' holds the text 'abc'" in r.stderr
-    assert "reads it as a number" in r.stderr
+    assert "test.csv: line 12, column 2 ('a'): 'abc' is not a number" in r.stderr
+    assert "must be numeric (as in the model)" in r.stderr
     assert not os.path.exists(out)
+    r = run("predict", "--model", model, "--data", test, "--output", out,
+            "--bad-numbers", "missing")
+    assert r.returncode == 0, r.stderr
+    assert "1 cells that are not numbers" in r.stderr and "line 12" in r.stderr
+    assert len(open(out).read().split()) == 150
+
+
+def test_train_refuses_a_numeric_column_with_a_typo(tmp_path):
+    """A typo in a numeric training column silently made it categorical."""
+    rows = ["y,a,c"] + [f"{i % 2},{i * 0.5},{'red' if i % 3 else 'blue'}"
+                        for i in range(150)]
+    rows[40] = "1,2..5,red"
+    data = write(tmp_path, "train.csv", "\n".join(rows) + "\n")
+    model = str(tmp_path / "m.json")
+    r = run("train", "--data", data, "--label", "y", "--model", model, "--quiet")
+    assert r.returncode == 1
+    assert ("gpulayer train: " + data + ": line 41, column 2 ('a'): the column looks "
+            "numeric, but 1 of its cells are not numbers, the first here: '2..5'"
+            in r.stderr), r.stderr
+    r = run("train", "--data", data, "--label", "y", "--model", model, "--quiet",
+            "--bad-numbers", "missing")
+    assert r.returncode == 0 and "1 cells that are not numbers" in r.stderr
+    saved = json.load(open(model))
+    assert "2..5" not in json.dumps(saved)
+    r = run("train", "--data", data, "--label", "y", "--model", model, "--quiet",
+            "--categorical", "a")
+    assert r.returncode == 0 and "2..5" in open(model).read(), r.stderr
+    r = run("train", "--data", data, "--bad-numbers", "maybe")
+    assert r.returncode == 2 and "error or missing" in r.stderr
 
 
 def test_libsvm_with_a_huge_index_is_refused_within_the_memory_limit(tmp_path):

@@ -159,3 +159,42 @@ def test_from_file(tmp_path):
     np.testing.assert_array_equal(d.get_label(), [1, 0, 1])
     with pytest.raises(OSError, match="nope.csv"):
         gpulayer.Dataset.from_file(tmp_path / "nope.csv")
+
+
+def test_text_columns_follow_the_csv_rule():
+    """An object column of number text was categorical (codes by string
+    order), and one with a typo silently so; real text stays categorical."""
+    n = 100
+    df = pd.DataFrame({
+        "num": [str(i * 0.5) for i in range(n)],
+        "typo": [str(i) for i in range(n)],
+        "text": ["red" if i % 2 else "blue" for i in range(n)],
+        "cat": pd.Categorical([str(i % 3) for i in range(n)]),
+    })
+    dense = to_dense(df.drop(columns="typo"))
+    assert 0 not in dense.categories and dense.values[3, 0] == 1.5
+    assert dense.categories[1] == ["blue", "red"] and dense.categories[2] == ["0", "1", "2"]
+    df.loc[42, "typo"] = "4 2"
+    with pytest.raises(gpulayer.errors.ParseError,
+                       match=r"column 'typo': it looks numeric, but 1 of its values are "
+                             r"not numbers, the first at row 42 .*'4 2'.*'category' dtype"):
+        to_dense(df)
+    with pytest.warns(UserWarning, match="1 values that are not numbers"):
+        dense = to_dense(df, bad_numbers="missing")
+    assert np.isnan(dense.values[42, 1]) and dense.values[41, 1] == 41
+    with pytest.raises(ValueError, match="bad_numbers must be one of"):
+        to_dense(df, bad_numbers="drop")
+
+
+def test_from_file_numeric_and_categorical_columns(tmp_path):
+    path = tmp_path / "d.csv"
+    rows = ["y,a,b"] + [f"{i % 2},{i},{i % 3}" for i in range(40)]
+    rows[8] = "1,x7,2"
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.raises(gpulayer.errors.ParseError, match=r"line 9, column 2 \('a'\)"):
+        gpulayer.Dataset.from_file(path, label="y")
+    ds = gpulayer.Dataset.from_file(path, label="y", bad_numbers="missing",
+                                    categorical_columns=["b"])
+    assert ds.num_cols == 2
+    with pytest.raises(gpulayer.errors.ParseError, match="must be numeric"):
+        gpulayer.Dataset.from_file(path, label="y", numeric_columns=["b", "a"])

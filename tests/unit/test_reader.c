@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "dataset.h"
@@ -320,18 +321,109 @@ static void test_categorical_late_string(void **state)
     for (int r = 0; r < 2000; r++)
         len += (size_t)snprintf(text + len, cap - len, "%d,%d,%d\n", r % 2, r % 7,
                                 r == 1500 ? -1 : r % 3);
-    snprintf(text + len, cap - len, "0,zz,NA\n");
+    /* Enough strings (over 5% of the cells) not to look like typos. */
+    for (int r = 0; r < 120; r++)
+        len += (size_t)snprintf(text + len, cap - len, "0,zz,NA\n");
     gpulayer_dataset *ds = parse_ok("late.csv", text, NULL);
     free(text);
-    assert_int_equal(ds->num_rows, 2001);
+    assert_int_equal(ds->num_rows, 2120);
     const gpl_category_dict *a = dict_of(ds, 0);
     assert_non_null(a);
     assert_int_equal(a->count, 8); /* "0".."6", "zz" */
     for (int r = 0; r < 2000; r++) assert_true(V(ds, r, 0) == (float)(r % 7));
-    assert_true(V(ds, 2000, 0) == 7.0f);
+    assert_true(V(ds, 2000, 0) == 7.0f && V(ds, 2119, 0) == 7.0f);
     assert_null(dict_of(ds, 1));
     assert_true(V(ds, 1500, 1) == -1.0f && isnan(V(ds, 2000, 1)));
     gpulayer_dataset_free(ds);
+}
+
+/* Columns named numeric (as predict names a model's numeric features)
+ * refuse text at the cell, or read it as missing when asked. */
+static void test_numeric_columns(void **state)
+{
+    (void)state;
+    const char *numeric[] = {"a", NULL};
+    gpulayer_read_options o = {0};
+    o.numeric_columns = numeric;
+    const char *text = "y,a,b\n1,2,x\n0,abc,z\n1,4,x\n";
+    expect_error("num.csv", text, &o, GPULAYER_ERR_PARSE, "line 3", "column 2 ('a')",
+                 "'abc' is not a number", "bad-numbers");
+    o.bad_numbers = GPULAYER_BAD_NUMBERS_MISSING;
+    gpulayer_dataset *ds = parse_ok("num.csv", text, &o);
+    assert_null(dict_of(ds, 0));
+    assert_true(V(ds, 0, 0) == 2.0f && isnan(V(ds, 1, 0)) && V(ds, 2, 0) == 4.0f);
+    assert_non_null(dict_of(ds, 1));
+    gpulayer_dataset_free(ds);
+    const char *unknown[] = {"nope", NULL};
+    o.numeric_columns = unknown;
+    expect_error("num.csv", text, &o, GPULAYER_ERR_INVALID_ARGUMENT, "no column 'nope'");
+}
+
+/* A column of numbers with a typo or two is refused rather than silently
+ * turned categorical; real text columns stay categorical. */
+static void test_looks_numeric(void **state)
+{
+    (void)state;
+    char text[4096];
+    size_t len = (size_t)snprintf(text, sizeof text, "y,a,s\n");
+    for (int r = 0; r < 40; r++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "%d,%s,%s\n", r % 2,
+                                r == 17 ? "1O.5" : r % 3 ? "2.5" : "7",
+                                r % 4 ? "red" : "1");
+    gpulayer_read_options o = {0};
+    expect_error("typo.csv", text, &o, GPULAYER_ERR_PARSE, "line 19", "column 2 ('a')",
+                 "looks numeric", "1 of its cells", "'1O.5'", "categorical");
+    o.bad_numbers = GPULAYER_BAD_NUMBERS_MISSING;
+    gpulayer_dataset *ds = parse_ok("typo.csv", text, &o);
+    assert_null(dict_of(ds, 0));
+    assert_true(isnan(V(ds, 17, 0)) && V(ds, 0, 0) == 7.0f && V(ds, 18, 0) == 7.0f &&
+                V(ds, 19, 0) == 2.5f);
+    assert_non_null(dict_of(ds, 1)); /* "red" with some "1": text */
+    assert_int_equal(dict_of(ds, 1)->count, 2);
+    gpulayer_dataset_free(ds);
+    const char *categorical[] = {"a", NULL};
+    o.bad_numbers = GPULAYER_BAD_NUMBERS_ERROR;
+    o.categorical_columns = categorical;
+    ds = parse_ok("typo.csv", text, &o);
+    assert_non_null(dict_of(ds, 0));
+    assert_int_equal(dict_of(ds, 0)->count, 3); /* "1O.5", "2.5", "7" */
+    gpulayer_dataset_free(ds);
+}
+
+/* A NUL byte would end a cell early in the number parser; the reader
+ * refuses the file, naming line and byte. */
+static void test_nul_byte(void **state)
+{
+    (void)state;
+    static const char data[] = "y,a\n1,2\n0,5\0006\n";
+    expect_error_path(write_bytes("nul.csv", data, sizeof data - 1), NULL,
+                      GPULAYER_ERR_PARSE, "line 3, column 4", "NUL byte", NULL);
+    /* A device of endless zeros is refused at once. */
+    alarm(20);
+    expect_error_path("/dev/zero", NULL, GPULAYER_ERR_PARSE, "line 1, column 1",
+                      "NUL byte", NULL);
+    alarm(0);
+}
+
+/* A line past the limit (here the host memory limit) is refused while
+ * reading, naming the line. */
+static void test_long_line(void **state)
+{
+    (void)state;
+    size_t n = 3u << 20;
+    char *text = malloc(n + 64);
+    assert_non_null(text);
+    int k = snprintf(text, 64, "y,a\n1,2\n0,");
+    memset(text + k, '7', n);
+    strcpy(text + k + n, "\n");
+    const char *path = write_bytes("long.csv", text, strlen(text));
+    free(text);
+    setenv("GPULAYER_MEMORY_LIMIT", "1M", 1);
+    alarm(20);
+    expect_error_path(path, NULL, GPULAYER_ERR_PARSE, "line 3 is longer than the limit",
+                      "1048576 bytes", NULL);
+    alarm(0);
+    unsetenv("GPULAYER_MEMORY_LIMIT");
 }
 
 /* ---------------------------------------------------------------- numbers */
@@ -670,6 +762,10 @@ int main(void)
         cmocka_unit_test(test_gzip),
         cmocka_unit_test(test_categorical_codes),
         cmocka_unit_test(test_categorical_late_string),
+        cmocka_unit_test(test_numeric_columns),
+        cmocka_unit_test(test_looks_numeric),
+        cmocka_unit_test(test_nul_byte),
+        cmocka_unit_test(test_long_line),
         cmocka_unit_test(test_number_parsing),
         cmocka_unit_test(test_libsvm_basic),
         cmocka_unit_test(test_libsvm_indices_and_weights),
