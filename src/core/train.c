@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "binning.h"
 #include "booster.h"
+#include "dataset_match.h"
 #include "error.h"
 #include "grow.h"
 #include "predict.h"
@@ -41,6 +42,11 @@ typedef struct train_run {
     uint8_t *feature_mask;
     gpl_eval_tracker tracker;
     const gpl_train_hooks *hooks; /* NULL in a single process */
+    /* Evaluation sets as laid out for training: the caller's, or a copy
+     * with columns and codes matched to the training data's (owned[i]). */
+    const gpulayer_dataset **matched;
+    gpulayer_dataset **owned;
+    int num_matched;
 } train_run;
 
 static void train_run_free(train_run *t)
@@ -55,6 +61,10 @@ static void train_run_free(train_run *t)
     }
     free(t->evals);
     free(t->feature_mask);
+    for (int i = 0; t->owned && t->matched && i < t->num_matched; i++)
+        gpulayer_dataset_free(t->owned[i]);
+    free(t->owned);
+    free((void *)t->matched);
     gpl_model_free(t->model);
     gpl_eval_tracker_free(&t->tracker);
 }
@@ -147,16 +157,37 @@ static gpulayer_status run_round(train_run *t, int32_t round)
     return GPULAYER_OK;
 }
 
+/* t->matched: the evaluation sets with the training data's columns. */
+static gpulayer_status match_evals(train_run *t, const gpulayer_dataset *train,
+                                   const gpulayer_dataset *const *evals, int num_evals)
+{
+    size_t n = (size_t)(num_evals ? num_evals : 1);
+    t->matched = gpl_calloc(n, sizeof *t->matched, "evaluation sets");
+    t->owned = gpl_calloc(n, sizeof *t->owned, "evaluation sets");
+    if (!t->matched || !t->owned) return GPULAYER_ERR_OUT_OF_MEMORY;
+    t->num_matched = num_evals;
+    for (int i = 0; i < num_evals; i++) {
+        t->matched[i] = evals[i];
+        if (!evals[i]) continue; /* validation names it */
+        GPL_CHECK(gpl_dataset_match_eval(train, evals[i], &t->owned[i]));
+        if (t->owned[i]) t->matched[i] = t->owned[i];
+    }
+    return GPULAYER_OK;
+}
+
 static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
-                                 const gpulayer_dataset *const *evals,
+                                 const gpulayer_dataset *const *caller_evals,
                                  const char *const *eval_names, int num_evals)
 {
+    gpulayer_status matched = match_evals(t, train, caller_evals, num_evals);
+    const gpulayer_dataset *const *evals = t->matched;
     gpulayer_dataset labels;
     gpl_bin_cuts cuts;
     memset(&labels, 0, sizeof labels);
     memset(&cuts, 0, sizeof cuts);
     double t0 = omp_get_wtime();
-    gpulayer_status st = gpl_train_validate(t->p, train, evals, num_evals);
+    gpulayer_status st = matched;
+    if (st == GPULAYER_OK) st = gpl_train_validate(t->p, train, evals, num_evals);
     gpl_backend_opening opening = {0};
     if (st == GPULAYER_OK)
         gpl_backend_open_start(&opening, t->p, train->num_rows, gpl_train_num_outputs(t->p),

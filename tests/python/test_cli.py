@@ -192,3 +192,57 @@ def test_memory_limit_must_be_a_size(tmp_path):
                         "--quiet"], capture_output=True, text=True, env=env)
     assert r.returncode == 1
     assert "GPULAYER_MEMORY_LIMIT: memory size 'lots' is not a non-negative number" in r.stderr
+
+
+def _fertility_rows(name, n):
+    import gzip
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "data", "demo")
+    with gzip.open(os.path.join(root, name), "rt") as f:
+        return [next(f).rstrip("\n").split(",") for _ in range(n + 1)]
+
+
+def _valid_logloss(stderr):
+    last = [line for line in stderr.splitlines() if "valid-logloss:" in line][-1]
+    return float(last.split("valid-logloss:")[1].split()[0])
+
+
+def test_valid_set_columns_are_matched_by_name(tmp_path):
+    """--valid matched columns by position (and category codes by the
+    valid file's own dictionary): a reordered file gave a wrong metric."""
+    train = _fertility_rows("fertility_train.csv.gz", 3000)
+    valid = _fertility_rows("fertility_test.csv.gz", 3000)
+    # Only rows with gender1 'male': the valid file's dictionary differs.
+    valid = [valid[0]] + [r for r in valid[1:] if r[1] == "male"]
+    order = [3, 7, 0, 2, 1, 6, 5, 4]
+    text = lambda rows: "\n".join(",".join(r) for r in rows) + "\n"
+    paths = {
+        "train": write(tmp_path, "train.csv", text(train)),
+        "valid": write(tmp_path, "valid.csv", text(valid)),
+        "shuffled": write(tmp_path, "shuffled.csv", text([[r[j] for j in order]
+                                                          for r in valid])),
+    }
+    model = str(tmp_path / "m.json")
+    args = ["train", "--data", paths["train"], "--label", "morekids", "--objective",
+            "binary:logistic", "--param", "eval_metric=logloss", "--num-round", "5",
+            "--model", model, "--nthread", "2"]
+    metrics = {}
+    for name in ("valid", "shuffled"):
+        r = run(*args, "--valid", paths[name])
+        assert r.returncode == 0, r.stderr
+        metrics[name] = _valid_logloss(r.stderr)
+    assert metrics["valid"] == metrics["shuffled"]
+    # The metric agrees with prediction, which maps names and categories.
+    out = str(tmp_path / "p.txt")
+    r = run("predict", "--model", model, "--data", paths["shuffled"], "--label",
+            "morekids", "--output", out)
+    assert r.returncode == 0, r.stderr
+    p = np.loadtxt(out).astype(np.float64)
+    y = np.array([float(r[0]) for r in valid[1:]])
+    logloss = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+    assert abs(logloss - metrics["valid"]) < 1e-5
+    # A renamed column is refused, naming both sides.
+    renamed = [valid[0][:3] + ["years"] + valid[0][4:]] + valid[1:]
+    r = run(*args, "--valid", write(tmp_path, "renamed.csv", text(renamed)))
+    assert r.returncode == 1
+    assert "1 training columns missing: 'age'" in r.stderr, r.stderr
+    assert "1 not in the training data: 'years'" in r.stderr
