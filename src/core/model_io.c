@@ -35,6 +35,7 @@
 #include "json_num.h"
 #include "model.h"
 #include "strbuf.h"
+#include "utf8.h"
 
 #define FORMAT_TAG "gpulayer-model"
 #define FORMAT_VERSION 1
@@ -390,6 +391,43 @@ static gpulayer_status seal_and_print(const cJSON *doc, char **out, size_t *len)
     return GPULAYER_OK;
 }
 
+/* JSON text is UTF-8: a name in another encoding would make a file that
+ * JSON readers refuse. Names come from the C API unchecked. */
+static gpulayer_status check_text(const gpl_model *m, int32_t f, const char *what,
+                                  const char *s)
+{
+    size_t len = strlen(s), bad = gpl_utf8_check(s, len);
+    if (bad == len) return GPULAYER_OK;
+    char shown[200];
+    size_t k = 0;
+    for (size_t i = 0; i < len && k + 5 < sizeof shown; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7F) shown[k++] = (char)c;
+        else k += (size_t)snprintf(shown + k, sizeof shown - k, "\\x%02X", c);
+    }
+    shown[k] = '\0';
+    const char *name = m->feature_names && m->feature_names[f] &&
+                       gpl_utf8_check(m->feature_names[f], strlen(m->feature_names[f])) ==
+                           strlen(m->feature_names[f]) ? m->feature_names[f] : NULL;
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                     "cannot write the model: %s '%s' of feature %d%s%s%s is not valid "
+                     "UTF-8 (byte %zu); give names and categories as UTF-8 text",
+                     what, shown, (int)f, name ? " ('" : "", name ? name : "",
+                     name ? "')" : "", bad + 1);
+}
+
+static gpulayer_status check_utf8_text(const gpl_model *m)
+{
+    for (int32_t f = 0; f < m->num_features; f++) {
+        if (m->feature_names && m->feature_names[f])
+            GPL_CHECK(check_text(m, f, "the name", m->feature_names[f]));
+        const gpl_category_dict *d = m->categories ? m->categories[f] : NULL;
+        for (int32_t i = 0; d && i < d->count; i++)
+            GPL_CHECK(check_text(m, f, "the category", d->names[i]));
+    }
+    return GPULAYER_OK;
+}
+
 gpulayer_status gpl_model_to_json(const gpl_model *m, char **out, size_t *len)
 {
     *out = NULL;
@@ -397,6 +435,7 @@ gpulayer_status gpl_model_to_json(const gpl_model *m, char **out, size_t *len)
     gpulayer_status invalid = gpl_model_validate(m, NULL);
     if (invalid != GPULAYER_OK)
         return gpl_error_prefix(invalid, "refusing to write an inconsistent model");
+    GPL_CHECK(check_utf8_text(m));
     cJSON *doc = NULL;
     GPL_CHECK(build_document(m, &doc));
     gpulayer_status st = seal_and_print(doc, out, len);

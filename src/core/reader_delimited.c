@@ -18,6 +18,7 @@
 #include "error.h"
 #include "reader.h"
 #include "reader_text.h"
+#include "utf8.h"
 
 /* Category codes are stored as floats, which count exactly up to 2^24. */
 #define MAX_CATEGORIES (1 << 24)
@@ -84,7 +85,7 @@ static gpulayer_status cell_error(const parser *ps, int64_t line, int32_t col,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (ps->header && col < ps->ncols && ps->header[col][0])
+    if (ps->header && col < ps->ncols && ps->header[col] && ps->header[col][0])
         return gpl_error(GPULAYER_ERR_PARSE, "%s: line %lld, column %d ('%s'): %s",
                          ps->name, (long long)line, (int)col + 1,
                          ps->header[col], msg);
@@ -283,6 +284,19 @@ static gpulayer_status check_duplicate_names(parser *ps)
     return status;
 }
 
+/* Names and categories are written into the model's JSON, which must be
+ * UTF-8: text in another encoding is refused where it is. */
+static gpulayer_status check_utf8(const parser *ps, int32_t col, const char *what,
+                                  const char *s, size_t len)
+{
+    size_t bad = gpl_utf8_check(s, len);
+    if (bad == len) return GPULAYER_OK;
+    return cell_error(ps, ps->record_line, col,
+                      "the %s is not valid UTF-8 (byte 0x%02X at position %zu); "
+                      "convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8",
+                      what, (unsigned)(unsigned char)s[bad], bad + 1);
+}
+
 /* Copies the current record's fields as column names. */
 static gpulayer_status take_header(parser *ps)
 {
@@ -292,6 +306,7 @@ static gpulayer_status take_header(parser *ps)
         size_t len;
         const char *s = field_text(ps, &ps->fields[j], &len);
         if (!s) return GPULAYER_ERR_OUT_OF_MEMORY;
+        GPL_CHECK(check_utf8(ps, j, "column name", s, len));
         ps->header[j] = gpl_malloc(len + 1, "a column name");
         if (!ps->header[j]) return GPULAYER_ERR_OUT_OF_MEMORY;
         memcpy(ps->header[j], s, len);
@@ -500,8 +515,10 @@ static gpulayer_status store_string(parser *ps, int32_t j, const field *f,
     size_t len;
     const char *s = field_text(ps, f, &len);
     if (!s) return GPULAYER_ERR_OUT_OF_MEMORY;
+    int32_t known = gpl_strtab_count(c->strings);
     int32_t id = gpl_strtab_intern(c->strings, s, len);
     if (id < 0) return gpl_error_prefix(GPULAYER_ERR_OUT_OF_MEMORY, "%s", ps->name);
+    if (id >= known) GPL_CHECK(check_utf8(ps, j, "text", s, len));
     if (id >= MAX_CATEGORIES)
         return cell_error(ps, ps->record_line, j,
                           "more than %d distinct strings in one column; if it "

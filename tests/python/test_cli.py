@@ -246,3 +246,26 @@ def test_valid_set_columns_are_matched_by_name(tmp_path):
     assert r.returncode == 1
     assert "1 training columns missing: 'age'" in r.stderr, r.stderr
     assert "1 not in the training data: 'years'" in r.stderr
+
+
+def test_model_text_is_valid_utf8(tmp_path):
+    """Latin-1 names and categories were written raw into the model, which
+    Python's json could not read."""
+    uber = "\u00fcber"
+    rows = ["y,caf\u00e9,c"] + [f"{i % 2},{i},{uber if i % 3 else 'x'}"
+                               for i in range(60)]
+    data = tmp_path / "utf8.csv"
+    data.write_bytes(("\n".join(rows) + "\n").encode("utf-8"))
+    model = str(tmp_path / "m.json")
+    r = run("train", "--data", str(data), "--model", model, "--quiet")
+    assert r.returncode == 0, r.stderr
+    with open(model, encoding="utf-8") as f:
+        saved = json.load(f)
+    assert saved["feature_names"] == ["caf\u00e9", "c"]
+    assert saved["categories"][1] == ["x", "\u00fcber"]
+    latin1 = tmp_path / "latin1.csv"
+    latin1.write_bytes(("\n".join(rows) + "\n").encode("latin-1"))
+    r = run("train", "--data", str(latin1), "--model", str(tmp_path / "l.json"))
+    assert r.returncode == 1
+    assert "line 1, column 2: the column name is not valid UTF-8" in r.stderr, r.stderr
+    assert not os.path.exists(tmp_path / "l.json")

@@ -768,6 +768,34 @@ static void test_booster_save_and_load(void **state)
     gpulayer_booster_free(b);
 }
 
+/* Names and categories in another encoding than UTF-8 made a model file
+ * that JSON readers refuse; the writer names the feature instead. */
+static void test_non_utf8_text_is_refused(void **state)
+{
+    (void)state;
+    gpl_model *m = logistic_model();
+    free(m->feature_names[0]);
+    m->feature_names[0] = strdup("caf\xe9");
+    gpulayer_booster *b = booster_with(m);
+    char path[600];
+    snprintf(path, sizeof path, "%s/latin1.json", gpl_test_tmpdir());
+    assert_int_equal(gpulayer_booster_save(b, path), GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "the name 'caf\\xE9' of feature 0"));
+    assert_non_null(strstr(gpulayer_last_error(), "not valid UTF-8"));
+    assert_int_equal(access(path, F_OK), -1);
+    free(m->feature_names[0]);
+    m->feature_names[0] = strdup("alpha");
+    char *bad = m->categories[2]->names[2];
+    m->categories[2]->names[2] = strdup("\xed\xa0\x80"); /* a surrogate */
+    assert_int_equal(gpulayer_booster_save(b, path), GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "the category '\\xED\\xA0\\x80' of "
+                                                  "feature 2"));
+    free(m->categories[2]->names[2]);
+    m->categories[2]->names[2] = bad;
+    assert_int_equal(gpulayer_booster_save(b, path), GPULAYER_OK);
+    gpulayer_booster_free(b);
+}
+
 static void test_booster_errors(void **state)
 {
     (void)state;
@@ -1033,6 +1061,7 @@ int main(void)
         cmocka_unit_test(test_atomic_write_replaces_and_keeps_mode),
         cmocka_unit_test(test_atomic_write_failures_keep_old_file),
         cmocka_unit_test(test_booster_save_and_load),
+        cmocka_unit_test(test_non_utf8_text_is_refused),
         cmocka_unit_test(test_booster_errors),
         cmocka_unit_test(test_export_matches_trees),
         cmocka_unit_test(test_export_softmax),

@@ -405,6 +405,23 @@ static void test_nul_byte(void **state)
     alarm(0);
 }
 
+/* Names and categories go into the model's JSON: text that is not UTF-8
+ * (here Latin-1) is refused where it is. */
+static void test_non_utf8_text(void **state)
+{
+    (void)state;
+    expect_error("latin1.csv", "y,caf\xe9\n1,2\n", NULL, GPULAYER_ERR_PARSE,
+                 "line 1, column 2", "column name is not valid UTF-8", "byte 0xE9",
+                 "iconv");
+    expect_error("latin1.csv", "y,c\n1,caf\xc3\xa9\n0,\xe9t\xe9\n", NULL,
+                 GPULAYER_ERR_PARSE, "line 3, column 2 ('c')",
+                 "text is not valid UTF-8 (byte 0xE9 at position 1)");
+    gpulayer_dataset *ds = parse_ok("utf8.csv", "y,c\xc3\xa9\n1,\xe2\x82\xac\n0,x\n",
+                                    NULL);
+    assert_string_equal(ds->feature_names[0], "c\xc3\xa9");
+    gpulayer_dataset_free(ds);
+}
+
 /* A line past the limit (here the host memory limit) is refused while
  * reading, naming the line. */
 static void test_long_line(void **state)
@@ -766,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_looks_numeric),
         cmocka_unit_test(test_nul_byte),
         cmocka_unit_test(test_long_line),
+        cmocka_unit_test(test_non_utf8_text),
         cmocka_unit_test(test_number_parsing),
         cmocka_unit_test(test_libsvm_basic),
         cmocka_unit_test(test_libsvm_indices_and_weights),
