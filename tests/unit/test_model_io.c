@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "booster.h"
@@ -728,6 +729,42 @@ static void test_atomic_write_failures_keep_old_file(void **state)
     }
 }
 
+static int kill_when_written(const char *stage)
+{
+    if (!strcmp(stage, "written")) raise(SIGKILL);
+    return 0;
+}
+
+static int named_route(const char *stage) { return !strcmp(stage, "tmpfile"); }
+
+/* A save killed part way left a hidden temp file next to the target. */
+static void test_atomic_write_killed_leaves_nothing(void **state)
+{
+    (void)state;
+    const char *dir = fresh_dir("atomic-kill");
+    char path[600];
+    snprintf(path, sizeof path, "%s/model.json", dir);
+    assert_int_equal(gpl_write_file_atomic(path, "old", 3), GPULAYER_OK);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        gpl_file_atomic_set_test_hook(kill_when_written);
+        gpl_write_file_atomic(path, "new", 3);
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    assert_string_equal(read_text(path), "old");
+    assert_int_equal(count_entries(dir), 1);
+    /* Where O_TMPFILE is missing, the named temp file still works. */
+    gpl_file_atomic_set_test_hook(named_route);
+    assert_int_equal(gpl_write_file_atomic(path, "named", 5), GPULAYER_OK);
+    gpl_file_atomic_set_test_hook(NULL);
+    assert_string_equal(read_text(path), "named");
+    assert_int_equal(count_entries(dir), 1);
+}
+
 /* ------------------------------------------------------------- boosters */
 
 static gpulayer_booster *booster_with(gpl_model *m)
@@ -1062,6 +1099,7 @@ int main(void)
         cmocka_unit_test(test_atomic_write_failures_keep_old_file),
         cmocka_unit_test(test_booster_save_and_load),
         cmocka_unit_test(test_non_utf8_text_is_refused),
+        cmocka_unit_test(test_atomic_write_killed_leaves_nothing),
         cmocka_unit_test(test_booster_errors),
         cmocka_unit_test(test_export_matches_trees),
         cmocka_unit_test(test_export_softmax),
