@@ -812,6 +812,28 @@ static gpulayer_status read_scalars(const cJSON *doc, const char *source,
 
 /* ------------------------------------------------------ document framing */
 
+/* The byte where arrays and objects first nest deeper than cJSON's limit,
+ * looking no further than byte stop; len when they do not. cJSON reports
+ * only a failure at the point where it stopped. */
+static size_t nesting_past_limit(const char *text, size_t len, size_t stop)
+{
+    int depth = 0, in_string = 0;
+    for (size_t i = 0; i < len && i <= stop; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\') i++;
+            else if (c == '"') in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '[' || c == '{') {
+            if (++depth > CJSON_NESTING_LIMIT) return i;
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+    return len;
+}
+
 static gpulayer_status parse_document(const char *text, size_t len,
                                       const char *source, cJSON **out)
 {
@@ -820,6 +842,12 @@ static gpulayer_status parse_document(const char *text, size_t len,
     cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!doc) {
         size_t at = end && end >= text ? (size_t)(end - text) : 0;
+        size_t deep = nesting_past_limit(text, len, at);
+        if (deep < len)
+            return gpl_model_error(source, "arrays and objects are nested more than %d "
+                                   "deep at byte %zu, past the nesting depth limit of "
+                                   "the JSON reader",
+                                   CJSON_NESTING_LIMIT, deep);
         return gpl_model_error(source, "truncated or malformed JSON at byte %zu%s", at,
                            at >= len ? " (the end of the file)" : "");
     }

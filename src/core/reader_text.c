@@ -176,8 +176,18 @@ read_error: {
     int zerr;
     const char *msg = gzerror(g, &zerr);
     free(buf);
-    return gpl_error(GPULAYER_ERR_IO, "cannot read '%s': %s", path,
-                     zerr == Z_ERRNO ? strerror(errno) : msg);
+    if (zerr == Z_ERRNO)
+        return gpl_error(GPULAYER_ERR_IO, "cannot read '%s': %s", path,
+                         strerror(errno));
+    /* gzerror's text starts with the descriptor ("<fd:3>: "): keep only
+     * zlib's reason. */
+    if (msg[0] == '<') {
+        const char *colon = strstr(msg, ": ");
+        if (colon) msg = colon + 2;
+    }
+    return gpl_error(GPULAYER_ERR_IO,
+                     "cannot read '%s': the gzip data are corrupt (zlib: %s)",
+                     path, msg);
 }
 oom:
     free(buf);

@@ -269,3 +269,14 @@ def test_model_text_is_valid_utf8(tmp_path):
     assert r.returncode == 1
     assert "line 1, column 2: the column name is not valid UTF-8" in r.stderr, r.stderr
     assert not os.path.exists(tmp_path / "l.json")
+
+
+def test_unknown_format_is_one_prefixed_line(tmp_path):
+    """--format parquet printed its message without "gpulayer train: " and
+    then an empty "gpulayer train: " line."""
+    data = write(tmp_path, "d.csv", "y,a\n1,2\n0,3\n")
+    for cmd in (["train"], ["predict", "--model", str(tmp_path / "m.json")]):
+        r = run(*cmd, "--data", data, "--format", "parquet")
+        assert r.returncode == 2
+        assert r.stderr == (f"gpulayer {cmd[0]}: unknown format 'parquet' "
+                            "(auto, csv, tsv, libsvm)\n"), r.stderr

@@ -351,6 +351,23 @@ static void test_truncated_files_are_refused(void **state)
     gpl_model_free(m);
 }
 
+/* Nesting past cJSON's limit was reported as truncated or malformed. */
+static void test_deep_nesting_is_named(void **state)
+{
+    (void)state;
+    size_t n = 1200, len = 0;
+    char *text = malloc(2 * n + 16);
+    assert_non_null(text);
+    len += (size_t)sprintf(text, "{\"a\":\"[{\",\"b\":");
+    memset(text + len, '[', n);
+    memset(text + len + n, ']', n);
+    len += 2 * n;
+    text[len++] = '}';
+    expect_error(text, len, "nested more than 1000 deep at byte 1013, past the nesting "
+                            "depth limit");
+    free(text);
+}
+
 static void test_flipped_bytes_are_detected(void **state)
 {
     (void)state;
@@ -1099,6 +1116,7 @@ int main(void)
         cmocka_unit_test(test_atomic_write_failures_keep_old_file),
         cmocka_unit_test(test_booster_save_and_load),
         cmocka_unit_test(test_non_utf8_text_is_refused),
+        cmocka_unit_test(test_deep_nesting_is_named),
         cmocka_unit_test(test_atomic_write_killed_leaves_nothing),
         cmocka_unit_test(test_booster_errors),
         cmocka_unit_test(test_export_matches_trees),

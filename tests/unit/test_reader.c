@@ -269,6 +269,19 @@ static void test_gzip(void **state)
     assert_true(V(ds, 0, 0) == 1.0f && V(ds, 1, 0) == 0.0f);
     gpulayer_dataset_free(ds);
 
+    /* Damaged data: the message names the file and zlib's reason, not
+     * zlib's "<fd:N>". */
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, -8, SEEK_END), 0); /* the CRC-32 */
+    int c = fgetc(f);
+    assert_int_equal(fseek(f, -8, SEEK_END), 0);
+    fputc(c ^ 0xFF, f);
+    fclose(f);
+    expect_error_path(path, NULL, GPULAYER_ERR_IO, "cannot read '", "z.csv.gz': the gzip "
+                      "data are corrupt (zlib: incorrect data check)", NULL);
+    assert_null(strstr(gpulayer_last_error(), "<fd:"));
+
     /* gzip is recognised by content, whatever the name. */
     path = write_gzip("z_libsvm.txt", "1 0:1 1:2\n");
     ds = read_ok(path, NULL);
