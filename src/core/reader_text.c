@@ -116,6 +116,16 @@ static gpulayer_status check_new_bytes(const char *path, const char *buf,
                          "damaged", path, (long long)line_of(buf, at),
                          at - start + 1);
     }
+    if (len - *line_start <= limit) {
+        /* No line here can be over the limit: only find where the last
+         * one starts. */
+        for (size_t i = len; i > from; i--)
+            if (buf[i - 1] == '\n') {
+                *line_start = i;
+                break;
+            }
+        return GPULAYER_OK;
+    }
     for (const char *p = buf + from, *e = buf + len;
          (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++) {
         if ((size_t)(p - buf) - *line_start > limit) break;

@@ -280,3 +280,18 @@ def test_unknown_format_is_one_prefixed_line(tmp_path):
         assert r.returncode == 2
         assert r.stderr == (f"gpulayer {cmd[0]}: unknown format 'parquet' "
                             "(auto, csv, tsv, libsvm)\n"), r.stderr
+
+
+def test_binary_input_is_refused_at_once(tmp_path):
+    """--data /dev/zero read forever; a long line filled memory."""
+    r = subprocess.run([CLI, "train", "--data", "/dev/zero"], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 1
+    assert "'/dev/zero': line 1, column 1 (byte of the line): a NUL byte" in r.stderr
+    long = tmp_path / "long.csv"
+    long.write_text("y,a\n1," + "7" * (3 << 20) + "\n")
+    r = subprocess.run([CLI, "train", "--data", str(long)], capture_output=True,
+                       text=True, timeout=60,
+                       env=dict(os.environ, GPULAYER_MEMORY_LIMIT="1M"))
+    assert r.returncode == 1
+    assert "line 2 is longer than the limit of 1048576 bytes" in r.stderr, r.stderr
