@@ -185,7 +185,12 @@ struct gpl_backend_ops {
     gpulayer_status (*set_margins)(gpl_backend *be, const float *margins);
     gpulayer_status (*get_margins)(gpl_backend *be, float *margins);
 
-    /* Computes and quantizes the gradient pairs of every row for one tree. */
+    /* Computes and quantizes the gradient pairs of every row for one tree.
+     * Softmax: every class's gradient of a round comes from the margins at
+     * its start, as XGBoost's do. A request for output 0 (a round's first
+     * tree), or the first request since the margins were set, takes each
+     * row's normaliser (gpl_softmax_normalizer) from the margins as they
+     * are; later requests reuse it, so a round costs rows x classes. */
     gpulayer_status (*compute_gradients)(gpl_backend *be,
                                          const gpl_gradient_request *req,
                                          gpl_quant_scale *scale);

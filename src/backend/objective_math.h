@@ -41,10 +41,14 @@ GPL_HD void gpl_objective_single(gpl_objective_kind objective, float margin, flo
     *hess = h * (double)weight;
 }
 
-/* Softmax gradient of output k of a row with margins m[0..K-1]. */
-GPL_HD void gpl_objective_softmax(const float *m, int32_t num_class, int32_t k,
-                                  float label, float weight, double *grad,
-                                  double *hess)
+/* The softmax normaliser of a row with margins m[0..K-1]: the largest
+ * margin and the sum of exp(m[c] - top). Every class's gradient of a round
+ * uses the normaliser of the margins at the start of the round, as
+ * XGBoost's gradients all come from the round's starting predictions; so it
+ * is computed once a row and round, and the cost of a round is linear in
+ * the number of classes. */
+GPL_HD void gpl_softmax_normalizer(const float *m, int32_t num_class, double *top_out,
+                                   double *sum_out)
 {
     double top = (double)m[0];
     for (int32_t c = 1; c < num_class; c++)
@@ -52,7 +56,16 @@ GPL_HD void gpl_objective_softmax(const float *m, int32_t num_class, int32_t k,
     double sum = 0.0;
     for (int32_t c = 0; c < num_class; c++)
         sum += gpl_det_exp((double)m[c] - top);
-    double p = gpl_det_exp((double)m[k] - top) / sum;
+    *top_out = top;
+    *sum_out = sum;
+}
+
+/* Softmax gradient of output k of a row, from its margin of class k and
+ * the row's normaliser (gpl_softmax_normalizer). */
+GPL_HD void gpl_objective_softmax(float margin_k, double top, double sum, int32_t k,
+                                  float label, float weight, double *grad, double *hess)
+{
+    double p = gpl_det_exp((double)margin_k - top) / sum;
     double y = ((int32_t)label == k) ? 1.0 : 0.0;
     double h = 2.0 * p * (1.0 - p);
     if (h < GPL_MIN_HESS) h = GPL_MIN_HESS;

@@ -35,7 +35,21 @@ gpulayer_status gpl_dist_gradients(void *user, gpl_backend *be,
     const int32_t K = req->num_outputs;
     const float *margins = dt->margins;
     grad_slot *slot = (grad_slot *)dt->pairs;
-    GPL_CHECK(be->ops->get_margins(be, dt->margins));
+    /* A round's later trees of a softmax model read only their own class's
+     * margins, which no tree of the round has moved yet, and the
+     * normalisers of the round's start (backend.h). */
+    const int softmax = req->objective == GPL_OBJ_SOFTMAX;
+    if (!softmax || req->output == 0 || !dt->softmax_norm_ready) {
+        GPL_CHECK(be->ops->get_margins(be, dt->margins));
+        if (softmax) {
+            double *norm = dt->softmax_norm;
+#pragma omp parallel for num_threads(dt->nthread) schedule(static)
+            for (int64_t r = 0; r < N; r++)
+                gpl_softmax_normalizer(margins + r * K, K, &norm[2 * r], &norm[2 * r + 1]);
+            dt->softmax_norm_ready = 1;
+        }
+    }
+    const double *norm = dt->softmax_norm;
     double max[2] = {0.0, 0.0};
     double max_g = 0.0, max_h = 0.0;
 #pragma omp parallel for num_threads(dt->nthread) schedule(static) reduction(max : max_g, max_h)
@@ -43,9 +57,9 @@ gpulayer_status gpl_dist_gradients(void *user, gpl_backend *be,
         double g = 0.0, h = 0.0;
         if (gpl_row_sampled(req->seed, req->round, first + r, req->subsample)) {
             float w = ds->weight ? ds->weight[r] : 1.0f;
-            if (req->objective == GPL_OBJ_SOFTMAX)
-                gpl_objective_softmax(margins + r * K, K, req->output, ds->label[r], w,
-                                      &g, &h);
+            if (softmax)
+                gpl_objective_softmax(margins[r * K + req->output], norm[2 * r],
+                                      norm[2 * r + 1], req->output, ds->label[r], w, &g, &h);
             else
                 gpl_objective_single(req->objective, margins[r * K + req->output],
                                      ds->label[r], w, &g, &h);

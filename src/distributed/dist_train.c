@@ -133,6 +133,10 @@ static gpulayer_status attach(gpl_dist_trainer *dt, gpl_backend *be,
     dt->margins = gpl_malloc(sizeof(float) * (n ? n : 1) * (size_t)be->config.num_outputs,
                              "distributed gradients");
     dt->pairs = gpl_malloc(sizeof(gpl_grad_pair) * (n ? n : 1), "distributed gradients");
+    if (be->config.num_outputs > 1 && dt->margins && dt->pairs) {
+        dt->softmax_norm = gpl_malloc(2 * sizeof(double) * (n ? n : 1), "softmax normalisers");
+        if (!dt->softmax_norm) return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
     return dt->margins && dt->pairs ? GPULAYER_OK : GPULAYER_ERR_OUT_OF_MEMORY;
 }
 
@@ -184,6 +188,9 @@ void gpl_dist_trainer_free(gpl_dist_trainer *dt)
     free(dt->margins);
     free(dt->pairs);
     free(dt->hist);
+    free(dt->softmax_norm);
+    dt->softmax_norm = NULL;
+    dt->softmax_norm_ready = 0;
     dt->margins = NULL;
     dt->pairs = NULL;
     dt->hist = NULL;

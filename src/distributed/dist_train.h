@@ -33,6 +33,8 @@ typedef struct gpl_dist_trainer {
     int64_t global_rows;
     uint32_t hist_len;
     float *margins;                /* scratch of the gradients           */
+    double *softmax_norm;          /* 2 a row with several outputs       */
+    int softmax_norm_ready;
     gpl_grad_pair *pairs;
     gpl_grad_pair *hist;           /* scratch of the histogram sums      */
     int32_t hist_nodes;            /* histograms hist can hold           */

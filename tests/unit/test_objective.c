@@ -42,9 +42,11 @@ static void test_softmax_gradients_sum_to_zero(void **state)
 {
     (void)state;
     float m[3] = {0.2f, -1.0f, 2.0f};
-    double sum = 0, g, h;
+    double sum = 0, g, h, top, norm;
+    gpl_softmax_normalizer(m, 3, &top, &norm);
+    assert_true(top == 2.0);
     for (int k = 0; k < 3; k++) {
-        gpl_objective_softmax(m, 3, k, 2.0f, 1.0f, &g, &h);
+        gpl_objective_softmax(m[k], top, norm, k, 2.0f, 1.0f, &g, &h);
         assert_true(h > 0 && h <= 0.5);
         sum += g;
     }

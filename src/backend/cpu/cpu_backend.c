@@ -24,6 +24,7 @@ static void cpu_destroy(gpl_backend *be)
     if (c) {
         free(c->buf.bins_by_feature);
         free(c->buf.margins);
+        free(c->buf.softmax_norm);
         free(c->buf.grad);
         if (c->buf.row_records) free(c->buf.row_records);
         else free(c->buf.packed_grad);

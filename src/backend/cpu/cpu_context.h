@@ -20,6 +20,11 @@ typedef struct cpu_buffers {
     const float *label;
     const float *weight;
     float *margins;       /* num_rows x num_outputs            */
+    /* With several outputs (softmax): each row's normaliser for the round,
+     * top and sum (objective_math.h), and whether it holds one computed
+     * since the margins were last set. */
+    double *softmax_norm;
+    int softmax_norm_ready;
     gpl_grad_pair *grad;  /* quantized pair per row            */
     /* The same pairs packed (quantize.h): one add per histogram bin
      * instead of two. Row r's pair is packed_grad[r * pair_stride]. */

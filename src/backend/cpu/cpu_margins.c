@@ -10,6 +10,7 @@ gpulayer_status cpu_set_margins(gpl_backend *be, const float *margins)
     cpu_context *c = cpu_ctx(be);
     memcpy(c->buf.margins, margins,
            sizeof(float) * (size_t)c->shape.num_rows * (size_t)c->shape.num_outputs);
+    c->buf.softmax_norm_ready = 0;
     return GPULAYER_OK;
 }
 

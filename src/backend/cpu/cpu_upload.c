@@ -58,6 +58,10 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     size_t nodes = (size_t)c->shape.max_nodes;
     c->buf.margins = gpl_malloc_large(sizeof(float) * n * (size_t)c->shape.num_outputs, "margins");
     c->buf.grad = gpl_malloc_large(sizeof(gpl_grad_pair) * (n ? n : 1), "gradients");
+    const int softmax = c->shape.num_outputs > 1;
+    if (softmax)
+        c->buf.softmax_norm = gpl_malloc_large(2 * sizeof(double) * (n ? n : 1),
+                                               "softmax normalisers");
     const int records = m->num_features <= CPU_RECORD_FEATURES;
     if (records) {
         c->buf.row_records = gpl_malloc_large(2 * sizeof(int64_t) * (n ? n : 1), "row records");
@@ -78,6 +82,7 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->buf.thread_hist = malloc(sizeof(int64_t) * c->buf.acc_len * (size_t)c->nthread);
     c->buf.bins_by_feature = gpl_malloc_large(n * (size_t)m->num_features + 1, "binned columns");
     if (!c->buf.margins || !c->buf.grad || !c->buf.packed_grad || !c->buf.rows || !c->buf.rows_scratch ||
+        (softmax && !c->buf.softmax_norm) ||
         !tables || !c->slot_hist || !c->buf.thread_hist || !c->buf.bins_by_feature)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cpu backend: out of host memory for %zu rows", n);
@@ -86,7 +91,7 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     cpu_track_alloc(c, n * (size_t)m->num_features);
     cpu_track_alloc(c, n * (sizeof(float) * (size_t)c->shape.num_outputs +
                             sizeof(gpl_grad_pair) + sizeof(int64_t) * (size_t)c->buf.pair_stride +
-                            3 * sizeof(uint32_t)) +
+                            3 * sizeof(uint32_t) + (softmax ? 2 * sizeof(double) : 0)) +
                            nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +
                            sizeof(int64_t) * c->buf.acc_len * (size_t)c->nthread);
     return GPULAYER_OK;

@@ -93,6 +93,7 @@ typedef struct cuda_buffers {
     float *d_weight;
     float *d_margins;
     gpl_cuda_qpair *d_grad;
+    double *d_softmax_norm; /* 2 a row with several outputs (backend.h) */
     uint32_t *d_rows[2];
     unsigned long long *d_max; /* [2] */
     gpl_quant_scale *d_scale;
@@ -120,6 +121,7 @@ typedef struct cuda_context {
     /* device facts */
     cuda_device_facts dev;
     int level; /* depth of the level being grown, for messages */
+    int softmax_norm_ready; /* d_softmax_norm holds this round's (backend.h) */
     int rows_identity; /* the root's rows are still 0 .. n-1: no partition yet */
 
     /* shape */

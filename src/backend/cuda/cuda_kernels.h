@@ -15,7 +15,7 @@
 
 #include "backend.h"
 
-#define GPL_CUDA_KERNEL_ABI 6
+#define GPL_CUDA_KERNEL_ABI 7
 
 /* Histogram columns in shared memory: one per lane, so that the lanes of a
  * warp never share a bank (see kernels_hist.cu). */
@@ -57,6 +57,8 @@ typedef struct gpl_cuda_grad_args {
     gpl_cuda_qpair *grad;
     unsigned long long *max_bits; /* [2]: bits of max |g|, max h       */
     gpl_quant_scale *scale;       /* written by the scale kernel       */
+    double *softmax_norm;         /* 2 a row, softmax only             */
+    int32_t norm_write;           /* the first pass computes it        */
 } gpl_cuda_grad_args;
 
 /* Three launches: float gradients reduced to their largest magnitudes,

@@ -16,6 +16,7 @@ gpulayer_status cuda_set_margins(gpl_backend *be, const float *margins)
                                     (size_t)c->shape.num_outputs,
                                 cudaMemcpyHostToDevice, c->dev.stream), "set_margins");
     CUDA_TRY(c, cudaStreamSynchronize(c->dev.stream), "set_margins");
+    c->softmax_norm_ready = 0;
     return GPULAYER_OK;
 }
 

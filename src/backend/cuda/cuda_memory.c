@@ -185,6 +185,7 @@ size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
         N * sizeof(float),                                  /* labels           */
         has_weight ? N * sizeof(float) : 0,                 /* weights          */
         N * (size_t)c->shape.num_outputs * sizeof(float),         /* margins          */
+        c->shape.num_outputs > 1 ? N * 2 * sizeof(double) : 0,   /* softmax norms    */
         N * sizeof(gpl_cuda_qpair),                         /* gradient pairs   */
         N * sizeof(uint32_t), N * sizeof(uint32_t),         /* row index x 2    */
         2 * sizeof(unsigned long long), sizeof(gpl_quant_scale), F,
@@ -329,6 +330,8 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     if (has_weight) POOL_GET(c->buf.d_weight, sizeof(float) * N, "weights");
     POOL_GET(c->buf.d_margins, sizeof(float) * N * (size_t)c->shape.num_outputs, "margins");
     POOL_GET(c->buf.d_grad, sizeof(gpl_cuda_qpair) * N, "gradient pairs");
+    if (c->shape.num_outputs > 1)
+        POOL_GET(c->buf.d_softmax_norm, 2 * sizeof(double) * N, "softmax normalisers");
     POOL_GET(c->buf.d_rows[0], sizeof(uint32_t) * N, "the row index");
     POOL_GET(c->buf.d_rows[1], sizeof(uint32_t) * N, "the row index");
     POOL_GET(c->buf.d_max, 2 * sizeof(unsigned long long), "gradient maxima");

@@ -17,16 +17,22 @@ constexpr int kRowThreads = 256;
 /* Blocks of a reduction over all rows (several per multiprocessor). */
 constexpr unsigned kReduceBlocks = 2048;
 
+/* The first pass writes a softmax row's normaliser when asked to (the
+ * thread that writes it is the one that reads it in the second pass). */
 __device__ void row_gradient(const gpl_cuda_grad_args &a, int64_t r, double *g,
-                             double *h)
+                             double *h, bool write_norm)
 {
     *g = 0.0;
     *h = 0.0;
+    const int32_t K = a.num_outputs;
+    if (a.objective == GPL_OBJ_SOFTMAX && write_norm)
+        gpl_softmax_normalizer(a.margins + r * K, K, &a.softmax_norm[2 * r],
+                               &a.softmax_norm[2 * r + 1]);
     if (!gpl_row_sampled(a.seed, a.round, r, a.subsample)) return;
     const float w = a.weight ? a.weight[r] : 1.0f;
-    const int32_t K = a.num_outputs;
     if (a.objective == GPL_OBJ_SOFTMAX)
-        gpl_objective_softmax(a.margins + r * K, K, a.output, a.label[r], w, g, h);
+        gpl_objective_softmax(a.margins[r * K + a.output], a.softmax_norm[2 * r],
+                              a.softmax_norm[2 * r + 1], a.output, a.label[r], w, g, h);
     else
         gpl_objective_single((gpl_objective_kind)a.objective, a.margins[r * K + a.output],
                              a.label[r], w, g, h);
@@ -41,7 +47,7 @@ __global__ void grad_max_kernel(gpl_cuda_grad_args a)
     for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < a.num_rows;
          r += (int64_t)gridDim.x * blockDim.x) {
         double g, h;
-        row_gradient(a, r, &g, &h);
+        row_gradient(a, r, &g, &h, a.norm_write != 0);
         if (fabs(g) > mg) mg = fabs(g);
         if (h > mh) mh = h;
     }
@@ -84,7 +90,7 @@ __global__ void grad_quantize_kernel(gpl_cuda_grad_args a)
     for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < a.num_rows;
          r += (int64_t)gridDim.x * blockDim.x) {
         double g, h;
-        row_gradient(a, r, &g, &h);
+        row_gradient(a, r, &g, &h, false);
         gpl_cuda_qpair q;
         q.grad = (int32_t)gpl_quantize(g, sg);
         q.hess = (int32_t)gpl_quantize(h, sh);

@@ -110,17 +110,20 @@ typedef struct gpl_gradient_push {
     uint32_t has_weight;
     float subsample;
     uint32_t row_first;
+    uint32_t norm_write; /* softmax: compute each row's normaliser (backend.h) */
 } gpl_gradient_push;
 
 /* The push constants of the gradients dispatch of rows first .. first +
  * count - 1 for the tree `req` asks for. */
 static inline gpl_gradient_push gpl_gradient_push_make(const gpl_gradient_request *req,
                                                        uint64_t first, uint64_t count,
-                                                       int32_t num_outputs, int has_weight)
+                                                       int32_t num_outputs, int has_weight,
+                                                       int norm_write)
 {
     gpl_gradient_push p = {req->seed, (uint32_t)count, (uint32_t)num_outputs,
                            (uint32_t)req->output, (int32_t)req->objective, req->round,
-                           (uint32_t)has_weight, req->subsample, (uint32_t)first};
+                           (uint32_t)has_weight, req->subsample, (uint32_t)first,
+                           (uint32_t)norm_write};
     return p;
 }
 

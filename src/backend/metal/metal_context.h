@@ -30,6 +30,7 @@ typedef gpl_hist_chunk mtl_chunk;
 typedef struct mtl_buffers {
     gpl_mtl_storage workspace; /* storage of buffers the host never reads (tuning's) */
     gpl_mtl_buf bins, offsets, labels, weights, margins, grad, rows, scratch;
+    gpl_mtl_buf softmax_norm; /* 16 bytes a row with several outputs (backend.h) */
     gpl_mtl_buf group_max, partial, tiles, child_counts, records, mask;
 } mtl_buffers;
 
@@ -48,6 +49,7 @@ typedef struct mtl_context {
     mtl_chunk *chunks;
     int32_t num_chunks;
     int has_weight;
+    int softmax_norm_ready; /* buf.softmax_norm holds this round's */
     int uploaded;
     gpl_window_plan win;      /* windows of the per-row buffers (window.glsl) */
     uint32_t grad_dispatches; /* gradients dispatches: windows of 2^win.chunk_shift rows */

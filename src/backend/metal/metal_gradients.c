@@ -14,17 +14,21 @@ gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_reques
     mtl_context *c = mtl_ctx(be);
     const uint64_t N = (uint64_t)c->shape.num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
     const size_t K = (size_t)c->shape.num_outputs;
+    const int norm_write = req->objective == GPL_OBJ_SOFTMAX &&
+                           (req->output == 0 || !c->softmax_norm_ready);
+    if (req->objective == GPL_OBJ_SOFTMAX) c->softmax_norm_ready = 1;
     GPL_CHECK(gpl_mtl_begin(c->rt, "compute_gradients", -1));
     for (uint32_t d = 0; d < c->grad_dispatches; d++) {
         const uint64_t first = (uint64_t)d * chunk;
         const uint64_t count = N - first < chunk ? N - first : chunk;
         gpl_gradient_push gp = gpl_gradient_push_make(req, first, count, c->shape.num_outputs,
-                                                      c->has_weight);
-        gpl_mtl_bind b[5] = {{&c->buf.grad, (size_t)first * 16},
+                                                      c->has_weight, norm_write);
+        gpl_mtl_bind b[6] = {{&c->buf.grad, (size_t)first * 16},
                              {&c->buf.margins, (size_t)first * K * 4},
                              {&c->buf.labels, (size_t)first * 4},
                              {&c->buf.weights, c->has_weight ? (size_t)first * 4 : 0},
-                             {&c->buf.group_max, (size_t)d * c->group_stride}};
+                             {&c->buf.group_max, (size_t)d * c->group_stride},
+                             {&c->buf.softmax_norm, K > 1 ? (size_t)first * 16 : 0}};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_GRADIENTS, b, &gp, c->grad_groups));
     }
     GPL_CHECK(gpl_mtl_commit(c->rt, 1));

@@ -8,6 +8,7 @@ gpulayer_status mtl_set_margins(gpl_backend *be, const float *margins)
 {
     mtl_context *c = mtl_ctx(be);
     GPL_CHECK(gpl_mtl_context_status(c->rt));
+    c->softmax_norm_ready = 0;
     return gpl_mtl_buf_write(c->rt, &c->buf.margins, 0, margins,
                              (size_t)c->shape.num_rows * (size_t)c->shape.num_outputs * 4);
 }

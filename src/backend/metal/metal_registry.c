@@ -11,7 +11,7 @@
  * push_constant blocks of src/backend/gpu_kernels/shaders/<name>.comp, which the
  * Metal sources keep (push constants at buffer(0), binding N at buffer(N)). */
 const gpl_mtl_kernel_info gpl_mtl_kernel_table[MTL_K_COUNT] = {
-    [MTL_K_GRADIENTS] = {"gradients", 5, sizeof(gpl_gradient_push)},
+    [MTL_K_GRADIENTS] = {"gradients", 6, sizeof(gpl_gradient_push)},
     [MTL_K_QUANTIZE] = {"quantize", 1, 24},
     [MTL_K_ROWS_INIT] = {"rows_init", 1, sizeof(gpl_rows_init_push)},
     [MTL_K_HISTOGRAM] = {"histogram", GPL_HISTOGRAM_BINDINGS, 36},

@@ -143,6 +143,8 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     if (weight) GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->buf.weights, 0, weight, N * 4));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.margins, N * K * 4, GPL_MTL_SHARED, "margins"));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.grad, N * 16, ws, "gradient pairs"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.softmax_norm, K > 1 ? N * 16 : 16, ws,
+                                  "softmax normalisers"));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.rows, N * 4, ws, "row lists"));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.scratch, N * 4, ws, "partition scratch"));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.group_max, c->group_stride * c->grad_dispatches,

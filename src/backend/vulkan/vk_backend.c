@@ -17,7 +17,7 @@ static void vk_destroy(gpl_backend *be)
             (void)vk_finish(c); /* nothing may be in flight when buffers go */
             vk_profile_report(c);
             vk_buffer *all[] = {&c->buf.bins, &c->buf.bin_rows, &c->buf.offsets, &c->buf.labels, &c->buf.weights,
-                                &c->buf.margins, &c->buf.grad, &c->buf.rows, &c->buf.scratch, &c->buf.group_max,
+                                &c->buf.margins, &c->buf.grad, &c->buf.softmax_norm, &c->buf.rows, &c->buf.scratch, &c->buf.group_max,
                                 &c->buf.partial,
                                 &c->buf.tiles, &c->buf.child_counts, &c->buf.counts_host, &c->buf.records,
                                 &c->buf.split_nodes, &c->buf.mask,

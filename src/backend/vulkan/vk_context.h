@@ -155,6 +155,7 @@ typedef struct vk_device_facts {
  * feature mask the mask buffer holds. */
 typedef struct vk_buffers {
     vk_buffer bins, bin_rows, offsets, labels, weights, margins, grad, rows, scratch;
+    vk_buffer softmax_norm; /* 16 bytes a row with several outputs (backend.h) */
     vk_buffer group_max, partial, tiles, child_counts, records, mask;
     vk_buffer staging;
     vk_buffer counts_host; /* host-visible copy of child_counts (discrete GPUs) */
@@ -195,6 +196,7 @@ typedef struct vk_context {
     vk_chunk *chunks;
     int32_t num_chunks;
     int has_weight;
+    int softmax_norm_ready; /* buf.softmax_norm holds this round's */
     gpl_window_plan win;       /* windows of the per-row buffers */
     uint32_t grad_dispatches;  /* gradients dispatches: windows of 2^win.chunk_shift rows */
     VkDeviceSize group_stride; /* bytes of one dispatch's workgroup maxima, aligned */

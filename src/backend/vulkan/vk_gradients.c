@@ -18,18 +18,23 @@ gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request
     c->level = -1;
     const uint64_t N = (uint64_t)c->shape.num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
     const VkDeviceSize K = (VkDeviceSize)c->shape.num_outputs;
+    const int norm_write = req->objective == GPL_OBJ_SOFTMAX &&
+                           (req->output == 0 || !c->softmax_norm_ready);
+    if (req->objective == GPL_OBJ_SOFTMAX) c->softmax_norm_ready = 1;
     GPL_CHECK(vk_begin(c, "compute_gradients"));
     for (uint32_t d = 0; d < c->grad_dispatches; d++) {
         const uint64_t first = (uint64_t)d * chunk;
         const uint64_t count = N - first < chunk ? N - first : chunk;
         gpl_gradient_push gp = gpl_gradient_push_make(req, first, count, c->shape.num_outputs,
-                                                      c->has_weight);
-        vk_range b[5] = {vk_rows_range(&c->buf.grad, first, count, 16),
+                                                      c->has_weight, norm_write);
+        vk_range b[6] = {vk_rows_range(&c->buf.grad, first, count, 16),
                          vk_rows_range(&c->buf.margins, first, count, K * 4),
                          vk_rows_range(&c->buf.labels, first, count, 4),
                          c->has_weight ? vk_rows_range(&c->buf.weights, first, count, 4)
                                        : vk_whole(&c->buf.weights),
-                         {&c->buf.group_max, d * c->group_stride, (VkDeviceSize)c->grad_groups * 16}};
+                         {&c->buf.group_max, d * c->group_stride, (VkDeviceSize)c->grad_groups * 16},
+                         K > 1 ? vk_rows_range(&c->buf.softmax_norm, first, count, 16)
+                               : vk_whole(&c->buf.softmax_norm)};
         GPL_CHECK(vk_dispatch(c, VK_K_GRADIENTS, b, &gp, c->grad_groups));
     }
     GPL_CHECK(vk_submit(c));

@@ -8,6 +8,7 @@ gpulayer_status vk_set_margins(gpl_backend *be, const float *margins)
 {
     vk_context *c = vk_ctx(be);
     VkDeviceSize bytes = (VkDeviceSize)c->shape.num_rows * (VkDeviceSize)c->shape.num_outputs * 4;
+    c->softmax_norm_ready = 0;
     return bytes ? vk_buffer_write(c, &c->buf.margins, 0, margins, bytes) : GPULAYER_OK;
 }
 

@@ -11,7 +11,7 @@
 /* Bindings and push constant sizes; they mirror the `binding = N` and
  * push_constant blocks of shaders/<name>.comp. */
 const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
-    [VK_K_GRADIENTS] = {"gradients", 5, sizeof(gpl_gradient_push)},
+    [VK_K_GRADIENTS] = {"gradients", 6, sizeof(gpl_gradient_push)},
     [VK_K_QUANTIZE] = {"quantize", 1, 24},
     [VK_K_ROWS_INIT] = {"rows_init", 1, sizeof(gpl_rows_init_push)},
     [VK_K_HISTOGRAM] = {"histogram", GPL_HISTOGRAM_BINDINGS, 36},

@@ -178,6 +178,7 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     /* The plan; histogram slots at their upper bound, one per node. */
     c->estimate_bytes = (size_t)(F * c->column_bytes + N * c->row_bytes + offsets_bytes +
                                  N * 4 * (c->has_weight ? 2 : 1) + N * K * 4 + N * 16 + N * 8 +
+                                 (K > 1 ? N * 16 : 0) +
                                  c->group_stride * c->grad_dispatches +
                                  (VkDeviceSize)c->partial_groups * partial_bytes + tiles * 4 +
                                  level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) +
@@ -203,6 +204,8 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     if (weight && N) GPL_CHECK(vk_buffer_write(c, &c->buf.weights, 0, weight, N * 4));
     GPL_CHECK(vk_buffer_create(c, &c->buf.margins, N * K * 4, "margins"));
     GPL_CHECK(vk_buffer_create(c, &c->buf.grad, N * 16, "gradient pairs"));
+    GPL_CHECK(vk_buffer_create(c, &c->buf.softmax_norm, K > 1 ? N * 16 : 16,
+                               "softmax normalisers"));
     GPL_CHECK(vk_buffer_create(c, &c->buf.rows, N * 4, "row lists"));
     GPL_CHECK(vk_buffer_create(c, &c->buf.scratch, N * 4, "partition scratch"));
     /* Read by the host every round: host-visible (vk_memory.c says why). */

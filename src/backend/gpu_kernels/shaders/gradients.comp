@@ -24,6 +24,7 @@ layout(push_constant) uniform Push {
     uint has_weight;
     float subsample;
     uint row_first;    // the first row of this window: r is row_first + the index here
+    uint norm_write;   // softmax: compute each row's normaliser first (backend.h)
 } pc;
 
 layout(std430, binding = 1) writeonly buffer Grad { uvec4 grad[]; };
@@ -31,6 +32,8 @@ layout(std430, binding = 2) readonly buffer Margins { float margins[]; };
 layout(std430, binding = 3) readonly buffer Labels { float label[]; };
 layout(std430, binding = 4) readonly buffer Weights { float weight[]; };
 layout(std430, binding = 5) writeonly buffer GroupMax { uvec4 group_max[]; };
+// Softmax: each row's normaliser of the round, top and sum as two doubles.
+layout(std430, binding = 6) buffer SoftmaxNorm { uvec4 softmax_norm[]; };
 
 shared f64 s_g[WG];
 shared f64 s_h[WG];
@@ -42,19 +45,25 @@ void main()
     const uint stride = gl_NumWorkGroups.x * WG;
     for (uint r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride) {
         f64x2 gh = f64x2(F64_ZERO, F64_ZERO);
+        const uint base = r * pc.num_outputs;
+        if (pc.objective == OBJ_SOFTMAX && pc.norm_write != 0u) {
+            // gpl_softmax_normalizer
+            f64 top = f64_from_float(margins[base]);
+            for (uint c = 1u; c < pc.num_outputs; c++)
+                if (f64_gt(f64_from_float(margins[base + c]), top))
+                    top = f64_from_float(margins[base + c]);
+            f64 sum = F64_ZERO;
+            for (uint c = 0u; c < pc.num_outputs; c++)
+                sum = f64_add(sum, det_exp(f64_sub(f64_from_float(margins[base + c]), top)));
+            softmax_norm[r] = uvec4(f64_words(top), f64_words(sum));
+        }
         if (row_sampled(packUint2x32(pc.seed), pc.round_index, uint64_t(pc.row_first + r),
                         pc.subsample)) {
             const float w = pc.has_weight != 0u ? weight[r] : 1.0;
-            const uint base = r * pc.num_outputs;
             if (pc.objective == OBJ_SOFTMAX) {
                 // gpl_objective_softmax
-                f64 top = f64_from_float(margins[base]);
-                for (uint c = 1u; c < pc.num_outputs; c++)
-                    if (f64_gt(f64_from_float(margins[base + c]), top))
-                        top = f64_from_float(margins[base + c]);
-                f64 sum = F64_ZERO;
-                for (uint c = 0u; c < pc.num_outputs; c++)
-                    sum = f64_add(sum, det_exp(f64_sub(f64_from_float(margins[base + c]), top)));
+                const uvec4 norm = softmax_norm[r];
+                const f64 top = f64_from_words(norm.xy), sum = f64_from_words(norm.zw);
                 const f64 p = f64_div(
                     det_exp(f64_sub(f64_from_float(margins[base + pc.output_index]), top)), sum);
                 const f64 y = (int(label[r]) == int(pc.output_index)) ? F64_ONE : F64_ZERO;

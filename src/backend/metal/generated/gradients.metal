@@ -28,16 +28,22 @@ struct Push
     uint has_weight;
     float subsample;
     uint row_first;
-};
-
-struct Weights
-{
-    float weight[1];
+    uint norm_write;
 };
 
 struct Margins
 {
     float margins[1];
+};
+
+struct SoftmaxNorm
+{
+    uint4 softmax_norm[1];
+};
+
+struct Weights
+{
+    float weight[1];
 };
 
 struct Labels
@@ -50,16 +56,16 @@ struct Grad
     uint4 grad[1];
 };
 
-constant uint _2330 = (WG / 2u);
+constant uint _2382 = (WG / 2u);
 
 struct GroupMax
 {
     uint4 group_max[1];
 };
 
-constant uint _2410_tmp [[function_constant(0)]];
-constant uint _2410 = is_function_constant_defined(_2410_tmp) ? _2410_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2410, 1u, 1u);
+constant uint _2462_tmp [[function_constant(0)]];
+constant uint _2462 = is_function_constant_defined(_2462_tmp) ? _2462_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2462, 1u, 1u);
 
 static inline __attribute__((always_inline))
 int sf_clz64(thread const ulong& a)
@@ -75,6 +81,120 @@ int sf_clz64(thread const ulong& a)
         return 63 - int(spvFindUMSB(lo));
     }
     return 64;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_from_f32(thread const uint& f)
+{
+    ulong _sign = ulong(f >> uint(31)) << ulong(63);
+    int e = int((f >> uint(23)) & 255u);
+    ulong m = ulong(f & 8388607u);
+    if (e == 255)
+    {
+        ulong _1430;
+        if (m != 0ul)
+        {
+            _1430 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
+        }
+        else
+        {
+            _1430 = _sign | 9218868437227405312ul;
+        }
+        return _1430;
+    }
+    if (e == 0)
+    {
+        if (m == 0ul)
+        {
+            return _sign;
+        }
+        ulong param = m;
+        int s = sf_clz64(param) - 40;
+        e = 1 - s;
+        m = (m << ulong(s)) & 8388607ul;
+    }
+    return (_sign | (ulong(long(e + 896)) << ulong(52))) | (m << ulong(29));
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_float(thread const float& x)
+{
+    uint param = as_type<uint>(x);
+    return sf_from_f32(param);
+}
+
+static inline __attribute__((always_inline))
+bool sf_is_nan(thread const ulong& a)
+{
+    return (a & 9223372036854775807ul) > 9218868437227405312ul;
+}
+
+static inline __attribute__((always_inline))
+bool sf_lt(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    bool _1511 = sf_is_nan(param);
+    bool _1518;
+    if (!_1511)
+    {
+        ulong param_1 = b;
+        _1518 = sf_is_nan(param_1);
+    }
+    else
+    {
+        _1518 = _1511;
+    }
+    if (_1518)
+    {
+        return false;
+    }
+    bool na = (a & 9223372036854775808ul) != 0ul;
+    bool nb = (b & 9223372036854775808ul) != 0ul;
+    if (na != nb)
+    {
+        bool _1544;
+        if (na)
+        {
+            _1544 = ((a | b) & 9223372036854775807ul) != 0ul;
+        }
+        else
+        {
+            _1544 = na;
+        }
+        return _1544;
+    }
+    bool _1548 = a != b;
+    bool _1556;
+    if (_1548)
+    {
+        _1556 = na != (a < b);
+    }
+    else
+    {
+        _1556 = _1548;
+    }
+    return _1556;
+}
+
+static inline __attribute__((always_inline))
+bool f64_gt(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = b;
+    ulong param_1 = a;
+    return sf_lt(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+int sf_exp(thread const ulong& a)
+{
+    return int(uint((a >> ulong(52)) & 2047ul));
+}
+
+static inline __attribute__((always_inline))
+ulong sf_propagate_nan(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    return (sf_is_nan(param) ? a : b) | 2251799813685248ul;
 }
 
 static inline __attribute__((always_inline))
@@ -109,17 +229,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _316 = e > 2045;
-            bool _325;
-            if (!_316)
+            bool _321 = e > 2045;
+            bool _330;
+            if (!_321)
             {
-                _325 = (sig + 512ul) >= 9223372036854775808ul;
+                _330 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _325 = _316;
+                _330 = _321;
             }
-            if (_325)
+            if (_330)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -156,59 +276,321 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _397 = sf_round_pack(param_4, param_5, param_6);
-    return _397;
+    ulong _402 = sf_round_pack(param_4, param_5, param_6);
+    return _402;
 }
 
 static inline __attribute__((always_inline))
-ulong sf_from_i64(thread const long& a)
+ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _sign)
 {
-    if ((ulong(a) & 9223372036854775807ul) == 0ul)
+    ulong param = a;
+    int ea = sf_exp(param);
+    ulong param_1 = b;
+    int eb = sf_exp(param_1);
+    ulong sa = a & 4503599627370495ul;
+    ulong sb = b & 4503599627370495ul;
+    int d = ea - eb;
+    if (d == 0)
     {
-        return (a != 0l) ? 14114281232179134464ul : 0ul;
+        if (ea == 2047)
+        {
+            ulong _602;
+            if ((sa | sb) != 0ul)
+            {
+                ulong param_2 = a;
+                ulong param_3 = b;
+                _602 = sf_propagate_nan(param_2, param_3);
+            }
+            else
+            {
+                _602 = 18444492273895866368ul;
+            }
+            return _602;
+        }
+        long diff = long(sa) - long(sb);
+        if (diff == 0l)
+        {
+            return 0ul;
+        }
+        if (ea != 0)
+        {
+            ea--;
+        }
+        if (diff < 0l)
+        {
+            _sign ^= 9223372036854775808ul;
+            diff = -diff;
+        }
+        ulong param_4 = ulong(diff);
+        int shift = sf_clz64(param_4) - 11;
+        int ez = ea - shift;
+        if (ez < 0)
+        {
+            shift = ea;
+            ez = 0;
+        }
+        ulong param_5 = _sign;
+        int param_6 = ez;
+        ulong param_7 = ulong(diff) << ulong(shift);
+        return sf_pack(param_5, param_6, param_7);
     }
-    ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1382;
-    if (a < 0l)
+    sa = sa << ulong(10);
+    sb = sb << ulong(10);
+    int ez_1;
+    ulong sz;
+    if (d < 0)
     {
-        _1382 = 0ul - ulong(a);
+        _sign ^= 9223372036854775808ul;
+        if (eb == 2047)
+        {
+            ulong _683;
+            if (sb != 0ul)
+            {
+                ulong param_8 = a;
+                ulong param_9 = b;
+                _683 = sf_propagate_nan(param_8, param_9);
+            }
+            else
+            {
+                _683 = _sign | 9218868437227405312ul;
+            }
+            return _683;
+        }
+        sa += ((ea != 0) ? 4611686018427387904ul : sa);
+        ulong param_10 = sa;
+        int param_11 = -d;
+        sa = sf_shift_right_jam(param_10, param_11);
+        sb |= 4611686018427387904ul;
+        ez_1 = eb;
+        sz = sb - sa;
     }
     else
     {
-        _1382 = ulong(a);
+        if (ea == 2047)
+        {
+            ulong _723;
+            if (sa != 0ul)
+            {
+                ulong param_12 = a;
+                ulong param_13 = b;
+                _723 = sf_propagate_nan(param_12, param_13);
+            }
+            else
+            {
+                _723 = a;
+            }
+            return _723;
+        }
+        sb += ((eb != 0) ? 4611686018427387904ul : sb);
+        ulong param_14 = sb;
+        int param_15 = d;
+        sb = sf_shift_right_jam(param_14, param_15);
+        sa |= 4611686018427387904ul;
+        ez_1 = ea;
+        sz = sa - sb;
     }
-    ulong m = _1382;
-    ulong param = _sign;
-    int param_1 = 1084;
-    ulong param_2 = m;
-    ulong _1398 = sf_norm_round_pack(param, param_1, param_2);
-    return _1398;
+    ulong param_16 = _sign;
+    int param_17 = ez_1 - 1;
+    ulong param_18 = sz;
+    ulong _759 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _759;
 }
 
 static inline __attribute__((always_inline))
-ulong f64_from_i64(thread const long& x)
-{
-    long param = x;
-    return sf_from_i64(param);
-}
-
-static inline __attribute__((always_inline))
-int sf_exp(thread const ulong& a)
-{
-    return int(uint((a >> ulong(52)) & 2047ul));
-}
-
-static inline __attribute__((always_inline))
-bool sf_is_nan(thread const ulong& a)
-{
-    return (a & 9223372036854775807ul) > 9218868437227405312ul;
-}
-
-static inline __attribute__((always_inline))
-ulong sf_propagate_nan(thread const ulong& a, thread const ulong& b)
+ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulong& _sign)
 {
     ulong param = a;
-    return (sf_is_nan(param) ? a : b) | 2251799813685248ul;
+    int ea = sf_exp(param);
+    ulong param_1 = b;
+    int eb = sf_exp(param_1);
+    ulong sa = a & 4503599627370495ul;
+    ulong sb = b & 4503599627370495ul;
+    int d = ea - eb;
+    int ez;
+    ulong sz;
+    if (d == 0)
+    {
+        if (ea == 0)
+        {
+            return a + sb;
+        }
+        if (ea == 2047)
+        {
+            ulong _445;
+            if ((sa | sb) != 0ul)
+            {
+                ulong param_2 = a;
+                ulong param_3 = b;
+                _445 = sf_propagate_nan(param_2, param_3);
+            }
+            else
+            {
+                _445 = a;
+            }
+            return _445;
+        }
+        ez = ea;
+        sz = ((9007199254740992ul + sa) + sb) << ulong(9);
+    }
+    else
+    {
+        sa = sa << ulong(9);
+        sb = sb << ulong(9);
+        if (d < 0)
+        {
+            if (eb == 2047)
+            {
+                ulong _482;
+                if (sb != 0ul)
+                {
+                    ulong param_4 = a;
+                    ulong param_5 = b;
+                    _482 = sf_propagate_nan(param_4, param_5);
+                }
+                else
+                {
+                    _482 = _sign | 9218868437227405312ul;
+                }
+                return _482;
+            }
+            ez = eb;
+            ulong _498;
+            if (ea != 0)
+            {
+                _498 = sa + 2305843009213693952ul;
+            }
+            else
+            {
+                _498 = sa << ulong(1);
+            }
+            sa = _498;
+            ulong param_6 = sa;
+            int param_7 = -d;
+            sa = sf_shift_right_jam(param_6, param_7);
+        }
+        else
+        {
+            if (ea == 2047)
+            {
+                ulong _521;
+                if (sa != 0ul)
+                {
+                    ulong param_8 = a;
+                    ulong param_9 = b;
+                    _521 = sf_propagate_nan(param_8, param_9);
+                }
+                else
+                {
+                    _521 = a;
+                }
+                return _521;
+            }
+            ez = ea;
+            ulong _536;
+            if (eb != 0)
+            {
+                _536 = sb + 2305843009213693952ul;
+            }
+            else
+            {
+                _536 = sb << ulong(1);
+            }
+            sb = _536;
+            ulong param_10 = sb;
+            int param_11 = d;
+            sb = sf_shift_right_jam(param_10, param_11);
+        }
+        sz = (2305843009213693952ul + sa) + sb;
+        if (sz < 4611686018427387904ul)
+        {
+            ez--;
+            sz = sz << ulong(1);
+        }
+    }
+    ulong param_12 = _sign;
+    int param_13 = ez;
+    ulong param_14 = sz;
+    ulong _569 = sf_round_pack(param_12, param_13, param_14);
+    return _569;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_sub(thread const ulong& a, thread const ulong& b)
+{
+    if (((a ^ b) & 9223372036854775808ul) == 0ul)
+    {
+        ulong param = a;
+        ulong param_1 = b;
+        ulong param_2 = a & 9223372036854775808ul;
+        ulong _802 = sf_sub_mags(param, param_1, param_2);
+        return _802;
+    }
+    ulong param_3 = a;
+    ulong param_4 = b;
+    ulong param_5 = a & 9223372036854775808ul;
+    return sf_add_mags(param_3, param_4, param_5);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_sub(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_sub(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+bool sf_eq(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    bool _1483 = sf_is_nan(param);
+    bool _1490;
+    if (!_1483)
+    {
+        ulong param_1 = b;
+        _1490 = sf_is_nan(param_1);
+    }
+    else
+    {
+        _1490 = _1483;
+    }
+    if (_1490)
+    {
+        return false;
+    }
+    bool _1497 = a == b;
+    bool _1506;
+    if (!_1497)
+    {
+        _1506 = ((a | b) & 9223372036854775807ul) == 0ul;
+    }
+    else
+    {
+        _1506 = _1497;
+    }
+    return _1506;
+}
+
+static inline __attribute__((always_inline))
+bool f64_eq(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_eq(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_bits(thread const ulong& b)
+{
+    return b;
+}
+
+static inline __attribute__((always_inline))
+bool f64_lt(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_lt(param, param_1);
 }
 
 static inline __attribute__((always_inline))
@@ -248,32 +630,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _897 = sa != 0ul;
-        bool _906;
-        if (!_897)
+        bool _902 = sa != 0ul;
+        bool _911;
+        if (!_902)
         {
-            _906 = (eb == 2047) && (sb != 0ul);
+            _911 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _906 = _897;
+            _911 = _902;
         }
-        if (_906)
+        if (_911)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _921;
+        ulong _926;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _921 = 18444492273895866368ul;
+            _926 = 18444492273895866368ul;
         }
         else
         {
-            _921 = _sign | 9218868437227405312ul;
+            _926 = _sign | 9218868437227405312ul;
         }
-        return _921;
+        return _926;
     }
     if (eb == 2047)
     {
@@ -283,16 +665,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _949;
+        ulong _954;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _949 = 18444492273895866368ul;
+            _954 = 18444492273895866368ul;
         }
         else
         {
-            _949 = _sign | 9218868437227405312ul;
+            _954 = _sign | 9218868437227405312ul;
         }
-        return _949;
+        return _954;
     }
     if (ea == 0)
     {
@@ -330,8 +712,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1028 = sf_round_pack(param_10, param_11, param_12);
-    return _1028;
+    ulong _1033 = sf_round_pack(param_10, param_11, param_12);
+    return _1033;
 }
 
 static inline __attribute__((always_inline))
@@ -340,436 +722,6 @@ ulong f64_mul(thread const ulong& a, thread const ulong& b)
     ulong param = a;
     ulong param_1 = b;
     return sf_mul(param, param_1);
-}
-
-static inline __attribute__((always_inline))
-ulong sf_from_f32(thread const uint& f)
-{
-    ulong _sign = ulong(f >> uint(31)) << ulong(63);
-    int e = int((f >> uint(23)) & 255u);
-    ulong m = ulong(f & 8388607u);
-    if (e == 255)
-    {
-        ulong _1425;
-        if (m != 0ul)
-        {
-            _1425 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
-        }
-        else
-        {
-            _1425 = _sign | 9218868437227405312ul;
-        }
-        return _1425;
-    }
-    if (e == 0)
-    {
-        if (m == 0ul)
-        {
-            return _sign;
-        }
-        ulong param = m;
-        int s = sf_clz64(param) - 40;
-        e = 1 - s;
-        m = (m << ulong(s)) & 8388607ul;
-    }
-    return (_sign | (ulong(long(e + 896)) << ulong(52))) | (m << ulong(29));
-}
-
-static inline __attribute__((always_inline))
-ulong f64_from_float(thread const float& x)
-{
-    uint param = as_type<uint>(x);
-    return sf_from_f32(param);
-}
-
-static inline __attribute__((always_inline))
-bool sf_lt(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    bool _1506 = sf_is_nan(param);
-    bool _1513;
-    if (!_1506)
-    {
-        ulong param_1 = b;
-        _1513 = sf_is_nan(param_1);
-    }
-    else
-    {
-        _1513 = _1506;
-    }
-    if (_1513)
-    {
-        return false;
-    }
-    bool na = (a & 9223372036854775808ul) != 0ul;
-    bool nb = (b & 9223372036854775808ul) != 0ul;
-    if (na != nb)
-    {
-        bool _1539;
-        if (na)
-        {
-            _1539 = ((a | b) & 9223372036854775807ul) != 0ul;
-        }
-        else
-        {
-            _1539 = na;
-        }
-        return _1539;
-    }
-    bool _1543 = a != b;
-    bool _1551;
-    if (_1543)
-    {
-        _1551 = na != (a < b);
-    }
-    else
-    {
-        _1551 = _1543;
-    }
-    return _1551;
-}
-
-static inline __attribute__((always_inline))
-bool f64_lt(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    ulong param_1 = b;
-    return sf_lt(param, param_1);
-}
-
-static inline __attribute__((always_inline))
-bool row_sampled(thread const ulong& seed, thread const int& round_index, thread const ulong& row, thread const float& rate)
-{
-    if (rate >= 1.0)
-    {
-        return true;
-    }
-    ulong z = (seed ^ (ulong(uint(round_index)) << ulong(40))) ^ row;
-    z += 11400714819323198485ul;
-    z = (z ^ (z >> ulong(30))) * 13787848793156543929ul;
-    z = (z ^ (z >> ulong(27))) * 10723151780598845931ul;
-    z ^= (z >> ulong(31));
-    long param = long(z >> ulong(11));
-    ulong param_1 = f64_from_i64(param);
-    ulong param_2 = 4368491638549381120ul;
-    ulong u = f64_mul(param_1, param_2);
-    float param_3 = rate;
-    ulong param_4 = u;
-    ulong param_5 = f64_from_float(param_3);
-    return f64_lt(param_4, param_5);
-}
-
-static inline __attribute__((always_inline))
-bool f64_gt(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = b;
-    ulong param_1 = a;
-    return sf_lt(param, param_1);
-}
-
-static inline __attribute__((always_inline))
-ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _sign)
-{
-    ulong param = a;
-    int ea = sf_exp(param);
-    ulong param_1 = b;
-    int eb = sf_exp(param_1);
-    ulong sa = a & 4503599627370495ul;
-    ulong sb = b & 4503599627370495ul;
-    int d = ea - eb;
-    if (d == 0)
-    {
-        if (ea == 2047)
-        {
-            ulong _597;
-            if ((sa | sb) != 0ul)
-            {
-                ulong param_2 = a;
-                ulong param_3 = b;
-                _597 = sf_propagate_nan(param_2, param_3);
-            }
-            else
-            {
-                _597 = 18444492273895866368ul;
-            }
-            return _597;
-        }
-        long diff = long(sa) - long(sb);
-        if (diff == 0l)
-        {
-            return 0ul;
-        }
-        if (ea != 0)
-        {
-            ea--;
-        }
-        if (diff < 0l)
-        {
-            _sign ^= 9223372036854775808ul;
-            diff = -diff;
-        }
-        ulong param_4 = ulong(diff);
-        int shift = sf_clz64(param_4) - 11;
-        int ez = ea - shift;
-        if (ez < 0)
-        {
-            shift = ea;
-            ez = 0;
-        }
-        ulong param_5 = _sign;
-        int param_6 = ez;
-        ulong param_7 = ulong(diff) << ulong(shift);
-        return sf_pack(param_5, param_6, param_7);
-    }
-    sa = sa << ulong(10);
-    sb = sb << ulong(10);
-    int ez_1;
-    ulong sz;
-    if (d < 0)
-    {
-        _sign ^= 9223372036854775808ul;
-        if (eb == 2047)
-        {
-            ulong _678;
-            if (sb != 0ul)
-            {
-                ulong param_8 = a;
-                ulong param_9 = b;
-                _678 = sf_propagate_nan(param_8, param_9);
-            }
-            else
-            {
-                _678 = _sign | 9218868437227405312ul;
-            }
-            return _678;
-        }
-        sa += ((ea != 0) ? 4611686018427387904ul : sa);
-        ulong param_10 = sa;
-        int param_11 = -d;
-        sa = sf_shift_right_jam(param_10, param_11);
-        sb |= 4611686018427387904ul;
-        ez_1 = eb;
-        sz = sb - sa;
-    }
-    else
-    {
-        if (ea == 2047)
-        {
-            ulong _718;
-            if (sa != 0ul)
-            {
-                ulong param_12 = a;
-                ulong param_13 = b;
-                _718 = sf_propagate_nan(param_12, param_13);
-            }
-            else
-            {
-                _718 = a;
-            }
-            return _718;
-        }
-        sb += ((eb != 0) ? 4611686018427387904ul : sb);
-        ulong param_14 = sb;
-        int param_15 = d;
-        sb = sf_shift_right_jam(param_14, param_15);
-        sa |= 4611686018427387904ul;
-        ez_1 = ea;
-        sz = sa - sb;
-    }
-    ulong param_16 = _sign;
-    int param_17 = ez_1 - 1;
-    ulong param_18 = sz;
-    ulong _754 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _754;
-}
-
-static inline __attribute__((always_inline))
-ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulong& _sign)
-{
-    ulong param = a;
-    int ea = sf_exp(param);
-    ulong param_1 = b;
-    int eb = sf_exp(param_1);
-    ulong sa = a & 4503599627370495ul;
-    ulong sb = b & 4503599627370495ul;
-    int d = ea - eb;
-    int ez;
-    ulong sz;
-    if (d == 0)
-    {
-        if (ea == 0)
-        {
-            return a + sb;
-        }
-        if (ea == 2047)
-        {
-            ulong _440;
-            if ((sa | sb) != 0ul)
-            {
-                ulong param_2 = a;
-                ulong param_3 = b;
-                _440 = sf_propagate_nan(param_2, param_3);
-            }
-            else
-            {
-                _440 = a;
-            }
-            return _440;
-        }
-        ez = ea;
-        sz = ((9007199254740992ul + sa) + sb) << ulong(9);
-    }
-    else
-    {
-        sa = sa << ulong(9);
-        sb = sb << ulong(9);
-        if (d < 0)
-        {
-            if (eb == 2047)
-            {
-                ulong _477;
-                if (sb != 0ul)
-                {
-                    ulong param_4 = a;
-                    ulong param_5 = b;
-                    _477 = sf_propagate_nan(param_4, param_5);
-                }
-                else
-                {
-                    _477 = _sign | 9218868437227405312ul;
-                }
-                return _477;
-            }
-            ez = eb;
-            ulong _493;
-            if (ea != 0)
-            {
-                _493 = sa + 2305843009213693952ul;
-            }
-            else
-            {
-                _493 = sa << ulong(1);
-            }
-            sa = _493;
-            ulong param_6 = sa;
-            int param_7 = -d;
-            sa = sf_shift_right_jam(param_6, param_7);
-        }
-        else
-        {
-            if (ea == 2047)
-            {
-                ulong _516;
-                if (sa != 0ul)
-                {
-                    ulong param_8 = a;
-                    ulong param_9 = b;
-                    _516 = sf_propagate_nan(param_8, param_9);
-                }
-                else
-                {
-                    _516 = a;
-                }
-                return _516;
-            }
-            ez = ea;
-            ulong _531;
-            if (eb != 0)
-            {
-                _531 = sb + 2305843009213693952ul;
-            }
-            else
-            {
-                _531 = sb << ulong(1);
-            }
-            sb = _531;
-            ulong param_10 = sb;
-            int param_11 = d;
-            sb = sf_shift_right_jam(param_10, param_11);
-        }
-        sz = (2305843009213693952ul + sa) + sb;
-        if (sz < 4611686018427387904ul)
-        {
-            ez--;
-            sz = sz << ulong(1);
-        }
-    }
-    ulong param_12 = _sign;
-    int param_13 = ez;
-    ulong param_14 = sz;
-    ulong _564 = sf_round_pack(param_12, param_13, param_14);
-    return _564;
-}
-
-static inline __attribute__((always_inline))
-ulong sf_sub(thread const ulong& a, thread const ulong& b)
-{
-    if (((a ^ b) & 9223372036854775808ul) == 0ul)
-    {
-        ulong param = a;
-        ulong param_1 = b;
-        ulong param_2 = a & 9223372036854775808ul;
-        ulong _797 = sf_sub_mags(param, param_1, param_2);
-        return _797;
-    }
-    ulong param_3 = a;
-    ulong param_4 = b;
-    ulong param_5 = a & 9223372036854775808ul;
-    return sf_add_mags(param_3, param_4, param_5);
-}
-
-static inline __attribute__((always_inline))
-ulong f64_sub(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    ulong param_1 = b;
-    return sf_sub(param, param_1);
-}
-
-static inline __attribute__((always_inline))
-bool sf_eq(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    bool _1478 = sf_is_nan(param);
-    bool _1485;
-    if (!_1478)
-    {
-        ulong param_1 = b;
-        _1485 = sf_is_nan(param_1);
-    }
-    else
-    {
-        _1485 = _1478;
-    }
-    if (_1485)
-    {
-        return false;
-    }
-    bool _1492 = a == b;
-    bool _1501;
-    if (!_1492)
-    {
-        _1501 = ((a | b) & 9223372036854775807ul) == 0ul;
-    }
-    else
-    {
-        _1501 = _1492;
-    }
-    return _1501;
-}
-
-static inline __attribute__((always_inline))
-bool f64_eq(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    ulong param_1 = b;
-    return sf_eq(param, param_1);
-}
-
-static inline __attribute__((always_inline))
-ulong f64_from_bits(thread const ulong& b)
-{
-    return b;
 }
 
 static inline __attribute__((always_inline))
@@ -784,17 +736,17 @@ ulong sf_round_even(thread const ulong& a)
             return a;
         }
         ulong z = a & 9223372036854775808ul;
-        bool _1250 = e == 1022;
-        bool _1256;
-        if (_1250)
+        bool _1255 = e == 1022;
+        bool _1261;
+        if (_1255)
         {
-            _1256 = (a & 4503599627370495ul) != 0ul;
+            _1261 = (a & 4503599627370495ul) != 0ul;
         }
         else
         {
-            _1256 = _1250;
+            _1261 = _1255;
         }
-        if (_1256)
+        if (_1261)
         {
             z |= 4607182418800017408ul;
         }
@@ -803,16 +755,16 @@ ulong sf_round_even(thread const ulong& a)
     if (e >= 1075)
     {
         ulong param_1 = a;
-        ulong _1272;
+        ulong _1277;
         if (sf_is_nan(param_1))
         {
-            _1272 = a | 2251799813685248ul;
+            _1277 = a | 2251799813685248ul;
         }
         else
         {
-            _1272 = a;
+            _1277 = a;
         }
-        return _1272;
+        return _1277;
     }
     ulong last = 1ul << ulong(1075 - e);
     ulong mask = last - 1ul;
@@ -844,8 +796,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _780 = sf_sub_mags(param_3, param_4, param_5);
-    return _780;
+    ulong _785 = sf_sub_mags(param_3, param_4, param_5);
+    return _785;
 }
 
 static inline __attribute__((always_inline))
@@ -872,26 +824,26 @@ long sf_to_i64(thread const ulong& a)
         return 0l;
     }
     ulong sig = (r & 4503599627370495ul) | 4503599627370496ul;
-    ulong _1336;
+    ulong _1341;
     if (e >= 1075)
     {
-        _1336 = sig << ulong(e - 1075);
+        _1341 = sig << ulong(e - 1075);
     }
     else
     {
-        _1336 = sig >> ulong(1075 - e);
+        _1341 = sig >> ulong(1075 - e);
     }
-    ulong mag = _1336;
-    long _1352;
+    ulong mag = _1341;
+    long _1357;
     if ((r & 9223372036854775808ul) != 0ul)
     {
-        _1352 = -long(mag);
+        _1357 = -long(mag);
     }
     else
     {
-        _1352 = long(mag);
+        _1357 = long(mag);
     }
-    return _1352;
+    return _1357;
 }
 
 static inline __attribute__((always_inline))
@@ -1036,6 +988,72 @@ ulong det_exp(thread const ulong& x)
 }
 
 static inline __attribute__((always_inline))
+uint2 f64_words(thread const ulong& a)
+{
+    return as_type<uint2>(a);
+}
+
+static inline __attribute__((always_inline))
+ulong sf_from_i64(thread const long& a)
+{
+    if ((ulong(a) & 9223372036854775807ul) == 0ul)
+    {
+        return (a != 0l) ? 14114281232179134464ul : 0ul;
+    }
+    ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
+    ulong _1387;
+    if (a < 0l)
+    {
+        _1387 = 0ul - ulong(a);
+    }
+    else
+    {
+        _1387 = ulong(a);
+    }
+    ulong m = _1387;
+    ulong param = _sign;
+    int param_1 = 1084;
+    ulong param_2 = m;
+    ulong _1403 = sf_norm_round_pack(param, param_1, param_2);
+    return _1403;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_i64(thread const long& x)
+{
+    long param = x;
+    return sf_from_i64(param);
+}
+
+static inline __attribute__((always_inline))
+bool row_sampled(thread const ulong& seed, thread const int& round_index, thread const ulong& row, thread const float& rate)
+{
+    if (rate >= 1.0)
+    {
+        return true;
+    }
+    ulong z = (seed ^ (ulong(uint(round_index)) << ulong(40))) ^ row;
+    z += 11400714819323198485ul;
+    z = (z ^ (z >> ulong(30))) * 13787848793156543929ul;
+    z = (z ^ (z >> ulong(27))) * 10723151780598845931ul;
+    z ^= (z >> ulong(31));
+    long param = long(z >> ulong(11));
+    ulong param_1 = f64_from_i64(param);
+    ulong param_2 = 4368491638549381120ul;
+    ulong u = f64_mul(param_1, param_2);
+    float param_3 = rate;
+    ulong param_4 = u;
+    ulong param_5 = f64_from_float(param_3);
+    return f64_lt(param_4, param_5);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_words(thread const uint2& w)
+{
+    return as_type<ulong>(w);
+}
+
+static inline __attribute__((always_inline))
 ulong sf_div(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
@@ -1055,50 +1073,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1070;
+            ulong _1075;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1070 = sf_propagate_nan(param_4, param_5);
+                _1075 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1070 = 18444492273895866368ul;
+                _1075 = 18444492273895866368ul;
             }
-            return _1070;
+            return _1075;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1090;
+        ulong _1095;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1090 = sf_propagate_nan(param_6, param_7);
+            _1095 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1090 = _sign;
+            _1095 = _sign;
         }
-        return _1090;
+        return _1095;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1116;
+            ulong _1121;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1116 = 18444492273895866368ul;
+                _1121 = 18444492273895866368ul;
             }
             else
             {
-                _1116 = _sign | 9218868437227405312ul;
+                _1121 = _sign | 9218868437227405312ul;
             }
-            return _1116;
+            return _1121;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -1140,8 +1158,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1228 = sf_round_pack(param_10, param_11, param_12);
-    return _1228;
+    ulong _1233 = sf_round_pack(param_10, param_11, param_12);
+    return _1233;
 }
 
 static inline __attribute__((always_inline))
@@ -1204,18 +1222,18 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
         {
             ulong param_11 = m;
             ulong param_12 = y;
-            ulong _1929;
+            ulong _1938;
             if (f64_gt(param_11, param_12))
             {
-                _1929 = 4607182418800017408ul;
+                _1938 = 4607182418800017408ul;
             }
             else
             {
                 ulong param_13 = m;
                 ulong param_14 = y;
-                _1929 = f64_lt(param_13, param_14) ? 13830554455654793216ul : 0ul;
+                _1938 = f64_lt(param_13, param_14) ? 13830554455654793216ul : 0ul;
             }
-            g = _1929;
+            g = _1938;
             h = 4607182418800017408ul;
         }
         else
@@ -1236,125 +1254,140 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
 }
 
 static inline __attribute__((always_inline))
-uint2 f64_words(thread const ulong& a)
-{
-    return as_type<uint2>(a);
-}
-
-static inline __attribute__((always_inline))
 ulong f64_abs(thread const ulong& a)
 {
     return a & 9223372036854775807ul;
 }
 
-kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2272 [[buffer(1)]], const device Margins& _2111 [[buffer(2)]], const device Labels& _2203 [[buffer(3)]], const device Weights& _2089 [[buffer(4)]], device GroupMax& _2392 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2325 [[buffer(1)]], const device Margins& _2086 [[buffer(2)]], const device Labels& _2257 [[buffer(3)]], const device Weights& _2208 [[buffer(4)]], device GroupMax& _2444 [[buffer(5)]], device SoftmaxNorm& _2160 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup ulong s_g[WG];
     threadgroup ulong s_h[WG];
     uint lid = gl_LocalInvocationID.x;
     ulong max_g = 0ul;
     ulong max_h = 0ul;
-    uint _2034 = gl_NumWorkGroups.x * WG;
-    float _2083;
-    for (uint stride = _2034, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
+    uint _2043 = gl_NumWorkGroups.x * WG;
+    float _2202;
+    for (uint stride = _2043, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
     {
         ulong2 gh = ulong2(0ul);
-        ulong param = as_type<ulong>(pc.seed);
-        int param_1 = pc.round_index;
-        ulong param_2 = ulong(pc.row_first + r);
-        float param_3 = pc.subsample;
-        if (row_sampled(param, param_1, param_2, param_3))
+        uint base = r * pc.num_outputs;
+        bool _2073 = pc.objective == 2;
+        bool _2079;
+        if (_2073)
+        {
+            _2079 = pc.norm_write != 0u;
+        }
+        else
+        {
+            _2079 = _2073;
+        }
+        if (_2079)
+        {
+            float param = _2086.margins[base];
+            ulong top = f64_from_float(param);
+            for (uint c = 1u; c < pc.num_outputs; c++)
+            {
+                float param_1 = _2086.margins[base + c];
+                ulong param_2 = f64_from_float(param_1);
+                ulong param_3 = top;
+                if (f64_gt(param_2, param_3))
+                {
+                    float param_4 = _2086.margins[base + c];
+                    top = f64_from_float(param_4);
+                }
+            }
+            ulong sum = 0ul;
+            for (uint c_1 = 0u; c_1 < pc.num_outputs; c_1++)
+            {
+                float param_5 = _2086.margins[base + c_1];
+                ulong param_6 = f64_from_float(param_5);
+                ulong param_7 = top;
+                ulong param_8 = f64_sub(param_6, param_7);
+                ulong param_9 = sum;
+                ulong param_10 = det_exp(param_8);
+                sum = f64_add(param_9, param_10);
+            }
+            ulong param_11 = top;
+            ulong param_12 = sum;
+            _2160.softmax_norm[r] = uint4(f64_words(param_11), f64_words(param_12));
+        }
+        ulong param_13 = as_type<ulong>(pc.seed);
+        int param_14 = pc.round_index;
+        ulong param_15 = ulong(pc.row_first + r);
+        float param_16 = pc.subsample;
+        if (row_sampled(param_13, param_14, param_15, param_16))
         {
             if (pc.has_weight != 0u)
             {
-                _2083 = _2089.weight[r];
+                _2202 = _2208.weight[r];
             }
             else
             {
-                _2083 = 1.0;
+                _2202 = 1.0;
             }
-            float w = _2083;
-            uint base = r * pc.num_outputs;
+            float w = _2202;
             if (pc.objective == 2)
             {
-                float param_4 = _2111.margins[base];
-                ulong top = f64_from_float(param_4);
-                for (uint c = 1u; c < pc.num_outputs; c++)
-                {
-                    float param_5 = _2111.margins[base + c];
-                    ulong param_6 = f64_from_float(param_5);
-                    ulong param_7 = top;
-                    if (f64_gt(param_6, param_7))
-                    {
-                        float param_8 = _2111.margins[base + c];
-                        top = f64_from_float(param_8);
-                    }
-                }
-                ulong sum = 0ul;
-                for (uint c_1 = 0u; c_1 < pc.num_outputs; c_1++)
-                {
-                    float param_9 = _2111.margins[base + c_1];
-                    ulong param_10 = f64_from_float(param_9);
-                    ulong param_11 = top;
-                    ulong param_12 = f64_sub(param_10, param_11);
-                    ulong param_13 = sum;
-                    ulong param_14 = det_exp(param_12);
-                    sum = f64_add(param_13, param_14);
-                }
-                float param_15 = _2111.margins[base + pc.output_index];
-                ulong param_16 = f64_from_float(param_15);
-                ulong param_17 = top;
-                ulong param_18 = f64_sub(param_16, param_17);
-                ulong param_19 = det_exp(param_18);
-                ulong param_20 = sum;
-                ulong p = f64_div(param_19, param_20);
-                ulong y = (int(_2203.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
-                ulong param_21 = 4611686018427387904ul;
-                ulong param_22 = p;
-                ulong param_23 = 4607182418800017408ul;
-                ulong param_24 = p;
-                ulong param_25 = f64_mul(param_21, param_22);
-                ulong param_26 = f64_sub(param_23, param_24);
-                ulong h = f64_mul(param_25, param_26);
-                ulong param_27 = h;
-                ulong param_28 = 4367597403136100796ul;
-                if (f64_lt(param_27, param_28))
+                uint4 norm = _2160.softmax_norm[r];
+                uint2 param_17 = norm.xy;
+                ulong top_1 = f64_from_words(param_17);
+                uint2 param_18 = norm.zw;
+                ulong sum_1 = f64_from_words(param_18);
+                float param_19 = _2086.margins[base + pc.output_index];
+                ulong param_20 = f64_from_float(param_19);
+                ulong param_21 = top_1;
+                ulong param_22 = f64_sub(param_20, param_21);
+                ulong param_23 = det_exp(param_22);
+                ulong param_24 = sum_1;
+                ulong p = f64_div(param_23, param_24);
+                ulong y = (int(_2257.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
+                ulong param_25 = 4611686018427387904ul;
+                ulong param_26 = p;
+                ulong param_27 = 4607182418800017408ul;
+                ulong param_28 = p;
+                ulong param_29 = f64_mul(param_25, param_26);
+                ulong param_30 = f64_sub(param_27, param_28);
+                ulong h = f64_mul(param_29, param_30);
+                ulong param_31 = h;
+                ulong param_32 = 4367597403136100796ul;
+                if (f64_lt(param_31, param_32))
                 {
                     h = 4367597403136100796ul;
                 }
-                float param_29 = w;
-                ulong wd = f64_from_float(param_29);
-                ulong param_30 = p;
-                ulong param_31 = y;
-                ulong param_32 = f64_sub(param_30, param_31);
-                ulong param_33 = wd;
-                ulong param_34 = h;
-                ulong param_35 = wd;
-                gh = ulong2(f64_mul(param_32, param_33), f64_mul(param_34, param_35));
+                float param_33 = w;
+                ulong wd = f64_from_float(param_33);
+                ulong param_34 = p;
+                ulong param_35 = y;
+                ulong param_36 = f64_sub(param_34, param_35);
+                ulong param_37 = wd;
+                ulong param_38 = h;
+                ulong param_39 = wd;
+                gh = ulong2(f64_mul(param_36, param_37), f64_mul(param_38, param_39));
             }
             else
             {
-                int param_36 = pc.objective;
-                float param_37 = _2111.margins[base + pc.output_index];
-                float param_38 = _2203.label[r];
-                float param_39 = w;
-                gh = objective_single(param_36, param_37, param_38, param_39);
+                int param_40 = pc.objective;
+                float param_41 = _2086.margins[base + pc.output_index];
+                float param_42 = _2257.label[r];
+                float param_43 = w;
+                gh = objective_single(param_40, param_41, param_42, param_43);
             }
         }
-        ulong param_40 = gh.x;
-        ulong param_41 = gh.y;
-        _2272.grad[r] = uint4(f64_words(param_40), f64_words(param_41));
-        ulong param_42 = gh.x;
-        ulong param_43 = f64_abs(param_42);
-        ulong param_44 = max_g;
-        if (f64_gt(param_43, param_44))
+        ulong param_44 = gh.x;
+        ulong param_45 = gh.y;
+        _2325.grad[r] = uint4(f64_words(param_44), f64_words(param_45));
+        ulong param_46 = gh.x;
+        ulong param_47 = f64_abs(param_46);
+        ulong param_48 = max_g;
+        if (f64_gt(param_47, param_48))
         {
-            ulong param_45 = gh.x;
-            max_g = f64_abs(param_45);
+            ulong param_49 = gh.x;
+            max_g = f64_abs(param_49);
         }
-        ulong param_46 = gh.y;
-        ulong param_47 = max_h;
-        if (f64_gt(param_46, param_47))
+        ulong param_50 = gh.y;
+        ulong param_51 = max_h;
+        if (f64_gt(param_50, param_51))
         {
             max_h = gh.y;
         }
@@ -1362,19 +1395,19 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2272 [[buff
     s_g[lid] = max_g;
     s_h[lid] = max_h;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _2330; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _2382; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
-            ulong param_48 = s_g[lid + half_size];
-            ulong param_49 = s_g[lid];
-            if (f64_gt(param_48, param_49))
+            ulong param_52 = s_g[lid + half_size];
+            ulong param_53 = s_g[lid];
+            if (f64_gt(param_52, param_53))
             {
                 s_g[lid] = s_g[lid + half_size];
             }
-            ulong param_50 = s_h[lid + half_size];
-            ulong param_51 = s_h[lid];
-            if (f64_gt(param_50, param_51))
+            ulong param_54 = s_h[lid + half_size];
+            ulong param_55 = s_h[lid];
+            if (f64_gt(param_54, param_55))
             {
                 s_h[lid] = s_h[lid + half_size];
             }
@@ -1383,9 +1416,9 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2272 [[buff
     }
     if (lid == 0u)
     {
-        ulong param_52 = s_g[0];
-        ulong param_53 = s_h[0];
-        _2392.group_max[gl_WorkGroupID.x] = uint4(f64_words(param_52), f64_words(param_53));
+        ulong param_56 = s_g[0];
+        ulong param_57 = s_h[0];
+        _2444.group_max[gl_WorkGroupID.x] = uint4(f64_words(param_56), f64_words(param_57));
     }
 }
 
