@@ -267,6 +267,9 @@ gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "data have %d columns but the model expects %d",
                          ds->num_cols, F);
+    char what[96];
+    snprintf(what, sizeof what, "the binned matrix of %lld rows x %d features", (long long)N, F);
+    GPL_CHECK(gpl_check_host_memory((uint64_t)N * (uint64_t)F, what));
     uint8_t *bins = gpl_malloc_large((size_t)N * (size_t)F, "binned matrix");
     gpl_padded_cuts *padded = gpl_padded_cuts_all(cuts);
     if (!bins || !padded) {

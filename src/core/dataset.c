@@ -1,6 +1,7 @@
 /* dataset.c -- the dataset object: construction from memory or files,
  * labels, weights, names and category dictionaries. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -8,6 +9,7 @@
 #include "dataset.h"
 #include "alloc.h"
 #include "error.h"
+#include "memory_limit.h"
 #include "reader.h"
 #include "reader_text.h"
 
@@ -27,6 +29,11 @@ gpulayer_status gpl_dataset_alloc(int64_t num_rows, int32_t num_cols,
         return gpl_error(INVALID,
                          "a dataset of %lld rows x %d columns is too large to "
                          "address", (long long)num_rows, (int)num_cols);
+    char what[96];
+    snprintf(what, sizeof what, "a dataset of %lld rows x %d columns", (long long)num_rows,
+             (int)num_cols);
+    GPL_CHECK(gpl_check_host_memory((uint64_t)num_rows * (uint64_t)num_cols * sizeof(float),
+                                    what));
     gpulayer_dataset *ds = gpl_calloc(1, sizeof *ds, "a dataset");
     if (!ds) return GPULAYER_ERR_OUT_OF_MEMORY;
     ds->num_rows = num_rows;

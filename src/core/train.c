@@ -14,6 +14,7 @@
 #include "booster.h"
 #include "dataset_match.h"
 #include "error.h"
+#include "memory_limit.h"
 #include "grow.h"
 #include "predict.h"
 #include "train_hooks.h"
@@ -83,6 +84,8 @@ static gpulayer_status prepare_evals(train_run *t,
         e->name = names && names[i] ? names[i] : "eval";
         GPL_CHECK(gpl_bin_matrix(&t->model->cuts, evals[i], t->nthread, &e->bins));
         size_t n = (size_t)evals[i]->num_rows * (size_t)K;
+        GPL_CHECK(gpl_check_host_memory(2 * sizeof(float) * (uint64_t)n,
+                                        "the margins of an evaluation set"));
         e->margins = gpl_malloc(sizeof(float) * (n ? n : 1), "evaluation margins");
         e->outputs = gpl_malloc(sizeof(float) * (n ? n : 1), "evaluation outputs");
         if (!e->margins || !e->outputs) return GPULAYER_ERR_OUT_OF_MEMORY;

@@ -2,6 +2,7 @@
  * and makes the buffers of a training (margins, gradient pairs, row
  * lists, node table, histogram slots, accumulators). */
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "common/checks.h"
 #include "cpu_context.h"
 #include "error.h"
+#include "memory_limit.h"
 
 static void transpose_bins(cpu_context *c)
 {
@@ -56,6 +58,13 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->buf.weight = weight;
     size_t n = (size_t)m->num_rows;
     size_t nodes = (size_t)c->shape.max_nodes;
+    /* Margins, pairs, packed pairs, row lists, the bins by feature (and
+     * softmax normalisers): all per row. */
+    const uint64_t per_row = 4 * (uint64_t)c->shape.num_outputs + 16 + 16 + 12 +
+                             (uint64_t)m->num_features + (c->shape.num_outputs > 1 ? 16 : 0);
+    char what[96];
+    snprintf(what, sizeof what, "the cpu backend's workspace for %zu rows", n);
+    GPL_CHECK(gpl_check_host_memory(per_row * n, what));
     c->buf.margins = gpl_malloc_large(sizeof(float) * n * (size_t)c->shape.num_outputs, "margins");
     c->buf.grad = gpl_malloc_large(sizeof(gpl_grad_pair) * (n ? n : 1), "gradients");
     const int softmax = c->shape.num_outputs > 1;
