@@ -230,7 +230,10 @@ static gpulayer_status create_device(vk_context *c)
                              .pEnabledFeatures = &features};
     VkResult r = c->api.vkCreateDevice(c->physical, &di, NULL, &c->device);
     if (r != VK_SUCCESS)
-        return gpl_error(GPULAYER_ERR_DEVICE, "vulkan backend: vkCreateDevice on '%s' failed (%s)",
+        return gpl_error(r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY
+                             ? GPULAYER_ERR_OUT_OF_MEMORY
+                             : GPULAYER_ERR_DEVICE,
+                         "vulkan backend: vkCreateDevice on '%s' failed (%s)",
                          c->dev.device_name, gpl_vk_result_name(r));
     if (!gpl_vk_api_load_device(&c->api, c->device)) return GPULAYER_ERR_DEVICE;
     c->api.vkGetDeviceQueue(c->device, family, 0, &c->queue);

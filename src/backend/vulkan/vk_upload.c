@@ -193,6 +193,15 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
                          "vulkan backend: this job needs an estimated %.1f MiB of device "
                          "memory; device '%s' has a %.1f MiB heap",
                          needed / 1048576.0, c->dev.device_name, c->dev.heap_bytes / 1048576.0);
+    /* Where the driver says what is free (other processes' use included),
+     * a job that cannot fit now is refused before it allocates. */
+    const VkDeviceSize free_bytes = vk_device_free_bytes(c);
+    if (c->dev.memory_budget && needed > free_bytes)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "vulkan backend: this job needs an estimated %.1f MiB of device "
+                         "memory; device '%s' has %.1f MiB free of a %.1f MiB heap",
+                         needed / 1048576.0, c->dev.device_name, free_bytes / 1048576.0,
+                         c->dev.heap_bytes / 1048576.0);
     GPL_CHECK(upload_bins(c, m));
     const VkDeviceSize table_bytes = (VkDeviceSize)c->num_chunks * sizeof(gpl_hist_chunk);
     GPL_CHECK(vk_buffer_create(c, &c->buf.offsets, offsets_bytes, "feature offsets"));

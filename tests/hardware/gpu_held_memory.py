@@ -1,17 +1,18 @@
-"""A real CUDA out-of-memory: another process holds nearly all of the GPU's
-memory while gpulayer trains and predicts there.
+"""A real GPU out-of-memory: another process holds nearly all of the GPU's
+memory while gpulayer trains and predicts there, on CUDA and on Vulkan.
 
 Two cases: the other process leaves too little for a CUDA context (256
 MiB), then enough for a context but not for the job (1.5 GiB). In each,
-training on device=cuda must fail with OutOfMemoryError saying so (with
-the free memory where the runtime can tell it), and the same process must
-then train on the CPU when asked. Prediction on cuda must fail the same way
-in the first case and, streaming its batches, give the CPU's bits in the
-second. Once the other process
-lets go, training on cuda must succeed and predict the CPU's bits.
+training on device=cuda and on device=vulkan (where a Vulkan driver is
+found) must fail with OutOfMemoryError saying so (with the free memory
+where the runtime can tell it), and the same process must then train on
+the CPU when asked. Prediction on cuda must fail the same way in the first
+case and, streaming its batches, give the CPU's bits in the second. Once
+the other process lets go, training on cuda must succeed and predict the
+CPU's bits.
 
     PYTHONPATH=python GPULAYER_LIBRARY=build/libgpulayer.so \\
-        python3 tests/hardware/cuda_held_memory.py
+        python3 tests/hardware/gpu_held_memory.py
 
 Needs torch or cupy for the holding process; prints SKIPPED without them or
 without a CUDA device.
@@ -59,6 +60,7 @@ def main() -> int:
     if not any(d.accelerator == "cuda" for d in gpulayer.devices()):
         print("SKIPPED: no CUDA device")
         return 0
+    vulkan = any(d.accelerator == "vulkan" for d in gpulayer.devices())
     rng = np.random.default_rng(1)
     x = rng.standard_normal((30_000_000, 32), dtype=np.float32)
     y = (x[:, 0] + x[:, 1] * x[:, 2] > 0).astype(np.float32)
@@ -77,6 +79,10 @@ def main() -> int:
         failures += expect_oom(
             "training", lambda: gpulayer.train({**params, "device": "cuda"}, data),
             errors, must_say)
+        if vulkan:
+            failures += expect_oom(
+                "vulkan training",
+                lambda: gpulayer.train({**params, "device": "vulkan"}, data), errors, "memory")
         again = gpulayer.train({**params, "device": "cpu"}, data)
         same = again.save_raw() == cpu.save_raw()
         print(f"  the same process then trained on the CPU: model identical: {same}")
