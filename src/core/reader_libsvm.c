@@ -123,16 +123,22 @@ static gpulayer_status parse_label(sparse_rows *sr, const char *t, const char *e
     return GPULAYER_OK;
 }
 
-/* A non-negative decimal integer below INT32_MAX filling [s, e), or -1. */
-static int32_t parse_index(const char *s, const char *e)
+/* The largest feature index: the number of features (index + 1) must fit
+ * an int32_t. */
+#define MAX_INDEX (INT32_MAX - 1)
+
+/* A non-negative decimal integer filling [s, e): 1 and *v set (saturated at
+ * INT64_MAX), or 0 when it is not one. */
+static int parse_index(const char *s, const char *e, int64_t *v)
 {
-    if (s == e || e - s > 10) return -1;
-    int64_t v = 0;
+    if (s == e) return 0;
+    *v = 0;
     for (; s < e; s++) {
-        if (*s < '0' || *s > '9') return -1;
-        v = v * 10 + (*s - '0');
+        if (*s < '0' || *s > '9') return 0;
+        int d = *s - '0';
+        *v = *v > (INT64_MAX - d) / 10 ? INT64_MAX : *v * 10 + d;
     }
-    return v < INT32_MAX ? (int32_t)v : -1;
+    return 1;
 }
 
 /* A number, or a missing marker such as "nan" (stored as NaN). */
@@ -149,13 +155,18 @@ static gpulayer_status parse_pair(sparse_rows *sr, const char *t, const char *e)
     const char *colon = memchr(t, ':', (size_t)(e - t));
     if (colon && colon - t == 3 && memcmp(t, "qid", 3) == 0)
         return GPULAYER_OK; /* query ids are for ranking; not used here */
-    int32_t index = colon ? parse_index(t, colon) : -1;
+    int64_t wide = -1;
     float v;
-    if (index < 0 || !parse_value(colon + 1, e, &v))
+    if (!colon || !parse_index(t, colon, &wide) || !parse_value(colon + 1, e, &v))
         return line_error(sr, t,
                           "malformed feature '%.*s' (expected index:value, "
                           "with a non-negative integer index)",
                           shown_len(t, e), t);
+    if (wide > MAX_INDEX)
+        return line_error(sr, t,
+                          "feature index %.*s is too large: the largest index "
+                          "allowed is %d", shown_len(t, colon), t, (int)MAX_INDEX);
+    int32_t index = (int32_t)wide;
     if (sr->num_features > 0 && index >= sr->num_features)
         return line_error(sr, t,
                           "feature index %d is out of range: the number of "

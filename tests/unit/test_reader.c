@@ -663,6 +663,12 @@ static void test_error_libsvm(void **state)
     gpulayer_read_options o = {.num_features = 4};
     expect_error("range.svm", "1 0:1\n0 1:1 4:1\n", &o, GPULAYER_ERR_PARSE,
                  "range.svm: line 2, column 7", "feature index 4 is out of range");
+    /* An index past int32 is named with the limit, not "malformed". */
+    expect_error("big.svm", "1 0:1\n0 1:1 2147483647:1\n", NULL, GPULAYER_ERR_PARSE,
+                 "big.svm: line 2, column 7", "feature index 2147483647 is too large",
+                 "2147483646");
+    expect_error("huge.svm", "1 99999999999999999999999:1\n", NULL, GPULAYER_ERR_PARSE,
+                 "line 1, column 3", "99999999999999999999999 is too large");
     gpulayer_read_options neg = {.num_features = -1};
     expect_error("neg.svm", "1 0:1\n", &neg, GPULAYER_ERR_INVALID_ARGUMENT, "negative");
 }
