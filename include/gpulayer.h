@@ -105,6 +105,15 @@ GPULAYER_API gpulayer_status gpulayer_dataset_from_dense(
     gpulayer_layout layout, const float *label, const float *weight,
     gpulayer_dataset **out);
 
+/* Sparse data in compressed rows (CSR, as scipy.sparse.csr_matrix): row
+ * r's cells are (indices[k], data[k]) for k in [indptr[r], indptr[r + 1]),
+ * column indexes increasing within a row; absent cells are missing, as in
+ * LibSVM. Held sparse (memory in proportion to the entries) and binned
+ * without a dense copy. label and weight may be NULL. The data are copied. */
+GPULAYER_API gpulayer_status gpulayer_dataset_from_csr(
+    const int64_t *indptr, const int32_t *indices, const float *data, int64_t num_rows,
+    int32_t num_cols, const float *label, const float *weight, gpulayer_dataset **out);
+
 /* Reads CSV, TSV (optionally gzip-compressed, detected by content) or
  * LibSVM. String-valued columns become categorical features whose
  * dictionary travels with the dataset and, after training, the model. */

@@ -149,6 +149,10 @@ _PROTOTYPES = {
         _status,
         [c_void_p, c_int64, c_int32, c_int, _floats, _floats, _out_handle],
     ),
+    "gpulayer_dataset_from_csr": (
+        _status,
+        [c_void_p, c_void_p, c_void_p, c_int64, c_int32, _floats, _floats, _out_handle],
+    ),
     "gpulayer_dataset_read_file": (
         _status,
         [c_char_p, POINTER(ReadOptions), _out_handle],

@@ -305,6 +305,9 @@ class Dataset:
                 "Dataset(data) takes in-memory data; use Dataset.from_file(path) "
                 "to read a file"
             )
+        if is_sparse(data):
+            self._init_sparse(data, label, weight, feature_names)
+            return
         dense = data if isinstance(data, DenseMatrix) else to_dense(data, bad_numbers)
         rows, cols = dense.values.shape
         label_vec = None if label is None else _float_vector(label, rows, "label")
@@ -331,6 +334,33 @@ class Dataset:
                 _lib.string_array(cat_names),
                 len(cat_names),
             )
+
+    def _init_sparse(self, data, label, weight, feature_names):
+        """scipy.sparse data stay sparse: compressed rows handed to the
+        library (absent cells are missing, stored zeros are zeros)."""
+        csr = data.tocsr(copy=True)
+        csr.sum_duplicates()
+        csr.sort_indices()
+        rows, cols = csr.shape
+        indptr = np.ascontiguousarray(csr.indptr, dtype=np.int64)
+        indices = np.ascontiguousarray(csr.indices, dtype=np.int32)
+        values = np.ascontiguousarray(csr.data, dtype=np.float32)
+        label_vec = None if label is None else _float_vector(label, rows, "label")
+        weight_vec = None if weight is None else _float_vector(weight, rows, "weight")
+        _lib.call(
+            "gpulayer_dataset_from_csr",
+            indptr.ctypes.data,
+            indices.ctypes.data,
+            values.ctypes.data,
+            rows,
+            cols,
+            _float_pointer(label_vec),
+            _float_pointer(weight_vec),
+            byref(self._handle),
+        )
+        self.categories = {}
+        if feature_names is not None:
+            self.set_feature_names(feature_names)
 
     @classmethod
     def from_file(

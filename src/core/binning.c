@@ -118,8 +118,26 @@ gpulayer_status gpl_bin_cuts_build(const gpulayer_dataset *ds, int max_bin,
     int64_t *rows;
     int64_t n = gpl_bin_sample_rows(0, ds->num_rows, ds->num_rows, &rows);
     if (n < 0) return GPULAYER_ERR_OUT_OF_MEMORY;
-    gpl_bin_sample sample = {ds->num_cols, n, ds->values, ds->num_rows, rows, ds->weight};
+    gpl_bin_sample sample = {ds->num_cols, n, ds->values, ds->num_rows, rows, ds->weight,
+                             NULL, NULL};
+    uint8_t *marks = NULL;
+    if (ds->sparse) {
+        /* The same rows, as a bit a row: a sparse column is walked by its
+         * entries, not by the sample. */
+        sample.sparse = ds->sparse;
+        sample.rows = NULL;
+        if (rows) {
+            marks = gpl_calloc((size_t)(ds->num_rows / 8 + 1), 1, "binning sample");
+            if (!marks) {
+                free(rows);
+                return GPULAYER_ERR_OUT_OF_MEMORY;
+            }
+            for (int64_t i = 0; i < n; i++) marks[rows[i] >> 3] |= (uint8_t)(1u << (rows[i] & 7));
+            sample.in_sample = marks;
+        }
+    }
     gpulayer_status st = gpl_bin_cuts_from_sample(&sample, max_bin, nthread, out);
+    free(marks);
     free(rows);
     return st;
 }
@@ -158,17 +176,32 @@ gpulayer_status gpl_bin_cuts_from_sample(const gpl_bin_sample *sample, int max_b
 #pragma omp for schedule(dynamic)
         for (int32_t f = 0; f < F; f++) {
             if (!scratch) continue;
-            const float *col = sample->values + (int64_t)f * sample->stride;
             int64_t m = 0;
-            for (int64_t i = 0; i < n; i++) {
-                int64_t r = rows ? rows[i] : i;
-                float v = col[r];
-                /* A row of weight 0 must not move the cuts: weighting a row
-                 * by k is then the same as repeating it k times. */
-                if (isnan(v) || (weight && weight[r] == 0.0f)) continue;
-                scratch[m].value = v;
-                scratch[m].weight = weight ? weight[r] : 1.0f;
-                m++;
+            if (sample->sparse) {
+                const gpl_sparse_columns *s = sample->sparse;
+                const uint8_t *mark = sample->in_sample;
+                for (int64_t k = s->col_start[f]; k < s->col_start[f + 1]; k++) {
+                    const int64_t r = s->rows[k];
+                    const float v = s->values[k];
+                    if (mark && !(mark[r >> 3] >> (r & 7) & 1)) continue;
+                    if (isnan(v) || (weight && weight[r] == 0.0f)) continue;
+                    scratch[m].value = v;
+                    scratch[m].weight = weight ? weight[r] : 1.0f;
+                    m++;
+                }
+            } else {
+                const float *col = sample->values + (int64_t)f * sample->stride;
+                for (int64_t i = 0; i < n; i++) {
+                    int64_t r = rows ? rows[i] : i;
+                    float v = col[r];
+                    /* A row of weight 0 must not move the cuts: weighting
+                     * a row by k is then the same as repeating it k
+                     * times. */
+                    if (isnan(v) || (weight && weight[r] == 0.0f)) continue;
+                    scratch[m].value = v;
+                    scratch[m].weight = weight ? weight[r] : 1.0f;
+                    m++;
+                }
             }
             sort_by_value(scratch, scratch + n, m);
             counts[f] = feature_cuts(scratch, m, max_value_bins,
@@ -277,9 +310,21 @@ gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
         free(padded);
         return GPULAYER_ERR_OUT_OF_MEMORY;
     }
+    int nt = nthread > 0 ? nthread : omp_get_max_threads();
+    if (ds->sparse) {
+        /* Bin 0 (missing) everywhere but at the present entries. */
+        const gpl_sparse_columns *s = ds->sparse;
+        memset(bins, 0, (size_t)N * (size_t)F);
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 64)
+        for (int32_t f = 0; f < F; f++)
+            for (int64_t k = s->col_start[f]; k < s->col_start[f + 1]; k++)
+                gpl_bin_values(&padded[f], &s->values[k], 1, bins + s->rows[k] * F + f, 1);
+        free(padded);
+        *out = bins;
+        return GPULAYER_OK;
+    }
     /* Blocks of rows keep the strided row-major writes inside the cache. */
     const int64_t block = 4096;
-    int nt = nthread > 0 ? nthread : omp_get_max_threads();
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int64_t start = 0; start < N; start += block) {
         int64_t end = start + block < N ? start + block : N;

@@ -24,6 +24,11 @@ typedef struct gpl_bin_sample {
     int64_t stride;
     const int64_t *rows;
     const float *weight;
+    /* Sparse data instead of values (then rows is NULL): feature f's
+     * present values are those of sparse (dataset.h) at rows in_sample
+     * marks (a bit a row; NULL = every row). */
+    const gpl_sparse_columns *sparse;
+    const uint8_t *in_sample;
 } gpl_bin_sample;
 
 /* Which of the rows [first_row, first_row + num_rows) of a data set of

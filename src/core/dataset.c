@@ -68,6 +68,7 @@ void gpulayer_dataset_free(gpulayer_dataset *ds)
 {
     if (!ds) return;
     free(ds->values);
+    gpl_sparse_columns_free(ds->sparse);
     free(ds->label);
     free(ds->weight);
     free_names(ds->feature_names, ds->num_cols);
@@ -376,6 +377,7 @@ gpulayer_status gpulayer_dataset_set_categories(gpulayer_dataset *ds, int32_t co
         return gpl_error(INVALID, "%s: need %d names, got %s", fn,
                          (int)num_categories, names ? "a negative count" : "NULL");
     GPL_CHECK(check_category_names(fn, names, num_categories));
+    GPL_CHECK(gpl_dataset_make_dense(ds)); /* categorical data are held dense */
     GPL_CHECK(check_codes(fn, ds, col, num_categories));
     if (!ds->categories) {
         ds->categories = gpl_calloc((size_t)ds->num_cols, sizeof *ds->categories,

@@ -14,13 +14,24 @@ typedef struct gpl_category_dict {
     char **names;
 } gpl_category_dict;
 
+/* Sparse data (LibSVM, compressed rows from the API): column f's present
+ * cells are values[col_start[f] .. col_start[f + 1]) at rows rows[...],
+ * ascending; every other cell is missing. Memory goes with the entries,
+ * not with rows x columns. */
+typedef struct gpl_sparse_columns {
+    int64_t *col_start; /* num_cols + 1 */
+    int64_t *rows;
+    float *values;
+} gpl_sparse_columns;
+
 struct gpulayer_dataset {
     int64_t num_rows;
     int32_t num_cols;
     /* Column-major values: values[(int64_t)col * num_rows + row]; NaN is
      * missing. Column-major because binning and the column-wise kernels
-     * stream one feature at a time. */
+     * stream one feature at a time. NULL when the data are sparse. */
     float *values;
+    gpl_sparse_columns *sparse; /* or NULL (dense) */
     float *label;  /* num_rows, or NULL */
     float *weight; /* num_rows, or NULL (all ones) */
     char **feature_names;             /* num_cols entries (each may be NULL), or NULL */
@@ -36,10 +47,27 @@ void gpl_category_dict_free(gpl_category_dict *dict);
  * memory. */
 gpl_category_dict *gpl_category_dict_new(const char *const *names, int32_t n);
 
-static inline float gpl_dataset_value(const gpulayer_dataset *ds, int64_t row,
-                                      int32_t col)
-{
-    return ds->values[(int64_t)col * ds->num_rows + row];
-}
+/* A cell of either layout (a binary search in a sparse column). */
+float gpl_dataset_value(const gpulayer_dataset *ds, int64_t row, int32_t col);
+
+/* Sparse data from compressed rows: row r's cells are (index[k], value[k])
+ * for k in [row_start[r], row_start[r + 1]), indexes strictly increasing
+ * within a row and below num_cols. The arrays are read with the given
+ * strides in bytes (so that an array of structs can be read in place);
+ * what names the data in messages. Labels and weights are left unset. */
+gpulayer_status gpl_dataset_from_rows(int64_t num_rows, int32_t num_cols,
+                                      const int64_t *row_start, const int32_t *index,
+                                      size_t index_stride, const float *value,
+                                      size_t value_stride, const char *what,
+                                      gpulayer_dataset **out);
+/* Sparse data turned dense in place (the memory checked first): for the
+ * few places that need the dense layout. A dense dataset is left alone. */
+gpulayer_status gpl_dataset_make_dense(gpulayer_dataset *ds);
+/* A dense copy of a sparse dataset in *copy (NULL when ds is dense
+ * already, which is then used as it is). */
+gpulayer_status gpl_dataset_dense_copy(const gpulayer_dataset *ds, gpulayer_dataset **copy);
+void gpl_sparse_columns_free(gpl_sparse_columns *s);
+/* Copies of from's labels, weights and source name into to (same rows). */
+gpulayer_status gpl_dataset_copy_row_info(const gpulayer_dataset *from, gpulayer_dataset *to);
 
 #endif

@@ -6,7 +6,7 @@
 #include "dataset.h"
 #include "error.h"
 
-static gpulayer_status copy_rows_info(const gpulayer_dataset *ds, gpulayer_dataset *o)
+gpulayer_status gpl_dataset_copy_row_info(const gpulayer_dataset *ds, gpulayer_dataset *o)
 {
     size_t n = sizeof(float) * (size_t)(ds->num_rows ? ds->num_rows : 1);
     if (ds->label) {
@@ -21,6 +21,9 @@ static gpulayer_status copy_rows_info(const gpulayer_dataset *ds, gpulayer_datas
     return GPULAYER_OK;
 }
 
+static gpulayer_status select_dense(const gpulayer_dataset *ds, const int32_t *cols,
+                                    int32_t num_cols, gpulayer_dataset **out);
+
 gpulayer_status gpulayer_dataset_select_columns(const gpulayer_dataset *ds,
                                                 const int32_t *cols, int32_t num_cols,
                                                 gpulayer_dataset **out)
@@ -32,9 +35,19 @@ gpulayer_status gpulayer_dataset_select_columns(const gpulayer_dataset *ds,
         if (cols[i] < 0 || cols[i] >= ds->num_cols)
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                              "column %d is outside 0..%d", cols[i], ds->num_cols - 1);
+    gpulayer_dataset *dense = NULL;
+    GPL_CHECK(gpl_dataset_dense_copy(ds, &dense));
+    gpulayer_status st = select_dense(dense ? dense : ds, cols, num_cols, out);
+    gpulayer_dataset_free(dense);
+    return st;
+}
+
+static gpulayer_status select_dense(const gpulayer_dataset *ds, const int32_t *cols,
+                                    int32_t num_cols, gpulayer_dataset **out)
+{
     gpulayer_dataset *o;
     GPL_CHECK(gpl_dataset_alloc(ds->num_rows, num_cols, &o));
-    gpulayer_status st = copy_rows_info(ds, o);
+    gpulayer_status st = gpl_dataset_copy_row_info(ds, o);
     if (st == GPULAYER_OK && ds->feature_names &&
         !(o->feature_names = calloc((size_t)num_cols, sizeof(char *))))
         st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");

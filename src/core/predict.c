@@ -250,10 +250,9 @@ static gpulayer_status predict_device(const gpl_model *m, const gpl_infer_forest
     return st;
 }
 
-gpulayer_status gpl_predict_dataset(const gpl_model *m,
-                                    const gpulayer_dataset *ds, int margin,
-                                    int32_t num_rounds, int nthread,
-                                    const char *device, float *out)
+static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset *ds,
+                                     int margin, int32_t num_rounds, int nthread,
+                                     const char *device, float *out)
 {
     const int32_t F = m->num_features, K = m->num_outputs;
     if (ds->num_cols != F)
@@ -336,5 +335,20 @@ gpulayer_status gpl_predict_dataset(const gpl_model *m,
     for (int32_t f = 0; f < F; f++) free(owned[f]);
     free(owned);
     free(columns);
+    return st;
+}
+
+/* Prediction reads whole columns; sparse data are made dense for it
+ * (the memory checked first). */
+gpulayer_status gpl_predict_dataset(const gpl_model *m,
+                                    const gpulayer_dataset *ds, int margin,
+                                    int32_t num_rounds, int nthread,
+                                    const char *device, float *out)
+{
+    gpulayer_dataset *dense = NULL;
+    GPL_CHECK(gpl_dataset_dense_copy(ds, &dense));
+    gpulayer_status st = predict_dense(m, dense ? dense : ds, margin, num_rounds, nthread,
+                                       device, out);
+    gpulayer_dataset_free(dense);
     return st;
 }

@@ -4,9 +4,9 @@
  *
  * Indices are stored as given (0-based files and 1-based files alike, as
  * XGBoost does), so in a 1-based file feature 0 is all missing. Entries
- * absent from a line are missing (NaN). The rows are first collected in
- * compressed sparse form, then spread into the dense column-major matrix
- * once the number of features is known. */
+ * absent from a line are missing (NaN). The rows are collected in
+ * compressed sparse form and the dataset stays sparse
+ * (gpl_dataset_from_rows): memory goes with the entries. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -240,28 +240,19 @@ static gpulayer_status parse_lines(sparse_rows *sr, const gpl_text *text)
     return GPULAYER_OK;
 }
 
-/* Spreads the sparse rows into a dense, NaN-filled dataset. */
-static gpulayer_status densify(sparse_rows *sr, gpulayer_dataset **out)
+/* The rows as a sparse dataset: memory in proportion to the entries. */
+static gpulayer_status to_dataset(sparse_rows *sr, gpulayer_dataset **out)
 {
     int32_t cols = sr->num_features > 0 ? sr->num_features : sr->max_index + 1;
     if (cols <= 0)
         return gpl_error(GPULAYER_ERR_PARSE,
                          "%s: no feature entries (index:value) in any row",
                          sr->name);
-    /* Dense: a few entries with a large index ask for rows x (index + 1)
-     * values, which must fit before anything is allocated. */
-    char what[300];
-    snprintf(what, sizeof what, "%s: a dense matrix of %lld rows x %d features", sr->name,
-             (long long)sr->rows, (int)cols);
-    GPL_CHECK(gpl_check_host_memory((uint64_t)sr->rows * (uint64_t)cols * sizeof(float), what));
+    const entry none = {0, 0.0f};
+    const entry *e = sr->entries ? sr->entries : &none;
     gpulayer_dataset *ds;
-    GPL_CHECK(gpl_dataset_alloc(sr->rows, cols, &ds));
-    int64_t rows = sr->rows;
-    for (int64_t i = 0; i < rows * cols; i++) ds->values[i] = NAN;
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t k = sr->start[r]; k < sr->start[r + 1]; k++)
-            ds->values[(int64_t)sr->entries[k].index * rows + r] =
-                sr->entries[k].value;
+    GPL_CHECK(gpl_dataset_from_rows(sr->rows, cols, sr->start, &e->index, sizeof(entry),
+                                    &e->value, sizeof(entry), sr->name, &ds));
     ds->label = sr->label;
     sr->label = NULL;
     if (sr->any_weight) {
@@ -295,7 +286,7 @@ gpulayer_status gpl_parse_libsvm(const gpl_text *text, const char *name,
                            text->len == 0 ? "the file is empty"
                                           : "no data rows (only blank or "
                                             "comment lines)");
-    if (status == GPULAYER_OK) status = densify(&sr, out);
+    if (status == GPULAYER_OK) status = to_dataset(&sr, out);
     free(sr.label);
     free(sr.weight);
     free(sr.start);

@@ -36,6 +36,8 @@ gpulayer_status gpulayer_dist_keep_slice(gpulayer_dataset *ds)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "gpulayer_dist_keep_slice: a dataset is required");
     int64_t first, count;
+    /* A rank keeps a slice of the rows, which moves them in place: dense. */
+    GPL_CHECK(gpl_dataset_make_dense(ds));
     gpl_dist_slice(ds->num_rows, gpl_dist_rank(), gpl_dist_size(), &first, &count);
     gpl_dist_keep_rows(ds, first, count);
     return GPULAYER_OK;

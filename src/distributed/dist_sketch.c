@@ -32,7 +32,7 @@ static float *pack_sample(const gpl_dist_trainer *dt, int width, int64_t *count)
             int64_t r = rows ? rows[i] : i;
             float *out = packed + i * width;
             for (int32_t f = 0; f < ds->num_cols; f++)
-                out[f] = ds->values[(int64_t)f * ds->num_rows + r];
+                out[f] = gpl_dataset_value(ds, r, f);
             if (ds->weight) out[ds->num_cols] = ds->weight[r];
         }
         *count = n;
@@ -72,7 +72,7 @@ gpulayer_status gpl_dist_bin_cuts(const gpl_dist_trainer *dt, int max_bin,
             for (int32_t f = 0; f < F; f++) values[(int64_t)f * n + i] = row[f];
             if (weight) weight[i] = row[F];
         }
-        gpl_bin_sample sample = {F, n, values, n, NULL, weight};
+        gpl_bin_sample sample = {F, n, values, n, NULL, weight, NULL, NULL};
         st = gpl_bin_cuts_from_sample(&sample, max_bin, dt->nthread, out);
     } else {
         st = GPULAYER_ERR_OUT_OF_MEMORY;

@@ -139,6 +139,29 @@ def test_sparse_absent_entries_are_missing():
     np.testing.assert_array_equal(bst.predict(sparse.csc_matrix(X)), bst.predict(csr))
 
 
+def test_sparse_is_held_sparse_and_trains_the_dense_model(monkeypatch):
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(500, 8))
+    X[rng.random(X.shape) < 0.6] = 0.0
+    y = (X[:, 0] + X[:, 1] > 0).astype(np.float32)
+    csr = sparse.csr_matrix(X)
+    dense_nan = np.where(X == 0.0, np.nan, X).astype(np.float32)
+    params = dict(PARAMS, objective="binary:logistic")
+    from_sparse = gpulayer.train(params, gpulayer.Dataset(csr, label=y), 10)
+    from_dense = gpulayer.train(params, gpulayer.Dataset(dense_nan, label=y), 10)
+    assert from_sparse.save_raw() == from_dense.save_raw()
+    # 1,000 rows x 2,000,000 columns would be 8 GB dense; its 20,000
+    # entries fit a 64 MB limit.
+    monkeypatch.setenv("GPULAYER_MEMORY_LIMIT", "64M")
+    at = rng.integers(0, [[1000], [2_000_000]], size=(2, 20_000))
+    wide = sparse.csr_matrix((rng.normal(size=20_000), (at[0], at[1])), shape=(1000, 2_000_000))
+    data = gpulayer.Dataset(wide)
+    assert (data.num_rows, data.num_cols) == (1000, 2_000_000)
+    # Unsorted and duplicate entries are summed and sorted first, as scipy does.
+    coo = sparse.coo_matrix((np.array([1.0, 2.0, 4.0]), ([0, 0, 1], [2, 2, 0])), shape=(2, 3))
+    assert gpulayer.Dataset(coo).num_cols == 3
+
+
 def test_nan_is_missing_and_learns_a_direction():
     rng = np.random.default_rng(4)
     X = rng.normal(size=(1000, 1))

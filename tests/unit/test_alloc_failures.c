@@ -47,7 +47,7 @@ static void test_bin_cuts_allocation_failure(void **state)
     (void)state;
     static float values[3 * 50];
     for (int i = 0; i < 3 * 50; i++) values[i] = (float)(i % 17);
-    const gpl_bin_sample sample = {3, 50, values, 50, NULL, NULL};
+    const gpl_bin_sample sample = {3, 50, values, 50, NULL, NULL, NULL, NULL};
     for (long n = 1; n <= 2; n++) {
         gpl_bin_cuts cuts;
         gpl_alloc_fail_after(n);

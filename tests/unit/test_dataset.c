@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binning.h"
 #include "dataset.h"
 
 static void assert_contains(const char *haystack, const char *needle)
@@ -240,6 +241,80 @@ static void test_alloc(void **state)
     assert_null(ds);
 }
 
+/* Compressed rows: absent cells are missing; the binned matrix is the
+ * dense one's byte for byte, without a dense copy. */
+static void test_csr_bins_like_dense(void **state)
+{
+    (void)state;
+    enum { R = 997, C = 13 };
+    int64_t indptr[R + 1];
+    int32_t *indices = malloc(sizeof(int32_t) * R * C);
+    float *data = malloc(sizeof(float) * R * C), *dense = malloc(sizeof(float) * R * C);
+    uint32_t s = 11;
+    int64_t k = 0;
+    indptr[0] = 0;
+    for (int r = 0; r < R; r++) {
+        for (int c = 0; c < C; c++) {
+            s = s * 1664525u + 1013904223u;
+            const int present = (s >> 28) < 5; /* about a third */
+            const float v = (float)((s >> 8) % 1000) / 7.0f;
+            dense[r * C + c] = present ? v : NAN;
+            if (present) {
+                indices[k] = c;
+                data[k++] = v;
+            }
+        }
+        indptr[r + 1] = k;
+    }
+    gpulayer_dataset *sp = NULL, *dn = NULL;
+    assert_int_equal(gpulayer_dataset_from_csr(indptr, indices, data, R, C, NULL, NULL, &sp),
+                     GPULAYER_OK);
+    assert_int_equal(gpulayer_dataset_from_dense(dense, R, C, GPULAYER_ROW_MAJOR, NULL, NULL,
+                                                 &dn),
+                     GPULAYER_OK);
+    assert_null(sp->values);
+    assert_int_equal(sp->sparse->col_start[C], k);
+    for (int r = 0; r < R; r += 37)
+        for (int c = 0; c < C; c++) {
+            const float a = gpl_dataset_value(sp, r, c), b = gpl_dataset_value(dn, r, c);
+            assert_true((isnan(a) && isnan(b)) || a == b);
+        }
+    gpl_bin_cuts cs, cd;
+    assert_int_equal(gpl_bin_cuts_build(sp, 256, 2, &cs), GPULAYER_OK);
+    assert_int_equal(gpl_bin_cuts_build(dn, 256, 2, &cd), GPULAYER_OK);
+    assert_int_equal(cs.cut_ptr[C], cd.cut_ptr[C]);
+    assert_memory_equal(cs.values, cd.values, sizeof(float) * cs.cut_ptr[C]);
+    uint8_t *bs = NULL, *bd = NULL;
+    assert_int_equal(gpl_bin_matrix(&cs, sp, 2, &bs), GPULAYER_OK);
+    assert_int_equal(gpl_bin_matrix(&cd, dn, 2, &bd), GPULAYER_OK);
+    assert_memory_equal(bs, bd, (size_t)R * C);
+    free(bs);
+    free(bd);
+    gpl_bin_cuts_free(&cs);
+    gpl_bin_cuts_free(&cd);
+    gpulayer_dataset_free(sp);
+    gpulayer_dataset_free(dn);
+    free(indices);
+    free(data);
+    free(dense);
+}
+
+static void test_csr_refuses_bad_rows(void **state)
+{
+    (void)state;
+    const int64_t indptr[3] = {0, 2, 4};
+    const int32_t decreasing[4] = {0, 2, 3, 1}, outside[4] = {0, 2, 1, 9};
+    const float data[4] = {1, 2, 3, 4};
+    gpulayer_dataset *ds = NULL;
+    assert_int_equal(gpulayer_dataset_from_csr(indptr, decreasing, data, 2, 4, NULL, NULL, &ds),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "row 1: column indexes must increase"));
+    assert_int_equal(gpulayer_dataset_from_csr(indptr, outside, data, 2, 4, NULL, NULL, &ds),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "row 1 has column index 9, outside 0..3"));
+    assert_null(ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +326,8 @@ int main(void)
         cmocka_unit_test(test_categories),
         cmocka_unit_test(test_null_handles),
         cmocka_unit_test(test_alloc),
+        cmocka_unit_test(test_csr_bins_like_dense),
+        cmocka_unit_test(test_csr_refuses_bad_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
