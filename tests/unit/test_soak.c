@@ -42,7 +42,7 @@ static void one_cycle(const float *x, const float *y, const char *device, int cy
                                                              : "reg:squarederror"));
     OK(gpulayer_booster_set_param(b, "num_round", "8"));
     OK(gpulayer_booster_set_param(b, "max_depth", "4"));
-    OK(gpulayer_booster_set_param(b, "nthread", "2"));
+    OK(gpulayer_booster_set_param(b, "nthread", "1"));
     OK(gpulayer_booster_set_param(b, "device", device));
     OK(gpulayer_booster_train(b, ds, NULL, NULL, 0, NULL, NULL));
     float *out = malloc(sizeof(float) * ROWS), *again = malloc(sizeof(float) * ROWS);
