@@ -862,6 +862,26 @@ static gpulayer_status parse_document(const char *text, size_t len,
     return GPULAYER_OK;
 }
 
+/* JSON is UTF-8; cJSON passes other bytes through into names and
+ * categories, which would load but never save again. */
+static gpulayer_status check_utf8_document(const char *text, size_t len,
+                                           const char *source)
+{
+    size_t bad = gpl_utf8_check(text, len);
+    if (bad == len) return GPULAYER_OK;
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i < bad; i++) {
+        if (text[i] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    return gpl_model_error(source, "not valid UTF-8 text at line %zu, column %zu "
+                           "(byte %zu)", line, col, bad);
+}
+
 static gpulayer_status check_format(const cJSON *doc, const char *source)
 {
     if (!cJSON_IsObject(doc))
@@ -928,6 +948,7 @@ gpulayer_status gpl_model_from_json(const char *text, size_t len,
     cJSON *doc = NULL;
     GPL_CHECK(parse_document(text, len, source, &doc));
     gpulayer_status st = check_format(doc, source);
+    if (st == GPULAYER_OK) st = check_utf8_document(text, len, source);
     if (st == GPULAYER_OK) st = verify_checksum(doc, source);
     gpl_model *m = NULL;
     if (st == GPULAYER_OK && !(m = gpl_model_new()))

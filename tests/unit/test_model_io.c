@@ -850,6 +850,29 @@ static void test_non_utf8_text_is_refused(void **state)
     gpulayer_booster_free(b);
 }
 
+/* The loader took bytes that are not UTF-8 into names and categories (the
+ * checksum matched), and such a model then refused to be saved. */
+static void test_non_utf8_model_text_is_refused(void **state)
+{
+    (void)state;
+    gpl_model *m = logistic_model();
+    size_t len = 0, sealed_len = 0;
+    char *text = model_text(m, &len);
+    char *at = strstr(text, "\"green\"");
+    assert_non_null(at);
+    at[3] = (char)0xff;
+    char *sealed = NULL;
+    assert_int_equal(gpl_model_json_reseal(text, len, &sealed, &sealed_len), GPULAYER_OK);
+    gpulayer_booster *b = NULL;
+    assert_int_equal(gpulayer_booster_load_from_buffer(sealed, sealed_len, &b),
+                     GPULAYER_ERR_MODEL);
+    assert_null(b);
+    assert_non_null(strstr(gpulayer_last_error(), "not valid UTF-8 text at line"));
+    free(sealed);
+    free(text);
+    gpl_model_free(m);
+}
+
 static void test_booster_errors(void **state)
 {
     (void)state;
@@ -1116,6 +1139,7 @@ int main(void)
         cmocka_unit_test(test_atomic_write_failures_keep_old_file),
         cmocka_unit_test(test_booster_save_and_load),
         cmocka_unit_test(test_non_utf8_text_is_refused),
+        cmocka_unit_test(test_non_utf8_model_text_is_refused),
         cmocka_unit_test(test_deep_nesting_is_named),
         cmocka_unit_test(test_atomic_write_killed_leaves_nothing),
         cmocka_unit_test(test_booster_errors),
