@@ -2,8 +2,8 @@
  * loads the rest as it is (the checksum turns away nearly every mutation);
  * an even one first recomputes the checksum (gpl_model_json_reseal), so
  * mutations reach the checks of the model's content. A model that loads
- * then predicts a few rows (missing values among them), is saved and is
- * loaded again. */
+ * then predicts a few rows (missing values among them) and must save, and
+ * load again from what it saved. */
 #include "fuzz_input.h"
 
 #include <math.h>
@@ -32,14 +32,21 @@ static void exercise(gpulayer_booster *b)
     }
     free(x);
     free(out);
+    /* A model that loads must save, and what it saves must load: a finding
+     * otherwise (a file the library accepts but cannot write back). */
     char *buf = NULL;
     size_t len = 0;
-    if (gpulayer_booster_save_to_buffer(b, &buf, &len) == GPULAYER_OK) {
-        gpulayer_booster *again = NULL;
-        if (gpulayer_booster_load_from_buffer(buf, len, &again) == GPULAYER_OK)
-            gpulayer_booster_free(again);
-        gpulayer_free_buffer(buf);
+    if (gpulayer_booster_save_to_buffer(b, &buf, &len) != GPULAYER_OK) {
+        fprintf(stderr, "a loaded model does not save: %s\n", gpulayer_last_error());
+        abort();
     }
+    gpulayer_booster *again = NULL;
+    if (gpulayer_booster_load_from_buffer(buf, len, &again) != GPULAYER_OK) {
+        fprintf(stderr, "a saved model does not load: %s\n", gpulayer_last_error());
+        abort();
+    }
+    gpulayer_booster_free(again);
+    gpulayer_free_buffer(buf);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
