@@ -60,6 +60,17 @@ GPL_HD void gpl_softmax_normalizer(const float *m, int32_t num_class, double *to
     *sum_out = sum;
 }
 
+/* Whether this request computes the softmax normalisers (backend.h): a
+ * round's first tree, or the first request since the margins were set
+ * (*ready is 0 then). Marks them computed. Host code of every backend. */
+static inline int gpl_softmax_norm_due(const gpl_gradient_request *req, int *ready)
+{
+    if (req->objective != GPL_OBJ_SOFTMAX) return 0;
+    const int due = req->output == 0 || !*ready;
+    *ready = 1;
+    return due;
+}
+
 /* Softmax gradient of output k of a row, from its margin of class k and
  * the row's normaliser (gpl_softmax_normalizer). */
 GPL_HD void gpl_objective_softmax(float margin_k, double top, double sum, int32_t k,

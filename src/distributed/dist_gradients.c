@@ -39,15 +39,13 @@ gpulayer_status gpl_dist_gradients(void *user, gpl_backend *be,
      * margins, which no tree of the round has moved yet, and the
      * normalisers of the round's start (backend.h). */
     const int softmax = req->objective == GPL_OBJ_SOFTMAX;
-    if (!softmax || req->output == 0 || !dt->softmax_norm_ready) {
-        GPL_CHECK(be->ops->get_margins(be, dt->margins));
-        if (softmax) {
-            double *norm = dt->softmax_norm;
+    const int norm_due = gpl_softmax_norm_due(req, &dt->softmax_norm_ready);
+    if (!softmax || norm_due) GPL_CHECK(be->ops->get_margins(be, dt->margins));
+    if (norm_due) {
+        double *norm = dt->softmax_norm;
 #pragma omp parallel for num_threads(dt->nthread) schedule(static)
-            for (int64_t r = 0; r < N; r++)
-                gpl_softmax_normalizer(margins + r * K, K, &norm[2 * r], &norm[2 * r + 1]);
-            dt->softmax_norm_ready = 1;
-        }
+        for (int64_t r = 0; r < N; r++)
+            gpl_softmax_normalizer(margins + r * K, K, &norm[2 * r], &norm[2 * r + 1]);
     }
     const double *norm = dt->softmax_norm;
     double max[2] = {0.0, 0.0};

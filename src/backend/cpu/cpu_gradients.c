@@ -211,13 +211,12 @@ gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_reques
     double *gval = (double *)c->buf.grad, *hval = gval + N;
     const int vector = req->objective == GPL_OBJ_LOGISTIC && c->shape.num_outputs == 1 &&
                        req->subsample >= 1.0f;
-    if (req->objective == GPL_OBJ_SOFTMAX && (req->output == 0 || !c->buf.softmax_norm_ready)) {
+    if (gpl_softmax_norm_due(req, &c->buf.softmax_norm_ready)) {
         const int32_t K = c->shape.num_outputs;
         double *norm = c->buf.softmax_norm;
 #pragma omp parallel for num_threads(c->nthread) schedule(static)
         for (int64_t r = 0; r < N; r++)
             gpl_softmax_normalizer(c->buf.margins + r * K, K, &norm[2 * r], &norm[2 * r + 1]);
-        c->buf.softmax_norm_ready = 1;
     }
     double max_g = 0.0, max_h = 0.0;
 #pragma omp parallel for num_threads(c->nthread) schedule(static) reduction(max : max_g, max_h)

@@ -58,20 +58,27 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->buf.weight = weight;
     size_t n = (size_t)m->num_rows;
     size_t nodes = (size_t)c->shape.max_nodes;
-    /* Margins, pairs, packed pairs, row lists, the bins by feature (and
-     * softmax normalisers): all per row. */
-    const uint64_t per_row = 4 * (uint64_t)c->shape.num_outputs + 16 + 16 + 12 +
-                             (uint64_t)m->num_features + (c->shape.num_outputs > 1 ? 16 : 0);
+    const int softmax = c->shape.num_outputs > 1;
+    const int records = m->num_features <= CPU_RECORD_FEATURES;
+    c->buf.acc_len = (size_t)CPU_ACC_STRIDE * (size_t)m->num_features;
+    /* What the buffers below take: checked against the limit before, and
+     * counted after. A row: its bins by feature, margins, pair, packed
+     * pair(s), row list entries (and softmax normaliser). */
+    const uint64_t row_bytes = (uint64_t)m->num_features +
+                               sizeof(float) * (uint64_t)c->shape.num_outputs +
+                               sizeof(gpl_grad_pair) + sizeof(int64_t) * (records ? 2 : 1) +
+                               3 * sizeof(uint32_t) + (softmax ? 2 * sizeof(double) : 0);
+    const uint64_t workspace = row_bytes * n +
+                               nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +
+                               sizeof(int64_t) * c->buf.acc_len * (uint64_t)c->nthread;
     char what[96];
     snprintf(what, sizeof what, "the cpu backend's workspace for %zu rows", n);
-    GPL_CHECK(gpl_check_host_memory(per_row * n, what));
+    GPL_CHECK(gpl_check_host_memory(workspace, what));
     c->buf.margins = gpl_malloc_large(sizeof(float) * n * (size_t)c->shape.num_outputs, "margins");
     c->buf.grad = gpl_malloc_large(sizeof(gpl_grad_pair) * (n ? n : 1), "gradients");
-    const int softmax = c->shape.num_outputs > 1;
     if (softmax)
         c->buf.softmax_norm = gpl_malloc_large(2 * sizeof(double) * (n ? n : 1),
                                                "softmax normalisers");
-    const int records = m->num_features <= CPU_RECORD_FEATURES;
     if (records) {
         c->buf.row_records = gpl_malloc_large(2 * sizeof(int64_t) * (n ? n : 1), "row records");
         c->buf.packed_grad = c->buf.row_records ? c->buf.row_records + 1 : NULL;
@@ -87,7 +94,6 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
         gpl_node_table_init(&c->nodes, c->shape.max_nodes) == 0 &&
         gpl_hist_slots_init(&c->slots, "cpu", c->shape.max_nodes, cpu_hist_grow, c) == 0;
     c->slot_hist = calloc(nodes, sizeof(gpl_grad_pair *));
-    c->buf.acc_len = (size_t)CPU_ACC_STRIDE * (size_t)m->num_features;
     c->buf.thread_hist = malloc(sizeof(int64_t) * c->buf.acc_len * (size_t)c->nthread);
     c->buf.bins_by_feature = gpl_malloc_large(n * (size_t)m->num_features + 1, "binned columns");
     if (!c->buf.margins || !c->buf.grad || !c->buf.packed_grad || !c->buf.rows || !c->buf.rows_scratch ||
@@ -97,11 +103,6 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
                          "cpu backend: out of host memory for %zu rows", n);
     transpose_bins(c);
     if (records) fill_record_bins(c);
-    cpu_track_alloc(c, n * (size_t)m->num_features);
-    cpu_track_alloc(c, n * (sizeof(float) * (size_t)c->shape.num_outputs +
-                            sizeof(gpl_grad_pair) + sizeof(int64_t) * (size_t)c->buf.pair_stride +
-                            3 * sizeof(uint32_t) + (softmax ? 2 * sizeof(double) : 0)) +
-                           nodes * (2 * sizeof(int64_t) + 1 + 2 * sizeof(void *)) +
-                           sizeof(int64_t) * c->buf.acc_len * (size_t)c->nthread);
+    cpu_track_alloc(c, (size_t)workspace);
     return GPULAYER_OK;
 }

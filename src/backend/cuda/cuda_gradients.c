@@ -2,6 +2,7 @@
  * and their quantization, on the device. */
 #include "cuda_context.h"
 #include "error.h"
+#include "objective_math.h"
 
 /* Three kernels on the device; only the two scales come back (the driver
  * needs them for the split parameters). */
@@ -20,8 +21,7 @@ gpulayer_status cuda_compute_gradients(gpl_backend *be, const gpl_gradient_reque
     if (req->objective == GPL_OBJ_SOFTMAX) {
         if (!c->buf.d_softmax_norm)
             return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: softmax with one output");
-        a.norm_write = req->output == 0 || !c->softmax_norm_ready;
-        c->softmax_norm_ready = 1;
+        a.norm_write = gpl_softmax_norm_due(req, &c->softmax_norm_ready);
     }
     cuda_profile_begin(c);
     CUDA_TRY(c, cudaMemsetAsync(c->buf.d_max, 0, 2 * sizeof(unsigned long long), c->dev.stream),

@@ -1,6 +1,7 @@
 /* metal_gradients.c -- compute_gradients: the gradient pairs of every row
  * and their quantization, on the device. */
 #include "error.h"
+#include "objective_math.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
 #include "metal_context.h"
 #include "quantize.h"
@@ -14,9 +15,7 @@ gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_reques
     mtl_context *c = mtl_ctx(be);
     const uint64_t N = (uint64_t)c->shape.num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
     const size_t K = (size_t)c->shape.num_outputs;
-    const int norm_write = req->objective == GPL_OBJ_SOFTMAX &&
-                           (req->output == 0 || !c->softmax_norm_ready);
-    if (req->objective == GPL_OBJ_SOFTMAX) c->softmax_norm_ready = 1;
+    const int norm_write = gpl_softmax_norm_due(req, &c->softmax_norm_ready);
     GPL_CHECK(gpl_mtl_begin(c->rt, "compute_gradients", -1));
     for (uint32_t d = 0; d < c->grad_dispatches; d++) {
         const uint64_t first = (uint64_t)d * chunk;

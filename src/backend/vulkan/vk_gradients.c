@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "error.h"
+#include "objective_math.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
 #include "quantize.h"
 #include "vk_context.h"
@@ -18,9 +19,7 @@ gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request
     c->level = -1;
     const uint64_t N = (uint64_t)c->shape.num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
     const VkDeviceSize K = (VkDeviceSize)c->shape.num_outputs;
-    const int norm_write = req->objective == GPL_OBJ_SOFTMAX &&
-                           (req->output == 0 || !c->softmax_norm_ready);
-    if (req->objective == GPL_OBJ_SOFTMAX) c->softmax_norm_ready = 1;
+    const int norm_write = gpl_softmax_norm_due(req, &c->softmax_norm_ready);
     GPL_CHECK(vk_begin(c, "compute_gradients"));
     for (uint32_t d = 0; d < c->grad_dispatches; d++) {
         const uint64_t first = (uint64_t)d * chunk;
