@@ -45,7 +45,19 @@ typedef struct gpl_binned_matrix {
     int32_t num_features;
     const uint8_t *bins;
     const uint32_t *feature_offset;
+    /* num_features bytes, non-zero for a categorical feature whose splits
+     * are sets of categories (value bin b is category b - 1); NULL: none. */
+    const uint8_t *categorical;
 } gpl_binned_matrix;
+
+/* A set of value bins, one bit a bin: bin b is bit b % 32 of word b / 32
+ * (bin 0, missing, is never in a set: default_left says where it goes). */
+#define GPL_CAT_WORDS 8
+
+static inline int gpl_cat_set_has(const uint32_t *set, uint32_t bin)
+{
+    return (int)((set[bin >> 5] >> (bin & 31)) & 1u);
+}
 
 typedef enum gpl_objective_kind {
     GPL_OBJ_SQUARED_ERROR = 0,
@@ -79,6 +91,17 @@ typedef struct gpl_split_params {
     /* Non-zero when the children of these nodes will be leaves (depth
      * limit): a backend that prepares a split's rows ahead need not. */
     int32_t leaf_children;
+    /* Categorical features (split_math.h, gpl_cat_* ): features of at
+     * most max_cat_to_onehot value bins try one category against the
+     * rest; others sort their categories by gradient / (hessian +
+     * cat_smooth) and try the first k from either end, k <= max_cat_threshold,
+     * with lambda + cat_l2 in the gains; a category with a hessian sum
+     * below min_data_per_group always goes right. */
+    int32_t max_cat_to_onehot;
+    int32_t max_cat_threshold;
+    double cat_smooth;
+    double cat_l2;
+    double min_data_per_group;
 } gpl_split_params;
 
 /* The compact record of a node's best split: all that crosses from a device
@@ -86,12 +109,15 @@ typedef struct gpl_split_params {
 typedef struct gpl_split_record {
     int32_t node;
     int32_t feature;
-    int32_t bin;          /* value bins 1..bin go left                   */
+    int32_t bin;          /* value bins 1..bin go left; categorical: the
+                           * candidate's key (gpl_cat_key)               */
     int32_t default_left; /* missing values (bin 0) go left              */
     double gain;          /* loss reduction, before gamma                */
     gpl_grad_pair left;   /* sums of the left child                      */
     gpl_grad_pair right;  /* sums of the right child                     */
     gpl_grad_pair total;  /* sums of the node (= left + right if split)  */
+    int32_t categorical;  /* non-zero: the value bins in left_set go left */
+    uint32_t left_set[GPL_CAT_WORDS];
 } gpl_split_record;
 
 /* A split to apply: rows of node go to left_child or right_child. */
@@ -102,7 +128,16 @@ typedef struct gpl_split_apply {
     int32_t default_left;
     int32_t left_child;
     int32_t right_child;
+    int32_t categorical;  /* as in gpl_split_record                      */
+    uint32_t left_set[GPL_CAT_WORDS];
 } gpl_split_apply;
+
+/* Whether a row whose bin is b goes to the left child of split s. */
+static inline int gpl_split_goes_left(const gpl_split_apply *s, uint32_t b)
+{
+    if (b == 0) return s->default_left != 0;
+    return s->categorical ? gpl_cat_set_has(s->left_set, b) : b <= (uint32_t)s->bin;
+}
 
 /* hist[target] = hist[parent] - hist[built]: the larger child for free. */
 typedef struct gpl_hist_subtract {
@@ -133,7 +168,8 @@ typedef struct gpl_backend gpl_backend;
  * Trees are flattened into 16-byte nodes; a leaf points to itself twice,
  * so walking a tree for its full depth ends on the row's leaf without a
  * test for leaves. A row goes to child[1] (right) unless its bin b of the
- * node's feature has 1 <= b <= bin, or b == 0 (missing) and default_left.
+ * node's feature has 1 <= b <= bin (categorical: b is in the node's set),
+ * or b == 0 (missing) and default_left.
  *
  * Numeric contract: a value's bin is 0 for NaN, else 1 + the number of the
  * feature's cuts <= the value (gpl_bin_of of binning.h); output k of a row
@@ -146,7 +182,8 @@ typedef struct gpl_infer_node {
     int32_t feature;
     uint8_t bin;
     uint8_t default_left;
-    uint8_t pad[2];   /* zero */
+    uint8_t categorical; /* the node's set in cat_sets decides, not bin */
+    uint8_t pad;         /* zero */
 } gpl_infer_node;
 
 /* All the trees used, concatenated; child indices are within a tree. */
@@ -155,6 +192,9 @@ typedef struct gpl_infer_forest {
     float *leaf;           /* num_nodes: the leaf value, 0 inside  */
     int64_t *first;        /* num_trees + 1: first node of a tree  */
     int32_t *depth;        /* num_trees: longest root-leaf path    */
+    /* GPL_CAT_WORDS words a node, node i's at i * GPL_CAT_WORDS: the value
+     * bins of a categorical node that go left; NULL when no node is. */
+    uint32_t *cat_sets;
     int32_t num_trees;
     int64_t num_nodes;
 } gpl_infer_forest;

@@ -43,4 +43,38 @@ GPL_HD int gpl_split_better(double gain, int feature, int bin, int dl,
     return dl < best_dl;
 }
 
+/* ------------------------------------------------------- categories
+ *
+ * A categorical feature's candidates, the same on every backend:
+ *   - one-hot (at most max_cat_to_onehot value bins): value bin b alone
+ *     goes left, for every b with a non-zero hessian; key b; and key 0,
+ *     no category left (missing values alone, default_left 1);
+ *   - partition (more bins): the bins with a hessian sum of at least
+ *     min_data_per_group (and above 0) are ordered by gpl_cat_ratio, ties
+ *     by bin; the first k of that order (direction 0) or of its reverse
+ *     (direction 1) go left, 1 <= k <= max_cat_threshold; key
+ *     gpl_cat_key(direction, k). Gains take lambda + cat_l2.
+ * Every other value bin, and an unused category, goes right; missing
+ * values go either way (both tried where there are any), as for numbers.
+ * Keys order the ties of gpl_split_better like bins do. */
+#define GPL_CAT_KEY_DIRECTION 256
+
+GPL_HD int gpl_cat_key(int direction, int k)
+{
+    return direction * GPL_CAT_KEY_DIRECTION + k;
+}
+
+/* The ordering value of a category with sums g and h (real units). */
+GPL_HD double gpl_cat_ratio(double g, double h, double cat_smooth)
+{
+    return g / (h + cat_smooth);
+}
+
+/* Does category a (ratio ra, bin ba) come before category b? */
+GPL_HD int gpl_cat_before(double ra, int ba, double rb, int bb)
+{
+    if (ra != rb) return ra < rb;
+    return ba < bb;
+}
+
 #endif

@@ -12,9 +12,13 @@
  *   - XGBoost's base_score is in output space (a probability for
  *     binary:logistic) except for the softmax objectives, where it is a
  *     margin;
- *   - categorical features are exported as their numeric codes (our trees
- *     split codes by threshold), and feature names are left out, because
- *     XGBoost refuses data without names for a model that has them.
+ *   - a split by a set of categories is XGBoost's categorical split
+ *     (split_type 1), whose set lists the codes that go right; a
+ *     categorical feature split as ordered codes stays numeric. Feature
+ *     names and types are left out, because XGBoost refuses data without
+ *     names for a model that has them; the codes are those of the model's
+ *     category lists, which are sorted as pandas sorts the categories of
+ *     a column of text.
  */
 #include <cjson/cJSON.h>
 #include <float.h>
@@ -126,14 +130,14 @@ static void fill_node(xgb_tree *x, const gpl_tree_node *nd, int32_t k,
     xi(x, I_RIGHT)[k] = leaf ? -1 : new_id[nd->right];
     xi(x, I_FEATURE)[k] = leaf ? 0 : nd->feature;
     xi(x, I_DEFAULT_LEFT)[k] = leaf ? 0 : nd->default_left;
-    xi(x, I_SPLIT_TYPE)[k] = 0;
+    xi(x, I_SPLIT_TYPE)[k] = !leaf && nd->categorical;
     if (k == 0) xi(x, I_PARENT)[0] = XGB_NO_PARENT;
     if (!leaf) {
         xi(x, I_PARENT)[new_id[nd->left]] = k;
         xi(x, I_PARENT)[new_id[nd->right]] = k;
     }
     xf(x, F_WEIGHT)[k] = nd->leaf_value;
-    xf(x, F_CONDITION)[k] = leaf ? nd->leaf_value : nd->threshold;
+    xf(x, F_CONDITION)[k] = leaf ? nd->leaf_value : nd->categorical ? 0.0 : nd->threshold;
     xf(x, F_LOSS)[k] = leaf ? 0.0 : nd->gain;
     xf(x, F_HESSIAN)[k] = nd->cover;
 }
@@ -185,16 +189,45 @@ static cJSON *tree_param(const gpl_model *m, int32_t n)
     return ok ? p : NULL;
 }
 
-static cJSON *tree_json(const gpl_model *m, xgb_tree *x, int32_t id)
+/* XGBoost's four arrays of categorical splits, in its node order: the
+ * nodes, where each one's codes start in "categories" and how many there
+ * are, and the codes that go right (every category of the feature not in
+ * our left set). */
+static int attach_categories(cJSON *o, const gpl_model *m, const gpl_tree *t, xgb_tree *x)
+{
+    cJSON *codes = cJSON_CreateArray(), *nodes = cJSON_CreateArray();
+    cJSON *segments = cJSON_CreateArray(), *sizes = cJSON_CreateArray();
+    int ok = attach(o, "categories", codes);
+    ok = attach(o, "categories_nodes", nodes) && ok;
+    ok = attach(o, "categories_segments", segments) && ok;
+    ok = attach(o, "categories_sizes", sizes) && ok;
+    const int32_t *order = x->ints + (size_t)NUM_I * (size_t)x->n;
+    int64_t at = 0;
+    for (int32_t k = 0; ok && k < x->n; k++) {
+        const gpl_tree_node *nd = &t->nodes[order[k]];
+        if (nd->left < 0 || !nd->categorical) continue;
+        const int32_t count = m->categories[nd->feature]->count;
+        int64_t size = 0;
+        for (int32_t c = 0; ok && c < count; c++)
+            if (!gpl_cat_set_has(nd->left_set, (uint32_t)c + 1)) {
+                ok = attach(codes, NULL, cJSON_CreateNumber(c));
+                size++;
+            }
+        ok = ok && attach(nodes, NULL, cJSON_CreateNumber(k)) &&
+             attach(segments, NULL, cJSON_CreateNumber((double)at)) &&
+             attach(sizes, NULL, cJSON_CreateNumber((double)size));
+        at += size;
+    }
+    return ok;
+}
+
+static cJSON *tree_json(const gpl_model *m, const gpl_tree *t, xgb_tree *x, int32_t id)
 {
     const int32_t n = x->n;
     cJSON *o = cJSON_CreateObject();
     int ok = o != NULL;
     ok = ok && attach(o, "base_weights", float_array(xf(x, F_WEIGHT), n));
-    ok = ok && attach(o, "categories", cJSON_CreateArray());
-    ok = ok && attach(o, "categories_nodes", cJSON_CreateArray());
-    ok = ok && attach(o, "categories_segments", cJSON_CreateArray());
-    ok = ok && attach(o, "categories_sizes", cJSON_CreateArray());
+    ok = ok && attach_categories(o, m, t, x);
     ok = ok && attach(o, "default_left", int_array(xi(x, I_DEFAULT_LEFT), n));
     ok = ok && attach(o, "id", cJSON_CreateNumber(id));
     ok = ok && attach(o, "left_children", int_array(xi(x, I_LEFT), n));
@@ -216,7 +249,7 @@ static gpulayer_status add_trees(const gpl_model *m, cJSON *trees)
     for (int32_t t = 0; st == GPULAYER_OK && t < m->num_trees; t++) {
         xgb_tree x = {0};
         st = convert_tree(&m->trees[t], t, &x);
-        if (st == GPULAYER_OK && !attach(trees, NULL, tree_json(m, &x, t)))
+        if (st == GPULAYER_OK && !attach(trees, NULL, tree_json(m, &m->trees[t], &x, t)))
             st = out_of_memory();
         free(x.ints);
         free(x.floats);

@@ -45,8 +45,10 @@ typedef struct grow_state {
 
 static gpl_split_params split_params(const gpl_grow_config *cfg)
 {
-    gpl_split_params sp = {cfg->params->lambda, cfg->params->alpha,
-                           cfg->params->min_child_weight, cfg->scale, 0};
+    const gpl_params *p = cfg->params;
+    gpl_split_params sp = {p->lambda, p->alpha, p->min_child_weight, cfg->scale, 0,
+                           p->max_cat_to_onehot, p->max_cat_threshold, p->cat_smooth,
+                           p->cat_l2, p->min_data_per_group};
     return sp;
 }
 
@@ -110,9 +112,11 @@ static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
     const gpl_bin_cuts *cuts = s->cfg->cuts;
     gpl_tree_node *n = &s->nodes[r->node];
     n->feature = r->feature;
-    n->split_bin = r->bin;
+    n->split_bin = r->categorical ? 0 : r->bin;
     n->default_left = r->default_left;
-    n->threshold = gpl_split_threshold(cuts, r->feature, r->bin);
+    n->categorical = r->categorical;
+    n->threshold = r->categorical ? 0.0f : gpl_split_threshold(cuts, r->feature, r->bin);
+    if (r->categorical) memcpy(n->left_set, r->left_set, sizeof n->left_set);
     n->gain = r->gain;
     int32_t depth = s->depth[r->node] + 1;
     /* Row counts are filled in after the partition. */
@@ -120,7 +124,8 @@ static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
     n->right = new_node(s, r->right, depth);
     s->num_leaves++;
     gpl_split_apply a = {r->node, r->feature, r->bin, r->default_left,
-                         n->left, n->right};
+                         n->left, n->right, r->categorical, {0}};
+    if (r->categorical) memcpy(a.left_set, r->left_set, sizeof a.left_set);
     return a;
 }
 

@@ -54,6 +54,7 @@ void gpl_model_free(gpl_model *m)
         for (int32_t f = 0; f < m->num_features; f++) free(m->feature_names[f]);
     free(m->feature_names);
     free_categories(m->categories, m->num_features);
+    free(m->cat_split);
     for (int32_t t = 0; t < m->num_trees; t++) free(m->trees[t].nodes);
     free(m->trees);
     free(m->params_json);

@@ -35,10 +35,15 @@ typedef struct gpl_tree_node {
     int32_t feature;
     int32_t split_bin;    /* value bins 1..split_bin go left           */
     int32_t default_left; /* where missing values go                   */
-    float threshold;      /* v < threshold goes left (raw units)       */
+    float threshold;      /* v < threshold goes left (raw units);
+                           * categorical: 0                            */
     float leaf_value;     /* leaves: output added to the margin        */
     double gain;          /* internal nodes: loss reduction            */
     double cover;         /* hessian sum of the node's rows            */
+    int32_t categorical;  /* non-zero: categories in left_set go left  */
+    /* Value bins of the categorical feature that go left: bin b is the
+     * category of code b - 1 (gpl_cat_set_has). */
+    uint32_t left_set[GPL_CAT_WORDS];
 } gpl_tree_node;
 
 typedef struct gpl_tree {
@@ -57,6 +62,10 @@ typedef struct gpl_model {
     gpl_bin_cuts cuts;
     char **feature_names;             /* num_features, entries may be NULL; or NULL */
     gpl_category_dict **categories;   /* num_features, NULL = numeric; or NULL */
+    /* While training: num_features flags, non-zero for a categorical
+     * feature split by sets (its value bin b is the category of code
+     * b - 1); NULL when none is. Not saved: the nodes say it. */
+    uint8_t *cat_split;
     int32_t num_trees;    /* tree t fits output t % num_outputs        */
     int32_t tree_capacity;
     gpl_tree *trees;

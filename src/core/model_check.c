@@ -111,6 +111,36 @@ static gpulayer_status check_leaf(const gpl_tree_node *n, int32_t t, int32_t i,
     return GPULAYER_OK;
 }
 
+/* A split by a set of categories: the feature is categorical with one
+ * value bin a category (code c in bin c + 1, as prediction bins it), and
+ * the set names existing categories only. */
+static gpulayer_status check_category_split(const gpl_model *m, const gpl_tree_node *n,
+                                            int32_t t, int32_t i, const char *source)
+{
+    const int32_t f = n->feature;
+    const gpl_category_dict *d = m->categories ? m->categories[f] : NULL;
+    if (!d)
+        return gpl_model_error(source, "trees[%d] node %d splits feature %d by categories, "
+                               "but the feature is not categorical", t, i, f);
+    const uint32_t lo = m->cuts.cut_ptr[f], hi = m->cuts.cut_ptr[f + 1];
+    int cuts_ok = d->count >= 1 && hi - lo == (uint32_t)d->count - 1;
+    for (uint32_t k = lo; cuts_ok && k < hi; k++)
+        cuts_ok = m->cuts.values[k] == (float)(k - lo) + 0.5f;
+    if (!cuts_ok)
+        return gpl_model_error(source, "trees[%d] node %d splits feature %d by categories, "
+                               "but the feature's cuts are not one bin a category", t, i, f);
+    if (n->split_bin != 0 || n->threshold != 0.0f)
+        return gpl_model_error(source, "trees[%d] node %d splits by categories but has "
+                               "split_bin %d and threshold %.9g (expected 0 and 0)", t, i,
+                               n->split_bin, (double)n->threshold);
+    for (uint32_t b = 1; b < 32 * GPL_CAT_WORDS; b++)
+        if (gpl_cat_set_has(n->left_set, b) && b > (uint32_t)d->count)
+            return gpl_model_error(source, "trees[%d] node %d sends category code %u left, "
+                                   "but feature %d has %d categories (codes 0..%d)", t, i,
+                                   b - 1, f, d->count, d->count - 1);
+    return GPULAYER_OK;
+}
+
 static gpulayer_status check_split(const gpl_model *m, const gpl_tree *tree,
                                    int32_t t, int32_t i, const char *source)
 {
@@ -126,6 +156,7 @@ static gpulayer_status check_split(const gpl_model *m, const gpl_tree *tree,
     if (n->default_left != 0 && n->default_left != 1)
         return gpl_model_error(source, "trees[%d] node %d has default_left %d, expected 0 or 1",
                            t, i, n->default_left);
+    if (n->categorical) return check_category_split(m, n, t, i, source);
     uint32_t lo = m->cuts.cut_ptr[n->feature], hi = m->cuts.cut_ptr[n->feature + 1];
     /* split_bin hi - lo + 1 is the last value bin: values left, missing right. */
     if (n->split_bin < 1 || (uint32_t)n->split_bin > hi - lo + 1)

@@ -237,6 +237,37 @@ static cJSON *node_field_array(const gpl_tree *t, const node_field *f)
     return a;
 }
 
+/* The codes of the categories a categorical node sends left, ascending
+ * (value bin b is code b - 1). */
+static cJSON *left_codes_array(const gpl_tree_node *n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t b = 1; a && b < 32 * GPL_CAT_WORDS; b++)
+        if (gpl_cat_set_has(n->left_set, b) &&
+            !attach(a, NULL, cJSON_CreateNumber((double)b - 1))) {
+            cJSON_Delete(a);
+            return NULL;
+        }
+    return a;
+}
+
+/* Categorical splits: "categories_nodes" lists the nodes, "categories"
+ * each one's left codes. Trees without them have neither field. */
+static int attach_category_sets(cJSON *o, const gpl_tree *t)
+{
+    int32_t count = 0;
+    for (int32_t i = 0; i < t->num_nodes; i++) count += t->nodes[i].categorical != 0;
+    if (count == 0) return 1;
+    cJSON *nodes = cJSON_CreateArray(), *sets = cJSON_CreateArray();
+    int ok = attach(o, "categories_nodes", nodes);
+    ok = attach(o, "categories", sets) && ok;
+    for (int32_t i = 0; ok && i < t->num_nodes; i++)
+        if (t->nodes[i].categorical)
+            ok = attach(nodes, NULL, cJSON_CreateNumber(i)) &&
+                 attach(sets, NULL, left_codes_array(&t->nodes[i]));
+    return ok;
+}
+
 static cJSON *tree_object(const gpl_tree *t)
 {
     cJSON *o = cJSON_CreateObject();
@@ -245,6 +276,10 @@ static cJSON *tree_object(const gpl_tree *t)
             cJSON_Delete(o);
             return NULL;
         }
+    if (o && !attach_category_sets(o, t)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
     return o;
 }
 
@@ -595,6 +630,58 @@ static gpulayer_status read_node_field(const cJSON *array, const node_field *f,
     return GPULAYER_OK;
 }
 
+/* One node's left codes: distinct, ascending, each a value bin of a set
+ * (below 255); whether the feature has that many categories is
+ * gpl_model_validate's to check. */
+static gpulayer_status read_left_codes(const cJSON *codes, const char *source,
+                                       const char *path, gpl_tree_node *n)
+{
+    if (!cJSON_IsArray(codes)) return wrong_type(source, (where){path, -1}, codes, "an array");
+    const cJSON *e;
+    int64_t i = 0, last = -1;
+    cJSON_ArrayForEach(e, codes) {
+        int64_t c = 0;
+        GPL_CHECK(read_int(e, source, (where){path, i}, 0, 32 * GPL_CAT_WORDS - 2, &c));
+        if (c <= last)
+            return gpl_model_error(source, "field \"%s[%lld]\" is %lld: category codes must "
+                                   "be ascending and distinct", path, (long long)i, (long long)c);
+        last = c;
+        n->left_set[(c + 1) >> 5] |= 1u << ((c + 1) & 31);
+        i++;
+    }
+    return GPULAYER_OK;
+}
+
+static gpulayer_status read_category_sets(const cJSON *obj, int32_t index, const char *source,
+                                          gpl_tree *t)
+{
+    if (!cJSON_GetObjectItemCaseSensitive(obj, "categories_nodes")) return GPULAYER_OK;
+    char path[96], set_path[96];
+    const cJSON *nodes, *sets;
+    int64_t n = 0, ns = 0;
+    snprintf(path, sizeof path, "trees[%d].categories_nodes", index);
+    snprintf(set_path, sizeof set_path, "trees[%d].categories", index);
+    GPL_CHECK(get_array(obj, "categories_nodes", source, path, &nodes, &n));
+    GPL_CHECK(get_array(obj, "categories", source, set_path, &sets, &ns));
+    GPL_CHECK(expect_length(source, set_path, ns, n, "one set a node of categories_nodes"));
+    const cJSON *e, *set = sets->child;
+    int64_t i = 0;
+    cJSON_ArrayForEach(e, nodes) {
+        int32_t id = 0;
+        GPL_CHECK(read_int32(e, source, (where){path, i}, 0, t->num_nodes - 1, &id));
+        gpl_tree_node *nd = &t->nodes[id];
+        if (nd->categorical)
+            return gpl_model_error(source, "field \"%s\" names node %d twice", path, id);
+        nd->categorical = 1;
+        char at[128];
+        snprintf(at, sizeof at, "%s[%lld]", set_path, (long long)i);
+        GPL_CHECK(read_left_codes(set, source, at, nd));
+        set = set->next;
+        i++;
+    }
+    return GPULAYER_OK;
+}
+
 static gpulayer_status read_tree(const cJSON *obj, int32_t index,
                                  const char *source, gpl_tree *t)
 {
@@ -619,7 +706,7 @@ static gpulayer_status read_tree(const cJSON *obj, int32_t index,
         snprintf(path, sizeof path, "trees[%d].%s", index, node_fields[k].name);
         GPL_CHECK(read_node_field(arrays[k], &node_fields[k], source, path, t));
     }
-    return GPULAYER_OK;
+    return read_category_sets(obj, index, source, t);
 }
 
 static gpulayer_status read_trees(const cJSON *doc, const char *source,

@@ -35,6 +35,12 @@ void gpl_params_default(gpl_params *p)
     p->early_stopping_rounds = 0;
     snprintf(p->device, sizeof p->device, "auto");
     p->verbosity = 1;
+    p->ordered_categories = 0;
+    p->max_cat_to_onehot = 4;   /* XGBoost's default */
+    p->max_cat_threshold = 64;  /* XGBoost's default */
+    p->cat_smooth = 10.0;       /* LightGBM's default */
+    p->cat_l2 = 10.0;           /* LightGBM's default */
+    p->min_data_per_group = 1.0;
 }
 
 static gpulayer_status parse_double(const char *key, const char *value,
@@ -170,6 +176,26 @@ gpulayer_status gpl_params_set(gpl_params *p, const char *key,
     if (!strcmp(key, "device")) return set_device(p, value);
     if (!strcmp(key, "verbosity"))
         return parse_int(key, value, 0, 3, &p->verbosity);
+    if (!strcmp(key, "categorical")) {
+        if (!strcmp(value, "partition")) p->ordered_categories = 0;
+        else if (!strcmp(value, "ordered")) p->ordered_categories = 1;
+        else
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "parameter categorical: '%s' is not partition (split by "
+                             "sets of categories) or ordered (split codes as numbers)",
+                             value);
+        return GPULAYER_OK;
+    }
+    if (!strcmp(key, "max_cat_to_onehot"))
+        return parse_int(key, value, 0, 255, &p->max_cat_to_onehot);
+    if (!strcmp(key, "max_cat_threshold"))
+        return parse_int(key, value, 1, 255, &p->max_cat_threshold);
+    if (!strcmp(key, "cat_smooth"))
+        return parse_double(key, value, 0, INFINITY, 0, &p->cat_smooth);
+    if (!strcmp(key, "cat_l2"))
+        return parse_double(key, value, 0, INFINITY, 0, &p->cat_l2);
+    if (!strcmp(key, "min_data_per_group"))
+        return parse_double(key, value, 0, INFINITY, 0, &p->min_data_per_group);
     return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                      "unknown parameter '%s' (see 'gpulayer train --help' for "
                      "the list)", key);
@@ -202,6 +228,13 @@ static gpulayer_status format_param(const gpl_params *p, const char *key, char *
     else if (!strcmp(key, "early_stopping_rounds")) snprintf(buf, size, "%d", p->early_stopping_rounds);
     else if (!strcmp(key, "device")) snprintf(buf, size, "%s", p->device);
     else if (!strcmp(key, "verbosity")) snprintf(buf, size, "%d", p->verbosity);
+    else if (!strcmp(key, "categorical"))
+        snprintf(buf, size, "%s", p->ordered_categories ? "ordered" : "partition");
+    else if (!strcmp(key, "max_cat_to_onehot")) snprintf(buf, size, "%d", p->max_cat_to_onehot);
+    else if (!strcmp(key, "max_cat_threshold")) snprintf(buf, size, "%d", p->max_cat_threshold);
+    else if (!strcmp(key, "cat_smooth")) snprintf(buf, size, "%.17g", p->cat_smooth);
+    else if (!strcmp(key, "cat_l2")) snprintf(buf, size, "%.17g", p->cat_l2);
+    else if (!strcmp(key, "min_data_per_group")) snprintf(buf, size, "%.17g", p->min_data_per_group);
     else
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "unknown parameter '%s'", key);
     return GPULAYER_OK;
@@ -225,18 +258,21 @@ gpulayer_status gpl_params_get(const gpl_params *p, const char *key, char *buf,
     return GPULAYER_OK;
 }
 
-char *gpl_params_to_json(const gpl_params *p)
+char *gpl_params_to_json(const gpl_params *p, int categorical)
 {
     static const char *const keys[] = {
         "objective", "eta", "max_depth", "max_leaves", "grow_policy",
         "min_child_weight", "lambda", "alpha", "gamma", "subsample",
         "colsample_bytree", "max_bin", "num_round", "seed", "base_score",
-        "num_class", "early_stopping_rounds", "device"};
+        "num_class", "early_stopping_rounds", "device", "categorical",
+        "max_cat_to_onehot", "max_cat_threshold", "cat_smooth", "cat_l2",
+        "min_data_per_group"};
+    const size_t num_keys = sizeof keys / sizeof keys[0] - (categorical ? 0 : 6);
     size_t cap = 4096, len = 0;
     char *out = gpl_malloc(cap, "parameter record");
     if (!out) return NULL;
     len += (size_t)snprintf(out + len, cap - len, "{");
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    for (size_t i = 0; i < num_keys; i++) {
         char value[GPL_PARAM_TEXT_SIZE];
         if (gpl_params_get(p, keys[i], value, sizeof value) != GPULAYER_OK) value[0] = '\0';
         len += (size_t)snprintf(out + len, cap - len, "%s\"%s\":\"%s\"",

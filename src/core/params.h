@@ -37,6 +37,14 @@ typedef struct gpl_params {
     int32_t early_stopping_rounds; /* 0 = off                          */
     char device[32];          /* auto, cpu, cuda, cuda:N, mps, vulkan  */
     int32_t verbosity;        /* 0 silent, 1 warnings, 2 info          */
+    /* Categorical features (backend.h, gpl_split_params). ordered_categories
+     * non-zero: split them as ordered numbers (codes) instead of by sets. */
+    int32_t ordered_categories;
+    int32_t max_cat_to_onehot;
+    int32_t max_cat_threshold;
+    double cat_smooth;
+    double cat_l2;
+    double min_data_per_group;
 } gpl_params;
 
 void gpl_params_default(gpl_params *p);
@@ -51,7 +59,8 @@ gpulayer_status gpl_params_set(gpl_params *p, const char *key,
  * needed, when it does not fit (nothing is cut). */
 gpulayer_status gpl_params_get(const gpl_params *p, const char *key,
                                char *buf, size_t size);
-/* The parameters as a JSON object text (malloc'd), for the model record. */
-char *gpl_params_to_json(const gpl_params *p);
+/* The parameters as a JSON object text (malloc'd), for the model record;
+ * with categorical non-zero, the categorical parameters too. */
+char *gpl_params_to_json(const gpl_params *p, int categorical);
 
 #endif

@@ -30,6 +30,7 @@ void gpl_infer_forest_free(gpl_infer_forest *f)
     free(f->leaf);
     free(f->first);
     free(f->depth);
+    free(f->cat_sets);
     memset(f, 0, sizeof *f);
 }
 
@@ -54,6 +55,15 @@ gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
         gpl_infer_forest_free(f);
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for prediction");
     }
+    int any_categorical = 0;
+    for (int32_t t = 0; t < num_trees; t++)
+        for (int32_t i = 0; i < m->trees[t].num_nodes; i++)
+            any_categorical |= m->trees[t].nodes[i].categorical != 0;
+    if (any_categorical &&
+        !(f->cat_sets = calloc((size_t)(total ? total : 1) * GPL_CAT_WORDS, sizeof(uint32_t)))) {
+        gpl_infer_forest_free(f);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for prediction");
+    }
     int64_t at = 0;
     for (int32_t t = 0; t < num_trees; t++) {
         const gpl_tree *tree = &m->trees[t];
@@ -64,9 +74,11 @@ gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
             /* A leaf points to itself (any bin goes "left" to it), so a
              * walk of the tree's full depth needs no test for leaves. */
             f->nodes[at + i] = n->left < 0
-                ? (gpl_infer_node){{i, i}, 0, 255, 1, {0, 0}}
+                ? (gpl_infer_node){{i, i}, 0, 255, 1, 0, 0}
                 : (gpl_infer_node){{n->left, n->right}, n->feature, (uint8_t)n->split_bin,
-                                   (uint8_t)n->default_left, {0, 0}};
+                                   (uint8_t)n->default_left, (uint8_t)(n->categorical != 0), 0};
+            if (n->left >= 0 && n->categorical)
+                memcpy(f->cat_sets + (at + i) * GPL_CAT_WORDS, n->left_set, sizeof n->left_set);
             f->leaf[at + i] = n->leaf_value;
         }
         at += tree->num_nodes;
@@ -80,18 +92,34 @@ gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
 /* Which child a row goes to, without branches (the direction is data
  * dependent, so branches would mispredict): value bins 1..bin go left (b - 1
  * wraps around for the missing bin 0), missing values where they learned. */
-static inline int32_t infer_step(const gpl_infer_node *nd, const uint8_t *row)
+static inline int32_t infer_step(const gpl_infer_node *nodes, int32_t k, const uint8_t *row)
 {
+    const gpl_infer_node *nd = &nodes[k];
     unsigned b = row[nd->feature];
     unsigned left = ((b - 1u) < nd->bin) | ((b == 0u) & nd->default_left);
     return nd->child[left ^ 1u];
 }
+
+/* The same for a forest with categorical nodes (sets: the tree's). */
+static inline int32_t infer_step_cat(const gpl_infer_node *nodes, const uint32_t *sets,
+                                     int32_t k, const uint8_t *row)
+{
+    const gpl_infer_node *nd = &nodes[k];
+    unsigned b = row[nd->feature];
+    unsigned left = nd->categorical ? (unsigned)gpl_cat_set_has(sets + (int64_t)k * GPL_CAT_WORDS, b)
+                                    : (b - 1u) < nd->bin;
+    left |= (b == 0u) & nd->default_left;
+    return nd->child[left ^ 1u];
+}
+
+#define STEP(k, row) (sets ? infer_step_cat(nodes, sets, (k), (row)) : infer_step(nodes, (k), (row)))
 
 /* Adds one tree's leaf values for n rows of bins (row stride F). */
 static void forest_add_tree(const gpl_infer_forest *f, int32_t t, const uint8_t *bins,
                             int64_t n, int32_t F, float *out, int32_t stride)
 {
     const gpl_infer_node *nodes = f->nodes + f->first[t];
+    const uint32_t *sets = f->cat_sets ? f->cat_sets + f->first[t] * GPL_CAT_WORDS : NULL;
     const float *leaf = f->leaf + f->first[t];
     const int32_t depth = f->depth[t];
     int64_t i = 0;
@@ -100,17 +128,18 @@ static void forest_add_tree(const gpl_infer_forest *f, int32_t t, const uint8_t 
         const uint8_t *row = bins + i * F;
         for (int32_t d = 0; d < depth; d++) {
 #pragma GCC unroll 8
-            for (int j = 0; j < PREDICT_LANES; j++)
-                idx[j] = infer_step(&nodes[idx[j]], row + j * F);
+            for (int j = 0; j < PREDICT_LANES; j++) idx[j] = STEP(idx[j], row + j * F);
         }
         for (int j = 0; j < PREDICT_LANES; j++) out[(i + j) * stride] += leaf[idx[j]];
     }
     for (; i < n; i++) {
         int32_t k = 0;
-        for (int32_t d = 0; d < depth; d++) k = infer_step(&nodes[k], bins + i * F);
+        for (int32_t d = 0; d < depth; d++) k = STEP(k, bins + i * F);
         out[i * stride] += leaf[k];
     }
 }
+
+#undef STEP
 
 void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins,
                              int64_t num_rows, int32_t num_features,

@@ -15,7 +15,9 @@ static inline float gpl_tree_leaf(const gpl_tree *t, const uint8_t *row)
     while (nodes[i].left >= 0) {
         const gpl_tree_node *n = &nodes[i];
         int b = row[n->feature];
-        int left = b == 0 ? n->default_left : b <= n->split_bin;
+        int left = b == 0 ? n->default_left
+                   : n->categorical ? gpl_cat_set_has(n->left_set, (uint32_t)b)
+                                    : b <= n->split_bin;
         i = left ? n->left : n->right;
     }
     return nodes[i].leaf_value;

@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "binning.h"
+#include "categorical.h"
 #include "error.h"
 #include "grow.h"
 #include "metric.h"
@@ -201,7 +202,9 @@ gpulayer_status gpl_train_model_init(const gpl_params *p,
     if (st == GPULAYER_OK) st = copy_names(m, train);
     if (st == GPULAYER_OK && !cuts)
         st = gpl_bin_cuts_build(train, p->max_bin, nthread, &m->cuts);
-    if (st == GPULAYER_OK && !(m->params_json = gpl_params_to_json(p)))
+    if (st == GPULAYER_OK) st = gpl_categorical_setup(p, m);
+    if (st == GPULAYER_OK &&
+        !(m->params_json = gpl_params_to_json(p, m->categories != NULL)))
         st = GPULAYER_ERR_OUT_OF_MEMORY;
     if (st != GPULAYER_OK) {
         gpl_model_free(m);
@@ -217,7 +220,8 @@ gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_model *m,
                                        const gpulayer_dataset *train, const uint8_t *bins,
                                        const uint32_t *feature_offset)
 {
-    gpl_binned_matrix bm = {train->num_rows, train->num_cols, bins, feature_offset};
+    gpl_binned_matrix bm = {train->num_rows, train->num_cols, bins, feature_offset,
+                            m->cat_split};
     GPL_CHECK(be->ops->upload(be, &bm, train->label, train->weight));
     size_t n = (size_t)train->num_rows * (size_t)m->num_outputs;
     float *margins = gpl_malloc(sizeof(float) * n, "initial margins");

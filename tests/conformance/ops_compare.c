@@ -81,7 +81,7 @@ void make_data(const problem *p, data *d)
             for (int k = 0; k < p->outputs; k++)
                 d->margins[r * p->outputs + k] = (float)(80.0 * (uniform() - 0.5));
     }
-    d->m = (gpl_binned_matrix){N, F, d->bins, d->offset};
+    d->m = (gpl_binned_matrix){N, F, d->bins, d->offset, NULL};
 }
 
 void free_data(data *d)
@@ -152,7 +152,7 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     OK(b->cpu->ops->compute_gradients(b->cpu, &req, &sc));
     OK(b->gpu->ops->compute_gradients(b->gpu, &req, &sg));
     assert_memory_equal(&sc, &sg, sizeof sc);
-    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc, 0};
+    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc, 0, 4, 64, 10.0, 10.0, 1.0};
 
     int32_t *level = malloc(sizeof(int32_t) * (size_t)M), *build = malloc(sizeof(int32_t) * (size_t)M);
     gpl_split_record *rc = malloc(sizeof *rc * (size_t)M), *rg = malloc(sizeof *rg * (size_t)M);
@@ -175,7 +175,7 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
         for (int32_t i = 0; i < n_level; i++)
             if (rc[i].feature >= 0 && rc[i].gain > 1e-6 && next + 2 <= M) {
                 ap[count] = (gpl_split_apply){rc[i].node, rc[i].feature, rc[i].bin,
-                                              rc[i].default_left, next, next + 1};
+                                              rc[i].default_left, next, next + 1, 0, {0}};
                 /* Every third split differs from the search's best, as a
                  * driver's may: a backend that partitioned the node with
                  * its search must partition it again. */

@@ -64,14 +64,14 @@ static void one_cycle(const small_data *d, gpl_memory_report *report)
 {
     gpl_backend_config cfg = {1, 0, (1 << (DEPTH + 1)) - 1, 1, 0};
     gpl_backend *be = create_or_skip(&cfg);
-    gpl_binned_matrix m = {ROWS, FEATURES, d->bins, d->offset};
+    gpl_binned_matrix m = {ROWS, FEATURES, d->bins, d->offset, NULL};
     OK(be->ops->upload(be, &m, d->label, NULL));
     OK(be->ops->set_margins(be, d->margins));
     gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 1, 1.0f};
     gpl_quant_scale sc;
     OK(be->ops->compute_gradients(be, &req, &sc));
     OK(be->ops->begin_tree(be));
-    gpl_split_params sp = {1.0, 0.0, 1.0, sc, 0};
+    gpl_split_params sp = {1.0, 0.0, 1.0, sc, 0, 4, 64, 10.0, 10.0, 1.0};
     int32_t level[64], next = 1, n = 1, build[32];
     gpl_split_record rec[64];
     gpl_split_apply ap[32];
@@ -85,7 +85,7 @@ static void one_cycle(const small_data *d, gpl_memory_report *report)
         for (int32_t i = 0; i < n; i++)
             if (rec[i].feature >= 0 && rec[i].gain > 1e-6) {
                 ap[count] = (gpl_split_apply){rec[i].node, rec[i].feature, rec[i].bin,
-                                              rec[i].default_left, next, next + 1};
+                                              rec[i].default_left, next, next + 1, 0, {0}};
                 next += 2;
                 count++;
             }
@@ -162,7 +162,7 @@ static void test_too_large_job_is_refused(void **state)
     if (rows > 4000000000LL) rows = 4000000000LL;
     uint8_t byte = 0;
     float label = 0;
-    gpl_binned_matrix m = {rows, F, &byte, offset};
+    gpl_binned_matrix m = {rows, F, &byte, offset, NULL};
     assert_int_equal(be->ops->upload(be, &m, &label, NULL), GPULAYER_ERR_OUT_OF_MEMORY);
     const char *msg = gpulayer_last_error();
     print_message("refusal: %s\n", msg);

@@ -40,7 +40,7 @@ static gpl_backend *backend_for(fixture *fx, int nthread, gpl_quant_scale *scale
     gpl_backend_config cfg = {nthread, 0, 15, 1, 0};
     gpl_backend *be;
     assert_int_equal(gpl_backend_create("cpu", &cfg, &be), GPULAYER_OK);
-    gpl_binned_matrix m = {ROWS, FEATURES, fx->bins, fx->offset};
+    gpl_binned_matrix m = {ROWS, FEATURES, fx->bins, fx->offset, NULL};
     assert_int_equal(be->ops->upload(be, &m, fx->label, NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, fx->margins), GPULAYER_OK);
     gpl_gradient_request req = {GPL_OBJ_SQUARED_ERROR, 1, 0, 0, 0, 1.0f};
@@ -84,7 +84,7 @@ static void test_split_matches_brute_force(void **state)
         make_fixture(&fx, seed);
         gpl_quant_scale scale;
         gpl_backend *be = backend_for(&fx, 1, &scale);
-        gpl_split_params p = {1.0, 0.1, 1.0, scale, 0};
+        gpl_split_params p = {1.0, 0.1, 1.0, scale, 0, 4, 64, 10.0, 10.0, 1.0};
         gpl_split_record rec;
         int32_t root = 0;
         assert_int_equal(be->ops->evaluate_splits(be, &root, 1, &p, NULL, &rec), GPULAYER_OK);
@@ -129,7 +129,7 @@ static void test_split_matches_brute_force(void **state)
         assert_int_equal(rec.left.grad + rec.right.grad, G);
 
         /* Partition: child counts and subtraction give the right sums. */
-        gpl_split_apply a = {0, rec.feature, rec.bin, rec.default_left, 1, 2};
+        gpl_split_apply a = {0, rec.feature, rec.bin, rec.default_left, 1, 2, 0, {0}};
         int64_t counts[2];
         assert_int_equal(be->ops->partition_rows(be, &a, 1, counts), GPULAYER_OK);
         assert_int_equal(counts[0] + counts[1], ROWS);

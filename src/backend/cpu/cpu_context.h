@@ -55,6 +55,7 @@ typedef struct cpu_context {
     /* shape */
     gpl_shape shape;
     const uint32_t *feature_offset;
+    const uint8_t *categorical; /* the binned matrix's, or NULL */
 
     /* buffers (the binned matrix, labels and weights are the caller's) */
     cpu_buffers buf;

@@ -21,8 +21,7 @@ static int64_t split_rows(const cpu_context *c, const gpl_split_apply *s,
 {
     const uint8_t *column = c->buf.bins_by_feature + (int64_t)s->feature * c->shape.num_rows;
     uint8_t go_left[256];
-    go_left[0] = (uint8_t)(s->default_left != 0);
-    for (int b = 1; b < 256; b++) go_left[b] = (uint8_t)(b <= s->bin);
+    for (int b = 0; b < 256; b++) go_left[b] = (uint8_t)gpl_split_goes_left(s, (uint32_t)b);
     int64_t nl = 0, nr = 0, i = 0;
     for (; i + PREFETCH_DISTANCE < count; i++) {
         __builtin_prefetch(column + rows[i + PREFETCH_DISTANCE]);

@@ -6,6 +6,7 @@
 
 #include "common/checks.h"
 #include "cpu_context.h"
+#include "cpu_split_cat.h"
 #include "error.h"
 #include "split_math.h"
 
@@ -167,11 +168,23 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
     rec->total = total;
     rec->left = total;
     rec->right = (gpl_grad_pair){0, 0};
+    rec->categorical = 0;
+    memset(rec->left_set, 0, sizeof rec->left_set);
     for (int32_t f = 0; f < c->shape.num_features; f++) {
         if (mask && !mask[f]) continue;
         const int32_t last_bin = (int32_t)(off[f + 1] - off[f]) - 1;
+        if (c->categorical && c->categorical[f]) {
+            cpu_scan_categorical(p, total, hist + off[f], last_bin, f, rec);
+            continue;
+        }
+        const int32_t before = rec->feature;
         scan_feature(&sc, hist + off[f], last_bin, f, rec);
+        if (rec->feature != before) rec->categorical = 0;
     }
+    if (rec->categorical)
+        gpl_cat_left_set(p, hist + off[rec->feature],
+                         (int32_t)(off[rec->feature + 1] - off[rec->feature]) - 1, rec->bin,
+                         rec->left_set);
 }
 
 gpulayer_status cpu_evaluate_splits(gpl_backend *be, const int32_t *nodes,

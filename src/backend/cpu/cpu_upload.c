@@ -53,6 +53,7 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->shape.num_features = m->num_features;
     c->buf.bins = m->bins; /* the host matrix is used in place, not copied */
     c->feature_offset = m->feature_offset;
+    c->categorical = m->categorical;
     c->shape.hist_len = m->feature_offset[m->num_features];
     c->buf.label = label;
     c->buf.weight = weight;

@@ -42,9 +42,9 @@ void cuda_record_splits(cuda_context *c, const gpl_split_apply *splits, int32_t 
         const int32_t kids[2] = {a->left_child, a->right_child};
         c->tree_nodes[a->node] = (gpl_infer_node){{kids[0], kids[1]}, a->feature,
                                                   (uint8_t)a->bin,
-                                                  (uint8_t)(a->default_left != 0), {0, 0}};
+                                                  (uint8_t)(a->default_left != 0), 0, 0};
         for (int k = 0; k < 2; k++) {
-            c->tree_nodes[kids[k]] = (gpl_infer_node){{kids[k], kids[k]}, 0, 0, 0, {0, 0}};
+            c->tree_nodes[kids[k]] = (gpl_infer_node){{kids[k], kids[k]}, 0, 0, 0, 0, 0};
             if (kids[k] >= c->tree_top) c->tree_top = kids[k] + 1;
         }
     }

@@ -41,6 +41,7 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
 {
     cuda_context *c = cuda_ctx(be);
     CUDA_ENTER(c);
+    GPL_CHECK(gpl_check_no_category_sets("cuda", NULL, job->forest));
     const gpl_infer_forest *fo = job->forest;
     const int64_t N = job->num_rows;
     const int32_t F = job->num_features, K = job->num_outputs;

@@ -188,6 +188,8 @@ __global__ void split_finish_kernel(gpl_cuda_split_args a)
         r.left = left;
         r.right.grad = best.feature >= 0 ? total.grad - left.grad : 0;
         r.right.hess = best.feature >= 0 ? total.hess - left.hess : 0;
+        r.categorical = 0;
+        for (int w = 0; w < GPL_CAT_WORDS; w++) r.left_set[w] = 0;
         a.out[n] = r;
     }
 }

@@ -57,6 +57,7 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     if (c->uploaded)
         return gpl_error(GPULAYER_ERR_INTERNAL, "metal backend: upload called twice");
     GPL_CHECK(gpl_check_row_limit("metal", m->num_rows));
+    GPL_CHECK(gpl_check_no_category_sets("metal", m, NULL));
     const size_t N = (size_t)m->num_rows, K = (size_t)c->shape.num_outputs;
     const size_t F = (size_t)m->num_features, M = (size_t)c->shape.max_nodes;
     c->shape.num_rows = m->num_rows;

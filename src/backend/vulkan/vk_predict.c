@@ -113,6 +113,7 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
     const int64_t N = job->num_rows;
     const int32_t F = job->num_features, K = job->num_outputs;
     GPL_CHECK(gpl_check_predict_job("vulkan", job));
+    GPL_CHECK(gpl_check_no_category_sets("vulkan", NULL, job->forest));
     if (N <= 0) return GPULAYER_OK;
     c->level = -1;
     const uint32_t row_words = F > 0 ? (uint32_t)((F + 3) / 4) : 1u;

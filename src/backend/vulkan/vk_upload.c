@@ -102,6 +102,7 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
 {
     vk_context *c = vk_ctx(be);
     GPL_CHECK(gpl_check_row_limit("vulkan", m->num_rows));
+    GPL_CHECK(gpl_check_no_category_sets("vulkan", m, NULL));
     const VkDeviceSize N = (VkDeviceSize)m->num_rows, K = (VkDeviceSize)c->shape.num_outputs;
     const VkDeviceSize M = (VkDeviceSize)c->shape.max_nodes;
     c->shape.num_rows = m->num_rows;

@@ -1,0 +1,19 @@
+/* cpu_split_cat.h -- split candidates of categorical features. */
+#ifndef GPL_CPU_SPLIT_CAT_H
+#define GPL_CPU_SPLIT_CAT_H
+
+#include "backend.h"
+
+/* Every candidate of categorical feature f, whose histogram is h with bins
+ * 0..last_bin, against the best so far in rec (which takes the winner's
+ * gain, key, direction, sums and categorical = 1). */
+void cpu_scan_categorical(const gpl_split_params *p, gpl_grad_pair total,
+                          const gpl_grad_pair *h, int32_t last_bin, int32_t f,
+                          gpl_split_record *rec);
+
+/* The value bins that go left for candidate key of a feature whose
+ * histogram is h (the set the scan chose, rebuilt). */
+void gpl_cat_left_set(const gpl_split_params *p, const gpl_grad_pair *h, int32_t last_bin,
+                      int32_t key, uint32_t *set);
+
+#endif
