@@ -117,6 +117,7 @@ typedef struct gpl_split_record {
     gpl_grad_pair right;  /* sums of the right child                     */
     gpl_grad_pair total;  /* sums of the node (= left + right if split)  */
     int32_t categorical;  /* non-zero: the value bins in left_set go left */
+    int32_t pad;          /* zero: records compare bytewise              */
     uint32_t left_set[GPL_CAT_WORDS];
 } gpl_split_record;
 

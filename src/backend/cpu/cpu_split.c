@@ -169,6 +169,7 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
     rec->left = total;
     rec->right = (gpl_grad_pair){0, 0};
     rec->categorical = 0;
+    rec->pad = 0;
     memset(rec->left_set, 0, sizeof rec->left_set);
     for (int32_t f = 0; f < c->shape.num_features; f++) {
         if (mask && !mask[f]) continue;

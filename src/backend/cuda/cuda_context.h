@@ -109,6 +109,12 @@ typedef struct cuda_buffers {
     gpl_split_record *h_records; /* pinned */
     gpl_cuda_split_best *d_partial;
     int32_t split_groups;
+    /* Categorical features split by sets (NULL / 0 when none). */
+    uint8_t *d_categorical;    /* [F] flags                                */
+    int32_t *d_cat_features;   /* [num_cat] their indices                  */
+    gpl_cuda_split_best *d_cat_partial; /* [level capacity x num_cat]      */
+    uint32_t *d_cat_sets;      /* [level capacity x num_cat x GPL_CAT_WORDS] */
+    int32_t num_cat;
     uint8_t *d_mask;
     uint8_t *mask_cache; /* host copy of the mask now on the device */
     int mask_state;      /* 0 none uploaded, 1 d_mask valid          */

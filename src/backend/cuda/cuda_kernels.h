@@ -15,7 +15,7 @@
 
 #include "backend.h"
 
-#define GPL_CUDA_KERNEL_ABI 7
+#define GPL_CUDA_KERNEL_ABI 8
 
 /* Histogram columns in shared memory: one per lane, so that the lanes of a
  * warp never share a bank (see kernels_hist.cu). */
@@ -28,6 +28,8 @@
 /* Features scanned by one block of the split kernel: one a warp. */
 #define GPL_CUDA_SPLIT_FEATURES 8
 #define GPL_CUDA_SPLIT_THREADS 256
+/* Threads of a categorical feature's search: one a value bin. */
+#define GPL_CUDA_CAT_THREADS 256
 
 #ifdef __cplusplus
 extern "C" {
@@ -128,6 +130,8 @@ typedef struct gpl_cuda_part_split {
     int32_t feature;
     int32_t bin;
     int32_t default_left;
+    int32_t categorical; /* the value bins in left_set go left */
+    uint32_t left_set[GPL_CAT_WORDS];
 } gpl_cuda_part_split;
 
 typedef struct gpl_cuda_part_args {
@@ -238,7 +242,7 @@ typedef struct gpl_cuda_split_best {
     int32_t feature;
     int32_t bin;
     int32_t default_left;
-    int32_t pad;
+    int32_t cat_slot; /* categorical: 1 + its index in cat_features, else 0 */
 } gpl_cuda_split_best;
 
 typedef struct gpl_cuda_split_args {
@@ -252,9 +256,18 @@ typedef struct gpl_cuda_split_args {
     gpl_cuda_split_best *partial; /* [num_nodes * groups] */
     int32_t groups;
     gpl_split_record *out;
+    /* Categorical features split by sets (split_math.h): flags a feature
+     * (NULL: none), their list, and each (node, listed feature)'s best
+     * candidate and its left set (GPL_CAT_WORDS words). */
+    const uint8_t *categorical;
+    const int32_t *cat_features;
+    int32_t num_cat;
+    gpl_cuda_split_best *cat_partial; /* [num_nodes * num_cat] */
+    uint32_t *cat_sets;               /* [num_nodes * num_cat * GPL_CAT_WORDS] */
 } gpl_cuda_split_args;
 
-/* Scan (grid: nodes x feature groups), then one record per node. */
+/* Scan (grid: nodes x feature groups), the categorical features (grid:
+ * nodes x num_cat, when there are any), then one record per node. */
 cudaError_t gpl_cuda_launch_split_scan(const gpl_cuda_split_args *a, cudaStream_t s);
 cudaError_t gpl_cuda_launch_split_finish(const gpl_cuda_split_args *a, cudaStream_t s);
 
@@ -271,6 +284,7 @@ typedef struct gpl_cuda_predict_args {
     const uint32_t *cut_ptr;     /* num_features + 1                     */
     const float *cuts;
     const gpl_infer_node *nodes; /* the forest of gpl_infer_forest       */
+    const uint32_t *cat_sets;    /* its cat_sets, or NULL                */
     const float *leaf;
     const int64_t *first;
     const int32_t *depth;

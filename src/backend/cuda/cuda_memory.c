@@ -169,7 +169,9 @@ int cuda_wants_columns(const cuda_context *c)
  * sector a level and was slower (1M x 256: 130 against 39 us). */
 int cuda_wants_tree(const cuda_context *c)
 {
-    return c->shape.max_nodes <= GPL_CUDA_TREE_NODES && c->stride <= 64;
+    /* The tree table has no category sets: with categorical features, the
+     * leaves' row lists update the margins. */
+    return c->shape.max_nodes <= GPL_CUDA_TREE_NODES && c->stride <= 64 && c->buf.num_cat == 0;
 }
 
 /* Every device buffer of cuda_workspace_create, in the pool's size
@@ -194,6 +196,10 @@ size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
         sizeof(unsigned long long),                         /* tile tickets     */
         sizeof(gpl_split_record) * L,
         sizeof(gpl_cuda_split_best) * L * (size_t)c->buf.split_groups,
+        c->buf.num_cat ? F : 0,                             /* categorical flags */
+        sizeof(int32_t) * (size_t)c->buf.num_cat,           /* their list        */
+        sizeof(gpl_cuda_split_best) * L * (size_t)c->buf.num_cat,
+        sizeof(uint32_t) * GPL_CAT_WORDS * L * (size_t)c->buf.num_cat, /* left sets */
         (size_t)item_capacity(c) * sizeof(gpl_cuda_hist_item) + L * sizeof(int32_t),
         3 * L * sizeof(int32_t), 2 * L * sizeof(int32_t),   /* per-level tables */
         L * sizeof(gpl_cuda_part_split) + (L + 1) * sizeof(uint32_t),
@@ -252,6 +258,40 @@ static gpulayer_status host_tables(cuda_context *c)
     return GPULAYER_OK;
 }
 
+/* The categorical features' flags and list on the device, and room for
+ * their candidates and sets of a level. */
+static gpulayer_status categorical_tables(cuda_context *c, const gpl_binned_matrix *m, size_t L)
+{
+    const int32_t F = m->num_features, K = c->buf.num_cat;
+    gpulayer_status st = GPULAYER_OK;
+    int32_t *list = malloc(sizeof(int32_t) * (size_t)K);
+    if (!list) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
+    for (int32_t f = 0, k = 0; f < F; f++)
+        if (m->categorical[f]) list[k++] = f;
+    c->buf.d_categorical = cuda_pool_get(c, (size_t)F, "categorical feature flags", &st);
+    if (st == GPULAYER_OK)
+        c->buf.d_cat_features = cuda_pool_get(c, sizeof(int32_t) * (size_t)K,
+                                              "categorical feature list", &st);
+    if (st == GPULAYER_OK)
+        c->buf.d_cat_partial = cuda_pool_get(c, sizeof(gpl_cuda_split_best) * L * (size_t)K,
+                                             "categorical split candidates", &st);
+    if (st == GPULAYER_OK)
+        c->buf.d_cat_sets = cuda_pool_get(c, sizeof(uint32_t) * GPL_CAT_WORDS * L * (size_t)K,
+                                          "categorical split sets", &st);
+    cudaError_t e = cudaSuccess;
+    if (st == GPULAYER_OK)
+        e = cudaMemcpyAsync(c->buf.d_categorical, m->categorical, (size_t)F,
+                            cudaMemcpyHostToDevice, c->dev.stream);
+    if (st == GPULAYER_OK && e == cudaSuccess)
+        e = cudaMemcpyAsync(c->buf.d_cat_features, list, sizeof(int32_t) * (size_t)K,
+                            cudaMemcpyHostToDevice, c->dev.stream);
+    if (st == GPULAYER_OK && e == cudaSuccess) e = cudaStreamSynchronize(c->dev.stream);
+    free(list);
+    if (st == GPULAYER_OK && e != cudaSuccess)
+        st = cuda_fail(c, e, "copying the categorical features");
+    return st;
+}
+
 gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *m,
                                       int has_weight)
 {
@@ -270,6 +310,8 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     memcpy(c->feature_offset, m->feature_offset, sizeof(uint32_t) * ((size_t)F + 1));
     make_chunks(c, chunks);
     c->buf.split_groups = (F + GPL_CUDA_SPLIT_FEATURES - 1) / GPL_CUDA_SPLIT_FEATURES;
+    c->buf.num_cat = 0;
+    for (int32_t f = 0; m->categorical && f < F; f++) c->buf.num_cat += m->categorical[f] != 0;
     /* Staged rows pay off when a row's bins are one chunk (up to 32
      * features): on 1M x 256 they were 2% slower than the direct kernel,
      * on 10M x 28 21% faster (docs/benchmarks.md). */
@@ -352,6 +394,7 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     POOL_GET(c->buf.d_records, sizeof(gpl_split_record) * L, "split records");
     POOL_GET(c->buf.d_partial, sizeof(gpl_cuda_split_best) * L * (size_t)c->buf.split_groups,
              "split candidates");
+    if (c->buf.num_cat) GPL_CHECK(categorical_tables(c, m, L));
     CUDA_TRY(c, cudaHostAlloc((void **)&c->buf.h_scale, sizeof *c->buf.h_scale, cudaHostAllocDefault),
              "cudaHostAlloc");
     CUDA_TRY(c, cudaHostAlloc((void **)&c->buf.h_counts, sizeof(uint32_t) * L,

@@ -58,7 +58,8 @@ gpulayer_status cuda_partition_table(cuda_context *c, int32_t count, const int32
         ps[i] = (gpl_cuda_part_split){(uint32_t)c->nodes.begin[n], (uint32_t)c->nodes.count[n],
                                       buf,
                                       a ? a->feature : -1, a ? a->bin : 0,
-                                      a ? a->default_left : 0};
+                                      a ? a->default_left : 0, a ? a->categorical : 0, {0}};
+        if (a && a->categorical) memcpy(ps[i].left_set, a->left_set, sizeof a->left_set);
         tile_first[i] = tiles;
         tiles += (uint32_t)((c->nodes.count[n] + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS);
     }

@@ -16,7 +16,7 @@
 #define CUDA_PREDICT_BLOCK_BYTES ((size_t)256 << 20)
 
 typedef struct predict_mem {
-    void *ptr[9];
+    void *ptr[10];
     int count;
 } predict_mem;
 
@@ -41,7 +41,6 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
 {
     cuda_context *c = cuda_ctx(be);
     CUDA_ENTER(c);
-    GPL_CHECK(gpl_check_no_category_sets("cuda", NULL, job->forest));
     const gpl_infer_forest *fo = job->forest;
     const int64_t N = job->num_rows;
     const int32_t F = job->num_features, K = job->num_outputs;
@@ -75,6 +74,14 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
     float *d_data = dev_alloc(c, &m, sizeof(float) * B * (size_t)F, "prediction raw values",
                               &st);
     uint8_t *d_bins = dev_alloc(c, &m, B * (size_t)F, "prediction bins", &st);
+    uint32_t *d_sets = NULL;
+    if (fo->cat_sets) {
+        const size_t set_bytes = sizeof(uint32_t) * GPL_CAT_WORDS * (size_t)fo->num_nodes;
+        d_sets = dev_alloc(c, &m, set_bytes, "prediction category sets", &st);
+        if (st == GPULAYER_OK)
+            st = copy_in(c, d_sets, fo->cat_sets, set_bytes,
+                         "copying the prediction category sets to the device");
+    }
     float *d_out = dev_alloc(c, &m, sizeof(float) * B * (size_t)K, "prediction margins", &st);
     if (st == GPULAYER_OK)
         st = copy_in(c, d_nodes, fo->nodes, sizeof(gpl_infer_node) * (size_t)fo->num_nodes,
@@ -106,7 +113,7 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
                      "copying a block of raw values to the device");
         if (st != GPULAYER_OK) break;
         gpl_cuda_predict_args a = {d_data, n, F, fo->num_trees, K, job->base_margin,
-                                   d_cut_ptr, d_cuts, d_nodes, d_leaf, d_first, d_depth,
+                                   d_cut_ptr, d_cuts, d_nodes, d_sets, d_leaf, d_first, d_depth,
                                    d_bins, d_out};
         cudaError_t e = gpl_cuda_launch_predict(&a, c->dev.stream);
         if (e == cudaSuccess) e = cudaStreamSynchronize(c->dev.stream);

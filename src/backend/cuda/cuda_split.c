@@ -54,7 +54,9 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
                               "copying split node table"));
     gpl_cuda_split_args a = {c->d_slot_ptr, s->dev, num_nodes, c->buf.d_feature_offset,
                              c->shape.num_features, feature_mask ? c->buf.d_mask : NULL, *params,
-                             c->buf.d_partial, c->buf.split_groups, c->buf.d_records};
+                             c->buf.d_partial, c->buf.split_groups, c->buf.d_records,
+                             c->buf.d_categorical, c->buf.d_cat_features, c->buf.num_cat,
+                             c->buf.d_cat_partial, c->buf.d_cat_sets};
     CUDA_TRY(c, gpl_cuda_launch_split_scan(&a, c->dev.stream), "kernel split_scan");
     CUDA_TRY(c, gpl_cuda_launch_split_finish(&a, c->dev.stream), "kernel split_finish");
     if (early) GPL_CHECK(cuda_launch_partition(c, num_nodes, tiles, c->buf.d_records));

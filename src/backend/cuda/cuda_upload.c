@@ -1,6 +1,5 @@
 /* cuda_upload.c -- upload: the workspace of a training (cuda_memory.c
  * plans and allocates it) and the training data on the device. */
-#include "common/checks.h"
 #include "cuda_context.h"
 #include "error.h"
 
@@ -12,7 +11,6 @@ gpulayer_status cuda_upload(gpl_backend *be, const gpl_binned_matrix *m,
 {
     cuda_context *c = cuda_ctx(be);
     CUDA_ENTER(c);
-    GPL_CHECK(gpl_check_no_category_sets("cuda", m, NULL));
     if (c->buf.d_bins)
         return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: upload called twice");
     if (m->num_rows > CUDA_MAX_ROWS)

@@ -62,7 +62,10 @@ __global__ void predict_kernel(gpl_cuda_predict_args a)
                 for (int32_t d = 0; d < depth; d++) {
                     const gpl_infer_node nd = nodes[i];
                     const unsigned b = row[nd.feature];
-                    const unsigned left = ((b - 1u) < nd.bin) | ((b == 0u) & nd.default_left);
+                    unsigned left = nd.categorical
+                        ? (a.cat_sets[(a.first[t] + i) * GPL_CAT_WORDS + (b >> 5)] >> (b & 31)) & 1u
+                        : (b - 1u) < nd.bin;
+                    left |= (b == 0u) & nd.default_left;
                     i = nd.child[left ^ 1u];
                 }
                 acc = __fadd_rn(acc, a.leaf[a.first[t] + i]);

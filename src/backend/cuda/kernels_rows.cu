@@ -238,6 +238,7 @@ partition_kernel(gpl_cuda_part_args a)
 {
     __shared__ uint32_t rows[GPL_CUDA_TILE_ROWS];
     __shared__ uint32_t shared_tile, shared_before;
+    __shared__ uint32_t left_set[GPL_CAT_WORDS];
     if (threadIdx.x == 0)
         shared_tile = (uint32_t)(atomicAdd(a.ticket, 1ull) - a.ticket_base);
     __syncthreads();
@@ -250,6 +251,10 @@ partition_kernel(gpl_cuda_part_args a)
         sp.feature = rec.feature;
         sp.bin = rec.bin;
         sp.default_left = rec.default_left;
+        sp.categorical = rec.categorical;
+        if (threadIdx.x < GPL_CAT_WORDS) left_set[threadIdx.x] = rec.left_set[threadIdx.x];
+    } else if (threadIdx.x < GPL_CAT_WORDS) {
+        left_set[threadIdx.x] = a.splits[s].left_set[threadIdx.x];
     }
     const uint32_t first = (tile - a.tile_first[s]) * GPL_CUDA_TILE_ROWS;
     const uint32_t n = sp.count - first < GPL_CUDA_TILE_ROWS ? sp.count - first
@@ -272,7 +277,10 @@ partition_kernel(gpl_cuda_part_args a)
         if (mine + k < n) {
             const int b = a.bins[(int64_t)r[k] * a.row_stride +
                                  (int64_t)sp.feature * a.feature_stride];
-            if (b == 0 ? sp.default_left : b <= sp.bin) left_mask |= 1u << k;
+            const bool left = b == 0 ? sp.default_left != 0
+                              : sp.categorical ? (left_set[b >> 5] >> (b & 31)) & 1u
+                                               : b <= sp.bin;
+            if (left) left_mask |= 1u << k;
         }
     }
     uint32_t left_total;

@@ -89,6 +89,7 @@ split_scan_kernel(gpl_cuda_split_args a)
     const int f_end = min(a.num_features, (group + 1) * GPL_CUDA_SPLIT_FEATURES);
     for (int f = group * GPL_CUDA_SPLIT_FEATURES + warp; f < f_end; f += nwarps) {
         if (a.feature_mask && !a.feature_mask[f]) continue;
+        if (a.categorical && a.categorical[f]) continue; /* split_cat_kernel's */
         const gpl_grad_pair *h = hist + off[f];
         const int last_bin = (int)(off[f + 1] - off[f]) - 1;
         const gpl_grad_pair missing = h[0];
@@ -150,6 +151,159 @@ split_scan_kernel(gpl_cuda_split_args a)
     }
 }
 
+/* The candidate whose left child (missing values aside) has sums left, in
+ * both missing directions, against best (cpu_split_cat.c's try_candidate). */
+__device__ void cat_candidate(const gpl_split_params &p, gpl_grad_pair total, double parent,
+                              double lambda, long long lg0, long long lh0,
+                              gpl_grad_pair missing, int f, int key, Best &best)
+{
+    const int two_way = missing.grad != 0 || missing.hess != 0;
+    for (int dl = 0; dl <= two_way; dl++) {
+        const long long lg = lg0 + (dl ? missing.grad : 0), lh = lh0 + (dl ? missing.hess : 0);
+        const long long rg = total.grad - lg, rh = total.hess - lh;
+        if (lh <= 0 || rh <= 0) continue;
+        const double hl = (double)lh / p.scale.hess, hr = (double)rh / p.scale.hess;
+        if (hl < p.min_child_weight || hr < p.min_child_weight) continue;
+        const double gain = gpl_node_score((double)lg / p.scale.grad, hl, lambda, p.alpha) +
+                            gpl_node_score((double)rg / p.scale.grad, hr, lambda, p.alpha) -
+                            parent;
+        const Best c = {gain, f, key, dl};
+        if (better(c, best)) best = c;
+    }
+}
+
+/* Inclusive prefix sums over the block (GPL_CUDA_CAT_THREADS threads). */
+__device__ void block_inclusive_sum(long long &g, long long &h, long long *warp_g,
+                                    long long *warp_h)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int o = 1; o < 32; o <<= 1) {
+        const long long yg = __shfl_up_sync(0xffffffffu, g, o);
+        const long long yh = __shfl_up_sync(0xffffffffu, h, o);
+        if (lane >= o) {
+            g += yg;
+            h += yh;
+        }
+    }
+    if (lane == 31) {
+        warp_g[warp] = g;
+        warp_h[warp] = h;
+    }
+    __syncthreads();
+    for (int w = 0; w < warp; w++) {
+        g += warp_g[w];
+        h += warp_h[w];
+    }
+}
+
+/* One block a (node, categorical feature): thread t owns value bin t + 1
+ * (one-hot: bin t, thread 0 the empty set). The categories are ranked by
+ * gpl_cat_before against every other (a total order: ranks are distinct),
+ * their sums prefix-summed in that order, and thread t tries the first and
+ * the last t + 1 of them. The winner's left set goes to cat_sets. */
+__global__ void __launch_bounds__(GPL_CUDA_CAT_THREADS)
+split_cat_kernel(gpl_cuda_split_args a)
+{
+    const int n = blockIdx.x, j = blockIdx.y, t = threadIdx.x;
+    const int lane = t & 31, warp = t >> 5;
+    const int f = a.cat_features[j];
+    const size_t slot = (size_t)n * a.num_cat + j;
+    const gpl_split_params p = a.params;
+    const gpl_grad_pair *hist = a.slot_ptr[a.node_slot[2 * n + 1]];
+    const uint32_t *off = a.feature_offset;
+    __shared__ gpl_grad_pair total_s;
+    __shared__ double ratio_s[GPL_CUDA_CAT_THREADS];
+    __shared__ int used_s[GPL_CUDA_CAT_THREADS];
+    __shared__ int order_s[GPL_CUDA_CAT_THREADS];
+    __shared__ long long cg_s[GPL_CUDA_CAT_THREADS], ch_s[GPL_CUDA_CAT_THREADS];
+    __shared__ long long warp_g[GPL_CUDA_CAT_THREADS / 32], warp_h[GPL_CUDA_CAT_THREADS / 32];
+    __shared__ Best best_s[GPL_CUDA_CAT_THREADS / 32];
+    __shared__ uint32_t set_s[GPL_CAT_WORDS];
+    if (t < GPL_CAT_WORDS) set_s[t] = 0;
+    if (warp == 0) {
+        gpl_grad_pair tt = warp_range_sum(hist, off[0], off[1]);
+        if (lane == 0) total_s = tt;
+    }
+    __syncthreads();
+    const gpl_grad_pair total = total_s;
+    const gpl_grad_pair *h = hist + off[f];
+    const int last_bin = (int)(off[f + 1] - off[f]) - 1;
+    const gpl_grad_pair missing = h[0];
+    const double sg = p.scale.grad, sh = p.scale.hess;
+    const bool masked = a.feature_mask && !a.feature_mask[f];
+    const bool onehot = last_bin <= p.max_cat_to_onehot;
+    Best best = {0.0, -1, 0, 0};
+    int rank = -1, used_count = 0;
+    if (onehot) {
+        const double parent = gpl_node_score((double)total.grad / sg, (double)total.hess / sh,
+                                             p.lambda, p.alpha);
+        if (!masked && t == 0)
+            cat_candidate(p, total, parent, p.lambda, 0, 0, missing, f, 0, best);
+        else if (!masked && t <= last_bin && h[t].hess > 0)
+            cat_candidate(p, total, parent, p.lambda, h[t].grad, h[t].hess, missing, f, t, best);
+    } else {
+        const double lambda = p.lambda + p.cat_l2;
+        const double parent = gpl_node_score((double)total.grad / sg, (double)total.hess / sh,
+                                             lambda, p.alpha);
+        const int b = t + 1;
+        const double hs = b <= last_bin ? (double)h[b].hess / sh : 0.0;
+        const int used = b <= last_bin && h[b].hess > 0 && !(hs < p.min_data_per_group);
+        const double ratio = used ? gpl_cat_ratio((double)h[b].grad / sg, hs, p.cat_smooth) : 0.0;
+        ratio_s[t] = ratio;
+        used_s[t] = used;
+        used_count = __syncthreads_count(used);
+        if (used) {
+            rank = 0;
+            for (int k = 0; k < last_bin; k++)
+                rank += used_s[k] && gpl_cat_before(ratio_s[k], k + 1, ratio, b);
+            order_s[rank] = b;
+        }
+        __syncthreads();
+        long long g = 0, hh = 0;
+        if (t < used_count) {
+            g = h[order_s[t]].grad;
+            hh = h[order_s[t]].hess;
+        }
+        block_inclusive_sum(g, hh, warp_g, warp_h);
+        cg_s[t] = g;
+        ch_s[t] = hh;
+        __syncthreads();
+        const int kmax = used_count < p.max_cat_threshold ? used_count : p.max_cat_threshold;
+        const int k = t + 1;
+        if (!masked && k <= kmax) {
+            cat_candidate(p, total, parent, lambda, cg_s[k - 1], ch_s[k - 1], missing, f,
+                          gpl_cat_key(0, k), best);
+            const int rest = used_count - k; /* the first `rest` are not in the set */
+            const long long lg = cg_s[used_count - 1] - (rest > 0 ? cg_s[rest - 1] : 0);
+            const long long lh = ch_s[used_count - 1] - (rest > 0 ? ch_s[rest - 1] : 0);
+            cat_candidate(p, total, parent, lambda, lg, lh, missing, f, gpl_cat_key(1, k), best);
+        }
+    }
+    best = warp_best(best);
+    if (lane == 0) best_s[warp] = best;
+    __syncthreads();
+    best = best_s[0];
+    for (int w = 1; w < GPL_CUDA_CAT_THREADS / 32; w++)
+        if (better(best_s[w], best)) best = best_s[w];
+    if (best.feature >= 0) {
+        int in_set;
+        if (onehot) {
+            in_set = t > 0 && t == best.bin;
+        } else {
+            const int dir = best.bin / GPL_CAT_KEY_DIRECTION, k = best.bin % GPL_CAT_KEY_DIRECTION;
+            in_set = rank >= 0 && (dir == 0 ? rank < k : rank >= used_count - k);
+        }
+        const int b = onehot ? t : t + 1;
+        if (in_set) atomicOr(&set_s[b >> 5], 1u << (b & 31));
+    }
+    __syncthreads();
+    if (t < GPL_CAT_WORDS) a.cat_sets[slot * GPL_CAT_WORDS + t] = set_s[t];
+    if (t == 0) {
+        gpl_cuda_split_best out = {best.gain, best.feature, best.bin, best.dl, j + 1};
+        a.cat_partial[slot] = out;
+    }
+}
+
 /* One warp per node: the winner over the groups, then its child sums. */
 __global__ void split_finish_kernel(gpl_cuda_split_args a)
 {
@@ -162,16 +316,52 @@ __global__ void split_finish_kernel(gpl_cuda_split_args a)
         const Best c = {p.gain, p.feature, p.bin, p.default_left};
         if (better(c, best)) best = c;
     }
-    best = warp_best(best);
+    int cat_slot = 0; /* 1 + the winner's index among the categorical features */
+    for (int k = lane; k < a.num_cat; k += 32) {
+        const gpl_cuda_split_best p = a.cat_partial[(size_t)n * a.num_cat + k];
+        const Best c = {p.gain, p.feature, p.bin, p.default_left};
+        if (better(c, best)) {
+            best = c;
+            cat_slot = p.cat_slot;
+        }
+    }
+    /* The winner's lane also tells which categorical feature it was. */
+    for (int o = 16; o > 0; o >>= 1) {
+        Best x;
+        x.gain = __shfl_down_sync(0xffffffffu, best.gain, o);
+        x.feature = __shfl_down_sync(0xffffffffu, best.feature, o);
+        x.bin = __shfl_down_sync(0xffffffffu, best.bin, o);
+        x.dl = __shfl_down_sync(0xffffffffu, best.dl, o);
+        const int xs = __shfl_down_sync(0xffffffffu, cat_slot, o);
+        if (better(x, best)) {
+            best = x;
+            cat_slot = xs;
+        }
+    }
     best.gain = __shfl_sync(0xffffffffu, best.gain, 0);
     best.feature = __shfl_sync(0xffffffffu, best.feature, 0);
     best.bin = __shfl_sync(0xffffffffu, best.bin, 0);
     best.dl = __shfl_sync(0xffffffffu, best.dl, 0);
+    cat_slot = best.feature >= 0 ? __shfl_sync(0xffffffffu, cat_slot, 0) : 0;
     const gpl_grad_pair total = warp_range_sum(hist, off[0], off[1]);
     gpl_grad_pair left = total;
+    const uint32_t *set = cat_slot ? a.cat_sets + ((size_t)n * a.num_cat + cat_slot - 1) *
+                                                      GPL_CAT_WORDS
+                                   : NULL;
     if (best.feature >= 0) {
         const uint32_t first = off[best.feature];
-        left = warp_range_sum(hist, first + 1, first + best.bin + 1);
+        if (set) {
+            long long g = 0, h = 0;
+            for (uint32_t b = 1 + lane; b < off[best.feature + 1] - first; b += 32)
+                if ((set[b >> 5] >> (b & 31)) & 1u) {
+                    g += hist[first + b].grad;
+                    h += hist[first + b].hess;
+                }
+            left.grad = warp_sum(g);
+            left.hess = warp_sum(h);
+        } else {
+            left = warp_range_sum(hist, first + 1, first + best.bin + 1);
+        }
         if (best.dl) {
             left.grad += hist[first].grad;
             left.hess += hist[first].hess;
@@ -188,8 +378,9 @@ __global__ void split_finish_kernel(gpl_cuda_split_args a)
         r.left = left;
         r.right.grad = best.feature >= 0 ? total.grad - left.grad : 0;
         r.right.hess = best.feature >= 0 ? total.hess - left.hess : 0;
-        r.categorical = 0;
-        for (int w = 0; w < GPL_CAT_WORDS; w++) r.left_set[w] = 0;
+        r.categorical = set != NULL;
+        r.pad = 0;
+        for (int w = 0; w < GPL_CAT_WORDS; w++) r.left_set[w] = set ? set[w] : 0u;
         a.out[n] = r;
     }
 }
@@ -202,6 +393,12 @@ extern "C" cudaError_t gpl_cuda_launch_split_scan(const gpl_cuda_split_args *a,
     if (a->num_nodes == 0) return cudaSuccess;
     dim3 grid((unsigned)a->num_nodes, (unsigned)a->groups);
     split_scan_kernel<<<grid, GPL_CUDA_SPLIT_THREADS, 0, s>>>(*a);
+    if (a->num_cat > 0) {
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) return e;
+        dim3 cat_grid((unsigned)a->num_nodes, (unsigned)a->num_cat);
+        split_cat_kernel<<<cat_grid, GPL_CUDA_CAT_THREADS, 0, s>>>(*a);
+    }
     return cudaGetLastError();
 }
 
