@@ -95,6 +95,14 @@ static void train_usage(FILE *out)
 "      --param eval_metric=auc --num-round 100 --model model.json\n");
 }
 
+/* The training parameter categorical (partition, ordered, ordered:COLS),
+ * as opposed to the list of columns to read as categorical. */
+static int is_split_choice(const char *value)
+{
+    return !strcmp(value, "partition") || !strcmp(value, "ordered") ||
+           !strncmp(value, "ordered:", 8);
+}
+
 static int set_option(train_options *o, const char *key, const char *value)
 {
     if (!strcmp(key, "data")) o->data = value;
@@ -104,7 +112,7 @@ static int set_option(train_options *o, const char *key, const char *value)
     else if (!strcmp(key, "ignore")) o->ignore = value;
     else if (!strcmp(key, "model")) o->model = value;
     else if (!strcmp(key, "bad_numbers")) return cli_parse_bad_numbers("train", value, &o->bad_numbers);
-    else if (!strcmp(key, "categorical")) {
+    else if (!strcmp(key, "categorical") && !is_split_choice(value)) {
         free(o->categorical);
         if (!(o->categorical = cli_split_list(value))) {
             fprintf(stderr, "gpulayer train: out of memory\n");

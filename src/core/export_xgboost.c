@@ -18,7 +18,8 @@
  *     names and types are left out, because XGBoost refuses data without
  *     names for a model that has them; the codes are those of the model's
  *     category lists, which are sorted as pandas sorts the categories of
- *     a column of text.
+ *     a column of text (a set of groups of rare categories lists each
+ *     category of the groups).
  */
 #include <cjson/cJSON.h>
 #include <float.h>
@@ -207,9 +208,10 @@ static int attach_categories(cJSON *o, const gpl_model *m, const gpl_tree *t, xg
         const gpl_tree_node *nd = &t->nodes[order[k]];
         if (nd->left < 0 || !nd->categorical) continue;
         const int32_t count = m->categories[nd->feature]->count;
+        const int32_t *group = m->cat_groups ? m->cat_groups[nd->feature] : NULL;
         int64_t size = 0;
         for (int32_t c = 0; ok && c < count; c++)
-            if (!gpl_cat_set_has(nd->left_set, (uint32_t)c + 1)) {
+            if (!gpl_cat_set_has(nd->left_set, (uint32_t)(group ? group[c] : c) + 1)) {
                 ok = attach(codes, NULL, cJSON_CreateNumber(c));
                 size++;
             }

@@ -55,6 +55,9 @@ void gpl_model_free(gpl_model *m)
     free(m->feature_names);
     free_categories(m->categories, m->num_features);
     free(m->cat_split);
+    if (m->cat_groups)
+        for (int32_t f = 0; f < m->num_features; f++) free(m->cat_groups[f]);
+    free(m->cat_groups);
     for (int32_t t = 0; t < m->num_trees; t++) free(m->trees[t].nodes);
     free(m->trees);
     free(m->params_json);
@@ -188,4 +191,16 @@ void gpl_objective_transform(const gpl_model *m, float *row_values)
     case GPL_OBJ_ABSOLUTE_ERROR:
         break;
     }
+}
+
+int32_t gpl_model_category_groups(const gpl_model *m, int32_t f)
+{
+    const gpl_category_dict *d = m->categories ? m->categories[f] : NULL;
+    if (!d) return 0;
+    const int32_t *g = m->cat_groups ? m->cat_groups[f] : NULL;
+    if (!g) return d->count;
+    int32_t top = -1;
+    for (int32_t i = 0; i < d->count; i++)
+        if (g[i] > top) top = g[i];
+    return top + 1;
 }

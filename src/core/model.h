@@ -62,6 +62,13 @@ typedef struct gpl_model {
     gpl_bin_cuts cuts;
     char **feature_names;             /* num_features, entries may be NULL; or NULL */
     gpl_category_dict **categories;   /* num_features, NULL = numeric; or NULL */
+    /* num_features entries, or NULL: for a categorical feature with more
+     * categories than a byte's bins, the group of each category code
+     * (categories[f]->count entries, groups 0..G): the most frequent
+     * categories in training have a group each, the rest share the last.
+     * A split by sets then names groups, and group g is value bin g + 1.
+     * NULL entries: no grouping (the code is the group). */
+    int32_t **cat_groups;
     /* While training: num_features flags, non-zero for a categorical
      * feature split by sets (its value bin b is the category of code
      * b - 1); NULL when none is. Not saved: the nodes say it. */
@@ -115,6 +122,10 @@ int32_t gpl_model_prediction_width(const gpl_model *m, int margin);
  * a tree with splits on existing features and bins. Run on every model read
  * and written. source names the file in messages, or NULL. */
 gpulayer_status gpl_model_validate(const gpl_model *m, const char *source);
+
+/* The number of groups of categorical feature f: its category count, or
+ * 1 + the largest group when its categories are grouped. */
+int32_t gpl_model_category_groups(const gpl_model *m, int32_t f);
 
 /* Recomputes the checksum of a model JSON text after a deliberate edit
  * (tools, tests); the result is pretty-printed like a saved model. Only the

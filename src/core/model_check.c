@@ -122,8 +122,9 @@ static gpulayer_status check_category_split(const gpl_model *m, const gpl_tree_n
     if (!d)
         return gpl_model_error(source, "trees[%d] node %d splits feature %d by categories, "
                                "but the feature is not categorical", t, i, f);
+    const int32_t groups = gpl_model_category_groups(m, f);
     const uint32_t lo = m->cuts.cut_ptr[f], hi = m->cuts.cut_ptr[f + 1];
-    int cuts_ok = d->count >= 1 && hi - lo == (uint32_t)d->count - 1;
+    int cuts_ok = groups >= 1 && hi - lo == (uint32_t)groups - 1;
     for (uint32_t k = lo; cuts_ok && k < hi; k++)
         cuts_ok = m->cuts.values[k] == (float)(k - lo) + 0.5f;
     if (!cuts_ok)
@@ -134,10 +135,10 @@ static gpulayer_status check_category_split(const gpl_model *m, const gpl_tree_n
                                "split_bin %d and threshold %.9g (expected 0 and 0)", t, i,
                                n->split_bin, (double)n->threshold);
     for (uint32_t b = 1; b < 32 * GPL_CAT_WORDS; b++)
-        if (gpl_cat_set_has(n->left_set, b) && b > (uint32_t)d->count)
+        if (gpl_cat_set_has(n->left_set, b) && b > (uint32_t)groups)
             return gpl_model_error(source, "trees[%d] node %d sends category code %u left, "
                                    "but feature %d has %d categories (codes 0..%d)", t, i,
-                                   b - 1, f, d->count, d->count - 1);
+                                   b - 1, f, groups, groups - 1);
     return GPULAYER_OK;
 }
 
@@ -224,11 +225,40 @@ static gpulayer_status check_tree(const gpl_model *m, int32_t t,
     return check_shape(tree, t, source);
 }
 
+/* Category groups: one a category, groups 0..G all used, G below 255 (a
+ * byte's value bins), on categorical features only. */
+static gpulayer_status check_category_groups(const gpl_model *m, const char *source)
+{
+    for (int32_t f = 0; m->cat_groups && f < m->num_features; f++) {
+        const int32_t *g = m->cat_groups[f];
+        if (!g) continue;
+        const gpl_category_dict *d = m->categories ? m->categories[f] : NULL;
+        if (!d)
+            return gpl_model_error(source, "category_groups[%d] groups a feature that is not "
+                                   "categorical", f);
+        uint8_t used[255] = {0};
+        int32_t top = -1;
+        for (int32_t i = 0; i < d->count; i++) {
+            if (g[i] < 0 || g[i] >= 255)
+                return gpl_model_error(source, "category_groups[%d][%d] is %d, expected "
+                                       "0..254", f, i, g[i]);
+            used[g[i]] = 1;
+            if (g[i] > top) top = g[i];
+        }
+        for (int32_t k = 0; k <= top; k++)
+            if (!used[k])
+                return gpl_model_error(source, "category_groups[%d] has no category in "
+                                       "group %d (of 0..%d)", f, k, top);
+    }
+    return GPULAYER_OK;
+}
+
 gpulayer_status gpl_model_validate(const gpl_model *m, const char *source)
 {
     GPL_CHECK(check_header(m, source));
     GPL_CHECK(check_cuts(m, source));
     GPL_CHECK(check_categories(m, source));
+    GPL_CHECK(check_category_groups(m, source));
     for (int32_t t = 0; t < m->num_trees; t++) GPL_CHECK(check_tree(m, t, source));
     return GPULAYER_OK;
 }

@@ -342,6 +342,27 @@ static cJSON *categories_array(const gpl_model *m)
     return a;
 }
 
+/* "category_groups": per feature null or each category's group; only in
+ * models that group categories. */
+static int attach_category_groups(cJSON *d, const gpl_model *m)
+{
+    if (!m->cat_groups) return 1;
+    cJSON *a = cJSON_CreateArray();
+    int ok = attach(d, "category_groups", a);
+    for (int32_t f = 0; ok && f < m->num_features; f++) {
+        const int32_t *g = m->cat_groups[f];
+        if (!g) {
+            ok = attach(a, NULL, cJSON_CreateNull());
+            continue;
+        }
+        cJSON *row = cJSON_CreateArray();
+        ok = attach(a, NULL, row);
+        for (int32_t i = 0; ok && i < m->categories[f]->count; i++)
+            ok = attach(row, NULL, cJSON_CreateNumber(g[i]));
+    }
+    return ok;
+}
+
 static cJSON *trees_array(const gpl_model *m)
 {
     cJSON *a = cJSON_CreateArray();
@@ -388,6 +409,7 @@ static gpulayer_status build_document(const gpl_model *m, cJSON **out)
     ok = ok && attach(d, "best_round", cJSON_CreateNumber(m->best_round));
     ok = ok && attach(d, "feature_names", feature_names_array(m));
     ok = ok && attach(d, "categories", categories_array(m));
+    ok = ok && attach_category_groups(d, m);
     ok = ok && attach(d, "cuts", cuts_object(&m->cuts));
     ok = ok && attach(d, "trees", trees_array(m));
     if (ok) ok = attach(d, "params", params); /* frees params on failure */
@@ -812,6 +834,45 @@ static gpulayer_status read_dict(const cJSON *a, const char *source, int64_t f,
     return GPULAYER_OK;
 }
 
+/* "category_groups", when present: one group a category of each grouped
+ * feature (checked further by gpl_model_validate). */
+static gpulayer_status read_category_groups(const cJSON *doc, const char *source,
+                                            gpl_model *m)
+{
+    if (!cJSON_GetObjectItemCaseSensitive(doc, "category_groups")) return GPULAYER_OK;
+    const cJSON *groups, *e;
+    int64_t n = 0, f = 0;
+    GPL_CHECK(get_array(doc, "category_groups", source, "category_groups", &groups, &n));
+    GPL_CHECK(expect_length(source, "category_groups", n, m->num_features, "num_features"));
+    m->cat_groups = gpl_calloc((size_t)n, sizeof *m->cat_groups, "category groups");
+    if (!m->cat_groups) return GPULAYER_ERR_OUT_OF_MEMORY;
+    cJSON_ArrayForEach(e, groups) {
+        char path[64];
+        snprintf(path, sizeof path, "category_groups[%lld]", (long long)f);
+        if (cJSON_IsNull(e)) {
+            f++;
+            continue;
+        }
+        const gpl_category_dict *d = m->categories ? m->categories[f] : NULL;
+        if (!cJSON_IsArray(e)) return wrong_type(source, (where){path, -1}, e, "an array or null");
+        int64_t len = 0;
+        const cJSON *x;
+        cJSON_ArrayForEach(x, e) len++;
+        GPL_CHECK(expect_length(source, path, len, d ? d->count : 0,
+                                "one group a category of the feature"));
+        if (!(m->cat_groups[f] = gpl_malloc(sizeof(int32_t) * (size_t)(len ? len : 1),
+                                            "category groups")))
+            return GPULAYER_ERR_OUT_OF_MEMORY;
+        int64_t i = 0;
+        cJSON_ArrayForEach(x, e) {
+            GPL_CHECK(read_int32(x, source, (where){path, i}, 0, 254, &m->cat_groups[f][i]));
+            i++;
+        }
+        f++;
+    }
+    return GPULAYER_OK;
+}
+
 static gpulayer_status read_categories(const cJSON *doc, const char *source,
                                        gpl_model *m)
 {
@@ -1020,6 +1081,7 @@ static gpulayer_status read_model(const cJSON *doc, const char *source,
     GPL_CHECK(read_scalars(doc, source, m));
     GPL_CHECK(read_feature_names(doc, source, m));
     GPL_CHECK(read_categories(doc, source, m));
+    GPL_CHECK(read_category_groups(doc, source, m));
     GPL_CHECK(read_cuts(doc, source, m));
     GPL_CHECK(read_trees(doc, source, m));
     GPL_CHECK(read_params(doc, source, m));

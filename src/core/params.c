@@ -108,6 +108,35 @@ static gpulayer_status set_device(gpl_params *p, const char *value)
                      "mps, vulkan", value);
 }
 
+/* partition, ordered, or ordered:COL,COL (those columns only). */
+static gpulayer_status set_categorical(gpl_params *p, const char *value)
+{
+    static const char prefix[] = "ordered:";
+    if (!strcmp(value, "partition") || !strcmp(value, "ordered")) {
+        p->ordered_categories = !strcmp(value, "ordered");
+        p->ordered_columns[0] = '\0';
+        return GPULAYER_OK;
+    }
+    if (!strncmp(value, prefix, sizeof prefix - 1) && value[sizeof prefix - 1]) {
+        const char *list = value + sizeof prefix - 1;
+        if (strlen(list) >= sizeof p->ordered_columns)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "parameter categorical: the column list of '%.40s...' is longer "
+                             "than %zu characters", value, sizeof p->ordered_columns - 1);
+        if (strpbrk(list, "\"\\"))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "parameter categorical: '%s': give the columns without quotes "
+                             "or backslashes (0-based indexes work for any name)", value);
+        p->ordered_categories = 0;
+        snprintf(p->ordered_columns, sizeof p->ordered_columns, "%s", list);
+        return GPULAYER_OK;
+    }
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                     "parameter categorical: '%s' is not partition (split by sets of "
+                     "categories), ordered (split codes as numbers) or ordered:COL,COL "
+                     "(those columns as numbers)", value);
+}
+
 gpulayer_status gpl_params_set(gpl_params *p, const char *key,
                                const char *value)
 {
@@ -176,16 +205,7 @@ gpulayer_status gpl_params_set(gpl_params *p, const char *key,
     if (!strcmp(key, "device")) return set_device(p, value);
     if (!strcmp(key, "verbosity"))
         return parse_int(key, value, 0, 3, &p->verbosity);
-    if (!strcmp(key, "categorical")) {
-        if (!strcmp(value, "partition")) p->ordered_categories = 0;
-        else if (!strcmp(value, "ordered")) p->ordered_categories = 1;
-        else
-            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                             "parameter categorical: '%s' is not partition (split by "
-                             "sets of categories) or ordered (split codes as numbers)",
-                             value);
-        return GPULAYER_OK;
-    }
+    if (!strcmp(key, "categorical")) return set_categorical(p, value);
     if (!strcmp(key, "max_cat_to_onehot"))
         return parse_int(key, value, 0, 255, &p->max_cat_to_onehot);
     if (!strcmp(key, "max_cat_threshold"))
@@ -228,8 +248,10 @@ static gpulayer_status format_param(const gpl_params *p, const char *key, char *
     else if (!strcmp(key, "early_stopping_rounds")) snprintf(buf, size, "%d", p->early_stopping_rounds);
     else if (!strcmp(key, "device")) snprintf(buf, size, "%s", p->device);
     else if (!strcmp(key, "verbosity")) snprintf(buf, size, "%d", p->verbosity);
-    else if (!strcmp(key, "categorical"))
-        snprintf(buf, size, "%s", p->ordered_categories ? "ordered" : "partition");
+    else if (!strcmp(key, "categorical")) {
+        if (p->ordered_columns[0]) snprintf(buf, size, "ordered:%s", p->ordered_columns);
+        else snprintf(buf, size, "%s", p->ordered_categories ? "ordered" : "partition");
+    }
     else if (!strcmp(key, "max_cat_to_onehot")) snprintf(buf, size, "%d", p->max_cat_to_onehot);
     else if (!strcmp(key, "max_cat_threshold")) snprintf(buf, size, "%d", p->max_cat_threshold);
     else if (!strcmp(key, "cat_smooth")) snprintf(buf, size, "%.17g", p->cat_smooth);

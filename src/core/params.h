@@ -38,8 +38,11 @@ typedef struct gpl_params {
     char device[32];          /* auto, cpu, cuda, cuda:N, mps, vulkan  */
     int32_t verbosity;        /* 0 silent, 1 warnings, 2 info          */
     /* Categorical features (backend.h, gpl_split_params). ordered_categories
-     * non-zero: split them as ordered numbers (codes) instead of by sets. */
+     * non-zero: split them all as ordered numbers (codes) instead of by
+     * sets; ordered_columns: only these (names or 0-based indexes, comma
+     * separated; "" none). */
     int32_t ordered_categories;
+    char ordered_columns[256];
     int32_t max_cat_to_onehot;
     int32_t max_cat_threshold;
     double cat_smooth;
@@ -53,7 +56,7 @@ void gpl_params_default(gpl_params *p);
 gpulayer_status gpl_params_set(gpl_params *p, const char *key,
                                const char *value);
 /* Room for the text of any parameter value, terminator included. */
-#define GPL_PARAM_TEXT_SIZE 64
+#define GPL_PARAM_TEXT_SIZE 320
 
 /* The value of key as text in buf; INVALID_ARGUMENT, naming the size
  * needed, when it does not fit (nothing is cut). */

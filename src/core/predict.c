@@ -12,6 +12,7 @@
 
 #include "binning.h"
 #include "booster.h"
+#include "categorical.h"
 #include "placement.h"
 #include "reader_text.h"
 #include "error.h"
@@ -188,6 +189,18 @@ static float *translate_categories(const gpl_model *m, const gpulayer_dataset *d
                         first_text(data_dict));
         return NULL;
     }
+    const int32_t *groups = m->cat_groups ? m->cat_groups[col] : NULL;
+    if (model_dict && groups && !data_dict) {
+        /* Codes of the model's dictionary: into their groups. */
+        float *out = malloc(sizeof(float) * (size_t)(ds->num_rows ? ds->num_rows : 1));
+        if (!out) {
+            *st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory translating categories");
+            return NULL;
+        }
+        gpl_categorical_group_values(groups, model_dict->count,
+                                     ds->values + (int64_t)col * ds->num_rows, ds->num_rows, out);
+        return out;
+    }
     if (!model_dict || !data_dict) return NULL;
     int32_t *map = malloc(sizeof(int32_t) * (size_t)(data_dict->count ? data_dict->count : 1));
     float *out = malloc(sizeof(float) * (size_t)(ds->num_rows ? ds->num_rows : 1));
@@ -220,6 +233,7 @@ static float *translate_categories(const gpl_model *m, const gpulayer_dataset *d
                      ? (float)map[code] : NAN;
     }
     free(map);
+    if (groups) gpl_categorical_group_values(groups, model_dict->count, out, ds->num_rows, out);
     return out;
 }
 

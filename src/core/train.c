@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "binning.h"
+#include "categorical.h"
 #include "booster.h"
 #include "dataset_match.h"
 #include "error.h"
@@ -82,7 +83,7 @@ static gpulayer_status prepare_evals(train_run *t,
         eval_state *e = &t->evals[i];
         e->ds = evals[i];
         e->name = names && names[i] ? names[i] : "eval";
-        GPL_CHECK(gpl_bin_matrix(&t->model->cuts, evals[i], t->nthread, &e->bins));
+        GPL_CHECK(gpl_categorical_bin_matrix(t->model, evals[i], t->nthread, &e->bins));
         size_t n = (size_t)evals[i]->num_rows * (size_t)K;
         GPL_CHECK(gpl_check_host_memory(2 * sizeof(float) * (uint64_t)n,
                                         "the margins of an evaluation set"));
@@ -206,7 +207,7 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     free(labels.weight);
     gpl_bin_cuts_free(&cuts);
     double t1 = omp_get_wtime();
-    if (st == GPULAYER_OK) st = gpl_bin_matrix(&t->model->cuts, train, t->nthread, &t->bins);
+    if (st == GPULAYER_OK) st = gpl_categorical_bin_matrix(t->model, train, t->nthread, &t->bins);
     double t2 = omp_get_wtime();
     if (st == GPULAYER_OK) st = gpl_feature_offsets(&t->model->cuts, &t->feature_offset);
     if (st == GPULAYER_OK) st = prepare_evals(t, evals, eval_names, num_evals);

@@ -202,7 +202,7 @@ gpulayer_status gpl_train_model_init(const gpl_params *p,
     if (st == GPULAYER_OK) st = copy_names(m, train);
     if (st == GPULAYER_OK && !cuts)
         st = gpl_bin_cuts_build(train, p->max_bin, nthread, &m->cuts);
-    if (st == GPULAYER_OK) st = gpl_categorical_setup(p, m);
+    if (st == GPULAYER_OK) st = gpl_categorical_setup(p, train, labels != NULL, m);
     if (st == GPULAYER_OK &&
         !(m->params_json = gpl_params_to_json(p, m->categories != NULL)))
         st = GPULAYER_ERR_OUT_OF_MEMORY;

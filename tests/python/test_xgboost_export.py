@@ -130,16 +130,21 @@ def test_export_has_xgboost_structure(tmp_path):
 
 SHARED = REPO.parent / "shared" / "data"
 CATEGORICAL_CASES = [
-    # file, label, objective: categorical text columns with missing cells
-    # (credit) and ordinal ones of 5 to 8 levels (diamonds)
-    ("modeldata_credit/credit_data.csv", "Status", "binary:logistic"),
-    ("ggplot2_diamonds/diamonds.csv", "price", "reg:squarederror"),
+    # file, label, objective, integer columns read as categories, columns
+    # left out: categorical text columns with missing cells (credit),
+    # ordinal ones of 5 to 8 levels (diamonds), and thousands of movies,
+    # whose rarest share a group (movielens)
+    ("modeldata_credit/credit_data.csv", "Status", "binary:logistic", [], []),
+    ("ggplot2_diamonds/diamonds.csv", "price", "reg:squarederror", [], []),
+    ("dslabs_movielens/movielens.csv.gz", "relevance", "reg:squarederror",
+     ["movieId", "userId"], ["rating", "title", "timestamp"]),
 ]
 
 
-@pytest.mark.parametrize("name,label,objective", CATEGORICAL_CASES,
+@pytest.mark.parametrize("name,label,objective,as_categories,ignore", CATEGORICAL_CASES,
                          ids=[c[0].split("/")[0] for c in CATEGORICAL_CASES])
-def test_export_of_category_sets_predicts_like_gpulayer(tmp_path, name, label, objective):
+def test_export_of_category_sets_predicts_like_gpulayer(tmp_path, name, label, objective,
+                                                        as_categories, ignore):
     """Splits by sets of categories become XGBoost's categorical splits:
     XGBoost predicts the export on pandas categories as gpulayer does."""
     import json
@@ -151,16 +156,27 @@ def test_export_of_category_sets_predicts_like_gpulayer(tmp_path, name, label, o
         pytest.skip(f"shared data not present: {data}")
     model = tmp_path / "model.json"
     exported = tmp_path / "xgboost.json"
+    extra = []
+    if as_categories:
+        extra += ["--categorical", ",".join(as_categories)]
+    if ignore:
+        extra += ["--ignore", ",".join(ignore)]
     run(cli, "train", "--data", data, "--label", label, "--objective", objective,
         "--model", model, "--param", "num_round=30", "--param", "max_depth=5",
-        "--param", "max_cat_to_onehot=2")
+        "--param", "max_cat_to_onehot=2", *extra)
+    if as_categories:
+        groups = json.loads(model.read_text()).get("category_groups")
+        assert groups, "no category was grouped"
     run(cli, "export", "--model", model, "--output", exported)
     trees = json.loads(exported.read_text())["learner"]["gradient_booster"]["model"]["trees"]
     assert sum(len(t["categories_nodes"]) for t in trees) > 0, "no categorical split exported"
 
-    frame = pd.read_csv(data).drop(columns=[label])
+    frame = pd.read_csv(data).drop(columns=[label, *ignore])
     for col in frame.columns:
-        if not pd.api.types.is_numeric_dtype(frame[col]):
+        if col in as_categories:
+            # gpulayer reads their values as names: sorted as text.
+            frame[col] = frame[col].astype(str).astype("category")
+        elif not pd.api.types.is_numeric_dtype(frame[col]):
             frame[col] = frame[col].astype("category")
     booster = xgb.Booster(model_file=str(exported))
     dmatrix = xgb.DMatrix(frame, enable_categorical=True)
