@@ -315,6 +315,15 @@ GPULAYER_API const char *gpulayer_booster_feature_name(
  * of range). */
 GPULAYER_API int gpulayer_booster_feature_is_categorical(
     const gpulayer_booster *b, int32_t col);
+/* Categories of feature col of the model: their number (0 for a numeric
+ * feature or col out of range), and the name of code (NULL when out of
+ * range). Codes follow the names sorted byte-wise. */
+GPULAYER_API int32_t gpulayer_booster_num_categories(const gpulayer_booster *b,
+                                                     int32_t col);
+GPULAYER_API const char *gpulayer_booster_category_name(
+    const gpulayer_booster *b, int32_t col, int32_t code);
+/* Trees in the model: num_rounds * num_outputs. */
+GPULAYER_API int32_t gpulayer_booster_num_trees(const gpulayer_booster *b);
 
 /* Model files: versioned JSON, written atomically (temp file + rename). */
 GPULAYER_API gpulayer_status gpulayer_booster_save(const gpulayer_booster *b,

@@ -5,16 +5,20 @@ from __future__ import annotations
 import copy
 import ctypes
 import os
+import re
 from ctypes import POINTER, byref, c_double, c_float, c_void_p
 from typing import Any, Iterable, Mapping
 
 import numpy as np
 
 from . import _lib
-from .dataset import Dataset, is_dataframe, to_dense
+from .dataset import Dataset, is_dataframe, is_sparse, to_dense
 from .errors import InvalidArgumentError
 
 __all__ = ["Booster", "format_param"]
+
+# The text of an integer as categorical_feature names a category.
+_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
 
 
 def format_param(value: Any) -> str:
@@ -163,6 +167,24 @@ class Booster:
         ]
         return names if any(n is not None for n in names) else None
 
+    @property
+    def feature_types(self) -> list[str]:
+        """Per feature "c" (categorical) or "q" (numeric), as XGBoost's
+        feature_types."""
+        lib = _lib.get()
+        return ["c" if lib.gpulayer_booster_feature_is_categorical(self.handle, f)
+                else "q" for f in range(self.num_features)]
+
+    def categories(self, feature: int) -> list[str] | None:
+        """The category names of a categorical feature in code order (sorted),
+        or None for a numeric feature."""
+        lib = _lib.get()
+        count = int(lib.gpulayer_booster_num_categories(self.handle, feature))
+        if not lib.gpulayer_booster_feature_is_categorical(self.handle, feature):
+            return None
+        return [_lib.decode(lib.gpulayer_booster_category_name(self.handle, feature, c))
+                for c in range(count)]
+
     def feature_importance(self, importance_type: str = "weight") -> np.ndarray:
         """Per-feature importance: 'weight' (number of splits), 'gain'
         (mean gain of its splits), 'cover' (mean hessian sum),
@@ -214,6 +236,21 @@ class Booster:
                   out.ctypes.data_as(POINTER(c_float)), out.size)
         return out[:, 0] if width == 1 else out
 
+    def _feature_kinds(self) -> list[str]:
+        """How prediction data are read, per feature: "numeric";
+        "integer" for a categorical feature whose categories are all
+        integers (categorical_feature columns: numbers are the names);
+        "categorical" for other categorical features (numbers are codes)."""
+        kinds = []
+        for f, kind in enumerate(self.feature_types):
+            if kind == "q":
+                kinds.append("numeric")
+            else:
+                names = self.categories(f)
+                kinds.append("integer" if names and all(_INTEGER.fullmatch(n) for n in names)
+                             else "categorical")
+        return kinds
+
     def _prediction_data(self, data) -> Dataset:
         """data as a Dataset whose columns are the model's features: a
         DataFrame or named Dataset with other or more columns is matched
@@ -234,17 +271,12 @@ class Booster:
             # Text columns are read as the model reads them, so that a
             # typo in a numeric feature is reported at its row.
             if data.shape[1] == self.num_features:
-                lib = _lib.get()
-                kinds = [
-                    "categorical"
-                    if lib.gpulayer_booster_feature_is_categorical(self.handle, f)
-                    else "numeric"
-                    for f in range(self.num_features)
-                ]
-                return Dataset(to_dense(data, kinds=kinds))
+                return Dataset(to_dense(data, kinds=self._feature_kinds()))
             return Dataset(data)
         if not isinstance(data, Dataset):
-            return Dataset(data)
+            if is_sparse(data) or "integer" not in self._feature_kinds():
+                return Dataset(data)
+            return Dataset(to_dense(data, kinds=self._feature_kinds()))
         data_names = data.feature_names
         if names is None or data_names is None or data_names == names:
             return data

@@ -22,6 +22,16 @@ Accepted data:
   dictionary, so a DataFrame may list its categories in any order; a value
   unseen in training is treated as missing. Column names become feature
   names.
+* ``categorical_feature`` (LightGBM's parameter) names further columns,
+  by index or name, that are categorical. A numeric column there holds
+  integer codes: each distinct value is a category named by its text
+  ("3", "17"), NaN is missing, and a negative or fractional value is an
+  error naming the column, row and value. At prediction a model reads a
+  numeric column of such a feature (whose categories are all integers) by
+  the same names, in a DataFrame or an array; a value unseen in training,
+  negative or fractional, is missing. ``enable_categorical`` (XGBoost's
+  parameter) is accepted and changes nothing: category, string and object
+  columns are categorical either way.
 * scipy.sparse matrices. They are densified, and **an absent entry is a
   missing value** (NaN), as in LibSVM files, not a zero; an explicitly
   stored zero stays a zero.
@@ -72,18 +82,105 @@ def is_sparse(data) -> bool:
     return sp is not None and sp.issparse(data)
 
 
-def to_dense(data, bad_numbers: str = "error", kinds=None) -> DenseMatrix:
+def to_dense(data, bad_numbers: str = "error", kinds=None,
+             categorical_feature="auto", feature_names=None) -> DenseMatrix:
     """Convert supported data to a dense float32 matrix (see the module
     documentation for the rules). bad_numbers is "error" or "missing" (see
-    there); kinds, for a DataFrame, lists per column "numeric",
-    "categorical" or None (decide by the rule), as a model reads them."""
+    there); kinds lists per column, as a model reads them, "numeric",
+    "categorical" (text; a numeric column holds codes), "integer"
+    (categorical; numbers are the names, and one that is not an integer is
+    missing) or None (decide by the rule). categorical_feature lists the
+    columns, by index or by name (feature_names, else a DataFrame's
+    columns), that are categorical; numbers there must be integer codes."""
     _check_bad_numbers(bad_numbers)
-    if is_dataframe(data):
-        return _from_dataframe(data, bad_numbers, kinds)
     if is_sparse(data):
+        if not _is_auto(categorical_feature):
+            raise TypeError("categorical_feature is not supported for "
+                            "scipy.sparse data; pass a dense array or a DataFrame")
         return DenseMatrix(_from_sparse(data), _lib.COL_MAJOR, None, {})
+    if is_dataframe(data):
+        names = (list(feature_names) if feature_names is not None
+                 else [str(c) for c in data.columns])
+        forced = _categorical_set(categorical_feature, data.shape[1], names)
+        return _from_dataframe(data, bad_numbers, kinds, forced)
     values, layout = _from_array(data)
-    return DenseMatrix(values, layout, None, {})
+    forced = _categorical_set(categorical_feature, values.shape[1], feature_names)
+    lenient = {j for j, k in enumerate(kinds or ()) if k == "integer"} - forced
+    if not forced and not lenient:
+        return DenseMatrix(values, layout, None, {})
+    raw = data if isinstance(data, np.ndarray) else np.asarray(data)
+    values = np.array(values, dtype=np.float32, order="F")
+    categories: dict[int, list[str]] = {}
+    for j in sorted(forced | lenient):
+        name = feature_names[j] if feature_names is not None else None
+        categories[j], values[:, j] = _integer_categories(
+            raw[:, j].astype(np.float64), name, j, strict=j in forced)
+    return DenseMatrix(values, _lib.COL_MAJOR, None, categories)
+
+
+def _is_auto(spec) -> bool:
+    return spec is None or (isinstance(spec, str) and spec == "auto")
+
+
+def _categorical_set(spec, num_cols: int, names) -> set[int]:
+    """The column indexes that categorical_feature names (LightGBM's rule:
+    "auto" or None = none beyond the column types, else a list of indexes
+    or names)."""
+    if _is_auto(spec):
+        return set()
+    if isinstance(spec, (str, int, np.integer)):
+        spec = [spec]
+    out = set()
+    for item in spec:
+        if isinstance(item, (bool, np.bool_)):
+            raise TypeError(f"categorical_feature lists column indexes or names, "
+                            f"got {item!r}")
+        if isinstance(item, (int, np.integer)):
+            if not 0 <= item < num_cols:
+                raise ValueError(f"categorical_feature: column index {int(item)} is out "
+                                 f"of range; the data have {num_cols} columns")
+            out.add(int(item))
+            continue
+        if names is None:
+            raise ValueError(f"categorical_feature: column {item!r} is named, but the "
+                             "data have no feature names; give column indexes or "
+                             "feature_names")
+        names = [str(n) for n in names]
+        if str(item) not in names:
+            raise ValueError(f"categorical_feature: no column is named {item!r} "
+                             f"(columns: {names[:10]}{' ...' if len(names) > 10 else ''})")
+        out.add(names.index(str(item)))
+    return out
+
+
+_INT32_MAX = 2**31 - 1
+
+
+def _integer_categories(values: np.ndarray, name, col: int, strict: bool):
+    """(sorted names, float codes) of a column of integer-coded categories:
+    each distinct integer's text is a category name, NaN stays missing.
+    strict (training): a negative, fractional or too large value is an
+    error naming the column, row and value; else (prediction) it is
+    missing, as an unseen category is."""
+    present = ~np.isnan(values)
+    ok = present & (values >= 0) & (values <= _INT32_MAX) & (np.floor(values) == values)
+    bad = present & ~ok
+    if strict and bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        what = f"categorical feature {name!r}" if name is not None else \
+            f"categorical feature column {col}"
+        raise ValueError(
+            f"{what}: row {row} (0-based position) holds {float(values[row]):g}, which is "
+            "not a non-negative integer; a column in categorical_feature must hold "
+            "integer codes 0, 1, 2, ... (NaN for missing)"
+        )
+    if not strict:
+        ok = present & (np.floor(values) == values) & (np.abs(values) <= _INT32_MAX)
+    ints = values[ok].astype(np.int64)
+    uniq, inverse = np.unique(ints, return_inverse=True)
+    codes = np.full(len(values), -1, dtype=np.int64)
+    codes[ok] = inverse.reshape(-1)
+    return _sorted_dictionary([str(int(u)) for u in uniq], codes)
 
 
 def _from_array(data) -> tuple[np.ndarray, int]:
@@ -231,7 +328,8 @@ def _is_categorical_dtype(dtype) -> bool:
     )
 
 
-def _from_dataframe(df, bad_numbers: str = "error", kinds=None) -> DenseMatrix:
+def _from_dataframe(df, bad_numbers: str = "error", kinds=None,
+                    forced=frozenset()) -> DenseMatrix:
     pd = _module("pandas")
     rows, cols = df.shape
     values = np.empty((rows, cols), dtype=np.float32, order="F")
@@ -240,6 +338,17 @@ def _from_dataframe(df, bad_numbers: str = "error", kinds=None) -> DenseMatrix:
         column = df.iloc[:, j]
         dtype = column.dtype
         kind = kinds[j] if kinds is not None else None
+        if j in forced:
+            kind = "categorical"
+        if kind == "integer" and _is_categorical_dtype(dtype):
+            kind = "categorical"
+        if (not _is_categorical_dtype(dtype) and (j in forced or kind == "integer")
+                and (pd.api.types.is_bool_dtype(dtype)
+                     or pd.api.types.is_numeric_dtype(dtype))):
+            categories[j], values[:, j] = _integer_categories(
+                column.to_numpy(dtype=np.float64, na_value=np.nan),
+                str(df.columns[j]), j, strict=j in forced)
+            continue
         numeric = None
         if (_is_categorical_dtype(dtype) and kind != "categorical"
                 and not isinstance(dtype, pd.CategoricalDtype)):
@@ -293,10 +402,22 @@ class Dataset:
         A value that is not a number in a text column that looks numeric
         (see the module documentation): an error naming column, row and
         value (default), or read as missing with one warning.
+    categorical_feature : "auto" or list of int or str
+        LightGBM's parameter: columns, by index or by name, that are
+        categorical besides those of category dtype ("auto", the default:
+        none). A numeric column listed here holds integer codes: each
+        distinct value is a category named by its text ("3", "17"), NaN is
+        missing, and a negative or fractional value is an error naming
+        the column, row and value. A text column listed here is
+        categorical even when its values are numbers.
+    enable_categorical : bool, optional
+        XGBoost's parameter, accepted for compatibility: category, string
+        and object columns of a DataFrame are categorical either way.
     """
 
     def __init__(self, data, label=None, weight=None, feature_names=None,
-                 bad_numbers: str = "error"):
+                 bad_numbers: str = "error", categorical_feature="auto",
+                 enable_categorical: bool | None = None):
         self._handle = c_void_p()
         if isinstance(data, Dataset):
             raise TypeError("data is already a Dataset")
@@ -305,10 +426,22 @@ class Dataset:
                 "Dataset(data) takes in-memory data; use Dataset.from_file(path) "
                 "to read a file"
             )
-        if is_sparse(data):
+        if enable_categorical not in (None, True, False):
+            raise TypeError(f"enable_categorical must be a bool, got {enable_categorical!r}")
+        if isinstance(data, DenseMatrix):
+            if not _is_auto(categorical_feature):
+                raise ValueError("categorical_feature applies when the data are "
+                                 "converted; pass it to to_dense()")
+            dense = data
+        elif is_sparse(data):
+            if not _is_auto(categorical_feature):
+                raise TypeError("categorical_feature is not supported for "
+                                "scipy.sparse data; pass a dense array or a DataFrame")
             self._init_sparse(data, label, weight, feature_names)
             return
-        dense = data if isinstance(data, DenseMatrix) else to_dense(data, bad_numbers)
+        else:
+            dense = to_dense(data, bad_numbers, categorical_feature=categorical_feature,
+                             feature_names=feature_names)
         rows, cols = dense.values.shape
         label_vec = None if label is None else _float_vector(label, rows, "label")
         weight_vec = None if weight is None else _float_vector(weight, rows, "weight")

@@ -12,6 +12,11 @@ the best round in ``best_iteration``.
 X may be a numpy array (NaN = missing), a pandas DataFrame (category,
 string and object columns are categorical features) or a scipy.sparse
 matrix, whose absent entries are missing values, not zeros.
+``categorical_feature`` (LightGBM's name; column indexes, or names of a
+DataFrame's columns) makes integer-coded numeric columns categorical: in
+fit a value there that is not a non-negative integer is an error, in
+prediction an unseen, negative or fractional value is missing.
+``enable_categorical`` (XGBoost's name) is accepted and changes nothing.
 
 The estimators train on the CPU by default (``device="cpu"``): placement
 with ``device="auto"`` probes the host's GPU runtimes on first use, which
@@ -37,7 +42,8 @@ from sklearn.utils.validation import (
 )
 
 from .booster import Booster
-from .dataset import Dataset, DenseMatrix, is_dataframe, to_dense
+from .dataset import (Dataset, DenseMatrix, _categorical_set, _is_auto, is_dataframe,
+                      is_sparse, to_dense)
 from .training import train
 
 __all__ = ["GPULayerRegressor", "GPULayerClassifier"]
@@ -94,6 +100,8 @@ class _GPULayerModel(BaseEstimator):
         device="cpu",
         verbosity=None,
         importance_type="gain",
+        categorical_feature="auto",
+        enable_categorical=None,
     ):
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -116,6 +124,8 @@ class _GPULayerModel(BaseEstimator):
         self.device = device
         self.verbosity = verbosity
         self.importance_type = importance_type
+        self.categorical_feature = categorical_feature
+        self.enable_categorical = enable_categorical
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -162,14 +172,18 @@ class _GPULayerModel(BaseEstimator):
 
         DataFrames with categorical or text columns skip scikit-learn's
         numeric conversion: the Dataset reads them column by column.
+        Columns in categorical_feature become categorical here.
         """
         no_y = isinstance(y, str) and y == "no_validation"
-        if is_dataframe(X) and not all(
+        if self.enable_categorical not in (None, True, False):
+            raise TypeError(
+                f"enable_categorical must be a bool, got {self.enable_categorical!r}")
+        if is_dataframe(X) and not (_is_auto(self.categorical_feature) and all(
             np.issubdtype(dt, np.number) or np.issubdtype(dt, np.bool_)
             for dt in _numpy_dtypes(X)
-        ):
+        )):
             validate_data(self, X, skip_check_array=True, reset=reset)
-            dense = to_dense(X)
+            dense = self._categorical_dense(X, reset)
             if np.isinf(dense.values).any():
                 raise ValueError("Input X contains infinity")
             if not no_y:
@@ -184,8 +198,28 @@ class _GPULayerModel(BaseEstimator):
             ensure_min_samples=1,
         )
         if no_y:
-            return validate_data(self, X, **check), None
-        return validate_data(self, X, y, **check, **self._y_check())
+            X, y = validate_data(self, X, **check), None
+        else:
+            X, y = validate_data(self, X, y, **check, **self._y_check())
+        if not _is_auto(self.categorical_feature):
+            if is_sparse(X):
+                raise TypeError("categorical_feature is not supported for "
+                                "scipy.sparse data; pass a dense array or a DataFrame")
+            X = self._categorical_dense(X, reset)
+        return X, y
+
+    def _categorical_dense(self, X, reset):
+        """X converted with categorical_feature's columns categorical: in
+        fit, a value that is not an integer code there is an error; in
+        prediction it is missing, as an unseen category is."""
+        names = getattr(self, "feature_names_in_", None)
+        names = None if names is None else [str(n) for n in names]
+        if reset:
+            return to_dense(X, categorical_feature=self.categorical_feature,
+                            feature_names=names)
+        columns = _categorical_set(self.categorical_feature, X.shape[1], names)
+        return to_dense(X, kinds=["integer" if j in columns else None
+                                  for j in range(X.shape[1])])
 
     def _y_check(self) -> dict:
         return {}
