@@ -325,6 +325,21 @@ GPULAYER_API const char *gpulayer_booster_category_name(
 /* Trees in the model: num_rounds * num_outputs. */
 GPULAYER_API int32_t gpulayer_booster_num_trees(const gpulayer_booster *b);
 
+/* The trees as text, in XGBoost's get_dump layout: one line a node, indented
+ * by depth with tabs. A numeric split reads "3:[age<41.5] yes=7,no=8,
+ * missing=7", a categorical one "1:[colour in {blue, red}] yes=3,no=4,
+ * missing=4" (the listed categories go to yes; missing and unseen
+ * categories to missing), a leaf "7:leaf=0.25". Features without a name
+ * are f0, f1, ... with_stats adds gain and cover. dump_model writes every
+ * tree, each after a "booster[t]:" line; dump_tree writes tree t only,
+ * down to max_depth (0 = all; an internal node below it reads "9:...").
+ * The caller frees the text with gpulayer_free_buffer. */
+GPULAYER_API gpulayer_status gpulayer_booster_dump_model(
+    const gpulayer_booster *b, int with_stats, char **out, size_t *out_len);
+GPULAYER_API gpulayer_status gpulayer_booster_dump_tree(
+    const gpulayer_booster *b, int32_t tree, int with_stats, int32_t max_depth,
+    char **out, size_t *out_len);
+
 /* Model files: versioned JSON, written atomically (temp file + rename). */
 GPULAYER_API gpulayer_status gpulayer_booster_save(const gpulayer_booster *b,
                                                    const char *path);

@@ -218,6 +218,11 @@ _PROTOTYPES = {
     "gpulayer_booster_num_categories": (c_int32, [_handle, c_int32]),
     "gpulayer_booster_category_name": (c_char_p, [_handle, c_int32, c_int32]),
     "gpulayer_booster_num_trees": (c_int32, [_handle]),
+    "gpulayer_booster_dump_model": (_status, [_handle, c_int, *_out_buffer]),
+    "gpulayer_booster_dump_tree": (
+        _status,
+        [_handle, c_int32, c_int, c_int32, *_out_buffer],
+    ),
     "gpulayer_booster_save": (_status, [_handle, c_char_p]),
     "gpulayer_booster_load": (_status, [c_char_p, _out_handle]),
     "gpulayer_booster_save_to_buffer": (_status, [_handle, *_out_buffer]),

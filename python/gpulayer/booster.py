@@ -185,6 +185,32 @@ class Booster:
         return [_lib.decode(lib.gpulayer_booster_category_name(self.handle, feature, c))
                 for c in range(count)]
 
+    def get_dump(self, with_stats: bool = False, dump_format: str = "text",
+                 max_depth: int = 0) -> list[str]:
+        """The trees as text, one string a tree, in XGBoost's layout:
+        ``0:[age<41.5] yes=1,no=2,missing=1`` for a numeric split,
+        ``0:[colour in {blue, red}] yes=1,no=2,missing=2`` for a
+        categorical one (the listed categories go to yes; missing and
+        unseen categories to missing), ``1:leaf=0.25`` for a leaf.
+        ``with_stats`` adds gain and cover; ``max_depth`` > 0 cuts each tree
+        at that depth (a deeper split reads ``9:...``)."""
+        if dump_format != "text":
+            raise ValueError(f"dump_format must be 'text', got {dump_format!r}")
+        trees = int(_lib.get().gpulayer_booster_num_trees(self.handle))
+        return [
+            _lib.take_buffer("gpulayer_booster_dump_tree", self.handle, t,
+                             int(bool(with_stats)), int(max_depth)).decode("utf-8")
+            for t in range(trees)
+        ]
+
+    def dump_model(self, path: str | os.PathLike, with_stats: bool = False) -> None:
+        """Write every tree as text (see :meth:`get_dump`), each after a
+        ``booster[t]:`` line, as XGBoost's dump_model."""
+        text = _lib.take_buffer("gpulayer_booster_dump_model", self.handle,
+                                int(bool(with_stats)))
+        with open(path, "wb") as f:
+            f.write(text)
+
     def feature_importance(self, importance_type: str = "weight") -> np.ndarray:
         """Per-feature importance: 'weight' (number of splits), 'gain'
         (mean gain of its splits), 'cover' (mean hessian sum),
