@@ -16,6 +16,7 @@ int cmd_train(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_importance(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 /* BEGIN DEVICE COMMANDS (owned by src/device/) */
 int cmd_devices(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);

@@ -30,7 +30,7 @@ SMALL = "y,a,b\n" + "".join(f"{i % 2},{i},{(i * 7) % 5}\n" for i in range(40))
 
 
 def test_help_for_every_command():
-    for cmd in ("train", "predict", "importance", "export"):
+    for cmd in ("train", "predict", "importance", "export", "dump"):
         r = run(cmd, "--help")
         assert r.returncode == 0 and "usage: gpulayer " + cmd in r.stdout
     r = run("--help")
@@ -297,3 +297,32 @@ def test_binary_input_is_refused_at_once(tmp_path):
                        env=dict(os.environ, GPULAYER_MEMORY_LIMIT="1M"))
     assert r.returncode == 1
     assert "line 2 is longer than the limit of 1048576 bytes" in r.stderr, r.stderr
+
+
+CATEGORICAL = "y,colour,x\n" + "".join(
+    f"{3 if i % 3 == 0 else -1},{['red', 'green', 'blue'][i % 3]},{(i * 7) % 11}\n"
+    for i in range(120))
+
+
+def test_dump_prints_categorical_splits_by_name(tmp_path):
+    data = write(tmp_path, "d.csv", CATEGORICAL)
+    model = str(tmp_path / "m.json")
+    r = run("train", "--data", data, "--num-round", "2", "--max-depth", "2",
+            "--device", "cpu", "--model", model, "--quiet")
+    assert r.returncode == 0, r.stderr
+    r = run("dump", "--model", model)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("booster[0]:\n0:[colour in {red}] yes=1,no=2,missing=2\n")
+    assert "booster[1]:\n" in r.stdout
+    r = run("dump", "--model", model, "--tree", "1", "--with-stats", "--max-depth", "1")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "booster" not in r.stdout and ",gain=" in lines[0] and ",cover=120" in lines[0]
+    out = str(tmp_path / "dump.txt")
+    assert run("dump", "--model", model, "--output", out).returncode == 0
+    assert open(out).read() == run("dump", "--model", model).stdout
+    r = run("dump", "--model", model, "--tree", "2")
+    assert r.returncode == 1 and "tree 2 does not exist; the model has 2 trees" in r.stderr
+    r = run("dump", "--model", model, "--tree", "x")
+    assert r.returncode == 2 and "--tree must be a non-negative integer, got 'x'" in r.stderr
+    assert run("dump").returncode == 2
