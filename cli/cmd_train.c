@@ -87,7 +87,8 @@ static void train_usage(FILE *out)
 "                       read whole by every rank. Rank 0 prints and saves.\n"
 "output:\n"
 "  --quiet              no progress output\n"
-"  --verbose            also print the device placement and memory\n"
+"  --verbose            also print the device placement and memory, and\n"
+"                       after training the first tree's splits to depth 3\n"
 "\n"
 "example:\n"
 "  gpulayer train --data data/demo/fertility_train.csv.gz --label morekids \\\n"
@@ -101,6 +102,19 @@ static int is_split_choice(const char *value)
 {
     return !strcmp(value, "partition") || !strcmp(value, "ordered") ||
            !strncmp(value, "ordered:", 8);
+}
+
+/* The first tree's splits down to depth 3, categories by name: a glance
+ * at what the model learned. */
+static void print_first_tree(const gpulayer_booster *b)
+{
+    char *text = NULL;
+    if (gpulayer_booster_num_trees(b) < 1 ||
+        gpulayer_booster_dump_tree(b, 0, 0, 3, &text, NULL) != GPULAYER_OK)
+        return;
+    fprintf(stderr, "first tree, to depth 3 ('gpulayer dump' prints every tree):\n%s",
+            text);
+    gpulayer_free_buffer(text);
 }
 
 static int set_option(train_options *o, const char *key, const char *value)
@@ -468,6 +482,7 @@ int cmd_train(int argc, char **argv)
         }
         if (best >= 0) fprintf(stderr, " (best round %d)", best + 1);
         fprintf(stderr, "; model saved to %s\n", o.model);
+        if (o.verbose) print_first_tree(o.booster);
     }
 done:
     for (int i = 0; i < o.num_valid; i++) gpulayer_dataset_free(valid[i]);

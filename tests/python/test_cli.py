@@ -326,3 +326,23 @@ def test_dump_prints_categorical_splits_by_name(tmp_path):
     r = run("dump", "--model", model, "--tree", "x")
     assert r.returncode == 2 and "--tree must be a non-negative integer, got 'x'" in r.stderr
     assert run("dump").returncode == 2
+
+
+def test_verbose_train_prints_the_first_tree_to_depth_3(tmp_path):
+    text = "y,colour,x\n" + "".join(
+        f"{(i % 3) * 5 + (i * 7) % 11},{['red', 'green', 'blue'][i % 3]},{(i * 7) % 11}\n"
+        for i in range(300))
+    data = write(tmp_path, "d.csv", text)
+    r = run("train", "--data", data, "--num-round", "2", "--max-depth", "6",
+            "--device", "cpu", "--model", str(tmp_path / "m.json"), "--verbose")
+    assert r.returncode == 0, r.stderr
+    summary = r.stderr.split("first tree, to depth 3 ('gpulayer dump' prints every tree):\n")
+    assert len(summary) == 2, r.stderr
+    lines = summary[1].splitlines()
+    assert lines[0].startswith("0:[colour in {") or lines[0].startswith("0:[x<")
+    assert any("colour in {" in line for line in lines)
+    assert any(line.startswith("\t\t\t") and line.endswith(":...") for line in lines)
+    assert not any(line.startswith("\t\t\t\t") for line in lines)
+    quiet = run("train", "--data", data, "--num-round", "2", "--device", "cpu",
+                "--model", str(tmp_path / "m.json"))
+    assert "first tree" not in quiet.stderr
