@@ -16,7 +16,8 @@ static void importance_usage(FILE *out)
 "usage: gpulayer importance --model FILE [--type TYPE] [--json]\n"
 "\n"
 "Prints the importance of every feature the model splits on, largest first,\n"
-"one 'name<TAB>value' line each (features without a name are f0, f1, ...).\n"
+"one 'name<TAB>value<TAB>kind' line each, kind 'categorical' or 'numeric'\n"
+"(features without a name are f0, f1, ...).\n"
 "\n"
 "  --model FILE   a model saved by 'gpulayer train'\n"
 "  --type TYPE    weight       number of splits on the feature\n"
@@ -24,7 +25,8 @@ static void importance_usage(FILE *out)
 "                 cover        mean hessian sum of its splits\n"
 "                 total_gain   summed loss reduction\n"
 "                 total_cover  summed hessian\n"
-"  --json         a JSON object instead of text\n");
+"  --json         a JSON object instead of text (\"categorical\": true or\n"
+"                 false for each feature)\n");
 }
 
 static const struct {
@@ -113,12 +115,14 @@ static int print_text(const gpulayer_booster *b, const ranked *r, int32_t n)
 {
     char buf[32];
     for (int32_t i = 0; i < n; i++)
-        printf("%s\t%.9g\n", feature_label(b, r[i].feature, buf, sizeof buf), r[i].value);
+        printf("%s\t%.9g\t%s\n", feature_label(b, r[i].feature, buf, sizeof buf), r[i].value,
+               gpulayer_booster_feature_is_categorical(b, r[i].feature) ? "categorical"
+                                                                        : "numeric");
     return 0;
 }
 
-/* {"type": ..., "features": [{"feature", "index", "value"}, ...]} with one
- * feature a line; values exact. */
+/* {"type": ..., "features": [{"feature", "index", "value", "categorical"},
+ * ...]} with one feature a line; values exact. */
 static int print_json(const gpulayer_booster *b, const importance_options *o,
                       const ranked *r, int32_t n)
 {
@@ -130,7 +134,10 @@ static int print_json(const gpulayer_booster *b, const importance_options *o,
         int ok = cJSON_AddStringToObject(item, "feature",
                                          feature_label(b, r[i].feature, buf, sizeof buf)) &&
                  cJSON_AddNumberToObject(item, "index", r[i].feature) &&
-                 cJSON_AddNumberToObject(item, "value", r[i].value);
+                 cJSON_AddNumberToObject(item, "value", r[i].value) &&
+                 cJSON_AddBoolToObject(
+                     item, "categorical",
+                     gpulayer_booster_feature_is_categorical(b, r[i].feature));
         char *text = ok ? cJSON_PrintUnformatted(item) : NULL;
         cJSON_Delete(item);
         if (!text) {

@@ -214,7 +214,8 @@ class Booster:
     def feature_importance(self, importance_type: str = "weight") -> np.ndarray:
         """Per-feature importance: 'weight' (number of splits), 'gain'
         (mean gain of its splits), 'cover' (mean hessian sum),
-        'total_gain' or 'total_cover'."""
+        'total_gain' or 'total_cover'. :attr:`feature_types` says which
+        features are categorical."""
         try:
             kind = _lib.IMPORTANCE_TYPES[importance_type]
         except KeyError:

@@ -346,3 +346,19 @@ def test_verbose_train_prints_the_first_tree_to_depth_3(tmp_path):
     quiet = run("train", "--data", data, "--num-round", "2", "--device", "cpu",
                 "--model", str(tmp_path / "m.json"))
     assert "first tree" not in quiet.stderr
+
+
+def test_importance_marks_categorical_features(tmp_path):
+    text = "y,colour,x\n" + "".join(
+        f"{(i % 3) * 5 + (i * 7) % 11},{['red', 'green', 'blue'][i % 3]},{(i * 7) % 11}\n"
+        for i in range(300))
+    data, model = write(tmp_path, "d.csv", text), str(tmp_path / "m.json")
+    assert run("train", "--data", data, "--num-round", "3", "--device", "cpu",
+               "--model", model, "--quiet").returncode == 0
+    r = run("importance", "--model", model, "--type", "weight")
+    assert r.returncode == 0, r.stderr
+    kinds = {line.split("\t")[0]: line.split("\t")[2] for line in r.stdout.splitlines()}
+    assert kinds == {"colour": "categorical", "x": "numeric"}
+    r = run("importance", "--model", model, "--json")
+    features = json.loads(r.stdout)["features"]
+    assert {f["feature"]: f["categorical"] for f in features} == {"colour": True, "x": False}
