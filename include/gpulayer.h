@@ -329,10 +329,12 @@ GPULAYER_API int32_t gpulayer_booster_num_trees(const gpulayer_booster *b);
  * by depth with tabs. A numeric split reads "3:[age<41.5] yes=7,no=8,
  * missing=7", a categorical one "1:[colour in {blue, red}] yes=3,no=4,
  * missing=4" (the listed categories go to yes; missing and unseen
- * categories to missing), a leaf "7:leaf=0.25". Features without a name
- * are f0, f1, ... with_stats adds gain and cover. dump_model writes every
- * tree, each after a "booster[t]:" line; dump_tree writes tree t only,
- * down to max_depth (0 = all; an internal node below it reads "9:...").
+ * categories to missing; a categorical feature split as ordered codes,
+ * categorical=ordered, reads the same), a leaf "7:leaf=0.25". Features
+ * without a name are f0, f1, ... with_stats adds gain and cover.
+ * dump_model writes every tree, each after a "booster[t]:" line; dump_tree
+ * writes tree t only, down to max_depth (0 = all; an internal node at that
+ * depth reads "9:...").
  * The caller frees the text with gpulayer_free_buffer. */
 GPULAYER_API gpulayer_status gpulayer_booster_dump_model(
     const gpulayer_booster *b, int with_stats, char **out, size_t *out_len);

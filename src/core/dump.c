@@ -17,6 +17,15 @@ static void feature_text(gpl_strbuf *sb, const gpl_model *m, int32_t f)
         gpl_strbuf_printf(sb, "f%d", (int)f);
 }
 
+/* Whether category code goes left at n: in its set, or for a split of
+ * the codes as ordered numbers (categorical=ordered), below the threshold. */
+static int goes_left(const gpl_tree_node *n, int32_t code)
+{
+    if (n->categorical)
+        return code + 1 < 32 * GPL_CAT_WORDS && gpl_cat_set_has(n->left_set, (uint32_t)code + 1);
+    return (float)code < n->threshold;
+}
+
 /* "name in {a, b}": the categories that go left. */
 static void category_set_text(gpl_strbuf *sb, const gpl_model *m, const gpl_tree_node *n)
 {
@@ -24,9 +33,9 @@ static void category_set_text(gpl_strbuf *sb, const gpl_model *m, const gpl_tree
     feature_text(sb, m, n->feature);
     gpl_strbuf_printf(sb, " in {");
     int first = 1;
-    for (uint32_t bin = 1; bin < 32u * GPL_CAT_WORDS; bin++) {
-        if (!gpl_cat_set_has(n->left_set, bin)) continue;
-        int32_t code = (int32_t)bin - 1;
+    const int32_t codes = d && !n->categorical ? d->count : 32 * GPL_CAT_WORDS - 1;
+    for (int32_t code = 0; code < codes; code++) {
+        if (!goes_left(n, code)) continue;
         gpl_strbuf_printf(sb, "%s", first ? "" : ", ");
         if (d && code < d->count) gpl_strbuf_printf(sb, "%s", d->names[code]);
         else gpl_strbuf_printf(sb, "%d", (int)code);
@@ -35,8 +44,8 @@ static void category_set_text(gpl_strbuf *sb, const gpl_model *m, const gpl_tree
     gpl_strbuf_printf(sb, "}");
 }
 
-/* Node i and its subtree at the given depth; below max_depth (> 0) a
- * subtree is summarised by its node count. */
+/* Node i and its subtree at the given depth; an internal node at
+ * max_depth (> 0) reads "i:...". */
 static void dump_node(gpl_strbuf *sb, const gpl_model *m, const gpl_tree *t, int32_t i,
                       int depth, int with_stats, int max_depth)
 {
@@ -53,7 +62,7 @@ static void dump_node(gpl_strbuf *sb, const gpl_model *m, const gpl_tree *t, int
         return;
     }
     gpl_strbuf_printf(sb, "%d:[", (int)i);
-    if (n->categorical) {
+    if (n->categorical || (m->categories && m->categories[n->feature])) {
         category_set_text(sb, m, n);
     } else {
         feature_text(sb, m, n->feature);

@@ -58,3 +58,14 @@ def test_dump_model_writes_every_tree(tmp_path):
     assert gpulayer.Booster().get_dump() == []
     with pytest.raises(gpulayer.errors.GPULayerError, match="has no model"):
         gpulayer.Booster().dump_model(tmp_path / "none.txt")
+
+
+def test_ordered_category_codes_dump_as_sets_of_names():
+    """With categorical=ordered a categorical feature is split at a code
+    threshold; the dump lists the categories below it by name."""
+    rng = np.random.default_rng(4)
+    colour = rng.choice(["blue", "green", "red"], 600)
+    y = (colour == "blue") * 2.0
+    bst = gpulayer.train({**PARAMS, "categorical": "ordered"},
+                         gpulayer.Dataset(pd.DataFrame({"colour": colour}), label=y), 1)
+    assert bst.get_dump()[0].startswith("0:[colour in {blue}] yes=1,no=2,missing=")
