@@ -126,7 +126,10 @@ static int set_option(train_options *o, const char *key, const char *value)
     else if (!strcmp(key, "ignore")) o->ignore = value;
     else if (!strcmp(key, "model")) o->model = value;
     else if (!strcmp(key, "bad_numbers")) return cli_parse_bad_numbers("train", value, &o->bad_numbers);
-    else if (!strcmp(key, "categorical") && !is_split_choice(value)) {
+    /* categorical=partition|ordered[:COLS] is the library's parameter (how
+     * categorical features are split); any other value lists columns. */
+    else if ((!strcmp(key, "categorical") && !is_split_choice(value)) ||
+             !strcmp(key, "categorical_columns")) {
         free(o->categorical);
         if (!(o->categorical = cli_split_list(value))) {
             fprintf(stderr, "gpulayer train: out of memory\n");
@@ -248,7 +251,7 @@ static int parse_args(int argc, char **argv, train_options *o)
         case OPT_EARLY: rc = set_option(o, "early_stopping_rounds", optarg); break;
         case OPT_CONFIG: break;
         case OPT_NO_HEADER: o->no_header = 1; break;
-        case OPT_CATEGORICAL: rc = set_option(o, "categorical", optarg); break;
+        case OPT_CATEGORICAL: rc = set_option(o, "categorical_columns", optarg); break;
         case OPT_BAD_NUMBERS: rc = set_option(o, "bad_numbers", optarg); break;
         case OPT_DIST:
             if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {

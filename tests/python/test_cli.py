@@ -362,3 +362,22 @@ def test_importance_marks_categorical_features(tmp_path):
     r = run("importance", "--model", model, "--json")
     features = json.loads(r.stdout)["features"]
     assert {f["feature"]: f["categorical"] for f in features} == {"colour": True, "x": False}
+
+
+def test_categorical_split_mode_is_a_parameter_not_a_column(tmp_path):
+    """--param categorical=ordered was taken for a list of columns and
+    failed with "categorical column 'ordered' not found"."""
+    data = write(tmp_path, "d.csv", CATEGORICAL)
+    model = tmp_path / "m.json"
+    for how in (["--param", "categorical=ordered"],
+                ["--config", write(tmp_path, "t.conf", "categorical = ordered\n")]):
+        r = run("train", "--data", data, "--num-round", "1", "--device", "cpu",
+                "--model", str(model), "--quiet", "--categorical", "x", *how)
+        assert r.returncode == 0, r.stderr
+        saved = json.loads(model.read_text())
+        assert saved["params"]["categorical"] == "ordered"
+        assert saved["categories"][1] is not None  # x is still categorical
+    r = run("train", "--data", data, "--num-round", "1", "--device", "cpu",
+            "--model", str(model), "--quiet", "--param", "categorical=x")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(model.read_text())["params"]["categorical"] == "partition"
