@@ -17,9 +17,12 @@ static void export_usage(FILE *out)
 "  --model FILE    the gpulayer model\n"
 "  --output FILE   where to write the converted model\n"
 "  --format F      xgboost (default): XGBoost's JSON model format, for\n"
-"                  xgboost.Booster(model_file=FILE). Categorical features\n"
-"                  are exported as their numeric codes, and feature names are\n"
-"                  left out so that plain arrays can be predicted on.\n");
+"                  xgboost.Booster(model_file=FILE). Splits by sets of\n"
+"                  categories become XGBoost's categorical splits over the\n"
+"                  codes of the model's sorted category names (give XGBoost\n"
+"                  pandas categories in that order, docs/categorical.md);\n"
+"                  feature names are left out so that plain arrays can be\n"
+"                  predicted on.\n");
 }
 
 typedef struct export_options {

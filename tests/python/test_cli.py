@@ -3,6 +3,7 @@ output, and clear errors on bad input (file, line and column named; no
 crash, no model written)."""
 import json
 import os
+import re
 import subprocess
 
 import numpy as np
@@ -381,3 +382,16 @@ def test_categorical_split_mode_is_a_parameter_not_a_column(tmp_path):
             "--model", str(model), "--quiet", "--param", "categorical=x")
     assert r.returncode == 0, r.stderr
     assert json.loads(model.read_text())["params"]["categorical"] == "partition"
+
+
+def test_train_help_lists_the_categorical_parameters():
+    r = run("train", "--help")
+    assert r.returncode == 0
+    for name, default in (("categorical", "partition (default)"),
+                          ("max_cat_to_onehot", "(default 4)"),
+                          ("max_cat_threshold", "(default 64)"),
+                          ("cat_smooth", "(default 10)"), ("cat_l2", "(default 10)"),
+                          ("min_data_per_group", "(default 1)")):
+        entry = re.search(rf"\n  {name} +(.*(?:\n {{10,}}.*)*)", r.stdout)
+        assert entry, f"{name} is not listed"
+        assert default in " ".join(entry.group(1).split()), name
