@@ -188,3 +188,32 @@ def test_export_of_category_sets_predicts_like_gpulayer(tmp_path, name, label, o
     worst = np.max(np.abs(ours - theirs))
     assert worst <= 1e-4 * max(1.0, np.max(np.abs(ours))), (
         f"{name}: margins differ from XGBoost's by up to {worst:g}")
+
+
+def test_export_predicts_in_xgboost_with_the_models_categories(tmp_path):
+    """docs/categorical.md: pandas categories in the order of
+    Booster.categories(f) let XGBoost predict a frame that lacks some
+    categories of the training data, and unseen ones go the missing way."""
+    pd = pytest.importorskip("pandas")
+    import gpulayer
+
+    rng = np.random.default_rng(11)
+    shops = [f"shop{i:02d}" for i in range(12)]
+    shop = rng.choice(shops, 3000)
+    x = rng.normal(size=3000)
+    y = np.isin(shop, shops[::3]) * 2.0 + (shop == "shop05") * 1.0 + 0.3 * x
+    train = pd.DataFrame({"x": x, "shop": pd.Categorical(shop)})
+    bst = gpulayer.train({"max_depth": 4, "device": "cpu", "nthread": 2},
+                         gpulayer.Dataset(train, label=y), 20)
+    path = tmp_path / "xgb.json"
+    bst.export_xgboost(path)
+    test = pd.DataFrame({"x": x[:40], "shop": np.where(np.arange(40) % 7 == 0, "new",
+                                                        np.where(shop[:40] == "shop00",
+                                                                 "shop01", shop[:40]))})
+    ours = bst.predict(test, output_margin=True)
+    names = bst.categories(1)
+    frame = test.assign(shop=pd.Categorical(test["shop"].where(test["shop"].isin(names)),
+                                            categories=names))
+    theirs = xgb.Booster(model_file=str(path)).predict(
+        xgb.DMatrix(frame, enable_categorical=True), output_margin=True)
+    np.testing.assert_allclose(theirs, ours, rtol=1e-5, atol=1e-5)
