@@ -63,7 +63,8 @@ class Booster:
     max_depth, min_child_weight, lambda, alpha, gamma, subsample,
     colsample_bytree, max_bin, num_round, seed, nthread, base_score,
     num_class, grow_policy, max_leaves, eval_metric, early_stopping_rounds,
-    device, verbosity.
+    device, verbosity; for categorical features categorical, max_cat_to_onehot,
+    max_cat_threshold, cat_smooth, cat_l2, min_data_per_group.
 
     Boosters pickle (the model travels as its JSON text) and copy.
     """

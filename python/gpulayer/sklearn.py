@@ -17,6 +17,9 @@ DataFrame's columns) makes integer-coded numeric columns categorical: in
 fit a value there that is not a non-negative integer is an error, in
 prediction an unseen, negative or fractional value is missing.
 ``enable_categorical`` (XGBoost's name) is accepted and changes nothing.
+How categorical features are split: ``categorical`` ("partition" or
+"ordered"), ``max_cat_to_onehot``, ``max_cat_threshold``, ``cat_smooth``,
+``cat_l2``, ``min_data_per_group`` (docs/categorical.md).
 
 The estimators train on the CPU by default (``device="cpu"``): placement
 with ``device="auto"`` probes the host's GPU runtimes on first use, which
@@ -70,6 +73,12 @@ _DIRECT = (
     "early_stopping_rounds",
     "device",
     "verbosity",
+    "categorical",
+    "max_cat_to_onehot",
+    "max_cat_threshold",
+    "cat_smooth",
+    "cat_l2",
+    "min_data_per_group",
 )
 
 
@@ -102,6 +111,12 @@ class _GPULayerModel(BaseEstimator):
         importance_type="gain",
         categorical_feature="auto",
         enable_categorical=None,
+        categorical=None,
+        max_cat_to_onehot=None,
+        max_cat_threshold=None,
+        cat_smooth=None,
+        cat_l2=None,
+        min_data_per_group=None,
     ):
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -126,6 +141,12 @@ class _GPULayerModel(BaseEstimator):
         self.importance_type = importance_type
         self.categorical_feature = categorical_feature
         self.enable_categorical = enable_categorical
+        self.categorical = categorical
+        self.max_cat_to_onehot = max_cat_to_onehot
+        self.max_cat_threshold = max_cat_threshold
+        self.cat_smooth = cat_smooth
+        self.cat_l2 = cat_l2
+        self.min_data_per_group = min_data_per_group
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

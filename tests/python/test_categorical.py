@@ -181,3 +181,24 @@ def test_sklearn_categorical_feature():
         clone(est).fit(np.column_stack([x, np.full_like(x, 0.5)]), y)
     plain = GPULayerRegressor(n_estimators=2).fit(X, y)
     assert plain.get_booster().feature_types == ["q", "q"]
+
+
+def test_sklearn_passes_the_categorical_parameters():
+    pytest.importorskip("sklearn")
+    from gpulayer.sklearn import GPULayerRegressor
+
+    rng = np.random.default_rng(8)
+    colour = rng.choice(["blue", "green", "red", "grey", "pink", "teal"], 600)
+    frame = pd.DataFrame({"colour": colour})
+    y = np.isin(colour, ["blue", "grey", "teal"]) * 2.0
+    params = dict(categorical="partition", max_cat_to_onehot=2, max_cat_threshold=8,
+                  cat_smooth=5.0, cat_l2=1.0, min_data_per_group=3.0)
+    est = GPULayerRegressor(n_estimators=1, max_depth=1, **params).fit(frame, y)
+    booster = est.get_booster()
+    for key, value in params.items():
+        got = booster.get_param(key)
+        assert (got == value if isinstance(value, str) else float(got) == value), key
+    # One split by a set separates the three categories of the high label.
+    assert booster.get_dump()[0].startswith("0:[colour in {")
+    ordered = GPULayerRegressor(n_estimators=1, categorical="ordered").fit(frame, y)
+    assert ordered.get_booster().get_param("categorical") == "ordered"
