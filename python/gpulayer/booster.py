@@ -302,9 +302,10 @@ class Booster:
                 return Dataset(to_dense(data, kinds=self._feature_kinds()))
             return Dataset(data)
         if not isinstance(data, Dataset):
-            if is_sparse(data) or "integer" not in self._feature_kinds():
+            kinds = None if is_sparse(data) else self._feature_kinds()
+            if kinds is None or "integer" not in kinds:
                 return Dataset(data)
-            return Dataset(to_dense(data, kinds=self._feature_kinds()))
+            return Dataset(to_dense(data, kinds=kinds))
         data_names = data.feature_names
         if names is None or data_names is None or data_names == names:
             return data
