@@ -73,6 +73,11 @@ static void train_usage(FILE *out)
 "                       num_class, grow_policy, max_leaves, eval_metric\n"
 "                       (rmse, mae, logloss, error, auc, mlogloss, merror;\n"
 "                       repeatable), early_stopping_rounds, device\n"
+"  --config FILE        'key = value' lines: any parameter, or data, label,\n"
+"                       format, weight, ignore, categorical, bad_numbers,\n"
+"                       valid, model; flags given on\n"
+"                       the command line win\n");
+    fprintf(out,
 "categorical features (docs/categorical.md), with --param KEY=VALUE:\n"
 "  categorical          partition (default): split by sets of categories;\n"
 "                       ordered: split the codes of the sorted names as\n"
@@ -86,10 +91,6 @@ static void train_usage(FILE *out)
 "  cat_l2               added to lambda for partition splits (default 10)\n"
 "  min_data_per_group   the hessian sum a category needs to be placed by a\n"
 "                       partition split; rows for squared error (default 1)\n"
-"  --config FILE        'key = value' lines: any parameter, or data, label,\n"
-"                       format, weight, ignore, categorical, bad_numbers,\n"
-"                       valid, model; flags given on\n"
-"                       the command line win\n"
 "distributed (data-parallel over MPI, CPU ranks):\n"
 "  --dist M             auto (default: on when started by mpirun, srun or\n"
 "                       gpulayer run --nproc), on or off\n"
