@@ -17,12 +17,16 @@ static void feature_text(gpl_strbuf *sb, const gpl_model *m, int32_t f)
         gpl_strbuf_printf(sb, "f%d", (int)f);
 }
 
-/* Whether category code goes left at n: in its set, or for a split of
+/* Whether category code goes left at n: its group (the code itself when
+ * the feature's categories are not grouped) in the set, or for a split of
  * the codes as ordered numbers (categorical=ordered), below the threshold. */
-static int goes_left(const gpl_tree_node *n, int32_t code)
+static int goes_left(const gpl_model *m, const gpl_tree_node *n, int32_t code)
 {
-    if (n->categorical)
-        return code + 1 < 32 * GPL_CAT_WORDS && gpl_cat_set_has(n->left_set, (uint32_t)code + 1);
+    if (n->categorical) {
+        const int32_t *group = m->cat_groups ? m->cat_groups[n->feature] : NULL;
+        const int32_t g = group ? group[code] : code;
+        return g + 1 < 32 * GPL_CAT_WORDS && gpl_cat_set_has(n->left_set, (uint32_t)g + 1);
+    }
     return (float)code < n->threshold;
 }
 
@@ -33,9 +37,9 @@ static void category_set_text(gpl_strbuf *sb, const gpl_model *m, const gpl_tree
     feature_text(sb, m, n->feature);
     gpl_strbuf_printf(sb, " in {");
     int first = 1;
-    const int32_t codes = d && !n->categorical ? d->count : 32 * GPL_CAT_WORDS - 1;
+    const int32_t codes = d ? d->count : 32 * GPL_CAT_WORDS - 1;
     for (int32_t code = 0; code < codes; code++) {
-        if (!goes_left(n, code)) continue;
+        if (!goes_left(m, n, code)) continue;
         gpl_strbuf_printf(sb, "%s", first ? "" : ", ");
         if (d && code < d->count) gpl_strbuf_printf(sb, "%s", d->names[code]);
         else gpl_strbuf_printf(sb, "%d", (int)code);
