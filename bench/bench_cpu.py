@@ -1,8 +1,12 @@
 """CPU benchmark: GPUlayer against XGBoost (hist) and LightGBM, same data,
 same machine, same run, interleaved, 2 threads each.
 
-    python3 bench/bench_cpu.py [--workloads synthetic,flights] [--repeats 1]
-        [--rounds 200] [--bench build/bench/gpulayer-bench]
+    python3 bench/bench_cpu.py [--workloads synthetic,flights,flights-cat]
+        [--repeats 1] [--rounds 200] [--bench build/bench/gpulayer-bench]
+
+flights-cat is flights with origin and destination as categories: each
+library's own categorical splits (GPUlayer's sets, XGBoost's
+enable_categorical with its feature types, LightGBM's categorical_feature).
 
 Each library trains and predicts in its own process, so peak RSS is
 measured per library. Prints a table of training time, ratio to each
@@ -31,21 +35,27 @@ import numpy as np
 lib, prefix, rounds, eta, depth, max_bin, threads = sys.argv[1:8]
 rounds, depth, max_bin, threads, eta = int(rounds), int(depth), int(max_bin), int(threads), float(eta)
 F = int(sys.argv[8])
+cats = [int(c) for c in sys.argv[9].split(",")] if len(sys.argv) > 9 and sys.argv[9] else []
 X = np.fromfile(prefix + "train.X.f32", dtype=np.float32).reshape(-1, F)
 y = np.fromfile(prefix + "train.y.f32", dtype=np.float32)
 Xt = np.fromfile(prefix + "test.X.f32", dtype=np.float32).reshape(-1, F)
 if lib == "xgboost":
     import xgboost as xgb
     t0 = time.perf_counter()
-    d = xgb.DMatrix(X, y, nthread=threads)
+    types = ["c" if i in cats else "q" for i in range(F)] if cats else None
+    d = xgb.DMatrix(X, y, nthread=threads, feature_types=types, enable_categorical=bool(cats))
     m = xgb.train(dict(objective="binary:logistic", eta=eta, max_depth=depth, max_bin=max_bin,
                        tree_method="hist", nthread=threads), d, rounds)
     train_s = time.perf_counter() - t0
-    t0 = time.perf_counter(); p = m.inplace_predict(Xt); predict_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    p = (m.predict(xgb.DMatrix(Xt, feature_types=types, enable_categorical=True)) if cats
+         else m.inplace_predict(Xt))
+    predict_s = time.perf_counter() - t0
 else:
     import lightgbm as lgb
     t0 = time.perf_counter()
-    d = lgb.Dataset(X, y, params=dict(max_bin=max_bin, verbose=-1))
+    d = lgb.Dataset(X, y, params=dict(max_bin=max_bin, verbose=-1),
+                    categorical_feature=cats or "auto")
     m = lgb.train(dict(objective="binary", learning_rate=eta, num_leaves=255, max_depth=depth,
                        max_bin=max_bin, num_threads=threads, verbose=-1, min_child_samples=20),
                   d, rounds)
@@ -63,42 +73,48 @@ FLIGHTS = os.path.join(HERE, "..", "..", "shared", "data", "flights_3m", "flight
 
 def flights(prefix, path=None):
     """flights_3m: delay > 15 as binary, categorical airports as sorted
-    codes (as GPUlayer numbers them), shuffled 80/20 split."""
+    codes (as GPUlayer numbers them), shuffled 80/20 split. Returns the
+    feature count and the categorical columns as {index: categories}."""
     import pandas as pd
     path = path or FLIGHTS
     df = pd.read_csv(path)
     y = (df.pop("delay") > 15).astype(np.float32).to_numpy()
     df = df.drop(columns=["date"])
-    for col in df.columns:
+    categorical = {}
+    for i, col in enumerate(df.columns):
         if not pd.api.types.is_numeric_dtype(df[col]):
             cats = sorted(df[col].dropna().unique())
             df[col] = pd.Categorical(df[col], categories=cats).codes.astype(np.float32)
+            categorical[i] = len(cats)
     X = df.to_numpy(dtype=np.float32)
     idx = np.random.default_rng(0).permutation(len(y))
     cut = int(len(y) * 0.8)
     synth.write(prefix + "train", X[idx[:cut]], y[idx[:cut]])
     synth.write(prefix + "test", X[idx[cut:]], y[idx[cut:]])
-    return X.shape[1]
+    return X.shape[1], categorical
 
 
 def synthetic(prefix):
     synth.write(prefix + "train", *synth.make(1_000_000, 28, 1))
     synth.write(prefix + "test", *synth.make(200_000, 28, 2))
-    return 28
+    return 28, {}
 
 
-def run_peer(lib, prefix, F, p):
+def run_peer(lib, prefix, F, p, cats=None):
     args = [sys.executable, "-c", PEER, lib, prefix, str(p["rounds"]), str(p["eta"]),
-            str(p["max_depth"]), str(p["max_bin"]), str(p["threads"]), str(F)]
+            str(p["max_depth"]), str(p["max_bin"]), str(p["threads"]), str(F),
+            ",".join(str(c) for c in sorted(cats or {}))]
     env = dict(os.environ, OMP_NUM_THREADS=str(p["threads"]))
     return json.loads(subprocess.check_output(args, env=env).decode().strip().splitlines()[-1])
 
 
-def run_gpulayer(bench, prefix, F, p):
+def run_gpulayer(bench, prefix, F, p, cats=None, device="cpu"):
     args = [bench, prefix + "train.X.f32", prefix + "train.y.f32", prefix + "test.X.f32",
             prefix + "test.y.f32", str(F), "objective=binary:logistic",
             f"num_round={p['rounds']}", f"eta={p['eta']}", f"max_depth={p['max_depth']}",
-            f"max_bin={p['max_bin']}", f"nthread={p['threads']}", "device=cpu"]
+            f"max_bin={p['max_bin']}", f"nthread={p['threads']}", f"device={device}"]
+    if cats:
+        args.append("cat_columns=" + ",".join(f"{c}:{n}" for c, n in sorted(cats.items())))
     env = dict(os.environ, BENCH_PRED=prefix + "gpulayer.pred.f32")
     return json.loads(subprocess.check_output(args, env=env).decode().strip().splitlines()[-1])
 
@@ -123,18 +139,21 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.workloads.split(","):
             prefix = os.path.join(tmp, name + ".")
-            F = synthetic(prefix) if name == "synthetic" else flights(prefix, args.flights)
+            F, cats = synthetic(prefix) if name == "synthetic" else flights(prefix, args.flights)
+            if name != "flights-cat":
+                cats = {}
             n = os.path.getsize(prefix + "train.y.f32") // 4
             nt = os.path.getsize(prefix + "test.y.f32") // 4
             best = {}
             for r in range(args.repeats):  # interleaved: each library once per repeat
                 for lib in libs:
-                    res = (run_gpulayer(args.bench, prefix, F, p) if lib == "gpulayer"
-                           else run_peer(lib, prefix, F, p))
+                    res = (run_gpulayer(args.bench, prefix, F, p, cats) if lib == "gpulayer"
+                           else run_peer(lib, prefix, F, p, cats))
                     if lib not in best or res["train_s"] < best[lib]["train_s"]:
                         best[lib] = res
                     print(f"  {name} run {r + 1} {lib}: {res}", file=sys.stderr)
-            print(f"\n{name}: {n} train rows x {F} features, {nt} test rows, "
+            print(f"\n{name}: {n} train rows x {F} features"
+                  f"{f' ({len(cats)} categorical)' if cats else ''}, {nt} test rows, "
                   f"{p['rounds']} rounds, eta {p['eta']}, max_depth {p['max_depth']}, "
                   f"max_bin {p['max_bin']}, {p['threads']} threads, best of {args.repeats}")
             print(f"{'library':10} {'train s':>8} {'vs xgb':>7} {'vs lgbm':>8} {'AUC':>8} "

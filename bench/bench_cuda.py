@@ -6,7 +6,10 @@ Workloads (--workload):
   synthetic  bench/synth.py's recipe, 10,000,000 x 28 training rows (seed 1)
              and 1,000,000 test rows (seed 2);
   wide       the same recipe, 1,000,000 x 256 (seed 1), 200,000 test rows;
-  flights    flights_3m (delay > 15), shuffled 80/20 split (--flights).
+  flights    flights_3m (delay > 15), shuffled 80/20 split (--flights);
+  flights-cat  the same with origin and destination as categories, each
+             library splitting them its own way (GPUlayer's sets, XGBoost's
+             enable_categorical).
 Both libraries train binary:logistic for 500 rounds (eta 0.1, max_depth 8,
 max_bin 256) on the GPU; each runs in its own process while nvidia-smi is
 polled for that process's GPU memory. AUC is sklearn's roc_auc_score on the
@@ -43,15 +46,18 @@ WORKLOADS = {"synthetic": (10_000_000, 1_000_000, 28), "wide": (1_000_000, 200_0
 def ensure_data(d, workload, rows=None, flights_csv=None):
     """Writes the workload's raw float32 files once; returns the train and
     test prefixes and the number of features."""
-    d = os.path.join(d, workload)
+    d = os.path.join(d, "flights" if workload == "flights-cat" else workload)
     os.makedirs(d, exist_ok=True)
     train, test = os.path.join(d, "train"), os.path.join(d, "test")
-    if workload == "flights":
+    if workload.startswith("flights"):
         if not os.path.exists(test + ".y.f32"):
             import bench_cpu
-            F = bench_cpu.flights(os.path.join(d, ""), flights_csv)
-            open(os.path.join(d, "features"), "w").write(str(F))
-        return train, test, int(open(os.path.join(d, "features")).read())
+            F, cats = bench_cpu.flights(os.path.join(d, ""), flights_csv)
+            open(os.path.join(d, "features"), "w").write(
+                json.dumps({"features": F, "categorical": cats}))
+        meta = json.loads(open(os.path.join(d, "features")).read())
+        cats = {int(k): v for k, v in meta["categorical"].items()}
+        return train, test, meta["features"], cats if workload == "flights-cat" else {}
     n, test_rows, F = WORKLOADS[workload]
     n = rows or n
     for prefix, count, seed in ((train, n, 1), (test, test_rows, 2)):
@@ -61,7 +67,7 @@ def ensure_data(d, workload, rows=None, flights_csv=None):
         X, y = synth.make(count, F, seed)
         synth.write(prefix, X, y)
         print(f"[bench] wrote {prefix}: {count} x {F} in {time.time() - t:.1f} s", flush=True)
-    return train, test, F
+    return train, test, F, {}
 
 
 def load(prefix, F):
@@ -125,11 +131,18 @@ def run_measured(cmd, env=None):
 
 
 # --------------------------------------------------------------- runs
-def xgboost_worker(train, test, F, rounds, pred_path, device):
+def feature_types(F, cats):
+    """XGBoost's feature types: "c" for the categorical columns."""
+    return ["c" if i in cats else "q" for i in range(F)] if cats else None
+
+
+def xgboost_worker(train, test, F, rounds, pred_path, device, cats):
     import xgboost as xgb
     X, y = load(train, F)
     t = time.time()
-    dtrain = xgb.QuantileDMatrix(X, y, max_bin=PARAMS["max_bin"])
+    types = feature_types(F, cats)
+    dtrain = xgb.QuantileDMatrix(X, y, max_bin=PARAMS["max_bin"], feature_types=types,
+                                 enable_categorical=bool(cats))
     prepare_s = time.time() - t
     params = dict(PARAMS, device=device, tree_method="hist")
     t = time.time()
@@ -137,7 +150,8 @@ def xgboost_worker(train, test, F, rounds, pred_path, device):
     train_s = time.time() - t
     Xt, _ = load(test, F)
     t = time.time()
-    pred = booster.inplace_predict(Xt)
+    pred = (booster.predict(xgb.DMatrix(Xt, feature_types=types, enable_categorical=True))
+            if cats else booster.inplace_predict(Xt))
     pred = np.asarray(pred.get() if hasattr(pred, "get") else pred, dtype=np.float32)
     predict_s = time.time() - t
     pred.tofile(pred_path)
@@ -145,23 +159,29 @@ def xgboost_worker(train, test, F, rounds, pred_path, device):
                       "predict_s": round(predict_s, 4), "version": xgb.__version__}))
 
 
-def run_xgboost(train, test, F, rounds, device):
+def cat_arg(cats):
+    return ",".join(f"{c}:{n}" for c, n in sorted(cats.items()))
+
+
+def run_xgboost(train, test, F, rounds, device, cats):
     pred = train + ".xgb.pred.f32"
     out, _, mem = run_measured([sys.executable, os.path.abspath(__file__), "--worker",
                                 "xgboost", "--train", train, "--test", test, "--features",
                                 str(F), "--rounds", str(rounds), "--pred", pred,
-                                "--device", device])
+                                "--device", device, "--cats", cat_arg(cats)])
     r = json.loads(out.strip().splitlines()[-1])
     r.update(mem)
     return r, pred
 
 
-def run_gpulayer(exe, train, test, F, rounds, device, extra_env=None, tag="gpulayer"):
+def run_gpulayer(exe, train, test, F, rounds, device, extra_env=None, tag="gpulayer", cats=None):
     pred = train + "." + tag + ".pred.f32"
     env = dict(os.environ, BENCH_PRED=pred, **(extra_env or {}))
     cmd = [exe, train + ".X.f32", train + ".y.f32", test + ".X.f32", test + ".y.f32",
            str(F), "objective=binary:logistic", f"num_round={rounds}", "eta=0.1",
            "max_depth=8", "max_bin=256", f"device={device}", "verbosity=2"]
+    if cats:
+        cmd.append("cat_columns=" + cat_arg(cats))
     out, err, mem = run_measured(cmd, env)
     r = json.loads(out.strip().splitlines()[-1])
     r.update(mem)
@@ -192,7 +212,8 @@ def profile_table(lines):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpulayer-bench", default="build-cuda/bench/gpulayer-bench")
-    ap.add_argument("--workload", default="synthetic", choices=["synthetic", "wide", "flights"])
+    ap.add_argument("--workload", default="synthetic",
+                    choices=["synthetic", "wide", "flights", "flights-cat"])
     ap.add_argument("--rows", type=int, default=None, help="training rows (synthetic, wide)")
     ap.add_argument("--flights", default=os.path.join(HERE, "..", "..", "shared", "data",
                                                       "flights_3m", "flights_3m.csv.xz"))
@@ -208,37 +229,39 @@ def main():
     ap.add_argument("--test", help=argparse.SUPPRESS)
     ap.add_argument("--pred", help=argparse.SUPPRESS)
     ap.add_argument("--features", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--cats", default="", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.worker == "xgboost":
-        xgboost_worker(a.train, a.test, a.features, a.rounds, a.pred, a.device)
+        cats = {int(c.split(":")[0]): int(c.split(":")[1]) for c in a.cats.split(",") if c}
+        xgboost_worker(a.train, a.test, a.features, a.rounds, a.pred, a.device, cats)
         return
 
-    train, test, F = ensure_data(a.data, a.workload, a.rows, a.flights)
+    train, test, F, cats = ensure_data(a.data, a.workload, a.rows, a.flights)
     res = {"workload": a.workload, "rows": os.path.getsize(train + ".y.f32") // 4,
            "test_rows": os.path.getsize(test + ".y.f32") // 4, "features": F,
            "rounds": a.rounds, "params": PARAMS}
     if not a.skip_xgboost:
         try:
-            r, pred = run_xgboost(train, test, F, a.rounds, a.device)
+            r, pred = run_xgboost(train, test, F, a.rounds, a.device, cats)
             r["auc"] = auc(pred, test)
             res["xgboost"] = r
             print(f"[bench] xgboost: {r}", flush=True)
         except Exception as e:  # report and go on with gpulayer
             res["xgboost_error"] = str(e)
             print(f"[bench] xgboost failed: {e}", flush=True)
-    r, pred = run_gpulayer(a.gpulayer_bench, train, test, F, a.rounds, a.device)
+    r, pred = run_gpulayer(a.gpulayer_bench, train, test, F, a.rounds, a.device, cats=cats)
     r["auc"] = auc(pred, test)
     res["gpulayer"] = r
     print(f"[bench] gpulayer: {r}", flush=True)
     r, _ = run_gpulayer(a.gpulayer_bench, train, test, F, a.rounds, a.device,
-                        {"GPULAYER_CUDA_PROFILE": "1"}, "gpulayer-profile")
+                        {"GPULAYER_CUDA_PROFILE": "1"}, "gpulayer-profile", cats)
     res["gpulayer_profiled"] = {"train_s": r["train_s"], "ops": profile_table(r["stderr"]),
                                 "report": r["stderr"]}
     print("\n".join(r["stderr"]), flush=True)
     # The part of train_s that does not grow with rounds: binning on the
     # host, placement, the CUDA context and the upload (one round's share
     # of tree time is left in).
-    r, _ = run_gpulayer(a.gpulayer_bench, train, test, F, 1, a.device, None, "one-round")
+    r, _ = run_gpulayer(a.gpulayer_bench, train, test, F, 1, a.device, None, "one-round", cats)
     res["gpulayer_one_round_s"] = r["train_s"]
     res["gpulayer_setup"] = [l for l in r["stderr"] if "setup:" in l]
     print(f"[bench] gpulayer with num_round=1: train_s {r['train_s']} {res['gpulayer_setup']}",

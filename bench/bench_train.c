@@ -67,6 +67,38 @@ static gpulayer_dataset *load(const char *xpath, const char *ypath, int F)
     return ds;
 }
 
+/* Marks the listed columns of ds categorical: list holds COL:COUNT pairs
+ * (comma-separated), a column's values being codes 0..COUNT-1, named
+ * c0000.. so that the names sort as the codes do. */
+static int mark_categorical(gpulayer_dataset *ds, const char *list)
+{
+    for (const char *at = list; *at;) {
+        int col = atoi(at), n = 0;
+        const char *colon = strchr(at, ':');
+        if (colon) n = atoi(colon + 1);
+        if (n < 1 || n > 9999) {
+            fprintf(stderr, "cat_columns: expected COL:COUNT pairs, got '%s'\n", at);
+            return 1;
+        }
+        char **names = malloc(sizeof(char *) * (size_t)n);
+        char *text = malloc((size_t)n * 8);
+        for (int i = 0; names && text && i < n; i++) {
+            names[i] = text + (size_t)i * 8;
+            snprintf(names[i], 8, "c%04d", i);
+        }
+        int rc = !names || !text ||
+                 gpulayer_dataset_set_categories(ds, col, (const char *const *)names, n) !=
+                     GPULAYER_OK;
+        if (rc) fprintf(stderr, "categorical column %d: %s\n", col, gpulayer_last_error());
+        free(names);
+        free(text);
+        if (rc) return 1;
+        at += strcspn(at, ",");
+        if (*at == ',') at++;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 6) {
@@ -82,6 +114,12 @@ int main(int argc, char **argv)
         char *eq = strchr(argv[i], '=');
         if (!eq) continue;
         *eq = '\0';
+        /* cat_columns=COL:COUNT,...: those columns are category codes, in
+         * the training and the test data alike. */
+        if (!strcmp(argv[i], "cat_columns")) {
+            if (mark_categorical(train, eq + 1) || mark_categorical(test, eq + 1)) return 1;
+            continue;
+        }
         if (gpulayer_booster_set_param(b, argv[i], eq + 1) != GPULAYER_OK) {
             fprintf(stderr, "%s\n", gpulayer_last_error());
             return 1;

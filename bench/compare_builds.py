@@ -62,7 +62,7 @@ def main():
     width = bench_cuda.WORKLOADS[args.workload][2]
     bench_cuda.WORKLOADS[args.workload] = (args.rows, max(args.rows // 10, 1000), width)
     data = os.path.join(args.data, f"compare-{args.rows}")
-    train, test, features = bench_cuda.ensure_data(data, args.workload, rows=args.rows)
+    train, test, features, _ = bench_cuda.ensure_data(data, args.workload, rows=args.rows)
     results = {"workload": args.workload, "rows": args.rows, "features": features,
                "rounds": args.rounds, "after_env": after_env, "devices": {}}
     print("device | before train_s (median) | after train_s (median) | after/before | same model")
