@@ -1,5 +1,6 @@
 /* cpu_split_cat.c -- the candidates of a categorical feature (split_math.h
  * says which), the reference for every backend. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu_split_cat.h"
@@ -12,19 +13,18 @@ typedef struct cat_entry {
     double ratio;
 } cat_entry;
 
-/* Insertion sort by gpl_cat_before: at most 255 entries, mostly few, and
- * the order must not depend on the sort's stability. */
+static int by_order(const void *a, const void *b)
+{
+    const cat_entry *x = a, *y = b;
+    if (gpl_cat_before(x->ratio, x->bin, y->ratio, y->bin)) return -1;
+    return gpl_cat_before(y->ratio, y->bin, x->ratio, x->bin);
+}
+
+/* gpl_cat_before is a total order (ties by bin), so the result does not
+ * depend on the sort's algorithm or stability. */
 static void sort_entries(cat_entry *e, int32_t n)
 {
-    for (int32_t i = 1; i < n; i++) {
-        cat_entry x = e[i];
-        int32_t j = i;
-        while (j > 0 && gpl_cat_before(x.ratio, x.bin, e[j - 1].ratio, e[j - 1].bin)) {
-            e[j] = e[j - 1];
-            j--;
-        }
-        e[j] = x;
-    }
+    qsort(e, (size_t)n, sizeof *e, by_order);
 }
 
 /* The categories of a partition-split feature in their order; returns how
