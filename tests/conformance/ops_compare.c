@@ -25,7 +25,7 @@ static uint64_t next_random(void)
 
 static double uniform(void) { return (double)(next_random() >> 11) * (1.0 / 9007199254740992.0); }
 
-void make_data(const problem *p, data *d)
+static void make_data_cat(const problem *p, int32_t categories, data *d)
 {
     const int64_t N = p->rows;
     const int32_t F = p->features;
@@ -37,17 +37,29 @@ void make_data(const problem *p, data *d)
     d->margins = malloc(sizeof(float) * (size_t)N * (size_t)p->outputs);
     assert_non_null(d->offset);
     assert_non_null(d->bins);
+    d->categorical = NULL;
+    if (categories > 0) {
+        d->categorical = malloc((size_t)F);
+        assert_non_null(d->categorical);
+        for (int32_t f = 0; f < F; f++) d->categorical[f] = f % 2 == 0;
+    }
     d->offset[0] = 0;
     for (int32_t f = 0; f < F; f++) {
         /* The first feature keeps the full width; the others vary. */
         int32_t nb = f == 0 ? p->max_bins : 2 + (int32_t)(next_random() % (uint64_t)(p->max_bins - 1));
+        if (d->categorical && d->categorical[f]) nb = categories + 1;
         d->offset[f + 1] = d->offset[f] + (uint32_t)nb;
     }
     for (int64_t r = 0; r < N; r++)
         for (int32_t f = 0; f < F; f++) {
             uint32_t nb = d->offset[f + 1] - d->offset[f];
             uint8_t b;
-            if (p->bins == BINS_SKEWED) b = (uint8_t)(nb > 3 ? 3 : nb - 1);
+            if (d->categorical && d->categorical[f]) {
+                /* Low codes common, high ones rare (some absent). */
+                const double u = uniform();
+                const double missing = p->bins == BINS_MISSING ? 0.3 : 0.05;
+                b = uniform() < missing ? 0 : (uint8_t)(1 + (int)((nb - 1) * u * u * u));
+            } else if (p->bins == BINS_SKEWED) b = (uint8_t)(nb > 3 ? 3 : nb - 1);
             else if (p->bins == BINS_MISSING) b = uniform() < 0.7 ? 0 : (uint8_t)(1 + next_random() % (nb - 1));
             else b = uniform() < 0.05 ? 0 : (uint8_t)(1 + next_random() % (nb - 1));
             d->bins[r * F + f] = b;
@@ -57,6 +69,7 @@ void make_data(const problem *p, data *d)
         /* Labels depend on the bins, so that splits have signal. */
         double z = (double)row[0] / p->max_bins - 0.5 + (F > 1 ? (row[1] & 1) * 0.3 : 0.0) +
                    0.3 * (uniform() - 0.5);
+        if (d->categorical) z += (double)((row[0] * 2654435761u >> 7) % 11) / 10.0 - 0.5;
         switch (p->labels) {
         case LABELS_HUGE: d->label[r] = (float)(z * 1e30 * (r % 3 == 0 ? 1.0 : 1e-25)); break;
         case LABELS_CLASS: d->label[r] = (float)(next_random() % (uint64_t)p->outputs); break;
@@ -81,7 +94,12 @@ void make_data(const problem *p, data *d)
             for (int k = 0; k < p->outputs; k++)
                 d->margins[r * p->outputs + k] = (float)(80.0 * (uniform() - 0.5));
     }
-    d->m = (gpl_binned_matrix){N, F, d->bins, d->offset, NULL};
+    d->m = (gpl_binned_matrix){N, F, d->bins, d->offset, d->categorical};
+}
+
+void make_data(const problem *p, data *d)
+{
+    make_data_cat(p, 0, d);
 }
 
 void free_data(data *d)
@@ -91,6 +109,7 @@ void free_data(data *d)
     free(d->label);
     free(d->weight);
     free(d->margins);
+    free(d->categorical);
 }
 
 /* ------------------------------------------------------------ backends */
@@ -110,6 +129,7 @@ typedef struct pair {
     gpl_backend *cpu, *gpu;
     uint32_t hist_len;
     const problem *p;
+    int64_t cat_splits; /* categorical splits the CPU chose */
 } pair;
 
 static void compare_histogram(const pair *b, int32_t node)
@@ -129,11 +149,23 @@ static void compare_histogram(const pair *b, int32_t node)
     free(y);
 }
 
+/* Field by field: the struct's padding is not part of a record. */
+static int records_equal(const gpl_split_record *x, const gpl_split_record *y)
+{
+    return x->node == y->node && x->feature == y->feature && x->bin == y->bin &&
+           x->default_left == y->default_left && !memcmp(&x->gain, &y->gain, sizeof x->gain) &&
+           !memcmp(&x->left, &y->left, sizeof x->left) &&
+           !memcmp(&x->right, &y->right, sizeof x->right) &&
+           !memcmp(&x->total, &y->total, sizeof x->total) &&
+           x->categorical == y->categorical &&
+           !memcmp(x->left_set, y->left_set, sizeof x->left_set);
+}
+
 static void compare_records(const pair *b, const gpl_split_record *x,
                             const gpl_split_record *y, int32_t n)
 {
     for (int32_t i = 0; i < n; i++)
-        if (memcmp(&x[i], &y[i], sizeof x[i]) != 0)
+        if (!records_equal(&x[i], &y[i]))
             fail_msg("%s: split of node %d differs: cpu f%d b%d dl%d gain %.17g, %s f%d "
                      "b%d dl%d gain %.17g", b->p->name, x[i].node, x[i].feature, x[i].bin,
                      x[i].default_left, x[i].gain, compare_accelerator, y[i].feature, y[i].bin,
@@ -171,15 +203,19 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
         OK(b->cpu->ops->evaluate_splits(b->cpu, level, n_level, &sp, mask, rc));
         OK(b->gpu->ops->evaluate_splits(b->gpu, level, n_level, &sp, mask, rg));
         compare_records(b, rc, rg, n_level);
+        for (int32_t i = 0; i < n_level; i++) b->cat_splits += rc[i].feature >= 0 && rc[i].categorical;
         int32_t count = 0;
         for (int32_t i = 0; i < n_level; i++)
             if (rc[i].feature >= 0 && rc[i].gain > 1e-6 && next + 2 <= M) {
                 ap[count] = (gpl_split_apply){rc[i].node, rc[i].feature, rc[i].bin,
-                                              rc[i].default_left, next, next + 1, 0, {0}};
+                                              rc[i].default_left, next, next + 1,
+                                              rc[i].categorical, {0}};
+                memcpy(ap[count].left_set, rc[i].left_set, sizeof ap[count].left_set);
                 /* Every third split differs from the search's best, as a
                  * driver's may: a backend that partitioned the node with
                  * its search must partition it again. */
-                if (count % 3 == 2 && ap[count].bin > 1) ap[count].bin--;
+                if (count % 3 == 2 && ap[count].categorical) ap[count].left_set[0] ^= 2u;
+                else if (count % 3 == 2 && ap[count].bin > 1) ap[count].bin--;
                 next += 2;
                 count++;
             }
@@ -223,13 +259,13 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     free(leaf);
 }
 
-void run_problem(const problem *p)
+static void run(const problem *p, int32_t categories)
 {
     data d;
-    make_data(p, &d);
+    make_data_cat(p, categories, &d);
     const int32_t M = (1 << (p->depth + 1)) - 1;
     gpl_backend_config cfg = {2, 0, M, p->outputs, 0};
-    pair b = {NULL, NULL, d.offset[p->features], p};
+    pair b = {NULL, NULL, d.offset[p->features], p, 0};
     b.gpu = create_or_skip(compare_accelerator, &cfg);
     b.cpu = create_or_skip("cpu", &cfg);
     OK(b.cpu->ops->upload(b.cpu, &d.m, d.label, d.weight));
@@ -256,6 +292,10 @@ void run_problem(const problem *p)
     print_message("%s: %lld rows x %d features: %s matches cpu (device memory %.1f MiB, "
                   "planned %.1f MiB)\n", p->name, (long long)p->rows, p->features, compare_accelerator,
                   mr.peak_bytes / 1048576.0, mr.estimate_bytes / 1048576.0);
+    if (categories > 0) {
+        print_message("%s: %lld categorical splits\n", p->name, (long long)b.cat_splits);
+        assert_true(b.cat_splits > 0);
+    }
     free(mc);
     free(mg);
     free(mask);
@@ -264,3 +304,30 @@ void run_problem(const problem *p)
     free_data(&d);
 }
 
+void run_problem(const problem *p)
+{
+    run(p, 0);
+}
+
+void run_categorical_problem(const cat_problem *c)
+{
+    run(&c->base, c->categories);
+}
+
+
+/* Fields as in the suites' CASE lists, then the categories. Small: they
+ * also run on lavapipe. */
+const cat_problem categorical_problems[] = {
+    {{"2 categories", 3001, 5, 32, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 4,
+      0.0, 0.0, 0}, 2},
+    {{"5 categories, missing", 4001, 6, 64, BINS_MISSING, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 1,
+      0.8f, 5, 1.0, 0.0, 1}, 5},
+    {{"64 categories", 5003, 4, 128, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_SQUARED_ERROR, 1, 0,
+      1.0f, 5, 1.0, 0.5, 0}, 64},
+    {{"255 categories", 6007, 3, 256, BINS_MISSING, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 0, 1.0f,
+      5, 0.0, 0.0, 0}, 255},
+    {{"255 categories, softmax", 3001, 4, 64, BINS_RANDOM, LABELS_CLASS, GPL_OBJ_SOFTMAX, 3, 1,
+      1.0f, 4, 1.0, 0.0, 0}, 255},
+};
+const int num_categorical_problems =
+    (int)(sizeof categorical_problems / sizeof categorical_problems[0]);

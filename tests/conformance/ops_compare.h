@@ -43,6 +43,14 @@ typedef struct problem {
     int masked;            /* every third feature may not be split on   */
 } problem;
 
+/* A problem whose even features are categorical (split by sets) with
+ * `categories` categories, codes skewed towards 0, and whose labels depend
+ * on feature 0's code out of order. */
+typedef struct cat_problem {
+    problem base;
+    int32_t categories;
+} cat_problem;
+
 /* A problem's binned data, labels, weights and starting margins. */
 typedef struct data {
     gpl_binned_matrix m;
@@ -51,6 +59,7 @@ typedef struct data {
     float *label;
     float *weight;
     float *margins;
+    uint8_t *categorical;
 } data;
 
 void make_data(const problem *p, data *d);
@@ -68,6 +77,16 @@ gpl_backend *create_or_skip(const char *name, const gpl_backend_config *cfg);
 /* Trains a few trees on the problem's data with the backend under test and
  * the CPU backend side by side, and fails on the first difference. */
 void run_problem(const problem *p);
+
+/* Problems with categorical features (2, 5, 64 and 255 categories: one
+ * category against the rest, sorted prefixes, more categories than
+ * max_cat_threshold; skewed codes, missing values, categories absent from
+ * a node), for every backend's suite. */
+extern const cat_problem categorical_problems[];
+extern const int num_categorical_problems;
+/* run_problem of a categorical problem; fails unless some split of the
+ * CPU's was categorical. */
+void run_categorical_problem(const cat_problem *c);
 
 #define CASE(fn, ...)                                                          \
     static void fn(void **state)                                               \

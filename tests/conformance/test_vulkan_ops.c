@@ -45,6 +45,13 @@ CASE(test_rounding_ties,    "rounding ties", 3001, 5, 64, BINS_RANDOM, LABELS_TI
 CASE(test_tiny_hessians,    "tiny hessians", 3001, 5, 64, BINS_RANDOM, LABELS_SATURATED, GPL_OBJ_LOGISTIC, 1, 1, 1.0f, 4, 0.0, 0.0, 0)
 CASE(test_softmax,          "softmax",     10007, 7, 128, BINS_RANDOM, LABELS_CLASS, GPL_OBJ_SOFTMAX, 3, 1, 0.7f, 4, 1.0, 0.0, 0)
 
+static void test_categorical(void **state)
+{
+    (void)state;
+    for (int i = 0; i < num_categorical_problems; i++)
+        run_categorical_problem(&categorical_problems[i]);
+}
+
 /* A device made to look small: 64 KiB storage bindings (feature chunks
  * split by binding size, partial histograms limited), 3 workgroups a
  * dispatch (every kernel's grid-stride loop) and staged transfers (the
@@ -141,6 +148,7 @@ static void test_metal_host_kernels(void **state)
                        GPL_OBJ_SQUARED_ERROR, 1, 0, 1.0f, 4, 0.0, 0.0, 1};
     run_problem(&q);
     unsetenv("GPULAYER_VULKAN_TEST_LIMITS");
+    run_categorical_problem(&categorical_problems[1]);
     unsetenv("GPULAYER_VULKAN_KERNELS");
 }
 
@@ -218,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_rounding_ties),
         cmocka_unit_test(test_tiny_hessians),
         cmocka_unit_test(test_softmax),
+        cmocka_unit_test(test_categorical),
         cmocka_unit_test(test_small_device_limits),
         cmocka_unit_test(test_windowed_buffers),
         cmocka_unit_test(test_metal_host_kernels),

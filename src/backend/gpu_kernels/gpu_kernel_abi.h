@@ -169,12 +169,23 @@ typedef struct gpl_split_table_push {
     uint32_t num_splits, table_first, column_words;
 } gpl_split_table_push;
 
-/* Push constants of margins_split.comp: a split whose children are leaves. */
+/* Push constants of margins_split.comp: a split whose children are leaves;
+ * left_set as in gpl_partition_split. */
 typedef struct gpl_margins_split_push {
     uint32_t row_begin, row_count, num_outputs, output_index;
     float value_left, value_right;
-    uint32_t margin_shift, column_word, bin, default_left;
+    uint32_t margin_shift, column_word, default_left;
+    uint32_t left_set[GPL_CAT_WORDS];
 } gpl_margins_split_push;
+
+/* The value bins that go left at split s, numeric or categorical, as one
+ * bitset: the kernels then decide a row by one bit (bin 0 aside). */
+static inline void gpl_split_left_bins(const gpl_split_apply *s, uint32_t *set)
+{
+    memset(set, 0, sizeof(uint32_t) * GPL_CAT_WORDS);
+    for (uint32_t b = 1; b < 32 * GPL_CAT_WORDS; b++)
+        if (gpl_split_goes_left(s, b)) set[b >> 5] |= 1u << (b & 31);
+}
 
 /* Push constants of histogram.comp. */
 typedef struct gpl_histogram_push {
@@ -257,7 +268,9 @@ typedef struct gpl_partition_push {
 } gpl_partition_push;
 
 /* A split in the level buffer's split table (partition_push.glsl), after
- * the child row counts (GPL_CHILD_COUNTS_BYTES a split). */
+ * the child row counts (GPL_CHILD_COUNTS_BYTES a split). A row whose bin
+ * b is not 0 goes left when bit b of left_set is set (gpl_split_left_bins),
+ * numeric splits included; bin is the split's bin or key, not read. */
 typedef struct gpl_partition_split {
     uint32_t row_begin, row_count, bin, default_left;
     uint32_t tile_first, num_tiles, column_word;
@@ -265,19 +278,24 @@ typedef struct gpl_partition_split {
      * list, 1 the scratch list; the rows go to the other (0 for the
      * stable kernels, which write the scratch list and copy back). */
     uint32_t from;
+    uint32_t left_set[GPL_CAT_WORDS];
 } gpl_partition_split;
 
-/* Push constants of split_eval.comp (doubles as (low, high) words). */
+/* Push constants of split_eval.comp (doubles as (low, high) words); the
+ * categorical ones as in gpl_split_params. */
 typedef struct gpl_split_push {
     double lambda, alpha, min_child_weight, scale_grad, scale_hess;
+    double cat_smooth, cat_l2, min_data_per_group;
     int32_t node;
     uint32_t record, num_features, has_mask;
+    int32_t max_cat_to_onehot, max_cat_threshold;
 } gpl_split_push;
 
-/* A split record as split_eval.comp writes it: node, feature, bin,
- * default_left, gain (a double), then the left, right and total sums
- * (two int64 each). */
-#define GPL_SPLIT_RECORD_WORDS 18
+/* A split record as split_eval.comp writes it: node, feature, bin (a
+ * categorical split's key), default_left, gain (a double), the left,
+ * right and total sums (two int64 each), then categorical and the
+ * GPL_CAT_WORDS words of its left_set (zero for a numeric split). */
+#define GPL_SPLIT_RECORD_WORDS (19 + GPL_CAT_WORDS)
 #define GPL_SPLIT_RECORD_BYTES (4 * GPL_SPLIT_RECORD_WORDS)
 
 /* The child row counts partition_scan.comp writes: two uint32 a split. */
@@ -288,8 +306,10 @@ static inline gpl_split_push gpl_split_push_make(const gpl_split_params *params,
                                                  int has_mask)
 {
     gpl_split_push p = {params->lambda, params->alpha, params->min_child_weight,
-                        params->scale.grad, params->scale.hess, node, record,
-                        (uint32_t)num_features, has_mask ? 1u : 0u};
+                        params->scale.grad, params->scale.hess, params->cat_smooth,
+                        params->cat_l2, params->min_data_per_group, node, record,
+                        (uint32_t)num_features, has_mask ? 1u : 0u,
+                        params->max_cat_to_onehot, params->max_cat_threshold};
     return p;
 }
 
@@ -313,6 +333,8 @@ static inline void gpl_split_record_decode(const uint32_t *w, gpl_split_record *
     r->left = gpl_split_record_pair(w + 6);
     r->right = gpl_split_record_pair(w + 10);
     r->total = gpl_split_record_pair(w + 14);
+    r->categorical = (int32_t)w[18];
+    memcpy(r->left_set, w + 19, sizeof r->left_set);
 }
 
 /* Tiles of a partition over a node of `rows` rows. */
@@ -321,8 +343,8 @@ static inline uint32_t gpl_partition_tiles(uint64_t rows, uint32_t rows_per_tile
     return (uint32_t)((rows + rows_per_tile - 1) / rows_per_tile);
 }
 
-/* The split table of a level's partition: split i's rows, bin, default
- * direction and column (the first 4-byte word of its feature's column in
+/* The split table of a level's partition: split i's rows, left bins,
+ * default direction and column (the first 4-byte word of its feature's column in
  * the feature-major bins, column_bytes a feature), its first tile after
  * those of splits 0..i-1 and its tiles of rows_per_tile rows. Returns the
  * push constants of the level (the table after the child counts). */
@@ -341,7 +363,9 @@ static inline gpl_partition_push gpl_partition_plan_level(gpl_partition_split *t
         table[i] = (gpl_partition_split){(uint32_t)node_begin[s->node], rows, (uint32_t)s->bin,
                                          s->default_left ? 1u : 0u, tile,
                                          gpl_partition_tiles(rows, rows_per_tile),
-                                         (uint32_t)((uint64_t)s->feature * column_bytes / 4), 0};
+                                         (uint32_t)((uint64_t)s->feature * column_bytes / 4), 0,
+                                         {0}};
+        gpl_split_left_bins(s, table[i].left_set);
         tile += table[i].num_tiles;
     }
     gpl_partition_push push = {(uint32_t)count, tile,
@@ -350,6 +374,28 @@ static inline gpl_partition_push gpl_partition_plan_level(gpl_partition_split *t
 }
 
 /* ------------------------------------------------------ data layout */
+
+/* Words of split_eval.comp's categorical table for num_features features:
+ * a flag a feature (1: split by sets of categories), then how many
+ * features are, then their indices in order. */
+static inline size_t gpl_cat_table_words(int32_t num_features)
+{
+    return 2 * (size_t)(num_features > 0 ? num_features : 0) + 1;
+}
+
+/* The table of the matrix's categorical flags (m->categorical may be NULL);
+ * out has gpl_cat_table_words(m->num_features) words. */
+static inline void gpl_cat_table_make(const gpl_binned_matrix *m, uint32_t *out)
+{
+    const int32_t F = m->num_features;
+    uint32_t n = 0;
+    memset(out, 0, sizeof(uint32_t) * gpl_cat_table_words(F));
+    for (int32_t f = 0; f < F; f++) {
+        out[f] = m->categorical && m->categorical[f] ? 1u : 0u;
+        if (out[f]) out[F + 1 + n++] = (uint32_t)f;
+    }
+    out[F] = n;
+}
 
 /* A contiguous run of features whose bins fit the histogram kernel's
  * shared-memory chunk (and whose columns fit one binding). */

@@ -20,7 +20,7 @@ static void vk_destroy(gpl_backend *be)
                                 &c->buf.margins, &c->buf.grad, &c->buf.softmax_norm, &c->buf.rows, &c->buf.scratch, &c->buf.group_max,
                                 &c->buf.partial,
                                 &c->buf.tiles, &c->buf.child_counts, &c->buf.counts_host, &c->buf.records,
-                                &c->buf.split_nodes, &c->buf.mask,
+                                &c->buf.split_nodes, &c->buf.mask, &c->buf.categorical,
                                 &c->buf.staging};
             for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) vk_buffer_destroy(c, all[i]);
             vk_hist_free_pool(c);

@@ -63,7 +63,8 @@ typedef gpl_hist_chunk vk_chunk;
 /* A node partitioned with its level's split search (vk_partition.c). */
 typedef struct vk_early_split {
     uint32_t left;
-    int32_t feature, bin, default_left;
+    int32_t feature, bin, default_left, categorical;
+    uint32_t left_set[GPL_CAT_WORDS];
 } vk_early_split;
 
 /* Batches in flight at once: an operation whose results the host does
@@ -157,6 +158,7 @@ typedef struct vk_buffers {
     vk_buffer bins, bin_rows, offsets, labels, weights, margins, grad, rows, scratch;
     vk_buffer softmax_norm; /* 16 bytes a row with several outputs (backend.h) */
     vk_buffer group_max, partial, tiles, child_counts, records, mask;
+    vk_buffer categorical; /* split_eval's categorical table (gpl_cat_table_make) */
     vk_buffer staging;
     vk_buffer counts_host; /* host-visible copy of child_counts (discrete GPUs) */
     vk_buffer split_nodes; /* split_eval_level's node table, host-visible */

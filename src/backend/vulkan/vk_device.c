@@ -60,14 +60,18 @@ static gpulayer_status pick_device(vk_context *c, int32_t index)
 /* A kernel's workgroup size: the power of two `want` (the tuning's),
  * lowered to what the device allows and, with shared_per_invocation, to
  * what fits 32 KiB of shared memory. */
+/* split_eval.comp's shared memory besides its WG candidates: the tables
+ * of a categorical feature's categories. */
+#define VK_SPLIT_SHARED_FIXED 7232u
+
 static uint32_t kernel_wg_choice(const VkPhysicalDeviceLimits *l, uint32_t want,
-                                 uint32_t shared_per_invocation)
+                                 uint32_t shared_per_invocation, uint32_t shared_fixed)
 {
     const uint64_t shared = l->maxComputeSharedMemorySize < 32768 ? l->maxComputeSharedMemorySize
                                                                    : 32768;
     while (want > 32 && (want > l->maxComputeWorkGroupInvocations ||
                          want > l->maxComputeWorkGroupSize[0] ||
-                         (uint64_t)want * shared_per_invocation > shared))
+                         (uint64_t)want * shared_per_invocation + shared_fixed > shared))
         want >>= 1;
     return want;
 }
@@ -114,14 +118,16 @@ static gpulayer_status check_capabilities(vk_context *c)
      * tuning's sizes (vk_tuning.c says why). The search and the partition
      * keep 36-40 bytes of shared memory an invocation: at most 512 within
      * 32 KiB. */
-    c->dev.hist_wg = kernel_wg_choice(l, c->tuning.hist_wg, 0);
-    c->dev.split_wg = kernel_wg_choice(l, c->tuning.split_wg, 40);
-    c->dev.part_wg = kernel_wg_choice(l, c->tuning.part_wg, 40);
+    c->dev.hist_wg = kernel_wg_choice(l, c->tuning.hist_wg, 0, 0);
+    c->dev.split_wg = kernel_wg_choice(l, c->tuning.split_wg, 40, VK_SPLIT_SHARED_FIXED);
+    c->dev.part_wg = kernel_wg_choice(l, c->tuning.part_wg, 40, 0);
     /* 8 bytes a bin, at most 4096 bins (32 KiB, the portable limit). */
     uint32_t bins = (uint32_t)(l->maxComputeSharedMemorySize / 8u);
     c->dev.shared_bins = bins > 4096 ? 4096 : bins;
-    /* The split search keeps WG candidates of 40 bytes in shared memory. */
-    if (c->dev.shared_bins < 256 || (uint64_t)wg * 40u > l->maxComputeSharedMemorySize || wg < 32)
+    /* The split search keeps WG candidates of 40 bytes in shared memory,
+     * and the tables of a categorical feature. */
+    if (c->dev.shared_bins < 256 ||
+        (uint64_t)wg * 40u + VK_SPLIT_SHARED_FIXED > l->maxComputeSharedMemorySize || wg < 32)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "vulkan backend: device '%s' has %u bytes of shared memory and "
                          "workgroups of %u; the kernels need 4096 and 32",

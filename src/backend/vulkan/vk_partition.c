@@ -158,8 +158,10 @@ gpulayer_status vk_partition_early_take(vk_context *c, const int32_t *nodes, int
     for (int32_t i = 0; st == GPULAYER_OK && i < count; i++) {
         const gpl_split_record *r = &records[i];
         if (r->feature < 0) continue;
-        c->early[nodes[i]] = (vk_early_split){c->nodes.count[nodes[i]] ? counts[2 * i] : 0,
-                                              r->feature, r->bin, r->default_left != 0};
+        vk_early_split *e = &c->early[nodes[i]];
+        *e = (vk_early_split){c->nodes.count[nodes[i]] ? counts[2 * i] : 0, r->feature, r->bin,
+                              r->default_left != 0, r->categorical != 0, {0}};
+        memcpy(e->left_set, r->left_set, sizeof e->left_set);
     }
     free(counts);
     return st;
@@ -171,7 +173,9 @@ static int early_match(vk_context *c, const gpl_split_apply *s, uint32_t *left)
 {
     vk_early_split *e = &c->early[s->node];
     const int match = e->feature >= 0 && e->feature == s->feature && e->bin == s->bin &&
-                      e->default_left == (s->default_left != 0);
+                      e->default_left == (s->default_left != 0) &&
+                      e->categorical == (s->categorical != 0) &&
+                      (!e->categorical || !memcmp(e->left_set, s->left_set, sizeof e->left_set));
     *left = e->left;
     e->feature = -1;
     return match;

@@ -22,7 +22,7 @@ typedef struct predict_push {
 
 /* Everything predict.comp binds, bound whole. */
 typedef struct predict_buffers {
-    vk_buffer data, cut_ptr, cuts, nodes, leaf, trees, bins, out;
+    vk_buffer data, cut_ptr, cuts, nodes, leaf, trees, bins, out, cat_sets;
 } predict_buffers;
 
 static gpulayer_status fits_binding(const vk_context *c, VkDeviceSize bytes, const char *what)
@@ -40,7 +40,7 @@ static void release(vk_context *c, predict_buffers *b)
     vk_abandon(c);
     (void)vk_finish(c); /* nothing may be in flight when buffers go */
     vk_buffer *all[] = {&b->data, &b->cut_ptr, &b->cuts, &b->nodes,
-                        &b->leaf, &b->trees, &b->bins, &b->out};
+                        &b->leaf, &b->trees, &b->bins, &b->out, &b->cat_sets};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) vk_buffer_destroy(c, all[i]);
 }
 
@@ -56,6 +56,9 @@ static gpulayer_status upload_model(vk_context *c, const gpl_predict_job *job,
                            "tree nodes"));
     GPL_CHECK(fits_binding(c, (VkDeviceSize)f->num_trees * 8, "tree table"));
     GPL_CHECK(fits_binding(c, num_cuts * 4, "cut values"));
+    const VkDeviceSize set_bytes =
+        f->cat_sets ? (VkDeviceSize)f->num_nodes * GPL_CAT_WORDS * 4 : 0;
+    GPL_CHECK(fits_binding(c, set_bytes, "category sets"));
     uint32_t *trees = malloc(sizeof(uint32_t) * 2 * (size_t)(f->num_trees ? f->num_trees : 1));
     if (!trees)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: predict: out of memory");
@@ -77,6 +80,12 @@ static gpulayer_status upload_model(vk_context *c, const gpl_predict_job *job,
         st = vk_buffer_create(c, &b->trees, tree_bytes, "prediction tree table");
     if (st == GPULAYER_OK && tree_bytes) st = vk_buffer_write(c, &b->trees, 0, trees, tree_bytes);
     free(trees);
+    /* Without categorical nodes the kernel never reads the sets. */
+    if (st == GPULAYER_OK)
+        st = vk_buffer_create(c, &b->cat_sets, set_bytes ? set_bytes : 16,
+                              "prediction category sets");
+    if (st == GPULAYER_OK && set_bytes)
+        st = vk_buffer_write(c, &b->cat_sets, 0, f->cat_sets, set_bytes);
     GPL_CHECK(st);
     GPL_CHECK(vk_buffer_create(c, &b->cut_ptr, (F + 1) * 4, "prediction cut offsets"));
     GPL_CHECK(vk_buffer_write(c, &b->cut_ptr, 0, job->cut_ptr, (F + 1) * 4));
@@ -113,7 +122,6 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
     const int64_t N = job->num_rows;
     const int32_t F = job->num_features, K = job->num_outputs;
     GPL_CHECK(gpl_check_predict_job("vulkan", job));
-    GPL_CHECK(gpl_check_no_category_sets("vulkan", NULL, job->forest));
     if (N <= 0) return GPULAYER_OK;
     c->level = -1;
     const uint32_t row_words = F > 0 ? (uint32_t)((F + 3) / 4) : 1u;
@@ -121,7 +129,8 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
     GPL_CHECK(plan_block(c, job, row_words, &block));
     const VkDeviceSize B = (VkDeviceSize)block;
     const VkDeviceSize model_bytes =
-        (VkDeviceSize)job->forest->num_nodes * 20 + (VkDeviceSize)job->forest->num_trees * 8 +
+        (VkDeviceSize)job->forest->num_nodes * (20 + (job->forest->cat_sets ? 32 : 0)) +
+        (VkDeviceSize)job->forest->num_trees * 8 +
         ((VkDeviceSize)F + 1) * 4 + (VkDeviceSize)job->cut_ptr[F] * 4;
     const VkDeviceSize need = model_bytes + B * ((VkDeviceSize)F * 4 + row_words * 4 +
                                                  (VkDeviceSize)K * 4);
@@ -153,9 +162,9 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
         if (F) st = vk_buffer_write(c, &b.data, 0, host, (VkDeviceSize)n * (VkDeviceSize)F * 4);
         predict_push p = {(uint32_t)n, (uint32_t)F, row_words, (uint32_t)job->forest->num_trees,
                           (uint32_t)K, job->base_margin};
-        vk_range bind[8] = {vk_whole(&b.data), vk_whole(&b.cut_ptr), vk_whole(&b.cuts),
+        vk_range bind[9] = {vk_whole(&b.data), vk_whole(&b.cut_ptr), vk_whole(&b.cuts),
                             vk_whole(&b.nodes), vk_whole(&b.leaf), vk_whole(&b.trees),
-                            vk_whole(&b.bins), vk_whole(&b.out)};
+                            vk_whole(&b.bins), vk_whole(&b.out), vk_whole(&b.cat_sets)};
         if (st == GPULAYER_OK) st = vk_begin(c, "predict");
         if (st == GPULAYER_OK)
             st = vk_dispatch(c, VK_K_PREDICT, bind, &p, vk_groups_for(c, (uint64_t)n));

@@ -78,10 +78,10 @@ static gpulayer_status record_level_search(vk_context *c, const int32_t *nodes,
             e[3] = 0;
         }
         const int32_t last = order[end - 1].slot.index;
-        vk_range b[5] = {{&c->pages[s0.page], (VkDeviceSize)s0.index * c->slot_bytes,
+        vk_range b[6] = {{&c->pages[s0.page], (VkDeviceSize)s0.index * c->slot_bytes,
                           (VkDeviceSize)(last - s0.index) * c->slot_bytes + hist_bytes},
                          vk_whole(&c->buf.offsets), vk_whole(&c->buf.mask), vk_whole(&c->buf.records),
-                         vk_whole(&c->buf.split_nodes)};
+                         vk_whole(&c->buf.categorical), vk_whole(&c->buf.split_nodes)};
         push.record = (uint32_t)first;
         st = vk_dispatch(c, VK_K_SPLIT_EVAL_LEVEL, b, &push, (uint32_t)(end - first));
         first = end;
@@ -116,8 +116,9 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
         for (int32_t i = 0; i < num_nodes; i++) {
             gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i,
                                                    c->shape.num_features, feature_mask != NULL);
-            vk_range b[4] = {vk_hist_range(c, vk_node_slot(c, nodes[i])), vk_whole(&c->buf.offsets),
-                             vk_whole(&c->buf.mask), vk_whole(&c->buf.records)};
+            vk_range b[5] = {vk_hist_range(c, vk_node_slot(c, nodes[i])), vk_whole(&c->buf.offsets),
+                             vk_whole(&c->buf.mask), vk_whole(&c->buf.records),
+                             vk_whole(&c->buf.categorical)};
             GPL_CHECK(vk_dispatch(c, VK_K_SPLIT_EVAL, b, &p, 1));
         }
     } else {

@@ -102,7 +102,6 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
 {
     vk_context *c = vk_ctx(be);
     GPL_CHECK(gpl_check_row_limit("vulkan", m->num_rows));
-    GPL_CHECK(gpl_check_no_category_sets("vulkan", m, NULL));
     const VkDeviceSize N = (VkDeviceSize)m->num_rows, K = (VkDeviceSize)c->shape.num_outputs;
     const VkDeviceSize M = (VkDeviceSize)c->shape.max_nodes;
     c->shape.num_rows = m->num_rows;
@@ -184,7 +183,8 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
                                  (VkDeviceSize)c->partial_groups * partial_bytes + tiles * 4 +
                                  level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) +
                                           GPL_SPLIT_RECORD_BYTES) +
-                                 F * 4 + M * c->slot_bytes +
+                                 F * 4 + gpl_cat_table_words(m->num_features) * 4 +
+                                 M * c->slot_bytes +
                                  (c->dev.host_visible ? 0 : c->dev.staging_bytes));
     /* Refused before anything is allocated when even the buffers that do
      * not grow (and two histograms) exceed the device's memory heap. */
@@ -228,6 +228,15 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
                                 "child row counts"));
     GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.records, level * GPL_SPLIT_RECORD_BYTES, "split records"));
     GPL_CHECK(vk_buffer_create_host(c, &c->buf.mask, F * 4, "feature mask"));
+    const size_t cat_words = gpl_cat_table_words(m->num_features);
+    uint32_t *cat = malloc(sizeof(uint32_t) * cat_words);
+    if (!cat) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of host memory");
+    gpl_cat_table_make(m, cat);
+    gpulayer_status st = vk_buffer_create(c, &c->buf.categorical, cat_words * 4,
+                                          "categorical features");
+    if (st == GPULAYER_OK) st = vk_buffer_write(c, &c->buf.categorical, 0, cat, cat_words * 4);
+    free(cat);
+    GPL_CHECK(st);
     c->buf.mask_valid = 0;
     return GPULAYER_OK;
 }

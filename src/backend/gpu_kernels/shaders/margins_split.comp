@@ -16,8 +16,8 @@ layout(push_constant) uniform Push {
     float value_right;
     uint margin_shift; // a margin window holds the margins of 2^margin_shift rows
     uint column_word;  // first word of the split feature's column
-    uint bin;          // value bins 1..bin go left
     uint default_left; // where missing values (bin 0) go
+    uint left_set[8];  // value bin b goes left iff bit b is set
 } pc;
 
 // The row list (bindings 1..8), the margins (9..16) and the bin columns
@@ -41,7 +41,8 @@ void main()
         const uint word = pc.column_word + (row >> 2);
         const uint b = (bins_at(window_of(word, LIST_WINDOW_SHIFT),
                                 window_index(word, LIST_WINDOW_SHIFT)) >> ((row & 3u) * 8u)) & 0xffu;
-        const bool left = b == 0u ? pc.default_left != 0u : b <= pc.bin;
+        const bool left = b == 0u ? pc.default_left != 0u
+                                  : ((pc.left_set[b >> 5] >> (b & 31u)) & 1u) != 0u;
         const uint w = window_of(row, pc.margin_shift);
         const uint m = window_index(row, pc.margin_shift) * pc.num_outputs + pc.output_index;
         precise float v = margins_at(w, m) + (left ? pc.value_left : pc.value_right);

@@ -23,5 +23,6 @@ uint goes_left(uint s, uint row)
     const uint word = split_word(s, S_COLUMN_WORD) + (row >> 2);
     const uint w = bins_at(window_of(word, LIST_WINDOW_SHIFT), window_index(word, LIST_WINDOW_SHIFT));
     const uint b = (w >> ((row & 3u) * 8u)) & 0xffu;
-    return b == 0u ? split_word(s, S_DEFAULT_LEFT) : (b <= split_word(s, S_BIN) ? 1u : 0u);
+    return b == 0u ? split_word(s, S_DEFAULT_LEFT)
+                   : (split_word(s, S_LEFT_SET + (b >> 5)) >> (b & 31u)) & 1u;
 }

@@ -21,7 +21,8 @@ layout(push_constant) uniform Push {
 layout(std430, binding = 1) readonly buffer Data { float data[]; };
 layout(std430, binding = 2) readonly buffer CutPtr { uint cut_ptr[]; };
 layout(std430, binding = 3) readonly buffer Cuts { float cuts[]; };
-// gpl_infer_node: left, right, feature, bin | default_left << 8.
+// gpl_infer_node: left, right, feature, bin | default_left << 8 |
+// categorical << 16.
 layout(std430, binding = 4) readonly buffer Nodes { uvec4 nodes[]; };
 layout(std430, binding = 5) readonly buffer Leaf { float leaf[]; };
 // Per tree: its first node, its depth.
@@ -30,6 +31,9 @@ layout(std430, binding = 6) readonly buffer Trees { uvec2 trees[]; };
 // row's own invocation only.
 layout(std430, binding = 7) buffer Bins { uint bins[]; };
 layout(std430, binding = 8) writeonly buffer Margins { float margins[]; };
+// gpl_infer_forest.cat_sets: 8 words a node, read for categorical nodes
+// only (a placeholder when there are none).
+layout(std430, binding = 9) readonly buffer CatSets { uint cat_sets[]; };
 
 // A float's bits as an unsigned key in the float's order (-0 as +0), so
 // the cut search compares integers: the same result as IEEE '<=' whether
@@ -82,8 +86,11 @@ void main()
                 for (uint d = 0u; d < tree.y; d++) {
                     const uvec4 nd = nodes[tree.x + i];
                     const uint b = (bins[rb + (nd.z >> 2)] >> ((nd.z & 3u) * 8u)) & 0xffu;
-                    const bool left = (b - 1u) < (nd.w & 0xffu) ||
-                                      (b == 0u && ((nd.w >> 8) & 0xffu) != 0u);
+                    bool left;
+                    if (b == 0u) left = ((nd.w >> 8) & 0xffu) != 0u;
+                    else if (((nd.w >> 16) & 0xffu) != 0u)
+                        left = ((cat_sets[(tree.x + i) * 8u + (b >> 5)] >> (b & 31u)) & 1u) != 0u;
+                    else left = b <= (nd.w & 0xffu);
                     i = left ? nd.x : nd.y;
                 }
                 acc = acc + leaf[tree.x + i];

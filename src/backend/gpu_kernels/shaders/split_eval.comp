@@ -9,6 +9,11 @@
 // reduces the per-thread bests in shared memory with the tie rule of
 // split_math.h, which is a total order, so neither the cut into segments
 // nor the reduction order changes the result.
+//
+// Categorical features (split by sets, cpu_split_cat.c) are passed over by
+// that scan and taken one at a time by the whole workgroup: their
+// categories ranked in shared memory, the prefix sums of that order, then
+// the candidates spread over the threads, into the same per-thread bests.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #include "numeric.glsl"
@@ -19,25 +24,34 @@ layout(push_constant) uniform Push {
     uvec2 min_child_weight;
     uvec2 scale_grad;
     uvec2 scale_hess;
+    uvec2 cat_smooth;
+    uvec2 cat_l2;
+    uvec2 min_data_per_group;
     int node;
     uint record;       // where the record goes in the output
     uint num_features;
     uint has_mask;
+    int max_cat_to_onehot;
+    int max_cat_threshold;
 } pc;
 
 layout(std430, binding = 1) readonly buffer Hist { uvec4 hist[]; };
 layout(std430, binding = 2) readonly buffer Offsets { uint feature_offset[]; };
 layout(std430, binding = 3) readonly buffer Mask { uint mask[]; };
-// 18 words a record: node, feature, bin, default_left, gain (2 words),
-// left, right, total (two 64-bit sums each, as word pairs).
+// 27 words a record: node, feature, bin, default_left, gain (2 words),
+// left, right, total (two 64-bit sums each, as word pairs), categorical,
+// the left set (8 words; GPL_SPLIT_RECORD_WORDS of gpu_kernel_abi.h).
 layout(std430, binding = 4) writeonly buffer Records { uint records[]; };
+// gpl_cat_table_make: a flag a feature, the number of categorical
+// features, their indices.
+layout(std430, binding = 5) readonly buffer Categorical { uint categorical[]; };
 #ifdef GPL_LEVEL_TABLE
 // split_eval_level (built from this file with GPL_LEVEL_TABLE; the Vulkan
 // host's): the nodes of a level in one dispatch. Binding 1 is a run of
 // slots of the histogram pool, and workgroup w takes entry pc.record + w
 // of the node table: the node, its record, and the first element of its
 // histogram in the run (pc.node is not read).
-layout(std430, binding = 5) readonly buffer Nodes { uvec4 level_nodes[]; };
+layout(std430, binding = 6) readonly buffer Nodes { uvec4 level_nodes[]; };
 uint hist_base;
 #else
 const uint hist_base = 0u;
@@ -46,11 +60,89 @@ const uint hist_base = 0u;
 shared f64 s_gain[WG];
 shared ivec3 s_key[WG];    // feature, bin, default_left
 shared i64vec2 s_left[WG];
+// A categorical feature's categories: their ordering values by bin, which
+// bins take part (a bitset), the bins in their order, and the prefix sums
+// of that order (c_prefix[k]: the first k, k <= n <= 255).
+shared f64 c_ratio[256];
+shared uint c_ok[8];
+shared uint c_bin[256];
+shared i64vec2 c_prefix[256];
+shared uint c_set[8];
+
+const int CAT_KEY_DIRECTION = 256; // GPL_CAT_KEY_DIRECTION of split_math.h
 
 i64vec2 load(uint i)
 {
     const uvec4 v = hist[hist_base + i];
     return i64vec2(int64_t(packUint2x32(v.xy)), int64_t(packUint2x32(v.zw)));
+}
+
+// gpl_cat_before: a before b, by ordering value, then bin.
+bool cat_before(f64 ra, uint ba, f64 rb, uint bb)
+{
+    if (!f64_eq(ra, rb)) return f64_lt(ra, rb);
+    return ba < bb;
+}
+
+// try_candidate of cpu_split_cat.c into this thread's best.
+void try_cat(i64vec2 total, f64 parent, f64 lambda, f64 alpha, f64 sg, f64 sh,
+             f64 min_child_weight, i64vec2 left, i64vec2 missing, int f, int key,
+             inout f64 best_gain, inout ivec3 best, inout i64vec2 best_left)
+{
+    const int two_way = (missing.x != 0 || missing.y != 0) ? 1 : 0;
+    for (int dl = 0; dl <= two_way; dl++) {
+        i64vec2 L = left;
+        if (dl != 0) L += missing;
+        const i64vec2 R = total - L;
+        if (L.y <= 0 || R.y <= 0) continue;
+        const f64 hl = f64_div(f64_from_i64(L.y), sh);
+        const f64 hr = f64_div(f64_from_i64(R.y), sh);
+        if (f64_lt(hl, min_child_weight) || f64_lt(hr, min_child_weight)) continue;
+        const f64 gain = f64_sub(
+            f64_add(node_score(f64_div(f64_from_i64(L.x), sg), hl, lambda, alpha),
+                    node_score(f64_div(f64_from_i64(R.x), sg), hr, lambda, alpha)),
+            parent);
+        if (split_better(gain, f, key, dl, best_gain, best.x, best.y, best.z)) {
+            best_gain = gain;
+            best = ivec3(f, key, dl);
+            best_left = L;
+        }
+    }
+}
+
+// ordered_categories of cpu_split_cat.c for the feature whose histogram
+// starts at `first`: c_bin[0..n-1] in order; returns n. Called by the
+// whole workgroup; ends with a barrier.
+uint order_categories(uint first, int last_bin, f64 sg, f64 sh)
+{
+    const uint lid = gl_LocalInvocationID.x;
+    const f64 cat_smooth = f64_from_words(pc.cat_smooth);
+    const f64 min_data = f64_from_words(pc.min_data_per_group);
+    if (lid < 8u) c_ok[lid] = 0u;
+    barrier();
+    for (int b = 1 + int(lid); b <= last_bin; b += int(WG)) {
+        const i64vec2 h = load(first + uint(b));
+        const f64 hs = f64_div(f64_from_i64(h.y), sh);
+        if (h.y <= 0 || f64_lt(hs, min_data)) continue;
+        c_ratio[b] = f64_div(f64_div(f64_from_i64(h.x), sg), f64_add(hs, cat_smooth));
+        atomicOr(c_ok[uint(b) >> 5], 1u << (uint(b) & 31u));
+    }
+    barrier();
+    uint n = 0u;
+    for (uint w = 0u; w < 8u; w++) n += uint(bitCount(c_ok[w]));
+    // A category's place: the categories before it (the order is total).
+    for (int b = 1 + int(lid); b <= last_bin; b += int(WG)) {
+        if (((c_ok[uint(b) >> 5] >> (uint(b) & 31u)) & 1u) == 0u) continue;
+        const f64 r = c_ratio[b];
+        uint rank = 0u;
+        for (int o = 1; o <= last_bin; o++)
+            if (((c_ok[uint(o) >> 5] >> (uint(o) & 31u)) & 1u) != 0u &&
+                cat_before(c_ratio[o], uint(o), r, uint(b)))
+                rank++;
+        c_bin[rank] = uint(b);
+    }
+    barrier();
+    return n;
 }
 
 void main()
@@ -79,7 +171,7 @@ void main()
     const uint segments = max(1u, WG / max(pc.num_features, 1u));
     for (uint item = lid; item < pc.num_features * segments; item += WG) {
         const uint f = item / segments, seg = item % segments;
-        if (pc.has_mask != 0u && mask[f] == 0u) continue;
+        if ((pc.has_mask != 0u && mask[f] == 0u) || categorical[f] != 0u) continue;
         const uint first = feature_offset[f];
         const int last_bin = int(feature_offset[f + 1u] - first) - 1;
         const int seg_len = (last_bin + int(segments) - 1) / int(segments);
@@ -112,6 +204,46 @@ void main()
             }
         }
     }
+    const uint num_cat = categorical[pc.num_features];
+    for (uint c = 0u; c < num_cat; c++) {
+        const uint f = categorical[pc.num_features + 1u + c];
+        if (pc.has_mask != 0u && mask[f] == 0u) continue;
+        const uint first = feature_offset[f];
+        const int last_bin = int(feature_offset[f + 1u] - first) - 1;
+        const i64vec2 missing = load(first);
+        if (last_bin <= pc.max_cat_to_onehot) {
+            // Key 0: no category left (missing values alone); key b: bin b.
+            for (int b = int(lid); b <= last_bin; b += int(WG)) {
+                const i64vec2 h = b == 0 ? i64vec2(0) : load(first + uint(b));
+                if (b != 0 && h.y <= 0) continue;
+                try_cat(total, parent, lambda, alpha, sg, sh, min_child_weight, h, missing,
+                        int(f), b, best_gain, best, best_left);
+            }
+            continue;
+        }
+        const f64 cat_lambda = f64_add(lambda, f64_from_words(pc.cat_l2));
+        const f64 cat_parent = node_score(f64_div(f64_from_i64(total.x), sg),
+                                          f64_div(f64_from_i64(total.y), sh), cat_lambda, alpha);
+        const uint n = order_categories(first, last_bin, sg, sh);
+        if (lid == 0u) {
+            i64vec2 sum = i64vec2(0);
+            c_prefix[0] = sum;
+            for (uint k = 1u; k <= n; k++) {
+                sum += load(first + c_bin[k - 1u]);
+                c_prefix[k] = sum;
+            }
+        }
+        barrier();
+        // Exact integer sums: the last k are all n less the first n - k.
+        const uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
+        for (uint item = lid; item < 2u * kmax; item += WG) {
+            const uint dir = item / kmax, k = item % kmax + 1u;
+            const i64vec2 left = dir == 0u ? c_prefix[k] : c_prefix[n] - c_prefix[n - k];
+            try_cat(total, cat_parent, cat_lambda, alpha, sg, sh, min_child_weight, left, missing,
+                    int(f), int(dir) * CAT_KEY_DIRECTION + int(k), best_gain, best, best_left);
+        }
+        barrier();
+    }
     s_gain[lid] = best_gain;
     s_key[lid] = best;
     s_left[lid] = best_left;
@@ -128,11 +260,32 @@ void main()
         }
         barrier();
     }
+    // The winner's left set, when it is categorical (key as in
+    // gpl_cat_left_set of cpu_split_cat.c).
+    const ivec3 win = s_key[0];
+    const bool win_cat = win.x >= 0 && categorical[uint(win.x)] != 0u;
+    if (lid < 8u) c_set[lid] = 0u;
+    barrier();
+    if (win_cat) {
+        const uint first = feature_offset[uint(win.x)];
+        const int last_bin = int(feature_offset[uint(win.x) + 1u] - first) - 1;
+        if (last_bin <= pc.max_cat_to_onehot) {
+            if (lid == 0u && win.y > 0) c_set[uint(win.y) >> 5] = 1u << (uint(win.y) & 31u);
+        } else {
+            const uint n = order_categories(first, last_bin, sg, sh);
+            const uint dir = uint(win.y / CAT_KEY_DIRECTION), k = uint(win.y % CAT_KEY_DIRECTION);
+            for (uint i = lid; i < k && i < n; i += WG) {
+                const uint b = c_bin[dir != 0u ? n - 1u - i : i];
+                atomicOr(c_set[b >> 5], 1u << (b & 31u));
+            }
+        }
+    }
+    barrier();
     if (lid == 0u) {
         const ivec3 key = s_key[0];
         const i64vec2 L = key.x >= 0 ? s_left[0] : total;
         const i64vec2 R = key.x >= 0 ? total - L : i64vec2(0);
-        const uint o = record * 18u;
+        const uint o = record * 27u;
         records[o + 0u] = uint(node);
         records[o + 1u] = uint(key.x);
         records[o + 2u] = key.x >= 0 ? uint(key.y) : 0u;
@@ -149,5 +302,7 @@ void main()
             records[o + 8u + 4u * k] = h.x;
             records[o + 9u + 4u * k] = h.y;
         }
+        records[o + 18u] = win_cat ? 1u : 0u;
+        for (uint w = 0u; w < 8u; w++) records[o + 19u + w] = c_set[w];
     }
 }

@@ -1,8 +1,8 @@
 #version 450
 // split_table.comp -- the partition queued behind the split search
 // (vk_split.c): each split of the level's table (partition_push.glsl) takes
-// its bin, missing-value direction and column from its node's split
-// record, which split_eval.comp wrote earlier in the same batch; the host
+// its left bins, missing-value direction and column from its node's split
+// record (a numeric split's bins 1..bin, a categorical one's left set), which split_eval.comp wrote earlier in the same batch; the host
 // wrote the rest of the table (the node's rows and tiles). A node without
 // a split (feature < 0) sends every row left, so its rows stay as they
 // are.
@@ -20,10 +20,19 @@ layout(std430, binding = 2) readonly buffer Records { uint records[]; };
 
 // GPL_SPLIT_RECORD_WORDS and the words of a record (gpu_kernel_abi.h);
 // GPL_SPLIT_WORDS and the fields of a split (partition_push.glsl).
-const uint RECORD_WORDS = 18u;
-const uint R_FEATURE = 1u, R_BIN = 2u, R_DEFAULT_LEFT = 3u;
-const uint SPLIT_WORDS = 8u;
-const uint S_BIN = 2u, S_DEFAULT_LEFT = 3u, S_COLUMN_WORD = 6u;
+const uint RECORD_WORDS = 27u;
+const uint R_FEATURE = 1u, R_BIN = 2u, R_DEFAULT_LEFT = 3u, R_CATEGORICAL = 18u, R_LEFT_SET = 19u;
+const uint SPLIT_WORDS = 16u;
+const uint S_BIN = 2u, S_DEFAULT_LEFT = 3u, S_COLUMN_WORD = 6u, S_LEFT_SET = 8u;
+
+// Word w of the set of bins 1..bin.
+uint range_word(uint w, uint bin)
+{
+    const uint lo = max(1u, 32u * w), hi = min(bin, 32u * w + 31u);
+    if (lo > hi) return 0u;
+    const uint n = hi - lo + 1u;
+    return (n == 32u ? 0xffffffffu : ((1u << n) - 1u)) << (lo - 32u * w);
+}
 
 void main()
 {
@@ -34,5 +43,9 @@ void main()
         level[t + S_BIN] = feature < 0 ? 255u : records[r + R_BIN];
         level[t + S_DEFAULT_LEFT] = feature < 0 || records[r + R_DEFAULT_LEFT] != 0u ? 1u : 0u;
         level[t + S_COLUMN_WORD] = feature < 0 ? 0u : uint(feature) * pc.column_words;
+        const bool cat = feature >= 0 && records[r + R_CATEGORICAL] != 0u;
+        const uint bin = feature < 0 ? 255u : records[r + R_BIN];
+        for (uint w = 0u; w < 8u; w++)
+            level[t + S_LEFT_SET + w] = cat ? records[r + R_LEFT_SET + w] : range_word(w, bin);
     }
 }

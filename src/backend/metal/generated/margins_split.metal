@@ -144,16 +144,16 @@ struct Push
     float value_right;
     uint margin_shift;
     uint column_word;
-    uint bin;
     uint default_left;
+    uint left_set[8];
 };
 
 constant uint WINDOW_SHIFT_tmp [[function_constant(2)]];
 constant uint WINDOW_SHIFT = is_function_constant_defined(WINDOW_SHIFT_tmp) ? WINDOW_SHIFT_tmp : 30u;
 constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
-constant uint _473_tmp [[function_constant(0)]];
-constant uint _473 = is_function_constant_defined(_473_tmp) ? _473_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_473, 1u, 1u);
+constant uint _480_tmp [[function_constant(0)]];
+constant uint _480 = is_function_constant_defined(_480_tmp) ? _480_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_480, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
@@ -339,8 +339,8 @@ void margins_put(thread const uint& w, thread const uint& j, thread const float&
 kernel void margins_split(constant Push& pc [[buffer(0)]], const device Rows0& v_64 [[buffer(1)]], const device Rows1& v_75 [[buffer(2)]], const device Rows2& v_83 [[buffer(3)]], const device Rows3& v_91 [[buffer(4)]], const device Rows4& v_99 [[buffer(5)]], const device Rows5& v_107 [[buffer(6)]], const device Rows6& v_115 [[buffer(7)]], const device Rows7& v_123 [[buffer(8)]], device Margins0& v_143 [[buffer(9)]], device Margins1& v_152 [[buffer(10)]], device Margins2& v_160 [[buffer(11)]], device Margins3& v_168 [[buffer(12)]], device Margins4& v_176 [[buffer(13)]], device Margins5& v_184 [[buffer(14)]], device Margins6& v_192 [[buffer(15)]], device Margins7& v_200 [[buffer(16)]], const device Bins0& v_263 [[buffer(17)]], const device Bins1& v_271 [[buffer(18)]], const device Bins2& v_279 [[buffer(19)]], const device Bins3& v_287 [[buffer(20)]], const device Bins4& v_295 [[buffer(21)]], const device Bins5& v_303 [[buffer(22)]], const device Bins6& v_311 [[buffer(23)]], const device Bins7& v_319 [[buffer(24)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint _335 = gl_NumWorkGroups.x * WG;
-    bool _407;
-    float _450;
+    bool _408;
+    float _458;
     for (uint stride = _335, i = gl_GlobalInvocationID.x; i < pc.row_count; i += stride)
     {
         uint pos = pc.row_begin + i;
@@ -361,13 +361,13 @@ kernel void margins_split(constant Push& pc [[buffer(0)]], const device Rows0& v
         uint b = (bins_at(param_10, param_11, v_263, v_271, v_279, v_287, v_295, v_303, v_311, v_319) >> ((row & 3u) * 8u)) & 255u;
         if (b == 0u)
         {
-            _407 = pc.default_left != 0u;
+            _408 = pc.default_left != 0u;
         }
         else
         {
-            _407 = b <= pc.bin;
+            _408 = ((pc.left_set[b >> uint(5)] >> (b & 31u)) & 1u) != 0u;
         }
-        bool left = _407;
+        bool left = _408;
         uint param_12 = row;
         uint param_13 = pc.margin_shift;
         uint w = window_of(param_12, param_13);
@@ -378,13 +378,13 @@ kernel void margins_split(constant Push& pc [[buffer(0)]], const device Rows0& v
         uint param_17 = m;
         if (left)
         {
-            _450 = pc.value_left;
+            _458 = pc.value_left;
         }
         else
         {
-            _450 = pc.value_right;
+            _458 = pc.value_right;
         }
-        float v = spvFAdd(margins_at(param_16, param_17, v_143, v_152, v_160, v_168, v_176, v_184, v_192, v_200), _450);
+        float v = spvFAdd(margins_at(param_16, param_17, v_143, v_152, v_160, v_168, v_176, v_184, v_192, v_200), _458);
         uint param_18 = w;
         uint param_19 = m;
         float param_20 = v;

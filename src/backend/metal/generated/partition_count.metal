@@ -111,15 +111,15 @@ struct Tiles
     uint tile_left[1];
 };
 
-constant uint _434_tmp [[function_constant(0)]];
-constant uint _434 = is_function_constant_defined(_434_tmp) ? _434_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_434, 1u, 1u);
+constant uint _441_tmp [[function_constant(0)]];
+constant uint _441 = is_function_constant_defined(_441_tmp) ? _441_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_441, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
 uint split_word(thread const uint& s, thread const uint& field, const device Level& v_208, constant Push& pc)
 {
-    return v_208.level0[(pc.table_first + (s * 8u)) + field];
+    return v_208.level0[(pc.table_first + (s * 16u)) + field];
 }
 
 static inline __attribute__((always_inline))
@@ -250,23 +250,23 @@ uint goes_left(thread const uint& s, thread const uint& row, const device Bins0&
     uint param_7 = window_index(param_4, param_5);
     uint w = bins_at(param_6, param_7, v_63, v_74, v_82, v_90, v_98, v_106, v_114, v_122);
     uint b = (w >> ((row & 3u) * 8u)) & 255u;
-    uint _299;
+    uint _300;
     if (b == 0u)
     {
         uint param_8 = s;
         uint param_9 = 3u;
-        _299 = split_word(param_8, param_9, v_208, pc);
+        _300 = split_word(param_8, param_9, v_208, pc);
     }
     else
     {
         uint param_10 = s;
-        uint param_11 = 2u;
-        _299 = uint(b <= split_word(param_10, param_11, v_208, pc));
+        uint param_11 = 8u + (b >> uint(5));
+        _300 = (split_word(param_10, param_11, v_208, pc) >> (b & 31u)) & 1u;
     }
-    return _299;
+    return _300;
 }
 
-kernel void partition_count(constant Push& pc [[buffer(0)]], device Tiles& _425 [[buffer(1)]], const device Level& v_208 [[buffer(2)]], const device Bins0& v_63 [[buffer(3)]], const device Bins1& v_74 [[buffer(4)]], const device Bins2& v_82 [[buffer(5)]], const device Bins3& v_90 [[buffer(6)]], const device Bins4& v_98 [[buffer(7)]], const device Bins5& v_106 [[buffer(8)]], const device Bins6& v_114 [[buffer(9)]], const device Bins7& v_122 [[buffer(10)]], const device Rows0& v_142 [[buffer(11)]], const device Rows1& v_150 [[buffer(12)]], const device Rows2& v_158 [[buffer(13)]], const device Rows3& v_166 [[buffer(14)]], const device Rows4& v_174 [[buffer(15)]], const device Rows5& v_182 [[buffer(16)]], const device Rows6& v_190 [[buffer(17)]], const device Rows7& v_198 [[buffer(18)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+kernel void partition_count(constant Push& pc [[buffer(0)]], device Tiles& _432 [[buffer(1)]], const device Level& v_208 [[buffer(2)]], const device Bins0& v_63 [[buffer(3)]], const device Bins1& v_74 [[buffer(4)]], const device Bins2& v_82 [[buffer(5)]], const device Bins3& v_90 [[buffer(6)]], const device Bins4& v_98 [[buffer(7)]], const device Bins5& v_106 [[buffer(8)]], const device Bins6& v_114 [[buffer(9)]], const device Bins7& v_122 [[buffer(10)]], const device Rows0& v_142 [[buffer(11)]], const device Rows1& v_150 [[buffer(12)]], const device Rows2& v_158 [[buffer(13)]], const device Rows3& v_166 [[buffer(14)]], const device Rows4& v_174 [[buffer(15)]], const device Rows5& v_182 [[buffer(16)]], const device Rows6& v_190 [[buffer(17)]], const device Rows7& v_198 [[buffer(18)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_count;
     uint lid = gl_LocalInvocationID.x;
@@ -308,12 +308,12 @@ kernel void partition_count(constant Push& pc [[buffer(0)]], device Tiles& _425 
         }
         if (left != 0u)
         {
-            uint _417 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_count, left, memory_order_relaxed);
+            uint _424 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_count, left, memory_order_relaxed);
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
         if (lid == 0u)
         {
-            _425.tile_left[t] = s_count;
+            _432.tile_left[t] = s_count;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }

@@ -186,16 +186,16 @@ constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
 constant uint TILE_ROWS = (WG * 8u);
-constant uint _687 = (WG - 1u);
-constant uint _871_tmp [[function_constant(0)]];
-constant uint _871 = is_function_constant_defined(_871_tmp) ? _871_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_871, 1u, 1u);
+constant uint _694 = (WG - 1u);
+constant uint _878_tmp [[function_constant(0)]];
+constant uint _878 = is_function_constant_defined(_878_tmp) ? _878_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_878, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
 uint split_word(thread const uint& s, thread const uint& field, device Level& v_385, constant Push& pc)
 {
-    return v_385.level0[(pc.table_first + (s * 8u)) + field];
+    return v_385.level0[(pc.table_first + (s * 16u)) + field];
 }
 
 static inline __attribute__((always_inline))
@@ -366,20 +366,20 @@ uint goes_left(thread const uint& s, thread const uint& row, const device Bins0&
     uint param_7 = window_index(param_4, param_5);
     uint w = bins_at(param_6, param_7, v_78, v_89, v_97, v_105, v_113, v_121, v_129, v_137);
     uint b = (w >> ((row & 3u) * 8u)) & 255u;
-    uint _476;
+    uint _477;
     if (b == 0u)
     {
         uint param_8 = s;
         uint param_9 = 3u;
-        _476 = split_word(param_8, param_9, v_385, pc);
+        _477 = split_word(param_8, param_9, v_385, pc);
     }
     else
     {
         uint param_10 = s;
-        uint param_11 = 2u;
-        _476 = uint(b <= split_word(param_10, param_11, v_385, pc));
+        uint param_11 = 8u + (b >> uint(5));
+        _477 = (split_word(param_10, param_11, v_385, pc) >> (b & 31u)) & 1u;
     }
-    return _476;
+    return _477;
 }
 
 static inline __attribute__((always_inline))
@@ -487,12 +487,12 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
     threadgroup uint s_rows[TILE_ROWS];
     uint lid = gl_LocalInvocationID.x;
     spvUnsafeArray<uint, 8> row;
-    uint _590;
-    uint _658;
-    uint _698;
-    uint _713;
-    uint _781;
-    uint _812;
+    uint _597;
+    uint _665;
+    uint _705;
+    uint _720;
+    uint _788;
+    uint _819;
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x)
     {
         uint param = t;
@@ -529,15 +529,15 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
                 {
                     uint param_13 = w;
                     uint param_14 = j;
-                    _590 = scratch_at(param_13, param_14, v_276, v_284, v_292, v_300, v_308, v_316, v_324, v_332);
+                    _597 = scratch_at(param_13, param_14, v_276, v_284, v_292, v_300, v_308, v_316, v_324, v_332);
                 }
                 else
                 {
                     uint param_15 = w;
                     uint param_16 = j;
-                    _590 = rows_at(param_15, param_16, v_157, v_165, v_173, v_181, v_189, v_197, v_205, v_213);
+                    _597 = rows_at(param_15, param_16, v_157, v_165, v_173, v_181, v_189, v_197, v_205, v_213);
                 }
-                row[k] = _590;
+                row[k] = _597;
                 valid |= (1u << k);
                 uint param_17 = s;
                 uint param_18 = row[k];
@@ -555,13 +555,13 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
         {
             if (lid >= off)
             {
-                _658 = s_scan[lid - off];
+                _665 = s_scan[lid - off];
             }
             else
             {
-                _658 = 0u;
+                _665 = 0u;
             }
-            uint v = _658;
+            uint v = _665;
             threadgroup_barrier(mem_flags::mem_threadgroup);
             s_scan[lid] += v;
             threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -569,28 +569,28 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
         uint before = s_scan[lid] - mine;
         if (lid == 0u)
         {
-            uint total = s_scan[_687];
+            uint total = s_scan[_694];
             s_left_total = total & 65535u;
             if ((total & 65535u) != 0u)
             {
-                uint _706 = atomic_fetch_add_explicit((device atomic_uint*)&v_385.level0[2u * s], total & 65535u, memory_order_relaxed);
-                _698 = _706;
+                uint _713 = atomic_fetch_add_explicit((device atomic_uint*)&v_385.level0[2u * s], total & 65535u, memory_order_relaxed);
+                _705 = _713;
             }
             else
             {
-                _698 = 0u;
+                _705 = 0u;
             }
-            s_left_base = _698;
+            s_left_base = _705;
             if ((total >> uint(16)) != 0u)
             {
-                uint _722 = atomic_fetch_add_explicit((device atomic_uint*)&v_385.level0[(2u * s) + 1u], total >> uint(16), memory_order_relaxed);
-                _713 = _722;
+                uint _729 = atomic_fetch_add_explicit((device atomic_uint*)&v_385.level0[(2u * s) + 1u], total >> uint(16), memory_order_relaxed);
+                _720 = _729;
             }
             else
             {
-                _713 = 0u;
+                _720 = 0u;
             }
-            s_right_base = _713;
+            s_right_base = _720;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
         uint left_total = s_left_total;
@@ -604,27 +604,27 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
             }
             if (((left_mask >> k_1) & 1u) != 0u)
             {
-                uint _761 = next_left;
-                next_left = _761 + uint(1);
-                s_rows[_761] = row[k_1];
+                uint _768 = next_left;
+                next_left = _768 + uint(1);
+                s_rows[_768] = row[k_1];
             }
             else
             {
-                uint _768 = next_right;
-                next_right = _768 + uint(1);
-                s_rows[_768] = row[k_1];
+                uint _775 = next_right;
+                next_right = _775 + uint(1);
+                s_rows[_775] = row[k_1];
             }
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
         if ((rows - first) < TILE_ROWS)
         {
-            _781 = rows - first;
+            _788 = rows - first;
         }
         else
         {
-            _781 = TILE_ROWS;
+            _788 = TILE_ROWS;
         }
-        uint tile_rows = _781;
+        uint tile_rows = _788;
         for (uint k_2 = 0u; k_2 < 8u; k_2++)
         {
             uint j_1 = (k_2 * WG) + lid;
@@ -634,13 +634,13 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
             }
             if (j_1 < left_total)
             {
-                _812 = s_left_base + j_1;
+                _819 = s_left_base + j_1;
             }
             else
             {
-                _812 = (rows - 1u) - (s_right_base + (j_1 - left_total));
+                _819 = (rows - 1u) - (s_right_base + (j_1 - left_total));
             }
-            uint dest = _812;
+            uint dest = _819;
             uint to = begin + dest;
             uint param_19 = to;
             uint param_20 = LIST_WINDOW_SHIFT;

@@ -35,7 +35,7 @@ constant uint TILE_ROWS = (WG * 8u);
 static inline __attribute__((always_inline))
 uint split_word(thread const uint& s, thread const uint& field, device Level& v_16, constant Push& pc)
 {
-    return v_16.level0[(pc.table_first + (s * 8u)) + field];
+    return v_16.level0[(pc.table_first + (s * 16u)) + field];
 }
 
 kernel void partition_scan(constant Push& pc [[buffer(0)]], device Tiles& _95 [[buffer(1)]], device Level& v_16 [[buffer(2)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])

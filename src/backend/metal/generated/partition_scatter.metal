@@ -190,15 +190,15 @@ struct Tiles
     uint tile_left[1];
 };
 
-constant uint _621_tmp [[function_constant(0)]];
-constant uint _621 = is_function_constant_defined(_621_tmp) ? _621_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_621, 1u, 1u);
+constant uint _628_tmp [[function_constant(0)]];
+constant uint _628 = is_function_constant_defined(_628_tmp) ? _628_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_628, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
 uint split_word(thread const uint& s, thread const uint& field, const device Level& v_289, constant Push& pc)
 {
-    return v_289.level0[(pc.table_first + (s * 8u)) + field];
+    return v_289.level0[(pc.table_first + (s * 16u)) + field];
 }
 
 static inline __attribute__((always_inline))
@@ -329,20 +329,20 @@ uint goes_left(thread const uint& s, thread const uint& row, const device Bins0&
     uint param_7 = window_index(param_4, param_5);
     uint w = bins_at(param_6, param_7, v_69, v_80, v_88, v_96, v_104, v_112, v_120, v_128);
     uint b = (w >> ((row & 3u) * 8u)) & 255u;
-    uint _380;
+    uint _381;
     if (b == 0u)
     {
         uint param_8 = s;
         uint param_9 = 3u;
-        _380 = split_word(param_8, param_9, v_289, pc);
+        _381 = split_word(param_8, param_9, v_289, pc);
     }
     else
     {
         uint param_10 = s;
-        uint param_11 = 2u;
-        _380 = uint(b <= split_word(param_10, param_11, v_289, pc));
+        uint param_11 = 8u + (b >> uint(5));
+        _381 = (split_word(param_10, param_11, v_289, pc) >> (b & 31u)) & 1u;
     }
-    return _380;
+    return _381;
 }
 
 static inline __attribute__((always_inline))
@@ -393,12 +393,12 @@ void scratch_put(thread const uint& w, thread const uint& j, thread const uint& 
     }
 }
 
-kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tiles& _546 [[buffer(1)]], const device Level& v_289 [[buffer(2)]], const device Bins0& v_69 [[buffer(3)]], const device Bins1& v_80 [[buffer(4)]], const device Bins2& v_88 [[buffer(5)]], const device Bins3& v_96 [[buffer(6)]], const device Bins4& v_104 [[buffer(7)]], const device Bins5& v_112 [[buffer(8)]], const device Bins6& v_120 [[buffer(9)]], const device Bins7& v_128 [[buffer(10)]], const device Rows0& v_148 [[buffer(11)]], const device Rows1& v_156 [[buffer(12)]], const device Rows2& v_164 [[buffer(13)]], const device Rows3& v_172 [[buffer(14)]], const device Rows4& v_180 [[buffer(15)]], const device Rows5& v_188 [[buffer(16)]], const device Rows6& v_196 [[buffer(17)]], const device Rows7& v_204 [[buffer(18)]], device Scratch0& v_224 [[buffer(19)]], device Scratch1& v_232 [[buffer(20)]], device Scratch2& v_240 [[buffer(21)]], device Scratch3& v_248 [[buffer(22)]], device Scratch4& v_256 [[buffer(23)]], device Scratch5& v_264 [[buffer(24)]], device Scratch6& v_272 [[buffer(25)]], device Scratch7& v_280 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tiles& _553 [[buffer(1)]], const device Level& v_289 [[buffer(2)]], const device Bins0& v_69 [[buffer(3)]], const device Bins1& v_80 [[buffer(4)]], const device Bins2& v_88 [[buffer(5)]], const device Bins3& v_96 [[buffer(6)]], const device Bins4& v_104 [[buffer(7)]], const device Bins5& v_112 [[buffer(8)]], const device Bins6& v_120 [[buffer(9)]], const device Bins7& v_128 [[buffer(10)]], const device Rows0& v_148 [[buffer(11)]], const device Rows1& v_156 [[buffer(12)]], const device Rows2& v_164 [[buffer(13)]], const device Rows3& v_172 [[buffer(14)]], const device Rows4& v_180 [[buffer(15)]], const device Rows5& v_188 [[buffer(16)]], const device Rows6& v_196 [[buffer(17)]], const device Rows7& v_204 [[buffer(18)]], device Scratch0& v_224 [[buffer(19)]], device Scratch1& v_232 [[buffer(20)]], device Scratch2& v_240 [[buffer(21)]], device Scratch3& v_248 [[buffer(22)]], device Scratch4& v_256 [[buffer(23)]], device Scratch5& v_264 [[buffer(24)]], device Scratch6& v_272 [[buffer(25)]], device Scratch7& v_280 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_scan[WG];
     uint lid = gl_LocalInvocationID.x;
     spvUnsafeArray<uint, 8> row;
-    uint _524;
+    uint _531;
     uint dest;
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x)
     {
@@ -444,18 +444,18 @@ kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tile
         {
             if (lid >= off)
             {
-                _524 = s_scan[lid - off];
+                _531 = s_scan[lid - off];
             }
             else
             {
-                _524 = 0u;
+                _531 = 0u;
             }
-            uint v = _524;
+            uint v = _531;
             threadgroup_barrier(mem_flags::mem_threadgroup);
             s_scan[lid] += v;
             threadgroup_barrier(mem_flags::mem_threadgroup);
         }
-        uint left_before = (_546.tile_left[t] + s_scan[lid]) - left;
+        uint left_before = (_553.tile_left[t] + s_scan[lid]) - left;
         uint total_left = v_289.level0[2u * s];
         for (uint k_1 = 0u; k_1 < 8u; k_1++)
         {
@@ -466,9 +466,9 @@ kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tile
             }
             if (((left_mask >> k_1) & 1u) != 0u)
             {
-                uint _587 = left_before;
-                left_before = _587 + uint(1);
-                dest = _587;
+                uint _594 = left_before;
+                left_before = _594 + uint(1);
+                dest = _594;
             }
             else
             {

@@ -54,6 +54,11 @@ struct Nodes
     uint4 nodes[1];
 };
 
+struct CatSets
+{
+    uint cat_sets[1];
+};
+
 struct Leaf
 {
     float leaf[1];
@@ -64,9 +69,9 @@ struct Margins
     float margins[1];
 };
 
-constant uint _374_tmp [[function_constant(0)]];
-constant uint _374 = is_function_constant_defined(_374_tmp) ? _374_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_374, 1u, 1u);
+constant uint _398_tmp [[function_constant(0)]];
+constant uint _398 = is_function_constant_defined(_398_tmp) ? _398_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_398, 1u, 1u);
 
 static inline __attribute__((always_inline))
 uint order_key(thread const float& x)
@@ -119,11 +124,12 @@ uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_
     return (((base - first) + uint(order_key(param_2) <= key)) + 1u) & 255u;
 }
 
-kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[buffer(1)]], const device CutPtr& v_58 [[buffer(2)]], const device Cuts& v_98 [[buffer(3)]], const device Nodes& _285 [[buffer(4)]], const device Leaf& _347 [[buffer(5)]], const device Trees& _263 [[buffer(6)]], device Bins& _222 [[buffer(7)]], device Margins& _361 [[buffer(8)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[buffer(1)]], const device CutPtr& v_58 [[buffer(2)]], const device Cuts& v_98 [[buffer(3)]], const device Nodes& _285 [[buffer(4)]], const device Leaf& _371 [[buffer(5)]], const device Trees& _263 [[buffer(6)]], device Bins& _222 [[buffer(7)]], device Margins& _385 [[buffer(8)]], const device CatSets& _332 [[buffer(9)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint _142 = gl_NumWorkGroups.x * WG;
     uint K = pc.num_outputs;
-    uint _332;
+    bool left;
+    uint _356;
     for (uint stride = _142, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
     {
         uint rb = r * pc.row_words;
@@ -160,40 +166,34 @@ kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[b
                 {
                     uint4 nd = _285.nodes[tree.x + i];
                     uint b = (_222.bins[rb + (nd.z >> uint(2))] >> ((nd.z & 3u) * 8u)) & 255u;
-                    bool _315 = (b - 1u) < (nd.w & 255u);
-                    bool _330;
-                    if (!_315)
+                    if (b == 0u)
                     {
-                        bool _320 = b == 0u;
-                        bool _329;
-                        if (_320)
+                        left = ((nd.w >> uint(8)) & 255u) != 0u;
+                    }
+                    else
+                    {
+                        if (((nd.w >> uint(16)) & 255u) != 0u)
                         {
-                            _329 = ((nd.w >> uint(8)) & 255u) != 0u;
+                            left = ((_332.cat_sets[((tree.x + i) * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
                         }
                         else
                         {
-                            _329 = _320;
+                            left = b <= (nd.w & 255u);
                         }
-                        _330 = _329;
                     }
-                    else
-                    {
-                        _330 = _315;
-                    }
-                    bool left = _330;
                     if (left)
                     {
-                        _332 = nd.x;
+                        _356 = nd.x;
                     }
                     else
                     {
-                        _332 = nd.y;
+                        _356 = nd.y;
                     }
-                    i = _332;
+                    i = _356;
                 }
-                acc = spvFAdd(acc, _347.leaf[tree.x + i]);
+                acc = spvFAdd(acc, _371.leaf[tree.x + i]);
             }
-            _361.margins[(r * K) + k] = acc;
+            _385.margins[(r * K) + k] = acc;
         }
     }
 }

@@ -1,8 +1,10 @@
 #pragma clang diagnostic ignored "-Wmissing-prototypes"
 #pragma clang diagnostic ignored "-Wmissing-braces"
+#pragma clang diagnostic ignored "-Wunused-variable"
 
 #include <metal_stdlib>
 #include <simd/simd.h>
+#include <metal_atomic>
 
 using namespace metal;
 
@@ -63,37 +65,50 @@ struct Push
     uint2 min_child_weight;
     uint2 scale_grad;
     uint2 scale_hess;
+    uint2 cat_smooth;
+    uint2 cat_l2;
+    uint2 min_data_per_group;
     int node;
     uint record;
     uint num_features;
     uint has_mask;
-};
-
-struct Offsets
-{
-    uint feature_offset[1];
+    int max_cat_to_onehot;
+    int max_cat_threshold;
 };
 
 #ifndef SPIRV_CROSS_CONSTANT_ID_0
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
+constant int _1819 = int(WG + 0u);
+constant int _1920 = int(WG + 0u);
+
+struct Offsets
+{
+    uint feature_offset[1];
+};
 
 struct Mask
 {
     uint mask[1];
 };
 
-constant uint _1927 = (WG / 2u);
+struct Categorical
+{
+    uint categorical[1];
+};
+
+constant int _2453 = int(WG + 0u);
+constant uint _2647 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _2166_tmp [[function_constant(0)]];
-constant uint _2166 = is_function_constant_defined(_2166_tmp) ? _2166_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2166, 1u, 1u);
+constant uint _3038_tmp [[function_constant(0)]];
+constant uint _3038 = is_function_constant_defined(_3038_tmp) ? _3038_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3038, 1u, 1u);
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -102,9 +117,9 @@ ulong f64_from_words(thread const uint2& w)
 }
 
 static inline __attribute__((always_inline))
-long2 load(thread const uint& i, const device Hist& v_1485)
+long2 load(thread const uint& i, const device Hist& v_1519)
 {
-    uint4 v = v_1485.hist[0u + i];
+    uint4 v = v_1519.hist[0u + i];
     return long2(long(as_type<ulong>(v.xy)), long(as_type<ulong>(v.zw)));
 }
 
@@ -156,17 +171,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _290 = e > 2045;
-            bool _299;
-            if (!_290)
+            bool _324 = e > 2045;
+            bool _333;
+            if (!_324)
             {
-                _299 = (sig + 512ul) >= 9223372036854775808ul;
+                _333 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _299 = _290;
+                _333 = _324;
             }
-            if (_299)
+            if (_333)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -203,8 +218,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _371 = sf_round_pack(param_4, param_5, param_6);
-    return _371;
+    ulong _405 = sf_round_pack(param_4, param_5, param_6);
+    return _405;
 }
 
 static inline __attribute__((always_inline))
@@ -215,21 +230,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1223;
+    ulong _1257;
     if (a < 0l)
     {
-        _1223 = 0ul - ulong(a);
+        _1257 = 0ul - ulong(a);
     }
     else
     {
-        _1223 = ulong(a);
+        _1257 = ulong(a);
     }
-    ulong m = _1223;
+    ulong m = _1257;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1239 = sf_norm_round_pack(param, param_1, param_2);
-    return _1239;
+    ulong _1273 = sf_norm_round_pack(param, param_1, param_2);
+    return _1273;
 }
 
 static inline __attribute__((always_inline))
@@ -285,50 +300,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1044;
+            ulong _1078;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1044 = sf_propagate_nan(param_4, param_5);
+                _1078 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1044 = 18444492273895866368ul;
+                _1078 = 18444492273895866368ul;
             }
-            return _1044;
+            return _1078;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1064;
+        ulong _1098;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1064 = sf_propagate_nan(param_6, param_7);
+            _1098 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1064 = _sign;
+            _1098 = _sign;
         }
-        return _1064;
+        return _1098;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1090;
+            ulong _1124;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1090 = 18444492273895866368ul;
+                _1124 = 18444492273895866368ul;
             }
             else
             {
-                _1090 = _sign | 9218868437227405312ul;
+                _1124 = _sign | 9218868437227405312ul;
             }
-            return _1090;
+            return _1124;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -370,8 +385,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1202 = sf_round_pack(param_10, param_11, param_12);
-    return _1202;
+    ulong _1236 = sf_round_pack(param_10, param_11, param_12);
+    return _1236;
 }
 
 static inline __attribute__((always_inline))
@@ -386,18 +401,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1272 = sf_is_nan(param);
-    bool _1279;
-    if (!_1272)
+    bool _1306 = sf_is_nan(param);
+    bool _1313;
+    if (!_1306)
     {
         ulong param_1 = b;
-        _1279 = sf_is_nan(param_1);
+        _1313 = sf_is_nan(param_1);
     }
     else
     {
-        _1279 = _1272;
+        _1313 = _1306;
     }
-    if (_1279)
+    if (_1313)
     {
         return false;
     }
@@ -405,28 +420,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1305;
+        bool _1339;
         if (na)
         {
-            _1305 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1339 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1305 = na;
+            _1339 = na;
         }
-        return _1305;
+        return _1339;
     }
-    bool _1309 = a != b;
-    bool _1317;
-    if (_1309)
+    bool _1343 = a != b;
+    bool _1351;
+    if (_1343)
     {
-        _1317 = na != (a < b);
+        _1351 = na != (a < b);
     }
     else
     {
-        _1317 = _1309;
+        _1351 = _1343;
     }
-    return _1317;
+    return _1351;
 }
 
 static inline __attribute__((always_inline))
@@ -451,18 +466,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _571;
+            ulong _605;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _571 = sf_propagate_nan(param_2, param_3);
+                _605 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _571 = 18444492273895866368ul;
+                _605 = 18444492273895866368ul;
             }
-            return _571;
+            return _605;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -500,18 +515,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _652;
+            ulong _686;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _652 = sf_propagate_nan(param_8, param_9);
+                _686 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _652 = _sign | 9218868437227405312ul;
+                _686 = _sign | 9218868437227405312ul;
             }
-            return _652;
+            return _686;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -525,18 +540,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _692;
+            ulong _726;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _692 = sf_propagate_nan(param_12, param_13);
+                _726 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _692 = a;
+                _726 = a;
             }
-            return _692;
+            return _726;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -549,8 +564,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _728 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _728;
+    ulong _762 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _762;
 }
 
 static inline __attribute__((always_inline))
@@ -573,18 +588,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _414;
+            ulong _448;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _414 = sf_propagate_nan(param_2, param_3);
+                _448 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _414 = a;
+                _448 = a;
             }
-            return _414;
+            return _448;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -597,30 +612,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _451;
+                ulong _485;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _451 = sf_propagate_nan(param_4, param_5);
+                    _485 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _451 = _sign | 9218868437227405312ul;
+                    _485 = _sign | 9218868437227405312ul;
                 }
-                return _451;
+                return _485;
             }
             ez = eb;
-            ulong _467;
+            ulong _501;
             if (ea != 0)
             {
-                _467 = sa + 2305843009213693952ul;
+                _501 = sa + 2305843009213693952ul;
             }
             else
             {
-                _467 = sa << ulong(1);
+                _501 = sa << ulong(1);
             }
-            sa = _467;
+            sa = _501;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -629,30 +644,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _490;
+                ulong _524;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _490 = sf_propagate_nan(param_8, param_9);
+                    _524 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _490 = a;
+                    _524 = a;
                 }
-                return _490;
+                return _524;
             }
             ez = ea;
-            ulong _505;
+            ulong _539;
             if (eb != 0)
             {
-                _505 = sb + 2305843009213693952ul;
+                _539 = sb + 2305843009213693952ul;
             }
             else
             {
-                _505 = sb << ulong(1);
+                _539 = sb << ulong(1);
             }
-            sb = _505;
+            sb = _539;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -667,8 +682,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _538 = sf_round_pack(param_12, param_13, param_14);
-    return _538;
+    ulong _572 = sf_round_pack(param_12, param_13, param_14);
+    return _572;
 }
 
 static inline __attribute__((always_inline))
@@ -679,8 +694,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _771 = sf_sub_mags(param, param_1, param_2);
-        return _771;
+        ulong _805 = sf_sub_mags(param, param_1, param_2);
+        return _805;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -723,8 +738,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _754 = sf_sub_mags(param_3, param_4, param_5);
-    return _754;
+    ulong _788 = sf_sub_mags(param_3, param_4, param_5);
+    return _788;
 }
 
 static inline __attribute__((always_inline))
@@ -788,32 +803,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _871 = sa != 0ul;
-        bool _880;
-        if (!_871)
+        bool _905 = sa != 0ul;
+        bool _914;
+        if (!_905)
         {
-            _880 = (eb == 2047) && (sb != 0ul);
+            _914 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _880 = _871;
+            _914 = _905;
         }
-        if (_880)
+        if (_914)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _895;
+        ulong _929;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _895 = 18444492273895866368ul;
+            _929 = 18444492273895866368ul;
         }
         else
         {
-            _895 = _sign | 9218868437227405312ul;
+            _929 = _sign | 9218868437227405312ul;
         }
-        return _895;
+        return _929;
     }
     if (eb == 2047)
     {
@@ -823,16 +838,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _923;
+        ulong _957;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _923 = 18444492273895866368ul;
+            _957 = 18444492273895866368ul;
         }
         else
         {
-            _923 = _sign | 9218868437227405312ul;
+            _957 = _sign | 9218868437227405312ul;
         }
-        return _923;
+        return _957;
     }
     if (ea == 0)
     {
@@ -870,8 +885,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1002 = sf_round_pack(param_10, param_11, param_12);
-    return _1002;
+    ulong _1036 = sf_round_pack(param_10, param_11, param_12);
+    return _1036;
 }
 
 static inline __attribute__((always_inline))
@@ -901,32 +916,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1244 = sf_is_nan(param);
-    bool _1251;
-    if (!_1244)
+    bool _1278 = sf_is_nan(param);
+    bool _1285;
+    if (!_1278)
     {
         ulong param_1 = b;
-        _1251 = sf_is_nan(param_1);
+        _1285 = sf_is_nan(param_1);
     }
     else
     {
-        _1251 = _1244;
+        _1285 = _1278;
     }
-    if (_1251)
+    if (_1285)
     {
         return false;
     }
-    bool _1258 = a == b;
-    bool _1267;
-    if (!_1258)
+    bool _1292 = a == b;
+    bool _1301;
+    if (!_1292)
     {
-        _1267 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1301 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1267 = _1258;
+        _1301 = _1292;
     }
-    return _1267;
+    return _1301;
 }
 
 static inline __attribute__((always_inline))
@@ -964,16 +979,223 @@ bool split_better(thread const ulong& gain, thread const int& feature, thread co
 }
 
 static inline __attribute__((always_inline))
+void try_cat(thread const long2& total, thread const ulong& parent, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const long2& left, thread const long2& missing, thread const int& f, thread const int& key, thread ulong& best_gain, thread int3& best, thread long2& best_left)
+{
+    bool _1558 = missing.x != 0l;
+    bool _1566;
+    if (!_1558)
+    {
+        _1566 = missing.y != 0l;
+    }
+    else
+    {
+        _1566 = _1558;
+    }
+    int two_way = int(_1566);
+    for (int dl = 0; dl <= two_way; dl++)
+    {
+        long2 L = left;
+        if (dl != 0)
+        {
+            L += missing;
+        }
+        long2 R = total - L;
+        bool _1592 = L.y <= 0l;
+        bool _1599;
+        if (!_1592)
+        {
+            _1599 = R.y <= 0l;
+        }
+        else
+        {
+            _1599 = _1592;
+        }
+        if (_1599)
+        {
+            continue;
+        }
+        long param = L.y;
+        ulong param_1 = f64_from_i64(param);
+        ulong param_2 = sh;
+        ulong hl = f64_div(param_1, param_2);
+        long param_3 = R.y;
+        ulong param_4 = f64_from_i64(param_3);
+        ulong param_5 = sh;
+        ulong hr = f64_div(param_4, param_5);
+        ulong param_6 = hl;
+        ulong param_7 = min_child_weight;
+        bool _1625 = f64_lt(param_6, param_7);
+        bool _1634;
+        if (!_1625)
+        {
+            ulong param_8 = hr;
+            ulong param_9 = min_child_weight;
+            _1634 = f64_lt(param_8, param_9);
+        }
+        else
+        {
+            _1634 = _1625;
+        }
+        if (_1634)
+        {
+            continue;
+        }
+        long param_10 = L.x;
+        ulong param_11 = f64_from_i64(param_10);
+        ulong param_12 = sg;
+        ulong param_13 = f64_div(param_11, param_12);
+        ulong param_14 = hl;
+        ulong param_15 = lambda;
+        ulong param_16 = alpha;
+        long param_17 = R.x;
+        ulong param_18 = f64_from_i64(param_17);
+        ulong param_19 = sg;
+        ulong param_20 = f64_div(param_18, param_19);
+        ulong param_21 = hr;
+        ulong param_22 = lambda;
+        ulong param_23 = alpha;
+        ulong param_24 = node_score(param_13, param_14, param_15, param_16);
+        ulong param_25 = node_score(param_20, param_21, param_22, param_23);
+        ulong param_26 = f64_add(param_24, param_25);
+        ulong param_27 = parent;
+        ulong gain = f64_sub(param_26, param_27);
+        ulong param_28 = gain;
+        int param_29 = f;
+        int param_30 = key;
+        int param_31 = dl;
+        ulong param_32 = best_gain;
+        int param_33 = best.x;
+        int param_34 = best.y;
+        int param_35 = best.z;
+        if (split_better(param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35))
+        {
+            best_gain = gain;
+            best = int3(f, key, dl);
+            best_left = L;
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulong& rb, thread const uint& bb)
+{
+    ulong param = ra;
+    ulong param_1 = rb;
+    if (!f64_eq(param, param_1))
+    {
+        ulong param_2 = ra;
+        ulong param_3 = rb;
+        return f64_lt(param_2, param_3);
+    }
+    return ba < bb;
+}
+
+static inline __attribute__((always_inline))
+uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1519, thread uint3& gl_LocalInvocationID, constant Push& pc, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint2 param = pc.cat_smooth;
+    ulong cat_smooth = f64_from_words(param);
+    uint2 param_1 = pc.min_data_per_group;
+    ulong min_data = f64_from_words(param_1);
+    if (lid < 8u)
+    {
+        c_ok[lid] = 0u;
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    int _1745 = 1 + int(lid);
+    for (int b = _1745; b <= last_bin; b += _1819)
+    {
+        uint param_2 = first + uint(b);
+        long2 h = load(param_2, v_1519);
+        long param_3 = h.y;
+        ulong param_4 = f64_from_i64(param_3);
+        ulong param_5 = sh;
+        ulong hs = f64_div(param_4, param_5);
+        bool _1772 = h.y <= 0l;
+        bool _1781;
+        if (!_1772)
+        {
+            ulong param_6 = hs;
+            ulong param_7 = min_data;
+            _1781 = f64_lt(param_6, param_7);
+        }
+        else
+        {
+            _1781 = _1772;
+        }
+        if (_1781)
+        {
+            continue;
+        }
+        long param_8 = h.x;
+        ulong param_9 = f64_from_i64(param_8);
+        ulong param_10 = sg;
+        ulong param_11 = hs;
+        ulong param_12 = cat_smooth;
+        ulong param_13 = f64_div(param_9, param_10);
+        ulong param_14 = f64_add(param_11, param_12);
+        c_ratio[b] = f64_div(param_13, param_14);
+        uint _1817 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint n = 0u;
+    for (uint w = 0u; w < 8u; w++)
+    {
+        n += uint(int(popcount(c_ok[w])));
+    }
+    int _1843 = 1 + int(lid);
+    for (int b_1 = _1843; b_1 <= last_bin; b_1 += _1920)
+    {
+        if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
+        {
+            continue;
+        }
+        ulong r = c_ratio[b_1];
+        uint rank = 0u;
+        for (int o = 1; o <= last_bin; o++)
+        {
+            bool _1890 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _1906;
+            if (_1890)
+            {
+                ulong param_15 = c_ratio[o];
+                uint param_16 = uint(o);
+                ulong param_17 = r;
+                uint param_18 = uint(b_1);
+                _1906 = cat_before(param_15, param_16, param_17, param_18);
+            }
+            else
+            {
+                _1906 = _1890;
+            }
+            if (_1906)
+            {
+                rank++;
+            }
+        }
+        c_bin[rank] = uint(b_1);
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    return n;
+}
+
+static inline __attribute__((always_inline))
 uint2 f64_words(thread const ulong& a)
 {
     return as_type<uint2>(a);
 }
 
-kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1485 [[buffer(1)]], const device Offsets& _1557 [[buffer(2)]], const device Mask& _1647 [[buffer(3)]], device Records& _2035 [[buffer(4)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
+kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1519 [[buffer(1)]], const device Offsets& _1972 [[buffer(2)]], const device Mask& _2057 [[buffer(3)]], device Records& _2883 [[buffer(4)]], const device Categorical& _2069 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
 {
+    threadgroup uint c_ok[8];
+    threadgroup ulong c_ratio[256];
+    threadgroup uint c_bin[256];
+    threadgroup long2 c_prefix[256];
     threadgroup ulong s_gain[WG];
     threadgroup int3 s_key[WG];
     threadgroup long2 s_left[WG];
+    threadgroup uint c_set[8];
     uint lid = gl_LocalInvocationID.x;
     int node = pc.node;
     uint record = pc.record;
@@ -988,10 +1210,10 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
     uint2 param_4 = pc.min_child_weight;
     ulong min_child_weight = f64_from_words(param_4);
     long2 total = long2(0l);
-    for (uint k = _1557.feature_offset[0]; k < _1557.feature_offset[1]; k++)
+    for (uint k = _1972.feature_offset[0]; k < _1972.feature_offset[1]; k++)
     {
         uint param_5 = k;
-        total += load(param_5, v_1485);
+        total += load(param_5, v_1519);
     }
     long param_6 = total.x;
     ulong param_7 = f64_from_i64(param_6);
@@ -1012,22 +1234,31 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
     {
         uint f = item / segments;
         uint seg = item % segments;
-        bool _1641 = pc.has_mask != 0u;
-        bool _1652;
-        if (_1641)
+        bool _2051 = pc.has_mask != 0u;
+        bool _2062;
+        if (_2051)
         {
-            _1652 = _1647.mask[f] == 0u;
+            _2062 = _2057.mask[f] == 0u;
         }
         else
         {
-            _1652 = _1641;
+            _2062 = _2051;
         }
-        if (_1652)
+        bool _2074;
+        if (!_2062)
+        {
+            _2074 = _2069.categorical[f] != 0u;
+        }
+        else
+        {
+            _2074 = _2062;
+        }
+        if (_2074)
         {
             continue;
         }
-        uint first = _1557.feature_offset[f];
-        int last_bin = int(_1557.feature_offset[f + 1u] - first) - 1;
+        uint first = _1972.feature_offset[f];
+        int last_bin = int(_1972.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1036,38 +1267,38 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
             continue;
         }
         uint param_16 = first;
-        long2 missing = load(param_16, v_1485);
+        long2 missing = load(param_16, v_1519);
         long2 cum = long2(0l);
         for (int b = 1; b < b_lo; b++)
         {
             uint param_17 = first + uint(b);
-            cum += load(param_17, v_1485);
+            cum += load(param_17, v_1519);
         }
         for (int b_1 = b_lo; b_1 <= b_hi; b_1++)
         {
             uint param_18 = first + uint(b_1);
-            cum += load(param_18, v_1485);
-            bool _1742 = b_1 < last_bin;
-            bool _1755;
-            if (_1742)
+            cum += load(param_18, v_1519);
+            bool _2164 = b_1 < last_bin;
+            bool _2177;
+            if (_2164)
             {
-                bool _1747 = missing.y != 0l;
-                bool _1754;
-                if (!_1747)
+                bool _2169 = missing.y != 0l;
+                bool _2176;
+                if (!_2169)
                 {
-                    _1754 = missing.x != 0l;
+                    _2176 = missing.x != 0l;
                 }
                 else
                 {
-                    _1754 = _1747;
+                    _2176 = _2169;
                 }
-                _1755 = _1754;
+                _2177 = _2176;
             }
             else
             {
-                _1755 = _1742;
+                _2177 = _2164;
             }
-            int last_dl = int(_1755);
+            int last_dl = int(_2177);
             for (int dl = 0; dl <= last_dl; dl++)
             {
                 long2 L = cum;
@@ -1076,17 +1307,17 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
                     L += missing;
                 }
                 long2 R = total - L;
-                bool _1781 = L.y <= 0l;
-                bool _1788;
-                if (!_1781)
+                bool _2203 = L.y <= 0l;
+                bool _2210;
+                if (!_2203)
                 {
-                    _1788 = R.y <= 0l;
+                    _2210 = R.y <= 0l;
                 }
                 else
                 {
-                    _1788 = _1781;
+                    _2210 = _2203;
                 }
-                if (_1788)
+                if (_2210)
                 {
                     continue;
                 }
@@ -1100,19 +1331,19 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
                 ulong hr = f64_div(param_23, param_24);
                 ulong param_25 = hl;
                 ulong param_26 = min_child_weight;
-                bool _1814 = f64_lt(param_25, param_26);
-                bool _1823;
-                if (!_1814)
+                bool _2236 = f64_lt(param_25, param_26);
+                bool _2245;
+                if (!_2236)
                 {
                     ulong param_27 = hr;
                     ulong param_28 = min_child_weight;
-                    _1823 = f64_lt(param_27, param_28);
+                    _2245 = f64_lt(param_27, param_28);
                 }
                 else
                 {
-                    _1823 = _1814;
+                    _2245 = _2236;
                 }
-                if (_1823)
+                if (_2245)
                 {
                     continue;
                 }
@@ -1152,24 +1383,166 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
             }
         }
     }
+    uint num_cat = _2069.categorical[pc.num_features];
+    long2 _2398;
+    long2 _2567;
+    for (uint c = 0u; c < num_cat; c++)
+    {
+        uint f_1 = _2069.categorical[(pc.num_features + 1u) + c];
+        bool _2349 = pc.has_mask != 0u;
+        bool _2356;
+        if (_2349)
+        {
+            _2356 = _2057.mask[f_1] == 0u;
+        }
+        else
+        {
+            _2356 = _2349;
+        }
+        if (_2356)
+        {
+            continue;
+        }
+        uint first_1 = _1972.feature_offset[f_1];
+        int last_bin_1 = int(_1972.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint param_55 = first_1;
+        long2 missing_1 = load(param_55, v_1519);
+        if (last_bin_1 <= pc.max_cat_to_onehot)
+        {
+            int _2386 = int(lid);
+            for (int b_2 = _2386; b_2 <= last_bin_1; b_2 += _2453)
+            {
+                if (b_2 == 0)
+                {
+                    _2398 = long2(0l);
+                }
+                else
+                {
+                    uint param_56 = first_1 + uint(b_2);
+                    _2398 = load(param_56, v_1519);
+                }
+                long2 h = _2398;
+                bool _2410 = b_2 != 0;
+                bool _2416;
+                if (_2410)
+                {
+                    _2416 = h.y <= 0l;
+                }
+                else
+                {
+                    _2416 = _2410;
+                }
+                if (_2416)
+                {
+                    continue;
+                }
+                long2 param_57 = total;
+                ulong param_58 = parent;
+                ulong param_59 = lambda;
+                ulong param_60 = alpha;
+                ulong param_61 = sg;
+                ulong param_62 = sh;
+                ulong param_63 = min_child_weight;
+                long2 param_64 = h;
+                long2 param_65 = missing_1;
+                int param_66 = int(f_1);
+                int param_67 = b_2;
+                ulong param_68 = best_gain;
+                int3 param_69 = best;
+                long2 param_70 = best_left;
+                try_cat(param_57, param_58, param_59, param_60, param_61, param_62, param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70);
+                best_gain = param_68;
+                best = param_69;
+                best_left = param_70;
+            }
+            continue;
+        }
+        uint2 param_71 = pc.cat_l2;
+        ulong param_72 = lambda;
+        ulong param_73 = f64_from_words(param_71);
+        ulong cat_lambda = f64_add(param_72, param_73);
+        long param_74 = total.x;
+        ulong param_75 = f64_from_i64(param_74);
+        ulong param_76 = sg;
+        long param_77 = total.y;
+        ulong param_78 = f64_from_i64(param_77);
+        ulong param_79 = sh;
+        ulong param_80 = f64_div(param_75, param_76);
+        ulong param_81 = f64_div(param_78, param_79);
+        ulong param_82 = cat_lambda;
+        ulong param_83 = alpha;
+        ulong cat_parent = node_score(param_80, param_81, param_82, param_83);
+        uint param_84 = first_1;
+        int param_85 = last_bin_1;
+        ulong param_86 = sg;
+        ulong param_87 = sh;
+        uint _2500 = order_categories(param_84, param_85, param_86, param_87, v_1519, gl_LocalInvocationID, pc, c_ok, c_ratio, c_bin);
+        uint n = _2500;
+        if (lid == 0u)
+        {
+            long2 sum = long2(0l);
+            c_prefix[0] = sum;
+            for (uint k_1 = 1u; k_1 <= n; k_1++)
+            {
+                uint param_88 = first_1 + c_bin[k_1 - 1u];
+                sum += load(param_88, v_1519);
+                c_prefix[k_1] = sum;
+            }
+        }
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+        uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
+        for (uint item_1 = lid; item_1 < (2u * kmax); item_1 += WG)
+        {
+            uint dir = item_1 / kmax;
+            uint k_2 = (item_1 % kmax) + 1u;
+            if (dir == 0u)
+            {
+                _2567 = c_prefix[k_2];
+            }
+            else
+            {
+                _2567 = c_prefix[n] - c_prefix[n - k_2];
+            }
+            long2 left = _2567;
+            long2 param_89 = total;
+            ulong param_90 = cat_parent;
+            ulong param_91 = cat_lambda;
+            ulong param_92 = alpha;
+            ulong param_93 = sg;
+            ulong param_94 = sh;
+            ulong param_95 = min_child_weight;
+            long2 param_96 = left;
+            long2 param_97 = missing_1;
+            int param_98 = int(f_1);
+            int param_99 = (int(dir) * 256) + int(k_2);
+            ulong param_100 = best_gain;
+            int3 param_101 = best;
+            long2 param_102 = best_left;
+            try_cat(param_89, param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97, param_98, param_99, param_100, param_101, param_102);
+            best_gain = param_100;
+            best = param_101;
+            best_left = param_102;
+        }
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
     s_gain[lid] = best_gain;
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _1927; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _2647; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
             uint o = lid + half_size;
-            ulong param_55 = s_gain[o];
-            int param_56 = ((threadgroup int*)&s_key[o])[0u];
-            int param_57 = ((threadgroup int*)&s_key[o])[1u];
-            int param_58 = ((threadgroup int*)&s_key[o])[2u];
-            ulong param_59 = s_gain[lid];
-            int param_60 = ((threadgroup int*)&s_key[lid])[0u];
-            int param_61 = ((threadgroup int*)&s_key[lid])[1u];
-            int param_62 = ((threadgroup int*)&s_key[lid])[2u];
-            if (split_better(param_55, param_56, param_57, param_58, param_59, param_60, param_61, param_62))
+            ulong param_103 = s_gain[o];
+            int param_104 = ((threadgroup int*)&s_key[o])[0u];
+            int param_105 = ((threadgroup int*)&s_key[o])[1u];
+            int param_106 = ((threadgroup int*)&s_key[o])[2u];
+            ulong param_107 = s_gain[lid];
+            int param_108 = ((threadgroup int*)&s_key[lid])[0u];
+            int param_109 = ((threadgroup int*)&s_key[lid])[1u];
+            int param_110 = ((threadgroup int*)&s_key[lid])[2u];
+            if (split_better(param_103, param_104, param_105, param_106, param_107, param_108, param_109, param_110))
             {
                 s_gain[lid] = s_gain[o];
                 s_key[lid] = s_key[o];
@@ -1178,76 +1551,146 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_148
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
+    int3 win = s_key[0];
+    bool _2723 = win.x >= 0;
+    bool _2732;
+    if (_2723)
+    {
+        _2732 = _2069.categorical[uint(win.x)] != 0u;
+    }
+    else
+    {
+        _2732 = _2723;
+    }
+    bool win_cat = _2732;
+    if (lid < 8u)
+    {
+        c_set[lid] = 0u;
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    if (win_cat)
+    {
+        uint first_2 = _1972.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_1972.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        if (last_bin_2 <= pc.max_cat_to_onehot)
+        {
+            bool _2767 = lid == 0u;
+            bool _2773;
+            if (_2767)
+            {
+                _2773 = win.y > 0;
+            }
+            else
+            {
+                _2773 = _2767;
+            }
+            if (_2773)
+            {
+                c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
+            }
+        }
+        else
+        {
+            uint param_111 = first_2;
+            int param_112 = last_bin_2;
+            ulong param_113 = sg;
+            ulong param_114 = sh;
+            uint _2796 = order_categories(param_111, param_112, param_113, param_114, v_1519, gl_LocalInvocationID, pc, c_ok, c_ratio, c_bin);
+            uint n_1 = _2796;
+            uint dir_1 = uint(win.y / 256);
+            uint k_3 = uint(win.y % 256);
+            uint _2824;
+            for (uint i = lid; (i < k_3) && (i < n_1); i += WG)
+            {
+                if (dir_1 != 0u)
+                {
+                    _2824 = (n_1 - 1u) - i;
+                }
+                else
+                {
+                    _2824 = i;
+                }
+                uint b_3 = c_bin[_2824];
+                uint _2842 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
+            }
+        }
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
     if (lid == 0u)
     {
         int3 key = s_key[0];
-        long2 _2008;
+        long2 _2856;
         if (key.x >= 0)
         {
-            _2008 = s_left[0];
+            _2856 = s_left[0];
         }
         else
         {
-            _2008 = total;
+            _2856 = total;
         }
-        long2 L_1 = _2008;
-        long2 _2020;
+        long2 L_1 = _2856;
+        long2 _2868;
         if (key.x >= 0)
         {
-            _2020 = total - L_1;
+            _2868 = total - L_1;
         }
         else
         {
-            _2020 = long2(0l);
+            _2868 = long2(0l);
         }
-        long2 R_1 = _2020;
-        uint o_1 = record * 18u;
-        _2035.records[o_1 + 0u] = uint(node);
-        _2035.records[o_1 + 1u] = uint(key.x);
-        uint _2052;
+        long2 R_1 = _2868;
+        uint o_1 = record * 27u;
+        _2883.records[o_1 + 0u] = uint(node);
+        _2883.records[o_1 + 1u] = uint(key.x);
+        uint _2900;
         if (key.x >= 0)
         {
-            _2052 = uint(key.y);
+            _2900 = uint(key.y);
         }
         else
         {
-            _2052 = 0u;
+            _2900 = 0u;
         }
-        _2035.records[o_1 + 2u] = _2052;
-        uint _2067;
+        _2883.records[o_1 + 2u] = _2900;
+        uint _2915;
         if (key.x >= 0)
         {
-            _2067 = uint(key.z);
+            _2915 = uint(key.z);
         }
         else
         {
-            _2067 = 0u;
+            _2915 = 0u;
         }
-        _2035.records[o_1 + 3u] = _2067;
-        ulong _2080;
+        _2883.records[o_1 + 3u] = _2915;
+        ulong _2928;
         if (key.x >= 0)
         {
-            _2080 = s_gain[0];
+            _2928 = s_gain[0];
         }
         else
         {
-            _2080 = 0ul;
+            _2928 = 0ul;
         }
-        ulong param_63 = _2080;
-        uint2 gw = f64_words(param_63);
-        _2035.records[o_1 + 4u] = gw.x;
-        _2035.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _2107 = spvUnsafeArray<long2, 3>({ L_1, R_1, total });
+        ulong param_115 = _2928;
+        uint2 gw = f64_words(param_115);
+        _2883.records[o_1 + 4u] = gw.x;
+        _2883.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _2955 = spvUnsafeArray<long2, 3>({ L_1, R_1, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _2107;
-        for (uint k_1 = 0u; k_1 < 3u; k_1++)
+        sums = _2955;
+        for (uint k_4 = 0u; k_4 < 3u; k_4++)
         {
-            uint2 g = as_type<uint2>(ulong(sums[k_1].x));
-            uint2 h = as_type<uint2>(ulong(sums[k_1].y));
-            _2035.records[(o_1 + 6u) + (4u * k_1)] = g.x;
-            _2035.records[(o_1 + 7u) + (4u * k_1)] = g.y;
-            _2035.records[(o_1 + 8u) + (4u * k_1)] = h.x;
-            _2035.records[(o_1 + 9u) + (4u * k_1)] = h.y;
+            uint2 g = as_type<uint2>(ulong(sums[k_4].x));
+            uint2 h_1 = as_type<uint2>(ulong(sums[k_4].y));
+            _2883.records[(o_1 + 6u) + (4u * k_4)] = g.x;
+            _2883.records[(o_1 + 7u) + (4u * k_4)] = g.y;
+            _2883.records[(o_1 + 8u) + (4u * k_4)] = h_1.x;
+            _2883.records[(o_1 + 9u) + (4u * k_4)] = h_1.y;
+        }
+        _2883.records[o_1 + 18u] = uint(win_cat);
+        for (uint w = 0u; w < 8u; w++)
+        {
+            _2883.records[(o_1 + 19u) + w] = c_set[w];
         }
     }
 }
