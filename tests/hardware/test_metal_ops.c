@@ -2,7 +2,8 @@
  * test_metal_ops.c -- the Mac acceptance suite of the Metal backend (mps):
  * every operation against the CPU backend on the shared conformance cases
  * (tests/conformance/ops_compare.c: sizes that are not a multiple of the
- * threadgroup, skewed bins, 256 bins, large gradients), repeated training
+ * threadgroup, skewed bins, 256 bins, large gradients, categorical
+ * features), repeated training
  * with the BufferPool's counters back to their resting values, and a
  * command-buffer failure reproduced and survived. Where the build has no
  * Metal backend or the machine no Metal device it is one skip naming why.
@@ -32,6 +33,13 @@ CASE(test_huge_labels,    "large gradients", 20011, 9, 64, BINS_RANDOM, LABELS_H
 CASE(test_missing_values, "NaN features", 20011, 12, 200, BINS_MISSING, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 1, 0.8f, 5, 1.0, 0.0, 1)
 CASE(test_300_features,   "300 features", 2003, 300, 256, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 4, 1.0, 0.0, 1)
 CASE(test_softmax,        "softmax",     10007, 7, 128, BINS_RANDOM, LABELS_CLASS, GPL_OBJ_SOFTMAX, 3, 1, 0.7f, 4, 1.0, 0.0, 0)
+
+static void test_categorical(void **state)
+{
+    (void)state;
+    for (int i = 0; i < num_categorical_problems; i++)
+        run_categorical_problem(&categorical_problems[i]);
+}
 
 #ifdef GPL_HAVE_METAL
 /* One tree of depth 3 on the backend: every operation, every level. */
@@ -156,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_missing_values),
         cmocka_unit_test(test_300_features),
         cmocka_unit_test(test_softmax),
+        cmocka_unit_test(test_categorical),
 #ifdef GPL_HAVE_METAL
         cmocka_unit_test(test_no_buffer_leak),
         cmocka_unit_test(test_command_buffer_failure),

@@ -13,7 +13,8 @@ static void release_all(mtl_context *c)
 {
     gpl_mtl_buf *all[] = {&c->buf.bins, &c->buf.offsets, &c->buf.labels, &c->buf.weights, &c->buf.margins, &c->buf.softmax_norm,
                           &c->buf.grad, &c->buf.rows, &c->buf.scratch, &c->buf.group_max, &c->buf.partial,
-                          &c->buf.tiles, &c->buf.child_counts, &c->buf.records, &c->buf.mask};
+                          &c->buf.tiles, &c->buf.child_counts, &c->buf.records, &c->buf.mask,
+                          &c->buf.categorical};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) gpl_mtl_buf_release(c->rt, all[i]);
     if (c->hist) mtl_hist_release_all(c);
 }

@@ -32,6 +32,7 @@ typedef struct mtl_buffers {
     gpl_mtl_buf bins, offsets, labels, weights, margins, grad, rows, scratch;
     gpl_mtl_buf softmax_norm; /* 16 bytes a row with several outputs (backend.h) */
     gpl_mtl_buf group_max, partial, tiles, child_counts, records, mask;
+    gpl_mtl_buf categorical; /* split_eval's categorical table (gpl_cat_table_make) */
 } mtl_buffers;
 
 /* The context in parts by job, in the order every backend's has: the

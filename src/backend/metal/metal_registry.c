@@ -17,7 +17,7 @@ const gpl_mtl_kernel_info gpl_mtl_kernel_table[MTL_K_COUNT] = {
     [MTL_K_HISTOGRAM] = {"histogram", GPL_HISTOGRAM_BINDINGS, 36},
     [MTL_K_HIST_REDUCE] = {"hist_reduce", 2, 12},
     [MTL_K_HIST_SUBTRACT] = {"hist_subtract", 3, 4},
-    [MTL_K_SPLIT_EVAL] = {"split_eval", 4, 56},
+    [MTL_K_SPLIT_EVAL] = {"split_eval", 5, sizeof(gpl_split_push)},
     [MTL_K_PARTITION_COUNT] = {"partition_count", GPL_PART_COUNT_BINDINGS,
                                sizeof(gpl_partition_push)},
     [MTL_K_PARTITION_SCAN] = {"partition_scan", GPL_PART_SCAN_BINDINGS,

@@ -36,8 +36,9 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
     for (int32_t i = 0; i < num_nodes; i++) {
         gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i,
                                                c->shape.num_features, feature_mask != NULL);
-        gpl_mtl_bind b[4] = {mtl_whole(mtl_node_hist(c, nodes[i])), mtl_whole(&c->buf.offsets),
-                             mtl_whole(&c->buf.mask), mtl_whole(&c->buf.records)};
+        gpl_mtl_bind b[5] = {mtl_whole(mtl_node_hist(c, nodes[i])), mtl_whole(&c->buf.offsets),
+                             mtl_whole(&c->buf.mask), mtl_whole(&c->buf.records),
+                             mtl_whole(&c->buf.categorical)};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_SPLIT_EVAL, b, &p, 1));
     }
     /* The one wait of the level's split: the host needs the records. */

@@ -57,7 +57,6 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     if (c->uploaded)
         return gpl_error(GPULAYER_ERR_INTERNAL, "metal backend: upload called twice");
     GPL_CHECK(gpl_check_row_limit("metal", m->num_rows));
-    GPL_CHECK(gpl_check_no_category_sets("metal", m, NULL));
     const size_t N = (size_t)m->num_rows, K = (size_t)c->shape.num_outputs;
     const size_t F = (size_t)m->num_features, M = (size_t)c->shape.max_nodes;
     c->shape.num_rows = m->num_rows;
@@ -121,6 +120,7 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
                         (size_t)c->partial_groups * hist_bytes + tiles * 4 +
                         level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) +
                                  GPL_SPLIT_RECORD_BYTES) + F * 4 +
+                        gpl_cat_table_words(m->num_features) * 4 +
                         M * (hist_bytes ? hist_bytes : 16);
     /* Refused before anything is allocated when the buffers that do not
      * grow (and two histograms) exceed what Metal recommends this process
@@ -158,6 +158,15 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.records, level * GPL_SPLIT_RECORD_BYTES,
                                   GPL_MTL_SHARED, "split records"));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.mask, F * 4, GPL_MTL_SHARED, "feature mask"));
+    const size_t cat_words = gpl_cat_table_words(m->num_features);
+    uint32_t *cat = malloc(sizeof(uint32_t) * cat_words);
+    if (!cat) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of host memory");
+    gpl_cat_table_make(m, cat);
+    gpulayer_status st = gpl_mtl_buf_acquire(c->rt, &c->buf.categorical, cat_words * 4,
+                                             GPL_MTL_SHARED, "categorical features");
+    if (st == GPULAYER_OK) st = gpl_mtl_buf_write(c->rt, &c->buf.categorical, 0, cat, cat_words * 4);
+    free(cat);
+    GPL_CHECK(st);
     c->uploaded = 1;
     return GPULAYER_OK;
 }
