@@ -84,12 +84,15 @@ bool cat_before(f64 ra, uint ba, f64 rb, uint bb)
     return ba < bb;
 }
 
-// try_candidate of cpu_split_cat.c into this thread's best.
-void try_cat(i64vec2 total, f64 parent, f64 lambda, f64 alpha, f64 sg, f64 sh,
-             f64 min_child_weight, i64vec2 left, i64vec2 missing, int f, int key,
-             inout f64 best_gain, inout ivec3 best, inout i64vec2 best_left)
+// The candidate whose left child has sums `left` (missing values aside),
+// with missing values right and, where two_way, left too, into this
+// thread's best (scan_feature of cpu_split.c, try_candidate of
+// cpu_split_cat.c). Called from one place a kind of feature: each call
+// is inlined, and the float64-free arithmetic is long.
+void try_split(i64vec2 total, f64 parent, f64 lambda, f64 alpha, f64 sg, f64 sh,
+               f64 min_child_weight, i64vec2 left, i64vec2 missing, int two_way, int f,
+               int key, inout f64 best_gain, inout ivec3 best, inout i64vec2 best_left)
 {
-    const int two_way = (missing.x != 0 || missing.y != 0) ? 1 : 0;
     for (int dl = 0; dl <= two_way; dl++) {
         i64vec2 L = left;
         if (dl != 0) L += missing;
@@ -183,25 +186,9 @@ void main()
         for (int b = 1; b < b_lo; b++) cum += load(first + uint(b));
         for (int b = b_lo; b <= b_hi; b++) {
             cum += load(first + uint(b));
-            const int last_dl = (b < last_bin && (missing.y != 0 || missing.x != 0)) ? 1 : 0;
-            for (int dl = 0; dl <= last_dl; dl++) {
-                i64vec2 L = cum;
-                if (dl != 0) L += missing;
-                const i64vec2 R = total - L;
-                if (L.y <= 0 || R.y <= 0) continue;
-                const f64 hl = f64_div(f64_from_i64(L.y), sh);
-                const f64 hr = f64_div(f64_from_i64(R.y), sh);
-                if (f64_lt(hl, min_child_weight) || f64_lt(hr, min_child_weight)) continue;
-                const f64 gain = f64_sub(
-                    f64_add(node_score(f64_div(f64_from_i64(L.x), sg), hl, lambda, alpha),
-                            node_score(f64_div(f64_from_i64(R.x), sg), hr, lambda, alpha)),
-                    parent);
-                if (split_better(gain, int(f), b, dl, best_gain, best.x, best.y, best.z)) {
-                    best_gain = gain;
-                    best = ivec3(int(f), b, dl);
-                    best_left = L;
-                }
-            }
+            const int two_way = (b < last_bin && (missing.y != 0 || missing.x != 0)) ? 1 : 0;
+            try_split(total, parent, lambda, alpha, sg, sh, min_child_weight, cum, missing,
+                      two_way, int(f), b, best_gain, best, best_left);
         }
     }
     const uint num_cat = categorical[pc.num_features];
@@ -211,36 +198,43 @@ void main()
         const uint first = feature_offset[f];
         const int last_bin = int(feature_offset[f + 1u] - first) - 1;
         const i64vec2 missing = load(first);
-        if (last_bin <= pc.max_cat_to_onehot) {
-            // Key 0: no category left (missing values alone); key b: bin b.
-            for (int b = int(lid); b <= last_bin; b += int(WG)) {
-                const i64vec2 h = b == 0 ? i64vec2(0) : load(first + uint(b));
-                if (b != 0 && h.y <= 0) continue;
-                try_cat(total, parent, lambda, alpha, sg, sh, min_child_weight, h, missing,
-                        int(f), b, best_gain, best, best_left);
+        const int two_way = (missing.x != 0 || missing.y != 0) ? 1 : 0;
+        const bool onehot = last_bin <= pc.max_cat_to_onehot;
+        uint n = 0u, items = uint(last_bin) + 1u;
+        if (!onehot) {
+            n = order_categories(first, last_bin, sg, sh);
+            if (lid == 0u) {
+                i64vec2 sum = i64vec2(0);
+                c_prefix[0] = sum;
+                for (uint k = 1u; k <= n; k++) {
+                    sum += load(first + c_bin[k - 1u]);
+                    c_prefix[k] = sum;
+                }
             }
-            continue;
+            barrier();
+            items = 2u * min(n, uint(max(pc.max_cat_threshold, 0)));
         }
-        const f64 cat_lambda = f64_add(lambda, f64_from_words(pc.cat_l2));
-        const f64 cat_parent = node_score(f64_div(f64_from_i64(total.x), sg),
-                                          f64_div(f64_from_i64(total.y), sh), cat_lambda, alpha);
-        const uint n = order_categories(first, last_bin, sg, sh);
-        if (lid == 0u) {
-            i64vec2 sum = i64vec2(0);
-            c_prefix[0] = sum;
-            for (uint k = 1u; k <= n; k++) {
-                sum += load(first + c_bin[k - 1u]);
-                c_prefix[k] = sum;
+        const f64 cat_lambda = onehot ? lambda : f64_add(lambda, f64_from_words(pc.cat_l2));
+        const f64 cat_parent = onehot ? parent
+                                      : node_score(f64_div(f64_from_i64(total.x), sg),
+                                                   f64_div(f64_from_i64(total.y), sh),
+                                                   cat_lambda, alpha);
+        for (uint item = lid; item < items; item += WG) {
+            i64vec2 left;
+            int key;
+            if (onehot) {
+                // Key 0: no category left (missing values alone); key b: bin b.
+                key = int(item);
+                left = item == 0u ? i64vec2(0) : load(first + item);
+                if (item != 0u && left.y <= 0) continue;
+            } else {
+                // Exact integer sums: the last k are all n less the first n - k.
+                const uint kmax = items / 2u, dir = item / kmax, k = item % kmax + 1u;
+                key = int(dir) * CAT_KEY_DIRECTION + int(k);
+                left = dir == 0u ? c_prefix[k] : c_prefix[n] - c_prefix[n - k];
             }
-        }
-        barrier();
-        // Exact integer sums: the last k are all n less the first n - k.
-        const uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
-        for (uint item = lid; item < 2u * kmax; item += WG) {
-            const uint dir = item / kmax, k = item % kmax + 1u;
-            const i64vec2 left = dir == 0u ? c_prefix[k] : c_prefix[n] - c_prefix[n - k];
-            try_cat(total, cat_parent, cat_lambda, alpha, sg, sh, min_child_weight, left, missing,
-                    int(f), int(dir) * CAT_KEY_DIRECTION + int(k), best_gain, best, best_left);
+            try_split(total, cat_parent, cat_lambda, alpha, sg, sh, min_child_weight, left,
+                      missing, two_way, int(f), key, best_gain, best, best_left);
         }
         barrier();
     }

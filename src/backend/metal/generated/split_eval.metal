@@ -80,8 +80,8 @@ struct Push
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant int _1819 = int(WG + 0u);
-constant int _1920 = int(WG + 0u);
+constant int _1808 = int(WG + 0u);
+constant int _1909 = int(WG + 0u);
 
 struct Offsets
 {
@@ -98,17 +98,16 @@ struct Categorical
     uint categorical[1];
 };
 
-constant int _2453 = int(WG + 0u);
-constant uint _2647 = (WG / 2u);
+constant uint _2524 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _3038_tmp [[function_constant(0)]];
-constant uint _3038 = is_function_constant_defined(_3038_tmp) ? _3038_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3038, 1u, 1u);
+constant uint _2915_tmp [[function_constant(0)]];
+constant uint _2915 = is_function_constant_defined(_2915_tmp) ? _2915_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2915, 1u, 1u);
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -117,9 +116,9 @@ ulong f64_from_words(thread const uint2& w)
 }
 
 static inline __attribute__((always_inline))
-long2 load(thread const uint& i, const device Hist& v_1519)
+long2 load(thread const uint& i, const device Hist& v_1520)
 {
-    uint4 v = v_1519.hist[0u + i];
+    uint4 v = v_1520.hist[0u + i];
     return long2(long(as_type<ulong>(v.xy)), long(as_type<ulong>(v.zw)));
 }
 
@@ -171,17 +170,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _324 = e > 2045;
-            bool _333;
-            if (!_324)
+            bool _325 = e > 2045;
+            bool _334;
+            if (!_325)
             {
-                _333 = (sig + 512ul) >= 9223372036854775808ul;
+                _334 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _333 = _324;
+                _334 = _325;
             }
-            if (_333)
+            if (_334)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -218,8 +217,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _405 = sf_round_pack(param_4, param_5, param_6);
-    return _405;
+    ulong _406 = sf_round_pack(param_4, param_5, param_6);
+    return _406;
 }
 
 static inline __attribute__((always_inline))
@@ -230,21 +229,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1257;
+    ulong _1258;
     if (a < 0l)
     {
-        _1257 = 0ul - ulong(a);
+        _1258 = 0ul - ulong(a);
     }
     else
     {
-        _1257 = ulong(a);
+        _1258 = ulong(a);
     }
-    ulong m = _1257;
+    ulong m = _1258;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1273 = sf_norm_round_pack(param, param_1, param_2);
-    return _1273;
+    ulong _1274 = sf_norm_round_pack(param, param_1, param_2);
+    return _1274;
 }
 
 static inline __attribute__((always_inline))
@@ -300,50 +299,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1078;
+            ulong _1079;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1078 = sf_propagate_nan(param_4, param_5);
+                _1079 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1078 = 18444492273895866368ul;
+                _1079 = 18444492273895866368ul;
             }
-            return _1078;
+            return _1079;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1098;
+        ulong _1099;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1098 = sf_propagate_nan(param_6, param_7);
+            _1099 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1098 = _sign;
+            _1099 = _sign;
         }
-        return _1098;
+        return _1099;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1124;
+            ulong _1125;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1124 = 18444492273895866368ul;
+                _1125 = 18444492273895866368ul;
             }
             else
             {
-                _1124 = _sign | 9218868437227405312ul;
+                _1125 = _sign | 9218868437227405312ul;
             }
-            return _1124;
+            return _1125;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -385,8 +384,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1236 = sf_round_pack(param_10, param_11, param_12);
-    return _1236;
+    ulong _1237 = sf_round_pack(param_10, param_11, param_12);
+    return _1237;
 }
 
 static inline __attribute__((always_inline))
@@ -401,18 +400,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1306 = sf_is_nan(param);
-    bool _1313;
-    if (!_1306)
+    bool _1307 = sf_is_nan(param);
+    bool _1314;
+    if (!_1307)
     {
         ulong param_1 = b;
-        _1313 = sf_is_nan(param_1);
+        _1314 = sf_is_nan(param_1);
     }
     else
     {
-        _1313 = _1306;
+        _1314 = _1307;
     }
-    if (_1313)
+    if (_1314)
     {
         return false;
     }
@@ -420,28 +419,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1339;
+        bool _1340;
         if (na)
         {
-            _1339 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1340 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1339 = na;
+            _1340 = na;
         }
-        return _1339;
+        return _1340;
     }
-    bool _1343 = a != b;
-    bool _1351;
-    if (_1343)
+    bool _1344 = a != b;
+    bool _1352;
+    if (_1344)
     {
-        _1351 = na != (a < b);
+        _1352 = na != (a < b);
     }
     else
     {
-        _1351 = _1343;
+        _1352 = _1344;
     }
-    return _1351;
+    return _1352;
 }
 
 static inline __attribute__((always_inline))
@@ -466,18 +465,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _605;
+            ulong _606;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _605 = sf_propagate_nan(param_2, param_3);
+                _606 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _605 = 18444492273895866368ul;
+                _606 = 18444492273895866368ul;
             }
-            return _605;
+            return _606;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -515,18 +514,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _686;
+            ulong _687;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _686 = sf_propagate_nan(param_8, param_9);
+                _687 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _686 = _sign | 9218868437227405312ul;
+                _687 = _sign | 9218868437227405312ul;
             }
-            return _686;
+            return _687;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -540,18 +539,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _726;
+            ulong _727;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _726 = sf_propagate_nan(param_12, param_13);
+                _727 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _726 = a;
+                _727 = a;
             }
-            return _726;
+            return _727;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -564,8 +563,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _762 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _762;
+    ulong _763 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _763;
 }
 
 static inline __attribute__((always_inline))
@@ -588,18 +587,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _448;
+            ulong _449;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _448 = sf_propagate_nan(param_2, param_3);
+                _449 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _448 = a;
+                _449 = a;
             }
-            return _448;
+            return _449;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -612,30 +611,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _485;
+                ulong _486;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _485 = sf_propagate_nan(param_4, param_5);
+                    _486 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _485 = _sign | 9218868437227405312ul;
+                    _486 = _sign | 9218868437227405312ul;
                 }
-                return _485;
+                return _486;
             }
             ez = eb;
-            ulong _501;
+            ulong _502;
             if (ea != 0)
             {
-                _501 = sa + 2305843009213693952ul;
+                _502 = sa + 2305843009213693952ul;
             }
             else
             {
-                _501 = sa << ulong(1);
+                _502 = sa << ulong(1);
             }
-            sa = _501;
+            sa = _502;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -644,30 +643,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _524;
+                ulong _525;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _524 = sf_propagate_nan(param_8, param_9);
+                    _525 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _524 = a;
+                    _525 = a;
                 }
-                return _524;
+                return _525;
             }
             ez = ea;
-            ulong _539;
+            ulong _540;
             if (eb != 0)
             {
-                _539 = sb + 2305843009213693952ul;
+                _540 = sb + 2305843009213693952ul;
             }
             else
             {
-                _539 = sb << ulong(1);
+                _540 = sb << ulong(1);
             }
-            sb = _539;
+            sb = _540;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -682,8 +681,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _572 = sf_round_pack(param_12, param_13, param_14);
-    return _572;
+    ulong _573 = sf_round_pack(param_12, param_13, param_14);
+    return _573;
 }
 
 static inline __attribute__((always_inline))
@@ -694,8 +693,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _805 = sf_sub_mags(param, param_1, param_2);
-        return _805;
+        ulong _806 = sf_sub_mags(param, param_1, param_2);
+        return _806;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -738,8 +737,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _788 = sf_sub_mags(param_3, param_4, param_5);
-    return _788;
+    ulong _789 = sf_sub_mags(param_3, param_4, param_5);
+    return _789;
 }
 
 static inline __attribute__((always_inline))
@@ -803,32 +802,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _905 = sa != 0ul;
-        bool _914;
-        if (!_905)
+        bool _906 = sa != 0ul;
+        bool _915;
+        if (!_906)
         {
-            _914 = (eb == 2047) && (sb != 0ul);
+            _915 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _914 = _905;
+            _915 = _906;
         }
-        if (_914)
+        if (_915)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _929;
+        ulong _930;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _929 = 18444492273895866368ul;
+            _930 = 18444492273895866368ul;
         }
         else
         {
-            _929 = _sign | 9218868437227405312ul;
+            _930 = _sign | 9218868437227405312ul;
         }
-        return _929;
+        return _930;
     }
     if (eb == 2047)
     {
@@ -838,16 +837,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _957;
+        ulong _958;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _957 = 18444492273895866368ul;
+            _958 = 18444492273895866368ul;
         }
         else
         {
-            _957 = _sign | 9218868437227405312ul;
+            _958 = _sign | 9218868437227405312ul;
         }
-        return _957;
+        return _958;
     }
     if (ea == 0)
     {
@@ -885,8 +884,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1036 = sf_round_pack(param_10, param_11, param_12);
-    return _1036;
+    ulong _1037 = sf_round_pack(param_10, param_11, param_12);
+    return _1037;
 }
 
 static inline __attribute__((always_inline))
@@ -916,32 +915,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1278 = sf_is_nan(param);
-    bool _1285;
-    if (!_1278)
+    bool _1279 = sf_is_nan(param);
+    bool _1286;
+    if (!_1279)
     {
         ulong param_1 = b;
-        _1285 = sf_is_nan(param_1);
+        _1286 = sf_is_nan(param_1);
     }
     else
     {
-        _1285 = _1278;
+        _1286 = _1279;
     }
-    if (_1285)
+    if (_1286)
     {
         return false;
     }
-    bool _1292 = a == b;
-    bool _1301;
-    if (!_1292)
+    bool _1293 = a == b;
+    bool _1302;
+    if (!_1293)
     {
-        _1301 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1302 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1301 = _1292;
+        _1302 = _1293;
     }
-    return _1301;
+    return _1302;
 }
 
 static inline __attribute__((always_inline))
@@ -979,19 +978,8 @@ bool split_better(thread const ulong& gain, thread const int& feature, thread co
 }
 
 static inline __attribute__((always_inline))
-void try_cat(thread const long2& total, thread const ulong& parent, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const long2& left, thread const long2& missing, thread const int& f, thread const int& key, thread ulong& best_gain, thread int3& best, thread long2& best_left)
+void try_split(thread const long2& total, thread const ulong& parent, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const long2& left, thread const long2& missing, thread const int& two_way, thread const int& f, thread const int& key, thread ulong& best_gain, thread int3& best, thread long2& best_left)
 {
-    bool _1558 = missing.x != 0l;
-    bool _1566;
-    if (!_1558)
-    {
-        _1566 = missing.y != 0l;
-    }
-    else
-    {
-        _1566 = _1558;
-    }
-    int two_way = int(_1566);
     for (int dl = 0; dl <= two_way; dl++)
     {
         long2 L = left;
@@ -1000,17 +988,17 @@ void try_cat(thread const long2& total, thread const ulong& parent, thread const
             L += missing;
         }
         long2 R = total - L;
-        bool _1592 = L.y <= 0l;
-        bool _1599;
-        if (!_1592)
+        bool _1581 = L.y <= 0l;
+        bool _1588;
+        if (!_1581)
         {
-            _1599 = R.y <= 0l;
+            _1588 = R.y <= 0l;
         }
         else
         {
-            _1599 = _1592;
+            _1588 = _1581;
         }
-        if (_1599)
+        if (_1588)
         {
             continue;
         }
@@ -1024,19 +1012,19 @@ void try_cat(thread const long2& total, thread const ulong& parent, thread const
         ulong hr = f64_div(param_4, param_5);
         ulong param_6 = hl;
         ulong param_7 = min_child_weight;
-        bool _1625 = f64_lt(param_6, param_7);
-        bool _1634;
-        if (!_1625)
+        bool _1614 = f64_lt(param_6, param_7);
+        bool _1623;
+        if (!_1614)
         {
             ulong param_8 = hr;
             ulong param_9 = min_child_weight;
-            _1634 = f64_lt(param_8, param_9);
+            _1623 = f64_lt(param_8, param_9);
         }
         else
         {
-            _1634 = _1625;
+            _1623 = _1614;
         }
-        if (_1634)
+        if (_1623)
         {
             continue;
         }
@@ -1091,7 +1079,7 @@ bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulon
 }
 
 static inline __attribute__((always_inline))
-uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1519, thread uint3& gl_LocalInvocationID, constant Push& pc, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
+uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1520, thread uint3& gl_LocalInvocationID, constant Push& pc, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
 {
     uint lid = gl_LocalInvocationID.x;
     uint2 param = pc.cat_smooth;
@@ -1103,28 +1091,28 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         c_ok[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    int _1745 = 1 + int(lid);
-    for (int b = _1745; b <= last_bin; b += _1819)
+    int _1734 = 1 + int(lid);
+    for (int b = _1734; b <= last_bin; b += _1808)
     {
         uint param_2 = first + uint(b);
-        long2 h = load(param_2, v_1519);
+        long2 h = load(param_2, v_1520);
         long param_3 = h.y;
         ulong param_4 = f64_from_i64(param_3);
         ulong param_5 = sh;
         ulong hs = f64_div(param_4, param_5);
-        bool _1772 = h.y <= 0l;
-        bool _1781;
-        if (!_1772)
+        bool _1761 = h.y <= 0l;
+        bool _1770;
+        if (!_1761)
         {
             ulong param_6 = hs;
             ulong param_7 = min_data;
-            _1781 = f64_lt(param_6, param_7);
+            _1770 = f64_lt(param_6, param_7);
         }
         else
         {
-            _1781 = _1772;
+            _1770 = _1761;
         }
-        if (_1781)
+        if (_1770)
         {
             continue;
         }
@@ -1136,7 +1124,7 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_13 = f64_div(param_9, param_10);
         ulong param_14 = f64_add(param_11, param_12);
         c_ratio[b] = f64_div(param_13, param_14);
-        uint _1817 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+        uint _1806 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint n = 0u;
@@ -1144,8 +1132,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
     {
         n += uint(int(popcount(c_ok[w])));
     }
-    int _1843 = 1 + int(lid);
-    for (int b_1 = _1843; b_1 <= last_bin; b_1 += _1920)
+    int _1832 = 1 + int(lid);
+    for (int b_1 = _1832; b_1 <= last_bin; b_1 += _1909)
     {
         if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
         {
@@ -1155,21 +1143,21 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         uint rank = 0u;
         for (int o = 1; o <= last_bin; o++)
         {
-            bool _1890 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
-            bool _1906;
-            if (_1890)
+            bool _1879 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _1895;
+            if (_1879)
             {
                 ulong param_15 = c_ratio[o];
                 uint param_16 = uint(o);
                 ulong param_17 = r;
                 uint param_18 = uint(b_1);
-                _1906 = cat_before(param_15, param_16, param_17, param_18);
+                _1895 = cat_before(param_15, param_16, param_17, param_18);
             }
             else
             {
-                _1906 = _1890;
+                _1895 = _1879;
             }
-            if (_1906)
+            if (_1895)
             {
                 rank++;
             }
@@ -1186,7 +1174,7 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1519 [[buffer(1)]], const device Offsets& _1972 [[buffer(2)]], const device Mask& _2057 [[buffer(3)]], device Records& _2883 [[buffer(4)]], const device Categorical& _2069 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
+kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1520 [[buffer(1)]], const device Offsets& _1961 [[buffer(2)]], const device Mask& _2046 [[buffer(3)]], device Records& _2760 [[buffer(4)]], const device Categorical& _2058 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
@@ -1210,10 +1198,10 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_151
     uint2 param_4 = pc.min_child_weight;
     ulong min_child_weight = f64_from_words(param_4);
     long2 total = long2(0l);
-    for (uint k = _1972.feature_offset[0]; k < _1972.feature_offset[1]; k++)
+    for (uint k = _1961.feature_offset[0]; k < _1961.feature_offset[1]; k++)
     {
         uint param_5 = k;
-        total += load(param_5, v_1519);
+        total += load(param_5, v_1520);
     }
     long param_6 = total.x;
     ulong param_7 = f64_from_i64(param_6);
@@ -1234,31 +1222,31 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_151
     {
         uint f = item / segments;
         uint seg = item % segments;
-        bool _2051 = pc.has_mask != 0u;
-        bool _2062;
-        if (_2051)
+        bool _2040 = pc.has_mask != 0u;
+        bool _2051;
+        if (_2040)
         {
-            _2062 = _2057.mask[f] == 0u;
+            _2051 = _2046.mask[f] == 0u;
         }
         else
         {
-            _2062 = _2051;
+            _2051 = _2040;
         }
-        bool _2074;
-        if (!_2062)
+        bool _2063;
+        if (!_2051)
         {
-            _2074 = _2069.categorical[f] != 0u;
+            _2063 = _2058.categorical[f] != 0u;
         }
         else
         {
-            _2074 = _2062;
+            _2063 = _2051;
         }
-        if (_2074)
+        if (_2063)
         {
             continue;
         }
-        uint first = _1972.feature_offset[f];
-        int last_bin = int(_1972.feature_offset[f + 1u] - first) - 1;
+        uint first = _1961.feature_offset[f];
+        int last_bin = int(_1961.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1267,261 +1255,219 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_151
             continue;
         }
         uint param_16 = first;
-        long2 missing = load(param_16, v_1519);
+        long2 missing = load(param_16, v_1520);
         long2 cum = long2(0l);
         for (int b = 1; b < b_lo; b++)
         {
             uint param_17 = first + uint(b);
-            cum += load(param_17, v_1519);
+            cum += load(param_17, v_1520);
         }
         for (int b_1 = b_lo; b_1 <= b_hi; b_1++)
         {
             uint param_18 = first + uint(b_1);
-            cum += load(param_18, v_1519);
-            bool _2164 = b_1 < last_bin;
-            bool _2177;
-            if (_2164)
+            cum += load(param_18, v_1520);
+            bool _2153 = b_1 < last_bin;
+            bool _2166;
+            if (_2153)
             {
-                bool _2169 = missing.y != 0l;
-                bool _2176;
-                if (!_2169)
+                bool _2158 = missing.y != 0l;
+                bool _2165;
+                if (!_2158)
                 {
-                    _2176 = missing.x != 0l;
+                    _2165 = missing.x != 0l;
                 }
                 else
                 {
-                    _2176 = _2169;
+                    _2165 = _2158;
                 }
-                _2177 = _2176;
+                _2166 = _2165;
             }
             else
             {
-                _2177 = _2164;
+                _2166 = _2153;
             }
-            int last_dl = int(_2177);
-            for (int dl = 0; dl <= last_dl; dl++)
-            {
-                long2 L = cum;
-                if (dl != 0)
-                {
-                    L += missing;
-                }
-                long2 R = total - L;
-                bool _2203 = L.y <= 0l;
-                bool _2210;
-                if (!_2203)
-                {
-                    _2210 = R.y <= 0l;
-                }
-                else
-                {
-                    _2210 = _2203;
-                }
-                if (_2210)
-                {
-                    continue;
-                }
-                long param_19 = L.y;
-                ulong param_20 = f64_from_i64(param_19);
-                ulong param_21 = sh;
-                ulong hl = f64_div(param_20, param_21);
-                long param_22 = R.y;
-                ulong param_23 = f64_from_i64(param_22);
-                ulong param_24 = sh;
-                ulong hr = f64_div(param_23, param_24);
-                ulong param_25 = hl;
-                ulong param_26 = min_child_weight;
-                bool _2236 = f64_lt(param_25, param_26);
-                bool _2245;
-                if (!_2236)
-                {
-                    ulong param_27 = hr;
-                    ulong param_28 = min_child_weight;
-                    _2245 = f64_lt(param_27, param_28);
-                }
-                else
-                {
-                    _2245 = _2236;
-                }
-                if (_2245)
-                {
-                    continue;
-                }
-                long param_29 = L.x;
-                ulong param_30 = f64_from_i64(param_29);
-                ulong param_31 = sg;
-                ulong param_32 = f64_div(param_30, param_31);
-                ulong param_33 = hl;
-                ulong param_34 = lambda;
-                ulong param_35 = alpha;
-                long param_36 = R.x;
-                ulong param_37 = f64_from_i64(param_36);
-                ulong param_38 = sg;
-                ulong param_39 = f64_div(param_37, param_38);
-                ulong param_40 = hr;
-                ulong param_41 = lambda;
-                ulong param_42 = alpha;
-                ulong param_43 = node_score(param_32, param_33, param_34, param_35);
-                ulong param_44 = node_score(param_39, param_40, param_41, param_42);
-                ulong param_45 = f64_add(param_43, param_44);
-                ulong param_46 = parent;
-                ulong gain = f64_sub(param_45, param_46);
-                ulong param_47 = gain;
-                int param_48 = int(f);
-                int param_49 = b_1;
-                int param_50 = dl;
-                ulong param_51 = best_gain;
-                int param_52 = best.x;
-                int param_53 = best.y;
-                int param_54 = best.z;
-                if (split_better(param_47, param_48, param_49, param_50, param_51, param_52, param_53, param_54))
-                {
-                    best_gain = gain;
-                    best = int3(int(f), b_1, dl);
-                    best_left = L;
-                }
-            }
+            int two_way = int(_2166);
+            long2 param_19 = total;
+            ulong param_20 = parent;
+            ulong param_21 = lambda;
+            ulong param_22 = alpha;
+            ulong param_23 = sg;
+            ulong param_24 = sh;
+            ulong param_25 = min_child_weight;
+            long2 param_26 = cum;
+            long2 param_27 = missing;
+            int param_28 = two_way;
+            int param_29 = int(f);
+            int param_30 = b_1;
+            ulong param_31 = best_gain;
+            int3 param_32 = best;
+            long2 param_33 = best_left;
+            try_split(param_19, param_20, param_21, param_22, param_23, param_24, param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32, param_33);
+            best_gain = param_31;
+            best = param_32;
+            best_left = param_33;
         }
     }
-    uint num_cat = _2069.categorical[pc.num_features];
-    long2 _2398;
-    long2 _2567;
+    uint num_cat = _2058.categorical[pc.num_features];
+    ulong _2340;
+    ulong _2357;
+    int key;
+    long2 left;
+    long2 _2405;
+    long2 _2448;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2069.categorical[(pc.num_features + 1u) + c];
-        bool _2349 = pc.has_mask != 0u;
-        bool _2356;
-        if (_2349)
+        uint f_1 = _2058.categorical[(pc.num_features + 1u) + c];
+        bool _2231 = pc.has_mask != 0u;
+        bool _2238;
+        if (_2231)
         {
-            _2356 = _2057.mask[f_1] == 0u;
+            _2238 = _2046.mask[f_1] == 0u;
         }
         else
         {
-            _2356 = _2349;
+            _2238 = _2231;
         }
-        if (_2356)
+        if (_2238)
         {
             continue;
         }
-        uint first_1 = _1972.feature_offset[f_1];
-        int last_bin_1 = int(_1972.feature_offset[f_1 + 1u] - first_1) - 1;
-        uint param_55 = first_1;
-        long2 missing_1 = load(param_55, v_1519);
-        if (last_bin_1 <= pc.max_cat_to_onehot)
+        uint first_1 = _1961.feature_offset[f_1];
+        int last_bin_1 = int(_1961.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint param_34 = first_1;
+        long2 missing_1 = load(param_34, v_1520);
+        bool _2262 = missing_1.x != 0l;
+        bool _2269;
+        if (!_2262)
         {
-            int _2386 = int(lid);
-            for (int b_2 = _2386; b_2 <= last_bin_1; b_2 += _2453)
+            _2269 = missing_1.y != 0l;
+        }
+        else
+        {
+            _2269 = _2262;
+        }
+        int two_way_1 = int(_2269);
+        bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
+        uint n = 0u;
+        uint items = uint(last_bin_1) + 1u;
+        if (!onehot)
+        {
+            uint param_35 = first_1;
+            int param_36 = last_bin_1;
+            ulong param_37 = sg;
+            ulong param_38 = sh;
+            uint _2294 = order_categories(param_35, param_36, param_37, param_38, v_1520, gl_LocalInvocationID, pc, c_ok, c_ratio, c_bin);
+            n = _2294;
+            if (lid == 0u)
             {
-                if (b_2 == 0)
+                long2 sum = long2(0l);
+                c_prefix[0] = sum;
+                for (uint k_1 = 1u; k_1 <= n; k_1++)
                 {
-                    _2398 = long2(0l);
+                    uint param_39 = first_1 + c_bin[k_1 - 1u];
+                    sum += load(param_39, v_1520);
+                    c_prefix[k_1] = sum;
+                }
+            }
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+            items = 2u * min(n, uint(max(pc.max_cat_threshold, 0)));
+        }
+        if (onehot)
+        {
+            _2340 = lambda;
+        }
+        else
+        {
+            uint2 param_40 = pc.cat_l2;
+            ulong param_41 = lambda;
+            ulong param_42 = f64_from_words(param_40);
+            _2340 = f64_add(param_41, param_42);
+        }
+        ulong cat_lambda = _2340;
+        if (onehot)
+        {
+            _2357 = parent;
+        }
+        else
+        {
+            long param_43 = total.x;
+            ulong param_44 = f64_from_i64(param_43);
+            ulong param_45 = sg;
+            long param_46 = total.y;
+            ulong param_47 = f64_from_i64(param_46);
+            ulong param_48 = sh;
+            ulong param_49 = f64_div(param_44, param_45);
+            ulong param_50 = f64_div(param_47, param_48);
+            ulong param_51 = cat_lambda;
+            ulong param_52 = alpha;
+            _2357 = node_score(param_49, param_50, param_51, param_52);
+        }
+        ulong cat_parent = _2357;
+        for (uint item_1 = lid; item_1 < items; item_1 += WG)
+        {
+            if (onehot)
+            {
+                key = int(item_1);
+                if (item_1 == 0u)
+                {
+                    _2405 = long2(0l);
                 }
                 else
                 {
-                    uint param_56 = first_1 + uint(b_2);
-                    _2398 = load(param_56, v_1519);
+                    uint param_53 = first_1 + item_1;
+                    _2405 = load(param_53, v_1520);
                 }
-                long2 h = _2398;
-                bool _2410 = b_2 != 0;
-                bool _2416;
-                if (_2410)
-                {
-                    _2416 = h.y <= 0l;
-                }
-                else
-                {
-                    _2416 = _2410;
-                }
+                left = _2405;
+                bool _2416 = item_1 != 0u;
+                bool _2422;
                 if (_2416)
+                {
+                    _2422 = left.y <= 0l;
+                }
+                else
+                {
+                    _2422 = _2416;
+                }
+                if (_2422)
                 {
                     continue;
                 }
-                long2 param_57 = total;
-                ulong param_58 = parent;
-                ulong param_59 = lambda;
-                ulong param_60 = alpha;
-                ulong param_61 = sg;
-                ulong param_62 = sh;
-                ulong param_63 = min_child_weight;
-                long2 param_64 = h;
-                long2 param_65 = missing_1;
-                int param_66 = int(f_1);
-                int param_67 = b_2;
-                ulong param_68 = best_gain;
-                int3 param_69 = best;
-                long2 param_70 = best_left;
-                try_cat(param_57, param_58, param_59, param_60, param_61, param_62, param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70);
-                best_gain = param_68;
-                best = param_69;
-                best_left = param_70;
-            }
-            continue;
-        }
-        uint2 param_71 = pc.cat_l2;
-        ulong param_72 = lambda;
-        ulong param_73 = f64_from_words(param_71);
-        ulong cat_lambda = f64_add(param_72, param_73);
-        long param_74 = total.x;
-        ulong param_75 = f64_from_i64(param_74);
-        ulong param_76 = sg;
-        long param_77 = total.y;
-        ulong param_78 = f64_from_i64(param_77);
-        ulong param_79 = sh;
-        ulong param_80 = f64_div(param_75, param_76);
-        ulong param_81 = f64_div(param_78, param_79);
-        ulong param_82 = cat_lambda;
-        ulong param_83 = alpha;
-        ulong cat_parent = node_score(param_80, param_81, param_82, param_83);
-        uint param_84 = first_1;
-        int param_85 = last_bin_1;
-        ulong param_86 = sg;
-        ulong param_87 = sh;
-        uint _2500 = order_categories(param_84, param_85, param_86, param_87, v_1519, gl_LocalInvocationID, pc, c_ok, c_ratio, c_bin);
-        uint n = _2500;
-        if (lid == 0u)
-        {
-            long2 sum = long2(0l);
-            c_prefix[0] = sum;
-            for (uint k_1 = 1u; k_1 <= n; k_1++)
-            {
-                uint param_88 = first_1 + c_bin[k_1 - 1u];
-                sum += load(param_88, v_1519);
-                c_prefix[k_1] = sum;
-            }
-        }
-        threadgroup_barrier(mem_flags::mem_threadgroup);
-        uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
-        for (uint item_1 = lid; item_1 < (2u * kmax); item_1 += WG)
-        {
-            uint dir = item_1 / kmax;
-            uint k_2 = (item_1 % kmax) + 1u;
-            if (dir == 0u)
-            {
-                _2567 = c_prefix[k_2];
             }
             else
             {
-                _2567 = c_prefix[n] - c_prefix[n - k_2];
+                uint kmax = items / 2u;
+                uint dir = item_1 / kmax;
+                uint k_2 = (item_1 % kmax) + 1u;
+                key = (int(dir) * 256) + int(k_2);
+                if (dir == 0u)
+                {
+                    _2448 = c_prefix[k_2];
+                }
+                else
+                {
+                    _2448 = c_prefix[n] - c_prefix[n - k_2];
+                }
+                left = _2448;
             }
-            long2 left = _2567;
-            long2 param_89 = total;
-            ulong param_90 = cat_parent;
-            ulong param_91 = cat_lambda;
-            ulong param_92 = alpha;
-            ulong param_93 = sg;
-            ulong param_94 = sh;
-            ulong param_95 = min_child_weight;
-            long2 param_96 = left;
-            long2 param_97 = missing_1;
-            int param_98 = int(f_1);
-            int param_99 = (int(dir) * 256) + int(k_2);
-            ulong param_100 = best_gain;
-            int3 param_101 = best;
-            long2 param_102 = best_left;
-            try_cat(param_89, param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97, param_98, param_99, param_100, param_101, param_102);
-            best_gain = param_100;
-            best = param_101;
-            best_left = param_102;
+            long2 param_54 = total;
+            ulong param_55 = cat_parent;
+            ulong param_56 = cat_lambda;
+            ulong param_57 = alpha;
+            ulong param_58 = sg;
+            ulong param_59 = sh;
+            ulong param_60 = min_child_weight;
+            long2 param_61 = left;
+            long2 param_62 = missing_1;
+            int param_63 = two_way_1;
+            int param_64 = int(f_1);
+            int param_65 = key;
+            ulong param_66 = best_gain;
+            int3 param_67 = best;
+            long2 param_68 = best_left;
+            try_split(param_54, param_55, param_56, param_57, param_58, param_59, param_60, param_61, param_62, param_63, param_64, param_65, param_66, param_67, param_68);
+            best_gain = param_66;
+            best = param_67;
+            best_left = param_68;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
@@ -1529,20 +1475,20 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_151
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _2647; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _2524; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
             uint o = lid + half_size;
-            ulong param_103 = s_gain[o];
-            int param_104 = ((threadgroup int*)&s_key[o])[0u];
-            int param_105 = ((threadgroup int*)&s_key[o])[1u];
-            int param_106 = ((threadgroup int*)&s_key[o])[2u];
-            ulong param_107 = s_gain[lid];
-            int param_108 = ((threadgroup int*)&s_key[lid])[0u];
-            int param_109 = ((threadgroup int*)&s_key[lid])[1u];
-            int param_110 = ((threadgroup int*)&s_key[lid])[2u];
-            if (split_better(param_103, param_104, param_105, param_106, param_107, param_108, param_109, param_110))
+            ulong param_69 = s_gain[o];
+            int param_70 = ((threadgroup int*)&s_key[o])[0u];
+            int param_71 = ((threadgroup int*)&s_key[o])[1u];
+            int param_72 = ((threadgroup int*)&s_key[o])[2u];
+            ulong param_73 = s_gain[lid];
+            int param_74 = ((threadgroup int*)&s_key[lid])[0u];
+            int param_75 = ((threadgroup int*)&s_key[lid])[1u];
+            int param_76 = ((threadgroup int*)&s_key[lid])[2u];
+            if (split_better(param_69, param_70, param_71, param_72, param_73, param_74, param_75, param_76))
             {
                 s_gain[lid] = s_gain[o];
                 s_key[lid] = s_key[o];
@@ -1552,17 +1498,17 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_151
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _2723 = win.x >= 0;
-    bool _2732;
-    if (_2723)
+    bool _2600 = win.x >= 0;
+    bool _2609;
+    if (_2600)
     {
-        _2732 = _2069.categorical[uint(win.x)] != 0u;
+        _2609 = _2058.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _2732 = _2723;
+        _2609 = _2600;
     }
-    bool win_cat = _2732;
+    bool win_cat = _2609;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
@@ -1570,127 +1516,127 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_151
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (win_cat)
     {
-        uint first_2 = _1972.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_1972.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        uint first_2 = _1961.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_1961.feature_offset[uint(win.x) + 1u] - first_2) - 1;
         if (last_bin_2 <= pc.max_cat_to_onehot)
         {
-            bool _2767 = lid == 0u;
-            bool _2773;
-            if (_2767)
+            bool _2644 = lid == 0u;
+            bool _2650;
+            if (_2644)
             {
-                _2773 = win.y > 0;
+                _2650 = win.y > 0;
             }
             else
             {
-                _2773 = _2767;
+                _2650 = _2644;
             }
-            if (_2773)
+            if (_2650)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
         }
         else
         {
-            uint param_111 = first_2;
-            int param_112 = last_bin_2;
-            ulong param_113 = sg;
-            ulong param_114 = sh;
-            uint _2796 = order_categories(param_111, param_112, param_113, param_114, v_1519, gl_LocalInvocationID, pc, c_ok, c_ratio, c_bin);
-            uint n_1 = _2796;
+            uint param_77 = first_2;
+            int param_78 = last_bin_2;
+            ulong param_79 = sg;
+            ulong param_80 = sh;
+            uint _2673 = order_categories(param_77, param_78, param_79, param_80, v_1520, gl_LocalInvocationID, pc, c_ok, c_ratio, c_bin);
+            uint n_1 = _2673;
             uint dir_1 = uint(win.y / 256);
             uint k_3 = uint(win.y % 256);
-            uint _2824;
+            uint _2701;
             for (uint i = lid; (i < k_3) && (i < n_1); i += WG)
             {
                 if (dir_1 != 0u)
                 {
-                    _2824 = (n_1 - 1u) - i;
+                    _2701 = (n_1 - 1u) - i;
                 }
                 else
                 {
-                    _2824 = i;
+                    _2701 = i;
                 }
-                uint b_3 = c_bin[_2824];
-                uint _2842 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
+                uint b_2 = c_bin[_2701];
+                uint _2719 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
             }
         }
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (lid == 0u)
     {
-        int3 key = s_key[0];
-        long2 _2856;
-        if (key.x >= 0)
+        int3 key_1 = s_key[0];
+        long2 _2733;
+        if (key_1.x >= 0)
         {
-            _2856 = s_left[0];
+            _2733 = s_left[0];
         }
         else
         {
-            _2856 = total;
+            _2733 = total;
         }
-        long2 L_1 = _2856;
-        long2 _2868;
-        if (key.x >= 0)
+        long2 L = _2733;
+        long2 _2745;
+        if (key_1.x >= 0)
         {
-            _2868 = total - L_1;
+            _2745 = total - L;
         }
         else
         {
-            _2868 = long2(0l);
+            _2745 = long2(0l);
         }
-        long2 R_1 = _2868;
+        long2 R = _2745;
         uint o_1 = record * 27u;
-        _2883.records[o_1 + 0u] = uint(node);
-        _2883.records[o_1 + 1u] = uint(key.x);
-        uint _2900;
-        if (key.x >= 0)
+        _2760.records[o_1 + 0u] = uint(node);
+        _2760.records[o_1 + 1u] = uint(key_1.x);
+        uint _2777;
+        if (key_1.x >= 0)
         {
-            _2900 = uint(key.y);
+            _2777 = uint(key_1.y);
         }
         else
         {
-            _2900 = 0u;
+            _2777 = 0u;
         }
-        _2883.records[o_1 + 2u] = _2900;
-        uint _2915;
-        if (key.x >= 0)
+        _2760.records[o_1 + 2u] = _2777;
+        uint _2792;
+        if (key_1.x >= 0)
         {
-            _2915 = uint(key.z);
+            _2792 = uint(key_1.z);
         }
         else
         {
-            _2915 = 0u;
+            _2792 = 0u;
         }
-        _2883.records[o_1 + 3u] = _2915;
-        ulong _2928;
-        if (key.x >= 0)
+        _2760.records[o_1 + 3u] = _2792;
+        ulong _2805;
+        if (key_1.x >= 0)
         {
-            _2928 = s_gain[0];
+            _2805 = s_gain[0];
         }
         else
         {
-            _2928 = 0ul;
+            _2805 = 0ul;
         }
-        ulong param_115 = _2928;
-        uint2 gw = f64_words(param_115);
-        _2883.records[o_1 + 4u] = gw.x;
-        _2883.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _2955 = spvUnsafeArray<long2, 3>({ L_1, R_1, total });
+        ulong param_81 = _2805;
+        uint2 gw = f64_words(param_81);
+        _2760.records[o_1 + 4u] = gw.x;
+        _2760.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _2832 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _2955;
+        sums = _2832;
         for (uint k_4 = 0u; k_4 < 3u; k_4++)
         {
             uint2 g = as_type<uint2>(ulong(sums[k_4].x));
-            uint2 h_1 = as_type<uint2>(ulong(sums[k_4].y));
-            _2883.records[(o_1 + 6u) + (4u * k_4)] = g.x;
-            _2883.records[(o_1 + 7u) + (4u * k_4)] = g.y;
-            _2883.records[(o_1 + 8u) + (4u * k_4)] = h_1.x;
-            _2883.records[(o_1 + 9u) + (4u * k_4)] = h_1.y;
+            uint2 h = as_type<uint2>(ulong(sums[k_4].y));
+            _2760.records[(o_1 + 6u) + (4u * k_4)] = g.x;
+            _2760.records[(o_1 + 7u) + (4u * k_4)] = g.y;
+            _2760.records[(o_1 + 8u) + (4u * k_4)] = h.x;
+            _2760.records[(o_1 + 9u) + (4u * k_4)] = h.y;
         }
-        _2883.records[o_1 + 18u] = uint(win_cat);
+        _2760.records[o_1 + 18u] = uint(win_cat);
         for (uint w = 0u; w < 8u; w++)
         {
-            _2883.records[(o_1 + 19u) + w] = c_set[w];
+            _2760.records[(o_1 + 19u) + w] = c_set[w];
         }
     }
 }
