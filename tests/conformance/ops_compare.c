@@ -331,3 +331,64 @@ const cat_problem categorical_problems[] = {
 };
 const int num_categorical_problems =
     (int)(sizeof categorical_problems / sizeof categorical_problems[0]);
+
+/* ------------------------------------------------ categorical datasets */
+
+static int32_t cat_column_categories(int32_t col)
+{
+    static const int32_t counts[] = {3, 6, 40, 200};
+    return col % 2 ? counts[(col / 2) % 4] : 0;
+}
+
+/* A category's effect on the label, out of the codes' order. */
+static double cat_effect(int32_t code)
+{
+    return (double)(((uint32_t)code * 2654435761u >> 9) % 9) / 8.0 - 0.5;
+}
+
+gpulayer_dataset *make_cat_dataset(int64_t rows, int32_t F, uint64_t seed, int classes,
+                                   int real)
+{
+    float *x = malloc(sizeof(float) * (size_t)(rows * F + 1));
+    float *y = malloc(sizeof(float) * (size_t)(rows + 1));
+    assert_non_null(x);
+    assert_non_null(y);
+    rng_state = seed;
+    for (int64_t r = 0; r < rows; r++) {
+        float *v = x + r * F;
+        double z = 0.3 * (uniform() - 0.5);
+        for (int32_t c = 0; c < F; c++) {
+            const int32_t n = cat_column_categories(c);
+            const double u = uniform();
+            if (n > 0) {
+                const int32_t code = (int32_t)(n * u * u);
+                v[c] = (float)code;
+                if (c < 4) z += 1.5 * cat_effect(code + 7 * c);
+            } else {
+                v[c] = (float)(4.0 * u - 2.0);
+                if (c == 0) z += 0.4 * v[c];
+            }
+            if (uniform() < 0.05) v[c] = NAN;
+        }
+        if (classes > 1) {
+            const int k = (int)floor((z + 1.0) * classes / 2.0);
+            y[r] = (float)(k < 0 ? 0 : k >= classes ? classes - 1 : k);
+        } else {
+            y[r] = real ? (float)(3.0 * z + 10.0) : (z > 0.0 ? 1.0f : 0.0f);
+        }
+    }
+    gpulayer_dataset *ds = NULL;
+    OK(gpulayer_dataset_from_dense(x, rows, F, GPULAYER_ROW_MAJOR, y, NULL, &ds));
+    char text[200][8]; /* k000 .. k199: sorted, as codes follow */
+    const char *names[200];
+    for (int i = 0; i < 200; i++) {
+        snprintf(text[i], sizeof text[i], "k%03d", i);
+        names[i] = text[i];
+    }
+    for (int32_t c = 0; c < F; c++)
+        if (cat_column_categories(c) > 0)
+            OK(gpulayer_dataset_set_categories(ds, c, names, cat_column_categories(c)));
+    free(x);
+    free(y);
+    return ds;
+}

@@ -5,6 +5,7 @@
 #define GPL_OPS_COMPARE_H
 
 #include "backend.h"
+#include "gpulayer.h"
 
 /* The accelerator under test ("cuda", "vulkan", ...), set by the suite. */
 extern const char *compare_accelerator;
@@ -87,6 +88,14 @@ extern const int num_categorical_problems;
 /* run_problem of a categorical problem; fails unless some split of the
  * CPU's was categorical. */
 void run_categorical_problem(const cat_problem *c);
+
+/* A dataset of rows x F values for the public API whose odd columns are
+ * categorical (3, 6, 40 and 200 categories in turn, codes skewed towards
+ * 0, some missing) and the others numbers, with labels (binary, real or
+ * 0..classes-1) that depend on the codes out of order; the same seed
+ * gives the same rows. */
+gpulayer_dataset *make_cat_dataset(int64_t rows, int32_t F, uint64_t seed, int classes,
+                                   int real);
 
 #define CASE(fn, ...)                                                          \
     static void fn(void **state)                                               \
