@@ -32,6 +32,15 @@ CASE(test_softmax,          "softmax",     20011, 7, 128, BINS_RANDOM, LABELS_CL
 
 /* The global-atomics reference kernel and the other accumulation variants
  * give the same histograms as the CPU. */
+/* Splits by sets of categories: 2 to 255 categories, skewed, missing
+ * values, categories absent from a node (ops_compare.c). */
+static void test_categorical(void **state)
+{
+    (void)state;
+    for (int i = 0; i < num_categorical_problems; i++)
+        run_categorical_problem(&categorical_problems[i]);
+}
+
 static void test_global_atomics_reference(void **state)
 {
     (void)state;
@@ -94,6 +103,7 @@ int main(void)
         cmocka_unit_test(test_one_feature),
         cmocka_unit_test(test_2000_features),
         cmocka_unit_test(test_softmax),
+        cmocka_unit_test(test_categorical),
         cmocka_unit_test(test_global_atomics_reference),
         cmocka_unit_test(test_errors_are_reported),
     };
