@@ -66,23 +66,3 @@ gpulayer_status gpl_check_predict_job(const char *backend, const gpl_predict_job
     return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s backend: predict: %d outputs, %d features",
                      backend, job->num_outputs, job->num_features);
 }
-
-gpulayer_status gpl_check_no_category_sets(const char *backend, const gpl_binned_matrix *m,
-                                           const gpl_infer_forest *forest)
-{
-    int32_t f = -1;
-    for (int32_t i = 0; m && m->categorical && i < m->num_features && f < 0; i++)
-        if (m->categorical[i]) f = i;
-    if (f >= 0)
-        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "%s backend: feature %d is categorical, and this backend cannot "
-                         "split by sets of categories yet; train on device=cpu or cuda, or "
-                         "set categorical=ordered to split category codes as numbers",
-                         backend, f);
-    if (forest && forest->cat_sets)
-        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "%s backend: the model splits by sets of categories, which this "
-                         "backend cannot predict yet; predict on device=cpu or cuda",
-                         backend);
-    return GPULAYER_OK;
-}

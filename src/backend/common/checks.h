@@ -39,10 +39,5 @@ gpulayer_status gpl_check_row_limit(const char *backend, int64_t num_rows);
  * feature count: "predict: K outputs, F features" (an invalid argument).
  * A job without rows passes (there is nothing to predict). */
 gpulayer_status gpl_check_predict_job(const char *backend, const gpl_predict_job *job);
-/* For a backend without kernels for splits by sets of categories: refuses
- * a matrix with such features, or a forest with such nodes (unsupported,
- * saying what to do instead). */
-gpulayer_status gpl_check_no_category_sets(const char *backend, const gpl_binned_matrix *m,
-                                           const gpl_infer_forest *forest);
 
 #endif
