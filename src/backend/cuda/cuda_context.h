@@ -65,6 +65,8 @@ typedef struct cuda_early_split {
     int32_t feature; /* -1: none */
     int32_t bin;
     int32_t default_left;
+    int32_t categorical;
+    uint32_t left_set[GPL_CAT_WORDS];
 } cuda_early_split;
 
 /* Device facts: the device, what it can do, its stream and the

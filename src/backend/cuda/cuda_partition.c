@@ -123,8 +123,12 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_apply *a = &splits[i];
         cuda_early_split *e = &c->node_early[a->node];
+        /* The same split: a set is compared whole (a driver may change
+         * it and keep the key). */
         if (e->feature == a->feature && e->bin == a->bin &&
-            e->default_left == (a->default_left != 0)) {
+            e->default_left == (a->default_left != 0) &&
+            e->categorical == (a->categorical != 0) &&
+            (!a->categorical || !memcmp(e->left_set, a->left_set, sizeof e->left_set))) {
             set_children(c, a, e->left, c->nodes.buf[a->node], child_rows + 2 * i);
             e->feature = -1;
         } else {

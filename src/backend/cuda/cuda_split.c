@@ -77,7 +77,8 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
         c->nodes.buf[n] = (uint8_t)(1 - c->nodes.buf[n]);
         if (n == 0) c->rows_identity = 0;
         c->node_early[n] = (cuda_early_split){c->buf.h_counts[i], r->feature, r->bin,
-                                              r->default_left != 0};
+                                              r->default_left != 0, r->categorical != 0, {0}};
+        memcpy(c->node_early[n].left_set, r->left_set, sizeof r->left_set);
     }
     return GPULAYER_OK;
 }
