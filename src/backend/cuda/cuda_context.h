@@ -158,6 +158,9 @@ typedef struct cuda_context {
     cuda_stage stage_tree;
     gpl_infer_node *tree_nodes;
     int32_t tree_top; /* nodes in use: ids < tree_top */
+    /* With categorical features: each node's left set (GPL_CAT_WORDS words
+     * a node, max_nodes nodes), sent after the leaf values. NULL without. */
+    uint32_t *tree_sets;
 
     /* histogram pool (common/hist_slots.h): slot s is slot_ptr[s] */
     gpl_grad_pair **slot_ptr; /* host copy of d_slot_ptr (max_nodes entries) */

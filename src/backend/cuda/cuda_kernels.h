@@ -15,7 +15,7 @@
 
 #include "backend.h"
 
-#define GPL_CUDA_KERNEL_ABI 8
+#define GPL_CUDA_KERNEL_ABI 9
 
 /* Histogram columns in shared memory: one per lane, so that the lanes of a
  * warp never share a bank (see kernels_hist.cu). */
@@ -113,6 +113,7 @@ typedef struct gpl_cuda_tree_margin_args {
     int64_t stride;
     const gpl_infer_node *nodes;
     const float *leaf;
+    const uint32_t *sets; /* GPL_CAT_WORDS a node (categorical nodes), or NULL */
     int32_t num_nodes; /* bounds the walk; it ends at the row's leaf */
 } gpl_cuda_tree_margin_args;
 

@@ -42,7 +42,11 @@ void cuda_record_splits(cuda_context *c, const gpl_split_apply *splits, int32_t 
         const int32_t kids[2] = {a->left_child, a->right_child};
         c->tree_nodes[a->node] = (gpl_infer_node){{kids[0], kids[1]}, a->feature,
                                                   (uint8_t)a->bin,
-                                                  (uint8_t)(a->default_left != 0), 0, 0};
+                                                  (uint8_t)(a->default_left != 0),
+                                                  (uint8_t)(a->categorical != 0), 0};
+        if (a->categorical && c->tree_sets)
+            memcpy(c->tree_sets + (size_t)a->node * GPL_CAT_WORDS, a->left_set,
+                   sizeof a->left_set);
         for (int k = 0; k < 2; k++) {
             c->tree_nodes[kids[k]] = (gpl_infer_node){{kids[k], kids[k]}, 0, 0, 0, 0, 0};
             if (kids[k] >= c->tree_top) c->tree_top = kids[k] + 1;
@@ -59,13 +63,20 @@ static gpulayer_status update_margins_by_tree(cuda_context *c, int32_t output,
     float *leaf = (float *)(c->tree_nodes + n);
     for (size_t i = 0; i < n; i++)
         leaf[i] = c->tree_nodes[i].child[0] == (int32_t)i ? leaf_value[i] : 0.0f;
+    /* The sets follow the leaf values, at a 4-byte boundary. */
+    const size_t set_words = c->tree_sets ? n * GPL_CAT_WORDS : 0;
+    if (set_words) memcpy(leaf + n, c->tree_sets, sizeof(uint32_t) * set_words);
     cuda_profile_begin(c);
-    GPL_CHECK(cuda_stage_send(c, &c->stage_tree, n * (sizeof(gpl_infer_node) + sizeof(float)),
+    GPL_CHECK(cuda_stage_send(c, &c->stage_tree,
+                              n * (sizeof(gpl_infer_node) + sizeof(float)) +
+                                  sizeof(uint32_t) * set_words,
                               "copying the tree table"));
     const gpl_infer_node *d_nodes = c->stage_tree.dev;
+    const float *d_leaf = (const float *)(d_nodes + n);
     gpl_cuda_tree_margin_args a = {c->buf.d_margins, c->shape.num_outputs, output, c->shape.num_rows,
-                                   c->buf.d_bins, c->stride, d_nodes,
-                                   (const float *)(d_nodes + n), c->tree_top};
+                                   c->buf.d_bins, c->stride, d_nodes, d_leaf,
+                                   set_words ? (const uint32_t *)(d_leaf + n) : NULL,
+                                   c->tree_top};
     CUDA_TRY(c, gpl_cuda_launch_tree_margins(&a, c->dev.stream), "kernel tree_margins");
     cuda_profile_end(c, CUDA_OP_MARGINS);
     return GPULAYER_OK;

@@ -167,11 +167,17 @@ int cuda_wants_columns(const cuda_context *c)
  * x 28 it took 160 us a round against 200 for the leaves' row lists, and
  * made the last level's partition unneeded. With 256-byte rows it read a
  * sector a level and was slower (1M x 256: 130 against 39 us). */
+/* Bytes a node of the tree table takes in its transfer: the node, its
+ * leaf value, and with categorical features its left set. */
+static size_t tree_node_bytes(const cuda_context *c)
+{
+    return sizeof(gpl_infer_node) + sizeof(float) +
+           (c->buf.num_cat ? sizeof(uint32_t) * GPL_CAT_WORDS : 0);
+}
+
 int cuda_wants_tree(const cuda_context *c)
 {
-    /* The tree table has no category sets: with categorical features, the
-     * leaves' row lists update the margins. */
-    return c->shape.max_nodes <= GPL_CUDA_TREE_NODES && c->stride <= 64 && c->buf.num_cat == 0;
+    return c->shape.max_nodes <= GPL_CUDA_TREE_NODES && c->stride <= 64;
 }
 
 /* Every device buffer of cuda_workspace_create, in the pool's size
@@ -205,7 +211,7 @@ size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
         L * sizeof(gpl_cuda_part_split) + (L + 1) * sizeof(uint32_t),
         L * sizeof(gpl_cuda_leaf) + (L + 1) * sizeof(uint32_t),
         cuda_wants_tree(c)                                  /* tree table       */
-            ? (size_t)c->shape.max_nodes * (sizeof(gpl_infer_node) + sizeof(float)) : 0,
+            ? (size_t)c->shape.max_nodes * tree_node_bytes(c) : 0,
         (size_t)c->num_chunks * sizeof(gpl_cuda_hist_chunk),
         sizeof(gpl_grad_pair *) * (size_t)c->shape.max_nodes,     /* slot table       */
         sizeof(gpl_grad_pair) * c->shape.hist_len * (size_t)slots /* histograms       */
@@ -412,9 +418,11 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
                                                        (L + 1) * sizeof(uint32_t)));
     if (cuda_wants_tree(c)) {
         const size_t M = (size_t)c->shape.max_nodes;
-        GPL_CHECK(cuda_stage_create(c, &c->stage_tree,
-                                    M * (sizeof(gpl_infer_node) + sizeof(float))));
+        GPL_CHECK(cuda_stage_create(c, &c->stage_tree, M * tree_node_bytes(c)));
         c->tree_nodes = c->stage_tree.host;
+        if (c->buf.num_cat &&
+            !(c->tree_sets = calloc(M * GPL_CAT_WORDS, sizeof(uint32_t))))
+            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
     }
     /* The planned histogram slots, one pool block. */
     c->slot_ptr = calloc((size_t)c->shape.max_nodes, sizeof *c->slot_ptr);
@@ -450,6 +458,8 @@ void cuda_workspace_destroy(cuda_context *c)
     cuda_stage_destroy(&c->stage_leaf);
     cuda_stage_destroy(&c->stage_tree);
     c->tree_nodes = NULL;
+    free(c->tree_sets);
+    c->tree_sets = NULL;
     if (c->buf.h_scale) cudaFreeHost(c->buf.h_scale);
     if (c->buf.h_counts) cudaFreeHost(c->buf.h_counts);
     if (c->buf.h_records) cudaFreeHost(c->buf.h_records);

@@ -146,7 +146,10 @@ __global__ void tree_margins_kernel(gpl_cuda_tree_margin_args a)
             const gpl_infer_node nd = a.nodes[i];
             if (nd.child[0] == i) break; /* a leaf */
             const unsigned b = row[nd.feature];
-            const unsigned left = ((b - 1u) < nd.bin) | ((b == 0u) & nd.default_left);
+            unsigned left = nd.categorical
+                ? (a.sets[(size_t)i * GPL_CAT_WORDS + (b >> 5)] >> (b & 31)) & 1u
+                : (b - 1u) < nd.bin;
+            left |= (b == 0u) & nd.default_left;
             i = nd.child[left ^ 1u];
         }
         a.margins[r * a.num_outputs + a.output] += a.leaf[i];
