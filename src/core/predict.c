@@ -107,8 +107,13 @@ static inline int32_t infer_step_cat(const gpl_infer_node *nodes, const uint32_t
 {
     const gpl_infer_node *nd = &nodes[k];
     unsigned b = row[nd->feature];
-    unsigned left = nd->categorical ? (unsigned)gpl_cat_set_has(sets + (int64_t)k * GPL_CAT_WORDS, b)
-                                    : (b - 1u) < nd->bin;
+    /* Both tests, then a select: which one applies varies from node to
+     * node along a path, so a branch on the node's kind would mispredict.
+     * Every node has a set (numeric ones a zero one). */
+    const unsigned in_set = (sets[(int64_t)k * GPL_CAT_WORDS + (b >> 5)] >> (b & 31)) & 1u;
+    const unsigned below = (b - 1u) < nd->bin;
+    const unsigned cat = nd->categorical;
+    unsigned left = (in_set & cat) | (below & (cat ^ 1u));
     left |= (b == 0u) & nd->default_left;
     return nd->child[left ^ 1u];
 }
