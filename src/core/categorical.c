@@ -33,7 +33,8 @@ static gpulayer_status category_cuts(gpl_model *m, const uint8_t *split)
     for (int32_t f = 0; f < F; f++) {
         cuts.cut_ptr[f] = at;
         if (split[f]) {
-            for (int32_t c = 0; c + 1 < gpl_model_category_groups(m, f); c++)
+            const int32_t groups = gpl_model_category_groups(m, f);
+            for (int32_t c = 0; c + 1 < groups; c++)
                 cuts.values[at++] = (float)c + 0.5f;
         } else {
             for (uint32_t k = old->cut_ptr[f]; k < old->cut_ptr[f + 1]; k++)
@@ -179,16 +180,20 @@ gpulayer_status gpl_categorical_setup(const gpl_params *p, const gpulayer_datase
     return GPULAYER_OK;
 }
 
+/* The group of code v, or -1 for a missing code or one outside the
+ * categories (not from the dictionary): unseen, as an unknown name is. */
+static int32_t group_of(const int32_t *group, int32_t count, float v)
+{
+    return !isnan(v) && v >= 0.0f && v < (float)count && v == floorf(v) ? group[(int32_t)v]
+                                                                        : -1;
+}
+
 void gpl_categorical_group_values(const int32_t *group, int32_t count, const float *in,
                                   int64_t n, float *out)
 {
     for (int64_t i = 0; i < n; i++) {
-        const float v = in[i];
-        /* A code outside the categories (not from the dictionary) is
-         * unseen: missing, as an unknown name is. */
-        out[i] = !isnan(v) && v >= 0.0f && v < (float)count && v == floorf(v)
-                     ? (float)group[(int32_t)v]
-                     : NAN;
+        const int32_t g = group_of(group, count, in[i]);
+        out[i] = g >= 0 ? (float)g : NAN;
     }
 }
 
@@ -205,11 +210,8 @@ gpulayer_status gpl_categorical_bin_matrix(const gpl_model *m, const gpulayer_da
         if (!group) continue;
         const int32_t count = m->categories[f]->count;
         const float *col = ds->values + (int64_t)f * N;
-        for (int64_t r = 0; r < N; r++) {
-            float g;
-            gpl_categorical_group_values(group, count, &col[r], 1, &g);
-            bins[r * F + f] = isnan(g) ? 0 : (uint8_t)(g + 1.0f);
-        }
+        for (int64_t r = 0; r < N; r++)
+            bins[r * F + f] = (uint8_t)(group_of(group, count, col[r]) + 1);
     }
     return GPULAYER_OK;
 }

@@ -111,23 +111,35 @@ static gpulayer_status check_leaf(const gpl_tree_node *n, int32_t t, int32_t i,
     return GPULAYER_OK;
 }
 
-/* A split by a set of categories: the feature is categorical with one
- * value bin a category (code c in bin c + 1, as prediction bins it), and
- * the set names existing categories only. */
-static gpulayer_status check_category_split(const gpl_model *m, const gpl_tree_node *n,
-                                            int32_t t, int32_t i, const char *source)
+/* What a split by a set of categories of feature f may name, once a
+ * feature: its groups of categories (its categories unless grouped) when
+ * the feature is categorical with one value bin a group (group g in bin
+ * g + 1, as prediction bins it); SET_NOT_CATEGORICAL or SET_BAD_CUTS
+ * otherwise. */
+#define SET_NOT_CATEGORICAL (-1)
+#define SET_BAD_CUTS 0
+
+static int32_t set_limit(const gpl_model *m, int32_t f)
 {
-    const int32_t f = n->feature;
-    const gpl_category_dict *d = m->categories ? m->categories[f] : NULL;
-    if (!d)
-        return gpl_model_error(source, "trees[%d] node %d splits feature %d by categories, "
-                               "but the feature is not categorical", t, i, f);
+    if (!m->categories || !m->categories[f]) return SET_NOT_CATEGORICAL;
     const int32_t groups = gpl_model_category_groups(m, f);
     const uint32_t lo = m->cuts.cut_ptr[f], hi = m->cuts.cut_ptr[f + 1];
-    int cuts_ok = groups >= 1 && hi - lo == (uint32_t)groups - 1;
-    for (uint32_t k = lo; cuts_ok && k < hi; k++)
-        cuts_ok = m->cuts.values[k] == (float)(k - lo) + 0.5f;
-    if (!cuts_ok)
+    if (groups < 1 || hi - lo != (uint32_t)groups - 1) return SET_BAD_CUTS;
+    for (uint32_t k = lo; k < hi; k++)
+        if (m->cuts.values[k] != (float)(k - lo) + 0.5f) return SET_BAD_CUTS;
+    return groups;
+}
+
+/* A split by a set of categories: of a feature that may be split so, and
+ * naming existing categories (or groups) only. */
+static gpulayer_status check_category_split(const int32_t *limits, const gpl_tree_node *n,
+                                            int32_t t, int32_t i, const char *source)
+{
+    const int32_t f = n->feature, groups = limits[f];
+    if (groups == SET_NOT_CATEGORICAL)
+        return gpl_model_error(source, "trees[%d] node %d splits feature %d by categories, "
+                               "but the feature is not categorical", t, i, f);
+    if (groups == SET_BAD_CUTS)
         return gpl_model_error(source, "trees[%d] node %d splits feature %d by categories, "
                                "but the feature's cuts are not one bin a category", t, i, f);
     if (n->split_bin != 0 || n->threshold != 0.0f)
@@ -142,8 +154,9 @@ static gpulayer_status check_category_split(const gpl_model *m, const gpl_tree_n
     return GPULAYER_OK;
 }
 
-static gpulayer_status check_split(const gpl_model *m, const gpl_tree *tree,
-                                   int32_t t, int32_t i, const char *source)
+static gpulayer_status check_split(const gpl_model *m, const int32_t *limits,
+                                   const gpl_tree *tree, int32_t t, int32_t i,
+                                   const char *source)
 {
     const gpl_tree_node *n = &tree->nodes[i];
     const int32_t count = tree->num_nodes;
@@ -157,7 +170,7 @@ static gpulayer_status check_split(const gpl_model *m, const gpl_tree *tree,
     if (n->default_left != 0 && n->default_left != 1)
         return gpl_model_error(source, "trees[%d] node %d has default_left %d, expected 0 or 1",
                            t, i, n->default_left);
-    if (n->categorical) return check_category_split(m, n, t, i, source);
+    if (n->categorical) return check_category_split(limits, n, t, i, source);
     uint32_t lo = m->cuts.cut_ptr[n->feature], hi = m->cuts.cut_ptr[n->feature + 1];
     /* split_bin hi - lo + 1 is the last value bin: values left, missing right. */
     if (n->split_bin < 1 || (uint32_t)n->split_bin > hi - lo + 1)
@@ -211,7 +224,7 @@ static gpulayer_status check_shape(const gpl_tree *tree, int32_t t,
     return st;
 }
 
-static gpulayer_status check_tree(const gpl_model *m, int32_t t,
+static gpulayer_status check_tree(const gpl_model *m, const int32_t *limits, int32_t t,
                                   const char *source)
 {
     const gpl_tree *tree = &m->trees[t];
@@ -220,7 +233,7 @@ static gpulayer_status check_tree(const gpl_model *m, int32_t t,
     for (int32_t i = 0; i < tree->num_nodes; i++) {
         const gpl_tree_node *n = &tree->nodes[i];
         if (n->left == -1) GPL_CHECK(check_leaf(n, t, i, source));
-        else GPL_CHECK(check_split(m, tree, t, i, source));
+        else GPL_CHECK(check_split(m, limits, tree, t, i, source));
     }
     return check_shape(tree, t, source);
 }
@@ -259,6 +272,13 @@ gpulayer_status gpl_model_validate(const gpl_model *m, const char *source)
     GPL_CHECK(check_cuts(m, source));
     GPL_CHECK(check_categories(m, source));
     GPL_CHECK(check_category_groups(m, source));
-    for (int32_t t = 0; t < m->num_trees; t++) GPL_CHECK(check_tree(m, t, source));
-    return GPULAYER_OK;
+    int32_t *limits = gpl_malloc(sizeof(int32_t) * (size_t)(m->num_features ? m->num_features : 1),
+                                 "model validation");
+    if (!limits) return GPULAYER_ERR_OUT_OF_MEMORY;
+    for (int32_t f = 0; f < m->num_features; f++) limits[f] = set_limit(m, f);
+    gpulayer_status st = GPULAYER_OK;
+    for (int32_t t = 0; st == GPULAYER_OK && t < m->num_trees; t++)
+        st = check_tree(m, limits, t, source);
+    free(limits);
+    return st;
 }

@@ -285,23 +285,29 @@ gpulayer_status gpl_params_get(const gpl_params *p, const char *key, char *buf,
 
 char *gpl_params_to_json(const gpl_params *p, int categorical)
 {
+    /* The categorical parameters last, and only for data with categorical
+     * features: other models' records stay as they were. */
     static const char *const keys[] = {
         "objective", "eta", "max_depth", "max_leaves", "grow_policy",
         "min_child_weight", "lambda", "alpha", "gamma", "subsample",
         "colsample_bytree", "max_bin", "num_round", "seed", "base_score",
-        "num_class", "early_stopping_rounds", "device", "categorical",
-        "max_cat_to_onehot", "max_cat_threshold", "cat_smooth", "cat_l2",
+        "num_class", "early_stopping_rounds", "device"};
+    static const char *const categorical_keys[] = {
+        "categorical", "max_cat_to_onehot", "max_cat_threshold", "cat_smooth", "cat_l2",
         "min_data_per_group"};
-    const size_t num_keys = sizeof keys / sizeof keys[0] - (categorical ? 0 : 6);
+    const size_t num_plain = sizeof keys / sizeof keys[0];
+    const size_t num_keys =
+        num_plain + (categorical ? sizeof categorical_keys / sizeof categorical_keys[0] : 0);
     size_t cap = 4096, len = 0;
     char *out = gpl_malloc(cap, "parameter record");
     if (!out) return NULL;
     len += (size_t)snprintf(out + len, cap - len, "{");
     for (size_t i = 0; i < num_keys; i++) {
+        const char *key = i < num_plain ? keys[i] : categorical_keys[i - num_plain];
         char value[GPL_PARAM_TEXT_SIZE];
-        if (gpl_params_get(p, keys[i], value, sizeof value) != GPULAYER_OK) value[0] = '\0';
+        if (gpl_params_get(p, key, value, sizeof value) != GPULAYER_OK) value[0] = '\0';
         len += (size_t)snprintf(out + len, cap - len, "%s\"%s\":\"%s\"",
-                                i ? "," : "", keys[i], value);
+                                i ? "," : "", key, value);
     }
     snprintf(out + len, cap - len, "}");
     return out;

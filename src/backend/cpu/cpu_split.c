@@ -113,6 +113,7 @@ static void scan_candidates(const scan_context *sc, const int64_t *cum_g,
                 rec->default_left = dl;
                 rec->left = (gpl_grad_pair){lg[k], lh[k]};
                 rec->right = (gpl_grad_pair){rg[k], rh[k]};
+                rec->categorical = 0;
             }
         }
     }
@@ -178,9 +179,7 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
             cpu_scan_categorical(p, total, hist + off[f], last_bin, f, rec);
             continue;
         }
-        const int32_t before = rec->feature;
         scan_feature(&sc, hist + off[f], last_bin, f, rec);
-        if (rec->feature != before) rec->categorical = 0;
     }
     if (rec->categorical)
         gpl_cat_left_set(p, hist + off[rec->feature],

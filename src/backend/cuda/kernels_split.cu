@@ -28,7 +28,9 @@ __device__ __forceinline__ bool better(const Best &x, const Best &y)
                             y.dl) != 0;
 }
 
-__device__ Best warp_best(Best b)
+/* The best of the warp's candidates in lane 0, with the winner's *tag
+ * (an integer travelling with it) when tag is given. */
+__device__ Best warp_best(Best b, int *tag = nullptr)
 {
     for (int o = 16; o > 0; o >>= 1) {
         Best x;
@@ -36,7 +38,11 @@ __device__ Best warp_best(Best b)
         x.feature = __shfl_down_sync(0xffffffffu, b.feature, o);
         x.bin = __shfl_down_sync(0xffffffffu, b.bin, o);
         x.dl = __shfl_down_sync(0xffffffffu, b.dl, o);
-        if (better(x, b)) b = x;
+        const int xt = tag ? __shfl_down_sync(0xffffffffu, *tag, o) : 0;
+        if (better(x, b)) {
+            b = x;
+            if (tag) *tag = xt;
+        }
     }
     return b;
 }
@@ -326,18 +332,7 @@ __global__ void split_finish_kernel(gpl_cuda_split_args a)
         }
     }
     /* The winner's lane also tells which categorical feature it was. */
-    for (int o = 16; o > 0; o >>= 1) {
-        Best x;
-        x.gain = __shfl_down_sync(0xffffffffu, best.gain, o);
-        x.feature = __shfl_down_sync(0xffffffffu, best.feature, o);
-        x.bin = __shfl_down_sync(0xffffffffu, best.bin, o);
-        x.dl = __shfl_down_sync(0xffffffffu, best.dl, o);
-        const int xs = __shfl_down_sync(0xffffffffu, cat_slot, o);
-        if (better(x, best)) {
-            best = x;
-            cat_slot = xs;
-        }
-    }
+    best = warp_best(best, &cat_slot);
     best.gain = __shfl_sync(0xffffffffu, best.gain, 0);
     best.feature = __shfl_sync(0xffffffffu, best.feature, 0);
     best.bin = __shfl_sync(0xffffffffu, best.bin, 0);
