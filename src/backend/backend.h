@@ -59,12 +59,27 @@ static inline int gpl_cat_set_has(const uint32_t *set, uint32_t bin)
     return (int)((set[bin >> 5] >> (bin & 31)) & 1u);
 }
 
+/* Objectives. The backends compute the per-row gradients of kinds 0..10
+ * (objective_math.h); 11 and 12 are model-level names whose gradients are
+ * the logistic ones (gpl_train_objective maps them). The values cross to
+ * the GPU kernels: append, never renumber. */
 typedef enum gpl_objective_kind {
     GPL_OBJ_SQUARED_ERROR = 0,
     GPL_OBJ_LOGISTIC = 1,
     GPL_OBJ_SOFTMAX = 2,
-    GPL_OBJ_ABSOLUTE_ERROR = 3
+    GPL_OBJ_ABSOLUTE_ERROR = 3,
+    GPL_OBJ_POISSON = 4,          /* param: max_delta_step              */
+    GPL_OBJ_GAMMA = 5,
+    GPL_OBJ_TWEEDIE = 6,          /* param: tweedie_variance_power      */
+    GPL_OBJ_SQUARED_LOG_ERROR = 7,
+    GPL_OBJ_PSEUDO_HUBER = 8,     /* param: huber_slope                 */
+    GPL_OBJ_QUANTILE = 9,         /* param: the output's quantile_alpha */
+    GPL_OBJ_HINGE = 10,
+    GPL_OBJ_REG_LOGISTIC = 11,
+    GPL_OBJ_LOGITRAW = 12
 } gpl_objective_kind;
+
+#define GPL_NUM_OBJECTIVES 13
 
 /* What compute_gradients needs for one tree of one round. */
 typedef struct gpl_gradient_request {
@@ -74,6 +89,7 @@ typedef struct gpl_gradient_request {
     int32_t round;
     uint64_t seed;
     float subsample;     /* rows not sampled get a zero gradient pair  */
+    double param;        /* the objective's parameter (see the enum)   */
 } gpl_gradient_request;
 
 /* Power-of-two factors that turned float gradients into int64; a sum of

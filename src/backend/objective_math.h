@@ -14,26 +14,74 @@
 /* The floor XGBoost also uses, so that a saturated row keeps a hessian. */
 #define GPL_MIN_HESS 1e-16
 
-/* Gradient pair of one row for a single-output objective. */
+/* Gradient pair of one row for a single-output objective, XGBoost's
+ * formulas in double; param is the request's (backend.h). */
 GPL_HD void gpl_objective_single(gpl_objective_kind objective, float margin, float label,
-                                 float weight, double *grad, double *hess)
+                                 float weight, double param, double *grad, double *hess)
 {
+    const double p = (double)margin, y = (double)label;
     double g, h;
     switch (objective) {
     case GPL_OBJ_LOGISTIC: {
-        double p = gpl_det_sigmoid((double)margin);
-        g = p - (double)label;
-        h = p * (1.0 - p);
+        double s = gpl_det_sigmoid(p);
+        g = s - y;
+        h = s * (1.0 - s);
         if (h < GPL_MIN_HESS) h = GPL_MIN_HESS;
         break;
     }
     case GPL_OBJ_ABSOLUTE_ERROR: /* the sign of the residual */
-        g = (double)margin > (double)label ? 1.0
-            : ((double)margin < (double)label ? -1.0 : 0.0);
+        g = p > y ? 1.0 : (p < y ? -1.0 : 0.0);
         h = 1.0;
         break;
+    case GPL_OBJ_POISSON: /* param: max_delta_step, which damps the steps */
+        g = gpl_det_exp(p) - y;
+        h = gpl_det_exp(p + param);
+        break;
+    case GPL_OBJ_GAMMA: {
+        double r = y * gpl_det_exp(-p);
+        g = 1.0 - r;
+        h = r < GPL_MIN_HESS ? GPL_MIN_HESS : r;
+        break;
+    }
+    case GPL_OBJ_TWEEDIE: { /* param: the variance power rho in [1, 2) */
+        double a = gpl_det_exp((1.0 - param) * p), b = gpl_det_exp((2.0 - param) * p);
+        g = b - y * a;
+        h = (2.0 - param) * b - y * (1.0 - param) * a;
+        if (h < GPL_MIN_HESS) h = GPL_MIN_HESS;
+        break;
+    }
+    case GPL_OBJ_SQUARED_LOG_ERROR: { /* the margin is the prediction, > -1 */
+        double q = p < -1.0 + 1e-6 ? -1.0 + 1e-6 : p;
+        double d = gpl_det_log1p(q) - gpl_det_log1p(y);
+        g = d / (q + 1.0);
+        h = (1.0 - d) / ((q + 1.0) * (q + 1.0));
+        if (h < 1e-6) h = 1e-6;
+        break;
+    }
+    case GPL_OBJ_PSEUDO_HUBER: { /* param: huber_slope */
+        double z = p - y, t = z / param;
+        double scale = 1.0 + t * t, root = gpl_det_sqrt(scale);
+        g = z / root;
+        h = 1.0 / (scale * root);
+        break;
+    }
+    case GPL_OBJ_QUANTILE: /* param: alpha; leaves are refit afterwards */
+        g = p >= y ? 1.0 - param : -param;
+        h = 1.0;
+        break;
+    case GPL_OBJ_HINGE: { /* labels 0/1 as -1/+1 */
+        double s = 2.0 * y - 1.0;
+        if (p * s < 1.0) {
+            g = -s;
+            h = 1.0;
+        } else {
+            g = 0.0;
+            h = GPL_MIN_HESS;
+        }
+        break;
+    }
     default: /* squared error (softmax has its own function) */
-        g = (double)margin - (double)label;
+        g = p - y;
         h = 1.0;
         break;
     }

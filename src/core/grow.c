@@ -364,7 +364,9 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
                   &bb);
     if (st != GPULAYER_OK) goto done;
     set_leaf_values(&s, leaf_value);
-    st = be->ops->update_margins(be, output, leaf_value);
+    if (cfg->refit_leaves)
+        st = cfg->refit_leaves(cfg->refit_user, output, s.nodes, s.num_nodes, leaf_value);
+    if (st == GPULAYER_OK) st = be->ops->update_margins(be, output, leaf_value);
     if (st != GPULAYER_OK) goto done;
     out->num_nodes = s.num_nodes;
     out->nodes = realloc(s.nodes, sizeof(gpl_tree_node) * (size_t)s.num_nodes);

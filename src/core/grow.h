@@ -26,6 +26,11 @@ typedef struct gpl_grow_config {
     const uint8_t *feature_mask; /* num_features bytes, or NULL = all  */
     gpl_quant_scale scale;       /* of the current gradients           */
     const gpl_grow_reduce *reduce; /* NULL in a single process         */
+    /* Optional: called once the leaf values are set and before the
+     * margins are updated, to replace them (leaf_refit.h). */
+    gpulayer_status (*refit_leaves)(void *user, int32_t output, gpl_tree_node *nodes,
+                                    int32_t num_nodes, float *leaf_value);
+    void *refit_user;
 } gpl_grow_config;
 
 /* The largest node id + 1 a tree may use with these parameters. */

@@ -17,6 +17,7 @@ gpl_model *gpl_model_new(void)
     m->num_class = 1;
     m->num_outputs = 1;
     m->best_round = -1;
+    gpl_objective_params_default(&m->obj_params);
     return m;
 }
 
@@ -97,42 +98,9 @@ int32_t gpl_model_prediction_width(const gpl_model *m, int margin)
 
 /* ------------------------------------------------------------ objectives */
 
-static const struct {
-    const char *name;
-    gpl_objective_kind kind;
-    int output_class;
-} objective_table[] = {
-    {"reg:squarederror", GPL_OBJ_SQUARED_ERROR, 0},
-    {"binary:logistic", GPL_OBJ_LOGISTIC, 0},
-    {"multi:softprob", GPL_OBJ_SOFTMAX, 0},
-    {"multi:softmax", GPL_OBJ_SOFTMAX, 1},
-    {"reg:absoluteerror", GPL_OBJ_ABSOLUTE_ERROR, 0},
-};
-#define NUM_OBJECTIVES (sizeof objective_table / sizeof objective_table[0])
-
 const char *gpl_objective_name(const gpl_model *m)
 {
-    for (size_t i = 0; i < NUM_OBJECTIVES; i++)
-        if (objective_table[i].kind == m->objective &&
-            objective_table[i].output_class == (m->softmax_output_class != 0))
-            return objective_table[i].name;
-    return "unknown";
-}
-
-gpulayer_status gpl_objective_parse(const char *name, gpl_objective_kind *kind,
-                                    int *softmax_output_class)
-{
-    for (size_t i = 0; name && i < NUM_OBJECTIVES; i++) {
-        if (strcmp(name, objective_table[i].name)) continue;
-        *kind = objective_table[i].kind;
-        if (softmax_output_class)
-            *softmax_output_class = objective_table[i].output_class;
-        return GPULAYER_OK;
-    }
-    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                     "unknown objective '%s' (allowed: reg:squarederror, "
-                     "reg:absoluteerror, binary:logistic, multi:softprob, "
-                     "multi:softmax)", name ? name : "(null)");
+    return gpl_objective_kind_name(m->objective, m->softmax_output_class);
 }
 
 /* Probabilities of a row of margins. The largest margin is subtracted
@@ -176,21 +144,15 @@ void gpl_objective_transform(const gpl_model *m, float *row_values)
 {
     const int32_t k = m->num_outputs;
     if (k <= 0) return;
-    switch (m->objective) {
-    case GPL_OBJ_LOGISTIC:
-        for (int32_t c = 0; c < k; c++)
-            row_values[c] = (float)gpl_det_sigmoid((double)row_values[c]);
-        break;
-    case GPL_OBJ_SOFTMAX:
+    if (m->objective == GPL_OBJ_SOFTMAX) {
         if (m->softmax_output_class)
             row_values[0] = (float)argmax(row_values, k);
         else
             softmax_in_place(row_values, k);
-        break;
-    case GPL_OBJ_SQUARED_ERROR:
-    case GPL_OBJ_ABSOLUTE_ERROR:
-        break;
+        return;
     }
+    for (int32_t c = 0; c < k; c++)
+        row_values[c] = gpl_objective_transform_one(m->objective, row_values[c]);
 }
 
 int32_t gpl_model_category_groups(const gpl_model *m, int32_t f)

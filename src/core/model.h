@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "error.h"
 #include "dataset.h"
+#include "objective.h"
 
 /* Quantile cut points. Feature f has the ascending thresholds
  * values[cut_ptr[f] .. cut_ptr[f+1]); a value v falls in bin
@@ -59,6 +60,7 @@ typedef struct gpl_model {
     int32_t softmax_output_class; /* multi:softmax: predict the class  */
     float base_margin;    /* initial margin of every output            */
     float base_score;     /* the same in output space (XGBoost's name) */
+    gpl_objective_params obj_params; /* saved when the objective has any */
     gpl_bin_cuts cuts;
     char **feature_names;             /* num_features, entries may be NULL; or NULL */
     gpl_category_dict **categories;   /* num_features, NULL = numeric; or NULL */
@@ -90,11 +92,8 @@ static inline int32_t gpl_model_num_rounds(const gpl_model *m)
     return m->num_outputs ? m->num_trees / m->num_outputs : 0;
 }
 
-/* Objective names <-> kinds; softmax covers multi:softprob and
- * multi:softmax (which differ only in the prediction output). */
+/* The model's objective name (objective.h has the table). */
 const char *gpl_objective_name(const gpl_model *m);
-gpulayer_status gpl_objective_parse(const char *name, gpl_objective_kind *kind,
-                                    int *softmax_output_class);
 /* Margin -> output transform of a row's num_outputs values, in place. */
 void gpl_objective_transform(const gpl_model *m, float *row_values);
 

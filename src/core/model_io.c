@@ -342,6 +342,44 @@ static cJSON *categories_array(const gpl_model *m)
     return a;
 }
 
+/* "objective_params": the objective's own parameter, only for objectives
+ * that have one (other models' documents stay as they were). */
+static int attach_objective_params(cJSON *d, const gpl_model *m)
+{
+    const gpl_objective_params *op = &m->obj_params;
+    cJSON *o;
+    switch (m->objective) {
+    case GPL_OBJ_POISSON:
+    case GPL_OBJ_TWEEDIE:
+    case GPL_OBJ_PSEUDO_HUBER:
+        o = cJSON_CreateObject();
+        if (!o) return 0;
+        if (m->objective == GPL_OBJ_POISSON)
+            return attach(o, "max_delta_step", real_value(op->max_delta_step, 0)) &&
+                   attach(d, "objective_params", o);
+        if (m->objective == GPL_OBJ_TWEEDIE)
+            return attach(o, "tweedie_variance_power",
+                          real_value(op->tweedie_variance_power, 0)) &&
+                   attach(d, "objective_params", o);
+        return attach(o, "huber_slope", real_value(op->huber_slope, 0)) &&
+               attach(d, "objective_params", o);
+    case GPL_OBJ_QUANTILE: {
+        o = cJSON_CreateObject();
+        cJSON *a = cJSON_CreateArray();
+        int ok = o && a;
+        for (int32_t i = 0; ok && i < op->num_quantiles; i++)
+            ok = attach(a, NULL, real_value(op->quantile_alpha[i], 0));
+        if (!ok) {
+            cJSON_Delete(o);
+            cJSON_Delete(a);
+            return 0;
+        }
+        return attach(o, "quantile_alpha", a) && attach(d, "objective_params", o);
+    }
+    default: return 1;
+    }
+}
+
 /* "category_groups": per feature null or each category's group; only in
  * models that group categories. */
 static int attach_category_groups(cJSON *d, const gpl_model *m)
@@ -401,6 +439,7 @@ static gpulayer_status build_document(const gpl_model *m, cJSON **out)
     ok = ok && attach(d, "format", cJSON_CreateString(FORMAT_TAG));
     ok = ok && attach(d, "version", cJSON_CreateNumber(FORMAT_VERSION));
     ok = ok && attach(d, "objective", cJSON_CreateString(gpl_objective_name(m)));
+    ok = ok && attach_objective_params(d, m);
     ok = ok && attach(d, "num_class", cJSON_CreateNumber(m->num_class));
     ok = ok && attach(d, "num_outputs", cJSON_CreateNumber(m->num_outputs));
     ok = ok && attach(d, "num_features", cJSON_CreateNumber(m->num_features));
@@ -932,6 +971,67 @@ static gpulayer_status read_float_member(const cJSON *doc, const char *key,
     return read_float(v, source, (where){key, -1}, out);
 }
 
+/* One parameter of "objective_params", checked against its range. */
+static gpulayer_status read_objective_value(const cJSON *v, const char *source,
+                                            const char *path, int64_t index, double lo,
+                                            double hi, int lo_open, int hi_open, double *out)
+{
+    GPL_CHECK(read_real(v, source, (where){path, index}, 0, out));
+    if (!(*out >= lo && *out <= hi) || (lo_open && *out == lo) || (hi_open && *out == hi)) {
+        char at[160];
+        return gpl_model_error(source, "field %s is %.17g, outside %s%g, %g%s",
+                               where_text((where){path, index}, at, sizeof at), *out,
+                               lo_open ? "(" : "[", lo, hi, hi_open ? ")" : "]");
+    }
+    return GPULAYER_OK;
+}
+
+/* "objective_params", required for the objectives that write it. */
+static gpulayer_status read_objective_params(const cJSON *doc, const char *source,
+                                             gpl_model *m)
+{
+    gpl_objective_params *op = &m->obj_params;
+    const char *key = m->objective == GPL_OBJ_POISSON      ? "max_delta_step"
+                      : m->objective == GPL_OBJ_TWEEDIE      ? "tweedie_variance_power"
+                      : m->objective == GPL_OBJ_PSEUDO_HUBER ? "huber_slope"
+                      : m->objective == GPL_OBJ_QUANTILE     ? "quantile_alpha"
+                                                             : NULL;
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, "objective_params");
+    if (!key) {
+        if (o) return gpl_model_error(source, "field \"objective_params\": %s has no "
+                                      "parameters", gpl_objective_name(m));
+        return GPULAYER_OK;
+    }
+    GPL_CHECK(get_member(doc, "objective_params", source, "objective_params", &o));
+    if (!cJSON_IsObject(o))
+        return wrong_type(source, (where){"objective_params", -1}, o, "an object");
+    char path[64];
+    snprintf(path, sizeof path, "objective_params.%s", key);
+    const cJSON *v;
+    GPL_CHECK(get_member(o, key, source, path, &v));
+    if (m->objective == GPL_OBJ_POISSON)
+        return read_objective_value(v, source, path, -1, 0, HUGE_VAL, 0, 1,
+                                    &op->max_delta_step);
+    if (m->objective == GPL_OBJ_TWEEDIE)
+        return read_objective_value(v, source, path, -1, 1, 2, 0, 1,
+                                    &op->tweedie_variance_power);
+    if (m->objective == GPL_OBJ_PSEUDO_HUBER)
+        return read_objective_value(v, source, path, -1, 0, HUGE_VAL, 1, 1, &op->huber_slope);
+    int64_t n = 0;
+    GPL_CHECK(get_array(o, key, source, path, &v, &n));
+    if (n < 1 || n > GPL_MAX_QUANTILES)
+        return gpl_model_error(source, "field \"%s\" has %lld entries, expected 1..%d", path,
+                               (long long)n, GPL_MAX_QUANTILES);
+    op->num_quantiles = (int32_t)n;
+    const cJSON *e;
+    int64_t i = 0;
+    cJSON_ArrayForEach(e, v) {
+        GPL_CHECK(read_objective_value(e, source, path, i, 0, 1, 1, 1, &op->quantile_alpha[i]));
+        i++;
+    }
+    return GPULAYER_OK;
+}
+
 static gpulayer_status read_scalars(const cJSON *doc, const char *source,
                                     gpl_model *m)
 {
@@ -942,6 +1042,7 @@ static gpulayer_status read_scalars(const cJSON *doc, const char *source,
     if (gpl_objective_parse(v->valuestring, &m->objective, &as_class) != GPULAYER_OK)
         return gpl_model_error(source, "field \"objective\": %s", gpulayer_last_error());
     m->softmax_output_class = as_class;
+    GPL_CHECK(read_objective_params(doc, source, m));
     GPL_CHECK(read_int_member(doc, "num_class", source, 0, &m->num_class));
     GPL_CHECK(read_int_member(doc, "num_outputs", source, 1, &m->num_outputs));
     GPL_CHECK(read_int_member(doc, "num_features", source, 0, &m->num_features));

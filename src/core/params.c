@@ -30,6 +30,7 @@ void gpl_params_default(gpl_params *p)
     p->seed = 0;
     p->nthread = 0;
     p->base_score = NAN;
+    gpl_objective_params_default(&p->obj_params);
     p->num_class = 0;
     p->num_metrics = 0;
     p->early_stopping_rounds = 0;
@@ -154,6 +155,19 @@ gpulayer_status gpl_params_set(gpl_params *p, const char *key,
         snprintf(p->objective, sizeof p->objective, "%s", value);
         return GPULAYER_OK;
     }
+    if (!strcmp(key, "max_delta_step"))
+        return parse_double(key, value, 0, INFINITY, 0, &p->obj_params.max_delta_step);
+    if (!strcmp(key, "tweedie_variance_power")) {
+        GPL_CHECK(parse_double(key, value, 1, 2, 0, &p->obj_params.tweedie_variance_power));
+        if (p->obj_params.tweedie_variance_power >= 2.0)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "parameter tweedie_variance_power: '%s' must be in [1, 2)", value);
+        return GPULAYER_OK;
+    }
+    if (!strcmp(key, "huber_slope"))
+        return parse_double(key, value, 0, INFINITY, 1, &p->obj_params.huber_slope);
+    if (!strcmp(key, "quantile_alpha"))
+        return gpl_objective_parse_alphas(value, &p->obj_params);
     if (!strcmp(key, "eta") || !strcmp(key, "learning_rate"))
         return parse_double(key, value, 0, 1e6, 1, &p->eta);
     if (!strcmp(key, "max_depth"))
@@ -229,6 +243,13 @@ static gpulayer_status format_param(const gpl_params *p, const char *key, char *
                                     size_t size)
 {
     if (!strcmp(key, "objective")) snprintf(buf, size, "%s", p->objective);
+    else if (!strcmp(key, "max_delta_step"))
+        snprintf(buf, size, "%.17g", p->obj_params.max_delta_step);
+    else if (!strcmp(key, "tweedie_variance_power"))
+        snprintf(buf, size, "%.17g", p->obj_params.tweedie_variance_power);
+    else if (!strcmp(key, "huber_slope")) snprintf(buf, size, "%.17g", p->obj_params.huber_slope);
+    else if (!strcmp(key, "quantile_alpha"))
+        gpl_objective_format_alphas(&p->obj_params, buf, size);
     else if (!strcmp(key, "eta")) snprintf(buf, size, "%.17g", p->eta);
     else if (!strcmp(key, "max_depth")) snprintf(buf, size, "%d", p->max_depth);
     else if (!strcmp(key, "max_leaves")) snprintf(buf, size, "%d", p->max_leaves);
@@ -283,6 +304,20 @@ gpulayer_status gpl_params_get(const gpl_params *p, const char *key, char *buf,
     return GPULAYER_OK;
 }
 
+const char *gpl_params_objective_key(const gpl_params *p)
+{
+    gpl_objective_kind kind;
+    int as_class;
+    if (gpl_objective_parse(p->objective, &kind, &as_class) != GPULAYER_OK) return NULL;
+    switch (kind) {
+    case GPL_OBJ_POISSON: return "max_delta_step";
+    case GPL_OBJ_TWEEDIE: return "tweedie_variance_power";
+    case GPL_OBJ_PSEUDO_HUBER: return "huber_slope";
+    case GPL_OBJ_QUANTILE: return "quantile_alpha";
+    default: return NULL;
+    }
+}
+
 char *gpl_params_to_json(const gpl_params *p, int categorical)
 {
     /* The categorical parameters last, and only for data with categorical
@@ -296,14 +331,19 @@ char *gpl_params_to_json(const gpl_params *p, int categorical)
         "categorical", "max_cat_to_onehot", "max_cat_threshold", "cat_smooth", "cat_l2",
         "min_data_per_group"};
     const size_t num_plain = sizeof keys / sizeof keys[0];
-    const size_t num_keys =
+    size_t num_keys =
         num_plain + (categorical ? sizeof categorical_keys / sizeof categorical_keys[0] : 0);
+    /* The objective's own parameter, when it has one. */
+    const char *objective_key = gpl_params_objective_key(p);
+    if (objective_key) num_keys++;
     size_t cap = 4096, len = 0;
     char *out = gpl_malloc(cap, "parameter record");
     if (!out) return NULL;
     len += (size_t)snprintf(out + len, cap - len, "{");
     for (size_t i = 0; i < num_keys; i++) {
-        const char *key = i < num_plain ? keys[i] : categorical_keys[i - num_plain];
+        const char *key = i < num_plain                           ? keys[i]
+                          : objective_key && i == num_keys - 1 ? objective_key
+                                                               : categorical_keys[i - num_plain];
         char value[GPL_PARAM_TEXT_SIZE];
         if (gpl_params_get(p, key, value, sizeof value) != GPULAYER_OK) value[0] = '\0';
         len += (size_t)snprintf(out + len, cap - len, "%s\"%s\":\"%s\"",

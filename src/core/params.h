@@ -6,6 +6,7 @@
 
 #include "gpulayer.h"
 #include "metric.h"
+#include "objective.h"
 
 #define GPL_MAX_METRICS 8
 
@@ -16,6 +17,7 @@ typedef enum gpl_grow_policy {
 
 typedef struct gpl_params {
     char objective[32];
+    gpl_objective_params obj_params; /* max_delta_step, quantile_alpha, ... */
     double eta;
     int32_t max_depth;        /* 0 = unlimited (lossguide only)        */
     int32_t max_leaves;       /* 0 = unlimited                         */
@@ -65,5 +67,8 @@ gpulayer_status gpl_params_get(const gpl_params *p, const char *key,
 /* The parameters as a JSON object text (malloc'd), for the model record;
  * with categorical non-zero, the categorical parameters too. */
 char *gpl_params_to_json(const gpl_params *p, int categorical);
+/* The name of the objective's own parameter (max_delta_step for
+ * count:poisson, ...), or NULL when it has none. */
+const char *gpl_params_objective_key(const gpl_params *p);
 
 #endif

@@ -7,8 +7,9 @@
 #include "backend.h"
 #include "model.h"
 
-/* The leaf value a tree gives a row of bins (num_features bytes). */
-static inline float gpl_tree_leaf(const gpl_tree *t, const uint8_t *row)
+/* The index of the leaf a tree sends a row of bins to (num_features
+ * bytes). */
+static inline int32_t gpl_tree_leaf_index(const gpl_tree *t, const uint8_t *row)
 {
     const gpl_tree_node *nodes = t->nodes;
     int32_t i = 0;
@@ -20,7 +21,13 @@ static inline float gpl_tree_leaf(const gpl_tree *t, const uint8_t *row)
                                     : b <= n->split_bin;
         i = left ? n->left : n->right;
     }
-    return nodes[i].leaf_value;
+    return i;
+}
+
+/* The leaf value a tree gives a row of bins. */
+static inline float gpl_tree_leaf(const gpl_tree *t, const uint8_t *row)
+{
+    return t->nodes[gpl_tree_leaf_index(t, row)].leaf_value;
 }
 
 /* margins[r * num_outputs + output] += tree(r) for rows of a binned

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "memory_limit.h"
 #include "grow.h"
+#include "leaf_refit.h"
 #include "predict.h"
 #include "train_hooks.h"
 #include "train_open.h"
@@ -49,6 +50,10 @@ typedef struct train_run {
     const gpulayer_dataset **matched;
     gpulayer_dataset **owned;
     int num_matched;
+    /* Objectives whose leaves are refit: the rows as the backend has them,
+     * and room for the backend's margins. */
+    gpl_leaf_refit_job refit;
+    float *refit_margins;
 } train_run;
 
 static void train_run_free(train_run *t)
@@ -63,6 +68,7 @@ static void train_run_free(train_run *t)
     }
     free(t->evals);
     free(t->feature_mask);
+    free(t->refit_margins);
     for (int i = 0; t->owned && t->matched && i < t->num_matched; i++)
         gpulayer_dataset_free(t->owned[i]);
     free(t->owned);
@@ -130,14 +136,51 @@ static void choose_features(train_run *t, int32_t round, int32_t output)
     free(order);
 }
 
+/* The leaf refit of one tree (grow.h), on the margins before it. */
+static gpulayer_status refit_leaves(void *user, int32_t output, gpl_tree_node *nodes,
+                                    int32_t num_nodes, float *leaf_value)
+{
+    train_run *t = user;
+    GPL_CHECK(t->be->ops->get_margins(t->be, t->refit_margins));
+    return gpl_leaf_refit(&t->refit, t->refit_margins, output, nodes, num_nodes, leaf_value);
+}
+
+/* Prepares the leaf refit when the objective has one. */
+static gpulayer_status setup_refit(train_run *t, const gpulayer_dataset *train)
+{
+    double alpha;
+    if (!gpl_objective_refits_leaves(t->model->objective, &t->model->obj_params, 0, &alpha))
+        return GPULAYER_OK;
+    if (t->hooks)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s refits each leaf to a quantile of its rows, which data-parallel "
+                         "training does not do; train it in one process",
+                         gpl_objective_name(t->model));
+    const size_t n = (size_t)train->num_rows * (size_t)t->model->num_outputs;
+    t->refit_margins = gpl_malloc(sizeof(float) * n, "margins for the leaf refit");
+    if (!t->refit_margins) return GPULAYER_ERR_OUT_OF_MEMORY;
+    t->refit = (gpl_leaf_refit_job){t->bins, train->num_rows, train->num_cols, train->label,
+                                    train->weight, t->model->num_outputs, 0, t->p->seed,
+                                    (float)t->p->subsample, t->p->eta, &t->model->obj_params,
+                                    t->model->objective, t->nthread};
+    return GPULAYER_OK;
+}
+
 static gpulayer_status run_round(train_run *t, int32_t round)
 {
     const int32_t K = t->model->num_outputs;
     for (int32_t k = 0; k < K; k++) {
         gpl_gradient_request req = {gpl_train_objective(t->model), K, k, round,
-                                    t->p->seed, (float)t->p->subsample};
-        gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}, NULL};
+                                    t->p->seed, (float)t->p->subsample,
+                                    gpl_objective_param(t->model->objective,
+                                                        &t->model->obj_params, k)};
+        gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}, NULL, NULL, NULL};
         cfg.max_nodes = t->be->config.max_nodes;
+        if (t->refit_margins) {
+            t->refit.round = round;
+            cfg.refit_leaves = refit_leaves;
+            cfg.refit_user = t;
+        }
         if (t->hooks) {
             cfg.reduce = &t->hooks->reduce;
             GPL_CHECK(t->hooks->gradients(t->hooks->user, t->be, &req, &cfg.scale));
@@ -210,6 +253,7 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     if (st == GPULAYER_OK) st = gpl_categorical_bin_matrix(t->model, train, t->nthread, &t->bins);
     double t2 = omp_get_wtime();
     if (st == GPULAYER_OK) st = gpl_feature_offsets(&t->model->cuts, &t->feature_offset);
+    if (st == GPULAYER_OK) st = setup_refit(t, train);
     if (st == GPULAYER_OK) st = prepare_evals(t, evals, eval_names, num_evals);
     if (st == GPULAYER_OK) {
         t->feature_mask = gpl_malloc((size_t)(train->num_cols ? train->num_cols : 1),

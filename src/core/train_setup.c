@@ -12,7 +12,9 @@
 #include "categorical.h"
 #include "error.h"
 #include "grow.h"
+#include "leaf_refit.h"
 #include "metric.h"
+#include "objective_math.h"
 
 static gpulayer_status check_labels(const gpl_params *p, gpl_objective_kind kind,
                                     const gpulayer_dataset *ds, const char *what)
@@ -26,17 +28,17 @@ static gpulayer_status check_labels(const gpl_params *p, gpl_objective_kind kind
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                              "%s: row %lld has a %s label", src, (long long)r + 1,
                              isnan(y) ? "NaN (missing)" : "infinite");
-        if (kind == GPL_OBJ_LOGISTIC && (y < 0.0f || y > 1.0f))
-            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                             "%s: row %lld has label %g, but binary:logistic needs "
-                             "labels in [0, 1]", src, (long long)r + 1, (double)y);
-        if (kind == GPL_OBJ_SOFTMAX &&
-            (y < 0.0f || y != floorf(y) || y >= (float)p->num_class))
+        const char *rule = gpl_objective_label_rule(kind, y, p->num_class);
+        if (rule && kind == GPL_OBJ_SOFTMAX)
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                              "%s: row %lld has label %g, but %s with num_class=%d "
                              "needs integer labels 0..%d", src, (long long)r + 1,
                              (double)y, p->objective, p->num_class,
                              p->num_class - 1);
+        if (rule)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "%s: row %lld has label %g, but %s needs %s", src,
+                             (long long)r + 1, (double)y, p->objective, rule);
         if (ds->weight && (!isfinite(ds->weight[r]) || ds->weight[r] < 0.0f))
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                              "%s: row %lld has weight %g; weights must be finite "
@@ -83,11 +85,9 @@ gpulayer_status gpl_train_validate(const gpl_params *p,
     if (p->grow_policy == GPL_GROW_DEPTHWISE && p->max_depth == 0)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "grow_policy=depthwise needs max_depth > 0");
-    if (kind == GPL_OBJ_LOGISTIC && !isnan(p->base_score) &&
-        !(p->base_score > 0.0 && p->base_score < 1.0))
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "base_score=%g must be in (0, 1) for binary:logistic",
-                         p->base_score);
+    double margin;
+    if (kind != GPL_OBJ_SOFTMAX && !isnan(p->base_score))
+        GPL_CHECK(gpl_objective_margin_of(kind, p->base_score, &margin));
     GPL_CHECK(check_labels(p, kind, train, "training data"));
     for (int i = 0; i < num_evals; i++) {
         if (!evals[i])
@@ -106,52 +106,88 @@ gpulayer_status gpl_train_validate(const gpl_params *p,
     return GPULAYER_OK;
 }
 
-static int compare_float(const void *a, const void *b)
+/* -sum(g) / sum(h) of the objective's gradients at margin 0: XGBoost's
+ * intercept for the objectives without a closed form (one Newton step). */
+static double newton_step_from_zero(gpl_objective_kind kind, const gpl_objective_params *op,
+                                    const gpulayer_dataset *ds)
 {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
+    double sg = 0.0, sh = 0.0;
+    for (int64_t r = 0; r < ds->num_rows; r++) {
+        double g, h;
+        gpl_objective_single(gpl_objective_gradient_kind(kind), 0.0f, ds->label[r],
+                             ds->weight ? ds->weight[r] : 1.0f,
+                             gpl_objective_param(kind, op, 0), &g, &h);
+        sg += g;
+        sh += h;
+    }
+    return sh > 0.0 ? -sg / sh : 0.0;
 }
 
-/* The intercept XGBoost estimates: the weighted mean (median for absolute
- * error) of the labels, as a margin. */
-static void estimate_base_score(const gpl_params *p, gpl_model *m,
-                                const gpulayer_dataset *ds)
+/* The intercept XGBoost estimates, in output space: the weighted mean of
+ * the labels (logistic, Poisson, gamma, Tweedie, squared error), their
+ * weighted quantile (absolute and quantile error; for several quantiles
+ * the mean of theirs, as one intercept serves every output), else one
+ * Newton step from 0. */
+static gpulayer_status estimate_base_score(const gpl_params *p, gpl_model *m,
+                                           const gpulayer_dataset *ds)
 {
     double score = p->base_score;
     if (m->objective == GPL_OBJ_SOFTMAX) {
         m->base_score = isnan(score) ? 0.5f : (float)score;
         m->base_margin = isnan(score) ? 0.0f : (float)score;
-        return;
+        return GPULAYER_OK;
     }
-    if (isnan(score)) {
-        if (m->objective == GPL_OBJ_ABSOLUTE_ERROR) {
-            float *copy = malloc(sizeof(float) * (size_t)ds->num_rows);
-            if (copy) {
-                memcpy(copy, ds->label, sizeof(float) * (size_t)ds->num_rows);
-                qsort(copy, (size_t)ds->num_rows, sizeof(float), compare_float);
-                score = copy[ds->num_rows / 2];
-                free(copy);
-            } else {
-                score = 0.0;
-            }
-        } else {
-            double sw = 0.0, swy = 0.0;
-            for (int64_t r = 0; r < ds->num_rows; r++) {
-                double w = ds->weight ? ds->weight[r] : 1.0;
-                sw += w;
-                swy += w * ds->label[r];
-            }
-            score = sw > 0 ? swy / sw : 0.0;
+    const gpl_objective_kind kind = m->objective;
+    double alpha;
+    if (!isnan(score)) {
+        /* as given */
+    } else if (gpl_objective_refits_leaves(kind, &m->obj_params, 0, &alpha)) {
+        float *residual = gpl_malloc(sizeof(float) * (size_t)ds->num_rows, "label quantile");
+        float *weight = ds->weight ? gpl_malloc(sizeof(float) * (size_t)ds->num_rows,
+                                                "label quantile")
+                                   : NULL;
+        if (!residual || (ds->weight && !weight)) {
+            free(residual);
+            free(weight);
+            return GPULAYER_ERR_OUT_OF_MEMORY;
         }
-        if (m->objective == GPL_OBJ_LOGISTIC) {
+        const int32_t K = kind == GPL_OBJ_QUANTILE ? m->obj_params.num_quantiles : 1;
+        score = 0.0;
+        for (int32_t k = 0; k < K; k++) {
+            gpl_objective_refits_leaves(kind, &m->obj_params, k, &alpha);
+            memcpy(residual, ds->label, sizeof(float) * (size_t)ds->num_rows);
+            if (weight) memcpy(weight, ds->weight, sizeof(float) * (size_t)ds->num_rows);
+            score += gpl_weighted_quantile(residual, weight, ds->num_rows, alpha);
+        }
+        score /= K;
+        free(residual);
+        free(weight);
+        if (isnan(score))
+            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of host memory for base_score");
+    } else if (kind == GPL_OBJ_SQUARED_LOG_ERROR || kind == GPL_OBJ_PSEUDO_HUBER ||
+               kind == GPL_OBJ_HINGE) {
+        score = newton_step_from_zero(kind, &m->obj_params, ds);
+        if (kind == GPL_OBJ_HINGE) score = score > 0.0 ? 1.0 : 0.0;
+    } else {
+        double sw = 0.0, swy = 0.0;
+        for (int64_t r = 0; r < ds->num_rows; r++) {
+            double w = ds->weight ? ds->weight[r] : 1.0;
+            sw += w;
+            swy += w * ds->label[r];
+        }
+        score = sw > 0 ? swy / sw : 0.0;
+        if (gpl_objective_gradient_kind(kind) == GPL_OBJ_LOGISTIC) {
             if (score < 1e-6) score = 1e-6;
             if (score > 1.0 - 1e-6) score = 1.0 - 1e-6;
         }
+        /* All-zero counts: a tiny positive mean keeps the log finite. */
+        if (gpl_objective_is_log_link(kind) && score < 1e-6) score = 1e-6;
     }
+    double margin;
+    GPL_CHECK(gpl_objective_margin_of(kind, score, &margin));
     m->base_score = (float)score;
-    m->base_margin = m->objective == GPL_OBJ_LOGISTIC
-                         ? (float)log(score / (1.0 - score))
-                         : (float)score;
+    m->base_margin = (float)margin;
+    return GPULAYER_OK;
 }
 
 static gpulayer_status copy_names(gpl_model *m, const gpulayer_dataset *ds)
@@ -194,11 +230,12 @@ gpulayer_status gpl_train_model_init(const gpl_params *p,
     gpulayer_status st = gpl_objective_parse(p->objective, &kind, &as_class);
     m->objective = kind;
     m->softmax_output_class = as_class;
-    m->num_class = gpl_train_num_outputs(p);
-    m->num_outputs = m->num_class;
+    m->obj_params = p->obj_params;
+    m->num_outputs = gpl_train_num_outputs(p);
+    m->num_class = kind == GPL_OBJ_SOFTMAX ? m->num_outputs : 1;
     m->num_features = train->num_cols;
     m->best_round = -1;
-    if (st == GPULAYER_OK) estimate_base_score(p, m, labels ? labels : train);
+    if (st == GPULAYER_OK) st = estimate_base_score(p, m, labels ? labels : train);
     if (st == GPULAYER_OK) st = copy_names(m, train);
     if (st == GPULAYER_OK && !cuts)
         st = gpl_bin_cuts_build(train, p->max_bin, nthread, &m->cuts);
@@ -214,7 +251,10 @@ gpulayer_status gpl_train_model_init(const gpl_params *p,
     return GPULAYER_OK;
 }
 
-gpl_objective_kind gpl_train_objective(const gpl_model *m) { return m->objective; }
+gpl_objective_kind gpl_train_objective(const gpl_model *m)
+{
+    return gpl_objective_gradient_kind(m->objective);
+}
 
 gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_model *m,
                                        const gpulayer_dataset *train, const uint8_t *bins,
@@ -237,7 +277,8 @@ int32_t gpl_train_num_outputs(const gpl_params *p)
     gpl_objective_kind kind;
     int as_class;
     if (gpl_objective_parse(p->objective, &kind, &as_class) != GPULAYER_OK) return 1;
-    return kind == GPL_OBJ_SOFTMAX ? p->num_class : 1;
+    if (kind == GPL_OBJ_SOFTMAX) return p->num_class;
+    return kind == GPL_OBJ_QUANTILE ? p->obj_params.num_quantiles : 1;
 }
 
 /* ------------------------------------------------------------ evaluation */
@@ -278,9 +319,9 @@ void gpl_eval_tracker_add(gpl_eval_tracker *t, const gpl_model *m, int index,
     const int32_t K = m->num_outputs;
     const int64_t n = ds->num_rows;
     memcpy(outputs, margins, sizeof(float) * (size_t)n * (size_t)K);
-    /* Metrics read probabilities: softmax/logistic transform, never the
-     * class index of multi:softmax. */
-    if (m->objective == GPL_OBJ_LOGISTIC || m->objective == GPL_OBJ_SOFTMAX) {
+    /* Metrics read predictions (probabilities, exp(margin), ...), never
+     * the class index of multi:softmax. */
+    {
         gpl_model view = *m;
         view.softmax_output_class = 0;
 #pragma omp parallel for num_threads(nthread) schedule(static)

@@ -60,7 +60,7 @@ gpulayer_status gpl_dist_gradients(void *user, gpl_backend *be,
                                       norm[2 * r + 1], req->output, ds->label[r], w, &g, &h);
             else
                 gpl_objective_single(req->objective, margins[r * K + req->output],
-                                     ds->label[r], w, &g, &h);
+                                     ds->label[r], w, req->param, &g, &h);
         }
         slot[r].value[0] = g;
         slot[r].value[1] = h;

@@ -37,14 +37,22 @@ mpirun_n 2 "$GPULAYER" train --data all.csv "$@" --model multi2.json ||
     fail "2 ranks, slices"
 same_model multi.json multi2.json "softprob lossguide, 2 ranks, one file sliced"
 
-# 3. The median base score of absolute error, started by gpulayer run.
-set -- --data all.csv --label y --ignore w --objective reg:absoluteerror \
+# 3. The Newton-step base score of pseudo-Huber error (over every rank's
+#    labels), started by gpulayer run.
+set -- --data all.csv --label y --ignore w --objective reg:pseudohubererror \
     --num-round 3 --quiet
-"$GPULAYER" train "$@" --model mae.json || fail "single process"
+"$GPULAYER" train "$@" --model huber.json || fail "single process"
 "$GPULAYER" run --accelerator cpu --nproc 3 --launcher "$MPIRUN" \
     --launcher-arg --oversubscribe --launcher-arg --allow-run-as-root -- \
-    "$GPULAYER" train "$@" --model mae3.json || fail "gpulayer run --nproc 3"
-same_model mae.json mae3.json "absolute error, 3 ranks through gpulayer run --nproc"
+    "$GPULAYER" train "$@" --model huber3.json || fail "gpulayer run --nproc 3"
+same_model huber.json huber3.json "pseudo-Huber error, 3 ranks through gpulayer run --nproc"
+# Objectives whose leaves are refit to quantiles are refused, with the reason.
+if mpirun_n 2 "$GPULAYER" train --data all.csv --label y --ignore w --num-round 2 \
+    --objective reg:absoluteerror --model mae.json 2>mae.txt; then
+    fail "a distributed reg:absoluteerror job was not refused"
+fi
+grep -q "data-parallel training does not do" mae.txt || { cat mae.txt; fail "refit refusal unclear"; }
+echo "ok: distributed leaf refit refused"
 # 4. Devices that cannot take part: mps (one process per Apple GPU) is
 #    refused on every host, and no model is written.
 if mpirun_n 2 "$GPULAYER" train --data all.csv --label y --ignore w --num-round 2 \

@@ -1066,7 +1066,10 @@ static void test_objective_names(void **state)
 {
     (void)state;
     const char *names[] = {"reg:squarederror", "binary:logistic", "multi:softprob",
-                           "multi:softmax", "reg:absoluteerror"};
+                           "multi:softmax", "reg:absoluteerror", "count:poisson",
+                           "reg:gamma", "reg:tweedie", "reg:squaredlogerror",
+                           "reg:pseudohubererror", "reg:quantileerror", "reg:logistic",
+                           "binary:logitraw", "binary:hinge"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         gpl_model m = {0};
         int as_class = -1;
@@ -1076,9 +1079,10 @@ static void test_objective_names(void **state)
         assert_string_equal(gpl_objective_name(&m), names[i]);
     }
     gpl_objective_kind kind;
-    assert_int_equal(gpl_objective_parse("binary:hinge", &kind, NULL),
+    assert_int_equal(gpl_objective_parse("binary:hinged", &kind, NULL),
                      GPULAYER_ERR_INVALID_ARGUMENT);
-    assert_non_null(strstr(gpulayer_last_error(), "binary:hinge"));
+    assert_non_null(strstr(gpulayer_last_error(), "binary:hinged"));
+    assert_non_null(strstr(gpulayer_last_error(), "count:poisson"));
 }
 
 static void test_objective_transform(void **state)

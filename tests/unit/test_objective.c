@@ -27,14 +27,14 @@ static void test_single_output_gradients(void **state)
 {
     (void)state;
     double g, h;
-    gpl_objective_single(GPL_OBJ_SQUARED_ERROR, 2.5f, 1.0f, 2.0f, &g, &h);
+    gpl_objective_single(GPL_OBJ_SQUARED_ERROR, 2.5f, 1.0f, 2.0f, 0.0, &g, &h);
     assert_true(g == 3.0 && h == 2.0);
-    gpl_objective_single(GPL_OBJ_LOGISTIC, 0.0f, 1.0f, 1.0f, &g, &h);
+    gpl_objective_single(GPL_OBJ_LOGISTIC, 0.0f, 1.0f, 1.0f, 0.0, &g, &h);
     assert_true(fabs(g + 0.5) < 1e-15 && fabs(h - 0.25) < 1e-15);
     /* A saturated row keeps the minimum hessian. */
-    gpl_objective_single(GPL_OBJ_LOGISTIC, 80.0f, 1.0f, 1.0f, &g, &h);
+    gpl_objective_single(GPL_OBJ_LOGISTIC, 80.0f, 1.0f, 1.0f, 0.0, &g, &h);
     assert_true(h == GPL_MIN_HESS);
-    gpl_objective_single(GPL_OBJ_ABSOLUTE_ERROR, -1.0f, 4.0f, 1.0f, &g, &h);
+    gpl_objective_single(GPL_OBJ_ABSOLUTE_ERROR, -1.0f, 4.0f, 1.0f, 0.0, &g, &h);
     assert_true(g == -1.0 && h == 1.0);
 }
 

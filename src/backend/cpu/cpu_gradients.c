@@ -64,7 +64,7 @@ static inline void row_gradient(const cpu_context *c, const gpl_gradient_request
                               g, h);
     else
         gpl_objective_single(req->objective, c->buf.margins[r * K + req->output], c->buf.label[r],
-                             w, g, h);
+                             w, req->param, g, h);
 }
 
 /* Rows [first, last): gradients into gval/hval, their largest |g| and h
@@ -111,7 +111,7 @@ static void logistic_gradients(const cpu_context *c, int64_t first, int64_t last
          * scaling too. */
         if (!vall((x > vsplat(-708.0)) & (x < vsplat(709.0)))) {
             double sg = 0.0, sh = 0.0;
-            gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 0, 1.0f};
+            gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 0, 1.0f, 0.0};
             scalar_gradients(c, &req, r, r + LANES, gval, hval, &sg, &sh);
             mg = vselect(vsplat(sg) > mg, vsplat(sg), mg);
             mh = vselect(vsplat(sh) > mh, vsplat(sh), mh);
@@ -158,7 +158,7 @@ static void logistic_gradients(const cpu_context *c, int64_t first, int64_t last
         if (mg[i] > sg) sg = mg[i];
         if (mh[i] > sh) sh = mh[i];
     }
-    gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 0, 1.0f};
+    gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 0, 1.0f, 0.0};
     scalar_gradients(c, &req, r, last, gval, hval, &sg, &sh);
     *max_g = sg;
     *max_h = sh;

@@ -15,7 +15,7 @@
 
 #include "backend.h"
 
-#define GPL_CUDA_KERNEL_ABI 9
+#define GPL_CUDA_KERNEL_ABI 10
 
 /* Histogram columns in shared memory: one per lane, so that the lanes of a
  * warp never share a bank (see kernels_hist.cu). */
@@ -61,6 +61,7 @@ typedef struct gpl_cuda_grad_args {
     gpl_quant_scale *scale;       /* written by the scale kernel       */
     double *softmax_norm;         /* 2 a row, softmax only             */
     int32_t norm_write;           /* the first pass computes it        */
+    double param;                 /* the objective's (backend.h)       */
 } gpl_cuda_grad_args;
 
 /* Three launches: float gradients reduced to their largest magnitudes,

@@ -1,0 +1,170 @@
+/* leaf_refit.c -- XGBoost's quantiles and the leaf refit of
+ * reg:absoluteerror and reg:quantileerror (leaf_refit.h). The same host
+ * code runs for every backend, on the margins the backend holds, so the
+ * refit leaves are the same bits everywhere. */
+#include "leaf_refit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "objective_math.h"
+#include "predict.h"
+
+static void swap_float(float *a, float *b)
+{
+    float t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Puts the k-th smallest of v[0..n) at v[k], smaller ones before it and
+ * larger ones after (Hoare's selection, median of three pivots). */
+static void select_kth(float *v, int64_t n, int64_t k)
+{
+    int64_t lo = 0, hi = n - 1;
+    while (hi > lo) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < v[lo]) swap_float(&v[mid], &v[lo]);
+        if (v[hi] < v[lo]) swap_float(&v[hi], &v[lo]);
+        if (v[hi] < v[mid]) swap_float(&v[hi], &v[mid]);
+        const float pivot = v[mid];
+        int64_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot) i++;
+            while (v[j] > pivot) j--;
+            if (i <= j) {
+                swap_float(&v[i], &v[j]);
+                i++;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else return;
+    }
+}
+
+typedef struct weighted_value {
+    float value;
+    float weight;
+} weighted_value;
+
+static int compare_weighted(const void *a, const void *b)
+{
+    const weighted_value *x = a, *y = b;
+    if (x->value != y->value) return x->value < y->value ? -1 : 1;
+    return (x->weight > y->weight) - (x->weight < y->weight);
+}
+
+static double unweighted_quantile(float *v, int64_t n, double alpha)
+{
+    const double count = (double)n;
+    if (alpha <= 1.0 / (count + 1.0) || alpha >= count / (count + 1.0)) {
+        float best = v[0];
+        for (int64_t i = 1; i < n; i++)
+            if (alpha <= 0.5 ? v[i] < best : v[i] > best) best = v[i];
+        return best;
+    }
+    const double x = alpha * (count + 1.0);
+    const int64_t k = (int64_t)floor(x) - 1;
+    const double d = (x - 1.0) - (double)k;
+    select_kth(v, n, k);
+    float next = v[k + 1];
+    for (int64_t i = k + 2; i < n; i++)
+        if (v[i] < next) next = v[i];
+    return (double)v[k] + d * ((double)next - (double)v[k]);
+}
+
+double gpl_weighted_quantile(float *values, float *weight, int64_t n, double alpha)
+{
+    if (!weight) return unweighted_quantile(values, n, alpha);
+    weighted_value *pairs = malloc(sizeof(weighted_value) * (size_t)n);
+    if (!pairs) return NAN;
+    for (int64_t i = 0; i < n; i++) pairs[i] = (weighted_value){values[i], weight[i]};
+    qsort(pairs, (size_t)n, sizeof *pairs, compare_weighted);
+    double total = 0.0;
+    for (int64_t i = 0; i < n; i++) total += pairs[i].weight;
+    const double threshold = total * alpha;
+    double cdf = 0.0;
+    int64_t i = 0;
+    for (; i < n - 1; i++) {
+        cdf += pairs[i].weight;
+        if (cdf >= threshold) break;
+    }
+    double q = pairs[i].value;
+    for (int64_t j = 0; j < n; j++) {
+        values[j] = pairs[j].value;
+        weight[j] = pairs[j].weight;
+    }
+    free(pairs);
+    return q;
+}
+
+gpulayer_status gpl_leaf_refit(const gpl_leaf_refit_job *job, const float *margins,
+                               int32_t output, gpl_tree_node *nodes, int32_t num_nodes,
+                               float *leaf_value)
+{
+    const int64_t N = job->num_rows;
+    const int32_t K = job->num_outputs;
+    double alpha = 0.5;
+    gpl_objective_refits_leaves(job->objective, job->obj, output, &alpha);
+    int32_t *leaf_of = gpl_malloc(sizeof(int32_t) * (size_t)(N ? N : 1), "leaf refit");
+    int64_t *start = gpl_calloc((size_t)num_nodes + 1, sizeof(int64_t), "leaf refit");
+    float *residual = gpl_malloc(sizeof(float) * (size_t)(N ? N : 1), "leaf refit");
+    float *weight = job->weight ? gpl_malloc(sizeof(float) * (size_t)(N ? N : 1), "leaf refit")
+                                : NULL;
+    if (!leaf_of || !start || !residual || (job->weight && !weight)) {
+        free(leaf_of);
+        free(start);
+        free(residual);
+        free(weight);
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    const gpl_tree tree = {num_nodes, nodes};
+#pragma omp parallel for num_threads(job->nthread) schedule(static)
+    for (int64_t r = 0; r < N; r++)
+        leaf_of[r] = gpl_row_sampled(job->seed, job->round, r, job->subsample)
+                         ? gpl_tree_leaf_index(&tree, job->bins + r * job->num_features)
+                         : -1;
+    /* Rows grouped by leaf (a counting sort), each with its residual. */
+    for (int64_t r = 0; r < N; r++)
+        if (leaf_of[r] >= 0) start[leaf_of[r] + 1]++;
+    for (int32_t i = 0; i < num_nodes; i++) start[i + 1] += start[i];
+    int64_t *fill = gpl_malloc(sizeof(int64_t) * (size_t)num_nodes, "leaf refit");
+    if (!fill) {
+        free(leaf_of);
+        free(start);
+        free(residual);
+        free(weight);
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(fill, start, sizeof(int64_t) * (size_t)num_nodes);
+    for (int64_t r = 0; r < N; r++) {
+        const int32_t leaf = leaf_of[r];
+        if (leaf < 0) continue;
+        const int64_t at = fill[leaf]++;
+        residual[at] = job->label[r] - margins[r * K + output];
+        if (weight) weight[at] = job->weight[r];
+    }
+    int failed = 0;
+#pragma omp parallel for num_threads(job->nthread) schedule(dynamic, 1) reduction(| : failed)
+    for (int32_t i = 0; i < num_nodes; i++) {
+        const int64_t n = start[i + 1] - start[i];
+        if (nodes[i].left >= 0 || n == 0) continue;
+        double q = gpl_weighted_quantile(residual + start[i], weight ? weight + start[i] : NULL,
+                                         n, alpha);
+        failed |= isnan(q);
+        nodes[i].leaf_value = (float)(job->eta * q);
+        leaf_value[i] = nodes[i].leaf_value;
+    }
+    free(fill);
+    free(leaf_of);
+    free(start);
+    free(residual);
+    free(weight);
+    return failed ? gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of host memory refitting leaves")
+                  : GPULAYER_OK;
+}

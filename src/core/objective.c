@@ -1,0 +1,236 @@
+/* objective.c -- the objective table: names, parameters, links and label
+ * rules (objective.h); the per-row gradients are in objective_math.h. */
+#include "objective.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "det_math.h"
+
+typedef enum link_kind { LINK_IDENTITY, LINK_LOGIT, LINK_LOG, LINK_SOFTMAX, LINK_HINGE } link_kind;
+
+static const struct objective_entry {
+    const char *name;
+    gpl_objective_kind kind;
+    int output_class;
+    gpl_objective_kind gradient;
+    link_kind link;
+} objective_table[] = {
+    {"reg:squarederror", GPL_OBJ_SQUARED_ERROR, 0, GPL_OBJ_SQUARED_ERROR, LINK_IDENTITY},
+    {"reg:squaredlogerror", GPL_OBJ_SQUARED_LOG_ERROR, 0, GPL_OBJ_SQUARED_LOG_ERROR,
+     LINK_IDENTITY},
+    {"reg:pseudohubererror", GPL_OBJ_PSEUDO_HUBER, 0, GPL_OBJ_PSEUDO_HUBER, LINK_IDENTITY},
+    {"reg:absoluteerror", GPL_OBJ_ABSOLUTE_ERROR, 0, GPL_OBJ_ABSOLUTE_ERROR, LINK_IDENTITY},
+    {"reg:quantileerror", GPL_OBJ_QUANTILE, 0, GPL_OBJ_QUANTILE, LINK_IDENTITY},
+    {"reg:logistic", GPL_OBJ_REG_LOGISTIC, 0, GPL_OBJ_LOGISTIC, LINK_LOGIT},
+    {"reg:gamma", GPL_OBJ_GAMMA, 0, GPL_OBJ_GAMMA, LINK_LOG},
+    {"reg:tweedie", GPL_OBJ_TWEEDIE, 0, GPL_OBJ_TWEEDIE, LINK_LOG},
+    {"count:poisson", GPL_OBJ_POISSON, 0, GPL_OBJ_POISSON, LINK_LOG},
+    {"binary:logistic", GPL_OBJ_LOGISTIC, 0, GPL_OBJ_LOGISTIC, LINK_LOGIT},
+    {"binary:logitraw", GPL_OBJ_LOGITRAW, 0, GPL_OBJ_LOGISTIC, LINK_IDENTITY},
+    {"binary:hinge", GPL_OBJ_HINGE, 0, GPL_OBJ_HINGE, LINK_HINGE},
+    {"multi:softprob", GPL_OBJ_SOFTMAX, 0, GPL_OBJ_SOFTMAX, LINK_SOFTMAX},
+    {"multi:softmax", GPL_OBJ_SOFTMAX, 1, GPL_OBJ_SOFTMAX, LINK_SOFTMAX},
+};
+#define NUM_ENTRIES (sizeof objective_table / sizeof objective_table[0])
+
+static const struct objective_entry *entry_of(gpl_objective_kind kind)
+{
+    for (size_t i = 0; i < NUM_ENTRIES; i++)
+        if (objective_table[i].kind == kind) return &objective_table[i];
+    return &objective_table[0];
+}
+
+void gpl_objective_params_default(gpl_objective_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->max_delta_step = 0.7; /* XGBoost's for count:poisson */
+    p->tweedie_variance_power = 1.5;
+    p->huber_slope = 1.0;
+    p->num_quantiles = 1;
+    p->quantile_alpha[0] = 0.5;
+}
+
+const char *gpl_objective_names(void)
+{
+    static char text[512];
+    if (!text[0]) {
+        size_t len = 0;
+        for (size_t i = 0; i < NUM_ENTRIES; i++)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", i ? ", " : "",
+                                    objective_table[i].name);
+    }
+    return text;
+}
+
+gpulayer_status gpl_objective_parse(const char *name, gpl_objective_kind *kind,
+                                    int *softmax_output_class)
+{
+    for (size_t i = 0; name && i < NUM_ENTRIES; i++) {
+        if (strcmp(name, objective_table[i].name)) continue;
+        *kind = objective_table[i].kind;
+        if (softmax_output_class) *softmax_output_class = objective_table[i].output_class;
+        return GPULAYER_OK;
+    }
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "unknown objective '%s' (allowed: %s)",
+                     name ? name : "(null)", gpl_objective_names());
+}
+
+const char *gpl_objective_kind_name(gpl_objective_kind kind, int softmax_output_class)
+{
+    for (size_t i = 0; i < NUM_ENTRIES; i++)
+        if (objective_table[i].kind == kind &&
+            objective_table[i].output_class == (softmax_output_class != 0))
+            return objective_table[i].name;
+    return "unknown";
+}
+
+gpl_objective_kind gpl_objective_gradient_kind(gpl_objective_kind kind)
+{
+    return entry_of(kind)->gradient;
+}
+
+double gpl_objective_param(gpl_objective_kind kind, const gpl_objective_params *p, int32_t k)
+{
+    switch (kind) {
+    case GPL_OBJ_POISSON: return p->max_delta_step;
+    case GPL_OBJ_TWEEDIE: return p->tweedie_variance_power;
+    case GPL_OBJ_PSEUDO_HUBER: return p->huber_slope;
+    case GPL_OBJ_QUANTILE:
+        return k >= 0 && k < p->num_quantiles ? p->quantile_alpha[k] : p->quantile_alpha[0];
+    default: return 0.0;
+    }
+}
+
+int gpl_objective_refits_leaves(gpl_objective_kind kind, const gpl_objective_params *p,
+                                int32_t k, double *alpha)
+{
+    if (kind == GPL_OBJ_ABSOLUTE_ERROR) {
+        *alpha = 0.5;
+        return 1;
+    }
+    if (kind == GPL_OBJ_QUANTILE) {
+        *alpha = gpl_objective_param(kind, p, k);
+        return 1;
+    }
+    return 0;
+}
+
+int gpl_objective_is_log_link(gpl_objective_kind kind) { return entry_of(kind)->link == LINK_LOG; }
+
+float gpl_objective_transform_one(gpl_objective_kind kind, float margin)
+{
+    switch (entry_of(kind)->link) {
+    case LINK_LOGIT: return (float)gpl_det_sigmoid((double)margin);
+    case LINK_LOG: return (float)gpl_det_exp((double)margin);
+    case LINK_HINGE: return margin > 0.0f ? 1.0f : 0.0f;
+    default: return margin;
+    }
+}
+
+gpulayer_status gpl_objective_margin_of(gpl_objective_kind kind, double score, double *margin)
+{
+    const struct objective_entry *e = entry_of(kind);
+    if (e->link == LINK_LOGIT || kind == GPL_OBJ_LOGITRAW) {
+        if (!(score > 0.0 && score < 1.0))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "base_score=%g must be in (0, 1) for %s", score, e->name);
+        *margin = log(score / (1.0 - score));
+    } else if (e->link == LINK_LOG) {
+        if (!(score > 0.0))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "base_score=%g must be > 0 for %s (its prediction is exp(margin))",
+                             score, e->name);
+        *margin = log(score);
+    } else {
+        *margin = score;
+    }
+    return GPULAYER_OK;
+}
+
+const char *gpl_objective_label_rule(gpl_objective_kind kind, float y, int32_t num_class)
+{
+    switch (kind) {
+    case GPL_OBJ_LOGISTIC:
+    case GPL_OBJ_REG_LOGISTIC:
+    case GPL_OBJ_LOGITRAW:
+        return y >= 0.0f && y <= 1.0f ? NULL : "labels in [0, 1]";
+    case GPL_OBJ_HINGE:
+        return y == 0.0f || y == 1.0f ? NULL : "labels 0 or 1";
+    case GPL_OBJ_POISSON:
+    case GPL_OBJ_TWEEDIE:
+        return y >= 0.0f ? NULL : "labels >= 0";
+    case GPL_OBJ_GAMMA: return y > 0.0f ? NULL : "labels > 0";
+    case GPL_OBJ_SQUARED_LOG_ERROR: return y > -1.0f ? NULL : "labels > -1";
+    case GPL_OBJ_SOFTMAX:
+        return y >= 0.0f && y == floorf(y) && y < (float)num_class
+                   ? NULL
+                   : "integer labels 0..num_class-1";
+    default: return NULL;
+    }
+}
+
+gpulayer_status gpl_objective_parse_alphas(const char *value, gpl_objective_params *p)
+{
+    const char *s = value;
+    while (*s == ' ') s++;
+    int bracket = *s == '[';
+    if (bracket) s++;
+    int32_t n = 0;
+    double alphas[GPL_MAX_QUANTILES];
+    for (;;) {
+        while (*s == ' ') s++;
+        if (bracket && *s == ']' && n == 0) break;
+        char *end;
+        errno = 0;
+        double a = strtod(s, &end);
+        if (end == s || errno == ERANGE || !(a > 0.0 && a < 1.0))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "parameter quantile_alpha: '%s' is not a number in (0, 1) or a "
+                             "list of them such as [0.1, 0.5, 0.9]",
+                             value);
+        if (n == GPL_MAX_QUANTILES)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "parameter quantile_alpha: more than %d quantiles in '%s'",
+                             GPL_MAX_QUANTILES, value);
+        alphas[n++] = a;
+        s = end;
+        while (*s == ' ') s++;
+        if (*s == ',') {
+            s++;
+            continue;
+        }
+        break;
+    }
+    if (bracket) {
+        if (*s != ']')
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "parameter quantile_alpha: '%s' has no closing ']'", value);
+        s++;
+    }
+    while (*s == ' ') s++;
+    if (*s || n == 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter quantile_alpha: '%s' is not a number in (0, 1) or a list "
+                         "of them such as [0.1, 0.5, 0.9]",
+                         value);
+    p->num_quantiles = n;
+    memcpy(p->quantile_alpha, alphas, sizeof(double) * (size_t)n);
+    return GPULAYER_OK;
+}
+
+void gpl_objective_format_alphas(const gpl_objective_params *p, char *buf, size_t size)
+{
+    if (p->num_quantiles == 1) {
+        snprintf(buf, size, "%.17g", p->quantile_alpha[0]);
+        return;
+    }
+    size_t len = (size_t)snprintf(buf, size, "[");
+    for (int32_t i = 0; i < p->num_quantiles && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%.17g", i ? "," : "",
+                                p->quantile_alpha[i]);
+    if (len < size) snprintf(buf + len, size - len, "]");
+}

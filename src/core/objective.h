@@ -1,0 +1,61 @@
+/* objective.h -- the objectives by XGBoost's names: their parameters, the
+ * transform from margin to prediction, and what training does for each. */
+#ifndef GPL_OBJECTIVE_H
+#define GPL_OBJECTIVE_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "error.h"
+
+/* Quantiles one reg:quantileerror model can fit (one output each). */
+#define GPL_MAX_QUANTILES 16
+
+typedef struct gpl_objective_params {
+    double max_delta_step;         /* count:poisson's hessian damping, 0.7 */
+    double tweedie_variance_power; /* reg:tweedie, in [1, 2), 1.5          */
+    double huber_slope;            /* reg:pseudohubererror, > 0, 1         */
+    int32_t num_quantiles;         /* reg:quantileerror: outputs           */
+    double quantile_alpha[GPL_MAX_QUANTILES]; /* each in (0, 1), 0.5       */
+} gpl_objective_params;
+
+void gpl_objective_params_default(gpl_objective_params *p);
+
+/* Name -> kind; multi:softmax and multi:softprob are both GPL_OBJ_SOFTMAX
+ * and differ in softmax_output_class (may be NULL). The error lists every
+ * objective. */
+gpulayer_status gpl_objective_parse(const char *name, gpl_objective_kind *kind,
+                                    int *softmax_output_class);
+const char *gpl_objective_kind_name(gpl_objective_kind kind, int softmax_output_class);
+/* A comma-separated list of every objective's name (for messages, help). */
+const char *gpl_objective_names(void);
+
+/* The gradient kind the backends compute for a model objective (0..10). */
+gpl_objective_kind gpl_objective_gradient_kind(gpl_objective_kind kind);
+/* The gradient request's param for output k (backend.h). */
+double gpl_objective_param(gpl_objective_kind kind, const gpl_objective_params *p,
+                           int32_t k);
+/* Non-zero when training refits each leaf to a quantile of its rows'
+ * residuals (reg:absoluteerror, reg:quantileerror), as XGBoost does. The
+ * quantile of output k is *alpha. */
+int gpl_objective_refits_leaves(gpl_objective_kind kind, const gpl_objective_params *p,
+                                int32_t k, double *alpha);
+/* Non-zero when the prediction is exp(margin) (Poisson, gamma, Tweedie). */
+int gpl_objective_is_log_link(gpl_objective_kind kind);
+
+/* Margin -> prediction of one value (not softmax). */
+float gpl_objective_transform_one(gpl_objective_kind kind, float margin);
+/* Prediction -> margin, for a base_score given in output space; a value
+ * the link cannot take is an error naming the objective and the rule. */
+gpulayer_status gpl_objective_margin_of(gpl_objective_kind kind, double score, double *margin);
+
+/* Checks a label for the objective: NULL when valid, else what the
+ * objective needs ("labels >= 0", ...). num_class for softmax. */
+const char *gpl_objective_label_rule(gpl_objective_kind kind, float label, int32_t num_class);
+
+/* Parses quantile_alpha: a number or a list "[0.1, 0.5, 0.9]" / "0.1,0.9". */
+gpulayer_status gpl_objective_parse_alphas(const char *value, gpl_objective_params *p);
+/* The quantile_alpha text (a number, or a list in brackets). */
+void gpl_objective_format_alphas(const gpl_objective_params *p, char *buf, size_t size);
+
+#endif
