@@ -126,7 +126,7 @@ gpulayer_status gpl_leaf_refit(const gpl_leaf_refit_job *job, const float *margi
     const gpl_tree tree = {num_nodes, nodes};
 #pragma omp parallel for num_threads(job->nthread) schedule(static)
     for (int64_t r = 0; r < N; r++)
-        leaf_of[r] = gpl_row_sampled(job->seed, job->round, r, job->subsample)
+        leaf_of[r] = gpl_row_sampled(job->seed, job->round, job->first_row + r, job->subsample)
                          ? gpl_tree_leaf_index(&tree, job->bins + r * job->num_features)
                          : -1;
     /* Rows grouped by leaf (a counting sort), each with its residual. */
@@ -149,9 +149,13 @@ gpulayer_status gpl_leaf_refit(const gpl_leaf_refit_job *job, const float *margi
         residual[at] = job->label[r] - margins[r * K + output];
         if (weight) weight[at] = job->weight[r];
     }
+    free(leaf_of);
+    leaf_of = NULL;
+    gpulayer_status st = GPULAYER_OK;
+    if (job->gather) st = job->gather(job->gather_user, num_nodes, start, &residual, &weight);
     int failed = 0;
 #pragma omp parallel for num_threads(job->nthread) schedule(dynamic, 1) reduction(| : failed)
-    for (int32_t i = 0; i < num_nodes; i++) {
+    for (int32_t i = 0; i < (st == GPULAYER_OK ? num_nodes : 0); i++) {
         const int64_t n = start[i + 1] - start[i];
         if (nodes[i].left >= 0 || n == 0) continue;
         double q = gpl_weighted_quantile(residual + start[i], weight ? weight + start[i] : NULL,
@@ -165,6 +169,7 @@ gpulayer_status gpl_leaf_refit(const gpl_leaf_refit_job *job, const float *margi
     free(start);
     free(residual);
     free(weight);
+    if (st != GPULAYER_OK) return st;
     return failed ? gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of host memory refitting leaves")
                   : GPULAYER_OK;
 }

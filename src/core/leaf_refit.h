@@ -34,6 +34,14 @@ typedef struct gpl_leaf_refit_job {
     const gpl_objective_params *obj;
     gpl_objective_kind objective;
     int nthread;
+    int64_t first_row;    /* global index of row 0 (the row sample) */
+    /* Data-parallel training: replaces this process's rows of each leaf
+     * (leaf i's at start[i]..start[i+1] of residual and weight) with every
+     * process's, so that each computes the quantiles of all the rows.
+     * NULL in one process. */
+    gpulayer_status (*gather)(void *user, int32_t num_nodes, int64_t *start,
+                              float **residual, float **weight);
+    void *gather_user;
 } gpl_leaf_refit_job;
 
 /* Sets every leaf of the tree (nodes[0..num_nodes)) of output k to eta

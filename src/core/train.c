@@ -151,18 +151,18 @@ static gpulayer_status setup_refit(train_run *t, const gpulayer_dataset *train)
     double alpha;
     if (!gpl_objective_refits_leaves(t->model->objective, &t->model->obj_params, 0, &alpha))
         return GPULAYER_OK;
-    if (t->hooks)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "%s refits each leaf to a quantile of its rows, which data-parallel "
-                         "training does not do; train it in one process",
-                         gpl_objective_name(t->model));
     const size_t n = (size_t)train->num_rows * (size_t)t->model->num_outputs;
     t->refit_margins = gpl_malloc(sizeof(float) * n, "margins for the leaf refit");
     if (!t->refit_margins) return GPULAYER_ERR_OUT_OF_MEMORY;
     t->refit = (gpl_leaf_refit_job){t->bins, train->num_rows, train->num_cols, train->label,
                                     train->weight, t->model->num_outputs, 0, t->p->seed,
                                     (float)t->p->subsample, t->p->eta, &t->model->obj_params,
-                                    t->model->objective, t->nthread};
+                                    t->model->objective, t->nthread, 0, NULL, NULL};
+    if (t->hooks) {
+        t->refit.first_row = t->hooks->first_row;
+        t->refit.gather = t->hooks->gather_leaf_rows;
+        t->refit.gather_user = t->hooks->user;
+    }
     return GPULAYER_OK;
 }
 

@@ -48,6 +48,11 @@ typedef struct gpl_train_hooks {
                                  gpl_quant_scale *scale);
     /* Histogram and row count sums, for gpl_grow_config.reduce. */
     gpl_grow_reduce reduce;
+    /* The leaf refit's rows of every process (leaf_refit.h, gather), and
+     * the global index of this process's first row. */
+    gpulayer_status (*gather_leaf_rows)(void *user, int32_t num_nodes, int64_t *start,
+                                        float **residual, float **weight);
+    int64_t first_row;
     /* After each round: a stop or halt asked on any process becomes every
      * process's. */
     void (*end_round)(void *user, int *stop, int *halt);

@@ -77,6 +77,7 @@ void gpl_dist_trainer_init(gpl_dist_trainer *dt)
     h->ready = gpl_dist_ready;
     h->gradients = gpl_dist_gradients;
     gpl_dist_grow_hooks(dt);
+    h->gather_leaf_rows = gpl_dist_gather_leaf_rows;
     h->end_round = gpl_dist_end_round;
     h->check_model = gpl_dist_check_model;
 }
@@ -115,6 +116,7 @@ gpulayer_status gpl_dist_prepare(void *user, const gpl_params *p,
     st = gpl_dist_agree(st);
     if (st != GPULAYER_OK) return st;
     st = gpl_dist_row_place(train->num_rows, &dt->first_row, &dt->global_rows);
+    dt->hooks.first_row = dt->first_row;
     if (st == GPULAYER_OK) st = gather_labels(dt, labels);
     st = gpl_dist_agree(st);
     if (st == GPULAYER_OK) st = gpl_dist_bin_cuts(dt, p->max_bin, cuts);

@@ -64,6 +64,10 @@ gpulayer_status gpl_dist_gradients(void *user, gpl_backend *be,
                                    gpl_quant_scale *scale);
 /* Sets dt->hooks.reduce: histogram and row count sums (dist_grow.c). */
 void gpl_dist_grow_hooks(gpl_dist_trainer *dt);
+/* The leaf refit's rows of every rank, leaf by leaf in rank order
+ * (dist_refit.c). */
+gpulayer_status gpl_dist_gather_leaf_rows(void *user, int32_t num_nodes, int64_t *start,
+                                          float **residual, float **weight);
 /* Stop and halt flags: the largest over ranks (dist_train.c). */
 void gpl_dist_end_round(void *user, int *stop, int *halt);
 /* Agreed check that every rank built the same model (a hash of every

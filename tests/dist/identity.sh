@@ -46,14 +46,18 @@ set -- --data all.csv --label y --ignore w --objective reg:pseudohubererror \
     --launcher-arg --oversubscribe --launcher-arg --allow-run-as-root -- \
     "$GPULAYER" train "$@" --model huber3.json || fail "gpulayer run --nproc 3"
 same_model huber.json huber3.json "pseudo-Huber error, 3 ranks through gpulayer run --nproc"
-# Objectives whose leaves are refit to quantiles are refused, with the reason.
-if mpirun_n 2 "$GPULAYER" train --data all.csv --label y --ignore w --num-round 2 \
-    --objective reg:absoluteerror --model mae.json 2>mae.txt; then
-    fail "a distributed reg:absoluteerror job was not refused"
-fi
-grep -q "data-parallel training does not do" mae.txt || { cat mae.txt; fail "refit refusal unclear"; }
-echo "ok: distributed leaf refit refused"
-# 4. Devices that cannot take part: mps (one process per Apple GPU) is
+# 4. The leaf refit of absolute and quantile error (weighted): each leaf's
+#    quantile over every rank's rows, and the row sample by global index.
+set -- --data all.csv --label y --weight w --objective reg:quantileerror \
+    --param quantile_alpha=[0.2,0.7] --param subsample=0.8 --num-round 3 --quiet
+"$GPULAYER" train "$@" --model quant.json || fail "single process"
+mpirun_n 3 "$GPULAYER" train "$@" --model quant3.json || fail "3 ranks"
+same_model quant.json quant3.json "weighted quantile error with leaf refit, 3 ranks"
+set -- --data all.csv --label y --ignore w --objective reg:absoluteerror --num-round 3 --quiet
+"$GPULAYER" train "$@" --model mae.json || fail "single process"
+mpirun_n 2 "$GPULAYER" train "$@" --model mae2.json || fail "2 ranks"
+same_model mae.json mae2.json "absolute error with leaf refit, 2 ranks"
+# 5. Devices that cannot take part: mps (one process per Apple GPU) is
 #    refused on every host, and no model is written.
 if mpirun_n 2 "$GPULAYER" train --data all.csv --label y --ignore w --num-round 2 \
     --device mps --model mps.json 2>mps.txt; then
