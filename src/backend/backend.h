@@ -301,6 +301,22 @@ struct gpl_backend_ops {
      * transform to probabilities stays with the caller. */
     gpulayer_status (*predict)(gpl_backend *be, const gpl_predict_job *job,
                                float *margins);
+    /* Optional, for the leaf refit of absolute and quantile error without
+     * weights (src/core/leaf_refit.c; without these it uses the host's
+     * copy of the rows and the backend's margins). refit_sort takes the
+     * rows gpl_row_sampled keeps for req (its round, seed, subsample and
+     * output), each with its residual label - margin[output] (one float
+     * subtraction; -0 counts as +0) and its leaf of the tree (nodes as
+     * gpl_infer_node, walked on the row's bins as prediction does;
+     * cat_sets as in gpl_infer_forest, or NULL), and orders them by leaf,
+     * then residual: leaf_rows[i] gets the rows of node i. refit_values
+     * then reads the residuals at positions of that order (the rows of
+     * node i follow those of nodes < i). */
+    gpulayer_status (*refit_sort)(gpl_backend *be, const gpl_gradient_request *req,
+                                  const gpl_infer_node *nodes, const uint32_t *cat_sets,
+                                  int32_t num_nodes, int64_t *leaf_rows);
+    gpulayer_status (*refit_values)(gpl_backend *be, const int64_t *positions,
+                                    int32_t count, float *values);
 };
 
 #define GPL_ROW_GRADIENTS (-1)

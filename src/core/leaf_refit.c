@@ -59,23 +59,42 @@ static int compare_weighted(const void *a, const void *b)
     return (x->weight > y->weight) - (x->weight < y->weight);
 }
 
-static double unweighted_quantile(float *v, int64_t n, double alpha)
+/* XGBoost's common::Quantile of n values in ascending order v[0..n):
+ * v[k] at the edges (*interpolate 0), else v[k] + d (v[k + 1] - v[k]). */
+static void quantile_rank(int64_t n, double alpha, int64_t *k, double *d, int *interpolate)
 {
     const double count = (double)n;
-    if (alpha <= 1.0 / (count + 1.0) || alpha >= count / (count + 1.0)) {
-        float best = v[0];
-        for (int64_t i = 1; i < n; i++)
-            if (alpha <= 0.5 ? v[i] < best : v[i] > best) best = v[i];
-        return best;
+    *d = 0.0;
+    *interpolate = 0;
+    if (alpha <= 1.0 / (count + 1.0)) {
+        *k = 0;
+    } else if (alpha >= count / (count + 1.0)) {
+        *k = n - 1;
+    } else {
+        const double x = alpha * (count + 1.0);
+        *k = (int64_t)floor(x) - 1;
+        *d = (x - 1.0) - (double)*k;
+        *interpolate = 1;
     }
-    const double x = alpha * (count + 1.0);
-    const int64_t k = (int64_t)floor(x) - 1;
-    const double d = (x - 1.0) - (double)k;
+}
+
+static double interpolate_rank(float v0, float v1, double d)
+{
+    return (double)v0 + d * ((double)v1 - (double)v0);
+}
+
+static double unweighted_quantile(float *v, int64_t n, double alpha)
+{
+    int64_t k;
+    double d;
+    int interpolate;
+    quantile_rank(n, alpha, &k, &d, &interpolate);
     select_kth(v, n, k);
+    if (!interpolate) return v[k];
     float next = v[k + 1];
     for (int64_t i = k + 2; i < n; i++)
         if (v[i] < next) next = v[i];
-    return (double)v[k] + d * ((double)next - (double)v[k]);
+    return interpolate_rank(v[k], next, d);
 }
 
 double gpl_weighted_quantile(float *values, float *weight, int64_t n, double alpha)
@@ -101,6 +120,102 @@ double gpl_weighted_quantile(float *values, float *weight, int64_t n, double alp
     }
     free(pairs);
     return q;
+}
+
+/* The tree as the backends walk it (gpl_infer_node), with its sets. */
+static gpulayer_status infer_nodes(const gpl_tree_node *nodes, int32_t num_nodes,
+                                   gpl_infer_node **out, uint32_t **sets)
+{
+    int categorical = 0;
+    for (int32_t i = 0; i < num_nodes; i++) categorical |= nodes[i].categorical != 0;
+    *out = gpl_calloc((size_t)num_nodes, sizeof(gpl_infer_node), "leaf refit tree");
+    *sets = categorical ? gpl_calloc((size_t)num_nodes * GPL_CAT_WORDS, sizeof(uint32_t),
+                                     "leaf refit tree")
+                        : NULL;
+    if (!*out || (categorical && !*sets)) return GPULAYER_ERR_OUT_OF_MEMORY;
+    for (int32_t i = 0; i < num_nodes; i++) {
+        const gpl_tree_node *n = &nodes[i];
+        gpl_infer_node *x = &(*out)[i];
+        if (n->left < 0) {
+            x->child[0] = x->child[1] = i;
+            continue;
+        }
+        x->child[0] = n->left;
+        x->child[1] = n->right;
+        x->feature = n->feature;
+        x->bin = (uint8_t)n->split_bin;
+        x->default_left = (uint8_t)(n->default_left != 0);
+        x->categorical = (uint8_t)(n->categorical != 0);
+        if (n->categorical)
+            memcpy(*sets + (size_t)i * GPL_CAT_WORDS, n->left_set, sizeof n->left_set);
+    }
+    return GPULAYER_OK;
+}
+
+/* The refit through the backend's refit_sort/refit_values: the same
+ * quantiles as the host rows give, from the order statistics it reads. */
+static gpulayer_status refit_on_backend(const gpl_leaf_refit_job *job, gpl_backend *be,
+                                        int32_t output, double alpha, gpl_tree_node *nodes,
+                                        int32_t num_nodes, float *leaf_value)
+{
+    gpl_infer_node *tree = NULL;
+    uint32_t *sets = NULL;
+    int64_t *rows = gpl_malloc(sizeof(int64_t) * (size_t)num_nodes, "leaf refit");
+    int64_t *pos = gpl_malloc(2 * sizeof(int64_t) * (size_t)num_nodes, "leaf refit");
+    float *vals = gpl_malloc(2 * sizeof(float) * (size_t)num_nodes, "leaf refit");
+    gpulayer_status st = rows && pos && vals ? infer_nodes(nodes, num_nodes, &tree, &sets)
+                                             : GPULAYER_ERR_OUT_OF_MEMORY;
+    const gpl_gradient_request req = {gpl_objective_gradient_kind(job->objective),
+                                      job->num_outputs, output, job->round, job->seed,
+                                      job->subsample, alpha};
+    if (st == GPULAYER_OK) st = be->ops->refit_sort(be, &req, tree, sets, num_nodes, rows);
+    int32_t count = 0;
+    int64_t start = 0;
+    for (int32_t i = 0; st == GPULAYER_OK && i < num_nodes; i++) {
+        if (rows[i] > 0 && nodes[i].left < 0) {
+            int64_t k;
+            double d;
+            int interpolate;
+            quantile_rank(rows[i], alpha, &k, &d, &interpolate);
+            pos[count++] = start + k;
+            pos[count++] = start + k + interpolate;
+        }
+        start += rows[i];
+    }
+    if (st == GPULAYER_OK) st = be->ops->refit_values(be, pos, count, vals);
+    count = 0;
+    for (int32_t i = 0; st == GPULAYER_OK && i < num_nodes; i++) {
+        if (!(rows[i] > 0 && nodes[i].left < 0)) continue;
+        int64_t k;
+        double d;
+        int interpolate;
+        quantile_rank(rows[i], alpha, &k, &d, &interpolate);
+        const double q = interpolate ? interpolate_rank(vals[count], vals[count + 1], d)
+                                     : (double)vals[count];
+        count += 2;
+        nodes[i].leaf_value = (float)(job->eta * q);
+        leaf_value[i] = nodes[i].leaf_value;
+    }
+    free(tree);
+    free(sets);
+    free(rows);
+    free(pos);
+    free(vals);
+    return st;
+}
+
+int gpl_leaf_refit_on_backend(const gpl_leaf_refit_job *job, const gpl_backend *be)
+{
+    return be && be->ops->refit_sort && be->ops->refit_values && !job->weight && !job->gather;
+}
+
+gpulayer_status gpl_leaf_refit_backend(const gpl_leaf_refit_job *job, gpl_backend *be,
+                                       int32_t output, gpl_tree_node *nodes, int32_t num_nodes,
+                                       float *leaf_value)
+{
+    double alpha = 0.5;
+    gpl_objective_refits_leaves(job->objective, job->obj, output, &alpha);
+    return refit_on_backend(job, be, output, alpha, nodes, num_nodes, leaf_value);
 }
 
 gpulayer_status gpl_leaf_refit(const gpl_leaf_refit_job *job, const float *margins,
@@ -146,7 +261,8 @@ gpulayer_status gpl_leaf_refit(const gpl_leaf_refit_job *job, const float *margi
         const int32_t leaf = leaf_of[r];
         if (leaf < 0) continue;
         const int64_t at = fill[leaf]++;
-        residual[at] = job->label[r] - margins[r * K + output];
+        const float res = job->label[r] - margins[r * K + output];
+        residual[at] = res == 0.0f ? 0.0f : res; /* -0 as +0, as the backends */
         if (weight) weight[at] = job->weight[r];
     }
     free(leaf_of);

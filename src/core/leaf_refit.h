@@ -53,4 +53,13 @@ gpulayer_status gpl_leaf_refit(const gpl_leaf_refit_job *job, const float *margi
                                int32_t output, gpl_tree_node *nodes, int32_t num_nodes,
                                float *leaf_value);
 
+/* Non-zero when the backend sorts the refit's rows itself (backend.h,
+ * refit_sort; rows without weights, in one process): then
+ * gpl_leaf_refit_backend does the refit with the same results as
+ * gpl_leaf_refit, without the margins on the host. */
+int gpl_leaf_refit_on_backend(const gpl_leaf_refit_job *job, const gpl_backend *be);
+gpulayer_status gpl_leaf_refit_backend(const gpl_leaf_refit_job *job, gpl_backend *be,
+                                       int32_t output, gpl_tree_node *nodes, int32_t num_nodes,
+                                       float *leaf_value);
+
 #endif

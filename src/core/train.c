@@ -141,6 +141,8 @@ static gpulayer_status refit_leaves(void *user, int32_t output, gpl_tree_node *n
                                     int32_t num_nodes, float *leaf_value)
 {
     train_run *t = user;
+    if (gpl_leaf_refit_on_backend(&t->refit, t->be))
+        return gpl_leaf_refit_backend(&t->refit, t->be, output, nodes, num_nodes, leaf_value);
     GPL_CHECK(t->be->ops->get_margins(t->be, t->refit_margins));
     return gpl_leaf_refit(&t->refit, t->refit_margins, output, nodes, num_nodes, leaf_value);
 }

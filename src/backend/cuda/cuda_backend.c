@@ -57,6 +57,8 @@ static const struct gpl_backend_ops cuda_ops = {
     .memory = cuda_memory,
     .write_pairs = cuda_write_pairs,
     .predict = cuda_predict,
+    .refit_sort = cuda_refit_sort,
+    .refit_values = cuda_refit_values,
 };
 
 gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,

@@ -161,6 +161,9 @@ typedef struct cuda_context {
     /* With categorical features: each node's left set (GPL_CAT_WORDS words
      * a node, max_nodes nodes), sent after the leaf values. NULL without. */
     uint32_t *tree_sets;
+    /* The leaf refit's sorted keys between refit_sort and refit_values
+     * (a pool block), or NULL. */
+    unsigned long long *refit_keys;
 
     /* histogram pool (common/hist_slots.h): slot s is slot_ptr[s] */
     gpl_grad_pair **slot_ptr; /* host copy of d_slot_ptr (max_nodes entries) */
@@ -291,6 +294,11 @@ gpulayer_status cuda_release_histograms(gpl_backend *be, const int32_t *nodes,
                                         int32_t num_nodes);
 gpulayer_status cuda_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out);
 gpulayer_status cuda_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_pair *in);
+gpulayer_status cuda_refit_sort(gpl_backend *be, const gpl_gradient_request *req,
+                                const gpl_infer_node *nodes, const uint32_t *cat_sets,
+                                int32_t num_nodes, int64_t *leaf_rows);
+gpulayer_status cuda_refit_values(gpl_backend *be, const int64_t *positions, int32_t count,
+                                  float *values);
 /* cuda_predict.c */
 gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float *margins);
 

@@ -121,6 +121,42 @@ typedef struct gpl_cuda_tree_margin_args {
 cudaError_t gpl_cuda_launch_tree_margins(const gpl_cuda_tree_margin_args *a,
                                          cudaStream_t s);
 
+/* The leaf refit's sort (backend.h, refit_sort): a key a row, the leaf
+ * in the high 32 bits (num_nodes for rows not sampled) and the residual
+ * as an order-preserving 32-bit pattern in the low. */
+typedef struct gpl_cuda_refit_args {
+    const uint8_t *bins;
+    int64_t stride;
+    int64_t num_rows;
+    const float *margins;
+    int32_t num_outputs;
+    int32_t output;
+    const float *label;
+    uint64_t seed;
+    int32_t round;
+    float subsample;
+    const gpl_infer_node *nodes;
+    const uint32_t *sets; /* or NULL */
+    int32_t num_nodes;
+    unsigned long long *keys;
+} gpl_cuda_refit_args;
+
+cudaError_t gpl_cuda_launch_refit_keys(const gpl_cuda_refit_args *a, cudaStream_t s);
+/* Sorts n keys by their low end_bit bits into out; temp NULL: *temp_bytes
+ * gets the scratch size needed. */
+cudaError_t gpl_cuda_refit_sort(void *temp, size_t *temp_bytes,
+                                const unsigned long long *in, unsigned long long *out,
+                                int n, int end_bit, cudaStream_t s);
+/* first/last[leaf]: the first and one past the last position of the
+ * leaf's rows among the n sorted keys (both zeroed before). */
+cudaError_t gpl_cuda_launch_refit_bounds(const unsigned long long *keys, int64_t n,
+                                         int32_t num_nodes, long long *first, long long *last,
+                                         cudaStream_t s);
+/* out[i] = the residual of sorted key positions[i]. */
+cudaError_t gpl_cuda_launch_refit_pick(const unsigned long long *keys,
+                                       const long long *positions, int32_t count, float *out,
+                                       cudaStream_t s);
+
 /* One split to apply: the node's rows move from buffer buf to the other
  * buffer (buf GPL_CUDA_ROWS_IDENTITY: rows begin .. begin + count - 1, to
  * buffer 1) in their order, the left child's from the start of the range, the

@@ -32,7 +32,7 @@ __device__ void row_gradient(const gpl_cuda_grad_args &a, int64_t r, double *g,
     const float w = a.weight ? a.weight[r] : 1.0f;
     if (a.objective == GPL_OBJ_SOFTMAX)
         gpl_objective_softmax(a.margins[r * K + a.output], a.softmax_norm[2 * r],
-                              a.softmax_norm[2 * r + 1], a.output, a.label[r], w, a.param, g, h);
+                              a.softmax_norm[2 * r + 1], a.output, a.label[r], w, g, h);
     else
         gpl_objective_single((gpl_objective_kind)a.objective, a.margins[r * K + a.output],
                              a.label[r], w, a.param, g, h);
