@@ -2,9 +2,10 @@
  * pair of every row (objective_math.h), then its quantization and packing
  * (quantize.h).
  *
- * The logistic objective has a vector path: the sigmoid of det_math.h is a
- * chain of 14 dependent multiply-adds and a division a row, which made this
- * the second most expensive operation on data with few features. The vector
+ * The objectives built on exp (logistic, Poisson, gamma, Tweedie) have a
+ * vector path: the exp of det_math.h is a chain of 14 dependent
+ * multiply-adds a row, which made this the second most expensive operation
+ * on data with few features. The vector
  * path does the same IEEE operations in the same order, lane by lane, so
  * every value is the scalar path's bits; lanes the fast path cannot take
  * (NaN, |margin| near the exp limits, out-of-range quantized values) send
@@ -86,65 +87,122 @@ static void scalar_gradients(const cpu_context *c, const gpl_gradient_request *r
     *max_h = mh;
 }
 
-/* Logistic gradients of rows [first, last) of a single-output model with
- * every row sampled: gpl_objective_single with gpl_det_sigmoid, operation
- * for operation, LANES rows at a time. */
-GPL_VECTOR_CLONES
-static void logistic_gradients(const cpu_context *c, int64_t first, int64_t last,
-                               double *gval, double *hval, double *max_g, double *max_h)
+/* gpl_det_exp of the lanes of x, which must lie in (-708, 709) (no NaN,
+ * not the clamped ends, 2^k normal, so the scalar code scales in one
+ * step too): the same IEEE operations in the same order. */
+#define VEXP(x, out)                                                         \
+    do {                                                                     \
+        const vdouble t_ = (x) * vsplat(1.44269504088896338700e+00) +        \
+                           vsplat(ROUND_MAGIC);                              \
+        const vdouble k_ = t_ - vsplat(ROUND_MAGIC);                         \
+        const vdouble r_ = ((x) - k_ * vsplat(6.93147180369123816490e-01)) - \
+                           k_ * vsplat(1.90821492927058770002e-10);          \
+        vdouble p_ = vsplat(1.0 / 6227020800.0);                             \
+        p_ = p_ * r_ + vsplat(1.0 / 479001600.0);                            \
+        p_ = p_ * r_ + vsplat(1.0 / 39916800.0);                             \
+        p_ = p_ * r_ + vsplat(1.0 / 3628800.0);                              \
+        p_ = p_ * r_ + vsplat(1.0 / 362880.0);                               \
+        p_ = p_ * r_ + vsplat(1.0 / 40320.0);                                \
+        p_ = p_ * r_ + vsplat(1.0 / 5040.0);                                 \
+        p_ = p_ * r_ + vsplat(1.0 / 720.0);                                  \
+        p_ = p_ * r_ + vsplat(1.0 / 120.0);                                  \
+        p_ = p_ * r_ + vsplat(1.0 / 24.0);                                   \
+        p_ = p_ * r_ + vsplat(1.0 / 6.0);                                    \
+        p_ = p_ * r_ + vsplat(0.5);                                          \
+        p_ = p_ * r_ + vsplat(1.0);                                          \
+        p_ = p_ * r_ + vsplat(1.0);                                          \
+        /* gpl_det_scale2: 2^k from its exponent bits */                    \
+        const vint64 two_ = ((vint64)t_ - ROUND_MAGIC_BITS + 1023) << 52;    \
+        (out) = p_ * (vdouble)two_;                                          \
+    } while (0)
+
+#define VIN_RANGE(x) vall(((x) > vsplat(-708.0)) & ((x) < vsplat(709.0)))
+
+/* Whether exp_gradients takes this request: a single output, every row
+ * sampled, an objective whose gradient is built on exp. */
+static int has_vector_path(const cpu_context *c, const gpl_gradient_request *req)
 {
-    const vdouble inv_ln2 = vsplat(1.44269504088896338700e+00);
-    const vdouble ln2_hi = vsplat(6.93147180369123816490e-01);
-    const vdouble ln2_lo = vsplat(1.90821492927058770002e-10);
-    const vdouble magic = vsplat(ROUND_MAGIC), one = vsplat(1.0);
-    const vdouble min_hess = vsplat(GPL_MIN_HESS);
+    if (c->shape.num_outputs != 1 || req->subsample < 1.0f) return 0;
+    switch (req->objective) {
+    case GPL_OBJ_LOGISTIC:
+    case GPL_OBJ_POISSON:
+    case GPL_OBJ_GAMMA:
+    case GPL_OBJ_TWEEDIE: return 1;
+    default: return 0;
+    }
+}
+
+/* Gradients of rows [first, last) for a request has_vector_path takes:
+ * gpl_objective_single, operation for operation, LANES rows at a time;
+ * a step whose exp arguments leave the fast range goes through the
+ * scalar code. */
+GPL_VECTOR_CLONES
+static void exp_gradients(const cpu_context *c, const gpl_gradient_request *req, int64_t first,
+                          int64_t last, double *gval, double *hval, double *max_g,
+                          double *max_h)
+{
+    const vdouble one = vsplat(1.0), min_hess = vsplat(GPL_MIN_HESS);
+    const vdouble param = vsplat(req->param);
     const vint64 abs_mask = ~(vint64)vsplat(-0.0); /* all but the sign */
     vdouble mg = vsplat(0.0), mh = vsplat(0.0);
     int64_t r = first;
     for (; r + LANES <= last; r += LANES) {
-        /* gpl_det_exp(x) for x = -margin */
-        vdouble x;
-        vload_floats(x, c->buf.margins + r);
-        x = -x;
-        /* Inside (-708, 709): no NaN, not the clamped ends of exp, and
-         * 2^k is a normal number, so the scalar code takes its one-step
-         * scaling too. */
-        if (!vall((x > vsplat(-708.0)) & (x < vsplat(709.0)))) {
+        vdouble m, label, w = one, g = vsplat(0.0), h = vsplat(0.0);
+        vload_floats(m, c->buf.margins + r);
+        vload_floats(label, c->buf.label + r);
+        if (c->buf.weight) vload_floats(w, c->buf.weight + r);
+        int fast = 1;
+        switch (req->objective) {
+        case GPL_OBJ_LOGISTIC: {
+            const vdouble x = -m;
+            if (!(fast = VIN_RANGE(x))) break;
+            vdouble e;
+            VEXP(x, e);
+            const vdouble s = one / (one + e); /* gpl_det_sigmoid */
+            g = s - label;
+            h = s * (one - s);
+            h = vselect(h < min_hess, min_hess, h);
+            break;
+        }
+        case GPL_OBJ_POISSON: {
+            const vdouble x2 = m + param;
+            if (!(fast = VIN_RANGE(m) && VIN_RANGE(x2))) break;
+            vdouble e1, e2;
+            VEXP(m, e1);
+            VEXP(x2, e2);
+            g = e1 - label;
+            h = e2;
+            break;
+        }
+        case GPL_OBJ_GAMMA: {
+            const vdouble x = -m;
+            if (!(fast = VIN_RANGE(x))) break;
+            vdouble e;
+            VEXP(x, e);
+            const vdouble q = label * e;
+            g = one - q;
+            h = vselect(q < min_hess, min_hess, q);
+            break;
+        }
+        default: { /* GPL_OBJ_TWEEDIE */
+            const vdouble x1 = (one - param) * m, x2 = (vsplat(2.0) - param) * m;
+            if (!(fast = VIN_RANGE(x1) && VIN_RANGE(x2))) break;
+            vdouble a, b;
+            VEXP(x1, a);
+            VEXP(x2, b);
+            g = b - label * a;
+            h = (vsplat(2.0) - param) * b - label * (one - param) * a;
+            h = vselect(h < min_hess, min_hess, h);
+            break;
+        }
+        }
+        if (!fast) {
             double sg = 0.0, sh = 0.0;
-            gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 0, 1.0f, 0.0};
-            scalar_gradients(c, &req, r, r + LANES, gval, hval, &sg, &sh);
+            scalar_gradients(c, req, r, r + LANES, gval, hval, &sg, &sh);
             mg = vselect(vsplat(sg) > mg, vsplat(sg), mg);
             mh = vselect(vsplat(sh) > mh, vsplat(sh), mh);
             continue;
         }
-        const vdouble t = x * inv_ln2 + magic;
-        const vdouble k = t - magic;
-        const vdouble rr = (x - k * ln2_hi) - k * ln2_lo;
-        vdouble p = vsplat(1.0 / 6227020800.0);
-        p = p * rr + vsplat(1.0 / 479001600.0);
-        p = p * rr + vsplat(1.0 / 39916800.0);
-        p = p * rr + vsplat(1.0 / 3628800.0);
-        p = p * rr + vsplat(1.0 / 362880.0);
-        p = p * rr + vsplat(1.0 / 40320.0);
-        p = p * rr + vsplat(1.0 / 5040.0);
-        p = p * rr + vsplat(1.0 / 720.0);
-        p = p * rr + vsplat(1.0 / 120.0);
-        p = p * rr + vsplat(1.0 / 24.0);
-        p = p * rr + vsplat(1.0 / 6.0);
-        p = p * rr + vsplat(0.5);
-        p = p * rr + one;
-        p = p * rr + one;
-        /* gpl_det_scale2: 2^k from its exponent bits */
-        const vint64 two_bits = ((vint64)t - ROUND_MAGIC_BITS + 1023) << 52;
-        const vdouble e = p * (vdouble)two_bits;
-        /* gpl_det_sigmoid, then gpl_objective_single's logistic case */
-        const vdouble s = one / (one + e);
-        vdouble label, w = one;
-        vload_floats(label, c->buf.label + r);
-        if (c->buf.weight) vload_floats(w, c->buf.weight + r);
-        vdouble g = s - label;
-        vdouble h = s * (one - s);
-        h = vselect(h < min_hess, min_hess, h);
         g = g * w;
         h = h * w;
         memcpy(gval + r, &g, sizeof g);
@@ -158,8 +216,7 @@ static void logistic_gradients(const cpu_context *c, int64_t first, int64_t last
         if (mg[i] > sg) sg = mg[i];
         if (mh[i] > sh) sh = mh[i];
     }
-    gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 0, 1.0f, 0.0};
-    scalar_gradients(c, &req, r, last, gval, hval, &sg, &sh);
+    scalar_gradients(c, req, r, last, gval, hval, &sg, &sh);
     *max_g = sg;
     *max_h = sh;
 }
@@ -209,8 +266,7 @@ gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_reques
     cpu_context *c = cpu_ctx(be);
     const int64_t N = c->shape.num_rows;
     double *gval = (double *)c->buf.grad, *hval = gval + N;
-    const int vector = req->objective == GPL_OBJ_LOGISTIC && c->shape.num_outputs == 1 &&
-                       req->subsample >= 1.0f;
+    const int vector = has_vector_path(c, req);
     if (gpl_softmax_norm_due(req, &c->buf.softmax_norm_ready)) {
         const int32_t K = c->shape.num_outputs;
         double *norm = c->buf.softmax_norm;
@@ -222,7 +278,7 @@ gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_reques
 #pragma omp parallel for num_threads(c->nthread) schedule(static) reduction(max : max_g, max_h)
     for (int64_t first = 0; first < N; first += CHUNK) {
         const int64_t last = first + CHUNK < N ? first + CHUNK : N;
-        if (vector) logistic_gradients(c, first, last, gval, hval, &max_g, &max_h);
+        if (vector) exp_gradients(c, req, first, last, gval, hval, &max_g, &max_h);
         else scalar_gradients(c, req, first, last, gval, hval, &max_g, &max_h);
     }
     scale->grad = gpl_quant_scale_for(max_g, N);
