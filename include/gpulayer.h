@@ -142,6 +142,10 @@ GPULAYER_API const char *gpulayer_dataset_feature_name(
 /* Copies the labels into out (num_rows floats); error if there are none. */
 GPULAYER_API gpulayer_status gpulayer_dataset_get_label(
     const gpulayer_dataset *ds, float *out, int64_t num_rows);
+/* *has_weight: 1 when the dataset has per-row weights, else 0; when it
+ * has and out is not NULL, they are copied into out (num_rows floats). */
+GPULAYER_API gpulayer_status gpulayer_dataset_get_weight(
+    const gpulayer_dataset *ds, float *out, int64_t num_rows, int *has_weight);
 /* A new dataset made of the columns cols[0..num_cols) of ds, in that order
  * (names, categories, labels and weights kept). */
 GPULAYER_API gpulayer_status gpulayer_dataset_select_columns(
@@ -190,6 +194,53 @@ GPULAYER_API gpulayer_status gpulayer_booster_train(
     gpulayer_booster *b, const gpulayer_dataset *train,
     const gpulayer_dataset *const *evals, const char *const *eval_names,
     int num_evals, gpulayer_round_callback callback, void *user_data);
+
+/* ------------------------------------- the caller's objective and metrics */
+
+/* A custom objective: called at the start of every round with the margins
+ * of the training rows before the round (num_rows x num_outputs,
+ * row-major, raw scores before any link), it writes each row's first and
+ * second derivative of the loss into grad and hess (the same shape),
+ * weights included: the library does not apply them. Doubles, as the
+ * built-in objectives compute them, so that a function with their formula
+ * trains the same model bits. Returns 0, or non-zero to stop training
+ * (train then returns GPULAYER_ERR_INTERRUPTED). */
+typedef int (*gpulayer_objective_callback)(void *user_data, int round,
+                                           const float *margins, int64_t num_rows,
+                                           int32_t num_outputs, double *grad,
+                                           double *hess);
+
+/* Later trainings of b take their gradients from fn (NULL: from the
+ * objective again). The objective parameter still names the link of the
+ * predictions and the default metric. A NaN or infinite value or a
+ * negative hessian stops training with an error naming the round (counted
+ * from 1), the row and the value; rows that subsample leaves out get zero
+ * pairs. Without base_score the base score is 0.5 in output space, as
+ * XGBoost has it for custom objectives. The backend must take gradients
+ * from the host (the CPU and CUDA do; another is refused before the first
+ * round) and data-parallel training is refused. */
+GPULAYER_API gpulayer_status gpulayer_booster_set_objective_callback(
+    gpulayer_booster *b, gpulayer_objective_callback fn, void *user_data);
+
+/* Called after every round for each evaluation set, before the round
+ * callback, with its margins and its predictions (the objective's
+ * transform of the margins: probabilities, exp(margin), ...; multi:softmax
+ * gives the probabilities), each num_rows x num_outputs, row-major. For
+ * metrics of the caller's own. Returns 0, or non-zero to stop training
+ * (GPULAYER_ERR_INTERRUPTED). */
+typedef int (*gpulayer_eval_callback)(void *user_data, int round, int eval_index,
+                                      const float *margins, const float *predictions,
+                                      int64_t num_rows, int32_t num_outputs);
+
+/* Later trainings of b call fn (NULL: none). */
+GPULAYER_API gpulayer_status gpulayer_booster_set_eval_callback(
+    gpulayer_booster *b, gpulayer_eval_callback fn, void *user_data);
+
+/* The best round of a trained model when the caller decided early
+ * stopping (by its own metric): predictions then stop there, as after
+ * early_stopping_rounds. -1 clears it. */
+GPULAYER_API gpulayer_status gpulayer_booster_set_best_round(gpulayer_booster *b,
+                                                             int32_t round);
 
 /* ----------------------------------------------------- distributed training */
 

@@ -8,6 +8,11 @@
 struct gpulayer_booster {
     gpl_params params;
     gpl_model *model; /* NULL until trained or loaded */
+    /* The caller's objective and metrics (custom_objective.h); NULL: none. */
+    gpulayer_objective_callback objective_fn;
+    void *objective_user;
+    gpulayer_eval_callback eval_fn;
+    void *eval_user;
 };
 
 /* Predicts margins (or outputs) of a raw dataset with a model, on the CPU,

@@ -166,6 +166,21 @@ gpulayer_status gpulayer_dataset_get_label(const gpulayer_dataset *ds,
     return GPULAYER_OK;
 }
 
+gpulayer_status gpulayer_dataset_get_weight(const gpulayer_dataset *ds, float *out,
+                                            int64_t num_rows, int *has_weight)
+{
+    static const char fn[] = "gpulayer_dataset_get_weight";
+    if (!ds || !has_weight)
+        return gpl_error(INVALID, "%s: %s is NULL", fn, ds ? "has_weight" : "the dataset");
+    *has_weight = ds->weight != NULL;
+    if (!ds->weight || !out) return GPULAYER_OK;
+    if (num_rows < ds->num_rows)
+        return gpl_error(INVALID, "%s: out holds %lld values, but the dataset has "
+                         "%lld rows", fn, (long long)num_rows, (long long)ds->num_rows);
+    memcpy(out, ds->weight, (size_t)ds->num_rows * sizeof *out);
+    return GPULAYER_OK;
+}
+
 /* ------------------------------------------------------------ from dense */
 
 /* Row-major to column-major, in blocks of rows so that the rows being

@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "binning.h"
 #include "categorical.h"
+#include "custom_objective.h"
 #include "booster.h"
 #include "dataset_match.h"
 #include "error.h"
@@ -54,6 +55,7 @@ typedef struct train_run {
      * and room for the backend's margins. */
     gpl_leaf_refit_job refit;
     float *refit_margins;
+    gpl_custom_objective custom; /* the caller's gradients, when given */
 } train_run;
 
 static void train_run_free(train_run *t)
@@ -69,6 +71,7 @@ static void train_run_free(train_run *t)
     free(t->evals);
     free(t->feature_mask);
     free(t->refit_margins);
+    gpl_custom_objective_free(&t->custom);
     for (int i = 0; t->owned && t->matched && i < t->num_matched; i++)
         gpulayer_dataset_free(t->owned[i]);
     free(t->owned);
@@ -186,6 +189,8 @@ static gpulayer_status run_round(train_run *t, int32_t round)
         if (t->hooks) {
             cfg.reduce = &t->hooks->reduce;
             GPL_CHECK(t->hooks->gradients(t->hooks->user, t->be, &req, &cfg.scale));
+        } else if (t->custom.fn) {
+            GPL_CHECK(gpl_custom_gradients(&t->custom, t->be, &req, &cfg.scale));
         } else {
             GPL_CHECK(t->be->ops->compute_gradients(t->be, &req, &cfg.scale));
         }
@@ -293,11 +298,17 @@ gpulayer_status gpl_train_run(const char *caller, gpulayer_booster *b,
                          "%s: booster and training data are required", caller);
     train_run t;
     memset(&t, 0, sizeof t);
+    gpl_params params;
+    gpulayer_status st = gpl_custom_objective_params(b, hooks != NULL, &params);
+    if (st != GPULAYER_OK) return st;
     t.b = b;
-    t.p = &b->params;
+    t.p = &params;
     t.hooks = hooks;
     t.nthread = b->params.nthread > 0 ? b->params.nthread : omp_get_max_threads();
-    gpulayer_status st = setup_run(&t, train, evals, eval_names, num_evals);
+    st = setup_run(&t, train, evals, eval_names, num_evals);
+    if (st == GPULAYER_OK)
+        st = gpl_custom_objective_start(&t.custom, b, t.be, train->num_rows,
+                                        t.model->num_outputs);
     int32_t round = 0;
     for (; st == GPULAYER_OK && round < t.p->num_round; round++) {
         st = run_round(&t, round);
@@ -311,6 +322,13 @@ gpulayer_status gpl_train_run(const char *caller, gpulayer_booster *b,
                                      t.evals[i].ds, t.evals[i].margins,
                                      t.evals[i].outputs, t.nthread);
             stop = gpl_eval_tracker_end_round(&t.tracker, round, &results, &num_results);
+            for (int i = 0; i < num_evals && st == GPULAYER_OK; i++)
+                st = gpl_custom_eval(b, round, i, t.evals[i].margins, t.evals[i].outputs,
+                                     t.evals[i].ds->num_rows, t.model->num_outputs);
+            if (st != GPULAYER_OK) {
+                round++; /* the round's trees stay */
+                break;
+            }
         }
         int halt = 0; /* the caller stops training with an error */
         if (callback) {
