@@ -129,6 +129,14 @@ class DeviceRequest(Structure):
 
 # int (*)(void *user_data, int round, const gpulayer_eval_result *, int n)
 ROUND_CALLBACK = CFUNCTYPE(c_int, c_void_p, c_int, POINTER(EvalResult), c_int)
+# int (*)(void *user_data, int round, const float *margins, int64_t rows,
+#         int32_t outputs, double *grad, double *hess)
+OBJECTIVE_CALLBACK = CFUNCTYPE(c_int, c_void_p, c_int, POINTER(c_float), c_int64,
+                               c_int32, POINTER(c_double), POINTER(c_double))
+# int (*)(void *user_data, int round, int eval_index, const float *margins,
+#         const float *predictions, int64_t rows, int32_t outputs)
+EVAL_CALLBACK = CFUNCTYPE(c_int, c_void_p, c_int, c_int, POINTER(c_float),
+                          POINTER(c_float), c_int64, c_int32)
 
 # -------------------------------------------------------------- prototypes
 
@@ -168,6 +176,8 @@ _PROTOTYPES = {
     "gpulayer_dataset_num_cols": (c_int32, [_handle]),
     "gpulayer_dataset_feature_name": (c_char_p, [_handle, c_int32]),
     "gpulayer_dataset_get_label": (_status, [_handle, _floats, c_int64]),
+    "gpulayer_dataset_get_weight": (
+        _status, [_handle, _floats, c_int64, POINTER(c_int)]),
     "gpulayer_dataset_select_columns": (
         _status,
         [_handle, POINTER(c_int32), c_int32, _out_handle],
@@ -191,6 +201,10 @@ _PROTOTYPES = {
         [_handle, _handle, POINTER(c_void_p), _names, c_int, ROUND_CALLBACK,
          c_void_p],
     ),
+    "gpulayer_booster_set_objective_callback": (
+        _status, [_handle, OBJECTIVE_CALLBACK, c_void_p]),
+    "gpulayer_booster_set_eval_callback": (_status, [_handle, EVAL_CALLBACK, c_void_p]),
+    "gpulayer_booster_set_best_round": (_status, [_handle, c_int32]),
     "gpulayer_booster_num_outputs": (c_int32, [_handle]),
     "gpulayer_booster_prediction_width": (c_int32, [_handle, c_int]),
     "gpulayer_booster_num_features": (c_int32, [_handle]),

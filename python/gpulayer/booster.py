@@ -34,6 +34,16 @@ def format_param(value: Any) -> str:
 
 # Parameters that may be given several times; any other takes one value.
 _MULTI_VALUED = {"eval_metric"}
+# Parameters whose one value may be a list, sent as "[a,b,c]".
+_LIST_VALUED = {"quantile_alpha"}
+
+
+def _format_list(key: str, value) -> str:
+    """A list parameter's text: "[0.1,0.5,0.9]" (a single value as is)."""
+    values = np.asarray(value, dtype=np.float64).reshape(-1)
+    if values.size == 0:
+        raise InvalidArgumentError(f"parameter '{key}' needs at least one value")
+    return "[" + ",".join(repr(float(v)) for v in values) + "]"
 
 
 def _param_items(params: Mapping[str, Any] | Iterable[tuple[str, Any]]):
@@ -42,6 +52,9 @@ def _param_items(params: Mapping[str, Any] | Iterable[tuple[str, Any]]):
     items = params.items() if isinstance(params, Mapping) else params
     for key, value in items:
         if value is None:
+            continue
+        if key in _LIST_VALUED and isinstance(value, (list, tuple, np.ndarray)):
+            yield key, _format_list(key, value)
             continue
         if isinstance(value, (list, tuple)) and key not in _MULTI_VALUED:
             # Setting each element in turn would keep the last one only.

@@ -44,7 +44,7 @@ import os
 import re
 import sys
 import warnings
-from ctypes import POINTER, byref, c_char_p, c_float, c_int32, c_void_p, cast
+from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_int32, c_void_p, cast
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -642,6 +642,18 @@ class Dataset:
         _lib.call(
             "gpulayer_dataset_get_label", self.handle, _float_pointer(out), out.size
         )
+        return out
+
+    def get_weight(self) -> np.ndarray:
+        """The per-row weights as a float32 array; empty when the dataset
+        has none (as XGBoost's ``DMatrix.get_weight``)."""
+        has = c_int(0)
+        _lib.call("gpulayer_dataset_get_weight", self.handle, None, 0, byref(has))
+        if not has.value:
+            return np.empty(0, dtype=np.float32)
+        out = np.empty(self.num_rows, dtype=np.float32)
+        _lib.call("gpulayer_dataset_get_weight", self.handle, _float_pointer(out),
+                  out.size, byref(has))
         return out
 
     def set_label(self, label) -> None:

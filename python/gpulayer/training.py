@@ -1,5 +1,6 @@
 """Training: :func:`train`, with per-round callbacks, evaluation history,
-early stopping, and Ctrl-C that stops training cleanly between rounds."""
+early stopping, custom objectives and metrics, and Ctrl-C that stops
+training cleanly between rounds."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import threading
 from ctypes import c_void_p
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
+import numpy as np
+
 from . import _lib
 from . import distributed as _distributed
 from .booster import Booster
 from .dataset import Dataset
-from .errors import error_for_status
+from .errors import InvalidArgumentError, error_for_status
 
 __all__ = ["train", "EvalResult"]
 
@@ -30,6 +33,136 @@ class EvalResult(NamedTuple):
 
 
 RoundCallback = Callable[[int, Sequence[EvalResult]], Any]
+Objective = Callable[[np.ndarray, Dataset], tuple]
+Metric = Callable[[np.ndarray, Dataset], Any]
+
+# Metrics where higher is better, by name prefix (XGBoost's rule for
+# early stopping when maximize is not given).
+_MAXIMIZE_PREFIXES = ("auc", "aucpr", "map", "ndcg", "pre")
+
+
+def _is_maximize(metric_name: str) -> bool:
+    return metric_name.startswith(_MAXIMIZE_PREFIXES)
+
+
+def _predictions(values, rows: int, outputs: int) -> np.ndarray:
+    """A C array of rows x outputs floats as float64 numpy: (rows,) for one
+    output, (rows, outputs) otherwise. float64 so that arithmetic on them
+    is in double, as the built-in objectives compute."""
+    flat = np.ctypeslib.as_array(values, shape=(rows * outputs,)).astype(np.float64)
+    return flat if outputs == 1 else flat.reshape(rows, outputs)
+
+
+class _CustomObjective:
+    """The Python side of gpulayer_objective_callback: calls
+    ``obj(preds, dtrain)`` with the margins before each round and hands
+    back its (grad, hess), checked for shape here; the C library checks
+    the values (NaN, infinity, negative hessians)."""
+
+    def __init__(self, obj: Objective, dtrain: Dataset):
+        self.obj = obj
+        self.dtrain = dtrain
+        self.error: BaseException | None = None
+        self.c_callback = _lib.OBJECTIVE_CALLBACK(self._on_round)
+
+    def _on_round(self, user_data, round_index, margins, rows, outputs, grad, hess) -> int:
+        try:
+            preds = _predictions(margins, rows, outputs)
+            result = self.obj(preds, self.dtrain)
+            if not (isinstance(result, (tuple, list)) and len(result) == 2):
+                raise InvalidArgumentError(
+                    f"custom objective, round {round_index + 1}: it must return "
+                    f"(grad, hess), got {type(result).__name__}")
+            size = rows * outputs
+            for name, values, out in (("grad", result[0], grad), ("hess", result[1], hess)):
+                array = np.asarray(values, dtype=np.float64)
+                if array.shape not in {(rows, outputs), (size,)}:
+                    expected = f"({rows},)" if outputs == 1 else f"({rows}, {outputs}) or ({size},)"
+                    raise InvalidArgumentError(
+                        f"custom objective, round {round_index + 1}: {name} has shape "
+                        f"{array.shape}, expected {expected} like the predictions")
+                np.ctypeslib.as_array(out, shape=(size,))[:] = array.reshape(-1)
+            return _CONTINUE
+        except BaseException as exc:  # re-raised by train() once C returns
+            self.error = exc
+            return _INTERRUPT
+
+
+class _CustomMetric:
+    """The Python side of gpulayer_eval_callback: calls
+    ``custom_metric(preds, dataset)`` for each evaluation set after every
+    round and keeps its (name, value) pairs for the round's results."""
+
+    def __init__(self, metric: Metric, evals: Sequence[tuple[Dataset, str]], raw: bool):
+        self.metric = metric
+        self.evals = list(evals)
+        self.raw = raw  # margins (with a custom objective) or predictions
+        self.results: dict[int, list[EvalResult]] = {}
+        self.error: BaseException | None = None
+        self.c_callback = _lib.EVAL_CALLBACK(self._on_eval)
+
+    def _on_eval(self, user_data, round_index, index, margins, predictions, rows,
+                 outputs) -> int:
+        try:
+            dataset, name = self.evals[index]
+            preds = _predictions(margins if self.raw else predictions, rows, outputs)
+            self.results[index] = [
+                EvalResult(name, metric, value)
+                for metric, value in self._pairs(self.metric(preds, dataset), round_index)
+            ]
+            return _CONTINUE
+        except BaseException as exc:  # re-raised by train() once C returns
+            self.error = exc
+            return _INTERRUPT
+
+    @staticmethod
+    def _pairs(result, round_index: int) -> list[tuple[str, float]]:
+        pairs = [result] if (isinstance(result, tuple) and len(result) == 2
+                             and isinstance(result[0], str)) else result
+        try:
+            pairs = list(pairs)
+            if not pairs or not all(isinstance(p, tuple) and len(p) == 2
+                                    and isinstance(p[0], str) for p in pairs):
+                raise TypeError
+            return [(name, float(value)) for name, value in pairs]
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(
+                f"custom metric, round {round_index + 1}: it must return (name, value) "
+                f"or a list of them, got {result!r}") from None
+
+    def merge(self, results: list[EvalResult]) -> list[EvalResult]:
+        """The round's results with each set's custom metrics after its own
+        (XGBoost's order); the C library lists sets in order, each with the
+        same number of metrics."""
+        per_set = len(results) // len(self.evals)
+        merged = []
+        for i in range(len(self.evals)):
+            merged += results[i * per_set:(i + 1) * per_set] + self.results.pop(i, [])
+        return merged
+
+
+class _EarlyStopping:
+    """Early stopping decided here rather than by the C library: when a
+    custom metric or maximize is given. Watches the last metric of the
+    last evaluation set, as the C library does."""
+
+    def __init__(self, rounds: int, maximize: bool | None):
+        self.rounds = rounds
+        self.maximize = maximize
+        self.best_round = -1
+        self.best_score = 0.0
+
+    def update(self, round_index: int, results: list[EvalResult]) -> bool:
+        """Records the round; True when training should stop."""
+        if not results:
+            return False
+        last = results[-1]
+        maximize = self.maximize if self.maximize is not None else _is_maximize(
+            last.metric_name)
+        better = last.value > self.best_score if maximize else last.value < self.best_score
+        if self.best_round < 0 or better:
+            self.best_round, self.best_score = round_index, last.value
+        return round_index - self.best_round >= self.rounds
 
 
 class _InterruptGuard:
@@ -70,8 +203,11 @@ class _RoundReporter:
 
     def __init__(self, callbacks: Sequence[RoundCallback],
                  history: dict | None, verbose_eval: int,
-                 guard: _InterruptGuard):
+                 guard: _InterruptGuard, metric: _CustomMetric | None = None,
+                 early_stopping: _EarlyStopping | None = None):
         self.callbacks = list(callbacks)
+        self.metric = metric
+        self.early_stopping = early_stopping
         self.history = history
         self.verbose_eval = verbose_eval
         self.guard = guard
@@ -86,8 +222,11 @@ class _RoundReporter:
                            float(r.value))
                 for r in (results_ptr[:num_results] if num_results > 0 else [])
             ]
+            if self.metric is not None:
+                results = self.metric.merge(results)
             self._record(round_index, results)
-            stop = False
+            stop = (self.early_stopping is not None
+                    and self.early_stopping.update(round_index, results))
             for callback in self.callbacks:
                 stop = bool(callback(round_index, results)) or stop
             if self.guard.interrupted:
@@ -118,6 +257,9 @@ def train(
     evals_result: dict | None = None,
     verbose_eval: bool | int = False,
     distributed: bool | str = False,
+    obj: Objective | None = None,
+    custom_metric: Metric | None = None,
+    maximize: bool | None = None,
 ) -> Booster:
     """Train a model.
 
@@ -126,7 +268,9 @@ def train(
     params : dict
         Training parameters with the C library's (XGBoost's) names, e.g.
         ``{"objective": "binary:logistic", "eta": 0.1, "max_depth": 6,
-        "eval_metric": ["logloss", "auc"]}``.
+        "eval_metric": ["logloss", "auc"]}``. ``params["objective"]`` is
+        one of the objectives below, or a function as ``obj`` takes
+        (LightGBM's way of giving a custom objective).
     dtrain : Dataset
         Training data with labels.
     num_boost_round : int, optional
@@ -156,6 +300,51 @@ def train(
         not (:func:`gpulayer.distributed.init`); ``nthread`` defaults to the
         rank's share of its host's cores. ``"auto"``: when started by an MPI
         launcher. Needs a library built with MPI.
+    obj : callable, optional
+        A custom objective, as XGBoost's: ``obj(preds, dtrain) -> (grad,
+        hess)``, called at the start of every round with the raw margins
+        before the round (float64, shape ``(rows,)`` for one output,
+        ``(rows, outputs)`` otherwise) and the training Dataset. ``grad``
+        and ``hess`` are the first and second derivatives of the loss per
+        row, weights applied, of the same shape (or flat, row-major).
+        The objective parameter still names the link of the predictions
+        and the default metric; without ``base_score`` the base score is
+        0.5, as in XGBoost. A wrong shape, a NaN or infinite value or a
+        negative hessian stops training with an error naming the round.
+        Trains on the CPU and CUDA, in one process.
+    custom_metric : callable, optional
+        ``custom_metric(preds, dataset) -> (name, value)`` or a list of such
+        pairs, called for each evaluation set after every round; ``preds``
+        are the predictions (probabilities, values; raw margins when
+        ``obj`` is given), shaped as for ``obj``. Its figures follow each
+        set's own metrics in the results and ``evals_result``, so early
+        stopping watches the custom metric (the last one it returns).
+    maximize : bool, optional
+        Whether early stopping looks for the largest value of the metric
+        it watches. By default: for names that start with auc, aucpr, map,
+        ndcg or pre (XGBoost's rule); the library's own metrics know their
+        direction.
+
+    Objectives (``params["objective"]``), with their parameters:
+
+    - ``reg:squarederror`` (default), ``reg:absoluteerror`` (leaves refit
+      to the median of their residuals), ``reg:squaredlogerror`` (labels
+      > -1), ``reg:pseudohubererror`` (``huber_slope``, default 1),
+      ``reg:quantileerror`` (``quantile_alpha``, default 0.5: a number, or
+      a list such as ``[0.1, 0.5, 0.9]`` that trains one output per
+      quantile, predicted as ``(rows, quantiles)``; leaves refit to the
+      quantile of their residuals)
+    - ``reg:logistic`` (values in [0, 1]), ``binary:logistic``
+      (probability), ``binary:logitraw`` (margin), ``binary:hinge``
+      (0/1 prediction)
+    - ``count:poisson`` (``max_delta_step``, default 0.7), ``reg:gamma``
+      (labels > 0), ``reg:tweedie`` (``tweedie_variance_power`` in
+      [1, 2), default 1.5): predictions are exp(margin)
+    - ``multi:softprob`` (class probabilities) and ``multi:softmax`` (class
+      index), with ``num_class``
+
+    The base score is estimated as XGBoost does for each objective unless
+    ``base_score`` is given.
 
     Ctrl-C during training stops it at the end of the current round and
     raises KeyboardInterrupt.
@@ -171,6 +360,18 @@ def train(
         distributed = _distributed.is_launched()
     elif not isinstance(distributed, bool):
         raise ValueError(f"distributed must be True, False or 'auto', got {distributed!r}")
+    params = dict(params)
+    if callable(params.get("objective")):
+        if obj is not None:
+            raise ValueError("two custom objectives: params['objective'] and obj")
+        obj = params.pop("objective")
+    if obj is not None and not callable(obj):
+        raise TypeError(f"obj must be a function, got {type(obj).__name__}")
+    if custom_metric is not None and not callable(custom_metric):
+        raise TypeError(f"custom_metric must be a function, got {type(custom_metric).__name__}")
+    if distributed and obj is not None:
+        raise ValueError("a custom objective cannot be used in distributed training: "
+                         "train in one process")
     if distributed:
         _distributed.init()
     booster = Booster(params)
@@ -178,16 +379,36 @@ def train(
         booster.set_param("nthread", _distributed.default_threads())
     if num_boost_round is not None:
         booster.set_param("num_round", int(num_boost_round))
-    if early_stopping_rounds is not None:
+    if early_stopping_rounds is None and "early_stopping_rounds" in params:
+        early_stopping_rounds = params["early_stopping_rounds"]
+    # The C library stops on its own metrics; a custom metric or an
+    # explicit direction is watched here instead.
+    stopper = None
+    if early_stopping_rounds is not None and int(early_stopping_rounds) > 0 and (
+            custom_metric is not None or maximize is not None):
+        if not evals:
+            raise ValueError("early_stopping_rounds needs at least one evaluation set")
+        stopper = _EarlyStopping(int(early_stopping_rounds), maximize)
+        booster.set_param("early_stopping_rounds", 0)
+    elif early_stopping_rounds is not None:
         booster.set_param("early_stopping_rounds", int(early_stopping_rounds))
+    objective = _CustomObjective(obj, dtrain) if obj is not None else None
+    metric = (_CustomMetric(custom_metric, evals, raw=obj is not None)
+              if custom_metric is not None and evals else None)
+    lib = _lib.get()
+    if objective is not None:
+        _lib.call("gpulayer_booster_set_objective_callback", booster.handle,
+                  objective.c_callback, None)
+    if metric is not None:
+        _lib.call("gpulayer_booster_set_eval_callback", booster.handle, metric.c_callback,
+                  None)
 
     eval_handles = (c_void_p * max(len(evals), 1))(*[d.handle for d, _ in evals])
     eval_names = _lib.string_array([name for _, name in evals])
     verbose = int(verbose_eval)  # True -> every round
 
     with _InterruptGuard() as guard:
-        reporter = _RoundReporter(callbacks, evals_result, verbose, guard)
-        lib = _lib.get()
+        reporter = _RoundReporter(callbacks, evals_result, verbose, guard, metric, stopper)
         train_fn = (lib.gpulayer_booster_train_distributed if distributed
                     else lib.gpulayer_booster_train)
         status = train_fn(
@@ -201,10 +422,19 @@ def train(
         )
         # The last error is per thread: read it here, right after the call.
         error = error_for_status(status, _lib.last_error()) if status else None
+        # The functions are the caller's: the booster keeps no reference.
+        if objective is not None:
+            lib.gpulayer_booster_set_objective_callback(
+                booster.handle, _lib.OBJECTIVE_CALLBACK(), None)
+        if metric is not None:
+            lib.gpulayer_booster_set_eval_callback(booster.handle, _lib.EVAL_CALLBACK(), None)
     if guard.interrupted:
         raise KeyboardInterrupt
-    if reporter.error is not None:
-        raise reporter.error
+    for part in (objective, metric, reporter):
+        if part is not None and part.error is not None:
+            raise part.error
     if error is not None:
         raise error
+    if stopper is not None and stopper.best_round >= 0:
+        _lib.call("gpulayer_booster_set_best_round", booster.handle, stopper.best_round)
     return booster
