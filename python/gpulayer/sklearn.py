@@ -21,6 +21,21 @@ How categorical features are split: ``categorical`` ("partition" or
 "ordered"), ``max_cat_to_onehot``, ``max_cat_threshold``, ``cat_smooth``,
 ``cat_l2``, ``min_data_per_group`` (docs/categorical.md).
 
+``objective`` is one of :func:`gpulayer.train`'s objectives (with its
+parameter, an estimator parameter of the same name: ``huber_slope``,
+``quantile_alpha`` (a number or a list: then ``predict`` gives
+``(rows, quantiles)``), ``max_delta_step``, ``tweedie_variance_power``) or, as in XGBoost, a function
+``objective(y_true, y_pred) -> (grad, hess)`` with ``y_pred`` the raw
+margins (``(rows,)``, or ``(rows, classes)`` for more than two classes);
+it is also given ``sample_weight=`` when the data have weights, and must
+then take that argument. Predictions keep the default objective's link
+(identity for the regressor; the sigmoid or softmax for the classifier).
+``eval_metric`` may be a function ``metric(y_true, y_pred) -> value``
+(also given ``sample_weight=`` when the evaluation set has weights),
+reported under its ``__name__`` after the library's own metric and
+watched by early stopping; ``y_pred`` are predictions, raw margins with
+a custom objective.
+
 The estimators train on the CPU by default (``device="cpu"``): placement
 with ``device="auto"`` probes the host's GPU runtimes on first use, which
 takes a moment and would make every small fit in a grid search pay for it.
@@ -29,6 +44,7 @@ Pass ``device="auto"`` or ``"cuda"`` to use a GPU.
 
 from __future__ import annotations
 
+import inspect
 import numbers
 import os
 
@@ -79,6 +95,10 @@ _DIRECT = (
     "cat_smooth",
     "cat_l2",
     "min_data_per_group",
+    "max_delta_step",
+    "tweedie_variance_power",
+    "huber_slope",
+    "quantile_alpha",
 )
 
 
@@ -117,6 +137,10 @@ class _GPULayerModel(BaseEstimator):
         cat_smooth=None,
         cat_l2=None,
         min_data_per_group=None,
+        max_delta_step=None,
+        tweedie_variance_power=None,
+        huber_slope=None,
+        quantile_alpha=None,
     ):
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -147,6 +171,10 @@ class _GPULayerModel(BaseEstimator):
         self.cat_smooth = cat_smooth
         self.cat_l2 = cat_l2
         self.min_data_per_group = min_data_per_group
+        self.max_delta_step = max_delta_step
+        self.tweedie_variance_power = tweedie_variance_power
+        self.huber_slope = huber_slope
+        self.quantile_alpha = quantile_alpha
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -156,16 +184,35 @@ class _GPULayerModel(BaseEstimator):
 
     # ---------------------------------------------------------- parameters
 
+    def _custom_functions(self) -> dict:
+        """train()'s obj and custom_metric from a callable objective or
+        eval_metric, wrapped as XGBoost's estimators wrap them."""
+        out = {}
+        if callable(self.objective):
+            out["obj"] = _objective_decorator(self.objective)
+        if callable(self.eval_metric):
+            out["custom_metric"] = _metric_decorator(self.eval_metric)
+        return out
+
+    def _objective_name(self) -> str:
+        """The library's objective: the estimator's, or the default one
+        when it is a function."""
+        if self.objective is None or callable(self.objective):
+            return self._default_objective()
+        return self.objective
+
     def _default_objective(self) -> str:
         raise NotImplementedError
 
     def _booster_params(self) -> dict:
         """The C library's parameters for this estimator."""
-        params = {"objective": self.objective or self._default_objective()}
+        params = {"objective": self._objective_name()}
         for name, c_name in _RENAMED.items():
             params[c_name] = getattr(self, name)
         for name in _DIRECT:
             params[name] = getattr(self, name)
+        if callable(self.eval_metric):
+            params["eval_metric"] = None
         params["seed"] = self._seed()
         params["nthread"] = self._nthread()
         return {k: v for k, v in params.items() if v is not None}
@@ -277,7 +324,7 @@ class _GPULayerModel(BaseEstimator):
                                         weight=w_eval), f"validation_{i}"))
         history: dict = {}
         self._Booster = train(params, dtrain, evals=evals, evals_result=history,
-                              verbose_eval=verbose)
+                              verbose_eval=verbose, **self._custom_functions())
         self.evals_result_ = history
         if self.early_stopping_rounds and evals:
             self.best_iteration = self._Booster.best_iteration
@@ -327,6 +374,36 @@ def _numpy_dtypes(df):
     return out
 
 
+def _objective_decorator(func):
+    """obj(preds, dtrain) from XGBoost's scikit-learn signature
+    func(y_true, y_pred[, sample_weight=])."""
+    takes_weight = "sample_weight" in inspect.signature(func).parameters
+
+    def inner(preds, dtrain):
+        weight = dtrain.get_weight()
+        if weight.size and not takes_weight:
+            raise ValueError("the custom objective has no sample_weight parameter, but "
+                             "the training data have weights")
+        if weight.size:
+            return func(dtrain.get_label(), preds, sample_weight=weight)
+        return func(dtrain.get_label(), preds)
+
+    return inner
+
+
+def _metric_decorator(func):
+    """custom_metric(preds, dataset) from func(y_true, y_pred[,
+    sample_weight=]), named by the function."""
+
+    def inner(preds, dataset):
+        weight = dataset.get_weight()
+        if weight.size:
+            return func.__name__, func(dataset.get_label(), preds, sample_weight=weight)
+        return func.__name__, func(dataset.get_label(), preds)
+
+    return inner
+
+
 def _as_shape_holder(X):
     """Something with X's number of rows, for _check_sample_weight."""
     if isinstance(X, DenseMatrix):
@@ -335,8 +412,13 @@ def _as_shape_holder(X):
 
 
 class GPULayerRegressor(RegressorMixin, _GPULayerModel):
-    """Gradient-boosted trees for regression (objective
-    ``reg:squarederror`` by default; ``reg:absoluteerror`` also works).
+    """Gradient-boosted trees for regression: objective
+    ``reg:squarederror`` by default; ``reg:absoluteerror``,
+    ``reg:squaredlogerror``, ``reg:pseudohubererror`` (``huber_slope``),
+    ``reg:quantileerror`` (``quantile_alpha``), ``reg:logistic``,
+    ``count:poisson`` (``max_delta_step``), ``reg:gamma``, ``reg:tweedie``
+    (``tweedie_variance_power``), or a function (see the module
+    documentation).
 
     See the module documentation for the parameters and accepted data.
     """
@@ -365,7 +447,9 @@ class GPULayerRegressor(RegressorMixin, _GPULayerModel):
 
 class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
     """Gradient-boosted trees for classification: ``binary:logistic`` for
-    two classes, ``multi:softprob`` for more. Labels may be of any type
+    two classes, ``multi:softprob`` for more (``binary:logitraw``,
+    ``binary:hinge`` and ``multi:softmax`` may be chosen; a function as
+    ``objective`` trains with the default one's link). Labels may be of any type
     (``classes_`` holds them, sorted).
 
     See the module documentation for the parameters and accepted data.
@@ -387,7 +471,7 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
                 "GPULayerClassifier needs at least 2 classes in y; got 1 class "
                 f"({self.classes_[0]!r})"
             )
-        objective = self.objective or self._default_objective()
+        objective = self._objective_name()
         extra = {"num_class": self.n_classes_} if objective.startswith("multi:") else {}
         return self._fit(X, y_encoded.reshape(-1).astype(np.float32), sample_weight,
                          eval_set, sample_weight_eval_set, verbose, extra)
