@@ -322,3 +322,22 @@ def test_sklearn_objective_parameters():
     huber = GPULayerRegressor(n_estimators=5, objective="reg:pseudohubererror",
                               huber_slope=2.0, n_jobs=2).fit(X, y)
     assert huber.get_booster().get_param("huber_slope") == "2"
+
+
+# ------------------------------------------------------------------ cuda
+
+def _cuda_available():
+    return any(d.accelerator == "cuda" and d.backend_available for d in gl.devices())
+
+
+@pytest.mark.parametrize("subsample", [1.0, 0.7])
+def test_custom_objective_on_cuda_is_the_cpu_model(subsample):
+    if not _cuda_available():
+        pytest.skip("no CUDA device with a built backend")
+    X, y, _ = _data(binary=True)
+    params = dict(BASE, objective="binary:logistic", base_score=0.5, subsample=subsample)
+    cpu = gl.train(params, gl.Dataset(X, y), 8, obj=_logistic)
+    cuda = gl.train(dict(params, device="cuda"), gl.Dataset(X, y), 8, obj=_logistic)
+    builtin = gl.train(dict(params, device="cuda"), gl.Dataset(X, y), 8)
+    assert cuda.save_raw().replace(b'"cuda"', b'"cpu"') == cpu.save_raw()
+    assert cuda.save_raw() == builtin.save_raw()
