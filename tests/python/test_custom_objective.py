@@ -230,6 +230,16 @@ def test_early_stopping_on_a_custom_metric(maximize, name):
     np.testing.assert_array_equal(booster.predict(X), booster.predict(X, num_rounds=5))
 
 
+def test_maximize_applies_to_the_library_metric_too():
+    X, y, _ = _data()
+    d = gl.Dataset(X, y)
+    # rmse falls every round: read as higher-is-better, round 0 stays best.
+    booster = gl.train(dict(BASE, eval_metric="rmse"), d, 20, evals=[(d, "t")],
+                       early_stopping_rounds=3, maximize=True)
+    assert booster.best_iteration == 0
+    assert booster.num_rounds == 4
+
+
 def test_bad_custom_metric_is_refused_naming_the_round():
     X, y, _ = _data()
     d = gl.Dataset(X, y)
