@@ -13,49 +13,154 @@
  */
 #include "metric.h"
 
+#include <errno.h>
 #include <math.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "error.h"
 
 #define BLOCK_ROWS 16384
 /* Rows below which threads cost more than they save. */
 #define PARALLEL_ROWS 65536
-/* Probabilities are clipped to [EPS, 1 - EPS] before taking logs, as
+/* mlogloss clips probabilities to [EPS, 1 - EPS] before taking logs, as
  * scikit-learn's log_loss did; it keeps a confident mistake finite. */
 #define LOGLOSS_EPS 1e-15
+/* XGBoost's floors: logloss and poisson-nloglik take logs of at least
+ * 1e-16, gamma-nloglik of at least 1e-6; gamma-deviance adds 1e-6 (its
+ * kRtEps) to label and prediction. */
+#define XGB_LOG_FLOOR 1e-16
+#define XGB_GAMMA_FLOOR 1e-6
+#define XGB_RT_EPS 1e-6
+
+/* param: none, optional after '@' (error), or required (tweedie-nloglik). */
+enum { PARAM_NONE, PARAM_OPTIONAL, PARAM_REQUIRED };
 
 static const struct {
     const char *name;
     gpl_metric_kind kind;
     int higher_is_better;
+    int param;
 } metric_table[] = {
-    {"rmse", GPL_METRIC_RMSE, 0},     {"mae", GPL_METRIC_MAE, 0},
-    {"logloss", GPL_METRIC_LOGLOSS, 0}, {"error", GPL_METRIC_ERROR, 0},
-    {"auc", GPL_METRIC_AUC, 1},       {"mlogloss", GPL_METRIC_MLOGLOSS, 0},
-    {"merror", GPL_METRIC_MERROR, 0},
+    {"rmse", GPL_METRIC_RMSE, 0, PARAM_NONE},
+    {"rmsle", GPL_METRIC_RMSLE, 0, PARAM_NONE},
+    {"mae", GPL_METRIC_MAE, 0, PARAM_NONE},
+    {"mape", GPL_METRIC_MAPE, 0, PARAM_NONE},
+    {"mphe", GPL_METRIC_MPHE, 0, PARAM_NONE},
+    {"logloss", GPL_METRIC_LOGLOSS, 0, PARAM_NONE},
+    {"error", GPL_METRIC_ERROR, 0, PARAM_OPTIONAL},
+    {"auc", GPL_METRIC_AUC, 1, PARAM_NONE},
+    {"aucpr", GPL_METRIC_AUCPR, 1, PARAM_NONE},
+    {"mlogloss", GPL_METRIC_MLOGLOSS, 0, PARAM_NONE},
+    {"merror", GPL_METRIC_MERROR, 0, PARAM_NONE},
+    {"poisson-nloglik", GPL_METRIC_POISSON_NLOGLIK, 0, PARAM_NONE},
+    {"gamma-nloglik", GPL_METRIC_GAMMA_NLOGLIK, 0, PARAM_NONE},
+    {"gamma-deviance", GPL_METRIC_GAMMA_DEVIANCE, 0, PARAM_NONE},
+    {"tweedie-nloglik", GPL_METRIC_TWEEDIE_NLOGLIK, 0, PARAM_REQUIRED},
+    {"quantile", GPL_METRIC_QUANTILE, 0, PARAM_NONE},
 };
 #define NUM_METRICS (sizeof metric_table / sizeof metric_table[0])
 
-gpulayer_status gpl_metric_parse(const char *name, gpl_metric_kind *out)
+const char *gpl_metric_names(void)
 {
-    for (size_t i = 0; name && i < NUM_METRICS; i++)
-        if (!strcmp(name, metric_table[i].name)) {
-            *out = metric_table[i].kind;
-            return GPULAYER_OK;
-        }
-    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                     "unknown metric '%s' (allowed: rmse, mae, logloss, error, "
-                     "auc, mlogloss, merror)", name ? name : "(null)");
+    return "rmse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "
+           "mlogloss, merror, poisson-nloglik, gamma-nloglik, gamma-deviance, "
+           "tweedie-nloglik@rho, quantile";
 }
 
-const char *gpl_metric_name(gpl_metric_kind kind)
+static const char *kind_name(gpl_metric_kind kind)
 {
     for (size_t i = 0; i < NUM_METRICS; i++)
         if (metric_table[i].kind == kind) return metric_table[i].name;
     return "unknown";
+}
+
+gpl_metric gpl_metric_of_kind(gpl_metric_kind kind)
+{
+    gpl_metric m;
+    memset(&m, 0, sizeof m);
+    m.kind = kind;
+    m.param = kind == GPL_METRIC_ERROR ? 0.5 : kind == GPL_METRIC_MPHE ? 1.0 : 0.0;
+    m.num_alphas = 1;
+    m.alphas[0] = 0.5;
+    snprintf(m.name, sizeof m.name, "%s", kind_name(kind));
+    return m;
+}
+
+/* Parameters are printed as XGBoost prints its float parameters (six
+ * significant digits), so that names match XGBoost's. */
+gpl_metric gpl_metric_tweedie(double rho)
+{
+    gpl_metric m = gpl_metric_of_kind(GPL_METRIC_TWEEDIE_NLOGLIK);
+    m.param = (double)(float)rho;
+    snprintf(m.name, sizeof m.name, "tweedie-nloglik@%g", (double)(float)rho);
+    return m;
+}
+
+static gpulayer_status parse_number(const char *metric, const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "metric '%s': '%s' is not a number", metric, text);
+    *out = v;
+    return GPULAYER_OK;
+}
+
+/* Checks the parameter of error@t and tweedie-nloglik@rho, and names the
+ * metric as XGBoost does. */
+static gpulayer_status set_param(gpl_metric *m, const char *text, const char *param)
+{
+    double v = 0.0;
+    GPL_CHECK(parse_number(text, param, &v));
+    if (m->kind == GPL_METRIC_ERROR) {
+        if (!(v >= 0.0 && v <= 1.0))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "metric '%s': the threshold t of error@t is a probability "
+                             "and must be in [0, 1]", text);
+        /* A float threshold, as XGBoost's: predictions are floats, so this
+         * decides p > t the same way. */
+        m->param = (double)(float)v;
+        /* XGBoost writes error@0.5 as "error". */
+        if ((float)v != 0.5f) snprintf(m->name, sizeof m->name, "error@%g", (double)(float)v);
+        return GPULAYER_OK;
+    }
+    if (!(v >= 1.0 && v < 2.0))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "metric '%s': rho of tweedie-nloglik@rho is the Tweedie "
+                         "variance power and must be in [1, 2)", text);
+    *m = gpl_metric_tweedie(v);
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpl_metric_parse(const char *text, gpl_metric *out)
+{
+    if (!text) text = "(null)";
+    const char *at = strchr(text, '@');
+    const size_t len = at ? (size_t)(at - text) : strlen(text);
+    for (size_t i = 0; i < NUM_METRICS; i++) {
+        if (strlen(metric_table[i].name) != len || strncmp(text, metric_table[i].name, len))
+            continue;
+        gpl_metric m = gpl_metric_of_kind(metric_table[i].kind);
+        if (at && metric_table[i].param == PARAM_NONE)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "metric '%s': %s takes no '@' parameter", text,
+                             metric_table[i].name);
+        if (!at && metric_table[i].param == PARAM_REQUIRED)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "metric '%s' needs its variance power: write "
+                             "tweedie-nloglik@rho with rho in [1, 2), as in XGBoost", text);
+        if (at) GPL_CHECK(set_param(&m, text, at + 1));
+        *out = m;
+        return GPULAYER_OK;
+    }
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "unknown metric '%s' (allowed: %s)",
+                     text, gpl_metric_names());
 }
 
 int gpl_metric_higher_is_better(gpl_metric_kind kind)
@@ -68,7 +173,7 @@ int gpl_metric_higher_is_better(gpl_metric_kind kind)
 /* --------------------------------------------------------- per-row losses */
 
 typedef struct metric_input {
-    gpl_metric_kind kind;
+    const gpl_metric *m;
     const float *pred;
     const float *label;
     const float *weight;
@@ -97,19 +202,32 @@ static int32_t row_argmax(const float *p, int32_t k)
     return best;
 }
 
+/* The pinball loss of y against the predictions p[0..n) at alphas a[]. */
+static double pinball(const double *a, int32_t n, const float *p, double y)
+{
+    double sum = 0.0;
+    for (int32_t j = 0; j < n; j++) {
+        double d = y - (double)p[j];
+        sum += d >= 0.0 ? a[j] * d : (a[j] - 1.0) * d;
+    }
+    return sum / n;
+}
+
 /* The loss of one row (before weighting). NaN marks an invalid label. */
 static double row_loss(const metric_input *in, int64_t r)
 {
-    const float *p = in->pred + r * in->k;
+    const float *p = in->pred + r * in->k + in->m->output;
     const double y = in->label[r];
-    switch (in->kind) {
-    case GPL_METRIC_RMSE: return ((double)p[0] - y) * ((double)p[0] - y);
-    case GPL_METRIC_MAE: return fabs((double)p[0] - y);
+    const double q = p[0];
+    const double param = in->m->param;
+    switch (in->m->kind) {
+    case GPL_METRIC_RMSE: return (q - y) * (q - y);
+    case GPL_METRIC_MAE: return fabs(q - y);
     case GPL_METRIC_LOGLOSS: {
-        double q = clip_prob(p[0]);
-        return -(y * log(q) + (1.0 - y) * log(1.0 - q));
+        double c = clip_prob(q);
+        return -(y * log(c) + (1.0 - y) * log(1.0 - c));
     }
-    case GPL_METRIC_ERROR: return p[0] > 0.5f ? 1.0 - y : y;
+    case GPL_METRIC_ERROR: return q > param ? 1.0 - y : y;
     case GPL_METRIC_MLOGLOSS: {
         int32_t c = label_class(in->label[r], in->k);
         return c < 0 ? NAN : -log(clip_prob(p[c]));
@@ -118,7 +236,38 @@ static double row_loss(const metric_input *in, int64_t r)
         int32_t c = label_class(in->label[r], in->k);
         return c < 0 ? NAN : (double)(row_argmax(p, in->k) != c);
     }
-    case GPL_METRIC_AUC: break;
+    case GPL_METRIC_RMSLE: {
+        double d = log1p(y) - log1p(q);
+        return d * d;
+    }
+    case GPL_METRIC_MAPE: return fabs((y - q) / y);
+    case GPL_METRIC_MPHE: {
+        double a = (y - q) / param;
+        return param * param * (sqrt(1.0 + a * a) - 1.0);
+    }
+    case GPL_METRIC_POISSON_NLOGLIK: {
+        double mu = q > XGB_LOG_FLOOR ? q : XGB_LOG_FLOOR;
+        return lgamma(y + 1.0) + mu - log(mu) * y;
+    }
+    case GPL_METRIC_GAMMA_NLOGLIK: {
+        /* The gamma likelihood with dispersion 1, as XGBoost's. */
+        double mu = q > XGB_GAMMA_FLOOR ? q : XGB_GAMMA_FLOOR;
+        return y / mu + log(mu);
+    }
+    case GPL_METRIC_GAMMA_DEVIANCE: {
+        double mu = q + XGB_RT_EPS, t = y + XGB_RT_EPS;
+        return log(mu / t) + t / mu - 1.0;
+    }
+    case GPL_METRIC_TWEEDIE_NLOGLIK: {
+        /* exp(c * log(p)) rather than pow, as XGBoost, for the same
+         * infinities at p = 0 and rho = 1. */
+        double a = y * exp((1.0 - param) * log(q)) / (1.0 - param);
+        double b = exp((2.0 - param) * log(q)) / (2.0 - param);
+        return b - a;
+    }
+    case GPL_METRIC_QUANTILE: return pinball(in->m->alphas, in->m->num_alphas, p, y);
+    case GPL_METRIC_AUC:
+    case GPL_METRIC_AUCPR: break;
     }
     return NAN;
 }
@@ -140,7 +289,7 @@ static void block_sums(const metric_input *in, int64_t begin, int64_t end,
 static double mean_loss(const metric_input *in, int64_t n, int nthread)
 {
     const int64_t blocks = (n + BLOCK_ROWS - 1) / BLOCK_ROWS;
-    double *sums = malloc(sizeof(double) * 2 * (size_t)blocks);
+    double *sums = gpl_malloc(sizeof(double) * 2 * (size_t)blocks, "metric sums");
     if (!sums) return NAN; /* gpl_metric_eval has no status to return */
     int threads = nthread > 0 ? nthread : omp_get_max_threads();
     if (n < PARALLEL_ROWS) threads = 1;
@@ -157,7 +306,12 @@ static double mean_loss(const metric_input *in, int64_t n, int nthread)
     free(sums);
     if (!(weight > 0.0)) return NAN;
     double mean = loss / weight;
-    return in->kind == GPL_METRIC_RMSE ? sqrt(mean) : mean;
+    switch (in->m->kind) {
+    case GPL_METRIC_RMSE:
+    case GPL_METRIC_RMSLE: return sqrt(mean);
+    case GPL_METRIC_GAMMA_DEVIANCE: return 2.0 * mean;
+    default: return mean;
+    }
 }
 
 /* -------------------------------------------------------------------- AUC */
@@ -182,7 +336,7 @@ typedef struct keyed_row {
 static keyed_row *radix_sort(keyed_row *a, keyed_row *tmp, int64_t n)
 {
     enum { BITS = 11, BUCKETS = 1 << BITS };
-    size_t *count = malloc(sizeof(size_t) * BUCKETS);
+    size_t *count = gpl_malloc(sizeof(size_t) * BUCKETS, "metric sort counts");
     if (!count) return NULL;
     for (int shift = 0; shift < 32; shift += BITS) {
         memset(count, 0, sizeof(size_t) * BUCKETS);
@@ -203,13 +357,41 @@ static keyed_row *radix_sort(keyed_row *a, keyed_row *tmp, int64_t n)
     return a;
 }
 
-/* Area under the ROC curve from rows sorted by prediction: walking from
- * the highest prediction down, each group of tied predictions adds a
- * trapezoid (ties count half, as in XGBoost and scikit-learn). A label is
- * its weight of being positive, so fractional labels work as in XGBoost. */
-static double auc_of_sorted(const keyed_row *s, int64_t n, const float *label,
-                            const float *weight)
+/* The area of one step of the ROC curve: from (fp0, tp0) to (fp, tp). Ties
+ * count half, as in XGBoost and scikit-learn. */
+static double roc_step(double fp0, double fp, double tp0, double tp, double total_pos)
 {
+    (void)total_pos;
+    return (fp - fp0) * (tp0 + 0.5 * (tp - tp0));
+}
+
+/* The area of one step of the precision-recall curve, interpolated between
+ * its ends as XGBoost's aucpr does (Davis and Goadrich; XGBoost's
+ * CalcDeltaPRAUC), in recall units. */
+static double pr_step(double fp0, double fp, double tp0, double tp, double total_pos)
+{
+    const double r0 = tp0 / total_pos, r = tp / total_pos;
+    if (tp == tp0) return 0.0;
+    const double h = (fp - fp0) / (tp - tp0);
+    const double a = h + 1.0, b = (fp0 - h * tp0) / total_pos;
+    if (b == 0.0) return (r - r0) / a;
+    return (r - r0 - b / a * (log(a * r + b) - log(a * r0 + b))) / a;
+}
+
+/* The area under a curve from rows sorted by prediction: walking from the
+ * highest prediction down, each group of tied predictions adds one step.
+ * A label is its weight of being positive, so fractional labels work as
+ * in XGBoost. NaN when the data hold only one class. */
+static double area_of_sorted(const keyed_row *s, int64_t n, const float *label,
+                             const float *weight, gpl_metric_kind kind)
+{
+    double total_pos = 0.0, total_neg = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        double w = weight ? (double)weight[i] : 1.0;
+        total_pos += w * label[i];
+        total_neg += w * (1.0 - label[i]);
+    }
+    if (!(total_pos > 0.0) || !(total_neg > 0.0)) return NAN;
     double tp = 0.0, fp = 0.0, area = 0.0;
     for (int64_t hi = n; hi > 0;) {
         int64_t lo = hi - 1;
@@ -221,21 +403,22 @@ static double auc_of_sorted(const keyed_row *s, int64_t n, const float *label,
             dtp += w * y;
             dfp += w * (1.0 - y);
         }
-        area += dfp * (tp + 0.5 * dtp);
+        area += kind == GPL_METRIC_AUCPR ? pr_step(fp, fp + dfp, tp, tp + dtp, total_pos)
+                                         : roc_step(fp, fp + dfp, tp, tp + dtp, total_pos);
         tp += dtp;
         fp += dfp;
         hi = lo;
     }
-    if (!(tp > 0.0) || !(fp > 0.0)) return NAN; /* one class only */
+    if (kind == GPL_METRIC_AUCPR) return area < 1.0 ? area : 1.0;
     return area / (tp * fp);
 }
 
-static double auc(const float *pred, const float *label, const float *weight,
-                  int64_t n, int32_t k)
+static double auc(gpl_metric_kind kind, const float *pred, const float *label,
+                  const float *weight, int64_t n, int32_t k)
 {
     if (n <= 0 || n > (int64_t)UINT32_MAX) return NAN;
-    keyed_row *a = malloc(sizeof *a * (size_t)n);
-    keyed_row *tmp = malloc(sizeof *tmp * (size_t)n);
+    keyed_row *a = gpl_malloc(sizeof *a * (size_t)n, "metric sort");
+    keyed_row *tmp = gpl_malloc(sizeof *tmp * (size_t)n, "metric sort");
     double result = NAN;
     if (a && tmp) {
         for (int64_t i = 0; i < n; i++) {
@@ -243,19 +426,24 @@ static double auc(const float *pred, const float *label, const float *weight,
             a[i].row = (uint32_t)i;
         }
         const keyed_row *sorted = radix_sort(a, tmp, n);
-        if (sorted) result = auc_of_sorted(sorted, n, label, weight);
+        if (sorted) result = area_of_sorted(sorted, n, label, weight, kind);
     }
     free(a);
     free(tmp);
     return result;
 }
 
-double gpl_metric_eval(gpl_metric_kind kind, const float *pred,
+double gpl_metric_eval(const gpl_metric *m, const float *pred,
                        const float *label, const float *weight,
                        int64_t num_rows, int32_t num_outputs, int nthread)
 {
-    if (num_rows <= 0 || num_outputs <= 0 || !pred || !label) return NAN;
-    if (kind == GPL_METRIC_AUC) return auc(pred, label, weight, num_rows, num_outputs);
-    metric_input in = {kind, pred, label, weight, num_outputs};
+    if (!m || num_rows <= 0 || num_outputs <= 0 || !pred || !label) return NAN;
+    if (m->output < 0 || m->output >= num_outputs) return NAN;
+    if (m->kind == GPL_METRIC_QUANTILE &&
+        (m->num_alphas < 1 || m->output + m->num_alphas > num_outputs))
+        return NAN;
+    if (m->kind == GPL_METRIC_AUC || m->kind == GPL_METRIC_AUCPR)
+        return auc(m->kind, pred, label, weight, num_rows, num_outputs);
+    metric_input in = {m, pred, label, weight, num_outputs};
     return mean_loss(&in, num_rows, nthread);
 }

@@ -5,27 +5,64 @@
 #include <stdint.h>
 
 #include "gpulayer.h"
+#include "objective.h"
 
 typedef enum gpl_metric_kind {
     GPL_METRIC_RMSE,
     GPL_METRIC_MAE,
     GPL_METRIC_LOGLOSS,
-    GPL_METRIC_ERROR,    /* binary: threshold 0.5 on the probability   */
+    GPL_METRIC_ERROR,    /* binary: param is the threshold (0.5)        */
     GPL_METRIC_AUC,
     GPL_METRIC_MLOGLOSS,
-    GPL_METRIC_MERROR
+    GPL_METRIC_MERROR,
+    GPL_METRIC_RMSLE,
+    GPL_METRIC_MAPE,
+    GPL_METRIC_MPHE,     /* param: the pseudo-Huber slope               */
+    GPL_METRIC_POISSON_NLOGLIK,
+    GPL_METRIC_GAMMA_NLOGLIK,
+    GPL_METRIC_GAMMA_DEVIANCE,
+    GPL_METRIC_TWEEDIE_NLOGLIK, /* param: the variance power rho        */
+    GPL_METRIC_QUANTILE, /* alphas[], one per output from `output` on  */
+    GPL_METRIC_AUCPR
 } gpl_metric_kind;
 
-gpulayer_status gpl_metric_parse(const char *name, gpl_metric_kind *out);
-const char *gpl_metric_name(gpl_metric_kind kind);
-/* 1 when larger values are better (auc), 0 otherwise. */
+/* Room for a metric's name: "tweedie-nloglik@" and a number. */
+#define GPL_METRIC_NAME_SIZE 40
+
+/* A metric with its parameter. The name is the one results report (as
+ * XGBoost writes it: "error@0.7", "tweedie-nloglik@1.5"); it lives as
+ * long as the struct, so results can point at it. */
+typedef struct gpl_metric {
+    gpl_metric_kind kind;
+    double param;
+    int32_t output;       /* the first output read (0 but for quantile@) */
+    int32_t num_alphas;   /* quantile: the mean of the pinball losses of  */
+    double alphas[GPL_MAX_QUANTILES]; /* outputs output.. at these alphas */
+    char name[GPL_METRIC_NAME_SIZE];
+} gpl_metric;
+
+/* Parses "rmse", "error@0.7", "tweedie-nloglik@1.5", ...; an unknown name
+ * or a parameter out of its range is an error naming the metric and the
+ * rule. mphe's slope and quantile's alphas come from the objective's
+ * parameters later (gpl_eval_tracker_init). */
+gpulayer_status gpl_metric_parse(const char *text, gpl_metric *out);
+/* A metric of a kind with its default parameter (error: 0.5; mphe: 1;
+ * quantile: alpha 0.5 of output 0). Not for tweedie-nloglik, which needs
+ * rho: use gpl_metric_tweedie. */
+gpl_metric gpl_metric_of_kind(gpl_metric_kind kind);
+gpl_metric gpl_metric_tweedie(double rho);
+/* 1 when larger values are better (auc, aucpr), 0 otherwise. */
 int gpl_metric_higher_is_better(gpl_metric_kind kind);
+/* The list of metric names for messages and help. */
+const char *gpl_metric_names(void);
 
 /* Evaluates a metric. pred holds num_rows * num_outputs values in output
  * space (probabilities for logistic/softmax, values for regression),
- * row-major. weight may be NULL. Weighted where the metric allows, as
- * XGBoost does. nthread: 0 = default. */
-double gpl_metric_eval(gpl_metric_kind kind, const float *pred,
+ * row-major. weight may be NULL. Weighted as XGBoost weights: the sum of
+ * weight * loss over the sum of weights. Single-output metrics read the
+ * first output of each row (quantile of one alpha: its output). nthread:
+ * 0 = default. */
+double gpl_metric_eval(const gpl_metric *m, const float *pred,
                        const float *label, const float *weight,
                        int64_t num_rows, int32_t num_outputs, int nthread);
 

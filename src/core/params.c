@@ -84,15 +84,16 @@ static gpulayer_status parse_int(const char *key, const char *value, long lo,
 
 static gpulayer_status set_metric(gpl_params *p, const char *value)
 {
-    gpl_metric_kind kind;
-    GPL_CHECK(gpl_metric_parse(value, &kind));
+    gpl_metric m;
+    GPL_CHECK(gpl_metric_parse(value, &m));
+    /* By name: error and error@0.7 are two metrics, error@0.5 is error. */
     for (int i = 0; i < p->num_metrics; i++)
-        if (p->metrics[i] == kind) return GPULAYER_OK;
+        if (!strcmp(p->metrics[i].name, m.name)) return GPULAYER_OK;
     if (p->num_metrics >= GPL_MAX_METRICS)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "parameter eval_metric: at most %d metrics",
                          GPL_MAX_METRICS);
-    p->metrics[p->num_metrics++] = kind;
+    p->metrics[p->num_metrics++] = m;
     return GPULAYER_OK;
 }
 

@@ -35,7 +35,7 @@ typedef struct gpl_params {
     double base_score;        /* NaN = estimate from the labels        */
     int32_t num_class;
     int32_t num_metrics;
-    gpl_metric_kind metrics[GPL_MAX_METRICS];
+    gpl_metric metrics[GPL_MAX_METRICS];
     int32_t early_stopping_rounds; /* 0 = off                          */
     char device[32];          /* auto, cpu, cuda, cuda:N, mps, vulkan  */
     int32_t verbosity;        /* 0 silent, 1 warnings, 2 info          */

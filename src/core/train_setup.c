@@ -283,14 +283,51 @@ int32_t gpl_train_num_outputs(const gpl_params *p)
 
 /* ------------------------------------------------------------ evaluation */
 
-static gpl_metric_kind default_metric(gpl_objective_kind kind)
+static gpl_metric default_metric(const gpl_model *m)
 {
-    switch (kind) {
-    case GPL_OBJ_LOGISTIC: return GPL_METRIC_LOGLOSS;
-    case GPL_OBJ_SOFTMAX: return GPL_METRIC_MLOGLOSS;
-    case GPL_OBJ_ABSOLUTE_ERROR: return GPL_METRIC_MAE;
-    default: return GPL_METRIC_RMSE;
+    switch (m->objective) {
+    case GPL_OBJ_LOGISTIC: return gpl_metric_of_kind(GPL_METRIC_LOGLOSS);
+    case GPL_OBJ_SOFTMAX: return gpl_metric_of_kind(GPL_METRIC_MLOGLOSS);
+    case GPL_OBJ_ABSOLUTE_ERROR: return gpl_metric_of_kind(GPL_METRIC_MAE);
+    default: return gpl_metric_of_kind(GPL_METRIC_RMSE);
     }
+}
+
+static void add_figure(gpl_eval_tracker *t, const gpl_metric *metric)
+{
+    t->metrics[t->num_metrics++] = *metric;
+}
+
+/* A metric's figures, with the parameters it takes from the objective's. */
+static gpulayer_status add_metric(gpl_eval_tracker *t, gpl_metric metric, const gpl_model *m)
+{
+    const gpl_objective_params *op = &m->obj_params;
+    if (metric.kind == GPL_METRIC_MPHE) metric.param = op->huber_slope;
+    if (metric.kind != GPL_METRIC_QUANTILE) {
+        add_figure(t, &metric);
+        return GPULAYER_OK;
+    }
+    const int32_t K = m->num_outputs;
+    if (op->num_quantiles != K)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "metric 'quantile' needs one quantile_alpha value per output: "
+                         "the model has %d output%s and quantile_alpha has %d values",
+                         K, K == 1 ? "" : "s", op->num_quantiles);
+    metric.output = 0;
+    metric.num_alphas = K;
+    memcpy(metric.alphas, op->quantile_alpha, sizeof(double) * (size_t)K);
+    for (int32_t k = 0; K > 1 && k < K; k++) {
+        gpl_metric one = metric;
+        one.output = k;
+        one.num_alphas = 1;
+        one.alphas[0] = op->quantile_alpha[k];
+        snprintf(one.name, sizeof one.name, "quantile@%g", op->quantile_alpha[k]);
+        add_figure(t, &one);
+    }
+    /* The mean over the alphas last: XGBoost's figure, and the one early
+     * stopping reads when quantile is the last metric. */
+    add_figure(t, &metric);
+    return GPULAYER_OK;
 }
 
 gpulayer_status gpl_eval_tracker_init(gpl_eval_tracker *t, const gpl_params *p,
@@ -298,17 +335,13 @@ gpulayer_status gpl_eval_tracker_init(gpl_eval_tracker *t, const gpl_params *p,
 {
     memset(t, 0, sizeof *t);
     t->best_round = -1;
-    t->num_metrics = p->num_metrics;
-    memcpy(t->metrics, p->metrics, sizeof t->metrics);
-    if (t->num_metrics == 0) {
-        t->metrics[0] = default_metric(m->objective);
-        t->num_metrics = 1;
-    }
+    if (p->num_metrics == 0) GPL_CHECK(add_metric(t, default_metric(m), m));
+    for (int i = 0; i < p->num_metrics; i++) GPL_CHECK(add_metric(t, p->metrics[i], m));
     t->num_evals = num_evals;
     t->early_stopping_rounds = p->early_stopping_rounds;
-    t->results = calloc((size_t)(num_evals * t->num_metrics + 1),
-                        sizeof(gpulayer_eval_result));
-    if (!t->results) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
+    t->results = gpl_calloc((size_t)(num_evals * t->num_metrics + 1),
+                            sizeof(gpulayer_eval_result), "evaluation results");
+    if (!t->results) return GPULAYER_ERR_OUT_OF_MEMORY;
     return GPULAYER_OK;
 }
 
@@ -330,8 +363,8 @@ void gpl_eval_tracker_add(gpl_eval_tracker *t, const gpl_model *m, int index,
     for (int k = 0; k < t->num_metrics; k++) {
         gpulayer_eval_result *res = &t->results[index * t->num_metrics + k];
         res->data_name = name;
-        res->metric_name = gpl_metric_name(t->metrics[k]);
-        res->value = gpl_metric_eval(t->metrics[k], outputs, ds->label, ds->weight,
+        res->metric_name = t->metrics[k].name;
+        res->value = gpl_metric_eval(&t->metrics[k], outputs, ds->label, ds->weight,
                                      n, K, nthread);
     }
     if (index + 1 > t->num_results / (t->num_metrics ? t->num_metrics : 1))
@@ -346,9 +379,8 @@ int gpl_eval_tracker_end_round(gpl_eval_tracker *t, int32_t round,
     *num_results = t->num_results;
     if (t->num_evals == 0) return 0;
     /* As XGBoost: the last metric of the last evaluation set decides. */
-    gpl_metric_kind kind = t->metrics[t->num_metrics - 1];
     double score = t->results[t->num_evals * t->num_metrics - 1].value;
-    int higher = gpl_metric_higher_is_better(kind);
+    int higher = gpl_metric_higher_is_better(t->metrics[t->num_metrics - 1].kind);
     if (t->best_round < 0 || (higher ? score > t->best_score : score < t->best_score)) {
         t->best_score = score;
         t->best_round = round;
