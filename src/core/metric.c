@@ -202,6 +202,13 @@ static int32_t row_argmax(const float *p, int32_t k)
     return best;
 }
 
+/* x * log(y) with XGBoost's floor on y, and 0 when x is 0 (so a label of
+ * exactly 0 or 1 ignores the other term, even at a prediction of 0 or 1). */
+static double xlogy(double x, double y)
+{
+    return x == 0.0 ? 0.0 : x * log(y > XGB_LOG_FLOOR ? y : XGB_LOG_FLOOR);
+}
+
 /* The pinball loss of y against the predictions p[0..n) at alphas a[]. */
 static double pinball(const double *a, int32_t n, const float *p, double y)
 {
@@ -223,10 +230,7 @@ static double row_loss(const metric_input *in, int64_t r)
     switch (in->m->kind) {
     case GPL_METRIC_RMSE: return (q - y) * (q - y);
     case GPL_METRIC_MAE: return fabs(q - y);
-    case GPL_METRIC_LOGLOSS: {
-        double c = clip_prob(q);
-        return -(y * log(c) + (1.0 - y) * log(1.0 - c));
-    }
+    case GPL_METRIC_LOGLOSS: return -xlogy(y, q) - xlogy(1.0 - y, 1.0 - q);
     case GPL_METRIC_ERROR: return q > param ? 1.0 - y : y;
     case GPL_METRIC_MLOGLOSS: {
         int32_t c = label_class(in->label[r], in->k);

@@ -82,11 +82,24 @@ static void test_binary(void **state)
     /* p > 0.5 predicts 1, so 0.5 counts as 0: rows 1, 2, 3, 6, 7 wrong. */
     assert_close(eval(GPL_METRIC_ERROR, bin_p, bin_y, NULL, 8, 1), 5.0 / 8.0, EXACT);
     assert_close(eval(GPL_METRIC_ERROR, bin_p, bin_y, bin_w, 8, 1), 4.75 / 9.75, EXACT);
-    /* Clipping to [1e-15, 1 - 1e-15] keeps a certain mistake finite. */
+    /* As XGBoost: a log is taken of at least 1e-16, which keeps a certain
+     * mistake finite, and a label of exactly 0 or 1 drops the other term. */
     const float y1[] = {1, 0}, p0[] = {0.0f, 1.0f};
-    double want = (-log(1e-15) - log(1.0 - (1.0 - 1e-15))) / 2.0;
+    double want = -log(1e-16);
     assert_close(eval(GPL_METRIC_LOGLOSS, p0, y1, NULL, 2, 1), want, EXACT);
-    assert_true(want > 34.5 && want < 34.6);
+    assert_true(want > 36.8 && want < 36.9);
+    const float right[] = {1.0f, 0.0f};
+    assert_close(eval(GPL_METRIC_LOGLOSS, right, y1, NULL, 2, 1), 0.0, EXACT);
+    /* A fractional label weighs both terms: 0.25 of log 0.5 and 0.75 of
+     * log 0.5. */
+    const float quarter[] = {0.25f}, half[] = {0.5f};
+    assert_close(eval(GPL_METRIC_LOGLOSS, half, quarter, NULL, 1, 1), log(2.0), EXACT);
+    /* Weighted as XGBoost: sum of w * loss over the sum of w. */
+    const float w[] = {3, 1};
+    assert_close(eval(GPL_METRIC_LOGLOSS, p0, y1, w, 2, 1), want, EXACT);
+    const float pw[] = {0.5f, 0.25f};
+    assert_close(eval(GPL_METRIC_LOGLOSS, pw, y1, w, 2, 1),
+                 (3.0 * log(2.0) - log(0.75)) / 4.0, EXACT);
 }
 
 /* Four rows for the regression metrics of XGBoost, worked row by row. */
