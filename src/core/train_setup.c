@@ -283,14 +283,26 @@ int32_t gpl_train_num_outputs(const gpl_params *p)
 
 /* ------------------------------------------------------------ evaluation */
 
+/* The metric XGBoost 3.2 reports for each objective when none is given
+ * (binary:logitraw's logloss reads margins, as XGBoost's does). */
 static gpl_metric default_metric(const gpl_model *m)
 {
     switch (m->objective) {
-    case GPL_OBJ_LOGISTIC: return gpl_metric_of_kind(GPL_METRIC_LOGLOSS);
+    case GPL_OBJ_LOGISTIC:
+    case GPL_OBJ_LOGITRAW: return gpl_metric_of_kind(GPL_METRIC_LOGLOSS);
+    case GPL_OBJ_HINGE: return gpl_metric_of_kind(GPL_METRIC_ERROR);
     case GPL_OBJ_SOFTMAX: return gpl_metric_of_kind(GPL_METRIC_MLOGLOSS);
     case GPL_OBJ_ABSOLUTE_ERROR: return gpl_metric_of_kind(GPL_METRIC_MAE);
-    default: return gpl_metric_of_kind(GPL_METRIC_RMSE);
+    case GPL_OBJ_POISSON: return gpl_metric_of_kind(GPL_METRIC_POISSON_NLOGLIK);
+    case GPL_OBJ_GAMMA: return gpl_metric_of_kind(GPL_METRIC_GAMMA_DEVIANCE);
+    case GPL_OBJ_TWEEDIE: return gpl_metric_tweedie(m->obj_params.tweedie_variance_power);
+    case GPL_OBJ_SQUARED_LOG_ERROR: return gpl_metric_of_kind(GPL_METRIC_RMSLE);
+    case GPL_OBJ_PSEUDO_HUBER: return gpl_metric_of_kind(GPL_METRIC_MPHE);
+    case GPL_OBJ_QUANTILE: return gpl_metric_of_kind(GPL_METRIC_QUANTILE);
+    case GPL_OBJ_SQUARED_ERROR:
+    case GPL_OBJ_REG_LOGISTIC: break;
     }
+    return gpl_metric_of_kind(GPL_METRIC_RMSE);
 }
 
 static void add_figure(gpl_eval_tracker *t, const gpl_metric *metric)

@@ -117,6 +117,44 @@ def test_quantile_one_figure_per_alpha_then_their_mean():
             np.mean([ours[f"quantile@{a:g}"][r] for a in alphas]), rel=1e-12)
 
 
+# The metric XGBoost 3.2 reports for each objective when given none.
+DEFAULTS = [
+    ("reg:squarederror", "positive", {}, "rmse"),
+    ("reg:squaredlogerror", "positive", {}, "rmsle"),
+    ("reg:pseudohubererror", "positive", {}, "mphe"),
+    ("reg:absoluteerror", "positive", {}, "mae"),
+    ("reg:quantileerror", "positive", {"quantile_alpha": 0.5}, "quantile"),
+    ("reg:gamma", "positive", {}, "gamma-deviance"),
+    ("reg:tweedie", "tweedie", {}, "tweedie-nloglik@1.5"),
+    ("reg:tweedie", "tweedie", {"tweedie_variance_power": 1.3}, "tweedie-nloglik@1.3"),
+    ("count:poisson", "count", {}, "poisson-nloglik"),
+    ("reg:logistic", "binary", {}, "rmse"),
+    ("binary:logistic", "binary", {}, "logloss"),
+    ("binary:logitraw", "binary", {}, "logloss"),
+    ("binary:hinge", "binary", {}, "error"),
+    ("multi:softprob", "count", {"num_class": 3}, "mlogloss"),
+]
+
+
+@pytest.mark.parametrize("objective,data,extra,name", DEFAULTS,
+                         ids=[f"{c[0]}{c[2]}" for c in DEFAULTS])
+def test_default_metric_per_objective(objective, data, extra, name):
+    X, y, w = make_data(data)
+    if objective.startswith("multi:"):
+        y = np.minimum(y, 2)
+    _, ours, _ = train_ours({"objective": objective, **extra}, X, y, w)
+    assert list(ours) == [name]
+    try:
+        import xgboost as xgb
+    except ImportError:
+        return
+    d = xgb.DMatrix(X, label=y, weight=w)
+    history = {}
+    xgb.train({"objective": objective, **extra}, d, 1, evals=[(d, "v")],
+              evals_result=history, verbose_eval=False)
+    assert list(history["v"]) == [name]
+
+
 @pytest.mark.parametrize("metric,data,objective,best", [
     ("aucpr", "binary", "binary:logistic", np.argmax),
     ("poisson-nloglik", "count", "count:poisson", np.argmin),
