@@ -239,6 +239,17 @@ gpulayer_status gpl_params_set(gpl_params *p, const char *key,
                      "the list)", key);
 }
 
+/* The metrics' names, comma separated as they were given ("" when none:
+ * the objective's default). */
+static void format_metrics(const gpl_params *p, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < p->num_metrics && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "," : "",
+                                p->metrics[i].name);
+}
+
 /* The value of key as text in buf (at most size bytes, cut there). */
 static gpulayer_status format_param(const gpl_params *p, const char *key, char *buf,
                                     size_t size)
@@ -271,6 +282,7 @@ static gpulayer_status format_param(const gpl_params *p, const char *key, char *
         else snprintf(buf, size, "%.17g", p->base_score);
     } else if (!strcmp(key, "num_class")) snprintf(buf, size, "%d", p->num_class);
     else if (!strcmp(key, "early_stopping_rounds")) snprintf(buf, size, "%d", p->early_stopping_rounds);
+    else if (!strcmp(key, "eval_metric")) format_metrics(p, buf, size);
     else if (!strcmp(key, "device")) snprintf(buf, size, "%s", p->device);
     else if (!strcmp(key, "verbosity")) snprintf(buf, size, "%d", p->verbosity);
     else if (!strcmp(key, "categorical")) {

@@ -201,3 +201,11 @@ def test_quantile_needs_an_alpha_per_output():
               "eval_metric": "quantile"}
     with pytest.raises(InvalidArgumentError, match="one quantile_alpha value per output"):
         train_ours(params, X, y, w)
+
+
+def test_get_param_gives_the_metrics_by_name():
+    booster = gpulayer.Booster(params={"objective": "binary:logistic"})
+    assert booster.get_param("eval_metric") == ""
+    booster.set_param("eval_metric", ["error@0.7", "aucpr", "error@0.5", "error"])
+    # error@0.5 is error, listed once.
+    assert booster.get_param("eval_metric") == "error@0.7,aucpr,error"
