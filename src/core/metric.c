@@ -26,10 +26,7 @@
 #define BLOCK_ROWS 16384
 /* Rows below which threads cost more than they save. */
 #define PARALLEL_ROWS 65536
-/* mlogloss clips probabilities to [EPS, 1 - EPS] before taking logs, as
- * scikit-learn's log_loss did; it keeps a confident mistake finite. */
-#define LOGLOSS_EPS 1e-15
-/* XGBoost's floors: logloss and poisson-nloglik take logs of at least
+/* XGBoost's floors: logloss, mlogloss and poisson-nloglik take logs of at least
  * 1e-16, gamma-nloglik of at least 1e-6; gamma-deviance adds 1e-6 (its
  * kRtEps) to label and prediction. */
 #define XGB_LOG_FLOOR 1e-16
@@ -180,13 +177,6 @@ typedef struct metric_input {
     int32_t k; /* outputs per row */
 } metric_input;
 
-static double clip_prob(double p)
-{
-    if (p < LOGLOSS_EPS) return LOGLOSS_EPS;
-    if (p > 1.0 - LOGLOSS_EPS) return 1.0 - LOGLOSS_EPS;
-    return p;
-}
-
 /* The class of a label, or -1 when it is not an index in [0, k). */
 static int32_t label_class(float y, int32_t k)
 {
@@ -234,7 +224,7 @@ static double row_loss(const metric_input *in, int64_t r)
     case GPL_METRIC_ERROR: return q > param ? 1.0 - y : y;
     case GPL_METRIC_MLOGLOSS: {
         int32_t c = label_class(in->label[r], in->k);
-        return c < 0 ? NAN : -log(clip_prob(p[c]));
+        return c < 0 ? NAN : -log(p[c] > XGB_LOG_FLOOR ? (double)p[c] : XGB_LOG_FLOOR);
     }
     case GPL_METRIC_MERROR: {
         int32_t c = label_class(in->label[r], in->k);

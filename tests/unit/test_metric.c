@@ -466,6 +466,10 @@ static void test_multiclass(void **state)
     /* sklearn log_loss(labels=[0, 1, 2]) */
     assert_close(eval(GPL_METRIC_MLOGLOSS, p, y, NULL, 4, 3), 0.6911551225369112, EXACT);
     assert_close(eval(GPL_METRIC_MLOGLOSS, p, y, w, 4, 3), 0.7762833145036057, EXACT);
+    /* As XGBoost: the log of at least 1e-16, so a certain mistake costs
+     * -log(1e-16). */
+    const float certain[] = {0.0f, 1.0f, 0.0f}, first[] = {0};
+    assert_close(eval(GPL_METRIC_MLOGLOSS, certain, first, NULL, 1, 3), -log(1e-16), EXACT);
     /* Row 2 predicts class 2 but is class 1. */
     assert_close(eval(GPL_METRIC_MERROR, p, y, NULL, 4, 3), 0.25, EXACT);
     assert_close(eval(GPL_METRIC_MERROR, p, y, w, 4, 3), 0.3, EXACT);
