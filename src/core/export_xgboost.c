@@ -9,9 +9,12 @@
  *     breadth first with each pair of children adjacent;
  *   - XGBoost's reader tells integers from floats by their spelling, so
  *     floating values always carry a '.' or an exponent;
- *   - XGBoost's base_score is in output space (a probability for
- *     binary:logistic) except for the softmax objectives, where it is a
- *     margin;
+ *   - XGBoost's base_score is in output space (a probability for the
+ *     logistic objectives, exp(margin) for Poisson, gamma and Tweedie)
+ *     and a margin for the others; a model of several quantiles has one
+ *     output (XGBoost's target) per quantile, each with its base_score;
+ *   - each objective's parameter is saved under XGBoost's name for its
+ *     parameter object (poisson_regression_param, quantile_loss_param...);
  *   - a split by a set of categories is XGBoost's categorical split
  *     (split_type 1), whose set lists the codes that go right; a
  *     categorical feature split as ordered codes stays numeric. Feature
@@ -299,48 +302,184 @@ static gpulayer_status gbtree_model(const gpl_model *m, cJSON *model)
     return add_trees(m, trees);
 }
 
+/* A parameter as XGBoost writes its float parameters: nine significant
+ * digits of the float ("0.699999988" for max_delta_step 0.7). */
+static cJSON *xgb_param(double v)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%.9g", (double)(float)v);
+    return cJSON_CreateString(text);
+}
+
+/* A float as XGBoost writes the members of a vector parameter: the
+ * shortest digits that read back as f, in scientific notation with an
+ * unsigned, unpadded exponent ("3E-1", "1.3030161E0"). */
+static void xgb_vector_float(float f, char *text, size_t size)
+{
+    char digits[32];
+    for (int precision = 0; precision < 9; precision++) {
+        snprintf(digits, sizeof digits, "%.*E", precision, (double)f);
+        if (strtof(digits, NULL) == f) break;
+    }
+    char *e = strchr(digits, 'E');
+    long exponent = strtol(e + 1, NULL, 10);
+    *e = '\0';
+    snprintf(text, size, "%sE%ld", digits, exponent);
+}
+
+/* "[a,b,...]": XGBoost's spelling of a vector of floats. */
+static cJSON *xgb_vector(const double *v, int32_t n)
+{
+    char text[GPL_MAX_QUANTILES * 24 + 3] = "[";
+    size_t len = 1;
+    for (int32_t i = 0; i < n; i++) {
+        if (i) text[len++] = ',';
+        xgb_vector_float((float)v[i], text + len, sizeof text - len - 2);
+        len += strlen(text + len);
+    }
+    memcpy(text + len, "]", 2);
+    return cJSON_CreateString(text);
+}
+
+/* The objective's parameter object as XGBoost 3.2 saves it, by name; NULL
+ * name for objectives that save none. */
+static cJSON *objective_param(const gpl_model *m, const char **name)
+{
+    const gpl_objective_params *op = &m->obj_params;
+    cJSON *p = cJSON_CreateObject();
+    int ok = p != NULL;
+    switch (m->objective) {
+    case GPL_OBJ_SOFTMAX:
+        *name = "softmax_multiclass_param";
+        ok = ok && attach(p, "num_class", xgb_string_int(m->num_class));
+        break;
+    case GPL_OBJ_POISSON:
+        *name = "poisson_regression_param";
+        ok = ok && attach(p, "max_delta_step", xgb_param(op->max_delta_step));
+        break;
+    case GPL_OBJ_TWEEDIE:
+        *name = "tweedie_regression_param";
+        ok = ok && attach(p, "tweedie_variance_power", xgb_param(op->tweedie_variance_power));
+        break;
+    case GPL_OBJ_PSEUDO_HUBER:
+        *name = "pseudo_huber_param";
+        ok = ok && attach(p, "huber_slope", xgb_param(op->huber_slope));
+        break;
+    case GPL_OBJ_QUANTILE:
+        *name = "quantile_loss_param";
+        ok = ok && attach(p, "quantile_alpha",
+                          xgb_vector(op->quantile_alpha, op->num_quantiles));
+        break;
+    case GPL_OBJ_ABSOLUTE_ERROR:
+    case GPL_OBJ_SQUARED_LOG_ERROR:
+    case GPL_OBJ_HINGE:
+        *name = NULL;
+        break;
+    default: /* squared error, gamma and the logistic objectives */
+        *name = "reg_loss_param";
+        ok = ok && attach(p, "scale_pos_weight", cJSON_CreateString("1"));
+        break;
+    }
+    if (!ok) cJSON_Delete(p);
+    return ok ? p : NULL;
+}
+
 static cJSON *objective_json(const gpl_model *m)
 {
     cJSON *o = cJSON_CreateObject();
     int ok = o && attach(o, "name", cJSON_CreateString(gpl_objective_name(m)));
-    if (ok && m->objective == GPL_OBJ_SOFTMAX) {
-        cJSON *p = cJSON_CreateObject();
-        ok = attach(o, "softmax_multiclass_param", p) &&
-             attach(p, "num_class", xgb_string_int(m->num_class));
-    } else if (ok && m->objective != GPL_OBJ_ABSOLUTE_ERROR) {
-        cJSON *p = cJSON_CreateObject();
-        ok = attach(o, "reg_loss_param", p) &&
-             attach(p, "scale_pos_weight", cJSON_CreateString("1"));
-    }
+    const char *name = NULL;
+    cJSON *p = ok ? objective_param(m, &name) : NULL;
+    ok = ok && p;
+    if (ok && name) ok = attach(o, name, p);
+    else cJSON_Delete(p);
     if (!ok) cJSON_Delete(o);
     return ok ? o : NULL;
 }
 
-/* base_score as XGBoost reads it: the output-space value of our base
- * margin for logistic regression, the margin itself otherwise. */
-static gpulayer_status base_score_text(const gpl_model *m, char *text)
+/* The margin XGBoost 3.2 derives from a base_score as it loads a model,
+ * in float arithmetic as it does it: the inverse of the objective's link
+ * (logit for the logistic objectives, log for the exp-link ones; the
+ * margin itself for the others, binary:logitraw and binary:hinge
+ * included). */
+static float xgb_margin_of(gpl_objective_kind kind, float score)
 {
-    double score = m->base_margin;
-    if (m->objective == GPL_OBJ_LOGISTIC) score = gpl_det_sigmoid(m->base_margin);
-    if (!isfinite(score) || fabs(score) > FLT_MAX ||
-        (m->objective == GPL_OBJ_LOGISTIC && !((float)score > 0.0f && (float)score < 1.0f)))
+    if (kind == GPL_OBJ_LOGISTIC || kind == GPL_OBJ_REG_LOGISTIC)
+        return -logf(1.0f / score - 1.0f);
+    if (gpl_objective_is_log_link(kind)) return logf(score);
+    return score;
+}
+
+/* base_score as XGBoost reads it: the output-space value of our base
+ * margin for the logistic and exp-link objectives, the margin itself
+ * otherwise. Of the floats next to the transformed margin, the one XGBoost
+ * turns back into exactly our margin, where there is one. */
+static gpulayer_status base_score_value(const gpl_model *m, float *out)
+{
+    const gpl_objective_kind kind = m->objective;
+    const float margin = m->base_margin;
+    const int logit = kind == GPL_OBJ_LOGISTIC || kind == GPL_OBJ_REG_LOGISTIC;
+    const int log_link = gpl_objective_is_log_link(kind);
+    double score = margin;
+    if (logit) score = gpl_det_sigmoid(margin);
+    if (log_link) score = exp((double)margin);
+    const int in_range = isfinite(score) && fabs(score) <= FLT_MAX &&
+                         (!logit || ((float)score > 0.0f && (float)score < 1.0f)) &&
+                         (!log_link || (float)score > 0.0f);
+    if (!in_range)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "cannot export to XGBoost: base margin %g has no XGBoost "
-                         "base_score", (double)m->base_margin);
-    gpl_format_float((float)score, text);
+                         "base_score for %s", (double)margin, gpl_objective_name(m));
+    *out = (float)score;
+    if (!logit && !log_link) return GPULAYER_OK;
+    float down = *out, up = *out;
+    for (int step = 0; step < 8; step++) {
+        if (xgb_margin_of(kind, up) == margin) {
+            *out = up;
+            break;
+        }
+        if (xgb_margin_of(kind, down) == margin) {
+            *out = down;
+            break;
+        }
+        up = nextafterf(up, FLT_MAX);
+        down = nextafterf(down, 0.0f);
+    }
     return GPULAYER_OK;
 }
 
-static cJSON *model_param(const gpl_model *m, const char *base_score)
+/* One base_score for the model; a vector of one per output for several
+ * quantiles, as XGBoost 3.2 saves a model of several targets (our outputs
+ * share one base margin). */
+static gpulayer_status base_score_json(const gpl_model *m, cJSON **out)
+{
+    float score = 0.0f;
+    GPL_CHECK(base_score_value(m, &score));
+    if (m->objective == GPL_OBJ_QUANTILE && m->num_outputs > 1) {
+        double scores[GPL_MAX_QUANTILES];
+        for (int32_t k = 0; k < m->num_outputs && k < GPL_MAX_QUANTILES; k++)
+            scores[k] = score;
+        *out = xgb_vector(scores, m->num_outputs);
+    } else {
+        char text[GPL_NUM_TEXT_SIZE];
+        gpl_format_float(score, text);
+        *out = cJSON_CreateString(text);
+    }
+    return *out ? GPULAYER_OK : out_of_memory();
+}
+
+static cJSON *model_param(const gpl_model *m, cJSON *base_score)
 {
     cJSON *p = cJSON_CreateObject();
     int multi = m->objective == GPL_OBJ_SOFTMAX;
+    int32_t targets = m->objective == GPL_OBJ_QUANTILE ? m->num_outputs : 1;
     int ok = p != NULL;
-    ok = ok && attach(p, "base_score", cJSON_CreateString(base_score));
+    ok = ok && attach(p, "base_score", base_score);
+    if (!p) cJSON_Delete(base_score);
     ok = ok && attach(p, "boost_from_average", cJSON_CreateString("1"));
     ok = ok && attach(p, "num_class", xgb_string_int(multi ? m->num_class : 0));
     ok = ok && attach(p, "num_feature", xgb_string_int(m->num_features));
-    ok = ok && attach(p, "num_target", cJSON_CreateString("1"));
+    ok = ok && attach(p, "num_target", xgb_string_int(targets));
     if (!ok) cJSON_Delete(p);
     return ok ? p : NULL;
 }
@@ -359,8 +498,8 @@ static cJSON *attributes(const gpl_model *m)
 
 static gpulayer_status fill_learner(const gpl_model *m, cJSON *l)
 {
-    char base_score[GPL_NUM_TEXT_SIZE];
-    GPL_CHECK(base_score_text(m, base_score));
+    cJSON *base_score = NULL;
+    GPL_CHECK(base_score_json(m, &base_score));
     int ok = attach(l, "attributes", attributes(m));
     ok = ok && attach(l, "feature_names", cJSON_CreateArray());
     ok = ok && attach(l, "feature_types", cJSON_CreateArray());
@@ -369,7 +508,8 @@ static gpulayer_status fill_learner(const gpl_model *m, cJSON *l)
     cJSON *model = ok ? cJSON_CreateObject() : NULL;
     ok = ok && attach(booster, "model", model);
     ok = ok && attach(booster, "name", cJSON_CreateString("gbtree"));
-    ok = ok && attach(l, "learner_model_param", model_param(m, base_score));
+    if (ok) ok = attach(l, "learner_model_param", model_param(m, base_score));
+    else cJSON_Delete(base_score);
     ok = ok && attach(l, "objective", objective_json(m));
     if (!ok) return out_of_memory();
     return gbtree_model(m, model);

@@ -11,6 +11,7 @@ import csv
 import os
 import pathlib
 import subprocess
+import zlib
 
 import pytest
 
@@ -217,3 +218,135 @@ def test_export_predicts_in_xgboost_with_the_models_categories(tmp_path):
     theirs = xgb.Booster(model_file=str(path)).predict(
         xgb.DMatrix(frame, enable_categorical=True), output_margin=True)
     np.testing.assert_allclose(theirs, ours, rtol=1e-5, atol=1e-5)
+
+
+def objective_data(objective, rows=600):
+    """Features with missing cells, a weight and a label that the objective
+    takes: counts, positive prices, 0/1 or classes."""
+    rng = np.random.default_rng(zlib.crc32(objective.encode()))
+    x = rng.normal(size=(rows, 4))
+    signal = 0.8 * x[:, 0] - 0.5 * x[:, 1] + 0.3 * x[:, 2] * x[:, 3]
+    if objective == "count:poisson":
+        label = rng.poisson(np.exp(0.5 + 0.6 * signal)).astype(float)
+    elif objective in ("reg:gamma", "reg:tweedie", "reg:squaredlogerror"):
+        label = np.exp(1.0 + 0.7 * signal) * rng.gamma(4.0, 0.25, rows)
+        if objective == "reg:tweedie":
+            label[rng.random(rows) < 0.3] = 0.0
+    elif objective.startswith("binary:") or objective == "reg:logistic":
+        label = (signal + rng.logistic(size=rows) * 0.5 > 0).astype(float)
+    elif objective.startswith("multi:"):
+        label = np.digitize(signal + rng.normal(size=rows) * 0.3, [-0.5, 0.5]).astype(float)
+    else:
+        label = 3.0 + 2.0 * signal + rng.standard_t(3, rows)
+    x[rng.random(x.shape) < 0.15] = np.nan
+    weight = rng.uniform(0.2, 3.0, rows)
+    return x.astype(np.float32), label, weight
+
+
+def write_csv(path, columns):
+    names = list(columns)
+    values = np.column_stack([np.asarray(columns[n], dtype=np.float64) for n in names])
+    with open(path, "w") as f:
+        f.write(",".join(names) + "\n")
+        for row in values:
+            f.write(",".join("" if np.isnan(v) else repr(float(v)) for v in row) + "\n")
+
+
+OBJECTIVE_CASES = [
+    ("reg:squarederror", []),
+    ("reg:absoluteerror", []),
+    ("reg:quantileerror", ["quantile_alpha=0.3"]),
+    ("reg:quantileerror", ["quantile_alpha=[0.1,0.5,0.9]"]),
+    ("count:poisson", []),
+    ("count:poisson", ["max_delta_step=0.4"]),
+    ("reg:gamma", []),
+    ("reg:tweedie", []),
+    ("reg:tweedie", ["tweedie_variance_power=1.2"]),
+    ("reg:squaredlogerror", []),
+    ("reg:pseudohubererror", ["huber_slope=2.5"]),
+    ("reg:logistic", []),
+    ("binary:logistic", []),
+    ("binary:logitraw", []),
+    ("binary:hinge", []),
+    ("multi:softprob", ["num_class=3"]),
+]
+
+
+@pytest.mark.parametrize("objective,extra", OBJECTIVE_CASES,
+                         ids=[c[0] + "".join("-" + e for e in c[1]) for c in OBJECTIVE_CASES])
+def test_export_of_every_objective_predicts_like_gpulayer(tmp_path, objective, extra):
+    """Weighted rows with missing values: XGBoost 3.2 loading the export
+    gives our margins and our transformed predictions."""
+    cli = cli_path()
+    x, label, weight = objective_data(objective)
+    features = {f"f{j}": x[:, j] for j in range(x.shape[1])}
+    train, rows = tmp_path / "train.csv", tmp_path / "rows.csv"
+    write_csv(train, {"y": label, "w": weight, **features})
+    write_csv(rows, {"y": label, **features})
+    model, exported = tmp_path / "model.json", tmp_path / "xgboost.json"
+    params = ["num_round=15", "max_depth=4", "nthread=2"] + extra
+    run(cli, "train", "--data", train, "--label", "y", "--weight", "w", "--objective",
+        objective, "--model", model, "--quiet",
+        *[a for p in params for a in ("--param", p)])
+    run(cli, "export", "--model", model, "--output", exported)
+
+    booster = xgb.Booster(model_file=str(exported))
+    dmatrix = xgb.DMatrix(x, missing=np.nan)
+    for margin in (True, False):
+        out = tmp_path / ("margin.csv" if margin else "pred.csv")
+        run(cli, "predict", "--model", model, "--data", rows, "--label", "y",
+            "--output", out, *(["--margin"] if margin else []))
+        ours = read_predictions(out)
+        theirs = booster.predict(dmatrix, output_margin=margin)
+        theirs = np.asarray(theirs, dtype=np.float64).reshape(ours.shape)
+        worst = np.max(np.abs(ours - theirs) / np.maximum(1.0, np.abs(ours)))
+        assert worst <= TOLERANCE, (
+            f"{objective} {extra}: {'margins' if margin else 'predictions'} differ "
+            f"from XGBoost's by up to {worst:g} (relative)")
+
+
+def xgboost_saved_objective(objective, extra):
+    """The objective member and learner_model_param of a model XGBoost
+    itself trains with these parameters."""
+    import json
+
+    x, label, _ = objective_data(objective, rows=100)
+    params = {"objective": objective}
+    for item in extra:
+        key, value = item.split("=")
+        params[key] = ([float(v) for v in value.strip("[]").split(",")]
+                       if value.startswith("[") else float(value))
+    if "num_class" in params:
+        params["num_class"] = int(params["num_class"])
+    booster = xgb.train(params, xgb.DMatrix(x, label), 1)
+    learner = json.loads(booster.save_raw("json"))["learner"]
+    return learner["objective"], learner["learner_model_param"]
+
+
+@pytest.mark.parametrize("objective,extra", OBJECTIVE_CASES,
+                         ids=[c[0] + "".join("-" + e for e in c[1]) for c in OBJECTIVE_CASES])
+def test_export_writes_the_objective_as_xgboost_saves_it(tmp_path, objective, extra):
+    """The objective, its parameter object and the number of targets are
+    those of a model XGBoost trains with the same parameters."""
+    import json
+
+    cli = cli_path()
+    x, label, weight = objective_data(objective, rows=100)
+    train = tmp_path / "train.csv"
+    write_csv(train, {"y": label, **{f"f{j}": x[:, j] for j in range(x.shape[1])}})
+    model, exported = tmp_path / "model.json", tmp_path / "xgboost.json"
+    run(cli, "train", "--data", train, "--label", "y", "--objective", objective,
+        "--model", model, "--quiet", "--param", "num_round=1",
+        *[a for p in extra for a in ("--param", p)])
+    run(cli, "export", "--model", model, "--output", exported)
+    learner = json.loads(exported.read_text())["learner"]
+    objective_json, model_param = xgboost_saved_objective(objective, extra)
+    assert learner["objective"] == objective_json
+    assert learner["learner_model_param"]["num_target"] == model_param["num_target"]
+    assert learner["learner_model_param"]["num_class"] == model_param["num_class"]
+    theirs = model_param["base_score"]
+    ours = learner["learner_model_param"]["base_score"]
+    if objective == "reg:quantileerror" and "," in theirs:
+        # one base_score per quantile; softmax models keep one margin,
+        # which XGBoost gives every class
+        assert ours.startswith("[") and ours.count(",") == theirs.count(",")
