@@ -395,3 +395,28 @@ def test_train_help_lists_the_categorical_parameters():
         entry = re.search(rf"\n  {name} +(.*(?:\n {{10,}}.*)*)", r.stdout)
         assert entry, f"{name} is not listed"
         assert default in " ".join(entry.group(1).split()), name
+
+
+def test_train_help_lists_every_objective_its_parameters_and_the_metrics(tmp_path):
+    data = write(tmp_path, "d.csv", SMALL)
+    refused = run("train", "--data", data, "--objective", "no:such", "--quiet",
+                  "--model", str(tmp_path / "m.json"))
+    allowed = re.search(r"allowed: ([^)]*)\)", refused.stderr)
+    assert refused.returncode != 0 and allowed, refused.stderr
+    objectives = allowed.group(1).split(", ")
+    assert "count:poisson" in objectives
+    r = run("train", "--help")
+    assert r.returncode == 0
+    for name in objectives:
+        assert re.search(rf"\n  {re.escape(name)} ", r.stdout), f"{name} is not listed"
+    for param, default in (("huber_slope", "(default 1)"), ("max_delta_step", "(default 0.7)"),
+                           ("tweedie_variance_power", "(default 1.5)"),
+                           ("quantile_alpha", "(default 0.5)")):
+        assert f"{param} {default}" in " ".join(r.stdout.split()), param
+    metrics = re.search(r"\nmetrics \(eval_metric\): (.*?); default", r.stdout, re.S)
+    assert metrics, "no metric list"
+    listed = [m.strip() for m in metrics.group(1).replace("\n", " ").split(",")]
+    for name in ("rmse", "rmsle", "mae", "mape", "mphe", "logloss", "error", "error@t",
+                 "auc", "aucpr", "mlogloss", "merror", "poisson-nloglik", "gamma-nloglik",
+                 "gamma-deviance", "tweedie-nloglik@rho", "quantile"):
+        assert name in listed, f"metric {name} is not listed"
