@@ -1028,6 +1028,48 @@ static void test_export_softmax(void **state)
     gpl_model_free(m);
 }
 
+/* base_score of an exp-link export: the float XGBoost turns back into our
+ * very margin with its logf where there is one (for |margin| >= 1 the
+ * floats around exp(margin) are closer than those around the margin), and
+ * the nearest otherwise; a margin whose exp a float cannot hold is refused
+ * with the margin and the objective named. */
+static void test_export_log_link_base_score(void **state)
+{
+    (void)state;
+    const float margins[] = {5.3f, -3.7f, 0.1f, 9.21034f, -20.5f};
+    for (size_t i = 0; i < sizeof margins / sizeof margins[0]; i++) {
+        gpl_model *m = logistic_model();
+        m->objective = GPL_OBJ_POISSON;
+        m->base_margin = margins[i];
+        char *text = NULL;
+        size_t len = 0;
+        assert_int_equal(gpl_model_export_xgboost(m, &text, &len), GPULAYER_OK);
+        cJSON *doc = cJSON_Parse(text);
+        const cJSON *learner = cJSON_GetObjectItem(doc, "learner");
+        const cJSON *param = cJSON_GetObjectItem(learner, "learner_model_param");
+        float score = strtof(cJSON_GetObjectItem(param, "base_score")->valuestring, NULL);
+        if (fabsf(margins[i]) >= 1.0f) assert_true(logf(score) == margins[i]);
+        else assert_true(fabsf(logf(score) - margins[i]) <= 1.2e-7f);
+        const cJSON *obj = cJSON_GetObjectItem(learner, "objective");
+        assert_string_equal(cJSON_GetObjectItem(obj, "name")->valuestring, "count:poisson");
+        assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(obj, "poisson_regression_param"),
+                                                "max_delta_step")->valuestring, "0.699999988");
+        cJSON_Delete(doc);
+        free(text);
+        gpl_model_free(m);
+    }
+    gpl_model *m = logistic_model();
+    m->objective = GPL_OBJ_GAMMA;
+    m->base_margin = -120.0f;
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(gpl_model_export_xgboost(m, &text, &len), GPULAYER_ERR_UNSUPPORTED);
+    assert_null(text);
+    assert_non_null(strstr(gpulayer_last_error(), "base margin -120"));
+    assert_non_null(strstr(gpulayer_last_error(), "reg:gamma"));
+    gpl_model_free(m);
+}
+
 /* ------------------------------------------------------------ importance */
 
 static void test_feature_importance(void **state)
@@ -1149,6 +1191,7 @@ int main(void)
         cmocka_unit_test(test_booster_errors),
         cmocka_unit_test(test_export_matches_trees),
         cmocka_unit_test(test_export_softmax),
+        cmocka_unit_test(test_export_log_link_base_score),
         cmocka_unit_test(test_feature_importance),
         cmocka_unit_test(test_objective_names),
         cmocka_unit_test(test_objective_transform),
