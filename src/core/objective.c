@@ -134,7 +134,7 @@ float gpl_objective_transform_one(gpl_objective_kind kind, float margin)
 gpulayer_status gpl_objective_margin_of(gpl_objective_kind kind, double score, double *margin)
 {
     const struct objective_entry *e = entry_of(kind);
-    if (e->link == LINK_LOGIT || kind == GPL_OBJ_LOGITRAW) {
+    if (e->link == LINK_LOGIT) {
         if (!(score > 0.0 && score < 1.0))
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                              "base_score=%g must be in (0, 1) for %s", score, e->name);

@@ -45,8 +45,9 @@ int gpl_objective_is_log_link(gpl_objective_kind kind);
 
 /* Margin -> prediction of one value (not softmax). */
 float gpl_objective_transform_one(gpl_objective_kind kind, float margin);
-/* Prediction -> margin, for a base_score given in output space; a value
- * the link cannot take is an error naming the objective and the rule. */
+/* Prediction -> margin, for a base_score given in output space (XGBoost
+ * 3.2 reads binary:logitraw's as a margin); a value the link cannot take
+ * is an error naming the objective and the rule. */
 gpulayer_status gpl_objective_margin_of(gpl_objective_kind kind, double score, double *margin);
 
 /* Checks a label for the objective: NULL when valid, else what the

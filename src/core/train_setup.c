@@ -176,7 +176,7 @@ static gpulayer_status estimate_base_score(const gpl_params *p, gpl_model *m,
             swy += w * ds->label[r];
         }
         score = sw > 0 ? swy / sw : 0.0;
-        if (gpl_objective_gradient_kind(kind) == GPL_OBJ_LOGISTIC) {
+        if (gpl_objective_gradient_kind(kind) == GPL_OBJ_LOGISTIC && kind != GPL_OBJ_LOGITRAW) {
             if (score < 1e-6) score = 1e-6;
             if (score > 1.0 - 1e-6) score = 1.0 - 1e-6;
         }

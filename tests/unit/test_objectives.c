@@ -125,6 +125,18 @@ static void test_base_scores_follow_xgboost(void **state)
     assert_int_equal(m->num_outputs, 2);
     assert_true(m->base_score > sorted[N / 10 - 1] && m->base_score < sorted[N * 9 / 10]);
     gpl_model_free(m);
+    /* binary:logitraw: the mean label is the margin itself (XGBoost 3.2). */
+    for (int r = 0; r < N; r++) Y[r] = (float)(r % 4 == 0);
+    gpl_params lp;
+    gpl_params_default(&lp);
+    assert_int_equal(gpl_params_set(&lp, "objective", "binary:logitraw"), GPULAYER_OK);
+    gpulayer_dataset *bin;
+    assert_int_equal(gpulayer_dataset_from_dense(X, N, F, GPULAYER_ROW_MAJOR, Y, NULL, &bin),
+                     GPULAYER_OK);
+    assert_int_equal(gpl_train_model_init(&lp, bin, NULL, NULL, 1, &m), GPULAYER_OK);
+    assert_true(m->base_margin == 0.25f && m->base_score == 0.25f);
+    gpl_model_free(m);
+    gpulayer_dataset_free(bin);
     /* Hinge: the sign of one Newton step; labels all 1 here. */
     for (int r = 0; r < N; r++) Y[r] = 1.0f;
     gpl_params p;
