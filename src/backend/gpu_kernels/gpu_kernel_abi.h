@@ -101,10 +101,12 @@ static inline void gpl_window_range(uint64_t bytes, uint64_t window_bytes, uint3
     *size = bytes - off < window_bytes ? bytes - off : window_bytes;
 }
 
-/* Push constants of gradients.comp (seed: a uint64 as (low, high) words):
- * one dispatch a window of rows starting at row_first, num_rows rows. */
+/* Push constants of gradients.comp (seed: a uint64, param: a double, each
+ * as (low, high) words): one dispatch a window of rows starting at
+ * row_first, num_rows rows. */
 typedef struct gpl_gradient_push {
     uint64_t seed;
+    double param; /* the request's (backend.h) */
     uint32_t num_rows, num_outputs, output_index;
     int32_t objective, round_index;
     uint32_t has_weight;
@@ -120,7 +122,7 @@ static inline gpl_gradient_push gpl_gradient_push_make(const gpl_gradient_reques
                                                        int32_t num_outputs, int has_weight,
                                                        int norm_write)
 {
-    gpl_gradient_push p = {req->seed, (uint32_t)count, (uint32_t)num_outputs,
+    gpl_gradient_push p = {req->seed, req->param, (uint32_t)count, (uint32_t)num_outputs,
                            (uint32_t)req->output, (int32_t)req->objective, req->round,
                            (uint32_t)has_weight, req->subsample, (uint32_t)first,
                            (uint32_t)norm_write};

@@ -16,6 +16,7 @@
 
 layout(push_constant) uniform Push {
     uvec2 seed;        // uint64 as (low, high) words
+    uvec2 param;       // the objective's parameter, a double as (low, high) words
     uint num_rows;
     uint num_outputs;
     uint output_index;
@@ -73,7 +74,7 @@ void main()
                 gh = f64x2(f64_mul(f64_sub(p, y), wd), f64_mul(h, wd));
             } else {
                 gh = objective_single(pc.objective, margins[base + pc.output_index],
-                                      label[r], w);
+                                      label[r], w, f64_from_words(pc.param));
             }
         }
         grad[r] = uvec4(f64_words(gh.x), f64_words(gh.y));

@@ -38,6 +38,7 @@ f64 f64_from_i64(int64_t x) { return sf_from_i64(x); }
 f64 f64_from_bits(uint64_t b) { return b; }
 f64 f64_from_words(uvec2 w) { return packUint2x32(w); }
 uvec2 f64_words(f64 a) { return unpackUint2x32(a); }
+uint64_t f64_bits(f64 a) { return a; }
 // rint and llrint: nearest integer, ties to even.
 f64 f64_round_even(f64 a) { return sf_round_even(a); }
 int64_t f64_llrint(f64 a) { return sf_to_i64(a); }
@@ -62,6 +63,7 @@ f64 f64_from_i64(int64_t x) { return double(x); }
 f64 f64_from_bits(uint64_t b) { return packDouble2x32(unpackUint2x32(b)); }
 f64 f64_from_words(uvec2 w) { return packDouble2x32(w); }
 uvec2 f64_words(f64 a) { return unpackDouble2x32(a); }
+uint64_t f64_bits(f64 a) { return packUint2x32(unpackDouble2x32(a)); }
 // rint by the 2^52 trick (|a| + 2^52 rounds to an integer, ties to even,
 // and subtracting 2^52 back is exact), not roundEven(): Mesa's lavapipe
 // got roundEven of a double wrong by one in some cases, which changed
@@ -81,6 +83,13 @@ const int OBJ_SQUARED_ERROR = 0;
 const int OBJ_LOGISTIC = 1;
 const int OBJ_SOFTMAX = 2;
 const int OBJ_ABSOLUTE_ERROR = 3;
+const int OBJ_POISSON = 4;
+const int OBJ_GAMMA = 5;
+const int OBJ_TWEEDIE = 6;
+const int OBJ_SQUARED_LOG_ERROR = 7;
+const int OBJ_PSEUDO_HUBER = 8;
+const int OBJ_QUANTILE = 9;
+const int OBJ_HINGE = 10;
 
 #define F64_ZERO F64C(0x0000000000000000UL, 0.0LF)
 #define F64_HALF F64C(0x3fe0000000000000UL, 0.5LF)
@@ -88,6 +97,8 @@ const int OBJ_ABSOLUTE_ERROR = 3;
 #define F64_TWO F64C(0x4000000000000000UL, 2.0LF)
 #define F64_MINUS_ONE F64C(0xbff0000000000000UL, -1.0LF)
 #define F64_MIN_HESS F64C(0x3c9cd2b297d889bcUL, 1e-16LF)
+#define F64_DBL_MAX F64C(0x7fefffffffffffffUL, 1.7976931348623157e308LF)
+#define F64_NEG_INF f64_from_bits(0xfff0000000000000UL)
 
 // 2^e for -1022 < e < 1024, from its exponent bits.
 f64 pow2(int e) { return f64_from_bits(uint64_t(uint(e + 1023)) << 52); }
@@ -135,8 +146,85 @@ f64 det_sigmoid(f64 x)
     return f64_div(F64_ONE, f64_add(F64_ONE, det_exp(f64_neg(x))));
 }
 
-// gpl_objective_single: returns (grad, hess).
-f64x2 objective_single(int objective, float margin, float label, float weight)
+// gpl_det_split: x = m * 2^e with m in [1, 2), for finite x > 0; returns m.
+f64 det_split(f64 x, out int e)
+{
+    int bias = 0;
+    if (f64_lt(x, F64C(0x0010000000000000UL, 2.2250738585072014e-308LF))) {
+        x = f64_mul(x, F64C(0x4350000000000000UL, 18014398509481984.0LF));
+        bias = 54;
+    }
+    const uint64_t u = f64_bits(x);
+    e = int(uint(u >> 52) & 0x7ffu) - 1023 - bias;
+    return f64_from_bits((u & 0x000fffffffffffffUL) | 0x3ff0000000000000UL);
+}
+
+// The NaN gpl_det_log and gpl_det_sqrt return for x < 0 or NaN.
+f64 det_nan(f64 x) { return f64_div(f64_sub(x, x), f64_sub(x, x)); }
+
+// gpl_det_log: 2 atanh((m - 1) / (m + 1)) by its series, plus e ln2.
+f64 det_log(f64 x)
+{
+    const f64 ln2_hi = F64C(0x3fe62e42fee00000UL, 6.93147180369123816490e-01LF);
+    const f64 ln2_lo = F64C(0x3dea39ef35793c76UL, 1.90821492927058770002e-10LF);
+    if (!f64_eq(x, x) || f64_lt(x, F64_ZERO)) return det_nan(x);
+    if (f64_eq(x, F64_ZERO)) return F64_NEG_INF;
+    if (f64_gt(x, F64_DBL_MAX)) return x;
+    int e;
+    f64 m = det_split(x, e);
+    if (f64_gt(m, F64C(0x3ff6a09e667f3bcdUL, 1.4142135623730951LF))) {
+        m = f64_mul(m, F64_HALF);
+        e = e + 1;
+    }
+    const f64 s = f64_div(f64_sub(m, F64_ONE), f64_add(m, F64_ONE));
+    const f64 z = f64_mul(s, s);
+    f64 p = F64C(0x3fa47ae147ae147bUL, 1.0LF / 25.0LF);
+    p = f64_add(f64_mul(p, z), F64C(0x3fa642c8590b2164UL, 1.0LF / 23.0LF));
+    p = f64_add(f64_mul(p, z), F64C(0x3fa8618618618618UL, 1.0LF / 21.0LF));
+    p = f64_add(f64_mul(p, z), F64C(0x3faaf286bca1af28UL, 1.0LF / 19.0LF));
+    p = f64_add(f64_mul(p, z), F64C(0x3fae1e1e1e1e1e1eUL, 1.0LF / 17.0LF));
+    p = f64_add(f64_mul(p, z), F64C(0x3fb1111111111111UL, 1.0LF / 15.0LF));
+    p = f64_add(f64_mul(p, z), F64C(0x3fb3b13b13b13b14UL, 1.0LF / 13.0LF));
+    p = f64_add(f64_mul(p, z), F64C(0x3fb745d1745d1746UL, 1.0LF / 11.0LF));
+    p = f64_add(f64_mul(p, z), F64C(0x3fbc71c71c71c71cUL, 1.0LF / 9.0LF));
+    p = f64_add(f64_mul(p, z), F64C(0x3fc2492492492492UL, 1.0LF / 7.0LF));
+    p = f64_add(f64_mul(p, z), F64C(0x3fc999999999999aUL, 1.0LF / 5.0LF));
+    p = f64_add(f64_mul(p, z), F64C(0x3fd5555555555555UL, 1.0LF / 3.0LF));
+    p = f64_add(f64_mul(p, z), F64_ONE);
+    const f64 k = f64_from_i64(int64_t(e));
+    return f64_add(f64_mul(k, ln2_hi),
+                   f64_add(f64_mul(k, ln2_lo), f64_mul(f64_mul(F64_TWO, s), p)));
+}
+
+// gpl_det_log1p: log(u) * (x / (u - 1)), u = 1 + x.
+f64 det_log1p(f64 x)
+{
+    const f64 u = f64_add(F64_ONE, x);
+    if (f64_eq(u, F64_ONE)) return x;
+    if (f64_gt(u, F64_DBL_MAX)) return u;
+    return f64_mul(det_log(u), f64_div(x, f64_sub(u, F64_ONE)));
+}
+
+// gpl_det_sqrt: six Newton steps from a start within 25%.
+f64 det_sqrt(f64 x)
+{
+    if (!f64_eq(x, x) || f64_lt(x, F64_ZERO)) return det_nan(x);
+    if (f64_eq(x, F64_ZERO) || f64_gt(x, F64_DBL_MAX)) return x;
+    int e;
+    f64 m = det_split(x, e);
+    // e % 2 != 0 in C; GLSL leaves % of a negative operand undefined.
+    if ((e & 1) != 0) {
+        m = f64_mul(m, F64_TWO);
+        e = e - 1;
+    }
+    // e is even: the shift is C's e / 2.
+    f64 y = det_scale2(f64_mul(F64_HALF, f64_add(F64_ONE, m)), e >> 1);
+    for (int i = 0; i < 6; i++) y = f64_mul(F64_HALF, f64_add(y, f64_div(x, y)));
+    return y;
+}
+
+// gpl_objective_single: returns (grad, hess); param as in backend.h.
+f64x2 objective_single(int objective, float margin, float label, float weight, f64 param)
 {
     const f64 m = f64_from_float(margin), y = f64_from_float(label);
     f64 g, h;
@@ -148,6 +236,46 @@ f64x2 objective_single(int objective, float margin, float label, float weight)
     } else if (objective == OBJ_ABSOLUTE_ERROR) {
         g = f64_gt(m, y) ? F64_ONE : (f64_lt(m, y) ? F64_MINUS_ONE : F64_ZERO);
         h = F64_ONE;
+    } else if (objective == OBJ_POISSON) {
+        g = f64_sub(det_exp(m), y);
+        h = det_exp(f64_add(m, param));
+    } else if (objective == OBJ_GAMMA) {
+        const f64 r = f64_mul(y, det_exp(f64_neg(m)));
+        g = f64_sub(F64_ONE, r);
+        h = f64_lt(r, F64_MIN_HESS) ? F64_MIN_HESS : r;
+    } else if (objective == OBJ_TWEEDIE) {
+        const f64 a = det_exp(f64_mul(f64_sub(F64_ONE, param), m));
+        const f64 b = det_exp(f64_mul(f64_sub(F64_TWO, param), m));
+        g = f64_sub(b, f64_mul(y, a));
+        h = f64_sub(f64_mul(f64_sub(F64_TWO, param), b),
+                    f64_mul(f64_mul(y, f64_sub(F64_ONE, param)), a));
+        if (f64_lt(h, F64_MIN_HESS)) h = F64_MIN_HESS;
+    } else if (objective == OBJ_SQUARED_LOG_ERROR) {
+        const f64 floor_q = F64C(0xbfeffffde7210be9UL, -0.999999LF); // -1.0 + 1e-6
+        const f64 q = f64_lt(m, floor_q) ? floor_q : m;
+        const f64 q1 = f64_add(q, F64_ONE);
+        const f64 d = f64_sub(det_log1p(q), det_log1p(y));
+        g = f64_div(d, q1);
+        h = f64_div(f64_sub(F64_ONE, d), f64_mul(q1, q1));
+        const f64 h_floor = F64C(0x3eb0c6f7a0b5ed8dUL, 1e-6LF);
+        if (f64_lt(h, h_floor)) h = h_floor;
+    } else if (objective == OBJ_PSEUDO_HUBER) {
+        const f64 z = f64_sub(m, y), t = f64_div(z, param);
+        const f64 scale = f64_add(F64_ONE, f64_mul(t, t)), root = det_sqrt(scale);
+        g = f64_div(z, root);
+        h = f64_div(F64_ONE, f64_mul(scale, root));
+    } else if (objective == OBJ_QUANTILE) {
+        g = (f64_gt(m, y) || f64_eq(m, y)) ? f64_sub(F64_ONE, param) : f64_neg(param);
+        h = F64_ONE;
+    } else if (objective == OBJ_HINGE) {
+        const f64 s = f64_sub(f64_mul(F64_TWO, y), F64_ONE);
+        if (f64_lt(f64_mul(m, s), F64_ONE)) {
+            g = f64_neg(s);
+            h = F64_ONE;
+        } else {
+            g = F64_ZERO;
+            h = F64_MIN_HESS;
+        }
     } else {
         g = f64_sub(m, y);
         h = F64_ONE;

@@ -20,6 +20,7 @@ constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
 struct Push
 {
     uint2 seed;
+    uint2 param;
     uint num_rows;
     uint num_outputs;
     uint output_index;
@@ -56,16 +57,16 @@ struct Grad
     uint4 grad[1];
 };
 
-constant uint _2382 = (WG / 2u);
+constant uint _3064 = (WG / 2u);
 
 struct GroupMax
 {
     uint4 group_max[1];
 };
 
-constant uint _2462_tmp [[function_constant(0)]];
-constant uint _2462 = is_function_constant_defined(_2462_tmp) ? _2462_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2462, 1u, 1u);
+constant uint _3144_tmp [[function_constant(0)]];
+constant uint _3144 = is_function_constant_defined(_3144_tmp) ? _3144_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3144, 1u, 1u);
 
 static inline __attribute__((always_inline))
 int sf_clz64(thread const ulong& a)
@@ -91,16 +92,16 @@ ulong sf_from_f32(thread const uint& f)
     ulong m = ulong(f & 8388607u);
     if (e == 255)
     {
-        ulong _1430;
+        ulong _1450;
         if (m != 0ul)
         {
-            _1430 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
+            _1450 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
         }
         else
         {
-            _1430 = _sign | 9218868437227405312ul;
+            _1450 = _sign | 9218868437227405312ul;
         }
-        return _1430;
+        return _1450;
     }
     if (e == 0)
     {
@@ -133,18 +134,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1511 = sf_is_nan(param);
-    bool _1518;
-    if (!_1511)
+    bool _1531 = sf_is_nan(param);
+    bool _1538;
+    if (!_1531)
     {
         ulong param_1 = b;
-        _1518 = sf_is_nan(param_1);
+        _1538 = sf_is_nan(param_1);
     }
     else
     {
-        _1518 = _1511;
+        _1538 = _1531;
     }
-    if (_1518)
+    if (_1538)
     {
         return false;
     }
@@ -152,28 +153,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1544;
+        bool _1564;
         if (na)
         {
-            _1544 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1564 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1544 = na;
+            _1564 = na;
         }
-        return _1544;
+        return _1564;
     }
-    bool _1548 = a != b;
-    bool _1556;
-    if (_1548)
+    bool _1568 = a != b;
+    bool _1576;
+    if (_1568)
     {
-        _1556 = na != (a < b);
+        _1576 = na != (a < b);
     }
     else
     {
-        _1556 = _1548;
+        _1576 = _1568;
     }
-    return _1556;
+    return _1576;
 }
 
 static inline __attribute__((always_inline))
@@ -229,17 +230,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _321 = e > 2045;
-            bool _330;
-            if (!_321)
+            bool _341 = e > 2045;
+            bool _350;
+            if (!_341)
             {
-                _330 = (sig + 512ul) >= 9223372036854775808ul;
+                _350 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _330 = _321;
+                _350 = _341;
             }
-            if (_330)
+            if (_350)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -276,8 +277,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _402 = sf_round_pack(param_4, param_5, param_6);
-    return _402;
+    ulong _422 = sf_round_pack(param_4, param_5, param_6);
+    return _422;
 }
 
 static inline __attribute__((always_inline))
@@ -294,18 +295,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _602;
+            ulong _622;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _602 = sf_propagate_nan(param_2, param_3);
+                _622 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _602 = 18444492273895866368ul;
+                _622 = 18444492273895866368ul;
             }
-            return _602;
+            return _622;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -343,18 +344,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _683;
+            ulong _703;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _683 = sf_propagate_nan(param_8, param_9);
+                _703 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _683 = _sign | 9218868437227405312ul;
+                _703 = _sign | 9218868437227405312ul;
             }
-            return _683;
+            return _703;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -368,18 +369,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _723;
+            ulong _743;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _723 = sf_propagate_nan(param_12, param_13);
+                _743 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _723 = a;
+                _743 = a;
             }
-            return _723;
+            return _743;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -392,8 +393,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _759 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _759;
+    ulong _779 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _779;
 }
 
 static inline __attribute__((always_inline))
@@ -416,18 +417,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _445;
+            ulong _465;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _445 = sf_propagate_nan(param_2, param_3);
+                _465 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _445 = a;
+                _465 = a;
             }
-            return _445;
+            return _465;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -440,30 +441,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _482;
+                ulong _502;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _482 = sf_propagate_nan(param_4, param_5);
+                    _502 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _482 = _sign | 9218868437227405312ul;
+                    _502 = _sign | 9218868437227405312ul;
                 }
-                return _482;
+                return _502;
             }
             ez = eb;
-            ulong _498;
+            ulong _518;
             if (ea != 0)
             {
-                _498 = sa + 2305843009213693952ul;
+                _518 = sa + 2305843009213693952ul;
             }
             else
             {
-                _498 = sa << ulong(1);
+                _518 = sa << ulong(1);
             }
-            sa = _498;
+            sa = _518;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -472,30 +473,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _521;
+                ulong _541;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _521 = sf_propagate_nan(param_8, param_9);
+                    _541 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _521 = a;
+                    _541 = a;
                 }
-                return _521;
+                return _541;
             }
             ez = ea;
-            ulong _536;
+            ulong _556;
             if (eb != 0)
             {
-                _536 = sb + 2305843009213693952ul;
+                _556 = sb + 2305843009213693952ul;
             }
             else
             {
-                _536 = sb << ulong(1);
+                _556 = sb << ulong(1);
             }
-            sb = _536;
+            sb = _556;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -510,8 +511,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _569 = sf_round_pack(param_12, param_13, param_14);
-    return _569;
+    ulong _589 = sf_round_pack(param_12, param_13, param_14);
+    return _589;
 }
 
 static inline __attribute__((always_inline))
@@ -522,8 +523,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _802 = sf_sub_mags(param, param_1, param_2);
-        return _802;
+        ulong _822 = sf_sub_mags(param, param_1, param_2);
+        return _822;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -543,32 +544,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1483 = sf_is_nan(param);
-    bool _1490;
-    if (!_1483)
+    bool _1503 = sf_is_nan(param);
+    bool _1510;
+    if (!_1503)
     {
         ulong param_1 = b;
-        _1490 = sf_is_nan(param_1);
+        _1510 = sf_is_nan(param_1);
     }
     else
     {
-        _1490 = _1483;
+        _1510 = _1503;
     }
-    if (_1490)
+    if (_1510)
     {
         return false;
     }
-    bool _1497 = a == b;
-    bool _1506;
-    if (!_1497)
+    bool _1517 = a == b;
+    bool _1526;
+    if (!_1517)
     {
-        _1506 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1526 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1506 = _1497;
+        _1526 = _1517;
     }
-    return _1506;
+    return _1526;
 }
 
 static inline __attribute__((always_inline))
@@ -630,32 +631,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _902 = sa != 0ul;
-        bool _911;
-        if (!_902)
+        bool _922 = sa != 0ul;
+        bool _931;
+        if (!_922)
         {
-            _911 = (eb == 2047) && (sb != 0ul);
+            _931 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _911 = _902;
+            _931 = _922;
         }
-        if (_911)
+        if (_931)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _926;
+        ulong _946;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _926 = 18444492273895866368ul;
+            _946 = 18444492273895866368ul;
         }
         else
         {
-            _926 = _sign | 9218868437227405312ul;
+            _946 = _sign | 9218868437227405312ul;
         }
-        return _926;
+        return _946;
     }
     if (eb == 2047)
     {
@@ -665,16 +666,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _954;
+        ulong _974;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _954 = 18444492273895866368ul;
+            _974 = 18444492273895866368ul;
         }
         else
         {
-            _954 = _sign | 9218868437227405312ul;
+            _974 = _sign | 9218868437227405312ul;
         }
-        return _954;
+        return _974;
     }
     if (ea == 0)
     {
@@ -712,8 +713,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1033 = sf_round_pack(param_10, param_11, param_12);
-    return _1033;
+    ulong _1053 = sf_round_pack(param_10, param_11, param_12);
+    return _1053;
 }
 
 static inline __attribute__((always_inline))
@@ -736,17 +737,17 @@ ulong sf_round_even(thread const ulong& a)
             return a;
         }
         ulong z = a & 9223372036854775808ul;
-        bool _1255 = e == 1022;
-        bool _1261;
-        if (_1255)
+        bool _1275 = e == 1022;
+        bool _1281;
+        if (_1275)
         {
-            _1261 = (a & 4503599627370495ul) != 0ul;
+            _1281 = (a & 4503599627370495ul) != 0ul;
         }
         else
         {
-            _1261 = _1255;
+            _1281 = _1275;
         }
-        if (_1261)
+        if (_1281)
         {
             z |= 4607182418800017408ul;
         }
@@ -755,16 +756,16 @@ ulong sf_round_even(thread const ulong& a)
     if (e >= 1075)
     {
         ulong param_1 = a;
-        ulong _1277;
+        ulong _1297;
         if (sf_is_nan(param_1))
         {
-            _1277 = a | 2251799813685248ul;
+            _1297 = a | 2251799813685248ul;
         }
         else
         {
-            _1277 = a;
+            _1297 = a;
         }
-        return _1277;
+        return _1297;
     }
     ulong last = 1ul << ulong(1075 - e);
     ulong mask = last - 1ul;
@@ -796,8 +797,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _785 = sf_sub_mags(param_3, param_4, param_5);
-    return _785;
+    ulong _805 = sf_sub_mags(param_3, param_4, param_5);
+    return _805;
 }
 
 static inline __attribute__((always_inline))
@@ -824,26 +825,26 @@ long sf_to_i64(thread const ulong& a)
         return 0l;
     }
     ulong sig = (r & 4503599627370495ul) | 4503599627370496ul;
-    ulong _1341;
+    ulong _1361;
     if (e >= 1075)
     {
-        _1341 = sig << ulong(e - 1075);
+        _1361 = sig << ulong(e - 1075);
     }
     else
     {
-        _1341 = sig >> ulong(1075 - e);
+        _1361 = sig >> ulong(1075 - e);
     }
-    ulong mag = _1341;
-    long _1357;
+    ulong mag = _1361;
+    long _1377;
     if ((r & 9223372036854775808ul) != 0ul)
     {
-        _1357 = -long(mag);
+        _1377 = -long(mag);
     }
     else
     {
-        _1357 = long(mag);
+        _1377 = long(mag);
     }
-    return _1357;
+    return _1377;
 }
 
 static inline __attribute__((always_inline))
@@ -1001,21 +1002,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1387;
+    ulong _1407;
     if (a < 0l)
     {
-        _1387 = 0ul - ulong(a);
+        _1407 = 0ul - ulong(a);
     }
     else
     {
-        _1387 = ulong(a);
+        _1407 = ulong(a);
     }
-    ulong m = _1387;
+    ulong m = _1407;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1403 = sf_norm_round_pack(param, param_1, param_2);
-    return _1403;
+    ulong _1423 = sf_norm_round_pack(param, param_1, param_2);
+    return _1423;
 }
 
 static inline __attribute__((always_inline))
@@ -1073,50 +1074,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1075;
+            ulong _1095;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1075 = sf_propagate_nan(param_4, param_5);
+                _1095 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1075 = 18444492273895866368ul;
+                _1095 = 18444492273895866368ul;
             }
-            return _1075;
+            return _1095;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1095;
+        ulong _1115;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1095 = sf_propagate_nan(param_6, param_7);
+            _1115 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1095 = _sign;
+            _1115 = _sign;
         }
-        return _1095;
+        return _1115;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1121;
+            ulong _1141;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1121 = 18444492273895866368ul;
+                _1141 = 18444492273895866368ul;
             }
             else
             {
-                _1121 = _sign | 9218868437227405312ul;
+                _1141 = _sign | 9218868437227405312ul;
             }
-            return _1121;
+            return _1141;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -1158,8 +1159,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1233 = sf_round_pack(param_10, param_11, param_12);
-    return _1233;
+    ulong _1253 = sf_round_pack(param_10, param_11, param_12);
+    return _1253;
 }
 
 static inline __attribute__((always_inline))
@@ -1189,29 +1190,304 @@ ulong det_sigmoid(thread const ulong& x)
 }
 
 static inline __attribute__((always_inline))
-ulong2 objective_single(thread const int& objective, thread const float& margin, thread const float& label, thread const float& weight)
+ulong det_nan(thread const ulong& x)
 {
-    float param = margin;
-    ulong m = f64_from_float(param);
-    float param_1 = label;
-    ulong y = f64_from_float(param_1);
+    ulong param = x;
+    ulong param_1 = x;
+    ulong param_2 = x;
+    ulong param_3 = x;
+    ulong param_4 = f64_sub(param, param_1);
+    ulong param_5 = f64_sub(param_2, param_3);
+    return f64_div(param_4, param_5);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_bits(thread const ulong& a)
+{
+    return a;
+}
+
+static inline __attribute__((always_inline))
+ulong det_split(thread ulong& x, thread int& e)
+{
+    int bias0 = 0;
+    ulong param = x;
+    ulong param_1 = 4503599627370496ul;
+    if (f64_lt(param, param_1))
+    {
+        ulong param_2 = x;
+        ulong param_3 = 4850376798678024192ul;
+        x = f64_mul(param_2, param_3);
+        bias0 = 54;
+    }
+    ulong param_4 = x;
+    ulong u = f64_bits(param_4);
+    e = (int(uint(u >> ulong(52)) & 2047u) - 1023) - bias0;
+    ulong param_5 = (u & 4503599627370495ul) | 4607182418800017408ul;
+    return f64_from_bits(param_5);
+}
+
+static inline __attribute__((always_inline))
+ulong det_log(thread const ulong& x)
+{
+    ulong param = x;
+    ulong param_1 = x;
+    bool _1965 = !f64_eq(param, param_1);
+    bool _1973;
+    if (!_1965)
+    {
+        ulong param_2 = x;
+        ulong param_3 = 0ul;
+        _1973 = f64_lt(param_2, param_3);
+    }
+    else
+    {
+        _1973 = _1965;
+    }
+    if (_1973)
+    {
+        ulong param_4 = x;
+        return det_nan(param_4);
+    }
+    ulong param_5 = x;
+    ulong param_6 = 0ul;
+    if (f64_eq(param_5, param_6))
+    {
+        ulong param_7 = 18442240474082181120ul;
+        return f64_from_bits(param_7);
+    }
+    ulong param_8 = x;
+    ulong param_9 = 9218868437227405311ul;
+    if (f64_gt(param_8, param_9))
+    {
+        return x;
+    }
+    ulong param_10 = x;
+    int param_11;
+    ulong _2004 = det_split(param_10, param_11);
+    int e = param_11;
+    ulong m = _2004;
+    ulong param_12 = m;
+    ulong param_13 = 4609047870845172685ul;
+    if (f64_gt(param_12, param_13))
+    {
+        ulong param_14 = m;
+        ulong param_15 = 4602678819172646912ul;
+        m = f64_mul(param_14, param_15);
+        e++;
+    }
+    ulong param_16 = m;
+    ulong param_17 = 4607182418800017408ul;
+    ulong param_18 = m;
+    ulong param_19 = 4607182418800017408ul;
+    ulong param_20 = f64_sub(param_16, param_17);
+    ulong param_21 = f64_add(param_18, param_19);
+    ulong s = f64_div(param_20, param_21);
+    ulong param_22 = s;
+    ulong param_23 = s;
+    ulong z = f64_mul(param_22, param_23);
+    ulong p = 4585925428558828667ul;
+    ulong param_24 = p;
+    ulong param_25 = z;
+    ulong param_26 = f64_mul(param_24, param_25);
+    ulong param_27 = 4586426698778222948ul;
+    p = f64_add(param_26, param_27);
+    ulong param_28 = p;
+    ulong param_29 = z;
+    ulong param_30 = f64_mul(param_28, param_29);
+    ulong param_31 = 4587023449039406616ul;
+    p = f64_add(param_30, param_31);
+    ulong param_32 = p;
+    ulong param_33 = z;
+    ulong param_34 = f64_mul(param_32, param_33);
+    ulong param_35 = 4587745830934523688ul;
+    p = f64_add(param_34, param_35);
+    ulong param_36 = p;
+    ulong param_37 = z;
+    ulong param_38 = f64_mul(param_36, param_37);
+    ulong param_39 = 4588638185040256542ul;
+    p = f64_add(param_38, param_39);
+    ulong param_40 = p;
+    ulong param_41 = z;
+    ulong param_42 = f64_mul(param_40, param_41);
+    ulong param_43 = 4589468260265693457ul;
+    p = f64_add(param_42, param_43);
+    ulong param_44 = p;
+    ulong param_45 = z;
+    ulong param_46 = f64_mul(param_44, param_45);
+    ulong param_47 = 4590207312512236308ul;
+    p = f64_add(param_46, param_47);
+    ulong param_48 = p;
+    ulong param_49 = z;
+    ulong param_50 = f64_mul(param_48, param_49);
+    ulong param_51 = 4591215111030249286ul;
+    p = f64_add(param_50, param_51);
+    ulong param_52 = p;
+    ulong param_53 = z;
+    ulong param_54 = f64_mul(param_52, param_53);
+    ulong param_55 = 4592670820000712476ul;
+    p = f64_add(param_54, param_55);
+    ulong param_56 = p;
+    ulong param_57 = z;
+    ulong param_58 = f64_mul(param_56, param_57);
+    ulong param_59 = 4594314991293244562ul;
+    p = f64_add(param_58, param_59);
+    ulong param_60 = p;
+    ulong param_61 = z;
+    ulong param_62 = f64_mul(param_60, param_61);
+    ulong param_63 = 4596373779694328218ul;
+    p = f64_add(param_62, param_63);
+    ulong param_64 = p;
+    ulong param_65 = z;
+    ulong param_66 = f64_mul(param_64, param_65);
+    ulong param_67 = 4599676419421066581ul;
+    p = f64_add(param_66, param_67);
+    ulong param_68 = p;
+    ulong param_69 = z;
+    ulong param_70 = f64_mul(param_68, param_69);
+    ulong param_71 = 4607182418800017408ul;
+    p = f64_add(param_70, param_71);
+    long param_72 = long(e);
+    ulong k = f64_from_i64(param_72);
+    ulong param_73 = k;
+    ulong param_74 = 4604418534311723008ul;
+    ulong param_75 = k;
+    ulong param_76 = 4461442080421002358ul;
+    ulong param_77 = 4611686018427387904ul;
+    ulong param_78 = s;
+    ulong param_79 = f64_mul(param_77, param_78);
+    ulong param_80 = p;
+    ulong param_81 = f64_mul(param_75, param_76);
+    ulong param_82 = f64_mul(param_79, param_80);
+    ulong param_83 = f64_mul(param_73, param_74);
+    ulong param_84 = f64_add(param_81, param_82);
+    return f64_add(param_83, param_84);
+}
+
+static inline __attribute__((always_inline))
+ulong det_log1p(thread const ulong& x)
+{
+    ulong param = 4607182418800017408ul;
+    ulong param_1 = x;
+    ulong u = f64_add(param, param_1);
+    ulong param_2 = u;
+    ulong param_3 = 4607182418800017408ul;
+    if (f64_eq(param_2, param_3))
+    {
+        return x;
+    }
+    ulong param_4 = u;
+    ulong param_5 = 9218868437227405311ul;
+    if (f64_gt(param_4, param_5))
+    {
+        return u;
+    }
+    ulong param_6 = u;
+    ulong param_7 = u;
+    ulong param_8 = 4607182418800017408ul;
+    ulong param_9 = x;
+    ulong param_10 = f64_sub(param_7, param_8);
+    ulong param_11 = det_log(param_6);
+    ulong param_12 = f64_div(param_9, param_10);
+    return f64_mul(param_11, param_12);
+}
+
+static inline __attribute__((always_inline))
+ulong det_sqrt(thread const ulong& x)
+{
+    ulong param = x;
+    ulong param_1 = x;
+    bool _2217 = !f64_eq(param, param_1);
+    bool _2225;
+    if (!_2217)
+    {
+        ulong param_2 = x;
+        ulong param_3 = 0ul;
+        _2225 = f64_lt(param_2, param_3);
+    }
+    else
+    {
+        _2225 = _2217;
+    }
+    if (_2225)
+    {
+        ulong param_4 = x;
+        return det_nan(param_4);
+    }
+    ulong param_5 = x;
+    ulong param_6 = 0ul;
+    bool _2235 = f64_eq(param_5, param_6);
+    bool _2243;
+    if (!_2235)
+    {
+        ulong param_7 = x;
+        ulong param_8 = 9218868437227405311ul;
+        _2243 = f64_gt(param_7, param_8);
+    }
+    else
+    {
+        _2243 = _2235;
+    }
+    if (_2243)
+    {
+        return x;
+    }
+    ulong param_9 = x;
+    int param_10;
+    ulong _2253 = det_split(param_9, param_10);
+    int e = param_10;
+    ulong m = _2253;
+    if ((e & 1) != 0)
+    {
+        ulong param_11 = m;
+        ulong param_12 = 4611686018427387904ul;
+        m = f64_mul(param_11, param_12);
+        e--;
+    }
+    ulong param_13 = 4607182418800017408ul;
+    ulong param_14 = m;
+    ulong param_15 = 4602678819172646912ul;
+    ulong param_16 = f64_add(param_13, param_14);
+    ulong param_17 = f64_mul(param_15, param_16);
+    int param_18 = e >> 1;
+    ulong y = det_scale2(param_17, param_18);
+    for (int i = 0; i < 6; i++)
+    {
+        ulong param_19 = x;
+        ulong param_20 = y;
+        ulong param_21 = y;
+        ulong param_22 = f64_div(param_19, param_20);
+        ulong param_23 = 4602678819172646912ul;
+        ulong param_24 = f64_add(param_21, param_22);
+        y = f64_mul(param_23, param_24);
+    }
+    return y;
+}
+
+static inline __attribute__((always_inline))
+ulong2 objective_single(thread const int& objective, thread const float& margin, thread const float& label, thread const float& weight, thread const ulong& param)
+{
+    float param_1 = margin;
+    ulong m = f64_from_float(param_1);
+    float param_2 = label;
+    ulong y = f64_from_float(param_2);
     ulong g;
     ulong h;
     if (objective == 1)
     {
-        ulong param_2 = m;
-        ulong p = det_sigmoid(param_2);
-        ulong param_3 = p;
-        ulong param_4 = y;
-        g = f64_sub(param_3, param_4);
-        ulong param_5 = 4607182418800017408ul;
-        ulong param_6 = p;
+        ulong param_3 = m;
+        ulong p = det_sigmoid(param_3);
+        ulong param_4 = p;
+        ulong param_5 = y;
+        g = f64_sub(param_4, param_5);
+        ulong param_6 = 4607182418800017408ul;
         ulong param_7 = p;
-        ulong param_8 = f64_sub(param_5, param_6);
-        h = f64_mul(param_7, param_8);
-        ulong param_9 = h;
-        ulong param_10 = 4367597403136100796ul;
-        if (f64_lt(param_9, param_10))
+        ulong param_8 = p;
+        ulong param_9 = f64_sub(param_6, param_7);
+        h = f64_mul(param_8, param_9);
+        ulong param_10 = h;
+        ulong param_11 = 4367597403136100796ul;
+        if (f64_lt(param_10, param_11))
         {
             h = 4367597403136100796ul;
         }
@@ -1220,37 +1496,230 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
     {
         if (objective == 3)
         {
-            ulong param_11 = m;
-            ulong param_12 = y;
-            ulong _1938;
-            if (f64_gt(param_11, param_12))
+            ulong param_12 = m;
+            ulong param_13 = y;
+            ulong _2354;
+            if (f64_gt(param_12, param_13))
             {
-                _1938 = 4607182418800017408ul;
+                _2354 = 4607182418800017408ul;
             }
             else
             {
-                ulong param_13 = m;
-                ulong param_14 = y;
-                _1938 = f64_lt(param_13, param_14) ? 13830554455654793216ul : 0ul;
+                ulong param_14 = m;
+                ulong param_15 = y;
+                _2354 = f64_lt(param_14, param_15) ? 13830554455654793216ul : 0ul;
             }
-            g = _1938;
+            g = _2354;
             h = 4607182418800017408ul;
         }
         else
         {
-            ulong param_15 = m;
-            ulong param_16 = y;
-            g = f64_sub(param_15, param_16);
-            h = 4607182418800017408ul;
+            if (objective == 4)
+            {
+                ulong param_16 = m;
+                ulong param_17 = det_exp(param_16);
+                ulong param_18 = y;
+                g = f64_sub(param_17, param_18);
+                ulong param_19 = m;
+                ulong param_20 = param;
+                ulong param_21 = f64_add(param_19, param_20);
+                h = det_exp(param_21);
+            }
+            else
+            {
+                if (objective == 5)
+                {
+                    ulong param_22 = m;
+                    ulong param_23 = f64_neg(param_22);
+                    ulong param_24 = y;
+                    ulong param_25 = det_exp(param_23);
+                    ulong r = f64_mul(param_24, param_25);
+                    ulong param_26 = 4607182418800017408ul;
+                    ulong param_27 = r;
+                    g = f64_sub(param_26, param_27);
+                    ulong param_28 = r;
+                    ulong param_29 = 4367597403136100796ul;
+                    h = f64_lt(param_28, param_29) ? 4367597403136100796ul : r;
+                }
+                else
+                {
+                    if (objective == 6)
+                    {
+                        ulong param_30 = 4607182418800017408ul;
+                        ulong param_31 = param;
+                        ulong param_32 = f64_sub(param_30, param_31);
+                        ulong param_33 = m;
+                        ulong param_34 = f64_mul(param_32, param_33);
+                        ulong a = det_exp(param_34);
+                        ulong param_35 = 4611686018427387904ul;
+                        ulong param_36 = param;
+                        ulong param_37 = f64_sub(param_35, param_36);
+                        ulong param_38 = m;
+                        ulong param_39 = f64_mul(param_37, param_38);
+                        ulong b = det_exp(param_39);
+                        ulong param_40 = y;
+                        ulong param_41 = a;
+                        ulong param_42 = b;
+                        ulong param_43 = f64_mul(param_40, param_41);
+                        g = f64_sub(param_42, param_43);
+                        ulong param_44 = 4611686018427387904ul;
+                        ulong param_45 = param;
+                        ulong param_46 = f64_sub(param_44, param_45);
+                        ulong param_47 = b;
+                        ulong param_48 = 4607182418800017408ul;
+                        ulong param_49 = param;
+                        ulong param_50 = y;
+                        ulong param_51 = f64_sub(param_48, param_49);
+                        ulong param_52 = f64_mul(param_50, param_51);
+                        ulong param_53 = a;
+                        ulong param_54 = f64_mul(param_46, param_47);
+                        ulong param_55 = f64_mul(param_52, param_53);
+                        h = f64_sub(param_54, param_55);
+                        ulong param_56 = h;
+                        ulong param_57 = 4367597403136100796ul;
+                        if (f64_lt(param_56, param_57))
+                        {
+                            h = 4367597403136100796ul;
+                        }
+                    }
+                    else
+                    {
+                        if (objective == 7)
+                        {
+                            ulong param_58 = m;
+                            ulong param_59 = 13830554446647593961ul;
+                            ulong q = f64_lt(param_58, param_59) ? 13830554446647593961ul : m;
+                            ulong param_60 = q;
+                            ulong param_61 = 4607182418800017408ul;
+                            ulong q1 = f64_add(param_60, param_61);
+                            ulong param_62 = q;
+                            ulong param_63 = y;
+                            ulong param_64 = det_log1p(param_62);
+                            ulong param_65 = det_log1p(param_63);
+                            ulong d = f64_sub(param_64, param_65);
+                            ulong param_66 = d;
+                            ulong param_67 = q1;
+                            g = f64_div(param_66, param_67);
+                            ulong param_68 = 4607182418800017408ul;
+                            ulong param_69 = d;
+                            ulong param_70 = q1;
+                            ulong param_71 = q1;
+                            ulong param_72 = f64_sub(param_68, param_69);
+                            ulong param_73 = f64_mul(param_70, param_71);
+                            h = f64_div(param_72, param_73);
+                            ulong param_74 = h;
+                            ulong param_75 = 4517329193108106637ul;
+                            if (f64_lt(param_74, param_75))
+                            {
+                                h = 4517329193108106637ul;
+                            }
+                        }
+                        else
+                        {
+                            if (objective == 8)
+                            {
+                                ulong param_76 = m;
+                                ulong param_77 = y;
+                                ulong z = f64_sub(param_76, param_77);
+                                ulong param_78 = z;
+                                ulong param_79 = param;
+                                ulong t = f64_div(param_78, param_79);
+                                ulong param_80 = t;
+                                ulong param_81 = t;
+                                ulong param_82 = 4607182418800017408ul;
+                                ulong param_83 = f64_mul(param_80, param_81);
+                                ulong scale = f64_add(param_82, param_83);
+                                ulong param_84 = scale;
+                                ulong root = det_sqrt(param_84);
+                                ulong param_85 = z;
+                                ulong param_86 = root;
+                                g = f64_div(param_85, param_86);
+                                ulong param_87 = scale;
+                                ulong param_88 = root;
+                                ulong param_89 = 4607182418800017408ul;
+                                ulong param_90 = f64_mul(param_87, param_88);
+                                h = f64_div(param_89, param_90);
+                            }
+                            else
+                            {
+                                if (objective == 9)
+                                {
+                                    ulong param_91 = m;
+                                    ulong param_92 = y;
+                                    bool _2581 = f64_gt(param_91, param_92);
+                                    bool _2590;
+                                    if (!_2581)
+                                    {
+                                        ulong param_93 = m;
+                                        ulong param_94 = y;
+                                        _2590 = f64_eq(param_93, param_94);
+                                    }
+                                    else
+                                    {
+                                        _2590 = _2581;
+                                    }
+                                    ulong _2591;
+                                    if (_2590)
+                                    {
+                                        ulong param_95 = 4607182418800017408ul;
+                                        ulong param_96 = param;
+                                        _2591 = f64_sub(param_95, param_96);
+                                    }
+                                    else
+                                    {
+                                        ulong param_97 = param;
+                                        _2591 = f64_neg(param_97);
+                                    }
+                                    g = _2591;
+                                    h = 4607182418800017408ul;
+                                }
+                                else
+                                {
+                                    if (objective == 10)
+                                    {
+                                        ulong param_98 = 4611686018427387904ul;
+                                        ulong param_99 = y;
+                                        ulong param_100 = f64_mul(param_98, param_99);
+                                        ulong param_101 = 4607182418800017408ul;
+                                        ulong s = f64_sub(param_100, param_101);
+                                        ulong param_102 = m;
+                                        ulong param_103 = s;
+                                        ulong param_104 = f64_mul(param_102, param_103);
+                                        ulong param_105 = 4607182418800017408ul;
+                                        if (f64_lt(param_104, param_105))
+                                        {
+                                            ulong param_106 = s;
+                                            g = f64_neg(param_106);
+                                            h = 4607182418800017408ul;
+                                        }
+                                        else
+                                        {
+                                            g = 0ul;
+                                            h = 4367597403136100796ul;
+                                        }
+                                    }
+                                    else
+                                    {
+                                        ulong param_107 = m;
+                                        ulong param_108 = y;
+                                        g = f64_sub(param_107, param_108);
+                                        h = 4607182418800017408ul;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
-    float param_17 = weight;
-    ulong w = f64_from_float(param_17);
-    ulong param_18 = g;
-    ulong param_19 = w;
-    ulong param_20 = h;
-    ulong param_21 = w;
-    return ulong2(f64_mul(param_18, param_19), f64_mul(param_20, param_21));
+    float param_109 = weight;
+    ulong w = f64_from_float(param_109);
+    ulong param_110 = g;
+    ulong param_111 = w;
+    ulong param_112 = h;
+    ulong param_113 = w;
+    return ulong2(f64_mul(param_110, param_111), f64_mul(param_112, param_113));
 }
 
 static inline __attribute__((always_inline))
@@ -1259,48 +1728,48 @@ ulong f64_abs(thread const ulong& a)
     return a & 9223372036854775807ul;
 }
 
-kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2325 [[buffer(1)]], const device Margins& _2086 [[buffer(2)]], const device Labels& _2257 [[buffer(3)]], const device Weights& _2208 [[buffer(4)]], device GroupMax& _2444 [[buffer(5)]], device SoftmaxNorm& _2160 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _3007 [[buffer(1)]], const device Margins& _2765 [[buffer(2)]], const device Labels& _2934 [[buffer(3)]], const device Weights& _2885 [[buffer(4)]], device GroupMax& _3126 [[buffer(5)]], device SoftmaxNorm& _2839 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup ulong s_g[WG];
     threadgroup ulong s_h[WG];
     uint lid = gl_LocalInvocationID.x;
     ulong max_g = 0ul;
     ulong max_h = 0ul;
-    uint _2043 = gl_NumWorkGroups.x * WG;
-    float _2202;
-    for (uint stride = _2043, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
+    uint _2723 = gl_NumWorkGroups.x * WG;
+    float _2879;
+    for (uint stride = _2723, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
     {
         ulong2 gh = ulong2(0ul);
         uint base = r * pc.num_outputs;
-        bool _2073 = pc.objective == 2;
-        bool _2079;
-        if (_2073)
+        bool _2752 = pc.objective == 2;
+        bool _2758;
+        if (_2752)
         {
-            _2079 = pc.norm_write != 0u;
+            _2758 = pc.norm_write != 0u;
         }
         else
         {
-            _2079 = _2073;
+            _2758 = _2752;
         }
-        if (_2079)
+        if (_2758)
         {
-            float param = _2086.margins[base];
+            float param = _2765.margins[base];
             ulong top = f64_from_float(param);
             for (uint c = 1u; c < pc.num_outputs; c++)
             {
-                float param_1 = _2086.margins[base + c];
+                float param_1 = _2765.margins[base + c];
                 ulong param_2 = f64_from_float(param_1);
                 ulong param_3 = top;
                 if (f64_gt(param_2, param_3))
                 {
-                    float param_4 = _2086.margins[base + c];
+                    float param_4 = _2765.margins[base + c];
                     top = f64_from_float(param_4);
                 }
             }
             ulong sum = 0ul;
             for (uint c_1 = 0u; c_1 < pc.num_outputs; c_1++)
             {
-                float param_5 = _2086.margins[base + c_1];
+                float param_5 = _2765.margins[base + c_1];
                 ulong param_6 = f64_from_float(param_5);
                 ulong param_7 = top;
                 ulong param_8 = f64_sub(param_6, param_7);
@@ -1310,7 +1779,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2325 [[buff
             }
             ulong param_11 = top;
             ulong param_12 = sum;
-            _2160.softmax_norm[r] = uint4(f64_words(param_11), f64_words(param_12));
+            _2839.softmax_norm[r] = uint4(f64_words(param_11), f64_words(param_12));
         }
         ulong param_13 = as_type<ulong>(pc.seed);
         int param_14 = pc.round_index;
@@ -1320,28 +1789,28 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2325 [[buff
         {
             if (pc.has_weight != 0u)
             {
-                _2202 = _2208.weight[r];
+                _2879 = _2885.weight[r];
             }
             else
             {
-                _2202 = 1.0;
+                _2879 = 1.0;
             }
-            float w = _2202;
+            float w = _2879;
             if (pc.objective == 2)
             {
-                uint4 norm = _2160.softmax_norm[r];
+                uint4 norm = _2839.softmax_norm[r];
                 uint2 param_17 = norm.xy;
                 ulong top_1 = f64_from_words(param_17);
                 uint2 param_18 = norm.zw;
                 ulong sum_1 = f64_from_words(param_18);
-                float param_19 = _2086.margins[base + pc.output_index];
+                float param_19 = _2765.margins[base + pc.output_index];
                 ulong param_20 = f64_from_float(param_19);
                 ulong param_21 = top_1;
                 ulong param_22 = f64_sub(param_20, param_21);
                 ulong param_23 = det_exp(param_22);
                 ulong param_24 = sum_1;
                 ulong p = f64_div(param_23, param_24);
-                ulong y = (int(_2257.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
+                ulong y = (int(_2934.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
                 ulong param_25 = 4611686018427387904ul;
                 ulong param_26 = p;
                 ulong param_27 = 4607182418800017408ul;
@@ -1367,27 +1836,29 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2325 [[buff
             }
             else
             {
-                int param_40 = pc.objective;
-                float param_41 = _2086.margins[base + pc.output_index];
-                float param_42 = _2257.label[r];
-                float param_43 = w;
-                gh = objective_single(param_40, param_41, param_42, param_43);
+                uint2 param_40 = pc.param;
+                int param_41 = pc.objective;
+                float param_42 = _2765.margins[base + pc.output_index];
+                float param_43 = _2934.label[r];
+                float param_44 = w;
+                ulong param_45 = f64_from_words(param_40);
+                gh = objective_single(param_41, param_42, param_43, param_44, param_45);
             }
         }
-        ulong param_44 = gh.x;
-        ulong param_45 = gh.y;
-        _2325.grad[r] = uint4(f64_words(param_44), f64_words(param_45));
         ulong param_46 = gh.x;
-        ulong param_47 = f64_abs(param_46);
-        ulong param_48 = max_g;
-        if (f64_gt(param_47, param_48))
+        ulong param_47 = gh.y;
+        _3007.grad[r] = uint4(f64_words(param_46), f64_words(param_47));
+        ulong param_48 = gh.x;
+        ulong param_49 = f64_abs(param_48);
+        ulong param_50 = max_g;
+        if (f64_gt(param_49, param_50))
         {
-            ulong param_49 = gh.x;
-            max_g = f64_abs(param_49);
+            ulong param_51 = gh.x;
+            max_g = f64_abs(param_51);
         }
-        ulong param_50 = gh.y;
-        ulong param_51 = max_h;
-        if (f64_gt(param_50, param_51))
+        ulong param_52 = gh.y;
+        ulong param_53 = max_h;
+        if (f64_gt(param_52, param_53))
         {
             max_h = gh.y;
         }
@@ -1395,19 +1866,19 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2325 [[buff
     s_g[lid] = max_g;
     s_h[lid] = max_h;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _2382; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _3064; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
-            ulong param_52 = s_g[lid + half_size];
-            ulong param_53 = s_g[lid];
-            if (f64_gt(param_52, param_53))
+            ulong param_54 = s_g[lid + half_size];
+            ulong param_55 = s_g[lid];
+            if (f64_gt(param_54, param_55))
             {
                 s_g[lid] = s_g[lid + half_size];
             }
-            ulong param_54 = s_h[lid + half_size];
-            ulong param_55 = s_h[lid];
-            if (f64_gt(param_54, param_55))
+            ulong param_56 = s_h[lid + half_size];
+            ulong param_57 = s_h[lid];
+            if (f64_gt(param_56, param_57))
             {
                 s_h[lid] = s_h[lid + half_size];
             }
@@ -1416,9 +1887,9 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2325 [[buff
     }
     if (lid == 0u)
     {
-        ulong param_56 = s_g[0];
-        ulong param_57 = s_h[0];
-        _2444.group_max[gl_WorkGroupID.x] = uint4(f64_words(param_56), f64_words(param_57));
+        ulong param_58 = s_g[0];
+        ulong param_59 = s_h[0];
+        _3126.group_max[gl_WorkGroupID.x] = uint4(f64_words(param_58), f64_words(param_59));
     }
 }
 
