@@ -63,6 +63,7 @@ static const struct gpl_backend_ops vk_ops = {
     .release_histograms = vk_release_histograms,
     .read_histogram = vk_read_histogram,
     .memory = vk_memory,
+    .write_pairs = vk_write_pairs,
     .predict = vk_predict,
 };
 

@@ -357,6 +357,7 @@ gpulayer_status vk_subtract_histograms(gpl_backend *be, const gpl_hist_subtract 
 gpulayer_status vk_release_histograms(gpl_backend *be, const int32_t *nodes,
                                       int32_t num_nodes);
 gpulayer_status vk_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out);
+gpulayer_status vk_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_pair *in);
 vk_range vk_hist_range(const vk_context *c, vk_hist_slot s);
 void vk_hist_free_pool(vk_context *c);
 /* New histogram slots: a page of them when the last is full (the slot

@@ -1,7 +1,7 @@
 /* vk_hist.c -- node histograms: the pool of histogram slots, the two-stage
  * build (workgroup-local histograms per feature chunk, then a reduction of
  * the partials, for the nodes of a level together), subtraction, release
- * and read-back. */
+ * read-back, and the pairs the host writes (write_pairs). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -399,4 +399,20 @@ gpulayer_status vk_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *
     vk_range r = vk_hist_range(c, vk_node_slot(c, node));
     /* Word pairs (lo, hi) of little-endian int64: gpl_grad_pair's layout. */
     return vk_buffer_read(c, r.buf, r.offset, out, (VkDeviceSize)c->shape.hist_len * 16);
+}
+
+/* Pairs from the host replace a node's histogram, or every row's quantized
+ * gradient pair (GPL_ROW_GRADIENTS): quantize.comp's layout, two
+ * little-endian int64 a row, is gpl_grad_pair's. */
+gpulayer_status vk_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_pair *in)
+{
+    vk_context *c = vk_ctx(be);
+    if (node == GPL_ROW_GRADIENTS) {
+        const VkDeviceSize bytes = (VkDeviceSize)c->shape.num_rows * 16;
+        return bytes ? vk_buffer_write(c, &c->buf.grad, 0, in, bytes) : GPULAYER_OK;
+    }
+    vk_hist_slot slot;
+    GPL_CHECK(acquire(c, node, &slot));
+    return vk_buffer_write(c, &c->pages[slot.page], (VkDeviceSize)slot.index * c->slot_bytes, in,
+                           (VkDeviceSize)c->shape.hist_len * 16);
 }
