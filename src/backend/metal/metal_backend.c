@@ -69,6 +69,7 @@ static const struct gpl_backend_ops mtl_ops = {
     .release_histograms = mtl_release_histograms,
     .read_histogram = mtl_read_histogram,
     .memory = mtl_memory,
+    .write_pairs = mtl_write_pairs,
 };
 
 gpulayer_status gpl_metal_backend_create(const gpl_backend_config *config, gpl_backend **out)

@@ -122,6 +122,7 @@ gpulayer_status mtl_subtract_histograms(gpl_backend *be, const gpl_hist_subtract
 gpulayer_status mtl_release_histograms(gpl_backend *be, const int32_t *nodes,
                                        int32_t num_nodes);
 gpulayer_status mtl_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out);
+gpulayer_status mtl_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_pair *in);
 void mtl_hist_release_all(mtl_context *c);
 /* The slot pool's grow callback: a slot's buffer is made when taken. */
 gpulayer_status mtl_hist_grow(void *user, int32_t node, int32_t first, int32_t room,

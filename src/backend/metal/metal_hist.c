@@ -1,7 +1,7 @@
 /* metal_hist.c -- node histograms: the two-stage build (threadgroup
  * histograms per feature chunk, then a reduction of the partials, for the
  * nodes of a level together in one command buffer), subtraction, release
- * and read-back. Each node's histogram is a pool buffer; a released one
+ * read-back and the pairs the host writes (write_pairs). Each node's histogram is a pool buffer; a released one
  * returns to the pool once the batches that used it have completed. */
 #include <stdlib.h>
 #include <string.h>
@@ -172,4 +172,37 @@ gpulayer_status mtl_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair 
     GPL_CHECK(gpl_mtl_context_status(c->rt));
     /* Word pairs (lo, hi) of little-endian int64: gpl_grad_pair's layout. */
     return gpl_mtl_buf_read(c->rt, mtl_node_hist(c, node), 0, out, (size_t)c->shape.hist_len * 16);
+}
+
+/* Private storage (the workspace tuning) has no host view: the pairs go
+ * through a shared buffer and a copy on the device. */
+static gpulayer_status write_row_gradients(mtl_context *c, const gpl_grad_pair *in)
+{
+    const size_t bytes = (size_t)c->shape.num_rows * 16;
+    if (bytes == 0) return GPULAYER_OK;
+    if (c->buf.grad.contents) return gpl_mtl_buf_write(c->rt, &c->buf.grad, 0, in, bytes);
+    gpl_mtl_buf host;
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &host, bytes, GPL_MTL_SHARED, "gradient pairs"));
+    gpulayer_status st = gpl_mtl_buf_write(c->rt, &host, 0, in, bytes);
+    if (st == GPULAYER_OK) st = gpl_mtl_begin(c->rt, "write_pairs", -1);
+    if (st == GPULAYER_OK) {
+        st = gpl_mtl_copy(c->rt, &host, 0, &c->buf.grad, 0, bytes);
+        if (st == GPULAYER_OK) st = gpl_mtl_commit(c->rt, 1);
+        else gpl_mtl_abandon(c->rt);
+    }
+    gpl_mtl_buf_release(c->rt, &host);
+    return st;
+}
+
+/* Pairs from the host replace a node's histogram, or every row's quantized
+ * gradient pair (GPL_ROW_GRADIENTS): quantize.comp's layout, two
+ * little-endian int64 a row, is gpl_grad_pair's. */
+gpulayer_status mtl_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_pair *in)
+{
+    mtl_context *c = mtl_ctx(be);
+    GPL_CHECK(gpl_mtl_context_status(c->rt));
+    if (node == GPL_ROW_GRADIENTS) return write_row_gradients(c, in);
+    GPL_CHECK(acquire(c, node, "write_pairs"));
+    return gpl_mtl_buf_write(c->rt, mtl_node_hist(c, node), 0, in,
+                             (size_t)c->shape.hist_len * 16);
 }
