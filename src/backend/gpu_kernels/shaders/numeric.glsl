@@ -14,7 +14,14 @@
 //     the kernel translates to Metal.
 // Doubles cross buffers and push constants as uvec2 words (low, high) in
 // both variants: MSL 2.1 has neither double nor 64-bit integers in buffers.
+//
+// Compilers inline every call, and an operation of the soft variant is a
+// few hundred integer instructions: series run as loops over constant
+// tables and each function is called from as few places as possible
+// ([[dont_unroll]] where the count is known), or the soft kernels take
+// drivers minutes and gigabytes to compile.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_control_flow_attributes : require
 
 #ifdef GPL_SOFT_F64
 #include "soft_f64.glsl"
@@ -100,6 +107,37 @@ const int OBJ_HINGE = 10;
 #define F64_DBL_MAX F64C(0x7fefffffffffffffUL, 1.7976931348623157e308LF)
 #define F64_NEG_INF f64_from_bits(0xfff0000000000000UL)
 
+// gpl_det_exp's series, 1/13! down to 1/0!, in Horner order.
+const f64 EXP_SERIES[14] = f64[14](
+    F64C(0x3de6124613a86d09UL, 1.0LF / 6227020800.0LF),
+    F64C(0x3e21eed8eff8d898UL, 1.0LF / 479001600.0LF),
+    F64C(0x3e5ae64567f544e4UL, 1.0LF / 39916800.0LF),
+    F64C(0x3e927e4fb7789f5cUL, 1.0LF / 3628800.0LF),
+    F64C(0x3ec71de3a556c734UL, 1.0LF / 362880.0LF),
+    F64C(0x3efa01a01a01a01aUL, 1.0LF / 40320.0LF),
+    F64C(0x3f2a01a01a01a01aUL, 1.0LF / 5040.0LF),
+    F64C(0x3f56c16c16c16c17UL, 1.0LF / 720.0LF),
+    F64C(0x3f81111111111111UL, 1.0LF / 120.0LF),
+    F64C(0x3fa5555555555555UL, 1.0LF / 24.0LF),
+    F64C(0x3fc5555555555555UL, 1.0LF / 6.0LF),
+    F64_HALF, F64_ONE, F64_ONE);
+
+// gpl_det_log's series, 1/25 down to 1/1, in Horner order.
+const f64 LOG_SERIES[13] = f64[13](
+    F64C(0x3fa47ae147ae147bUL, 1.0LF / 25.0LF),
+    F64C(0x3fa642c8590b2164UL, 1.0LF / 23.0LF),
+    F64C(0x3fa8618618618618UL, 1.0LF / 21.0LF),
+    F64C(0x3faaf286bca1af28UL, 1.0LF / 19.0LF),
+    F64C(0x3fae1e1e1e1e1e1eUL, 1.0LF / 17.0LF),
+    F64C(0x3fb1111111111111UL, 1.0LF / 15.0LF),
+    F64C(0x3fb3b13b13b13b14UL, 1.0LF / 13.0LF),
+    F64C(0x3fb745d1745d1746UL, 1.0LF / 11.0LF),
+    F64C(0x3fbc71c71c71c71cUL, 1.0LF / 9.0LF),
+    F64C(0x3fc2492492492492UL, 1.0LF / 7.0LF),
+    F64C(0x3fc999999999999aUL, 1.0LF / 5.0LF),
+    F64C(0x3fd5555555555555UL, 1.0LF / 3.0LF),
+    F64_ONE);
+
 // 2^e for -1022 < e < 1024, from its exponent bits.
 f64 pow2(int e) { return f64_from_bits(uint64_t(uint(e + 1023)) << 52); }
 
@@ -123,20 +161,8 @@ f64 det_exp(f64 x)
     if (f64_lt(x, F64C(0xc087480000000000UL, -745.0LF))) return F64_ZERO;
     const f64 k = f64_round_even(f64_mul(x, inv_ln2));
     const f64 r = f64_sub(f64_sub(x, f64_mul(k, ln2_hi)), f64_mul(k, ln2_lo));
-    f64 p = F64C(0x3de6124613a86d09UL, 1.0LF / 6227020800.0LF);
-    p = f64_add(f64_mul(p, r), F64C(0x3e21eed8eff8d898UL, 1.0LF / 479001600.0LF));
-    p = f64_add(f64_mul(p, r), F64C(0x3e5ae64567f544e4UL, 1.0LF / 39916800.0LF));
-    p = f64_add(f64_mul(p, r), F64C(0x3e927e4fb7789f5cUL, 1.0LF / 3628800.0LF));
-    p = f64_add(f64_mul(p, r), F64C(0x3ec71de3a556c734UL, 1.0LF / 362880.0LF));
-    p = f64_add(f64_mul(p, r), F64C(0x3efa01a01a01a01aUL, 1.0LF / 40320.0LF));
-    p = f64_add(f64_mul(p, r), F64C(0x3f2a01a01a01a01aUL, 1.0LF / 5040.0LF));
-    p = f64_add(f64_mul(p, r), F64C(0x3f56c16c16c16c17UL, 1.0LF / 720.0LF));
-    p = f64_add(f64_mul(p, r), F64C(0x3f81111111111111UL, 1.0LF / 120.0LF));
-    p = f64_add(f64_mul(p, r), F64C(0x3fa5555555555555UL, 1.0LF / 24.0LF));
-    p = f64_add(f64_mul(p, r), F64C(0x3fc5555555555555UL, 1.0LF / 6.0LF));
-    p = f64_add(f64_mul(p, r), F64_HALF);
-    p = f64_add(f64_mul(p, r), F64_ONE);
-    p = f64_add(f64_mul(p, r), F64_ONE);
+    f64 p = EXP_SERIES[0];
+    [[dont_unroll]] for (int i = 1; i < 14; i++) p = f64_add(f64_mul(p, r), EXP_SERIES[i]);
     // k is integral and within [-1075, 1023]: the conversion is exact.
     return det_scale2(p, int(f64_llrint(k)));
 }
@@ -178,19 +204,19 @@ f64 det_log(f64 x)
     }
     const f64 s = f64_div(f64_sub(m, F64_ONE), f64_add(m, F64_ONE));
     const f64 z = f64_mul(s, s);
-    f64 p = F64C(0x3fa47ae147ae147bUL, 1.0LF / 25.0LF);
-    p = f64_add(f64_mul(p, z), F64C(0x3fa642c8590b2164UL, 1.0LF / 23.0LF));
-    p = f64_add(f64_mul(p, z), F64C(0x3fa8618618618618UL, 1.0LF / 21.0LF));
-    p = f64_add(f64_mul(p, z), F64C(0x3faaf286bca1af28UL, 1.0LF / 19.0LF));
-    p = f64_add(f64_mul(p, z), F64C(0x3fae1e1e1e1e1e1eUL, 1.0LF / 17.0LF));
-    p = f64_add(f64_mul(p, z), F64C(0x3fb1111111111111UL, 1.0LF / 15.0LF));
-    p = f64_add(f64_mul(p, z), F64C(0x3fb3b13b13b13b14UL, 1.0LF / 13.0LF));
-    p = f64_add(f64_mul(p, z), F64C(0x3fb745d1745d1746UL, 1.0LF / 11.0LF));
-    p = f64_add(f64_mul(p, z), F64C(0x3fbc71c71c71c71cUL, 1.0LF / 9.0LF));
-    p = f64_add(f64_mul(p, z), F64C(0x3fc2492492492492UL, 1.0LF / 7.0LF));
-    p = f64_add(f64_mul(p, z), F64C(0x3fc999999999999aUL, 1.0LF / 5.0LF));
-    p = f64_add(f64_mul(p, z), F64C(0x3fd5555555555555UL, 1.0LF / 3.0LF));
-    p = f64_add(f64_mul(p, z), F64_ONE);
+    f64 p = LOG_SERIES[0];
+    p = f64_add(f64_mul(p, z), LOG_SERIES[1]);
+    p = f64_add(f64_mul(p, z), LOG_SERIES[2]);
+    p = f64_add(f64_mul(p, z), LOG_SERIES[3]);
+    p = f64_add(f64_mul(p, z), LOG_SERIES[4]);
+    p = f64_add(f64_mul(p, z), LOG_SERIES[5]);
+    p = f64_add(f64_mul(p, z), LOG_SERIES[6]);
+    p = f64_add(f64_mul(p, z), LOG_SERIES[7]);
+    p = f64_add(f64_mul(p, z), LOG_SERIES[8]);
+    p = f64_add(f64_mul(p, z), LOG_SERIES[9]);
+    p = f64_add(f64_mul(p, z), LOG_SERIES[10]);
+    p = f64_add(f64_mul(p, z), LOG_SERIES[11]);
+    p = f64_add(f64_mul(p, z), LOG_SERIES[12]);
     const f64 k = f64_from_i64(int64_t(e));
     return f64_add(f64_mul(k, ln2_hi),
                    f64_add(f64_mul(k, ln2_lo), f64_mul(f64_mul(F64_TWO, s), p)));
@@ -219,17 +245,49 @@ f64 det_sqrt(f64 x)
     }
     // e is even: the shift is C's e / 2.
     f64 y = det_scale2(f64_mul(F64_HALF, f64_add(F64_ONE, m)), e >> 1);
-    for (int i = 0; i < 6; i++) y = f64_mul(F64_HALF, f64_add(y, f64_div(x, y)));
+    [[dont_unroll]] for (int i = 0; i < 6; i++)
+        y = f64_mul(F64_HALF, f64_add(y, f64_div(x, y)));
     return y;
 }
 
-// gpl_objective_single: returns (grad, hess); param as in backend.h.
+// gpl_objective_single: returns (grad, hess); param as in backend.h. The
+// kinds share one call of det_exp (twice for Poisson and Tweedie), one of
+// det_log1p and one of det_sqrt, the same operations as the C.
 f64x2 objective_single(int objective, float margin, float label, float weight, f64 param)
 {
     const f64 m = f64_from_float(margin), y = f64_from_float(label);
+    // The arguments of exp: sigmoid's and gamma's -m, Poisson's m and
+    // m + max_delta_step, Tweedie's (1 - rho) m and (2 - rho) m.
+    int exps = 0;
+    f64 x0 = m, x1 = m;
+    if (objective == OBJ_LOGISTIC || objective == OBJ_GAMMA) {
+        exps = 1;
+        x0 = f64_neg(m);
+    } else if (objective == OBJ_POISSON) {
+        exps = 2;
+        x1 = f64_add(m, param);
+    } else if (objective == OBJ_TWEEDIE) {
+        exps = 2;
+        x0 = f64_mul(f64_sub(F64_ONE, param), m);
+        x1 = f64_mul(f64_sub(F64_TWO, param), m);
+    }
+    f64 e0 = F64_ZERO, e1 = F64_ZERO;
+    [[dont_unroll]] for (int i = 0; i < exps; i++) {
+        const f64 e = det_exp(i == 0 ? x0 : x1);
+        if (i == 0) e0 = e; else e1 = e;
+    }
+    // Squared log error: the margin clamped to -1 + 1e-6, and log1p of it
+    // and of the label.
+    const f64 floor_q = F64C(0xbfeffffde7210be9UL, -0.999999LF); // -1.0 + 1e-6
+    const f64 q = f64_lt(m, floor_q) ? floor_q : m;
+    f64 lq = F64_ZERO, ly = F64_ZERO;
+    if (objective == OBJ_SQUARED_LOG_ERROR) {
+        lq = det_log1p(q);
+        ly = det_log1p(y);
+    }
     f64 g, h;
     if (objective == OBJ_LOGISTIC) {
-        const f64 p = det_sigmoid(m);
+        const f64 p = f64_div(F64_ONE, f64_add(F64_ONE, e0)); // det_sigmoid
         g = f64_sub(p, y);
         h = f64_mul(p, f64_sub(F64_ONE, p));
         if (f64_lt(h, F64_MIN_HESS)) h = F64_MIN_HESS;
@@ -237,24 +295,20 @@ f64x2 objective_single(int objective, float margin, float label, float weight, f
         g = f64_gt(m, y) ? F64_ONE : (f64_lt(m, y) ? F64_MINUS_ONE : F64_ZERO);
         h = F64_ONE;
     } else if (objective == OBJ_POISSON) {
-        g = f64_sub(det_exp(m), y);
-        h = det_exp(f64_add(m, param));
+        g = f64_sub(e0, y);
+        h = e1;
     } else if (objective == OBJ_GAMMA) {
-        const f64 r = f64_mul(y, det_exp(f64_neg(m)));
+        const f64 r = f64_mul(y, e0);
         g = f64_sub(F64_ONE, r);
         h = f64_lt(r, F64_MIN_HESS) ? F64_MIN_HESS : r;
     } else if (objective == OBJ_TWEEDIE) {
-        const f64 a = det_exp(f64_mul(f64_sub(F64_ONE, param), m));
-        const f64 b = det_exp(f64_mul(f64_sub(F64_TWO, param), m));
-        g = f64_sub(b, f64_mul(y, a));
-        h = f64_sub(f64_mul(f64_sub(F64_TWO, param), b),
-                    f64_mul(f64_mul(y, f64_sub(F64_ONE, param)), a));
+        g = f64_sub(e1, f64_mul(y, e0));
+        h = f64_sub(f64_mul(f64_sub(F64_TWO, param), e1),
+                    f64_mul(f64_mul(y, f64_sub(F64_ONE, param)), e0));
         if (f64_lt(h, F64_MIN_HESS)) h = F64_MIN_HESS;
     } else if (objective == OBJ_SQUARED_LOG_ERROR) {
-        const f64 floor_q = F64C(0xbfeffffde7210be9UL, -0.999999LF); // -1.0 + 1e-6
-        const f64 q = f64_lt(m, floor_q) ? floor_q : m;
         const f64 q1 = f64_add(q, F64_ONE);
-        const f64 d = f64_sub(det_log1p(q), det_log1p(y));
+        const f64 d = f64_sub(lq, ly);
         g = f64_div(d, q1);
         h = f64_div(f64_sub(F64_ONE, d), f64_mul(q1, q1));
         const f64 h_floor = F64C(0x3eb0c6f7a0b5ed8dUL, 1e-6LF);

@@ -1,9 +1,48 @@
 #pragma clang diagnostic ignored "-Wmissing-prototypes"
+#pragma clang diagnostic ignored "-Wmissing-braces"
 
 #include <metal_stdlib>
 #include <simd/simd.h>
 
 using namespace metal;
+
+template<typename T, size_t Num>
+struct spvUnsafeArray
+{
+    T elements[Num ? Num : 1];
+    
+    thread T& operator [] (size_t pos) thread
+    {
+        return elements[pos];
+    }
+    constexpr const thread T& operator [] (size_t pos) const thread
+    {
+        return elements[pos];
+    }
+    
+    device T& operator [] (size_t pos) device
+    {
+        return elements[pos];
+    }
+    constexpr const device T& operator [] (size_t pos) const device
+    {
+        return elements[pos];
+    }
+    
+    constexpr const constant T& operator [] (size_t pos) const constant
+    {
+        return elements[pos];
+    }
+    
+    threadgroup T& operator [] (size_t pos) threadgroup
+    {
+        return elements[pos];
+    }
+    constexpr const threadgroup T& operator [] (size_t pos) const threadgroup
+    {
+        return elements[pos];
+    }
+};
 
 // Implementation of the unsigned GLSL findMSB() function
 template<typename T>
@@ -57,16 +96,19 @@ struct Grad
     uint4 grad[1];
 };
 
-constant uint _3064 = (WG / 2u);
+constant uint _3023 = (WG / 2u);
 
 struct GroupMax
 {
     uint4 group_max[1];
 };
 
-constant uint _3144_tmp [[function_constant(0)]];
-constant uint _3144 = is_function_constant_defined(_3144_tmp) ? _3144_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3144, 1u, 1u);
+constant uint _3103_tmp [[function_constant(0)]];
+constant uint _3103 = is_function_constant_defined(_3103_tmp) ? _3103_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3103, 1u, 1u);
+
+constant spvUnsafeArray<ulong, 14> _1798 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3107 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 int sf_clz64(thread const ulong& a)
@@ -92,16 +134,16 @@ ulong sf_from_f32(thread const uint& f)
     ulong m = ulong(f & 8388607u);
     if (e == 255)
     {
-        ulong _1450;
+        ulong _1447;
         if (m != 0ul)
         {
-            _1450 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
+            _1447 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
         }
         else
         {
-            _1450 = _sign | 9218868437227405312ul;
+            _1447 = _sign | 9218868437227405312ul;
         }
-        return _1450;
+        return _1447;
     }
     if (e == 0)
     {
@@ -134,18 +176,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1531 = sf_is_nan(param);
-    bool _1538;
-    if (!_1531)
+    bool _1528 = sf_is_nan(param);
+    bool _1535;
+    if (!_1528)
     {
         ulong param_1 = b;
-        _1538 = sf_is_nan(param_1);
+        _1535 = sf_is_nan(param_1);
     }
     else
     {
-        _1538 = _1531;
+        _1535 = _1528;
     }
-    if (_1538)
+    if (_1535)
     {
         return false;
     }
@@ -153,28 +195,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1564;
+        bool _1561;
         if (na)
         {
-            _1564 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1561 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1564 = na;
+            _1561 = na;
         }
-        return _1564;
+        return _1561;
     }
-    bool _1568 = a != b;
-    bool _1576;
-    if (_1568)
+    bool _1565 = a != b;
+    bool _1573;
+    if (_1565)
     {
-        _1576 = na != (a < b);
+        _1573 = na != (a < b);
     }
     else
     {
-        _1576 = _1568;
+        _1573 = _1565;
     }
-    return _1576;
+    return _1573;
 }
 
 static inline __attribute__((always_inline))
@@ -230,17 +272,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _341 = e > 2045;
-            bool _350;
-            if (!_341)
+            bool _338 = e > 2045;
+            bool _347;
+            if (!_338)
             {
-                _350 = (sig + 512ul) >= 9223372036854775808ul;
+                _347 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _350 = _341;
+                _347 = _338;
             }
-            if (_350)
+            if (_347)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -277,8 +319,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _422 = sf_round_pack(param_4, param_5, param_6);
-    return _422;
+    ulong _419 = sf_round_pack(param_4, param_5, param_6);
+    return _419;
 }
 
 static inline __attribute__((always_inline))
@@ -295,18 +337,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _622;
+            ulong _619;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _622 = sf_propagate_nan(param_2, param_3);
+                _619 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _622 = 18444492273895866368ul;
+                _619 = 18444492273895866368ul;
             }
-            return _622;
+            return _619;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -344,18 +386,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _703;
+            ulong _700;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _703 = sf_propagate_nan(param_8, param_9);
+                _700 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _703 = _sign | 9218868437227405312ul;
+                _700 = _sign | 9218868437227405312ul;
             }
-            return _703;
+            return _700;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -369,18 +411,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _743;
+            ulong _740;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _743 = sf_propagate_nan(param_12, param_13);
+                _740 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _743 = a;
+                _740 = a;
             }
-            return _743;
+            return _740;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -393,8 +435,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _779 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _779;
+    ulong _776 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _776;
 }
 
 static inline __attribute__((always_inline))
@@ -417,18 +459,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _465;
+            ulong _462;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _465 = sf_propagate_nan(param_2, param_3);
+                _462 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _465 = a;
+                _462 = a;
             }
-            return _465;
+            return _462;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -441,30 +483,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _502;
+                ulong _499;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _502 = sf_propagate_nan(param_4, param_5);
+                    _499 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _502 = _sign | 9218868437227405312ul;
+                    _499 = _sign | 9218868437227405312ul;
                 }
-                return _502;
+                return _499;
             }
             ez = eb;
-            ulong _518;
+            ulong _515;
             if (ea != 0)
             {
-                _518 = sa + 2305843009213693952ul;
+                _515 = sa + 2305843009213693952ul;
             }
             else
             {
-                _518 = sa << ulong(1);
+                _515 = sa << ulong(1);
             }
-            sa = _518;
+            sa = _515;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -473,30 +515,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _541;
+                ulong _538;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _541 = sf_propagate_nan(param_8, param_9);
+                    _538 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _541 = a;
+                    _538 = a;
                 }
-                return _541;
+                return _538;
             }
             ez = ea;
-            ulong _556;
+            ulong _553;
             if (eb != 0)
             {
-                _556 = sb + 2305843009213693952ul;
+                _553 = sb + 2305843009213693952ul;
             }
             else
             {
-                _556 = sb << ulong(1);
+                _553 = sb << ulong(1);
             }
-            sb = _556;
+            sb = _553;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -511,8 +553,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _589 = sf_round_pack(param_12, param_13, param_14);
-    return _589;
+    ulong _586 = sf_round_pack(param_12, param_13, param_14);
+    return _586;
 }
 
 static inline __attribute__((always_inline))
@@ -523,8 +565,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _822 = sf_sub_mags(param, param_1, param_2);
-        return _822;
+        ulong _819 = sf_sub_mags(param, param_1, param_2);
+        return _819;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -544,32 +586,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1503 = sf_is_nan(param);
-    bool _1510;
-    if (!_1503)
+    bool _1500 = sf_is_nan(param);
+    bool _1507;
+    if (!_1500)
     {
         ulong param_1 = b;
-        _1510 = sf_is_nan(param_1);
+        _1507 = sf_is_nan(param_1);
     }
     else
     {
-        _1510 = _1503;
+        _1507 = _1500;
     }
-    if (_1510)
+    if (_1507)
     {
         return false;
     }
-    bool _1517 = a == b;
-    bool _1526;
-    if (!_1517)
+    bool _1514 = a == b;
+    bool _1523;
+    if (!_1514)
     {
-        _1526 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1523 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1526 = _1517;
+        _1523 = _1514;
     }
-    return _1526;
+    return _1523;
 }
 
 static inline __attribute__((always_inline))
@@ -631,32 +673,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _922 = sa != 0ul;
-        bool _931;
-        if (!_922)
+        bool _919 = sa != 0ul;
+        bool _928;
+        if (!_919)
         {
-            _931 = (eb == 2047) && (sb != 0ul);
+            _928 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _931 = _922;
+            _928 = _919;
         }
-        if (_931)
+        if (_928)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _946;
+        ulong _943;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _946 = 18444492273895866368ul;
+            _943 = 18444492273895866368ul;
         }
         else
         {
-            _946 = _sign | 9218868437227405312ul;
+            _943 = _sign | 9218868437227405312ul;
         }
-        return _946;
+        return _943;
     }
     if (eb == 2047)
     {
@@ -666,16 +708,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _974;
+        ulong _971;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _974 = 18444492273895866368ul;
+            _971 = 18444492273895866368ul;
         }
         else
         {
-            _974 = _sign | 9218868437227405312ul;
+            _971 = _sign | 9218868437227405312ul;
         }
-        return _974;
+        return _971;
     }
     if (ea == 0)
     {
@@ -713,8 +755,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1053 = sf_round_pack(param_10, param_11, param_12);
-    return _1053;
+    ulong _1050 = sf_round_pack(param_10, param_11, param_12);
+    return _1050;
 }
 
 static inline __attribute__((always_inline))
@@ -737,17 +779,17 @@ ulong sf_round_even(thread const ulong& a)
             return a;
         }
         ulong z = a & 9223372036854775808ul;
-        bool _1275 = e == 1022;
-        bool _1281;
-        if (_1275)
+        bool _1272 = e == 1022;
+        bool _1278;
+        if (_1272)
         {
-            _1281 = (a & 4503599627370495ul) != 0ul;
+            _1278 = (a & 4503599627370495ul) != 0ul;
         }
         else
         {
-            _1281 = _1275;
+            _1278 = _1272;
         }
-        if (_1281)
+        if (_1278)
         {
             z |= 4607182418800017408ul;
         }
@@ -756,16 +798,16 @@ ulong sf_round_even(thread const ulong& a)
     if (e >= 1075)
     {
         ulong param_1 = a;
-        ulong _1297;
+        ulong _1294;
         if (sf_is_nan(param_1))
         {
-            _1297 = a | 2251799813685248ul;
+            _1294 = a | 2251799813685248ul;
         }
         else
         {
-            _1297 = a;
+            _1294 = a;
         }
-        return _1297;
+        return _1294;
     }
     ulong last = 1ul << ulong(1075 - e);
     ulong mask = last - 1ul;
@@ -797,8 +839,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _805 = sf_sub_mags(param_3, param_4, param_5);
-    return _805;
+    ulong _802 = sf_sub_mags(param_3, param_4, param_5);
+    return _802;
 }
 
 static inline __attribute__((always_inline))
@@ -825,26 +867,26 @@ long sf_to_i64(thread const ulong& a)
         return 0l;
     }
     ulong sig = (r & 4503599627370495ul) | 4503599627370496ul;
-    ulong _1361;
+    ulong _1358;
     if (e >= 1075)
     {
-        _1361 = sig << ulong(e - 1075);
+        _1358 = sig << ulong(e - 1075);
     }
     else
     {
-        _1361 = sig >> ulong(1075 - e);
+        _1358 = sig >> ulong(1075 - e);
     }
-    ulong mag = _1361;
-    long _1377;
+    ulong mag = _1358;
+    long _1374;
     if ((r & 9223372036854775808ul) != 0ul)
     {
-        _1377 = -long(mag);
+        _1374 = -long(mag);
     }
     else
     {
-        _1377 = long(mag);
+        _1374 = long(mag);
     }
-    return _1377;
+    return _1374;
 }
 
 static inline __attribute__((always_inline))
@@ -917,75 +959,18 @@ ulong det_exp(thread const ulong& x)
     ulong param_17 = f64_mul(param_14, param_15);
     ulong r = f64_sub(param_16, param_17);
     ulong p = 4460272573143870729ul;
-    ulong param_18 = p;
-    ulong param_19 = r;
-    ulong param_20 = f64_mul(param_18, param_19);
-    ulong param_21 = 4477122120089393304ul;
-    p = f64_add(param_20, param_21);
-    ulong param_22 = p;
-    ulong param_23 = r;
-    ulong param_24 = f64_mul(param_22, param_23);
-    ulong param_25 = 4493156764026750180ul;
-    p = f64_add(param_24, param_25);
-    ulong param_26 = p;
-    ulong param_27 = r;
-    ulong param_28 = f64_mul(param_26, param_27);
-    ulong param_29 = 4508805057796939612ul;
-    p = f64_add(param_28, param_29);
-    ulong param_30 = p;
-    ulong param_31 = r;
-    ulong param_32 = f64_mul(param_30, param_31);
-    ulong param_33 = 4523617214285662004ul;
-    p = f64_add(param_32, param_33);
-    ulong param_34 = p;
-    ulong param_35 = r;
-    ulong param_36 = f64_mul(param_34, param_35);
-    ulong param_37 = 4537941361671905306ul;
-    p = f64_add(param_36, param_37);
-    ulong param_38 = p;
-    ulong param_39 = r;
-    ulong param_40 = f64_mul(param_38, param_39);
-    ulong param_41 = 4551452160554016794ul;
-    p = f64_add(param_40, param_41);
-    ulong param_42 = p;
-    ulong param_43 = r;
-    ulong param_44 = f64_mul(param_42, param_43);
-    ulong param_45 = 4564047942368979991ul;
-    p = f64_add(param_44, param_45);
-    ulong param_46 = p;
-    ulong param_47 = r;
-    ulong param_48 = f64_mul(param_46, param_47);
-    ulong param_49 = 4575957461383581969ul;
-    p = f64_add(param_48, param_49);
-    ulong param_50 = p;
-    ulong param_51 = r;
-    ulong param_52 = f64_mul(param_50, param_51);
-    ulong param_53 = 4586165620538955093ul;
-    p = f64_add(param_52, param_53);
-    ulong param_54 = p;
-    ulong param_55 = r;
-    ulong param_56 = f64_mul(param_54, param_55);
-    ulong param_57 = 4595172819793696085ul;
-    p = f64_add(param_56, param_57);
-    ulong param_58 = p;
-    ulong param_59 = r;
-    ulong param_60 = f64_mul(param_58, param_59);
-    ulong param_61 = 4602678819172646912ul;
-    p = f64_add(param_60, param_61);
-    ulong param_62 = p;
-    ulong param_63 = r;
-    ulong param_64 = f64_mul(param_62, param_63);
-    ulong param_65 = 4607182418800017408ul;
-    p = f64_add(param_64, param_65);
-    ulong param_66 = p;
-    ulong param_67 = r;
-    ulong param_68 = f64_mul(param_66, param_67);
-    ulong param_69 = 4607182418800017408ul;
-    p = f64_add(param_68, param_69);
-    ulong param_70 = k;
-    ulong param_71 = p;
-    int param_72 = int(f64_llrint(param_70));
-    return det_scale2(param_71, param_72);
+    for (int i = 1; i < 14; i++)
+    {
+        ulong param_18 = p;
+        ulong param_19 = r;
+        ulong param_20 = f64_mul(param_18, param_19);
+        ulong param_21 = _1798[i];
+        p = f64_add(param_20, param_21);
+    }
+    ulong param_22 = k;
+    ulong param_23 = p;
+    int param_24 = int(f64_llrint(param_22));
+    return det_scale2(param_23, param_24);
 }
 
 static inline __attribute__((always_inline))
@@ -1002,21 +987,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1407;
+    ulong _1404;
     if (a < 0l)
     {
-        _1407 = 0ul - ulong(a);
+        _1404 = 0ul - ulong(a);
     }
     else
     {
-        _1407 = ulong(a);
+        _1404 = ulong(a);
     }
-    ulong m = _1407;
+    ulong m = _1404;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1423 = sf_norm_round_pack(param, param_1, param_2);
-    return _1423;
+    ulong _1420 = sf_norm_round_pack(param, param_1, param_2);
+    return _1420;
 }
 
 static inline __attribute__((always_inline))
@@ -1074,50 +1059,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1095;
+            ulong _1092;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1095 = sf_propagate_nan(param_4, param_5);
+                _1092 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1095 = 18444492273895866368ul;
+                _1092 = 18444492273895866368ul;
             }
-            return _1095;
+            return _1092;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1115;
+        ulong _1112;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1115 = sf_propagate_nan(param_6, param_7);
+            _1112 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1115 = _sign;
+            _1112 = _sign;
         }
-        return _1115;
+        return _1112;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1141;
+            ulong _1138;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1141 = 18444492273895866368ul;
+                _1138 = 18444492273895866368ul;
             }
             else
             {
-                _1141 = _sign | 9218868437227405312ul;
+                _1138 = _sign | 9218868437227405312ul;
             }
-            return _1141;
+            return _1138;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -1159,8 +1144,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1253 = sf_round_pack(param_10, param_11, param_12);
-    return _1253;
+    ulong _1250 = sf_round_pack(param_10, param_11, param_12);
+    return _1250;
 }
 
 static inline __attribute__((always_inline))
@@ -1175,18 +1160,6 @@ static inline __attribute__((always_inline))
 ulong f64_neg(thread const ulong& a)
 {
     return a ^ 9223372036854775808ul;
-}
-
-static inline __attribute__((always_inline))
-ulong det_sigmoid(thread const ulong& x)
-{
-    ulong param = x;
-    ulong param_1 = f64_neg(param);
-    ulong param_2 = 4607182418800017408ul;
-    ulong param_3 = det_exp(param_1);
-    ulong param_4 = 4607182418800017408ul;
-    ulong param_5 = f64_add(param_2, param_3);
-    return f64_div(param_4, param_5);
 }
 
 static inline __attribute__((always_inline))
@@ -1232,19 +1205,19 @@ ulong det_log(thread const ulong& x)
 {
     ulong param = x;
     ulong param_1 = x;
-    bool _1965 = !f64_eq(param, param_1);
-    bool _1973;
-    if (!_1965)
+    bool _1872 = !f64_eq(param, param_1);
+    bool _1880;
+    if (!_1872)
     {
         ulong param_2 = x;
         ulong param_3 = 0ul;
-        _1973 = f64_lt(param_2, param_3);
+        _1880 = f64_lt(param_2, param_3);
     }
     else
     {
-        _1973 = _1965;
+        _1880 = _1872;
     }
-    if (_1973)
+    if (_1880)
     {
         ulong param_4 = x;
         return det_nan(param_4);
@@ -1264,9 +1237,9 @@ ulong det_log(thread const ulong& x)
     }
     ulong param_10 = x;
     int param_11;
-    ulong _2004 = det_split(param_10, param_11);
+    ulong _1911 = det_split(param_10, param_11);
     int e = param_11;
-    ulong m = _2004;
+    ulong m = _1911;
     ulong param_12 = m;
     ulong param_13 = 4609047870845172685ul;
     if (f64_gt(param_12, param_13))
@@ -1397,46 +1370,46 @@ ulong det_sqrt(thread const ulong& x)
 {
     ulong param = x;
     ulong param_1 = x;
-    bool _2217 = !f64_eq(param, param_1);
-    bool _2225;
-    if (!_2217)
+    bool _2124 = !f64_eq(param, param_1);
+    bool _2132;
+    if (!_2124)
     {
         ulong param_2 = x;
         ulong param_3 = 0ul;
-        _2225 = f64_lt(param_2, param_3);
+        _2132 = f64_lt(param_2, param_3);
     }
     else
     {
-        _2225 = _2217;
+        _2132 = _2124;
     }
-    if (_2225)
+    if (_2132)
     {
         ulong param_4 = x;
         return det_nan(param_4);
     }
     ulong param_5 = x;
     ulong param_6 = 0ul;
-    bool _2235 = f64_eq(param_5, param_6);
-    bool _2243;
-    if (!_2235)
+    bool _2142 = f64_eq(param_5, param_6);
+    bool _2150;
+    if (!_2142)
     {
         ulong param_7 = x;
         ulong param_8 = 9218868437227405311ul;
-        _2243 = f64_gt(param_7, param_8);
+        _2150 = f64_gt(param_7, param_8);
     }
     else
     {
-        _2243 = _2235;
+        _2150 = _2142;
     }
-    if (_2243)
+    if (_2150)
     {
         return x;
     }
     ulong param_9 = x;
     int param_10;
-    ulong _2253 = det_split(param_9, param_10);
+    ulong _2160 = det_split(param_9, param_10);
     int e = param_10;
-    ulong m = _2253;
+    ulong m = _2160;
     if ((e & 1) != 0)
     {
         ulong param_11 = m;
@@ -1471,23 +1444,89 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
     ulong m = f64_from_float(param_1);
     float param_2 = label;
     ulong y = f64_from_float(param_2);
+    int exps = 0;
+    ulong x0 = m;
+    ulong x1 = m;
+    if ((objective == 1) || (objective == 5))
+    {
+        exps = 1;
+        ulong param_3 = m;
+        x0 = f64_neg(param_3);
+    }
+    else
+    {
+        if (objective == 4)
+        {
+            exps = 2;
+            ulong param_4 = m;
+            ulong param_5 = param;
+            x1 = f64_add(param_4, param_5);
+        }
+        else
+        {
+            if (objective == 6)
+            {
+                exps = 2;
+                ulong param_6 = 4607182418800017408ul;
+                ulong param_7 = param;
+                ulong param_8 = f64_sub(param_6, param_7);
+                ulong param_9 = m;
+                x0 = f64_mul(param_8, param_9);
+                ulong param_10 = 4611686018427387904ul;
+                ulong param_11 = param;
+                ulong param_12 = f64_sub(param_10, param_11);
+                ulong param_13 = m;
+                x1 = f64_mul(param_12, param_13);
+            }
+        }
+    }
+    ulong e0 = 0ul;
+    ulong e1 = 0ul;
+    for (int i = 0; i < exps; i++)
+    {
+        ulong param_14 = (i == 0) ? x0 : x1;
+        ulong e = det_exp(param_14);
+        if (i == 0)
+        {
+            e0 = e;
+        }
+        else
+        {
+            e1 = e;
+        }
+    }
+    ulong param_15 = m;
+    ulong param_16 = 13830554446647593961ul;
+    ulong q = f64_lt(param_15, param_16) ? 13830554446647593961ul : m;
+    ulong lq = 0ul;
+    ulong ly = 0ul;
+    if (objective == 7)
+    {
+        ulong param_17 = q;
+        lq = det_log1p(param_17);
+        ulong param_18 = y;
+        ly = det_log1p(param_18);
+    }
     ulong g;
     ulong h;
     if (objective == 1)
     {
-        ulong param_3 = m;
-        ulong p = det_sigmoid(param_3);
-        ulong param_4 = p;
-        ulong param_5 = y;
-        g = f64_sub(param_4, param_5);
-        ulong param_6 = 4607182418800017408ul;
-        ulong param_7 = p;
-        ulong param_8 = p;
-        ulong param_9 = f64_sub(param_6, param_7);
-        h = f64_mul(param_8, param_9);
-        ulong param_10 = h;
-        ulong param_11 = 4367597403136100796ul;
-        if (f64_lt(param_10, param_11))
+        ulong param_19 = 4607182418800017408ul;
+        ulong param_20 = e0;
+        ulong param_21 = 4607182418800017408ul;
+        ulong param_22 = f64_add(param_19, param_20);
+        ulong p = f64_div(param_21, param_22);
+        ulong param_23 = p;
+        ulong param_24 = y;
+        g = f64_sub(param_23, param_24);
+        ulong param_25 = 4607182418800017408ul;
+        ulong param_26 = p;
+        ulong param_27 = p;
+        ulong param_28 = f64_sub(param_25, param_26);
+        h = f64_mul(param_27, param_28);
+        ulong param_29 = h;
+        ulong param_30 = 4367597403136100796ul;
+        if (f64_lt(param_29, param_30))
         {
             h = 4367597403136100796ul;
         }
@@ -1496,88 +1535,70 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
     {
         if (objective == 3)
         {
-            ulong param_12 = m;
-            ulong param_13 = y;
-            ulong _2354;
-            if (f64_gt(param_12, param_13))
+            ulong param_31 = m;
+            ulong param_32 = y;
+            ulong _2360;
+            if (f64_gt(param_31, param_32))
             {
-                _2354 = 4607182418800017408ul;
+                _2360 = 4607182418800017408ul;
             }
             else
             {
-                ulong param_14 = m;
-                ulong param_15 = y;
-                _2354 = f64_lt(param_14, param_15) ? 13830554455654793216ul : 0ul;
+                ulong param_33 = m;
+                ulong param_34 = y;
+                _2360 = f64_lt(param_33, param_34) ? 13830554455654793216ul : 0ul;
             }
-            g = _2354;
+            g = _2360;
             h = 4607182418800017408ul;
         }
         else
         {
             if (objective == 4)
             {
-                ulong param_16 = m;
-                ulong param_17 = det_exp(param_16);
-                ulong param_18 = y;
-                g = f64_sub(param_17, param_18);
-                ulong param_19 = m;
-                ulong param_20 = param;
-                ulong param_21 = f64_add(param_19, param_20);
-                h = det_exp(param_21);
+                ulong param_35 = e0;
+                ulong param_36 = y;
+                g = f64_sub(param_35, param_36);
+                h = e1;
             }
             else
             {
                 if (objective == 5)
                 {
-                    ulong param_22 = m;
-                    ulong param_23 = f64_neg(param_22);
-                    ulong param_24 = y;
-                    ulong param_25 = det_exp(param_23);
-                    ulong r = f64_mul(param_24, param_25);
-                    ulong param_26 = 4607182418800017408ul;
-                    ulong param_27 = r;
-                    g = f64_sub(param_26, param_27);
-                    ulong param_28 = r;
-                    ulong param_29 = 4367597403136100796ul;
-                    h = f64_lt(param_28, param_29) ? 4367597403136100796ul : r;
+                    ulong param_37 = y;
+                    ulong param_38 = e0;
+                    ulong r = f64_mul(param_37, param_38);
+                    ulong param_39 = 4607182418800017408ul;
+                    ulong param_40 = r;
+                    g = f64_sub(param_39, param_40);
+                    ulong param_41 = r;
+                    ulong param_42 = 4367597403136100796ul;
+                    h = f64_lt(param_41, param_42) ? 4367597403136100796ul : r;
                 }
                 else
                 {
                     if (objective == 6)
                     {
-                        ulong param_30 = 4607182418800017408ul;
-                        ulong param_31 = param;
-                        ulong param_32 = f64_sub(param_30, param_31);
-                        ulong param_33 = m;
-                        ulong param_34 = f64_mul(param_32, param_33);
-                        ulong a = det_exp(param_34);
-                        ulong param_35 = 4611686018427387904ul;
-                        ulong param_36 = param;
-                        ulong param_37 = f64_sub(param_35, param_36);
-                        ulong param_38 = m;
-                        ulong param_39 = f64_mul(param_37, param_38);
-                        ulong b = det_exp(param_39);
-                        ulong param_40 = y;
-                        ulong param_41 = a;
-                        ulong param_42 = b;
-                        ulong param_43 = f64_mul(param_40, param_41);
-                        g = f64_sub(param_42, param_43);
-                        ulong param_44 = 4611686018427387904ul;
-                        ulong param_45 = param;
-                        ulong param_46 = f64_sub(param_44, param_45);
-                        ulong param_47 = b;
-                        ulong param_48 = 4607182418800017408ul;
-                        ulong param_49 = param;
-                        ulong param_50 = y;
-                        ulong param_51 = f64_sub(param_48, param_49);
-                        ulong param_52 = f64_mul(param_50, param_51);
-                        ulong param_53 = a;
-                        ulong param_54 = f64_mul(param_46, param_47);
-                        ulong param_55 = f64_mul(param_52, param_53);
-                        h = f64_sub(param_54, param_55);
-                        ulong param_56 = h;
-                        ulong param_57 = 4367597403136100796ul;
-                        if (f64_lt(param_56, param_57))
+                        ulong param_43 = y;
+                        ulong param_44 = e0;
+                        ulong param_45 = e1;
+                        ulong param_46 = f64_mul(param_43, param_44);
+                        g = f64_sub(param_45, param_46);
+                        ulong param_47 = 4611686018427387904ul;
+                        ulong param_48 = param;
+                        ulong param_49 = f64_sub(param_47, param_48);
+                        ulong param_50 = e1;
+                        ulong param_51 = 4607182418800017408ul;
+                        ulong param_52 = param;
+                        ulong param_53 = y;
+                        ulong param_54 = f64_sub(param_51, param_52);
+                        ulong param_55 = f64_mul(param_53, param_54);
+                        ulong param_56 = e0;
+                        ulong param_57 = f64_mul(param_49, param_50);
+                        ulong param_58 = f64_mul(param_55, param_56);
+                        h = f64_sub(param_57, param_58);
+                        ulong param_59 = h;
+                        ulong param_60 = 4367597403136100796ul;
+                        if (f64_lt(param_59, param_60))
                         {
                             h = 4367597403136100796ul;
                         }
@@ -1586,30 +1607,25 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
                     {
                         if (objective == 7)
                         {
-                            ulong param_58 = m;
-                            ulong param_59 = 13830554446647593961ul;
-                            ulong q = f64_lt(param_58, param_59) ? 13830554446647593961ul : m;
-                            ulong param_60 = q;
-                            ulong param_61 = 4607182418800017408ul;
-                            ulong q1 = f64_add(param_60, param_61);
-                            ulong param_62 = q;
-                            ulong param_63 = y;
-                            ulong param_64 = det_log1p(param_62);
-                            ulong param_65 = det_log1p(param_63);
-                            ulong d = f64_sub(param_64, param_65);
-                            ulong param_66 = d;
-                            ulong param_67 = q1;
-                            g = f64_div(param_66, param_67);
-                            ulong param_68 = 4607182418800017408ul;
-                            ulong param_69 = d;
+                            ulong param_61 = q;
+                            ulong param_62 = 4607182418800017408ul;
+                            ulong q1 = f64_add(param_61, param_62);
+                            ulong param_63 = lq;
+                            ulong param_64 = ly;
+                            ulong d = f64_sub(param_63, param_64);
+                            ulong param_65 = d;
+                            ulong param_66 = q1;
+                            g = f64_div(param_65, param_66);
+                            ulong param_67 = 4607182418800017408ul;
+                            ulong param_68 = d;
+                            ulong param_69 = q1;
                             ulong param_70 = q1;
-                            ulong param_71 = q1;
-                            ulong param_72 = f64_sub(param_68, param_69);
-                            ulong param_73 = f64_mul(param_70, param_71);
-                            h = f64_div(param_72, param_73);
-                            ulong param_74 = h;
-                            ulong param_75 = 4517329193108106637ul;
-                            if (f64_lt(param_74, param_75))
+                            ulong param_71 = f64_sub(param_67, param_68);
+                            ulong param_72 = f64_mul(param_69, param_70);
+                            h = f64_div(param_71, param_72);
+                            ulong param_73 = h;
+                            ulong param_74 = 4517329193108106637ul;
+                            if (f64_lt(param_73, param_74))
                             {
                                 h = 4517329193108106637ul;
                             }
@@ -1618,78 +1634,78 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
                         {
                             if (objective == 8)
                             {
-                                ulong param_76 = m;
-                                ulong param_77 = y;
-                                ulong z = f64_sub(param_76, param_77);
-                                ulong param_78 = z;
-                                ulong param_79 = param;
-                                ulong t = f64_div(param_78, param_79);
+                                ulong param_75 = m;
+                                ulong param_76 = y;
+                                ulong z = f64_sub(param_75, param_76);
+                                ulong param_77 = z;
+                                ulong param_78 = param;
+                                ulong t = f64_div(param_77, param_78);
+                                ulong param_79 = t;
                                 ulong param_80 = t;
-                                ulong param_81 = t;
-                                ulong param_82 = 4607182418800017408ul;
-                                ulong param_83 = f64_mul(param_80, param_81);
-                                ulong scale = f64_add(param_82, param_83);
-                                ulong param_84 = scale;
-                                ulong root = det_sqrt(param_84);
-                                ulong param_85 = z;
-                                ulong param_86 = root;
-                                g = f64_div(param_85, param_86);
-                                ulong param_87 = scale;
-                                ulong param_88 = root;
-                                ulong param_89 = 4607182418800017408ul;
-                                ulong param_90 = f64_mul(param_87, param_88);
-                                h = f64_div(param_89, param_90);
+                                ulong param_81 = 4607182418800017408ul;
+                                ulong param_82 = f64_mul(param_79, param_80);
+                                ulong scale = f64_add(param_81, param_82);
+                                ulong param_83 = scale;
+                                ulong root = det_sqrt(param_83);
+                                ulong param_84 = z;
+                                ulong param_85 = root;
+                                g = f64_div(param_84, param_85);
+                                ulong param_86 = scale;
+                                ulong param_87 = root;
+                                ulong param_88 = 4607182418800017408ul;
+                                ulong param_89 = f64_mul(param_86, param_87);
+                                h = f64_div(param_88, param_89);
                             }
                             else
                             {
                                 if (objective == 9)
                                 {
-                                    ulong param_91 = m;
-                                    ulong param_92 = y;
-                                    bool _2581 = f64_gt(param_91, param_92);
-                                    bool _2590;
-                                    if (!_2581)
+                                    ulong param_90 = m;
+                                    ulong param_91 = y;
+                                    bool _2540 = f64_gt(param_90, param_91);
+                                    bool _2549;
+                                    if (!_2540)
                                     {
-                                        ulong param_93 = m;
-                                        ulong param_94 = y;
-                                        _2590 = f64_eq(param_93, param_94);
+                                        ulong param_92 = m;
+                                        ulong param_93 = y;
+                                        _2549 = f64_eq(param_92, param_93);
                                     }
                                     else
                                     {
-                                        _2590 = _2581;
+                                        _2549 = _2540;
                                     }
-                                    ulong _2591;
-                                    if (_2590)
+                                    ulong _2550;
+                                    if (_2549)
                                     {
-                                        ulong param_95 = 4607182418800017408ul;
+                                        ulong param_94 = 4607182418800017408ul;
+                                        ulong param_95 = param;
+                                        _2550 = f64_sub(param_94, param_95);
+                                    }
+                                    else
+                                    {
                                         ulong param_96 = param;
-                                        _2591 = f64_sub(param_95, param_96);
+                                        _2550 = f64_neg(param_96);
                                     }
-                                    else
-                                    {
-                                        ulong param_97 = param;
-                                        _2591 = f64_neg(param_97);
-                                    }
-                                    g = _2591;
+                                    g = _2550;
                                     h = 4607182418800017408ul;
                                 }
                                 else
                                 {
                                     if (objective == 10)
                                     {
-                                        ulong param_98 = 4611686018427387904ul;
-                                        ulong param_99 = y;
-                                        ulong param_100 = f64_mul(param_98, param_99);
-                                        ulong param_101 = 4607182418800017408ul;
-                                        ulong s = f64_sub(param_100, param_101);
-                                        ulong param_102 = m;
-                                        ulong param_103 = s;
-                                        ulong param_104 = f64_mul(param_102, param_103);
-                                        ulong param_105 = 4607182418800017408ul;
-                                        if (f64_lt(param_104, param_105))
+                                        ulong param_97 = 4611686018427387904ul;
+                                        ulong param_98 = y;
+                                        ulong param_99 = f64_mul(param_97, param_98);
+                                        ulong param_100 = 4607182418800017408ul;
+                                        ulong s = f64_sub(param_99, param_100);
+                                        ulong param_101 = m;
+                                        ulong param_102 = s;
+                                        ulong param_103 = f64_mul(param_101, param_102);
+                                        ulong param_104 = 4607182418800017408ul;
+                                        if (f64_lt(param_103, param_104))
                                         {
-                                            ulong param_106 = s;
-                                            g = f64_neg(param_106);
+                                            ulong param_105 = s;
+                                            g = f64_neg(param_105);
                                             h = 4607182418800017408ul;
                                         }
                                         else
@@ -1700,9 +1716,9 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
                                     }
                                     else
                                     {
-                                        ulong param_107 = m;
-                                        ulong param_108 = y;
-                                        g = f64_sub(param_107, param_108);
+                                        ulong param_106 = m;
+                                        ulong param_107 = y;
+                                        g = f64_sub(param_106, param_107);
                                         h = 4607182418800017408ul;
                                     }
                                 }
@@ -1713,13 +1729,13 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
             }
         }
     }
-    float param_109 = weight;
-    ulong w = f64_from_float(param_109);
-    ulong param_110 = g;
-    ulong param_111 = w;
-    ulong param_112 = h;
-    ulong param_113 = w;
-    return ulong2(f64_mul(param_110, param_111), f64_mul(param_112, param_113));
+    float param_108 = weight;
+    ulong w = f64_from_float(param_108);
+    ulong param_109 = g;
+    ulong param_110 = w;
+    ulong param_111 = h;
+    ulong param_112 = w;
+    return ulong2(f64_mul(param_109, param_110), f64_mul(param_111, param_112));
 }
 
 static inline __attribute__((always_inline))
@@ -1728,48 +1744,48 @@ ulong f64_abs(thread const ulong& a)
     return a & 9223372036854775807ul;
 }
 
-kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _3007 [[buffer(1)]], const device Margins& _2765 [[buffer(2)]], const device Labels& _2934 [[buffer(3)]], const device Weights& _2885 [[buffer(4)]], device GroupMax& _3126 [[buffer(5)]], device SoftmaxNorm& _2839 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2966 [[buffer(1)]], const device Margins& _2724 [[buffer(2)]], const device Labels& _2893 [[buffer(3)]], const device Weights& _2844 [[buffer(4)]], device GroupMax& _3085 [[buffer(5)]], device SoftmaxNorm& _2798 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup ulong s_g[WG];
     threadgroup ulong s_h[WG];
     uint lid = gl_LocalInvocationID.x;
     ulong max_g = 0ul;
     ulong max_h = 0ul;
-    uint _2723 = gl_NumWorkGroups.x * WG;
-    float _2879;
-    for (uint stride = _2723, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
+    uint _2682 = gl_NumWorkGroups.x * WG;
+    float _2838;
+    for (uint stride = _2682, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
     {
         ulong2 gh = ulong2(0ul);
         uint base = r * pc.num_outputs;
-        bool _2752 = pc.objective == 2;
-        bool _2758;
-        if (_2752)
+        bool _2711 = pc.objective == 2;
+        bool _2717;
+        if (_2711)
         {
-            _2758 = pc.norm_write != 0u;
+            _2717 = pc.norm_write != 0u;
         }
         else
         {
-            _2758 = _2752;
+            _2717 = _2711;
         }
-        if (_2758)
+        if (_2717)
         {
-            float param = _2765.margins[base];
+            float param = _2724.margins[base];
             ulong top = f64_from_float(param);
             for (uint c = 1u; c < pc.num_outputs; c++)
             {
-                float param_1 = _2765.margins[base + c];
+                float param_1 = _2724.margins[base + c];
                 ulong param_2 = f64_from_float(param_1);
                 ulong param_3 = top;
                 if (f64_gt(param_2, param_3))
                 {
-                    float param_4 = _2765.margins[base + c];
+                    float param_4 = _2724.margins[base + c];
                     top = f64_from_float(param_4);
                 }
             }
             ulong sum = 0ul;
             for (uint c_1 = 0u; c_1 < pc.num_outputs; c_1++)
             {
-                float param_5 = _2765.margins[base + c_1];
+                float param_5 = _2724.margins[base + c_1];
                 ulong param_6 = f64_from_float(param_5);
                 ulong param_7 = top;
                 ulong param_8 = f64_sub(param_6, param_7);
@@ -1779,7 +1795,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _3007 [[buff
             }
             ulong param_11 = top;
             ulong param_12 = sum;
-            _2839.softmax_norm[r] = uint4(f64_words(param_11), f64_words(param_12));
+            _2798.softmax_norm[r] = uint4(f64_words(param_11), f64_words(param_12));
         }
         ulong param_13 = as_type<ulong>(pc.seed);
         int param_14 = pc.round_index;
@@ -1789,28 +1805,28 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _3007 [[buff
         {
             if (pc.has_weight != 0u)
             {
-                _2879 = _2885.weight[r];
+                _2838 = _2844.weight[r];
             }
             else
             {
-                _2879 = 1.0;
+                _2838 = 1.0;
             }
-            float w = _2879;
+            float w = _2838;
             if (pc.objective == 2)
             {
-                uint4 norm = _2839.softmax_norm[r];
+                uint4 norm = _2798.softmax_norm[r];
                 uint2 param_17 = norm.xy;
                 ulong top_1 = f64_from_words(param_17);
                 uint2 param_18 = norm.zw;
                 ulong sum_1 = f64_from_words(param_18);
-                float param_19 = _2765.margins[base + pc.output_index];
+                float param_19 = _2724.margins[base + pc.output_index];
                 ulong param_20 = f64_from_float(param_19);
                 ulong param_21 = top_1;
                 ulong param_22 = f64_sub(param_20, param_21);
                 ulong param_23 = det_exp(param_22);
                 ulong param_24 = sum_1;
                 ulong p = f64_div(param_23, param_24);
-                ulong y = (int(_2934.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
+                ulong y = (int(_2893.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
                 ulong param_25 = 4611686018427387904ul;
                 ulong param_26 = p;
                 ulong param_27 = 4607182418800017408ul;
@@ -1838,8 +1854,8 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _3007 [[buff
             {
                 uint2 param_40 = pc.param;
                 int param_41 = pc.objective;
-                float param_42 = _2765.margins[base + pc.output_index];
-                float param_43 = _2934.label[r];
+                float param_42 = _2724.margins[base + pc.output_index];
+                float param_43 = _2893.label[r];
                 float param_44 = w;
                 ulong param_45 = f64_from_words(param_40);
                 gh = objective_single(param_41, param_42, param_43, param_44, param_45);
@@ -1847,7 +1863,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _3007 [[buff
         }
         ulong param_46 = gh.x;
         ulong param_47 = gh.y;
-        _3007.grad[r] = uint4(f64_words(param_46), f64_words(param_47));
+        _2966.grad[r] = uint4(f64_words(param_46), f64_words(param_47));
         ulong param_48 = gh.x;
         ulong param_49 = f64_abs(param_48);
         ulong param_50 = max_g;
@@ -1866,7 +1882,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _3007 [[buff
     s_g[lid] = max_g;
     s_h[lid] = max_h;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _3064; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _3023; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
@@ -1889,7 +1905,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _3007 [[buff
     {
         ulong param_58 = s_g[0];
         ulong param_59 = s_h[0];
-        _3126.group_max[gl_WorkGroupID.x] = uint4(f64_words(param_58), f64_words(param_59));
+        _3085.group_max[gl_WorkGroupID.x] = uint4(f64_words(param_58), f64_words(param_59));
     }
 }
 
