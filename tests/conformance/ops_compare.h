@@ -97,6 +97,29 @@ void run_categorical_problem(const cat_problem *c);
 gpulayer_dataset *make_cat_dataset(int64_t rows, int32_t F, uint64_t seed, int classes,
                                    int real);
 
+/* A gradient kind and its parameter for each output (grad_compare.c). */
+typedef struct gradient_case {
+    const char *name;
+    gpl_objective_kind objective;
+    int32_t outputs;
+    double param[3];
+} gradient_case;
+
+/* Every gradient kind, with the parameters of its edges (Poisson's
+ * max_delta_step, Tweedie 1.2 and 1.8, Huber slopes 0.5 and 1000,
+ * quantiles 0.1 and 0.9 and one of each for three outputs). */
+extern const gradient_case gradient_cases[];
+extern const int num_gradient_cases;
+/* The scales and every row's quantized pair against the CPU's, bit for
+ * bit: 255 rows (a row a histogram bin) with moderate margins, ties and
+ * zero weights, 255 rows with margins that saturate exp(), and 3001 rows
+ * (not a multiple of any workgroup) subsampled. */
+void run_gradient_case(const gradient_case *g);
+/* Host pairs through write_pairs (rows, then a node's histogram) replace
+ * the backend's gradients: the same histograms, split, row counts and
+ * subtraction as the CPU's. Fails where the backend has no write_pairs. */
+void run_write_pairs_case(const problem *p);
+
 #define CASE(fn, ...)                                                          \
     static void fn(void **state)                                               \
     {                                                                          \
