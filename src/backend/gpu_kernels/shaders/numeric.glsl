@@ -217,7 +217,10 @@ f64 det_log(f64 x)
     p = f64_add(f64_mul(p, z), LOG_SERIES[10]);
     p = f64_add(f64_mul(p, z), LOG_SERIES[11]);
     p = f64_add(f64_mul(p, z), LOG_SERIES[12]);
-    const f64 k = f64_from_i64(int64_t(e));
+    // (double)e, from |e| and its sign: the soft variant's conversion of
+    // a negative int64 gave wrong bits on lavapipe.
+    const f64 k_abs = f64_from_i64(int64_t(abs(e)));
+    const f64 k = e < 0 ? f64_neg(k_abs) : k_abs;
     return f64_add(f64_mul(k, ln2_hi),
                    f64_add(f64_mul(k, ln2_lo), f64_mul(f64_mul(F64_TWO, s), p)));
 }

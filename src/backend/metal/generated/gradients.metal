@@ -96,19 +96,19 @@ struct Grad
     uint4 grad[1];
 };
 
-constant uint _3023 = (WG / 2u);
+constant uint _3036 = (WG / 2u);
 
 struct GroupMax
 {
     uint4 group_max[1];
 };
 
-constant uint _3103_tmp [[function_constant(0)]];
-constant uint _3103 = is_function_constant_defined(_3103_tmp) ? _3103_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3103, 1u, 1u);
+constant uint _3116_tmp [[function_constant(0)]];
+constant uint _3116 = is_function_constant_defined(_3116_tmp) ? _3116_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3116, 1u, 1u);
 
 constant spvUnsafeArray<ulong, 14> _1798 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _3107 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3120 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 int sf_clz64(thread const ulong& a)
@@ -1320,21 +1320,32 @@ ulong det_log(thread const ulong& x)
     ulong param_70 = f64_mul(param_68, param_69);
     ulong param_71 = 4607182418800017408ul;
     p = f64_add(param_70, param_71);
-    long param_72 = long(e);
-    ulong k = f64_from_i64(param_72);
-    ulong param_73 = k;
-    ulong param_74 = 4604418534311723008ul;
-    ulong param_75 = k;
-    ulong param_76 = 4461442080421002358ul;
-    ulong param_77 = 4611686018427387904ul;
-    ulong param_78 = s;
-    ulong param_79 = f64_mul(param_77, param_78);
-    ulong param_80 = p;
-    ulong param_81 = f64_mul(param_75, param_76);
-    ulong param_82 = f64_mul(param_79, param_80);
-    ulong param_83 = f64_mul(param_73, param_74);
-    ulong param_84 = f64_add(param_81, param_82);
-    return f64_add(param_83, param_84);
+    long param_72 = long(abs(e));
+    ulong k_abs = f64_from_i64(param_72);
+    ulong _2062;
+    if (e < 0)
+    {
+        ulong param_73 = k_abs;
+        _2062 = f64_neg(param_73);
+    }
+    else
+    {
+        _2062 = k_abs;
+    }
+    ulong k = _2062;
+    ulong param_74 = k;
+    ulong param_75 = 4604418534311723008ul;
+    ulong param_76 = k;
+    ulong param_77 = 4461442080421002358ul;
+    ulong param_78 = 4611686018427387904ul;
+    ulong param_79 = s;
+    ulong param_80 = f64_mul(param_78, param_79);
+    ulong param_81 = p;
+    ulong param_82 = f64_mul(param_76, param_77);
+    ulong param_83 = f64_mul(param_80, param_81);
+    ulong param_84 = f64_mul(param_74, param_75);
+    ulong param_85 = f64_add(param_82, param_83);
+    return f64_add(param_84, param_85);
 }
 
 static inline __attribute__((always_inline))
@@ -1370,46 +1381,46 @@ ulong det_sqrt(thread const ulong& x)
 {
     ulong param = x;
     ulong param_1 = x;
-    bool _2124 = !f64_eq(param, param_1);
-    bool _2132;
-    if (!_2124)
+    bool _2137 = !f64_eq(param, param_1);
+    bool _2145;
+    if (!_2137)
     {
         ulong param_2 = x;
         ulong param_3 = 0ul;
-        _2132 = f64_lt(param_2, param_3);
+        _2145 = f64_lt(param_2, param_3);
     }
     else
     {
-        _2132 = _2124;
+        _2145 = _2137;
     }
-    if (_2132)
+    if (_2145)
     {
         ulong param_4 = x;
         return det_nan(param_4);
     }
     ulong param_5 = x;
     ulong param_6 = 0ul;
-    bool _2142 = f64_eq(param_5, param_6);
-    bool _2150;
-    if (!_2142)
+    bool _2155 = f64_eq(param_5, param_6);
+    bool _2163;
+    if (!_2155)
     {
         ulong param_7 = x;
         ulong param_8 = 9218868437227405311ul;
-        _2150 = f64_gt(param_7, param_8);
+        _2163 = f64_gt(param_7, param_8);
     }
     else
     {
-        _2150 = _2142;
+        _2163 = _2155;
     }
-    if (_2150)
+    if (_2163)
     {
         return x;
     }
     ulong param_9 = x;
     int param_10;
-    ulong _2160 = det_split(param_9, param_10);
+    ulong _2173 = det_split(param_9, param_10);
     int e = param_10;
-    ulong m = _2160;
+    ulong m = _2173;
     if ((e & 1) != 0)
     {
         ulong param_11 = m;
@@ -1537,18 +1548,18 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
         {
             ulong param_31 = m;
             ulong param_32 = y;
-            ulong _2360;
+            ulong _2373;
             if (f64_gt(param_31, param_32))
             {
-                _2360 = 4607182418800017408ul;
+                _2373 = 4607182418800017408ul;
             }
             else
             {
                 ulong param_33 = m;
                 ulong param_34 = y;
-                _2360 = f64_lt(param_33, param_34) ? 13830554455654793216ul : 0ul;
+                _2373 = f64_lt(param_33, param_34) ? 13830554455654793216ul : 0ul;
             }
-            g = _2360;
+            g = _2373;
             h = 4607182418800017408ul;
         }
         else
@@ -1662,31 +1673,31 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
                                 {
                                     ulong param_90 = m;
                                     ulong param_91 = y;
-                                    bool _2540 = f64_gt(param_90, param_91);
-                                    bool _2549;
-                                    if (!_2540)
+                                    bool _2553 = f64_gt(param_90, param_91);
+                                    bool _2562;
+                                    if (!_2553)
                                     {
                                         ulong param_92 = m;
                                         ulong param_93 = y;
-                                        _2549 = f64_eq(param_92, param_93);
+                                        _2562 = f64_eq(param_92, param_93);
                                     }
                                     else
                                     {
-                                        _2549 = _2540;
+                                        _2562 = _2553;
                                     }
-                                    ulong _2550;
-                                    if (_2549)
+                                    ulong _2563;
+                                    if (_2562)
                                     {
                                         ulong param_94 = 4607182418800017408ul;
                                         ulong param_95 = param;
-                                        _2550 = f64_sub(param_94, param_95);
+                                        _2563 = f64_sub(param_94, param_95);
                                     }
                                     else
                                     {
                                         ulong param_96 = param;
-                                        _2550 = f64_neg(param_96);
+                                        _2563 = f64_neg(param_96);
                                     }
-                                    g = _2550;
+                                    g = _2563;
                                     h = 4607182418800017408ul;
                                 }
                                 else
@@ -1744,48 +1755,48 @@ ulong f64_abs(thread const ulong& a)
     return a & 9223372036854775807ul;
 }
 
-kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2966 [[buffer(1)]], const device Margins& _2724 [[buffer(2)]], const device Labels& _2893 [[buffer(3)]], const device Weights& _2844 [[buffer(4)]], device GroupMax& _3085 [[buffer(5)]], device SoftmaxNorm& _2798 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2979 [[buffer(1)]], const device Margins& _2737 [[buffer(2)]], const device Labels& _2906 [[buffer(3)]], const device Weights& _2857 [[buffer(4)]], device GroupMax& _3098 [[buffer(5)]], device SoftmaxNorm& _2811 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup ulong s_g[WG];
     threadgroup ulong s_h[WG];
     uint lid = gl_LocalInvocationID.x;
     ulong max_g = 0ul;
     ulong max_h = 0ul;
-    uint _2682 = gl_NumWorkGroups.x * WG;
-    float _2838;
-    for (uint stride = _2682, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
+    uint _2695 = gl_NumWorkGroups.x * WG;
+    float _2851;
+    for (uint stride = _2695, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
     {
         ulong2 gh = ulong2(0ul);
         uint base = r * pc.num_outputs;
-        bool _2711 = pc.objective == 2;
-        bool _2717;
-        if (_2711)
+        bool _2724 = pc.objective == 2;
+        bool _2730;
+        if (_2724)
         {
-            _2717 = pc.norm_write != 0u;
+            _2730 = pc.norm_write != 0u;
         }
         else
         {
-            _2717 = _2711;
+            _2730 = _2724;
         }
-        if (_2717)
+        if (_2730)
         {
-            float param = _2724.margins[base];
+            float param = _2737.margins[base];
             ulong top = f64_from_float(param);
             for (uint c = 1u; c < pc.num_outputs; c++)
             {
-                float param_1 = _2724.margins[base + c];
+                float param_1 = _2737.margins[base + c];
                 ulong param_2 = f64_from_float(param_1);
                 ulong param_3 = top;
                 if (f64_gt(param_2, param_3))
                 {
-                    float param_4 = _2724.margins[base + c];
+                    float param_4 = _2737.margins[base + c];
                     top = f64_from_float(param_4);
                 }
             }
             ulong sum = 0ul;
             for (uint c_1 = 0u; c_1 < pc.num_outputs; c_1++)
             {
-                float param_5 = _2724.margins[base + c_1];
+                float param_5 = _2737.margins[base + c_1];
                 ulong param_6 = f64_from_float(param_5);
                 ulong param_7 = top;
                 ulong param_8 = f64_sub(param_6, param_7);
@@ -1795,7 +1806,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2966 [[buff
             }
             ulong param_11 = top;
             ulong param_12 = sum;
-            _2798.softmax_norm[r] = uint4(f64_words(param_11), f64_words(param_12));
+            _2811.softmax_norm[r] = uint4(f64_words(param_11), f64_words(param_12));
         }
         ulong param_13 = as_type<ulong>(pc.seed);
         int param_14 = pc.round_index;
@@ -1805,28 +1816,28 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2966 [[buff
         {
             if (pc.has_weight != 0u)
             {
-                _2838 = _2844.weight[r];
+                _2851 = _2857.weight[r];
             }
             else
             {
-                _2838 = 1.0;
+                _2851 = 1.0;
             }
-            float w = _2838;
+            float w = _2851;
             if (pc.objective == 2)
             {
-                uint4 norm = _2798.softmax_norm[r];
+                uint4 norm = _2811.softmax_norm[r];
                 uint2 param_17 = norm.xy;
                 ulong top_1 = f64_from_words(param_17);
                 uint2 param_18 = norm.zw;
                 ulong sum_1 = f64_from_words(param_18);
-                float param_19 = _2724.margins[base + pc.output_index];
+                float param_19 = _2737.margins[base + pc.output_index];
                 ulong param_20 = f64_from_float(param_19);
                 ulong param_21 = top_1;
                 ulong param_22 = f64_sub(param_20, param_21);
                 ulong param_23 = det_exp(param_22);
                 ulong param_24 = sum_1;
                 ulong p = f64_div(param_23, param_24);
-                ulong y = (int(_2893.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
+                ulong y = (int(_2906.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
                 ulong param_25 = 4611686018427387904ul;
                 ulong param_26 = p;
                 ulong param_27 = 4607182418800017408ul;
@@ -1854,8 +1865,8 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2966 [[buff
             {
                 uint2 param_40 = pc.param;
                 int param_41 = pc.objective;
-                float param_42 = _2724.margins[base + pc.output_index];
-                float param_43 = _2893.label[r];
+                float param_42 = _2737.margins[base + pc.output_index];
+                float param_43 = _2906.label[r];
                 float param_44 = w;
                 ulong param_45 = f64_from_words(param_40);
                 gh = objective_single(param_41, param_42, param_43, param_44, param_45);
@@ -1863,7 +1874,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2966 [[buff
         }
         ulong param_46 = gh.x;
         ulong param_47 = gh.y;
-        _2966.grad[r] = uint4(f64_words(param_46), f64_words(param_47));
+        _2979.grad[r] = uint4(f64_words(param_46), f64_words(param_47));
         ulong param_48 = gh.x;
         ulong param_49 = f64_abs(param_48);
         ulong param_50 = max_g;
@@ -1882,7 +1893,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2966 [[buff
     s_g[lid] = max_g;
     s_h[lid] = max_h;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _3023; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _3036; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
@@ -1905,7 +1916,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2966 [[buff
     {
         ulong param_58 = s_g[0];
         ulong param_59 = s_h[0];
-        _3085.group_max[gl_WorkGroupID.x] = uint4(f64_words(param_58), f64_words(param_59));
+        _3098.group_max[gl_WorkGroupID.x] = uint4(f64_words(param_58), f64_words(param_59));
     }
 }
 
