@@ -159,6 +159,11 @@ static void test_tuning_key(void **state)
     (void)state;
     vk_tuning t;
     char key[512];
+    /* The suite's variant (GPULAYER_VULKAN_SOFT_F64 under ctest's
+     * *_soft_f64) is put back for the tests after this one. */
+    const char *soft = getenv("GPULAYER_VULKAN_SOFT_F64");
+    char soft_value[16] = "";
+    if (soft) snprintf(soft_value, sizeof soft_value, "%s", soft);
     unsetenv("GPULAYER_VULKAN_KERNELS");
     unsetenv("GPULAYER_VULKAN_SOFT_F64");
     unsetenv("GPULAYER_VULKAN_PROFILE");
@@ -176,6 +181,7 @@ static void test_tuning_key(void **state)
     vk_tuning_key(&t, key, sizeof key);
     assert_non_null(strstr(key, ";kernels=metal;"));
     assert_non_null(strstr(key, ";test_limits=65536,3,1"));
+    if (soft) setenv("GPULAYER_VULKAN_SOFT_F64", soft_value, 1);
 }
 
 /* Every gradient kind with its parameters, bit for bit (grad_compare.c). */
