@@ -41,13 +41,35 @@ OBJECTIVES = [
 
 
 def load_flights(path, rows):
-    import pandas as pd
+    try:
+        import pandas as pd
+    except ImportError:  # the csv module, where pandas is missing
+        return load_flights_csv(path, rows)
     d = pd.read_csv(path, nrows=rows)
     y = d.pop("delay").to_numpy(np.float32)
     d = d.drop(columns=["date"])
     for c in ("origin", "destination"):
         d[c] = d[c].astype("category").cat.codes
     return d.to_numpy(np.float32), y
+
+
+def load_flights_csv(path, rows):
+    import csv
+    import lzma
+    opener = lzma.open if path.endswith(".xz") else open
+    codes = {"origin": {}, "destination": {}}
+    X, y = [], []
+    with opener(path, "rt") as f:
+        reader = csv.DictReader(f)
+        for i, row in enumerate(reader):
+            if i == rows:
+                break
+            y.append(float(row["delay"]))
+            X.append([float(row[c]) for c in ("month", "day_of_month", "day_of_week",
+                                              "dep_hour", "dep_minute_of_day", "distance")] +
+                     [float(codes[c].setdefault(row[c], len(codes[c])))
+                      for c in ("origin", "destination")])
+    return np.asarray(X, np.float32), np.asarray(y, np.float32)
 
 
 def label_for(objective, y):
