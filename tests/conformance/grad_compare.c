@@ -273,3 +273,20 @@ void run_write_pairs_case(const problem *p)
     gpl_backend_destroy(gpu);
     free_data(&d);
 }
+
+/* The cmocka tests every GPU backend's ops suite runs. */
+void test_gradient_kinds(void **state)
+{
+    (void)state;
+    for (int i = 0; i < num_gradient_cases; i++) run_gradient_case(&gradient_cases[i]);
+}
+
+/* Gradient pairs and a histogram from the host (a custom objective's,
+ * data-parallel training's): 3001 rows, not a multiple of a workgroup. */
+void test_write_pairs(void **state)
+{
+    (void)state;
+    const problem p = {"write_pairs", 3001, 6, 64, BINS_MISSING, LABELS_BINARY,
+                       GPL_OBJ_LOGISTIC, 1, 1, 1.0f, 2, 0.0, 0.0, 0};
+    run_write_pairs_case(&p);
+}

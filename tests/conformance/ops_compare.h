@@ -119,6 +119,9 @@ void run_gradient_case(const gradient_case *g);
  * the backend's gradients: the same histograms, split, row counts and
  * subtraction as the CPU's. Fails where the backend has no write_pairs. */
 void run_write_pairs_case(const problem *p);
+/* cmocka tests over the cases above, for each GPU backend's ops suite. */
+void test_gradient_kinds(void **state);
+void test_write_pairs(void **state);
 
 #define CASE(fn, ...)                                                          \
     static void fn(void **state)                                               \

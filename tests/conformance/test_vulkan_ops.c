@@ -184,23 +184,6 @@ static void test_tuning_key(void **state)
     if (soft) setenv("GPULAYER_VULKAN_SOFT_F64", soft_value, 1);
 }
 
-/* Every gradient kind with its parameters, bit for bit (grad_compare.c). */
-static void test_gradient_kinds(void **state)
-{
-    (void)state;
-    for (int i = 0; i < num_gradient_cases; i++) run_gradient_case(&gradient_cases[i]);
-}
-
-/* Gradient pairs and a histogram from the host (a custom objective's,
- * data-parallel training's): 3001 rows, not a multiple of a workgroup. */
-static void test_write_pairs(void **state)
-{
-    (void)state;
-    const problem p = {"write_pairs", 3001, 6, 64, BINS_MISSING, LABELS_BINARY,
-                       GPL_OBJ_LOGISTIC, 1, 1, 1.0f, 2, 0.0, 0.0, 0};
-    run_write_pairs_case(&p);
-}
-
 /* A failed operation names the backend and leaves the process usable. */
 static void test_errors_are_reported(void **state)
 {

@@ -9,6 +9,7 @@
 
 #include "cuda_kernels.h"
 #include "objective_math.h"
+#include "tree_walk.cuh"
 
 namespace {
 
@@ -42,18 +43,8 @@ __global__ void refit_keys_kernel(gpl_cuda_refit_args a)
             a.keys[r] = (unsigned long long)(unsigned)a.num_nodes << 32;
             continue;
         }
-        const uint8_t *row = a.bins + r * a.stride;
-        int32_t i = 0;
-        for (int32_t d = 0; d < a.num_nodes; d++) {
-            const gpl_infer_node nd = a.nodes[i];
-            if (nd.child[0] == i) break; /* a leaf */
-            const unsigned b = row[nd.feature];
-            unsigned left = nd.categorical
-                ? (a.sets[(size_t)i * GPL_CAT_WORDS + (b >> 5)] >> (b & 31)) & 1u
-                : (b - 1u) < nd.bin;
-            left |= (b == 0u) & nd.default_left;
-            i = nd.child[left ^ 1u];
-        }
+        const int32_t i =
+            gpl_cuda_leaf_of_row(a.bins + r * a.stride, a.nodes, a.sets, a.num_nodes);
         float residual = a.label[r] - a.margins[r * a.num_outputs + a.output];
         if (residual == 0.0f) residual = 0.0f; /* -0 as +0 */
         a.keys[r] = ((unsigned long long)(unsigned)i << 32) | orderable(residual);

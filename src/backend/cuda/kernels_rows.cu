@@ -10,6 +10,7 @@
 #include "cuda_kernels.h"
 #include "objective_math.h"
 #include "quantize.h"
+#include "tree_walk.cuh"
 
 namespace {
 
@@ -140,18 +141,8 @@ __global__ void tree_margins_kernel(gpl_cuda_tree_margin_args a)
 {
     for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < a.num_rows;
          r += (int64_t)gridDim.x * blockDim.x) {
-        const uint8_t *row = a.bins + r * a.stride;
-        int32_t i = 0;
-        for (int32_t d = 0; d < a.num_nodes; d++) {
-            const gpl_infer_node nd = a.nodes[i];
-            if (nd.child[0] == i) break; /* a leaf */
-            const unsigned b = row[nd.feature];
-            unsigned left = nd.categorical
-                ? (a.sets[(size_t)i * GPL_CAT_WORDS + (b >> 5)] >> (b & 31)) & 1u
-                : (b - 1u) < nd.bin;
-            left |= (b == 0u) & nd.default_left;
-            i = nd.child[left ^ 1u];
-        }
+        const int32_t i =
+            gpl_cuda_leaf_of_row(a.bins + r * a.stride, a.nodes, a.sets, a.num_nodes);
         a.margins[r * a.num_outputs + a.output] += a.leaf[i];
     }
 }

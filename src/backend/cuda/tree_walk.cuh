@@ -1,0 +1,28 @@
+/* tree_walk.cuh -- a row's leaf in a tree table (gpl_infer_node, as in
+ * prediction), for the kernels that walk the tree being grown. */
+#ifndef GPL_CUDA_TREE_WALK_CUH
+#define GPL_CUDA_TREE_WALK_CUH
+
+#include <stdint.h>
+
+#include "backend.h"
+
+/* The leaf of a row of bins; num_nodes bounds the walk. */
+__device__ inline int32_t gpl_cuda_leaf_of_row(const uint8_t *row, const gpl_infer_node *nodes,
+                                               const uint32_t *sets, int32_t num_nodes)
+{
+    int32_t i = 0;
+    for (int32_t d = 0; d < num_nodes; d++) {
+        const gpl_infer_node nd = nodes[i];
+        if (nd.child[0] == i) break; /* a leaf */
+        const unsigned b = row[nd.feature];
+        unsigned left = nd.categorical
+            ? (sets[(size_t)i * GPL_CAT_WORDS + (b >> 5)] >> (b & 31)) & 1u
+            : (b - 1u) < nd.bin;
+        left |= (b == 0u) & nd.default_left;
+        i = nd.child[left ^ 1u];
+    }
+    return i;
+}
+
+#endif
