@@ -95,7 +95,7 @@ static void test_base_scores_follow_xgboost(void **state)
 {
     (void)state;
     double sw = 0, swy = 0;
-    make_data(1);
+    gpulayer_dataset_free(make_data(1)); /* fills Y and W */
     for (int r = 0; r < N; r++) {
         sw += W[r];
         swy += (double)W[r] * Y[r];
