@@ -81,7 +81,7 @@ gpulayer_status gpl_custom_objective_start(gpl_custom_objective *c, const gpulay
     if (!be->ops->write_pairs)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "the %s backend cannot take gradients from the host, which a custom "
-                         "objective needs; train on the cpu or cuda", be->ops->name);
+                         "objective needs; train on the cpu, cuda or vulkan", be->ops->name);
     const size_t n = (size_t)num_rows * (size_t)num_outputs;
     c->margins = gpl_malloc(sizeof(float) * (n ? n : 1), "margins for a custom objective");
     c->grad = gpl_malloc(sizeof(double) * (n ? n : 1), "custom gradients");
