@@ -228,12 +228,14 @@ gpulayer_status gpl_leaf_refit(const gpl_leaf_refit_job *job, const float *margi
     gpl_objective_refits_leaves(job->objective, job->obj, output, &alpha);
     int32_t *leaf_of = gpl_malloc(sizeof(int32_t) * (size_t)(N ? N : 1), "leaf refit");
     int64_t *start = gpl_calloc((size_t)num_nodes + 1, sizeof(int64_t), "leaf refit");
+    int64_t *fill = gpl_malloc(sizeof(int64_t) * (size_t)num_nodes, "leaf refit");
     float *residual = gpl_malloc(sizeof(float) * (size_t)(N ? N : 1), "leaf refit");
     float *weight = job->weight ? gpl_malloc(sizeof(float) * (size_t)(N ? N : 1), "leaf refit")
                                 : NULL;
-    if (!leaf_of || !start || !residual || (job->weight && !weight)) {
+    if (!leaf_of || !start || !fill || !residual || (job->weight && !weight)) {
         free(leaf_of);
         free(start);
+        free(fill);
         free(residual);
         free(weight);
         return GPULAYER_ERR_OUT_OF_MEMORY;
@@ -248,14 +250,6 @@ gpulayer_status gpl_leaf_refit(const gpl_leaf_refit_job *job, const float *margi
     for (int64_t r = 0; r < N; r++)
         if (leaf_of[r] >= 0) start[leaf_of[r] + 1]++;
     for (int32_t i = 0; i < num_nodes; i++) start[i + 1] += start[i];
-    int64_t *fill = gpl_malloc(sizeof(int64_t) * (size_t)num_nodes, "leaf refit");
-    if (!fill) {
-        free(leaf_of);
-        free(start);
-        free(residual);
-        free(weight);
-        return GPULAYER_ERR_OUT_OF_MEMORY;
-    }
     memcpy(fill, start, sizeof(int64_t) * (size_t)num_nodes);
     for (int64_t r = 0; r < N; r++) {
         const int32_t leaf = leaf_of[r];
@@ -266,7 +260,7 @@ gpulayer_status gpl_leaf_refit(const gpl_leaf_refit_job *job, const float *margi
         if (weight) weight[at] = job->weight[r];
     }
     free(leaf_of);
-    leaf_of = NULL;
+    free(fill);
     gpulayer_status st = GPULAYER_OK;
     if (job->gather) st = job->gather(job->gather_user, num_nodes, start, &residual, &weight);
     int failed = 0;
@@ -280,8 +274,6 @@ gpulayer_status gpl_leaf_refit(const gpl_leaf_refit_job *job, const float *margi
         nodes[i].leaf_value = (float)(job->eta * q);
         leaf_value[i] = nodes[i].leaf_value;
     }
-    free(fill);
-    free(leaf_of);
     free(start);
     free(residual);
     free(weight);

@@ -346,38 +346,30 @@ static cJSON *categories_array(const gpl_model *m)
  * that have one (other models' documents stay as they were). */
 static int attach_objective_params(cJSON *d, const gpl_model *m)
 {
+    const char *key = gpl_objective_param_name(m->objective);
+    if (!key) return 1;
     const gpl_objective_params *op = &m->obj_params;
-    cJSON *o;
-    switch (m->objective) {
-    case GPL_OBJ_POISSON:
-    case GPL_OBJ_TWEEDIE:
-    case GPL_OBJ_PSEUDO_HUBER:
-        o = cJSON_CreateObject();
-        if (!o) return 0;
-        if (m->objective == GPL_OBJ_POISSON)
-            return attach(o, "max_delta_step", real_value(op->max_delta_step, 0)) &&
-                   attach(d, "objective_params", o);
-        if (m->objective == GPL_OBJ_TWEEDIE)
-            return attach(o, "tweedie_variance_power",
-                          real_value(op->tweedie_variance_power, 0)) &&
-                   attach(d, "objective_params", o);
-        return attach(o, "huber_slope", real_value(op->huber_slope, 0)) &&
-               attach(d, "objective_params", o);
-    case GPL_OBJ_QUANTILE: {
-        o = cJSON_CreateObject();
-        cJSON *a = cJSON_CreateArray();
-        int ok = o && a;
-        for (int32_t i = 0; ok && i < op->num_quantiles; i++)
-            ok = attach(a, NULL, real_value(op->quantile_alpha[i], 0));
-        if (!ok) {
-            cJSON_Delete(o);
-            cJSON_Delete(a);
-            return 0;
-        }
-        return attach(o, "quantile_alpha", a) && attach(d, "objective_params", o);
+    cJSON *value;
+    if (m->objective == GPL_OBJ_QUANTILE) {
+        value = cJSON_CreateArray();
+        for (int32_t i = 0; value && i < op->num_quantiles; i++)
+            if (!attach(value, NULL, real_value(op->quantile_alpha[i], 0))) {
+                cJSON_Delete(value);
+                value = NULL;
+            }
+    } else {
+        value = real_value(gpl_objective_param(m->objective, op, 0), 0);
     }
-    default: return 1;
+    cJSON *o = value ? cJSON_CreateObject() : NULL;
+    if (!o) {
+        cJSON_Delete(value);
+        return 0;
     }
+    if (!attach(o, key, value)) {
+        cJSON_Delete(o);
+        return 0;
+    }
+    return attach(d, "objective_params", o);
 }
 
 /* "category_groups": per feature null or each category's group; only in
@@ -991,11 +983,7 @@ static gpulayer_status read_objective_params(const cJSON *doc, const char *sourc
                                              gpl_model *m)
 {
     gpl_objective_params *op = &m->obj_params;
-    const char *key = m->objective == GPL_OBJ_POISSON      ? "max_delta_step"
-                      : m->objective == GPL_OBJ_TWEEDIE      ? "tweedie_variance_power"
-                      : m->objective == GPL_OBJ_PSEUDO_HUBER ? "huber_slope"
-                      : m->objective == GPL_OBJ_QUANTILE     ? "quantile_alpha"
-                                                             : NULL;
+    const char *key = gpl_objective_param_name(m->objective);
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, "objective_params");
     if (!key) {
         if (o) return gpl_model_error(source, "field \"objective_params\": %s has no "

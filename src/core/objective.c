@@ -93,6 +93,17 @@ gpl_objective_kind gpl_objective_gradient_kind(gpl_objective_kind kind)
     return entry_of(kind)->gradient;
 }
 
+const char *gpl_objective_param_name(gpl_objective_kind kind)
+{
+    switch (kind) {
+    case GPL_OBJ_POISSON: return "max_delta_step";
+    case GPL_OBJ_TWEEDIE: return "tweedie_variance_power";
+    case GPL_OBJ_PSEUDO_HUBER: return "huber_slope";
+    case GPL_OBJ_QUANTILE: return "quantile_alpha";
+    default: return NULL;
+    }
+}
+
 double gpl_objective_param(gpl_objective_kind kind, const gpl_objective_params *p, int32_t k)
 {
     switch (kind) {

@@ -32,6 +32,10 @@ const char *gpl_objective_names(void);
 
 /* The gradient kind the backends compute for a model objective (0..10). */
 gpl_objective_kind gpl_objective_gradient_kind(gpl_objective_kind kind);
+/* The name of the objective's own parameter (max_delta_step for
+ * count:poisson, tweedie_variance_power, huber_slope, quantile_alpha), or
+ * NULL when it has none. */
+const char *gpl_objective_param_name(gpl_objective_kind kind);
 /* The gradient request's param for output k (backend.h). */
 double gpl_objective_param(gpl_objective_kind kind, const gpl_objective_params *p,
                            int32_t k);

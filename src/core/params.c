@@ -322,13 +322,7 @@ const char *gpl_params_objective_key(const gpl_params *p)
     gpl_objective_kind kind;
     int as_class;
     if (gpl_objective_parse(p->objective, &kind, &as_class) != GPULAYER_OK) return NULL;
-    switch (kind) {
-    case GPL_OBJ_POISSON: return "max_delta_step";
-    case GPL_OBJ_TWEEDIE: return "tweedie_variance_power";
-    case GPL_OBJ_PSEUDO_HUBER: return "huber_slope";
-    case GPL_OBJ_QUANTILE: return "quantile_alpha";
-    default: return NULL;
-    }
+    return gpl_objective_param_name(kind);
 }
 
 char *gpl_params_to_json(const gpl_params *p, int categorical)
