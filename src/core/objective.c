@@ -3,6 +3,7 @@
 #include "objective.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +146,9 @@ float gpl_objective_transform_one(gpl_objective_kind kind, float margin)
 gpulayer_status gpl_objective_margin_of(gpl_objective_kind kind, double score, double *margin)
 {
     const struct objective_entry *e = entry_of(kind);
+    if (!isfinite(score))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "base_score=%g must be finite for %s",
+                         score, e->name);
     if (e->link == LINK_LOGIT) {
         if (!(score > 0.0 && score < 1.0))
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
@@ -159,6 +163,12 @@ gpulayer_status gpl_objective_margin_of(gpl_objective_kind kind, double score, d
     } else {
         *margin = score;
     }
+    /* The model keeps the score and its margin as floats; a larger one
+     * would be infinite, and every gradient computed from it NaN. */
+    if (!(fabs(*margin) <= FLT_MAX) || !(fabs(score) <= FLT_MAX))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "base_score=%g is beyond the range of a float margin for %s", score,
+                         e->name);
     return GPULAYER_OK;
 }
 

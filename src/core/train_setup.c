@@ -86,7 +86,7 @@ gpulayer_status gpl_train_validate(const gpl_params *p,
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "grow_policy=depthwise needs max_depth > 0");
     double margin;
-    if (kind != GPL_OBJ_SOFTMAX && !isnan(p->base_score))
+    if (!isnan(p->base_score))
         GPL_CHECK(gpl_objective_margin_of(kind, p->base_score, &margin));
     GPL_CHECK(check_labels(p, kind, train, "training data"));
     for (int i = 0; i < num_evals; i++) {

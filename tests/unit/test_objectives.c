@@ -151,6 +151,43 @@ static void test_base_scores_follow_xgboost(void **state)
     gpulayer_dataset_free(ds);
 }
 
+/* A base_score that is not finite, or whose margin is beyond a float, is
+ * refused before training on every link: the margins would be infinite and
+ * every gradient NaN (softmax included, where the score is the margin). */
+static void expect_base_score_error(const char *objective, const char *score, int num_class)
+{
+    for (int r = 0; r < N; r++) Y[r] = (float)(r % 2);
+    gpulayer_dataset *ds;
+    assert_int_equal(gpulayer_dataset_from_dense(X, N, F, GPULAYER_ROW_MAJOR, Y, NULL, &ds),
+                     GPULAYER_OK);
+    gpulayer_booster *b = booster(objective);
+    if (num_class) {
+        char k[8];
+        snprintf(k, sizeof k, "%d", num_class);
+        assert_int_equal(gpulayer_booster_set_param(b, "num_class", k), GPULAYER_OK);
+    }
+    assert_int_equal(gpulayer_booster_set_param(b, "base_score", score), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_train(b, ds, NULL, NULL, 0, NULL, NULL),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    const char *msg = gpulayer_last_error();
+    const char *named = num_class ? "multi:soft" : objective; /* one kind, two names */
+    if (!strstr(msg, "base_score") || !strstr(msg, named))
+        fail_msg("%s base_score=%s: unexpected message: %s", objective, score, msg);
+    gpulayer_booster_free(b);
+    gpulayer_dataset_free(ds);
+}
+
+static void test_base_score_must_give_a_finite_margin(void **state)
+{
+    (void)state;
+    expect_base_score_error("multi:softprob", "1e300", 2);
+    expect_base_score_error("multi:softmax", "inf", 3);
+    expect_base_score_error("reg:squarederror", "-1e39", 0);
+    expect_base_score_error("reg:absoluteerror", "-inf", 0);
+    expect_base_score_error("count:poisson", "1e300", 0);
+    expect_base_score_error("binary:logistic", "inf", 0);
+}
+
 static void test_several_quantiles_train_one_output_each(void **state)
 {
     (void)state;
@@ -244,6 +281,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_labels_are_checked_per_objective),
         cmocka_unit_test(test_base_scores_follow_xgboost),
+        cmocka_unit_test(test_base_score_must_give_a_finite_margin),
         cmocka_unit_test(test_several_quantiles_train_one_output_each),
         cmocka_unit_test(test_every_objective_trains_and_round_trips),
     };
