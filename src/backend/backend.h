@@ -76,10 +76,51 @@ typedef enum gpl_objective_kind {
     GPL_OBJ_QUANTILE = 9,         /* param: the output's quantile_alpha */
     GPL_OBJ_HINGE = 10,
     GPL_OBJ_REG_LOGISTIC = 11,
-    GPL_OBJ_LOGITRAW = 12
+    GPL_OBJ_LOGITRAW = 12,
+    /* LambdaMART over query groups (rank_math.h): gradients of a query
+     * come from its rows' order by margin, through compute_gradients of a
+     * backend that has set_groups. */
+    GPL_OBJ_RANK_NDCG = 13,
+    GPL_OBJ_RANK_PAIRWISE = 14,
+    GPL_OBJ_RANK_MAP = 15
 } gpl_objective_kind;
 
-#define GPL_NUM_OBJECTIVES 13
+#define GPL_NUM_OBJECTIVES 16
+
+static inline int gpl_objective_is_ranking(gpl_objective_kind kind)
+{
+    return kind == GPL_OBJ_RANK_NDCG || kind == GPL_OBJ_RANK_PAIRWISE ||
+           kind == GPL_OBJ_RANK_MAP;
+}
+
+/* How a ranking objective makes its pairs (XGBoost's lambdarank_*). */
+typedef enum gpl_rank_pair_method {
+    GPL_RANK_TOPK = 0, /* each of the top num_pair rows by margin with every row below it */
+    GPL_RANK_MEAN = 1  /* num_pair random partners of another grade for every row */
+} gpl_rank_pair_method;
+
+typedef struct gpl_rank_request {
+    int32_t pair_method;     /* gpl_rank_pair_method                        */
+    int32_t num_pair;        /* topk: k; mean: partners a row               */
+    int32_t exp_gain;        /* NDCG gain 2^grade - 1 (else the grade)      */
+    int32_t normalization;   /* lambdarank_normalization                    */
+    int32_t score_normalization; /* lambdarank_score_normalization          */
+    int32_t pad;
+} gpl_rank_request;
+
+/* The query groups of the training rows, fixed for a training run: what
+ * the ranking gradients need besides margins and labels. The core derives
+ * every table from the labels and weights once (src/core/rank_groups.c). */
+typedef struct gpl_rank_groups {
+    int64_t num_groups;
+    const int64_t *group_ptr;   /* num_groups + 1 row offsets, 0 .. num_rows   */
+    int64_t max_group_size;
+    const double *discount;     /* max_group_size: 1 / log2(position + 2)      */
+    const double *inv_idcg;     /* num_groups: 1 / ideal DCG (NDCG), 0 if none */
+    const double *group_weight; /* num_groups: weight * num_groups / sum of
+                                 * weights (XGBoost's weight norm); all 1 when
+                                 * the rows have no weights                    */
+} gpl_rank_groups;
 
 /* What compute_gradients needs for one tree of one round. */
 typedef struct gpl_gradient_request {
@@ -90,6 +131,7 @@ typedef struct gpl_gradient_request {
     uint64_t seed;
     float subsample;     /* rows not sampled get a zero gradient pair  */
     double param;        /* the objective's parameter (see the enum)   */
+    gpl_rank_request rank; /* ranking objectives only                  */
 } gpl_gradient_request;
 
 /* Power-of-two factors that turned float gradients into int64; a sum of
@@ -317,6 +359,14 @@ struct gpl_backend_ops {
                                   int32_t num_nodes, int64_t *leaf_rows);
     gpulayer_status (*refit_values)(gpl_backend *be, const int64_t *positions,
                                     int32_t count, float *values);
+    /* Optional, for the ranking objectives: takes the query groups of the
+     * uploaded rows (called once after upload; the backend copies what it
+     * needs). Without it the driver refuses the ranking objectives on the
+     * backend. compute_gradients of a ranking kind then follows
+     * rank_math.h: each query's rows ordered by margin on the device, its
+     * pairs' lambdas summed per row in fixed point (order-free, so every
+     * backend gets the same bits), normalised and weighted per query. */
+    gpulayer_status (*set_groups)(gpl_backend *be, const gpl_rank_groups *groups);
 };
 
 #define GPL_ROW_GRADIENTS (-1)

@@ -77,6 +77,7 @@ void gpulayer_dataset_free(gpulayer_dataset *ds)
             gpl_category_dict_free(ds->categories[c]);
     free(ds->categories);
     free(ds->source);
+    free(ds->group_ptr);
     free(ds);
 }
 

@@ -37,6 +37,11 @@ struct gpulayer_dataset {
     char **feature_names;             /* num_cols entries (each may be NULL), or NULL */
     gpl_category_dict **categories;   /* num_cols entries (NULL = numeric), or NULL */
     char *source;                     /* file name for messages, or NULL */
+    /* Query groups (ranking): group q is rows group_ptr[q] ..
+     * group_ptr[q + 1]; num_groups + 1 offsets from 0 to num_rows. NULL
+     * (num_groups 0) when the data have none. */
+    int64_t *group_ptr;
+    int64_t num_groups;
 };
 
 /* An empty dataset of the given shape with values uninitialised. */

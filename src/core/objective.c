@@ -51,6 +51,13 @@ void gpl_objective_params_default(gpl_objective_params *p)
     p->max_delta_step = 0.7; /* XGBoost's for count:poisson */
     p->tweedie_variance_power = 1.5;
     p->huber_slope = 1.0;
+    p->rank_pair_method = GPL_RANK_TOPK;
+    p->rank_num_pair = 0;
+    p->ndcg_exp_gain = 1;
+    p->rank_normalization = 1;
+    p->rank_score_normalization = 1;
+    p->rank_unbiased = 0;
+    p->rank_bias_norm = 1.0;
     p->num_quantiles = 1;
     p->quantile_alpha[0] = 0.5;
 }
@@ -254,4 +261,23 @@ void gpl_objective_format_alphas(const gpl_objective_params *p, char *buf, size_
         len += (size_t)snprintf(buf + len, size - len, "%s%.17g", i ? "," : "",
                                 p->quantile_alpha[i]);
     if (len < size) snprintf(buf + len, size - len, "]");
+}
+
+gpl_rank_request gpl_objective_rank_request(const gpl_objective_params *p)
+{
+    gpl_rank_request r;
+    memset(&r, 0, sizeof r);
+    r.pair_method = p->rank_pair_method;
+    r.num_pair = p->rank_num_pair > 0                     ? p->rank_num_pair
+                 : p->rank_pair_method == GPL_RANK_MEAN ? 1
+                                                        : 32;
+    r.exp_gain = p->ndcg_exp_gain;
+    r.normalization = p->rank_normalization;
+    r.score_normalization = p->rank_score_normalization;
+    return r;
+}
+
+int32_t gpl_objective_rank_topk(const gpl_objective_params *p)
+{
+    return p->rank_pair_method == GPL_RANK_TOPK ? gpl_objective_rank_request(p).num_pair : 0;
 }

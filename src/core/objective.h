@@ -17,6 +17,14 @@ typedef struct gpl_objective_params {
     double huber_slope;            /* reg:pseudohubererror, > 0, 1         */
     int32_t num_quantiles;         /* reg:quantileerror: outputs           */
     double quantile_alpha[GPL_MAX_QUANTILES]; /* each in (0, 1), 0.5       */
+    /* rank:ndcg, rank:pairwise, rank:map: XGBoost's lambdarank_* */
+    int32_t rank_pair_method;         /* gpl_rank_pair_method: topk          */
+    int32_t rank_num_pair;            /* 0: the method's default (32 / 1)    */
+    int32_t ndcg_exp_gain;            /* gain 2^grade - 1: 1                 */
+    int32_t rank_normalization;       /* lambdarank_normalization: 1         */
+    int32_t rank_score_normalization; /* lambdarank_score_normalization: 1   */
+    int32_t rank_unbiased;            /* lambdarank_unbiased: 0              */
+    double rank_bias_norm;            /* lambdarank_bias_norm: 1             */
 } gpl_objective_params;
 
 void gpl_objective_params_default(gpl_objective_params *p);
@@ -44,6 +52,13 @@ double gpl_objective_param(gpl_objective_kind kind, const gpl_objective_params *
  * quantile of output k is *alpha. */
 int gpl_objective_refits_leaves(gpl_objective_kind kind, const gpl_objective_params *p,
                                 int32_t k, double *alpha);
+/* The ranking part of a gradient request, with the method's default
+ * number of pairs resolved (topk: 32, mean: 1, as XGBoost). */
+gpl_rank_request gpl_objective_rank_request(const gpl_objective_params *p);
+/* The top-k a ranking objective's default metric and NDCG normaliser use:
+ * the topk method's k, or 0 (every position) for the mean method. */
+int32_t gpl_objective_rank_topk(const gpl_objective_params *p);
+
 /* Non-zero when the prediction is exp(margin) (Poisson, gamma, Tweedie). */
 int gpl_objective_is_log_link(gpl_objective_kind kind);
 

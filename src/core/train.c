@@ -178,7 +178,8 @@ static gpulayer_status run_round(train_run *t, int32_t round)
         gpl_gradient_request req = {gpl_train_objective(t->model), K, k, round,
                                     t->p->seed, (float)t->p->subsample,
                                     gpl_objective_param(t->model->objective,
-                                                        &t->model->obj_params, k)};
+                                                        &t->model->obj_params, k),
+                                    gpl_objective_rank_request(&t->model->obj_params)};
         gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}, NULL, NULL, NULL};
         cfg.max_nodes = t->be->config.max_nodes;
         if (t->refit_margins) {

@@ -299,6 +299,9 @@ static gpl_metric default_metric(const gpl_model *m)
     case GPL_OBJ_SQUARED_LOG_ERROR: return gpl_metric_of_kind(GPL_METRIC_RMSLE);
     case GPL_OBJ_PSEUDO_HUBER: return gpl_metric_of_kind(GPL_METRIC_MPHE);
     case GPL_OBJ_QUANTILE: return gpl_metric_of_kind(GPL_METRIC_QUANTILE);
+    case GPL_OBJ_RANK_NDCG:
+    case GPL_OBJ_RANK_PAIRWISE:
+    case GPL_OBJ_RANK_MAP:
     case GPL_OBJ_SQUARED_ERROR:
     case GPL_OBJ_REG_LOGISTIC: break;
     }
