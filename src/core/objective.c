@@ -35,6 +35,9 @@ static const struct objective_entry {
     {"binary:hinge", GPL_OBJ_HINGE, 0, GPL_OBJ_HINGE, LINK_HINGE},
     {"multi:softprob", GPL_OBJ_SOFTMAX, 0, GPL_OBJ_SOFTMAX, LINK_SOFTMAX},
     {"multi:softmax", GPL_OBJ_SOFTMAX, 1, GPL_OBJ_SOFTMAX, LINK_SOFTMAX},
+    {"rank:ndcg", GPL_OBJ_RANK_NDCG, 0, GPL_OBJ_RANK_NDCG, LINK_IDENTITY},
+    {"rank:pairwise", GPL_OBJ_RANK_PAIRWISE, 0, GPL_OBJ_RANK_PAIRWISE, LINK_IDENTITY},
+    {"rank:map", GPL_OBJ_RANK_MAP, 0, GPL_OBJ_RANK_MAP, LINK_IDENTITY},
 };
 #define NUM_ENTRIES (sizeof objective_table / sizeof objective_table[0])
 
@@ -193,6 +196,9 @@ const char *gpl_objective_label_rule(gpl_objective_kind kind, float y, int32_t n
         return y >= 0.0f ? NULL : "labels >= 0";
     case GPL_OBJ_GAMMA: return y > 0.0f ? NULL : "labels > 0";
     case GPL_OBJ_SQUARED_LOG_ERROR: return y > -1.0f ? NULL : "labels > -1";
+    case GPL_OBJ_RANK_NDCG:
+    case GPL_OBJ_RANK_PAIRWISE: return y >= 0.0f ? NULL : "relevance grades >= 0";
+    case GPL_OBJ_RANK_MAP: return y == 0.0f || y == 1.0f ? NULL : "relevance 0 or 1";
     case GPL_OBJ_SOFTMAX:
         return y >= 0.0f && y == floorf(y) && y < (float)num_class
                    ? NULL

@@ -142,6 +142,45 @@ static gpulayer_status set_categorical(gpl_params *p, const char *value)
                      "(those columns as numbers)", value);
 }
 
+/* true/false/1/0, as XGBoost's boolean parameters take them. */
+static gpulayer_status parse_bool(const char *key, const char *value, int32_t *out)
+{
+    if (!strcmp(value, "1") || !strcmp(value, "true") || !strcmp(value, "True")) *out = 1;
+    else if (!strcmp(value, "0") || !strcmp(value, "false") || !strcmp(value, "False")) *out = 0;
+    else
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter %s: '%s' is not true or false (1 or 0)", key, value);
+    return GPULAYER_OK;
+}
+
+/* XGBoost's lambdarank_* and ndcg_exp_gain. */
+static gpulayer_status set_rank_param(gpl_objective_params *op, const char *key,
+                                      const char *value)
+{
+    if (!strcmp(key, "lambdarank_pair_method")) {
+        if (!strcmp(value, "topk")) op->rank_pair_method = GPL_RANK_TOPK;
+        else if (!strcmp(value, "mean")) op->rank_pair_method = GPL_RANK_MEAN;
+        else
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "parameter lambdarank_pair_method: '%s' is not topk or mean",
+                             value);
+        return GPULAYER_OK;
+    }
+    if (!strcmp(key, "lambdarank_num_pair_per_sample"))
+        return parse_int(key, value, 1, 1 << 20, &op->rank_num_pair);
+    if (!strcmp(key, "ndcg_exp_gain")) return parse_bool(key, value, &op->ndcg_exp_gain);
+    if (!strcmp(key, "lambdarank_normalization"))
+        return parse_bool(key, value, &op->rank_normalization);
+    if (!strcmp(key, "lambdarank_score_normalization"))
+        return parse_bool(key, value, &op->rank_score_normalization);
+    if (!strcmp(key, "lambdarank_unbiased")) return parse_bool(key, value, &op->rank_unbiased);
+    if (!strcmp(key, "lambdarank_bias_norm"))
+        return parse_double(key, value, 0, INFINITY, 0, &op->rank_bias_norm);
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                     "unknown parameter '%s' (see 'gpulayer train --help' for "
+                     "the list)", key);
+}
+
 gpulayer_status gpl_params_set(gpl_params *p, const char *key,
                                const char *value)
 {
@@ -169,6 +208,8 @@ gpulayer_status gpl_params_set(gpl_params *p, const char *key,
         return parse_double(key, value, 0, INFINITY, 1, &p->obj_params.huber_slope);
     if (!strcmp(key, "quantile_alpha"))
         return gpl_objective_parse_alphas(value, &p->obj_params);
+    if (!strncmp(key, "lambdarank_", 11) || !strcmp(key, "ndcg_exp_gain"))
+        return set_rank_param(&p->obj_params, key, value);
     if (!strcmp(key, "eta") || !strcmp(key, "learning_rate"))
         return parse_double(key, value, 0, 1e6, 1, &p->eta);
     if (!strcmp(key, "max_depth"))
@@ -262,6 +303,19 @@ static gpulayer_status format_param(const gpl_params *p, const char *key, char *
     else if (!strcmp(key, "huber_slope")) snprintf(buf, size, "%.17g", p->obj_params.huber_slope);
     else if (!strcmp(key, "quantile_alpha"))
         gpl_objective_format_alphas(&p->obj_params, buf, size);
+    else if (!strcmp(key, "lambdarank_pair_method"))
+        snprintf(buf, size, "%s", p->obj_params.rank_pair_method == GPL_RANK_MEAN ? "mean" : "topk");
+    else if (!strcmp(key, "lambdarank_num_pair_per_sample"))
+        snprintf(buf, size, "%d", gpl_objective_rank_request(&p->obj_params).num_pair);
+    else if (!strcmp(key, "ndcg_exp_gain")) snprintf(buf, size, "%d", p->obj_params.ndcg_exp_gain);
+    else if (!strcmp(key, "lambdarank_normalization"))
+        snprintf(buf, size, "%d", p->obj_params.rank_normalization);
+    else if (!strcmp(key, "lambdarank_score_normalization"))
+        snprintf(buf, size, "%d", p->obj_params.rank_score_normalization);
+    else if (!strcmp(key, "lambdarank_unbiased"))
+        snprintf(buf, size, "%d", p->obj_params.rank_unbiased);
+    else if (!strcmp(key, "lambdarank_bias_norm"))
+        snprintf(buf, size, "%.17g", p->obj_params.rank_bias_norm);
     else if (!strcmp(key, "eta")) snprintf(buf, size, "%.17g", p->eta);
     else if (!strcmp(key, "max_depth")) snprintf(buf, size, "%d", p->max_depth);
     else if (!strcmp(key, "max_leaves")) snprintf(buf, size, "%d", p->max_leaves);

@@ -254,6 +254,11 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     if (st == GPULAYER_OK)
         st = gpl_train_model_init(t->p, train, t->hooks ? &labels : NULL,
                                   t->hooks ? &cuts : NULL, t->nthread, &t->model);
+    if (st == GPULAYER_OK && t->hooks && gpl_objective_is_ranking(t->model->objective))
+        st = gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                       "%s: distributed training does not split query groups across "
+                       "processes yet; train ranking models in one process",
+                       gpl_objective_name(t->model));
     free(labels.label);
     free(labels.weight);
     gpl_bin_cuts_free(&cuts);

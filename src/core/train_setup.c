@@ -15,6 +15,7 @@
 #include "leaf_refit.h"
 #include "metric.h"
 #include "objective_math.h"
+#include "rank_groups.h"
 
 static gpulayer_status check_labels(const gpl_params *p, gpl_objective_kind kind,
                                     const gpulayer_dataset *ds, const char *what)
@@ -89,6 +90,8 @@ gpulayer_status gpl_train_validate(const gpl_params *p,
     if (!isnan(p->base_score))
         GPL_CHECK(gpl_objective_margin_of(kind, p->base_score, &margin));
     GPL_CHECK(check_labels(p, kind, train, "training data"));
+    if (gpl_objective_is_ranking(kind))
+        GPL_CHECK(gpl_rank_check(train, kind, &p->obj_params, "training data"));
     for (int i = 0; i < num_evals; i++) {
         if (!evals[i])
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
@@ -99,6 +102,8 @@ gpulayer_status gpl_train_validate(const gpl_params *p,
                              evals[i]->source ? evals[i]->source : "",
                              evals[i]->num_cols, train->num_cols);
         GPL_CHECK(check_labels(p, kind, evals[i], "evaluation data"));
+        if (gpl_objective_is_ranking(kind))
+            GPL_CHECK(gpl_rank_check(evals[i], kind, &p->obj_params, "evaluation data"));
     }
     if (p->early_stopping_rounds > 0 && num_evals == 0)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
@@ -141,6 +146,10 @@ static gpulayer_status estimate_base_score(const gpl_params *p, gpl_model *m,
     double alpha;
     if (!isnan(score)) {
         /* as given */
+    } else if (gpl_objective_is_ranking(kind)) {
+        /* Ranking is invariant to a common shift: XGBoost's stump fit at
+         * margin 0 is 0 up to rounding, as every pair's lambdas cancel. */
+        score = 0.0;
     } else if (gpl_objective_refits_leaves(kind, &m->obj_params, 0, &alpha)) {
         float *residual = gpl_malloc(sizeof(float) * (size_t)ds->num_rows, "label quantile");
         float *weight = ds->weight ? gpl_malloc(sizeof(float) * (size_t)ds->num_rows,
@@ -256,6 +265,22 @@ gpl_objective_kind gpl_train_objective(const gpl_model *m)
     return gpl_objective_gradient_kind(m->objective);
 }
 
+/* The query groups, for a backend that computes ranking gradients. */
+static gpulayer_status load_groups(gpl_backend *be, const gpl_model *m,
+                                   const gpulayer_dataset *train)
+{
+    if (!be->ops->set_groups)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "%s: the %s backend does not compute ranking gradients (see "
+                         "docs/support-matrix.md); train with device=cpu, cuda or vulkan",
+                         gpl_objective_name(m), be->ops->name);
+    gpl_rank_tables tables;
+    GPL_CHECK(gpl_rank_tables_build(train, &m->obj_params, &tables));
+    gpulayer_status st = be->ops->set_groups(be, &tables.groups);
+    gpl_rank_tables_free(&tables);
+    return st;
+}
+
 gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_model *m,
                                        const gpulayer_dataset *train, const uint8_t *bins,
                                        const uint32_t *feature_offset)
@@ -263,6 +288,7 @@ gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_model *m,
     gpl_binned_matrix bm = {train->num_rows, train->num_cols, bins, feature_offset,
                             m->cat_split};
     GPL_CHECK(be->ops->upload(be, &bm, train->label, train->weight));
+    if (gpl_objective_is_ranking(m->objective)) GPL_CHECK(load_groups(be, m, train));
     size_t n = (size_t)train->num_rows * (size_t)m->num_outputs;
     float *margins = gpl_malloc(sizeof(float) * n, "initial margins");
     if (!margins) return GPULAYER_ERR_OUT_OF_MEMORY;

@@ -119,6 +119,10 @@ void run_gradient_case(const gradient_case *g);
  * the backend's gradients: the same histograms, split, row counts and
  * subtraction as the CPU's. Fails where the backend has no write_pairs. */
 void run_write_pairs_case(const problem *p);
+
+/* The ranking objectives' gradients and a tree grown on them, against the
+ * CPU's, over query layouts at the edges of rank_math.h (rank_compare.c). */
+void run_rank_cases(void);
 /* cmocka tests over the cases above, for each GPU backend's ops suite. */
 void test_gradient_kinds(void **state);
 void test_write_pairs(void **state);

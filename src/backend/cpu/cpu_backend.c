@@ -36,6 +36,7 @@ static void cpu_destroy(gpl_backend *be)
         gpl_hist_slots_free(&c->slots);
         free(c->slot_hist);
         free(c->buf.thread_hist);
+        cpu_rank_free(c->rank);
         free(c);
     }
     free(be);
@@ -66,6 +67,7 @@ static const struct gpl_backend_ops cpu_ops = {
     .read_histogram = cpu_read_histogram,
     .memory = cpu_memory,
     .write_pairs = gpl_cpu_write_pairs,
+    .set_groups = cpu_set_groups,
 };
 
 gpulayer_status gpl_cpu_backend_create(const gpl_backend_config *config,

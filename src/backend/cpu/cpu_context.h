@@ -68,6 +68,9 @@ typedef struct cpu_context {
 
     /* node table */
     gpl_node_table nodes;
+
+    /* query groups of the ranking objectives (cpu_rank.c), or NULL */
+    struct cpu_rank_state *rank;
 } cpu_context;
 
 static inline cpu_context *cpu_ctx(gpl_backend *be)
@@ -89,6 +92,12 @@ gpulayer_status cpu_get_margins(gpl_backend *be, float *margins);
 gpulayer_status cpu_update_margins(gpl_backend *be, int32_t output, const float *leaf_value);
 /* Every row in the root (cpu_partition.c). */
 gpulayer_status cpu_begin_tree(gpl_backend *be);
+/* Ranking (cpu_rank.c): the query groups, and the float gradients of a
+ * ranking request with their largest magnitudes. */
+gpulayer_status cpu_set_groups(gpl_backend *be, const gpl_rank_groups *groups);
+gpulayer_status cpu_rank_gradients(cpu_context *c, const gpl_gradient_request *req,
+                                   double *gval, double *hval, double *max_g, double *max_h);
+void cpu_rank_free(struct cpu_rank_state *s);
 gpulayer_status cpu_compute_gradients(gpl_backend *be,
                                       const gpl_gradient_request *req,
                                       gpl_quant_scale *scale);

@@ -275,11 +275,15 @@ gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_reques
             gpl_softmax_normalizer(c->buf.margins + r * K, K, &norm[2 * r], &norm[2 * r + 1]);
     }
     double max_g = 0.0, max_h = 0.0;
+    if (gpl_objective_is_ranking(req->objective)) {
+        GPL_CHECK(cpu_rank_gradients(c, req, gval, hval, &max_g, &max_h));
+    } else {
 #pragma omp parallel for num_threads(c->nthread) schedule(static) reduction(max : max_g, max_h)
-    for (int64_t first = 0; first < N; first += CHUNK) {
-        const int64_t last = first + CHUNK < N ? first + CHUNK : N;
-        if (vector) exp_gradients(c, req, first, last, gval, hval, &max_g, &max_h);
-        else scalar_gradients(c, req, first, last, gval, hval, &max_g, &max_h);
+        for (int64_t first = 0; first < N; first += CHUNK) {
+            const int64_t last = first + CHUNK < N ? first + CHUNK : N;
+            if (vector) exp_gradients(c, req, first, last, gval, hval, &max_g, &max_h);
+            else scalar_gradients(c, req, first, last, gval, hval, &max_g, &max_h);
+        }
     }
     scale->grad = gpl_quant_scale_for(max_g, N);
     scale->hess = gpl_quant_scale_for(max_h, N);
