@@ -3,7 +3,8 @@
 A thin layer over the C library ``libgpulayer``:
 
 * :class:`Dataset`, :class:`Booster` and :func:`train`, the low-level API;
-* :class:`GPULayerRegressor` and :class:`GPULayerClassifier`, scikit-learn
+* :class:`GPULayerRegressor`, :class:`GPULayerClassifier` and
+  :class:`GPULayerRanker`, scikit-learn
   estimators (``pip install scikit-learn`` to use them);
 * :func:`devices` and :func:`place`, device discovery and placement.
 * :mod:`gpulayer.distributed` and ``train(..., distributed=True)``,
@@ -29,6 +30,7 @@ __all__ = [
     "Device",
     "EvalResult",
     "GPULayerClassifier",
+    "GPULayerRanker",
     "GPULayerError",
     "GPULayerRegressor",
     "LibraryNotFoundError",
@@ -75,7 +77,7 @@ def library_path() -> str:
 def __getattr__(name: str):
     # The scikit-learn estimators import scikit-learn, which is optional and
     # slow to import: load them on first access only.
-    if name in ("GPULayerRegressor", "GPULayerClassifier"):
+    if name in ("GPULayerRegressor", "GPULayerClassifier", "GPULayerRanker"):
         from . import sklearn as _sklearn
 
         return getattr(_sklearn, name)

@@ -1,5 +1,5 @@
-"""scikit-learn estimators: :class:`GPULayerRegressor` and
-:class:`GPULayerClassifier`.
+"""scikit-learn estimators: :class:`GPULayerRegressor`,
+:class:`GPULayerClassifier` and :class:`GPULayerRanker`.
 
 They follow XGBoost's scikit-learn API: ``n_estimators`` (num_round),
 ``learning_rate`` (eta), ``reg_lambda`` (lambda), ``reg_alpha`` (alpha),
@@ -60,12 +60,13 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from . import _lib
 from .booster import Booster
 from .dataset import (Dataset, DenseMatrix, _categorical_set, _is_auto, is_dataframe,
                       is_sparse, to_dense)
 from .training import train
 
-__all__ = ["GPULayerRegressor", "GPULayerClassifier"]
+__all__ = ["GPULayerRegressor", "GPULayerClassifier", "GPULayerRanker"]
 
 # Estimator parameter -> C library parameter, where they differ.
 _RENAMED = {
@@ -99,6 +100,13 @@ _DIRECT = (
     "tweedie_variance_power",
     "huber_slope",
     "quantile_alpha",
+    "lambdarank_pair_method",
+    "lambdarank_num_pair_per_sample",
+    "ndcg_exp_gain",
+    "lambdarank_normalization",
+    "lambdarank_score_normalization",
+    "lambdarank_unbiased",
+    "lambdarank_bias_norm",
 )
 
 
@@ -141,6 +149,13 @@ class _GPULayerModel(BaseEstimator):
         tweedie_variance_power=None,
         huber_slope=None,
         quantile_alpha=None,
+        lambdarank_pair_method=None,
+        lambdarank_num_pair_per_sample=None,
+        ndcg_exp_gain=None,
+        lambdarank_normalization=None,
+        lambdarank_score_normalization=None,
+        lambdarank_unbiased=None,
+        lambdarank_bias_norm=None,
     ):
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -175,6 +190,13 @@ class _GPULayerModel(BaseEstimator):
         self.tweedie_variance_power = tweedie_variance_power
         self.huber_slope = huber_slope
         self.quantile_alpha = quantile_alpha
+        self.lambdarank_pair_method = lambdarank_pair_method
+        self.lambdarank_num_pair_per_sample = lambdarank_num_pair_per_sample
+        self.ndcg_exp_gain = ndcg_exp_gain
+        self.lambdarank_normalization = lambdarank_normalization
+        self.lambdarank_score_normalization = lambdarank_score_normalization
+        self.lambdarank_unbiased = lambdarank_unbiased
+        self.lambdarank_bias_norm = lambdarank_bias_norm
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -298,30 +320,32 @@ class _GPULayerModel(BaseEstimator):
             return None
         return [str(n) for n in names]
 
-    def _dataset(self, X, label=None, weight=None) -> Dataset:
+    def _dataset(self, X, label=None, weight=None, group=None) -> Dataset:
+        extra = {} if group is None else {"group": group}
         return Dataset(X, label=label, weight=weight,
-                       feature_names=self._feature_names(X))
+                       feature_names=self._feature_names(X), **extra)
 
     # ----------------------------------------------------------------- fit
 
     def _fit(self, X, y_encoded, sample_weight, eval_set, sample_weight_eval_set,
-             verbose, extra_params=None):
+             verbose, extra_params=None, group=None, eval_group=None):
         if sample_weight is not None:
             sample_weight = _check_sample_weight(
                 sample_weight, _as_shape_holder(X), dtype=np.float32,
                 ensure_non_negative=True)
         params = self._booster_params()
         params.update(extra_params or {})
-        dtrain = self._dataset(X, label=y_encoded, weight=sample_weight)
+        dtrain = self._dataset(X, label=y_encoded, weight=sample_weight, group=group)
         evals = []
         eval_set = list(eval_set or ())
         weights = list(sample_weight_eval_set or [None] * len(eval_set))
         if len(weights) != len(eval_set):
             raise ValueError("sample_weight_eval_set needs one entry per eval_set pair")
-        for i, ((X_eval, y_eval), w_eval) in enumerate(zip(eval_set, weights)):
+        groups = list(eval_group or [None] * len(eval_set))
+        for i, ((X_eval, y_eval), w_eval, g_eval) in enumerate(zip(eval_set, weights, groups)):
             X_eval, _ = self._validate_X(X_eval, reset=False)
             evals.append((self._dataset(X_eval, label=self._encode_eval_y(y_eval),
-                                        weight=w_eval), f"validation_{i}"))
+                                        weight=w_eval, group=g_eval), f"validation_{i}"))
         history: dict = {}
         self._Booster = train(params, dtrain, evals=evals, evals_result=history,
                               verbose_eval=verbose, **self._custom_functions())
@@ -513,3 +537,94 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
         else:
             index = (raw > 0.5).astype(np.int64)
         return self.classes_[index]
+
+
+def _query_order(qid, group, rows: int, what: str):
+    """(row order, group sizes) from qid (any order: rows are grouped by
+    query, stably) or group sizes (rows already grouped)."""
+    if (qid is None) == (group is None):
+        raise ValueError(f"{what}: give exactly one of qid= and group=")
+    if group is not None:
+        sizes = np.asarray(group, dtype=np.int64).reshape(-1)
+        if sizes.sum() != rows:
+            raise ValueError(f"{what}: group sizes add up to {int(sizes.sum())} rows, "
+                             f"the data have {rows}")
+        return None, sizes
+    qid = np.asarray(qid).reshape(-1)
+    if qid.shape[0] != rows:
+        raise ValueError(f"{what}: qid has {qid.shape[0]} entries, the data have {rows} rows")
+    order = np.argsort(qid, kind="stable")
+    if np.all(order == np.arange(rows)):
+        order = None
+    _, sizes = np.unique(qid, return_counts=True)
+    return order, sizes.astype(np.int64)
+
+
+def _take_rows(X, order):
+    if order is None:
+        return X
+    if isinstance(X, DenseMatrix):
+        return X._replace(values=np.ascontiguousarray(X.values[order]), layout=_lib.ROW_MAJOR)
+    if is_dataframe(X):
+        return X.iloc[order]
+    return X[order]
+
+
+class GPULayerRanker(_GPULayerModel):
+    """Learning to rank (LambdaMART) as XGBoost's ``XGBRanker``: objective
+    ``rank:ndcg`` by default, or ``rank:pairwise`` / ``rank:map``, with
+    ``lambdarank_pair_method`` ("topk" or "mean"),
+    ``lambdarank_num_pair_per_sample``, ``ndcg_exp_gain``,
+    ``lambdarank_normalization`` and ``lambdarank_score_normalization``.
+
+    ``fit(X, y, qid=...)`` or ``fit(X, y, group=sizes)``: y holds relevance
+    grades; qid gives each row's query (rows are grouped by query for
+    training, keeping their order within a query); group gives the sizes of
+    consecutive queries. ``sample_weight`` has one weight a query, as in
+    XGBoost. ``eval_set`` pairs take ``eval_qid`` or ``eval_group``.
+    ``predict`` gives one score a row; ``score`` the NDCG of the scores.
+    """
+
+    def _default_objective(self) -> str:
+        return "rank:ndcg"
+
+    def _y_check(self) -> dict:
+        return {"y_numeric": True}
+
+    def fit(self, X, y, *, group=None, qid=None, sample_weight=None, eval_set=None,
+            eval_group=None, eval_qid=None, sample_weight_eval_set=None, verbose=False):
+        """Train on X, grades y and the queries (qid= or group=)."""
+        X, y = self._validate_X(X, y, reset=True)
+        y = np.asarray(y, dtype=np.float32).reshape(-1)
+        order, sizes = _query_order(qid, group, y.shape[0], "fit")
+        X, y = _take_rows(X, order), y if order is None else y[order]
+        weight = _row_weights(sample_weight, sizes, "sample_weight")
+        eval_set = list(eval_set or ())
+        eval_groups, eval_pairs, eval_weights = [], [], []
+        for i, (X_eval, y_eval) in enumerate(eval_set):
+            y_eval = np.asarray(y_eval, dtype=np.float32).reshape(-1)
+            q = eval_qid[i] if eval_qid is not None else None
+            g = eval_group[i] if eval_group is not None else None
+            e_order, e_sizes = _query_order(q, g, y_eval.shape[0], f"eval_set[{i}]")
+            eval_pairs.append((_take_rows(X_eval, e_order),
+                               y_eval if e_order is None else y_eval[e_order]))
+            eval_groups.append(e_sizes)
+            w = sample_weight_eval_set[i] if sample_weight_eval_set is not None else None
+            eval_weights.append(_row_weights(w, e_sizes, f"sample_weight_eval_set[{i}]"))
+        return self._fit(X, y, weight, eval_pairs, eval_weights, verbose, group=sizes,
+                         eval_group=eval_groups)
+
+    def predict(self, X, output_margin=False):
+        """One ranking score a row (higher ranks first)."""
+        return self._predict_raw(X, output_margin=output_margin)
+
+
+def _row_weights(weight, sizes, what: str):
+    """One weight a query (XGBoost's ranking weights) repeated over its rows."""
+    if weight is None:
+        return None
+    weight = np.asarray(weight, dtype=np.float32).reshape(-1)
+    if weight.shape[0] != sizes.shape[0]:
+        raise ValueError(f"{what}: {weight.shape[0]} weights for {sizes.shape[0]} queries; "
+                         "ranking takes one weight a query")
+    return np.repeat(weight, sizes)

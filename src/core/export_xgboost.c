@@ -341,6 +341,24 @@ static cJSON *xgb_vector(const double *v, int32_t n)
     return cJSON_CreateString(text);
 }
 
+/* lambdarank_param as XGBoost 3.2 saves it (the number of pairs unset,
+ * 2^32 - 1, when the method's default applies). */
+static int attach_rank_params(cJSON *p, const gpl_objective_params *op)
+{
+    char pairs[16];
+    snprintf(pairs, sizeof pairs, "%u",
+             op->rank_num_pair > 0 ? (unsigned)op->rank_num_pair : 4294967295u);
+    return attach(p, "lambdarank_bias_norm", xgb_param(op->rank_bias_norm)) &&
+           attach(p, "lambdarank_normalization", xgb_string_int(op->rank_normalization)) &&
+           attach(p, "lambdarank_num_pair_per_sample", cJSON_CreateString(pairs)) &&
+           attach(p, "lambdarank_pair_method",
+                  cJSON_CreateString(op->rank_pair_method == GPL_RANK_MEAN ? "mean" : "topk")) &&
+           attach(p, "lambdarank_score_normalization",
+                  xgb_string_int(op->rank_score_normalization)) &&
+           attach(p, "lambdarank_unbiased", xgb_string_int(op->rank_unbiased)) &&
+           attach(p, "ndcg_exp_gain", xgb_string_int(op->ndcg_exp_gain));
+}
+
 /* The objective's parameter object as XGBoost 3.2 saves it, by name; NULL
  * name for objectives that save none. */
 static cJSON *objective_param(const gpl_model *m, const char **name)
@@ -369,6 +387,12 @@ static cJSON *objective_param(const gpl_model *m, const char **name)
         *name = "quantile_loss_param";
         ok = ok && attach(p, "quantile_alpha",
                           xgb_vector(op->quantile_alpha, op->num_quantiles));
+        break;
+    case GPL_OBJ_RANK_NDCG:
+    case GPL_OBJ_RANK_PAIRWISE:
+    case GPL_OBJ_RANK_MAP:
+        *name = "lambdarank_param";
+        ok = ok && attach_rank_params(p, op);
         break;
     case GPL_OBJ_ABSOLUTE_ERROR:
     case GPL_OBJ_SQUARED_LOG_ERROR:
