@@ -94,6 +94,15 @@ typedef struct gpulayer_read_options {
      * numbers: a NULL-terminated array of names (or 0-based indexes), or
      * NULL. */
     const char *const *categorical_columns;
+    /* Query groups for ranking (docs/data.md, "Query groups"); NULL or ""
+     * = none. qid_column: the CSV/TSV column of query ids, by name or
+     * 0-based index; not a feature. Its cells must be integers, the rows
+     * of one query together and the ids non-decreasing (as XGBoost).
+     * LibSVM files give query ids as qid:N tokens instead. group_file: a
+     * file of group sizes, one a line (LightGBM's query file), for any
+     * format; the sizes must add up to the row count. */
+    const char *qid_column;
+    const char *group_file;
 } gpulayer_read_options;
 
 enum { GPULAYER_BAD_NUMBERS_ERROR = 0, GPULAYER_BAD_NUMBERS_MISSING = 1 };
@@ -152,6 +161,23 @@ GPULAYER_API gpulayer_status gpulayer_dataset_select_columns(
     const gpulayer_dataset *ds, const int32_t *cols, int32_t num_cols,
     gpulayer_dataset **out);
 GPULAYER_API void gpulayer_dataset_free(gpulayer_dataset *ds);
+
+/* Query groups (ranking): consecutive rows that belong to one query. A
+ * new set replaces the old; NULL sizes (or qid) clears them. Datasets made
+ * from another (select_columns) keep them. */
+/* sizes[0..num_groups): each > 0, adding up to the row count. */
+GPULAYER_API gpulayer_status gpulayer_dataset_set_group(
+    gpulayer_dataset *ds, const int64_t *sizes, int64_t num_groups);
+/* One query id per row: the rows of one query together and the ids
+ * non-decreasing, as XGBoost wants them (sort the rows by qid first). */
+GPULAYER_API gpulayer_status gpulayer_dataset_set_qid(
+    gpulayer_dataset *ds, const int64_t *qid, int64_t num_rows);
+/* The number of query groups; 0 when the dataset has none. */
+GPULAYER_API int64_t gpulayer_dataset_num_groups(const gpulayer_dataset *ds);
+/* Copies the group sizes into sizes (num_groups of them, as
+ * gpulayer_dataset_num_groups says); error when there are none. */
+GPULAYER_API gpulayer_status gpulayer_dataset_get_group(
+    const gpulayer_dataset *ds, int64_t *sizes, int64_t num_groups);
 
 /* ----------------------------------------------------------------- booster */
 
@@ -281,7 +307,8 @@ GPULAYER_API int gpulayer_dist_is_shard_pattern(const char *path);
 GPULAYER_API gpulayer_status gpulayer_dist_shard_path(const char *path, int rank,
                                                       char **out);
 /* Keeps this rank's slice of ds's rows, in place (all of them when it has
- * not joined a job). */
+ * not joined a job). With query groups, a slice that would cut a query in
+ * two is refused, naming the query's rows. */
 GPULAYER_API gpulayer_status gpulayer_dist_keep_slice(gpulayer_dataset *ds);
 /* Where this rank's rows lie, given their count: *first, the global index
  * of its first row, and *total, the rows of every rank. Collective. */

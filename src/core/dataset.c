@@ -276,6 +276,20 @@ gpulayer_status gpulayer_dataset_read_file(const char *path,
         st = gpl_parse_delimited(&text, path, format == GPULAYER_FORMAT_TSV ? '\t' : ',',
                                  opts, out);
     gpl_text_free(&text);
+    if (st == GPULAYER_OK && opts->group_file && opts->group_file[0]) {
+        if ((*out)->group_ptr)
+            st = gpl_error(INVALID, "%s: the query groups are given twice: by %s and by "
+                           "the group file %s; give one of them", path,
+                           format == GPULAYER_FORMAT_LIBSVM ? "its qid:N tokens"
+                                                            : "the qid column",
+                           opts->group_file);
+        else
+            st = gpl_dataset_read_group_file(*out, opts->group_file);
+        if (st != GPULAYER_OK) {
+            gpulayer_dataset_free(*out);
+            *out = NULL;
+        }
+    }
     return st;
 }
 

@@ -72,7 +72,44 @@ gpulayer_status gpl_dataset_make_dense(gpulayer_dataset *ds);
  * already, which is then used as it is). */
 gpulayer_status gpl_dataset_dense_copy(const gpulayer_dataset *ds, gpulayer_dataset **copy);
 void gpl_sparse_columns_free(gpl_sparse_columns *s);
-/* Copies of from's labels, weights and source name into to (same rows). */
+/* Copies of from's labels, weights, query groups and source name into to
+ * (same rows). */
 gpulayer_status gpl_dataset_copy_row_info(const gpulayer_dataset *from, gpulayer_dataset *to);
+
+/* Query groups from per-row query ids, one row at a time (the readers
+ * and gpulayer_dataset_set_qid share the rule): ids non-decreasing, so
+ * the rows of a query are together. */
+typedef struct gpl_qid_groups {
+    int64_t *ptr;  /* offsets of the groups so far, ptr[0..count] */
+    int64_t *qid;  /* each group's id, ascending: finds a query seen before */
+    int64_t count, cap, rows;
+} gpl_qid_groups;
+enum { GPL_QID_OK = 0, GPL_QID_UNSORTED = 1, GPL_QID_SPLIT = 2, GPL_QID_NOMEM = -1 };
+/* Adds the next row's id: GPL_QID_OK, GPL_QID_UNSORTED (below the previous
+ * id), GPL_QID_SPLIT (a query whose rows ended earlier) or GPL_QID_NOMEM
+ * (error set). */
+int gpl_qid_groups_add(gpl_qid_groups *g, int64_t qid);
+/* The id of the last row added (0 before any). */
+int64_t gpl_qid_groups_last(const gpl_qid_groups *g);
+/* The reason of a refusal of add(qid), for messages. */
+void gpl_qid_groups_why(const gpl_qid_groups *g, int code, int64_t qid, char *buf,
+                        size_t size);
+/* Hands the offsets over to ds (whose row count must be the rows added). */
+void gpl_qid_groups_attach(gpl_qid_groups *g, gpulayer_dataset *ds);
+void gpl_qid_groups_free(gpl_qid_groups *g);
+
+/* Offsets (num_groups + 1, from 0 to num_rows) from group sizes; refuses
+ * a size below 1 and sizes that do not add up to num_rows, naming where
+ * (what, e.g. the function or file) and both numbers. */
+gpulayer_status gpl_groups_from_sizes(const int64_t *sizes, int64_t num_groups,
+                                      int64_t num_rows, const char *what,
+                                      int64_t **ptr);
+/* Reads a group file (one size a line, LightGBM's query file) into ds's
+ * groups. */
+gpulayer_status gpl_dataset_read_group_file(gpulayer_dataset *ds, const char *path);
+/* The groups of rows [first, first + count) of ds, in place: refused when
+ * a query would be cut, naming the query and its rows. */
+gpulayer_status gpl_dataset_keep_groups(gpulayer_dataset *ds, int64_t first,
+                                        int64_t count);
 
 #endif

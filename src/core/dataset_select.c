@@ -1,4 +1,5 @@
-/* dataset_select.c -- a dataset made of some columns of another. */
+/* dataset_select.c -- a dataset made of some columns of another (rows,
+ * with their labels, weights and query groups, kept). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,13 @@ gpulayer_status gpl_dataset_copy_row_info(const gpulayer_dataset *ds, gpulayer_d
     if (ds->weight) {
         if (!(o->weight = gpl_malloc(n, "weights"))) return GPULAYER_ERR_OUT_OF_MEMORY;
         memcpy(o->weight, ds->weight, sizeof(float) * (size_t)ds->num_rows);
+    }
+    if (ds->group_ptr) {
+        size_t bytes = sizeof(int64_t) * (size_t)(ds->num_groups + 1);
+        if (!(o->group_ptr = gpl_malloc(bytes, "query group offsets")))
+            return GPULAYER_ERR_OUT_OF_MEMORY;
+        memcpy(o->group_ptr, ds->group_ptr, bytes);
+        o->num_groups = ds->num_groups;
     }
     if (ds->source && !(o->source = gpl_strdup(ds->source))) return GPULAYER_ERR_OUT_OF_MEMORY;
     return GPULAYER_OK;

@@ -30,7 +30,7 @@ typedef struct field {
     int escaped; /* holds doubled quotes, so p..len is not the final text */
 } field;
 
-enum role { ROLE_FEATURE, ROLE_LABEL, ROLE_WEIGHT, ROLE_IGNORE };
+enum role { ROLE_FEATURE, ROLE_LABEL, ROLE_WEIGHT, ROLE_IGNORE, ROLE_QID };
 
 typedef struct column {
     enum role role;
@@ -69,6 +69,7 @@ typedef struct parser {
     int64_t bad_line;          /* the first of them */
     int32_t bad_col;
     char bad_text[44];
+    gpl_qid_groups qids; /* query groups from the qid column, if any */
 } parser;
 
 /* ---------------------------------------------------------------- messages */
@@ -375,7 +376,8 @@ static gpulayer_status assign_role(parser *ps, const char *what,
     int32_t j = find_column(ps, spec, len);
     if (j < 0) return column_not_found(ps, what, spec, len);
     static const char *const names[] = {"a feature", "the label column",
-                                        "the weight column", "ignored"};
+                                        "the weight column", "ignored",
+                                        "the qid column"};
     if (ps->cols[j].role != ROLE_FEATURE)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "%s: column '%.*s' cannot be %s: it is already %s",
@@ -444,6 +446,8 @@ static gpulayer_status assign_roles(parser *ps, const gpulayer_read_options *o)
     if (o->weight_column && o->weight_column[0])
         GPL_CHECK(assign_role(ps, "weight", o->weight_column,
                               strlen(o->weight_column), ROLE_WEIGHT));
+    if (o->qid_column && o->qid_column[0])
+        GPL_CHECK(assign_role(ps, "qid", o->qid_column, strlen(o->qid_column), ROLE_QID));
     GPL_CHECK(assign_ignored(ps, o->ignore_columns));
     GPL_CHECK(assign_kinds(ps, o));
     for (int32_t j = 0; j < ps->ncols; j++)
@@ -451,7 +455,7 @@ static gpulayer_status assign_roles(parser *ps, const gpulayer_read_options *o)
     if (ps->nfeatures == 0)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "%s: no feature columns are left (the file has %d "
-                         "columns, besides label, weight and ignored ones)",
+                         "columns, besides label, weight, qid and ignored ones)",
                          ps->name, (int)ps->ncols);
     return GPULAYER_OK;
 }
@@ -553,11 +557,48 @@ static gpulayer_status bad_number(parser *ps, int32_t j, const field *f, int64_t
     return GPULAYER_OK;
 }
 
+/* A decimal integer filling [s, e), optionally signed: 1 and *v set, or 0. */
+static int parse_int64(const char *s, const char *e, int64_t *v)
+{
+    int neg = s < e && (*s == '-' || *s == '+') ? *s++ == '-' : 0;
+    if (s == e) return 0;
+    uint64_t u = 0;
+    for (; s < e; s++) {
+        if (*s < '0' || *s > '9' || u > ((uint64_t)INT64_MAX - 9) / 10) return 0;
+        u = u * 10 + (uint64_t)(*s - '0');
+    }
+    *v = neg ? -(int64_t)u : (int64_t)u;
+    return 1;
+}
+
+/* A cell of the qid column: an integer, in the order of the rows before. */
+static gpulayer_status store_qid(parser *ps, int32_t j)
+{
+    const field *f = &ps->fields[j];
+    int64_t qid;
+    float v;
+    if (f->escaped || !parse_int64(f->p, f->p + f->len, &qid)) {
+        if (!f->escaped && gpl_is_missing_marker(f->p, f->len))
+            return cell_error(ps, ps->record_line, j, "the qid is missing");
+        return cell_error(ps, ps->record_line, j, "qid '%.*s%s' is not %s", shown_len(f->len),
+                          f->p, ellipsis(f->len),
+                          !f->escaped && gpl_parse_float(f->p, f->p + f->len, &v)
+                              ? "a whole number" : "a number (query ids are integers)");
+    }
+    int code = gpl_qid_groups_add(&ps->qids, qid);
+    if (code == GPL_QID_OK) return GPULAYER_OK;
+    if (code == GPL_QID_NOMEM) return GPULAYER_ERR_OUT_OF_MEMORY;
+    char why[256];
+    gpl_qid_groups_why(&ps->qids, code, qid, why, sizeof why);
+    return cell_error(ps, ps->record_line, j, "%s", why);
+}
+
 static gpulayer_status store_cell(parser *ps, int32_t j, int64_t row)
 {
     column *c = &ps->cols[j];
     const field *f = &ps->fields[j];
     float v;
+    if (c->role == ROLE_QID) return store_qid(ps, j);
     if (!c->strings) {
         if (gpl_parse_float(f->p, f->p + f->len, &v)) {
             if (c->role != ROLE_FEATURE) GPL_CHECK(check_label_or_weight(ps, j, f, v));
@@ -747,6 +788,7 @@ static gpulayer_status attach_names(parser *ps)
     ps->label = ps->weight = NULL;
     ds->source = gpl_strdup(ps->name);
     if (!ds->source) return GPULAYER_ERR_OUT_OF_MEMORY;
+    if (ps->qids.rows > 0) gpl_qid_groups_attach(&ps->qids, ds);
     if (!ps->header) return GPULAYER_OK;
     ds->feature_names = gpl_calloc((size_t)ps->nfeatures,
                                    sizeof *ds->feature_names, "feature names");
@@ -807,6 +849,7 @@ static void parser_free(parser *ps)
     free(ps->scratch);
     free(ps->label);
     free(ps->weight);
+    gpl_qid_groups_free(&ps->qids);
     gpulayer_dataset_free(ps->ds);
 }
 

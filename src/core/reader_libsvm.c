@@ -2,6 +2,8 @@
  *
  *     label[:weight] [qid:N] index:value index:value ...  [# comment]
  *
+ * A qid:N token gives the row's query id (ranking; as XGBoost and SVMrank):
+ * every row has one or none does, and the ids must be non-decreasing.
  * Indices are stored as given (0-based files and 1-based files alike, as
  * XGBoost does), so in a 1-based file feature 0 is all missing. Entries
  * absent from a line are missing (NaN). The rows are collected in
@@ -36,6 +38,11 @@ typedef struct sparse_rows {
     int32_t max_index;
     int64_t line;              /* the line being parsed */
     const char *line_start;    /* for column numbers in messages */
+    /* Query ids (qid:N): the token of this line, or NULL, and the first
+     * line with one and without one, since every row needs one or none. */
+    const char *qid_token;
+    int64_t qid, first_qid_line, first_plain_line;
+    gpl_qid_groups qids;
 } sparse_rows;
 
 static gpulayer_status line_error(const sparse_rows *sr, const char *at,
@@ -150,11 +157,51 @@ static int parse_value(const char *s, const char *e, float *v)
     return 1;
 }
 
+/* qid:N, the row's query id (an integer, once a line). */
+static gpulayer_status parse_qid(sparse_rows *sr, const char *t, const char *e)
+{
+    const char *s = t + 4;
+    int neg = s < e && *s == '-';
+    int64_t v;
+    if (sr->qid_token)
+        return line_error(sr, t, "a second qid token (the first: column %lld)",
+                          (long long)(sr->qid_token - sr->line_start + 1));
+    if (!parse_index(s + neg, e, &v) || v == INT64_MAX)
+        return line_error(sr, t, "malformed query id '%.*s' (expected qid:N with an "
+                          "integer N)", shown_len(t, e), t);
+    sr->qid_token = t;
+    sr->qid = neg ? -v : v;
+    return GPULAYER_OK;
+}
+
+/* The line's query id joins the groups; every row has one or none does. */
+static gpulayer_status add_qid(sparse_rows *sr)
+{
+    if (!sr->qid_token) {
+        if (!sr->first_plain_line) sr->first_plain_line = sr->line;
+        if (sr->first_qid_line)
+            return line_error(sr, NULL, "this row has no qid:N token, but line %lld has "
+                              "one: every row needs a query id, or none does",
+                              (long long)sr->first_qid_line);
+        return GPULAYER_OK;
+    }
+    if (!sr->first_qid_line) sr->first_qid_line = sr->line;
+    if (sr->first_plain_line)
+        return line_error(sr, sr->qid_token, "this row has a query id, but line %lld has "
+                          "none: every row needs a query id, or none does",
+                          (long long)sr->first_plain_line);
+    int code = gpl_qid_groups_add(&sr->qids, sr->qid);
+    if (code == GPL_QID_NOMEM) return out_of_memory(sr);
+    if (code == GPL_QID_OK) return GPULAYER_OK;
+    char why[256];
+    gpl_qid_groups_why(&sr->qids, code, sr->qid, why, sizeof why);
+    return line_error(sr, sr->qid_token, "%s", why);
+}
+
 static gpulayer_status parse_pair(sparse_rows *sr, const char *t, const char *e)
 {
     const char *colon = memchr(t, ':', (size_t)(e - t));
-    if (colon && colon - t == 3 && memcmp(t, "qid", 3) == 0)
-        return GPULAYER_OK; /* query ids are for ranking; not used here */
+    if (colon && colon - t == 3 && memcmp(t, "qid", 3) == 0) return parse_qid(sr, t, e);
     int64_t wide = -1;
     float v;
     if (!colon || !parse_index(t, colon, &wide) || !parse_value(colon + 1, e, &v))
@@ -215,6 +262,7 @@ static gpulayer_status parse_line(sparse_rows *sr, const char *p, const char *e)
     if (!grow_rows(sr)) return out_of_memory(sr);
     int64_t first = sr->nnz;
     sr->start[sr->rows] = first;
+    sr->qid_token = NULL;
     for (int token = 0; p < e; token++) {
         const char *t = p;
         while (p < e && !is_space(*p)) p++;
@@ -222,6 +270,7 @@ static gpulayer_status parse_line(sparse_rows *sr, const char *p, const char *e)
         while (p < e && is_space(*p)) p++;
     }
     GPL_CHECK(check_duplicates(sr, first));
+    GPL_CHECK(add_qid(sr));
     sr->rows++;
     sr->start[sr->rows] = sr->nnz;
     return GPULAYER_OK;
@@ -264,6 +313,7 @@ static gpulayer_status to_dataset(sparse_rows *sr, gpulayer_dataset **out)
         gpulayer_dataset_free(ds);
         return GPULAYER_ERR_OUT_OF_MEMORY;
     }
+    if (sr->qids.rows > 0) gpl_qid_groups_attach(&sr->qids, ds);
     *out = ds;
     return GPULAYER_OK;
 }
@@ -291,6 +341,7 @@ gpulayer_status gpl_parse_libsvm(const gpl_text *text, const char *name,
     free(sr.weight);
     free(sr.start);
     free(sr.entries);
+    gpl_qid_groups_free(&sr.qids);
     return status;
 }
 

@@ -1,6 +1,7 @@
 /* api.c -- the public functions of distributed training (gpulayer.h,
  * "Distributed training"): joining the job, this rank's rows, agreement on
  * failures, and training with the data-parallel trainer's hooks. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "dist.h"
@@ -39,6 +40,19 @@ gpulayer_status gpulayer_dist_keep_slice(gpulayer_dataset *ds)
     /* A rank keeps a slice of the rows, which moves them in place: dense. */
     GPL_CHECK(gpl_dataset_make_dense(ds));
     gpl_dist_slice(ds->num_rows, gpl_dist_rank(), gpl_dist_size(), &first, &count);
+    /* Slices are cut by row count; moving whole queries between ranks
+     * would change which rows each rank holds, so a cut query is refused
+     * before anything moves. */
+    gpulayer_status st = gpl_dataset_keep_groups(ds, first, count);
+    if (st != GPULAYER_OK) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", gpl_error_message());
+        return gpl_error(st, "gpulayer_dist_keep_slice: rank %d of %d takes rows %lld to "
+                         "%lld of %s: %s; give every rank its own file of whole queries "
+                         "(a data path holding %%d)", gpl_dist_rank(), gpl_dist_size(),
+                         (long long)first + 1, (long long)(first + count),
+                         ds->source ? ds->source : "the data", why);
+    }
     gpl_dist_keep_rows(ds, first, count);
     return GPULAYER_OK;
 }
