@@ -168,7 +168,8 @@ gpulayer_status gpulayer_dataset_set_qid(gpulayer_dataset *ds, const int64_t *qi
         if (code != GPL_QID_NOMEM) {
             char why[256];
             gpl_qid_groups_why(&g, code, qid[r], why, sizeof why);
-            st = gpl_error(INVALID, "%s: row %lld: %s", fn, (long long)r + 1, why);
+            st = gpl_error(INVALID, "%s: row %lld (counted from 1): %s", fn, (long long)r + 1,
+                           why);
         }
         gpl_qid_groups_free(&g);
         return st;

@@ -83,11 +83,11 @@ static void test_set_qid(void **state)
 
     const int64_t unsorted[6] = {7, 7, 9, 8, 8, 30};
     expect_error(gpulayer_dataset_set_qid(ds, unsorted, 6), GPULAYER_ERR_INVALID_ARGUMENT,
-                 "gpulayer_dataset_set_qid: row 4: qid 8 follows qid 9: qids must be "
+                 "gpulayer_dataset_set_qid: row 4 (counted from 1): qid 8 follows qid 9: qids must be "
                  "non-decreasing");
     const int64_t split[6] = {7, 7, 9, 7, 9, 30};
     expect_error(gpulayer_dataset_set_qid(ds, split, 6), GPULAYER_ERR_INVALID_ARGUMENT,
-                 "row 4: qid 7 follows qid 9, but query 7 had rows before");
+                 "row 4 (counted from 1): qid 7 follows qid 9, but query 7 had rows before");
     expect_error(gpulayer_dataset_set_qid(ds, qid, 5), GPULAYER_ERR_INVALID_ARGUMENT,
                  "got 5 query ids, but the dataset has 6 rows");
     assert_groups(ds, want, 3);
