@@ -135,5 +135,7 @@ gpulayer_status cli_read_data(const char *path, const cli_data *d, gpulayer_data
     o.bad_numbers = d->bad_numbers;
     o.numeric_columns = d->numeric;
     o.categorical_columns = d->categorical;
+    o.qid_column = d->qid;
+    o.group_file = d->group;
     return gpulayer_dataset_read_file(path, &o, out);
 }

@@ -27,6 +27,7 @@ typedef struct cli_data {
     const char *const *numeric;      /* NULL-terminated names, or NULL */
     const char *const *categorical;  /* NULL-terminated names, or NULL */
     int num_features;
+    const char *qid, *group; /* query groups: qid column, group file */
 } cli_data;
 
 /* 0 when format is a known format name (or NULL); else prints why for

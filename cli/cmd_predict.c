@@ -23,6 +23,8 @@ static void predict_usage(FILE *out)
 "                   and --label is not given, the first column is the label.\n"
 "                   CSV columns are matched to the model's features by name\n"
 "                   when both have names.\n"
+"  --qid COL        a query id column (ranking data), left out of the\n"
+"                   features; LibSVM qid:N tokens are skipped anyway\n"
 "  --format F       auto, csv, tsv or libsvm\n"
 "  --no-header      the CSV/TSV file has no header row\n"
 "  --bad-numbers B  a cell that is not a number in a column the model reads\n"
@@ -40,13 +42,14 @@ static void predict_usage(FILE *out)
 }
 
 typedef struct predict_options {
-    const char *model, *data, *label, *format, *output, *nthread, *device;
+    const char *model, *data, *label, *format, *output, *nthread, *device, *qid;
     int no_header, margin, rounds, bad_numbers;
 } predict_options;
 
 static int parse_args(int argc, char **argv, predict_options *o)
 {
-    enum { OPT_NO_HEADER = 256, OPT_MARGIN, OPT_ROUNDS, OPT_DEVICE, OPT_BAD_NUMBERS };
+    enum { OPT_NO_HEADER = 256, OPT_MARGIN, OPT_ROUNDS, OPT_DEVICE, OPT_BAD_NUMBERS,
+           OPT_QID };
     static const struct option longopts[] = {
         {"model", required_argument, 0, 'm'},  {"data", required_argument, 0, 'd'},
         {"label", required_argument, 0, 'l'},  {"format", required_argument, 0, 'f'},
@@ -56,6 +59,7 @@ static int parse_args(int argc, char **argv, predict_options *o)
         {"rounds", required_argument, 0, OPT_ROUNDS},
         {"device", required_argument, 0, OPT_DEVICE},
         {"bad-numbers", required_argument, 0, OPT_BAD_NUMBERS},
+        {"qid", required_argument, 0, OPT_QID},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -71,6 +75,7 @@ static int parse_args(int argc, char **argv, predict_options *o)
         case OPT_MARGIN: o->margin = 1; break;
         case OPT_ROUNDS: o->rounds = atoi(optarg); break;
         case OPT_DEVICE: o->device = optarg; break;
+        case OPT_QID: o->qid = optarg; break;
         case OPT_BAD_NUMBERS:
             if (cli_parse_bad_numbers("predict", optarg, &o->bad_numbers)) return 2;
             break;
@@ -176,9 +181,10 @@ int cmd_predict(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    cli_data data = {o.format, o.label ? o.label : "none", NULL, NULL, o.no_header,
-                     o.bad_numbers, numeric, categorical,
-                     gpulayer_booster_num_features(b)};
+    cli_data data = {.format = o.format, .label = o.label ? o.label : "none",
+                     .no_header = o.no_header, .bad_numbers = o.bad_numbers,
+                     .numeric = numeric, .categorical = categorical,
+                     .num_features = gpulayer_booster_num_features(b), .qid = o.qid};
     if (cli_read_data(o.data, &data, &ds) != GPULAYER_OK) {
         rc = cli_fail("predict", NULL);
         goto done;

@@ -19,6 +19,9 @@ typedef struct train_options {
     char **categorical; /* --categorical, split */
     const char *valid[MAX_VALID];
     int num_valid;
+    const char *qid, *group;          /* query groups of --data (and --qid: --valid) */
+    const char *valid_group[MAX_VALID]; /* the group file of the i-th --valid */
+    int num_valid_group;
     int quiet, verbose;
     const char *dist;     /* auto, on, off */
     double dist_timeout;  /* seconds; 0 = default */
@@ -40,6 +43,13 @@ static void train_usage(FILE *out)
 "  --format F           auto (by extension), csv, tsv or libsvm\n"
 "  --no-header          the CSV/TSV file has no header row\n"
 "  --weight COL         per-row weight column\n"
+"  --qid COL            query id column (ranking; CSV/TSV, also read from\n"
+"                       every --valid set): rows of one query together, ids\n"
+"                       non-decreasing, as XGBoost. LibSVM files give qid:N\n"
+"                       tokens instead. Not a feature\n"
+"  --group FILE         query group sizes of --data, one a line (LightGBM's\n"
+"                       query file; any format); they must add up to the\n"
+"                       row count\n"
 "  --ignore A,B         columns to leave out\n"
 "  --categorical A,B    columns to read as categorical even where their cells\n"
 "                       are numbers (config key categorical or\n"
@@ -55,6 +65,8 @@ static void train_usage(FILE *out)
 "                       matched to the training data's by name when both have\n"
 "                       a header (a missing or extra column is an error), and\n"
 "                       its categories map through the training dictionary\n"
+"  --valid-group FILE   group sizes of a --valid set (repeatable: the i-th\n"
+"                       belongs to the i-th --valid)\n"
 "model and device:\n"
 "  --model FILE         where to save the model (default: model.json)\n"
 "  --device D           auto, cpu, cuda[:N], mps, vulkan (default: auto)\n"
@@ -74,7 +86,7 @@ static void train_usage(FILE *out)
 "                       device, and the objectives' parameters below\n"
 "  --config FILE        'key = value' lines: any parameter, or data, label,\n"
 "                       format, weight, ignore, categorical, bad_numbers,\n"
-"                       valid, model; flags given on\n"
+"                       qid, group, valid, valid_group, model; flags given on\n"
 "                       the command line win\n");
     fprintf(out,
 "objectives (docs/objectives.md), parameters with --param KEY=VALUE:\n"
@@ -130,6 +142,8 @@ static void train_usage(FILE *out)
 "                       [r*n/N, (r+1)*n/N); or, when the path holds %%d, its own\n"
 "                       file with %%d replaced by the rank. --valid sets are\n"
 "                       read whole by every rank. Rank 0 prints and saves.\n"
+"                       With query groups a slice must hold whole queries\n"
+"                       (else refused); a --group path may hold %%d too\n"
 "output:\n"
 "  --quiet              no progress output\n"
 "  --verbose            also print the device placement and memory, and\n"
@@ -170,6 +184,15 @@ static int set_option(train_options *o, const char *key, const char *value)
     else if (!strcmp(key, "weight")) o->weight = value;
     else if (!strcmp(key, "ignore")) o->ignore = value;
     else if (!strcmp(key, "model")) o->model = value;
+    else if (!strcmp(key, "qid")) o->qid = value;
+    else if (!strcmp(key, "group")) o->group = value;
+    else if (!strcmp(key, "valid_group")) {
+        if (o->num_valid_group >= MAX_VALID) {
+            fprintf(stderr, "gpulayer train: at most %d --valid-group files\n", MAX_VALID);
+            return 2;
+        }
+        o->valid_group[o->num_valid_group++] = value;
+    }
     else if (!strcmp(key, "bad_numbers")) return cli_parse_bad_numbers("train", value, &o->bad_numbers);
     /* categorical=partition|ordered[:COLS] is the library's parameter (how
      * categorical features are split); any other value lists columns. */
@@ -249,7 +272,8 @@ static int on_round(void *user, int round, const gpulayer_eval_result *res, int 
 static int parse_args(int argc, char **argv, train_options *o)
 {
     enum { OPT_NUM_ROUND = 256, OPT_MAX_DEPTH, OPT_EARLY, OPT_CONFIG, OPT_NO_HEADER,
-           OPT_DIST, OPT_DIST_TIMEOUT, OPT_CATEGORICAL, OPT_BAD_NUMBERS };
+           OPT_DIST, OPT_DIST_TIMEOUT, OPT_CATEGORICAL, OPT_BAD_NUMBERS, OPT_QID,
+           OPT_GROUP, OPT_VALID_GROUP };
     static const struct option longopts[] = {
         {"data", required_argument, 0, 'd'},   {"label", required_argument, 0, 'l'},
         {"format", required_argument, 0, 'f'}, {"weight", required_argument, 0, 'w'},
@@ -266,6 +290,9 @@ static int parse_args(int argc, char **argv, train_options *o)
         {"dist-timeout", required_argument, 0, OPT_DIST_TIMEOUT},
         {"categorical", required_argument, 0, OPT_CATEGORICAL},
         {"bad-numbers", required_argument, 0, OPT_BAD_NUMBERS},
+        {"qid", required_argument, 0, OPT_QID},
+        {"group", required_argument, 0, OPT_GROUP},
+        {"valid-group", required_argument, 0, OPT_VALID_GROUP},
         {"quiet", no_argument, 0, 'q'},       {"verbose", no_argument, 0, 'V'},
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     /* The config file is read first so that flags override it. */
@@ -298,6 +325,9 @@ static int parse_args(int argc, char **argv, train_options *o)
         case OPT_NO_HEADER: o->no_header = 1; break;
         case OPT_CATEGORICAL: rc = set_option(o, "categorical_columns", optarg); break;
         case OPT_BAD_NUMBERS: rc = set_option(o, "bad_numbers", optarg); break;
+        case OPT_QID: rc = set_option(o, "qid", optarg); break;
+        case OPT_GROUP: rc = set_option(o, "group", optarg); break;
+        case OPT_VALID_GROUP: rc = set_option(o, "valid_group", optarg); break;
         case OPT_DIST:
             if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
                 fprintf(stderr, "gpulayer train: --dist expects auto, on or off\n");
@@ -334,14 +364,35 @@ static int parse_args(int argc, char **argv, train_options *o)
         fprintf(stderr, "gpulayer train: --data is required (see --help)\n");
         return 2;
     }
+    if (o->num_valid_group > o->num_valid) {
+        fprintf(stderr, "gpulayer train: %d --valid-group files for %d --valid sets; the "
+                        "i-th --valid-group belongs to the i-th --valid\n",
+                o->num_valid_group, o->num_valid);
+        return 2;
+    }
     return cli_check_format("train", o->format);
 }
 
-static cli_data data_options(const train_options *o, int num_features)
+/* How to read --data (group: its group file) or a --valid set (its
+ * --valid-group, or NULL). */
+static cli_data data_options(const train_options *o, int num_features, const char *group)
 {
-    cli_data d = {o->format, o->label, o->weight, o->ignore, o->no_header, o->bad_numbers,
-                  NULL, (const char *const *)o->categorical, num_features};
+    cli_data d = {.format = o->format, .label = o->label, .weight = o->weight,
+                  .ignore = o->ignore, .no_header = o->no_header,
+                  .bad_numbers = o->bad_numbers,
+                  .categorical = (const char *const *)o->categorical,
+                  .num_features = num_features, .qid = o->qid, .group = group};
     return d;
+}
+
+/* ", in N query groups" for the load message, or "" without groups. */
+static const char *query_count(const gpulayer_dataset *ds)
+{
+    static char text[64];
+    int64_t n = gpulayer_dataset_num_groups(ds);
+    text[0] = '\0';
+    if (n > 0) snprintf(text, sizeof text, ", %lld query groups", (long long)n);
+    return text;
 }
 
 /* ------------------------------------------------------------ ranks */
@@ -396,8 +447,13 @@ static gpulayer_status read_shard(const train_options *o, int rank, int size,
 {
     int pattern = gpulayer_dist_is_shard_pattern(o->data);
     gpulayer_status st = gpulayer_dist_shard_path(o->data, rank, path_out);
-    cli_data d = data_options(o, 0);
+    /* A rank's own data file has its own group file: %d there too. */
+    char *group = NULL;
+    if (st == GPULAYER_OK && o->group && pattern)
+        st = gpulayer_dist_shard_path(o->group, rank, &group);
+    cli_data d = data_options(o, 0, group ? group : o->group);
     if (st == GPULAYER_OK) st = cli_read_data(*path_out, &d, out);
+    gpulayer_free_buffer(group);
     if (st == GPULAYER_OK && !pattern && size > 1) st = gpulayer_dist_keep_slice(*out);
     return st;
 }
@@ -477,7 +533,8 @@ int cmd_train(int argc, char **argv)
     gpulayer_status st = read_shard(&o, rank, size, &train, &train_path);
     for (int i = 0; st == GPULAYER_OK && i < o.num_valid; i++) {
         names[i] = o.num_valid == 1 ? "valid" : o.valid[i];
-        cli_data d = data_options(&o, gpulayer_dataset_num_cols(train));
+        cli_data d = data_options(&o, gpulayer_dataset_num_cols(train),
+                                  i < o.num_valid_group ? o.valid_group[i] : NULL);
         st = cli_read_data(o.valid[i], &d, &valid[i]);
     }
     /* A rank that could not read its data fails every rank, with its
@@ -489,9 +546,9 @@ int cmd_train(int argc, char **argv)
     }
     if (dist && !o.quiet) report_shard(train, train_path);
     if (!quiet)
-        fprintf(stderr, "loaded %s: %lld rows x %d features (%.2fs)\n", o.data,
+        fprintf(stderr, "loaded %s: %lld rows x %d features%s (%.2fs)\n", o.data,
                 (long long)gpulayer_dataset_num_rows(train),
-                gpulayer_dataset_num_cols(train), cli_now() - t0);
+                gpulayer_dataset_num_cols(train), query_count(train), cli_now() - t0);
     char rounds_text[32] = "0";
     gpulayer_booster_get_param(o.booster, "num_round", rounds_text, sizeof rounds_text);
     progress prog = {cli_now(), atoi(rounds_text), isatty(STDERR_FILENO), quiet};
