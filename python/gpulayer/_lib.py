@@ -88,6 +88,8 @@ class ReadOptions(Structure):
         ("numeric_columns", POINTER(c_char_p)),
         ("bad_numbers", c_int),
         ("categorical_columns", POINTER(c_char_p)),
+        ("qid_column", c_char_p),
+        ("group_file", c_char_p),
     ]
 
 
@@ -183,6 +185,10 @@ _PROTOTYPES = {
         [_handle, POINTER(c_int32), c_int32, _out_handle],
     ),
     "gpulayer_dataset_free": (None, [_handle]),
+    "gpulayer_dataset_set_group": (_status, [_handle, POINTER(c_int64), c_int64]),
+    "gpulayer_dataset_set_qid": (_status, [_handle, POINTER(c_int64), c_int64]),
+    "gpulayer_dataset_num_groups": (c_int64, [_handle]),
+    "gpulayer_dataset_get_group": (_status, [_handle, POINTER(c_int64), c_int64]),
     # booster
     "gpulayer_booster_create": (_status, [_out_handle]),
     "gpulayer_booster_free": (None, [_handle]),

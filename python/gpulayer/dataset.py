@@ -44,7 +44,7 @@ import os
 import re
 import sys
 import warnings
-from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_int32, c_void_p, cast
+from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_int32, c_int64, c_void_p, cast
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -378,6 +378,24 @@ def _float_vector(values, rows: int, what: str) -> np.ndarray:
     return vec
 
 
+def _int64_vector(values, what: str) -> np.ndarray:
+    """A contiguous int64 copy of integer values (query ids, group sizes);
+    a value that is not a whole number is an error naming its position."""
+    if is_dataframe(values):
+        values = values.to_numpy()
+    arr = np.asarray(values).reshape(-1)
+    if arr.dtype.kind in "iu":
+        return np.ascontiguousarray(arr, dtype=np.int64)
+    if arr.dtype.kind == "b" or arr.dtype.kind not in "f":
+        raise TypeError(f"{what} must hold integers, got dtype {arr.dtype}")
+    bad = ~np.isfinite(arr) | (np.floor(arr) != arr)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{what}: position {row} (0-based) holds {float(arr[row]):g}, "
+                         "which is not a whole number")
+    return np.ascontiguousarray(arr, dtype=np.int64)
+
+
 def _float_pointer(arr: np.ndarray | None):
     return None if arr is None else arr.ctypes.data_as(POINTER(c_float))
 
@@ -413,11 +431,31 @@ class Dataset:
     enable_categorical : bool, optional
         XGBoost's parameter, accepted for compatibility: category, string
         and object columns of a DataFrame are categorical either way.
+    qid : array-like of int, optional
+        Query groups for ranking, as XGBoost's ``qid``: one query id per
+        row, the rows of one query together and the ids non-decreasing
+        (sort the rows by qid first); else an error names the first row
+        out of order.
+    group : array-like of int, optional
+        Query groups as consecutive group sizes (XGBoost's and LightGBM's
+        ``group``), each at least 1, adding up to the row count. At most
+        one of qid and group.
     """
 
     def __init__(self, data, label=None, weight=None, feature_names=None,
                  bad_numbers: str = "error", categorical_feature="auto",
-                 enable_categorical: bool | None = None):
+                 enable_categorical: bool | None = None, qid=None, group=None):
+        if qid is not None and group is not None:
+            raise ValueError("give the query groups once: qid or group, not both")
+        self._init(data, label, weight, feature_names, bad_numbers, categorical_feature,
+                   enable_categorical)
+        if qid is not None:
+            self.set_qid(qid)
+        if group is not None:
+            self.set_group(group)
+
+    def _init(self, data, label, weight, feature_names, bad_numbers, categorical_feature,
+              enable_categorical):
         self._handle = c_void_p()
         if isinstance(data, Dataset):
             raise TypeError("data is already a Dataset")
@@ -508,6 +546,8 @@ class Dataset:
         bad_numbers: str = "error",
         categorical_columns: Sequence[str] | None = None,
         numeric_columns: Sequence[str] | None = None,
+        qid_column: str | int | None = None,
+        group_file: str | os.PathLike | None = None,
     ) -> "Dataset":
         """Read a CSV, TSV (optionally gzip-compressed) or LibSVM file.
 
@@ -524,6 +564,12 @@ class Dataset:
         ``bad_numbers="missing"`` a missing value (one warning gives the
         count). ``numeric_columns`` must be numeric whatever they hold;
         ``categorical_columns`` are categorical even where they hold numbers.
+
+        Query groups (ranking): ``qid_column`` names the CSV/TSV column of
+        query ids (by name or 0-based index; not a feature), whose rows of
+        one query must be together with ids non-decreasing; LibSVM files
+        give ``qid:N`` tokens instead. ``group_file`` is a file of group
+        sizes, one a line (LightGBM's query file), for any format.
         """
         _check_bad_numbers(bad_numbers)
         try:
@@ -542,6 +588,8 @@ class Dataset:
             weight_column=_lib.encode(weight_column),
             num_features=int(num_features),
             bad_numbers=_lib.BAD_NUMBERS[bad_numbers],
+            qid_column=_lib.encode(None if qid_column is None else str(qid_column)),
+            group_file=_lib.encode(None if group_file is None else os.fspath(group_file)),
         )
         keep = []
         for field, names in (("numeric_columns", numeric_columns),
@@ -664,9 +712,45 @@ class Dataset:
         vec = _float_vector(weight, self.num_rows, "weight")
         _lib.call("gpulayer_dataset_set_weight", self.handle, _float_pointer(vec), vec.size)
 
+    def set_qid(self, qid) -> None:
+        """Set the query groups from one query id per row (see ``qid`` of
+        the constructor); None removes them."""
+        if qid is None:
+            _lib.call("gpulayer_dataset_set_qid", self.handle, None, 0)
+            return
+        vec = _int64_vector(qid, "qid")
+        if vec.size != self.num_rows:
+            raise ValueError(f"qid has {vec.size} values, the data {self.num_rows} rows")
+        _lib.call("gpulayer_dataset_set_qid", self.handle,
+                  vec.ctypes.data_as(POINTER(c_int64)), vec.size)
+
+    def set_group(self, group) -> None:
+        """Set the query groups from consecutive group sizes (see ``group``
+        of the constructor); None removes them."""
+        if group is None:
+            _lib.call("gpulayer_dataset_set_group", self.handle, None, 0)
+            return
+        vec = _int64_vector(group, "group")
+        _lib.call("gpulayer_dataset_set_group", self.handle,
+                  vec.ctypes.data_as(POINTER(c_int64)), vec.size)
+
+    def num_groups(self) -> int:
+        """The number of query groups (0 when the dataset has none)."""
+        return int(_lib.get().gpulayer_dataset_num_groups(self.handle))
+
+    def get_group(self) -> np.ndarray:
+        """The query group sizes as an int64 array; empty when the dataset
+        has none."""
+        n = self.num_groups()
+        out = np.empty(n, dtype=np.int64)
+        if n:
+            _lib.call("gpulayer_dataset_get_group", self.handle,
+                      out.ctypes.data_as(POINTER(c_int64)), n)
+        return out
+
     def select_columns(self, columns: Sequence[int]) -> "Dataset":
         """A new Dataset of the given columns, in that order (names,
-        categories, labels and weights kept)."""
+        categories, labels, weights and query groups kept)."""
         cols = np.ascontiguousarray(np.asarray(columns, dtype=np.int32).reshape(-1))
         handle = c_void_p()
         _lib.call(
