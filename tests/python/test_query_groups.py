@@ -179,3 +179,45 @@ def test_cli_help_names_the_options(run):
     for flag in ("--qid COL", "--group FILE", "--valid-group FILE"):
         assert flag in out
     assert "--qid COL" in run("predict", "--help").stdout
+
+
+# ----------------------------------------------------- groups reach training
+
+
+def ranking_file(tmp_path):
+    """A CSV of 30 queries of 2 to 9 rows, grades 0..4, and its group file."""
+    rng = np.random.default_rng(1)
+    sizes = rng.integers(2, 10, size=30)
+    lines, qid = ["y,q,a,b"], np.repeat(np.arange(30), sizes)
+    a, b = rng.random(qid.size), rng.random(qid.size)
+    for q, x1, x2 in zip(qid, a, b):
+        lines.append(f"{min(4, int(x1 * 3 + x2 * 2))},{q},{x1:.4f},{x2:.4f}")
+    csv = write(tmp_path, "rk.csv", "\n".join(lines) + "\n")
+    query = write(tmp_path, "rk.query", "\n".join(map(str, sizes)) + "\n")
+    return csv, query, sizes
+
+
+def test_every_way_in_trains_the_same_ranking_model(tmp_path, run):
+    csv, query, sizes = ranking_file(tmp_path)
+    common = ["--label", "y", "--objective", "rank:ndcg", "--num-round", "4", "--quiet"]
+    models = {}
+    for name, extra in (("qid", ["--qid", "q"]), ("group", ["--ignore", "q", "--group", query]),
+                        ("none", ["--ignore", "q"])):
+        path = str(tmp_path / f"{name}.json")
+        r = run("train", "--data", csv, *common, *extra, "--model", path)
+        assert r.returncode == 0, r.stderr
+        models[name] = open(path, "rb").read()
+    assert models["qid"] == models["group"]
+    assert models["qid"] != models["none"]  # one query of every row is another task
+
+    params = {"objective": "rank:ndcg", "num_round": 4, "device": "cpu"}
+    from_file = gpulayer.Dataset.from_file(csv, label="y", qid_column="q")
+    plain = gpulayer.Dataset.from_file(csv, label="y", ignore_columns="q")
+    X = np.loadtxt(csv, delimiter=",", skiprows=1, dtype=np.float32)
+    raws = [gpulayer.train(params, ds, 4).save_raw() for ds in (
+        from_file,
+        gpulayer.Dataset(X[:, 2:], X[:, 0], qid=X[:, 1].astype(np.int64),
+                         feature_names=["a", "b"]),
+        gpulayer.Dataset(X[:, 2:], X[:, 0], group=sizes, feature_names=["a", "b"]))]
+    assert raws[0] == raws[1] == raws[2]
+    assert gpulayer.train(params, plain, 4).save_raw() != raws[0]
