@@ -511,10 +511,13 @@ static void test_libsvm_basic(void **state)
                        "\n"
                        "# a comment line\n"
                        "0 qid:3 1:2\r\n"
-                       "1\n"
-                       "0 3:nan 0:7\n";
+                       "1 qid:3\n"
+                       "0 qid:4 3:nan 0:7\n";
     gpulayer_dataset *ds = parse_ok("b.svm", text, NULL);
     assert_int_equal(ds->num_rows, 4);
+    /* qid:N tokens are query ids, not features. */
+    assert_int_equal(ds->num_groups, 2);
+    assert_true(ds->group_ptr[1] == 3 && ds->group_ptr[2] == 4);
     assert_int_equal(ds->num_cols, 4);
     assert_null(ds->weight);
     assert_null(gpulayer_dataset_feature_name(ds, 0));
