@@ -221,3 +221,26 @@ def test_every_way_in_trains_the_same_ranking_model(tmp_path, run):
         gpulayer.Dataset(X[:, 2:], X[:, 0], group=sizes, feature_names=["a", "b"]))]
     assert raws[0] == raws[1] == raws[2]
     assert gpulayer.train(params, plain, 4).save_raw() != raws[0]
+
+
+def test_distributed_slices_keep_whole_queries(tmp_path, cli):
+    import shutil
+    from gpulayer import distributed
+    mpirun = shutil.which("mpirun")
+    if not mpirun or not distributed.is_built():
+        pytest.skip("needs mpirun and a library built with MPI")
+    path = write(tmp_path, "r.csv", CSV)  # 24 rows: each of 2 ranks takes 12
+
+    def train(*extra):
+        return subprocess.run(
+            [mpirun, "--oversubscribe", "--allow-run-as-root", "-np", "2", cli, "train",
+             "--data", path, "--label", "y", "--num-round", "2", "--quiet",
+             "--model", str(tmp_path / "m.json"), *extra],
+            capture_output=True, text=True, timeout=300)
+
+    ok = train("--qid", "q")  # queries of 4 rows: the cut at row 12 falls between two
+    assert ok.returncode == 0, ok.stderr
+    cut = train("--ignore", "q", "--group", write(tmp_path, "cut.query", "5\n5\n5\n5\n4\n"))
+    assert cut.returncode != 0
+    assert ("rank 0 of 2 takes rows 1 to 12 of " in cut.stderr
+            and "cut query group 3 (rows 11 to 15) in two" in cut.stderr), cut.stderr
