@@ -122,10 +122,15 @@ def row_place(rows: int) -> tuple[int, int]:
 def read_shard(path: str | os.PathLike, **options) -> Dataset:
     """This rank's rows of a data file: its own file when ``path`` holds
     ``%d``, else its slice of the one file. ``options`` are those of
-    :meth:`Dataset.from_file`."""
+    :meth:`Dataset.from_file`; with one file per rank, a ``group_file``
+    holding ``%d`` is the rank's own too. A slice that would cut a query
+    group in two is refused."""
     text = os.fspath(path)
+    pattern = _lib.get().gpulayer_dist_is_shard_pattern(_lib.encode(text))
+    if pattern and options.get("group_file") is not None:
+        options = dict(options, group_file=shard_path(os.fspath(options["group_file"])))
     dataset = Dataset.from_file(shard_path(text), **options)
-    if not _lib.get().gpulayer_dist_is_shard_pattern(_lib.encode(text)) and size() > 1:
+    if not pattern and size() > 1:
         keep_slice(dataset)
     return dataset
 

@@ -244,3 +244,12 @@ def test_distributed_slices_keep_whole_queries(tmp_path, cli):
     assert cut.returncode != 0
     assert ("rank 0 of 2 takes rows 1 to 12 of " in cut.stderr
             and "cut query group 3 (rows 11 to 15) in two" in cut.stderr), cut.stderr
+
+
+def test_read_shard_takes_the_rank_group_file(tmp_path):
+    from gpulayer import distributed
+    write(tmp_path, "part0.csv", CSV)
+    write(tmp_path, "part0.query", "20\n4\n")
+    ds = distributed.read_shard(str(tmp_path / "part%d.csv"), label="y",
+                                ignore_columns="q", group_file=tmp_path / "part%d.query")
+    assert ds.get_group().tolist() == [20, 4]
