@@ -253,3 +253,18 @@ def test_read_shard_takes_the_rank_group_file(tmp_path):
     ds = distributed.read_shard(str(tmp_path / "part%d.csv"), label="y",
                                 ignore_columns="q", group_file=tmp_path / "part%d.query")
     assert ds.get_group().tolist() == [20, 4]
+
+
+def test_config_file_keys(tmp_path, run):
+    path = write(tmp_path, "r.csv", CSV)
+    sizes = write(tmp_path, "r.query", "12\n12\n")
+    config = write(tmp_path, "c.conf", f"data = {path}\nlabel = y\nignore = q\n"
+                                       f"group = {sizes}\nvalid = {path}\n"
+                                       f"valid_group = {sizes}\nnum_round = 1\n")
+    r = run("train", "--config", config, "--model", str(tmp_path / "m.json"))
+    assert r.returncode == 0, r.stderr
+    assert "2 query groups" in r.stderr
+    config = write(tmp_path, "q.conf", f"data = {path}\nlabel = y\nqid = q\nnum_round = 1\n")
+    r = run("train", "--config", config, "--model", str(tmp_path / "m.json"))
+    assert r.returncode == 0, r.stderr
+    assert "6 query groups" in r.stderr
