@@ -39,7 +39,7 @@ static void check_objective(gpl_objective_kind kind, double param, unsigned seed
     gpl_binned_matrix m = {ROWS, 1, bins, offset, NULL};
     assert_int_equal(be->ops->upload(be, &m, label, weighted ? weight : NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, margins), GPULAYER_OK);
-    gpl_gradient_request req = {kind, 1, 0, 0, 0, 1.0f, param};
+    gpl_gradient_request req = {kind, 1, 0, 0, 0, 1.0f, param, {0}};
     gpl_quant_scale scale;
     assert_int_equal(be->ops->compute_gradients(be, &req, &scale), GPULAYER_OK);
     assert_int_equal(be->ops->begin_tree(be), GPULAYER_OK);
