@@ -45,7 +45,7 @@ static void test_categorical(void **state)
 /* One tree of depth 3 on the backend: every operation, every level. */
 static void grow_one_tree(gpl_backend *be, const data *d, int round)
 {
-    gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, round, 7, 1.0f, 0.0};
+    gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, round, 7, 1.0f, 0.0, {0}};
     gpl_quant_scale scale;
     OK(be->ops->compute_gradients(be, &req, &scale));
     OK(be->ops->begin_tree(be));
@@ -119,7 +119,7 @@ static void test_command_buffer_failure(void **state)
     gpl_backend *be = create_or_skip("mps", &cfg);
     OK(be->ops->upload(be, &d.m, d.label, NULL));
     OK(be->ops->set_margins(be, d.margins));
-    gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 7, 1.0f, 0.0};
+    gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 7, 1.0f, 0.0, {0}};
     gpl_quant_scale scale;
     OK(be->ops->compute_gradients(be, &req, &scale));
     OK(be->ops->begin_tree(be));
