@@ -2,8 +2,8 @@
  * destruction, and its memory report. The operations are in files named
  * after them: cuda_upload.c, cuda_gradients.c, cuda_hist.c, cuda_split.c,
  * cuda_partition.c (and the start of a tree), cuda_margins.c,
- * cuda_predict.c; cuda_startup.c checks the device, cuda_memory.c plans
- * and holds the workspace. */
+ * cuda_predict.c, cuda_rank.c (query groups); cuda_startup.c checks the
+ * device, cuda_memory.c plans and holds the workspace. */
 #include <stdlib.h>
 
 #include "cuda_context.h"
@@ -59,6 +59,7 @@ static const struct gpl_backend_ops cuda_ops = {
     .predict = cuda_predict,
     .refit_sort = cuda_refit_sort,
     .refit_values = cuda_refit_values,
+    .set_groups = cuda_set_groups,
 };
 
 gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,

@@ -122,6 +122,31 @@ typedef struct cuda_buffers {
     int mask_state;      /* 0 none uploaded, 1 d_mask valid          */
 } cuda_buffers;
 
+/* The query groups of a ranking objective (cuda_rank.c): copies of
+ * gpl_rank_groups, the tiles of the ranking kernels, and their scratch,
+ * all pool blocks (NULL without groups; yorder only once the mean method
+ * and n_rel/acc once rank:map asks for them). */
+typedef struct cuda_rank {
+    int64_t num_groups;
+    uint32_t num_tiles;
+    int32_t key_bits;
+    int64_t *d_group_ptr;
+    double *d_discount;
+    double *d_inv_idcg;
+    double *d_group_weight;
+    gpl_cuda_rank_tile *d_tiles;
+    unsigned long long *d_keys[2]; /* the sorts' input and output */
+    uint32_t *d_values;            /* the sorts' input values     */
+    void *d_sort_temp;
+    size_t sort_temp_bytes;
+    uint32_t *d_order;
+    uint32_t *d_yorder;
+    double *d_n_rel;
+    double *d_acc;
+    unsigned long long *d_sums;       /* 2 a row */
+    unsigned long long *d_lambda_sum; /* a query */
+} cuda_rank;
+
 /* The context in parts by job, in the order every backend's has: device
  * facts, shape, buffers (device data, chunks, per-level tables, the tree),
  * histogram pool, node table, tuning. */
@@ -139,6 +164,7 @@ typedef struct cuda_context {
 
     /* buffers: device data */
     cuda_buffers buf;
+    cuda_rank rank;
 
     /* histogram chunks */
     gpl_cuda_hist_chunk *d_chunks;
@@ -294,6 +320,11 @@ gpulayer_status cuda_release_histograms(gpl_backend *be, const int32_t *nodes,
                                         int32_t num_nodes);
 gpulayer_status cuda_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out);
 gpulayer_status cuda_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_pair *in);
+/* cuda_rank.c: the query groups, and the ranking gradients' pairs
+ * (2 doubles a row, on the device) for cuda_compute_gradients. */
+gpulayer_status cuda_set_groups(gpl_backend *be, const gpl_rank_groups *groups);
+gpulayer_status cuda_rank_pairs(cuda_context *c, const gpl_gradient_request *req,
+                                const double **pairs);
 gpulayer_status cuda_refit_sort(gpl_backend *be, const gpl_gradient_request *req,
                                 const gpl_infer_node *nodes, const uint32_t *cat_sets,
                                 int32_t num_nodes, int64_t *leaf_rows);

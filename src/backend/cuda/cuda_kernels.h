@@ -15,7 +15,7 @@
 
 #include "backend.h"
 
-#define GPL_CUDA_KERNEL_ABI 10
+#define GPL_CUDA_KERNEL_ABI 11
 
 /* Histogram columns in shared memory: one per lane, so that the lanes of a
  * warp never share a bank (see kernels_hist.cu). */
@@ -62,6 +62,10 @@ typedef struct gpl_cuda_grad_args {
     double *softmax_norm;         /* 2 a row, softmax only             */
     int32_t norm_write;           /* the first pass computes it        */
     double param;                 /* the objective's (backend.h)       */
+    /* Ranking objectives: each row's finished (grad, hess), 2 a row, from
+     * gpl_cuda_launch_rank; the passes below read them instead of an
+     * objective formula (NULL otherwise). */
+    const double *rank_pairs;
 } gpl_cuda_grad_args;
 
 /* Three launches: float gradients reduced to their largest magnitudes,
@@ -70,6 +74,61 @@ typedef struct gpl_cuda_grad_args {
 cudaError_t gpl_cuda_launch_grad_max(const gpl_cuda_grad_args *a, cudaStream_t s);
 cudaError_t gpl_cuda_launch_grad_scale(const gpl_cuda_grad_args *a, cudaStream_t s);
 cudaError_t gpl_cuda_launch_grad_quantize(const gpl_cuda_grad_args *a, cudaStream_t s);
+
+/* --------------------------------------------------------------- ranking */
+
+/* The per-query kernels work on tiles of GPL_CUDA_RANK_TILE consecutive
+ * indexes (rows, positions or grade-order indexes) of one query: a block
+ * a tile, so that a block's threads share the query's bounds. */
+#define GPL_CUDA_RANK_TILE 256
+typedef struct gpl_cuda_rank_tile {
+    uint32_t query;
+    uint32_t first; /* the tile's first row, group_ptr[query] <= first */
+} gpl_cuda_rank_tile;
+
+/* The LambdaMART gradients of rank_math.h for every query. Arrays by row
+ * are indexed like the rows: a query's entries at its rows' offsets.
+ * Orders come from one stable radix sort of all rows by the key (query,
+ * margin descending), or (query, grade descending) over positions. */
+typedef struct gpl_cuda_rank_args {
+    int32_t objective;
+    int32_t num_outputs;
+    int32_t output;
+    int32_t round;
+    uint64_t seed;
+    gpl_rank_request rank;
+    int64_t num_rows;
+    int64_t num_groups;
+    const float *margins;
+    const float *label;
+    const int64_t *group_ptr;     /* num_groups + 1                        */
+    const double *discount;       /* by position                           */
+    const double *inv_idcg;       /* a query                               */
+    const double *group_weight;   /* a query                               */
+    const gpl_cuda_rank_tile *tiles;
+    uint32_t num_tiles;
+    int32_t key_bits;             /* of the sort keys: 32 + query bits     */
+    unsigned long long *keys_in;  /* sort input and output                 */
+    unsigned long long *keys_out;
+    uint32_t *values_in;
+    void *sort_temp;
+    size_t sort_temp_bytes;
+    uint32_t *order;              /* position -> row                       */
+    uint32_t *yorder;             /* grade-order index -> position (mean)  */
+    double *n_rel;                /* MAP's running sums by position        */
+    double *acc;
+    /* 2 a row: the fixed-point sums of gradient and hessian, then, in
+     * place, the finished doubles (rank_pairs of gpl_cuda_grad_args). */
+    unsigned long long *sums;
+    unsigned long long *lambda_sum; /* a query */
+} gpl_cuda_rank_args;
+
+/* The scratch bytes the sorts of n rows need (sort_temp_bytes). */
+cudaError_t gpl_cuda_rank_sort_bytes(int64_t n, int32_t key_bits, size_t *bytes);
+/* Clears the sums, orders every query's rows by margin (and by grade for
+ * the mean method), makes MAP's running sums, adds every pair's fixed-point
+ * lambda and hessian, and finishes each row's pair into a.sums. */
+cudaError_t gpl_cuda_launch_rank(const gpl_cuda_rank_args *a, cudaStream_t s);
 
 /* ------------------------------------------------------- rows and tiles */
 

@@ -19,7 +19,9 @@ constexpr int kRowThreads = 256;
 constexpr unsigned kReduceBlocks = 2048;
 
 /* The first pass writes a softmax row's normaliser when asked to (the
- * thread that writes it is the one that reads it in the second pass). */
+ * thread that writes it is the one that reads it in the second pass).
+ * Ranking objectives' pairs come finished (kernels_rank.cu): only the
+ * subsample applies here. */
 __device__ void row_gradient(const gpl_cuda_grad_args &a, int64_t r, double *g,
                              double *h, bool write_norm)
 {
@@ -30,6 +32,11 @@ __device__ void row_gradient(const gpl_cuda_grad_args &a, int64_t r, double *g,
         gpl_softmax_normalizer(a.margins + r * K, K, &a.softmax_norm[2 * r],
                                &a.softmax_norm[2 * r + 1]);
     if (!gpl_row_sampled(a.seed, a.round, r, a.subsample)) return;
+    if (a.rank_pairs) {
+        *g = a.rank_pairs[2 * r];
+        *h = a.rank_pairs[2 * r + 1];
+        return;
+    }
     const float w = a.weight ? a.weight[r] : 1.0f;
     if (a.objective == GPL_OBJ_SOFTMAX)
         gpl_objective_softmax(a.margins[r * K + a.output], a.softmax_norm[2 * r],
