@@ -2,7 +2,8 @@
  * test_cuda_ops.c -- every operation of the CUDA backend against the CPU
  * backend on the same inputs: scales, histograms (bit for bit), split
  * records, child row counts and margins, level by level, on random and
- * adversarial data. Skips, with the reason, where no CUDA device is usable.
+ * adversarial data; the ranking objectives' pairs on adversarial queries.
+ * Skips, with the reason, where no CUDA device is usable.
  */
 #include "backend_guard.h"
 #include "ops_compare.h"
@@ -90,6 +91,46 @@ static void test_errors_are_reported(void **state)
     assert_non_null(strstr(gpulayer_last_error(), "device 999"));
 }
 
+/* The ranking objectives' pairs and the trees grown on them, bit for bit
+ * with the CPU over adversarial query layouts (rank_compare.c). */
+static void test_ranking(void **state)
+{
+    (void)state;
+    run_rank_cases();
+}
+
+/* A ranking objective before set_groups, and groups that miss rows, are
+ * refused with the backend's name; good groups replace refused ones. */
+static void test_ranking_refusals(void **state)
+{
+    (void)state;
+    gpl_backend_config cfg = {1, 0, 7, 1, 0};
+    gpl_backend *be = create_or_skip("cuda", &cfg);
+    const problem p = {"groups", 100, 3, 16, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_LOGISTIC,
+                       1, 0, 1.0f, 2, 0.0, 0.0, 0};
+    data d;
+    make_data(&p, &d);
+    OK(be->ops->upload(be, &d.m, d.label, NULL));
+    OK(be->ops->set_margins(be, d.margins));
+    const gpl_gradient_request req = {GPL_OBJ_RANK_NDCG, 1, 0, 0, 42, 1.0f, 0.0,
+                                      {GPL_RANK_TOPK, 32, 1, 1, 1, 0}};
+    gpl_quant_scale sc;
+    assert_int_not_equal(be->ops->compute_gradients(be, &req, &sc), GPULAYER_OK);
+    assert_non_null(strstr(gpulayer_last_error(), "cuda backend: a ranking objective without"));
+    int64_t ptr[3] = {0, 40, 90};
+    double discount[60], inv_idcg[2] = {0.5, 0.25}, weight[2] = {1.0, 1.0};
+    for (int i = 0; i < 60; i++) discount[i] = 1.0 / (i + 2.0);
+    const gpl_rank_groups g = {2, ptr, 60, discount, inv_idcg, weight};
+    assert_int_equal(be->ops->set_groups(be, &g), GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "rows 0 to 90, not 0 to 100"));
+    ptr[2] = 100;
+    OK(be->ops->set_groups(be, &g));
+    OK(be->ops->compute_gradients(be, &req, &sc));
+    assert_true(sc.grad > 0.0 && sc.hess > 0.0);
+    gpl_backend_destroy(be);
+    free_data(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +149,8 @@ int main(void)
         cmocka_unit_test(test_gradient_kinds),
         cmocka_unit_test(test_write_pairs),
         cmocka_unit_test(test_errors_are_reported),
+        cmocka_unit_test(test_ranking),
+        cmocka_unit_test(test_ranking_refusals),
     };
     compare_accelerator = "cuda";
     GPL_RUN_IF_BACKEND("cuda", tests);
