@@ -22,6 +22,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "metric_rank.h"
 
 #define BLOCK_ROWS 16384
 /* Rows below which threads cost more than they save. */
@@ -33,8 +34,9 @@
 #define XGB_GAMMA_FLOOR 1e-6
 #define XGB_RT_EPS 1e-6
 
-/* param: none, optional after '@' (error), or required (tweedie-nloglik). */
-enum { PARAM_NONE, PARAM_OPTIONAL, PARAM_REQUIRED };
+/* param: none, optional after '@' (error), required (tweedie-nloglik), or
+ * a ranking metric's "@k", "@k-", "@-" or trailing "-". */
+enum { PARAM_NONE, PARAM_OPTIONAL, PARAM_REQUIRED, PARAM_RANK };
 
 static const struct {
     const char *name;
@@ -58,6 +60,9 @@ static const struct {
     {"gamma-deviance", GPL_METRIC_GAMMA_DEVIANCE, 0, PARAM_NONE},
     {"tweedie-nloglik", GPL_METRIC_TWEEDIE_NLOGLIK, 0, PARAM_REQUIRED},
     {"quantile", GPL_METRIC_QUANTILE, 0, PARAM_NONE},
+    {"ndcg", GPL_METRIC_NDCG, 1, PARAM_RANK},
+    {"map", GPL_METRIC_MAP, 1, PARAM_RANK},
+    {"pre", GPL_METRIC_PRE, 1, PARAM_RANK},
 };
 #define NUM_METRICS (sizeof metric_table / sizeof metric_table[0])
 
@@ -65,7 +70,8 @@ const char *gpl_metric_names(void)
 {
     return "rmse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "
            "mlogloss, merror, poisson-nloglik, gamma-nloglik, gamma-deviance, "
-           "tweedie-nloglik@rho, quantile";
+           "tweedie-nloglik@rho, quantile, ndcg, ndcg@k, map, map@k, pre, pre@k "
+           "(the ranking metrics also with a trailing '-')";
 }
 
 static const char *kind_name(gpl_metric_kind kind)
@@ -83,8 +89,46 @@ gpl_metric gpl_metric_of_kind(gpl_metric_kind kind)
     m.param = kind == GPL_METRIC_ERROR ? 0.5 : kind == GPL_METRIC_MPHE ? 1.0 : 0.0;
     m.num_alphas = 1;
     m.alphas[0] = 0.5;
+    m.ndcg_exp_gain = 1;
     snprintf(m.name, sizeof m.name, "%s", kind_name(kind));
     return m;
+}
+
+gpl_metric gpl_metric_rank(gpl_metric_kind kind, int32_t topk, int minus)
+{
+    gpl_metric m = gpl_metric_of_kind(kind);
+    m.rank_topk = topk > 0 ? topk : 0;
+    m.rank_minus = minus != 0;
+    char k[16] = "";
+    if (m.rank_topk) snprintf(k, sizeof k, "@%d", (int)m.rank_topk);
+    snprintf(m.name, sizeof m.name, "%s%s%s", kind_name(kind), k, minus ? "-" : "");
+    return m;
+}
+
+/* A ranking metric's parameter after '@': "k", "k-" or "-" (XGBoost's
+ * forms), k a whole number from 1. */
+static gpulayer_status set_rank_param(gpl_metric *m, const char *text, const char *param)
+{
+    const size_t len = strlen(param);
+    const int minus = len > 0 && param[len - 1] == '-';
+    long long k = 0;
+    if (len > (size_t)minus) {
+        char *end;
+        errno = 0;
+        k = strtoll(param, &end, 10);
+        if (!(param[0] >= '0' && param[0] <= '9') || end != param + len - (size_t)minus ||
+            errno == ERANGE || k < 1 || k > INT32_MAX)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "metric '%s': k of %s@k is the number of top positions "
+                             "scored, a whole number from 1 to %d (optionally followed "
+                             "by '-')", text, kind_name(m->kind), (int)INT32_MAX);
+    } else if (!minus) {
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "metric '%s': write %s@k with k a whole number from 1",
+                         text, kind_name(m->kind));
+    }
+    *m = gpl_metric_rank(m->kind, (int32_t)k, minus);
+    return GPULAYER_OK;
 }
 
 /* Parameters are printed as XGBoost prints its float parameters (six
@@ -109,10 +153,12 @@ static gpulayer_status parse_number(const char *metric, const char *text, double
     return GPULAYER_OK;
 }
 
-/* Checks the parameter of error@t and tweedie-nloglik@rho, and names the
- * metric as XGBoost does. */
+/* Checks the parameter of error@t, tweedie-nloglik@rho and the ranking
+ * metrics' @k, and names the metric as XGBoost does. */
 static gpulayer_status set_param(gpl_metric *m, const char *text, const char *param)
 {
+    if (m->kind == GPL_METRIC_NDCG || m->kind == GPL_METRIC_MAP || m->kind == GPL_METRIC_PRE)
+        return set_rank_param(m, text, param);
     double v = 0.0;
     GPL_CHECK(parse_number(text, param, &v));
     if (m->kind == GPL_METRIC_ERROR) {
@@ -141,9 +187,13 @@ gpulayer_status gpl_metric_parse(const char *text, gpl_metric *out)
     const char *at = strchr(text, '@');
     const size_t len = at ? (size_t)(at - text) : strlen(text);
     for (size_t i = 0; i < NUM_METRICS; i++) {
-        if (strlen(metric_table[i].name) != len || strncmp(text, metric_table[i].name, len))
-            continue;
+        const size_t n = strlen(metric_table[i].name);
+        /* "ndcg-": the '-' variant without k. */
+        const int minus = !at && metric_table[i].param == PARAM_RANK && len == n + 1 &&
+                          text[n] == '-';
+        if ((n != len && !minus) || strncmp(text, metric_table[i].name, n)) continue;
         gpl_metric m = gpl_metric_of_kind(metric_table[i].kind);
+        if (minus) m = gpl_metric_rank(m.kind, 0, 1);
         if (at && metric_table[i].param == PARAM_NONE)
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                              "metric '%s': %s takes no '@' parameter", text,
@@ -261,7 +311,10 @@ static double row_loss(const metric_input *in, int64_t r)
     }
     case GPL_METRIC_QUANTILE: return pinball(in->m->alphas, in->m->num_alphas, p, y);
     case GPL_METRIC_AUC:
-    case GPL_METRIC_AUCPR: break;
+    case GPL_METRIC_AUCPR:
+    case GPL_METRIC_NDCG:
+    case GPL_METRIC_MAP:
+    case GPL_METRIC_PRE: break;
     }
     return NAN;
 }
@@ -431,6 +484,16 @@ double gpl_metric_eval(const gpl_metric *m, const float *pred,
                        const float *label, const float *weight,
                        int64_t num_rows, int32_t num_outputs, int nthread)
 {
+    return gpl_metric_eval_groups(m, pred, label, weight, num_rows, num_outputs, NULL, 0,
+                                  nthread);
+}
+
+double gpl_metric_eval_groups(const gpl_metric *m, const float *pred,
+                              const float *label, const float *weight,
+                              int64_t num_rows, int32_t num_outputs,
+                              const int64_t *group_ptr, int64_t num_groups,
+                              int nthread)
+{
     if (!m || num_rows <= 0 || num_outputs <= 0 || !pred || !label) return NAN;
     if (m->output < 0 || m->output >= num_outputs) return NAN;
     if (m->kind == GPL_METRIC_QUANTILE &&
@@ -438,6 +501,9 @@ double gpl_metric_eval(const gpl_metric *m, const float *pred,
         return NAN;
     if (m->kind == GPL_METRIC_AUC || m->kind == GPL_METRIC_AUCPR)
         return auc(m->kind, pred, label, weight, num_rows, num_outputs);
+    if (m->kind == GPL_METRIC_NDCG || m->kind == GPL_METRIC_MAP || m->kind == GPL_METRIC_PRE)
+        return gpl_metric_rank_eval(m, pred, label, weight, num_rows, num_outputs, group_ptr,
+                                    num_groups, nthread);
     metric_input in = {m, pred, label, weight, num_outputs};
     return mean_loss(&in, num_rows, nthread);
 }

@@ -23,7 +23,10 @@ typedef enum gpl_metric_kind {
     GPL_METRIC_GAMMA_DEVIANCE,
     GPL_METRIC_TWEEDIE_NLOGLIK, /* param: the variance power rho        */
     GPL_METRIC_QUANTILE, /* alphas[], one per output from `output` on  */
-    GPL_METRIC_AUCPR
+    GPL_METRIC_AUCPR,
+    GPL_METRIC_NDCG,     /* ranking: over query groups (metric_rank.c)  */
+    GPL_METRIC_MAP,
+    GPL_METRIC_PRE
 } gpl_metric_kind;
 
 /* Room for a metric's name: "tweedie-nloglik@" and a number. */
@@ -38,6 +41,10 @@ typedef struct gpl_metric {
     int32_t output;       /* the first output read (0 but for quantile@) */
     int32_t num_alphas;   /* quantile: the mean of the pinball losses of  */
     double alphas[GPL_MAX_QUANTILES]; /* outputs output.. at these alphas */
+    int32_t rank_topk;    /* ndcg@k, map@k, pre@k: k; 0: every position   */
+    int32_t rank_minus;   /* the '-' variants: a query with nothing
+                           * relevant scores 0 rather than 1             */
+    int32_t ndcg_exp_gain; /* ndcg: gain 2^grade - 1 (1) or the grade (0) */
     char name[GPL_METRIC_NAME_SIZE];
 } gpl_metric;
 
@@ -51,7 +58,11 @@ gpulayer_status gpl_metric_parse(const char *text, gpl_metric *out);
  * rho: use gpl_metric_tweedie. */
 gpl_metric gpl_metric_of_kind(gpl_metric_kind kind);
 gpl_metric gpl_metric_tweedie(double rho);
-/* 1 when larger values are better (auc, aucpr), 0 otherwise. */
+/* A ranking metric (ndcg, map, pre) at top k (0: every position), named
+ * as XGBoost names it ("ndcg@32", "map", "ndcg@10-"). */
+gpl_metric gpl_metric_rank(gpl_metric_kind kind, int32_t topk, int minus);
+/* 1 when larger values are better (auc, aucpr, ndcg, map, pre), 0
+ * otherwise. */
 int gpl_metric_higher_is_better(gpl_metric_kind kind);
 /* The list of metric names for messages and help. */
 const char *gpl_metric_names(void);
@@ -65,5 +76,15 @@ const char *gpl_metric_names(void);
 double gpl_metric_eval(const gpl_metric *m, const float *pred,
                        const float *label, const float *weight,
                        int64_t num_rows, int32_t num_outputs, int nthread);
+/* The same over query groups: group q is rows group_ptr[q] ..
+ * group_ptr[q + 1] (num_groups + 1 offsets from 0 to num_rows). Ranking
+ * metrics score each query and average the scores, weighted by the
+ * weight of each query's first row; group_ptr NULL makes the whole data
+ * one query, as in XGBoost. The other metrics ignore the groups. */
+double gpl_metric_eval_groups(const gpl_metric *m, const float *pred,
+                              const float *label, const float *weight,
+                              int64_t num_rows, int32_t num_outputs,
+                              const int64_t *group_ptr, int64_t num_groups,
+                              int nthread);
 
 #endif
