@@ -325,9 +325,13 @@ static gpl_metric default_metric(const gpl_model *m)
     case GPL_OBJ_SQUARED_LOG_ERROR: return gpl_metric_of_kind(GPL_METRIC_RMSLE);
     case GPL_OBJ_PSEUDO_HUBER: return gpl_metric_of_kind(GPL_METRIC_MPHE);
     case GPL_OBJ_QUANTILE: return gpl_metric_of_kind(GPL_METRIC_QUANTILE);
+    /* At the objective's top k for the topk pair method, over every
+     * position for mean (XGBoost's RankEvalMetric). */
     case GPL_OBJ_RANK_NDCG:
     case GPL_OBJ_RANK_PAIRWISE:
+        return gpl_metric_rank(GPL_METRIC_NDCG, gpl_objective_rank_topk(&m->obj_params), 0);
     case GPL_OBJ_RANK_MAP:
+        return gpl_metric_rank(GPL_METRIC_MAP, gpl_objective_rank_topk(&m->obj_params), 0);
     case GPL_OBJ_SQUARED_ERROR:
     case GPL_OBJ_REG_LOGISTIC: break;
     }
@@ -344,6 +348,7 @@ static gpulayer_status add_metric(gpl_eval_tracker *t, gpl_metric metric, const 
 {
     const gpl_objective_params *op = &m->obj_params;
     if (metric.kind == GPL_METRIC_MPHE) metric.param = op->huber_slope;
+    if (metric.kind == GPL_METRIC_NDCG) metric.ndcg_exp_gain = op->ndcg_exp_gain;
     if (metric.kind != GPL_METRIC_QUANTILE) {
         add_figure(t, &metric);
         return GPULAYER_OK;
@@ -405,8 +410,8 @@ void gpl_eval_tracker_add(gpl_eval_tracker *t, const gpl_model *m, int index,
         gpulayer_eval_result *res = &t->results[index * t->num_metrics + k];
         res->data_name = name;
         res->metric_name = t->metrics[k].name;
-        res->value = gpl_metric_eval(&t->metrics[k], outputs, ds->label, ds->weight,
-                                     n, K, nthread);
+        res->value = gpl_metric_eval_groups(&t->metrics[k], outputs, ds->label, ds->weight,
+                                            n, K, ds->group_ptr, ds->num_groups, nthread);
     }
     if (index + 1 > t->num_results / (t->num_metrics ? t->num_metrics : 1))
         t->num_results = (index + 1) * t->num_metrics;

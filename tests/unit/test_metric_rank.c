@@ -1,14 +1,22 @@
 /* test_metric_rank.c -- ndcg, map and pre over query groups, worked by
  * hand on small queries (ties in predictions, one-row queries, queries
  * with nothing relevant with and without '-', @k beyond the query, query
- * weights), and their names. */
+ * weights), their names, and what training's evaluation makes of them:
+ * the ranking objectives' default metric, ndcg_exp_gain, the dataset's
+ * groups and early stopping's direction. tests/python/test_metrics_rank.py
+ * compares the figures with XGBoost's. */
 #include "test_util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+#include "dataset.h"
 #include "metric.h"
+#include "model.h"
+#include "params.h"
+#include "train_setup.h"
 
 #define EXACT 1e-15
 
@@ -283,6 +291,126 @@ static void test_same_value_for_any_thread_count(void **state)
     free(g);
 }
 
+/* ---------------------------------------------------------- evaluation */
+
+static void set(gpl_params *p, const char *key, const char *value)
+{
+    if (gpl_params_set(p, key, value) != GPULAYER_OK)
+        fail_msg("%s=%s: %s", key, value, gpulayer_last_error());
+}
+
+/* A ranking model of the given objective with p's objective parameters. */
+static gpl_model *rank_model(gpl_objective_kind kind, const gpl_params *p)
+{
+    gpl_model *m = gpl_model_new();
+    assert_non_null(m);
+    m->objective = kind;
+    m->obj_params = p->obj_params;
+    m->num_outputs = 1;
+    return m;
+}
+
+static void test_default_metric_of_ranking_objectives(void **state)
+{
+    (void)state;
+    static const struct {
+        gpl_objective_kind kind;
+        int32_t method, num_pair;
+        const char *metric;
+    } cases[] = {
+        {GPL_OBJ_RANK_NDCG, GPL_RANK_TOPK, 0, "ndcg@32"},
+        {GPL_OBJ_RANK_NDCG, GPL_RANK_TOPK, 10, "ndcg@10"},
+        {GPL_OBJ_RANK_NDCG, GPL_RANK_MEAN, 0, "ndcg"},
+        {GPL_OBJ_RANK_NDCG, GPL_RANK_MEAN, 4, "ndcg"},
+        {GPL_OBJ_RANK_PAIRWISE, GPL_RANK_TOPK, 0, "ndcg@32"},
+        {GPL_OBJ_RANK_PAIRWISE, GPL_RANK_MEAN, 0, "ndcg"},
+        {GPL_OBJ_RANK_MAP, GPL_RANK_TOPK, 0, "map@32"},
+        {GPL_OBJ_RANK_MAP, GPL_RANK_TOPK, 5, "map@5"},
+        {GPL_OBJ_RANK_MAP, GPL_RANK_MEAN, 0, "map"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gpl_params p;
+        gpl_params_default(&p);
+        p.obj_params.rank_pair_method = cases[i].method;
+        p.obj_params.rank_num_pair = cases[i].num_pair;
+        gpl_model *m = rank_model(cases[i].kind, &p);
+        gpl_eval_tracker t;
+        assert_int_equal(gpl_eval_tracker_init(&t, &p, m, 1), GPULAYER_OK);
+        assert_int_equal(t.num_metrics, 1);
+        if (strcmp(t.metrics[0].name, cases[i].metric))
+            fail_msg("case %zu: %s, expected %s", i, t.metrics[0].name, cases[i].metric);
+        gpl_eval_tracker_free(&t);
+        gpl_model_free(m);
+    }
+}
+
+/* The dataset of nd_p / nd_y with its three queries. */
+static gpulayer_dataset *ranking_set(void)
+{
+    static float x[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    gpulayer_dataset *ds;
+    assert_int_equal(gpulayer_dataset_from_dense(x, 8, 1, GPULAYER_ROW_MAJOR, nd_y, NULL, &ds),
+                     GPULAYER_OK);
+    ds->group_ptr = gpl_malloc(sizeof nd_groups, "test groups");
+    assert_non_null(ds->group_ptr);
+    memcpy(ds->group_ptr, nd_groups, sizeof nd_groups);
+    ds->num_groups = 3;
+    return ds;
+}
+
+/* Training's figures read the dataset's queries and the objective's
+ * ndcg_exp_gain; ndcg being better higher, a lower round does not count
+ * as an improvement. */
+static void test_evaluation_over_the_dataset_queries(void **state)
+{
+    (void)state;
+    gpl_params p;
+    gpl_params_default(&p);
+    set(&p, "eval_metric", "ndcg-");
+    set(&p, "eval_metric", "ndcg@2");
+    set(&p, "early_stopping_rounds", "1");
+    gpl_model *m = rank_model(GPL_OBJ_RANK_NDCG, &p);
+    gpl_eval_tracker t;
+    assert_int_equal(gpl_eval_tracker_init(&t, &p, m, 1), GPULAYER_OK);
+    assert_int_equal(t.num_metrics, 2);
+    gpulayer_dataset *ds = ranking_set();
+    float out[8];
+    const gpulayer_eval_result *res;
+    int n;
+    gpl_eval_tracker_add(&t, m, 0, "valid", ds, nd_p, out, 2);
+    assert_int_equal(gpl_eval_tracker_end_round(&t, 0, &res, &n), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(res[0].metric_name, "ndcg-");
+    assert_close(res[0].value, (q0_ndcg() + 1.0) / 3.0, EXACT);
+    const double at2 = (3.0 * disc(1)) / (3.0 * disc(0) + 1.0 * disc(1));
+    assert_close(res[1].value, (at2 + 2.0) / 3.0, EXACT);
+    /* The perfect order scores 1 (the last figure decides). */
+    const float perfect[8] = {9, 0, 5, 0, 0, 0, 0, 0};
+    gpl_eval_tracker_add(&t, m, 0, "valid", ds, perfect, out, 2);
+    assert_int_equal(gpl_eval_tracker_end_round(&t, 1, &res, &n), 0);
+    assert_close(res[1].value, 1.0, EXACT);
+    gpl_eval_tracker_add(&t, m, 0, "valid", ds, nd_p, out, 2);
+    assert_int_equal(gpl_eval_tracker_end_round(&t, 2, &res, &n), 1);
+    assert_int_equal(t.best_round, 1);
+    gpl_eval_tracker_free(&t);
+    gpl_model_free(m);
+
+    /* ndcg_exp_gain=0: the grades are the gains. */
+    gpl_params_default(&p);
+    p.obj_params.ndcg_exp_gain = 0;
+    m = rank_model(GPL_OBJ_RANK_NDCG, &p);
+    assert_int_equal(gpl_eval_tracker_init(&t, &p, m, 1), GPULAYER_OK);
+    assert_int_equal(t.metrics[0].ndcg_exp_gain, 0);
+    gpl_eval_tracker_add(&t, m, 0, "valid", ds, nd_p, out, 1);
+    gpl_eval_tracker_end_round(&t, 0, &res, &n);
+    const double linear = (2.0 * disc(1) + 1.0 * disc(2)) / (2.0 * disc(0) + 1.0 * disc(1));
+    assert_string_equal(res[0].metric_name, "ndcg@32");
+    assert_close(res[0].value, (linear + 2.0) / 3.0, EXACT);
+    gpl_eval_tracker_free(&t);
+    gpl_model_free(m);
+    gpulayer_dataset_free(ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +422,8 @@ int main(void)
         cmocka_unit_test(test_undefined_cases_are_nan),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_same_value_for_any_thread_count),
+        cmocka_unit_test(test_default_metric_of_ranking_objectives),
+        cmocka_unit_test(test_evaluation_over_the_dataset_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
