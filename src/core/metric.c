@@ -90,6 +90,8 @@ gpl_metric gpl_metric_of_kind(gpl_metric_kind kind)
     m.num_alphas = 1;
     m.alphas[0] = 0.5;
     m.ndcg_exp_gain = 1;
+    if (kind == GPL_METRIC_NDCG || kind == GPL_METRIC_MAP || kind == GPL_METRIC_PRE)
+        m.rank_topk = GPL_METRIC_RANK_DEFAULT_K;
     snprintf(m.name, sizeof m.name, "%s", kind_name(kind));
     return m;
 }
@@ -97,11 +99,19 @@ gpl_metric gpl_metric_of_kind(gpl_metric_kind kind)
 gpl_metric gpl_metric_rank(gpl_metric_kind kind, int32_t topk, int minus)
 {
     gpl_metric m = gpl_metric_of_kind(kind);
-    m.rank_topk = topk > 0 ? topk : 0;
+    m.rank_topk = topk > 0 ? topk : GPL_METRIC_RANK_DEFAULT_K;
     m.rank_minus = minus != 0;
     char k[16] = "";
-    if (m.rank_topk) snprintf(k, sizeof k, "@%d", (int)m.rank_topk);
+    if (topk > 0) snprintf(k, sizeof k, "@%d", (int)topk);
     snprintf(m.name, sizeof m.name, "%s%s%s", kind_name(kind), k, minus ? "-" : "");
+    return m;
+}
+
+gpl_metric gpl_metric_rank_of_objective(gpl_metric_kind kind, const gpl_objective_params *p)
+{
+    const int32_t k = gpl_objective_rank_topk(p);
+    gpl_metric m = gpl_metric_rank(kind, k, 0);
+    if (k == 0 && kind == GPL_METRIC_NDCG) m.rank_topk = 0;
     return m;
 }
 

@@ -41,7 +41,8 @@ typedef struct gpl_metric {
     int32_t output;       /* the first output read (0 but for quantile@) */
     int32_t num_alphas;   /* quantile: the mean of the pinball losses of  */
     double alphas[GPL_MAX_QUANTILES]; /* outputs output.. at these alphas */
-    int32_t rank_topk;    /* ndcg@k, map@k, pre@k: k; 0: every position   */
+    int32_t rank_topk;    /* ndcg, map, pre: the top positions scored;
+                           * 0: every position                           */
     int32_t rank_minus;   /* the '-' variants: a query with nothing
                            * relevant scores 0 rather than 1             */
     int32_t ndcg_exp_gain; /* ndcg: gain 2^grade - 1 (1) or the grade (0) */
@@ -54,13 +55,23 @@ typedef struct gpl_metric {
  * parameters later (gpl_eval_tracker_init). */
 gpulayer_status gpl_metric_parse(const char *text, gpl_metric *out);
 /* A metric of a kind with its default parameter (error: 0.5; mphe: 1;
- * quantile: alpha 0.5 of output 0). Not for tweedie-nloglik, which needs
+ * quantile: alpha 0.5 of output 0; ndcg, map, pre: the top 32). Not for tweedie-nloglik, which needs
  * rho: use gpl_metric_tweedie. */
 gpl_metric gpl_metric_of_kind(gpl_metric_kind kind);
 gpl_metric gpl_metric_tweedie(double rho);
-/* A ranking metric (ndcg, map, pre) at top k (0: every position), named
- * as XGBoost names it ("ndcg@32", "map", "ndcg@10-"). */
+/* The positions ndcg, map and pre score when given without @k: XGBoost
+ * 3.2 scores its lambdarank default top k there, not the whole query. */
+#define GPL_METRIC_RANK_DEFAULT_K 32
+/* A ranking metric (ndcg, map, pre) scoring the top k positions, named as
+ * XGBoost names it ("ndcg@10", "map@5-"); k = 0 gives the name without @k
+ * ("ndcg", "map-"), which scores the top GPL_METRIC_RANK_DEFAULT_K. */
 gpl_metric gpl_metric_rank(gpl_metric_kind kind, int32_t topk, int minus);
+/* The figure XGBoost 3.2 reports for a ranking objective given none, of
+ * kind ndcg (rank:ndcg, rank:pairwise) or map (rank:map): kind@k with
+ * the topk pair method (k = its number of pairs); with mean, "ndcg" over
+ * every position (the objective hands its parameters to its metric) and
+ * "map" as written (rank:map does not). */
+gpl_metric gpl_metric_rank_of_objective(gpl_metric_kind kind, const gpl_objective_params *p);
 /* 1 when larger values are better (auc, aucpr, ndcg, map, pre), 0
  * otherwise. */
 int gpl_metric_higher_is_better(gpl_metric_kind kind);

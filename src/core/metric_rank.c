@@ -8,6 +8,11 @@
  * array that is summed in query order afterwards, so the figure does not
  * depend on the number of threads.
  *
+ * A name without @k scores the top 32 positions, not the whole query:
+ * XGBoost 3.2 does so (its metrics take the lambdarank default k). Only
+ * the default metric of rank:ndcg and rank:pairwise with the mean pair
+ * method scores every position (gpl_metric_rank_of_objective).
+ *
  * XGBoost weights queries; a query's weight here is its first row's (the
  * core refuses a query whose rows have different weights). A query with
  * nothing relevant scores 1 (0 for the '-' variants) times its weight for

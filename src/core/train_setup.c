@@ -325,13 +325,10 @@ static gpl_metric default_metric(const gpl_model *m)
     case GPL_OBJ_SQUARED_LOG_ERROR: return gpl_metric_of_kind(GPL_METRIC_RMSLE);
     case GPL_OBJ_PSEUDO_HUBER: return gpl_metric_of_kind(GPL_METRIC_MPHE);
     case GPL_OBJ_QUANTILE: return gpl_metric_of_kind(GPL_METRIC_QUANTILE);
-    /* At the objective's top k for the topk pair method, over every
-     * position for mean (XGBoost's RankEvalMetric). */
     case GPL_OBJ_RANK_NDCG:
     case GPL_OBJ_RANK_PAIRWISE:
-        return gpl_metric_rank(GPL_METRIC_NDCG, gpl_objective_rank_topk(&m->obj_params), 0);
-    case GPL_OBJ_RANK_MAP:
-        return gpl_metric_rank(GPL_METRIC_MAP, gpl_objective_rank_topk(&m->obj_params), 0);
+        return gpl_metric_rank_of_objective(GPL_METRIC_NDCG, &m->obj_params);
+    case GPL_OBJ_RANK_MAP: return gpl_metric_rank_of_objective(GPL_METRIC_MAP, &m->obj_params);
     case GPL_OBJ_SQUARED_ERROR:
     case GPL_OBJ_REG_LOGISTIC: break;
     }

@@ -164,7 +164,8 @@ static void test_pre(void **state)
     (void)state;
     assert_close(eval_groups("pre@2", ap_p, ap_y, NULL, 5, NULL, 0), 0.5, EXACT);
     assert_close(eval_groups("pre@3", ap_p, ap_y, NULL, 5, NULL, 0), 2.0 / 3.0, EXACT);
-    /* Without k, and with k beyond the query: the whole query. */
+    /* Without k (the top 32) and with k beyond the query: the whole
+     * query. */
     assert_close(eval_groups("pre", ap_p, ap_y, NULL, 5, NULL, 0), 0.6, EXACT);
     assert_close(eval_groups("pre@10", ap_p, ap_y, NULL, 5, NULL, 0), 0.6, EXACT);
     /* A one-row relevant query scores 1 at any k; nothing relevant 0,
@@ -176,6 +177,42 @@ static void test_pre(void **state)
     assert_close(eval_groups("pre@3", p, y, NULL, 8, g, 3), (2.0 / 3.0 + 1) / 3.0, EXACT);
     assert_close(eval_groups("pre@3-", p, y, NULL, 8, g, 3), (2.0 / 3.0 + 1) / 3.0, EXACT);
     assert_close(eval_groups("pre@3", p, y, w, 8, g, 3), (2.0 / 3.0 + 2) / 3.5, EXACT);
+}
+
+/* A query of 40 rows whose relevant rows rank 33rd and 40th. Without @k
+ * the metrics score the top 32, as XGBoost does; every position only in
+ * the default metric of rank:ndcg with the mean pair method. */
+static void test_names_without_k_score_the_top_32(void **state)
+{
+    (void)state;
+    float p[40], y[40];
+    for (int i = 0; i < 40; i++) {
+        p[i] = (float)(40 - i);
+        y[i] = i == 32 || i == 39;
+    }
+    const double ideal = disc(0) + disc(1), far = disc(32) + disc(39);
+    assert_close(eval_groups("ndcg", p, y, NULL, 40, NULL, 0), 0.0, EXACT);
+    assert_close(eval_groups("ndcg@40", p, y, NULL, 40, NULL, 0), far / ideal, EXACT);
+    assert_close(eval_groups("map", p, y, NULL, 40, NULL, 0), 0.0, EXACT);
+    assert_close(eval_groups("map@40", p, y, NULL, 40, NULL, 0),
+                 (1.0 / 33 + 2.0 / 40) / 2.0, EXACT);
+    assert_close(eval_groups("pre", p, y, NULL, 40, NULL, 0), 0.0, EXACT);
+    assert_close(eval_groups("pre@40", p, y, NULL, 40, NULL, 0), 2.0 / 40.0, EXACT);
+
+    gpl_objective_params op;
+    gpl_objective_params_default(&op);
+    op.rank_pair_method = GPL_RANK_MEAN;
+    gpl_metric m = gpl_metric_rank_of_objective(GPL_METRIC_NDCG, &op);
+    assert_string_equal(m.name, "ndcg");
+    assert_close(gpl_metric_eval(&m, p, y, NULL, 40, 1, 0), far / ideal, EXACT);
+    m = gpl_metric_rank_of_objective(GPL_METRIC_MAP, &op);
+    assert_string_equal(m.name, "map");
+    assert_close(gpl_metric_eval(&m, p, y, NULL, 40, 1, 0), 0.0, EXACT);
+    op.rank_pair_method = GPL_RANK_TOPK;
+    op.rank_num_pair = 40;
+    m = gpl_metric_rank_of_objective(GPL_METRIC_MAP, &op);
+    assert_string_equal(m.name, "map@40");
+    assert_close(gpl_metric_eval(&m, p, y, NULL, 40, 1, 0), (1.0 / 33 + 2.0 / 40) / 2.0, EXACT);
 }
 
 static void test_undefined_cases_are_nan(void **state)
@@ -204,15 +241,15 @@ static void test_names(void **state)
         gpl_metric_kind kind;
         int topk, minus;
     } good[] = {
-        {"ndcg", "ndcg", GPL_METRIC_NDCG, 0, 0},
-        {"ndcg-", "ndcg-", GPL_METRIC_NDCG, 0, 1},
-        {"ndcg@-", "ndcg-", GPL_METRIC_NDCG, 0, 1},
+        {"ndcg", "ndcg", GPL_METRIC_NDCG, 32, 0},
+        {"ndcg-", "ndcg-", GPL_METRIC_NDCG, 32, 1},
+        {"ndcg@-", "ndcg-", GPL_METRIC_NDCG, 32, 1},
         {"ndcg@10", "ndcg@10", GPL_METRIC_NDCG, 10, 0},
         {"ndcg@10-", "ndcg@10-", GPL_METRIC_NDCG, 10, 1},
-        {"map", "map", GPL_METRIC_MAP, 0, 0},
+        {"map", "map", GPL_METRIC_MAP, 32, 0},
         {"map@5-", "map@5-", GPL_METRIC_MAP, 5, 1},
-        {"map-", "map-", GPL_METRIC_MAP, 0, 1},
-        {"pre", "pre", GPL_METRIC_PRE, 0, 0},
+        {"map-", "map-", GPL_METRIC_MAP, 32, 1},
+        {"pre", "pre", GPL_METRIC_PRE, 32, 0},
         {"pre@3", "pre@3", GPL_METRIC_PRE, 3, 0},
         {"ndcg@2147483647", "ndcg@2147483647", GPL_METRIC_NDCG, 2147483647, 0},
     };
@@ -419,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_ndcg_queries_weights_and_minus),
         cmocka_unit_test(test_map),
         cmocka_unit_test(test_pre),
+        cmocka_unit_test(test_names_without_k_score_the_top_32),
         cmocka_unit_test(test_undefined_cases_are_nan),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_same_value_for_any_thread_count),
