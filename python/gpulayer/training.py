@@ -37,12 +37,13 @@ Objective = Callable[[np.ndarray, Dataset], tuple]
 Metric = Callable[[np.ndarray, Dataset], Any]
 
 # Metrics where higher is better, by name prefix (XGBoost's rule for
-# early stopping when maximize is not given).
+# early stopping when maximize is not given; mape, lower being better, is
+# its exception to the prefix map).
 _MAXIMIZE_PREFIXES = ("auc", "aucpr", "map", "ndcg", "pre")
 
 
 def _is_maximize(metric_name: str) -> bool:
-    return metric_name.startswith(_MAXIMIZE_PREFIXES)
+    return metric_name != "mape" and metric_name.startswith(_MAXIMIZE_PREFIXES)
 
 
 def _predictions(values, rows: int, outputs: int) -> np.ndarray:
@@ -322,8 +323,8 @@ def train(
     maximize : bool, optional
         Whether early stopping looks for the largest value of the metric
         it watches. By default: for names that start with auc, aucpr, map,
-        ndcg or pre (XGBoost's rule); the library's own metrics know their
-        direction.
+        ndcg or pre, mape excepted (XGBoost's rule); the library's own
+        metrics know their direction.
 
     Objectives (``params["objective"]``), with their parameters:
 

@@ -14,6 +14,7 @@ import pytest
 
 import gpulayer
 from gpulayer.errors import InvalidArgumentError
+from gpulayer.training import _is_maximize
 
 TOL = 1e-6
 
@@ -130,6 +131,15 @@ def test_early_stopping_maximizes(metric, labels):
     assert len(values) < 200
     assert bst.best_iteration == int(np.argmax(values))
     assert len(values) == bst.best_iteration + 5
+
+
+def test_python_direction_rule_as_xgboost():
+    """The rule for a custom metric's name: XGBoost's prefixes, mape
+    excepted."""
+    for name in ["ndcg", "ndcg@10-", "map", "map@5", "pre@3", "auc", "aucpr"]:
+        assert _is_maximize(name), name
+    for name in ["mape", "rmse", "mae", "logloss", "merror"]:
+        assert not _is_maximize(name), name
 
 
 @pytest.mark.parametrize("metric,rule", [
