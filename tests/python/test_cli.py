@@ -418,5 +418,6 @@ def test_train_help_lists_every_objective_its_parameters_and_the_metrics(tmp_pat
     listed = [m.strip() for m in metrics.group(1).replace("\n", " ").split(",")]
     for name in ("rmse", "rmsle", "mae", "mape", "mphe", "logloss", "error", "error@t",
                  "auc", "aucpr", "mlogloss", "merror", "poisson-nloglik", "gamma-nloglik",
-                 "gamma-deviance", "tweedie-nloglik@rho", "quantile"):
+                 "gamma-deviance", "tweedie-nloglik@rho", "quantile", "ndcg", "ndcg@k",
+                 "map", "map@k", "pre", "pre@k"):
         assert name in listed, f"metric {name} is not listed"
