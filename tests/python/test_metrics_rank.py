@@ -117,6 +117,39 @@ def test_query_weights_equal_xgboost(binary):
     assert_same(ours, theirs, metrics)
 
 
+# The metric XGBoost 3.2 reports for each ranking objective given none:
+# "ndcg" scores every position, "map" (rank:map with mean) the top 32.
+RANK_DEFAULTS = [
+    ("rank:ndcg", {}, "ndcg@32"),
+    ("rank:ndcg", {"lambdarank_pair_method": "mean"}, "ndcg"),
+    ("rank:ndcg", {"lambdarank_num_pair_per_sample": 7}, "ndcg@7"),
+    ("rank:pairwise", {}, "ndcg@32"),
+    ("rank:pairwise", {"lambdarank_pair_method": "mean"}, "ndcg"),
+    ("rank:map", {}, "map@32"),
+    ("rank:map", {"lambdarank_pair_method": "mean"}, "map"),
+]
+
+
+@pytest.mark.parametrize("objective,extra,name", RANK_DEFAULTS,
+                         ids=[f"{c[0]}{c[1]}" for c in RANK_DEFAULTS])
+def test_default_metric_of_ranking_objectives(objective, extra, name):
+    """Name and figure, over one query of all rows (no groups)."""
+    X, y, _ = make_queries(3, objective == "rank:map")
+    d = gpulayer.Dataset(X, label=y)
+    history = {}
+    bst = gpulayer.train({**COMMON, "objective": objective, **extra}, d, 2,
+                         evals=[(d, "v")], evals_result=history)
+    assert list(history["v"]) == [name]
+    xgb = pytest.importorskip("xgboost")
+    margins = bst.predict(X, output_margin=True)
+    dm = xgb.DMatrix(X, label=y, base_margin=margins)
+    out = xgb.train({"objective": objective, **extra}, dm, 0).eval_set([(dm, "v")])
+    field, = out.split("\t")[1:]
+    theirs, value = field.rsplit(":", 1)
+    assert theirs == "v-" + name
+    assert abs(history["v"][name][-1] - float(value)) <= TOL
+
+
 @pytest.mark.parametrize("metric,labels", [("ndcg@5", "graded"), ("map@10", "binary")])
 def test_early_stopping_maximizes(metric, labels):
     X, y, _ = make_queries(11, labels == "binary", num_queries=80)
