@@ -74,6 +74,11 @@ const char *gpl_metric_names(void)
            "(the ranking metrics also with a trailing '-')";
 }
 
+static int is_ranking(gpl_metric_kind kind)
+{
+    return kind == GPL_METRIC_NDCG || kind == GPL_METRIC_MAP || kind == GPL_METRIC_PRE;
+}
+
 static const char *kind_name(gpl_metric_kind kind)
 {
     for (size_t i = 0; i < NUM_METRICS; i++)
@@ -90,8 +95,7 @@ gpl_metric gpl_metric_of_kind(gpl_metric_kind kind)
     m.num_alphas = 1;
     m.alphas[0] = 0.5;
     m.ndcg_exp_gain = 1;
-    if (kind == GPL_METRIC_NDCG || kind == GPL_METRIC_MAP || kind == GPL_METRIC_PRE)
-        m.rank_topk = GPL_METRIC_RANK_DEFAULT_K;
+    if (is_ranking(kind)) m.rank_topk = GPL_METRIC_RANK_DEFAULT_K;
     snprintf(m.name, sizeof m.name, "%s", kind_name(kind));
     return m;
 }
@@ -167,8 +171,7 @@ static gpulayer_status parse_number(const char *metric, const char *text, double
  * metrics' @k, and names the metric as XGBoost does. */
 static gpulayer_status set_param(gpl_metric *m, const char *text, const char *param)
 {
-    if (m->kind == GPL_METRIC_NDCG || m->kind == GPL_METRIC_MAP || m->kind == GPL_METRIC_PRE)
-        return set_rank_param(m, text, param);
+    if (is_ranking(m->kind)) return set_rank_param(m, text, param);
     double v = 0.0;
     GPL_CHECK(parse_number(text, param, &v));
     if (m->kind == GPL_METRIC_ERROR) {
@@ -511,7 +514,7 @@ double gpl_metric_eval_groups(const gpl_metric *m, const float *pred,
         return NAN;
     if (m->kind == GPL_METRIC_AUC || m->kind == GPL_METRIC_AUCPR)
         return auc(m->kind, pred, label, weight, num_rows, num_outputs);
-    if (m->kind == GPL_METRIC_NDCG || m->kind == GPL_METRIC_MAP || m->kind == GPL_METRIC_PRE)
+    if (is_ranking(m->kind))
         return gpl_metric_rank_eval(m, pred, label, weight, num_rows, num_outputs, group_ptr,
                                     num_groups, nthread);
     metric_input in = {m, pred, label, weight, num_outputs};

@@ -55,8 +55,8 @@ typedef struct gpl_metric {
  * parameters later (gpl_eval_tracker_init). */
 gpulayer_status gpl_metric_parse(const char *text, gpl_metric *out);
 /* A metric of a kind with its default parameter (error: 0.5; mphe: 1;
- * quantile: alpha 0.5 of output 0; ndcg, map, pre: the top 32). Not for tweedie-nloglik, which needs
- * rho: use gpl_metric_tweedie. */
+ * quantile: alpha 0.5 of output 0; ndcg, map, pre: the top 32). Not for
+ * tweedie-nloglik, which needs rho: use gpl_metric_tweedie. */
 gpl_metric gpl_metric_of_kind(gpl_metric_kind kind);
 gpl_metric gpl_metric_tweedie(double rho);
 /* The positions ndcg, map and pre score when given without @k: XGBoost
@@ -66,7 +66,7 @@ gpl_metric gpl_metric_tweedie(double rho);
  * XGBoost names it ("ndcg@10", "map@5-"); k = 0 gives the name without @k
  * ("ndcg", "map-"), which scores the top GPL_METRIC_RANK_DEFAULT_K. */
 gpl_metric gpl_metric_rank(gpl_metric_kind kind, int32_t topk, int minus);
-/* The figure XGBoost 3.2 reports for a ranking objective given none, of
+/* The metric XGBoost 3.2 reports for a ranking objective given none, of
  * kind ndcg (rank:ndcg, rank:pairwise) or map (rank:map): kind@k with
  * the topk pair method (k = its number of pairs); with mean, "ndcg" over
  * every position (the objective hands its parameters to its metric) and
