@@ -233,6 +233,32 @@ static void test_undefined_cases_are_nan(void **state)
     assert_true(isnan(gpl_metric_eval(&m, ap_p, nan_y, NULL, 5, 1, 0)));
 }
 
+/* Out of memory at each allocation in turn: NaN, nothing leaked (the
+ * sanitizer build checks), then the figure again. */
+static void test_out_of_memory_is_nan(void **state)
+{
+    (void)state;
+    const char *names[] = {"ndcg", "map", "pre@2"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        gpl_metric m = parsed(names[k]);
+        const double want = gpl_metric_eval_groups(&m, ap_p, ap_y, NULL, 5, 1, NULL, 0, 1);
+        int failed = 0;
+        for (long n = 1; n <= 8; n++) {
+            gpl_alloc_fail_after(n);
+            double got = gpl_metric_eval_groups(&m, ap_p, ap_y, NULL, 5, 1, NULL, 0, 1);
+            const int hit = gpl_alloc_fail_pending() == 0;
+            gpl_alloc_fail_after(0);
+            if (hit) {
+                failed++;
+                assert_true(isnan(got));
+            } else {
+                assert_memory_equal(&got, &want, sizeof got);
+            }
+        }
+        assert_true(failed >= 4);
+    }
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -458,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_pre),
         cmocka_unit_test(test_names_without_k_score_the_top_32),
         cmocka_unit_test(test_undefined_cases_are_nan),
+        cmocka_unit_test(test_out_of_memory_is_nan),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_same_value_for_any_thread_count),
         cmocka_unit_test(test_default_metric_of_ranking_objectives),
