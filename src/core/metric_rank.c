@@ -41,8 +41,8 @@ typedef struct rank_input {
     const double *discount; /* 1 / log2(position + 2), to the deepest position scored */
 } rank_input;
 
-/* Per-thread room for one query: its rows in rank order and the ideal
- * gains of ndcg. */
+/* Per-thread room for one query: its rows in rank order and the sorted
+ * grades of ndcg with linear gain. */
 typedef struct rank_scratch {
     int64_t *rows;
     int64_t *tmp;
@@ -106,18 +106,35 @@ static int valid_binary(float y)
     return fabsf(y - 1.0f) < BINARY_EPS || fabsf(y) < BINARY_EPS;
 }
 
+/* The DCG of the query's rows ordered by grade, over the top positions.
+ * Whole grades in [0, 31] are counted rather than sorted: the same gains
+ * in the same order, so the same sum. */
+static double ideal_dcg(const rank_input *in, rank_scratch *s, int64_t begin, int64_t n,
+                        int64_t top)
+{
+    double idcg = 0.0;
+    if (in->m->ndcg_exp_gain) {
+        int64_t count[32] = {0};
+        for (int64_t i = 0; i < n; i++) count[(int)in->label[begin + i]]++;
+        int64_t pos = 0;
+        for (int grade = 31; grade >= 0 && pos < top; grade--)
+            for (int64_t c = 0; c < count[grade] && pos < top; c++, pos++)
+                idcg += in->discount[pos] * gpl_rank_gain((float)grade, 1);
+        return idcg;
+    }
+    for (int64_t i = 0; i < n; i++) s->gains[i] = in->label[begin + i];
+    qsort(s->gains, (size_t)n, sizeof(double), by_gain_desc);
+    for (int64_t i = 0; i < top; i++) idcg += in->discount[i] * s->gains[i];
+    return idcg;
+}
+
 static double ndcg_query(const rank_input *in, rank_scratch *s, int64_t begin, int64_t n)
 {
     const int32_t exp_gain = in->m->ndcg_exp_gain;
-    for (int64_t i = 0; i < n; i++) {
-        const float y = in->label[begin + i];
-        if (!valid_grade(y, exp_gain)) return NAN;
-        s->gains[i] = gpl_rank_gain(y, exp_gain);
-    }
-    qsort(s->gains, (size_t)n, sizeof(double), by_gain_desc);
+    for (int64_t i = 0; i < n; i++)
+        if (!valid_grade(in->label[begin + i], exp_gain)) return NAN;
     const int64_t top = scored_positions(in->m, n);
-    double idcg = 0.0;
-    for (int64_t i = 0; i < top; i++) idcg += in->discount[i] * s->gains[i];
+    const double idcg = ideal_dcg(in, s, begin, n, top);
     /* idcg <= 0 (possible with linear gain and negative grades) counts as
      * nothing relevant, as in XGBoost. */
     const double inv_idcg = idcg == 0.0 ? 0.0 : 1.0 / idcg;
@@ -195,10 +212,10 @@ static int score_queries(const rank_input *in, const float *weight, const int64_
     const size_t room = (size_t)(largest > 0 ? largest : 1) * (size_t)threads;
     int64_t *rows = gpl_malloc(sizeof(int64_t) * room, "ranking metric order");
     int64_t *tmp = gpl_malloc(sizeof(int64_t) * room, "ranking metric order");
-    double *gains = in->m->kind == GPL_METRIC_NDCG
-                        ? gpl_malloc(sizeof(double) * room, "ranking metric gains")
-                        : NULL;
-    const int ok = rows && tmp && (gains || in->m->kind != GPL_METRIC_NDCG);
+    const int sorts_grades = in->m->kind == GPL_METRIC_NDCG && !in->m->ndcg_exp_gain;
+    double *gains = sorts_grades ? gpl_malloc(sizeof(double) * room, "ranking metric gains")
+                                 : NULL;
+    const int ok = rows && tmp && (gains || !sorts_grades);
     if (ok) {
 #pragma omp parallel num_threads(threads)
         {
