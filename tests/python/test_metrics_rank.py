@@ -7,8 +7,6 @@ and no trees, so it ranks exactly the predictions we ranked. The margins of
 a few shallow trees are full of ties, which both order by row index.
 """
 
-import inspect
-
 import numpy as np
 import pytest
 
@@ -79,14 +77,6 @@ def test_one_query_of_all_rows_equals_xgboost(binary):
     assert_same(ours, xgboost_figures(xgb, X, y, margins, metrics), metrics)
 
 
-def _has_qid():
-    return "qid" in inspect.signature(gpulayer.Dataset.__init__).parameters
-
-
-needs_qid = pytest.mark.skipif(not _has_qid(), reason="gpulayer.Dataset takes no qid= yet")
-
-
-@needs_qid
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("binary", [False, True], ids=["graded", "binary"])
 def test_queries_equal_xgboost(binary, seed):
@@ -98,7 +88,6 @@ def test_queries_equal_xgboost(binary, seed):
     assert_same(ours, xgboost_figures(xgb, X, y, margins, metrics, qid=qid), metrics)
 
 
-@needs_qid
 @pytest.mark.parametrize("binary", [False, True], ids=["graded", "binary"])
 def test_query_weights_equal_xgboost(binary):
     """XGBoost weighs queries; our rows of one query carry its weight.
@@ -130,19 +119,23 @@ RANK_DEFAULTS = [
 ]
 
 
+@pytest.mark.parametrize("grouped", [False, True],
+                         ids=["one-query", "qid"])
 @pytest.mark.parametrize("objective,extra,name", RANK_DEFAULTS,
                          ids=[f"{c[0]}{c[1]}" for c in RANK_DEFAULTS])
-def test_default_metric_of_ranking_objectives(objective, extra, name):
-    """Name and figure, over one query of all rows (no groups)."""
-    X, y, _ = make_queries(3, objective == "rank:map")
-    d = gpulayer.Dataset(X, label=y)
+def test_default_metric_of_ranking_objectives(objective, extra, name, grouped):
+    """Name and figure, over one query of all rows (no groups) or over
+    queries of up to 30 rows."""
+    X, y, qid = make_queries(3, objective == "rank:map")
+    groups = {"qid": qid} if grouped else {}
+    d = gpulayer.Dataset(X, label=y, **groups)
     history = {}
     bst = gpulayer.train({**COMMON, "objective": objective, **extra}, d, 2,
                          evals=[(d, "v")], evals_result=history)
     assert list(history["v"]) == [name]
     xgb = pytest.importorskip("xgboost")
     margins = bst.predict(X, output_margin=True)
-    dm = xgb.DMatrix(X, label=y, base_margin=margins)
+    dm = xgb.DMatrix(X, label=y, base_margin=margins, **groups)
     out = xgb.train({"objective": objective, **extra}, dm, 0).eval_set([(dm, "v")])
     field, = out.split("\t")[1:]
     theirs, value = field.rsplit(":", 1)
