@@ -174,6 +174,13 @@ GPULAYER_API gpulayer_status gpulayer_dataset_set_qid(
     gpulayer_dataset *ds, const int64_t *qid, int64_t num_rows);
 /* The number of query groups; 0 when the dataset has none. */
 GPULAYER_API int64_t gpulayer_dataset_num_groups(const gpulayer_dataset *ds);
+/* *out = an evaluation metric (eval_metric's names: "rmse", "auc",
+ * "ndcg@10", ...) of predictions pred (num_rows x num_outputs, row-major,
+ * as gpulayer_booster_predict gives them) against ds's labels, weights and
+ * query groups. Labels the metric cannot take are an error naming it. */
+GPULAYER_API gpulayer_status gpulayer_evaluate(
+    const gpulayer_dataset *ds, const char *metric, const float *pred,
+    int64_t num_rows, int32_t num_outputs, double *out);
 /* Copies the group sizes into sizes (num_groups of them, as
  * gpulayer_dataset_num_groups says); error when there are none. */
 GPULAYER_API gpulayer_status gpulayer_dataset_get_group(

@@ -22,6 +22,7 @@ from .booster import Booster
 from .dataset import Dataset
 from .devices import Device, Placement, devices, diagnose, discovery, place, support_matrix
 from .errors import GPULayerError, LibraryNotFoundError
+from .evaluation import evaluate
 from .training import EvalResult, train
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "devices",
     "diagnose",
     "discovery",
+    "evaluate",
     "library_path",
     "library_version",
     "place",

@@ -189,6 +189,10 @@ _PROTOTYPES = {
     "gpulayer_dataset_set_qid": (_status, [_handle, POINTER(c_int64), c_int64]),
     "gpulayer_dataset_num_groups": (c_int64, [_handle]),
     "gpulayer_dataset_get_group": (_status, [_handle, POINTER(c_int64), c_int64]),
+    "gpulayer_evaluate": (
+        _status,
+        [_handle, c_char_p, _floats, c_int64, c_int32, POINTER(c_double)],
+    ),
     # booster
     "gpulayer_booster_create": (_status, [_out_handle]),
     "gpulayer_booster_free": (None, [_handle]),

@@ -64,6 +64,7 @@ from . import _lib
 from .booster import Booster
 from .dataset import (Dataset, DenseMatrix, _categorical_set, _is_auto, is_dataframe,
                       is_sparse, to_dense)
+from .evaluation import evaluate
 from .training import train
 
 __all__ = ["GPULayerRegressor", "GPULayerClassifier", "GPULayerRanker"]
@@ -617,6 +618,30 @@ class GPULayerRanker(_GPULayerModel):
     def predict(self, X, output_margin=False):
         """One ranking score a row (higher ranks first)."""
         return self._predict_raw(X, output_margin=output_margin)
+
+    def score(self, X, y, *, qid=None, group=None, sample_weight=None):
+        """The model's ranking metric of X's scores against grades y over the
+        queries (qid= or group=): the last ``eval_metric`` when it names one,
+        else the objective's default, as XGBRanker.score (``ndcg@32``)."""
+        check_is_fitted(self, "_Booster")
+        X, y = self._validate_X(X, y, reset=False)
+        y = np.asarray(y, dtype=np.float32).reshape(-1)
+        order, sizes = _query_order(qid, group, y.shape[0], "score")
+        X, y = _take_rows(X, order), y if order is None else y[order]
+        data = self._dataset(X, label=y, weight=_row_weights(sample_weight, sizes,
+                                                             "sample_weight"), group=sizes)
+        return evaluate(self._score_metric(), self._Booster.predict(data), data)
+
+    def _score_metric(self) -> str:
+        metric = self.eval_metric
+        if isinstance(metric, (list, tuple)) and metric and isinstance(metric[-1], str):
+            return metric[-1]
+        if isinstance(metric, str):
+            return metric
+        kind = "map" if self._objective_name() == "rank:map" else "ndcg"
+        if self.lambdarank_pair_method == "mean":
+            return kind
+        return f"{kind}@{self.lambdarank_num_pair_per_sample or 32}"
 
 
 def _row_weights(weight, sizes, what: str):
