@@ -67,16 +67,23 @@ GPL_HD double gpl_rank_gain(float grade, int32_t exp_gain)
     return exp_gain ? (double)((1u << (uint32_t)grade) - 1u) : (double)grade;
 }
 
-/* |change in NDCG| when the rows at positions p_high and p_low swap. */
-GPL_HD double gpl_rank_delta_ndcg(float y_high, float y_low, int64_t p_high, int64_t p_low,
-                                  double inv_idcg, const double *discount, int32_t exp_gain)
+/* |change in NDCG| when rows of gains gh, gl at discounts dh, dl swap. */
+GPL_HD double gpl_rank_delta_ndcg_gains(double gh, double gl, double dh, double dl,
+                                        double inv_idcg)
 {
-    const double gh = gpl_rank_gain(y_high, exp_gain), gl = gpl_rank_gain(y_low, exp_gain);
-    const double dh = discount[p_high], dl = discount[p_low];
     const double original = gh * dh + gl * dl;
     const double changed = gl * dh + gh * dl;
     double d = (original - changed) * inv_idcg;
     return d < 0.0 ? -d : d;
+}
+
+/* |change in NDCG| when the rows at positions p_high and p_low swap. */
+GPL_HD double gpl_rank_delta_ndcg(float y_high, float y_low, int64_t p_high, int64_t p_low,
+                                  double inv_idcg, const double *discount, int32_t exp_gain)
+{
+    return gpl_rank_delta_ndcg_gains(gpl_rank_gain(y_high, exp_gain),
+                                     gpl_rank_gain(y_low, exp_gain), discount[p_high],
+                                     discount[p_low], inv_idcg);
 }
 
 /* MAP's running sums at position p from those at p - 1 (or zeros at p = 0):

@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "cpu_context.h"
+#include "cpu_vector.h"
 #include "error.h"
 #include "objective_math.h"
 #include "rank_math.h"
@@ -38,6 +39,10 @@ typedef struct rank_scratch {
     uint64_t *h_sum;
     double *n_rel;    /* MAP, by position */
     double *acc;
+    /* by position, so that the pair loops read memory in order */
+    float *pos_label;
+    float *pos_margin;
+    double *pos_gain; /* NDCG */
 } rank_scratch;
 
 static int by_key_then_index(const void *a, const void *b)
@@ -91,20 +96,80 @@ gpulayer_status cpu_set_groups(gpl_backend *be, const gpl_rank_groups *groups)
     return GPULAYER_OK;
 }
 
-/* The rows of one query ordered by margin, and MAP's running sums. */
-static void order_query(const float *margin, const float *label, int64_t n, int map,
-                        rank_scratch *w)
+/* The rows of one query ordered by margin, their grades, margins and
+ * gains by position, and MAP's running sums. */
+static void order_query(const gpl_gradient_request *req, const float *margin,
+                        const float *label, int64_t n, rank_scratch *w)
 {
     for (int64_t i = 0; i < n; i++) w->keys[i] = (rank_key){margin[i], (int32_t)i};
     qsort(w->keys, (size_t)n, sizeof *w->keys, by_key_then_index);
-    for (int64_t p = 0; p < n; p++) w->order[p] = w->keys[p].at;
-    if (!map) return;
+    for (int64_t p = 0; p < n; p++) {
+        const int32_t r = w->keys[p].at;
+        w->order[p] = r;
+        w->pos_label[p] = label[r];
+        w->pos_margin[p] = margin[r];
+    }
+    if (req->objective == GPL_OBJ_RANK_NDCG)
+        for (int64_t p = 0; p < n; p++)
+            w->pos_gain[p] = gpl_rank_gain(w->pos_label[p], req->rank.exp_gain);
+    if (req->objective != GPL_OBJ_RANK_MAP) return;
     double n_rel = 0.0, acc = 0.0;
     for (int64_t p = 0; p < n; p++) {
-        gpl_rank_map_step(label[w->order[p]], p, &n_rel, &acc);
+        gpl_rank_map_step(w->pos_label[p], p, &n_rel, &acc);
         w->n_rel[p] = n_rel;
         w->acc[p] = acc;
     }
+}
+
+/* Pairs wait here until a block of them gets its lambdas four at a time:
+ * the exp of the sigmoid is a chain of dependent multiply-adds, which
+ * lanes overlap. */
+#define PAIR_BLOCK 256
+
+typedef struct pair_buffer {
+    int32_t high[PAIR_BLOCK], low[PAIR_BLOCK]; /* rows within the query */
+    float m_high[PAIR_BLOCK], m_low[PAIR_BLOCK];
+    double delta[PAIR_BLOCK];
+    float lambda[PAIR_BLOCK], hess[PAIR_BLOCK];
+    int count;
+} pair_buffer;
+
+/* gpl_rank_pair of every buffered pair: the vector lanes do its operations
+ * in its order; a step with an exp argument out of the fast range, and the
+ * tail, take the scalar code. */
+GPL_VECTOR_CLONES
+static void pair_lambdas(pair_buffer *b, int by_diff)
+{
+    const vdouble one = vsplat(1.0), floor_hess = vsplat(1e-16);
+    const vint64 abs_mask = ~(vint64)vsplat(-0.0);
+    int i = 0;
+    for (; i + LANES <= b->count; i += LANES) {
+        vdouble mh, ml, delta;
+        vload_floats(mh, b->m_high + i);
+        vload_floats(ml, b->m_low + i);
+        memcpy(&delta, b->delta + i, sizeof delta);
+        const vdouble diff = mh - ml;
+        const vdouble x = -diff;
+        if (!VIN_RANGE(x)) {
+            for (int k = i; k < i + LANES; k++)
+                gpl_rank_pair(b->m_high[k], b->m_low[k], b->delta[k], by_diff, &b->lambda[k],
+                              &b->hess[k]);
+            continue;
+        }
+        vdouble e;
+        VEXP(x, e);
+        const vdouble sig = one / (one + e);
+        if (by_diff) delta = delta / ((vdouble)((vint64)diff & abs_mask) + vsplat(0.01));
+        vdouble h = sig * (one - sig);
+        h = vselect(h < floor_hess, floor_hess, h);
+        const vfloat lambda = __builtin_convertvector((sig - one) * delta, vfloat);
+        const vfloat hess = __builtin_convertvector(h * delta * vsplat(2.0), vfloat);
+        memcpy(b->lambda + i, &lambda, sizeof lambda);
+        memcpy(b->hess + i, &hess, sizeof hess);
+    }
+    for (; i < b->count; i++)
+        gpl_rank_pair(b->m_high[i], b->m_low[i], b->delta[i], by_diff, &b->lambda[i],
+                      &b->hess[i]);
 }
 
 typedef struct query_job {
@@ -115,30 +180,46 @@ typedef struct query_job {
     int64_t q, n;
     int by_diff;
     uint64_t lambda_sum;
+    pair_buffer pairs;
 } query_job;
+
+/* The buffered pairs' lambdas into the rows' and the query's sums. */
+static void flush_pairs(query_job *j, rank_scratch *w)
+{
+    pair_buffer *b = &j->pairs;
+    pair_lambdas(b, j->by_diff);
+    for (int i = 0; i < b->count; i++) {
+        const uint64_t fl = (uint64_t)gpl_rank_fixed(b->lambda[i]);
+        const uint64_t fh = (uint64_t)gpl_rank_fixed(b->hess[i]);
+        w->g_sum[b->high[i]] += fl;
+        w->h_sum[b->high[i]] += fh;
+        w->g_sum[b->low[i]] -= fl;
+        w->h_sum[b->low[i]] += fh;
+        j->lambda_sum += fl;
+    }
+    b->count = 0;
+}
 
 static void add_pair(query_job *j, rank_scratch *w, int64_t pi, int64_t pj)
 {
-    const int32_t ri = w->order[pi], rj = w->order[pj];
-    const float yi = j->label[ri], yj = j->label[rj];
+    const float yi = w->pos_label[pi], yj = w->pos_label[pj];
     if (yi == yj) return;
     const int64_t ph = yi > yj ? pi : pj, pl = yi > yj ? pj : pi;
-    const int32_t rh = w->order[ph], rl = w->order[pl];
-    const float yh = j->label[rh], yl = j->label[rl];
     double delta = 1.0;
     if (j->req->objective == GPL_OBJ_RANK_NDCG)
-        delta = gpl_rank_delta_ndcg(yh, yl, ph, pl, j->groups->inv_idcg[j->q],
-                                    j->groups->discount, j->req->rank.exp_gain);
+        delta = gpl_rank_delta_ndcg_gains(w->pos_gain[ph], w->pos_gain[pl],
+                                          j->groups->discount[ph], j->groups->discount[pl],
+                                          j->groups->inv_idcg[j->q]);
     else if (j->req->objective == GPL_OBJ_RANK_MAP)
-        delta = gpl_rank_delta_map(yh, yl, ph, pl, w->n_rel, w->acc, j->n);
-    float lambda, hess;
-    gpl_rank_pair(j->margin[rh], j->margin[rl], delta, j->by_diff, &lambda, &hess);
-    const uint64_t fl = (uint64_t)gpl_rank_fixed(lambda), fh = (uint64_t)gpl_rank_fixed(hess);
-    w->g_sum[rh] += fl;
-    w->h_sum[rh] += fh;
-    w->g_sum[rl] -= fl;
-    w->h_sum[rl] += fh;
-    j->lambda_sum += fl;
+        delta = gpl_rank_delta_map(w->pos_label[ph], w->pos_label[pl], ph, pl, w->n_rel,
+                                   w->acc, j->n);
+    pair_buffer *b = &j->pairs;
+    b->high[b->count] = w->order[ph];
+    b->low[b->count] = w->order[pl];
+    b->m_high[b->count] = w->pos_margin[ph];
+    b->m_low[b->count] = w->pos_margin[pl];
+    b->delta[b->count] = delta;
+    if (++b->count == PAIR_BLOCK) flush_pairs(j, w);
 }
 
 static void topk_pairs(query_job *j, rank_scratch *w)
@@ -151,7 +232,7 @@ static void topk_pairs(query_job *j, rank_scratch *w)
 static void mean_pairs(query_job *j, rank_scratch *w)
 {
     const int64_t n = j->n;
-    for (int64_t p = 0; p < n; p++) w->keys[p] = (rank_key){j->label[w->order[p]], (int32_t)p};
+    for (int64_t p = 0; p < n; p++) w->keys[p] = (rank_key){w->pos_label[p], (int32_t)p};
     qsort(w->keys, (size_t)n, sizeof *w->keys, by_key_then_index);
     for (int64_t t = 0; t < n; t++) w->yorder[t] = w->keys[t].at;
     for (int64_t lo = 0, hi; lo < n; lo = hi) {
@@ -171,14 +252,15 @@ static void query_gradients(const cpu_context *c, const gpl_gradient_request *re
 {
     const gpl_rank_groups *G = &c->rank->groups;
     const int64_t b = G->group_ptr[q], n = G->group_ptr[q + 1] - b;
-    query_job j = {req, G, c->buf.margins + b, c->buf.label + b, q, n, 0, 0};
+    query_job j = {.req = req, .groups = G, .margin = c->buf.margins + b,
+                   .label = c->buf.label + b, .q = q, .n = n};
     memset(w->g_sum, 0, sizeof(uint64_t) * (size_t)n);
     memset(w->h_sum, 0, sizeof(uint64_t) * (size_t)n);
-    order_query(j.margin, j.label, n, req->objective == GPL_OBJ_RANK_MAP, w);
-    j.by_diff = req->rank.score_normalization &&
-                j.margin[w->order[0]] != j.margin[w->order[n - 1]];
+    order_query(req, j.margin, j.label, n, w);
+    j.by_diff = req->rank.score_normalization && w->pos_margin[0] != w->pos_margin[n - 1];
     if (req->rank.pair_method == GPL_RANK_MEAN) mean_pairs(&j, w);
     else topk_pairs(&j, w);
+    flush_pairs(&j, w);
     const double norm = gpl_rank_norm(&req->rank, (int64_t)j.lambda_sum);
     for (int64_t i = 0; i < n; i++) {
         double g = 0.0, h = 0.0;
@@ -200,8 +282,8 @@ gpulayer_status cpu_rank_gradients(cpu_context *c, const gpl_gradient_request *r
     const gpl_rank_groups *G = &c->rank->groups;
     const size_t M = (size_t)(G->max_group_size > 0 ? G->max_group_size : 1);
     const int T = c->nthread;
-    const size_t per_row = sizeof(rank_key) + 2 * sizeof(int32_t) + 2 * sizeof(uint64_t) +
-                           2 * sizeof(double);
+    const size_t per_row = sizeof(rank_key) + 2 * sizeof(uint64_t) + 3 * sizeof(double) +
+                           2 * sizeof(int32_t) + 2 * sizeof(float);
     char *scratch = gpl_malloc(per_row * M * (size_t)T, "ranking scratch");
     if (!scratch) return GPULAYER_ERR_OUT_OF_MEMORY;
 #pragma omp parallel num_threads(T)
@@ -213,8 +295,11 @@ gpulayer_status cpu_rank_gradients(cpu_context *c, const gpl_gradient_request *r
         w.h_sum = w.g_sum + M;
         w.n_rel = (double *)(w.h_sum + M);
         w.acc = w.n_rel + M;
-        w.order = (int32_t *)(w.acc + M);
+        w.pos_gain = w.acc + M;
+        w.order = (int32_t *)(w.pos_gain + M);
         w.yorder = w.order + M;
+        w.pos_label = (float *)(w.yorder + M);
+        w.pos_margin = w.pos_label + M;
 #pragma omp for schedule(dynamic, 1)
         for (int64_t q = 0; q < G->num_groups; q++)
             if (G->group_ptr[q + 1] > G->group_ptr[q])
