@@ -24,15 +24,56 @@ struct cpu_rank_state {
     double *group_weight;
 };
 
-/* A row of a query as the orders sort it. */
-typedef struct rank_key {
-    float key;   /* margin (model order) or grade (grade order) */
-    int32_t at;  /* row within the query, or position           */
-} rank_key;
+/* A row of a query as the orders sort it: ascending keys are the value
+ * descending (-0 equal to +0), ties by the index in the low half. */
+static inline uint64_t descending_key(float value, int32_t at)
+{
+    uint32_t bits;
+    value = value + 0.0f; /* -0 becomes +0 */
+    memcpy(&bits, &value, sizeof bits);
+    bits = (bits & 0x80000000u) ? ~bits : bits | 0x80000000u; /* ascending in value */
+    return (uint64_t)(uint32_t)~bits << 32 | (uint32_t)at;
+}
+
+static inline int32_t key_index(uint64_t key) { return (int32_t)(uint32_t)key; }
+static inline uint32_t key_value(uint64_t key) { return (uint32_t)(key >> 32); }
+
+/* Ascending order of n distinct keys: insertion-sorted runs, then merges
+ * through tmp (queries are mostly short; qsort's calls cost more than the
+ * comparisons). */
+static void sort_keys(uint64_t *a, int64_t n, uint64_t *tmp)
+{
+    enum { RUN = 16 };
+    for (int64_t s = 0; s < n; s += RUN) {
+        const int64_t e = s + RUN < n ? s + RUN : n;
+        for (int64_t i = s + 1; i < e; i++) {
+            const uint64_t k = a[i];
+            int64_t j = i;
+            for (; j > s && a[j - 1] > k; j--) a[j] = a[j - 1];
+            a[j] = k;
+        }
+    }
+    uint64_t *src = a, *dst = tmp;
+    for (int64_t width = RUN; width < n; width *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            const int64_t mid = lo + width < n ? lo + width : n;
+            const int64_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int64_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) dst[o++] = src[i] < src[j] ? src[i++] : src[j++];
+            while (i < mid) dst[o++] = src[i++];
+            while (j < hi) dst[o++] = src[j++];
+        }
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a) memcpy(a, src, sizeof(uint64_t) * (size_t)n);
+}
 
 /* Per-thread scratch for one query of up to max_group_size rows. */
 typedef struct rank_scratch {
-    rank_key *keys;
+    uint64_t *keys;
+    uint64_t *keys_tmp;
     int32_t *order;   /* position -> row within the query */
     int32_t *yorder;  /* grade order -> position          */
     uint64_t *g_sum;  /* fixed point, by row within the query */
@@ -44,14 +85,6 @@ typedef struct rank_scratch {
     float *pos_margin;
     double *pos_gain; /* NDCG */
 } rank_scratch;
-
-static int by_key_then_index(const void *a, const void *b)
-{
-    const rank_key *x = a, *y = b;
-    if (x->key > y->key) return -1;
-    if (x->key < y->key) return 1;
-    return (x->at > y->at) - (x->at < y->at);
-}
 
 void cpu_rank_free(struct cpu_rank_state *s)
 {
@@ -101,10 +134,10 @@ gpulayer_status cpu_set_groups(gpl_backend *be, const gpl_rank_groups *groups)
 static void order_query(const gpl_gradient_request *req, const float *margin,
                         const float *label, int64_t n, rank_scratch *w)
 {
-    for (int64_t i = 0; i < n; i++) w->keys[i] = (rank_key){margin[i], (int32_t)i};
-    qsort(w->keys, (size_t)n, sizeof *w->keys, by_key_then_index);
+    for (int64_t i = 0; i < n; i++) w->keys[i] = descending_key(margin[i], (int32_t)i);
+    sort_keys(w->keys, n, w->keys_tmp);
     for (int64_t p = 0; p < n; p++) {
-        const int32_t r = w->keys[p].at;
+        const int32_t r = key_index(w->keys[p]);
         w->order[p] = r;
         w->pos_label[p] = label[r];
         w->pos_margin[p] = margin[r];
@@ -232,11 +265,12 @@ static void topk_pairs(query_job *j, rank_scratch *w)
 static void mean_pairs(query_job *j, rank_scratch *w)
 {
     const int64_t n = j->n;
-    for (int64_t p = 0; p < n; p++) w->keys[p] = (rank_key){w->pos_label[p], (int32_t)p};
-    qsort(w->keys, (size_t)n, sizeof *w->keys, by_key_then_index);
-    for (int64_t t = 0; t < n; t++) w->yorder[t] = w->keys[t].at;
+    for (int64_t p = 0; p < n; p++) w->keys[p] = descending_key(w->pos_label[p], (int32_t)p);
+    sort_keys(w->keys, n, w->keys_tmp);
+    for (int64_t t = 0; t < n; t++) w->yorder[t] = key_index(w->keys[t]);
     for (int64_t lo = 0, hi; lo < n; lo = hi) {
-        for (hi = lo + 1; hi < n && w->keys[hi].key == w->keys[lo].key; hi++) continue;
+        for (hi = lo + 1; hi < n && key_value(w->keys[hi]) == key_value(w->keys[lo]); hi++)
+            continue;
         if (hi - lo == n) break;
         for (int64_t t = lo; t < hi; t++)
             for (int32_t s = 0; s < j->req->rank.num_pair; s++) {
@@ -282,7 +316,7 @@ gpulayer_status cpu_rank_gradients(cpu_context *c, const gpl_gradient_request *r
     const gpl_rank_groups *G = &c->rank->groups;
     const size_t M = (size_t)(G->max_group_size > 0 ? G->max_group_size : 1);
     const int T = c->nthread;
-    const size_t per_row = sizeof(rank_key) + 2 * sizeof(uint64_t) + 3 * sizeof(double) +
+    const size_t per_row = 4 * sizeof(uint64_t) + 3 * sizeof(double) +
                            2 * sizeof(int32_t) + 2 * sizeof(float);
     char *scratch = gpl_malloc(per_row * M * (size_t)T, "ranking scratch");
     if (!scratch) return GPULAYER_ERR_OUT_OF_MEMORY;
@@ -290,8 +324,9 @@ gpulayer_status cpu_rank_gradients(cpu_context *c, const gpl_gradient_request *r
     {
         char *at = scratch + per_row * M * (size_t)omp_get_thread_num();
         rank_scratch w;
-        w.keys = (rank_key *)at;
-        w.g_sum = (uint64_t *)(at + sizeof(rank_key) * M);
+        w.keys = (uint64_t *)at;
+        w.keys_tmp = w.keys + M;
+        w.g_sum = w.keys_tmp + M;
         w.h_sum = w.g_sum + M;
         w.n_rel = (double *)(w.h_sum + M);
         w.acc = w.n_rel + M;
