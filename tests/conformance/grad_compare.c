@@ -109,7 +109,8 @@ static void make_inputs(const gradient_case *g, const grad_inputs *in, data *d)
     d->m = (gpl_binned_matrix){N, F, d->bins, d->offset, NULL};
 }
 
-static void compare_root(gpl_backend *cpu, gpl_backend *gpu, uint32_t len, const char *what)
+void compare_root(gpl_backend *cpu, gpl_backend *gpu, uint32_t len, const char *what,
+                  int rows_count)
 {
     gpl_grad_pair *x = malloc(sizeof *x * len), *y = malloc(sizeof *y * len);
     int32_t root = 0;
@@ -127,7 +128,7 @@ static void compare_root(gpl_backend *cpu, gpl_backend *gpu, uint32_t len, const
                      (long long)y[i].grad, (long long)y[i].hess);
         hess += x[i].hess;
     }
-    assert_true(hess > 0); /* some row counted */
+    if (rows_count) assert_true(hess > 0); /* some row counted */
     free(x);
     free(y);
 }
@@ -158,7 +159,7 @@ void run_gradient_case(const gradient_case *g)
             if (memcmp(&sc, &sg, sizeof sc) != 0)
                 fail_msg("%s: scales cpu (%a, %a), %s (%a, %a)", what, sc.grad, sc.hess,
                          compare_accelerator, sg.grad, sg.hess);
-            compare_root(cpu, gpu, d.offset[3], what);
+            compare_root(cpu, gpu, d.offset[3], what, 1);
         }
         gpl_backend_destroy(cpu);
         gpl_backend_destroy(gpu);

@@ -120,6 +120,11 @@ void run_gradient_case(const gradient_case *g);
  * subtraction as the CPU's. Fails where the backend has no write_pairs. */
 void run_write_pairs_case(const problem *p);
 
+/* Builds the root histogram on both backends and fails on the first bin
+ * that differs; rows_count: some row must have a hessian. */
+void compare_root(gpl_backend *cpu, gpl_backend *gpu, uint32_t len, const char *what,
+                  int rows_count);
+
 /* The ranking objectives' gradients and a tree grown on them, against the
  * CPU's, over query layouts at the edges of rank_math.h (rank_compare.c). */
 void run_rank_cases(void);

@@ -118,25 +118,6 @@ static void make_rank_data(const rank_layout *l, gpl_objective_kind objective, d
     ds->num_groups = l->num_groups;
 }
 
-static void compare_pairs(gpl_backend *cpu, gpl_backend *gpu, uint32_t len, const char *what)
-{
-    gpl_grad_pair *x = malloc(sizeof *x * len), *y = malloc(sizeof *y * len);
-    int32_t root = 0;
-    OK(cpu->ops->begin_tree(cpu));
-    OK(gpu->ops->begin_tree(gpu));
-    OK(cpu->ops->build_histograms(cpu, &root, 1));
-    OK(gpu->ops->build_histograms(gpu, &root, 1));
-    OK(cpu->ops->read_histogram(cpu, 0, x));
-    OK(gpu->ops->read_histogram(gpu, 0, y));
-    for (uint32_t i = 0; i < len; i++)
-        if (x[i].grad != y[i].grad || x[i].hess != y[i].hess)
-            fail_msg("%s: bin %u: cpu (%lld, %lld), %s (%lld, %lld)", what, i,
-                     (long long)x[i].grad, (long long)x[i].hess, compare_accelerator,
-                     (long long)y[i].grad, (long long)y[i].hess);
-    free(x);
-    free(y);
-}
-
 /* Grows one depth-3 tree from the current pairs on both and compares the
  * splits, then moves both backends' margins by the same leaf values, so
  * that the next round starts from margins the trees produced. */
@@ -200,7 +181,7 @@ static void run_one(const rank_layout *l, const rank_setting *s)
         if (memcmp(&sc, &sg, sizeof sc) != 0)
             fail_msg("%s: scales cpu (%a, %a), %s (%a, %a)", what, sc.grad, sc.hess,
                      compare_accelerator, sg.grad, sg.hess);
-        compare_pairs(cpu, gpu, d.offset[3], what);
+        compare_root(cpu, gpu, d.offset[3], what, 0);
         grow_and_compare(cpu, gpu, &sc, what);
     }
     gpl_backend_destroy(cpu);

@@ -15,9 +15,10 @@ import json
 import os
 import pathlib
 import random
-import subprocess
 import sys
 import tempfile
+
+from objective_backends import run
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 CLI = os.environ.get("GPULAYER_CLI", str(REPO / "build" / "gpulayer"))
@@ -55,13 +56,6 @@ def make_data(path, binary, rows, seed):
                 f.write(f"{grade},{q},{w:.4f},{','.join(cells)}\n")
             row += n
             q += 1
-
-
-def run(*args):
-    proc = subprocess.run([str(a) for a in args], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(map(str, args))}: {proc.stderr.strip()}")
-    return proc
 
 
 def model_core(model):
