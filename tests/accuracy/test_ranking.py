@@ -17,11 +17,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from test_accuracy import CLI, PARAMS, check, need
+from test_accuracy import CLI, PARAMS, need
 
 xgb = pytest.importorskip("xgboost")
 
 SPLITS = 3
+TOLERANCE = 0.01
 
 
 def movielens():
@@ -129,5 +130,7 @@ def test_movielens_ranking(tmp_path, objective, metric, extra):
     # either way (they do with identical bins too), so the bar holds the
     # mean over the splits.
     ours_mean, theirs_mean = np.mean(figures, axis=0)
-    check(ours_mean, theirs_mean, True, f"movielens {objective} {extra or ''} mean of "
-          f"{SPLITS} splits: {metric}")
+    what = f"movielens {objective} {extra or ''} mean of {SPLITS} splits: {metric}"
+    print(f"{what}: gpulayer {ours_mean:.6f} xgboost {theirs_mean:.6f}")
+    assert ours_mean >= theirs_mean * (1 - TOLERANCE), \
+        f"{what}: gpulayer {ours_mean:.6f} vs xgboost {theirs_mean:.6f}"
