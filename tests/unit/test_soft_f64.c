@@ -59,6 +59,18 @@ static void report(const char *op, uint64_t a, uint64_t b, uint64_t got, uint64_
                       (unsigned long long)got, (unsigned long long)want);
 }
 
+/* double -> float: the same bits as the host's conversion (any NaN for a
+ * NaN). */
+static void check_to_f32(uint64_t a)
+{
+    const float f = (float)double_of(a);
+    uint32_t want;
+    memcpy(&want, &f, 4);
+    const uint32_t got = sf_to_f32(a);
+    const int nan = (got & 0x7fffffffu) > 0x7f800000u && isnan(f);
+    if (got != want && !nan) report("f32 of", a, 0, got, want);
+}
+
 /* Every binary operation and comparison, and the unary ones on a. */
 static void check_pair(uint64_t a, uint64_t b)
 {
@@ -74,6 +86,7 @@ static void check_pair(uint64_t a, uint64_t b)
     if (!same(r = sf_round_even(a), rint(x))) report("rint", a, 0, r, bits_of(rint(x)));
     const int64_t l = sf_to_i64(a);
     if (l != llrint(x)) report("llrint", a, 0, (uint64_t)l, (uint64_t)llrint(x));
+    check_to_f32(a);
 }
 
 static const uint64_t edges[] = {
@@ -192,6 +205,14 @@ static void test_conversions(void **state)
         memcpy(&f, &fb, 4);
         const uint64_t r = sf_from_f32(fb);
         if (!same(r, (double)f)) report("f32", fb, 0, r, bits_of((double)f));
+    }
+    /* Doubles around the float range: its largest finite value, the
+     * normal/subnormal boundary, the smallest subnormal, halfway cases. */
+    for (long i = 0; i < 1000000; i++) {
+        const uint64_t e = 0x360 + next() % 0xa0 + (i % 3 == 0 ? 0x80 : 0);
+        uint64_t frac = next() & 0x000fffffffffffffull;
+        if (i % 5 == 0) frac = (frac & ~0x1fffffffull) | 0x10000000ull; /* a tie */
+        check_to_f32((next() & 0x8000000000000000ull) | (e & 0x7ff) << 52 | frac);
     }
     assert_int_equal(failures, 0);
 }

@@ -49,6 +49,8 @@ uint64_t f64_bits(f64 a) { return a; }
 // rint and llrint: nearest integer, ties to even.
 f64 f64_round_even(f64 a) { return sf_round_even(a); }
 int64_t f64_llrint(f64 a) { return sf_to_i64(a); }
+// (float)a, as the float's bits.
+uint f64_to_float_bits(f64 a) { return sf_to_f32(a); }
 
 #else
 
@@ -83,6 +85,7 @@ f64 f64_round_even(f64 a)
     return (unpackDouble2x32(a).y & 0x80000000u) != 0u ? -r : r;
 }
 int64_t f64_llrint(f64 a) { return int64_t(f64_round_even(a)); }
+uint f64_to_float_bits(f64 a) { return floatBitsToUint(float(a)); }
 
 #endif
 

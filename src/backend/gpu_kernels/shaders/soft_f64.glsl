@@ -358,6 +358,34 @@ SF_FN uint64_t sf_from_f32(uint f)
     return sign | (U64(e + 0x380) << 52) | (m << 29);
 }
 
+// double -> float as the bits of the float: nearest, ties to even;
+// subnormal results kept, overflow to infinity, NaN quieted (its top
+// payload bits kept, as SSE2's cvtsd2ss).
+SF_FN uint sf_to_f32(uint64_t a)
+{
+    uint sign = U32(a >> 63) << 31;
+    int e = sf_exp(a);
+    uint64_t frac = a & SF_FRAC;
+    if (e == 0x7ff)
+        return frac != 0UL ? (sign | 0x7fc00000u | U32(frac >> 29)) : (sign | 0x7f800000u);
+    if (e == 0) return sign; // a double subnormal is far below the float range
+    // a = sig * 2^(e - 1075); the float's biased exponent would be e - 896.
+    int ef = e - 896;
+    if (ef >= 255) return sign | 0x7f800000u;
+    uint64_t sig = frac | SF_HIDDEN;
+    int shift = ef >= 1 ? 29 : 30 - ef; // 24 bits kept, fewer below the normals
+    if (shift >= 64) return sign;
+    uint64_t q = sig >> shift;
+    uint64_t rest = sig & ((1UL << shift) - 1UL);
+    uint64_t mid = 1UL << (shift - 1);
+    if (rest > mid || (rest == mid && (q & 1UL) != 0UL)) q += 1UL;
+    // q's hidden bit (2^23) adds one to the exponent field, and a carry
+    // out of the significand one more: the sum is the packed float.
+    uint r = (ef >= 1 ? U32(ef - 1) << 23 : 0u) + U32(q);
+    if (r >= 0x7f800000u) r = 0x7f800000u;
+    return sign | r;
+}
+
 SF_FN bool sf_eq(uint64_t a, uint64_t b)
 {
     if (sf_is_nan(a) || sf_is_nan(b)) return false;
