@@ -3,8 +3,7 @@
 // (grid-stride), the float64 gradient pair of the row's objective stored in
 // the row's gradient slot as the bits of two doubles (the soft variant
 // computes them without float64, see numeric.glsl), and each workgroup's
-// largest |grad| and hess (a shared-memory tree, no subgroup operations)
-// for the quantization scale.
+// largest |grad| and hess for the quantization scale (group_max.glsl).
 //
 // The host dispatches the kernel once a window of rows (row_first on, all
 // per-row buffers bound from that row), so no binding exceeds the device's
@@ -36,12 +35,10 @@ layout(std430, binding = 5) writeonly buffer GroupMax { uvec4 group_max[]; };
 // Softmax: each row's normaliser of the round, top and sum as two doubles.
 layout(std430, binding = 6) buffer SoftmaxNorm { uvec4 softmax_norm[]; };
 
-shared f64 s_g[WG];
-shared f64 s_h[WG];
+#include "group_max.glsl"
 
 void main()
 {
-    const uint lid = gl_LocalInvocationID.x;
     f64 max_g = F64_ZERO, max_h = F64_ZERO;
     const uint stride = gl_NumWorkGroups.x * WG;
     for (uint r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride) {
@@ -81,16 +78,6 @@ void main()
         if (f64_gt(f64_abs(gh.x), max_g)) max_g = f64_abs(gh.x);
         if (f64_gt(gh.y, max_h)) max_h = gh.y;
     }
-    s_g[lid] = max_g;
-    s_h[lid] = max_h;
-    barrier();
-    for (uint half_size = WG / 2u; half_size > 0u; half_size >>= 1) {
-        if (lid < half_size) {
-            if (f64_gt(s_g[lid + half_size], s_g[lid])) s_g[lid] = s_g[lid + half_size];
-            if (f64_gt(s_h[lid + half_size], s_h[lid])) s_h[lid] = s_h[lid + half_size];
-        }
-        barrier();
-    }
-    if (lid == 0u)
-        group_max[gl_WorkGroupID.x] = uvec4(f64_words(s_g[0]), f64_words(s_h[0]));
+    const uvec4 mx = group_maxima(max_g, max_h);
+    if (gl_LocalInvocationID.x == 0u) group_max[gl_WorkGroupID.x] = mx;
 }

@@ -55,6 +55,7 @@ inline T spvFindUMSB(T x)
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
+constant uint _2709 = (WG / 2u);
 
 struct Push
 {
@@ -96,19 +97,17 @@ struct Grad
     uint4 grad[1];
 };
 
-constant uint _3036 = (WG / 2u);
-
 struct GroupMax
 {
     uint4 group_max[1];
 };
 
-constant uint _3116_tmp [[function_constant(0)]];
-constant uint _3116 = is_function_constant_defined(_3116_tmp) ? _3116_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3116, 1u, 1u);
+constant uint _3131_tmp [[function_constant(0)]];
+constant uint _3131 = is_function_constant_defined(_3131_tmp) ? _3131_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3131, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _1798 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _3120 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _1804 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3135 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 int sf_clz64(thread const ulong& a)
@@ -134,16 +133,16 @@ ulong sf_from_f32(thread const uint& f)
     ulong m = ulong(f & 8388607u);
     if (e == 255)
     {
-        ulong _1447;
+        ulong _1453;
         if (m != 0ul)
         {
-            _1447 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
+            _1453 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
         }
         else
         {
-            _1447 = _sign | 9218868437227405312ul;
+            _1453 = _sign | 9218868437227405312ul;
         }
-        return _1447;
+        return _1453;
     }
     if (e == 0)
     {
@@ -176,18 +175,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1528 = sf_is_nan(param);
-    bool _1535;
-    if (!_1528)
+    bool _1534 = sf_is_nan(param);
+    bool _1541;
+    if (!_1534)
     {
         ulong param_1 = b;
-        _1535 = sf_is_nan(param_1);
+        _1541 = sf_is_nan(param_1);
     }
     else
     {
-        _1535 = _1528;
+        _1541 = _1534;
     }
-    if (_1535)
+    if (_1541)
     {
         return false;
     }
@@ -195,28 +194,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1561;
+        bool _1567;
         if (na)
         {
-            _1561 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1567 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1561 = na;
+            _1567 = na;
         }
-        return _1561;
+        return _1567;
     }
-    bool _1565 = a != b;
-    bool _1573;
-    if (_1565)
+    bool _1571 = a != b;
+    bool _1579;
+    if (_1571)
     {
-        _1573 = na != (a < b);
+        _1579 = na != (a < b);
     }
     else
     {
-        _1573 = _1565;
+        _1579 = _1571;
     }
-    return _1573;
+    return _1579;
 }
 
 static inline __attribute__((always_inline))
@@ -272,17 +271,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _338 = e > 2045;
-            bool _347;
-            if (!_338)
+            bool _344 = e > 2045;
+            bool _353;
+            if (!_344)
             {
-                _347 = (sig + 512ul) >= 9223372036854775808ul;
+                _353 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _347 = _338;
+                _353 = _344;
             }
-            if (_347)
+            if (_353)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -319,8 +318,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _419 = sf_round_pack(param_4, param_5, param_6);
-    return _419;
+    ulong _425 = sf_round_pack(param_4, param_5, param_6);
+    return _425;
 }
 
 static inline __attribute__((always_inline))
@@ -337,18 +336,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _619;
+            ulong _625;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _619 = sf_propagate_nan(param_2, param_3);
+                _625 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _619 = 18444492273895866368ul;
+                _625 = 18444492273895866368ul;
             }
-            return _619;
+            return _625;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -386,18 +385,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _700;
+            ulong _706;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _700 = sf_propagate_nan(param_8, param_9);
+                _706 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _700 = _sign | 9218868437227405312ul;
+                _706 = _sign | 9218868437227405312ul;
             }
-            return _700;
+            return _706;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -411,18 +410,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _740;
+            ulong _746;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _740 = sf_propagate_nan(param_12, param_13);
+                _746 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _740 = a;
+                _746 = a;
             }
-            return _740;
+            return _746;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -435,8 +434,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _776 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _776;
+    ulong _782 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _782;
 }
 
 static inline __attribute__((always_inline))
@@ -459,18 +458,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _462;
+            ulong _468;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _462 = sf_propagate_nan(param_2, param_3);
+                _468 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _462 = a;
+                _468 = a;
             }
-            return _462;
+            return _468;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -483,30 +482,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _499;
+                ulong _505;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _499 = sf_propagate_nan(param_4, param_5);
+                    _505 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _499 = _sign | 9218868437227405312ul;
+                    _505 = _sign | 9218868437227405312ul;
                 }
-                return _499;
+                return _505;
             }
             ez = eb;
-            ulong _515;
+            ulong _521;
             if (ea != 0)
             {
-                _515 = sa + 2305843009213693952ul;
+                _521 = sa + 2305843009213693952ul;
             }
             else
             {
-                _515 = sa << ulong(1);
+                _521 = sa << ulong(1);
             }
-            sa = _515;
+            sa = _521;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -515,30 +514,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _538;
+                ulong _544;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _538 = sf_propagate_nan(param_8, param_9);
+                    _544 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _538 = a;
+                    _544 = a;
                 }
-                return _538;
+                return _544;
             }
             ez = ea;
-            ulong _553;
+            ulong _559;
             if (eb != 0)
             {
-                _553 = sb + 2305843009213693952ul;
+                _559 = sb + 2305843009213693952ul;
             }
             else
             {
-                _553 = sb << ulong(1);
+                _559 = sb << ulong(1);
             }
-            sb = _553;
+            sb = _559;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -553,8 +552,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _586 = sf_round_pack(param_12, param_13, param_14);
-    return _586;
+    ulong _592 = sf_round_pack(param_12, param_13, param_14);
+    return _592;
 }
 
 static inline __attribute__((always_inline))
@@ -565,8 +564,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _819 = sf_sub_mags(param, param_1, param_2);
-        return _819;
+        ulong _825 = sf_sub_mags(param, param_1, param_2);
+        return _825;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -586,32 +585,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1500 = sf_is_nan(param);
-    bool _1507;
-    if (!_1500)
+    bool _1506 = sf_is_nan(param);
+    bool _1513;
+    if (!_1506)
     {
         ulong param_1 = b;
-        _1507 = sf_is_nan(param_1);
+        _1513 = sf_is_nan(param_1);
     }
     else
     {
-        _1507 = _1500;
+        _1513 = _1506;
     }
-    if (_1507)
+    if (_1513)
     {
         return false;
     }
-    bool _1514 = a == b;
-    bool _1523;
-    if (!_1514)
+    bool _1520 = a == b;
+    bool _1529;
+    if (!_1520)
     {
-        _1523 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1529 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1523 = _1514;
+        _1529 = _1520;
     }
-    return _1523;
+    return _1529;
 }
 
 static inline __attribute__((always_inline))
@@ -673,32 +672,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _919 = sa != 0ul;
-        bool _928;
-        if (!_919)
+        bool _925 = sa != 0ul;
+        bool _934;
+        if (!_925)
         {
-            _928 = (eb == 2047) && (sb != 0ul);
+            _934 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _928 = _919;
+            _934 = _925;
         }
-        if (_928)
+        if (_934)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _943;
+        ulong _949;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _943 = 18444492273895866368ul;
+            _949 = 18444492273895866368ul;
         }
         else
         {
-            _943 = _sign | 9218868437227405312ul;
+            _949 = _sign | 9218868437227405312ul;
         }
-        return _943;
+        return _949;
     }
     if (eb == 2047)
     {
@@ -708,16 +707,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _971;
+        ulong _977;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _971 = 18444492273895866368ul;
+            _977 = 18444492273895866368ul;
         }
         else
         {
-            _971 = _sign | 9218868437227405312ul;
+            _977 = _sign | 9218868437227405312ul;
         }
-        return _971;
+        return _977;
     }
     if (ea == 0)
     {
@@ -755,8 +754,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1050 = sf_round_pack(param_10, param_11, param_12);
-    return _1050;
+    ulong _1056 = sf_round_pack(param_10, param_11, param_12);
+    return _1056;
 }
 
 static inline __attribute__((always_inline))
@@ -779,17 +778,17 @@ ulong sf_round_even(thread const ulong& a)
             return a;
         }
         ulong z = a & 9223372036854775808ul;
-        bool _1272 = e == 1022;
-        bool _1278;
-        if (_1272)
+        bool _1278 = e == 1022;
+        bool _1284;
+        if (_1278)
         {
-            _1278 = (a & 4503599627370495ul) != 0ul;
+            _1284 = (a & 4503599627370495ul) != 0ul;
         }
         else
         {
-            _1278 = _1272;
+            _1284 = _1278;
         }
-        if (_1278)
+        if (_1284)
         {
             z |= 4607182418800017408ul;
         }
@@ -798,16 +797,16 @@ ulong sf_round_even(thread const ulong& a)
     if (e >= 1075)
     {
         ulong param_1 = a;
-        ulong _1294;
+        ulong _1300;
         if (sf_is_nan(param_1))
         {
-            _1294 = a | 2251799813685248ul;
+            _1300 = a | 2251799813685248ul;
         }
         else
         {
-            _1294 = a;
+            _1300 = a;
         }
-        return _1294;
+        return _1300;
     }
     ulong last = 1ul << ulong(1075 - e);
     ulong mask = last - 1ul;
@@ -839,8 +838,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _802 = sf_sub_mags(param_3, param_4, param_5);
-    return _802;
+    ulong _808 = sf_sub_mags(param_3, param_4, param_5);
+    return _808;
 }
 
 static inline __attribute__((always_inline))
@@ -867,26 +866,26 @@ long sf_to_i64(thread const ulong& a)
         return 0l;
     }
     ulong sig = (r & 4503599627370495ul) | 4503599627370496ul;
-    ulong _1358;
+    ulong _1364;
     if (e >= 1075)
     {
-        _1358 = sig << ulong(e - 1075);
+        _1364 = sig << ulong(e - 1075);
     }
     else
     {
-        _1358 = sig >> ulong(1075 - e);
+        _1364 = sig >> ulong(1075 - e);
     }
-    ulong mag = _1358;
-    long _1374;
+    ulong mag = _1364;
+    long _1380;
     if ((r & 9223372036854775808ul) != 0ul)
     {
-        _1374 = -long(mag);
+        _1380 = -long(mag);
     }
     else
     {
-        _1374 = long(mag);
+        _1380 = long(mag);
     }
-    return _1374;
+    return _1380;
 }
 
 static inline __attribute__((always_inline))
@@ -964,7 +963,7 @@ ulong det_exp(thread const ulong& x)
         ulong param_18 = p;
         ulong param_19 = r;
         ulong param_20 = f64_mul(param_18, param_19);
-        ulong param_21 = _1798[i];
+        ulong param_21 = _1804[i];
         p = f64_add(param_20, param_21);
     }
     ulong param_22 = k;
@@ -987,21 +986,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1404;
+    ulong _1410;
     if (a < 0l)
     {
-        _1404 = 0ul - ulong(a);
+        _1410 = 0ul - ulong(a);
     }
     else
     {
-        _1404 = ulong(a);
+        _1410 = ulong(a);
     }
-    ulong m = _1404;
+    ulong m = _1410;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1420 = sf_norm_round_pack(param, param_1, param_2);
-    return _1420;
+    ulong _1426 = sf_norm_round_pack(param, param_1, param_2);
+    return _1426;
 }
 
 static inline __attribute__((always_inline))
@@ -1059,50 +1058,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1092;
+            ulong _1098;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1092 = sf_propagate_nan(param_4, param_5);
+                _1098 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1092 = 18444492273895866368ul;
+                _1098 = 18444492273895866368ul;
             }
-            return _1092;
+            return _1098;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1112;
+        ulong _1118;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1112 = sf_propagate_nan(param_6, param_7);
+            _1118 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1112 = _sign;
+            _1118 = _sign;
         }
-        return _1112;
+        return _1118;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1138;
+            ulong _1144;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1138 = 18444492273895866368ul;
+                _1144 = 18444492273895866368ul;
             }
             else
             {
-                _1138 = _sign | 9218868437227405312ul;
+                _1144 = _sign | 9218868437227405312ul;
             }
-            return _1138;
+            return _1144;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -1144,8 +1143,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1250 = sf_round_pack(param_10, param_11, param_12);
-    return _1250;
+    ulong _1256 = sf_round_pack(param_10, param_11, param_12);
+    return _1256;
 }
 
 static inline __attribute__((always_inline))
@@ -1205,19 +1204,19 @@ ulong det_log(thread const ulong& x)
 {
     ulong param = x;
     ulong param_1 = x;
-    bool _1872 = !f64_eq(param, param_1);
-    bool _1880;
-    if (!_1872)
+    bool _1878 = !f64_eq(param, param_1);
+    bool _1886;
+    if (!_1878)
     {
         ulong param_2 = x;
         ulong param_3 = 0ul;
-        _1880 = f64_lt(param_2, param_3);
+        _1886 = f64_lt(param_2, param_3);
     }
     else
     {
-        _1880 = _1872;
+        _1886 = _1878;
     }
-    if (_1880)
+    if (_1886)
     {
         ulong param_4 = x;
         return det_nan(param_4);
@@ -1237,9 +1236,9 @@ ulong det_log(thread const ulong& x)
     }
     ulong param_10 = x;
     int param_11;
-    ulong _1911 = det_split(param_10, param_11);
+    ulong _1917 = det_split(param_10, param_11);
     int e = param_11;
-    ulong m = _1911;
+    ulong m = _1917;
     ulong param_12 = m;
     ulong param_13 = 4609047870845172685ul;
     if (f64_gt(param_12, param_13))
@@ -1322,17 +1321,17 @@ ulong det_log(thread const ulong& x)
     p = f64_add(param_70, param_71);
     long param_72 = long(abs(e));
     ulong k_abs = f64_from_i64(param_72);
-    ulong _2062;
+    ulong _2068;
     if (e < 0)
     {
         ulong param_73 = k_abs;
-        _2062 = f64_neg(param_73);
+        _2068 = f64_neg(param_73);
     }
     else
     {
-        _2062 = k_abs;
+        _2068 = k_abs;
     }
-    ulong k = _2062;
+    ulong k = _2068;
     ulong param_74 = k;
     ulong param_75 = 4604418534311723008ul;
     ulong param_76 = k;
@@ -1381,46 +1380,46 @@ ulong det_sqrt(thread const ulong& x)
 {
     ulong param = x;
     ulong param_1 = x;
-    bool _2137 = !f64_eq(param, param_1);
-    bool _2145;
-    if (!_2137)
+    bool _2143 = !f64_eq(param, param_1);
+    bool _2151;
+    if (!_2143)
     {
         ulong param_2 = x;
         ulong param_3 = 0ul;
-        _2145 = f64_lt(param_2, param_3);
+        _2151 = f64_lt(param_2, param_3);
     }
     else
     {
-        _2145 = _2137;
+        _2151 = _2143;
     }
-    if (_2145)
+    if (_2151)
     {
         ulong param_4 = x;
         return det_nan(param_4);
     }
     ulong param_5 = x;
     ulong param_6 = 0ul;
-    bool _2155 = f64_eq(param_5, param_6);
-    bool _2163;
-    if (!_2155)
+    bool _2161 = f64_eq(param_5, param_6);
+    bool _2169;
+    if (!_2161)
     {
         ulong param_7 = x;
         ulong param_8 = 9218868437227405311ul;
-        _2163 = f64_gt(param_7, param_8);
+        _2169 = f64_gt(param_7, param_8);
     }
     else
     {
-        _2163 = _2155;
+        _2169 = _2161;
     }
-    if (_2163)
+    if (_2169)
     {
         return x;
     }
     ulong param_9 = x;
     int param_10;
-    ulong _2173 = det_split(param_9, param_10);
+    ulong _2179 = det_split(param_9, param_10);
     int e = param_10;
-    ulong m = _2173;
+    ulong m = _2179;
     if ((e & 1) != 0)
     {
         ulong param_11 = m;
@@ -1548,18 +1547,18 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
         {
             ulong param_31 = m;
             ulong param_32 = y;
-            ulong _2373;
+            ulong _2379;
             if (f64_gt(param_31, param_32))
             {
-                _2373 = 4607182418800017408ul;
+                _2379 = 4607182418800017408ul;
             }
             else
             {
                 ulong param_33 = m;
                 ulong param_34 = y;
-                _2373 = f64_lt(param_33, param_34) ? 13830554455654793216ul : 0ul;
+                _2379 = f64_lt(param_33, param_34) ? 13830554455654793216ul : 0ul;
             }
-            g = _2373;
+            g = _2379;
             h = 4607182418800017408ul;
         }
         else
@@ -1673,31 +1672,31 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
                                 {
                                     ulong param_90 = m;
                                     ulong param_91 = y;
-                                    bool _2553 = f64_gt(param_90, param_91);
-                                    bool _2562;
-                                    if (!_2553)
+                                    bool _2559 = f64_gt(param_90, param_91);
+                                    bool _2568;
+                                    if (!_2559)
                                     {
                                         ulong param_92 = m;
                                         ulong param_93 = y;
-                                        _2562 = f64_eq(param_92, param_93);
+                                        _2568 = f64_eq(param_92, param_93);
                                     }
                                     else
                                     {
-                                        _2562 = _2553;
+                                        _2568 = _2559;
                                     }
-                                    ulong _2563;
-                                    if (_2562)
+                                    ulong _2569;
+                                    if (_2568)
                                     {
                                         ulong param_94 = 4607182418800017408ul;
                                         ulong param_95 = param;
-                                        _2563 = f64_sub(param_94, param_95);
+                                        _2569 = f64_sub(param_94, param_95);
                                     }
                                     else
                                     {
                                         ulong param_96 = param;
-                                        _2563 = f64_neg(param_96);
+                                        _2569 = f64_neg(param_96);
                                     }
-                                    g = _2563;
+                                    g = _2569;
                                     h = 4607182418800017408ul;
                                 }
                                 else
@@ -1755,48 +1754,78 @@ ulong f64_abs(thread const ulong& a)
     return a & 9223372036854775807ul;
 }
 
-kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2979 [[buffer(1)]], const device Margins& _2737 [[buffer(2)]], const device Labels& _2906 [[buffer(3)]], const device Weights& _2857 [[buffer(4)]], device GroupMax& _3098 [[buffer(5)]], device SoftmaxNorm& _2811 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+static inline __attribute__((always_inline))
+uint4 group_maxima(thread const ulong& max_g, thread const ulong& max_h, thread uint3& gl_LocalInvocationID, threadgroup ulong (&s_g)[WG], threadgroup ulong (&s_h)[WG])
+{
+    uint lid = gl_LocalInvocationID.x;
+    s_g[lid] = max_g;
+    s_h[lid] = max_h;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    for (uint half_size = _2709; half_size > 0u; half_size = half_size >> uint(1))
+    {
+        if (lid < half_size)
+        {
+            ulong param = s_g[lid + half_size];
+            ulong param_1 = s_g[lid];
+            if (f64_gt(param, param_1))
+            {
+                s_g[lid] = s_g[lid + half_size];
+            }
+            ulong param_2 = s_h[lid + half_size];
+            ulong param_3 = s_h[lid];
+            if (f64_gt(param_2, param_3))
+            {
+                s_h[lid] = s_h[lid + half_size];
+            }
+        }
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    ulong param_4 = s_g[0];
+    ulong param_5 = s_h[0];
+    return uint4(f64_words(param_4), f64_words(param_5));
+}
+
+kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _3068 [[buffer(1)]], const device Margins& _2827 [[buffer(2)]], const device Labels& _2995 [[buffer(3)]], const device Weights& _2946 [[buffer(4)]], device GroupMax& _3125 [[buffer(5)]], device SoftmaxNorm& _2900 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup ulong s_g[WG];
     threadgroup ulong s_h[WG];
-    uint lid = gl_LocalInvocationID.x;
     ulong max_g = 0ul;
     ulong max_h = 0ul;
-    uint _2695 = gl_NumWorkGroups.x * WG;
-    float _2851;
-    for (uint stride = _2695, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
+    uint _2785 = gl_NumWorkGroups.x * WG;
+    float _2940;
+    for (uint stride = _2785, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
     {
         ulong2 gh = ulong2(0ul);
         uint base = r * pc.num_outputs;
-        bool _2724 = pc.objective == 2;
-        bool _2730;
-        if (_2724)
+        bool _2814 = pc.objective == 2;
+        bool _2820;
+        if (_2814)
         {
-            _2730 = pc.norm_write != 0u;
+            _2820 = pc.norm_write != 0u;
         }
         else
         {
-            _2730 = _2724;
+            _2820 = _2814;
         }
-        if (_2730)
+        if (_2820)
         {
-            float param = _2737.margins[base];
+            float param = _2827.margins[base];
             ulong top = f64_from_float(param);
             for (uint c = 1u; c < pc.num_outputs; c++)
             {
-                float param_1 = _2737.margins[base + c];
+                float param_1 = _2827.margins[base + c];
                 ulong param_2 = f64_from_float(param_1);
                 ulong param_3 = top;
                 if (f64_gt(param_2, param_3))
                 {
-                    float param_4 = _2737.margins[base + c];
+                    float param_4 = _2827.margins[base + c];
                     top = f64_from_float(param_4);
                 }
             }
             ulong sum = 0ul;
             for (uint c_1 = 0u; c_1 < pc.num_outputs; c_1++)
             {
-                float param_5 = _2737.margins[base + c_1];
+                float param_5 = _2827.margins[base + c_1];
                 ulong param_6 = f64_from_float(param_5);
                 ulong param_7 = top;
                 ulong param_8 = f64_sub(param_6, param_7);
@@ -1806,7 +1835,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2979 [[buff
             }
             ulong param_11 = top;
             ulong param_12 = sum;
-            _2811.softmax_norm[r] = uint4(f64_words(param_11), f64_words(param_12));
+            _2900.softmax_norm[r] = uint4(f64_words(param_11), f64_words(param_12));
         }
         ulong param_13 = as_type<ulong>(pc.seed);
         int param_14 = pc.round_index;
@@ -1816,28 +1845,28 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2979 [[buff
         {
             if (pc.has_weight != 0u)
             {
-                _2851 = _2857.weight[r];
+                _2940 = _2946.weight[r];
             }
             else
             {
-                _2851 = 1.0;
+                _2940 = 1.0;
             }
-            float w = _2851;
+            float w = _2940;
             if (pc.objective == 2)
             {
-                uint4 norm = _2811.softmax_norm[r];
+                uint4 norm = _2900.softmax_norm[r];
                 uint2 param_17 = norm.xy;
                 ulong top_1 = f64_from_words(param_17);
                 uint2 param_18 = norm.zw;
                 ulong sum_1 = f64_from_words(param_18);
-                float param_19 = _2737.margins[base + pc.output_index];
+                float param_19 = _2827.margins[base + pc.output_index];
                 ulong param_20 = f64_from_float(param_19);
                 ulong param_21 = top_1;
                 ulong param_22 = f64_sub(param_20, param_21);
                 ulong param_23 = det_exp(param_22);
                 ulong param_24 = sum_1;
                 ulong p = f64_div(param_23, param_24);
-                ulong y = (int(_2906.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
+                ulong y = (int(_2995.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
                 ulong param_25 = 4611686018427387904ul;
                 ulong param_26 = p;
                 ulong param_27 = 4607182418800017408ul;
@@ -1865,8 +1894,8 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2979 [[buff
             {
                 uint2 param_40 = pc.param;
                 int param_41 = pc.objective;
-                float param_42 = _2737.margins[base + pc.output_index];
-                float param_43 = _2906.label[r];
+                float param_42 = _2827.margins[base + pc.output_index];
+                float param_43 = _2995.label[r];
                 float param_44 = w;
                 ulong param_45 = f64_from_words(param_40);
                 gh = objective_single(param_41, param_42, param_43, param_44, param_45);
@@ -1874,7 +1903,7 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2979 [[buff
         }
         ulong param_46 = gh.x;
         ulong param_47 = gh.y;
-        _2979.grad[r] = uint4(f64_words(param_46), f64_words(param_47));
+        _3068.grad[r] = uint4(f64_words(param_46), f64_words(param_47));
         ulong param_48 = gh.x;
         ulong param_49 = f64_abs(param_48);
         ulong param_50 = max_g;
@@ -1890,33 +1919,13 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _2979 [[buff
             max_h = gh.y;
         }
     }
-    s_g[lid] = max_g;
-    s_h[lid] = max_h;
-    threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _3036; half_size > 0u; half_size = half_size >> uint(1))
+    ulong param_54 = max_g;
+    ulong param_55 = max_h;
+    uint4 _3116 = group_maxima(param_54, param_55, gl_LocalInvocationID, s_g, s_h);
+    uint4 mx = _3116;
+    if (gl_LocalInvocationID.x == 0u)
     {
-        if (lid < half_size)
-        {
-            ulong param_54 = s_g[lid + half_size];
-            ulong param_55 = s_g[lid];
-            if (f64_gt(param_54, param_55))
-            {
-                s_g[lid] = s_g[lid + half_size];
-            }
-            ulong param_56 = s_h[lid + half_size];
-            ulong param_57 = s_h[lid];
-            if (f64_gt(param_56, param_57))
-            {
-                s_h[lid] = s_h[lid + half_size];
-            }
-        }
-        threadgroup_barrier(mem_flags::mem_threadgroup);
-    }
-    if (lid == 0u)
-    {
-        ulong param_58 = s_g[0];
-        ulong param_59 = s_h[0];
-        _3098.group_max[gl_WorkGroupID.x] = uint4(f64_words(param_58), f64_words(param_59));
+        _3125.group_max[gl_WorkGroupID.x] = mx;
     }
 }
 
