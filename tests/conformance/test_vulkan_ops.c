@@ -184,6 +184,15 @@ static void test_tuning_key(void **state)
     if (soft) setenv("GPULAYER_VULKAN_SOFT_F64", soft_value, 1);
 }
 
+/* The ranking objectives' gradients and trees on them, bit for bit with
+ * the CPU's (rank_compare.c; under *_soft_f64 with the float64-free
+ * kernels). */
+static void test_ranking(void **state)
+{
+    (void)state;
+    run_rank_cases();
+}
+
 /* A failed operation names the backend and leaves the process usable. */
 static void test_errors_are_reported(void **state)
 {
@@ -239,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_tuning_key),
         cmocka_unit_test(test_gradient_kinds),
         cmocka_unit_test(test_write_pairs),
+        cmocka_unit_test(test_ranking),
         cmocka_unit_test(test_errors_are_reported),
     };
     compare_accelerator = "vulkan";

@@ -148,6 +148,34 @@ static inline void gpl_gradient_maxima(const void *base, size_t stride, uint32_t
     *max_h = mh;
 }
 
+/* Push constants of the ranking kernels (shaders/rank.glsl: rank_order,
+ * rank_map, rank_pairs, rank_finish), all of them with the
+ * GPL_RANK_BINDINGS bindings listed there; seed as (low, high) words. */
+typedef struct gpl_rank_push {
+    uint64_t seed;
+    uint32_t num_rows, num_groups, num_outputs, output_index;
+    int32_t objective, round_index;
+    int32_t pair_method, num_pair, exp_gain, normalization, score_normalization;
+    uint32_t mode; /* rank_order: 0 the model order, 1 the grade order */
+    float subsample;
+    uint32_t pad;
+} gpl_rank_push;
+
+/* group_ptr, margins, labels, order, yorder, runs, map sums, row sums,
+ * query sums, discount, inv_idcg, group_weight, group maxima. */
+#define GPL_RANK_BINDINGS 13
+
+static inline gpl_rank_push gpl_rank_push_make(const gpl_gradient_request *req, uint64_t rows,
+                                               int64_t groups, int32_t num_outputs)
+{
+    const gpl_rank_request *r = &req->rank;
+    gpl_rank_push p = {req->seed, (uint32_t)rows, (uint32_t)groups, (uint32_t)num_outputs,
+                       (uint32_t)req->output, (int32_t)req->objective, req->round,
+                       r->pair_method, r->num_pair, r->exp_gain, r->normalization,
+                       r->score_normalization, 0, req->subsample, 0};
+    return p;
+}
+
 /* Push constants of rows_init.comp: one dispatch a row-list window. */
 typedef struct gpl_rows_init_push {
     uint32_t num_rows, row_first;

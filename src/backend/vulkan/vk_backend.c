@@ -1,7 +1,8 @@
 /* vk_backend.c -- the Vulkan backend: its operation table, creation,
  * destruction and memory report. The operations are in files named after
  * them: vk_upload.c, vk_gradients.c, vk_hist.c, vk_split.c,
- * vk_partition.c (and the start of a tree), vk_margins.c, vk_predict.c. */
+ * vk_partition.c (and the start of a tree), vk_margins.c, vk_predict.c,
+ * vk_rank.c (set_groups and the ranking gradients). */
 #include <stdlib.h>
 
 #include "error.h"
@@ -24,6 +25,7 @@ static void vk_destroy(gpl_backend *be)
                                 &c->buf.staging};
             for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) vk_buffer_destroy(c, all[i]);
             vk_hist_free_pool(c);
+            vk_rank_free(c);
         }
         vk_device_close(c);
         free(c->feature_offset);
@@ -65,6 +67,7 @@ static const struct gpl_backend_ops vk_ops = {
     .memory = vk_memory,
     .write_pairs = vk_write_pairs,
     .predict = vk_predict,
+    .set_groups = vk_set_groups,
 };
 
 gpulayer_status gpl_vulkan_backend_create(const gpl_backend_config *config,

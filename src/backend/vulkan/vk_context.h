@@ -166,6 +166,16 @@ typedef struct vk_buffers {
     int mask_valid;
 } vk_buffers;
 
+/* The query groups of a ranking job and the buffers of its gradients
+ * (vk_rank.c); no group_ptr buffer until set_groups. Each is bound whole
+ * by the ranking kernels (shaders/rank.glsl); yorder and runs (the mean
+ * method) and map (rank:map) are made when first needed. */
+typedef struct vk_rank {
+    int64_t num_groups, max_group_size;
+    vk_buffer group_ptr, discount, inv_idcg, group_weight, qsums;
+    vk_buffer order, yorder, runs, map;
+} vk_rank;
+
 /* The context in parts by job, in the order every backend's has: the
  * runtime (instance, queue, batches), device facts, shape, buffers,
  * histogram pool, node table, tuning. */
@@ -205,6 +215,7 @@ typedef struct vk_context {
 
     /* buffers */
     vk_buffers buf;
+    vk_rank rank;
     uint32_t grad_groups;    /* workgroups of the gradient kernel */
     uint32_t partial_groups; /* partial histograms the partial buffer holds */
     VkDeviceSize slot_bytes; /* one histogram, aligned */
@@ -345,6 +356,11 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m, const flo
                           const float *weight);
 gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request *req,
                                      gpl_quant_scale *scale);
+/* The second pass of compute_gradients, for every objective: the scale
+ * from the workgroup maxima of `dispatches` dispatches (group_max), then
+ * the pairs quantized in place; submitted without waiting. */
+gpulayer_status vk_quantize_gradients(vk_context *c, uint32_t dispatches,
+                                      gpl_quant_scale *scale);
 gpulayer_status vk_set_margins(gpl_backend *be, const float *margins);
 gpulayer_status vk_get_margins(gpl_backend *be, float *margins);
 gpulayer_status vk_update_margins(gpl_backend *be, int32_t output, const float *leaf_value);
@@ -382,6 +398,12 @@ gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits
                                   int32_t count, int64_t *child_rows);
 /* Every row in the root (vk_partition.c). */
 gpulayer_status vk_begin_tree(gpl_backend *be);
+
+/* vk_rank.c: set_groups, and compute_gradients of the ranking objectives. */
+gpulayer_status vk_set_groups(gpl_backend *be, const gpl_rank_groups *groups);
+gpulayer_status vk_rank_gradients(gpl_backend *be, const gpl_gradient_request *req,
+                                  gpl_quant_scale *scale);
+void vk_rank_free(vk_context *c);
 
 /* vk_predict.c */
 gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *margins);

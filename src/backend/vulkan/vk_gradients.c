@@ -16,6 +16,7 @@ gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request
                                      gpl_quant_scale *scale)
 {
     vk_context *c = vk_ctx(be);
+    if (gpl_objective_is_ranking(req->objective)) return vk_rank_gradients(be, req, scale);
     c->level = -1;
     const uint64_t N = (uint64_t)c->shape.num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
     const VkDeviceSize K = (VkDeviceSize)c->shape.num_outputs;
@@ -37,13 +38,20 @@ gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request
         GPL_CHECK(vk_dispatch(c, VK_K_GRADIENTS, b, &gp, c->grad_groups));
     }
     GPL_CHECK(vk_submit(c));
-    const VkDeviceSize bytes = c->group_stride * c->grad_dispatches;
+    return vk_quantize_gradients(c, c->grad_dispatches, scale);
+}
+
+gpulayer_status vk_quantize_gradients(vk_context *c, uint32_t dispatches,
+                                      gpl_quant_scale *scale)
+{
+    const uint64_t N = (uint64_t)c->shape.num_rows;
+    const VkDeviceSize bytes = c->group_stride * dispatches;
     double *mx = malloc((size_t)bytes);
     if (!mx) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
     gpulayer_status st = vk_buffer_read(c, &c->buf.group_max, 0, mx, bytes);
     double max_g = 0.0, max_h = 0.0;
     if (st == GPULAYER_OK)
-        gpl_gradient_maxima(mx, (size_t)c->group_stride, c->grad_dispatches, c->grad_groups,
+        gpl_gradient_maxima(mx, (size_t)c->group_stride, dispatches, c->grad_groups,
                             &max_g, &max_h);
     free(mx);
     GPL_CHECK(st);

@@ -9,7 +9,7 @@
 
 /* Must equal GPL_KERNEL_ABI of shaders/common.glsl; the build records the
  * shaders' value next to each blob and the host refuses a mismatch. */
-#define GPL_VK_KERNEL_ABI 8
+#define GPL_VK_KERNEL_ABI 9
 
 typedef enum gpl_vk_kernel {
     VK_K_GRADIENTS,
@@ -32,6 +32,10 @@ typedef enum gpl_vk_kernel {
     VK_K_SPLIT_EVAL_LEVEL,
     VK_K_HIST_REDUCE_NODES,
     VK_K_HIST_SUBTRACT_NODES,
+    VK_K_RANK_ORDER,
+    VK_K_RANK_MAP,
+    VK_K_RANK_PAIRS,
+    VK_K_RANK_FINISH,
     VK_K_COUNT
 } gpl_vk_kernel;
 

@@ -37,6 +37,10 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
     [VK_K_SPLIT_EVAL_LEVEL] = {"split_eval_level", 6, sizeof(gpl_split_push)},
     [VK_K_HIST_REDUCE_NODES] = {"hist_reduce_nodes", 3, sizeof(gpl_hist_nodes_push)},
     [VK_K_HIST_SUBTRACT_NODES] = {"hist_subtract_nodes", 2, sizeof(gpl_hist_nodes_push)},
+    [VK_K_RANK_ORDER] = {"rank_order", GPL_RANK_BINDINGS, sizeof(gpl_rank_push)},
+    [VK_K_RANK_MAP] = {"rank_map", GPL_RANK_BINDINGS, sizeof(gpl_rank_push)},
+    [VK_K_RANK_PAIRS] = {"rank_pairs", GPL_RANK_BINDINGS, sizeof(gpl_rank_push)},
+    [VK_K_RANK_FINISH] = {"rank_finish", GPL_RANK_BINDINGS, sizeof(gpl_rank_push)},
 };
 
 _Static_assert(VK_MAX_BINDINGS == GPL_MAX_KERNEL_BINDINGS,
@@ -54,7 +58,8 @@ static const gpl_vk_blob *find_blob(const char *name)
 static int has_soft_variant(gpl_vk_kernel k)
 {
     return k == VK_K_GRADIENTS || k == VK_K_QUANTIZE || k == VK_K_SPLIT_EVAL ||
-           k == VK_K_SPLIT_EVAL_LEVEL;
+           k == VK_K_SPLIT_EVAL_LEVEL || k == VK_K_RANK_ORDER || k == VK_K_RANK_MAP ||
+           k == VK_K_RANK_PAIRS || k == VK_K_RANK_FINISH;
 }
 
 static const gpl_vk_blob *kernel_blob(gpl_vk_kernel k, int soft)
