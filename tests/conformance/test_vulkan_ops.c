@@ -11,6 +11,7 @@
 #include "test_util.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,6 +194,45 @@ static void test_ranking(void **state)
     run_rank_cases();
 }
 
+/* Ranking binds its per-row buffers whole: where the gradient pairs do not
+ * fit one binding, set_groups refuses with the limit; ranking gradients
+ * before set_groups are refused too. */
+static void test_ranking_limits(void **state)
+{
+    (void)state;
+    const problem p = {"ranking limits", 5000, 3, 16, BINS_RANDOM, LABELS_BINARY,
+                       GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 2, 0.0, 0.0, 0};
+    data d;
+    make_data(&p, &d);
+    int64_t ptr[3] = {0, 2500, 5000};
+    double discount[2500], ones[2] = {1.0, 1.0};
+    for (int i = 0; i < 2500; i++) discount[i] = 1.0 / log2(i + 2.0);
+    const gpl_rank_groups g = {2, ptr, 2500, discount, ones, ones};
+    gpl_backend_config cfg = {1, 0, 7, 1, 0};
+    gpl_gradient_request req = {GPL_OBJ_RANK_NDCG, 1, 0, 0, 42, 1.0f, 0.0,
+                                {GPL_RANK_TOPK, 8, 1, 1, 1, 0}};
+    gpl_quant_scale sc;
+    setenv("GPULAYER_VULKAN_TEST_LIMITS", "65536,0,0", 1);
+    gpl_backend *be = create_or_skip("vulkan", &cfg);
+    unsetenv("GPULAYER_VULKAN_TEST_LIMITS");
+    OK(be->ops->upload(be, &d.m, d.label, NULL));
+    assert_int_equal(be->ops->compute_gradients(be, &req, &sc), GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "set_groups"));
+    assert_int_equal(be->ops->set_groups(be, &g), GPULAYER_ERR_UNSUPPORTED);
+    assert_non_null(strstr(gpulayer_last_error(), "gradient pairs (80000 bytes)"));
+    assert_non_null(strstr(gpulayer_last_error(), "maxStorageBufferRange"));
+    gpl_backend_destroy(be);
+    /* Groups that do not cover the rows are refused, naming both. */
+    be = create_or_skip("vulkan", &cfg);
+    OK(be->ops->upload(be, &d.m, d.label, NULL));
+    ptr[2] = 4999;
+    assert_int_equal(be->ops->set_groups(be, &g), GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "rows 0 .. 4999"));
+    assert_non_null(strstr(gpulayer_last_error(), "5000 rows"));
+    gpl_backend_destroy(be);
+    free_data(&d);
+}
+
 /* A failed operation names the backend and leaves the process usable. */
 static void test_errors_are_reported(void **state)
 {
@@ -249,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_gradient_kinds),
         cmocka_unit_test(test_write_pairs),
         cmocka_unit_test(test_ranking),
+        cmocka_unit_test(test_ranking_limits),
         cmocka_unit_test(test_errors_are_reported),
     };
     compare_accelerator = "vulkan";

@@ -91,10 +91,10 @@ static gpulayer_status ensure_extras(vk_context *c, int mean, int map)
 {
     vk_rank *rk = &c->rank;
     const uint64_t N = (uint64_t)c->shape.num_rows;
-    if (mean && !rk->yorder.buffer) {
+    if (mean && !rk->yorder.buffer)
         GPL_CHECK(make_buffer(c, &rk->yorder, N * 4, NULL, "ranking grade order"));
+    if (mean && !rk->runs.buffer)
         GPL_CHECK(make_buffer(c, &rk->runs, N * 8, NULL, "ranking grade runs"));
-    }
     if (map && !rk->map.buffer)
         GPL_CHECK(make_buffer(c, &rk->map, N * 16, NULL, "rank:map running sums"));
     return GPULAYER_OK;
