@@ -102,8 +102,9 @@ int64_t rank_fixed(uint f)
 // (double)x from |x| and its sign (numeric.glsl's det_log says why).
 f64 f64_from_i64_signed(int64_t x)
 {
-    if (x >= 0L || x == int64_t(0x8000000000000000UL)) return f64_from_i64(x);
-    return f64_neg(f64_from_i64(-x));
+    const bool neg = x < 0L && x != int64_t(0x8000000000000000UL);
+    const f64 m = f64_from_i64(neg ? -x : x);
+    return neg ? f64_neg(m) : m;
 }
 
 // sums[word..word + 1] += v, modulo 2^64.
@@ -163,13 +164,13 @@ f64 rank_delta_map(float y_high, float y_low, uint p_high, uint p_low, uint b, u
     const f64 nh = f64_from_words(map_sums[b + p_high].xy);
     const f64 bb = f64_sub(f64_from_words(map_sums[b + p_low - 1u].zw),
                            f64_from_words(map_sums[b + p_high].zw));
-    f64 d;
-    if (y_high < y_low)
-        d = f64_div(f64_sub(f64_sub(f64_div(m, r_l), f64_div(f64_add(nh, F64_ONE), r_h)), bb),
-                    total);
-    else
-        d = f64_div(f64_add(f64_sub(f64_div(nh, r_h), f64_div(m, r_l)), bb), total);
-    return f64_abs(d);
+    // The two cases of the C share their quotients (one division each in
+    // the soft variant): m / r_l, and nh or nh + 1 over r_h.
+    const bool up = y_high < y_low;
+    const f64 a = f64_div(m, r_l);
+    const f64 x = f64_div(up ? f64_add(nh, F64_ONE) : nh, r_h);
+    const f64 d = up ? f64_sub(f64_sub(a, x), bb) : f64_add(f64_sub(x, a), bb);
+    return f64_abs(f64_div(d, total));
 }
 
 // gpl_rank_pair: (lambda, hess) as the bits of two floats.

@@ -79,7 +79,7 @@ struct GroupPtr
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant uint _1982 = (WG / 2u);
+constant uint _1993 = (WG / 2u);
 
 struct Sums
 {
@@ -101,9 +101,9 @@ struct GroupMax
     uint4 group_max[1];
 };
 
-constant uint _2267_tmp [[function_constant(0)]];
-constant uint _2267 = is_function_constant_defined(_2267_tmp) ? _2267_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2267, 1u, 1u);
+constant uint _2278_tmp [[function_constant(0)]];
+constant uint _2278 = is_function_constant_defined(_2278_tmp) ? _2278_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2278, 1u, 1u);
 
 struct Margins
 {
@@ -145,8 +145,8 @@ struct InvIdcg
     uint2 inv_idcg[1];
 };
 
-constant spvUnsafeArray<ulong, 14> _2284 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _2287 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _2295 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _2298 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 uint query_of(thread const uint& r, constant Push& pc, const device GroupPtr& v_1866)
@@ -692,14 +692,29 @@ ulong f64_neg(thread const ulong& a)
 static inline __attribute__((always_inline))
 ulong f64_from_i64_signed(thread const long& x)
 {
-    if ((x >= 0l) || (x == long(0x8000000000000000ul)))
+    bool neg = (x < 0l) && (x != long(0x8000000000000000ul));
+    long _1891;
+    if (neg)
     {
-        long param = x;
-        return f64_from_i64(param);
+        _1891 = -x;
     }
-    long param_1 = -x;
-    ulong param_2 = f64_from_i64(param_1);
-    return f64_neg(param_2);
+    else
+    {
+        _1891 = x;
+    }
+    long param = _1891;
+    ulong m = f64_from_i64(param);
+    ulong _1902;
+    if (neg)
+    {
+        ulong param_1 = m;
+        _1902 = f64_neg(param_1);
+    }
+    else
+    {
+        _1902 = m;
+    }
+    return _1902;
 }
 
 static inline __attribute__((always_inline))
@@ -1287,7 +1302,7 @@ uint4 group_maxima(thread const ulong& max_g, thread const ulong& max_h, thread 
     s_g[lid] = max_g;
     s_h[lid] = max_h;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _1982; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _1993; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
@@ -1311,20 +1326,20 @@ uint4 group_maxima(thread const ulong& max_g, thread const ulong& max_h, thread 
     return uint4(f64_words(param_4), f64_words(param_5));
 }
 
-kernel void rank_finish(constant Push& pc [[buffer(0)]], const device GroupPtr& v_1866 [[buffer(1)]], device Sums& _2080 [[buffer(8)]], device QuerySums& _2113 [[buffer(9)]], const device GroupWeight& _2156 [[buffer(12)]], device GroupMax& _2260 [[buffer(13)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void rank_finish(constant Push& pc [[buffer(0)]], const device GroupPtr& v_1866 [[buffer(1)]], device Sums& _2091 [[buffer(8)]], device QuerySums& _2124 [[buffer(9)]], const device GroupWeight& _2167 [[buffer(12)]], device GroupMax& _2271 [[buffer(13)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup ulong s_g[WG];
     threadgroup ulong s_h[WG];
     ulong max_g = 0ul;
     ulong max_h = 0ul;
-    uint _2058 = gl_NumWorkGroups.x * WG;
-    for (uint stride = _2058, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
+    uint _2069 = gl_NumWorkGroups.x * WG;
+    for (uint stride = _2069, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
     {
         uint param = r;
         uint q = query_of(param, pc, v_1866);
-        long g_sum = long(as_type<ulong>(uint2(_2080.sums[4u * r], _2080.sums[(4u * r) + 1u])));
-        long h_sum = long(as_type<ulong>(uint2(_2080.sums[(4u * r) + 2u], _2080.sums[(4u * r) + 3u])));
-        long l_sum = long(as_type<ulong>(uint2(_2113.qsums[2u * q], _2113.qsums[(2u * q) + 1u])));
+        long g_sum = long(as_type<ulong>(uint2(_2091.sums[4u * r], _2091.sums[(4u * r) + 1u])));
+        long h_sum = long(as_type<ulong>(uint2(_2091.sums[(4u * r) + 2u], _2091.sums[(4u * r) + 3u])));
+        long l_sum = long(as_type<ulong>(uint2(_2124.qsums[2u * q], _2124.qsums[(2u * q) + 1u])));
         ulong g = 0ul;
         ulong h = 0ul;
         ulong param_1 = as_type<ulong>(pc.seed);
@@ -1335,7 +1350,7 @@ kernel void rank_finish(constant Push& pc [[buffer(0)]], const device GroupPtr& 
         {
             long param_5 = l_sum;
             ulong norm = rank_norm(param_5, pc);
-            uint2 param_6 = _2156.group_weight[q];
+            uint2 param_6 = _2167.group_weight[q];
             ulong w = f64_from_words(param_6);
             long param_7 = g_sum;
             ulong param_8 = f64_from_i64_signed(param_7);
@@ -1358,10 +1373,10 @@ kernel void rank_finish(constant Push& pc [[buffer(0)]], const device GroupPtr& 
         uint2 gw = f64_words(param_21);
         ulong param_22 = h;
         uint2 hw = f64_words(param_22);
-        _2080.sums[4u * r] = gw.x;
-        _2080.sums[(4u * r) + 1u] = gw.y;
-        _2080.sums[(4u * r) + 2u] = hw.x;
-        _2080.sums[(4u * r) + 3u] = hw.y;
+        _2091.sums[4u * r] = gw.x;
+        _2091.sums[(4u * r) + 1u] = gw.y;
+        _2091.sums[(4u * r) + 2u] = hw.x;
+        _2091.sums[(4u * r) + 3u] = hw.y;
         ulong param_23 = g;
         ulong param_24 = f64_abs(param_23);
         ulong param_25 = max_g;
@@ -1379,11 +1394,11 @@ kernel void rank_finish(constant Push& pc [[buffer(0)]], const device GroupPtr& 
     }
     ulong param_29 = max_g;
     ulong param_30 = max_h;
-    uint4 _2251 = group_maxima(param_29, param_30, gl_LocalInvocationID, s_g, s_h);
-    uint4 mx = _2251;
+    uint4 _2262 = group_maxima(param_29, param_30, gl_LocalInvocationID, s_g, s_h);
+    uint4 mx = _2262;
     if (gl_LocalInvocationID.x == 0u)
     {
-        _2260.group_max[gl_WorkGroupID.x] = mx;
+        _2271.group_max[gl_WorkGroupID.x] = mx;
     }
 }
 

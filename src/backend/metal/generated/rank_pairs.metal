@@ -130,9 +130,9 @@ struct Labels
     float label[1];
 };
 
-constant uint _2915_tmp [[function_constant(0)]];
-constant uint _2915 = is_function_constant_defined(_2915_tmp) ? _2915_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2915, 1u, 1u);
+constant uint _2918_tmp [[function_constant(0)]];
+constant uint _2918 = is_function_constant_defined(_2918_tmp) ? _2918_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2918, 1u, 1u);
 
 struct GroupWeight
 {
@@ -145,7 +145,7 @@ struct GroupMax
 };
 
 constant spvUnsafeArray<ulong, 14> _1952 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _2931 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _2934 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 uint query_of(thread const uint& r, constant Push& pc, const device GroupPtr& v_2013)
@@ -168,9 +168,9 @@ uint query_of(thread const uint& r, constant Push& pc, const device GroupPtr& v_
 }
 
 static inline __attribute__((always_inline))
-float margin_of(thread const uint& row, constant Push& pc, const device Margins& v_2545)
+float margin_of(thread const uint& row, constant Push& pc, const device Margins& v_2548)
 {
-    return v_2545.margins[(row * pc.num_outputs) + pc.output_index];
+    return v_2548.margins[(row * pc.num_outputs) + pc.output_index];
 }
 
 static inline __attribute__((always_inline))
@@ -195,16 +195,16 @@ uint rank_partner(thread const uint& q, thread const uint& t, thread const uint&
         }
     }
     uint r = uint(z % ulong(n - (hi - lo)));
-    uint _2529;
+    uint _2532;
     if (r < lo)
     {
-        _2529 = r;
+        _2532 = r;
     }
     else
     {
-        _2529 = r + (hi - lo);
+        _2532 = r + (hi - lo);
     }
-    return _2529;
+    return _2532;
 }
 
 static inline __attribute__((always_inline))
@@ -1016,39 +1016,46 @@ ulong rank_delta_map(thread float& y_high, thread float& y_low, thread uint& p_h
     ulong param_11 = f64_from_words(param_9);
     ulong param_12 = f64_from_words(param_10);
     ulong bb = f64_sub(param_11, param_12);
-    ulong d;
-    if (y_high < y_low)
+    bool up = y_high < y_low;
+    ulong param_13 = m;
+    ulong param_14 = r_l;
+    ulong a = f64_div(param_13, param_14);
+    ulong _2346;
+    if (up)
     {
-        ulong param_13 = m;
-        ulong param_14 = r_l;
         ulong param_15 = nh;
         ulong param_16 = 4607182418800017408ul;
-        ulong param_17 = f64_add(param_15, param_16);
-        ulong param_18 = r_h;
-        ulong param_19 = f64_div(param_13, param_14);
-        ulong param_20 = f64_div(param_17, param_18);
-        ulong param_21 = f64_sub(param_19, param_20);
-        ulong param_22 = bb;
-        ulong param_23 = f64_sub(param_21, param_22);
-        ulong param_24 = total;
-        d = f64_div(param_23, param_24);
+        _2346 = f64_add(param_15, param_16);
     }
     else
     {
-        ulong param_25 = nh;
-        ulong param_26 = r_h;
-        ulong param_27 = m;
-        ulong param_28 = r_l;
-        ulong param_29 = f64_div(param_25, param_26);
-        ulong param_30 = f64_div(param_27, param_28);
-        ulong param_31 = f64_sub(param_29, param_30);
-        ulong param_32 = bb;
-        ulong param_33 = f64_add(param_31, param_32);
-        ulong param_34 = total;
-        d = f64_div(param_33, param_34);
+        _2346 = nh;
     }
-    ulong param_35 = d;
-    return f64_abs(param_35);
+    ulong param_17 = _2346;
+    ulong param_18 = r_h;
+    ulong x = f64_div(param_17, param_18);
+    ulong _2362;
+    if (up)
+    {
+        ulong param_19 = a;
+        ulong param_20 = x;
+        ulong param_21 = f64_sub(param_19, param_20);
+        ulong param_22 = bb;
+        _2362 = f64_sub(param_21, param_22);
+    }
+    else
+    {
+        ulong param_23 = x;
+        ulong param_24 = a;
+        ulong param_25 = f64_sub(param_23, param_24);
+        ulong param_26 = bb;
+        _2362 = f64_add(param_25, param_26);
+    }
+    ulong d = _2362;
+    ulong param_27 = d;
+    ulong param_28 = total;
+    ulong param_29 = f64_div(param_27, param_28);
+    return f64_abs(param_29);
 }
 
 static inline __attribute__((always_inline))
@@ -1563,14 +1570,14 @@ void atomic_add64_query(thread const uint& q, thread const long& v, device Query
     uint _2159 = atomic_fetch_add_explicit((device atomic_uint*)&v_2135.qsums[(2u * q) + 1u], w.y + carry, memory_order_relaxed);
 }
 
-kernel void rank_pairs(constant Push& pc [[buffer(0)]], const device GroupPtr& v_2013 [[buffer(1)]], const device Margins& v_2545 [[buffer(2)]], const device Labels& _2700 [[buffer(3)]], device Order& _2663 [[buffer(4)]], device YOrder& _2622 [[buffer(5)]], device Runs& _2629 [[buffer(6)]], device MapSums& v_2284 [[buffer(7)]], device Sums& v_2100 [[buffer(8)]], device QuerySums& v_2135 [[buffer(9)]], const device Discount& v_2194 [[buffer(10)]], const device InvIdcg& _2684 [[buffer(11)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+kernel void rank_pairs(constant Push& pc [[buffer(0)]], const device GroupPtr& v_2013 [[buffer(1)]], const device Margins& v_2548 [[buffer(2)]], const device Labels& _2703 [[buffer(3)]], device Order& _2666 [[buffer(4)]], device YOrder& _2625 [[buffer(5)]], device Runs& _2632 [[buffer(6)]], device MapSums& v_2284 [[buffer(7)]], device Sums& v_2100 [[buffer(8)]], device QuerySums& v_2135 [[buffer(9)]], const device Discount& v_2194 [[buffer(10)]], const device InvIdcg& _2687 [[buffer(11)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
-    uint _2568 = gl_NumWorkGroups.x * WG;
-    uint _2641;
-    uint _2722;
-    long _2854;
-    long _2874;
-    for (uint stride = _2568, x = gl_GlobalInvocationID.x; x < pc.num_rows; x += stride)
+    uint _2571 = gl_NumWorkGroups.x * WG;
+    uint _2644;
+    uint _2725;
+    long _2857;
+    long _2877;
+    for (uint stride = _2571, x = gl_GlobalInvocationID.x; x < pc.num_rows; x += stride)
     {
         uint param = x;
         uint q = query_of(param, pc, v_2013);
@@ -1584,42 +1591,42 @@ kernel void rank_pairs(constant Push& pc [[buffer(0)]], const device GroupPtr& v
         uint hi = 0u;
         if (mean)
         {
-            p_own = _2622.yorder[x];
-            lo = ((device uint*)&_2629.runs[x])[0u];
-            hi = ((device uint*)&_2629.runs[x])[1u];
+            p_own = _2625.yorder[x];
+            lo = ((device uint*)&_2632.runs[x])[0u];
+            hi = ((device uint*)&_2632.runs[x])[1u];
             if ((hi - lo) == n)
             {
-                _2641 = 0u;
+                _2644 = 0u;
             }
             else
             {
-                _2641 = uint(pc.num_pair);
+                _2644 = uint(pc.num_pair);
             }
-            count = _2641;
+            count = _2644;
         }
         if (count == 0u)
         {
             continue;
         }
-        bool _2657 = pc.score_normalization != 0;
-        bool _2679;
-        if (_2657)
+        bool _2660 = pc.score_normalization != 0;
+        bool _2682;
+        if (_2660)
         {
-            uint param_1 = _2663.order[first];
-            uint param_2 = _2663.order[(first + n) - 1u];
-            _2679 = !(margin_of(param_1, pc, v_2545) == margin_of(param_2, pc, v_2545));
+            uint param_1 = _2666.order[first];
+            uint param_2 = _2666.order[(first + n) - 1u];
+            _2682 = !(margin_of(param_1, pc, v_2548) == margin_of(param_2, pc, v_2548));
         }
         else
         {
-            _2679 = _2657;
+            _2682 = _2660;
         }
-        bool by_diff = _2679;
-        uint2 param_3 = _2684.inv_idcg[q];
+        bool by_diff = _2682;
+        uint2 param_3 = _2687.inv_idcg[q];
         ulong idcg_inv = f64_from_words(param_3);
-        uint r_own = _2663.order[first + p_own];
-        float y_own = _2700.label[r_own];
+        uint r_own = _2666.order[first + p_own];
+        float y_own = _2703.label[r_own];
         uint param_4 = r_own;
-        float s_own = margin_of(param_4, pc, v_2545);
+        float s_own = margin_of(param_4, pc, v_2548);
         long own_g = 0l;
         long own_h = 0l;
         long lambda_sum = 0l;
@@ -1633,15 +1640,15 @@ kernel void rank_pairs(constant Push& pc [[buffer(0)]], const device GroupPtr& v
                 uint param_8 = lo;
                 uint param_9 = hi;
                 uint param_10 = n;
-                _2722 = _2622.yorder[first + rank_partner(param_5, param_6, param_7, param_8, param_9, param_10, pc)];
+                _2725 = _2625.yorder[first + rank_partner(param_5, param_6, param_7, param_8, param_9, param_10, pc)];
             }
             else
             {
-                _2722 = c;
+                _2725 = c;
             }
-            uint p_other = _2722;
-            uint r_other = _2663.order[first + p_other];
-            float y_other = _2700.label[r_other];
+            uint p_other = _2725;
+            uint r_other = _2666.order[first + p_other];
+            float y_other = _2703.label[r_other];
             if (y_own == y_other)
             {
                 continue;
@@ -1652,7 +1659,7 @@ kernel void rank_pairs(constant Push& pc [[buffer(0)]], const device GroupPtr& v
             float y_high = own_high ? y_own : y_other;
             float y_low = own_high ? y_other : y_own;
             uint param_11 = r_other;
-            float s_other = margin_of(param_11, pc, v_2545);
+            float s_other = margin_of(param_11, pc, v_2548);
             ulong delta = 4607182418800017408ul;
             if (pc.objective == 13)
             {
@@ -1673,41 +1680,41 @@ kernel void rank_pairs(constant Push& pc [[buffer(0)]], const device GroupPtr& v
                     uint param_20 = p_low;
                     uint param_21 = first;
                     uint param_22 = n;
-                    ulong _2826 = rank_delta_map(param_17, param_18, param_19, param_20, param_21, param_22, v_2284);
-                    delta = _2826;
+                    ulong _2829 = rank_delta_map(param_17, param_18, param_19, param_20, param_21, param_22, v_2284);
+                    delta = _2829;
                 }
             }
             float param_23 = own_high ? s_own : s_other;
             float param_24 = own_high ? s_other : s_own;
             ulong param_25 = delta;
             bool param_26 = by_diff;
-            uint2 _2842 = rank_pair(param_23, param_24, param_25, param_26);
-            uint2 lh = _2842;
+            uint2 _2845 = rank_pair(param_23, param_24, param_25, param_26);
+            uint2 lh = _2845;
             uint param_27 = lh.x;
             long l = rank_fixed(param_27);
             uint param_28 = lh.y;
             long h = rank_fixed(param_28);
             if (own_high)
             {
-                _2854 = l;
+                _2857 = l;
             }
             else
             {
-                _2854 = -l;
+                _2857 = -l;
             }
-            own_g += _2854;
+            own_g += _2857;
             own_h += h;
             lambda_sum += l;
             if (own_high)
             {
-                _2874 = -l;
+                _2877 = -l;
             }
             else
             {
-                _2874 = l;
+                _2877 = l;
             }
             uint param_29 = 4u * r_other;
-            long param_30 = _2874;
+            long param_30 = _2877;
             atomic_add64(param_29, param_30, v_2100);
             uint param_31 = (4u * r_other) + 2u;
             long param_32 = h;
