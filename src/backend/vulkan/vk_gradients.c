@@ -1,5 +1,6 @@
 /* vk_gradients.c -- compute_gradients: the gradient pairs of every row and
- * their quantization, on the device. */
+ * their quantization, on the device (the ranking objectives' pairs come
+ * from vk_rank.c, quantized here too). */
 #include <stdlib.h>
 
 #include "error.h"
