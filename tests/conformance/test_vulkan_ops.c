@@ -195,8 +195,9 @@ static void test_ranking(void **state)
 }
 
 /* Ranking binds its per-row buffers whole: where the gradient pairs do not
- * fit one binding, set_groups refuses with the limit; ranking gradients
- * before set_groups are refused too. */
+ * fit one binding, set_groups refuses with the limit; so it does for a
+ * query beyond the counting rank's size, and ranking gradients before
+ * set_groups are refused too. */
 static void test_ranking_limits(void **state)
 {
     (void)state;
@@ -229,6 +230,18 @@ static void test_ranking_limits(void **state)
     assert_int_equal(be->ops->set_groups(be, &g), GPULAYER_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(gpulayer_last_error(), "rows 0 .. 4999"));
     assert_non_null(strstr(gpulayer_last_error(), "5000 rows"));
+    gpl_backend_destroy(be);
+    free_data(&d);
+    /* A query beyond the counting rank's limit is refused, named. */
+    const problem big = {"ranking limits", 70000, 3, 16, BINS_RANDOM, LABELS_BINARY,
+                         GPL_OBJ_LOGISTIC, 1, 0, 1.0f, 2, 0.0, 0.0, 0};
+    make_data(&big, &d);
+    int64_t big_ptr[3] = {0, 1, 70000};
+    const gpl_rank_groups gb = {2, big_ptr, 2500, discount, ones, ones};
+    be = create_or_skip("vulkan", &cfg);
+    OK(be->ops->upload(be, &d.m, d.label, NULL));
+    assert_int_equal(be->ops->set_groups(be, &gb), GPULAYER_ERR_UNSUPPORTED);
+    assert_non_null(strstr(gpulayer_last_error(), "query 1 has 69999 rows"));
     gpl_backend_destroy(be);
     free_data(&d);
 }

@@ -44,6 +44,10 @@ static gpulayer_status make_buffer(vk_context *c, vk_buffer *b, uint64_t bytes, 
     return GPULAYER_OK;
 }
 
+/* The kernels order a query by a counting rank, quadratic in its rows:
+ * larger queries are refused rather than left to run for minutes a round. */
+#define VK_RANK_MAX_QUERY_ROWS 65536
+
 gpulayer_status vk_set_groups(gpl_backend *be, const gpl_rank_groups *g)
 {
     vk_context *c = vk_ctx(be);
@@ -53,6 +57,15 @@ gpulayer_status vk_set_groups(gpl_backend *be, const gpl_rank_groups *g)
                          "vulkan backend: %lld query groups cover rows 0 .. %lld; the uploaded "
                          "data has %lld rows", (long long)G,
                          (long long)(G > 0 ? g->group_ptr[G] : 0), (long long)N);
+    for (int64_t q = 0; q < G; q++)
+        if (g->group_ptr[q + 1] - g->group_ptr[q] > VK_RANK_MAX_QUERY_ROWS)
+            return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                             "vulkan backend: query %lld has %lld rows; the Vulkan ranking "
+                             "kernels take queries of at most %d rows (each query is ordered "
+                             "by a counting rank, quadratic in its rows); use the cpu or cuda "
+                             "backend", (long long)q,
+                             (long long)(g->group_ptr[q + 1] - g->group_ptr[q]),
+                             VK_RANK_MAX_QUERY_ROWS);
     const uint64_t K = (uint64_t)c->shape.num_outputs, M = (uint64_t)g->max_group_size;
     GPL_CHECK(check_binding(c, (uint64_t)N * 16, "gradient pairs"));
     GPL_CHECK(check_binding(c, (uint64_t)N * K * 4, "margins"));
