@@ -571,6 +571,16 @@ def _take_rows(X, order):
     return X[order]
 
 
+def _by_query(X, y, qid, group, weight, what: str, weight_what: str):
+    """X and grades y with their rows grouped by query, the group sizes, and
+    the per-query weights repeated over the rows (or None)."""
+    y = np.asarray(y, dtype=np.float32).reshape(-1)
+    order, sizes = _query_order(qid, group, y.shape[0], what)
+    if order is not None:
+        X, y = _take_rows(X, order), y[order]
+    return X, y, sizes, _row_weights(weight, sizes, weight_what)
+
+
 class GPULayerRanker(_GPULayerModel):
     """Learning to rank (LambdaMART) as XGBoost's ``XGBRanker``: objective
     ``rank:ndcg`` by default, or ``rank:pairwise`` / ``rank:map``, with
@@ -596,22 +606,18 @@ class GPULayerRanker(_GPULayerModel):
             eval_group=None, eval_qid=None, sample_weight_eval_set=None, verbose=False):
         """Train on X, grades y and the queries (qid= or group=)."""
         X, y = self._validate_X(X, y, reset=True)
-        y = np.asarray(y, dtype=np.float32).reshape(-1)
-        order, sizes = _query_order(qid, group, y.shape[0], "fit")
-        X, y = _take_rows(X, order), y if order is None else y[order]
-        weight = _row_weights(sample_weight, sizes, "sample_weight")
-        eval_set = list(eval_set or ())
+        X, y, sizes, weight = _by_query(X, y, qid, group, sample_weight, "fit",
+                                        "sample_weight")
         eval_groups, eval_pairs, eval_weights = [], [], []
-        for i, (X_eval, y_eval) in enumerate(eval_set):
-            y_eval = np.asarray(y_eval, dtype=np.float32).reshape(-1)
+        for i, (X_eval, y_eval) in enumerate(eval_set or ()):
             q = eval_qid[i] if eval_qid is not None else None
             g = eval_group[i] if eval_group is not None else None
-            e_order, e_sizes = _query_order(q, g, y_eval.shape[0], f"eval_set[{i}]")
-            eval_pairs.append((_take_rows(X_eval, e_order),
-                               y_eval if e_order is None else y_eval[e_order]))
-            eval_groups.append(e_sizes)
             w = sample_weight_eval_set[i] if sample_weight_eval_set is not None else None
-            eval_weights.append(_row_weights(w, e_sizes, f"sample_weight_eval_set[{i}]"))
+            X_eval, y_eval, e_sizes, e_weight = _by_query(
+                X_eval, y_eval, q, g, w, f"eval_set[{i}]", f"sample_weight_eval_set[{i}]")
+            eval_pairs.append((X_eval, y_eval))
+            eval_groups.append(e_sizes)
+            eval_weights.append(e_weight)
         return self._fit(X, y, weight, eval_pairs, eval_weights, verbose, group=sizes,
                          eval_group=eval_groups)
 
@@ -625,11 +631,9 @@ class GPULayerRanker(_GPULayerModel):
         else the objective's default, as XGBRanker.score (``ndcg@32``)."""
         check_is_fitted(self, "_Booster")
         X, y = self._validate_X(X, y, reset=False)
-        y = np.asarray(y, dtype=np.float32).reshape(-1)
-        order, sizes = _query_order(qid, group, y.shape[0], "score")
-        X, y = _take_rows(X, order), y if order is None else y[order]
-        data = self._dataset(X, label=y, weight=_row_weights(sample_weight, sizes,
-                                                             "sample_weight"), group=sizes)
+        X, y, sizes, weight = _by_query(X, y, qid, group, sample_weight, "score",
+                                        "sample_weight")
+        data = self._dataset(X, label=y, weight=weight, group=sizes)
         return evaluate(self._score_metric(), self._Booster.predict(data), data)
 
     def _score_metric(self) -> str:

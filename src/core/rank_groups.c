@@ -32,10 +32,6 @@ gpulayer_status gpl_rank_check(const gpulayer_dataset *ds, gpl_objective_kind ki
                                const gpl_objective_params *op, const char *what)
 {
     const char *name = gpl_objective_kind_name(kind, 0);
-    if (op->rank_unbiased)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "parameter lambdarank_unbiased: position-bias correction is not "
-                         "supported yet (see docs/ranking.md)");
     const int exp_gain = kind != GPL_OBJ_RANK_MAP && op->ndcg_exp_gain;
     for (int64_t q = 0; q < group_count(ds); q++) {
         const int64_t b = group_begin(ds, q), e = group_end(ds, q);

@@ -90,6 +90,10 @@ gpulayer_status gpl_train_validate(const gpl_params *p,
     if (!isnan(p->base_score))
         GPL_CHECK(gpl_objective_margin_of(kind, p->base_score, &margin));
     GPL_CHECK(check_labels(p, kind, train, "training data"));
+    if (gpl_objective_is_ranking(kind) && p->obj_params.rank_unbiased)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter lambdarank_unbiased: position-bias correction is not "
+                         "supported yet (see docs/ranking.md)");
     if (gpl_objective_is_ranking(kind))
         GPL_CHECK(gpl_rank_check(train, kind, &p->obj_params, "training data"));
     for (int i = 0; i < num_evals; i++) {

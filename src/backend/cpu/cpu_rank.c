@@ -281,8 +281,11 @@ static void mean_pairs(query_job *j, rank_scratch *w)
     }
 }
 
+/* The gradient pairs of query q's rows, and their largest magnitudes
+ * folded into *max_g, *max_h. */
 static void query_gradients(const cpu_context *c, const gpl_gradient_request *req, int64_t q,
-                            rank_scratch *w, double *gval, double *hval)
+                            rank_scratch *w, double *gval, double *hval, double *max_g,
+                            double *max_h)
 {
     const gpl_rank_groups *G = &c->rank->groups;
     const int64_t b = G->group_ptr[q], n = G->group_ptr[q + 1] - b;
@@ -303,6 +306,8 @@ static void query_gradients(const cpu_context *c, const gpl_gradient_request *re
                             G->group_weight[q], &g, &h);
         gval[b + i] = g;
         hval[b + i] = h;
+        if (fabs(g) > *max_g) *max_g = fabs(g);
+        if (h > *max_h) *max_h = h;
     }
 }
 
@@ -320,6 +325,7 @@ gpulayer_status cpu_rank_gradients(cpu_context *c, const gpl_gradient_request *r
                            2 * sizeof(int32_t) + 2 * sizeof(float);
     char *scratch = gpl_malloc(per_row * M * (size_t)T, "ranking scratch");
     if (!scratch) return GPULAYER_ERR_OUT_OF_MEMORY;
+    double mg = 0.0, mh = 0.0;
 #pragma omp parallel num_threads(T)
     {
         char *at = scratch + per_row * M * (size_t)omp_get_thread_num();
@@ -335,17 +341,12 @@ gpulayer_status cpu_rank_gradients(cpu_context *c, const gpl_gradient_request *r
         w.yorder = w.order + M;
         w.pos_label = (float *)(w.yorder + M);
         w.pos_margin = w.pos_label + M;
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(dynamic, 1) reduction(max : mg, mh)
         for (int64_t q = 0; q < G->num_groups; q++)
             if (G->group_ptr[q + 1] > G->group_ptr[q])
-                query_gradients(c, req, q, &w, gval, hval);
+                query_gradients(c, req, q, &w, gval, hval, &mg, &mh);
     }
     free(scratch);
-    double mg = 0.0, mh = 0.0;
-    for (int64_t r = 0; r < c->shape.num_rows; r++) {
-        if (fabs(gval[r]) > mg) mg = fabs(gval[r]);
-        if (hval[r] > mh) mh = hval[r];
-    }
     *max_g = mg;
     *max_h = mh;
     return GPULAYER_OK;
