@@ -137,7 +137,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "save: %s\n", gpulayer_last_error());
         return 1;
     }
-    int64_t n = gpulayer_dataset_num_rows(test);
+    /* num_rows x num_outputs values: a multiclass model has one a class */
+    int64_t n = gpulayer_dataset_num_rows(test) * gpulayer_booster_num_outputs(b);
     float *pred = malloc(sizeof(float) * (size_t)n);
     t0 = now();
     if (gpulayer_booster_predict(b, test, 0, 0, pred, n) != GPULAYER_OK) {

@@ -79,10 +79,73 @@ static void test_exp_objectives_match_the_scalar_rows(void **state)
     }
 }
 
+/* Softmax with K classes: every class's vector gradients (normaliser
+ * included) against gpl_softmax_normalizer and gpl_objective_softmax;
+ * rows with a margin far above the others' leave the vector exp's range. */
+static void check_softmax(unsigned seed, int weighted)
+{
+    enum { K = 5 };
+    static uint8_t bins[ROWS];
+    static float label[ROWS], margins[ROWS * K], weight[ROWS];
+    const uint32_t offset[2] = {0, ROWS + 1};
+    srand(seed);
+    for (int r = 0; r < ROWS; r++) {
+        bins[r] = (uint8_t)(r + 1);
+        for (int k = 0; k < K; k++) margins[r * K + k] = (float)((rand() % 2001) - 1000) / 100.0f;
+        if (r % 29 == 3) margins[r * K + r % K] = 800.0f;
+        label[r] = (float)(rand() % K);
+        weight[r] = (float)(rand() % 300) / 100.0f;
+    }
+    gpl_backend_config cfg = {2, 0, 3, K, 0};
+    gpl_backend *be;
+    assert_int_equal(gpl_backend_create("cpu", &cfg, &be), GPULAYER_OK);
+    gpl_binned_matrix m = {ROWS, 1, bins, offset, NULL};
+    assert_int_equal(be->ops->upload(be, &m, label, weighted ? weight : NULL), GPULAYER_OK);
+    assert_int_equal(be->ops->set_margins(be, margins), GPULAYER_OK);
+    for (int32_t k = 0; k < K; k++) {
+        gpl_gradient_request req = {GPL_OBJ_SOFTMAX, K, k, 0, 1, 1.0f, 0.0, {0}};
+        gpl_quant_scale scale;
+        assert_int_equal(be->ops->compute_gradients(be, &req, &scale), GPULAYER_OK);
+        assert_int_equal(be->ops->begin_tree(be), GPULAYER_OK);
+        int32_t root = 0;
+        assert_int_equal(be->ops->build_histograms(be, &root, 1), GPULAYER_OK);
+        gpl_grad_pair hist[ROWS + 1];
+        assert_int_equal(be->ops->read_histogram(be, 0, hist), GPULAYER_OK);
+        double g[ROWS], h[ROWS], max_g = 0, max_h = 0;
+        for (int r = 0; r < ROWS; r++) {
+            double top, sum;
+            gpl_softmax_normalizer(margins + r * K, K, &top, &sum);
+            gpl_objective_softmax(margins[r * K + k], top, sum, k, label[r],
+                                  weighted ? weight[r] : 1.0f, &g[r], &h[r]);
+            if (fabs(g[r]) > max_g) max_g = fabs(g[r]);
+            if (h[r] > max_h) max_h = h[r];
+        }
+        assert_true(scale.grad == gpl_quant_scale_for(max_g, ROWS));
+        assert_true(scale.hess == gpl_quant_scale_for(max_h, ROWS));
+        for (int r = 0; r < ROWS; r++)
+            if (hist[r + 1].grad != gpl_quantize(g[r], scale.grad) ||
+                hist[r + 1].hess != gpl_quantize(h[r], scale.hess))
+                fail_msg("class %d, row %d: (%lld, %lld) vs (%lld, %lld)", k, r,
+                         (long long)hist[r + 1].grad, (long long)hist[r + 1].hess,
+                         (long long)gpl_quantize(g[r], scale.grad),
+                         (long long)gpl_quantize(h[r], scale.hess));
+        int32_t node = 0;
+        assert_int_equal(be->ops->release_histograms(be, &node, 1), GPULAYER_OK);
+    }
+    gpl_backend_destroy(be);
+}
+
+static void test_softmax_matches_the_scalar_rows(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed <= 4; seed++) check_softmax(seed, seed % 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exp_objectives_match_the_scalar_rows),
+        cmocka_unit_test(test_softmax_matches_the_scalar_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

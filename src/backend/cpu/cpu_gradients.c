@@ -2,11 +2,10 @@
  * pair of every row (objective_math.h), then its quantization and packing
  * (quantize.h).
  *
- * The objectives built on exp (logistic, Poisson, gamma, Tweedie) have a
- * vector path: the exp of det_math.h is a chain of 14 dependent
+ * The objectives built on exp (logistic, Poisson, gamma, Tweedie, softmax)
+ * have a vector path: the exp of det_math.h is a chain of 14 dependent
  * multiply-adds a row, which made this the second most expensive operation
- * on data with few features. The vector
- * path does the same IEEE operations in the same order, lane by lane, so
+ * on data with few features. The vector path does the same IEEE operations in the same order, lane by lane, so
  * every value is the scalar path's bits; lanes the fast path cannot take
  * (NaN, |margin| near the exp limits, out-of-range quantized values) send
  * their block of rows through the scalar code. */
@@ -61,11 +60,14 @@ static void scalar_gradients(const cpu_context *c, const gpl_gradient_request *r
 }
 
 
-/* Whether exp_gradients takes this request: a single output, every row
- * sampled, an objective whose gradient is built on exp. */
+/* Whether exp_gradients takes this request: every row sampled, an
+ * objective whose gradient is built on exp (softmax, or one of the single
+ * output ones with a single output). */
 static int has_vector_path(const cpu_context *c, const gpl_gradient_request *req)
 {
-    if (c->shape.num_outputs != 1 || req->subsample < 1.0f) return 0;
+    if (req->subsample < 1.0f) return 0;
+    if (req->objective == GPL_OBJ_SOFTMAX) return 1;
+    if (c->shape.num_outputs != 1) return 0;
     switch (req->objective) {
     case GPL_OBJ_LOGISTIC:
     case GPL_OBJ_POISSON:
@@ -87,15 +89,33 @@ static void exp_gradients(const cpu_context *c, const gpl_gradient_request *req,
     const vdouble one = vsplat(1.0), min_hess = vsplat(GPL_MIN_HESS);
     const vdouble param = vsplat(req->param);
     const vint64 abs_mask = ~(vint64)vsplat(-0.0); /* all but the sign */
+    const int32_t K = c->shape.num_outputs;
     vdouble mg = vsplat(0.0), mh = vsplat(0.0);
     int64_t r = first;
     for (; r + LANES <= last; r += LANES) {
         vdouble m, label, w = one, g = vsplat(0.0), h = vsplat(0.0);
-        vload_floats(m, c->buf.margins + r);
+        vgather_floats(m, c->buf.margins + r * K + req->output, K);
         vload_floats(label, c->buf.label + r);
         if (c->buf.weight) vload_floats(w, c->buf.weight + r);
         int fast = 1;
         switch (req->objective) {
+        case GPL_OBJ_SOFTMAX: { /* gpl_objective_softmax */
+            const double *norm = c->buf.softmax_norm + 2 * r;
+            const vdouble top = {norm[0], norm[2], norm[4], norm[6]};
+            const vdouble sum = {norm[1], norm[3], norm[5], norm[7]};
+            const vdouble x = m - top;
+            if (!(fast = VIN_RANGE(x))) break;
+            vdouble e;
+            VEXP(x, e);
+            const vdouble p = e / sum;
+            vdouble y;
+            for (int i = 0; i < LANES; i++)
+                y[i] = (int32_t)c->buf.label[r + i] == req->output ? 1.0 : 0.0;
+            g = p - y;
+            h = vsplat(2.0) * p * (one - p);
+            h = vselect(h < min_hess, min_hess, h);
+            break;
+        }
         case GPL_OBJ_LOGISTIC: {
             const vdouble x = -m;
             if (!(fast = VIN_RANGE(x))) break;
@@ -164,6 +184,46 @@ static void exp_gradients(const cpu_context *c, const gpl_gradient_request *req,
     *max_h = sh;
 }
 
+/* The softmax normalisers of rows [first, last) (gpl_softmax_normalizer,
+ * the same operations in the same order, lanes of rows); a block whose
+ * exp arguments leave the fast range goes through the scalar code. */
+GPL_VECTOR_CLONES
+static void softmax_normalizers(const cpu_context *c, int64_t first, int64_t last)
+{
+    const int32_t K = c->shape.num_outputs;
+    const float *margins = c->buf.margins;
+    double *norm = c->buf.softmax_norm;
+    int64_t r = first;
+    for (; r + LANES <= last; r += LANES) {
+        vdouble top, m, sum = vsplat(0.0);
+        vgather_floats(top, margins + r * K, K);
+        for (int32_t k = 1; k < K; k++) {
+            vgather_floats(m, margins + r * K + k, K);
+            top = vselect(m > top, m, top);
+        }
+        int fast = 1;
+        for (int32_t k = 0; k < K && fast; k++) {
+            vgather_floats(m, margins + r * K + k, K);
+            const vdouble x = m - top;
+            if (!(fast = VIN_RANGE(x))) break;
+            vdouble e;
+            VEXP(x, e);
+            sum = sum + e;
+        }
+        for (int i = 0; i < LANES; i++) {
+            if (fast) {
+                norm[2 * (r + i)] = top[i];
+                norm[2 * (r + i) + 1] = sum[i];
+            } else {
+                gpl_softmax_normalizer(margins + (r + i) * K, K, &norm[2 * (r + i)],
+                                       &norm[2 * (r + i) + 1]);
+            }
+        }
+    }
+    for (; r < last; r++)
+        gpl_softmax_normalizer(margins + r * K, K, &norm[2 * r], &norm[2 * r + 1]);
+}
+
 /* Quantizes and packs rows [first, last): gpl_quantize (llrint of the
  * scaled value) through the rounding constant, which gives the same
  * integer for |value| < 2^51; anything else goes through gpl_quantize. */
@@ -211,11 +271,9 @@ gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_reques
     double *gval = (double *)c->buf.grad, *hval = gval + N;
     const int vector = has_vector_path(c, req);
     if (gpl_softmax_norm_due(req, &c->buf.softmax_norm_ready)) {
-        const int32_t K = c->shape.num_outputs;
-        double *norm = c->buf.softmax_norm;
 #pragma omp parallel for num_threads(c->nthread) schedule(static)
-        for (int64_t r = 0; r < N; r++)
-            gpl_softmax_normalizer(c->buf.margins + r * K, K, &norm[2 * r], &norm[2 * r + 1]);
+        for (int64_t first = 0; first < N; first += CHUNK)
+            softmax_normalizers(c, first, first + CHUNK < N ? first + CHUNK : N);
     }
     double max_g = 0.0, max_h = 0.0;
     if (gpl_objective_is_ranking(req->objective)) {

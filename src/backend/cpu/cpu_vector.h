@@ -5,6 +5,7 @@
 #ifndef GPL_CPU_VECTOR_H
 #define GPL_CPU_VECTOR_H
 
+#include <stdint.h>
 #include <string.h>
 
 /* Rows a vector step handles: four doubles (one AVX register, two SSE2). */
@@ -28,6 +29,14 @@ typedef __typeof__((vdouble){0} < (vdouble){0}) vint64;
         vfloat f_;                                        \
         memcpy(&f_, (p), sizeof f_);                      \
         (dst) = __builtin_convertvector(f_, vdouble);     \
+    } while (0)
+
+/* Floats p[0], p[stride], p[2 * stride], p[3 * stride] as doubles. */
+#define vgather_floats(dst, p, stride)                                         \
+    do {                                                                       \
+        const float *q_ = (p);                                                 \
+        const int64_t s_ = (stride);                                           \
+        (dst) = (vdouble){q_[0], q_[s_], q_[2 * s_], q_[3 * s_]};              \
     } while (0)
 
 /* 1.5 * 2^52: adding it to |y| < 2^51 rounds y to an integer, to nearest
