@@ -382,6 +382,28 @@ GPULAYER_API gpulayer_status gpulayer_booster_predict_dense(
     int32_t num_cols, gpulayer_layout layout, int flags, int32_t num_rounds,
     float *out, int64_t out_len);
 
+/* A model prepared for many small predictions (one request at a time in
+ * a service): the trees flattened and the cuts padded once, instead of on
+ * every gpulayer_booster_predict call. The predictor keeps its own copy of
+ * the model (the booster may be retrained or freed afterwards), predicts on
+ * the CPU, and may be used from several threads at once. flags and
+ * num_rounds as for gpulayer_booster_predict. */
+typedef struct gpulayer_predictor gpulayer_predictor;
+GPULAYER_API gpulayer_status gpulayer_booster_predictor_create(
+    const gpulayer_booster *b, int flags, int32_t num_rounds,
+    gpulayer_predictor **out);
+/* Values a row the predictor writes (gpulayer_booster_prediction_width). */
+GPULAYER_API int32_t gpulayer_predictor_width(const gpulayer_predictor *p);
+GPULAYER_API int32_t gpulayer_predictor_num_features(const gpulayer_predictor *p);
+/* Predicts num_rows rows of num_cols floats (NaN = missing; categorical
+ * features as codes of the model's categories) into out (num_rows x width
+ * floats, row major): the same values as gpulayer_booster_predict. Up to
+ * 512 rows run on the calling thread; more use the booster's nthread. */
+GPULAYER_API gpulayer_status gpulayer_predictor_predict_dense(
+    const gpulayer_predictor *p, const float *data, int64_t num_rows,
+    int32_t num_cols, gpulayer_layout layout, float *out, int64_t out_len);
+GPULAYER_API void gpulayer_predictor_free(gpulayer_predictor *p);
+
 typedef enum gpulayer_importance_type {
     GPULAYER_IMPORTANCE_WEIGHT = 0, /* number of splits on the feature    */
     GPULAYER_IMPORTANCE_GAIN = 1,   /* mean gain of its splits            */

@@ -244,6 +244,26 @@ static float *translate_categories(const gpl_model *m, const gpulayer_dataset *d
 
 /* Where a prediction runs: "cpu" (accelerator "cpu"), or the backend and
  * device index the device layer picks for the request. */
+void gpl_predict_block(const gpl_model *m, const gpl_infer_forest *forest,
+                       const gpl_padded_cuts *padded, const float *const *columns, int64_t n,
+                       int margin, uint8_t *bins, float *o, float *out)
+{
+    const int32_t F = m->num_features, K = m->num_outputs;
+    for (int32_t f = 0; f < F; f++) gpl_bin_values(&padded[f], columns[f], n, bins + f, F);
+    for (int64_t i = 0; i < n * K; i++) o[i] = m->base_margin;
+    for (int32_t t = 0; t < forest->num_trees; t++)
+        forest_add_tree(forest, t, bins, n, F, o + t % K, K);
+    if (margin) {
+        memcpy(out, o, sizeof(float) * (size_t)(n * K));
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) gpl_objective_transform(m, o + i * K);
+    /* multi:softmax gives one value (the class) a row. */
+    if (!m->softmax_output_class) memcpy(out, o, sizeof(float) * (size_t)(n * K));
+    else
+        for (int64_t i = 0; i < n; i++) out[i] = o[i * K];
+}
+
 static gpulayer_status predict_place(const char *device, char *accelerator, size_t size,
                                      int *index, int verbose)
 {
@@ -315,7 +335,7 @@ static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset 
     if (num_rounds <= 0 && m->best_round >= 0) num_rounds = m->best_round + 1;
     if (num_rounds > 0 && num_rounds < rounds) rounds = num_rounds;
     const int32_t num_trees = rounds * K;
-    const int32_t width = m->softmax_output_class ? 1 : K;
+    const int32_t width = gpl_model_prediction_width(m, margin);
     int nt = nthread > 0 ? nthread : omp_get_max_threads();
 
     /* Categorical columns whose codes need translating, gathered into a
@@ -349,31 +369,22 @@ static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset 
         {
             uint8_t *bins = malloc((size_t)PREDICT_BLOCK_ROWS * (size_t)(F ? F : 1));
             float *o = malloc(sizeof(float) * PREDICT_BLOCK_ROWS * (size_t)K);
+            const float **block = malloc(sizeof(float *) * (size_t)(F ? F : 1));
 #pragma omp for schedule(dynamic)
             for (int64_t start = 0; start < N; start += PREDICT_BLOCK_ROWS) {
-                if (!bins || !o) continue;
+                if (!bins || !o || !block) continue;
                 int64_t n = N - start < PREDICT_BLOCK_ROWS ? N - start : PREDICT_BLOCK_ROWS;
-                for (int32_t f = 0; f < F; f++)
-                    gpl_bin_values(&padded[f], columns[f] + start, n, bins + f, F);
-                for (int64_t i = 0; i < n * K; i++) o[i] = m->base_margin;
-                for (int32_t t = 0; t < num_trees; t++)
-                    forest_add_tree(&forest, t, bins, n, F, o + t % K, K);
-                if (margin) {
-                    memcpy(out + start * K, o, sizeof(float) * (size_t)(n * K));
-                    continue;
-                }
-                /* multi:softmax gives one value (the class) a row. */
-                for (int64_t i = 0; i < n; i++) gpl_objective_transform(m, o + i * K);
-                if (width == K) memcpy(out + start * K, o, sizeof(float) * (size_t)(n * K));
-                else
-                    for (int64_t i = 0; i < n; i++) out[start + i] = o[i * K];
+                for (int32_t f = 0; f < F; f++) block[f] = columns[f] + start;
+                gpl_predict_block(m, &forest, padded, block, n, margin, bins, o,
+                                  out + start * width);
             }
-            if (!bins || !o) {
+            if (!bins || !o || !block) {
 #pragma omp atomic write
                 st = GPULAYER_ERR_OUT_OF_MEMORY;
             }
             free(bins);
             free(o);
+            free(block);
         }
         free(padded);
         if (st != GPULAYER_OK)

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "binning.h"
 #include "model.h"
 
 /* The index of the leaf a tree sends a row of bins to (num_features
@@ -42,5 +43,13 @@ void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins,
 gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
                                        gpl_infer_forest *f);
 void gpl_infer_forest_free(gpl_infer_forest *f);
+
+/* The predictions of n rows on the CPU (column f's values at columns[f],
+ * n of them, as the model reads them): binned into bins (n x features),
+ * margins summed in o (n x outputs), then gpl_model_prediction_width
+ * values a row written to out (margins, or transformed when margin is 0). */
+void gpl_predict_block(const gpl_model *m, const gpl_infer_forest *forest,
+                       const gpl_padded_cuts *padded, const float *const *columns, int64_t n,
+                       int margin, uint8_t *bins, float *o, float *out);
 
 #endif
