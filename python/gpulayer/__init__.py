@@ -23,11 +23,13 @@ from .dataset import Dataset
 from .devices import Device, Placement, devices, diagnose, discovery, place, support_matrix
 from .errors import GPULayerError, LibraryNotFoundError
 from .evaluation import evaluate
+from .predictor import Predictor
 from .training import EvalResult, train
 
 __all__ = [
     "Booster",
     "Dataset",
+    "Predictor",
     "Device",
     "EvalResult",
     "GPULayerClassifier",

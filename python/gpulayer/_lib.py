@@ -228,6 +228,15 @@ _PROTOTYPES = {
         _status,
         [_handle, _handle, c_char_p, c_int, c_int32, _floats, c_int64],
     ),
+    "gpulayer_booster_predictor_create": (
+        _status, [_handle, c_int, c_int32, _out_handle],
+    ),
+    "gpulayer_predictor_width": (c_int32, [_handle]),
+    "gpulayer_predictor_num_features": (c_int32, [_handle]),
+    "gpulayer_predictor_predict_dense": (
+        _status, [_handle, c_void_p, c_int64, c_int32, c_int, c_void_p, c_int64],
+    ),
+    "gpulayer_predictor_free": (None, [_handle]),
     "gpulayer_booster_predict_dense": (
         _status,
         [_handle, c_void_p, c_int64, c_int32, c_int, c_int, c_int32, _floats,

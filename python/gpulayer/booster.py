@@ -7,13 +7,16 @@ import ctypes
 import os
 import re
 from ctypes import POINTER, byref, c_double, c_float, c_void_p
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import numpy as np
 
 from . import _lib
 from .dataset import Dataset, is_dataframe, is_sparse, to_dense
 from .errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from .predictor import Predictor
 
 __all__ = ["Booster", "format_param"]
 
@@ -276,6 +279,14 @@ class Booster:
                   _lib.encode(device), flags, int(num_rounds),
                   out.ctypes.data_as(POINTER(c_float)), out.size)
         return out[:, 0] if width == 1 else out
+
+    def predictor(self, output_margin: bool = False, num_rounds: int = 0) -> "Predictor":
+        """The model prepared for many small predictions (a service answering
+        one request at a time): see :class:`gpulayer.Predictor`. Its
+        ``predict(X)`` gives what ``predict(X, output_margin, num_rounds)``
+        gives, bit for bit, without preparing the trees again each call."""
+        from .predictor import Predictor
+        return Predictor(self, output_margin=output_margin, num_rounds=num_rounds)
 
     def _feature_kinds(self) -> list[str]:
         """How prediction data are read, per feature: "numeric";
