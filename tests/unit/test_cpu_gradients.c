@@ -79,14 +79,14 @@ static void test_exp_objectives_match_the_scalar_rows(void **state)
     }
 }
 
-/* Softmax with K classes: every class's vector gradients (normaliser
- * included) against gpl_softmax_normalizer and gpl_objective_softmax;
- * rows with a margin far above the others' leave the vector exp's range. */
-static void check_softmax(unsigned seed, int weighted)
+/* Softmax with K classes (5, and 40, more than a vector's lanes and not
+ * a multiple of them): every class's vector gradients (normaliser included) against gpl_softmax_normalizer and
+ * gpl_objective_softmax; rows with a margin far above the others' leave
+ * the vector exp's range. */
+static void check_softmax(unsigned seed, int weighted, int32_t K)
 {
-    enum { K = 5 };
     static uint8_t bins[ROWS];
-    static float label[ROWS], margins[ROWS * K], weight[ROWS];
+    static float label[ROWS], margins[ROWS * 64], weight[ROWS];
     const uint32_t offset[2] = {0, ROWS + 1};
     srand(seed);
     for (int r = 0; r < ROWS; r++) {
@@ -138,7 +138,10 @@ static void check_softmax(unsigned seed, int weighted)
 static void test_softmax_matches_the_scalar_rows(void **state)
 {
     (void)state;
-    for (unsigned seed = 1; seed <= 4; seed++) check_softmax(seed, seed % 2);
+    for (unsigned seed = 1; seed <= 4; seed++) {
+        check_softmax(seed, seed % 2, 5);
+        check_softmax(seed, !(seed % 2), 40);
+    }
 }
 
 int main(void)
