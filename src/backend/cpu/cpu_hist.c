@@ -110,20 +110,48 @@ static inline __attribute__((always_inline)) void add_row(int64_t *h, const uint
     for (; f < F; f++, b++, h += S) h[b[0]] += gh;
 }
 
-/* Any feature count (row_records absent: more than 8 features, so
- * pair_stride is 1), rows from the node's row list. */
+/* Rows from a node's row list, any feature count (row_records absent:
+ * more than 8 features, so pair_stride is 1). As accumulate_in_order does
+ * for the root: blocks of rows, each in passes over up to GROUP features,
+ * so that a pass adds into accumulators that stay in L1 (one pass over all
+ * features spread its adds over all of them). A block's bin rows and pairs
+ * are gathered first and read again from the cache; the first pass
+ * prefetches the next block's. */
 static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64_t first,
                                int64_t last, int64_t *acc)
 {
+    enum { BLOCK = 256, GROUP = 12 };
     const int32_t F = c->shape.num_features;
-    for (int64_t i = first; i < last; i++) {
-        if (i + PREFETCH_DISTANCE < last) {
-            const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
-            __builtin_prefetch(c->buf.bins + (int64_t)ahead * F);
-            __builtin_prefetch(&c->buf.packed_grad[ahead]);
+    const uint8_t *bins = c->buf.bins;
+    const int64_t *pairs = c->buf.packed_grad;
+    const uint8_t *row_bins[BLOCK];
+    int64_t gh[BLOCK];
+    for (int64_t i = first; i < first + PREFETCH_DISTANCE && i < last; i++) {
+        __builtin_prefetch(bins + (int64_t)rows[i] * F);
+        __builtin_prefetch(&pairs[rows[i]]);
+    }
+    for (int64_t s = first; s < last; s += BLOCK) {
+        const int64_t n = last - s < BLOCK ? last - s : BLOCK;
+        for (int64_t i = 0; i < n; i++) {
+            const uint32_t r = rows[s + i];
+            row_bins[i] = bins + (int64_t)r * F;
+            gh[i] = pairs[r];
         }
-        const uint32_t r = rows[i];
-        add_row(acc, c->buf.bins + (int64_t)r * F, c->buf.packed_grad[r], F);
+        /* The first pass fetches the next block's rows while it adds. */
+        const int64_t next = s + BLOCK, ahead = last - next < BLOCK ? last - next : BLOCK;
+        for (int32_t f0 = 0; f0 < F; f0 += GROUP) {
+            const int32_t g = F - f0 < GROUP ? F - f0 : GROUP;
+            int64_t *h = acc + (size_t)f0 * CPU_ACC_STRIDE;
+            for (int64_t i = 0; i < n; i++) {
+                if (f0 == 0 && i < ahead) {
+                    const uint8_t *b = bins + (int64_t)rows[next + i] * F;
+                    __builtin_prefetch(b);
+                    __builtin_prefetch(b + F - 1);
+                    __builtin_prefetch(&pairs[rows[next + i]]);
+                }
+                add_row(h, row_bins[i] + f0, gh[i], g);
+            }
+        }
     }
 }
 
