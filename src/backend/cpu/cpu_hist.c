@@ -67,6 +67,10 @@ accumulate_fixed(const cpu_context *c, const uint32_t *rows, int64_t first, int6
     }
 }
 
+/* Up to this many features a node's rows are added in one pass: the
+ * accumulators (2 KB a feature) mostly stay in L1 (see accumulate_blocked). */
+#define ONE_PASS_FEATURES 32
+
 /* Eight (four) bins of a row in one load, bin k in bits 8k..8k+7. */
 static inline uint64_t load_bins8(const uint8_t *b)
 {
@@ -111,17 +115,36 @@ static inline __attribute__((always_inline)) void add_row(int64_t *h, const uint
 }
 
 /* Rows from a node's row list, any feature count (row_records absent:
- * more than 8 features, so pair_stride is 1). As accumulate_in_order does
- * for the root: blocks of rows, each in passes over up to GROUP features,
- * so that a pass adds into accumulators that stay in L1 (one pass over all
- * features spread its adds over all of them). A block's bin rows and pairs
- * are gathered first and read again from the cache; the first pass
- * prefetches the next block's. */
+ * more than 8 features, so pair_stride is 1), a row at a time over all its
+ * features: for up to ONE_PASS features (see accumulate_blocked). */
 static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64_t first,
                                int64_t last, int64_t *acc)
 {
-    enum { BLOCK = 256, GROUP = 12 };
     const int32_t F = c->shape.num_features;
+    for (int64_t i = first; i < last; i++) {
+        if (i + PREFETCH_DISTANCE < last) {
+            const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
+            __builtin_prefetch(c->buf.bins + (int64_t)ahead * F);
+            __builtin_prefetch(&c->buf.packed_grad[ahead]);
+        }
+        const uint32_t r = rows[i];
+        add_row(acc, c->buf.bins + (int64_t)r * F, c->buf.packed_grad[r], F);
+    }
+}
+
+/* The same with more features, as accumulate_in_order does for the root:
+ * blocks of rows, each in passes over an equal share of the features, at
+ * most MAX_GROUP, so that a pass adds into accumulators that stay in L1
+ * (a pass over all features spreads its adds over all of them). A block's
+ * bin rows and pairs are gathered first and read again from the cache;
+ * the first pass prefetches the next block's. */
+static void accumulate_blocked(const cpu_context *c, const uint32_t *rows, int64_t first,
+                               int64_t last, int64_t *acc)
+{
+    enum { BLOCK = 256, MAX_GROUP = 12 };
+    const int32_t F = c->shape.num_features;
+    const int32_t passes = (F + MAX_GROUP - 1) / MAX_GROUP;
+    const int32_t group = (F + passes - 1) / passes;
     const uint8_t *bins = c->buf.bins;
     const int64_t *pairs = c->buf.packed_grad;
     const uint8_t *row_bins[BLOCK];
@@ -137,10 +160,9 @@ static void accumulate_generic(const cpu_context *c, const uint32_t *rows, int64
             row_bins[i] = bins + (int64_t)r * F;
             gh[i] = pairs[r];
         }
-        /* The first pass fetches the next block's rows while it adds. */
         const int64_t next = s + BLOCK, ahead = last - next < BLOCK ? last - next : BLOCK;
-        for (int32_t f0 = 0; f0 < F; f0 += GROUP) {
-            const int32_t g = F - f0 < GROUP ? F - f0 : GROUP;
+        for (int32_t f0 = 0; f0 < F; f0 += group) {
+            const int32_t g = F - f0 < group ? F - f0 : group;
             int64_t *h = acc + (size_t)f0 * CPU_ACC_STRIDE;
             for (int64_t i = 0; i < n; i++) {
                 if (f0 == 0 && i < ahead) {
@@ -202,7 +224,8 @@ static void accumulate_rows(const cpu_context *c, const uint32_t *rows, int64_t 
             FIXED_CASES(0);
         default: break;
         }
-        accumulate_generic(c, rows, first, last, acc);
+        if (c->shape.num_features > ONE_PASS_FEATURES) accumulate_blocked(c, rows, first, last, acc);
+        else accumulate_generic(c, rows, first, last, acc);
     }
 }
 
