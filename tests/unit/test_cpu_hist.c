@@ -88,7 +88,7 @@ static void check_features(int32_t F, unsigned seed)
 static void test_every_feature_count_path(void **state)
 {
     (void)state;
-    const int32_t counts[] = {1, 5, 8, 9, 28, 32, 33, 40, 300};
+    const int32_t counts[] = {1, 5, 8, 9, 28, 32, 33, 37, 40, 300};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         check_features(counts[i], (unsigned)(i + 1));
 }
