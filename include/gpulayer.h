@@ -210,8 +210,9 @@ GPULAYER_API void gpulayer_booster_free(gpulayer_booster *b);
 
 /* Parameters use XGBoost's names where one exists: objective, eta,
  * max_depth, min_child_weight, lambda, alpha, gamma, subsample,
- * colsample_bytree, max_bin, num_round, seed, nthread, base_score,
- * num_class, grow_policy (depthwise|lossguide), max_leaves, eval_metric
+ * colsample_bytree, colsample_bylevel, colsample_bynode, max_bin,
+ * num_round, seed, nthread, base_score, num_class, grow_policy
+ * (depthwise|lossguide), max_leaves, eval_metric
  * (may be given several times), early_stopping_rounds, device, verbosity. */
 GPULAYER_API gpulayer_status gpulayer_booster_set_param(
     gpulayer_booster *b, const char *key, const char *value);

@@ -77,8 +77,8 @@ class Booster:
     ``Booster(model_file=path)``, or make an untrained one with parameters.
     Parameter names are the C library's (XGBoost's): objective, eta,
     max_depth, min_child_weight, lambda, alpha, gamma, subsample,
-    colsample_bytree, max_bin, num_round, seed, nthread, base_score,
-    num_class, grow_policy, max_leaves, eval_metric, early_stopping_rounds,
+    colsample_bytree, colsample_bylevel, colsample_bynode, max_bin, num_round,
+    seed, nthread, base_score, num_class, grow_policy, max_leaves, eval_metric, early_stopping_rounds,
     device, verbosity; for categorical features categorical, max_cat_to_onehot,
     max_cat_threshold, cat_smooth, cat_l2, min_data_per_group.
 

@@ -83,6 +83,8 @@ _DIRECT = (
     "gamma",
     "subsample",
     "colsample_bytree",
+    "colsample_bylevel",
+    "colsample_bynode",
     "max_bin",
     "grow_policy",
     "max_leaves",
@@ -126,6 +128,8 @@ class _GPULayerModel(BaseEstimator):
         gamma=None,
         subsample=None,
         colsample_bytree=None,
+        colsample_bylevel=None,
+        colsample_bynode=None,
         max_bin=None,
         grow_policy=None,
         max_leaves=None,
@@ -167,6 +171,8 @@ class _GPULayerModel(BaseEstimator):
         self.gamma = gamma
         self.subsample = subsample
         self.colsample_bytree = colsample_bytree
+        self.colsample_bylevel = colsample_bylevel
+        self.colsample_bynode = colsample_bynode
         self.max_bin = max_bin
         self.grow_policy = grow_policy
         self.max_leaves = max_leaves

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "feature_sample.h"
 #include "split_math.h"
 
 /* XGBoost's kRtEps: a split must reduce the loss by more than this. */
@@ -225,6 +226,41 @@ static int32_t take_best(split_queue *q)
 static const grow_policy depthwise_policy = {take_level, 1, 0};
 static const grow_policy lossguide_policy = {take_best, 0, 1};
 
+/* Whether a sampling rate draws: below 1, and above 0 (a zeroed
+ * gpl_params, as internal callers make, means no sampling). */
+static int draws(double rate) { return rate > 0.0 && rate < 1.0; }
+
+/* The backend's split search, over the tree's features, or with
+ * colsample_bylevel over its depth level's sample of them and with
+ * colsample_bynode over each node's own sample of those (one call a node).
+ * The samples come from the tree's stream, the depth and the node id, so
+ * every backend and rank draws the same. */
+static gpulayer_status evaluate_splits(grow_state *s, const int32_t *nodes, int32_t count,
+                                       const gpl_split_params *sp, gpl_split_record *rec)
+{
+    const gpl_params *p = s->cfg->params;
+    const uint8_t *tree = s->cfg->feature_mask;
+    const int by_level = draws(p->colsample_bylevel), by_node = draws(p->colsample_bynode);
+    if (!by_level && !by_node)
+        return s->be->ops->evaluate_splits(s->be, nodes, count, sp, tree, rec);
+    const int32_t F = s->cfg->cuts->num_features;
+    uint8_t *level = malloc(2 * (size_t)(F ? F : 1)), *node = level + F;
+    if (!level)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of host memory for column sampling");
+    const uint64_t stream = s->cfg->sample_stream;
+    gpl_sample_features(tree, F, by_level ? p->colsample_bylevel : 1.0,
+                        gpl_sample_stream_level(stream, s->depth[nodes[0]]), level);
+    gpulayer_status st = GPULAYER_OK;
+    if (!by_node) st = s->be->ops->evaluate_splits(s->be, nodes, count, sp, level, rec);
+    for (int32_t i = 0; i < count && by_node && st == GPULAYER_OK; i++) {
+        gpl_sample_features(level, F, p->colsample_bynode,
+                            gpl_sample_stream_node(stream, nodes[i]), node);
+        st = s->be->ops->evaluate_splits(s->be, &nodes[i], 1, sp, node, &rec[i]);
+    }
+    free(level);
+    return st;
+}
+
 /* Evaluates the best splits of nodes (all of one depth), takes each node's
  * sums from its record, and queues the nodes that can split. The others
  * are leaves; with release, their histograms go, one call per node. */
@@ -234,8 +270,7 @@ static gpulayer_status evaluate(grow_state *s, split_queue *q, const int32_t *no
     gpl_split_params sp = split_params(s->cfg);
     sp.leaf_children = children_are_leaves(s, s->depth[nodes[0]]);
     gpl_split_record *rec = &q->rec[q->count];
-    GPL_CHECK(s->be->ops->evaluate_splits(s->be, nodes, count, &sp,
-                                          s->cfg->feature_mask, rec));
+    GPL_CHECK(evaluate_splits(s, nodes, count, &sp, rec));
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_record r = rec[i]; /* the queue may overwrite rec[i] */
         s->sums[r.node] = r.total;

@@ -31,6 +31,9 @@ typedef struct gpl_grow_config {
     gpulayer_status (*refit_leaves)(void *user, int32_t output, gpl_tree_node *nodes,
                                     int32_t num_nodes, float *leaf_value);
     void *refit_user;
+    /* The tree's column-sampling stream (feature_sample.h), from which
+     * colsample_bylevel and colsample_bynode draw their features. */
+    uint64_t sample_stream;
 } gpl_grow_config;
 
 /* The largest node id + 1 a tree may use with these parameters. */

@@ -25,6 +25,8 @@ void gpl_params_default(gpl_params *p)
     p->gamma = 0.0;
     p->subsample = 1.0;
     p->colsample_bytree = 1.0;
+    p->colsample_bylevel = 1.0;
+    p->colsample_bynode = 1.0;
     p->max_bin = 256;
     p->num_round = 10;
     p->seed = 0;
@@ -237,6 +239,10 @@ gpulayer_status gpl_params_set(gpl_params *p, const char *key,
         return parse_double(key, value, 0, 1, 1, &p->subsample);
     if (!strcmp(key, "colsample_bytree"))
         return parse_double(key, value, 0, 1, 1, &p->colsample_bytree);
+    if (!strcmp(key, "colsample_bylevel"))
+        return parse_double(key, value, 0, 1, 1, &p->colsample_bylevel);
+    if (!strcmp(key, "colsample_bynode"))
+        return parse_double(key, value, 0, 1, 1, &p->colsample_bynode);
     if (!strcmp(key, "max_bin"))
         return parse_int(key, value, 2, 256, &p->max_bin);
     if (!strcmp(key, "num_round") || !strcmp(key, "num_boost_round") ||
@@ -327,6 +333,8 @@ static gpulayer_status format_param(const gpl_params *p, const char *key, char *
     else if (!strcmp(key, "gamma")) snprintf(buf, size, "%.17g", p->gamma);
     else if (!strcmp(key, "subsample")) snprintf(buf, size, "%.17g", p->subsample);
     else if (!strcmp(key, "colsample_bytree")) snprintf(buf, size, "%.17g", p->colsample_bytree);
+    else if (!strcmp(key, "colsample_bylevel")) snprintf(buf, size, "%.17g", p->colsample_bylevel);
+    else if (!strcmp(key, "colsample_bynode")) snprintf(buf, size, "%.17g", p->colsample_bynode);
     else if (!strcmp(key, "max_bin")) snprintf(buf, size, "%d", p->max_bin);
     else if (!strcmp(key, "num_round")) snprintf(buf, size, "%d", p->num_round);
     else if (!strcmp(key, "seed")) snprintf(buf, size, "%llu", (unsigned long long)p->seed);
@@ -381,8 +389,10 @@ const char *gpl_params_objective_key(const gpl_params *p)
 
 char *gpl_params_to_json(const gpl_params *p, int categorical)
 {
-    /* The categorical parameters last, and only for data with categorical
-     * features: other models' records stay as they were. */
+    /* Keys other models' records never held come only where they matter
+     * (the sampling ones below 1, the categorical ones for data with
+     * categorical features), last: other models' records stay as they
+     * were. */
     static const char *const keys[] = {
         "objective", "eta", "max_depth", "max_leaves", "grow_policy",
         "min_child_weight", "lambda", "alpha", "gamma", "subsample",
@@ -391,20 +401,24 @@ char *gpl_params_to_json(const gpl_params *p, int categorical)
     static const char *const categorical_keys[] = {
         "categorical", "max_cat_to_onehot", "max_cat_threshold", "cat_smooth", "cat_l2",
         "min_data_per_group"};
-    const size_t num_plain = sizeof keys / sizeof keys[0];
-    size_t num_keys =
-        num_plain + (categorical ? sizeof categorical_keys / sizeof categorical_keys[0] : 0);
+    enum { MAX_KEYS = 40 };
+    const char *list[MAX_KEYS];
+    size_t num_keys = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) list[num_keys++] = keys[i];
+    if (p->colsample_bylevel < 1.0) list[num_keys++] = "colsample_bylevel";
+    if (p->colsample_bynode < 1.0) list[num_keys++] = "colsample_bynode";
+    if (categorical)
+        for (size_t i = 0; i < sizeof categorical_keys / sizeof categorical_keys[0]; i++)
+            list[num_keys++] = categorical_keys[i];
     /* The objective's own parameter, when it has one. */
     const char *objective_key = gpl_params_objective_key(p);
-    if (objective_key) num_keys++;
+    if (objective_key) list[num_keys++] = objective_key;
     size_t cap = 4096, len = 0;
     char *out = gpl_malloc(cap, "parameter record");
     if (!out) return NULL;
     len += (size_t)snprintf(out + len, cap - len, "{");
     for (size_t i = 0; i < num_keys; i++) {
-        const char *key = i < num_plain                           ? keys[i]
-                          : objective_key && i == num_keys - 1 ? objective_key
-                                                               : categorical_keys[i - num_plain];
+        const char *key = list[i];
         char value[GPL_PARAM_TEXT_SIZE];
         if (gpl_params_get(p, key, value, sizeof value) != GPULAYER_OK) value[0] = '\0';
         len += (size_t)snprintf(out + len, cap - len, "%s\"%s\":\"%s\"",

@@ -28,6 +28,8 @@ typedef struct gpl_params {
     double gamma;
     double subsample;
     double colsample_bytree;
+    double colsample_bylevel; /* of the tree's features, a depth level */
+    double colsample_bynode;  /* of the level's features, a node       */
     int32_t max_bin;          /* 2..256, one bin kept for missing      */
     int32_t num_round;
     uint64_t seed;

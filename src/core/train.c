@@ -17,6 +17,7 @@
 #include "dataset_match.h"
 #include "error.h"
 #include "memory_limit.h"
+#include "feature_sample.h"
 #include "grow.h"
 #include "leaf_refit.h"
 #include "predict.h"
@@ -108,35 +109,8 @@ static gpulayer_status prepare_evals(train_run *t,
  * output alone so that every backend sees the same features. */
 static void choose_features(train_run *t, int32_t round, int32_t output)
 {
-    const int32_t F = t->model->num_features;
-    double rate = t->p->colsample_bytree;
-    if (rate >= 1.0) {
-        memset(t->feature_mask, 1, (size_t)F);
-        return;
-    }
-    int32_t keep = (int32_t)floor(rate * F);
-    if (keep < 1) keep = 1;
-    uint64_t state = t->p->seed * 0x9e3779b97f4a7c15ULL ^
-                     ((uint64_t)round << 20) ^ (uint64_t)output;
-    /* Partial Fisher-Yates over feature indices with a xorshift stream. */
-    int32_t *order = malloc(sizeof(int32_t) * (size_t)F);
-    if (!order) {
-        memset(t->feature_mask, 1, (size_t)F);
-        return;
-    }
-    for (int32_t f = 0; f < F; f++) order[f] = f;
-    memset(t->feature_mask, 0, (size_t)F);
-    for (int32_t i = 0; i < keep; i++) {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        int32_t j = i + (int32_t)(state % (uint64_t)(F - i));
-        int32_t tmp = order[i];
-        order[i] = order[j];
-        order[j] = tmp;
-        t->feature_mask[order[i]] = 1;
-    }
-    free(order);
+    gpl_sample_features(NULL, t->model->num_features, t->p->colsample_bytree,
+                        gpl_sample_stream_tree(t->p->seed, round, output), t->feature_mask);
 }
 
 /* The leaf refit of one tree (grow.h), on the margins before it. */
@@ -180,8 +154,9 @@ static gpulayer_status run_round(train_run *t, int32_t round)
                                     gpl_objective_param(t->model->objective,
                                                         &t->model->obj_params, k),
                                     gpl_objective_rank_request(&t->model->obj_params)};
-        gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}, NULL, NULL, NULL};
+        gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}, NULL, NULL, NULL, 0};
         cfg.max_nodes = t->be->config.max_nodes;
+        cfg.sample_stream = gpl_sample_stream_tree(t->p->seed, round, k);
         if (t->refit_margins) {
             t->refit.round = round;
             cfg.refit_leaves = refit_leaves;
