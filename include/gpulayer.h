@@ -222,6 +222,17 @@ GPULAYER_API gpulayer_status gpulayer_booster_set_param(
 GPULAYER_API gpulayer_status gpulayer_booster_get_param(
     const gpulayer_booster *b, const char *key, char *buf, size_t buf_size);
 
+/* Continued training (XGBoost's xgb_model, LightGBM's init_model): the
+ * next gpulayer_booster_train of b starts from a copy of from's model,
+ * keeps its cuts, base score and trees, and adds num_round rounds to them,
+ * numbered on from its rounds (so sampling draws as one longer run would:
+ * 50 rounds and then 50 more give the bits of 100 in one go, with the same
+ * data and parameters). The data must have the model's features (count
+ * and names); the objective and num_class must be the model's. The copy
+ * is used up by that training; from NULL clears it. b may be from. */
+GPULAYER_API gpulayer_status gpulayer_booster_set_init_model(
+    gpulayer_booster *b, const gpulayer_booster *from);
+
 /* Trains num_round rounds (or until early stopping on the last evaluation
  * set). evals may be NULL when num_evals is 0. callback may be NULL. */
 GPULAYER_API gpulayer_status gpulayer_booster_train(

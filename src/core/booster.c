@@ -22,7 +22,25 @@ void gpulayer_booster_free(gpulayer_booster *b)
 {
     if (!b) return;
     gpl_model_free(b->model);
+    gpl_model_free(b->init_model);
     free(b);
+}
+
+gpulayer_status gpulayer_booster_set_init_model(gpulayer_booster *b,
+                                               const gpulayer_booster *from)
+{
+    if (!b) return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "booster is NULL");
+    gpl_model *copy = NULL;
+    if (from) {
+        if (!from->model)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "the initial model's booster has no model: train or load one "
+                             "first");
+        GPL_CHECK(gpl_model_copy(from->model, &copy));
+    }
+    gpl_model_free(b->init_model);
+    b->init_model = copy;
+    return GPULAYER_OK;
 }
 
 gpulayer_status gpulayer_booster_set_param(gpulayer_booster *b, const char *key,

@@ -8,6 +8,9 @@
 struct gpulayer_booster {
     gpl_params params;
     gpl_model *model; /* NULL until trained or loaded */
+    /* The model the next training continues (gpulayer_booster_set_init_model),
+     * or NULL: a copy, used up by that training. */
+    gpl_model *init_model;
     /* The caller's objective and metrics (custom_objective.h); NULL: none. */
     gpulayer_objective_callback objective_fn;
     void *objective_user;

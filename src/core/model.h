@@ -111,6 +111,9 @@ gpulayer_status gpl_model_from_json(const char *text, size_t len,
 gpulayer_status gpl_model_export_xgboost(const gpl_model *m, char **out,
                                          size_t *len);
 
+/* A deep copy of m (through its JSON text). */
+gpulayer_status gpl_model_copy(const gpl_model *m, gpl_model **out);
+
 /* Values per row of a prediction: num_outputs, except 1 for the class
  * index of multi:softmax when margin is 0 (gpl_objective_transform writes
  * that class into the first value of the row). */

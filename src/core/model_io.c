@@ -1215,3 +1215,13 @@ gpulayer_status gpl_model_json_reseal(const char *text, size_t len,
     cJSON_Delete(doc);
     return st;
 }
+
+gpulayer_status gpl_model_copy(const gpl_model *m, gpl_model **out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    GPL_CHECK(gpl_model_to_json(m, &text, &len));
+    gpulayer_status st = gpl_model_from_json(text, len, NULL, out);
+    free(text);
+    return st;
+}

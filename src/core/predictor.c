@@ -36,16 +36,6 @@ void gpulayer_predictor_free(gpulayer_predictor *p)
     free(p);
 }
 
-static gpulayer_status copy_model(const gpl_model *m, gpl_model **out)
-{
-    char *text = NULL;
-    size_t len = 0;
-    GPL_CHECK(gpl_model_to_json(m, &text, &len));
-    gpulayer_status st = gpl_model_from_json(text, len, NULL, out);
-    free(text);
-    return st;
-}
-
 gpulayer_status gpulayer_booster_predictor_create(const gpulayer_booster *b, int flags,
                                                   int32_t num_rounds, gpulayer_predictor **out)
 {
@@ -63,7 +53,7 @@ gpulayer_status gpulayer_booster_predictor_create(const gpulayer_booster *b, int
     if (!p) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for a predictor");
     p->margin = flags & GPULAYER_PREDICT_MARGIN;
     p->nthread = b->params.nthread > 0 ? b->params.nthread : omp_get_max_threads();
-    gpulayer_status st = copy_model(b->model, &p->model);
+    gpulayer_status st = gpl_model_copy(b->model, &p->model);
     if (st == GPULAYER_OK) {
         const gpl_model *m = p->model;
         int32_t rounds = gpl_model_num_rounds(m);

@@ -101,6 +101,9 @@ static gpulayer_status prepare_evals(train_run *t,
         e->outputs = gpl_malloc(sizeof(float) * (n ? n : 1), "evaluation outputs");
         if (!e->margins || !e->outputs) return GPULAYER_ERR_OUT_OF_MEMORY;
         for (size_t k = 0; k < n; k++) e->margins[k] = t->model->base_margin;
+        for (int32_t k = 0; k < t->model->num_trees; k++) /* continued training */
+            gpl_tree_add_to_margins(&t->model->trees[k], e->bins, evals[i]->num_rows,
+                                    t->model->num_features, K, k % K, e->margins, t->nthread);
     }
     return GPULAYER_OK;
 }
@@ -226,7 +229,12 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
      * from the same numbers as one process holding them all. */
     if (t->hooks)
         st = t->hooks->prepare(t->hooks->user, t->p, train, t->nthread, st, &labels, &cuts);
-    if (st == GPULAYER_OK)
+    if (st == GPULAYER_OK && t->b->init_model && t->hooks)
+        st = gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                       "continued training is not supported in distributed training yet");
+    if (st == GPULAYER_OK && t->b->init_model)
+        st = gpl_train_model_continue(t->p, train, t->b->init_model, &t->model);
+    else if (st == GPULAYER_OK)
         st = gpl_train_model_init(t->p, train, t->hooks ? &labels : NULL,
                                   t->hooks ? &cuts : NULL, t->nthread, &t->model);
     if (st == GPULAYER_OK && t->hooks && gpl_objective_is_ranking(t->model->objective))
@@ -252,7 +260,8 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     else gpl_backend_open_cancel(&opening);
     double t3 = omp_get_wtime();
     if (st == GPULAYER_OK)
-        st = gpl_train_backend_load(t->be, t->model, train, t->bins, t->feature_offset);
+        st = gpl_train_backend_load(t->be, t->model, train, t->bins, t->feature_offset,
+                                    t->nthread);
     /* Where the time before the first round goes, for users timing a job. */
     if (st == GPULAYER_OK && t->p->verbosity >= 2)
         fprintf(stderr, "[gpulayer] setup: bin cuts %.3f s, binning %.3f s, waiting for the "
@@ -290,8 +299,10 @@ gpulayer_status gpl_train_run(const char *caller, gpulayer_booster *b,
     if (st == GPULAYER_OK)
         st = gpl_custom_objective_start(&t.custom, b, t.be, train->num_rows,
                                         t.model->num_outputs);
-    int32_t round = 0;
-    for (; st == GPULAYER_OK && round < t.p->num_round; round++) {
+    /* Continued training numbers its rounds on from the model's. */
+    const int32_t first = st == GPULAYER_OK ? gpl_model_num_rounds(t.model) : 0;
+    int32_t round = first;
+    for (; st == GPULAYER_OK && round < first + t.p->num_round; round++) {
         st = run_round(&t, round);
         if (st != GPULAYER_OK) break;
         int stop = 0;
@@ -348,6 +359,8 @@ gpulayer_status gpl_train_run(const char *caller, gpulayer_booster *b,
         b->model = t.model;
         t.model = NULL;
     }
+    gpl_model_free(b->init_model); /* used up */
+    b->init_model = NULL;
     train_run_free(&t);
     return st;
 }

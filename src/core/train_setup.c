@@ -12,6 +12,7 @@
 #include "categorical.h"
 #include "error.h"
 #include "grow.h"
+#include "predict.h"
 #include "leaf_refit.h"
 #include "metric.h"
 #include "objective_math.h"
@@ -264,6 +265,64 @@ gpulayer_status gpl_train_model_init(const gpl_params *p,
     return GPULAYER_OK;
 }
 
+/* The first feature name that differs between the model and the data, or
+ * -1 (unnamed features match any name). */
+static int32_t first_name_difference(const gpl_model *m, const gpulayer_dataset *ds)
+{
+    if (!m->feature_names || !ds->feature_names) return -1;
+    for (int32_t f = 0; f < m->num_features; f++)
+        if (m->feature_names[f] && ds->feature_names[f] &&
+            strcmp(m->feature_names[f], ds->feature_names[f]) != 0)
+            return f;
+    return -1;
+}
+
+gpulayer_status gpl_train_model_continue(const gpl_params *p,
+                                         const gpulayer_dataset *train,
+                                         const gpl_model *init, gpl_model **out)
+{
+    gpl_objective_kind kind;
+    int as_class;
+    GPL_CHECK(gpl_objective_parse(p->objective, &kind, &as_class));
+    const int32_t outputs = gpl_train_num_outputs(p);
+    if (kind != init->objective || as_class != init->softmax_output_class ||
+        outputs != init->num_outputs)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "continued training: the initial model has objective %s with %d "
+                         "output(s); the parameters ask for %s with %d: set the model's",
+                         gpl_objective_name(init), (int)init->num_outputs, p->objective,
+                         (int)outputs);
+    if (train->num_cols != init->num_features)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "continued training: the initial model has %d features, the "
+                         "training data %d columns",
+                         (int)init->num_features, (int)train->num_cols);
+    const int32_t f = first_name_difference(init, train);
+    if (f >= 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "continued training: feature %d is '%s' in the initial model but "
+                         "'%s' in the training data (both have %d features)",
+                         (int)f, init->feature_names[f], train->feature_names[f],
+                         (int)init->num_features);
+    if (init->categories || train->categories)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "continued training of models with categorical features is not "
+                         "supported yet; train the model again with every round");
+    gpl_model *m = NULL;
+    GPL_CHECK(gpl_model_copy(init, &m));
+    gpl_params total = *p;
+    total.num_round = gpl_model_num_rounds(init) + p->num_round;
+    m->obj_params = p->obj_params;
+    m->best_round = -1;
+    free(m->params_json);
+    if (!(m->params_json = gpl_params_to_json(&total, 0))) {
+        gpl_model_free(m);
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    *out = m;
+    return GPULAYER_OK;
+}
+
 gpl_objective_kind gpl_train_objective(const gpl_model *m)
 {
     return gpl_objective_gradient_kind(m->objective);
@@ -287,7 +346,7 @@ static gpulayer_status load_groups(gpl_backend *be, const gpl_model *m,
 
 gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_model *m,
                                        const gpulayer_dataset *train, const uint8_t *bins,
-                                       const uint32_t *feature_offset)
+                                       const uint32_t *feature_offset, int nthread)
 {
     gpl_binned_matrix bm = {train->num_rows, train->num_cols, bins, feature_offset,
                             m->cat_split};
@@ -297,6 +356,9 @@ gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_model *m,
     float *margins = gpl_malloc(sizeof(float) * n, "initial margins");
     if (!margins) return GPULAYER_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; i < n; i++) margins[i] = m->base_margin;
+    for (int32_t t = 0; t < m->num_trees; t++)
+        gpl_tree_add_to_margins(&m->trees[t], bins, train->num_rows, train->num_cols,
+                                m->num_outputs, t % m->num_outputs, margins, nthread);
     gpulayer_status st = be->ops->set_margins(be, margins);
     free(margins);
     return st;

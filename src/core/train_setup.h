@@ -22,13 +22,21 @@ gpulayer_status gpl_train_model_init(const gpl_params *p,
                                      const gpulayer_dataset *labels,
                                      gpl_bin_cuts *cuts, int nthread,
                                      gpl_model **out);
+/* The starting model of continued training: a copy of init, checked
+ * against the parameters and the data, its parameter record made for the
+ * rounds it will have (init's plus num_round). */
+gpulayer_status gpl_train_model_continue(const gpl_params *p,
+                                         const gpulayer_dataset *train,
+                                         const gpl_model *init, gpl_model **out);
 gpl_objective_kind gpl_train_objective(const gpl_model *m);
 /* Outputs a tree per round: num_class for softmax, else 1. */
 int32_t gpl_train_num_outputs(const gpl_params *p);
-/* Uploads the binned rows, labels, weights and base margins. */
+/* Uploads the binned rows, labels, weights and the margins: the base
+ * margin plus the model's trees so far (continued training), added tree
+ * by tree as training added them. */
 gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_model *m,
                                        const gpulayer_dataset *train, const uint8_t *bins,
-                                       const uint32_t *feature_offset);
+                                       const uint32_t *feature_offset, int nthread);
 
 /* Figures per evaluation set: each metric, quantile one per alpha too. */
 #define GPL_MAX_FIGURES (GPL_MAX_METRICS + GPL_MAX_QUANTILES)
