@@ -14,6 +14,7 @@
 
 typedef struct train_options {
     const char *data, *label, *format, *weight, *ignore, *model;
+    const char *model_in; /* continued training: the model to add rounds to */
     int no_header;
     int bad_numbers;
     char **categorical; /* --categorical, split */
@@ -69,6 +70,10 @@ static void train_usage(FILE *out)
 "                       belongs to the i-th --valid)\n"
 "model and device:\n"
 "  --model FILE         where to save the model (default: model.json)\n"
+"  --model-in FILE      continue training this model: its cuts, base score\n"
+"                       and trees are kept and --num-round rounds added (50\n"
+"                       and then 50 more give the model of 100 in one go);\n"
+"                       the data must have its features\n"
 "  --device D           auto, cpu, cuda[:N], mps, vulkan (default: auto)\n"
 "  --nthread N          CPU threads (default: all cores)\n"
 "training (XGBoost's parameter names):\n"
@@ -244,6 +249,7 @@ static void on_sigint(int sig)
 
 typedef struct progress {
     double start;
+    int first_round; /* rounds of the --model-in model */
     int total_rounds;
     int tty;
     int quiet;
@@ -255,12 +261,13 @@ static int on_round(void *user, int round, const gpulayer_eval_result *res, int 
     if (interrupted) return 2;
     if (p->quiet) return 0;
     double elapsed = cli_now() - p->start;
-    int done = round + 1;
+    int done = round + 1 - p->first_round;
     double eta = elapsed / done * (p->total_rounds - done);
     int every = p->total_rounds >= 20 ? p->total_rounds / 10 : 1;
     if (!p->tty && n == 0 && done % every != 0 && done != p->total_rounds) return 0;
     char line[1024];
-    int len = snprintf(line, sizeof line, "[%d/%d]", done, p->total_rounds);
+    int len = snprintf(line, sizeof line, "[%d/%d]", p->first_round + done,
+                       p->first_round + p->total_rounds);
     for (int i = 0; i < n && len < (int)sizeof line - 64; i++)
         len += snprintf(line + len, sizeof line - (size_t)len, " %s-%s:%.6f",
                         res[i].data_name, res[i].metric_name, res[i].value);
@@ -275,7 +282,7 @@ static int parse_args(int argc, char **argv, train_options *o)
 {
     enum { OPT_NUM_ROUND = 256, OPT_MAX_DEPTH, OPT_EARLY, OPT_CONFIG, OPT_NO_HEADER,
            OPT_DIST, OPT_DIST_TIMEOUT, OPT_CATEGORICAL, OPT_BAD_NUMBERS, OPT_QID,
-           OPT_GROUP, OPT_VALID_GROUP };
+           OPT_GROUP, OPT_VALID_GROUP, OPT_MODEL_IN };
     static const struct option longopts[] = {
         {"data", required_argument, 0, 'd'},   {"label", required_argument, 0, 'l'},
         {"format", required_argument, 0, 'f'}, {"weight", required_argument, 0, 'w'},
@@ -295,6 +302,7 @@ static int parse_args(int argc, char **argv, train_options *o)
         {"qid", required_argument, 0, OPT_QID},
         {"group", required_argument, 0, OPT_GROUP},
         {"valid-group", required_argument, 0, OPT_VALID_GROUP},
+        {"model-in", required_argument, 0, OPT_MODEL_IN},
         {"quiet", no_argument, 0, 'q'},       {"verbose", no_argument, 0, 'V'},
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     /* The config file is read first so that flags override it. */
@@ -330,6 +338,7 @@ static int parse_args(int argc, char **argv, train_options *o)
         case OPT_QID: rc = set_option(o, "qid", optarg); break;
         case OPT_GROUP: rc = set_option(o, "group", optarg); break;
         case OPT_VALID_GROUP: rc = set_option(o, "valid_group", optarg); break;
+        case OPT_MODEL_IN: o->model_in = optarg; break;
         case OPT_DIST:
             if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
                 fprintf(stderr, "gpulayer train: --dist expects auto, on or off\n");
@@ -551,9 +560,21 @@ int cmd_train(int argc, char **argv)
         fprintf(stderr, "loaded %s: %lld rows x %d features%s (%.2fs)\n", o.data,
                 (long long)gpulayer_dataset_num_rows(train),
                 gpulayer_dataset_num_cols(train), query_count(train), cli_now() - t0);
+    int first_round = 0;
+    if (o.model_in) {
+        gpulayer_booster *init = NULL;
+        st = gpulayer_booster_load(o.model_in, &init);
+        if (st == GPULAYER_OK) st = gpulayer_booster_set_init_model(o.booster, init);
+        if (st == GPULAYER_OK) first_round = gpulayer_booster_num_rounds(init);
+        gpulayer_booster_free(init);
+        if (st != GPULAYER_OK) {
+            rc = cli_fail("train", o.model_in);
+            goto done;
+        }
+    }
     char rounds_text[32] = "0";
     gpulayer_booster_get_param(o.booster, "num_round", rounds_text, sizeof rounds_text);
-    progress prog = {cli_now(), atoi(rounds_text), isatty(STDERR_FILENO), quiet};
+    progress prog = {cli_now(), first_round, atoi(rounds_text), isatty(STDERR_FILENO), quiet};
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;

@@ -228,6 +228,7 @@ _PROTOTYPES = {
         _status,
         [_handle, _handle, c_char_p, c_int, c_int32, _floats, c_int64],
     ),
+    "gpulayer_booster_set_init_model": (_status, [_handle, _handle]),
     "gpulayer_booster_predictor_create": (
         _status, [_handle, c_int, c_int32, _out_handle],
     ),

@@ -4,6 +4,8 @@ training cleanly between rounds."""
 
 from __future__ import annotations
 
+import os
+
 import signal
 import threading
 from ctypes import c_void_p
@@ -261,6 +263,8 @@ def train(
     obj: Objective | None = None,
     custom_metric: Metric | None = None,
     maximize: bool | None = None,
+    xgb_model: Booster | str | os.PathLike | None = None,
+    init_model: Booster | str | os.PathLike | None = None,
 ) -> Booster:
     """Train a model.
 
@@ -325,6 +329,13 @@ def train(
         it watches. By default: for names that start with auc, aucpr, map,
         ndcg or pre, mape excepted (XGBoost's rule); the library's own
         metrics know their direction.
+    xgb_model, init_model : Booster or path, optional
+        Continue training this model (XGBoost's and LightGBM's names): its
+        cuts, base score and trees are kept and ``num_boost_round`` rounds
+        are added, numbered on from its own, so that 50 rounds and then 50
+        more give the same model as 100 in one go (same data and
+        parameters). The data must have the model's features, and the
+        objective must be the model's. The given booster is not changed.
 
     Objectives (``params["objective"]``), with their parameters:
 
@@ -373,9 +384,16 @@ def train(
     if distributed and obj is not None:
         raise ValueError("a custom objective cannot be used in distributed training: "
                          "train in one process")
+    if xgb_model is not None and init_model is not None:
+        raise ValueError("two initial models: xgb_model and init_model")
+    init = xgb_model if xgb_model is not None else init_model
+    if init is not None and not isinstance(init, Booster):
+        init = Booster(model_file=init)
     if distributed:
         _distributed.init()
     booster = Booster(params)
+    if init is not None:
+        _lib.call("gpulayer_booster_set_init_model", booster.handle, init.handle)
     if distributed and "nthread" not in params:
         booster.set_param("nthread", _distributed.default_threads())
     if num_boost_round is not None:
