@@ -15,6 +15,7 @@
 
 #include "error.h"
 #include "feature_sample.h"
+#include "interaction.h"
 #include "split_math.h"
 
 /* XGBoost's kRtEps: a split must reduce the loss by more than this. */
@@ -40,6 +41,7 @@ typedef struct grow_state {
     gpl_tree_node *nodes;
     gpl_grad_pair *sums;
     int32_t *depth;
+    int32_t *parent; /* -1 for the root */
     int32_t num_nodes;
     int32_t num_leaves;
 } grow_state;
@@ -123,6 +125,7 @@ static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
     /* Row counts are filled in after the partition. */
     n->left = new_node(s, r->left, depth);
     n->right = new_node(s, r->right, depth);
+    s->parent[n->left] = s->parent[n->right] = r->node;
     s->num_leaves++;
     gpl_split_apply a = {r->node, r->feature, r->bin, r->default_left,
                          n->left, n->right, r->categorical, {0}};
@@ -232,29 +235,41 @@ static int draws(double rate) { return rate > 0.0 && rate < 1.0; }
 
 /* The backend's split search, over the tree's features, or with
  * colsample_bylevel over its depth level's sample of them and with
- * colsample_bynode over each node's own sample of those (one call a node).
- * The samples come from the tree's stream, the depth and the node id, so
- * every backend and rank draws the same. */
+ * colsample_bynode over each node's own sample of those; with
+ * interaction_constraints, each node's features are further those its
+ * path allows. Per-node features mean one call a node. The samples come
+ * from the tree's stream, the depth and the node id, so every backend and
+ * rank draws the same. */
 static gpulayer_status evaluate_splits(grow_state *s, const int32_t *nodes, int32_t count,
                                        const gpl_split_params *sp, gpl_split_record *rec)
 {
     const gpl_params *p = s->cfg->params;
     const uint8_t *tree = s->cfg->feature_mask;
+    const gpl_interactions *ix = s->cfg->interactions;
     const int by_level = draws(p->colsample_bylevel), by_node = draws(p->colsample_bynode);
-    if (!by_level && !by_node)
+    const int by_path = ix && ix->num_sets > 0;
+    if (!by_level && !by_node && !by_path)
         return s->be->ops->evaluate_splits(s->be, nodes, count, sp, tree, rec);
     const int32_t F = s->cfg->cuts->num_features;
-    uint8_t *level = malloc(2 * (size_t)(F ? F : 1)), *node = level + F;
+    uint8_t *level = malloc(4 * (size_t)(F ? F : 1));
     if (!level)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of host memory for column sampling");
+    uint8_t *node = level + F, *used = node + F, *allowed = used + F;
     const uint64_t stream = s->cfg->sample_stream;
     gpl_sample_features(tree, F, by_level ? p->colsample_bylevel : 1.0,
                         gpl_sample_stream_level(stream, s->depth[nodes[0]]), level);
     gpulayer_status st = GPULAYER_OK;
-    if (!by_node) st = s->be->ops->evaluate_splits(s->be, nodes, count, sp, level, rec);
-    for (int32_t i = 0; i < count && by_node && st == GPULAYER_OK; i++) {
-        gpl_sample_features(level, F, p->colsample_bynode,
+    if (!by_node && !by_path) st = s->be->ops->evaluate_splits(s->be, nodes, count, sp, level, rec);
+    for (int32_t i = 0; i < count && (by_node || by_path) && st == GPULAYER_OK; i++) {
+        gpl_sample_features(level, F, by_node ? p->colsample_bynode : 1.0,
                             gpl_sample_stream_node(stream, nodes[i]), node);
+        if (by_path) {
+            memset(used, 0, (size_t)F);
+            for (int32_t a = s->parent[nodes[i]]; a >= 0; a = s->parent[a])
+                used[s->nodes[a].feature] = 1;
+            gpl_interactions_allowed(ix, used, allowed);
+            for (int32_t f = 0; f < F; f++) node[f] &= allowed[f];
+        }
         st = s->be->ops->evaluate_splits(s->be, &nodes[i], 1, sp, node, &rec[i]);
     }
     free(level);
@@ -372,11 +387,12 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
                               int32_t output, gpl_tree *out)
 {
     const size_t M = (size_t)cfg->max_nodes;
-    grow_state s = {cfg, be, NULL, NULL, NULL, 0, 1};
+    grow_state s = {cfg, be, NULL, NULL, NULL, NULL, 0, 1};
     batch_buffers bb;
     s.nodes = malloc(sizeof(gpl_tree_node) * M);
     s.sums = malloc(sizeof(gpl_grad_pair) * M);
     s.depth = malloc(sizeof(int32_t) * M);
+    s.parent = malloc(sizeof(int32_t) * M);
     bb.nodes = malloc(sizeof(int32_t) * M);
     bb.scratch = malloc(sizeof(int32_t) * M);
     bb.records = malloc(sizeof(gpl_split_record) * (M + 2));
@@ -385,13 +401,14 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
     bb.child_rows = malloc(sizeof(int64_t) * 2 * M);
     float *leaf_value = malloc(sizeof(float) * M);
     gpulayer_status st = GPULAYER_OK;
-    if (!s.nodes || !s.sums || !s.depth || !bb.nodes || !bb.scratch ||
+    if (!s.nodes || !s.sums || !s.depth || !s.parent || !bb.nodes || !bb.scratch ||
         !bb.records || !bb.applied || !bb.subs || !bb.child_rows || !leaf_value) {
         st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                        "out of host memory for a tree of %zu nodes", M);
         goto done;
     }
     new_node(&s, (gpl_grad_pair){0, 0}, 0);
+    s.parent[0] = -1;
     st = be->ops->begin_tree(be);
     if (st == GPULAYER_OK)
         st = grow(&s, cfg->params->grow_policy == GPL_GROW_LOSSGUIDE ? &lossguide_policy
@@ -411,6 +428,7 @@ done:
     free(s.nodes);
     free(s.sums);
     free(s.depth);
+    free(s.parent);
     free(leaf_value);
     free_batch_buffers(&bb);
     return st;

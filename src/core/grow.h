@@ -34,6 +34,8 @@ typedef struct gpl_grow_config {
     /* The tree's column-sampling stream (feature_sample.h), from which
      * colsample_bylevel and colsample_bynode draw their features. */
     uint64_t sample_stream;
+    /* interaction_constraints, or NULL (interaction.h) */
+    const struct gpl_interactions *interactions;
 } gpl_grow_config;
 
 /* The largest node id + 1 a tree may use with these parameters. */

@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "interaction.h"
 #include "model.h"
 
 void gpl_params_default(gpl_params *p)
@@ -243,6 +244,9 @@ gpulayer_status gpl_params_set(gpl_params *p, const char *key,
         return parse_double(key, value, 0, 1, 1, &p->colsample_bylevel);
     if (!strcmp(key, "colsample_bynode"))
         return parse_double(key, value, 0, 1, 1, &p->colsample_bynode);
+    if (!strcmp(key, "interaction_constraints"))
+        return gpl_interactions_check(value, p->interaction_constraints,
+                                      sizeof p->interaction_constraints);
     if (!strcmp(key, "max_bin"))
         return parse_int(key, value, 2, 256, &p->max_bin);
     if (!strcmp(key, "num_round") || !strcmp(key, "num_boost_round") ||
@@ -335,6 +339,8 @@ static gpulayer_status format_param(const gpl_params *p, const char *key, char *
     else if (!strcmp(key, "colsample_bytree")) snprintf(buf, size, "%.17g", p->colsample_bytree);
     else if (!strcmp(key, "colsample_bylevel")) snprintf(buf, size, "%.17g", p->colsample_bylevel);
     else if (!strcmp(key, "colsample_bynode")) snprintf(buf, size, "%.17g", p->colsample_bynode);
+    else if (!strcmp(key, "interaction_constraints"))
+        snprintf(buf, size, "%s", p->interaction_constraints);
     else if (!strcmp(key, "max_bin")) snprintf(buf, size, "%d", p->max_bin);
     else if (!strcmp(key, "num_round")) snprintf(buf, size, "%d", p->num_round);
     else if (!strcmp(key, "seed")) snprintf(buf, size, "%llu", (unsigned long long)p->seed);
@@ -407,6 +413,7 @@ char *gpl_params_to_json(const gpl_params *p, int categorical)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) list[num_keys++] = keys[i];
     if (p->colsample_bylevel < 1.0) list[num_keys++] = "colsample_bylevel";
     if (p->colsample_bynode < 1.0) list[num_keys++] = "colsample_bynode";
+    if (p->interaction_constraints[0]) list[num_keys++] = "interaction_constraints";
     if (categorical)
         for (size_t i = 0; i < sizeof categorical_keys / sizeof categorical_keys[0]; i++)
             list[num_keys++] = categorical_keys[i];

@@ -30,6 +30,8 @@ typedef struct gpl_params {
     double colsample_bytree;
     double colsample_bylevel; /* of the tree's features, a depth level */
     double colsample_bynode;  /* of the level's features, a node       */
+    /* XGBoost's "[[0,1],[2,3,4]]" (interaction.h); "" = none */
+    char interaction_constraints[1024];
     int32_t max_bin;          /* 2..256, one bin kept for missing      */
     int32_t num_round;
     uint64_t seed;
@@ -60,7 +62,7 @@ void gpl_params_default(gpl_params *p);
 gpulayer_status gpl_params_set(gpl_params *p, const char *key,
                                const char *value);
 /* Room for the text of any parameter value, terminator included. */
-#define GPL_PARAM_TEXT_SIZE 320
+#define GPL_PARAM_TEXT_SIZE 1088
 
 /* The value of key as text in buf; INVALID_ARGUMENT, naming the size
  * needed, when it does not fit (nothing is cut). */

@@ -19,6 +19,7 @@
 #include "memory_limit.h"
 #include "feature_sample.h"
 #include "grow.h"
+#include "interaction.h"
 #include "leaf_refit.h"
 #include "predict.h"
 #include "train_hooks.h"
@@ -45,6 +46,7 @@ typedef struct train_run {
     eval_state *evals;
     int num_evals;
     uint8_t *feature_mask;
+    gpl_interactions interactions;
     gpl_eval_tracker tracker;
     const gpl_train_hooks *hooks; /* NULL in a single process */
     /* Evaluation sets as laid out for training: the caller's, or a copy
@@ -62,6 +64,7 @@ typedef struct train_run {
 static void train_run_free(train_run *t)
 {
     gpl_backend_destroy(t->be);
+    gpl_interactions_free(&t->interactions);
     free(t->bins);
     free(t->feature_offset);
     for (int i = 0; i < t->num_evals; i++) {
@@ -157,9 +160,10 @@ static gpulayer_status run_round(train_run *t, int32_t round)
                                     gpl_objective_param(t->model->objective,
                                                         &t->model->obj_params, k),
                                     gpl_objective_rank_request(&t->model->obj_params)};
-        gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}, NULL, NULL, NULL, 0};
+        gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}, NULL, NULL, NULL, 0, NULL};
         cfg.max_nodes = t->be->config.max_nodes;
         cfg.sample_stream = gpl_sample_stream_tree(t->p->seed, round, k);
+        cfg.interactions = &t->interactions;
         if (t->refit_margins) {
             t->refit.round = round;
             cfg.refit_leaves = refit_leaves;
@@ -250,6 +254,9 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     double t2 = omp_get_wtime();
     if (st == GPULAYER_OK) st = gpl_feature_offsets(&t->model->cuts, &t->feature_offset);
     if (st == GPULAYER_OK) st = setup_refit(t, train);
+    if (st == GPULAYER_OK)
+        st = gpl_interactions_parse(t->p->interaction_constraints, t->model->num_features,
+                                    &t->interactions);
     if (st == GPULAYER_OK) st = prepare_evals(t, evals, eval_names, num_evals);
     if (st == GPULAYER_OK) {
         t->feature_mask = gpl_malloc((size_t)(train->num_cols ? train->num_cols : 1),
