@@ -49,6 +49,27 @@ def _format_list(key: str, value) -> str:
     return "[" + ",".join(repr(float(v)) for v in values) + "]"
 
 
+def interaction_text(value, feature_names=None) -> str:
+    """interaction_constraints as the library's text "[[0,1],[2,3]]": from
+    a list of lists of feature indices or, given the data's feature names,
+    of names (XGBoost's forms); text passes as it is."""
+    if isinstance(value, str):
+        return value
+    sets = []
+    for group in value:
+        indices = []
+        for f in group:
+            if isinstance(f, str):
+                if feature_names is None or f not in feature_names:
+                    raise InvalidArgumentError(
+                        f"parameter 'interaction_constraints': no feature named {f!r}"
+                        + ("" if feature_names is not None else " (the data have no names)"))
+                f = list(feature_names).index(f)
+            indices.append(str(int(f)))
+        sets.append("[" + ",".join(indices) + "]")
+    return "[" + ",".join(sets) + "]"
+
+
 def _param_items(params: Mapping[str, Any] | Iterable[tuple[str, Any]]):
     """(key, text) pairs; a list or tuple value (eval_metric) gives one
     pair per element, None values are skipped."""
@@ -58,6 +79,9 @@ def _param_items(params: Mapping[str, Any] | Iterable[tuple[str, Any]]):
             continue
         if key in _LIST_VALUED and isinstance(value, (list, tuple, np.ndarray)):
             yield key, _format_list(key, value)
+            continue
+        if key == "interaction_constraints":
+            yield key, interaction_text(value)
             continue
         if isinstance(value, (list, tuple)) and key not in _MULTI_VALUED:
             # Setting each element in turn would keep the last one only.

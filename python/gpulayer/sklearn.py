@@ -85,6 +85,7 @@ _DIRECT = (
     "colsample_bytree",
     "colsample_bylevel",
     "colsample_bynode",
+    "interaction_constraints",
     "max_bin",
     "grow_policy",
     "max_leaves",
@@ -130,6 +131,7 @@ class _GPULayerModel(BaseEstimator):
         colsample_bytree=None,
         colsample_bylevel=None,
         colsample_bynode=None,
+        interaction_constraints=None,
         max_bin=None,
         grow_policy=None,
         max_leaves=None,
@@ -173,6 +175,7 @@ class _GPULayerModel(BaseEstimator):
         self.colsample_bytree = colsample_bytree
         self.colsample_bylevel = colsample_bylevel
         self.colsample_bynode = colsample_bynode
+        self.interaction_constraints = interaction_constraints
         self.max_bin = max_bin
         self.grow_policy = grow_policy
         self.max_leaves = max_leaves

@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _lib
 from . import distributed as _distributed
-from .booster import Booster
+from .booster import Booster, interaction_text
 from .dataset import Dataset
 from .errors import InvalidArgumentError, error_for_status
 
@@ -373,6 +373,9 @@ def train(
     elif not isinstance(distributed, bool):
         raise ValueError(f"distributed must be True, False or 'auto', got {distributed!r}")
     params = dict(params)
+    if params.get("interaction_constraints") is not None:  # names need the data's
+        params["interaction_constraints"] = interaction_text(
+            params["interaction_constraints"], dtrain.feature_names)
     if callable(params.get("objective")):
         if obj is not None:
             raise ValueError("two custom objectives: params['objective'] and obj")
