@@ -134,6 +134,14 @@ GPULAYER_API gpulayer_status gpulayer_dataset_set_label(
     gpulayer_dataset *ds, const float *label, int64_t num_rows);
 GPULAYER_API gpulayer_status gpulayer_dataset_set_weight(
     gpulayer_dataset *ds, const float *weight, int64_t num_rows);
+/* Each row's starting margins (XGBoost's base_margin, LightGBM's
+ * init_score), in place of the model's base score: num_values = rows (one
+ * a row) or rows x outputs (row-major) finite floats, copied. Training
+ * starts from them (they must then have the model's outputs a row),
+ * evaluation sets and prediction add the trees to them; prediction with
+ * them runs on the CPU. values NULL clears them. */
+GPULAYER_API gpulayer_status gpulayer_dataset_set_base_margin(
+    gpulayer_dataset *ds, const float *values, int64_t num_values);
 /* Feature names, num_cols of them (copied). */
 GPULAYER_API gpulayer_status gpulayer_dataset_set_feature_names(
     gpulayer_dataset *ds, const char *const *names, int32_t num_cols);

@@ -71,6 +71,7 @@ void gpulayer_dataset_free(gpulayer_dataset *ds)
     gpl_sparse_columns_free(ds->sparse);
     free(ds->label);
     free(ds->weight);
+    free(ds->base_margin);
     free_names(ds->feature_names, ds->num_cols);
     if (ds->categories)
         for (int32_t c = 0; c < ds->num_cols; c++)
@@ -151,6 +152,41 @@ gpulayer_status gpulayer_dataset_set_weight(gpulayer_dataset *ds,
     free(ds->weight);
     ds->weight = copy;
     return GPULAYER_OK;
+}
+
+gpulayer_status gpulayer_dataset_set_base_margin(gpulayer_dataset *ds, const float *values,
+                                                 int64_t num_values)
+{
+    static const char fn[] = "gpulayer_dataset_set_base_margin";
+    if (ds && !values) { /* back to the model's base score */
+        free(ds->base_margin);
+        ds->base_margin = NULL;
+        ds->base_margin_width = 0;
+        return GPULAYER_OK;
+    }
+    if (!ds) return gpl_error(INVALID, "%s: the dataset is NULL", fn);
+    if (ds->num_rows < 1 || num_values < ds->num_rows || num_values % ds->num_rows != 0 ||
+        num_values / ds->num_rows > 65536)
+        return gpl_error(INVALID,
+                         "%s: got %lld values for %lld rows; give one a row, or one a row "
+                         "and output (rows x outputs, row-major)",
+                         fn, (long long)num_values, (long long)ds->num_rows);
+    float *copy;
+    GPL_CHECK(copy_values(fn, "base_margin", values, num_values, 0, &copy));
+    free(ds->base_margin);
+    ds->base_margin = copy;
+    ds->base_margin_width = (int32_t)(num_values / ds->num_rows);
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpl_dataset_check_base_margin(const gpulayer_dataset *ds, int32_t num_outputs,
+                                              const char *what)
+{
+    if (!ds->base_margin || ds->base_margin_width == num_outputs) return GPULAYER_OK;
+    return gpl_error(INVALID,
+                     "%s: the base margins have %d value(s) a row, but the model has %d "
+                     "output(s) a row",
+                     what, (int)ds->base_margin_width, (int)num_outputs);
 }
 
 gpulayer_status gpulayer_dataset_get_label(const gpulayer_dataset *ds,

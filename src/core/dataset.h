@@ -34,6 +34,11 @@ struct gpulayer_dataset {
     gpl_sparse_columns *sparse; /* or NULL (dense) */
     float *label;  /* num_rows, or NULL */
     float *weight; /* num_rows, or NULL (all ones) */
+    /* Each row's starting margins in place of the model's base score
+     * (XGBoost's base_margin, LightGBM's init_score): base_margin_width a
+     * row, row-major, or NULL. */
+    float *base_margin;
+    int32_t base_margin_width;
     char **feature_names;             /* num_cols entries (each may be NULL), or NULL */
     gpl_category_dict **categories;   /* num_cols entries (NULL = numeric), or NULL */
     char *source;                     /* file name for messages, or NULL */
@@ -72,8 +77,12 @@ gpulayer_status gpl_dataset_make_dense(gpulayer_dataset *ds);
  * already, which is then used as it is). */
 gpulayer_status gpl_dataset_dense_copy(const gpulayer_dataset *ds, gpulayer_dataset **copy);
 void gpl_sparse_columns_free(gpl_sparse_columns *s);
-/* Copies of from's labels, weights, query groups and source name into to
- * (same rows). */
+/* Whether ds's base margins fit a model of num_outputs outputs (an error
+ * naming both widths when not; none fit any). */
+gpulayer_status gpl_dataset_check_base_margin(const gpulayer_dataset *ds, int32_t num_outputs,
+                                              const char *what);
+/* Copies of from's labels, weights, base margins, query groups and source
+ * name into to (same rows). */
 gpulayer_status gpl_dataset_copy_row_info(const gpulayer_dataset *from, gpulayer_dataset *to);
 
 /* Query groups from per-row query ids, one row at a time (the readers

@@ -1,5 +1,5 @@
 /* dataset_select.c -- a dataset made of some columns of another (rows,
- * with their labels, weights and query groups, kept). */
+ * with their labels, weights, base margins and query groups, kept). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +17,13 @@ gpulayer_status gpl_dataset_copy_row_info(const gpulayer_dataset *ds, gpulayer_d
     if (ds->weight) {
         if (!(o->weight = gpl_malloc(n, "weights"))) return GPULAYER_ERR_OUT_OF_MEMORY;
         memcpy(o->weight, ds->weight, sizeof(float) * (size_t)ds->num_rows);
+    }
+    if (ds->base_margin) {
+        const size_t bytes = n * (size_t)ds->base_margin_width;
+        if (!(o->base_margin = gpl_malloc(bytes, "base margins")))
+            return GPULAYER_ERR_OUT_OF_MEMORY;
+        memcpy(o->base_margin, ds->base_margin, bytes);
+        o->base_margin_width = ds->base_margin_width;
     }
     if (ds->group_ptr) {
         size_t bytes = sizeof(int64_t) * (size_t)(ds->num_groups + 1);

@@ -246,11 +246,13 @@ static float *translate_categories(const gpl_model *m, const gpulayer_dataset *d
  * device index the device layer picks for the request. */
 void gpl_predict_block(const gpl_model *m, const gpl_infer_forest *forest,
                        const gpl_padded_cuts *padded, const float *const *columns, int64_t n,
-                       int margin, uint8_t *bins, float *o, float *out)
+                       const float *base, int margin, uint8_t *bins, float *o, float *out)
 {
     const int32_t F = m->num_features, K = m->num_outputs;
     for (int32_t f = 0; f < F; f++) gpl_bin_values(&padded[f], columns[f], n, bins + f, F);
-    for (int64_t i = 0; i < n * K; i++) o[i] = m->base_margin;
+    if (base) memcpy(o, base, sizeof(float) * (size_t)(n * K));
+    else
+        for (int64_t i = 0; i < n * K; i++) o[i] = m->base_margin;
     for (int32_t t = 0; t < forest->num_trees; t++)
         forest_add_tree(forest, t, bins, n, F, o + t % K, K);
     if (margin) {
@@ -331,6 +333,11 @@ static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset 
     char accelerator[32];
     int index;
     GPL_CHECK(predict_place(device, accelerator, sizeof accelerator, &index, 0));
+    GPL_CHECK(gpl_dataset_check_base_margin(ds, K, ds->source ? ds->source : "the data"));
+    if (ds->base_margin && strcmp(accelerator, "cpu") != 0)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "prediction on device '%s': data with base margins are predicted on "
+                         "the CPU only; use device cpu", device);
     int32_t rounds = gpl_model_num_rounds(m);
     if (num_rounds <= 0 && m->best_round >= 0) num_rounds = m->best_round + 1;
     if (num_rounds > 0 && num_rounds < rounds) rounds = num_rounds;
@@ -375,8 +382,9 @@ static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset 
                 if (!bins || !o || !block) continue;
                 int64_t n = N - start < PREDICT_BLOCK_ROWS ? N - start : PREDICT_BLOCK_ROWS;
                 for (int32_t f = 0; f < F; f++) block[f] = columns[f] + start;
-                gpl_predict_block(m, &forest, padded, block, n, margin, bins, o,
-                                  out + start * width);
+                gpl_predict_block(m, &forest, padded, block, n,
+                                  ds->base_margin ? ds->base_margin + start * K : NULL, margin,
+                                  bins, o, out + start * width);
             }
             if (!bins || !o || !block) {
 #pragma omp atomic write

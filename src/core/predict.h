@@ -46,10 +46,11 @@ void gpl_infer_forest_free(gpl_infer_forest *f);
 
 /* The predictions of n rows on the CPU (column f's values at columns[f],
  * n of them, as the model reads them): binned into bins (n x features),
- * margins summed in o (n x outputs), then gpl_model_prediction_width
+ * margins summed in o (n x outputs) from the rows' base margins (n x
+ * outputs; NULL: the model's base score), then gpl_model_prediction_width
  * values a row written to out (margins, or transformed when margin is 0). */
 void gpl_predict_block(const gpl_model *m, const gpl_infer_forest *forest,
                        const gpl_padded_cuts *padded, const float *const *columns, int64_t n,
-                       int margin, uint8_t *bins, float *o, float *out);
+                       const float *base, int margin, uint8_t *bins, float *o, float *out);
 
 #endif

@@ -106,7 +106,7 @@ static void predict_rows(const gpulayer_predictor *p, const float *data, int64_t
     const int32_t F = p->model->num_features;
     gather_columns(p->model, data, num_rows, layout, start, n, cols);
     for (int32_t f = 0; f < F; f++) columns[f] = cols + (int64_t)f * n;
-    gpl_predict_block(p->model, &p->forest, p->padded, columns, n, p->margin, bins, o,
+    gpl_predict_block(p->model, &p->forest, p->padded, columns, n, NULL, p->margin, bins, o,
                       out + start * p->width);
 }
 

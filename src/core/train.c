@@ -103,7 +103,10 @@ static gpulayer_status prepare_evals(train_run *t,
         e->margins = gpl_malloc(sizeof(float) * (n ? n : 1), "evaluation margins");
         e->outputs = gpl_malloc(sizeof(float) * (n ? n : 1), "evaluation outputs");
         if (!e->margins || !e->outputs) return GPULAYER_ERR_OUT_OF_MEMORY;
-        for (size_t k = 0; k < n; k++) e->margins[k] = t->model->base_margin;
+        GPL_CHECK(gpl_dataset_check_base_margin(evals[i], K, e->name));
+        if (evals[i]->base_margin) memcpy(e->margins, evals[i]->base_margin, sizeof(float) * n);
+        else
+            for (size_t k = 0; k < n; k++) e->margins[k] = t->model->base_margin;
         for (int32_t k = 0; k < t->model->num_trees; k++) /* continued training */
             gpl_tree_add_to_margins(&t->model->trees[k], e->bins, evals[i]->num_rows,
                                     t->model->num_features, K, k % K, e->margins, t->nthread);
@@ -254,6 +257,8 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     double t2 = omp_get_wtime();
     if (st == GPULAYER_OK) st = gpl_feature_offsets(&t->model->cuts, &t->feature_offset);
     if (st == GPULAYER_OK) st = setup_refit(t, train);
+    if (st == GPULAYER_OK)
+        st = gpl_dataset_check_base_margin(train, t->model->num_outputs, "the training data");
     if (st == GPULAYER_OK)
         st = gpl_interactions_parse(t->p->interaction_constraints, t->model->num_features,
                                     &t->interactions);

@@ -355,7 +355,9 @@ gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_model *m,
     size_t n = (size_t)train->num_rows * (size_t)m->num_outputs;
     float *margins = gpl_malloc(sizeof(float) * n, "initial margins");
     if (!margins) return GPULAYER_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < n; i++) margins[i] = m->base_margin;
+    if (train->base_margin) memcpy(margins, train->base_margin, sizeof(float) * n);
+    else
+        for (size_t i = 0; i < n; i++) margins[i] = m->base_margin;
     for (int32_t t = 0; t < m->num_trees; t++)
         gpl_tree_add_to_margins(&m->trees[t], bins, train->num_rows, train->num_cols,
                                 m->num_outputs, t % m->num_outputs, margins, nthread);

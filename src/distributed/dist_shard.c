@@ -42,5 +42,9 @@ void gpl_dist_keep_rows(gpulayer_dataset *ds, int64_t first, int64_t count)
                 sizeof(float) * (size_t)count);
     if (ds->label) memmove(ds->label, ds->label + first, sizeof(float) * (size_t)count);
     if (ds->weight) memmove(ds->weight, ds->weight + first, sizeof(float) * (size_t)count);
+    if (ds->base_margin) {
+        const int64_t w = ds->base_margin_width;
+        memmove(ds->base_margin, ds->base_margin + first * w, sizeof(float) * (size_t)(count * w));
+    }
     ds->num_rows = count;
 }
