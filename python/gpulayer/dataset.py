@@ -440,15 +440,26 @@ class Dataset:
         Query groups as consecutive group sizes (XGBoost's and LightGBM's
         ``group``), each at least 1, adding up to the row count. At most
         one of qid and group.
+    base_margin, init_score : array-like, optional
+        Each row's starting margin (XGBoost's ``base_margin``, LightGBM's
+        ``init_score``) in place of the model's base score: one a row, or
+        ``(rows, outputs)`` for multiclass models. Training starts from
+        them, and evaluation and prediction on this Dataset add the trees
+        to them (on the CPU).
     """
 
     def __init__(self, data, label=None, weight=None, feature_names=None,
                  bad_numbers: str = "error", categorical_feature="auto",
-                 enable_categorical: bool | None = None, qid=None, group=None):
+                 enable_categorical: bool | None = None, qid=None, group=None,
+                 base_margin=None, init_score=None):
         if qid is not None and group is not None:
             raise ValueError("give the query groups once: qid or group, not both")
+        if base_margin is not None and init_score is not None:
+            raise ValueError("give the base margins once: base_margin or init_score")
         self._init(data, label, weight, feature_names, bad_numbers, categorical_feature,
                    enable_categorical)
+        if base_margin is not None or init_score is not None:
+            self.set_base_margin(base_margin if base_margin is not None else init_score)
         if qid is not None:
             self.set_qid(qid)
         if group is not None:
@@ -711,6 +722,20 @@ class Dataset:
     def set_weight(self, weight) -> None:
         vec = _float_vector(weight, self.num_rows, "weight")
         _lib.call("gpulayer_dataset_set_weight", self.handle, _float_pointer(vec), vec.size)
+
+    def set_base_margin(self, margin) -> None:
+        """Set each row's starting margin (see ``base_margin`` of the
+        constructor); None removes them."""
+        if margin is None:
+            _lib.call("gpulayer_dataset_set_base_margin", self.handle, None, 0)
+            return
+        values = np.ascontiguousarray(margin, dtype=np.float32)
+        if values.ndim == 0 or values.shape[0] != self.num_rows or values.ndim > 2:
+            raise ValueError(f"base_margin needs one value a row ({self.num_rows} rows) or "
+                             f"(rows, outputs); got shape {values.shape}")
+        values = values.reshape(-1)
+        _lib.call("gpulayer_dataset_set_base_margin", self.handle, _float_pointer(values),
+                  values.size)
 
     def set_qid(self, qid) -> None:
         """Set the query groups from one query id per row (see ``qid`` of
