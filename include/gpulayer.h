@@ -142,6 +142,12 @@ GPULAYER_API gpulayer_status gpulayer_dataset_set_weight(
  * them runs on the CPU. values NULL clears them. */
 GPULAYER_API gpulayer_status gpulayer_dataset_set_base_margin(
     gpulayer_dataset *ds, const float *values, int64_t num_values);
+/* XGBoost's feature_weights: colsample_bytree, _bylevel and _bynode draw
+ * features in proportion to these (num_cols non-negative finite floats,
+ * some above 0; copied), by XGBoost's weighted sampling; NULL clears them.
+ * Read from the training data. */
+GPULAYER_API gpulayer_status gpulayer_dataset_set_feature_weights(
+    gpulayer_dataset *ds, const float *weights, int32_t num_cols);
 /* Feature names, num_cols of them (copied). */
 GPULAYER_API gpulayer_status gpulayer_dataset_set_feature_names(
     gpulayer_dataset *ds, const char *const *names, int32_t num_cols);

@@ -72,6 +72,7 @@ void gpulayer_dataset_free(gpulayer_dataset *ds)
     free(ds->label);
     free(ds->weight);
     free(ds->base_margin);
+    free(ds->feature_weights);
     free_names(ds->feature_names, ds->num_cols);
     if (ds->categories)
         for (int32_t c = 0; c < ds->num_cols; c++)
@@ -176,6 +177,33 @@ gpulayer_status gpulayer_dataset_set_base_margin(gpulayer_dataset *ds, const flo
     free(ds->base_margin);
     ds->base_margin = copy;
     ds->base_margin_width = (int32_t)(num_values / ds->num_rows);
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpulayer_dataset_set_feature_weights(gpulayer_dataset *ds, const float *weights,
+                                                    int32_t num_cols)
+{
+    static const char fn[] = "gpulayer_dataset_set_feature_weights";
+    if (ds && !weights) {
+        free(ds->feature_weights);
+        ds->feature_weights = NULL;
+        return GPULAYER_OK;
+    }
+    if (!ds) return gpl_error(INVALID, "%s: the dataset is NULL", fn);
+    if (num_cols != ds->num_cols)
+        return gpl_error(INVALID, "%s: got %d weights, but the dataset has %d columns", fn,
+                         (int)num_cols, (int)ds->num_cols);
+    float *copy;
+    GPL_CHECK(copy_values(fn, "feature_weights", weights, num_cols, 1, &copy));
+    int positive = 0;
+    for (int32_t f = 0; f < num_cols; f++) positive |= copy[f] > 0.0f;
+    if (!positive) {
+        free(copy);
+        return gpl_error(INVALID, "%s: every weight is 0; give some feature a weight above 0",
+                         fn);
+    }
+    free(ds->feature_weights);
+    ds->feature_weights = copy;
     return GPULAYER_OK;
 }
 

@@ -39,6 +39,9 @@ struct gpulayer_dataset {
      * row, row-major, or NULL. */
     float *base_margin;
     int32_t base_margin_width;
+    /* XGBoost's feature_weights: column sampling draws features in
+     * proportion (num_cols), or NULL (all alike). */
+    float *feature_weights;
     char **feature_names;             /* num_cols entries (each may be NULL), or NULL */
     gpl_category_dict **categories;   /* num_cols entries (NULL = numeric), or NULL */
     char *source;                     /* file name for messages, or NULL */

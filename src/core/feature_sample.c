@@ -28,8 +28,47 @@ uint64_t gpl_sample_stream_node(uint64_t tree, int32_t node)
     return mix(tree ^ (0x6e6f6465ULL << 32) ^ (uint64_t)(uint32_t)node) | 1;
 }
 
+static uint64_t next(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+typedef struct keyed {
+    double key;
+    int32_t feature;
+} keyed;
+
+static int by_key_desc(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? 1 : -1;
+    return (x->feature > y->feature) - (x->feature < y->feature);
+}
+
+/* The weighted draw (see the header) of keep of the n candidates. */
+static int weighted(const int32_t *order, int32_t n, int32_t keep, const float *weights,
+                    uint64_t state, uint8_t *out)
+{
+    keyed *k = malloc(sizeof(keyed) * (size_t)(n ? n : 1));
+    if (!k) return 0;
+    for (int32_t i = 0; i < n; i++) {
+        /* u in (0, 1]: 53 bits of the stream, never 0 */
+        const double u = ((double)(next(&state) >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+        const double w = weights[order[i]];
+        k[i].key = w > 0.0 ? log(u) / w : -INFINITY;
+        k[i].feature = order[i];
+    }
+    qsort(k, (size_t)n, sizeof *k, by_key_desc);
+    for (int32_t i = 0; i < keep; i++) out[k[i].feature] = 1;
+    free(k);
+    return 1;
+}
+
 void gpl_sample_features(const uint8_t *from, int32_t num_features, double rate,
-                         uint64_t state, uint8_t *out)
+                         const float *weights, uint64_t state, uint8_t *out)
 {
     if (num_features <= 0) return;
     if (rate >= 1.0) {
@@ -50,10 +89,14 @@ void gpl_sample_features(const uint8_t *from, int32_t num_features, double rate,
     int32_t keep = (int32_t)floor(rate * n);
     if (keep < 1) keep = 1;
     if (keep > n) keep = n;
+    if (weights) {
+        if (!weighted(order, n, keep, weights, state, out)) /* no memory: keep them all */
+            for (int32_t i = 0; i < n; i++) out[order[i]] = 1;
+        if (order != stack) free(order);
+        return;
+    }
     for (int32_t i = 0; i < keep; i++) {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
+        next(&state);
         const int32_t j = i + (int32_t)(state % (uint64_t)(n - i));
         const int32_t tmp = order[i];
         order[i] = order[j];

@@ -8,10 +8,14 @@
 
 /* out[f] = 1 for max(1, floor(rate * n)) of the n features whose from[f]
  * is non-zero (from NULL: all num_features), 0 for the others; rate >= 1
- * keeps them all. A partial Fisher-Yates shuffle over the candidates in
- * index order, driven by a xorshift stream started at state. */
+ * keeps them all. Without weights, a partial Fisher-Yates shuffle over the
+ * candidates in index order, driven by a xorshift stream started at state;
+ * with weights (num_features of them, XGBoost's feature_weights), weighted
+ * sampling without replacement as XGBoost does it: the largest keys
+ * log(u) / weight, u from the same stream, ties to the lower index (a
+ * weight of 0 is chosen only when fewer features have weight). */
 void gpl_sample_features(const uint8_t *from, int32_t num_features, double rate,
-                         uint64_t state, uint8_t *out);
+                         const float *weights, uint64_t state, uint8_t *out);
 
 /* The stream of a tree (seed, round, output), and of one of its depth
  * levels or nodes. */

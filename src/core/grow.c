@@ -256,12 +256,13 @@ static gpulayer_status evaluate_splits(grow_state *s, const int32_t *nodes, int3
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of host memory for column sampling");
     uint8_t *node = level + F, *used = node + F, *allowed = used + F;
     const uint64_t stream = s->cfg->sample_stream;
-    gpl_sample_features(tree, F, by_level ? p->colsample_bylevel : 1.0,
+    const float *weights = s->cfg->feature_weights;
+    gpl_sample_features(tree, F, by_level ? p->colsample_bylevel : 1.0, weights,
                         gpl_sample_stream_level(stream, s->depth[nodes[0]]), level);
     gpulayer_status st = GPULAYER_OK;
     if (!by_node && !by_path) st = s->be->ops->evaluate_splits(s->be, nodes, count, sp, level, rec);
     for (int32_t i = 0; i < count && (by_node || by_path) && st == GPULAYER_OK; i++) {
-        gpl_sample_features(level, F, by_node ? p->colsample_bynode : 1.0,
+        gpl_sample_features(level, F, by_node ? p->colsample_bynode : 1.0, weights,
                             gpl_sample_stream_node(stream, nodes[i]), node);
         if (by_path) {
             memset(used, 0, (size_t)F);

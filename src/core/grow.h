@@ -36,6 +36,8 @@ typedef struct gpl_grow_config {
     uint64_t sample_stream;
     /* interaction_constraints, or NULL (interaction.h) */
     const struct gpl_interactions *interactions;
+    /* feature_weights of column sampling (num_features), or NULL */
+    const float *feature_weights;
 } gpl_grow_config;
 
 /* The largest node id + 1 a tree may use with these parameters. */

@@ -46,6 +46,7 @@ typedef struct train_run {
     eval_state *evals;
     int num_evals;
     uint8_t *feature_mask;
+    const float *feature_weights; /* the training data's, or NULL */
     gpl_interactions interactions;
     gpl_eval_tracker tracker;
     const gpl_train_hooks *hooks; /* NULL in a single process */
@@ -119,7 +120,8 @@ static gpulayer_status prepare_evals(train_run *t,
 static void choose_features(train_run *t, int32_t round, int32_t output)
 {
     gpl_sample_features(NULL, t->model->num_features, t->p->colsample_bytree,
-                        gpl_sample_stream_tree(t->p->seed, round, output), t->feature_mask);
+                        t->feature_weights, gpl_sample_stream_tree(t->p->seed, round, output),
+                        t->feature_mask);
 }
 
 /* The leaf refit of one tree (grow.h), on the margins before it. */
@@ -163,10 +165,11 @@ static gpulayer_status run_round(train_run *t, int32_t round)
                                     gpl_objective_param(t->model->objective,
                                                         &t->model->obj_params, k),
                                     gpl_objective_rank_request(&t->model->obj_params)};
-        gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}, NULL, NULL, NULL, 0, NULL};
+        gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}, NULL, NULL, NULL, 0, NULL, NULL};
         cfg.max_nodes = t->be->config.max_nodes;
         cfg.sample_stream = gpl_sample_stream_tree(t->p->seed, round, k);
         cfg.interactions = &t->interactions;
+        cfg.feature_weights = t->feature_weights;
         if (t->refit_margins) {
             t->refit.round = round;
             cfg.refit_leaves = refit_leaves;
@@ -259,6 +262,7 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     if (st == GPULAYER_OK) st = setup_refit(t, train);
     if (st == GPULAYER_OK)
         st = gpl_dataset_check_base_margin(train, t->model->num_outputs, "the training data");
+    t->feature_weights = train->feature_weights;
     if (st == GPULAYER_OK)
         st = gpl_interactions_parse(t->p->interaction_constraints, t->model->num_features,
                                     &t->interactions);

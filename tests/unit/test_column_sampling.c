@@ -1,5 +1,5 @@
 /* test_column_sampling.c -- colsample_bylevel and colsample_bynode: the
- * sampling helper's counts and streams, trees that split each depth level
+ * sampling helper's counts and streams, weighted draws (feature_weights), trees that split each depth level
  * on its sample alone, nodes that draw their own, the same model at any
  * thread count, colsample_bytree's models unchanged by the helper, and
  * the parameters' errors and records. */
@@ -20,35 +20,65 @@ static void test_sample_counts_and_streams(void **state)
     (void)state;
     uint8_t from[10] = {1, 0, 1, 1, 0, 1, 1, 1, 0, 1}, a[10], b[10];
     for (uint64_t stream = 1; stream < 200; stream++) {
-        gpl_sample_features(from, 10, 0.5, stream, a); /* floor(0.5 * 7) = 3 */
+        gpl_sample_features(from, 10, 0.5, NULL, stream, a); /* floor(0.5 * 7) = 3 */
         int n = 0;
         for (int f = 0; f < 10; f++) {
             n += a[f];
             assert_true(!a[f] || from[f]);
         }
         assert_int_equal(n, 3);
-        gpl_sample_features(from, 10, 0.5, stream, b);
+        gpl_sample_features(from, 10, 0.5, NULL, stream, b);
         assert_memory_equal(a, b, sizeof a);
-        gpl_sample_features(from, 10, 0.01, stream, a); /* at least one */
+        gpl_sample_features(from, 10, 0.01, NULL, stream, a); /* at least one */
         n = 0;
         for (int f = 0; f < 10; f++) n += a[f];
         assert_int_equal(n, 1);
     }
-    gpl_sample_features(from, 10, 1.0, 5, a);
+    gpl_sample_features(from, 10, 1.0, NULL, 5, a);
     assert_memory_equal(a, from, sizeof a);
-    gpl_sample_features(NULL, 10, 1.0, 5, a);
+    gpl_sample_features(NULL, 10, 1.0, NULL, 5, a);
     for (int f = 0; f < 10; f++) assert_int_equal(a[f], 1);
     /* Neighbouring depths and nodes draw different samples. */
     int differ = 0;
     for (int32_t d = 0; d < 8; d++) {
-        gpl_sample_features(NULL, 10, 0.3, gpl_sample_stream_level(99, d), a);
-        gpl_sample_features(NULL, 10, 0.3, gpl_sample_stream_level(99, d + 1), b);
+        gpl_sample_features(NULL, 10, 0.3, NULL, gpl_sample_stream_level(99, d), a);
+        gpl_sample_features(NULL, 10, 0.3, NULL, gpl_sample_stream_level(99, d + 1), b);
         differ += memcmp(a, b, sizeof a) != 0;
-        gpl_sample_features(NULL, 10, 0.3, gpl_sample_stream_node(99, d), a);
-        gpl_sample_features(NULL, 10, 0.3, gpl_sample_stream_node(99, d + 1), b);
+        gpl_sample_features(NULL, 10, 0.3, NULL, gpl_sample_stream_node(99, d), a);
+        gpl_sample_features(NULL, 10, 0.3, NULL, gpl_sample_stream_node(99, d + 1), b);
         differ += memcmp(a, b, sizeof a) != 0;
     }
     assert_true(differ >= 12);
+}
+
+static void test_weighted_draws(void **state)
+{
+    (void)state;
+    const float only_last[10] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
+    uint8_t out[10];
+    for (uint64_t stream = 1; stream < 100; stream++) {
+        gpl_sample_features(NULL, 10, 0.3, only_last, stream, out); /* 3 of the 5 weighted */
+        int n = 0;
+        for (int f = 0; f < 10; f++) {
+            n += out[f];
+            if (f < 5) assert_int_equal(out[f], 0);
+        }
+        assert_int_equal(n, 3);
+        gpl_sample_features(NULL, 10, 0.7, only_last, stream, out); /* 7: zeros fill up */
+        n = 0;
+        for (int f = 0; f < 10; f++) n += out[f];
+        assert_int_equal(n, 7);
+        for (int f = 5; f < 10; f++) assert_int_equal(out[f], 1);
+    }
+    /* One of five, the last weighing as much as eight others: chosen about
+     * two times in three. */
+    const float heavy[5] = {1, 1, 1, 1, 8};
+    int last = 0;
+    for (uint64_t stream = 1; stream <= 3000; stream++) {
+        gpl_sample_features(NULL, 5, 0.2, heavy, gpl_sample_stream_node(stream, 0), out);
+        last += out[4];
+    }
+    assert_true(last > 1700 && last < 2300);
 }
 
 /* A label that needs every feature. */
@@ -175,6 +205,37 @@ static void test_same_model_at_any_thread_count(void **state)
     gpulayer_dataset_free(ds);
 }
 
+static void test_feature_weights_steer_training(void **state)
+{
+    (void)state;
+    gpulayer_dataset *ds = data();
+    const float weights[COLS] = {0, 0, 3, 0, 0, 0};
+    assert_int_equal(gpulayer_dataset_set_feature_weights(ds, weights, COLS), GPULAYER_OK);
+    gpulayer_booster *b;
+    assert_int_equal(gpulayer_booster_create(&b), GPULAYER_OK);
+    const char *kv[][2] = {{"objective", "reg:squarederror"}, {"num_round", "5"},
+                           {"max_depth", "3"}, {"colsample_bytree", "0.2"}, {"nthread", "2"}};
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        assert_int_equal(gpulayer_booster_set_param(b, kv[i][0], kv[i][1]), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_train(b, ds, NULL, NULL, 0, NULL, NULL), GPULAYER_OK);
+    for (int32_t t = 0; t < b->model->num_trees; t++)
+        for (int32_t i = 0; i < b->model->trees[t].num_nodes; i++)
+            if (b->model->trees[t].nodes[i].left >= 0)
+                assert_int_equal(b->model->trees[t].nodes[i].feature, 2);
+    const float negative[COLS] = {1, -1, 1, 1, 1, 1}, zero[COLS] = {0};
+    assert_int_equal(gpulayer_dataset_set_feature_weights(ds, weights, COLS - 1),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "5 weights, but the dataset has 6 columns"));
+    assert_int_equal(gpulayer_dataset_set_feature_weights(ds, negative, COLS),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gpulayer_dataset_set_feature_weights(ds, zero, COLS),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "every weight is 0"));
+    assert_int_equal(gpulayer_dataset_set_feature_weights(ds, NULL, 0), GPULAYER_OK);
+    gpulayer_booster_free(b);
+    gpulayer_dataset_free(ds);
+}
+
 static void test_bad_rates(void **state)
 {
     (void)state;
@@ -202,6 +263,8 @@ int main(void)
         cmocka_unit_test(test_sample_counts_and_streams),
         cmocka_unit_test(test_levels_and_nodes_draw_their_features),
         cmocka_unit_test(test_same_model_at_any_thread_count),
+        cmocka_unit_test(test_weighted_draws),
+        cmocka_unit_test(test_feature_weights_steer_training),
         cmocka_unit_test(test_bad_rates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
