@@ -170,6 +170,7 @@ _PROTOTYPES = {
     "gpulayer_dataset_set_label": (_status, [_handle, _floats, c_int64]),
     "gpulayer_dataset_set_weight": (_status, [_handle, _floats, c_int64]),
     "gpulayer_dataset_set_base_margin": (_status, [_handle, _floats, c_int64]),
+    "gpulayer_dataset_set_feature_weights": (_status, [_handle, _floats, c_int32]),
     "gpulayer_dataset_set_feature_names": (_status, [_handle, _names, c_int32]),
     "gpulayer_dataset_set_categories": (
         _status,

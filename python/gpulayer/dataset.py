@@ -440,6 +440,10 @@ class Dataset:
         Query groups as consecutive group sizes (XGBoost's and LightGBM's
         ``group``), each at least 1, adding up to the row count. At most
         one of qid and group.
+    feature_weights : array-like, optional
+        XGBoost's ``feature_weights``: one non-negative weight a column;
+        ``colsample_bytree``, ``colsample_bylevel`` and ``colsample_bynode``
+        then draw features in proportion to them.
     base_margin, init_score : array-like, optional
         Each row's starting margin (XGBoost's ``base_margin``, LightGBM's
         ``init_score``) in place of the model's base score: one a row, or
@@ -451,7 +455,7 @@ class Dataset:
     def __init__(self, data, label=None, weight=None, feature_names=None,
                  bad_numbers: str = "error", categorical_feature="auto",
                  enable_categorical: bool | None = None, qid=None, group=None,
-                 base_margin=None, init_score=None):
+                 base_margin=None, init_score=None, feature_weights=None):
         if qid is not None and group is not None:
             raise ValueError("give the query groups once: qid or group, not both")
         if base_margin is not None and init_score is not None:
@@ -460,6 +464,8 @@ class Dataset:
                    enable_categorical)
         if base_margin is not None or init_score is not None:
             self.set_base_margin(base_margin if base_margin is not None else init_score)
+        if feature_weights is not None:
+            self.set_feature_weights(feature_weights)
         if qid is not None:
             self.set_qid(qid)
         if group is not None:
@@ -735,6 +741,16 @@ class Dataset:
                              f"(rows, outputs); got shape {values.shape}")
         values = values.reshape(-1)
         _lib.call("gpulayer_dataset_set_base_margin", self.handle, _float_pointer(values),
+                  values.size)
+
+    def set_feature_weights(self, weights) -> None:
+        """Set the column-sampling weights (see ``feature_weights`` of the
+        constructor); None removes them."""
+        if weights is None:
+            _lib.call("gpulayer_dataset_set_feature_weights", self.handle, None, 0)
+            return
+        values = np.ascontiguousarray(weights, dtype=np.float32).reshape(-1)
+        _lib.call("gpulayer_dataset_set_feature_weights", self.handle, _float_pointer(values),
                   values.size)
 
     def set_qid(self, qid) -> None:

@@ -79,3 +79,17 @@ def test_column_sampling_rates(data):
     for key in ("colsample_bylevel", "colsample_bynode"):
         with pytest.raises(InvalidArgumentError, match=key):
             gpulayer.train(dict(PARAMS, **{key: 0}), d, 1)
+
+
+def test_feature_weights(data):
+    X, y = data
+    w = np.zeros(6)
+    w[3] = 2.0
+    d = gpulayer.Dataset(X, label=y, feature_weights=w)
+    bst = gpulayer.train(dict(PARAMS, colsample_bytree=0.1), d, 4)
+    for tree in json.loads(bst.save_raw())["trees"]:
+        assert {f for f, left in zip(tree["feature"], tree["left"]) if left >= 0} <= {3}
+    with pytest.raises(InvalidArgumentError, match="5 weights, but the dataset has 6"):
+        d.set_feature_weights(np.ones(5))
+    with pytest.raises(InvalidArgumentError, match="every weight is 0"):
+        d.set_feature_weights(np.zeros(6))
