@@ -338,7 +338,8 @@ class _GPULayerModel(BaseEstimator):
     # ----------------------------------------------------------------- fit
 
     def _fit(self, X, y_encoded, sample_weight, eval_set, sample_weight_eval_set,
-             verbose, extra_params=None, group=None, eval_group=None):
+             verbose, extra_params=None, group=None, eval_group=None, base_margin=None,
+             init_model=None):
         if sample_weight is not None:
             sample_weight = _check_sample_weight(
                 sample_weight, _as_shape_holder(X), dtype=np.float32,
@@ -346,6 +347,10 @@ class _GPULayerModel(BaseEstimator):
         params = self._booster_params()
         params.update(extra_params or {})
         dtrain = self._dataset(X, label=y_encoded, weight=sample_weight, group=group)
+        if base_margin is not None:
+            dtrain.set_base_margin(base_margin)
+        if isinstance(init_model, _GPULayerModel):
+            init_model = init_model.get_booster()
         evals = []
         eval_set = list(eval_set or ())
         weights = list(sample_weight_eval_set or [None] * len(eval_set))
@@ -358,7 +363,8 @@ class _GPULayerModel(BaseEstimator):
                                         weight=w_eval, group=g_eval), f"validation_{i}"))
         history: dict = {}
         self._Booster = train(params, dtrain, evals=evals, evals_result=history,
-                              verbose_eval=verbose, **self._custom_functions())
+                              verbose_eval=verbose, xgb_model=init_model,
+                              **self._custom_functions())
         self.evals_result_ = history
         if self.early_stopping_rounds and evals:
             self.best_iteration = self._Booster.best_iteration
@@ -394,6 +400,13 @@ class _GPULayerModel(BaseEstimator):
     def n_estimators_(self) -> int:
         """Boosting rounds in the trained model."""
         return self.get_booster().num_rounds
+
+
+def _either(a, b, name_a: str, name_b: str):
+    """The one of two synonyms that is given (XGBoost's and LightGBM's)."""
+    if a is not None and b is not None:
+        raise ValueError(f"give {name_a} or {name_b}, not both")
+    return a if a is not None else b
 
 
 def _numpy_dtypes(df):
@@ -464,15 +477,23 @@ class GPULayerRegressor(RegressorMixin, _GPULayerModel):
         return {"y_numeric": True}
 
     def fit(self, X, y, sample_weight=None, eval_set=None,
-            sample_weight_eval_set=None, verbose=False):
+            sample_weight_eval_set=None, verbose=False, base_margin=None,
+            xgb_model=None, init_score=None, init_model=None):
         """Train on X and y; eval_set is a list of (X, y) pairs evaluated
-        after every round (the last one drives early stopping)."""
+        after every round (the last one drives early stopping).
+        ``base_margin`` (or LightGBM's ``init_score``) gives each row's
+        starting margin; ``xgb_model`` (or ``init_model``: a fitted
+        estimator, a Booster or a model file) continues its training.
+        """
         X, y = self._validate_X(X, y, reset=True)
         y = np.asarray(y, dtype=np.float64)
         if y.ndim != 1:
             y = y.reshape(-1)
         return self._fit(X, y.astype(np.float32), sample_weight, eval_set,
-                         sample_weight_eval_set, verbose)
+                         sample_weight_eval_set, verbose,
+                         base_margin=_either(base_margin, init_score, "base_margin",
+                                             "init_score"),
+                         init_model=_either(xgb_model, init_model, "xgb_model", "init_model"))
 
     def predict(self, X, output_margin=False):
         """Predicted values for X."""
@@ -493,9 +514,14 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
         return "binary:logistic" if self.n_classes_ == 2 else "multi:softprob"
 
     def fit(self, X, y, sample_weight=None, eval_set=None,
-            sample_weight_eval_set=None, verbose=False):
+            sample_weight_eval_set=None, verbose=False, base_margin=None,
+            xgb_model=None, init_score=None, init_model=None):
         """Train on X and labels y; eval_set is a list of (X, y) pairs
-        evaluated after every round (the last one drives early stopping)."""
+        evaluated after every round (the last one drives early stopping).
+        ``base_margin`` (or LightGBM's ``init_score``) gives each row's
+        starting margin; ``xgb_model`` (or ``init_model``: a fitted
+        estimator, a Booster or a model file) continues its training.
+        """
         X, y = self._validate_X(X, y, reset=True)
         check_classification_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
@@ -508,7 +534,10 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
         objective = self._objective_name()
         extra = {"num_class": self.n_classes_} if objective.startswith("multi:") else {}
         return self._fit(X, y_encoded.reshape(-1).astype(np.float32), sample_weight,
-                         eval_set, sample_weight_eval_set, verbose, extra)
+                         eval_set, sample_weight_eval_set, verbose, extra,
+                         base_margin=_either(base_margin, init_score, "base_margin",
+                                             "init_score"),
+                         init_model=_either(xgb_model, init_model, "xgb_model", "init_model"))
 
     def _encode_eval_y(self, y):
         y = np.asarray(y).reshape(-1)

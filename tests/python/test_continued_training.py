@@ -94,3 +94,20 @@ def test_command_model_in(tmp_path):
                         "--model-in", str(tmp_path / "missing.json")],
                        capture_output=True, text=True)
     assert r.returncode != 0 and "missing.json" in r.stderr
+
+
+def test_estimators_continue_and_take_base_margins(data):
+    pytest.importorskip("sklearn")
+    _, _, X, y = data
+    whole = gpulayer.GPULayerClassifier(n_estimators=8, max_depth=3, random_state=1).fit(X, y)
+    first = gpulayer.GPULayerClassifier(n_estimators=3, max_depth=3, random_state=1).fit(X, y)
+    rest = gpulayer.GPULayerClassifier(n_estimators=5, max_depth=3, random_state=1)
+    rest.fit(X, y, xgb_model=first)
+    assert rest.get_booster().save_raw() == whole.get_booster().save_raw()
+    prior = np.where(y > 0, 0.5, -0.5).astype(np.float32)
+    reg = gpulayer.GPULayerRegressor(n_estimators=3, max_depth=3)
+    with_prior = reg.fit(X, y, base_margin=prior).get_booster().save_raw()
+    alias = gpulayer.GPULayerRegressor(n_estimators=3, max_depth=3)
+    assert alias.fit(X, y, init_score=prior).get_booster().save_raw() == with_prior
+    with pytest.raises(ValueError, match="base_margin or init_score"):
+        reg.fit(X, y, base_margin=prior, init_score=prior)
