@@ -137,5 +137,6 @@ gpulayer_status cli_read_data(const char *path, const cli_data *d, gpulayer_data
     o.categorical_columns = d->categorical;
     o.qid_column = d->qid;
     o.group_file = d->group;
+    o.base_margin_file = d->base_margin;
     return gpulayer_dataset_read_file(path, &o, out);
 }

@@ -28,6 +28,7 @@ typedef struct cli_data {
     const char *const *categorical;  /* NULL-terminated names, or NULL */
     int num_features;
     const char *qid, *group; /* query groups: qid column, group file */
+    const char *base_margin; /* file of each row's base margins, or NULL */
 } cli_data;
 
 /* 0 when format is a known format name (or NULL); else prints why for

@@ -25,6 +25,8 @@ static void predict_usage(FILE *out)
 "                   when both have names.\n"
 "  --qid COL        a query id column (ranking data), left out of the\n"
 "                   features; LibSVM qid:N tokens are skipped anyway\n"
+"  --base-margin F  each row's starting margin (as given to train): one\n"
+"                   line a row; predicted on the CPU\n"
 "  --format F       auto, csv, tsv or libsvm\n"
 "  --no-header      the CSV/TSV file has no header row\n"
 "  --bad-numbers B  a cell that is not a number in a column the model reads\n"
@@ -43,13 +45,14 @@ static void predict_usage(FILE *out)
 
 typedef struct predict_options {
     const char *model, *data, *label, *format, *output, *nthread, *device, *qid;
+    const char *base_margin;
     int no_header, margin, rounds, bad_numbers;
 } predict_options;
 
 static int parse_args(int argc, char **argv, predict_options *o)
 {
     enum { OPT_NO_HEADER = 256, OPT_MARGIN, OPT_ROUNDS, OPT_DEVICE, OPT_BAD_NUMBERS,
-           OPT_QID };
+           OPT_QID, OPT_BASE_MARGIN };
     static const struct option longopts[] = {
         {"model", required_argument, 0, 'm'},  {"data", required_argument, 0, 'd'},
         {"label", required_argument, 0, 'l'},  {"format", required_argument, 0, 'f'},
@@ -60,6 +63,7 @@ static int parse_args(int argc, char **argv, predict_options *o)
         {"device", required_argument, 0, OPT_DEVICE},
         {"bad-numbers", required_argument, 0, OPT_BAD_NUMBERS},
         {"qid", required_argument, 0, OPT_QID},
+        {"base-margin", required_argument, 0, OPT_BASE_MARGIN},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -76,6 +80,7 @@ static int parse_args(int argc, char **argv, predict_options *o)
         case OPT_ROUNDS: o->rounds = atoi(optarg); break;
         case OPT_DEVICE: o->device = optarg; break;
         case OPT_QID: o->qid = optarg; break;
+        case OPT_BASE_MARGIN: o->base_margin = optarg; break;
         case OPT_BAD_NUMBERS:
             if (cli_parse_bad_numbers("predict", optarg, &o->bad_numbers)) return 2;
             break;
@@ -184,7 +189,8 @@ int cmd_predict(int argc, char **argv)
     cli_data data = {.format = o.format, .label = o.label ? o.label : "none",
                      .no_header = o.no_header, .bad_numbers = o.bad_numbers,
                      .numeric = numeric, .categorical = categorical,
-                     .num_features = gpulayer_booster_num_features(b), .qid = o.qid};
+                     .num_features = gpulayer_booster_num_features(b), .qid = o.qid,
+                     .base_margin = o.base_margin};
     if (cli_read_data(o.data, &data, &ds) != GPULAYER_OK) {
         rc = cli_fail("predict", NULL);
         goto done;

@@ -15,6 +15,7 @@
 typedef struct train_options {
     const char *data, *label, *format, *weight, *ignore, *model;
     const char *model_in; /* continued training: the model to add rounds to */
+    const char *base_margin; /* base margins of --data's rows */
     int no_header;
     int bad_numbers;
     char **categorical; /* --categorical, split */
@@ -68,6 +69,9 @@ static void train_usage(FILE *out)
 "                       its categories map through the training dictionary\n"
 "  --valid-group FILE   group sizes of a --valid set (repeatable: the i-th\n"
 "                       belongs to the i-th --valid)\n"
+"  --base-margin FILE   each --data row's starting margin in place of the\n"
+"                       base score (XGBoost's base_margin): one line a row,\n"
+"                       one value (or one an output, comma-separated)\n"
 "model and device:\n"
 "  --model FILE         where to save the model (default: model.json)\n"
 "  --model-in FILE      continue training this model: its cuts, base score\n"
@@ -282,7 +286,7 @@ static int parse_args(int argc, char **argv, train_options *o)
 {
     enum { OPT_NUM_ROUND = 256, OPT_MAX_DEPTH, OPT_EARLY, OPT_CONFIG, OPT_NO_HEADER,
            OPT_DIST, OPT_DIST_TIMEOUT, OPT_CATEGORICAL, OPT_BAD_NUMBERS, OPT_QID,
-           OPT_GROUP, OPT_VALID_GROUP, OPT_MODEL_IN };
+           OPT_GROUP, OPT_VALID_GROUP, OPT_MODEL_IN, OPT_BASE_MARGIN };
     static const struct option longopts[] = {
         {"data", required_argument, 0, 'd'},   {"label", required_argument, 0, 'l'},
         {"format", required_argument, 0, 'f'}, {"weight", required_argument, 0, 'w'},
@@ -303,6 +307,7 @@ static int parse_args(int argc, char **argv, train_options *o)
         {"group", required_argument, 0, OPT_GROUP},
         {"valid-group", required_argument, 0, OPT_VALID_GROUP},
         {"model-in", required_argument, 0, OPT_MODEL_IN},
+        {"base-margin", required_argument, 0, OPT_BASE_MARGIN},
         {"quiet", no_argument, 0, 'q'},       {"verbose", no_argument, 0, 'V'},
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     /* The config file is read first so that flags override it. */
@@ -339,6 +344,7 @@ static int parse_args(int argc, char **argv, train_options *o)
         case OPT_GROUP: rc = set_option(o, "group", optarg); break;
         case OPT_VALID_GROUP: rc = set_option(o, "valid_group", optarg); break;
         case OPT_MODEL_IN: o->model_in = optarg; break;
+        case OPT_BASE_MARGIN: o->base_margin = optarg; break;
         case OPT_DIST:
             if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
                 fprintf(stderr, "gpulayer train: --dist expects auto, on or off\n");
@@ -463,6 +469,7 @@ static gpulayer_status read_shard(const train_options *o, int rank, int size,
     if (st == GPULAYER_OK && o->group && pattern)
         st = gpulayer_dist_shard_path(o->group, rank, &group);
     cli_data d = data_options(o, 0, group ? group : o->group);
+    d.base_margin = o->base_margin; /* whole-file rows: sliced with them */
     if (st == GPULAYER_OK) st = cli_read_data(*path_out, &d, out);
     gpulayer_free_buffer(group);
     if (st == GPULAYER_OK && !pattern && size > 1) st = gpulayer_dist_keep_slice(*out);

@@ -103,6 +103,10 @@ typedef struct gpulayer_read_options {
      * format; the sizes must add up to the row count. */
     const char *qid_column;
     const char *group_file;
+    /* Each row's base margins (gpulayer_dataset_set_base_margin): a file of
+     * one line a row, its values separated by commas, tabs or blanks (one,
+     * or one an output); NULL or "" = none. */
+    const char *base_margin_file;
 } gpulayer_read_options;
 
 enum { GPULAYER_BAD_NUMBERS_ERROR = 0, GPULAYER_BAD_NUMBERS_MISSING = 1 };

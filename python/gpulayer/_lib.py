@@ -90,6 +90,7 @@ class ReadOptions(Structure):
         ("categorical_columns", POINTER(c_char_p)),
         ("qid_column", c_char_p),
         ("group_file", c_char_p),
+        ("base_margin_file", c_char_p),
     ]
 
 

@@ -565,6 +565,7 @@ class Dataset:
         numeric_columns: Sequence[str] | None = None,
         qid_column: str | int | None = None,
         group_file: str | os.PathLike | None = None,
+        base_margin_file: str | os.PathLike | None = None,
     ) -> "Dataset":
         """Read a CSV, TSV (optionally gzip-compressed) or LibSVM file.
 
@@ -587,6 +588,8 @@ class Dataset:
         one query must be together with ids non-decreasing; LibSVM files
         give ``qid:N`` tokens instead. ``group_file`` is a file of group
         sizes, one a line (LightGBM's query file), for any format.
+        ``base_margin_file`` holds each row's base margins, one line a row
+        (see ``base_margin`` of the constructor).
         """
         _check_bad_numbers(bad_numbers)
         try:
@@ -607,6 +610,8 @@ class Dataset:
             bad_numbers=_lib.BAD_NUMBERS[bad_numbers],
             qid_column=_lib.encode(None if qid_column is None else str(qid_column)),
             group_file=_lib.encode(None if group_file is None else os.fspath(group_file)),
+            base_margin_file=_lib.encode(None if base_margin_file is None
+                                         else os.fspath(base_margin_file)),
         )
         keep = []
         for field, names in (("numeric_columns", numeric_columns),

@@ -354,6 +354,13 @@ gpulayer_status gpulayer_dataset_read_file(const char *path,
             *out = NULL;
         }
     }
+    if (st == GPULAYER_OK && opts->base_margin_file && opts->base_margin_file[0]) {
+        st = gpl_dataset_read_base_margin_file(*out, opts->base_margin_file);
+        if (st != GPULAYER_OK) {
+            gpulayer_dataset_free(*out);
+            *out = NULL;
+        }
+    }
     return st;
 }
 

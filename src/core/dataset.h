@@ -119,6 +119,9 @@ gpulayer_status gpl_groups_from_sizes(const int64_t *sizes, int64_t num_groups,
 /* Reads a group file (one size a line, LightGBM's query file) into ds's
  * groups. */
 gpulayer_status gpl_dataset_read_group_file(gpulayer_dataset *ds, const char *path);
+/* Base margins from a file (reader_margin.c): one line a row of ds, the
+ * row's values separated by commas, tabs or blanks. */
+gpulayer_status gpl_dataset_read_base_margin_file(gpulayer_dataset *ds, const char *path);
 /* The groups of rows [first, first + count) of ds, in place: refused when
  * a query would be cut, naming the query and its rows. */
 gpulayer_status gpl_dataset_keep_groups(gpulayer_dataset *ds, int64_t first,

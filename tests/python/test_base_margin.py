@@ -61,3 +61,40 @@ def test_multiclass_margins_and_errors(data):
     bad[3] = np.nan
     with pytest.raises(InvalidArgumentError, match="base_margin"):
         gpulayer.Dataset(X, base_margin=bad)
+
+
+def test_command_base_margin_files(tmp_path, data):
+    import os
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    cli = os.environ.get("GPULAYER_CLI", os.path.join(root, "build", "gpulayer"))
+    X, y, prior = data
+    csv = tmp_path / "train.csv"
+    np.savetxt(csv, np.column_stack([y, X]), delimiter=",", header="y,a,b,c,d", comments="",
+               fmt="%.8g")
+    margins = tmp_path / "margins.txt"
+    np.savetxt(margins, prior, fmt="%.9g")
+    model = tmp_path / "m.json"
+    r = subprocess.run([cli, "train", "--data", str(csv), "--label", "y", "--objective",
+                        "binary:logistic", "--num-round", "10", "--max-depth", "3",
+                        "--nthread", "2", "--device", "cpu", "--base-margin", str(margins),
+                        "--model", str(model), "--quiet"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    ours = gpulayer.train(PARAMS, gpulayer.Dataset(
+        np.loadtxt(csv, delimiter=",", skiprows=1)[:, 1:].astype(np.float32), label=y,
+        base_margin=np.loadtxt(margins).astype(np.float32), feature_names=list("abcd")), 10)
+    assert trees(gpulayer.Booster(model_file=model)) == trees(ours)
+    out = tmp_path / "pred.csv"
+    r = subprocess.run([cli, "predict", "--model", str(model), "--data", str(csv), "--label",
+                        "y", "--base-margin", str(margins), "--margin", "--output", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    got = np.loadtxt(out, ndmin=1).astype(np.float32)  # one margin a line, no header
+    want = ours.predict(gpulayer.Dataset(X, base_margin=prior), output_margin=True)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("0.5\nnope\n")
+    r = subprocess.run([cli, "predict", "--model", str(model), "--data", str(csv), "--label",
+                        "y", "--base-margin", str(bad), "--output", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "bad.txt:2: 'nope' is not a finite number" in r.stderr
