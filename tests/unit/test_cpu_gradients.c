@@ -13,6 +13,38 @@
 
 enum { ROWS = 255 };
 
+/* The request's quantized pairs, one row a bin of the root histogram. */
+static void root_pairs(gpl_backend *be, const gpl_gradient_request *req, gpl_grad_pair *hist,
+                       gpl_quant_scale *scale)
+{
+    assert_int_equal(be->ops->compute_gradients(be, req, scale), GPULAYER_OK);
+    assert_int_equal(be->ops->begin_tree(be), GPULAYER_OK);
+    int32_t root = 0;
+    assert_int_equal(be->ops->build_histograms(be, &root, 1), GPULAYER_OK);
+    assert_int_equal(be->ops->read_histogram(be, 0, hist), GPULAYER_OK);
+    assert_int_equal(be->ops->release_histograms(be, &root, 1), GPULAYER_OK);
+}
+
+/* The pairs against the scalar gradients g and h, and the scales. */
+static void check_pairs(const gpl_grad_pair *hist, const double *g, const double *h,
+                        gpl_quant_scale scale, const char *what, int which)
+{
+    double max_g = 0, max_h = 0;
+    for (int r = 0; r < ROWS; r++) {
+        if (fabs(g[r]) > max_g) max_g = fabs(g[r]);
+        if (h[r] > max_h) max_h = h[r];
+    }
+    assert_true(scale.grad == gpl_quant_scale_for(max_g, ROWS));
+    assert_true(scale.hess == gpl_quant_scale_for(max_h, ROWS));
+    for (int r = 0; r < ROWS; r++)
+        if (hist[r + 1].grad != gpl_quantize(g[r], scale.grad) ||
+            hist[r + 1].hess != gpl_quantize(h[r], scale.hess))
+            fail_msg("%s %d, row %d: (%lld, %lld) vs (%lld, %lld)", what, which, r,
+                     (long long)hist[r + 1].grad, (long long)hist[r + 1].hess,
+                     (long long)gpl_quantize(g[r], scale.grad),
+                     (long long)gpl_quantize(h[r], scale.hess));
+}
+
 static void check_objective(gpl_objective_kind kind, double param, unsigned seed, int weighted)
 {
     static uint8_t bins[ROWS];
@@ -41,29 +73,13 @@ static void check_objective(gpl_objective_kind kind, double param, unsigned seed
     assert_int_equal(be->ops->set_margins(be, margins), GPULAYER_OK);
     gpl_gradient_request req = {kind, 1, 0, 0, 0, 1.0f, param, {0}};
     gpl_quant_scale scale;
-    assert_int_equal(be->ops->compute_gradients(be, &req, &scale), GPULAYER_OK);
-    assert_int_equal(be->ops->begin_tree(be), GPULAYER_OK);
-    int32_t root = 0;
-    assert_int_equal(be->ops->build_histograms(be, &root, 1), GPULAYER_OK);
     gpl_grad_pair hist[ROWS + 1];
-    assert_int_equal(be->ops->read_histogram(be, 0, hist), GPULAYER_OK);
-    double g[ROWS], h[ROWS], max_g = 0, max_h = 0;
-    for (int r = 0; r < ROWS; r++) {
+    root_pairs(be, &req, hist, &scale);
+    double g[ROWS], h[ROWS];
+    for (int r = 0; r < ROWS; r++)
         gpl_objective_single(kind, margins[r], label[r], weighted ? weight[r] : 1.0f, param,
                              &g[r], &h[r]);
-        if (fabs(g[r]) > max_g) max_g = fabs(g[r]);
-        if (h[r] > max_h) max_h = h[r];
-    }
-    assert_true(scale.grad == gpl_quant_scale_for(max_g, ROWS));
-    assert_true(scale.hess == gpl_quant_scale_for(max_h, ROWS));
-    for (int r = 0; r < ROWS; r++) {
-        if (hist[r + 1].grad != gpl_quantize(g[r], scale.grad) ||
-            hist[r + 1].hess != gpl_quantize(h[r], scale.hess))
-            fail_msg("objective %d, row %d: (%lld, %lld) vs (%lld, %lld)", (int)kind, r,
-                     (long long)hist[r + 1].grad, (long long)hist[r + 1].hess,
-                     (long long)gpl_quantize(g[r], scale.grad),
-                     (long long)gpl_quantize(h[r], scale.hess));
-    }
+    check_pairs(hist, g, h, scale, "objective", (int)kind);
     gpl_backend_destroy(be);
 }
 
@@ -105,32 +121,16 @@ static void check_softmax(unsigned seed, int weighted, int32_t K)
     for (int32_t k = 0; k < K; k++) {
         gpl_gradient_request req = {GPL_OBJ_SOFTMAX, K, k, 0, 1, 1.0f, 0.0, {0}};
         gpl_quant_scale scale;
-        assert_int_equal(be->ops->compute_gradients(be, &req, &scale), GPULAYER_OK);
-        assert_int_equal(be->ops->begin_tree(be), GPULAYER_OK);
-        int32_t root = 0;
-        assert_int_equal(be->ops->build_histograms(be, &root, 1), GPULAYER_OK);
         gpl_grad_pair hist[ROWS + 1];
-        assert_int_equal(be->ops->read_histogram(be, 0, hist), GPULAYER_OK);
-        double g[ROWS], h[ROWS], max_g = 0, max_h = 0;
+        root_pairs(be, &req, hist, &scale);
+        double g[ROWS], h[ROWS];
         for (int r = 0; r < ROWS; r++) {
             double top, sum;
             gpl_softmax_normalizer(margins + r * K, K, &top, &sum);
             gpl_objective_softmax(margins[r * K + k], top, sum, k, label[r],
                                   weighted ? weight[r] : 1.0f, &g[r], &h[r]);
-            if (fabs(g[r]) > max_g) max_g = fabs(g[r]);
-            if (h[r] > max_h) max_h = h[r];
         }
-        assert_true(scale.grad == gpl_quant_scale_for(max_g, ROWS));
-        assert_true(scale.hess == gpl_quant_scale_for(max_h, ROWS));
-        for (int r = 0; r < ROWS; r++)
-            if (hist[r + 1].grad != gpl_quantize(g[r], scale.grad) ||
-                hist[r + 1].hess != gpl_quantize(h[r], scale.hess))
-                fail_msg("class %d, row %d: (%lld, %lld) vs (%lld, %lld)", k, r,
-                         (long long)hist[r + 1].grad, (long long)hist[r + 1].hess,
-                         (long long)gpl_quantize(g[r], scale.grad),
-                         (long long)gpl_quantize(h[r], scale.hess));
-        int32_t node = 0;
-        assert_int_equal(be->ops->release_histograms(be, &node, 1), GPULAYER_OK);
+        check_pairs(hist, g, h, scale, "class", k);
     }
     gpl_backend_destroy(be);
 }
