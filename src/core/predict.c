@@ -320,31 +320,33 @@ static gpulayer_status predict_device(const gpl_model *m, const gpl_infer_forest
     return st;
 }
 
-static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset *ds,
-                                     int margin, int32_t num_rounds, int nthread,
-                                     const char *device, float *out)
+int32_t gpl_predict_num_trees(const gpl_model *m, int32_t num_rounds)
 {
-    const int32_t F = m->num_features, K = m->num_outputs;
+    int32_t rounds = gpl_model_num_rounds(m);
+    if (num_rounds <= 0 && m->best_round >= 0) num_rounds = m->best_round + 1;
+    if (num_rounds > 0 && num_rounds < rounds) rounds = num_rounds;
+    return rounds * m->num_outputs;
+}
+
+void gpl_predict_columns_free(const gpl_model *m, const float **columns, float **owned)
+{
+    if (owned)
+        for (int32_t f = 0; f < m->num_features; f++) free(owned[f]);
+    free(owned);
+    free(columns);
+}
+
+gpulayer_status gpl_predict_columns(const gpl_model *m, const gpulayer_dataset *ds,
+                                    const float ***columns_out, float ***owned_out)
+{
+    const int32_t F = m->num_features;
+    *columns_out = NULL;
+    *owned_out = NULL;
     if (ds->num_cols != F)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "%s%shas %d columns but the model was trained on %d "
                          "features", ds->source ? ds->source : "",
                          ds->source ? " " : "the data ", ds->num_cols, F);
-    char accelerator[32];
-    int index;
-    GPL_CHECK(predict_place(device, accelerator, sizeof accelerator, &index, 0));
-    GPL_CHECK(gpl_dataset_check_base_margin(ds, K, ds->source ? ds->source : "the data"));
-    if (ds->base_margin && strcmp(accelerator, "cpu") != 0)
-        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "prediction on device '%s': data with base margins are predicted on "
-                         "the CPU only; use device cpu", device);
-    int32_t rounds = gpl_model_num_rounds(m);
-    if (num_rounds <= 0 && m->best_round >= 0) num_rounds = m->best_round + 1;
-    if (num_rounds > 0 && num_rounds < rounds) rounds = num_rounds;
-    const int32_t num_trees = rounds * K;
-    const int32_t width = gpl_model_prediction_width(m, margin);
-    int nt = nthread > 0 ? nthread : omp_get_max_threads();
-
     /* Categorical columns whose codes need translating, gathered into a
      * view of the data with the translated columns swapped in. */
     const float **columns = malloc(sizeof(float *) * (size_t)(F ? F : 1));
@@ -359,6 +361,36 @@ static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset 
         owned[f] = translate_categories(m, ds, f, &st);
         columns[f] = owned[f] ? owned[f] : ds->values + (int64_t)f * ds->num_rows;
     }
+    if (st != GPULAYER_OK) {
+        gpl_predict_columns_free(m, columns, owned);
+        return st;
+    }
+    *columns_out = columns;
+    *owned_out = owned;
+    return GPULAYER_OK;
+}
+
+static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset *ds,
+                                     int margin, int32_t num_rounds, int nthread,
+                                     const char *device, float *out)
+{
+    const int32_t F = m->num_features, K = m->num_outputs;
+    const float **columns = NULL;
+    float **owned = NULL;
+    GPL_CHECK(gpl_predict_columns(m, ds, &columns, &owned));
+    char accelerator[32];
+    int index;
+    gpulayer_status st = predict_place(device, accelerator, sizeof accelerator, &index, 0);
+    if (st == GPULAYER_OK)
+        st = gpl_dataset_check_base_margin(ds, K, ds->source ? ds->source : "the data");
+    if (st == GPULAYER_OK && ds->base_margin && strcmp(accelerator, "cpu") != 0)
+        st = gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                       "prediction on device '%s': data with base margins are predicted on "
+                       "the CPU only; use device cpu", device);
+    const int32_t num_trees = gpl_predict_num_trees(m, num_rounds);
+    const int32_t width = gpl_model_prediction_width(m, margin);
+    int nt = nthread > 0 ? nthread : omp_get_max_threads();
+
     gpl_infer_forest forest = {0};
     if (st == GPULAYER_OK) st = gpl_infer_forest_build(m, num_trees, &forest);
     if (st == GPULAYER_OK && strcmp(accelerator, "cpu") != 0) {
@@ -399,9 +431,7 @@ static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset 
             gpl_error(st, "out of host memory for prediction buffers");
         gpl_infer_forest_free(&forest);
     }
-    for (int32_t f = 0; f < F; f++) free(owned[f]);
-    free(owned);
-    free(columns);
+    gpl_predict_columns_free(m, columns, owned);
     return st;
 }
 

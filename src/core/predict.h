@@ -8,6 +8,16 @@
 #include "binning.h"
 #include "model.h"
 
+/* Whether a split node sends a row whose bin of the node's feature is b
+ * to its left child: bin 0 (missing) where missing values learned to go,
+ * a category by the node's set, a value bin by its split bin. */
+static inline int gpl_node_goes_left(const gpl_tree_node *n, int b)
+{
+    return b == 0 ? n->default_left
+           : n->categorical ? gpl_cat_set_has(n->left_set, (uint32_t)b)
+                            : b <= n->split_bin;
+}
+
 /* The index of the leaf a tree sends a row of bins to (num_features
  * bytes). */
 static inline int32_t gpl_tree_leaf_index(const gpl_tree *t, const uint8_t *row)
@@ -16,11 +26,7 @@ static inline int32_t gpl_tree_leaf_index(const gpl_tree *t, const uint8_t *row)
     int32_t i = 0;
     while (nodes[i].left >= 0) {
         const gpl_tree_node *n = &nodes[i];
-        int b = row[n->feature];
-        int left = b == 0 ? n->default_left
-                   : n->categorical ? gpl_cat_set_has(n->left_set, (uint32_t)b)
-                                    : b <= n->split_bin;
-        i = left ? n->left : n->right;
+        i = gpl_node_goes_left(n, row[n->feature]) ? n->left : n->right;
     }
     return i;
 }
@@ -52,5 +58,17 @@ void gpl_infer_forest_free(gpl_infer_forest *f);
 void gpl_predict_block(const gpl_model *m, const gpl_infer_forest *forest,
                        const gpl_padded_cuts *padded, const float *const *columns, int64_t n,
                        const float *base, int margin, uint8_t *bins, float *o, float *out);
+
+/* The number of trees a prediction of num_rounds rounds uses: all, or up
+ * to the best round when num_rounds <= 0 and early stopping found one. */
+int32_t gpl_predict_num_trees(const gpl_model *m, int32_t num_rounds);
+
+/* The columns of ds as the model reads them (columns[f], num_rows values):
+ * the data's own, or a copy in owned[f] when categorical codes need
+ * translating to the model's dictionary. Checks the column count; free
+ * with gpl_predict_columns_free. */
+gpulayer_status gpl_predict_columns(const gpl_model *m, const gpulayer_dataset *ds,
+                                    const float ***columns, float ***owned);
+void gpl_predict_columns_free(const gpl_model *m, const float **columns, float **owned);
 
 #endif
