@@ -412,6 +412,29 @@ GPULAYER_API gpulayer_status gpulayer_booster_predict_dense(
     int32_t num_cols, gpulayer_layout layout, int flags, int32_t num_rounds,
     float *out, int64_t out_len);
 
+/* Flags of gpulayer_booster_predict_contribs. */
+typedef enum gpulayer_contribs_flags {
+    GPULAYER_CONTRIBS_EXACT = 0, /* TreeSHAP (path dependent)          */
+    GPULAYER_CONTRIBS_APPROX = 1 /* Saabas: value changes along the path */
+} gpulayer_contribs_flags;
+
+/* Per-feature contributions of every row of ds to its margins (SHAP
+ * values, as XGBoost's pred_contribs): out holds num_rows x num_outputs x
+ * (num_features + 1) floats, row-major, the last of each output's values
+ * the bias (the base margin plus the trees' expected values), so that a
+ * row's values of an output sum to its margin. Computed on the CPU with
+ * the booster's nthread; num_rounds as for gpulayer_booster_predict. */
+GPULAYER_API gpulayer_status gpulayer_booster_predict_contribs(
+    const gpulayer_booster *b, const gpulayer_dataset *ds, int flags,
+    int32_t num_rounds, float *out, int64_t out_len);
+/* SHAP interaction values (XGBoost's pred_interactions): num_rows x
+ * num_outputs x (num_features + 1) x (num_features + 1) floats; each row
+ * of a matrix sums to that feature's contribution, the diagonal holding
+ * what the pairs leave. flags: 0 (reserved). */
+GPULAYER_API gpulayer_status gpulayer_booster_predict_interactions(
+    const gpulayer_booster *b, const gpulayer_dataset *ds, int flags,
+    int32_t num_rounds, float *out, int64_t out_len);
+
 /* A model prepared for many small predictions (one request at a time in
  * a service): the trees flattened and the cuts padded once, instead of on
  * every gpulayer_booster_predict call. The predictor keeps its own copy of

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "shap.h"
 
 const char *gpulayer_version(void) { return GPULAYER_VERSION; }
 
@@ -134,4 +135,46 @@ gpulayer_status gpulayer_booster_predict_dense(const gpulayer_booster *b,
     gpulayer_status st = gpulayer_booster_predict(b, ds, flags, num_rounds, out, out_len);
     gpulayer_dataset_free(ds);
     return st;
+}
+
+static gpulayer_status predict_shap(const gpulayer_booster *b, const gpulayer_dataset *ds,
+                                    gpl_shap_kind kind, int32_t num_rounds, float *out,
+                                    int64_t out_len, const char *fn)
+{
+    if (!b || !ds || !out)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s: NULL argument", fn);
+    if (!b->model)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "the booster has no model: train or load one first");
+    const int64_t need = ds->num_rows * gpl_shap_row_width(b->model, kind);
+    if (out_len < need)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "output buffer holds %lld values, %lld needed",
+                         (long long)out_len, (long long)need);
+    return gpl_shap_dataset(b->model, ds, kind, num_rounds, b->params.nthread, out);
+}
+
+gpulayer_status gpulayer_booster_predict_contribs(const gpulayer_booster *b,
+                                                  const gpulayer_dataset *ds, int flags,
+                                                  int32_t num_rounds, float *out,
+                                                  int64_t out_len)
+{
+    if (flags & ~GPULAYER_CONTRIBS_APPROX)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "gpulayer_booster_predict_contribs: unknown flags %d", flags);
+    return predict_shap(b, ds, flags & GPULAYER_CONTRIBS_APPROX ? GPL_SHAP_APPROX
+                                                                : GPL_SHAP_EXACT,
+                        num_rounds, out, out_len, "gpulayer_booster_predict_contribs");
+}
+
+gpulayer_status gpulayer_booster_predict_interactions(const gpulayer_booster *b,
+                                                      const gpulayer_dataset *ds, int flags,
+                                                      int32_t num_rounds, float *out,
+                                                      int64_t out_len)
+{
+    if (flags != 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "gpulayer_booster_predict_interactions: unknown flags %d", flags);
+    return predict_shap(b, ds, GPL_SHAP_INTERACTIONS, num_rounds, out, out_len,
+                        "gpulayer_booster_predict_interactions");
 }

@@ -1,0 +1,396 @@
+/* shap.c -- contributions of features to margins on the CPU. Rows are
+ * binned with the model's cuts a block at a time, and every split decides
+ * a row's child with gpl_node_goes_left, so the paths walked are the ones
+ * prediction takes. Sums are kept in doubles and written as floats. */
+#include "shap.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "binning.h"
+#include "dataset.h"
+#include "error.h"
+#include "predict.h"
+
+#define SHAP_BLOCK_ROWS 64
+
+/* What the walks need beyond the trees: every node's expected value (the
+ * cover-weighted mean of its subtree's leaves), and for interactions the
+ * distinct features each tree splits on. */
+typedef struct shap_forest {
+    int32_t num_trees;
+    int64_t *first;      /* num_trees + 1: where tree t's nodes start */
+    double *mean;        /* one a node                                */
+    int32_t max_depth;
+    int64_t *feat_first; /* num_trees + 1, into features              */
+    int32_t *features;
+} shap_forest;
+
+static void shap_forest_free(shap_forest *f)
+{
+    free(f->first);
+    free(f->mean);
+    free(f->feat_first);
+    free(f->features);
+    memset(f, 0, sizeof *f);
+}
+
+/* Fills mean[] for the subtree at node; returns its depth. */
+static int32_t fill_means(const gpl_tree_node *nodes, int32_t node, double *mean)
+{
+    const gpl_tree_node *n = &nodes[node];
+    if (n->left < 0) {
+        mean[node] = n->leaf_value;
+        return 0;
+    }
+    int32_t dl = fill_means(nodes, n->left, mean), dr = fill_means(nodes, n->right, mean);
+    mean[node] = (mean[n->left] * nodes[n->left].cover + mean[n->right] * nodes[n->right].cover) /
+                 n->cover;
+    return 1 + (dl > dr ? dl : dr);
+}
+
+static gpulayer_status shap_forest_build(const gpl_model *m, int32_t num_trees, shap_forest *f)
+{
+    memset(f, 0, sizeof *f);
+    const int32_t F = m->num_features;
+    int64_t total = 0;
+    for (int32_t t = 0; t < num_trees; t++) total += m->trees[t].num_nodes;
+    f->num_trees = num_trees;
+    f->first = gpl_malloc(sizeof(int64_t) * (size_t)(num_trees + 1), "SHAP tree offsets");
+    f->mean = gpl_malloc(sizeof(double) * (size_t)(total ? total : 1), "SHAP node means");
+    f->feat_first = gpl_malloc(sizeof(int64_t) * (size_t)(num_trees + 1), "SHAP tree offsets");
+    f->features = gpl_malloc(sizeof(int32_t) * (size_t)(total ? total : 1), "SHAP features");
+    uint8_t *seen = gpl_calloc((size_t)(F ? F : 1), 1, "SHAP features");
+    if (!f->first || !f->mean || !f->feat_first || !f->features || !seen) {
+        free(seen);
+        shap_forest_free(f);
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    int64_t at = 0, nf = 0;
+    for (int32_t t = 0; t < num_trees; t++) {
+        const gpl_tree *tree = &m->trees[t];
+        f->first[t] = at;
+        f->feat_first[t] = nf;
+        int32_t d = fill_means(tree->nodes, 0, f->mean + at);
+        if (d > f->max_depth) f->max_depth = d;
+        for (int32_t i = 0; i < tree->num_nodes; i++) {
+            int32_t feature = tree->nodes[i].feature;
+            if (tree->nodes[i].left >= 0 && !seen[feature]) {
+                seen[feature] = 1;
+                f->features[nf++] = feature;
+            }
+        }
+        for (int64_t i = f->feat_first[t]; i < nf; i++) seen[f->features[i]] = 0;
+        at += tree->num_nodes;
+    }
+    f->first[num_trees] = at;
+    f->feat_first[num_trees] = nf;
+    free(seen);
+    return GPULAYER_OK;
+}
+
+/* One feature on the path from the root (Algorithm 2's m): the fraction
+ * of the training cover that goes where the path goes (zero), whether the
+ * row goes there (one), and the weight of the subsets of that size. */
+typedef struct shap_path {
+    int32_t feature;
+    double zero;
+    double one;
+    double weight;
+} shap_path;
+
+/* Path elements a walk of a tree of depth d needs: each level copies the
+ * path of its parent, at most d + 2 long. */
+static size_t shap_path_capacity(int32_t d)
+{
+    return (size_t)(d + 2) * (size_t)(d + 3) / 2 + 1;
+}
+
+static void path_extend(shap_path *p, int32_t depth, double zero, double one, int32_t feature)
+{
+    p[depth] = (shap_path){feature, zero, one, depth == 0 ? 1.0 : 0.0};
+    const double inv = 1.0 / (depth + 1);
+    for (int32_t i = depth - 1; i >= 0; i--) {
+        p[i + 1].weight += one * p[i].weight * (i + 1) * inv;
+        p[i].weight = zero * p[i].weight * (depth - i) * inv;
+    }
+}
+
+static void path_unwind(shap_path *p, int32_t depth, int32_t k)
+{
+    const double one = p[k].one, zero = p[k].zero;
+    double next = p[depth].weight;
+    for (int32_t i = depth - 1; i >= 0; i--) {
+        if (one != 0) {
+            const double w = p[i].weight;
+            p[i].weight = next * (depth + 1) / ((i + 1) * one);
+            next = w - p[i].weight * zero * (depth - i) / (depth + 1);
+        } else {
+            p[i].weight = p[i].weight * (depth + 1) / (zero * (depth - i));
+        }
+    }
+    for (int32_t i = k; i < depth; i++) {
+        p[i].feature = p[i + 1].feature;
+        p[i].zero = p[i + 1].zero;
+        p[i].one = p[i + 1].one;
+    }
+}
+
+/* The total weight of the path with element k taken out, without
+ * changing the path. */
+static double path_unwound_sum(const shap_path *p, int32_t depth, int32_t k)
+{
+    const double one = p[k].one, zero = p[k].zero;
+    double next = p[depth].weight, total = 0;
+    for (int32_t i = depth - 1; i >= 0; i--) {
+        if (one != 0) {
+            const double w = next * (depth + 1) / ((i + 1) * one);
+            total += w;
+            next = p[i].weight - w * zero * (depth - i) / (depth + 1);
+        } else if (zero != 0) {
+            total += p[i].weight / zero * (depth + 1) / (depth - i);
+        }
+    }
+    return total;
+}
+
+/* One row through one tree. condition > 0: the values with feature
+ * condition_feature always present, < 0: always absent, 0: plain SHAP. */
+typedef struct shap_walk {
+    const gpl_tree_node *nodes;
+    const uint8_t *row;
+    double *phi;
+    int condition;
+    int32_t condition_feature;
+} shap_walk;
+
+static void tree_shap(const shap_walk *w, int32_t node, shap_path *parent, int32_t depth,
+                      double zero, double one, int32_t feature, double condition_fraction)
+{
+    if (condition_fraction == 0) return;
+    shap_path *path = parent + depth + 1;
+    memcpy(path, parent, sizeof *path * (size_t)(depth + 1));
+    if (w->condition == 0 || w->condition_feature != feature)
+        path_extend(path, depth, zero, one, feature);
+    const gpl_tree_node *n = &w->nodes[node];
+    if (n->left < 0) {
+        const double scale = n->leaf_value * condition_fraction;
+        for (int32_t i = 1; i <= depth; i++)
+            w->phi[path[i].feature] +=
+                path_unwound_sum(path, depth, i) * (path[i].one - path[i].zero) * scale;
+        return;
+    }
+    const int left = gpl_node_goes_left(n, w->row[n->feature]);
+    const int32_t hot = left ? n->left : n->right, cold = left ? n->right : n->left;
+    const double hot_zero = w->nodes[hot].cover / n->cover;
+    const double cold_zero = w->nodes[cold].cover / n->cover;
+    /* A feature split on again: its earlier element is taken out and
+     * its fractions carried into this split's. */
+    double in_zero = 1, in_one = 1;
+    int32_t k = 0;
+    while (k <= depth && path[k].feature != n->feature) k++;
+    if (k <= depth) {
+        in_zero = path[k].zero;
+        in_one = path[k].one;
+        path_unwind(path, depth, k);
+        depth--;
+    }
+    double hot_fraction = condition_fraction, cold_fraction = condition_fraction;
+    if (w->condition > 0 && n->feature == w->condition_feature) {
+        cold_fraction = 0;
+        depth--;
+    } else if (w->condition < 0 && n->feature == w->condition_feature) {
+        hot_fraction *= hot_zero;
+        cold_fraction *= cold_zero;
+        depth--;
+    }
+    tree_shap(w, hot, path, depth + 1, hot_zero * in_zero, in_one, n->feature, hot_fraction);
+    tree_shap(w, cold, path, depth + 1, cold_zero * in_zero, 0, n->feature, cold_fraction);
+}
+
+static void tree_shap_row(const gpl_tree *t, const uint8_t *row, shap_path *buffer, double *phi,
+                          int condition, int32_t condition_feature)
+{
+    shap_walk w = {t->nodes, row, phi, condition, condition_feature};
+    tree_shap(&w, 0, buffer, 0, 1, 1, -1, 1);
+}
+
+/* Saabas: each split's feature gets the change of the expected value
+ * from the node to the child the row takes. */
+static void tree_saabas_row(const gpl_tree *t, const double *mean, const uint8_t *row,
+                            double *phi, int32_t F)
+{
+    const gpl_tree_node *nodes = t->nodes;
+    int32_t i = 0;
+    double v = mean[0];
+    phi[F] += v;
+    while (nodes[i].left >= 0) {
+        const gpl_tree_node *n = &nodes[i];
+        i = gpl_node_goes_left(n, row[n->feature]) ? n->left : n->right;
+        phi[n->feature] += mean[i] - v;
+        v = mean[i];
+    }
+}
+
+/* Buffers of one thread. */
+typedef struct shap_scratch {
+    uint8_t *bins;
+    shap_path *path;
+    double *acc;  /* a row's values, in doubles                  */
+    double *on;   /* interactions: F + 1 each, zero between uses */
+    double *off;
+    double *diag; /* interactions: outputs x (F + 1)             */
+} shap_scratch;
+
+static void scratch_free(shap_scratch *s)
+{
+    free(s->bins);
+    free(s->path);
+    free(s->acc);
+    free(s->on);
+    free(s->off);
+    free(s->diag);
+}
+
+static int scratch_alloc(shap_scratch *s, const gpl_model *m, const shap_forest *f,
+                         gpl_shap_kind kind)
+{
+    const size_t F = (size_t)m->num_features, K = (size_t)m->num_outputs;
+    const size_t width = (size_t)gpl_shap_row_width(m, kind);
+    memset(s, 0, sizeof *s);
+    s->bins = malloc(SHAP_BLOCK_ROWS * (F ? F : 1));
+    s->path = malloc(sizeof(shap_path) * shap_path_capacity(f->max_depth));
+    s->acc = malloc(sizeof(double) * width);
+    if (kind == GPL_SHAP_INTERACTIONS) {
+        s->on = calloc(F + 1, sizeof(double));
+        s->off = calloc(F + 1, sizeof(double));
+        s->diag = malloc(sizeof(double) * K * (F + 1));
+    }
+    return s->bins && s->path && s->acc &&
+           (kind != GPL_SHAP_INTERACTIONS || (s->on && s->off && s->diag));
+}
+
+/* A row's interaction values: for each feature i of a tree, half the
+ * difference of the tree's SHAP values with i present and with i absent
+ * goes to (i, j); the diagonal is what is left of i's SHAP value. */
+static void row_interactions(const gpl_model *m, const shap_forest *f, const uint8_t *row,
+                             shap_scratch *s)
+{
+    const int32_t F = m->num_features, K = m->num_outputs, C = F + 1;
+    memset(s->acc, 0, sizeof(double) * (size_t)K * (size_t)C * (size_t)C);
+    memset(s->diag, 0, sizeof(double) * (size_t)K * (size_t)C);
+    for (int32_t t = 0; t < f->num_trees; t++) {
+        const gpl_tree *tree = &m->trees[t];
+        double *diag = s->diag + (int64_t)(t % K) * C;
+        double *mat = s->acc + (int64_t)(t % K) * C * C;
+        tree_shap_row(tree, row, s->path, diag, 0, 0);
+        diag[F] += f->mean[f->first[t]];
+        const int32_t *feats = f->features + f->feat_first[t];
+        const int64_t nf = f->feat_first[t + 1] - f->feat_first[t];
+        for (int64_t a = 0; a < nf; a++) {
+            const int32_t i = feats[a];
+            tree_shap_row(tree, row, s->path, s->on, 1, i);
+            tree_shap_row(tree, row, s->path, s->off, -1, i);
+            for (int64_t b = 0; b < nf; b++) {
+                const int32_t j = feats[b];
+                if (j != i) mat[(int64_t)i * C + j] += (s->on[j] - s->off[j]) / 2;
+                s->on[j] = s->off[j] = 0;
+            }
+        }
+    }
+    for (int32_t k = 0; k < K; k++) {
+        double *diag = s->diag + (int64_t)k * C, *mat = s->acc + (int64_t)k * C * C;
+        diag[F] += m->base_margin;
+        for (int32_t i = 0; i < C; i++) {
+            double v = diag[i];
+            for (int32_t j = 0; j < C; j++)
+                if (j != i) v -= mat[(int64_t)i * C + j];
+            mat[(int64_t)i * C + i] = v;
+        }
+    }
+}
+
+static void row_values(const gpl_model *m, const shap_forest *f, gpl_shap_kind kind,
+                       const uint8_t *row, shap_scratch *s)
+{
+    const int32_t F = m->num_features, K = m->num_outputs, C = F + 1;
+    if (kind == GPL_SHAP_INTERACTIONS) {
+        row_interactions(m, f, row, s);
+        return;
+    }
+    memset(s->acc, 0, sizeof(double) * (size_t)K * (size_t)C);
+    for (int32_t t = 0; t < f->num_trees; t++) {
+        double *phi = s->acc + (int64_t)(t % K) * C;
+        const double *mean = f->mean + f->first[t];
+        if (kind == GPL_SHAP_APPROX) {
+            tree_saabas_row(&m->trees[t], mean, row, phi, F);
+        } else {
+            tree_shap_row(&m->trees[t], row, s->path, phi, 0, 0);
+            phi[F] += mean[0];
+        }
+    }
+    for (int32_t k = 0; k < K; k++) s->acc[(int64_t)k * C + F] += m->base_margin;
+}
+
+int64_t gpl_shap_row_width(const gpl_model *m, gpl_shap_kind kind)
+{
+    const int64_t C = (int64_t)m->num_features + 1;
+    return m->num_outputs * (kind == GPL_SHAP_INTERACTIONS ? C * C : C);
+}
+
+static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds,
+                                  gpl_shap_kind kind, int32_t num_rounds, int nthread,
+                                  float *out)
+{
+    const int32_t F = m->num_features;
+    const int64_t N = ds->num_rows, width = gpl_shap_row_width(m, kind);
+    const float **columns = NULL;
+    float **owned = NULL;
+    GPL_CHECK(gpl_predict_columns(m, ds, &columns, &owned));
+    shap_forest forest;
+    gpulayer_status st = shap_forest_build(m, gpl_predict_num_trees(m, num_rounds), &forest);
+    gpl_padded_cuts *padded = st == GPULAYER_OK ? gpl_padded_cuts_all(&m->cuts) : NULL;
+    if (st == GPULAYER_OK && !padded) st = GPULAYER_ERR_OUT_OF_MEMORY;
+    const int nt = nthread > 0 ? nthread : omp_get_max_threads();
+    if (st == GPULAYER_OK)
+#pragma omp parallel num_threads(nt)
+    {
+        shap_scratch s;
+        const int ok = scratch_alloc(&s, m, &forest, kind);
+        if (!ok) {
+#pragma omp atomic write
+            st = GPULAYER_ERR_OUT_OF_MEMORY;
+        }
+#pragma omp for schedule(dynamic)
+        for (int64_t start = 0; start < N; start += SHAP_BLOCK_ROWS) {
+            if (!ok) continue;
+            const int64_t n = N - start < SHAP_BLOCK_ROWS ? N - start : SHAP_BLOCK_ROWS;
+            for (int32_t f = 0; f < F; f++)
+                gpl_bin_values(&padded[f], columns[f] + start, n, s.bins + f, F);
+            for (int64_t i = 0; i < n; i++) {
+                row_values(m, &forest, kind, s.bins + i * F, &s);
+                float *o = out + (start + i) * width;
+                for (int64_t j = 0; j < width; j++) o[j] = (float)s.acc[j];
+            }
+        }
+        scratch_free(&s);
+    }
+    if (st != GPULAYER_OK) gpl_error(st, "out of host memory for SHAP values");
+    free(padded);
+    shap_forest_free(&forest);
+    gpl_predict_columns_free(m, columns, owned);
+    return st;
+}
+
+gpulayer_status gpl_shap_dataset(const gpl_model *m, const gpulayer_dataset *ds,
+                                 gpl_shap_kind kind, int32_t num_rounds, int nthread,
+                                 float *out)
+{
+    gpulayer_dataset *dense = NULL;
+    GPL_CHECK(gpl_dataset_dense_copy(ds, &dense));
+    gpulayer_status st = shap_dense(m, dense ? dense : ds, kind, num_rounds, nthread, out);
+    gpulayer_dataset_free(dense);
+    return st;
+}
