@@ -47,6 +47,7 @@ FORMATS = {"auto": 0, "csv": 1, "tsv": 2, "libsvm": 3}
 
 PREDICT_DEFAULT = 0
 PREDICT_MARGIN = 1
+CONTRIBS_APPROX = 1
 
 IMPORTANCE_TYPES = {
     "weight": 0,
@@ -232,6 +233,14 @@ _PROTOTYPES = {
         [_handle, _handle, c_char_p, c_int, c_int32, _floats, c_int64],
     ),
     "gpulayer_booster_set_init_model": (_status, [_handle, _handle]),
+    "gpulayer_booster_predict_contribs": (
+        _status,
+        [_handle, _handle, c_int, c_int32, _floats, c_int64],
+    ),
+    "gpulayer_booster_predict_interactions": (
+        _status,
+        [_handle, _handle, c_int, c_int32, _floats, c_int64],
+    ),
     "gpulayer_booster_predictor_create": (
         _status, [_handle, c_int, c_int32, _out_handle],
     ),

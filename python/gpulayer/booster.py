@@ -273,7 +273,9 @@ class Booster:
 
     def predict(self, data, output_margin: bool = False,
                 iteration_range: tuple[int, int] | None = None,
-                num_rounds: int = 0, device: str = "cpu") -> np.ndarray:
+                num_rounds: int = 0, device: str = "cpu",
+                pred_contribs: bool = False, approx_contribs: bool = False,
+                pred_interactions: bool = False) -> np.ndarray:
         """Predict every row of data (a Dataset or anything Dataset accepts).
 
         Returns float32 values of shape (rows,) when the model has one output
@@ -284,6 +286,14 @@ class Booster:
         was trained with early stopping. ``device`` ("cpu", "cuda[:N]",
         "vulkan[:N]" or "auto") runs binning and the tree walk there, with
         the same output bits as the cpu.
+
+        ``pred_contribs`` gives each feature's contribution to the margin
+        (exact TreeSHAP; Saabas' approximation with ``approx_contribs``),
+        the last column the bias: shape (rows, features + 1), or (rows,
+        outputs, features + 1) for several outputs. ``pred_interactions``
+        gives SHAP interaction values, (rows, features + 1, features + 1)
+        or (rows, outputs, features + 1, features + 1). These run on the
+        cpu only.
         """
         if iteration_range is not None:
             begin, end = iteration_range
@@ -293,6 +303,9 @@ class Booster:
         if num_rounds < 0:
             raise ValueError(f"num_rounds must be >= 0, got {num_rounds}")
         dataset = self._prediction_data(data)
+        if pred_contribs or pred_interactions:
+            return self._predict_shap(dataset, num_rounds, device, approx_contribs,
+                                      pred_interactions)
         flags = _lib.PREDICT_MARGIN if output_margin else _lib.PREDICT_DEFAULT
         width = int(_lib.get().gpulayer_booster_prediction_width(self.handle, flags))
         if width < 1:
@@ -303,6 +316,30 @@ class Booster:
                   _lib.encode(device), flags, int(num_rounds),
                   out.ctypes.data_as(POINTER(c_float)), out.size)
         return out[:, 0] if width == 1 else out
+
+    def _predict_shap(self, dataset, num_rounds: int, device: str, approx: bool,
+                      interactions: bool) -> np.ndarray:
+        if device not in ("cpu", "", None):
+            raise ValueError(f"SHAP values are computed on the cpu only, not on "
+                             f"device {device!r}: use device='cpu'")
+        if interactions and approx:
+            raise ValueError("approx_contribs applies to pred_contribs, not to "
+                             "pred_interactions")
+        lib = _lib.get()
+        outputs = int(lib.gpulayer_booster_prediction_width(self.handle, _lib.PREDICT_MARGIN))
+        if outputs < 1:
+            raise ValueError("the booster has no model: train or load one first")
+        cols = int(lib.gpulayer_booster_num_features(self.handle)) + 1
+        shape = (dataset.num_rows, outputs, cols) + ((cols,) if interactions else ())
+        out = np.empty(shape, dtype=np.float32)
+        ptr = out.ctypes.data_as(POINTER(c_float))
+        if interactions:
+            _lib.call("gpulayer_booster_predict_interactions", self.handle, dataset.handle,
+                      0, int(num_rounds), ptr, out.size)
+        else:
+            _lib.call("gpulayer_booster_predict_contribs", self.handle, dataset.handle,
+                      _lib.CONTRIBS_APPROX if approx else 0, int(num_rounds), ptr, out.size)
+        return out[:, 0] if outputs == 1 else out
 
     def predictor(self, output_margin: bool = False, num_rounds: int = 0) -> "Predictor":
         """The model prepared for many small predictions (a service answering

@@ -1,0 +1,99 @@
+"""SHAP values: contributions and bias add up to the margin, and equal
+XGBoost's pred_contribs / pred_interactions on our XGBoost export of the
+same model."""
+import numpy as np
+import pytest
+
+import gpulayer
+from gpulayer.errors import InvalidArgumentError
+
+xgb = pytest.importorskip("xgboost")
+
+
+def make_data(rows=300, features=6, seed=0, missing=0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(rows, features)).astype(np.float32)
+    score = X[:, 0] + 0.5 * X[:, 1] * X[:, 2] - X[:, 3] ** 2
+    X[rng.random(X.shape) < missing] = np.nan
+    return X, score
+
+
+def train(objective, depth, rounds=8, seed=0, **extra):
+    X, score = make_data(seed=seed)
+    if objective == "binary:logistic":
+        y = (score > 0).astype(np.float32)
+    elif objective == "multi:softprob":
+        y = np.digitize(score, [-1.0, 0.0]).astype(np.float32)
+        extra["num_class"] = 3
+    else:
+        y = score.astype(np.float32)
+    params = dict({"objective": objective, "max_depth": depth, "eta": 0.3,
+                   "nthread": 2, "min_child_weight": 0}, **extra)
+    return gpulayer.train(params, gpulayer.Dataset(X, label=y), num_boost_round=rounds), X
+
+
+def xgb_booster(bst, tmp_path):
+    path = tmp_path / "model.json"
+    bst.export_xgboost(path)
+    return xgb.Booster(model_file=str(path))
+
+
+def close(ours, theirs, scale):
+    """Within 1e-5 relative to the size of the values compared."""
+    tol = 1e-5 * max(1.0, float(np.max(np.abs(scale))))
+    assert ours.shape == theirs.shape
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=tol)
+
+
+CASES = [("binary:logistic", d) for d in (1, 2, 6, 12)] + [
+    ("reg:squarederror", 4), ("reg:squarederror", 12), ("multi:softprob", 5)]
+
+
+@pytest.mark.parametrize("objective,depth", CASES)
+def test_contributions_sum_to_margin(objective, depth):
+    bst, X = train(objective, depth)
+    margin = bst.predict(X, output_margin=True)
+    for approx in (False, True):
+        contribs = bst.predict(X, pred_contribs=True, approx_contribs=approx)
+        close(contribs.sum(axis=-1), margin, margin)
+
+
+@pytest.mark.parametrize("objective,depth", CASES)
+def test_contributions_equal_xgboost(objective, depth, tmp_path):
+    bst, X = train(objective, depth)
+    ref = xgb_booster(bst, tmp_path)
+    d = xgb.DMatrix(X, missing=np.nan)
+    for approx in (False, True):
+        ours = bst.predict(X, pred_contribs=True, approx_contribs=approx)
+        theirs = ref.predict(d, pred_contribs=True, approx_contribs=approx)
+        close(ours, theirs, theirs)
+
+
+def test_contribution_shapes():
+    bst, X = train("multi:softprob", 3, rounds=2)
+    assert bst.predict(X, pred_contribs=True).shape == (len(X), 3, X.shape[1] + 1)
+    bst, X = train("binary:logistic", 3, rounds=2)
+    assert bst.predict(X, pred_contribs=True).shape == (len(X), X.shape[1] + 1)
+    assert bst.predict(X, pred_interactions=True).shape == (
+        len(X), X.shape[1] + 1, X.shape[1] + 1)
+
+
+def test_num_rounds_limits_the_trees():
+    bst, X = train("reg:squarederror", 4, rounds=6)
+    margin = bst.predict(X, output_margin=True, num_rounds=3)
+    contribs = bst.predict(X, pred_contribs=True, num_rounds=3)
+    close(contribs.sum(axis=-1), margin, margin)
+    full = bst.predict(X, output_margin=True)
+    assert np.max(np.abs(full - margin)) > 1e-3
+
+
+def test_device_other_than_cpu_is_refused():
+    bst, X = train("reg:squarederror", 2, rounds=2)
+    with pytest.raises(ValueError, match="cpu only"):
+        bst.predict(X, pred_contribs=True, device="cuda")
+
+
+def test_wrong_column_count_is_an_error():
+    bst, X = train("reg:squarederror", 2, rounds=2)
+    with pytest.raises(InvalidArgumentError, match="columns"):
+        bst.predict(X[:, :3], pred_contribs=True)
