@@ -383,6 +383,15 @@ class _GPULayerModel(BaseEstimator):
         X, _ = self._validate_X(X, reset=False)
         return self._Booster.predict(self._dataset(X), output_margin=output_margin)
 
+    def _predict_contrib(self, X):
+        """SHAP values as LightGBM's pred_contrib gives them: (rows,
+        features + 1), the bias last; several outputs side by side, (rows,
+        outputs * (features + 1))."""
+        check_is_fitted(self, "_Booster")
+        X, _ = self._validate_X(X, reset=False)
+        values = self._Booster.predict(self._dataset(X), pred_contribs=True)
+        return values.reshape(values.shape[0], -1)
+
     def get_booster(self) -> Booster:
         """The trained :class:`gpulayer.Booster`."""
         check_is_fitted(self, "_Booster")
@@ -495,8 +504,11 @@ class GPULayerRegressor(RegressorMixin, _GPULayerModel):
                                              "init_score"),
                          init_model=_either(xgb_model, init_model, "xgb_model", "init_model"))
 
-    def predict(self, X, output_margin=False):
-        """Predicted values for X."""
+    def predict(self, X, output_margin=False, pred_contrib=False):
+        """Predicted values for X; with pred_contrib=True each feature's
+        SHAP value and the bias (last column), summing to the margin."""
+        if pred_contrib:
+            return self._predict_contrib(X)
         return self._predict_raw(X, output_margin=output_margin)
 
 
@@ -563,9 +575,13 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
             )
         return np.column_stack([1.0 - raw, raw])
 
-    def predict(self, X, output_margin=False):
-        """Predicted labels (of the type of classes_), or raw margins with
-        output_margin=True."""
+    def predict(self, X, output_margin=False, pred_contrib=False):
+        """Predicted labels (of the type of classes_), raw margins with
+        output_margin=True, or SHAP values with pred_contrib=True (rows,
+        features + 1; for more than two classes the classes' blocks side by
+        side, as LightGBM gives them)."""
+        if pred_contrib:
+            return self._predict_contrib(X)
         if output_margin:
             return self._predict_raw(X, output_margin=True)
         raw = self._predict_raw(X)
@@ -659,8 +675,11 @@ class GPULayerRanker(_GPULayerModel):
         return self._fit(X, y, weight, eval_pairs, eval_weights, verbose, group=sizes,
                          eval_group=eval_groups)
 
-    def predict(self, X, output_margin=False):
-        """One ranking score a row (higher ranks first)."""
+    def predict(self, X, output_margin=False, pred_contrib=False):
+        """One ranking score a row (higher ranks first); SHAP values with
+        pred_contrib=True."""
+        if pred_contrib:
+            return self._predict_contrib(X)
         return self._predict_raw(X, output_margin=output_margin)
 
     def score(self, X, y, *, qid=None, group=None, sample_weight=None):

@@ -97,3 +97,28 @@ def test_wrong_column_count_is_an_error():
     bst, X = train("reg:squarederror", 2, rounds=2)
     with pytest.raises(InvalidArgumentError, match="columns"):
         bst.predict(X[:, :3], pred_contribs=True)
+
+
+@pytest.mark.parametrize("objective,depth", CASES)
+def test_interactions_sum_to_contributions_and_equal_xgboost(objective, depth, tmp_path):
+    bst, X = train(objective, depth, rounds=4)
+    contribs = bst.predict(X, pred_contribs=True)
+    inter = bst.predict(X, pred_interactions=True)
+    close(inter.sum(axis=-1), contribs, contribs)
+    theirs = xgb_booster(bst, tmp_path).predict(xgb.DMatrix(X, missing=np.nan),
+                                                pred_interactions=True)
+    close(inter, theirs, theirs)
+
+
+def test_estimators_give_lightgbm_pred_contrib():
+    from gpulayer.sklearn import GPULayerClassifier, GPULayerRegressor
+    X, score = make_data()
+    reg = GPULayerRegressor(n_estimators=5, max_depth=3).fit(X, score)
+    values = reg.predict(X, pred_contrib=True)
+    assert values.shape == (len(X), X.shape[1] + 1)
+    close(values.sum(axis=1), reg.predict(X), score)
+    clf = GPULayerClassifier(n_estimators=5, max_depth=3).fit(X, np.digitize(score, [-1, 0]))
+    values = clf.predict(X, pred_contrib=True)
+    assert values.shape == (len(X), 3 * (X.shape[1] + 1))
+    margin = clf.predict(X, output_margin=True)
+    close(values.reshape(len(X), 3, -1).sum(axis=2), margin, margin)
