@@ -178,6 +178,10 @@ GPULAYER_API gpulayer_status gpulayer_dataset_get_weight(
 GPULAYER_API gpulayer_status gpulayer_dataset_select_columns(
     const gpulayer_dataset *ds, const int32_t *cols, int32_t num_cols,
     gpulayer_dataset **out);
+/* A new dataset of count rows of ds from row first on (names, categories,
+ * and those rows' labels and weights kept; query groups are not). */
+GPULAYER_API gpulayer_status gpulayer_dataset_select_rows(
+    const gpulayer_dataset *ds, int64_t first, int64_t count, gpulayer_dataset **out);
 GPULAYER_API void gpulayer_dataset_free(gpulayer_dataset *ds);
 
 /* Query groups (ranking): consecutive rows that belong to one query. A

@@ -1,5 +1,6 @@
 /* dataset_select.c -- a dataset made of some columns of another (rows,
- * with their labels, weights, base margins and query groups, kept). */
+ * with their labels, weights, base margins and query groups, kept), or of
+ * some of its rows. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,80 @@ static gpulayer_status select_dense(const gpulayer_dataset *ds, const int32_t *c
             !(o->categories[i] = gpl_category_dict_new(
                   (const char *const *)ds->categories[c]->names, ds->categories[c]->count)))
             st = GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    if (st != GPULAYER_OK) {
+        gpulayer_dataset_free(o);
+        return st;
+    }
+    *out = o;
+    return GPULAYER_OK;
+}
+
+/* Names and category dictionaries of every column of ds into o. */
+static gpulayer_status copy_column_info(const gpulayer_dataset *ds, gpulayer_dataset *o)
+{
+    const size_t C = (size_t)ds->num_cols;
+    if (ds->feature_names && !(o->feature_names = gpl_calloc(C, sizeof(char *), "names")))
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    if (ds->categories &&
+        !(o->categories = gpl_calloc(C, sizeof(gpl_category_dict *), "categories")))
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    for (size_t c = 0; c < C; c++) {
+        if (o->feature_names && ds->feature_names[c] &&
+            !(o->feature_names[c] = gpl_strdup(ds->feature_names[c])))
+            return GPULAYER_ERR_OUT_OF_MEMORY;
+        if (o->categories && ds->categories[c] &&
+            !(o->categories[c] = gpl_category_dict_new(
+                  (const char *const *)ds->categories[c]->names, ds->categories[c]->count)))
+            return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpulayer_dataset_select_rows(const gpulayer_dataset *ds, int64_t first,
+                                             int64_t count, gpulayer_dataset **out)
+{
+    if (!ds || !out)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "gpulayer_dataset_select_rows: NULL argument");
+    if (first < 0 || count < 0 || first > ds->num_rows || count > ds->num_rows - first)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "rows %lld..%lld are outside the data's %lld rows", (long long)first,
+                         (long long)(first + count), (long long)ds->num_rows);
+    gpulayer_dataset *o;
+    GPL_CHECK(gpl_dataset_alloc(count, ds->num_cols, &o));
+    gpulayer_status st = copy_column_info(ds, o);
+    if (st == GPULAYER_OK && ds->source && !(o->source = gpl_strdup(ds->source)))
+        st = GPULAYER_ERR_OUT_OF_MEMORY;
+    const size_t n = sizeof(float) * (size_t)(count ? count : 1);
+    if (st == GPULAYER_OK && ds->label) {
+        if ((o->label = gpl_malloc(n, "labels")))
+            memcpy(o->label, ds->label + first, sizeof(float) * (size_t)count);
+        else
+            st = GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    if (st == GPULAYER_OK && ds->weight) {
+        if ((o->weight = gpl_malloc(n, "weights")))
+            memcpy(o->weight, ds->weight + first, sizeof(float) * (size_t)count);
+        else
+            st = GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    if (st == GPULAYER_OK && ds->base_margin) {
+        const int64_t w = ds->base_margin_width;
+        if ((o->base_margin = gpl_malloc(n * (size_t)w, "base margins"))) {
+            memcpy(o->base_margin, ds->base_margin + first * w, sizeof(float) * (size_t)(count * w));
+            o->base_margin_width = ds->base_margin_width;
+        } else {
+            st = GPULAYER_ERR_OUT_OF_MEMORY;
+        }
+    }
+    for (int32_t c = 0; c < ds->num_cols && st == GPULAYER_OK; c++) {
+        float *dst = o->values + (int64_t)c * count;
+        if (ds->values)
+            memcpy(dst, ds->values + (int64_t)c * ds->num_rows + first,
+                   sizeof(float) * (size_t)count);
+        else
+            for (int64_t r = 0; r < count; r++) dst[r] = gpl_dataset_value(ds, first + r, c);
     }
     if (st != GPULAYER_OK) {
         gpulayer_dataset_free(o);

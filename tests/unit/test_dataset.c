@@ -315,6 +315,40 @@ static void test_csr_refuses_bad_rows(void **state)
     assert_null(ds);
 }
 
+/* Rows first..first+count of dense and sparse data, with their labels and
+ * the column names; a range outside the data is refused. */
+static void test_select_rows(void **state)
+{
+    (void)state;
+    const float x[4 * 2] = {1, 2, 3, 4, 5, 6, 7, 8}; /* row major */
+    const float y[4] = {0, 1, 2, 3};
+    gpulayer_dataset *ds, *rows;
+    assert_int_equal(gpulayer_dataset_from_dense(x, 4, 2, GPULAYER_ROW_MAJOR, y, NULL, &ds),
+                     GPULAYER_OK);
+    const char *names[2] = {"a", "b"};
+    assert_int_equal(gpulayer_dataset_set_feature_names(ds, names, 2), GPULAYER_OK);
+    assert_int_equal(gpulayer_dataset_select_rows(ds, 1, 2, &rows), GPULAYER_OK);
+    assert_int_equal(gpulayer_dataset_num_rows(rows), 2);
+    assert_string_equal(gpulayer_dataset_feature_name(rows, 1), "b");
+    assert_true(rows->values[0] == 3 && rows->values[1] == 5 && rows->values[2] == 4 &&
+                rows->values[3] == 6);
+    assert_true(rows->label[0] == 1 && rows->label[1] == 2);
+    gpulayer_dataset_free(rows);
+    assert_int_equal(gpulayer_dataset_select_rows(ds, 3, 2, &rows),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "rows 3..5 are outside the data's 4 rows"));
+    gpulayer_dataset_free(ds);
+    const int64_t start[3] = {0, 1, 2};
+    const int32_t index[2] = {1, 0};
+    const float value[2] = {9, 7};
+    assert_int_equal(gpulayer_dataset_from_csr(start, index, value, 2, 2, NULL, NULL, &ds),
+                     GPULAYER_OK);
+    assert_int_equal(gpulayer_dataset_select_rows(ds, 1, 1, &rows), GPULAYER_OK);
+    assert_true(rows->values[0] == 7 && isnan(rows->values[1]));
+    gpulayer_dataset_free(rows);
+    gpulayer_dataset_free(ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_alloc),
         cmocka_unit_test(test_csr_bins_like_dense),
         cmocka_unit_test(test_csr_refuses_bad_rows),
+        cmocka_unit_test(test_select_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
