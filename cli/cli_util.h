@@ -41,5 +41,12 @@ int cli_parse_bad_numbers(const char *cmd, const char *value, int *out);
 char **cli_split_list(const char *list);
 gpulayer_status cli_read_data(const char *path, const cli_data *d,
                               gpulayer_dataset **out);
+/* Reads path for model b (cli_model_data.c): the model's numeric and
+ * categorical columns read as such, then its features picked out by name,
+ * or in order with a first label column when there is one column too many
+ * and label_given is 0. d gives format, label, header, bad numbers and
+ * qid. Returns 0, or an exit status after saying why for command cmd. */
+int cli_read_model_data(const char *cmd, const gpulayer_booster *b, const char *path,
+                        cli_data *d, int label_given, gpulayer_dataset **ds);
 
 #endif

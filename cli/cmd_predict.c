@@ -99,69 +99,6 @@ static int parse_args(int argc, char **argv, predict_options *o)
     return cli_check_format("predict", o->format);
 }
 
-/* The model's feature names of one kind (categorical or not), so that the
- * reader reads those columns as the model does and reports a bad cell
- * where it is; NULL (nothing to say) when the features have no names or
- * the file has no header. *oom is set when out of memory. */
-static const char **feature_kind_names(const gpulayer_booster *b, int no_header,
-                                       int categorical, int *oom)
-{
-    int32_t F = gpulayer_booster_num_features(b);
-    if (no_header || F < 1 || !gpulayer_booster_feature_name(b, 0)) return NULL;
-    const char **names = calloc((size_t)F + 1, sizeof *names);
-    if (!names) {
-        *oom = 1;
-        return NULL;
-    }
-    int32_t k = 0;
-    for (int32_t f = 0; f < F; f++) {
-        const char *n = gpulayer_booster_feature_name(b, f);
-        if (n && n[0] && gpulayer_booster_feature_is_categorical(b, f) == categorical)
-            names[k++] = n;
-    }
-    return names;
-}
-
-/* The model's features picked out of the file's columns: by name when both
- * have names, else all columns in order (the first being the label when
- * there is one column too many). Returns 0, or 1 after saying why not. */
-static int match_columns(const gpulayer_booster *b, gpulayer_dataset **ds, int label_given)
-{
-    int32_t F = gpulayer_booster_num_features(b);
-    int32_t C = gpulayer_dataset_num_cols(*ds);
-    int by_name = gpulayer_booster_feature_name(b, 0) && gpulayer_dataset_feature_name(*ds, 0);
-    if (!by_name && (C == F || label_given || C != F + 1)) return 0;
-    int32_t *pick = malloc(sizeof(int32_t) * (size_t)F);
-    if (!pick) {
-        fprintf(stderr, "gpulayer predict: out of memory\n");
-        return 1;
-    }
-    for (int32_t f = 0; f < F; f++) {
-        pick[f] = by_name ? -1 : f + 1;
-        for (int32_t c = 0; by_name && c < C; c++) {
-            const char *n = gpulayer_dataset_feature_name(*ds, c);
-            if (n && !strcmp(n, gpulayer_booster_feature_name(b, f))) {
-                pick[f] = c;
-                break;
-            }
-        }
-        if (pick[f] < 0) {
-            fprintf(stderr, "gpulayer predict: the data have no column '%s', a feature of "
-                            "the model\n",
-                    gpulayer_booster_feature_name(b, f));
-            free(pick);
-            return 1;
-        }
-    }
-    gpulayer_dataset *picked;
-    gpulayer_status st = gpulayer_dataset_select_columns(*ds, pick, F, &picked);
-    free(pick);
-    if (st != GPULAYER_OK) return cli_fail("predict", NULL);
-    gpulayer_dataset_free(*ds);
-    *ds = picked;
-    return 0;
-}
-
 int cmd_predict(int argc, char **argv)
 {
     predict_options o;
@@ -171,31 +108,17 @@ int cmd_predict(int argc, char **argv)
     gpulayer_booster *b = NULL;
     gpulayer_dataset *ds = NULL;
     float *pred = NULL;
-    const char **numeric = NULL, **categorical = NULL;
     FILE *out = stdout;
     if (gpulayer_booster_load(o.model, &b) != GPULAYER_OK) return cli_fail("predict", NULL);
     if (o.nthread && gpulayer_booster_set_param(b, "nthread", o.nthread) != GPULAYER_OK) {
         rc = cli_fail("predict", NULL);
         goto done;
     }
-    int oom = 0;
-    numeric = feature_kind_names(b, o.no_header, 0, &oom);
-    categorical = feature_kind_names(b, o.no_header, 1, &oom);
-    if (oom) {
-        fprintf(stderr, "gpulayer predict: out of memory\n");
-        rc = 1;
-        goto done;
-    }
     cli_data data = {.format = o.format, .label = o.label ? o.label : "none",
-                     .no_header = o.no_header, .bad_numbers = o.bad_numbers,
-                     .numeric = numeric, .categorical = categorical,
-                     .num_features = gpulayer_booster_num_features(b), .qid = o.qid,
+                     .no_header = o.no_header, .bad_numbers = o.bad_numbers, .qid = o.qid,
                      .base_margin = o.base_margin};
-    if (cli_read_data(o.data, &data, &ds) != GPULAYER_OK) {
-        rc = cli_fail("predict", NULL);
+    if ((rc = cli_read_model_data("predict", b, o.data, &data, o.label != NULL, &ds)))
         goto done;
-    }
-    if ((rc = match_columns(b, &ds, o.label != NULL))) goto done;
     int flags = o.margin ? GPULAYER_PREDICT_MARGIN : GPULAYER_PREDICT_DEFAULT;
     int64_t n = gpulayer_dataset_num_rows(ds);
     int32_t width = gpulayer_booster_prediction_width(b, flags);
@@ -223,8 +146,6 @@ int cmd_predict(int argc, char **argv)
         rc = 1;
     }
 done:
-    free(numeric);
-    free(categorical);
     free(pred);
     gpulayer_dataset_free(ds);
     gpulayer_booster_free(b);

@@ -14,6 +14,7 @@ typedef struct gpl_command {
 
 int cmd_train(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 int cmd_importance(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_dump(int argc, char **argv);

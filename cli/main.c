@@ -8,6 +8,7 @@
 static const gpl_command commands[] = {
     {"train", "train a model on a data file", cmd_train},
     {"predict", "apply a saved model to a data file", cmd_predict},
+    {"explain", "write SHAP values of a data file's rows", cmd_explain},
     {"importance", "print a model's feature importance", cmd_importance},
     {"export", "convert a model to XGBoost's JSON format", cmd_export},
     {"dump", "print a model's trees as text", cmd_dump},

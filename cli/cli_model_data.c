@@ -1,0 +1,94 @@
+/* cli_model_data.c -- reading a data file for a saved model: its columns
+ * read as the model reads them (numeric or categorical, by name) and
+ * matched to the model's features. Shared by predict and explain. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_util.h"
+
+/* The model's feature names of one kind (categorical or not), so that the
+ * reader reads those columns as the model does and reports a bad cell
+ * where it is; NULL (nothing to say) when the features have no names or
+ * the file has no header. *oom is set when out of memory. */
+static const char **feature_kind_names(const gpulayer_booster *b, int no_header,
+                                       int categorical, int *oom)
+{
+    int32_t F = gpulayer_booster_num_features(b);
+    if (no_header || F < 1 || !gpulayer_booster_feature_name(b, 0)) return NULL;
+    const char **names = calloc((size_t)F + 1, sizeof *names);
+    if (!names) {
+        *oom = 1;
+        return NULL;
+    }
+    int32_t k = 0;
+    for (int32_t f = 0; f < F; f++) {
+        const char *n = gpulayer_booster_feature_name(b, f);
+        if (n && n[0] && gpulayer_booster_feature_is_categorical(b, f) == categorical)
+            names[k++] = n;
+    }
+    return names;
+}
+
+/* The model's features picked out of the file's columns: by name when both
+ * have names, else all columns in order (the first being the label when
+ * there is one column too many). Returns 0, or 1 after saying why not. */
+static int match_columns(const char *cmd, const gpulayer_booster *b, gpulayer_dataset **ds,
+                         int label_given)
+{
+    int32_t F = gpulayer_booster_num_features(b);
+    int32_t C = gpulayer_dataset_num_cols(*ds);
+    int by_name = gpulayer_booster_feature_name(b, 0) && gpulayer_dataset_feature_name(*ds, 0);
+    if (!by_name && (C == F || label_given || C != F + 1)) return 0;
+    int32_t *pick = malloc(sizeof(int32_t) * (size_t)F);
+    if (!pick) {
+        fprintf(stderr, "gpulayer %s: out of memory\n", cmd);
+        return 1;
+    }
+    for (int32_t f = 0; f < F; f++) {
+        pick[f] = by_name ? -1 : f + 1;
+        for (int32_t c = 0; by_name && c < C; c++) {
+            const char *n = gpulayer_dataset_feature_name(*ds, c);
+            if (n && !strcmp(n, gpulayer_booster_feature_name(b, f))) {
+                pick[f] = c;
+                break;
+            }
+        }
+        if (pick[f] < 0) {
+            fprintf(stderr, "gpulayer %s: the data have no column '%s', a feature of "
+                            "the model\n",
+                    cmd, gpulayer_booster_feature_name(b, f));
+            free(pick);
+            return 1;
+        }
+    }
+    gpulayer_dataset *picked;
+    gpulayer_status st = gpulayer_dataset_select_columns(*ds, pick, F, &picked);
+    free(pick);
+    if (st != GPULAYER_OK) return cli_fail(cmd, NULL);
+    gpulayer_dataset_free(*ds);
+    *ds = picked;
+    return 0;
+}
+
+int cli_read_model_data(const char *cmd, const gpulayer_booster *b, const char *path,
+                        cli_data *d, int label_given, gpulayer_dataset **ds)
+{
+    int oom = 0, rc = 0;
+    const char **numeric = feature_kind_names(b, d->no_header, 0, &oom);
+    const char **categorical = feature_kind_names(b, d->no_header, 1, &oom);
+    if (oom) {
+        fprintf(stderr, "gpulayer %s: out of memory\n", cmd);
+        rc = 1;
+    } else {
+        d->numeric = numeric;
+        d->categorical = categorical;
+        d->num_features = gpulayer_booster_num_features(b);
+        if (cli_read_data(path, d, ds) != GPULAYER_OK) rc = cli_fail(cmd, NULL);
+        else rc = match_columns(cmd, b, ds, label_given);
+        d->numeric = d->categorical = NULL;
+    }
+    free(numeric);
+    free(categorical);
+    return rc;
+}

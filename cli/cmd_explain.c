@@ -1,0 +1,256 @@
+/* cmd_explain.c -- `gpulayer explain`: SHAP values of a data file's rows
+ * under a saved model, written as CSV a block of rows at a time (an
+ * interaction matrix a row is too large to hold for every row), into a
+ * temporary file renamed over the output at the end, so that a failed
+ * run leaves no half-written file. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "gpulayer.h"
+
+/* Values a block holds at most: rows are grouped up to this many. */
+#define EXPLAIN_BLOCK_VALUES (1 << 20)
+
+static void explain_usage(FILE *out)
+{
+    fprintf(out,
+"usage: gpulayer explain --model FILE --data FILE [options]\n"
+"\n"
+"Writes each row's SHAP values as CSV: one column a feature and a last\n"
+"column 'bias', summing to the row's margin (for several outputs, each\n"
+"output's columns in turn, named NAME[k]). Computed on the CPU.\n"
+"\n"
+"  --model FILE     a model saved by 'gpulayer train'\n"
+"  --data FILE      CSV, TSV (optionally .gz) or LibSVM, read as 'gpulayer\n"
+"                   predict' reads it (--label, --qid, --format, --no-header,\n"
+"                   --bad-numbers likewise)\n"
+"  --output FILE    where to write (default: standard output)\n"
+"  --approx         Saabas' approximation instead of exact TreeSHAP\n"
+"  --interactions   SHAP interaction values: a column for each pair of\n"
+"                   features (and bias), named A:B\n"
+"  --rounds N       use only the first N rounds (as predict)\n"
+"  --nthread N      CPU threads (default: all cores)\n"
+"  --device D       cpu only (SHAP values are not computed on GPUs yet)\n");
+}
+
+typedef struct explain_options {
+    const char *model, *data, *label, *format, *output, *nthread, *device, *qid;
+    int no_header, approx, interactions, rounds, bad_numbers;
+} explain_options;
+
+static int parse_args(int argc, char **argv, explain_options *o)
+{
+    enum { OPT_NO_HEADER = 256, OPT_APPROX, OPT_INTERACTIONS, OPT_ROUNDS, OPT_DEVICE,
+           OPT_BAD_NUMBERS, OPT_QID };
+    static const struct option longopts[] = {
+        {"model", required_argument, 0, 'm'},  {"data", required_argument, 0, 'd'},
+        {"label", required_argument, 0, 'l'},  {"format", required_argument, 0, 'f'},
+        {"output", required_argument, 0, 'o'}, {"nthread", required_argument, 0, 'n'},
+        {"no-header", no_argument, 0, OPT_NO_HEADER},
+        {"approx", no_argument, 0, OPT_APPROX},
+        {"interactions", no_argument, 0, OPT_INTERACTIONS},
+        {"rounds", required_argument, 0, OPT_ROUNDS},
+        {"device", required_argument, 0, OPT_DEVICE},
+        {"bad-numbers", required_argument, 0, OPT_BAD_NUMBERS},
+        {"qid", required_argument, 0, OPT_QID},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "m:d:l:f:o:n:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'm': o->model = optarg; break;
+        case 'd': o->data = optarg; break;
+        case 'l': o->label = optarg; break;
+        case 'f': o->format = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'n': o->nthread = optarg; break;
+        case OPT_NO_HEADER: o->no_header = 1; break;
+        case OPT_APPROX: o->approx = 1; break;
+        case OPT_INTERACTIONS: o->interactions = 1; break;
+        case OPT_ROUNDS: o->rounds = atoi(optarg); break;
+        case OPT_DEVICE: o->device = optarg; break;
+        case OPT_QID: o->qid = optarg; break;
+        case OPT_BAD_NUMBERS:
+            if (cli_parse_bad_numbers("explain", optarg, &o->bad_numbers)) return 2;
+            break;
+        case 'h': explain_usage(stdout); return -1;
+        default: explain_usage(stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gpulayer explain: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    if (!o->model || !o->data) {
+        fprintf(stderr, "gpulayer explain: --model and --data are required (see --help)\n");
+        return 2;
+    }
+    if (o->approx && o->interactions) {
+        fprintf(stderr, "gpulayer explain: --approx applies to contributions, not to "
+                        "--interactions\n");
+        return 2;
+    }
+    if (o->device && strcmp(o->device, "cpu") != 0) {
+        fprintf(stderr, "gpulayer explain: device '%s': SHAP values are computed on the "
+                        "cpu only for now; use --device cpu\n", o->device);
+        return 2;
+    }
+    return cli_check_format("explain", o->format);
+}
+
+/* Writes a header cell: feature f's name (f == F: "bias"), quoted when
+ * the name needs it. */
+static void put_name(FILE *out, const gpulayer_booster *b, int32_t f, int32_t F)
+{
+    const char *name = f == F ? "bias" : gpulayer_booster_feature_name(b, f);
+    if (!name || !name[0]) {
+        fprintf(out, "f%d", (int)f);
+        return;
+    }
+    if (!strpbrk(name, ",\"\n\r")) {
+        fputs(name, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *p = name; *p; p++) {
+        if (*p == '"') fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void write_header(FILE *out, const gpulayer_booster *b, int32_t K, int interactions)
+{
+    const int32_t F = gpulayer_booster_num_features(b), C = F + 1;
+    for (int32_t k = 0; k < K; k++)
+        for (int32_t i = 0; i < (interactions ? C : 1); i++)
+            for (int32_t j = 0; j < C; j++) {
+                if (k || i || j) fputc(',', out);
+                if (interactions) {
+                    put_name(out, b, i, F);
+                    fputc(':', out);
+                }
+                put_name(out, b, j, F);
+                if (K > 1) fprintf(out, "[%d]", (int)k);
+            }
+    fputc('\n', out);
+}
+
+/* The values of ds's rows, a block at a time, after the header. */
+static int write_values(FILE *out, const gpulayer_booster *b, const gpulayer_dataset *ds,
+                        const explain_options *o)
+{
+    const int32_t K = gpulayer_booster_prediction_width(b, GPULAYER_PREDICT_MARGIN);
+    const int64_t C = (int64_t)gpulayer_booster_num_features(b) + 1;
+    const int64_t width = K * (o->interactions ? C * C : C);
+    const int64_t N = gpulayer_dataset_num_rows(ds);
+    int64_t block = EXPLAIN_BLOCK_VALUES / width;
+    if (block < 1) block = 1;
+    float *values = malloc(sizeof(float) * (size_t)(block * width));
+    if (!values) {
+        fprintf(stderr, "gpulayer explain: out of memory\n");
+        return 1;
+    }
+    write_header(out, b, K, o->interactions);
+    int rc = 0;
+    for (int64_t start = 0; start < N && !rc; start += block) {
+        const int64_t n = N - start < block ? N - start : block;
+        gpulayer_dataset *rows = NULL;
+        gpulayer_status st = gpulayer_dataset_select_rows(ds, start, n, &rows);
+        if (st == GPULAYER_OK)
+            st = o->interactions
+                     ? gpulayer_booster_predict_interactions(b, rows, 0, o->rounds, values,
+                                                             n * width)
+                     : gpulayer_booster_predict_contribs(
+                           b, rows, o->approx ? GPULAYER_CONTRIBS_APPROX : 0, o->rounds,
+                           values, n * width);
+        gpulayer_dataset_free(rows);
+        if (st != GPULAYER_OK) {
+            rc = cli_fail("explain", NULL);
+            break;
+        }
+        for (int64_t r = 0; r < n; r++)
+            for (int64_t k = 0; k < width; k++)
+                fprintf(out, "%.9g%c", (double)values[r * width + k],
+                        k + 1 < width ? ',' : '\n');
+        if (ferror(out)) {
+            perror(o->output ? o->output : "standard output");
+            rc = 1;
+        }
+    }
+    free(values);
+    return rc;
+}
+
+/* Writes to a temporary file beside path, renamed to path on success. */
+static int write_file(const char *path, const gpulayer_booster *b, const gpulayer_dataset *ds,
+                      const explain_options *o)
+{
+    size_t len = strlen(path) + 16;
+    char *tmp = malloc(len);
+    if (!tmp) {
+        fprintf(stderr, "gpulayer explain: out of memory\n");
+        return 1;
+    }
+    snprintf(tmp, len, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!out) {
+        perror(path);
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
+        return 1;
+    }
+    int rc = write_values(out, b, ds, o);
+    if (fclose(out) != 0 && !rc) {
+        perror(path);
+        rc = 1;
+    }
+    if (!rc && rename(tmp, path) != 0) {
+        perror(path);
+        rc = 1;
+    }
+    if (rc) unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+    explain_options o;
+    memset(&o, 0, sizeof o);
+    int rc = parse_args(argc, argv, &o);
+    if (rc) return rc < 0 ? 0 : rc;
+    gpulayer_booster *b = NULL;
+    gpulayer_dataset *ds = NULL;
+    if (gpulayer_booster_load(o.model, &b) != GPULAYER_OK) return cli_fail("explain", NULL);
+    if (o.nthread && gpulayer_booster_set_param(b, "nthread", o.nthread) != GPULAYER_OK) {
+        rc = cli_fail("explain", NULL);
+        goto done;
+    }
+    cli_data data = {.format = o.format, .label = o.label ? o.label : "none",
+                     .no_header = o.no_header, .bad_numbers = o.bad_numbers, .qid = o.qid};
+    if ((rc = cli_read_model_data("explain", b, o.data, &data, o.label != NULL, &ds)))
+        goto done;
+    if (o.output) {
+        rc = write_file(o.output, b, ds, &o);
+    } else {
+        rc = write_values(stdout, b, ds, &o);
+        if (fflush(stdout) != 0 && !rc) {
+            perror("standard output");
+            rc = 1;
+        }
+    }
+done:
+    gpulayer_dataset_free(ds);
+    gpulayer_booster_free(b);
+    return rc;
+}
