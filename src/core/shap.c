@@ -138,22 +138,49 @@ static void path_unwind(shap_path *p, int32_t depth, int32_t k)
     }
 }
 
-/* The total weight of the path with element k taken out, without
- * changing the path. */
-static double path_unwound_sum(const shap_path *p, int32_t depth, int32_t k)
+/* Leaf sums of a path of length depth + 1 need, for i < depth, the
+ * factors (depth + 1) / (i + 1), (depth - i) / (depth + 1) and
+ * (depth + 1) / (depth - i): tabulated once per walk, row by depth, so that
+ * the inner loops multiply instead of divide. */
+typedef struct shap_factors {
+    int32_t stride;
+    double *up;   /* (depth + 1) / (i + 1)     */
+    double *down; /* (depth - i) / (depth + 1) */
+    double *cold; /* (depth + 1) / (depth - i) */
+} shap_factors;
+
+/* Sums over a leaf's path of the weights with each element taken out
+ * (Algorithm 2's UNWOUND sum) into sums[1..depth]. Elements the row does
+ * not follow (one == 0) all share one sum scaled by 1 / zero. */
+static void path_unwound_sums(const shap_path *p, int32_t depth, const shap_factors *fc,
+                              double *sums)
 {
-    const double one = p[k].one, zero = p[k].zero;
-    double next = p[depth].weight, total = 0;
-    for (int32_t i = depth - 1; i >= 0; i--) {
+    const double *up = fc->up + (int64_t)depth * fc->stride;
+    const double *down = fc->down + (int64_t)depth * fc->stride;
+    const double *cold = fc->cold + (int64_t)depth * fc->stride;
+    double cold_sum = 0;
+    int have_cold = 0;
+    for (int32_t k = 1; k <= depth; k++) {
+        const double one = p[k].one, zero = p[k].zero;
         if (one != 0) {
-            const double w = next * (depth + 1) / ((i + 1) * one);
-            total += w;
-            next = p[i].weight - w * zero * (depth - i) / (depth + 1);
+            const double inv_one = 1 / one;
+            double next = p[depth].weight, total = 0;
+            for (int32_t i = depth - 1; i >= 0; i--) {
+                const double w = next * up[i] * inv_one;
+                total += w;
+                next = p[i].weight - w * zero * down[i];
+            }
+            sums[k] = total;
         } else if (zero != 0) {
-            total += p[i].weight / zero * (depth + 1) / (depth - i);
+            if (!have_cold) {
+                for (int32_t i = 0; i < depth; i++) cold_sum += p[i].weight * cold[i];
+                have_cold = 1;
+            }
+            sums[k] = cold_sum / zero;
+        } else {
+            sums[k] = 0;
         }
     }
-    return total;
 }
 
 /* One row through one tree. condition > 0: the values with feature
@@ -162,6 +189,8 @@ typedef struct shap_walk {
     const gpl_tree_node *nodes;
     const uint8_t *row;
     double *phi;
+    const shap_factors *factors;
+    double *sums; /* path length entries */
     int condition;
     int32_t condition_feature;
 } shap_walk;
@@ -177,9 +206,9 @@ static void tree_shap(const shap_walk *w, int32_t node, shap_path *parent, int32
     const gpl_tree_node *n = &w->nodes[node];
     if (n->left < 0) {
         const double scale = n->leaf_value * condition_fraction;
+        path_unwound_sums(path, depth, w->factors, w->sums);
         for (int32_t i = 1; i <= depth; i++)
-            w->phi[path[i].feature] +=
-                path_unwound_sum(path, depth, i) * (path[i].one - path[i].zero) * scale;
+            w->phi[path[i].feature] += w->sums[i] * (path[i].one - path[i].zero) * scale;
         return;
     }
     const int left = gpl_node_goes_left(n, w->row[n->feature]);
@@ -210,11 +239,23 @@ static void tree_shap(const shap_walk *w, int32_t node, shap_path *parent, int32
     tree_shap(w, cold, path, depth + 1, cold_zero * in_zero, 0, n->feature, cold_fraction);
 }
 
-static void tree_shap_row(const gpl_tree *t, const uint8_t *row, shap_path *buffer, double *phi,
-                          int condition, int32_t condition_feature)
+/* Buffers of one thread. */
+typedef struct shap_scratch {
+    uint8_t *bins;
+    shap_path *path;
+    shap_factors factors;
+    double *sums;
+    double *acc;  /* a row's values, in doubles                  */
+    double *on;   /* interactions: F + 1 each, zero between uses */
+    double *off;
+    double *diag; /* interactions: outputs x (F + 1)             */
+} shap_scratch;
+
+static void tree_shap_row(const gpl_tree *t, const uint8_t *row, const shap_scratch *s,
+                          double *phi, int condition, int32_t condition_feature)
 {
-    shap_walk w = {t->nodes, row, phi, condition, condition_feature};
-    tree_shap(&w, 0, buffer, 0, 1, 1, -1, 1);
+    shap_walk w = {t->nodes, row, phi, &s->factors, s->sums, condition, condition_feature};
+    tree_shap(&w, 0, s->path, 0, 1, 1, -1, 1);
 }
 
 /* Saabas: each split's feature gets the change of the expected value
@@ -234,20 +275,14 @@ static void tree_saabas_row(const gpl_tree *t, const double *mean, const uint8_t
     }
 }
 
-/* Buffers of one thread. */
-typedef struct shap_scratch {
-    uint8_t *bins;
-    shap_path *path;
-    double *acc;  /* a row's values, in doubles                  */
-    double *on;   /* interactions: F + 1 each, zero between uses */
-    double *off;
-    double *diag; /* interactions: outputs x (F + 1)             */
-} shap_scratch;
-
 static void scratch_free(shap_scratch *s)
 {
     free(s->bins);
     free(s->path);
+    free(s->factors.up);
+    free(s->factors.down);
+    free(s->factors.cold);
+    free(s->sums);
     free(s->acc);
     free(s->on);
     free(s->off);
@@ -263,6 +298,20 @@ static int scratch_alloc(shap_scratch *s, const gpl_model *m, const shap_forest 
     s->bins = malloc(SHAP_BLOCK_ROWS * (F ? F : 1));
     s->path = malloc(sizeof(shap_path) * shap_path_capacity(f->max_depth));
     s->acc = malloc(sizeof(double) * width);
+    /* Path lengths reach max_depth + 1 (the root's element included). */
+    const size_t L = (size_t)f->max_depth + 2;
+    s->factors.stride = (int32_t)L;
+    s->factors.up = malloc(sizeof(double) * L * L);
+    s->factors.down = malloc(sizeof(double) * L * L);
+    s->factors.cold = malloc(sizeof(double) * L * L);
+    s->sums = malloc(sizeof(double) * (L + 1));
+    if (!s->factors.up || !s->factors.down || !s->factors.cold || !s->sums) return 0;
+    for (size_t d = 0; d < L; d++)
+        for (size_t i = 0; i < d; i++) {
+            s->factors.up[d * L + i] = (double)(d + 1) / (double)(i + 1);
+            s->factors.down[d * L + i] = (double)(d - i) / (double)(d + 1);
+            s->factors.cold[d * L + i] = (double)(d + 1) / (double)(d - i);
+        }
     if (kind == GPL_SHAP_INTERACTIONS) {
         s->on = calloc(F + 1, sizeof(double));
         s->off = calloc(F + 1, sizeof(double));
@@ -285,14 +334,14 @@ static void row_interactions(const gpl_model *m, const shap_forest *f, const uin
         const gpl_tree *tree = &m->trees[t];
         double *diag = s->diag + (int64_t)(t % K) * C;
         double *mat = s->acc + (int64_t)(t % K) * C * C;
-        tree_shap_row(tree, row, s->path, diag, 0, 0);
+        tree_shap_row(tree, row, s, diag, 0, 0);
         diag[F] += f->mean[f->first[t]];
         const int32_t *feats = f->features + f->feat_first[t];
         const int64_t nf = f->feat_first[t + 1] - f->feat_first[t];
         for (int64_t a = 0; a < nf; a++) {
             const int32_t i = feats[a];
-            tree_shap_row(tree, row, s->path, s->on, 1, i);
-            tree_shap_row(tree, row, s->path, s->off, -1, i);
+            tree_shap_row(tree, row, s, s->on, 1, i);
+            tree_shap_row(tree, row, s, s->off, -1, i);
             for (int64_t b = 0; b < nf; b++) {
                 const int32_t j = feats[b];
                 if (j != i) mat[(int64_t)i * C + j] += (s->on[j] - s->off[j]) / 2;
@@ -327,7 +376,7 @@ static void row_values(const gpl_model *m, const shap_forest *f, gpl_shap_kind k
         if (kind == GPL_SHAP_APPROX) {
             tree_saabas_row(&m->trees[t], mean, row, phi, F);
         } else {
-            tree_shap_row(&m->trees[t], row, s->path, phi, 0, 0);
+            tree_shap_row(&m->trees[t], row, s, phi, 0, 0);
             phi[F] += mean[0];
         }
     }
