@@ -138,6 +138,12 @@ static void path_unwind(shap_path *p, int32_t depth, int32_t k)
     }
 }
 
+/* Elements of a leaf's path that the row follows, unwound together. */
+typedef struct shap_leaf_scratch {
+    int32_t *index;
+    double *zero, *next, *total;
+} shap_leaf_scratch;
+
 /* Leaf sums of a path of length depth + 1 need, for i < depth, the
  * factors (depth + 1) / (i + 1), (depth - i) / (depth + 1) and
  * (depth + 1) / (depth - i): tabulated once per walk, row by depth, so that
@@ -150,37 +156,42 @@ typedef struct shap_factors {
 } shap_factors;
 
 /* Sums over a leaf's path of the weights with each element taken out
- * (Algorithm 2's UNWOUND sum) into sums[1..depth]. Elements the row does
- * not follow (one == 0) all share one sum scaled by 1 / zero. */
+ * (Algorithm 2's UNWOUND sum) into sums[1..depth]. One fractions are 0 or
+ * 1 (a row follows a split or not). Elements the row does not follow all
+ * share one sum scaled by 1 / zero; those it follows are unwound side by
+ * side, so that their recurrences overlap instead of waiting on each
+ * other. */
 static void path_unwound_sums(const shap_path *p, int32_t depth, const shap_factors *fc,
-                              double *sums)
+                              shap_leaf_scratch *ls, double *sums)
 {
     const double *up = fc->up + (int64_t)depth * fc->stride;
     const double *down = fc->down + (int64_t)depth * fc->stride;
     const double *cold = fc->cold + (int64_t)depth * fc->stride;
     double cold_sum = 0;
-    int have_cold = 0;
+    int32_t hot = 0;
+    for (int32_t i = 0; i < depth; i++) cold_sum += p[i].weight * cold[i];
     for (int32_t k = 1; k <= depth; k++) {
-        const double one = p[k].one, zero = p[k].zero;
-        if (one != 0) {
-            const double inv_one = 1 / one;
-            double next = p[depth].weight, total = 0;
-            for (int32_t i = depth - 1; i >= 0; i--) {
-                const double w = next * up[i] * inv_one;
-                total += w;
-                next = p[i].weight - w * zero * down[i];
-            }
-            sums[k] = total;
-        } else if (zero != 0) {
-            if (!have_cold) {
-                for (int32_t i = 0; i < depth; i++) cold_sum += p[i].weight * cold[i];
-                have_cold = 1;
-            }
-            sums[k] = cold_sum / zero;
+        if (p[k].one != 0) {
+            ls->index[hot] = k;
+            ls->zero[hot] = p[k].zero;
+            ls->next[hot] = p[depth].weight;
+            ls->total[hot] = 0;
+            hot++;
         } else {
-            sums[k] = 0;
+            sums[k] = p[k].zero != 0 ? cold_sum / p[k].zero : 0;
         }
     }
+    double *restrict next = ls->next, *restrict total = ls->total;
+    const double *restrict zero = ls->zero;
+    for (int32_t i = depth - 1; i >= 0; i--) {
+        const double a = up[i], b = down[i], wi = p[i].weight;
+        for (int32_t h = 0; h < hot; h++) {
+            const double w = next[h] * a;
+            total[h] += w;
+            next[h] = wi - w * zero[h] * b;
+        }
+    }
+    for (int32_t h = 0; h < hot; h++) sums[ls->index[h]] = total[h];
 }
 
 /* One row through one tree. condition > 0: the values with feature
@@ -190,6 +201,7 @@ typedef struct shap_walk {
     const uint8_t *row;
     double *phi;
     const shap_factors *factors;
+    shap_leaf_scratch *leaf;
     double *sums; /* path length entries */
     int condition;
     int32_t condition_feature;
@@ -206,7 +218,7 @@ static void tree_shap(const shap_walk *w, int32_t node, shap_path *parent, int32
     const gpl_tree_node *n = &w->nodes[node];
     if (n->left < 0) {
         const double scale = n->leaf_value * condition_fraction;
-        path_unwound_sums(path, depth, w->factors, w->sums);
+        path_unwound_sums(path, depth, w->factors, w->leaf, w->sums);
         for (int32_t i = 1; i <= depth; i++)
             w->phi[path[i].feature] += w->sums[i] * (path[i].one - path[i].zero) * scale;
         return;
@@ -244,6 +256,7 @@ typedef struct shap_scratch {
     uint8_t *bins;
     shap_path *path;
     shap_factors factors;
+    shap_leaf_scratch leaf;
     double *sums;
     double *acc;  /* a row's values, in doubles                  */
     double *on;   /* interactions: F + 1 each, zero between uses */
@@ -251,10 +264,11 @@ typedef struct shap_scratch {
     double *diag; /* interactions: outputs x (F + 1)             */
 } shap_scratch;
 
-static void tree_shap_row(const gpl_tree *t, const uint8_t *row, const shap_scratch *s,
+static void tree_shap_row(const gpl_tree *t, const uint8_t *row, shap_scratch *s,
                           double *phi, int condition, int32_t condition_feature)
 {
-    shap_walk w = {t->nodes, row, phi, &s->factors, s->sums, condition, condition_feature};
+    shap_walk w = {t->nodes, row, phi, &s->factors, &s->leaf, s->sums, condition,
+                   condition_feature};
     tree_shap(&w, 0, s->path, 0, 1, 1, -1, 1);
 }
 
@@ -283,6 +297,10 @@ static void scratch_free(shap_scratch *s)
     free(s->factors.down);
     free(s->factors.cold);
     free(s->sums);
+    free(s->leaf.index);
+    free(s->leaf.zero);
+    free(s->leaf.next);
+    free(s->leaf.total);
     free(s->acc);
     free(s->on);
     free(s->off);
@@ -305,7 +323,13 @@ static int scratch_alloc(shap_scratch *s, const gpl_model *m, const shap_forest 
     s->factors.down = malloc(sizeof(double) * L * L);
     s->factors.cold = malloc(sizeof(double) * L * L);
     s->sums = malloc(sizeof(double) * (L + 1));
-    if (!s->factors.up || !s->factors.down || !s->factors.cold || !s->sums) return 0;
+    s->leaf.index = malloc(sizeof(int32_t) * L);
+    s->leaf.zero = malloc(sizeof(double) * L);
+    s->leaf.next = malloc(sizeof(double) * L);
+    s->leaf.total = malloc(sizeof(double) * L);
+    if (!s->factors.up || !s->factors.down || !s->factors.cold || !s->sums || !s->leaf.index ||
+        !s->leaf.zero || !s->leaf.next || !s->leaf.total)
+        return 0;
     for (size_t d = 0; d < L; d++)
         for (size_t i = 0; i < d; i++) {
             s->factors.up[d * L + i] = (double)(d + 1) / (double)(i + 1);
