@@ -122,3 +122,23 @@ def test_estimators_give_lightgbm_pred_contrib():
     assert values.shape == (len(X), 3 * (X.shape[1] + 1))
     margin = clf.predict(X, output_margin=True)
     close(values.reshape(len(X), 3, -1).sum(axis=2), margin, margin)
+
+
+def test_categorical_splits_equal_xgboost(tmp_path):
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(5)
+    shops = [f"shop{i:02d}" for i in range(12)]
+    shop = rng.choice(shops, 2000)
+    x = rng.normal(size=2000)
+    x[rng.random(2000) < 0.1] = np.nan
+    y = np.isin(shop, shops[::3]) * 2.0 + (shop == "shop05") * 1.0 + 0.3 * np.nan_to_num(x)
+    frame = pd.DataFrame({"x": x, "shop": pd.Categorical(shop)})
+    bst = gpulayer.train({"max_depth": 5, "device": "cpu", "nthread": 2},
+                         gpulayer.Dataset(frame, label=y), 10)
+    ours = bst.predict(frame, pred_contribs=True)
+    margin = bst.predict(frame, output_margin=True)
+    close(ours.sum(axis=1), margin, margin)
+    codes = frame.assign(shop=pd.Categorical(shop, categories=bst.categories(1)))
+    theirs = xgb_booster(bst, tmp_path).predict(xgb.DMatrix(codes, enable_categorical=True),
+                                                pred_contribs=True)
+    close(ours, theirs, theirs)
