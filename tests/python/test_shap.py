@@ -142,3 +142,20 @@ def test_categorical_splits_equal_xgboost(tmp_path):
     theirs = xgb_booster(bst, tmp_path).predict(xgb.DMatrix(codes, enable_categorical=True),
                                                 pred_contribs=True)
     close(ours, theirs, theirs)
+
+
+def test_trees_deeper_than_the_quadrature_is_exact_for(tmp_path):
+    # Depth above 15 takes Algorithm 2's walk instead of the linear one.
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(3000, 24)).astype(np.float32)
+    y = (np.sin(3 * X).sum(axis=1) + X[:, 0] * X[:, 1] * X[:, 2]).astype(np.float32)
+    bst = gpulayer.train({"objective": "reg:squarederror", "max_depth": 20, "eta": 0.3,
+                          "min_child_weight": 0, "nthread": 2, "lambda": 0},
+                         gpulayer.Dataset(X, label=y), num_boost_round=3)
+    depth = max(len(line) - len(line.lstrip("\t")) for line in bst.get_dump()[0].splitlines())
+    assert depth > 15
+    margin = bst.predict(X, output_margin=True)
+    ours = bst.predict(X, pred_contribs=True)
+    close(ours.sum(axis=1), margin, margin)
+    theirs = xgb_booster(bst, tmp_path).predict(xgb.DMatrix(X), pred_contribs=True)
+    close(ours, theirs, theirs)
