@@ -292,6 +292,24 @@ typedef struct linear_walk {
 static void linear_node(const linear_walk *w, int32_t node, const double *c, double zprod,
                         double *h);
 
+/* An edge the row does not take has a = -1: its factors 1 - t and
+ * -1 / (1 - t) at the points, tabulated. */
+static const double linear_untaken[LINEAR_POINTS] = {
+    1 - 0.019855071751231912, 1 - 0.10166676129318664, 1 - 0.2372337950418355,
+    1 - 0.40828267875217511,  1 - 0.59171732124782483, 1 - 0.7627662049581645,
+    1 - 0.89833323870681336,  1 - 0.98014492824876809};
+
+static const double linear_untaken_inv[LINEAR_POINTS] = {
+    1 / (1 - 0.019855071751231912),
+    1 / (1 - 0.10166676129318664),
+    1 / (1 - 0.2372337950418355),
+    1 / (1 - 0.40828267875217511),
+    1 / (1 - 0.59171732124782483),
+    1 / (1 - 0.7627662049581645),
+    1 / (1 - 0.89833323870681336),
+    1 / (1 - 0.98014492824876809),
+};
+
 /* The edge from parent n to child: the row follows it or not. */
 static void linear_edge(const linear_walk *w, const gpl_tree_node *n, int32_t child, int follows,
                         const double *c, double zprod, double *h)
@@ -300,15 +318,26 @@ static void linear_edge(const linear_walk *w, const gpl_tree_node *n, int32_t ch
     const int32_t f = n->feature;
     const double p_old = w->p[f], p_new = follows ? p_old / z : 0;
     const double a_old = p_old - 1, a_new = p_new - 1;
-    double cc[LINEAR_POINTS];
-    for (int q = 0; q < LINEAR_POINTS; q++) cc[q] = c[q] * (1 + a_new * linear_t[q]);
+    double cc[LINEAR_POINTS], r[LINEAR_POINTS];
+    if (p_new == 0) {
+        for (int q = 0; q < LINEAR_POINTS; q++) cc[q] = c[q] * linear_untaken[q];
+    } else {
+        for (int q = 0; q < LINEAR_POINTS; q++) {
+            const double e = 1 + a_new * linear_t[q];
+            cc[q] = c[q] * e;
+            r[q] = a_new / e;
+        }
+    }
     if (a_old != 0)
         for (int q = 0; q < LINEAR_POINTS; q++) cc[q] /= 1 + a_old * linear_t[q];
     w->p[f] = p_new;
     linear_node(w, child, cc, zprod * z, h);
     w->p[f] = p_old;
     double d = 0;
-    for (int q = 0; q < LINEAR_POINTS; q++) d += h[q] * a_new / (1 + a_new * linear_t[q]);
+    if (p_new == 0)
+        for (int q = 0; q < LINEAR_POINTS; q++) d -= h[q] * linear_untaken_inv[q];
+    else
+        for (int q = 0; q < LINEAR_POINTS; q++) d += h[q] * r[q];
     if (a_old != 0)
         for (int q = 0; q < LINEAR_POINTS; q++) d -= h[q] * a_old / (1 + a_old * linear_t[q]);
     w->phi[f] += d;
