@@ -233,14 +233,6 @@ _PROTOTYPES = {
         [_handle, _handle, c_char_p, c_int, c_int32, _floats, c_int64],
     ),
     "gpulayer_booster_set_init_model": (_status, [_handle, _handle]),
-    "gpulayer_booster_predict_contribs": (
-        _status,
-        [_handle, _handle, c_int, c_int32, _floats, c_int64],
-    ),
-    "gpulayer_booster_predict_interactions": (
-        _status,
-        [_handle, _handle, c_int, c_int32, _floats, c_int64],
-    ),
     "gpulayer_booster_predictor_create": (
         _status, [_handle, c_int, c_int32, _out_handle],
     ),
@@ -254,6 +246,14 @@ _PROTOTYPES = {
         _status,
         [_handle, c_void_p, c_int64, c_int32, c_int, c_int, c_int32, _floats,
          c_int64],
+    ),
+    "gpulayer_booster_predict_contribs": (
+        _status,
+        [_handle, _handle, c_int, c_int32, _floats, c_int64],
+    ),
+    "gpulayer_booster_predict_interactions": (
+        _status,
+        [_handle, _handle, c_int, c_int32, _floats, c_int64],
     ),
     "gpulayer_booster_feature_importance": (
         _status,
