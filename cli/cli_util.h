@@ -1,4 +1,4 @@
-/* cli_util.h -- pieces shared by the train and predict commands. */
+/* cli_util.h -- pieces shared by the train, predict and explain commands. */
 #ifndef GPL_CLI_UTIL_H
 #define GPL_CLI_UTIL_H
 
