@@ -362,8 +362,8 @@ static int scratch_alloc(shap_scratch *s, const gpl_model *m, const shap_forest 
 /* A row's interaction values: for each feature i of a tree, half the
  * difference of the tree's SHAP values with i present and with i absent
  * goes to (i, j); the diagonal is what is left of i's SHAP value. */
-static void row_interactions(const gpl_model *m, const shap_forest *f, const uint8_t *row,
-                             shap_scratch *s)
+static void row_interactions(const gpl_model *m, const shap_forest *f, const float *base,
+                             const uint8_t *row, shap_scratch *s)
 {
     const int32_t F = m->num_features, K = m->num_outputs, C = F + 1;
     memset(s->acc, 0, sizeof(double) * (size_t)K * (size_t)C * (size_t)C);
@@ -389,7 +389,7 @@ static void row_interactions(const gpl_model *m, const shap_forest *f, const uin
     }
     for (int32_t k = 0; k < K; k++) {
         double *diag = s->diag + (int64_t)k * C, *mat = s->acc + (int64_t)k * C * C;
-        diag[F] += m->base_margin;
+        diag[F] += base ? base[k] : m->base_margin;
         for (int32_t i = 0; i < C; i++) {
             double v = diag[i];
             for (int32_t j = 0; j < C; j++)
@@ -399,12 +399,14 @@ static void row_interactions(const gpl_model *m, const shap_forest *f, const uin
     }
 }
 
+/* The row's values into s->acc; the bias starts from the row's base
+ * margins (K of them) where the data have them, else the model's. */
 static void row_values(const gpl_model *m, const shap_forest *f, gpl_shap_kind kind,
-                       const uint8_t *row, shap_scratch *s)
+                       const float *base, const uint8_t *row, shap_scratch *s)
 {
     const int32_t F = m->num_features, K = m->num_outputs, C = F + 1;
     if (kind == GPL_SHAP_INTERACTIONS) {
-        row_interactions(m, f, row, s);
+        row_interactions(m, f, base, row, s);
         return;
     }
     memset(s->acc, 0, sizeof(double) * (size_t)K * (size_t)C);
@@ -419,7 +421,8 @@ static void row_values(const gpl_model *m, const shap_forest *f, gpl_shap_kind k
             phi[F] += mean[0];
         }
     }
-    for (int32_t k = 0; k < K; k++) s->acc[(int64_t)k * C + F] += m->base_margin;
+    for (int32_t k = 0; k < K; k++)
+        s->acc[(int64_t)k * C + F] += base ? base[k] : m->base_margin;
 }
 
 int64_t gpl_shap_row_width(const gpl_model *m, gpl_shap_kind kind)
@@ -436,6 +439,8 @@ static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds
     const int64_t N = ds->num_rows, width = gpl_shap_row_width(m, kind);
     const float **columns = NULL;
     float **owned = NULL;
+    GPL_CHECK(gpl_dataset_check_base_margin(ds, m->num_outputs,
+                                            ds->source ? ds->source : "the data"));
     GPL_CHECK(gpl_predict_columns(m, ds, &columns, &owned));
     shap_forest forest;
     gpulayer_status st = shap_forest_build(m, gpl_predict_num_trees(m, num_rounds), &forest);
@@ -458,7 +463,9 @@ static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds
             for (int32_t f = 0; f < F; f++)
                 gpl_bin_values(&padded[f], columns[f] + start, n, s.bins + f, F);
             for (int64_t i = 0; i < n; i++) {
-                row_values(m, &forest, kind, s.bins + i * F, &s);
+                const float *base =
+                    ds->base_margin ? ds->base_margin + (start + i) * m->num_outputs : NULL;
+                row_values(m, &forest, kind, base, s.bins + i * F, &s);
                 float *o = out + (start + i) * width;
                 for (int64_t j = 0; j < width; j++) o[j] = (float)s.acc[j];
             }

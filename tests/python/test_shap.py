@@ -159,3 +159,18 @@ def test_trees_deeper_than_the_quadrature_is_exact_for(tmp_path):
     close(ours.sum(axis=1), margin, margin)
     theirs = xgb_booster(bst, tmp_path).predict(xgb.DMatrix(X), pred_contribs=True)
     close(ours, theirs, theirs)
+
+
+def test_bias_starts_from_base_margins():
+    rng = np.random.default_rng(13)
+    X = rng.normal(size=(400, 4)).astype(np.float32)
+    y = (X[:, 0] + rng.normal(size=400) > 0).astype(np.float32)
+    prior = rng.normal(size=400).astype(np.float32)
+    bst = gpulayer.train({"objective": "binary:logistic", "max_depth": 3, "nthread": 2,
+                          "device": "cpu"}, gpulayer.Dataset(X, label=y, base_margin=prior), 5)
+    d = gpulayer.Dataset(X, base_margin=prior)
+    contribs = bst.predict(d, pred_contribs=True)
+    margin = bst.predict(d, output_margin=True)
+    np.testing.assert_allclose(contribs.sum(axis=1), margin, rtol=1e-5, atol=1e-5)
+    inter = bst.predict(d, pred_interactions=True)
+    np.testing.assert_allclose(inter.sum(axis=(1, 2)), margin, rtol=1e-5, atol=1e-5)
