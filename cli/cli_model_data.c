@@ -1,6 +1,7 @@
 /* cli_model_data.c -- reading a data file for a saved model: its columns
  * read as the model reads them (numeric or categorical, by name) and
  * matched to the model's features. Shared by predict and explain. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,4 +92,46 @@ int cli_read_model_data(const char *cmd, const gpulayer_booster *b, const char *
     free(numeric);
     free(categorical);
     return rc;
+}
+
+int cli_model_option(const char *cmd, int c, const char *arg, cli_model_options *o)
+{
+    switch (c) {
+    case 'm': o->model = arg; return 1;
+    case 'd': o->data = arg; return 1;
+    case 'l': o->label = arg; return 1;
+    case 'f': o->format = arg; return 1;
+    case 'o': o->output = arg; return 1;
+    case 'n': o->nthread = arg; return 1;
+    case CLI_OPT_NO_HEADER: o->no_header = 1; return 1;
+    case CLI_OPT_ROUNDS: o->rounds = atoi(arg); return 1;
+    case CLI_OPT_DEVICE: o->device = arg; return 1;
+    case CLI_OPT_QID: o->qid = arg; return 1;
+    case CLI_OPT_BASE_MARGIN: o->base_margin = arg; return 1;
+    case CLI_OPT_BAD_NUMBERS: return cli_parse_bad_numbers(cmd, arg, &o->bad_numbers) ? 2 : 1;
+    default: return 0;
+    }
+}
+
+int cli_model_options_check(const char *cmd, int argc, char **argv,
+                            const cli_model_options *o)
+{
+    if (optind < argc) {
+        fprintf(stderr, "gpulayer %s: unexpected argument '%s'\n", cmd, argv[optind]);
+        return 2;
+    }
+    if (!o->model || !o->data) {
+        fprintf(stderr, "gpulayer %s: --model and --data are required (see --help)\n", cmd);
+        return 2;
+    }
+    return cli_check_format(cmd, o->format);
+}
+
+int cli_read_model_options_data(const char *cmd, const gpulayer_booster *b,
+                                const cli_model_options *o, gpulayer_dataset **ds)
+{
+    cli_data data = {.format = o->format, .label = o->label ? o->label : "none",
+                     .no_header = o->no_header, .bad_numbers = o->bad_numbers, .qid = o->qid,
+                     .base_margin = o->base_margin};
+    return cli_read_model_data(cmd, b, o->data, &data, o->label != NULL, ds);
 }

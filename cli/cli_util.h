@@ -49,4 +49,37 @@ gpulayer_status cli_read_data(const char *path, const cli_data *d,
 int cli_read_model_data(const char *cmd, const gpulayer_booster *b, const char *path,
                         cli_data *d, int label_given, gpulayer_dataset **ds);
 
+/* The options of the commands that read data for a saved model (predict,
+ * explain; cli_model_data.c). A command's own long options take ids from
+ * CLI_OPT_OWN on. */
+typedef struct cli_model_options {
+    const char *model, *data, *label, *format, *output, *nthread, *device, *qid;
+    const char *base_margin;
+    int no_header, rounds, bad_numbers;
+} cli_model_options;
+enum { CLI_OPT_NO_HEADER = 256, CLI_OPT_ROUNDS, CLI_OPT_DEVICE, CLI_OPT_BAD_NUMBERS,
+       CLI_OPT_QID, CLI_OPT_BASE_MARGIN, CLI_OPT_OWN };
+#define CLI_MODEL_SHORTOPTS "m:d:l:f:o:n:h"
+#define CLI_MODEL_LONGOPTS                                                 \
+    {"model", required_argument, 0, 'm'}, {"data", required_argument, 0, 'd'},        \
+    {"label", required_argument, 0, 'l'}, {"format", required_argument, 0, 'f'},      \
+    {"output", required_argument, 0, 'o'}, {"nthread", required_argument, 0, 'n'},    \
+    {"no-header", no_argument, 0, CLI_OPT_NO_HEADER},                              \
+    {"rounds", required_argument, 0, CLI_OPT_ROUNDS},                              \
+    {"device", required_argument, 0, CLI_OPT_DEVICE},                              \
+    {"bad-numbers", required_argument, 0, CLI_OPT_BAD_NUMBERS},                    \
+    {"qid", required_argument, 0, CLI_OPT_QID},                                    \
+    {"base-margin", required_argument, 0, CLI_OPT_BASE_MARGIN},                    \
+    {"help", no_argument, 0, 'h'}
+/* Takes option c (an id of CLI_MODEL_LONGOPTS) for command cmd: 1 when it
+ * is one of them, 0 when not, 2 (after saying why) for a bad value. */
+int cli_model_option(const char *cmd, int c, const char *arg, cli_model_options *o);
+/* After the options: no arguments left, --model and --data given, a known
+ * format. 0, or an exit status after saying why. */
+int cli_model_options_check(const char *cmd, int argc, char **argv,
+                            const cli_model_options *o);
+/* The data file of the options, read for model b (cli_read_model_data). */
+int cli_read_model_options_data(const char *cmd, const gpulayer_booster *b,
+                                const cli_model_options *o, gpulayer_dataset **ds);
+
 #endif

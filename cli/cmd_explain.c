@@ -28,7 +28,7 @@ static void explain_usage(FILE *out)
 "  --model FILE     a model saved by 'gpulayer train'\n"
 "  --data FILE      CSV, TSV (optionally .gz) or LibSVM, read as 'gpulayer\n"
 "                   predict' reads it (--label, --qid, --format, --no-header,\n"
-"                   --bad-numbers likewise)\n"
+"                   --bad-numbers, --base-margin likewise)\n"
 "  --output FILE    where to write (default: standard output)\n"
 "  --approx         Saabas' approximation instead of exact TreeSHAP\n"
 "  --interactions   SHAP interaction values: a column for each pair of\n"
@@ -39,68 +39,44 @@ static void explain_usage(FILE *out)
 }
 
 typedef struct explain_options {
-    const char *model, *data, *label, *format, *output, *nthread, *device, *qid;
-    int no_header, approx, interactions, rounds, bad_numbers;
+    cli_model_options m;
+    int approx, interactions;
 } explain_options;
 
 static int parse_args(int argc, char **argv, explain_options *o)
 {
-    enum { OPT_NO_HEADER = 256, OPT_APPROX, OPT_INTERACTIONS, OPT_ROUNDS, OPT_DEVICE,
-           OPT_BAD_NUMBERS, OPT_QID };
+    enum { OPT_APPROX = CLI_OPT_OWN, OPT_INTERACTIONS };
     static const struct option longopts[] = {
-        {"model", required_argument, 0, 'm'},  {"data", required_argument, 0, 'd'},
-        {"label", required_argument, 0, 'l'},  {"format", required_argument, 0, 'f'},
-        {"output", required_argument, 0, 'o'}, {"nthread", required_argument, 0, 'n'},
-        {"no-header", no_argument, 0, OPT_NO_HEADER},
+        CLI_MODEL_LONGOPTS,
         {"approx", no_argument, 0, OPT_APPROX},
         {"interactions", no_argument, 0, OPT_INTERACTIONS},
-        {"rounds", required_argument, 0, OPT_ROUNDS},
-        {"device", required_argument, 0, OPT_DEVICE},
-        {"bad-numbers", required_argument, 0, OPT_BAD_NUMBERS},
-        {"qid", required_argument, 0, OPT_QID},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+        {0, 0, 0, 0}};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "m:d:l:f:o:n:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, CLI_MODEL_SHORTOPTS, longopts, NULL)) != -1) {
+        const int taken = cli_model_option("explain", c, optarg, &o->m);
+        if (taken == 2) return 2;
+        if (taken) continue;
         switch (c) {
-        case 'm': o->model = optarg; break;
-        case 'd': o->data = optarg; break;
-        case 'l': o->label = optarg; break;
-        case 'f': o->format = optarg; break;
-        case 'o': o->output = optarg; break;
-        case 'n': o->nthread = optarg; break;
-        case OPT_NO_HEADER: o->no_header = 1; break;
         case OPT_APPROX: o->approx = 1; break;
         case OPT_INTERACTIONS: o->interactions = 1; break;
-        case OPT_ROUNDS: o->rounds = atoi(optarg); break;
-        case OPT_DEVICE: o->device = optarg; break;
-        case OPT_QID: o->qid = optarg; break;
-        case OPT_BAD_NUMBERS:
-            if (cli_parse_bad_numbers("explain", optarg, &o->bad_numbers)) return 2;
-            break;
         case 'h': explain_usage(stdout); return -1;
         default: explain_usage(stderr); return 2;
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "gpulayer explain: unexpected argument '%s'\n", argv[optind]);
-        return 2;
-    }
-    if (!o->model || !o->data) {
-        fprintf(stderr, "gpulayer explain: --model and --data are required (see --help)\n");
-        return 2;
-    }
+    const int rc = cli_model_options_check("explain", argc, argv, &o->m);
+    if (rc) return rc;
     if (o->approx && o->interactions) {
         fprintf(stderr, "gpulayer explain: --approx applies to contributions, not to "
                         "--interactions\n");
         return 2;
     }
-    if (o->device && strcmp(o->device, "cpu") != 0) {
+    if (o->m.device && strcmp(o->m.device, "cpu") != 0) {
         fprintf(stderr, "gpulayer explain: device '%s': SHAP values are computed on the "
-                        "cpu only for now; use --device cpu\n", o->device);
+                        "cpu only for now; use --device cpu\n", o->m.device);
         return 2;
     }
-    return cli_check_format("explain", o->format);
+    return 0;
 }
 
 /* Writes a header cell: feature f's name (f == F: "bias"), quoted when
@@ -164,10 +140,10 @@ static int write_values(FILE *out, const gpulayer_booster *b, const gpulayer_dat
         gpulayer_status st = gpulayer_dataset_select_rows(ds, start, n, &rows);
         if (st == GPULAYER_OK)
             st = o->interactions
-                     ? gpulayer_booster_predict_interactions(b, rows, 0, o->rounds, values,
+                     ? gpulayer_booster_predict_interactions(b, rows, 0, o->m.rounds, values,
                                                              n * width)
                      : gpulayer_booster_predict_contribs(
-                           b, rows, o->approx ? GPULAYER_CONTRIBS_APPROX : 0, o->rounds,
+                           b, rows, o->approx ? GPULAYER_CONTRIBS_APPROX : 0, o->m.rounds,
                            values, n * width);
         gpulayer_dataset_free(rows);
         if (st != GPULAYER_OK) {
@@ -179,7 +155,7 @@ static int write_values(FILE *out, const gpulayer_booster *b, const gpulayer_dat
                 fprintf(out, "%.9g%c", (double)values[r * width + k],
                         k + 1 < width ? ',' : '\n');
         if (ferror(out)) {
-            perror(o->output ? o->output : "standard output");
+            perror(o->m.output ? o->m.output : "standard output");
             rc = 1;
         }
     }
@@ -231,17 +207,15 @@ int cmd_explain(int argc, char **argv)
     if (rc) return rc < 0 ? 0 : rc;
     gpulayer_booster *b = NULL;
     gpulayer_dataset *ds = NULL;
-    if (gpulayer_booster_load(o.model, &b) != GPULAYER_OK) return cli_fail("explain", NULL);
-    if (o.nthread && gpulayer_booster_set_param(b, "nthread", o.nthread) != GPULAYER_OK) {
+    if (gpulayer_booster_load(o.m.model, &b) != GPULAYER_OK) return cli_fail("explain", NULL);
+    if (o.m.nthread && gpulayer_booster_set_param(b, "nthread", o.m.nthread) != GPULAYER_OK) {
         rc = cli_fail("explain", NULL);
         goto done;
     }
-    cli_data data = {.format = o.format, .label = o.label ? o.label : "none",
-                     .no_header = o.no_header, .bad_numbers = o.bad_numbers, .qid = o.qid};
-    if ((rc = cli_read_model_data("explain", b, o.data, &data, o.label != NULL, &ds)))
+    if ((rc = cli_read_model_options_data("explain", b, &o.m, &ds)))
         goto done;
-    if (o.output) {
-        rc = write_file(o.output, b, ds, &o);
+    if (o.m.output) {
+        rc = write_file(o.m.output, b, ds, &o);
     } else {
         rc = write_values(stdout, b, ds, &o);
         if (fflush(stdout) != 0 && !rc) {

@@ -44,59 +44,28 @@ static void predict_usage(FILE *out)
 }
 
 typedef struct predict_options {
-    const char *model, *data, *label, *format, *output, *nthread, *device, *qid;
-    const char *base_margin;
-    int no_header, margin, rounds, bad_numbers;
+    cli_model_options m;
+    int margin;
 } predict_options;
 
 static int parse_args(int argc, char **argv, predict_options *o)
 {
-    enum { OPT_NO_HEADER = 256, OPT_MARGIN, OPT_ROUNDS, OPT_DEVICE, OPT_BAD_NUMBERS,
-           OPT_QID, OPT_BASE_MARGIN };
+    enum { OPT_MARGIN = CLI_OPT_OWN };
     static const struct option longopts[] = {
-        {"model", required_argument, 0, 'm'},  {"data", required_argument, 0, 'd'},
-        {"label", required_argument, 0, 'l'},  {"format", required_argument, 0, 'f'},
-        {"output", required_argument, 0, 'o'}, {"nthread", required_argument, 0, 'n'},
-        {"no-header", no_argument, 0, OPT_NO_HEADER},
-        {"margin", no_argument, 0, OPT_MARGIN},
-        {"rounds", required_argument, 0, OPT_ROUNDS},
-        {"device", required_argument, 0, OPT_DEVICE},
-        {"bad-numbers", required_argument, 0, OPT_BAD_NUMBERS},
-        {"qid", required_argument, 0, OPT_QID},
-        {"base-margin", required_argument, 0, OPT_BASE_MARGIN},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+        CLI_MODEL_LONGOPTS, {"margin", no_argument, 0, OPT_MARGIN}, {0, 0, 0, 0}};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "m:d:l:f:o:n:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, CLI_MODEL_SHORTOPTS, longopts, NULL)) != -1) {
+        const int taken = cli_model_option("predict", c, optarg, &o->m);
+        if (taken == 2) return 2;
+        if (taken) continue;
         switch (c) {
-        case 'm': o->model = optarg; break;
-        case 'd': o->data = optarg; break;
-        case 'l': o->label = optarg; break;
-        case 'f': o->format = optarg; break;
-        case 'o': o->output = optarg; break;
-        case 'n': o->nthread = optarg; break;
-        case OPT_NO_HEADER: o->no_header = 1; break;
         case OPT_MARGIN: o->margin = 1; break;
-        case OPT_ROUNDS: o->rounds = atoi(optarg); break;
-        case OPT_DEVICE: o->device = optarg; break;
-        case OPT_QID: o->qid = optarg; break;
-        case OPT_BASE_MARGIN: o->base_margin = optarg; break;
-        case OPT_BAD_NUMBERS:
-            if (cli_parse_bad_numbers("predict", optarg, &o->bad_numbers)) return 2;
-            break;
         case 'h': predict_usage(stdout); return -1;
         default: predict_usage(stderr); return 2;
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "gpulayer predict: unexpected argument '%s'\n", argv[optind]);
-        return 2;
-    }
-    if (!o->model || !o->data) {
-        fprintf(stderr, "gpulayer predict: --model and --data are required (see --help)\n");
-        return 2;
-    }
-    return cli_check_format("predict", o->format);
+    return cli_model_options_check("predict", argc, argv, &o->m);
 }
 
 int cmd_predict(int argc, char **argv)
@@ -109,15 +78,12 @@ int cmd_predict(int argc, char **argv)
     gpulayer_dataset *ds = NULL;
     float *pred = NULL;
     FILE *out = stdout;
-    if (gpulayer_booster_load(o.model, &b) != GPULAYER_OK) return cli_fail("predict", NULL);
-    if (o.nthread && gpulayer_booster_set_param(b, "nthread", o.nthread) != GPULAYER_OK) {
+    if (gpulayer_booster_load(o.m.model, &b) != GPULAYER_OK) return cli_fail("predict", NULL);
+    if (o.m.nthread && gpulayer_booster_set_param(b, "nthread", o.m.nthread) != GPULAYER_OK) {
         rc = cli_fail("predict", NULL);
         goto done;
     }
-    cli_data data = {.format = o.format, .label = o.label ? o.label : "none",
-                     .no_header = o.no_header, .bad_numbers = o.bad_numbers, .qid = o.qid,
-                     .base_margin = o.base_margin};
-    if ((rc = cli_read_model_data("predict", b, o.data, &data, o.label != NULL, &ds)))
+    if ((rc = cli_read_model_options_data("predict", b, &o.m, &ds)))
         goto done;
     int flags = o.margin ? GPULAYER_PREDICT_MARGIN : GPULAYER_PREDICT_DEFAULT;
     int64_t n = gpulayer_dataset_num_rows(ds);
@@ -128,13 +94,13 @@ int cmd_predict(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    if (gpulayer_booster_predict_device(b, ds, o.device ? o.device : "cpu", flags, o.rounds,
+    if (gpulayer_booster_predict_device(b, ds, o.m.device ? o.m.device : "cpu", flags, o.m.rounds,
                                         pred, n * width) != GPULAYER_OK) {
         rc = cli_fail("predict", NULL);
         goto done;
     }
-    if (o.output && !(out = fopen(o.output, "w"))) {
-        perror(o.output);
+    if (o.m.output && !(out = fopen(o.m.output, "w"))) {
+        perror(o.m.output);
         rc = 1;
         goto done;
     }
@@ -142,7 +108,7 @@ int cmd_predict(int argc, char **argv)
         for (int32_t k = 0; k < width; k++)
             fprintf(out, "%.9g%c", (double)pred[r * width + k], k + 1 < width ? ',' : '\n');
     if (out != stdout && fclose(out) != 0) {
-        perror(o.output);
+        perror(o.m.output);
         rc = 1;
     }
 done:
