@@ -15,8 +15,8 @@
 #ifndef GPL_CUDA_MIN_DRIVER_VERSION
 #define GPL_CUDA_MIN_DRIVER_VERSION 12000
 #endif
-#ifndef GPL_CUDA_MIN_COMPUTE_CAPABILITY
-#define GPL_CUDA_MIN_COMPUTE_CAPABILITY 70
+#ifndef GPL_CUDA_ARCHITECTURES
+#define GPL_CUDA_ARCHITECTURES ""
 #endif
 
 void gpl_build_info_current(gpl_build_info *out)
@@ -36,7 +36,7 @@ void gpl_build_info_current(gpl_build_info *out)
     out->built[GPL_RT_VULKAN] = 1;
 #endif
     out->cuda_min_driver = GPL_CUDA_MIN_DRIVER_VERSION;
-    out->cuda_min_cc = GPL_CUDA_MIN_COMPUTE_CAPABILITY;
+    gpl_build_set_cuda_archs(out, GPL_CUDA_ARCHITECTURES);
     /* The Vulkan kernels carry int64 gradient pairs (summed with 32-bit
      * atomics and an explicit carry) and evaluate gains in double, as
      * every backend does (backend.h). */
@@ -46,6 +46,61 @@ void gpl_build_info_current(gpl_build_info *out)
     /* Apple7 (M1/A14) is the oldest family with the threadgroup atomics
      * and SIMD-group reductions the Metal kernels use. */
     out->metal_required_family = "metal.apple7";
+}
+
+static void add_arch(int *list, int *count, int cc)
+{
+    for (int i = 0; i < *count; i++)
+        if (list[i] == cc) return;
+    if (*count < GPL_MAX_CUDA_ARCHS) list[(*count)++] = cc;
+}
+
+void gpl_build_set_cuda_archs(gpl_build_info *b, const char *list)
+{
+    b->num_cuda_sass = b->num_cuda_ptx = 0;
+    for (const char *p = list; p && *p;) {
+        const char *end = p + strcspn(p, ",;");
+        if (!*end) end = NULL;
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char entry[32] = "";
+        if (len < sizeof entry) memcpy(entry, p, len), entry[len] = '\0';
+        int cc, used = 0;
+        if (sscanf(entry, "%d%n", &cc, &used) == 1 && cc > 0) {
+            const char *kind = entry + used;
+            if (!strcmp(kind, "") || !strcmp(kind, "-real"))
+                add_arch(b->cuda_sass, &b->num_cuda_sass, cc);
+            if (!strcmp(kind, "") || !strcmp(kind, "-virtual"))
+                add_arch(b->cuda_ptx, &b->num_cuda_ptx, cc);
+        }
+        p = end ? end + 1 : p + len;
+    }
+}
+
+int gpl_build_covers_cuda(const gpl_build_info *b, int cc)
+{
+    if (!b->num_cuda_sass && !b->num_cuda_ptx) return 1;
+    for (int i = 0; i < b->num_cuda_sass; i++)
+        if (b->cuda_sass[i] / 10 == cc / 10 && b->cuda_sass[i] <= cc) return 1;
+    for (int i = 0; i < b->num_cuda_ptx; i++)
+        if (b->cuda_ptx[i] <= cc) return 1;
+    return 0;
+}
+
+void gpl_build_cuda_archs_text(const gpl_build_info *b, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (!b->num_cuda_sass && !b->num_cuda_ptx) {
+        snprintf(buf, size, "unknown");
+        return;
+    }
+    for (int i = 0; i < b->num_cuda_sass && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%ssm_%d", i ? " " : "", b->cuda_sass[i]);
+    if (b->num_cuda_sass && n < size) n += (size_t)snprintf(buf + n, size - n, " (SASS)");
+    for (int i = 0; i < b->num_cuda_ptx && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%scompute_%d",
+                              i ? " " : (b->num_cuda_sass ? ", " : ""), b->cuda_ptx[i]);
+    if (b->num_cuda_ptx && n < size) snprintf(buf + n, size - n, " (PTX)");
 }
 
 void gpl_cuda_version_text(int version, char *buf, size_t size)
@@ -85,11 +140,14 @@ static gpl_note_kind check_cuda(const gpl_build_info *b, const gpl_device *dev,
         return GPL_NOTE_DRIVER_TOO_OLD;
     }
     int cc = compute_capability(dev);
-    if (cc >= 0 && cc < b->cuda_min_cc) {
+    if (cc >= 0 && !gpl_build_covers_cuda(b, cc)) {
+        char archs[128];
+        gpl_build_cuda_archs_text(b, archs, sizeof archs);
         snprintf(reason, size,
-                 "compute capability %d.%d is older than %d.%d, the oldest "
-                 "architecture this build ships CUDA kernels for",
-                 cc / 10, cc % 10, b->cuda_min_cc / 10, b->cuda_min_cc % 10);
+                 "compute capability %d.%d (sm_%d) is not covered by this build's "
+                 "CUDA kernels, built for %s; rebuild with "
+                 "-DCMAKE_CUDA_ARCHITECTURES=%d-real added",
+                 cc / 10, cc % 10, cc, archs, cc);
         return GPL_NOTE_MISSING_GPU_FAMILY;
     }
     return GPL_NOTE_INFO;

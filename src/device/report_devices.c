@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "build_info.h"
 #include "bytes.h"
+#include "discovery.h"
 #include "report.h"
 #include "strbuf.h"
 
@@ -11,6 +13,16 @@ const char *gpl_backend_state(const gpl_device *dev)
 {
     if (dev->backend_available) return "available";
     return dev->backend_built ? "built, unavailable" : "not built";
+}
+
+/* The CUDA architectures this build's kernels cover, when it has them. */
+static int cuda_kernels(char *buf, size_t size)
+{
+    gpl_build_info b;
+    gpl_discovery_build_info(&b);
+    if (!b.built[GPL_RT_CUDA]) return 0;
+    gpl_build_cuda_archs_text(&b, buf, size);
+    return 1;
 }
 
 char *gpl_devices_text(const gpl_discovery *d)
@@ -31,6 +43,9 @@ char *gpl_devices_text(const gpl_discovery *d)
                           usable, gpl_backend_state(dev), caps);
         if (*dev->stable_id) gpl_strbuf_printf(&sb, "%-10s id %s\n", "", dev->stable_id);
     }
+    char archs[256];
+    if (cuda_kernels(archs, sizeof archs))
+        gpl_strbuf_printf(&sb, "\ncuda kernels: %s\n", archs);
     if (d->num_notes) gpl_strbuf_printf(&sb, "\nnotes:\n");
     for (int i = 0; i < d->num_notes; i++)
         gpl_strbuf_printf(&sb, "  %-7s %-20s %s\n", d->notes[i].runtime,
@@ -79,6 +94,8 @@ char *gpl_devices_json(const gpl_discovery *d)
     cJSON *notes = cJSON_AddArrayToObject(root, "notes");
     for (int i = 0; i < d->num_notes; i++)
         cJSON_AddItemToArray(notes, note_json(&d->notes[i]));
+    char archs[256];
+    if (cuda_kernels(archs, sizeof archs)) cJSON_AddStringToObject(root, "cuda_kernels", archs);
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     return text;

@@ -88,6 +88,11 @@ static cJSON *diagnose_build(const gpl_discovery *d)
     cJSON *backends = cJSON_AddObjectToObject(root, "backends_built");
     for (int rt = 0; rt < GPL_RT_COUNT; rt++)
         cJSON_AddBoolToObject(backends, gpl_runtime_accelerator((gpl_runtime)rt), b.built[rt]);
+    if (b.built[GPL_RT_CUDA]) {
+        char archs[256];
+        gpl_build_cuda_archs_text(&b, archs, sizeof archs);
+        cJSON_AddStringToObject(root, "cuda_kernels", archs);
+    }
     cJSON_AddItemToObject(root, "environment", environment_json());
     cJSON *devices = cJSON_AddArrayToObject(root, "devices");
     for (int i = 0; i < d->num_devices; i++)
@@ -164,6 +169,8 @@ char *gpl_diagnose_text(const gpl_discovery *d)
     gpl_strbuf_printf(&sb, "backends built:");
     cJSON_ArrayForEach(item, cJSON_GetObjectItem(root, "backends_built"))
         gpl_strbuf_printf(&sb, " %s=%s", item->string, cJSON_IsTrue(item) ? "yes" : "no");
+    if (cJSON_GetObjectItem(root, "cuda_kernels"))
+        gpl_strbuf_printf(&sb, "\ncuda kernels: %s", str(root, "cuda_kernels"));
     gpl_strbuf_printf(&sb, "\nenvironment:\n");
     cJSON_ArrayForEach(item, cJSON_GetObjectItem(root, "environment"))
         if (cJSON_IsString(item))

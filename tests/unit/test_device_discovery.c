@@ -72,7 +72,7 @@ static gpl_build_info build_with(int cuda, int metal, int vulkan)
     b.built[GPL_RT_METAL] = metal;
     b.built[GPL_RT_VULKAN] = vulkan;
     b.cuda_min_driver = 12000;
-    b.cuda_min_cc = 50;
+    gpl_build_set_cuda_archs(&b, "50");
     return b;
 }
 
@@ -309,7 +309,9 @@ static void test_driver_too_old_and_missing_family(void **state)
     assert_non_null(strstr(v100->backend_reason, "supports CUDA 11.4, older than the CUDA 12.0"));
     assert_note(&d, "cuda", GPL_NOTE_DRIVER_TOO_OLD, "cuda:0 (Tesla V100)");
     assert_false(k80->backend_available);
-    assert_non_null(strstr(k80->backend_reason, "compute capability 3.7 is older than 5.0"));
+    assert_non_null(strstr(k80->backend_reason, "compute capability 3.7 (sm_37) is not covered by "
+                                               "this build's CUDA kernels, built for sm_50 (SASS), "
+                                               "compute_50 (PTX)"));
     assert_note(&d, "cuda", GPL_NOTE_BACKEND_UNAVAILABLE, "no device it can use");
 
     const gpl_device *m1 = &d.devices[2], *a13 = &d.devices[3];
@@ -319,6 +321,35 @@ static void test_driver_too_old_and_missing_family(void **state)
     assert_false(a13->backend_available);
     assert_note(&d, "metal", GPL_NOTE_MISSING_GPU_FAMILY, "lacks metal.apple7");
     gpl_discovery_release(&d);
+}
+
+/* SASS runs on its major's same or newer minors, PTX on any newer device;
+ * entries CMake resolves itself are skipped. */
+static void test_cuda_architectures_covered(void **state)
+{
+    (void)state;
+    gpl_build_info b = {0};
+    gpl_build_set_cuda_archs(&b, "75-real;80-real;86-real;89-real;90-real;90-virtual");
+    int covered[] = {75, 80, 86, 87, 89, 90, 100, 120}, uncovered[] = {37, 61, 70, 72};
+    for (size_t i = 0; i < sizeof covered / sizeof *covered; i++)
+        assert_true(gpl_build_covers_cuda(&b, covered[i]));
+    for (size_t i = 0; i < sizeof uncovered / sizeof *uncovered; i++)
+        assert_false(gpl_build_covers_cuda(&b, uncovered[i]));
+    char text[256];
+    gpl_build_cuda_archs_text(&b, text, sizeof text);
+    assert_string_equal(text, "sm_75 sm_80 sm_86 sm_89 sm_90 (SASS), compute_90 (PTX)");
+
+    gpl_build_set_cuda_archs(&b, "80-real,native");
+    assert_true(gpl_build_covers_cuda(&b, 86));
+    assert_false(gpl_build_covers_cuda(&b, 90)); /* no PTX: a new major needs SASS */
+    assert_false(gpl_build_covers_cuda(&b, 75));
+    gpl_build_cuda_archs_text(&b, text, sizeof text);
+    assert_string_equal(text, "sm_80 (SASS)");
+
+    gpl_build_set_cuda_archs(&b, "");
+    assert_true(gpl_build_covers_cuda(&b, 30));
+    gpl_build_cuda_archs_text(&b, text, sizeof text);
+    assert_string_equal(text, "unknown");
 }
 
 static void test_not_built(void **state)
@@ -501,6 +532,7 @@ int main(void)
         cmocka_unit_test_teardown(test_results_are_cached, teardown),
         cmocka_unit_test_teardown(test_driver_too_old_and_missing_family, teardown),
         cmocka_unit_test_teardown(test_not_built, teardown),
+        cmocka_unit_test(test_cuda_architectures_covered),
         cmocka_unit_test_teardown(test_trainer_choice, teardown),
         cmocka_unit_test_teardown(test_real_cpu_probe, teardown),
         cmocka_unit_test_teardown(test_real_probe_program, teardown),

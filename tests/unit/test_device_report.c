@@ -126,6 +126,34 @@ static void test_device_table(void **state)
     free(json);
 }
 
+/* The CUDA architectures of a build with the CUDA backend are listed with
+ * the devices and in the shareable summary. */
+static void test_cuda_kernels_reported(void **state)
+{
+    (void)state;
+    static gpl_build_info b;
+    gpl_build_info_current(&b);
+    b.built[GPL_RT_CUDA] = 1;
+    gpl_build_set_cuda_archs(&b, "75-real;90-real;90-virtual");
+    gpl_probe_fake fakes[] = {{GPL_RT_CPU, cpu_fake, NULL}, {GPL_RT_CUDA, cuda_fake, NULL}};
+    gpl_discovery_fakes f = {fakes, 2, 0, &b};
+    gpl_discovery_install_fakes(&f);
+    const gpl_discovery *d = gpl_discovery_snapshot();
+    const char *expected = "sm_75 sm_90 (SASS), compute_90 (PTX)";
+    char *outputs[4] = {gpl_devices_text(d), gpl_devices_json(d), gpl_diagnose_text(d),
+                        gpl_diagnose_json(d)};
+    for (int i = 0; i < 4; i++) {
+        assert_non_null(outputs[i]);
+        if (!strstr(outputs[i], expected)) fail_msg("no '%s' in:\n%s", expected, outputs[i]);
+        free(outputs[i]);
+    }
+    char *text = gpl_devices_text(d);
+    assert_non_null(strstr(text, "cuda kernels: sm_75"));
+    free(text);
+    gpl_discovery_install_fakes(NULL);
+    setup(state);
+}
+
 static void test_diagnose_shares_nothing_identifying(void **state)
 {
     (void)state;
@@ -216,6 +244,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_redact),
         cmocka_unit_test(test_device_table),
+        cmocka_unit_test(test_cuda_kernels_reported),
         cmocka_unit_test(test_diagnose_shares_nothing_identifying),
         cmocka_unit_test(test_public_api),
     };
