@@ -1,0 +1,110 @@
+"""The binary wheel built by scripts/build_wheel.sh installs with pip into
+a fresh virtual environment (numpy from the registry, no build step) and
+works there with no compiler on the PATH: import, device discovery,
+training and prediction on the bundled data from Python and from the
+command in the environment's bin/. Runs only when GPULAYER_TEST_WHEEL
+names the folder holding the wheel (CI sets it)."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+WHEEL_DIR = os.environ.get("GPULAYER_TEST_WHEEL")
+
+pytestmark = pytest.mark.skipif(
+    not WHEEL_DIR, reason="set GPULAYER_TEST_WHEEL to the folder of a built wheel")
+
+COMPILERS = ("cc", "gcc", "clang", "c++", "nvcc", "cmake")
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory):
+    wheels = sorted(Path(WHEEL_DIR).glob("gpulayer-*.whl"))
+    assert len(wheels) == 1, f"expected one wheel in {WHEEL_DIR}, found {wheels}"
+    platform = "macosx" if sys.platform == "darwin" else "manylinux"
+    assert platform in wheels[0].name, wheels[0].name
+    root = tmp_path_factory.mktemp("wheel")
+    env_dir = root / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True)
+    python = env_dir / "bin" / "python"
+    # --only-binary: a source build of anything would mean the wheel is not
+    # enough; the package itself must not be built.
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--only-binary", ":all:",
+                    str(wheels[0])], check=True, timeout=600)
+    return env_dir
+
+
+def bare_env(env_dir):
+    """The environment of a machine without build tools: only the venv's
+    bin/ on the PATH, nothing pointing at the source tree."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("GPULAYER_") and k not in ("PYTHONPATH", "LD_LIBRARY_PATH")}
+    env["PATH"] = str(env_dir / "bin")
+    return env
+
+
+def test_no_compiler_on_the_path(venv):
+    path = bare_env(venv)["PATH"]
+    for tool in COMPILERS:
+        assert shutil.which(tool, path=path) is None, tool
+
+
+def test_python_trains_on_the_bundled_data(venv, tmp_path):
+    code = textwrap.dedent(f"""
+        import shutil, gpulayer
+        assert not any(shutil.which(t) for t in {COMPILERS!r})
+        assert "site-packages" in gpulayer.__file__, gpulayer.__file__
+        assert gpulayer.library_path().startswith(str(gpulayer._lib.package_dir()))
+        devices = gpulayer.devices()
+        assert devices[0].accelerator == "cpu", devices
+        print("devices:", [d.accelerator for d in devices])
+        data = "{ROOT}/data/demo/"
+        train = gpulayer.Dataset.from_file(data + "fertility_train.csv.gz", label="morekids")
+        test = gpulayer.Dataset.from_file(data + "fertility_test.csv.gz", label="morekids")
+        history = {{}}
+        booster = gpulayer.train({{"objective": "binary:logistic", "max_depth": 6,
+                                  "eval_metric": "auc"}}, train, num_boost_round=20,
+                                 evals=[(test, "test")], evals_result=history)
+        p = booster.predict(test)
+        assert p.shape == (50931,) and 0 < p.min() and p.max() < 1
+        auc = history["test"]["auc"][-1]
+        assert auc > 0.6, auc
+        print("auc", auc)
+    """)
+    result = subprocess.run([str(venv / "bin" / "python"), "-c", code], cwd=tmp_path,
+                            env=bare_env(venv), capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "auc" in result.stdout
+
+
+def test_command_from_the_venv(venv, tmp_path):
+    env = bare_env(venv)
+    command = str(venv / "bin" / "gpulayer")
+    devices = subprocess.run([command, "devices"], env=env, capture_output=True, text=True,
+                             timeout=120)
+    assert devices.returncode == 0, devices.stderr
+    assert "cpu" in devices.stdout
+    model = tmp_path / "model.json"
+    train = subprocess.run(
+        [command, "train", "--data", str(ROOT / "data/demo/fertility_train.csv.gz"),
+         "--label", "morekids", "--valid", str(ROOT / "data/demo/fertility_test.csv.gz"),
+         "--objective", "binary:logistic", "--param", "eval_metric=auc",
+         "--num-round", "20", "--max-depth", "6", "--model", str(model)],
+        env=env, capture_output=True, text=True, timeout=600)
+    assert train.returncode == 0, train.stderr
+    assert model.is_file()
+    auc = [float(m) for m in re.findall(r"auc:([0-9.]+)", train.stdout + train.stderr)]
+    assert auc and auc[-1] > 0.6, train.stdout + train.stderr
+    out = tmp_path / "pred.csv"
+    predict = subprocess.run([command, "predict", "--model", str(model), "--data",
+                              str(ROOT / "data/demo/fertility_test.csv.gz"), "--output",
+                              str(out)], env=env, capture_output=True, text=True, timeout=300)
+    assert predict.returncode == 0, predict.stderr
+    assert len(out.read_text().splitlines()) >= 50931
