@@ -214,6 +214,9 @@ class _RoundReporter:
         self.history = history
         self.verbose_eval = verbose_eval
         self.guard = guard
+        # The last round's line when verbose_eval skipped it, printed once
+        # training ends, as XGBoost does.
+        self.unprinted: str | None = None
         self.error: BaseException | None = None
         # The C function pointer must stay alive while training runs.
         self.c_callback = _lib.ROUND_CALLBACK(self._on_round)
@@ -244,10 +247,17 @@ class _RoundReporter:
             for r in results:
                 self.history.setdefault(r.data_name, {}).setdefault(
                     r.metric_name, []).append(r.value)
-        if self.verbose_eval and results and round_index % self.verbose_eval == 0:
-            text = "\t".join(f"{r.data_name}-{r.metric_name}:{r.value:.5f}"
-                             for r in results)
-            print(f"[{round_index}]\t{text}", flush=True)
+        if not (self.verbose_eval and results):
+            return
+        text = "\t".join(f"{r.data_name}-{r.metric_name}:{r.value:.5f}" for r in results)
+        self.unprinted = f"[{round_index}]\t{text}"
+        if round_index % self.verbose_eval == 0:
+            self.print_unprinted()
+
+    def print_unprinted(self) -> None:
+        if self.unprinted is not None:
+            print(self.unprinted, flush=True)
+            self.unprinted = None
 
 
 def train(
@@ -296,7 +306,10 @@ def train(
     evals_result : dict, optional
         Filled with the history: ``{name: {metric: [value per round]}}``.
     verbose_eval : bool or int
-        Print the evaluation results every round (True) or every n rounds.
+        Print the evaluation results every round (True) or every n rounds
+        (rounds 0, n, 2n, ... and the last one), on stdout as XGBoost does:
+        ``[0]``, then ``valid-logloss:0.69315`` for each metric of each
+        evaluation set, separated by tabs.
     distributed : bool or "auto"
         Train across the ranks of an MPI job (see :mod:`gpulayer.distributed`):
         each rank passes its own rows as ``dtrain`` (rank order is row
@@ -457,6 +470,7 @@ def train(
             raise part.error
     if error is not None:
         raise error
+    reporter.print_unprinted()
     if stopper is not None and stopper.best_round >= 0:
         _lib.call("gpulayer_booster_set_best_round", booster.handle, stopper.best_round)
     return booster
