@@ -18,6 +18,7 @@ from . import distributed as _distributed
 from .booster import Booster, interaction_text
 from .dataset import Dataset
 from .errors import InvalidArgumentError, error_for_status
+from .progress import ProgressBar, wants_progress_bar
 
 __all__ = ["train", "EvalResult"]
 
@@ -207,13 +208,16 @@ class _RoundReporter:
     def __init__(self, callbacks: Sequence[RoundCallback],
                  history: dict | None, verbose_eval: int,
                  guard: _InterruptGuard, metric: _CustomMetric | None = None,
-                 early_stopping: _EarlyStopping | None = None):
+                 early_stopping: _EarlyStopping | None = None,
+                 progress: ProgressBar | None = None):
         self.callbacks = list(callbacks)
         self.metric = metric
         self.early_stopping = early_stopping
         self.history = history
         self.verbose_eval = verbose_eval
         self.guard = guard
+        self.progress = progress
+        self.rounds_done = 0
         # The last round's line when verbose_eval skipped it, printed once
         # training ends, as XGBoost does.
         self.unprinted: str | None = None
@@ -231,6 +235,9 @@ class _RoundReporter:
             if self.metric is not None:
                 results = self.metric.merge(results)
             self._record(round_index, results)
+            self.rounds_done += 1
+            if self.progress is not None:
+                self.progress.update(self.rounds_done)
             stop = (self.early_stopping is not None
                     and self.early_stopping.update(round_index, results))
             for callback in self.callbacks:
@@ -256,6 +263,8 @@ class _RoundReporter:
 
     def print_unprinted(self) -> None:
         if self.unprinted is not None:
+            if self.progress is not None:
+                self.progress.clear()
             print(self.unprinted, flush=True)
             self.unprinted = None
 
@@ -275,6 +284,7 @@ def train(
     maximize: bool | None = None,
     xgb_model: Booster | str | os.PathLike | None = None,
     init_model: Booster | str | os.PathLike | None = None,
+    progress_bar: bool | None = None,
 ) -> Booster:
     """Train a model.
 
@@ -349,6 +359,11 @@ def train(
         more give the same model as 100 in one go (same data and
         parameters). The data must have the model's features, and the
         objective must be the model's. The given booster is not changed.
+    progress_bar : bool, optional
+        Show one line on stderr, rewritten after each round, with the
+        rounds done, the time spent and the time left. By default (None)
+        it is shown when stderr is a terminal, ``verbose_eval`` is off and
+        there are at least 100 rounds; True or False force it.
 
     Objectives (``params["objective"]``), with their parameters:
 
@@ -441,9 +456,13 @@ def train(
     eval_handles = (c_void_p * max(len(evals), 1))(*[d.handle for d, _ in evals])
     eval_names = _lib.string_array([name for _, name in evals])
     verbose = int(verbose_eval)  # True -> every round
+    rounds = int(booster.get_param("num_round"))
+    progress = (ProgressBar(rounds) if wants_progress_bar(progress_bar, rounds, verbose)
+                else None)
 
     with _InterruptGuard() as guard:
-        reporter = _RoundReporter(callbacks, evals_result, verbose, guard, metric, stopper)
+        reporter = _RoundReporter(callbacks, evals_result, verbose, guard, metric, stopper,
+                                  progress)
         train_fn = (lib.gpulayer_booster_train_distributed if distributed
                     else lib.gpulayer_booster_train)
         status = train_fn(
@@ -463,6 +482,8 @@ def train(
                 booster.handle, _lib.OBJECTIVE_CALLBACK(), None)
         if metric is not None:
             lib.gpulayer_booster_set_eval_callback(booster.handle, _lib.EVAL_CALLBACK(), None)
+        if progress is not None:
+            progress.close()
     if guard.interrupted:
         raise KeyboardInterrupt
     for part in (objective, metric, reporter):
