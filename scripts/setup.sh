@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing GPUlayer needs, where it is missing:
-# Debian packages (compiler, CMake, cJSON, zlib, cmocka) and Python packages
-# (numpy, pandas, scikit-learn, pytest; XGBoost and LightGBM for the
-# accuracy tests and benchmarks). Safe to run again.
+# Debian packages (compiler, CMake, cJSON, zlib, cmocka, Graphviz) and Python
+# packages (numpy, pandas, scikit-learn, pytest, matplotlib, graphviz; XGBoost
+# and LightGBM for the accuracy tests and benchmarks). Safe to run again.
 set -euo pipefail
 
 need_apt=()
@@ -26,6 +26,8 @@ ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || need_apt+=(mesa-vulk
 command -v clang++ >/dev/null || ls /usr/bin/clang++-* >/dev/null 2>&1 || need_apt+=(clang)
 # Distributed training (src/distributed/) and its multi-rank tests.
 command -v mpirun >/dev/null || need_apt+=(libopenmpi-dev openmpi-bin)
+# Graphviz's dot, which renders trees for gpulayer.plot_tree.
+command -v dot >/dev/null || need_apt+=(graphviz)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -42,6 +44,9 @@ py_has sklearn || need_pip+=(scikit-learn)
 py_has pytest || need_pip+=(pytest)
 py_has xgboost || need_pip+=(xgboost-cpu)
 py_has lightgbm || need_pip+=(lightgbm)
+# The plot extra: gpulayer.plot_importance, plot_metric, plot_tree.
+py_has matplotlib || need_pip+=(matplotlib)
+py_has graphviz || need_pip+=(graphviz)
 if [ ${#need_pip[@]} -gt 0 ]; then
   echo "setup: installing Python packages: ${need_pip[*]}"
   python3 -m pip install -q "${need_pip[@]}" 2>/dev/null ||

@@ -8,7 +8,9 @@ A thin layer over the C library ``libgpulayer``:
   estimators (``pip install scikit-learn`` to use them);
 * :func:`devices` and :func:`place`, device discovery and placement.
 * :mod:`gpulayer.distributed` and ``train(..., distributed=True)``,
-  data-parallel training over MPI.
+  data-parallel training over MPI;
+* :func:`plot_importance`, :func:`plot_metric`, :func:`plot_tree` and
+  :func:`to_graphviz`, pictures of a model (``pip install gpulayer[plot]``).
 
 Importing the package loads no native code and creates no device: the
 library is loaded on first use (from ``GPULAYER_LIBRARY`` or the copy
@@ -23,6 +25,7 @@ from .dataset import Dataset
 from .devices import Device, Placement, devices, diagnose, discovery, place, support_matrix
 from .errors import GPULayerError, LibraryNotFoundError
 from .evaluation import evaluate
+from .plotting import plot_importance, plot_metric, plot_tree, to_graphviz
 from .predictor import Predictor
 from .training import EvalResult, train
 
@@ -45,7 +48,11 @@ __all__ = [
     "library_path",
     "library_version",
     "place",
+    "plot_importance",
+    "plot_metric",
+    "plot_tree",
     "support_matrix",
+    "to_graphviz",
     "train",
 ]
 

@@ -1,0 +1,433 @@
+"""Pictures of a model: feature importance, learning curves and trees, with
+XGBoost's and LightGBM's names and defaults.
+
+matplotlib and graphviz are optional (``pip install gpulayer[plot]``):
+they are imported by the functions that draw, never with the package.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from io import BytesIO
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from .booster import Booster
+from .training import _is_maximize
+
+__all__ = ["plot_importance", "plot_metric", "plot_tree", "to_graphviz"]
+
+
+def _require(module: str, package: str, function: str):
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ImportError(
+            f"{function} needs {package}, an optional dependency of gpulayer: "
+            f"pip install gpulayer[plot] (or pip install {package})") from exc
+
+
+def _pyplot(function: str):
+    return _require("matplotlib.pyplot", "matplotlib", function)
+
+
+def _booster(model, function: str) -> Booster:
+    """A Booster, or a fitted estimator's."""
+    if isinstance(model, Booster):
+        return model
+    get_booster = getattr(model, "get_booster", None)
+    if callable(get_booster):
+        return get_booster()
+    raise TypeError(f"{function}: expected a gpulayer.Booster or a fitted estimator, "
+                    f"got {type(model).__name__}")
+
+
+def _feature_label(names: Sequence[str | None] | None, f: int) -> str:
+    """The feature's name, or f<index> as the dump writes an unnamed one."""
+    name = names[f] if names is not None and f < len(names) else None
+    return name if name else f"f{f}"
+
+
+# ------------------------------------------------------------- importance
+
+
+def plot_importance(booster, *, importance_type: str = "weight",
+                    max_num_features: int | None = None, ax=None, height: float = 0.2,
+                    xlim: tuple | None = None, ylim: tuple | None = None,
+                    title: str | None = "Feature importance",
+                    xlabel: str | None = "Importance score",
+                    ylabel: str | None = "Features", ignore_zero: bool = True,
+                    grid: bool = True, show_values: bool = True,
+                    values_format: str = "{v:g}", **kwargs):
+    """Horizontal bars of feature importance, the largest on top.
+
+    Parameters
+    ----------
+    booster : Booster, fitted estimator or dict
+        The model, or ``{feature name: importance}``.
+    importance_type : str
+        As :meth:`Booster.feature_importance`: 'weight' (splits on the
+        feature), 'gain', 'cover', 'total_gain' or 'total_cover'.
+    max_num_features : int, optional
+        Show only this many, the largest.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    ignore_zero : bool
+        Leave out features the trees never split on (XGBoost's get_score
+        lists only those; LightGBM's ignore_zero).
+    show_values, values_format
+        Write each value at the end of its bar, formatted with
+        ``values_format.format(v=value)``.
+    height, xlim, ylim, title, xlabel, ylabel, grid
+        As in xgboost.plot_importance; a None title or label is left out.
+    **kwargs
+        Passed to ``ax.barh``.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    plt = _pyplot("plot_importance")
+    if isinstance(booster, Mapping):
+        scores = {str(k): float(v) for k, v in booster.items()}
+    else:
+        model = _booster(booster, "plot_importance")
+        values = model.feature_importance(importance_type)
+        names = model.feature_names
+        scores = {_feature_label(names, f): float(v) for f, v in enumerate(values)}
+    if ignore_zero:
+        scores = {k: v for k, v in scores.items() if v != 0}
+    if not scores:
+        raise ValueError("plot_importance: no feature has an importance to show "
+                         "(the trees have no splits)")
+    if max_num_features is not None and int(max_num_features) < 1:
+        raise ValueError(f"max_num_features must be >= 1, got {max_num_features!r}")
+    # Ascending, so that the largest lands at the top; ties read in feature
+    # order from the top down.
+    order = {k: i for i, k in enumerate(scores)}
+    pairs = sorted(scores.items(), key=lambda kv: (kv[1], -order[kv[0]]))
+    if max_num_features is not None:
+        pairs = pairs[-int(max_num_features):]
+    labels = [k for k, _ in pairs]
+    values = np.array([v for _, v in pairs])
+
+    if ax is None:
+        _, ax = plt.subplots(1, 1)
+    ylocs = np.arange(len(values))
+    ax.barh(ylocs, values, align="center", height=height, **kwargs)
+    if show_values:
+        pad = 0.01 * float(np.max(np.abs(values)))
+        for x, y in zip(values, ylocs):
+            ax.text(x + pad, float(y), values_format.format(v=x), va="center")
+    ax.set_yticks(ylocs)
+    ax.set_yticklabels(labels)
+    ax.set_xlim(_limits(xlim, "xlim", (0.0, float(values.max()) * 1.1 or 1.0)))
+    ax.set_ylim(_limits(ylim, "ylim", (-1, len(values))))
+    _titles(ax, title, xlabel, ylabel)
+    ax.grid(grid)
+    return ax
+
+
+def _limits(given, name: str, default: tuple) -> tuple:
+    if given is None:
+        return default
+    if not isinstance(given, tuple) or len(given) != 2:
+        raise ValueError(f"{name} must be a tuple of 2 elements, got {given!r}")
+    return given
+
+
+def _titles(ax, title, xlabel, ylabel) -> None:
+    if title is not None:
+        ax.set_title(title)
+    if xlabel is not None:
+        ax.set_xlabel(xlabel)
+    if ylabel is not None:
+        ax.set_ylabel(ylabel)
+
+
+# ---------------------------------------------------------------- metrics
+
+
+def _best_round(values: Sequence[float], metric: str) -> int | None:
+    """The round of the best value (the first on a tie), lower or higher
+    being better by the metric's name as early stopping decides; None
+    when every value is NaN."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.size == 0 or np.all(np.isnan(values)):
+        return None
+    return int(np.nanargmax(values) if _is_maximize(metric) else np.nanargmin(values))
+
+
+def _history(evals_result) -> tuple[dict, Booster | None]:
+    """The evaluation history and, for a fitted estimator, its booster."""
+    if isinstance(evals_result, Mapping):
+        return dict(evals_result), None
+    history = getattr(evals_result, "evals_result_", None)
+    if isinstance(history, Mapping):
+        return dict(history), _booster(evals_result, "plot_metric")
+    raise TypeError("plot_metric: evals_result must be the dict train(evals_result=...) "
+                    "filled or a fitted estimator trained with eval_set, got "
+                    f"{type(evals_result).__name__}")
+
+
+def plot_metric(evals_result, metric: str | None = None,
+                dataset_names: Sequence[str] | None = None, ax=None, *,
+                booster=None, xlim: tuple | None = None, ylim: tuple | None = None,
+                title: str | None = "Metric during training",
+                xlabel: str | None = "Iterations", ylabel: str | None = "@metric@",
+                figsize: tuple | None = None, dpi: int | None = None, grid: bool = True,
+                mark_best: bool = True):
+    """Learning curves: each evaluation set's metric after every round,
+    with the best round marked by a dashed vertical line.
+
+    Parameters
+    ----------
+    evals_result : dict or fitted estimator
+        The history ``train(..., evals_result=...)`` filled,
+        ``{set name: {metric: [value per round]}}``, or an estimator
+        fitted with an eval_set (its ``evals_result_``).
+    metric : str, optional
+        The metric to draw; by default every metric, one axes each.
+    dataset_names : list of str, optional
+        The evaluation sets to draw; by default all of them.
+    ax : matplotlib Axes, or a list of them, optional
+        Where to draw: one Axes per metric. A new figure when None.
+    booster : Booster or fitted estimator, optional
+        Its ``best_iteration`` (early stopping's best round) is the round
+        marked; an estimator given as evals_result is used the same way.
+        Without one, the round marked is the best value of the first set
+        drawn: the lowest, or the highest for auc, aucpr, ndcg, map and
+        pre, as early stopping decides.
+    mark_best : bool
+        Draw the best round's line.
+    xlim, ylim, title, xlabel, ylabel, figsize, dpi, grid
+        As in lightgbm.plot_metric; ``@metric@`` in ylabel is replaced by
+        the metric's name.
+
+    Returns
+    -------
+    matplotlib Axes, or a list of them when several metrics are drawn.
+    """
+    plt = _pyplot("plot_metric")
+    history, model = _history(evals_result)
+    if booster is not None:
+        model = _booster(booster, "plot_metric")
+    if not history:
+        raise ValueError("plot_metric: the evaluation history is empty "
+                         "(train with evals=[...] and evals_result={})")
+    names = list(history) if dataset_names is None else list(dataset_names)
+    unknown = [n for n in names if n not in history]
+    if unknown or not names:
+        raise ValueError(f"plot_metric: no evaluation set named {unknown[0]!r} "
+                         f"in the history; it has {list(history)}" if unknown else
+                         "plot_metric: dataset_names is empty")
+    metrics = list(dict.fromkeys(m for n in names for m in history[n]))
+    if metric is not None:
+        if metric not in metrics:
+            raise ValueError(f"plot_metric: no metric {metric!r} in the history; it has "
+                             f"{metrics}")
+        metrics = [metric]
+
+    if ax is None:
+        _, made = plt.subplots(1, len(metrics), squeeze=False, dpi=dpi,
+                               figsize=figsize or (6.4 * len(metrics), 4.8))
+        axes = list(made[0])
+    else:
+        axes = list(ax) if isinstance(ax, (list, tuple, np.ndarray)) else [ax]
+        if len(axes) != len(metrics):
+            raise ValueError(
+                f"plot_metric: {len(metrics)} metrics to draw ({', '.join(metrics)}) "
+                f"need as many axes, got {len(axes)}; name one with metric=")
+    fixed_best = model.best_iteration if model is not None else None
+
+    for axes_i, name in zip(axes, metrics):
+        sets = [n for n in names if name in history[n]]
+        for n in sets:
+            values = history[n][name]
+            axes_i.plot(np.arange(len(values)), values, label=n)
+        best = (fixed_best if fixed_best is not None
+                else _best_round(history[sets[0]][name], name))
+        if mark_best and best is not None:
+            line = axes_i.axvline(best, color="gray", linestyle="--", linewidth=1,
+                                  label=f"best round ({best})")
+            line.set_gid("best_round")
+        axes_i.legend(loc="best")
+        if xlim is not None:
+            axes_i.set_xlim(_limits(xlim, "xlim", None))
+        if ylim is not None:
+            axes_i.set_ylim(_limits(ylim, "ylim", None))
+        _titles(axes_i, title, xlabel,
+                ylabel.replace("@metric@", name) if ylabel is not None else None)
+        axes_i.grid(grid)
+    return axes[0] if len(axes) == 1 else axes
+
+
+# ------------------------------------------------------------------ trees
+
+
+def _escape(text: str) -> str:
+    """Text for a dot label: backslashes are dot's escapes."""
+    return text.replace("\\", "\\\\")
+
+
+def _number(value) -> str:
+    """A float32 of the model as the text dump writes it (%.9g)."""
+    return f"{float(np.float32(value)):.9g}"
+
+
+class _TreeText:
+    """A tree of the saved model (JSON) as the labels of its nodes, as the
+    text dump (Booster.get_dump) writes them."""
+
+    def __init__(self, model: dict, tree: dict):
+        self.tree = tree
+        self.names = model.get("feature_names")
+        self.categories = model.get("categories") or []
+        self.groups = model.get("category_groups") or []
+        self.sets = dict(zip(tree.get("categories_nodes", []), tree.get("categories", [])))
+
+    def is_leaf(self, node: int) -> bool:
+        return self.tree["left"][node] < 0
+
+    def _dictionary(self, f: int):
+        return self.categories[f] if f < len(self.categories) else None
+
+    def _goes_left(self, node: int, f: int, code: int) -> bool:
+        if node in self.sets:
+            group = self.groups[f] if f < len(self.groups) and self.groups[f] else None
+            return (group[code] if group else code) in self.sets[node]
+        return code < np.float32(self.tree["threshold"][node])
+
+    def split(self, node: int) -> str:
+        """"age<41.5", or "colour in {blue, red}" for the categories that go
+        to yes."""
+        f = self.tree["feature"][node]
+        name = _feature_label(self.names, f)
+        names = self._dictionary(f)
+        if node not in self.sets and names is None:
+            return f"{name}<{_number(self.tree['threshold'][node])}"
+        if names is None:  # a set over codes the model has no names for
+            codes = sorted(self.sets[node])
+            return f"{name} in {{{', '.join(str(c) for c in codes)}}}"
+        chosen = [n for code, n in enumerate(names) if self._goes_left(node, f, code)]
+        return f"{name} in {{{', '.join(chosen)}}}"
+
+    def label(self, node: int, with_stats: bool) -> str:
+        tree = self.tree
+        if self.is_leaf(node):
+            lines = [f"leaf={_number(tree['leaf_value'][node])}"]
+            if with_stats:
+                lines.append(f"cover={tree['cover'][node]:.9g}")
+        else:
+            lines = [self.split(node)]
+            if with_stats:
+                lines += [f"gain={tree['gain'][node]:.9g}", f"cover={tree['cover'][node]:.9g}"]
+        return "\\n".join(_escape(line) for line in lines)
+
+
+_CONDITION_NODE = {"shape": "box", "style": "filled,rounded", "fillcolor": "#e8f0fa"}
+_LEAF_NODE = {"shape": "box", "style": "filled", "fillcolor": "#fdf0e0"}
+
+
+def to_graphviz(booster, tree: int = 0, rankdir: str | None = None, *,
+                yes_color: str | None = None, no_color: str | None = None,
+                condition_node_params: Mapping[str, str] | None = None,
+                leaf_node_params: Mapping[str, str] | None = None,
+                with_stats: bool = False, tree_idx: int | None = None, **kwargs):
+    """One tree of the model as a ``graphviz.Digraph``.
+
+    Split nodes read ``feature<threshold`` (``feature in {a, b}`` for a
+    categorical split: the categories that go to yes), with the feature's
+    name where the model knows it; leaves read ``leaf=value``. Edges are
+    labelled yes, no, and missing on the side missing values take. The
+    labels are those of :meth:`Booster.get_dump`, made from the saved
+    model (JSON).
+
+    Parameters
+    ----------
+    booster : Booster or fitted estimator
+    tree : int
+        The tree's index (0-based; a multi-output model has one tree per
+        output each round). ``tree_idx`` is XGBoost's name for it.
+    rankdir : str, optional
+        Graphviz's direction: "TB" (top to bottom, the default) or "LR".
+    yes_color, no_color : str, optional
+        Edge colours; XGBoost's blue and red by default.
+    condition_node_params, leaf_node_params : dict, optional
+        Graphviz node attributes, e.g. ``{"shape": "box", "fillcolor":
+        "#78bceb", "style": "filled"}``.
+    with_stats : bool
+        Add gain and cover to the labels.
+    **kwargs
+        More graph attributes, e.g. ``dpi="150"`` or ``size="8,8"``.
+
+    Returns
+    -------
+    graphviz.Digraph; ``.render()``, ``.pipe(format="png")`` or, in
+    Jupyter, display it.
+    """
+    graphviz = _require("graphviz", "graphviz", "to_graphviz")
+    model = json.loads(_booster(booster, "to_graphviz").save_raw())
+    index = tree if tree_idx is None else tree_idx
+    trees = model.get("trees", [])
+    if not isinstance(index, (int, np.integer)) or not 0 <= index < len(trees):
+        raise ValueError(f"to_graphviz: tree {index!r} does not exist; the model has "
+                         f"{len(trees)} trees (0..{len(trees) - 1})")
+    text = _TreeText(model, trees[int(index)])
+
+    graph_attr = {k: str(v) for k, v in kwargs.items()}
+    if rankdir is not None:
+        graph_attr["rankdir"] = rankdir
+    graph = graphviz.Digraph(graph_attr=graph_attr)
+    condition = dict(_CONDITION_NODE, **(condition_node_params or {}))
+    leaf = dict(_LEAF_NODE, **(leaf_node_params or {}))
+    colour = {"yes": yes_color or "#0000FF", "no": no_color or "#FF0000"}
+    nodes = [0] if trees[int(index)]["left"] else []
+    while nodes:
+        node = nodes.pop()
+        graph.node(str(node), label=text.label(node, with_stats),
+                   **(leaf if text.is_leaf(node) else condition))
+        if text.is_leaf(node):
+            continue
+        t = text.tree
+        missing = "yes" if t["default_left"][node] else "no"
+        for side, child in (("yes", t["left"][node]), ("no", t["right"][node])):
+            graph.edge(str(node), str(child), color=colour[side],
+                       label=side + (", missing" if side == missing else ""))
+        nodes += [t["right"][node], t["left"][node]]
+    return graph
+
+
+def plot_tree(booster, tree: int = 0, ax=None, rankdir: str | None = None, **kwargs):
+    """Draw one tree in a matplotlib Axes: :func:`to_graphviz` rendered to
+    PNG by Graphviz's ``dot`` program (Debian package graphviz), shown
+    with imshow.
+
+    Parameters
+    ----------
+    booster : Booster or fitted estimator
+    tree : int
+        The tree's index (``tree_idx``, XGBoost's name, also works).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    rankdir : str, optional
+        "TB" (default) or "LR".
+    **kwargs
+        Passed to :func:`to_graphviz` (colours, node attributes,
+        with_stats, graph attributes such as ``dpi="150"``).
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    plt = _pyplot("plot_tree")
+    image = _require("matplotlib.image", "matplotlib", "plot_tree")
+    graph = to_graphviz(booster, tree, rankdir, **kwargs)
+    png = graph.pipe(format="png")
+    if ax is None:
+        _, ax = plt.subplots(1, 1)
+    ax.imshow(image.imread(BytesIO(png)))
+    ax.axis("off")
+    return ax
