@@ -377,3 +377,24 @@ def test_importing_the_package_imports_neither():
                          text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "python"))
                          ).stdout
     assert out.strip() == "[]"
+
+
+# --------------------------------------------------------- README pictures
+
+@pytest.mark.skipif(shutil.which("dot") is None,
+                    reason="Graphviz's dot program is not installed (Debian: graphviz)")
+def test_readme_pictures_are_drawn_and_shown(graphviz, tmp_path):
+    pytest.importorskip("pandas")
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "readme_pictures.py"),
+                             "--out", str(tmp_path)], capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    # Early stopping on the test set ended the run before its last round.
+    best, rounds = map(int, re.search(r"best round (\d+) of (\d+)", result.stdout).groups())
+    assert 0 < best < rounds - 1
+    readme = (ROOT / "README.md").read_text()
+    for name in ("importance.png", "learning_curve.png", "tree.png"):
+        drawn = matplotlib.image.imread(tmp_path / name)[..., :3]
+        committed = matplotlib.image.imread(ROOT / "docs" / "images" / name)[..., :3]
+        assert has_ink(drawn) and drawn.shape == committed.shape
+        assert f"](docs/images/{name})" in readme
