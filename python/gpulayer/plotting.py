@@ -218,11 +218,12 @@ def plot_metric(evals_result, metric: str | None = None,
         raise ValueError("plot_metric: the evaluation history is empty "
                          "(train with evals=[...] and evals_result={})")
     names = list(history) if dataset_names is None else list(dataset_names)
-    unknown = [n for n in names if n not in history]
-    if unknown or not names:
-        raise ValueError(f"plot_metric: no evaluation set named {unknown[0]!r} "
-                         f"in the history; it has {list(history)}" if unknown else
-                         "plot_metric: dataset_names is empty")
+    if not names:
+        raise ValueError("plot_metric: dataset_names is empty")
+    for name in names:
+        if name not in history:
+            raise ValueError(f"plot_metric: no evaluation set named {name!r} in the "
+                             f"history; it has {list(history)}")
     metrics = list(dict.fromkeys(m for n in names for m in history[n]))
     if metric is not None:
         if metric not in metrics:
