@@ -78,17 +78,20 @@ int cli_read_model_data(const char *cmd, const gpulayer_booster *b, const char *
     int oom = 0, rc = 0;
     const char **numeric = feature_kind_names(b, d->no_header, 0, &oom);
     const char **categorical = feature_kind_names(b, d->no_header, 1, &oom);
+    const char **classes = cli_class_names(b, NULL, &oom);
     if (oom) {
         fprintf(stderr, "gpulayer %s: out of memory\n", cmd);
         rc = 1;
     } else {
         d->numeric = numeric;
         d->categorical = categorical;
+        d->label_classes = classes;
         d->num_features = gpulayer_booster_num_features(b);
         if (cli_read_data(path, d, ds) != GPULAYER_OK) rc = cli_fail(cmd, NULL);
         else rc = match_columns(cmd, b, ds, label_given);
-        d->numeric = d->categorical = NULL;
+        d->numeric = d->categorical = d->label_classes = NULL;
     }
+    free(classes);
     free(numeric);
     free(categorical);
     return rc;

@@ -117,6 +117,20 @@ char **cli_split_list(const char *list)
     return items;
 }
 
+const char **cli_class_names(const gpulayer_booster *b, const gpulayer_dataset *ds, int *oom)
+{
+    int32_t n = b ? gpulayer_booster_num_class_names(b) : gpulayer_dataset_num_label_classes(ds);
+    if (n < 1) return NULL;
+    const char **names = calloc((size_t)n + 1, sizeof *names);
+    if (!names) {
+        *oom = 1;
+        return NULL;
+    }
+    for (int32_t k = 0; k < n; k++)
+        names[k] = b ? gpulayer_booster_class_name(b, k) : gpulayer_dataset_label_class(ds, k);
+    return names;
+}
+
 gpulayer_status cli_read_data(const char *path, const cli_data *d, gpulayer_dataset **out)
 {
     gpulayer_read_options o;
@@ -138,5 +152,6 @@ gpulayer_status cli_read_data(const char *path, const cli_data *d, gpulayer_data
     o.qid_column = d->qid;
     o.group_file = d->group;
     o.base_margin_file = d->base_margin;
+    o.label_classes = d->label_classes;
     return gpulayer_dataset_read_file(path, &o, out);
 }

@@ -29,6 +29,7 @@ typedef struct cli_data {
     int num_features;
     const char *qid, *group; /* query groups: qid column, group file */
     const char *base_margin; /* file of each row's base margins, or NULL */
+    const char *const *label_classes; /* class names of the labels, or NULL */
 } cli_data;
 
 /* 0 when format is a known format name (or NULL); else prints why for
@@ -39,6 +40,11 @@ int cli_parse_bad_numbers(const char *cmd, const char *value, int *out);
 /* The comma-separated items of list as a NULL-terminated array (one
  * allocation, freed with free()); NULL when out of memory. */
 char **cli_split_list(const char *list);
+/* The class names of a model (b) or of a dataset's labels (ds), whichever
+ * is given, as a NULL-terminated array of pointers into it (freed with
+ * free()); NULL when there are none, and also when out of memory, which
+ * sets *oom. */
+const char **cli_class_names(const gpulayer_booster *b, const gpulayer_dataset *ds, int *oom);
 gpulayer_status cli_read_data(const char *path, const cli_data *d,
                               gpulayer_dataset **out);
 /* Reads path for model b (cli_model_data.c): the model's numeric and

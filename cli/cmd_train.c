@@ -549,12 +549,19 @@ int cmd_train(int argc, char **argv)
     const char *names[MAX_VALID];
     char *train_path = NULL;
     gpulayer_status st = read_shard(&o, rank, size, &train, &train_path);
+    /* Validation labels that are class names must mean what they mean in
+     * the training data, whose classes they may not all have. */
+    int oom = 0;
+    const char **classes = st == GPULAYER_OK ? cli_class_names(NULL, train, &oom) : NULL;
+    if (oom) st = GPULAYER_ERR_OUT_OF_MEMORY;
     for (int i = 0; st == GPULAYER_OK && i < o.num_valid; i++) {
         names[i] = o.num_valid == 1 ? "valid" : o.valid[i];
         cli_data d = data_options(&o, gpulayer_dataset_num_cols(train),
                                   i < o.num_valid_group ? o.valid_group[i] : NULL);
+        d.label_classes = classes;
         st = cli_read_data(o.valid[i], &d, &valid[i]);
     }
+    free(classes);
     /* A rank that could not read its data fails every rank, with its
      * message, before any training starts. */
     if (dist) st = gpulayer_dist_agree(st);

@@ -107,6 +107,11 @@ typedef struct gpulayer_read_options {
      * one line a row, its values separated by commas, tabs or blanks (one,
      * or one an output); NULL or "" = none. */
     const char *base_margin_file;
+    /* A label column of text is read as class names (docs/data.md,
+     * "Labels"). label_classes: the classes to read them as, sorted, a
+     * NULL-terminated array (a model's, gpulayer_booster_class_name), or
+     * NULL to take the file's own, sorted, as codes 0..K-1. */
+    const char *const *label_classes;
 } gpulayer_read_options;
 
 enum { GPULAYER_BAD_NUMBERS_ERROR = 0, GPULAYER_BAD_NUMBERS_MISSING = 1 };
@@ -166,6 +171,11 @@ GPULAYER_API int32_t gpulayer_dataset_num_cols(const gpulayer_dataset *ds);
 /* NULL when the column has no name. */
 GPULAYER_API const char *gpulayer_dataset_feature_name(
     const gpulayer_dataset *ds, int32_t col);
+/* Labels read as class names: the number of classes (0 when the labels
+ * are numbers) and the name of class code k (NULL when out of range). */
+GPULAYER_API int32_t gpulayer_dataset_num_label_classes(const gpulayer_dataset *ds);
+GPULAYER_API const char *gpulayer_dataset_label_class(const gpulayer_dataset *ds,
+                                                      int32_t k);
 /* Copies the labels into out (num_rows floats); error if there are none. */
 GPULAYER_API gpulayer_status gpulayer_dataset_get_label(
     const gpulayer_dataset *ds, float *out, int64_t num_rows);
@@ -391,6 +401,9 @@ GPULAYER_API int32_t gpulayer_booster_num_outputs(const gpulayer_booster *b);
  * output; multi:softmax without MARGIN: one class index). */
 GPULAYER_API int32_t gpulayer_booster_prediction_width(
     const gpulayer_booster *b, int flags);
+/* 1 when predict writes a class code a row with these flags (multi:softmax
+ * and binary:hinge without MARGIN), else 0. */
+GPULAYER_API int gpulayer_booster_predicts_class(const gpulayer_booster *b, int flags);
 GPULAYER_API int32_t gpulayer_booster_num_features(const gpulayer_booster *b);
 GPULAYER_API int32_t gpulayer_booster_num_rounds(const gpulayer_booster *b);
 /* Best round by the early-stopping metric, or -1 when none was tracked. */
@@ -486,6 +499,11 @@ GPULAYER_API int32_t gpulayer_booster_num_categories(const gpulayer_booster *b,
                                                      int32_t col);
 GPULAYER_API const char *gpulayer_booster_category_name(
     const gpulayer_booster *b, int32_t col, int32_t code);
+/* A model trained on class names (docs/data.md, "Labels"): the number of
+ * classes (0 for numeric labels) and the name of class k (NULL when out
+ * of range). Predicted class k and probability column k are name k. */
+GPULAYER_API int32_t gpulayer_booster_num_class_names(const gpulayer_booster *b);
+GPULAYER_API const char *gpulayer_booster_class_name(const gpulayer_booster *b, int32_t k);
 /* Trees in the model: num_rounds * num_outputs. */
 GPULAYER_API int32_t gpulayer_booster_num_trees(const gpulayer_booster *b);
 

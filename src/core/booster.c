@@ -93,6 +93,12 @@ int32_t gpulayer_booster_prediction_width(const gpulayer_booster *b, int flags)
     return b && b->model ? prediction_width(b->model, flags) : 0;
 }
 
+int gpulayer_booster_predicts_class(const gpulayer_booster *b, int flags)
+{
+    if (!b || !b->model || (flags & GPULAYER_PREDICT_MARGIN)) return 0;
+    return b->model->softmax_output_class || b->model->objective == GPL_OBJ_HINGE;
+}
+
 gpulayer_status gpulayer_booster_predict_device(const gpulayer_booster *b,
                                                 const gpulayer_dataset *ds,
                                                 const char *device, int flags,

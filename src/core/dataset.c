@@ -71,6 +71,7 @@ void gpulayer_dataset_free(gpulayer_dataset *ds)
     gpl_sparse_columns_free(ds->sparse);
     free(ds->label);
     free(ds->weight);
+    gpl_category_dict_free(ds->label_classes);
     free(ds->base_margin);
     free(ds->feature_weights);
     free_names(ds->feature_names, ds->num_cols);
@@ -135,6 +136,9 @@ gpulayer_status gpulayer_dataset_set_label(gpulayer_dataset *ds,
     GPL_CHECK(copy_values(fn, "label", label, num_rows, 0, &copy));
     free(ds->label);
     ds->label = copy;
+    /* Numbers now: the names no longer say what they mean. */
+    gpl_category_dict_free(ds->label_classes);
+    ds->label_classes = NULL;
     return GPULAYER_OK;
 }
 
@@ -502,6 +506,17 @@ int64_t gpulayer_dataset_num_rows(const gpulayer_dataset *ds)
 int32_t gpulayer_dataset_num_cols(const gpulayer_dataset *ds)
 {
     return ds ? ds->num_cols : 0;
+}
+
+int32_t gpulayer_dataset_num_label_classes(const gpulayer_dataset *ds)
+{
+    return ds && ds->label_classes ? ds->label_classes->count : 0;
+}
+
+const char *gpulayer_dataset_label_class(const gpulayer_dataset *ds, int32_t k)
+{
+    if (!ds || !ds->label_classes || k < 0 || k >= ds->label_classes->count) return NULL;
+    return ds->label_classes->names[k];
 }
 
 const char *gpulayer_dataset_feature_name(const gpulayer_dataset *ds, int32_t col)

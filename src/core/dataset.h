@@ -34,6 +34,9 @@ struct gpulayer_dataset {
     gpl_sparse_columns *sparse; /* or NULL (dense) */
     float *label;  /* num_rows, or NULL */
     float *weight; /* num_rows, or NULL (all ones) */
+    /* Labels read as class names: label k is label_classes->names[k]
+     * (sorted); NULL when the labels are numbers. */
+    gpl_category_dict *label_classes;
     /* Each row's starting margins in place of the model's base score
      * (XGBoost's base_margin, LightGBM's init_score): base_margin_width a
      * row, row-major, or NULL. */

@@ -34,6 +34,10 @@ gpulayer_status gpl_dataset_copy_row_info(const gpulayer_dataset *ds, gpulayer_d
         o->num_groups = ds->num_groups;
     }
     if (ds->source && !(o->source = gpl_strdup(ds->source))) return GPULAYER_ERR_OUT_OF_MEMORY;
+    if (ds->label_classes &&
+        !(o->label_classes = gpl_category_dict_new(
+              (const char *const *)ds->label_classes->names, ds->label_classes->count)))
+        return GPULAYER_ERR_OUT_OF_MEMORY;
     return GPULAYER_OK;
 }
 

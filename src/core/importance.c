@@ -71,6 +71,18 @@ gpulayer_status gpulayer_booster_feature_importance(const gpulayer_booster *b,
     return st;
 }
 
+int32_t gpulayer_booster_num_class_names(const gpulayer_booster *b)
+{
+    return b && b->model && b->model->class_names ? b->model->class_names->count : 0;
+}
+
+const char *gpulayer_booster_class_name(const gpulayer_booster *b, int32_t k)
+{
+    if (!b || !b->model || !b->model->class_names) return NULL;
+    if (k < 0 || k >= b->model->class_names->count) return NULL;
+    return b->model->class_names->names[k];
+}
+
 const char *gpulayer_booster_feature_name(const gpulayer_booster *b, int32_t col)
 {
     if (!b || !b->model || !b->model->feature_names) return NULL;

@@ -59,6 +59,7 @@ void gpl_model_free(gpl_model *m)
     if (m->cat_groups)
         for (int32_t f = 0; f < m->num_features; f++) free(m->cat_groups[f]);
     free(m->cat_groups);
+    gpl_category_dict_free(m->class_names);
     for (int32_t t = 0; t < m->num_trees; t++) free(m->trees[t].nodes);
     free(m->trees);
     free(m->params_json);

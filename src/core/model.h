@@ -71,6 +71,9 @@ typedef struct gpl_model {
      * A split by sets then names groups, and group g is value bin g + 1.
      * NULL entries: no grouping (the code is the group). */
     int32_t **cat_groups;
+    /* Trained on class names: class k's name (sorted), num_class of them
+     * (2 for binary:*); NULL for numeric labels. */
+    gpl_category_dict *class_names;
     /* While training: num_features flags, non-zero for a categorical
      * feature split by sets (its value bin b is the category of code
      * b - 1); NULL when none is. Not saved: the nodes say it. */

@@ -100,6 +100,29 @@ static gpulayer_status check_categories(const gpl_model *m, const char *source)
     return GPULAYER_OK;
 }
 
+/* Class names name the classes of a classifier: num_class of them, or 2
+ * for a binary objective, sorted as the predictions' class codes are. */
+static gpulayer_status check_class_names(const gpl_model *m, const char *source)
+{
+    const gpl_category_dict *d = m->class_names;
+    if (!d) return GPULAYER_OK;
+    const char *objective = gpl_objective_name(m);
+    int32_t want = m->objective == GPL_OBJ_SOFTMAX ? m->num_class
+                   : !strncmp(objective, "binary:", 7) ? 2 : 0;
+    if (want == 0)
+        return gpl_model_error(source, "class_names given for %s, which is not a "
+                               "classification objective", objective);
+    if (d->count != want)
+        return gpl_model_error(source, "class_names has %d names, but %s with num_class=%d "
+                               "has %d classes", d->count, objective, m->num_class, want);
+    for (int32_t i = 1; i < d->count; i++)
+        if (strcmp(d->names[i - 1], d->names[i]) >= 0)
+            return gpl_model_error(source, "class_names is not sorted and unique at index "
+                                   "%d (\"%s\" after \"%s\")", i, d->names[i],
+                                   d->names[i - 1]);
+    return GPULAYER_OK;
+}
+
 static gpulayer_status check_leaf(const gpl_tree_node *n, int32_t t, int32_t i,
                                   const char *source)
 {
@@ -275,6 +298,7 @@ gpulayer_status gpl_model_validate(const gpl_model *m, const char *source)
     GPL_CHECK(check_header(m, source));
     GPL_CHECK(check_cuts(m, source));
     GPL_CHECK(check_categories(m, source));
+    GPL_CHECK(check_class_names(m, source));
     GPL_CHECK(check_category_groups(m, source));
     int32_t *limits = gpl_malloc(sizeof(int32_t) * (size_t)(m->num_features ? m->num_features : 1),
                                  "model validation");

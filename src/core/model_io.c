@@ -6,6 +6,7 @@
  *   num_features, base_score, base_margin, best_round,
  *   feature_names [string|null per feature],
  *   categories [null | [names...] per feature],
+ *   class_names [names...] (only for a model trained on class names),
  *   cuts {cut_ptr, values}, trees [{left, right, feature, split_bin,
  *   default_left, threshold, leaf_value, gain, cover}], params {..},
  *   checksum "xxxxxxxx".
@@ -441,6 +442,7 @@ static gpulayer_status build_document(const gpl_model *m, cJSON **out)
     ok = ok && attach(d, "feature_names", feature_names_array(m));
     ok = ok && attach(d, "categories", categories_array(m));
     ok = ok && attach_category_groups(d, m);
+    if (m->class_names) ok = ok && attach(d, "class_names", dict_array(m->class_names));
     ok = ok && attach(d, "cuts", cuts_object(&m->cuts));
     ok = ok && attach(d, "trees", trees_array(m));
     if (ok) ok = attach(d, "params", params); /* frees params on failure */
@@ -843,11 +845,9 @@ static gpulayer_status read_feature_names(const cJSON *doc, const char *source,
     return GPULAYER_OK;
 }
 
-static gpulayer_status read_dict(const cJSON *a, const char *source, int64_t f,
+static gpulayer_status read_dict(const cJSON *a, const char *source, const char *path,
                                  gpl_category_dict **out)
 {
-    char path[64];
-    snprintf(path, sizeof path, "categories[%lld]", (long long)f);
     int64_t n = 0, i = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, a) n++;
@@ -923,10 +923,22 @@ static gpulayer_status read_categories(const cJSON *doc, const char *source,
     if (!m->categories) return GPULAYER_ERR_OUT_OF_MEMORY;
     f = 0;
     cJSON_ArrayForEach(e, cats) {
-        if (cJSON_IsArray(e)) GPL_CHECK(read_dict(e, source, f, &m->categories[f]));
+        char path[64];
+        snprintf(path, sizeof path, "categories[%lld]", (long long)f);
+        if (cJSON_IsArray(e)) GPL_CHECK(read_dict(e, source, path, &m->categories[f]));
         f++;
     }
     return GPULAYER_OK;
+}
+
+/* "class_names", when present (models before it have none). */
+static gpulayer_status read_class_names(const cJSON *doc, const char *source, gpl_model *m)
+{
+    const cJSON *a;
+    int64_t n = 0;
+    if (!cJSON_GetObjectItemCaseSensitive(doc, "class_names")) return GPULAYER_OK;
+    GPL_CHECK(get_array(doc, "class_names", source, "class_names", &a, &n));
+    return read_dict(a, source, "class_names", &m->class_names);
 }
 
 static gpulayer_status read_params(const cJSON *doc, const char *source,
@@ -1171,6 +1183,7 @@ static gpulayer_status read_model(const cJSON *doc, const char *source,
     GPL_CHECK(read_feature_names(doc, source, m));
     GPL_CHECK(read_categories(doc, source, m));
     GPL_CHECK(read_category_groups(doc, source, m));
+    GPL_CHECK(read_class_names(doc, source, m));
     GPL_CHECK(read_cuts(doc, source, m));
     GPL_CHECK(read_trees(doc, source, m));
     GPL_CHECK(read_params(doc, source, m));

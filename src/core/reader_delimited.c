@@ -16,6 +16,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "label_classes.h"
 #include "reader.h"
 #include "reader_text.h"
 #include "utf8.h"
@@ -70,6 +71,8 @@ typedef struct parser {
     int32_t bad_col;
     char bad_text[44];
     gpl_qid_groups qids; /* query groups from the qid column, if any */
+    gpl_label_reader labels; /* numbers or class names */
+    gpl_category_dict *fixed_classes; /* label_classes of the options */
 } parser;
 
 /* ---------------------------------------------------------------- messages */
@@ -502,13 +505,28 @@ static gpulayer_status check_label_or_weight(const parser *ps, int32_t j,
 
 static gpulayer_status not_numeric(const parser *ps, int32_t j, const field *f)
 {
-    const char *what = ps->cols[j].role == ROLE_LABEL ? "label" : "weight";
     if (!f->escaped && gpl_is_missing_marker(f->p, f->len))
-        return cell_error(ps, ps->record_line, j, "the %s is missing", what);
-    return cell_error(ps, ps->record_line, j, "%s '%.*s%s' is not a number%s",
-                      what, shown_len(f->len), f->p, ellipsis(f->len),
-                      ps->cols[j].role == ROLE_LABEL
-                          ? " (the label column must be numeric)" : "");
+        return cell_error(ps, ps->record_line, j, "the weight is missing");
+    return cell_error(ps, ps->record_line, j, "weight '%.*s%s' is not a number",
+                      shown_len(f->len), f->p, ellipsis(f->len));
+}
+
+/* A label cell: a number or a class name (label_classes.h). */
+static gpulayer_status store_label(parser *ps, int32_t j, int64_t row)
+{
+    const field *f = &ps->fields[j];
+    if (!f->escaped && gpl_is_missing_marker(f->p, f->len))
+        return cell_error(ps, ps->record_line, j, "the label is missing");
+    size_t len;
+    const char *s = field_text(ps, f, &len);
+    if (!s) return GPULAYER_ERR_OUT_OF_MEMORY;
+    char why[400];
+    int code = gpl_label_read(&ps->labels, s, len, ps->record_line, &ps->cols[j].dst[row],
+                              why, sizeof why);
+    if (code == GPL_LABEL_NOMEM) return gpl_error_prefix(GPULAYER_ERR_OUT_OF_MEMORY, "%s",
+                                                         ps->name);
+    if (code == GPL_LABEL_REFUSED) return cell_error(ps, ps->record_line, j, "%s", why);
+    return GPULAYER_OK;
 }
 
 /* Stores the category id of a non-missing cell of a categorical column. */
@@ -599,6 +617,7 @@ static gpulayer_status store_cell(parser *ps, int32_t j, int64_t row)
     const field *f = &ps->fields[j];
     float v;
     if (c->role == ROLE_QID) return store_qid(ps, j);
+    if (c->role == ROLE_LABEL) return store_label(ps, j, row);
     if (!c->strings) {
         if (gpl_parse_float(f->p, f->p + f->len, &v)) {
             if (c->role != ROLE_FEATURE) GPL_CHECK(check_label_or_weight(ps, j, f, v));
@@ -833,6 +852,8 @@ static gpulayer_status parse(parser *ps, const gpulayer_read_options *opts)
     warn_bad_cells(ps);
     GPL_CHECK(reread_early_cells(ps, data_start, data_line));
     GPL_CHECK(finish_categories(ps));
+    if (ps->label)
+        GPL_CHECK(gpl_label_finish(&ps->labels, ps->label, ps->rows, &ps->ds->label_classes));
     trim_rows(ps);
     return attach_names(ps);
 }
@@ -850,6 +871,8 @@ static void parser_free(parser *ps)
     free(ps->label);
     free(ps->weight);
     gpl_qid_groups_free(&ps->qids);
+    gpl_label_reader_free(&ps->labels);
+    gpl_category_dict_free(ps->fixed_classes);
     gpulayer_dataset_free(ps->ds);
 }
 
@@ -867,7 +890,10 @@ gpulayer_status gpl_parse_delimited(const gpl_text *text, const char *name,
     ps.line = 1;
     ps.bad_numbers = opts ? opts->bad_numbers : 0;
     if (text->len >= 3 && memcmp(ps.p, "\xEF\xBB\xBF", 3) == 0) ps.p += 3;
-    gpulayer_status status = parse(&ps, opts ? opts : &defaults);
+    gpulayer_status status = gpl_label_classes_from_list(opts ? opts->label_classes : NULL,
+                                                         &ps.fixed_classes);
+    ps.labels.fixed = ps.fixed_classes;
+    if (status == GPULAYER_OK) status = parse(&ps, opts ? opts : &defaults);
     if (status == GPULAYER_OK) {
         *out = ps.ds;
         ps.ds = NULL;

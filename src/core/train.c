@@ -20,6 +20,7 @@
 #include "feature_sample.h"
 #include "grow.h"
 #include "interaction.h"
+#include "label_classes.h"
 #include "leaf_refit.h"
 #include "predict.h"
 #include "train_hooks.h"
@@ -306,6 +307,7 @@ gpulayer_status gpl_train_run(const char *caller, gpulayer_booster *b,
     memset(&t, 0, sizeof t);
     gpl_params params;
     gpulayer_status st = gpl_custom_objective_params(b, hooks != NULL, &params);
+    if (st == GPULAYER_OK) st = gpl_label_classes_check(&params, train, evals, num_evals);
     if (st != GPULAYER_OK) return st;
     t.b = b;
     t.p = &params;

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "grow.h"
 #include "predict.h"
+#include "label_classes.h"
 #include "leaf_refit.h"
 #include "metric.h"
 #include "objective_math.h"
@@ -214,6 +215,10 @@ static gpulayer_status copy_names(gpl_model *m, const gpulayer_dataset *ds)
             if (ds->feature_names[f] && !(m->feature_names[f] = gpl_strdup(ds->feature_names[f])))
                 return GPULAYER_ERR_OUT_OF_MEMORY;
     }
+    if (ds->label_classes &&
+        !(m->class_names = gpl_category_dict_new(
+              (const char *const *)ds->label_classes->names, ds->label_classes->count)))
+        return GPULAYER_ERR_OUT_OF_MEMORY;
     if (ds->categories) {
         m->categories = calloc((size_t)F, sizeof(gpl_category_dict *));
         if (!m->categories) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory");
@@ -304,6 +309,10 @@ gpulayer_status gpl_train_model_continue(const gpl_params *p,
                          "'%s' in the training data (both have %d features)",
                          (int)f, init->feature_names[f], train->feature_names[f],
                          (int)init->num_features);
+    if (!gpl_label_classes_equal(init->class_names, train->label_classes))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "continued training: the initial model and the training data "
+                         "have different class names (or one has numeric labels)");
     if (init->categories || train->categories)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "continued training of models with categorical features is not "
