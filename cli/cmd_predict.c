@@ -14,7 +14,8 @@ static void predict_usage(FILE *out)
 "usage: gpulayer predict --model FILE --data FILE [options]\n"
 "\n"
 "Writes one line of predictions per row (comma-separated for multi-class\n"
-"probabilities).\n"
+"probabilities). A model trained on class names writes predicted classes\n"
+"by name, and a first line naming the class of each probability column.\n"
 "\n"
 "  --model FILE     a model saved by 'gpulayer train'\n"
 "  --data FILE      CSV, TSV (optionally .gz) or LibSVM\n"
@@ -68,6 +69,46 @@ static int parse_args(int argc, char **argv, predict_options *o)
     return cli_model_options_check("predict", argc, argv, &o->m);
 }
 
+/* A class name as a CSV cell: quoted when it holds a comma, a quote or a
+ * line break. */
+static void put_name(FILE *out, const char *name)
+{
+    if (!strpbrk(name, ",\"\r\n")) {
+        fputs(name, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *c = name; *c; c++) {
+        if (*c == '"') fputc('"', out);
+        fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+/* One line a row. A model trained on class names writes predicted classes
+ * by name, and heads columns of probabilities or margins with the class
+ * each is for (one column: the second class, which 1 stands for). */
+static void write_predictions(FILE *out, const gpulayer_booster *b, int flags,
+                              const float *pred, int64_t n, int32_t width)
+{
+    const int32_t K = gpulayer_booster_num_class_names(b);
+    const int as_names = K > 0 && gpulayer_booster_predicts_class(b, flags);
+    if (K > 0 && !as_names) {
+        for (int32_t k = 0; k < width; k++) {
+            put_name(out, gpulayer_booster_class_name(b, width == 1 ? K - 1 : k));
+            fputc(k + 1 < width ? ',' : '\n', out);
+        }
+    }
+    for (int64_t r = 0; r < n; r++)
+        for (int32_t k = 0; k < width; k++) {
+            const float v = pred[r * width + k];
+            const char *name = as_names ? gpulayer_booster_class_name(b, (int32_t)v) : NULL;
+            if (name) put_name(out, name);
+            else fprintf(out, "%.9g", (double)v);
+            fputc(k + 1 < width ? ',' : '\n', out);
+        }
+}
+
 int cmd_predict(int argc, char **argv)
 {
     predict_options o;
@@ -104,9 +145,7 @@ int cmd_predict(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    for (int64_t r = 0; r < n; r++)
-        for (int32_t k = 0; k < width; k++)
-            fprintf(out, "%.9g%c", (double)pred[r * width + k], k + 1 < width ? ',' : '\n');
+    write_predictions(out, b, flags, pred, n, width);
     if (out != stdout && fclose(out) != 0) {
         perror(o.m.output);
         rc = 1;
