@@ -17,6 +17,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "label_classes.h"
 #include "memory_limit.h"
 #include "reader.h"
 #include "reader_text.h"
@@ -43,6 +44,8 @@ typedef struct sparse_rows {
     const char *qid_token;
     int64_t qid, first_qid_line, first_plain_line;
     gpl_qid_groups qids;
+    gpl_label_reader labels; /* numbers or class names */
+    gpl_category_dict *fixed_classes; /* label_classes of the options */
 } sparse_rows;
 
 static gpulayer_status line_error(const sparse_rows *sr, const char *at,
@@ -110,14 +113,12 @@ static gpulayer_status parse_label(sparse_rows *sr, const char *t, const char *e
     const char *colon = memchr(t, ':', (size_t)(e - t));
     const char *le = colon ? colon : e;
     float v, w = 1.0f;
-    if (!gpl_parse_float(t, le, &v)) {
-        if (gpl_is_missing_marker(t, (size_t)(le - t)))
-            return line_error(sr, t, "the label is missing");
-        return line_error(sr, t, "label '%.*s' is not a number",
-                          shown_len(t, le), t);
-    }
-    if (!isfinite(v))
-        return line_error(sr, t, "label '%.*s' is not finite", shown_len(t, le), t);
+    if (gpl_is_missing_marker(t, (size_t)(le - t)))
+        return line_error(sr, t, "the label is missing");
+    char why[400];
+    int code = gpl_label_read(&sr->labels, t, (size_t)(le - t), sr->line, &v, why, sizeof why);
+    if (code == GPL_LABEL_NOMEM) return out_of_memory(sr);
+    if (code == GPL_LABEL_REFUSED) return line_error(sr, t, "%s", why);
     if (colon) {
         if (!gpl_parse_float(colon + 1, e, &w) || !isfinite(w) || w < 0)
             return line_error(sr, colon + 1,
@@ -330,13 +331,26 @@ gpulayer_status gpl_parse_libsvm(const gpl_text *text, const char *name,
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "%s: the number of features must not be negative (got %d)",
                          name, (int)sr.num_features);
-    gpulayer_status status = parse_lines(&sr, text);
+    gpl_category_dict *classes = NULL;
+    gpulayer_status status = gpl_label_classes_from_list(opts ? opts->label_classes : NULL,
+                                                         &sr.fixed_classes);
+    sr.labels.fixed = sr.fixed_classes;
+    if (status == GPULAYER_OK) status = parse_lines(&sr, text);
     if (status == GPULAYER_OK && sr.rows == 0)
         status = gpl_error(GPULAYER_ERR_PARSE, "%s: %s", name,
                            text->len == 0 ? "the file is empty"
                                           : "no data rows (only blank or "
                                             "comment lines)");
+    if (status == GPULAYER_OK)
+        status = gpl_label_finish(&sr.labels, sr.label, sr.rows, &classes);
     if (status == GPULAYER_OK) status = to_dataset(&sr, out);
+    if (status == GPULAYER_OK) {
+        (*out)->label_classes = classes;
+        classes = NULL;
+    }
+    gpl_category_dict_free(classes);
+    gpl_category_dict_free(sr.fixed_classes);
+    gpl_label_reader_free(&sr.labels);
     free(sr.label);
     free(sr.weight);
     free(sr.start);

@@ -87,6 +87,23 @@ static void test_mixed_and_unseen_labels(void **state)
     assert_non_null(strstr(gpulayer_last_error(), "sorted and unique"));
 }
 
+static void test_libsvm_names(void **state)
+{
+    (void)state;
+    gpulayer_dataset *ds = parse_ok("names.svm", "dog 0:1\ncat 1:2\ndog 0:3\n", NULL);
+    assert_int_equal(gpulayer_dataset_num_label_classes(ds), 2);
+    assert_string_equal(gpulayer_dataset_label_class(ds, 0), "cat");
+    assert_true(ds->label[0] == 1.0f && ds->label[1] == 0.0f && ds->label[2] == 1.0f);
+    gpulayer_dataset_free(ds);
+    gpulayer_read_options svm = {.format = GPULAYER_FORMAT_LIBSVM};
+    expect_read_error("mixed.svm", "1 0:1\ncat 1:1\n", &svm,
+                      "mixed.svm: line 2, column 1: label 'cat' is not a number", NULL);
+    const char *const classes[] = {"cat", "dog", NULL};
+    gpulayer_read_options fixed = {.format = GPULAYER_FORMAT_LIBSVM, .label_classes = classes};
+    expect_read_error("unseen.svm", "cat 0:1\nrose 0:2\n", &fixed,
+                      "unseen.svm: line 2, column 1: label 'rose' is not a class", NULL);
+}
+
 /* A file holding only some of the classes keeps the given codes. */
 static void test_given_classes(void **state)
 {
@@ -196,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_numbers_stay_numbers),
         cmocka_unit_test(test_mixed_and_unseen_labels),
         cmocka_unit_test(test_given_classes),
+        cmocka_unit_test(test_libsvm_names),
         cmocka_unit_test(test_training_takes_num_class_and_saves_names),
         cmocka_unit_test(test_numeric_models_have_no_names),
         cmocka_unit_test(test_damaged_names_are_refused),
