@@ -308,6 +308,13 @@ gpulayer_status gpl_train_run(const char *caller, gpulayer_booster *b,
     gpl_params params;
     gpulayer_status st = gpl_custom_objective_params(b, hooks != NULL, &params);
     if (st == GPULAYER_OK) st = gpl_label_classes_check(&params, train, evals, num_evals);
+    /* Each process numbers the names of its own rows, which need not be
+     * every class. */
+    if (st == GPULAYER_OK && hooks && train->label_classes)
+        st = gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                       "%s: distributed training on class names is not supported yet; "
+                       "give the labels as class codes 0..K-1",
+                       train->source ? train->source : "the training data");
     if (st != GPULAYER_OK) return st;
     t.b = b;
     t.p = &params;

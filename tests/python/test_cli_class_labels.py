@@ -151,3 +151,24 @@ def test_numeric_labels_unchanged(tmp_path):
     assert "class_names" not in json.load(open(model))
     rows = predict(model, path)
     assert len(rows) == 120 and float(rows[0][0]) > 0
+
+
+def test_distributed_training_refuses_names(tmp_path):
+    import shutil
+    mpirun = shutil.which("mpirun")
+    if not mpirun:
+        pytest.skip("mpirun not found (Debian: openmpi-bin)")
+    probe = run("train", "--data", write_csv(tmp_path / "n.csv", *data(rows=4)), "--dist", "on",
+                "--model", str(tmp_path / "probe.json"), "-q")
+    if "built without MPI" in probe.stderr:
+        pytest.skip("the gpulayer command was built without MPI")
+    X, y = data(seed=6)
+    path = write_csv(tmp_path / "train.csv", X, y)
+    model = tmp_path / "d.json"
+    r = subprocess.run([mpirun, "--oversubscribe", "--allow-run-as-root", "-np", "2", CLI,
+                        "train", "--data", path, "--label", "species", "--objective",
+                        "multi:softprob", "--num-round", "2", "--nthread", "1",
+                        "--model", str(model), "-q"],
+                       capture_output=True, text=True, timeout=240)
+    assert r.returncode != 0 and not model.exists()
+    assert "distributed training on class names is not supported yet" in r.stderr
