@@ -263,6 +263,8 @@ _PROTOTYPES = {
     "gpulayer_booster_feature_is_categorical": (c_int, [_handle, c_int32]),
     "gpulayer_booster_num_categories": (c_int32, [_handle, c_int32]),
     "gpulayer_booster_category_name": (c_char_p, [_handle, c_int32, c_int32]),
+    "gpulayer_booster_num_class_names": (c_int32, [_handle]),
+    "gpulayer_booster_class_name": (c_char_p, [_handle, c_int32]),
     "gpulayer_booster_num_trees": (c_int32, [_handle]),
     "gpulayer_booster_dump_model": (_status, [_handle, c_int, *_out_buffer]),
     "gpulayer_booster_dump_tree": (

@@ -209,6 +209,17 @@ class Booster:
         return names if any(n is not None for n in names) else None
 
     @property
+    def class_names(self) -> list[str] | None:
+        """For a model trained on class names (a file's text labels): the
+        name of each class code, sorted; None for numeric labels."""
+        lib = _lib.get()
+        count = int(lib.gpulayer_booster_num_class_names(self.handle))
+        if count == 0:
+            return None
+        return [_lib.decode(lib.gpulayer_booster_class_name(self.handle, k))
+                for k in range(count)]
+
+    @property
     def feature_types(self) -> list[str]:
         """Per feature "c" (categorical) or "q" (numeric), as XGBoost's
         feature_types."""

@@ -172,3 +172,20 @@ def test_distributed_training_refuses_names(tmp_path):
                        capture_output=True, text=True, timeout=240)
     assert r.returncode != 0 and not model.exists()
     assert "distributed training on class names is not supported yet" in r.stderr
+
+
+def test_python_reads_the_names(tmp_path):
+    gpulayer = pytest.importorskip("gpulayer")
+    X, y = data(seed=7)
+    path = write_csv(tmp_path / "train.csv", X, y)
+    r, model = train(tmp_path, path, "--objective", "multi:softprob")
+    assert r.returncode == 0, r.stderr
+    names = ["setosa", "versicolor", "virginica, var. b"]
+    assert gpulayer.Booster(model_file=model).class_names == names
+    ds = gpulayer.Dataset.from_file(path, label="species")
+    codes = ds.get_label()
+    np.testing.assert_array_equal(np.array(names, dtype=object)[codes.astype(int)], y)
+    trained = gpulayer.train({"objective": "multi:softprob", "num_round": 2}, ds)
+    assert trained.class_names == names
+    numeric = gpulayer.train({"num_round": 1}, gpulayer.Dataset(X, label=X[:, 0]))
+    assert numeric.class_names is None
