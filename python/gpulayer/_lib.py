@@ -92,6 +92,7 @@ class ReadOptions(Structure):
         ("qid_column", c_char_p),
         ("group_file", c_char_p),
         ("base_margin_file", c_char_p),
+        ("label_classes", POINTER(c_char_p)),
     ]
 
 
@@ -174,6 +175,9 @@ _PROTOTYPES = {
     "gpulayer_dataset_set_base_margin": (_status, [_handle, _floats, c_int64]),
     "gpulayer_dataset_set_feature_weights": (_status, [_handle, _floats, c_int32]),
     "gpulayer_dataset_set_feature_names": (_status, [_handle, _names, c_int32]),
+    "gpulayer_dataset_set_label_classes": (_status, [_handle, _names, c_int32]),
+    "gpulayer_dataset_num_label_classes": (c_int32, [_handle]),
+    "gpulayer_dataset_label_class": (c_char_p, [_handle, c_int32]),
     "gpulayer_dataset_set_categories": (
         _status,
         [_handle, c_int32, _names, c_int32],
