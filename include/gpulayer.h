@@ -174,6 +174,11 @@ GPULAYER_API const char *gpulayer_dataset_feature_name(
 /* Labels read as class names: the number of classes (0 when the labels
  * are numbers) and the name of class code k (NULL when out of range). */
 GPULAYER_API int32_t gpulayer_dataset_num_label_classes(const gpulayer_dataset *ds);
+/* Names the classes of the labels, which must be the codes 0..num_classes-1:
+ * names sorted byte-wise and unique, UTF-8 (copied). A model trained on
+ * the dataset keeps them. NULL names clears them. */
+GPULAYER_API gpulayer_status gpulayer_dataset_set_label_classes(
+    gpulayer_dataset *ds, const char *const *names, int32_t num_classes);
 GPULAYER_API const char *gpulayer_dataset_label_class(const gpulayer_dataset *ds,
                                                       int32_t k);
 /* Copies the labels into out (num_rows floats); error if there are none. */

@@ -706,6 +706,27 @@ class Dataset:
             len(names),
         )
 
+    @property
+    def label_classes(self) -> list[str] | None:
+        """The class names of labels that are class codes (a file's text
+        labels, or set_label_classes), or None."""
+        lib = _lib.get()
+        count = int(lib.gpulayer_dataset_num_label_classes(self.handle))
+        if count == 0:
+            return None
+        return [_lib.decode(lib.gpulayer_dataset_label_class(self.handle, k))
+                for k in range(count)]
+
+    def set_label_classes(self, names: Sequence[str] | None) -> None:
+        """Name the classes of labels 0..K-1 (names sorted and unique); a
+        model trained on the dataset keeps them. None forgets them."""
+        if names is None:
+            _lib.call("gpulayer_dataset_set_label_classes", self.handle, None, 0)
+            return
+        names = [str(n) for n in names]
+        _lib.call("gpulayer_dataset_set_label_classes", self.handle,
+                  _lib.string_array(names), len(names))
+
     def get_label(self) -> np.ndarray:
         """The labels as a float32 array (an error when there are none)."""
         out = np.empty(self.num_rows, dtype=np.float32)

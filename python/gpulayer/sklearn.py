@@ -370,7 +370,7 @@ class _GPULayerModel(BaseEstimator):
 
     def _fit(self, X, y_encoded, sample_weight, eval_set, sample_weight_eval_set,
              verbose, extra_params=None, group=None, eval_group=None, base_margin=None,
-             init_model=None):
+             init_model=None, label_classes=None):
         if sample_weight is not None:
             sample_weight = _check_sample_weight(
                 sample_weight, _as_shape_holder(X), dtype=np.float32,
@@ -378,6 +378,8 @@ class _GPULayerModel(BaseEstimator):
         params = self._booster_params()
         params.update(extra_params or {})
         dtrain = self._dataset(X, label=y_encoded, weight=sample_weight, group=group)
+        if label_classes is not None:
+            dtrain.set_label_classes(label_classes)
         if base_margin is not None:
             dtrain.set_base_margin(base_margin)
         if isinstance(init_model, _GPULayerModel):
@@ -576,11 +578,16 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
             )
         objective = self._objective_name()
         extra = {"num_class": self.n_classes_} if objective.startswith("multi:") else {}
+        # Text classes go into the model as the command saves them, so that
+        # `gpulayer predict` writes them.
+        names = ([str(c) for c in self.classes_]
+                 if all(isinstance(c, str) for c in self.classes_) else None)
         return self._fit(X, y_encoded.reshape(-1).astype(np.float32), sample_weight,
                          eval_set, sample_weight_eval_set, verbose, extra,
                          base_margin=_either(base_margin, init_score, "base_margin",
                                              "init_score"),
-                         init_model=_either(xgb_model, init_model, "xgb_model", "init_model"))
+                         init_model=_either(xgb_model, init_model, "xgb_model", "init_model"),
+                         label_classes=names)
 
     def _encode_eval_y(self, y):
         y = np.asarray(y).reshape(-1)

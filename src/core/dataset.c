@@ -12,6 +12,7 @@
 #include "memory_limit.h"
 #include "reader.h"
 #include "reader_text.h"
+#include "utf8.h"
 
 #define INVALID GPULAYER_ERR_INVALID_ARGUMENT
 
@@ -506,6 +507,48 @@ int64_t gpulayer_dataset_num_rows(const gpulayer_dataset *ds)
 int32_t gpulayer_dataset_num_cols(const gpulayer_dataset *ds)
 {
     return ds ? ds->num_cols : 0;
+}
+
+gpulayer_status gpulayer_dataset_set_label_classes(gpulayer_dataset *ds,
+                                                  const char *const *names,
+                                                  int32_t num_classes)
+{
+    static const char fn[] = "gpulayer_dataset_set_label_classes";
+    if (!ds) return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s: dataset is NULL", fn);
+    if (!names) {
+        gpl_category_dict_free(ds->label_classes);
+        ds->label_classes = NULL;
+        return GPULAYER_OK;
+    }
+    if (num_classes < 1 || num_classes > (1 << 24))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s: num_classes is %d, expected 1..%d", fn, num_classes, 1 << 24);
+    for (int32_t k = 0; k < num_classes; k++) {
+        if (!names[k])
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s: name %d is NULL", fn, k);
+        if (gpl_utf8_check(names[k], strlen(names[k])) != strlen(names[k]))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "%s: name %d is not valid UTF-8", fn, k);
+        if (k > 0 && strcmp(names[k - 1], names[k]) >= 0)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "%s: the names must be sorted and unique ('%s' after '%s')",
+                             fn, names[k], names[k - 1]);
+    }
+    if (!ds->label)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s: the dataset has no labels to name", fn);
+    for (int64_t r = 0; r < ds->num_rows; r++) {
+        float y = ds->label[r];
+        if (!(y >= 0.0f && y < (float)num_classes && y == floorf(y)))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "%s: row %lld has label %g, not a class code 0..%d", fn,
+                             (long long)r, (double)y, num_classes - 1);
+    }
+    gpl_category_dict *d = gpl_category_dict_new(names, num_classes);
+    if (!d) return GPULAYER_ERR_OUT_OF_MEMORY;
+    gpl_category_dict_free(ds->label_classes);
+    ds->label_classes = d;
+    return GPULAYER_OK;
 }
 
 int32_t gpulayer_dataset_num_label_classes(const gpulayer_dataset *ds)

@@ -85,6 +85,10 @@ def test_command_and_estimator_agree(tmp_path):
     clf = sk.GPULayerClassifier(n_estimators=5, n_jobs=2).fit(X, y)
     assert list(clf.classes_) == json.load(open(model))["class_names"]
     np.testing.assert_allclose(proba, clf.predict_proba(X), rtol=1e-6)
+    # The estimator's model names its classes for the command too.
+    saved = str(tmp_path / "estimator.json")
+    clf.get_booster().save_model(saved)
+    assert predict(saved, path)[0] == list(clf.classes_)
 
 
 def test_binary_names(tmp_path):

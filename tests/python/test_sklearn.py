@@ -88,12 +88,16 @@ def test_classes_of_any_label_type(classification):
     assert pred.dtype == object and (pred == names).mean() > 0.9
     np.testing.assert_array_equal(pred, clf.classes_[proba.argmax(axis=1)])
 
+    # Text classes are saved in the model, as the command saves them.
+    assert clf.get_booster().class_names == ["setosa", "versicolor", "virginica"]
+
     binary = np.where(y == 1, 10, -5)
     clf2 = GPULayerClassifier(n_estimators=10, n_jobs=2).fit(X, binary)
     assert list(clf2.classes_) == [-5, 10]
     p2 = clf2.predict_proba(X)
     assert p2.shape == (400, 2)
     np.testing.assert_array_equal(clf2.predict(X), np.where(p2[:, 1] > 0.5, 10, -5))
+    assert clf2.get_booster().class_names is None
 
 
 def test_pipeline_grid_search_and_cross_validation(classification):

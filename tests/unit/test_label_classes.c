@@ -182,6 +182,31 @@ static void test_numeric_models_have_no_names(void **state)
     gpulayer_dataset_free(ds);
 }
 
+static void test_names_set_through_the_api(void **state)
+{
+    (void)state;
+    const float x[4] = {1, 2, 3, 4}, y[4] = {0, 1, 2, 1};
+    gpulayer_dataset *ds = NULL;
+    assert_int_equal(gpulayer_dataset_from_dense(x, 4, 1, GPULAYER_ROW_MAJOR, y, NULL, &ds),
+                     GPULAYER_OK);
+    const char *const names[] = {"a", "b", "c"};
+    const char *const unsorted[] = {"b", "a", "c"};
+    assert_int_equal(gpulayer_dataset_set_label_classes(ds, unsorted, 3),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "sorted and unique ('a' after 'b')"));
+    assert_int_equal(gpulayer_dataset_set_label_classes(ds, names, 2),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "row 2 has label 2, not a class code 0..1"));
+    assert_int_equal(gpulayer_dataset_set_label_classes(ds, names, 3), GPULAYER_OK);
+    assert_int_equal(gpulayer_dataset_num_label_classes(ds), 3);
+    gpulayer_booster *b = train(ds, "multi:softprob", NULL, GPULAYER_OK);
+    assert_string_equal(gpulayer_booster_class_name(b, 1), "b");
+    gpulayer_booster_free(b);
+    assert_int_equal(gpulayer_dataset_set_label_classes(ds, NULL, 0), GPULAYER_OK);
+    assert_int_equal(gpulayer_dataset_num_label_classes(ds), 0);
+    gpulayer_dataset_free(ds);
+}
+
 /* A model file whose class names do not fit its classes is refused. */
 static void test_damaged_names_are_refused(void **state)
 {
@@ -216,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_libsvm_names),
         cmocka_unit_test(test_training_takes_num_class_and_saves_names),
         cmocka_unit_test(test_numeric_models_have_no_names),
+        cmocka_unit_test(test_names_set_through_the_api),
         cmocka_unit_test(test_damaged_names_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
