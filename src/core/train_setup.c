@@ -309,10 +309,13 @@ gpulayer_status gpl_train_model_continue(const gpl_params *p,
                          "'%s' in the training data (both have %d features)",
                          (int)f, init->feature_names[f], train->feature_names[f],
                          (int)init->num_features);
-    if (!gpl_label_classes_equal(init->class_names, train->label_classes))
+    /* Codes without names may be the model's classes; other names are not. */
+    if (init->class_names && train->label_classes &&
+        !gpl_label_classes_equal(init->class_names, train->label_classes))
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "continued training: the initial model and the training data "
-                         "have different class names (or one has numeric labels)");
+                         "continued training: the training data's class names are not the "
+                         "initial model's ('%s', ... %d of them)", init->class_names->names[0],
+                         (int)init->class_names->count);
     if (init->categories || train->categories)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "continued training of models with categorical features is not "

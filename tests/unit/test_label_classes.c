@@ -207,6 +207,31 @@ static void test_names_set_through_the_api(void **state)
     gpulayer_dataset_free(ds);
 }
 
+static void test_continued_training_keeps_the_classes(void **state)
+{
+    (void)state;
+    gpulayer_read_options o = {.label = "species"};
+    gpulayer_dataset *ds = parse_ok("iris3.csv", iris, &o);
+    gpulayer_booster *first = train(ds, "multi:softprob", NULL, GPULAYER_OK);
+    gpulayer_booster *b = NULL;
+    assert_int_equal(gpulayer_booster_create(&b), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_set_param(b, "objective", "multi:softprob"), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_set_param(b, "num_round", "2"), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_set_init_model(b, first), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_train(b, ds, NULL, NULL, 0, NULL, NULL), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_num_class_names(b), 3);
+    gpulayer_dataset *other = parse_ok("other.csv", "species,x\nA,1\nB,2\nC,3\n", &o);
+    assert_int_equal(gpulayer_booster_set_init_model(b, first), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_train(b, other, NULL, NULL, 0, NULL, NULL),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "class names are not the initial model's "
+                                                  "('setosa', ... 3 of them)"));
+    gpulayer_dataset_free(other);
+    gpulayer_booster_free(b);
+    gpulayer_booster_free(first);
+    gpulayer_dataset_free(ds);
+}
+
 /* A model file whose class names do not fit its classes is refused. */
 static void test_damaged_names_are_refused(void **state)
 {
@@ -242,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_training_takes_num_class_and_saves_names),
         cmocka_unit_test(test_numeric_models_have_no_names),
         cmocka_unit_test(test_names_set_through_the_api),
+        cmocka_unit_test(test_continued_training_keeps_the_classes),
         cmocka_unit_test(test_damaged_names_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
