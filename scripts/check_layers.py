@@ -54,6 +54,9 @@ SHARED_FILES = {
     # The probe executable reports a Mac's GPU with the Metal backend's own
     # capability code, so that discovery and the backend's checks agree.
     ("src/device/probe/", "src/backend/metal/metal_caps.h"),
+    # The level plan the GPU hosts share fills the kernels' tables, in the
+    # layout their ABI header defines.
+    ("src/backend/common/level_plan.", "src/backend/gpu_kernels/gpu_kernel_abi.h"),
 }
 
 SOURCE_EXTENSIONS = (".c", ".h", ".cu", ".cuh", ".cpp", ".hpp", ".m", ".mm",

@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "common/hist_slots.h"
+#include "common/level_plan.h"
 #include "common/node_table.h"
 #include "common/shape.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
@@ -271,6 +272,27 @@ static inline vk_hist_slot vk_slot_place(const vk_context *c, int32_t s)
 static inline vk_hist_slot vk_node_slot(const vk_context *c, int32_t node)
 {
     return vk_slot_place(c, gpl_hist_slot(&c->slots, node));
+}
+
+/* The histogram pool's geometry and the device's limits, as the level
+ * plan (common/level_plan.h) takes them. */
+static inline gpl_plan_pool vk_plan_pool(const vk_context *c)
+{
+    gpl_plan_pool p = {c->slots_per_page, c->slot_bytes, (uint64_t)c->shape.hist_len * 16,
+                       c->dev.max_range};
+    return p;
+}
+
+static inline gpl_plan_limits vk_plan_limits(const vk_context *c)
+{
+    gpl_plan_limits l = {c->dev.max_groups, c->dev.wg, c->partial_groups, c->table_blocks,
+                         c->tuning.rows_per_partial, c->tuning.node_partials,
+                         (uint32_t)c->num_chunks,
+                         c->tuning.metal_kernels
+                             ? 1
+                             : gpl_plan_chunks_per_dispatch((uint32_t)c->num_chunks,
+                                                            c->dev.max_groups)};
+    return l;
 }
 
 /* The range of rows [first, first + count) of a per-row buffer of

@@ -56,13 +56,13 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     vk_windows(c, &c->buf.bins, c->win.list_shift, 4, b + 2);
     vk_windows(c, &c->buf.rows, c->win.list_shift, 4, b + 2 + GPL_KERNEL_WINDOWS);
     vk_windows(c, &c->buf.scratch, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
-    const uint32_t groups = push.num_tiles < c->dev.max_groups ? push.num_tiles : c->dev.max_groups;
+    const gpl_plan_limits l = vk_plan_limits(c);
+    const uint32_t groups = gpl_plan_partition_groups(&l, push.num_tiles);
     if (c->tuning.metal_kernels) {
         GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_COUNT, b, &push, groups));
         vk_barrier(c);
         GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_SCAN, b, &push,
-                              (uint32_t)count < c->dev.max_groups ? (uint32_t)count
-                                                              : c->dev.max_groups));
+                              gpl_plan_partition_groups(&l, (uint32_t)count)));
         vk_barrier(c);
         GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_SCATTER, b, &push, groups));
     } else {

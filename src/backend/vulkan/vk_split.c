@@ -34,59 +34,39 @@ static gpulayer_status upload_mask(vk_context *c, const uint8_t *feature_mask)
     return GPULAYER_OK;
 }
 
-/* Node i of the level by its histogram's place in the pool. */
-typedef struct level_node {
-    vk_hist_slot slot;
-    uint32_t i;
-} level_node;
-
-static int by_slot(const void *a, const void *b)
-{
-    const level_node *x = a, *y = b;
-    if (x->slot.page != y->slot.page) return x->slot.page < y->slot.page ? -1 : 1;
-    return x->slot.index < y->slot.index ? -1 : x->slot.index > y->slot.index;
-}
-
-/* split_eval_level: the nodes whose histograms lie in one run of slots
- * of a page (at most a binding long) go in one dispatch, workgroup w
- * taking entry first + w of the node table (node, record, first element
- * of its histogram in the run; first travels as the push's record). The
- * table is in mapped memory, written while no search is in flight. */
+/* split_eval_level: the plan's runs of slots of a page (at most a binding
+ * long), a dispatch each, workgroup w taking entry first + w of the node
+ * table (node, record, first element of its histogram in the run; first
+ * travels as the push's record). The table is in mapped memory, written
+ * while no search is in flight. */
 static gpulayer_status record_level_search(vk_context *c, const int32_t *nodes,
                                            int32_t num_nodes, gpl_split_push push)
 {
-    level_node *order = malloc(sizeof *order * (size_t)num_nodes);
-    if (!order) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    for (int32_t i = 0; i < num_nodes; i++)
-        order[i] = (level_node){vk_node_slot(c, nodes[i]), (uint32_t)i};
-    qsort(order, (size_t)num_nodes, sizeof *order, by_slot);
-    uint32_t *table = c->buf.split_nodes.mapped;
-    const VkDeviceSize hist_bytes = (VkDeviceSize)c->shape.hist_len * 16;
-    gpulayer_status st = GPULAYER_OK;
-    for (int32_t first = 0; first < num_nodes && st == GPULAYER_OK;) {
-        const vk_hist_slot s0 = order[first].slot;
-        int32_t end = first;
-        while (end < num_nodes && order[end].slot.page == s0.page &&
-               (VkDeviceSize)(order[end].slot.index - s0.index) * c->slot_bytes + hist_bytes <=
-                   c->dev.max_range)
-            end++;
-        for (int32_t j = first; j < end; j++) {
-            uint32_t *e = table + 4 * (size_t)j;
-            e[0] = (uint32_t)nodes[order[j].i];
-            e[1] = order[j].i;
-            e[2] = (uint32_t)((VkDeviceSize)(order[j].slot.index - s0.index) * c->slot_bytes / 16);
-            e[3] = 0;
-        }
-        const int32_t last = order[end - 1].slot.index;
-        vk_range b[6] = {{&c->pages[s0.page], (VkDeviceSize)s0.index * c->slot_bytes,
-                          (VkDeviceSize)(last - s0.index) * c->slot_bytes + hist_bytes},
+    const size_t n = (size_t)num_nodes;
+    int32_t *slots = malloc(sizeof *slots * n);
+    gpl_plan_wave_node *order = malloc(sizeof *order * n);
+    gpl_plan_step *steps = malloc(sizeof *steps * n);
+    gpulayer_status st = slots && order && steps ? GPULAYER_OK
+                                                 : gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                                                             "vulkan backend: out of memory");
+    const gpl_plan_pool pool = vk_plan_pool(c);
+    int32_t num_steps = 0;
+    if (st == GPULAYER_OK) {
+        for (int32_t i = 0; i < num_nodes; i++) slots[i] = gpl_hist_slot(&c->slots, nodes[i]);
+        num_steps = gpl_plan_search(&pool, nodes, slots, num_nodes, order,
+                                    c->buf.split_nodes.mapped, steps);
+    }
+    for (int32_t i = 0; i < num_steps && st == GPULAYER_OK; i++) {
+        const gpl_plan_step *s = &steps[i];
+        vk_range b[6] = {{&c->pages[s->page], s->offset, s->bytes},
                          vk_whole(&c->buf.offsets), vk_whole(&c->buf.mask), vk_whole(&c->buf.records),
                          vk_whole(&c->buf.categorical), vk_whole(&c->buf.split_nodes)};
-        push.record = (uint32_t)first;
-        st = vk_dispatch(c, VK_K_SPLIT_EVAL_LEVEL, b, &push, (uint32_t)(end - first));
-        first = end;
+        push.record = s->first;
+        st = vk_dispatch(c, VK_K_SPLIT_EVAL_LEVEL, b, &push, s->groups);
     }
+    free(slots);
     free(order);
+    free(steps);
     return st;
 }
 
