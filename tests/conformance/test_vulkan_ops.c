@@ -131,12 +131,13 @@ static void test_windowed_buffers(void **state)
     unsetenv("GPULAYER_VULKAN_TEST_LIMITS");
 }
 
-/* The kernels the Metal host runs where the Vulkan host has others
- * (GPULAYER_VULKAN_KERNELS=metal): the histograms from the bin columns
- * (histogram.comp, hist_reduce and hist_subtract a node), a split_eval
- * dispatch a node and the three-stage stable partition. The same comparisons with the CPU backend, on skewed
- * and missing bins, and once with 64 KiB bindings (chunks cut by binding
- * size) and 3 workgroups a dispatch. */
+/* The dispatches of the Metal host (GPULAYER_VULKAN_KERNELS=metal): the
+ * partials from the bin columns (histogram.comp, a dispatch a node and
+ * chunk) and the three-stage stable partition where the Vulkan host has
+ * others, with the level plan's reductions, subtractions and searches a
+ * page. The same comparisons with the CPU backend, on skewed and missing
+ * bins, and once with 64 KiB bindings (chunks cut by binding size,
+ * histogram pages of a few slots) and 3 workgroups a dispatch. */
 static void test_metal_host_kernels(void **state)
 {
     (void)state;

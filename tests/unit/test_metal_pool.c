@@ -347,6 +347,35 @@ static void test_abi_matches_kernels(void **state)
 
 /* ------------------------------------------------------- failures */
 
+/* Every kernel of the host's table has its translated source, among them
+ * the level plan's (hist_reduce_nodes, hist_subtract_nodes,
+ * split_eval_level), and those take the Vulkan host's push constants. */
+static void test_kernels_have_sources(void **state)
+{
+    (void)state;
+    for (int k = 0; k < MTL_K_COUNT; k++) {
+        char path[1024];
+        snprintf(path, sizeof path, GPL_SOURCE_DIR "/src/backend/metal/generated/%s.metal",
+                 gpl_mtl_kernel_table[k].name);
+        FILE *f = fopen(path, "r");
+        if (!f) print_error("no translated source for kernel %s\n", gpl_mtl_kernel_table[k].name);
+        assert_non_null(f);
+        char line[4096];
+        char entry[128];
+        snprintf(entry, sizeof entry, "kernel void %s(", gpl_mtl_kernel_table[k].name);
+        int found = 0;
+        while (!found && fgets(line, sizeof line, f)) found = strstr(line, entry) != NULL;
+        fclose(f);
+        assert_true(found);
+    }
+    assert_int_equal(gpl_mtl_kernel_table[MTL_K_HIST_REDUCE_NODES].push_bytes,
+                     sizeof(gpl_hist_nodes_push));
+    assert_int_equal(gpl_mtl_kernel_table[MTL_K_HIST_SUBTRACT_NODES].bindings, 2);
+    assert_int_equal(gpl_mtl_kernel_table[MTL_K_SPLIT_EVAL_LEVEL].bindings, 6);
+    assert_int_equal(gpl_mtl_kernel_table[MTL_K_SPLIT_EVAL_LEVEL].push_bytes,
+                     sizeof(gpl_split_push));
+}
+
 static void test_batch_labels(void **state)
 {
     (void)state;
@@ -463,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_registry_cache),
         cmocka_unit_test(test_library_checks),
         cmocka_unit_test(test_abi_matches_kernels),
+        cmocka_unit_test(test_kernels_have_sources),
         cmocka_unit_test(test_batch_labels),
         cmocka_unit_test(test_sticky_failure),
         cmocka_unit_test(test_capability_checks),

@@ -21,12 +21,13 @@ set(gpl_gpu_soft_kernels gradients quantize split_eval rank_order rank_map rank_
 # The kernels the Metal host uses (their generated sources are compiled on
 # Apple; docs/vulkan.md lists the others).
 set(gpl_metal_kernels gradients quantize rows_init histogram hist_reduce hist_subtract
-    split_eval partition_count partition_scan partition_scatter update_margins)
+    split_eval partition_count partition_scan partition_scatter update_margins
+    hist_reduce_nodes hist_subtract_nodes split_eval_level)
 
 # SPIR-V of every kernel into spv_dir with glslang: NAME.spv, NAME_soft.spv
 # of the soft kernels and split_eval_level(_soft).spv (split_eval.comp with
-# GPL_LEVEL_TABLE: the Vulkan host's search of a level's nodes in one
-# dispatch, not translated to Metal). Sets in the caller's scope:
+# GPL_LEVEL_TABLE: the search of a level's nodes in one dispatch; its
+# float64-free variant is translated to Metal). Sets in the caller's scope:
 # gpl_gpu_spvs (every .spv), gpl_gpu_kernel_csv and gpl_gpu_soft_csv (the
 # lists comma-separated: a ';' would split a script's argument) and
 # gpl_gpu_embed_csv (",NAME_soft,..." of the variants to embed besides).
@@ -85,8 +86,11 @@ endfunction()
 # tests) translates into the build tree and compares byte for byte.
 function(gpl_gpu_kernels_metal_sources spirv_cross spv_dir)
   set(metal_dir ${GPL_GPU_KERNELS_DIR}/../metal/generated)
+  # split_eval_level is split_eval.comp with GPL_LEVEL_TABLE: translated
+  # from split_eval_level_soft.spv, as split_eval from its soft variant.
   set(args -DSPIRV_CROSS=${spirv_cross} -DSPV_DIR=${spv_dir}
-      -DKERNELS=${gpl_gpu_kernel_csv} -DSOFT_KERNELS=${gpl_gpu_soft_csv})
+      -DKERNELS=${gpl_gpu_kernel_csv},split_eval_level
+      -DSOFT_KERNELS=${gpl_gpu_soft_csv},split_eval_level)
   add_custom_target(gpulayer_metal_sources
     COMMAND ${CMAKE_COMMAND} ${args} -DOUT_DIR=${metal_dir}
             -P ${GPL_GPU_KERNELS_DIR}/gen_metal.cmake

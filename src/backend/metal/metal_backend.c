@@ -16,7 +16,7 @@ static void release_all(mtl_context *c)
                           &c->buf.tiles, &c->buf.child_counts, &c->buf.records, &c->buf.mask,
                           &c->buf.categorical};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) gpl_mtl_buf_release(c->rt, all[i]);
-    if (c->hist) mtl_hist_release_all(c);
+    if (c->pages) mtl_hist_free_pages(c);
 }
 
 static void mtl_destroy(gpl_backend *be)
@@ -35,7 +35,7 @@ static void mtl_destroy(gpl_backend *be)
         }
         free(c->feature_offset);
         free(c->chunks);
-        free(c->hist);
+        free(c->pages);
         gpl_hist_slots_free(&c->slots);
         gpl_node_table_free(&c->nodes);
         free(c);

@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "common/hist_slots.h"
+#include "common/level_plan.h"
 #include "common/node_table.h"
 #include "common/shape.h"
 #include "gpu_kernels/gpu_kernel_abi.h"
@@ -60,11 +61,14 @@ typedef struct mtl_context {
     mtl_buffers buf;
     uint32_t grad_groups, partial_groups;
 
-    /* histogram pool: a slot a node (common/hist_slots.h), each slot
-     * one pool buffer while its node holds it, returned to the pool when
-     * released (and reused once the batches that used it completed) */
+    /* histogram pool: a slot a node (common/hist_slots.h); slot s is slot
+     * s % slots_per_page of page s / slots_per_page, as on Vulkan
+     * (common/level_plan.h), so that one binding covers a page's nodes.
+     * Pages are made as the pool grows and kept until the backend goes. */
     gpl_hist_slots slots;
-    gpl_mtl_buf *hist; /* by slot */
+    gpl_mtl_buf *pages; /* room for every page max_nodes slots need */
+    int32_t num_pages, slots_per_page;
+    size_t slot_bytes; /* one histogram, aligned */
 
     /* node table: the row partition's bookkeeping (host side; counts come
      * from the device) */
@@ -78,10 +82,35 @@ typedef struct mtl_context {
 
 static inline mtl_context *mtl_ctx(gpl_backend *be) { return (mtl_context *)be->ctx; }
 
-/* The histogram buffer of node, which holds a slot. */
-static inline gpl_mtl_buf *mtl_node_hist(mtl_context *c, int32_t node)
+/* Where slot s's histogram is: its page from the slot's offset. */
+static inline gpl_mtl_bind mtl_slot_hist(mtl_context *c, int32_t s)
 {
-    return &c->hist[c->slots.node_slot[node]];
+    gpl_mtl_bind b = {&c->pages[s / c->slots_per_page],
+                      (size_t)(s % c->slots_per_page) * c->slot_bytes};
+    return b;
+}
+
+/* The histogram of node, which holds a slot. */
+static inline gpl_mtl_bind mtl_node_hist(mtl_context *c, int32_t node)
+{
+    return mtl_slot_hist(c, c->slots.node_slot[node]);
+}
+
+/* The histogram pool's geometry and the limits of the level plan
+ * (common/level_plan.h): the histogram kernel's partials, a dispatch a
+ * node and chunk, as many threadgroups as gpl_mtl_groups_for gives. */
+static inline gpl_plan_pool mtl_plan_pool(const mtl_context *c)
+{
+    gpl_plan_pool p = {c->slots_per_page, c->slot_bytes, (uint64_t)c->shape.hist_len * 16,
+                       (uint64_t)c->slots_per_page * c->slot_bytes};
+    return p;
+}
+
+static inline gpl_plan_limits mtl_plan_limits(const mtl_context *c)
+{
+    gpl_plan_limits l = {GPL_MTL_MAX_GROUPS, GPL_MTL_WG, c->partial_groups, c->partial_groups,
+                         GPL_MTL_WG, c->tuning.node_partials, (uint32_t)c->num_chunks, 1};
+    return l;
 }
 
 /* Bindings: a whole buffer, and a per-row buffer in windows. */
@@ -124,7 +153,10 @@ gpulayer_status mtl_release_histograms(gpl_backend *be, const int32_t *nodes,
 gpulayer_status mtl_read_histogram(gpl_backend *be, int32_t node, gpl_grad_pair *out);
 gpulayer_status mtl_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_pair *in);
 void mtl_hist_release_all(mtl_context *c);
-/* The slot pool's grow callback: a slot's buffer is made when taken. */
+/* The histogram pages back to the pool (when the backend goes). */
+void mtl_hist_free_pages(mtl_context *c);
+/* The slot pool's grow callback: one slot at a time, a new page when the
+ * last one is full. */
 gpulayer_status mtl_hist_grow(void *user, int32_t node, int32_t first, int32_t room,
                               int32_t *made);
 

@@ -230,6 +230,6 @@ extern "C" uint32_t gpl_mtl_groups_for(const gpl_mtl_context *c, uint64_t items)
     if (g < 1) g = 1;
     // Metal's grid limit is far above this; the kernels loop (grid-stride),
     // so more groups than a GPU can run at once buy nothing.
-    if (g > 65535) g = 65535;
+    if (g > GPL_MTL_MAX_GROUPS) g = GPL_MTL_MAX_GROUPS;
     return static_cast<uint32_t>(g);
 }

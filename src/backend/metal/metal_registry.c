@@ -25,6 +25,9 @@ const gpl_mtl_kernel_info gpl_mtl_kernel_table[MTL_K_COUNT] = {
     [MTL_K_PARTITION_SCATTER] = {"partition_scatter", GPL_PART_SCATTER_BINDINGS,
                                  sizeof(gpl_partition_push)},
     [MTL_K_UPDATE_MARGINS] = {"update_margins", GPL_MARGINS_BINDINGS, sizeof(gpl_margins_push)},
+    [MTL_K_HIST_REDUCE_NODES] = {"hist_reduce_nodes", 3, sizeof(gpl_hist_nodes_push)},
+    [MTL_K_HIST_SUBTRACT_NODES] = {"hist_subtract_nodes", 2, sizeof(gpl_hist_nodes_push)},
+    [MTL_K_SPLIT_EVAL_LEVEL] = {"split_eval_level", 6, sizeof(gpl_split_push)},
 };
 
 /* FNV-1a over the key's fields (not its bytes: padding is not hashed). */

@@ -33,6 +33,9 @@ typedef enum gpl_mtl_kernel {
     MTL_K_PARTITION_SCAN,
     MTL_K_PARTITION_SCATTER,
     MTL_K_UPDATE_MARGINS,
+    MTL_K_HIST_REDUCE_NODES,
+    MTL_K_HIST_SUBTRACT_NODES,
+    MTL_K_SPLIT_EVAL_LEVEL,
     MTL_K_COUNT
 } gpl_mtl_kernel;
 
@@ -51,6 +54,9 @@ extern const gpl_mtl_kernel_info gpl_mtl_kernel_table[MTL_K_COUNT];
  * default of the workgroup size (256), so the function constant must
  * agree with it; see docs/metal.md. */
 #define GPL_MTL_WG 256u
+/* Threadgroups of one dispatch at most (gpl_mtl_groups_for): Metal's grid
+ * limit is far above it; the kernels loop (grid-stride). */
+#define GPL_MTL_MAX_GROUPS 65535u
 /* Bins of the histogram kernel's threadgroup chunk: the translation's
  * compile-time default (16 bytes a bin, 16 KiB). */
 #define GPL_MTL_SHARED_BINS 1024u

@@ -1,6 +1,7 @@
-/* metal_split.c -- evaluate_splits: one split_eval threadgroup a node, all
- * the nodes of a level in one command buffer; only the compact records
- * come back (read in place from shared storage). */
+/* metal_split.c -- evaluate_splits: one split_eval_level threadgroup a
+ * node, a dispatch for the nodes of each histogram page (the level plan's
+ * search, as on Vulkan), all in one command buffer; only the compact
+ * records come back (read in place from shared storage). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,17 +33,45 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
     }
     const size_t bytes = sizeof(uint32_t) * GPL_SPLIT_RECORD_WORDS * (size_t)num_nodes;
     GPL_CHECK(gpl_mtl_buf_reserve(c->rt, &c->buf.records, bytes, GPL_MTL_SHARED, "split records"));
-    GPL_CHECK(gpl_mtl_begin(c->rt, "evaluate_splits", c->nodes.depth[nodes[0]]));
-    for (int32_t i = 0; i < num_nodes; i++) {
-        gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i,
-                                               c->shape.num_features, feature_mask != NULL);
-        gpl_mtl_bind b[5] = {mtl_whole(mtl_node_hist(c, nodes[i])), mtl_whole(&c->buf.offsets),
-                             mtl_whole(&c->buf.mask), mtl_whole(&c->buf.records),
-                             mtl_whole(&c->buf.categorical)};
-        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_SPLIT_EVAL, b, &p, 1));
+    /* The plan's node table goes in a buffer of the batch, fresh from the
+     * pool (no batch in flight reads it), back to the pool once done. */
+    const size_t n = (size_t)num_nodes;
+    int32_t *slots = malloc(sizeof *slots * n);
+    gpl_plan_wave_node *order = malloc(sizeof *order * n);
+    gpl_plan_step *steps = malloc(sizeof *steps * n);
+    gpl_mtl_buf table = {0};
+    int began = 0;
+    gpulayer_status st = slots && order && steps ? GPULAYER_OK
+                                                 : gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                                                             "metal backend: out of memory");
+    if (st == GPULAYER_OK)
+        st = gpl_mtl_buf_acquire(c->rt, &table, n * 16, GPL_MTL_SHARED, "split node table");
+    if (st == GPULAYER_OK) {
+        for (int32_t i = 0; i < num_nodes; i++) slots[i] = gpl_hist_slot(&c->slots, nodes[i]);
+        const gpl_plan_pool pool = mtl_plan_pool(c);
+        const int32_t num_steps =
+            gpl_plan_search(&pool, nodes, slots, num_nodes, order, table.contents, steps);
+        gpl_split_push p = gpl_split_push_make(params, -1, 0, c->shape.num_features,
+                                               feature_mask != NULL);
+        st = gpl_mtl_begin(c->rt, "evaluate_splits", c->nodes.depth[nodes[0]]);
+        began = st == GPULAYER_OK;
+        for (int32_t i = 0; i < num_steps && st == GPULAYER_OK; i++) {
+            gpl_mtl_bind b[6] = {{&c->pages[steps[i].page], (size_t)steps[i].offset},
+                                 mtl_whole(&c->buf.offsets), mtl_whole(&c->buf.mask),
+                                 mtl_whole(&c->buf.records), mtl_whole(&c->buf.categorical),
+                                 mtl_whole(&table)};
+            p.record = steps[i].first;
+            st = gpl_mtl_dispatch(c->rt, MTL_K_SPLIT_EVAL_LEVEL, b, &p, steps[i].groups);
+        }
     }
     /* The one wait of the level's split: the host needs the records. */
-    GPL_CHECK(gpl_mtl_commit(c->rt, 1));
+    if (st == GPULAYER_OK) st = gpl_mtl_commit(c->rt, 1);
+    else if (began) gpl_mtl_abandon(c->rt);
+    gpl_mtl_buf_release(c->rt, &table);
+    free(slots);
+    free(order);
+    free(steps);
+    GPL_CHECK(st);
     const uint32_t *words = c->buf.records.contents;
     for (int32_t i = 0; i < num_nodes; i++)
         gpl_split_record_decode(words + (size_t)i * GPL_SPLIT_RECORD_WORDS, &out[i]);

@@ -38,14 +38,28 @@ static gpulayer_status upload_bins(mtl_context *c, const gpl_binned_matrix *m)
     return GPULAYER_OK;
 }
 
+/* Histogram pages hold at most this many bytes of slots (and at most a
+ * buffer): a level's reductions and subtractions are a dispatch a page,
+ * and a page is made whole when its first slot is needed (as on Vulkan). */
+#define MTL_PAGE_BYTES ((size_t)64 << 20)
+
 static gpulayer_status alloc_nodes(mtl_context *c)
 {
     const size_t M = (size_t)c->shape.max_nodes;
-    c->hist = calloc(M, sizeof(gpl_mtl_buf));
+    const size_t hist_bytes = c->shape.hist_len ? (size_t)c->shape.hist_len * 16 : 16;
+    c->slot_bytes = align_up(hist_bytes, MTL_COLUMN_ALIGN);
+    const uint64_t max_buffer = gpl_mtl_context_caps(c->rt)->max_buffer_length;
+    const size_t page_bytes =
+        max_buffer && max_buffer < MTL_PAGE_BYTES ? (size_t)max_buffer : MTL_PAGE_BYTES;
+    const size_t per_page = page_bytes / c->slot_bytes;
+    c->slots_per_page = (int32_t)(per_page < 1 ? 1 : per_page > M ? M : per_page);
+    if (c->slots_per_page < 1) c->slots_per_page = 1;
+    const size_t pages = (M + (size_t)c->slots_per_page - 1) / (size_t)c->slots_per_page;
+    c->pages = calloc(pages ? pages : 1, sizeof(gpl_mtl_buf));
     const int tables = gpl_node_table_init(&c->nodes, c->shape.max_nodes) == 0 &&
                        gpl_hist_slots_init(&c->slots, "metal", c->shape.max_nodes, mtl_hist_grow,
                                            c) == 0;
-    if (!c->hist || !tables)
+    if (!c->pages || !tables)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of host memory");
     return GPULAYER_OK;
 }

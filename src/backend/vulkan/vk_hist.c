@@ -140,8 +140,8 @@ static gpulayer_status dispatch_table(vk_context *c, gpl_vk_kernel k, vk_range *
     return GPULAYER_OK;
 }
 
-/* Stage 2 of a wave (hist_reduce_nodes.comp): the node table written,
- * then the plan's dispatches, one a histogram page. */
+/* Stage 2 of a wave (hist_reduce_nodes.comp, on both hosts): the node
+ * table written, then the plan's dispatches, one a histogram page. */
 static gpulayer_status record_reductions(vk_context *c, gpl_plan_wave_node *wave, int32_t n,
                                          gpl_plan_step *steps)
 {
@@ -162,23 +162,6 @@ static gpulayer_status record_reductions(vk_context *c, gpl_plan_wave_node *wave
     return GPULAYER_OK;
 }
 
-/* Stage 2 as the Metal host records it: a hist_reduce dispatch a node. */
-static gpulayer_status record_reductions_per_node(vk_context *c, const gpl_plan_wave_node *wave,
-                                                  int32_t n)
-{
-    vk_barrier(c);
-    vk_profile_mark(c, "histogram reduce");
-    for (int32_t i = 0; i < n; i++) {
-        gpl_reduce_push rp = {c->shape.hist_len, wave[i].groups, wave[i].partial_first};
-        vk_range rb[2] = {vk_whole(&c->buf.partial),
-                          vk_hist_range(c, vk_slot_place(c, wave[i].slot))};
-        GPL_CHECK(vk_dispatch(c, VK_K_HIST_REDUCE, rb, &rp,
-                              gpl_reduce_groups(c->shape.hist_len, c->dev.max_groups)));
-    }
-    vk_barrier(c);
-    return GPULAYER_OK;
-}
-
 /* Both stages of a wave; the barrier after them lets the next wave reuse
  * the partial buffer and the tables. */
 static gpulayer_status record_wave(vk_context *c, gpl_plan_wave_node *wave, int32_t n,
@@ -187,7 +170,7 @@ static gpulayer_status record_wave(vk_context *c, gpl_plan_wave_node *wave, int3
     if (c->tuning.metal_kernels) {
         vk_profile_mark(c, "histogram partials");
         for (int32_t i = 0; i < n; i++) GPL_CHECK(record_partials_columns(c, &wave[i]));
-        return record_reductions_per_node(c, wave, n);
+        return record_reductions(c, wave, n, steps);
     }
     GPL_CHECK(record_partials_rows(c, wave, n, table, steps));
     return record_reductions(c, wave, n, steps);
@@ -256,15 +239,10 @@ static gpulayer_status record_subtraction(vk_context *c, const gpl_hist_subtract
 
 /* The plan's subtractions: those whose three histograms share a page in
  * one hist_subtract_nodes dispatch a page, the others a hist_subtract
- * dispatch each (all of them with GPULAYER_VULKAN_KERNELS=metal, as the
- * Metal host records them). */
+ * dispatch each (the Metal host records the same). */
 static gpulayer_status record_subtractions(vk_context *c, const gpl_hist_subtract *subs,
                                            int32_t count, gpl_hist_subtraction *table)
 {
-    if (c->tuning.metal_kernels) {
-        for (int32_t i = 0; i < count; i++) GPL_CHECK(record_subtraction(c, &subs[i]));
-        return GPULAYER_OK;
-    }
     int32_t *slots = malloc(sizeof(int32_t) * 4 * (size_t)count);
     gpl_plan_step *steps = malloc(sizeof *steps * (size_t)count);
     if (!slots || !steps) {

@@ -84,12 +84,11 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.records, bytes, "split records"));
     const int early = !params->leaf_children;
     if (early) GPL_CHECK(vk_partition_early_prepare(c, nodes, num_nodes));
-    int per_node = c->tuning.metal_kernels;
-    if (!per_node) {
-        GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.split_nodes, (VkDeviceSize)num_nodes * 16,
-                                         "split node table"));
-        per_node = c->buf.split_nodes.mapped == NULL;
-    }
+    /* The level's search (both hosts), or a split_eval dispatch a node
+     * where the node table has no host-visible memory. */
+    GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.split_nodes, (VkDeviceSize)num_nodes * 16,
+                                     "split node table"));
+    const int per_node = c->buf.split_nodes.mapped == NULL;
     c->level = c->nodes.depth[nodes[0]];
     GPL_CHECK(vk_begin(c, "evaluate_splits"));
     if (per_node) {

@@ -21,9 +21,10 @@ typedef struct vk_tuning {
     uint32_t rows_per_partial, node_partials;
     uint64_t partial_budget;
     /* GPULAYER_VULKAN_KERNELS=metal: the kernels and dispatches of the
-     * Metal host (histograms from the bin columns with a reduction and a
-     * subtraction a node, a split_eval dispatch a node, the three-stage
-     * stable partition), so that they are checked where there is no Mac. */
+     * Metal host where they differ (partials from the bin columns, a
+     * dispatch a node and chunk; the three-stage stable partition), so
+     * that they are checked where there is no Mac; the reductions,
+     * subtractions and search follow the level plan on both hosts. */
     int metal_kernels;
     /* GPULAYER_VULKAN_SOFT_F64=1: the float64-free kernels on any device
      * (a device without shaderFloat64 gets them anyway). */
