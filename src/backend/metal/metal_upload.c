@@ -135,12 +135,12 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
                         level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) +
                                  GPL_SPLIT_RECORD_BYTES) + F * 4 +
                         gpl_cat_table_words(m->num_features) * 4 +
-                        M * (hist_bytes ? hist_bytes : 16);
+                        M * c->slot_bytes;
     /* Refused before anything is allocated when the buffers that do not
      * grow (and two histograms) exceed what Metal recommends this process
      * keep resident: unified memory is shared with the CPU. */
     const gpl_mtl_caps *caps = gpl_mtl_context_caps(c->rt);
-    const size_t needed = c->estimate_bytes - (M > 2 ? M - 2 : 0) * (hist_bytes ? hist_bytes : 16);
+    const size_t needed = c->estimate_bytes - (M > 2 ? M - 2 : 0) * c->slot_bytes;
     if (caps->working_set_bytes && needed > caps->working_set_bytes)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "metal backend: this job needs an estimated %.1f MiB of GPU memory; "
