@@ -9,11 +9,14 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "gpulayer.h"
+#include "train_history.h"
+#include "train_report.h"
 
 #define MAX_VALID 16
 
 typedef struct train_options {
     const char *data, *label, *format, *weight, *ignore, *model;
+    const char *report; /* --report: the HTML page to write, or NULL */
     const char *model_in; /* continued training: the model to add rounds to */
     const char *base_margin; /* base margins of --data's rows */
     int no_header;
@@ -76,6 +79,12 @@ static void train_usage(FILE *out)
 "                       one value (or one an output, comma-separated)\n"
 "model and device:\n"
 "  --model FILE         where to save the model (default: model.json)\n"
+"  --report FILE        also write an HTML page on the training: learning\n"
+"                       curves of every --valid set and metric, feature\n"
+"                       importance (gain), parameters, device, time and\n"
+"                       peak memory; self-contained (opens offline). A\n"
+"                       report that cannot be written is an error after\n"
+"                       the model is saved\n"
 "  --model-in FILE      continue training this model: its cuts, base score\n"
 "                       and trees are kept and --num-round rounds added (50\n"
 "                       and then 50 more give the model of 100 in one go);\n"
@@ -97,8 +106,8 @@ static void train_usage(FILE *out)
 "                       device, and the objectives' parameters below\n"
 "  --config FILE        'key = value' lines: any parameter, or data, label,\n"
 "                       format, weight, ignore, categorical, bad_numbers,\n"
-"                       qid, group, valid, valid_group, model; flags given on\n"
-"                       the command line win\n");
+"                       qid, group, valid, valid_group, model, report; flags\n"
+"                       given on the command line win\n");
     fprintf(out,
 "objectives (docs/objectives.md), parameters with --param KEY=VALUE:\n"
 "  reg:squarederror     squared error (default)\n"
@@ -197,6 +206,7 @@ static int set_option(train_options *o, const char *key, const char *value)
     else if (!strcmp(key, "weight")) o->weight = value;
     else if (!strcmp(key, "ignore")) o->ignore = value;
     else if (!strcmp(key, "model")) o->model = value;
+    else if (!strcmp(key, "report")) o->report = value;
     else if (!strcmp(key, "qid")) o->qid = value;
     else if (!strcmp(key, "group")) o->group = value;
     else if (!strcmp(key, "valid_group")) {
@@ -259,12 +269,16 @@ typedef struct progress {
     int total_rounds;
     int tty;
     int quiet;
+    train_history *history; /* kept for --report, or NULL */
+    int history_failed;     /* out of memory keeping it */
 } progress;
 
 static int on_round(void *user, int round, const gpulayer_eval_result *res, int n)
 {
     progress *p = user;
     if (interrupted) return 2;
+    if (p->history && !p->history_failed && train_history_add(p->history, round, res, n))
+        p->history_failed = 1;
     if (p->quiet) return 0;
     double elapsed = cli_now() - p->start;
     int done = round + 1 - p->first_round;
@@ -288,7 +302,7 @@ static int parse_args(int argc, char **argv, train_options *o)
 {
     enum { OPT_NUM_ROUND = 256, OPT_MAX_DEPTH, OPT_EARLY, OPT_CONFIG, OPT_NO_HEADER,
            OPT_DIST, OPT_DIST_TIMEOUT, OPT_CATEGORICAL, OPT_BAD_NUMBERS, OPT_QID,
-           OPT_GROUP, OPT_VALID_GROUP, OPT_MODEL_IN, OPT_BASE_MARGIN };
+           OPT_GROUP, OPT_VALID_GROUP, OPT_MODEL_IN, OPT_BASE_MARGIN, OPT_REPORT };
     static const struct option longopts[] = {
         {"data", required_argument, 0, 'd'},   {"label", required_argument, 0, 'l'},
         {"format", required_argument, 0, 'f'}, {"weight", required_argument, 0, 'w'},
@@ -310,6 +324,7 @@ static int parse_args(int argc, char **argv, train_options *o)
         {"valid-group", required_argument, 0, OPT_VALID_GROUP},
         {"model-in", required_argument, 0, OPT_MODEL_IN},
         {"base-margin", required_argument, 0, OPT_BASE_MARGIN},
+        {"report", required_argument, 0, OPT_REPORT},
         {"quiet", no_argument, 0, 'q'},       {"verbose", no_argument, 0, 'V'},
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     /* The config file is read first so that flags override it. */
@@ -347,6 +362,7 @@ static int parse_args(int argc, char **argv, train_options *o)
         case OPT_VALID_GROUP: rc = set_option(o, "valid_group", optarg); break;
         case OPT_MODEL_IN: o->model_in = optarg; break;
         case OPT_BASE_MARGIN: o->base_margin = optarg; break;
+        case OPT_REPORT: o->report = optarg; break;
         case OPT_DIST:
             if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
                 fprintf(stderr, "gpulayer train: --dist expects auto, on or off\n");
@@ -503,6 +519,22 @@ static int fail_ranks(int dist, const char *what)
     return 1;
 }
 
+/* The --report page, by rank 0 after the model is saved. */
+static int write_report(const train_options *o, const progress *prog, double train_seconds,
+                        int ranks)
+{
+    if (prog->history_failed) {
+        fprintf(stderr, "gpulayer train: --report %s: out of memory keeping every round's "
+                        "metrics; no report written\n", o->report);
+        return 1;
+    }
+    train_report r = {o->data, o->valid, o->num_valid, o->model, train_seconds, ranks,
+                      prog->history};
+    int rc = train_report_write(o->report, o->booster, &r);
+    if (!rc && !prog->quiet) fprintf(stderr, "report written to %s\n", o->report);
+    return rc;
+}
+
 int cmd_train(int argc, char **argv)
 {
     train_options o;
@@ -550,6 +582,8 @@ int cmd_train(int argc, char **argv)
     gpulayer_dataset *train = NULL, *valid[MAX_VALID] = {0};
     const char *names[MAX_VALID];
     char *train_path = NULL;
+    train_history history;
+    memset(&history, 0, sizeof history);
     gpulayer_status st = read_shard(&o, rank, size, &train, &train_path);
     /* Validation labels that are class names must mean what they mean in
      * the training data, whose classes they may not all have. */
@@ -590,7 +624,8 @@ int cmd_train(int argc, char **argv)
     }
     char rounds_text[32] = "0";
     gpulayer_booster_get_param(o.booster, "num_round", rounds_text, sizeof rounds_text);
-    progress prog = {cli_now(), first_round, atoi(rounds_text), isatty(STDERR_FILENO), quiet};
+    progress prog = {cli_now(), first_round, atoi(rounds_text), isatty(STDERR_FILENO), quiet,
+                     o.report ? &history : NULL, 0};
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -598,6 +633,7 @@ int cmd_train(int argc, char **argv)
     st = (dist ? gpulayer_booster_train_distributed : gpulayer_booster_train)(
         o.booster, train, (const gpulayer_dataset *const *)valid, names, o.num_valid,
         on_round, &prog);
+    const double train_seconds = cli_now() - prog.start;
     sigaction(SIGINT, &old, NULL);
     if (st == GPULAYER_ERR_INTERRUPTED) {
         if (rank == 0) fprintf(stderr, "\ngpulayer train: interrupted; no model written\n");
@@ -628,7 +664,10 @@ int cmd_train(int argc, char **argv)
         fprintf(stderr, "; model saved to %s\n", o.model);
         if (o.verbose) print_first_tree(o.booster);
     }
+    /* After the model is saved: a report that fails loses nothing. */
+    if (o.report && rank == 0) rc = write_report(&o, &prog, train_seconds, size);
 done:
+    train_history_free(&history);
     for (int i = 0; i < o.num_valid; i++) gpulayer_dataset_free(valid[i]);
     gpulayer_dataset_free(train);
     gpulayer_free_buffer(train_path);
