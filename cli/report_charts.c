@@ -132,7 +132,7 @@ static const char *tail_label(const char *name, char *buf, size_t size)
 
 /* ------------------------------------------------------------ curves */
 
-enum { CURVE_W = 780, CURVE_H = 340, CURVE_LEFT = 80, CURVE_RIGHT = 600,
+enum { CURVE_W = 860, CURVE_H = 340, CURVE_LEFT = 80, CURVE_RIGHT = 600,
        CURVE_TOP = 36, CURVE_BOTTOM = 290 };
 
 static double value_at(const train_history *h, int round, int series)
