@@ -28,6 +28,11 @@ command -v clang++ >/dev/null || ls /usr/bin/clang++-* >/dev/null 2>&1 || need_a
 command -v mpirun >/dev/null || need_apt+=(libopenmpi-dev openmpi-bin)
 # Graphviz's dot, which renders trees for gpulayer.plot_tree.
 command -v dot >/dev/null || need_apt+=(graphviz)
+# Headless Chromium draws the training report page in its test
+# (tests/python/test_cli_report.py); large, so only in CI or when asked.
+if [ -n "${CI:-}" ] || [ "${GPULAYER_TEST_BROWSER:-}" = 1 ]; then
+  command -v chromium >/dev/null || need_apt+=(chromium)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
