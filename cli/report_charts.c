@@ -202,6 +202,12 @@ static void curve_chart(FILE *out, const train_history *h, const char *metric, i
             ys[n++] = scale(&ay, v, CURVE_BOTTOM, CURVE_TOP);
         }
         svg_polyline(out, "series", xs, ys, n, h->data_names[s], metric, colour);
+        if (n == 1) {
+            /* A line of one point draws nothing. */
+            char attrs[64];
+            snprintf(attrs, sizeof attrs, "fill=\"%s\"", colour);
+            svg_circle(out, "point", xs[0], ys[0], 3, attrs);
+        }
         if (marked && isfinite(value_at(h, best, s))) {
             char attrs[64];
             snprintf(attrs, sizeof attrs, "fill=\"%s\"", colour);

@@ -265,6 +265,20 @@ def test_long_names_are_cut_on_a_character_boundary(tmp_path):
     assert len(cut[0].encode("utf-8")) <= 43
 
 
+def test_one_round_is_drawn_as_a_dot(tmp_path):
+    data = write_data(tmp_path / "d.csv", 200, 7)
+    report = tmp_path / "r.html"
+    r = run("train", "--data", data, "--label", "y", "--valid", data, "--num-round", "1",
+            "--device", "cpu", "--nthread", "1", "--model", str(tmp_path / "m.json"),
+            "--report", str(report), "--quiet")
+    assert r.returncode == 0, r.stderr
+    (chart,) = svgs(report.read_text(), "curve")
+    (line,) = chart.findall("polyline")
+    (dot,) = chart.findall("circle[@class='point']")
+    ((x, y),) = points(line)
+    assert (float(dot.get("cx")), float(dot.get("cy"))) == (x, y)
+
+
 def test_help_documents_the_option():
     r = run("train", "--help")
     assert r.returncode == 0
