@@ -603,6 +603,19 @@ typedef enum gpulayer_render_format {
  * GPULAYER_ERR_INVALID_ARGUMENT for MARKDOWN. */
 GPULAYER_API gpulayer_status gpulayer_devices_report(
     gpulayer_render_format format, char **out, size_t *out_len);
+/* What gpulayer_devices_report_ex adds to discovery. */
+typedef enum gpulayer_discover_flags {
+    GPULAYER_DISCOVER_DEFAULT = 0,
+    /* Also run the framework probe: Python (GPULAYER_PYTHON, else python3
+     * on PATH) imports torch and mlx in a child process with a time limit
+     * (GPULAYER_FRAMEWORK_TIMEOUT_MS), and the devices gain the
+     * capabilities torch.cuda, torch.mps and mlx, or notes saying why not
+     * (`gpulayer devices --frameworks`). */
+    GPULAYER_DISCOVER_FRAMEWORKS = 1
+} gpulayer_discover_flags;
+/* gpulayer_devices_report with flags, an OR of gpulayer_discover_flags. */
+GPULAYER_API gpulayer_status gpulayer_devices_report_ex(
+    gpulayer_render_format format, int flags, char **out, size_t *out_len);
 /* The capability summary of `gpulayer diagnose`, safe to paste into a bug
  * report: no serial numbers, UUIDs, host names or user names. TEXT or
  * JSON; GPULAYER_ERR_INVALID_ARGUMENT for MARKDOWN. */

@@ -309,6 +309,7 @@ _PROTOTYPES = {
     "gpulayer_devices_json": (_status, list(_out_buffer)),
     "gpulayer_diagnose_json": (_status, list(_out_buffer)),
     "gpulayer_devices_report": (_status, [c_int, *_out_buffer]),
+    "gpulayer_devices_report_ex": (_status, [c_int, c_int, *_out_buffer]),
     "gpulayer_diagnose_report": (_status, [c_int, *_out_buffer]),
     "gpulayer_place": (_status, [POINTER(DeviceRequest), *_out_buffer]),
     "gpulayer_request_create": (_status, [POINTER(DeviceRequest), _out_handle]),

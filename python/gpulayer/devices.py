@@ -48,6 +48,9 @@ class Device:
     backend_built: bool = False  # this library has a backend for it
     backend_available: bool = False  # ... and that backend can use it
     backend_reason: str = ""  # why not available
+    # Framework capabilities it lacks, with the framework probe's reason
+    # (only after discovery with frameworks=True).
+    absent_capabilities: dict[str, str] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -70,6 +73,7 @@ class Device:
             backend_built=bool(backend.get("built", False)),
             backend_available=bool(backend.get("available", False)),
             backend_reason=backend.get("reason", ""),
+            absent_capabilities=dict(record.get("absent_capabilities", {})),
         )
 
 
@@ -132,17 +136,34 @@ def _report(function: str, format: str, allowed: Sequence[str] = ("json", "text"
     return json.loads(text) if format == "json" else text
 
 
-def discovery(format: str = "json"):
+_DISCOVER_FRAMEWORKS = 1  # GPULAYER_DISCOVER_FRAMEWORKS
+
+
+def discovery(format: str = "json", frameworks: bool = False):
     """The full discovery report: ``{"devices": [...], "notes": [...]}``,
     where notes say what each runtime probe found or why it found nothing.
-    ``format="text"`` gives the table ``gpulayer devices`` prints."""
-    return _report("gpulayer_devices_report", format)
+    ``format="text"`` gives the table ``gpulayer devices`` prints.
+
+    ``frameworks=True`` also runs the framework probe, as ``gpulayer devices
+    --frameworks`` does: a Python interpreter (``GPULAYER_PYTHON``, else
+    ``python3`` on PATH) imports torch and mlx in a child process with a
+    time limit (``GPULAYER_FRAMEWORK_TIMEOUT_MS``), the devices gain the
+    capabilities ``torch.cuda``, ``torch.mps`` and ``mlx``, and the notes say
+    why each absent one is absent. Without it, discovery never starts
+    Python."""
+    if not frameworks:
+        return _report("gpulayer_devices_report", format)
+    kind = _render_format(format, ("json", "text"))
+    text = _lib.take_buffer("gpulayer_devices_report_ex", kind,
+                            _DISCOVER_FRAMEWORKS).decode("utf-8")
+    return json.loads(text) if format == "json" else text
 
 
-def devices() -> list[Device]:
+def devices(frameworks: bool = False) -> list[Device]:
     """This host's compute devices (the CPU first; GPUs through CUDA, Metal
-    and Vulkan where present)."""
-    return [Device.from_json(d) for d in discovery()["devices"]]
+    and Vulkan where present); with ``frameworks=True`` their framework
+    capabilities too (see :func:`discovery`)."""
+    return [Device.from_json(d) for d in discovery(frameworks=frameworks)["devices"]]
 
 
 def diagnose(format: str = "json"):
@@ -212,7 +233,10 @@ def place(
     memory_kind : str
         ``"any"``, ``"dedicated"`` (a GPU's own memory) or ``"unified"``.
     capabilities : list of str
-        Capabilities every chosen device must have, e.g. ``["cuda.sm_80"]``.
+        Capabilities every chosen device must have, e.g. ``["cuda.sm_80"]``,
+        or a framework's: ``"torch.cuda"``, ``"torch.mps"``, ``"mlx"``
+        (these run the framework probe, see :func:`discovery`; a refused
+        device's reason then says why the framework is absent).
     device_count : int
         Devices per process.
     job : str

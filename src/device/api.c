@@ -79,6 +79,27 @@ GPULAYER_API gpulayer_status gpulayer_devices_report(gpulayer_render_format form
     return report(format, gpl_devices_text, gpl_devices_json, "the device list", out, out_len);
 }
 
+GPULAYER_API gpulayer_status gpulayer_devices_report_ex(gpulayer_render_format format,
+                                                        int flags, char **out,
+                                                        size_t *out_len)
+{
+    if (!(flags & GPULAYER_DISCOVER_FRAMEWORKS)) return gpulayer_devices_report(format, out, out_len);
+    if (format != GPULAYER_RENDER_TEXT && format != GPULAYER_RENDER_JSON)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "the device list is rendered as text or JSON, not format %d",
+                         (int)format);
+    /* Not the snapshot: its strings are lent out for the life of the
+     * process and must not change under a caller. */
+    gpl_discovery d = {0};
+    gpulayer_status st = gpl_discover(GPL_RT_ALL | GPL_DISCOVER_FRAMEWORKS, &d);
+    if (st == GPULAYER_OK)
+        st = gpl_api_hand_over(format == GPULAYER_RENDER_JSON ? gpl_devices_json(&d)
+                                                              : gpl_devices_text(&d),
+                               out, out_len, "the device list");
+    gpl_discovery_release(&d);
+    return st;
+}
+
 GPULAYER_API gpulayer_status gpulayer_diagnose_report(gpulayer_render_format format, char **out,
                                                       size_t *out_len)
 {

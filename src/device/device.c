@@ -54,6 +54,7 @@ static const char *const note_names[GPL_NOTE_KIND_COUNT] = {
     "probe_crashed",
     "probe_failed",
     "probe_not_found",
+    "framework_not_built",
 };
 
 const char *gpl_note_kind_name(gpl_note_kind kind)
@@ -147,6 +148,21 @@ void gpl_device_add_cap(gpl_device *dev, const char *cap)
     if (dev->num_caps >= GPL_MAX_CAPS) return;
     gpl_strlcpy(dev->caps[dev->num_caps++], cap, GPL_CAP_LEN);
     gpl_device_caps_text(dev, dev->caps_text, sizeof dev->caps_text);
+}
+
+void gpl_device_add_absent(gpl_device *dev, const char *cap, const char *why)
+{
+    if (gpl_device_absent_why(dev, cap) || dev->num_absent >= GPL_MAX_ABSENT) return;
+    gpl_absent_cap *a = &dev->absent[dev->num_absent++];
+    gpl_strlcpy(a->cap, cap, sizeof a->cap);
+    gpl_strlcpy(a->why, why, sizeof a->why);
+}
+
+const char *gpl_device_absent_why(const gpl_device *dev, const char *cap)
+{
+    for (int i = 0; i < dev->num_absent; i++)
+        if (!strcmp(dev->absent[i].cap, cap)) return dev->absent[i].why;
+    return NULL;
 }
 
 void gpl_device_set_prop(gpl_device *dev, const char *key, const char *value)

@@ -23,8 +23,9 @@
 #define GPL_PROP_KEY_LEN 32
 #define GPL_PROP_VALUE_LEN 96
 #define GPL_MAX_PROPS 16
-#define GPL_REASON_LEN 320
+#define GPL_REASON_LEN 640
 #define GPL_NOTE_LEN 480
+#define GPL_MAX_ABSENT 3
 
 /* The runtimes that have a probe. The accelerator of a Metal device is
  * "mps" (ADR 0001: the Apple GPU, whichever framework reaches it). */
@@ -51,6 +52,14 @@ typedef struct gpl_prop {
     char value[GPL_PROP_VALUE_LEN];
 } gpl_prop;
 
+/* A capability a device lacks, and the note that says why (the framework
+ * probe's: torch missing, built without MPS...), so that a refusal can say
+ * more than "lacks capability torch.mps". */
+typedef struct gpl_absent_cap {
+    char cap[GPL_CAP_LEN];
+    char why[GPL_NOTE_LEN];
+} gpl_absent_cap;
+
 typedef struct gpl_device {
     char accelerator[GPL_ACCEL_LEN]; /* cpu, cuda, mps, vulkan            */
     int index;                       /* within the accelerator            */
@@ -71,6 +80,8 @@ typedef struct gpl_device {
     int backend_built;
     int backend_available;
     char backend_reason[GPL_REASON_LEN];
+    int num_absent;
+    gpl_absent_cap absent[GPL_MAX_ABSENT];
 } gpl_device;
 
 /* Every absence is a note saying which case it is (docs/adr/0001-device-boundaries.md). */
@@ -89,6 +100,7 @@ typedef enum gpl_note_kind {
     GPL_NOTE_PROBE_CRASHED,
     GPL_NOTE_PROBE_FAILED,       /* exited with an error or wrote garbage   */
     GPL_NOTE_PROBE_NOT_FOUND,    /* the gpulayer-probe program is missing   */
+    GPL_NOTE_FRAMEWORK_NOT_BUILT,/* torch without CUDA or MPS support       */
     GPL_NOTE_KIND_COUNT
 } gpl_note_kind;
 
@@ -129,6 +141,10 @@ void gpl_device_init(gpl_device *dev, const char *accelerator, int index);
  * a summary, and GPL_MAX_CAPS is well above what any probe reports). */
 void gpl_device_add_cap(gpl_device *dev, const char *cap);
 int gpl_device_has_cap(const gpl_device *dev, const char *cap);
+/* Records why dev lacks cap (the first reason given wins). */
+void gpl_device_add_absent(gpl_device *dev, const char *cap, const char *why);
+/* Why dev lacks cap, or NULL when nothing said. */
+const char *gpl_device_absent_why(const gpl_device *dev, const char *cap);
 void gpl_device_set_prop(gpl_device *dev, const char *key, const char *value);
 /* The value of a property, or NULL. */
 const char *gpl_device_prop(const gpl_device *dev, const char *key);

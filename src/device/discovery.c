@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "framework.h"
 #include "probe_cpu.h"
 #include "probe_parse.h"
 #include "timed_spawn.h"
@@ -23,6 +24,9 @@ static struct {
     gpl_discovery result[GPL_RT_COUNT];
     gpl_discovery *snapshot;         /* all runtimes, for the public API */
     int probe_runs;
+    int have_frameworks;
+    gpl_frameworks frameworks;
+    int framework_runs;
     int have_fakes;
     gpl_discovery_fakes fakes;
     gpl_build_info fake_build;
@@ -38,6 +42,9 @@ static void drop_cache_locked(void)
     }
     cache.probed = 0;
     cache.probe_runs = 0;
+    gpl_frameworks_release(&cache.frameworks);
+    cache.have_frameworks = 0;
+    cache.framework_runs = 0;
     cache.pid = getpid();
 }
 
@@ -229,13 +236,32 @@ static void probe_missing_locked(unsigned mask)
     }
 }
 
+static gpulayer_status probe_frameworks_locked(void)
+{
+    if (cache.have_frameworks) return GPULAYER_OK;
+    gpl_frameworks_init(&cache.frameworks);
+    const char *fake = cache.have_fakes ? cache.fakes.frameworks : NULL;
+    gpulayer_status st = fake ? gpl_frameworks_parse(fake, strlen(fake), &cache.frameworks)
+                              : gpl_frameworks_probe(&cache.frameworks);
+    cache.framework_runs++;
+    if (st != GPULAYER_OK) {
+        gpl_frameworks_release(&cache.frameworks);
+        return st;
+    }
+    cache.have_frameworks = 1;
+    return GPULAYER_OK;
+}
+
 gpulayer_status gpl_discover(unsigned mask, gpl_discovery *out)
 {
     gpulayer_status st = GPULAYER_OK;
     pthread_mutex_lock(&lock);
-    probe_missing_locked(mask);
+    probe_missing_locked(mask & GPL_RT_ALL);
+    if (mask & GPL_DISCOVER_FRAMEWORKS) st = probe_frameworks_locked();
     for (int rt = 0; rt < GPL_RT_COUNT && st == GPULAYER_OK; rt++)
         if (mask & GPL_RT_BIT(rt)) st = gpl_discovery_append(out, &cache.result[rt]);
+    if (st == GPULAYER_OK && (mask & GPL_DISCOVER_FRAMEWORKS))
+        st = gpl_frameworks_apply(&cache.frameworks, out);
     pthread_mutex_unlock(&lock);
     return st;
 }
@@ -280,6 +306,14 @@ void gpl_discovery_reset(void)
     pthread_mutex_lock(&lock);
     drop_cache_locked();
     pthread_mutex_unlock(&lock);
+}
+
+int gpl_discovery_framework_runs(void)
+{
+    pthread_mutex_lock(&lock);
+    int n = cache.framework_runs;
+    pthread_mutex_unlock(&lock);
+    return n;
 }
 
 int gpl_discovery_probe_runs(void)

@@ -19,10 +19,16 @@
  * overrides it. */
 #define GPL_PROBE_TIMEOUT_MS 20000
 
+/* In a discovery mask: also run the framework probe (framework.h), whose
+ * capabilities are added to the devices handed out and whose notes follow
+ * theirs. Without it Python is never started. */
+#define GPL_DISCOVER_FRAMEWORKS (1u << 8)
+
 /* Adds to out (which the caller releases) the devices and notes of the
- * runtimes in mask (GPL_RT_BIT(...) or GPL_RT_ALL), probing those that this
- * process has not probed yet. Devices come in runtime order: cpu, cuda,
- * mps, vulkan. Thread-safe; fails only when out of memory. */
+ * runtimes in mask (GPL_RT_BIT(...) or GPL_RT_ALL, with
+ * GPL_DISCOVER_FRAMEWORKS), probing those that this process has not probed
+ * yet. Devices come in runtime order: cpu, cuda, mps, vulkan. Thread-safe;
+ * fails only when out of memory. */
 gpulayer_status gpl_discover(unsigned mask, gpl_discovery *out);
 
 /* Every runtime's result, kept for the life of the process (until
@@ -55,6 +61,9 @@ typedef struct gpl_discovery_fakes {
     int count;
     int timeout_ms;               /* 0: the default                        */
     const gpl_build_info *build;  /* NULL: this build's real facts         */
+    /* The framework probe's output, parsed in-process; NULL runs the real
+     * probe (with whatever GPULAYER_PYTHON and PYTHONPATH say). */
+    const char *frameworks;
 } gpl_discovery_fakes;
 
 /* Installs fakes (NULL removes them) and drops the cache. The arrays and
@@ -64,5 +73,7 @@ void gpl_discovery_install_fakes(const gpl_discovery_fakes *fakes);
 void gpl_discovery_reset(void);
 /* Number of probes run since the last reset: lets tests see the cache. */
 int gpl_discovery_probe_runs(void);
+/* Number of framework probes run since the last reset. */
+int gpl_discovery_framework_runs(void);
 
 #endif

@@ -86,8 +86,10 @@ static int check_capabilities(const gpl_request *r, const gpl_device *dev,
         if (gpl_capability_satisfied(dev, r->caps[i])) continue;
         char have[256];
         gpl_device_caps_text(dev, have, sizeof have);
-        snprintf(why, size, "lacks capability %s (has: %s)", r->caps[i],
-                 *have ? have : "none reported");
+        /* The framework probe's note says which case the absence is. */
+        const char *absent = gpl_device_absent_why(dev, r->caps[i]);
+        snprintf(why, size, "lacks capability %s (has: %s)%s%s", r->caps[i],
+                 *have ? have : "none reported", absent ? ": " : "", absent ? absent : "");
         return 0;
     }
     return 1;

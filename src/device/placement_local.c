@@ -6,6 +6,7 @@
 #include "build_info.h"
 #include "discovery.h"
 #include "error.h"
+#include "framework.h"
 #include "placement.h"
 
 /* Which runtimes a request needs probed. A cpu request spawns no GPU probe;
@@ -14,9 +15,11 @@
  * is still probed, so that its devices say why they are refused). */
 static unsigned runtimes_for(const gpl_request *r, const gpl_place_options *opt)
 {
-    if (opt && opt->consider_all) return GPL_RT_ALL;
+    /* Python starts only for a request that names a framework capability. */
+    unsigned frameworks = gpl_request_wants_frameworks(r) ? GPL_DISCOVER_FRAMEWORKS : 0;
+    if (opt && opt->consider_all) return GPL_RT_ALL | frameworks;
     int rt = gpl_runtime_of_accelerator(r->accelerator);
-    if (rt >= 0) return GPL_RT_BIT(rt) | GPL_RT_BIT(GPL_RT_CPU);
+    if (rt >= 0) return GPL_RT_BIT(rt) | GPL_RT_BIT(GPL_RT_CPU) | frameworks;
     unsigned mask = GPL_RT_ALL;
     if (opt && opt->require_backend) {
         gpl_build_info b;
@@ -24,7 +27,7 @@ static unsigned runtimes_for(const gpl_request *r, const gpl_place_options *opt)
         for (int i = 0; i < GPL_RT_COUNT; i++)
             if (!b.built[i]) mask &= ~GPL_RT_BIT(i);
     }
-    return mask;
+    return mask | frameworks;
 }
 
 /* Adds the discovery notes that explain missing devices to the refusal. */
@@ -36,7 +39,9 @@ static void append_notes(const gpl_request *r, const gpl_discovery *found)
     for (int i = 0; i < found->num_notes && used < sizeof msg; i++) {
         const gpl_note *n = &found->notes[i];
         int rt = gpl_runtime_of_accelerator(r->accelerator);
-        if (rt >= 0 && strcmp(n->runtime, gpl_runtime_name((gpl_runtime)rt)) != 0) continue;
+        if (rt >= 0 && strcmp(n->runtime, gpl_runtime_name((gpl_runtime)rt)) != 0 &&
+            !gpl_framework_note_concerns(r, n->runtime))
+            continue;
         int w = snprintf(msg + used, sizeof msg - used, "; note (%s, %s): %s", n->runtime,
                          gpl_note_kind_name(n->kind), n->message);
         if (w > 0) used += (size_t)w;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "framework.h"
 #include "placement.h"
 #include "strbuf.h"
 
@@ -38,7 +39,8 @@ static int relevant_note(const gpl_decision *d, const gpl_note *n)
 {
     if (n->kind == GPL_NOTE_INFO) return 0;
     int rt = gpl_runtime_of_accelerator(d->request.accelerator);
-    return rt < 0 || !strcmp(n->runtime, gpl_runtime_name((gpl_runtime)rt));
+    return rt < 0 || !strcmp(n->runtime, gpl_runtime_name((gpl_runtime)rt)) ||
+           gpl_framework_note_concerns(&d->request, n->runtime);
 }
 
 char *gpl_decision_text(const gpl_decision *d, const gpl_worker *workers, int num_workers,

@@ -73,6 +73,11 @@ static cJSON *device_json(const gpl_device *dev)
     cJSON_AddBoolToObject(backend, "built", dev->backend_built);
     cJSON_AddBoolToObject(backend, "available", dev->backend_available);
     cJSON_AddStringToObject(backend, "reason", dev->backend_reason);
+    if (dev->num_absent) {
+        cJSON *absent = cJSON_AddObjectToObject(o, "absent_capabilities");
+        for (int i = 0; i < dev->num_absent; i++)
+            cJSON_AddStringToObject(absent, dev->absent[i].cap, dev->absent[i].why);
+    }
     return o;
 }
 

@@ -79,7 +79,7 @@ static gpl_build_info build_with(int cuda, int metal, int vulkan)
 static void install(const gpl_probe_fake *probes, int count, int timeout_ms,
                     const gpl_build_info *build)
 {
-    gpl_discovery_fakes f = {probes, count, timeout_ms, build};
+    gpl_discovery_fakes f = {probes, count, timeout_ms, build, NULL};
     gpl_discovery_install_fakes(&f);
 }
 

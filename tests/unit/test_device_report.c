@@ -53,7 +53,7 @@ static int setup(void **state)
     fakes[1] = (gpl_probe_fake){GPL_RT_CUDA, cuda_fake, NULL};
     fakes[2] = (gpl_probe_fake){GPL_RT_METAL, metal_fake, NULL};
     static gpl_discovery_fakes f;
-    f = (gpl_discovery_fakes){fakes, 3, 0, NULL};
+    f = (gpl_discovery_fakes){fakes, 3, 0, NULL, NULL};
     gpl_discovery_install_fakes(&f);
     return 0;
 }
