@@ -58,6 +58,15 @@ if [ ${#need_pip[@]} -gt 0 ]; then
     python3 -m pip install -q --break-system-packages "${need_pip[@]}"
 fi
 
+# The real-torch tests of the framework probe (tests/python/test_frameworks.py)
+# skip without torch; the CPU wheel is large, so only on request.
+if [ "${GPULAYER_TEST_TORCH:-0}" = 1 ] && ! py_has torch; then
+  echo "setup: installing the CPU-only torch wheel (GPULAYER_TEST_TORCH=1)"
+  torch_index=(--index-url https://download.pytorch.org/whl/cpu)
+  python3 -m pip install -q "${torch_index[@]}" torch 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages "${torch_index[@]}" torch
+fi
+
 # Apple's metal-cpp headers for that check, into build/_deps (not tracked).
 "$(dirname "$0")/fetch_metal_cpp.sh" >/dev/null ||
   echo "setup: could not fetch metal-cpp; the Metal host compile check will be skipped"
