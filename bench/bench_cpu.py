@@ -3,6 +3,11 @@ same machine, same run, interleaved, 2 threads each.
 
     python3 bench/bench_cpu.py [--workloads synthetic,flights,flights-cat]
         [--repeats 1] [--rounds 200] [--bench build/bench/gpulayer-bench]
+        [--device cpu|mps]
+
+--device mps trains GPUlayer on the Apple GPU (its Metal backend) and adds
+macboost, a GPU booster for Apple silicon, where it is installed: the GPU
+rows against each other, and against XGBoost and LightGBM on the CPU.
 
 flights-cat is flights with origin and destination as categories: each
 library's own categorical splits (GPUlayer's sets, XGBoost's
@@ -51,6 +56,14 @@ if lib == "xgboost":
     p = (m.predict(xgb.DMatrix(Xt, feature_types=types, enable_categorical=True)) if cats
          else m.inplace_predict(Xt))
     predict_s = time.perf_counter() - t0
+elif lib == "macboost":
+    import macboost
+    t0 = time.perf_counter()
+    m = macboost.MacBoostClassifier(n_estimators=rounds, max_depth=depth, learning_rate=eta,
+                                    max_bin=max_bin, categorical_features=cats or None)
+    m.fit(X, y)
+    train_s = time.perf_counter() - t0
+    t0 = time.perf_counter(); p = m.predict_proba(Xt)[:, 1]; predict_s = time.perf_counter() - t0
 else:
     import lightgbm as lgb
     t0 = time.perf_counter()
@@ -62,9 +75,15 @@ else:
     train_s = time.perf_counter() - t0
     t0 = time.perf_counter(); p = m.predict(Xt, num_threads=threads); predict_s = time.perf_counter() - t0
 np.asarray(p, dtype=np.float32).tofile(prefix + lib + ".pred.f32")
-# VmHWM, not ru_maxrss: the latter keeps the parent's peak across exec.
-hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM:")][0].split()[1]
-print(json.dumps(dict(train_s=train_s, predict_s=predict_s, peak_rss_mb=int(hwm) / 1024)))
+# VmHWM, not ru_maxrss: on Linux the latter keeps the parent's peak across
+# exec. macOS has no /proc; its ru_maxrss is in bytes.
+try:
+    hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM:")][0].split()[1]
+    rss_mb = int(hwm) / 1024
+except OSError:
+    import resource
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+print(json.dumps(dict(train_s=train_s, predict_s=predict_s, peak_rss_mb=rss_mb)))
 '''
 
 
@@ -133,9 +152,18 @@ def main():
     ap.add_argument("--rounds", type=int, default=PARAMS["rounds"])
     ap.add_argument("--flights", default=FLIGHTS, help="path of flights_3m.csv.xz")
     ap.add_argument("--bench", default=os.path.join(HERE, "..", "build", "bench", "gpulayer-bench"))
+    ap.add_argument("--device", default="cpu", choices=("cpu", "mps"),
+                    help="where GPUlayer trains; mps adds macboost where installed")
     args = ap.parse_args()
     p = dict(PARAMS, rounds=args.rounds)
     libs = ["gpulayer", "xgboost", "lightgbm"]
+    if args.device == "mps":
+        try:
+            import macboost  # noqa: F401
+            libs.append("macboost")
+        except ImportError as exc:
+            print(f"macboost: not compared ({exc}); pip install macboost on an Apple-silicon "
+                  "Mac adds it", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.workloads.split(","):
             prefix = os.path.join(tmp, name + ".")
@@ -147,23 +175,26 @@ def main():
             best = {}
             for r in range(args.repeats):  # interleaved: each library once per repeat
                 for lib in libs:
-                    res = (run_gpulayer(args.bench, prefix, F, p, cats) if lib == "gpulayer"
-                           else run_peer(lib, prefix, F, p, cats))
+                    res = (run_gpulayer(args.bench, prefix, F, p, cats, args.device)
+                           if lib == "gpulayer" else run_peer(lib, prefix, F, p, cats))
                     if lib not in best or res["train_s"] < best[lib]["train_s"]:
                         best[lib] = res
                     print(f"  {name} run {r + 1} {lib}: {res}", file=sys.stderr)
             print(f"\n{name}: {n} train rows x {F} features"
                   f"{f' ({len(cats)} categorical)' if cats else ''}, {nt} test rows, "
                   f"{p['rounds']} rounds, eta {p['eta']}, max_depth {p['max_depth']}, "
-                  f"max_bin {p['max_bin']}, {p['threads']} threads, best of {args.repeats}")
+                  f"max_bin {p['max_bin']}, {p['threads']} threads, best of {args.repeats}; "
+                  f"GPUlayer on {args.device}"
+                  f"{', macboost on the GPU' if 'macboost' in libs else ''}")
             print(f"{'library':10} {'train s':>8} {'vs xgb':>7} {'vs lgbm':>8} {'AUC':>8} "
                   f"{'logloss':>8} {'predict s':>9} {'peak RSS MB':>11}")
             for lib in libs:
                 b = best[lib]
                 auc, ll = metrics(prefix, lib)
+                rss = f"{b['peak_rss_mb']:.0f}" if b["peak_rss_mb"] else "n/a"
                 print(f"{lib:10} {b['train_s']:8.2f} {best['xgboost']['train_s'] / b['train_s']:7.2f} "
                       f"{best['lightgbm']['train_s'] / b['train_s']:8.2f} {auc:8.4f} {ll:8.4f} "
-                      f"{b['predict_s']:9.3f} {b['peak_rss_mb']:11.0f}")
+                      f"{b['predict_s']:9.3f} {rss:>11}")
             sys.stdout.flush()
 
 
