@@ -3,7 +3,8 @@
 # on), then runs the Metal suites (tests/hardware/test_metal_*: operations
 # against the CPU, repeated training, the command-buffer failure), the
 # repeated-training leak check (the soak test on mps, under `leaks` where
-# it exists), the packaged-library load test (run_metal_package.sh), the
+# it exists), the packaged-library load test (run_metal_package.sh) and the
+# binary wheel's smoke test (scripts/build_wheel.sh, test_wheel.py), the
 # framework probe, the PyTorch and MLX examples through `gpulayer run`, and
 # the benchmark (bench/bench_cpu.py --device mps: GPUlayer on the GPU
 # against XGBoost and LightGBM on the CPU and macboost on the GPU, same data,
@@ -117,7 +118,7 @@ python_step() {
     fi
     "$py" -m venv "$logs/venv" || return 1
     py="$logs/venv/bin/python"
-    "$py" -m pip install -q numpy pandas scikit-learn xgboost lightgbm || return 1
+    "$py" -m pip install -q numpy pandas scikit-learn xgboost lightgbm pytest || return 1
     # Each may not install on this macOS or Python; the steps that need it
     # then skip, naming the reason.
     local pkg
@@ -188,6 +189,13 @@ step "leaks --atExit over 50 cycles on mps" leaks_step
 
 # ------------------------------------------------------ package load
 step "packaged library without developer tools" tests/hardware/run_metal_package.sh "$build"
+
+wheel_step() {
+    [ -f scripts/build_wheel.sh ] || { echo "SKIPPED: no scripts/build_wheel.sh"; return 77; }
+    bash scripts/build_wheel.sh "$build/wheel" &&
+        GPULAYER_TEST_WHEEL="$build/wheel" "$py" -m pytest -q tests/python/test_wheel.py
+}
+step "binary wheel (arm64, metallib inside) and its smoke test" wheel_step
 
 # ----------------------------------------------- frameworks, examples
 framework_run() { # capability example
