@@ -136,7 +136,7 @@ static void test_cuda_kernels_reported(void **state)
     b.built[GPL_RT_CUDA] = 1;
     gpl_build_set_cuda_archs(&b, "75-real;90-real;90-virtual");
     gpl_probe_fake fakes[] = {{GPL_RT_CPU, cpu_fake, NULL}, {GPL_RT_CUDA, cuda_fake, NULL}};
-    gpl_discovery_fakes f = {fakes, 2, 0, &b};
+    gpl_discovery_fakes f = {fakes, 2, 0, &b, NULL};
     gpl_discovery_install_fakes(&f);
     const gpl_discovery *d = gpl_discovery_snapshot();
     const char *expected = "sm_75 sm_90 (SASS), compute_90 (PTX)";
