@@ -155,3 +155,10 @@ gpulayer_status cli_read_data(const char *path, const cli_data *d, gpulayer_data
     o.label_classes = d->label_classes;
     return gpulayer_dataset_read_file(path, &o, out);
 }
+
+int cli_by_value_desc(const void *a, const void *b)
+{
+    const cli_ranked *x = a, *y = b;
+    if (x->value != y->value) return x->value < y->value ? 1 : -1;
+    return (x->feature > y->feature) - (x->feature < y->feature);
+}

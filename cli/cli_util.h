@@ -18,6 +18,13 @@ int cli_split_key_value(char *arg, char **key, char **value);
 int cli_read_config(const char *cmd, const char *path,
                     int (*apply)(const char *key, const char *value, void *user),
                     void *user);
+/* A feature's importance; cli_by_value_desc (for qsort) puts the largest
+ * first and equal values in feature order, so listings are stable. */
+typedef struct cli_ranked {
+    int32_t feature;
+    double value;
+} cli_ranked;
+int cli_by_value_desc(const void *a, const void *b);
 /* How to read a data file (see gpulayer_read_options). */
 typedef struct cli_data {
     const char *format; /* "auto", "csv", "tsv", "libsvm" or NULL */

@@ -89,19 +89,6 @@ static int parse_args(int argc, char **argv, importance_options *o)
     return parse_type(o);
 }
 
-typedef struct ranked {
-    int32_t feature;
-    double value;
-} ranked;
-
-/* Largest first; equal values in feature order, so the output is stable. */
-static int by_value_desc(const void *a, const void *b)
-{
-    const ranked *x = a, *y = b;
-    if (x->value != y->value) return x->value < y->value ? 1 : -1;
-    return (x->feature > y->feature) - (x->feature < y->feature);
-}
-
 static const char *feature_label(const gpulayer_booster *b, int32_t f, char *buf,
                                  size_t size)
 {
@@ -111,7 +98,7 @@ static const char *feature_label(const gpulayer_booster *b, int32_t f, char *buf
     return buf;
 }
 
-static int print_text(const gpulayer_booster *b, const ranked *r, int32_t n)
+static int print_text(const gpulayer_booster *b, const cli_ranked *r, int32_t n)
 {
     char buf[32];
     for (int32_t i = 0; i < n; i++)
@@ -124,7 +111,7 @@ static int print_text(const gpulayer_booster *b, const ranked *r, int32_t n)
 /* {"type": ..., "features": [{"feature", "index", "value", "categorical"},
  * ...]} with one feature a line; values exact. */
 static int print_json(const gpulayer_booster *b, const importance_options *o,
-                      const ranked *r, int32_t n)
+                      const cli_ranked *r, int32_t n)
 {
     char buf[32];
     /* The type is one of the fixed names, which need no escaping. */
@@ -153,12 +140,12 @@ static int print_json(const gpulayer_booster *b, const importance_options *o,
 
 /* The features split on at least once, ranked. */
 static int rank_features(const gpulayer_booster *b, gpulayer_importance_type type,
-                         ranked **out, int32_t *count)
+                         cli_ranked **out, int32_t *count)
 {
     int32_t F = gpulayer_booster_num_features(b);
     double *weight = malloc(sizeof(double) * (size_t)(F ? F : 1));
     double *value = malloc(sizeof(double) * (size_t)(F ? F : 1));
-    ranked *r = malloc(sizeof(ranked) * (size_t)(F ? F : 1));
+    cli_ranked *r = malloc(sizeof(cli_ranked) * (size_t)(F ? F : 1));
     int rc = (weight && value && r) ? 0 : 1;
     if (rc) fprintf(stderr, "gpulayer importance: out of memory\n");
     if (!rc && (gpulayer_booster_feature_importance(b, GPULAYER_IMPORTANCE_WEIGHT,
@@ -167,8 +154,8 @@ static int rank_features(const gpulayer_booster *b, gpulayer_importance_type typ
         rc = cli_fail("importance", NULL);
     int32_t n = 0;
     for (int32_t f = 0; !rc && f < F; f++)
-        if (weight[f] > 0.0) r[n++] = (ranked){f, value[f]};
-    if (!rc) qsort(r, (size_t)n, sizeof *r, by_value_desc);
+        if (weight[f] > 0.0) r[n++] = (cli_ranked){f, value[f]};
+    if (!rc) qsort(r, (size_t)n, sizeof *r, cli_by_value_desc);
     free(weight);
     free(value);
     if (rc) free(r);
@@ -186,7 +173,7 @@ int cmd_importance(int argc, char **argv)
     gpulayer_booster *b = NULL;
     if (gpulayer_booster_load(o.model, &b) != GPULAYER_OK)
         return cli_fail("importance", NULL);
-    ranked *r = NULL;
+    cli_ranked *r = NULL;
     int32_t n = 0;
     rc = rank_features(b, o.type, &r, &n);
     if (!rc) rc = o.json ? print_json(b, &o, r, n) : print_text(b, r, n);

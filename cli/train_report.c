@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "cli_file.h"
+#include "cli_util.h"
 #include "report_charts.h"
 #include "svg.h"
 
@@ -71,26 +72,13 @@ static void curves(FILE *out, const page *p)
     chart_learning_curves(out, h, gpulayer_booster_best_round(p->b));
 }
 
-typedef struct ranked {
-    int32_t feature;
-    double value;
-} ranked;
-
-/* Largest first; equal values in feature order, as `gpulayer importance`. */
-static int by_value_desc(const void *a, const void *b)
-{
-    const ranked *x = a, *y = b;
-    if (x->value != y->value) return x->value < y->value ? 1 : -1;
-    return (x->feature > y->feature) - (x->feature < y->feature);
-}
-
 static void importance(FILE *out, const page *p)
 {
     fputs("<h2>Feature importance</h2>\n", out);
     int32_t F = gpulayer_booster_num_features(p->b);
     size_t size = (size_t)(F > 0 ? F : 1);
     double *weight = malloc(size * sizeof *weight), *gain = malloc(size * sizeof *gain);
-    ranked *r = malloc(size * sizeof *r);
+    cli_ranked *r = malloc(size * sizeof *r);
     const char **names = malloc(size * sizeof *names);
     char (*unnamed)[24] = malloc(TOP_FEATURES * sizeof *unnamed);
     double *values = malloc(size * sizeof *values);
@@ -107,8 +95,8 @@ static void importance(FILE *out, const page *p)
     } else {
         /* Only features some split uses, as `gpulayer importance` lists. */
         for (int32_t f = 0; f < F; f++)
-            if (weight[f] > 0.0) r[n++] = (ranked){f, gain[f]};
-        qsort(r, (size_t)n, sizeof *r, by_value_desc);
+            if (weight[f] > 0.0) r[n++] = (cli_ranked){f, gain[f]};
+        qsort(r, (size_t)n, sizeof *r, cli_by_value_desc);
         if (n > TOP_FEATURES) n = TOP_FEATURES;
         for (int i = 0; i < n; i++) {
             names[i] = gpulayer_booster_feature_name(p->b, r[i].feature);
