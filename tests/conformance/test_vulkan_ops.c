@@ -133,16 +133,16 @@ static void test_windowed_buffers(void **state)
 
 /* The dispatches of the Metal host (GPULAYER_VULKAN_KERNELS=metal): the
  * partials from the bin columns (histogram.comp, a dispatch a node and
- * chunk) and the three-stage stable partition where the Vulkan host has
- * others, with the level plan's reductions, subtractions and searches a
- * page. The same comparisons with the CPU backend, on skewed and missing
+ * chunk) and the partition in partition_rows where the Vulkan host has
+ * others, with the level plan's reductions, subtractions, searches and
+ * partition_place. The same comparisons with the CPU backend, on skewed and missing
  * bins, and once with 64 KiB bindings (chunks cut by binding size,
  * histogram pages of a few slots) and 3 workgroups a dispatch. */
 static void test_metal_host_kernels(void **state)
 {
     (void)state;
     setenv("GPULAYER_VULKAN_KERNELS", "metal", 1);
-    const problem p = {"columns, stable partition", 20011, 9, 256, BINS_SKEWED, LABELS_BINARY,
+    const problem p = {"columns, partition_rows", 20011, 9, 256, BINS_SKEWED, LABELS_BINARY,
                        GPL_OBJ_LOGISTIC, 1, 1, 0.9f, 5, 1.0, 0.0, 0};
     run_problem(&p);
     setenv("GPULAYER_VULKAN_TEST_LIMITS", "65536,3,1", 1);

@@ -349,7 +349,9 @@ static void test_abi_matches_kernels(void **state)
 
 /* Every kernel of the host's table has its translated source, among them
  * the level plan's (hist_reduce_nodes, hist_subtract_nodes,
- * split_eval_level), and those take the Vulkan host's push constants. */
+ * split_eval_level, partition_place), binding as many buffers as the
+ * table says (the last `binding = N` is buffer(N)), and those take the
+ * Vulkan host's push constants. */
 static void test_kernels_have_sources(void **state)
 {
     (void)state;
@@ -363,11 +365,23 @@ static void test_kernels_have_sources(void **state)
         char line[4096];
         char entry[128];
         snprintf(entry, sizeof entry, "kernel void %s(", gpl_mtl_kernel_table[k].name);
-        int found = 0;
-        while (!found && fgets(line, sizeof line, f)) found = strstr(line, entry) != NULL;
+        int found = 0, last = -1;
+        while (fgets(line, sizeof line, f)) {
+            found |= strstr(line, entry) != NULL;
+            for (const char *b = strstr(line, "[[buffer("); b; b = strstr(b + 1, "[[buffer(")) {
+                int n;
+                if (sscanf(b, "[[buffer(%d)", &n) == 1 && n > last) last = n;
+            }
+        }
         fclose(f);
         assert_true(found);
+        if (last != (int)gpl_mtl_kernel_table[k].bindings)
+            print_error("kernel %s: buffer(%d) last, the table says %u bindings\n",
+                        gpl_mtl_kernel_table[k].name, last, gpl_mtl_kernel_table[k].bindings);
+        assert_int_equal(last, gpl_mtl_kernel_table[k].bindings);
     }
+    assert_int_equal(gpl_mtl_kernel_table[MTL_K_PARTITION_PLACE].push_bytes,
+                     sizeof(gpl_partition_push));
     assert_int_equal(gpl_mtl_kernel_table[MTL_K_HIST_REDUCE_NODES].push_bytes,
                      sizeof(gpl_hist_nodes_push));
     assert_int_equal(gpl_mtl_kernel_table[MTL_K_HIST_SUBTRACT_NODES].bindings, 2);

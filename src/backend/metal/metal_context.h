@@ -113,6 +113,13 @@ static inline gpl_plan_limits mtl_plan_limits(const mtl_context *c)
     return l;
 }
 
+/* The row list node's rows are in: partition_place moves a split's rows
+ * to the other list (node_table.h's buf). */
+static inline gpl_mtl_buf *mtl_node_rows(mtl_context *c, int32_t node)
+{
+    return c->nodes.buf[node] ? &c->buf.scratch : &c->buf.rows;
+}
+
 /* Bindings: a whole buffer, and a per-row buffer in windows. */
 static inline gpl_mtl_bind mtl_whole(gpl_mtl_buf *b)
 {

@@ -90,7 +90,7 @@ static gpulayer_status record_partials(mtl_context *c, const gpl_plan_wave_node 
         gpl_mtl_bind b[GPL_HISTOGRAM_BINDINGS] = {
             {&c->buf.bins, (size_t)ch->feature_first * c->column_bytes},
             mtl_whole(&c->buf.offsets), mtl_whole(&c->buf.partial)};
-        mtl_windows(&c->buf.rows, c->win.list_shift, 4, b + 3);
+        mtl_windows(mtl_node_rows(c, w->node), c->win.list_shift, 4, b + 3);
         mtl_windows(&c->buf.grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HISTOGRAM, b, &p, w->groups));
     }

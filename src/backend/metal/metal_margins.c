@@ -21,13 +21,13 @@ gpulayer_status mtl_get_margins(gpl_backend *be, float *margins)
                             (size_t)c->shape.num_rows * (size_t)c->shape.num_outputs * 4);
 }
 
-/* One dispatch a leaf, all in one batch: leaves hold disjoint rows. */
+/* One dispatch a leaf, all in one batch: leaves hold disjoint rows, each
+ * in the row list its node's are in. */
 gpulayer_status mtl_update_margins(gpl_backend *be, int32_t output,
                                    const float *leaf_value)
 {
     mtl_context *c = mtl_ctx(be);
     gpl_mtl_bind b[GPL_MARGINS_BINDINGS];
-    mtl_windows(&c->buf.rows, c->win.list_shift, 4, b);
     mtl_windows(&c->buf.margins, c->win.margin_shift, (size_t)c->shape.num_outputs * 4,
                 b + GPL_KERNEL_WINDOWS);
     GPL_CHECK(gpl_mtl_begin(c->rt, "update_margins", -1));
@@ -36,6 +36,7 @@ gpulayer_status mtl_update_margins(gpl_backend *be, int32_t output,
         gpl_margins_push p = {(uint32_t)c->nodes.begin[n], (uint32_t)c->nodes.count[n],
                               (uint32_t)c->shape.num_outputs, (uint32_t)output, leaf_value[n],
                               c->win.margin_shift};
+        mtl_windows(mtl_node_rows(c, n), c->win.list_shift, 4, b);
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_UPDATE_MARGINS, b, &p,
                                    gpl_mtl_groups_for(c->rt, (uint64_t)c->nodes.count[n])));
     }

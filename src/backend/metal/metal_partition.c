@@ -1,8 +1,10 @@
 /* metal_partition.c -- begin_tree (every row in the root, rows_init) and
- * partition_rows: a stable three-stage partition of every split node's
- * rows (tile counts, a scan per node, scatter into the scratch list,
- * copied back), one dispatch a stage for all the splits of the level, in
- * one command buffer; only the child row counts come back. */
+ * partition_rows: every split node's rows into the other row list (a
+ * node's rows are in `rows` or `scratch`, nodes.buf) with one
+ * partition_place dispatch for all the splits of the level, as the Vulkan
+ * host issues it (the split table of gpl_partition_plan_level, the
+ * workgroups of gpl_plan_partition_groups), in one command buffer; only
+ * the child row counts come back. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,33 +16,27 @@
 static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *splits,
                                     int32_t count)
 {
-    /* The level buffer is shared memory: the split table goes straight in
-     * after the child counts (no command buffer uses it now). */
+    /* The level buffer is shared memory: the child counts are zeroed (the
+     * kernel adds each threadgroup's rows to them) and the split table
+     * goes straight in after them (no command buffer uses it now). */
+    memset(c->buf.child_counts.contents, 0, (size_t)count * GPL_CHILD_COUNTS_BYTES);
     gpl_partition_split *table =
         (gpl_partition_split *)((uint8_t *)c->buf.child_counts.contents +
                                 (size_t)count * GPL_CHILD_COUNTS_BYTES);
     const gpl_partition_push push = gpl_partition_plan_level(
         table, splits, count, c->nodes.begin, c->nodes.count, GPL_MTL_WG * GPL_PART_ITEMS,
         c->column_bytes);
-    /* Tiles and the level buffer, then the bin columns, the row list and
-     * the scratch list in windows (window.glsl). */
+    for (int32_t i = 0; i < count; i++) table[i].from = c->nodes.buf[splits[i].node];
+    /* Tiles (not read) and the level buffer, then the bin columns, the
+     * row list and the scratch list in windows (window.glsl). */
     gpl_mtl_bind b[GPL_PART_SCATTER_BINDINGS] = {mtl_whole(&c->buf.tiles),
                                                  mtl_whole(&c->buf.child_counts)};
     mtl_windows(&c->buf.bins, c->win.list_shift, 4, b + 2);
     mtl_windows(&c->buf.rows, c->win.list_shift, 4, b + 2 + GPL_KERNEL_WINDOWS);
     mtl_windows(&c->buf.scratch, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
-    const uint32_t groups = gpl_mtl_groups_for(c->rt, (uint64_t)push.num_tiles * GPL_MTL_WG);
-    GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_COUNT, b, &push, groups));
-    gpl_mtl_barrier(c->rt);
-    GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_SCAN, b, &push, (uint32_t)count));
-    gpl_mtl_barrier(c->rt);
-    GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_SCATTER, b, &push, groups));
-    for (int32_t i = 0; i < count; i++)
-        if (table[i].row_count)
-            GPL_CHECK(gpl_mtl_copy(c->rt, &c->buf.scratch, (size_t)table[i].row_begin * 4, &c->buf.rows,
-                                   (size_t)table[i].row_begin * 4,
-                                   (size_t)table[i].row_count * 4));
-    return GPULAYER_OK;
+    const gpl_plan_limits l = mtl_plan_limits(c);
+    return gpl_mtl_dispatch(c->rt, MTL_K_PARTITION_PLACE, b, &push,
+                            gpl_plan_partition_groups(&l, push.num_tiles));
 }
 
 gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *splits,
@@ -69,7 +65,8 @@ gpulayer_status mtl_partition_rows(gpl_backend *be, const gpl_split_apply *split
     GPL_CHECK(st);
     const uint32_t *counts = c->buf.child_counts.contents;
     for (int32_t i = 0; i < count; i++)
-        gpl_node_table_apply_children(&c->nodes, &splits[i], counts[2 * i], 0, &child_rows[2 * i]);
+        gpl_node_table_apply_children(&c->nodes, &splits[i], counts[2 * i],
+                                      1 - c->nodes.buf[splits[i].node], &child_rows[2 * i]);
     return GPULAYER_OK;
 }
 

@@ -29,9 +29,7 @@ typedef enum gpl_mtl_kernel {
     MTL_K_HIST_REDUCE,
     MTL_K_HIST_SUBTRACT,
     MTL_K_SPLIT_EVAL,
-    MTL_K_PARTITION_COUNT,
-    MTL_K_PARTITION_SCAN,
-    MTL_K_PARTITION_SCATTER,
+    MTL_K_PARTITION_PLACE,
     MTL_K_UPDATE_MARGINS,
     MTL_K_HIST_REDUCE_NODES,
     MTL_K_HIST_SUBTRACT_NODES,
@@ -49,8 +47,8 @@ typedef struct gpl_mtl_kernel_info {
 
 extern const gpl_mtl_kernel_info gpl_mtl_kernel_table[MTL_K_COUNT];
 
-/* Workgroup size every kernel is built for. The translated partition_scan
- * and partition_scatter size threadgroup arrays with the preprocessor
+/* Workgroup size every kernel is built for. The translated
+ * partition_place sizes threadgroup arrays with the preprocessor
  * default of the workgroup size (256), so the function constant must
  * agree with it; see docs/metal.md. */
 #define GPL_MTL_WG 256u

@@ -6,9 +6,7 @@
  * level's partition is queued behind its split search (vk_split.c), each
  * node by its best split, so the records and the counts come back in one
  * wait; partition_rows then only moves the rows of splits the driver chose
- * otherwise. GPULAYER_VULKAN_KERNELS=metal takes the three-stage stable
- * partition instead (tile counts, a scan per node, scatter into the
- * scratch list, copied back), which the Metal host uses. */
+ * otherwise. The Metal host issues the same partition_place dispatch. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,14 +31,12 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     const gpl_partition_push push = gpl_partition_plan_level(
         table, splits, count, c->nodes.begin, c->nodes.count, c->dev.part_wg * GPL_PART_ITEMS,
         c->column_bytes);
-    if (!c->tuning.metal_kernels)
-        for (int32_t i = 0; i < count; i++) table[i].from = c->nodes.buf[splits[i].node];
+    for (int32_t i = 0; i < count; i++) table[i].from = c->nodes.buf[splits[i].node];
     /* The split table travels inside the batch. */
     vk_update(c, &c->buf.child_counts, (VkDeviceSize)push.table_first * 4, table,
               sizeof *table * (VkDeviceSize)count);
     /* The one-pass kernel adds each workgroup's rows to the child counts. */
-    if (!c->tuning.metal_kernels)
-        vk_fill(c, &c->buf.child_counts, 0, (VkDeviceSize)count * GPL_CHILD_COUNTS_BYTES, 0);
+    vk_fill(c, &c->buf.child_counts, 0, (VkDeviceSize)count * GPL_CHILD_COUNTS_BYTES, 0);
     vk_barrier(c);
     if (from_records) {
         const gpl_split_table_push tp = {(uint32_t)count, push.table_first,
@@ -58,32 +54,8 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     vk_windows(c, &c->buf.scratch, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
     const gpl_plan_limits l = vk_plan_limits(c);
     const uint32_t groups = gpl_plan_partition_groups(&l, push.num_tiles);
-    if (c->tuning.metal_kernels) {
-        GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_COUNT, b, &push, groups));
-        vk_barrier(c);
-        GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_SCAN, b, &push,
-                              gpl_plan_partition_groups(&l, (uint32_t)count)));
-        vk_barrier(c);
-        GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_SCATTER, b, &push, groups));
-    } else {
-        GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_PLACE, b, &push, groups));
-    }
+    GPL_CHECK(vk_dispatch(c, VK_K_PARTITION_PLACE, b, &push, groups));
     vk_barrier(c);
-    /* The stable kernels' rows back from the scratch list: one copy
-     * command (partition_place leaves them in the other list). */
-    if (c->tuning.metal_kernels) {
-        VkBufferCopy *regions = malloc(sizeof *regions * (size_t)count);
-        if (!regions)
-            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-        uint32_t n = 0;
-        for (int32_t i = 0; i < count; i++)
-            if (table[i].row_count)
-                regions[n++] = (VkBufferCopy){(VkDeviceSize)table[i].row_begin * 4,
-                                              (VkDeviceSize)table[i].row_begin * 4,
-                                              (VkDeviceSize)table[i].row_count * 4};
-        vk_copy_regions(c, &c->buf.scratch, &c->buf.rows, regions, n);
-        free(regions);
-    }
     /* On a discrete GPU the batch ends with a copy of the counts into
      * host-visible memory, read once its fence has signalled. */
     if (c->buf.child_counts.mapped == NULL)
@@ -185,9 +157,7 @@ static int early_match(vk_context *c, const gpl_split_apply *s, uint32_t *left)
 static void apply_children(vk_context *c, const gpl_split_apply *s, uint32_t left,
                            int64_t *child_rows)
 {
-    const uint8_t buf = c->tuning.metal_kernels ? c->nodes.buf[s->node]
-                                                : 1 - c->nodes.buf[s->node];
-    gpl_node_table_apply_children(&c->nodes, s, left, buf, child_rows);
+    gpl_node_table_apply_children(&c->nodes, s, left, 1 - c->nodes.buf[s->node], child_rows);
 }
 
 gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits,

@@ -82,7 +82,9 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     if (feature_mask) GPL_CHECK(upload_mask(c, feature_mask));
     const size_t bytes = sizeof(uint32_t) * GPL_SPLIT_RECORD_WORDS * (size_t)num_nodes;
     GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.records, bytes, "split records"));
-    const int early = !params->leaf_children;
+    /* The Metal host partitions in partition_rows only: so does its
+     * emulation (GPULAYER_VULKAN_KERNELS=metal). */
+    const int early = !params->leaf_children && !c->tuning.metal_kernels;
     if (early) GPL_CHECK(vk_partition_early_prepare(c, nodes, num_nodes));
     /* The level's search (both hosts), or a split_eval dispatch a node
      * where the node table has no host-visible memory. */

@@ -22,9 +22,9 @@ typedef struct vk_tuning {
     uint64_t partial_budget;
     /* GPULAYER_VULKAN_KERNELS=metal: the kernels and dispatches of the
      * Metal host where they differ (partials from the bin columns, a
-     * dispatch a node and chunk; the three-stage stable partition), so
-     * that they are checked where there is no Mac; the reductions,
-     * subtractions and search follow the level plan on both hosts. */
+     * dispatch a node and chunk; the partition in partition_rows, not
+     * behind the split search), so that they are checked where there is
+     * no Mac; the rest follows the level plan on both hosts. */
     int metal_kernels;
     /* GPULAYER_VULKAN_SOFT_F64=1: the float64-free kernels on any device
      * (a device without shaderFloat64 gets them anyway). */
