@@ -132,21 +132,20 @@ static void test_windowed_buffers(void **state)
 }
 
 /* The dispatches of the Metal host (GPULAYER_VULKAN_KERNELS=metal): the
- * partials from the bin columns (histogram.comp, a dispatch a node and
- * chunk) and the partition in partition_rows where the Vulkan host has
- * others, with the level plan's reductions, subtractions, searches and
- * partition_place. The same comparisons with the CPU backend, on skewed and missing
- * bins, and once with 64 KiB bindings (chunks cut by binding size,
- * histogram pages of a few slots) and 3 workgroups a dispatch. */
+ * partition in partition_rows where the Vulkan host queues it behind the
+ * search, with the level plan's partials, reductions, subtractions,
+ * searches and partition_place. The same comparisons with the CPU
+ * backend, on skewed and missing bins, and once with 64 KiB bindings
+ * (histogram pages of a few slots) and 3 workgroups a dispatch. */
 static void test_metal_host_kernels(void **state)
 {
     (void)state;
     setenv("GPULAYER_VULKAN_KERNELS", "metal", 1);
-    const problem p = {"columns, partition_rows", 20011, 9, 256, BINS_SKEWED, LABELS_BINARY,
+    const problem p = {"metal host", 20011, 9, 256, BINS_SKEWED, LABELS_BINARY,
                        GPL_OBJ_LOGISTIC, 1, 1, 0.9f, 5, 1.0, 0.0, 0};
     run_problem(&p);
     setenv("GPULAYER_VULKAN_TEST_LIMITS", "65536,3,1", 1);
-    const problem q = {"columns, small device", 4001, 40, 16, BINS_MISSING, LABELS_BINARY,
+    const problem q = {"metal host, small device", 4001, 40, 16, BINS_MISSING, LABELS_BINARY,
                        GPL_OBJ_SQUARED_ERROR, 1, 0, 1.0f, 4, 0.0, 0.0, 1};
     run_problem(&q);
     unsetenv("GPULAYER_VULKAN_TEST_LIMITS");

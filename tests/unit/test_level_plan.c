@@ -123,6 +123,20 @@ static void test_partials(void **state)
         assert_int_equal(steps[i].chunks, i % 3 == 2 ? 1 : 2);
         assert_int_equal(steps[i].groups, steps[i].entries * steps[i].chunks);
     }
+    /* Their push constants: the chunks' entries of the chunk table after
+     * 7 features' offsets, the blocks after the tables' first word (8:
+     * 8 offsets and 5 chunks, 28 words, rounded up to an entry). */
+    assert_int_equal(gpl_plan_table_word(7, 5), 28);
+    assert_int_equal(gpl_plan_table_word(8, 5), 32);
+    assert_int_equal(gpl_plan_table_word(0, 0), 4);
+    for (int i = 0; i < n; i++) {
+        const gpl_histogram_rows_push p = gpl_plan_rows_push(&steps[i], 7, 2, 300, 28);
+        assert_int_equal(p.num_chunks, steps[i].chunks);
+        assert_int_equal(p.chunk_table, 8 + 4 * steps[i].chunk_first);
+        assert_int_equal(p.row_words, 2);
+        assert_int_equal(p.hist_len, 300);
+        assert_int_equal(p.block_table, 28 + 4 * (i / 3 ? 1 : 0));
+    }
     /* A wave of list 0 only: no step for list 1. */
     assert_int_equal(gpl_plan_partials(&l, &t, w + 1, 1, blocks, &num_blocks, steps), 3);
     assert_int_equal(num_blocks, 1);

@@ -229,7 +229,7 @@ static void count_destroy(void *user, void *pipeline)
 static void test_pipeline_keys(void **state)
 {
     (void)state;
-    gpl_mtl_pipeline_key a = {MTL_K_HISTOGRAM, 256, 1024, GPL_MTL_KERNEL_ABI};
+    gpl_mtl_pipeline_key a = {MTL_K_HISTOGRAM_ROWS, 256, 1024, GPL_MTL_KERNEL_ABI};
     gpl_mtl_pipeline_key b = a;
     assert_true(gpl_mtl_key_equal(&a, &b));
     assert_true(gpl_mtl_key_hash(&a) == gpl_mtl_key_hash(&b));
@@ -342,7 +342,8 @@ static void test_abi_matches_kernels(void **state)
         if (sscanf(line, "#define GPL_WINDOWS %d", &windows) == 1) break;
     fclose(f);
     assert_int_equal(windows, GPL_KERNEL_WINDOWS);
-    assert_int_equal(gpl_mtl_kernel_table[MTL_K_HISTOGRAM].bindings, 3 + 2 * windows);
+    assert_int_equal(gpl_mtl_kernel_table[MTL_K_HISTOGRAM_ROWS].bindings, 2 + 3 * windows);
+    assert_int_equal(gpl_mtl_kernel_table[MTL_K_BINS_COLUMNS].bindings, 2 * windows);
 }
 
 /* ------------------------------------------------------- failures */
@@ -382,6 +383,8 @@ static void test_kernels_have_sources(void **state)
     }
     assert_int_equal(gpl_mtl_kernel_table[MTL_K_PARTITION_PLACE].push_bytes,
                      sizeof(gpl_partition_push));
+    assert_int_equal(gpl_mtl_kernel_table[MTL_K_HISTOGRAM_ROWS].push_bytes,
+                     sizeof(gpl_histogram_rows_push));
     assert_int_equal(gpl_mtl_kernel_table[MTL_K_HIST_REDUCE_NODES].push_bytes,
                      sizeof(gpl_hist_nodes_push));
     assert_int_equal(gpl_mtl_kernel_table[MTL_K_HIST_SUBTRACT_NODES].bindings, 2);

@@ -92,6 +92,21 @@ int32_t gpl_plan_partials(const gpl_plan_limits *l, const gpl_node_table *t,
     return s;
 }
 
+uint32_t gpl_plan_table_word(uint32_t num_features, uint32_t num_chunks)
+{
+    const uint32_t words = num_features + 1 + 4 * num_chunks;
+    return (words + 3) / 4 * 4;
+}
+
+gpl_histogram_rows_push gpl_plan_rows_push(const gpl_plan_step *s, uint32_t num_features,
+                                           uint32_t row_words, uint32_t hist_len,
+                                           uint32_t blocks_word)
+{
+    const gpl_histogram_rows_push p = {s->chunks, num_features + 1 + 4 * s->chunk_first,
+                                       row_words, hist_len, blocks_word + 4 * s->first};
+    return p;
+}
+
 /* Entries first .. first + entries - 1 of a table, each `blocks` work
  * items, in steps whose items stay within 32 bits. */
 static int32_t table_steps(const gpl_plan_limits *l, gpl_plan_kernel kernel, int32_t page,

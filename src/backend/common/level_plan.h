@@ -100,6 +100,19 @@ int32_t gpl_plan_partials(const gpl_plan_limits *l, const gpl_node_table *t,
                           const gpl_plan_wave_node *wave, int32_t n, gpl_hist_block *blocks,
                           uint32_t *num_blocks, gpl_plan_step *steps);
 
+/* histogram_rows reads the feature offsets (num_features + 1 words), the
+ * chunk table (num_chunks gpl_hist_chunk entries after them) and the
+ * level's tables through one binding: the word the tables start at,
+ * aligned to a table entry (4 words). */
+uint32_t gpl_plan_table_word(uint32_t num_features, uint32_t num_chunks);
+
+/* The push constants of a histogram_rows step of gpl_plan_partials whose
+ * block table is at word blocks_word of that binding; row_words: words of
+ * a row of bins. */
+gpl_histogram_rows_push gpl_plan_rows_push(const gpl_plan_step *s, uint32_t num_features,
+                                           uint32_t row_words, uint32_t hist_len,
+                                           uint32_t blocks_word);
+
 /* Stage 2 of a wave: the wave ordered by page (in their order within a
  * page), the node table in that order (n entries) and the steps of each
  * page (at most n). Returns the steps. */

@@ -20,8 +20,8 @@ set(gpl_gpu_soft_kernels gradients quantize split_eval rank_order rank_map rank_
     rank_finish)
 # The kernels the Metal host uses (their generated sources are compiled on
 # Apple; docs/vulkan.md lists the others).
-set(gpl_metal_kernels gradients quantize rows_init histogram hist_reduce hist_subtract
-    split_eval partition_place update_margins
+set(gpl_metal_kernels gradients quantize rows_init histogram_rows bins_columns hist_reduce
+    hist_subtract split_eval partition_place update_margins
     hist_reduce_nodes hist_subtract_nodes split_eval_level)
 
 # SPIR-V of every kernel into spv_dir with glslang: NAME.spv, NAME_soft.spv

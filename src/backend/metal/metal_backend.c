@@ -11,7 +11,7 @@
 
 static void release_all(mtl_context *c)
 {
-    gpl_mtl_buf *all[] = {&c->buf.bins, &c->buf.offsets, &c->buf.labels, &c->buf.weights, &c->buf.margins, &c->buf.softmax_norm,
+    gpl_mtl_buf *all[] = {&c->buf.bins, &c->buf.bin_rows, &c->buf.offsets, &c->buf.labels, &c->buf.weights, &c->buf.margins, &c->buf.softmax_norm,
                           &c->buf.grad, &c->buf.rows, &c->buf.scratch, &c->buf.group_max, &c->buf.partial,
                           &c->buf.tiles, &c->buf.child_counts, &c->buf.records, &c->buf.mask,
                           &c->buf.categorical};

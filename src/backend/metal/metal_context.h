@@ -19,7 +19,8 @@
 #include "metal_tuning.h"
 
 /* A run of features whose bins fit the histogram kernel's threadgroup
- * chunk (GPL_MTL_SHARED_BINS). */
+ * chunk (GPL_MTL_SHARED_BINS) and whose bytes of a row fit its registers
+ * (GPL_ROW_CHUNK_FEATURES). */
 typedef gpl_hist_chunk mtl_chunk;
 
 /* Bin columns start at multiples of this (the kernels read them as 32-bit
@@ -30,7 +31,10 @@ typedef gpl_hist_chunk mtl_chunk;
  * the host never reads. */
 typedef struct mtl_buffers {
     gpl_mtl_storage workspace; /* storage of buffers the host never reads (tuning's) */
-    gpl_mtl_buf bins, offsets, labels, weights, margins, grad, rows, scratch;
+    /* bins: the columns the partition reads, made on the device from
+     * bin_rows, the bins in rows the histograms read (as on Vulkan);
+     * offsets: the feature offsets, then the chunk table. */
+    gpl_mtl_buf bins, bin_rows, offsets, labels, weights, margins, grad, rows, scratch;
     gpl_mtl_buf softmax_norm; /* 16 bytes a row with several outputs (backend.h) */
     gpl_mtl_buf group_max, partial, tiles, child_counts, records, mask;
     gpl_mtl_buf categorical; /* split_eval's categorical table (gpl_cat_table_make) */
@@ -46,7 +50,8 @@ typedef struct mtl_context {
 
     /* shape */
     gpl_shape shape;
-    size_t column_bytes;
+    size_t column_bytes, row_bytes;
+    uint32_t table_word; /* a level's tables after the offsets buffer's words */
     uint32_t *feature_offset;
     mtl_chunk *chunks;
     int32_t num_chunks;
@@ -97,8 +102,9 @@ static inline gpl_mtl_bind mtl_node_hist(mtl_context *c, int32_t node)
 }
 
 /* The histogram pool's geometry and the limits of the level plan
- * (common/level_plan.h): the histogram kernel's partials, a dispatch a
- * node and chunk, as many threadgroups as gpl_mtl_groups_for gives. */
+ * (common/level_plan.h): a block table entry a partial, a partial for
+ * every threadgroup's worth of a node's rows, and as many chunks a
+ * histogram_rows dispatch as GPL_MTL_MAX_GROUPS threadgroups allow. */
 static inline gpl_plan_pool mtl_plan_pool(const mtl_context *c)
 {
     gpl_plan_pool p = {c->slots_per_page, c->slot_bytes, (uint64_t)c->shape.hist_len * 16,
@@ -109,7 +115,9 @@ static inline gpl_plan_pool mtl_plan_pool(const mtl_context *c)
 static inline gpl_plan_limits mtl_plan_limits(const mtl_context *c)
 {
     gpl_plan_limits l = {GPL_MTL_MAX_GROUPS, GPL_MTL_WG, c->partial_groups, c->partial_groups,
-                         GPL_MTL_WG, c->tuning.node_partials, (uint32_t)c->num_chunks, 1};
+                         GPL_MTL_WG, c->tuning.node_partials, (uint32_t)c->num_chunks,
+                         gpl_plan_chunks_per_dispatch((uint32_t)c->num_chunks,
+                                                      GPL_MTL_MAX_GROUPS)};
     return l;
 }
 

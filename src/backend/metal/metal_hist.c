@@ -1,11 +1,12 @@
 /* metal_hist.c -- node histograms: the two-stage build (threadgroup
- * histograms per feature chunk, then a reduction of the partials, for the
- * nodes of a level together in one command buffer), subtraction, release
- * read-back and the pairs the host writes (write_pairs). Histograms live
- * in pages of slots; the level's reductions and subtractions follow the
- * plan the Vulkan host follows (common/level_plan.h): a hist_reduce_nodes
- * or hist_subtract_nodes dispatch a page, their tables in a buffer of the
- * batch. */
+ * histograms of row blocks and feature chunks from the bins in rows, then
+ * a reduction of the partials, for the nodes of a level together in one
+ * command buffer), subtraction, release read-back and the pairs the host
+ * writes (write_pairs). Histograms live in pages of slots; the level's
+ * partials, reductions and subtractions follow the plan the Vulkan host
+ * follows (common/level_plan.h): a histogram_rows dispatch a wave, row
+ * list and run of chunks, a hist_reduce_nodes or hist_subtract_nodes
+ * dispatch a page, their tables in a buffer of the batch. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,78 +63,93 @@ static gpulayer_status table_buffer(mtl_context *c, gpl_mtl_buf *b, const void *
     return GPULAYER_OK;
 }
 
-/* The plan's table steps of kernel k over the table buffer; b[page_binding]
- * takes each step's page. */
+/* The plan's table steps of kernel k (hist_reduce_nodes,
+ * hist_subtract_nodes) over the table at word table_word of the table
+ * buffer; b[page_binding] takes each step's page. */
 static gpulayer_status dispatch_table(mtl_context *c, gpl_mtl_kernel k, gpl_mtl_bind *b,
-                                      int page_binding, const gpl_plan_step *steps,
-                                      int32_t num_steps)
+                                      int page_binding, uint32_t table_word,
+                                      const gpl_plan_step *steps, int32_t num_steps)
 {
     for (int32_t i = 0; i < num_steps; i++) {
         const gpl_hist_nodes_push p = {c->shape.hist_len, steps[i].entries,
-                                       4 * steps[i].first};
+                                       table_word + 4 * steps[i].first};
         b[page_binding] = (gpl_mtl_bind){&c->pages[steps[i].page], (size_t)steps[i].offset};
         GPL_CHECK(gpl_mtl_dispatch(c->rt, k, b, &p, steps[i].groups));
     }
     return GPULAYER_OK;
 }
 
-static gpulayer_status record_partials(mtl_context *c, const gpl_plan_wave_node *w)
+/* Where a level's tables go in its table buffer, by word: the feature
+ * offsets and the chunk table (the offsets buffer's, histogram_rows reads
+ * them through the same binding), then each wave's block table and node
+ * table in turn. */
+typedef struct level_words {
+    uint32_t *words;
+    uint32_t next;
+} level_words;
+
+/* Stage 1 of a wave, from the bins in rows (histogram_rows), as the
+ * Vulkan host issues it: the plan's block table, then a dispatch a row
+ * list and run of chunks. */
+static gpulayer_status record_partials(mtl_context *c, const gpl_plan_wave_node *wave,
+                                       int32_t n, level_words *t, gpl_mtl_buf *table,
+                                       gpl_plan_step *steps)
 {
-    for (int32_t k = 0; k < c->num_chunks; k++) {
-        const mtl_chunk *ch = &c->chunks[k];
-        gpl_histogram_push p = {(uint32_t)c->nodes.begin[w->node],
-                                gpl_node_live_rows(&c->nodes, w->node), ch->feature_first,
-                                ch->feature_count, ch->bin_first, ch->bin_count,
-                                (uint32_t)c->column_bytes, c->shape.hist_len, w->partial_first};
-        /* bins, offsets, partials, then the row list and the gradient
-         * pairs in windows (histogram.comp). */
-        gpl_mtl_bind b[GPL_HISTOGRAM_BINDINGS] = {
-            {&c->buf.bins, (size_t)ch->feature_first * c->column_bytes},
-            mtl_whole(&c->buf.offsets), mtl_whole(&c->buf.partial)};
-        mtl_windows(mtl_node_rows(c, w->node), c->win.list_shift, 4, b + 3);
-        mtl_windows(&c->buf.grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
-        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HISTOGRAM, b, &p, w->groups));
+    const gpl_plan_limits l = mtl_plan_limits(c);
+    const uint32_t blocks_word = t->next;
+    uint32_t num_blocks = 0;
+    const int32_t num_steps = gpl_plan_partials(&l, &c->nodes, wave, n,
+                                                (gpl_hist_block *)(t->words + blocks_word),
+                                                &num_blocks, steps);
+    t->next += 4 * num_blocks;
+    /* Offsets and tables, partials, then the row list, the gradient pairs
+     * and the bins in rows in windows (histogram_rows.comp). */
+    gpl_mtl_bind b[GPL_HISTOGRAM_ROWS_BINDINGS] = {mtl_whole(table), mtl_whole(&c->buf.partial)};
+    mtl_windows(&c->buf.grad, c->win.grad_shift, 16, b + 2 + GPL_KERNEL_WINDOWS);
+    mtl_windows(&c->buf.bin_rows, c->win.list_shift, 4, b + 2 + 2 * GPL_KERNEL_WINDOWS);
+    for (int32_t i = 0; i < num_steps; i++) {
+        const gpl_plan_step *s = &steps[i];
+        mtl_windows(s->list ? &c->buf.scratch : &c->buf.rows, c->win.list_shift, 4, b + 2);
+        const gpl_histogram_rows_push p =
+            gpl_plan_rows_push(s, (uint32_t)c->shape.num_features, (uint32_t)(c->row_bytes / 4),
+                               c->shape.hist_len, blocks_word);
+        GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HISTOGRAM_ROWS, b, &p, s->groups));
     }
     return GPULAYER_OK;
 }
 
-/* The level's plan: its waves, then each wave's node table (at the
- * wave's first node in the level's table) and reduction steps (their
- * first entries made the level table's). Returns the steps. */
-static int32_t plan_level(mtl_context *c, const int32_t *nodes, const int32_t *slots,
-                          int32_t num_nodes, gpl_plan_wave_node *wave, int32_t *wave_end,
-                          int32_t *num_waves, gpl_hist_node *table, gpl_plan_step *steps,
-                          int32_t *steps_end)
-{
-    const gpl_plan_limits l = mtl_plan_limits(c);
-    const gpl_plan_pool pool = mtl_plan_pool(c);
-    *num_waves = gpl_plan_waves(&l, &c->nodes, nodes, slots, num_nodes, wave, wave_end);
-    int32_t s = 0;
-    for (int32_t w = 0, first = 0; w < *num_waves; first = wave_end[w++]) {
-        const int32_t n = gpl_plan_reductions(&l, &pool, c->shape.hist_len, wave + first,
-                                              wave_end[w] - first, table + first, steps + s);
-        for (int32_t i = s; i < s + n; i++) steps[i].first += (uint32_t)first;
-        s += n;
-        steps_end[w] = s;
-    }
-    return s;
-}
-
-/* Each wave: the partials of its nodes, then its reductions, a
+/* Both stages of a wave: its partials, then its node table and a
  * hist_reduce_nodes dispatch a page; the barrier after them lets the next
  * wave reuse the partial buffer. */
-static gpulayer_status record_level(mtl_context *c, const gpl_plan_wave_node *wave,
-                                    const int32_t *wave_end, int32_t num_waves,
-                                    const gpl_plan_step *steps, const int32_t *steps_end,
-                                    gpl_mtl_buf *table)
+static gpulayer_status record_wave(mtl_context *c, gpl_plan_wave_node *wave, int32_t n,
+                                   level_words *t, gpl_mtl_buf *table, gpl_plan_step *steps)
 {
-    for (int32_t w = 0, first = 0, s = 0; w < num_waves; first = wave_end[w], s = steps_end[w++]) {
-        for (int32_t i = first; i < wave_end[w]; i++) GPL_CHECK(record_partials(c, &wave[i]));
-        gpl_mtl_barrier(c->rt);
-        gpl_mtl_bind b[3] = {mtl_whole(&c->buf.partial), {0}, mtl_whole(table)};
-        GPL_CHECK(dispatch_table(c, MTL_K_HIST_REDUCE_NODES, b, 1, steps + s, steps_end[w] - s));
-        gpl_mtl_barrier(c->rt);
-    }
+    GPL_CHECK(record_partials(c, wave, n, t, table, steps));
+    gpl_mtl_barrier(c->rt);
+    const gpl_plan_limits l = mtl_plan_limits(c);
+    const gpl_plan_pool pool = mtl_plan_pool(c);
+    const uint32_t nodes_word = t->next;
+    const int32_t num_steps =
+        gpl_plan_reductions(&l, &pool, c->shape.hist_len, wave, n,
+                            (gpl_hist_node *)(t->words + nodes_word), steps);
+    t->next += 4 * (uint32_t)n;
+    gpl_mtl_bind b[3] = {mtl_whole(&c->buf.partial), {0}, mtl_whole(table)};
+    GPL_CHECK(dispatch_table(c, MTL_K_HIST_REDUCE_NODES, b, 1, nodes_word, steps, num_steps));
+    gpl_mtl_barrier(c->rt);
+    return GPULAYER_OK;
+}
+
+/* The level's waves into the open batch; the tables are written into
+ * the table buffer as they are planned (shared memory, read once the
+ * batch is committed). */
+static gpulayer_status record_level(mtl_context *c, gpl_plan_wave_node *wave,
+                                    const int32_t *wave_end, int32_t num_waves,
+                                    gpl_mtl_buf *table, gpl_plan_step *steps)
+{
+    level_words t = {table->contents, c->table_word};
+    memcpy(t.words, c->buf.offsets.contents, (size_t)c->table_word * 4);
+    for (int32_t w = 0, first = 0; w < num_waves; first = wave_end[w++])
+        GPL_CHECK(record_wave(c, wave + first, wave_end[w] - first, &t, table, steps));
     return GPULAYER_OK;
 }
 
@@ -144,26 +160,31 @@ gpulayer_status mtl_build_histograms(gpl_backend *be, const int32_t *nodes, int3
     GPL_CHECK(gpl_mtl_context_status(c->rt));
     for (int32_t i = 0; i < num_nodes; i++) GPL_CHECK(acquire(c, nodes[i], "build_histograms"));
     const size_t n = (size_t)num_nodes;
-    int32_t *ints = malloc(sizeof(int32_t) * 3 * n);
+    /* Steps: a wave's partials (two lists, its chunks) or reductions. */
+    const size_t num_steps = 2 * (size_t)c->num_chunks > n ? 2 * (size_t)c->num_chunks : n;
+    int32_t *ints = malloc(sizeof(int32_t) * 2 * n);
     gpl_plan_wave_node *wave = malloc(sizeof *wave * n);
-    gpl_hist_node *nodes_table = malloc(sizeof *nodes_table * n);
-    gpl_plan_step *steps = malloc(sizeof *steps * n);
-    gpulayer_status st = ints && wave && nodes_table && steps
+    gpl_plan_step *steps = malloc(sizeof *steps * num_steps);
+    gpulayer_status st = ints && wave && steps
                              ? GPULAYER_OK
                              : gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                                          "metal backend: out of memory");
     gpl_mtl_buf table = {0};
     if (st == GPULAYER_OK) {
-        int32_t *slots = ints, *wave_end = ints + n, *steps_end = ints + 2 * n;
+        int32_t *slots = ints, *wave_end = ints + n;
         for (int32_t i = 0; i < num_nodes; i++) slots[i] = gpl_hist_slot(&c->slots, nodes[i]);
-        int32_t num_waves = 0;
-        plan_level(c, nodes, slots, num_nodes, wave, wave_end, &num_waves, nodes_table, steps,
-                   steps_end);
-        st = table_buffer(c, &table, nodes_table, sizeof *nodes_table * n, "histogram node table");
+        const gpl_plan_limits l = mtl_plan_limits(c);
+        const int32_t num_waves =
+            gpl_plan_waves(&l, &c->nodes, nodes, slots, num_nodes, wave, wave_end);
+        /* A block table entry a partial, a node table entry a node. */
+        size_t entries = n;
+        for (int32_t i = 0; i < num_nodes; i++) entries += wave[i].groups;
+        st = gpl_mtl_buf_acquire(c->rt, &table, ((size_t)c->table_word + 4 * entries) * 4,
+                                 GPL_MTL_SHARED, "histogram level tables");
         if (st == GPULAYER_OK)
             st = gpl_mtl_begin(c->rt, "build_histograms", c->nodes.depth[nodes[0]]);
         if (st == GPULAYER_OK) {
-            st = record_level(c, wave, wave_end, num_waves, steps, steps_end, &table);
+            st = record_level(c, wave, wave_end, num_waves, &table, steps);
             if (st == GPULAYER_OK) st = gpl_mtl_commit(c->rt, 0);
             else gpl_mtl_abandon(c->rt);
         }
@@ -171,7 +192,6 @@ gpulayer_status mtl_build_histograms(gpl_backend *be, const int32_t *nodes, int3
     gpl_mtl_buf_release(c->rt, &table);
     free(ints);
     free(wave);
-    free(nodes_table);
     free(steps);
     return st;
 }
@@ -194,7 +214,7 @@ static gpulayer_status record_subtractions(mtl_context *c, const gpl_hist_subtra
     if (num_steps == 0) return GPULAYER_OK;
     gpl_mtl_barrier(c->rt);
     gpl_mtl_bind b[2] = {{0}, mtl_whole(table)};
-    return dispatch_table(c, MTL_K_HIST_SUBTRACT_NODES, b, 0, steps, num_steps);
+    return dispatch_table(c, MTL_K_HIST_SUBTRACT_NODES, b, 0, 0, steps, num_steps);
 }
 
 gpulayer_status mtl_subtract_histograms(gpl_backend *be, const gpl_hist_subtract *subs,

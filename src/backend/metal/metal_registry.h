@@ -25,7 +25,8 @@ typedef enum gpl_mtl_kernel {
     MTL_K_GRADIENTS,
     MTL_K_QUANTIZE,
     MTL_K_ROWS_INIT,
-    MTL_K_HISTOGRAM,
+    MTL_K_HISTOGRAM_ROWS,
+    MTL_K_BINS_COLUMNS,
     MTL_K_HIST_REDUCE,
     MTL_K_HIST_SUBTRACT,
     MTL_K_SPLIT_EVAL,
@@ -55,8 +56,8 @@ extern const gpl_mtl_kernel_info gpl_mtl_kernel_table[MTL_K_COUNT];
 /* Threadgroups of one dispatch at most (gpl_mtl_groups_for): Metal's grid
  * limit is far above it; the kernels loop (grid-stride). */
 #define GPL_MTL_MAX_GROUPS 65535u
-/* Bins of the histogram kernel's threadgroup chunk: the translation's
- * compile-time default (16 bytes a bin, 16 KiB). */
+/* Bins of the histogram kernel's threadgroup chunk, within the
+ * translation's compile-time default (SPIRV_CROSS_CONSTANT_ID_1, 2048). */
 #define GPL_MTL_SHARED_BINS 1024u
 
 /* log2 bytes of a per-row buffer's window (window.glsl): the translation's

@@ -11,13 +11,16 @@
 
 static size_t align_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
+/* Features in runs whose bins fit the threadgroup histogram and whose
+ * bytes of a row fit histogram_rows' registers, as on Vulkan. */
 static gpulayer_status plan_chunks(mtl_context *c)
 {
     const int32_t F = c->shape.num_features;
     c->chunks = malloc(sizeof(mtl_chunk) * (size_t)(F > 0 ? F : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
     const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, GPL_MTL_SHARED_BINS,
-                                           UINT64_MAX, 0, c->chunks, &c->num_chunks);
+                                           GPL_ROW_CHUNK_FEATURES, 1, c->chunks,
+                                           &c->num_chunks);
     if (f >= 0)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "metal backend: feature %d has %u bins; at most %u fit the "
@@ -26,16 +29,39 @@ static gpulayer_status plan_chunks(mtl_context *c)
     return GPULAYER_OK;
 }
 
-/* Feature-major, one column a feature: a split binds one column, a
- * histogram chunk a run of columns, at aligned offsets. */
+/* The bins go in once, in rows (row_bytes a row: the histograms read a
+ * row's chunk at scattered rows); the columns the partition reads (a byte
+ * of a row per split, column_bytes a feature) are made from them on the
+ * device by bins_columns, as on Vulkan. */
 static gpulayer_status upload_bins(mtl_context *c, const gpl_binned_matrix *m)
 {
-    const size_t F = (size_t)m->num_features, col = c->column_bytes;
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.bins, F * col + 4, GPL_MTL_SHARED, "bin matrix"));
-    uint8_t *t = c->buf.bins.contents; /* unified memory: written in place */
-    memset(t, 0, F * col + 4);
-    gpl_bins_to_columns(m, col, t);
-    return GPULAYER_OK;
+    const size_t N = (size_t)m->num_rows, F = (size_t)m->num_features;
+    const size_t rows_bytes = N * c->row_bytes, col = c->column_bytes;
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.bin_rows, rows_bytes ? rows_bytes : 16,
+                                  GPL_MTL_SHARED, "bins in rows"));
+    uint8_t *t = c->buf.bin_rows.contents; /* unified memory: written in place */
+    if (c->row_bytes == F) {
+        if (rows_bytes) memcpy(t, m->bins, rows_bytes);
+    } else {
+        memset(t, 0, rows_bytes);
+        for (size_t r = 0; r < N; r++) memcpy(t + r * c->row_bytes, m->bins + r * F, F);
+    }
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.bins, F * col + 4, GPL_MTL_SHARED,
+                                  "bin columns"));
+    /* The kernel writes every column word; the word after them is the
+     * pool's until zeroed. */
+    memset((uint8_t *)c->buf.bins.contents + F * col, 0, 4);
+    const gpl_columns_push p = {(uint32_t)N, (uint32_t)(c->row_bytes / 4), (uint32_t)F,
+                                (uint32_t)(col / 4)};
+    gpl_mtl_bind b[GPL_BINS_COLUMNS_BINDINGS];
+    mtl_windows(&c->buf.bin_rows, c->win.list_shift, 4, b);
+    mtl_windows(&c->buf.bins, c->win.list_shift, 4, b + GPL_KERNEL_WINDOWS);
+    GPL_CHECK(gpl_mtl_begin(c->rt, "upload", -1));
+    gpulayer_status st = gpl_mtl_dispatch(c->rt, MTL_K_BINS_COLUMNS, b, &p,
+                                          gpl_mtl_groups_for(c->rt, (uint64_t)F * p.column_words));
+    if (st == GPULAYER_OK) return gpl_mtl_commit(c->rt, 1);
+    gpl_mtl_abandon(c->rt);
+    return st;
 }
 
 /* Histogram pages hold at most this many bytes of slots (and at most a
@@ -78,6 +104,7 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->shape.hist_len = m->feature_offset[m->num_features];
     c->has_weight = weight != NULL;
     c->column_bytes = align_up(N ? N : 1, MTL_COLUMN_ALIGN);
+    c->row_bytes = align_up(F ? F : 1, 4);
     c->feature_offset = malloc(sizeof(uint32_t) * (F + 1));
     if (!c->feature_offset)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of host memory");
@@ -96,11 +123,12 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
         uint32_t shift;
         size_t row_bytes;
         const char *what;
-    } windowed[4] = {{N, c->win.grad_shift, 16, "gradient pairs"},
+    } windowed[5] = {{N, c->win.grad_shift, 16, "gradient pairs"},
                      {N, c->win.list_shift, 4, "row lists"},
                      {N, c->win.margin_shift, K * 4, "margins"},
-                     {F * c->column_bytes / 4, c->win.list_shift, 4, "bin columns"}};
-    for (int i = 0; i < 4; i++) {
+                     {F * c->column_bytes / 4, c->win.list_shift, 4, "bin columns"},
+                     {N * c->row_bytes / 4, c->win.list_shift, 4, "bins in rows"}};
+    for (int i = 0; i < 5; i++) {
         const uint64_t w = gpl_windows_for(windowed[i].rows, windowed[i].shift);
         if (w > GPL_KERNEL_WINDOWS)
             return gpl_error(GPULAYER_ERR_UNSUPPORTED,
@@ -129,7 +157,12 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->group_stride = align_up((size_t)c->grad_groups * 16, MTL_COLUMN_ALIGN);
     const size_t level = M < 64 ? M : 64;
     const size_t tiles = (N + GPL_MTL_WG - 1) / GPL_MTL_WG + level;
-    c->estimate_bytes = F * c->column_bytes + (F + 1) * 4 + N * 4 * (c->has_weight ? 2 : 1) +
+    /* The feature offsets and the chunk table (histogram_rows reads both
+     * through one binding); a level's tables follow them in a buffer of
+     * its batch (metal_hist.c), from word table_word, as on Vulkan. */
+    c->table_word = gpl_plan_table_word((uint32_t)F, (uint32_t)c->num_chunks);
+    c->estimate_bytes = F * c->column_bytes + N * c->row_bytes + (size_t)c->table_word * 4 +
+                        N * 4 * (c->has_weight ? 2 : 1) +
                         N * K * 4 + N * 16 + N * 8 + c->group_stride * c->grad_dispatches +
                         (size_t)c->partial_groups * hist_bytes + tiles * 4 +
                         level * (GPL_CHILD_COUNTS_BYTES + sizeof(gpl_partition_split) +
@@ -150,8 +183,11 @@ gpulayer_status mtl_upload(gpl_backend *be, const gpl_binned_matrix *m,
 
     const gpl_mtl_storage ws = c->buf.workspace;
     GPL_CHECK(upload_bins(c, m));
-    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.offsets, (F + 1) * 4, GPL_MTL_SHARED, "feature offsets"));
+    GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.offsets, (size_t)c->table_word * 4,
+                                  GPL_MTL_SHARED, "feature offsets and chunk table"));
     GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->buf.offsets, 0, m->feature_offset, (F + 1) * 4));
+    GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->buf.offsets, (F + 1) * 4, c->chunks,
+                                sizeof(gpl_hist_chunk) * (size_t)c->num_chunks));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.labels, N * 4, GPL_MTL_SHARED, "labels"));
     GPL_CHECK(gpl_mtl_buf_write(c->rt, &c->buf.labels, 0, label, N * 4));
     GPL_CHECK(gpl_mtl_buf_acquire(c->rt, &c->buf.weights, weight ? N * 4 : 16, GPL_MTL_SHARED, "weights"));

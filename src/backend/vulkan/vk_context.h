@@ -288,10 +288,8 @@ static inline gpl_plan_limits vk_plan_limits(const vk_context *c)
     gpl_plan_limits l = {c->dev.max_groups, c->dev.wg, c->partial_groups, c->table_blocks,
                          c->tuning.rows_per_partial, c->tuning.node_partials,
                          (uint32_t)c->num_chunks,
-                         c->tuning.metal_kernels
-                             ? 1
-                             : gpl_plan_chunks_per_dispatch((uint32_t)c->num_chunks,
-                                                            c->dev.max_groups)};
+                         gpl_plan_chunks_per_dispatch((uint32_t)c->num_chunks,
+                                                      c->dev.max_groups)};
     return l;
 }
 

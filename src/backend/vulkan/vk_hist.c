@@ -69,9 +69,9 @@ static vk_range step_range(const vk_context *c, const gpl_plan_step *s)
     return r;
 }
 
-/* Stage 1, from the bins in rows (histogram_rows.comp): the wave's row
- * blocks in the block table, then the plan's dispatches, each over the
- * blocks of one row list and a run of chunks. */
+/* Stage 1, from the bins in rows (histogram_rows.comp, on both hosts):
+ * the wave's row blocks in the block table, then the plan's dispatches,
+ * each over the blocks of one row list and a run of chunks. */
 static gpulayer_status record_partials_rows(vk_context *c, const gpl_plan_wave_node *wave,
                                            int32_t n, gpl_hist_block *table,
                                            gpl_plan_step *steps)
@@ -93,34 +93,10 @@ static gpulayer_status record_partials_rows(vk_context *c, const gpl_plan_wave_n
     for (int32_t i = 0; i < num_steps; i++) {
         const gpl_plan_step *s = &steps[i];
         vk_windows(c, s->list ? &c->buf.scratch : &c->buf.rows, c->win.list_shift, 4, b + 2);
-        const gpl_histogram_rows_push p = {
-            s->chunks, (uint32_t)c->shape.num_features + 1 + 4 * s->chunk_first,
-            (uint32_t)(c->row_bytes / 4), c->shape.hist_len, blocks_word(c) + 4 * s->first};
+        const gpl_histogram_rows_push p =
+            gpl_plan_rows_push(s, (uint32_t)c->shape.num_features, (uint32_t)(c->row_bytes / 4),
+                               c->shape.hist_len, blocks_word(c));
         GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM_ROWS, b, &p, s->groups));
-    }
-    return GPULAYER_OK;
-}
-
-/* Stage 1 from the bin columns (histogram.comp, as the Metal host builds
- * it): a dispatch a node and chunk. */
-static gpulayer_status record_partials_columns(vk_context *c, const gpl_plan_wave_node *w)
-{
-    vk_range b[GPL_MAX_KERNEL_BINDINGS];
-    for (int32_t k = 0; k < c->num_chunks; k++) {
-        const vk_chunk *ch = &c->chunks[k];
-        gpl_histogram_push p = {(uint32_t)c->nodes.begin[w->node],
-                                gpl_node_live_rows(&c->nodes, w->node), ch->feature_first,
-                                ch->feature_count, ch->bin_first, ch->bin_count,
-                                (uint32_t)c->column_bytes, c->shape.hist_len, w->partial_first};
-        /* The chunk's columns, offsets, partials, then the row list and
-         * the gradient pairs in windows (histogram.comp). */
-        b[0] = (vk_range){&c->buf.bins, (VkDeviceSize)ch->feature_first * c->column_bytes,
-                          (VkDeviceSize)ch->feature_count * c->column_bytes};
-        b[1] = vk_whole(&c->buf.offsets);
-        b[2] = vk_whole(&c->buf.partial);
-        vk_windows(c, vk_node_rows(c, w->node), c->win.list_shift, 4, b + 3);
-        vk_windows(c, &c->buf.grad, c->win.grad_shift, 16, b + 3 + GPL_KERNEL_WINDOWS);
-        GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM, b, &p, w->groups));
     }
     return GPULAYER_OK;
 }
@@ -167,11 +143,6 @@ static gpulayer_status record_reductions(vk_context *c, gpl_plan_wave_node *wave
 static gpulayer_status record_wave(vk_context *c, gpl_plan_wave_node *wave, int32_t n,
                                    gpl_hist_block *table, gpl_plan_step *steps)
 {
-    if (c->tuning.metal_kernels) {
-        vk_profile_mark(c, "histogram partials");
-        for (int32_t i = 0; i < n; i++) GPL_CHECK(record_partials_columns(c, &wave[i]));
-        return record_reductions(c, wave, n, steps);
-    }
     GPL_CHECK(record_partials_rows(c, wave, n, table, steps));
     return record_reductions(c, wave, n, steps);
 }

@@ -20,11 +20,10 @@ typedef struct vk_tuning {
      * a wave stay within partial_budget bytes. */
     uint32_t rows_per_partial, node_partials;
     uint64_t partial_budget;
-    /* GPULAYER_VULKAN_KERNELS=metal: the kernels and dispatches of the
-     * Metal host where they differ (partials from the bin columns, a
-     * dispatch a node and chunk; the partition in partition_rows, not
-     * behind the split search), so that they are checked where there is
-     * no Mac; the rest follows the level plan on both hosts. */
+    /* GPULAYER_VULKAN_KERNELS=metal: the dispatches of the Metal host
+     * where they differ (the partition in partition_rows, not behind the
+     * split search), so that they are checked where there is no Mac; the
+     * rest follows the level plan on both hosts. */
     int metal_kernels;
     /* GPULAYER_VULKAN_SOFT_F64=1: the float64-free kernels on any device
      * (a device without shaderFloat64 gets them anyway). */

@@ -53,18 +53,15 @@ static gpulayer_status check_windows(const vk_context *c, uint64_t rows, uint32_
 }
 
 /* Features in runs whose bins fit the shared-memory histogram and whose
- * columns fit one binding (histogram.comp) or whose bytes of a row fit
- * histogram_rows.comp's registers: the histogram kernel's unit of work. */
+ * bytes of a row fit histogram_rows.comp's registers: the histogram
+ * kernel's unit of work. */
 static gpulayer_status plan_chunks(vk_context *c)
 {
     const int32_t F = c->shape.num_features;
     c->chunks = malloc(sizeof(vk_chunk) * (size_t)(F > 0 ? F : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    const int columns = c->tuning.metal_kernels;
-    const uint64_t max_columns = columns ? c->dev.max_range / c->column_bytes
-                                         : GPL_ROW_CHUNK_FEATURES;
-    const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, c->dev.shared_bins, max_columns,
-                                           !columns, c->chunks, &c->num_chunks);
+    const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, c->dev.shared_bins,
+                                           GPL_ROW_CHUNK_FEATURES, 1, c->chunks, &c->num_chunks);
     if (f >= 0)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "vulkan backend: feature %d has %u bins; at most %u fit the "
@@ -75,9 +72,8 @@ static gpulayer_status plan_chunks(vk_context *c)
 
 /* The bins go up once, in rows (the histograms read a row's chunk, one
  * or two sectors, at scattered rows); the columns the partition reads (a
- * byte of a row per split) are made from them on the device. With the
- * Metal host's kernels (vk_tuning.h) the rows are dropped once the
- * columns are made. */
+ * byte of a row per split) are made from them on the device. The Metal
+ * host does the same. */
 static gpulayer_status upload_bins(vk_context *c, const gpl_binned_matrix *m)
 {
     const VkDeviceSize N = (VkDeviceSize)m->num_rows, F = (VkDeviceSize)m->num_features;
@@ -92,9 +88,7 @@ static gpulayer_status upload_bins(vk_context *c, const gpl_binned_matrix *m)
     vk_windows(c, &c->buf.bins, c->win.list_shift, 4, b + GPL_KERNEL_WINDOWS);
     GPL_CHECK(vk_begin(c, "upload"));
     GPL_CHECK(vk_dispatch(c, VK_K_BINS_COLUMNS, b, &p, vk_groups_for(c, F * p.column_words)));
-    GPL_CHECK(vk_submit(c));
-    if (c->tuning.metal_kernels) vk_buffer_destroy(c, &c->buf.bin_rows);
-    return GPULAYER_OK;
+    return vk_submit(c);
 }
 
 gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
@@ -122,7 +116,6 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
            sizeof(uint32_t) * ((size_t)m->num_features + 1));
 
     const VkDeviceSize hist_bytes = (VkDeviceSize)c->shape.hist_len * 16;
-    const VkDeviceSize F_words = (VkDeviceSize)m->num_features + 1;
     GPL_CHECK(check_range(c, c->column_bytes, "bin column of one feature"));
     if (!gpl_window_plan_make(c->dev.window_shift, (uint32_t)K, c->dev.align, &c->win))
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
@@ -162,7 +155,7 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     /* The feature offsets, the chunk table (histogram_rows.comp), then
      * the level tables each histogram batch writes (vk_hist.c): a wave's
      * blocks and its nodes, a level's subtractions. */
-    c->table_word = (uint32_t)vk_align_up(F_words + 4 * (VkDeviceSize)c->num_chunks, 4);
+    c->table_word = gpl_plan_table_word((uint32_t)m->num_features, (uint32_t)c->num_chunks);
     c->table_blocks = c->partial_groups;
     const VkDeviceSize offsets_bytes =
         ((VkDeviceSize)c->table_word + 4 * (2 * (VkDeviceSize)c->table_blocks + M)) * 4;
