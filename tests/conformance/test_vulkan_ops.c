@@ -181,6 +181,9 @@ static void test_tuning_key(void **state)
     unsetenv("GPULAYER_VULKAN_TEST_LIMITS");
     vk_tuning_key(&t, key, sizeof key);
     assert_non_null(strstr(key, ";kernels=metal;"));
+    /* The Metal host's numbers, which its plan is made with. */
+    assert_non_null(strstr(key, "wg=256;hist_wg=256;split_wg=256;part_wg=256;"
+                                "rows_per_partial=256;node_partials=64;"));
     assert_non_null(strstr(key, ";test_limits=65536,3,1"));
     if (soft) setenv("GPULAYER_VULKAN_SOFT_F64", soft_value, 1);
 }

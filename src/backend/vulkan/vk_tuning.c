@@ -25,6 +25,13 @@
 #define VK_TUNING_NODE_PARTIALS 2048u
 #define VK_TUNING_PARTIAL_BUDGET ((uint64_t)64 << 20)
 
+/* GPULAYER_VULKAN_KERNELS=metal plans with the Metal host's numbers
+ * (metal_registry.h, metal_tuning.c; a backend may not include another's
+ * headers): threadgroups of 256 for every kernel, a partial for every
+ * threadgroup's worth of a node's rows, at most 64 a node. */
+#define VK_TUNING_METAL_WG 256u
+#define VK_TUNING_METAL_NODE_PARTIALS 64u
+
 static int env_is(const char *name, const char *value)
 {
     const char *v = getenv(name);
@@ -42,6 +49,11 @@ void vk_tuning_read(vk_tuning *t)
     t->node_partials = VK_TUNING_NODE_PARTIALS;
     t->partial_budget = VK_TUNING_PARTIAL_BUDGET;
     t->metal_kernels = env_is("GPULAYER_VULKAN_KERNELS", "metal");
+    if (t->metal_kernels) {
+        t->wg = t->hist_wg = t->split_wg = t->part_wg = VK_TUNING_METAL_WG;
+        t->rows_per_partial = VK_TUNING_METAL_WG;
+        t->node_partials = VK_TUNING_METAL_NODE_PARTIALS;
+    }
     t->soft_f64 = env_is("GPULAYER_VULKAN_SOFT_F64", "1");
     const char *p = getenv("GPULAYER_VULKAN_PROFILE");
     t->profile = p && *p && strcmp(p, "0") != 0;

@@ -22,8 +22,9 @@ typedef struct vk_tuning {
     uint64_t partial_budget;
     /* GPULAYER_VULKAN_KERNELS=metal: the dispatches of the Metal host
      * where they differ (the partition in partition_rows, not behind the
-     * split search), so that they are checked where there is no Mac; the
-     * rest follows the level plan on both hosts. */
+     * split search) and its numbers (workgroups of 256, a partial every
+     * 256 rows, 64 a node), so that the plan it issues is checked where
+     * there is no Mac; the rest follows the level plan on both hosts. */
     int metal_kernels;
     /* GPULAYER_VULKAN_SOFT_F64=1: the float64-free kernels on any device
      * (a device without shaderFloat64 gets them anyway). */
