@@ -393,6 +393,40 @@ static void test_kernels_have_sources(void **state)
                      sizeof(gpl_split_push));
 }
 
+/* The kernels the Metal build compiles into its metallib
+ * (gpl_metal_kernels of kernels.cmake) are the host's table, no more and
+ * no fewer: the library check refuses a metallib that lacks one. */
+static void test_metallib_kernels_are_the_table(void **state)
+{
+    (void)state;
+    FILE *f = fopen(GPL_SOURCE_DIR "/src/backend/gpu_kernels/kernels.cmake", "r");
+    assert_non_null(f);
+    char text[1 << 14];
+    const size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *list = strstr(text, "set(gpl_metal_kernels ");
+    assert_non_null(list);
+    list += strlen("set(gpl_metal_kernels ");
+    char *end = strchr(list, ')');
+    assert_non_null(end);
+    *end = '\0';
+    int listed = 0, seen[MTL_K_COUNT] = {0};
+    for (char *name = strtok(list, " \n"); name; name = strtok(NULL, " \n")) {
+        int k = 0;
+        while (k < MTL_K_COUNT && strcmp(gpl_mtl_kernel_table[k].name, name) != 0) k++;
+        if (k == MTL_K_COUNT) print_error("kernels.cmake lists %s, not in the table\n", name);
+        assert_true(k < MTL_K_COUNT);
+        seen[k] = 1;
+        listed++;
+    }
+    for (int k = 0; k < MTL_K_COUNT; k++) {
+        if (!seen[k]) print_error("kernel %s is not in kernels.cmake\n", gpl_mtl_kernel_table[k].name);
+        assert_true(seen[k]);
+    }
+    assert_int_equal(listed, MTL_K_COUNT);
+}
+
 static void test_batch_labels(void **state)
 {
     (void)state;
@@ -510,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_library_checks),
         cmocka_unit_test(test_abi_matches_kernels),
         cmocka_unit_test(test_kernels_have_sources),
+        cmocka_unit_test(test_metallib_kernels_are_the_table),
         cmocka_unit_test(test_batch_labels),
         cmocka_unit_test(test_sticky_failure),
         cmocka_unit_test(test_capability_checks),
