@@ -58,13 +58,13 @@ if [ ${#need_pip[@]} -gt 0 ]; then
     python3 -m pip install -q --break-system-packages "${need_pip[@]}"
 fi
 
-# The real-torch tests of the framework probe (tests/python/test_frameworks.py)
-# skip without torch; the CPU wheel is large, so only on request.
+# The real torch for the framework probe's tests (tests/python/test_frameworks.py),
+# only when asked: the registry's Linux torch is the CUDA build with its CUDA
+# libraries (several GB); without a GPU it reports torch.cuda unavailable.
 if [ "${GPULAYER_TEST_TORCH:-0}" = 1 ] && ! py_has torch; then
-  echo "setup: installing the CPU-only torch wheel (GPULAYER_TEST_TORCH=1)"
-  torch_index=(--index-url https://download.pytorch.org/whl/cpu)
-  python3 -m pip install -q "${torch_index[@]}" torch 2>/dev/null ||
-    python3 -m pip install -q --break-system-packages "${torch_index[@]}" torch
+  echo "setup: installing torch (GPULAYER_TEST_TORCH=1)"
+  python3 -m pip install -q torch 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages torch
 fi
 
 # Apple's metal-cpp headers for that check, into build/_deps (not tracked).

@@ -268,13 +268,13 @@ def test_python_api(probe, tmp_path):
 
 
 def test_real_torch(cli):
-    """The real torch, where this interpreter has it (a CPU-only wheel here,
-    a CUDA build on a GPU machine): the probe imports it and reports it."""
+    """The real torch, where this interpreter has it (CPU-only or a CUDA
+    build, with or without a GPU): the probe imports it and reports it."""
     try:
         import torch
     except ImportError as exc:
         pytest.skip(f"torch is not installed for {sys.executable} ({exc}); "
-                    "GPULAYER_TEST_TORCH=1 scripts/setup.sh installs the CPU wheel")
+                    "GPULAYER_TEST_TORCH=1 scripts/setup.sh installs it")
     env = dict(os.environ, GPULAYER_PYTHON=sys.executable)
     result = run(cli, ["devices", "--frameworks", "--json"], env, timeout=180)
     assert result.returncode == 0, result.stderr
