@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "cli_file.h"
 #include "cli_util.h"
 #include "commands.h"
 #include "gpulayer.h"
@@ -163,40 +163,16 @@ static int write_values(FILE *out, const gpulayer_booster *b, const gpulayer_dat
     return rc;
 }
 
-/* Writes to a temporary file beside path, renamed to path on success. */
-static int write_file(const char *path, const gpulayer_booster *b, const gpulayer_dataset *ds,
-                      const explain_options *o)
+typedef struct explain_job {
+    const gpulayer_booster *b;
+    const gpulayer_dataset *ds;
+    const explain_options *o;
+} explain_job;
+
+static int emit_values(FILE *out, void *user)
 {
-    size_t len = strlen(path) + 16;
-    char *tmp = malloc(len);
-    if (!tmp) {
-        fprintf(stderr, "gpulayer explain: out of memory\n");
-        return 1;
-    }
-    snprintf(tmp, len, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!out) {
-        perror(path);
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        free(tmp);
-        return 1;
-    }
-    int rc = write_values(out, b, ds, o);
-    if (fclose(out) != 0 && !rc) {
-        perror(path);
-        rc = 1;
-    }
-    if (!rc && rename(tmp, path) != 0) {
-        perror(path);
-        rc = 1;
-    }
-    if (rc) unlink(tmp);
-    free(tmp);
-    return rc;
+    const explain_job *job = user;
+    return write_values(out, job->b, job->ds, job->o);
 }
 
 int cmd_explain(int argc, char **argv)
@@ -215,7 +191,8 @@ int cmd_explain(int argc, char **argv)
     if ((rc = cli_read_model_options_data("explain", b, &o.m, &ds)))
         goto done;
     if (o.m.output) {
-        rc = write_file(o.m.output, b, ds, &o);
+        explain_job job = {b, ds, &o};
+        rc = cli_write_file_atomic("explain", "--output", o.m.output, emit_values, &job);
     } else {
         rc = write_values(stdout, b, ds, &o);
         if (fflush(stdout) != 0 && !rc) {
