@@ -129,7 +129,8 @@ run_checks() {
             env GPULAYER_SOAK_DEVICE=$dev GPULAYER_SOAK_CYCLES=300 "$build/tests/test_soak"
     done
     step "framework probe (run_framework_probe.sh)" tests/hardware/run_framework_probe.sh
-    step "two ranks on one GPU (run_cuda_dist.sh)" tests/hardware/run_cuda_dist.sh
+    step "two and three ranks on one GPU (run_cuda_dist.sh)" \
+        tests/hardware/run_cuda_dist.sh "$GPULAYER_CLI" "${MPIRUN:-mpirun}" "$root/data/demo"
     if [ -n "${WHEEL_DIR:-}" ] && ls "$WHEEL_DIR"/gpulayer-*.whl > /dev/null 2>&1; then
         step "binary wheel, no build step (run_wheel_cuda.sh)" \
             tests/hardware/run_wheel_cuda.sh "$WHEEL_DIR"
