@@ -59,8 +59,10 @@ passed=0 failed=0 skipped=0
     echo "- device: $(nvidia-smi --query-gpu=name,driver_version,memory.total \
         --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
     echo "- host: $(nproc) CPU threads; $(date -u +%Y-%m-%dT%H:%MZ)"
-    echo "- cuda kernels: $("$GPULAYER_CLI" devices 2>/dev/null | grep -m1 'cuda kernels' |
+    echo "- $("$GPULAYER_CLI" devices 2>/dev/null | grep -m1 'cuda kernels' |
         sed 's/^[[:space:]]*//')"
+    [ "$half" != checks ] && echo "- xgboost: $(python3 -c 'import xgboost as x; print(x.__version__)' \
+        2>/dev/null || echo 'not installed')"
     echo
     echo "| step | verdict | seconds | last line (or the skip's reason) |"
     echo "|---|---|---:|---|"
@@ -172,7 +174,6 @@ run_bench() {
         skip_step "benchmark rows against XGBoost" "xgboost is not installed for python3"
         return
     fi
-    echo "- xgboost: $(python3 -c 'import xgboost; print(xgboost.__version__)')" >> "$summary"
     local bench=$build/bench/gpulayer-bench w
     for w in synthetic wide flights flights-cat; do
         if [ "${w#flights}" != "$w" ] && [ ! -f "$flights" ]; then
