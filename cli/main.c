@@ -12,6 +12,7 @@ static const gpl_command commands[] = {
     {"importance", "print a model's feature importance", cmd_importance},
     {"export", "convert a model to XGBoost's JSON format", cmd_export},
     {"dump", "print a model's trees as text", cmd_dump},
+    {"params", "list the training parameters", cmd_params},
     /* BEGIN DEVICE COMMAND TABLE (owned by src/device/) */
     {"devices", "list this host's compute devices", cmd_devices},
     {"diagnose", "print a shareable capability summary", cmd_diagnose},

@@ -245,12 +245,28 @@ typedef int (*gpulayer_round_callback)(void *user_data, int round,
 GPULAYER_API gpulayer_status gpulayer_booster_create(gpulayer_booster **out);
 GPULAYER_API void gpulayer_booster_free(gpulayer_booster *b);
 
-/* Parameters use XGBoost's names where one exists: objective, eta,
- * max_depth, min_child_weight, lambda, alpha, gamma, subsample,
- * colsample_bytree, colsample_bylevel, colsample_bynode, max_bin,
- * num_round, seed, nthread, base_score, num_class, grow_policy
- * (depthwise|lossguide), max_leaves, eval_metric
- * (may be given several times), early_stopping_rounds, device, verbosity. */
+/* Every training parameter, from the one table the library parses them
+ * with (docs/parameters.md is made from it): XGBoost's names, defaults and
+ * ranges where XGBoost has the parameter. The texts are static. */
+typedef struct gpulayer_param_info {
+    const char *name;
+    const char *aliases;       /* other accepted names, comma separated, or "" */
+    const char *group;         /* general, tree, sampling, evaluation, ...     */
+    const char *type;          /* number, integer, boolean, text, list, ...    */
+    const char *default_value; /* in parentheses: a default that depends on
+                                  other parameters, described                  */
+    const char *range;         /* the allowed values                           */
+    const char *applies;       /* the objectives or data it acts on            */
+    const char *doc;           /* one line                                     */
+} gpulayer_param_info;
+GPULAYER_API int32_t gpulayer_param_count(void);
+/* The index-th parameter (0 <= index < gpulayer_param_count()). */
+GPULAYER_API gpulayer_status gpulayer_param_info_get(int32_t index, gpulayer_param_info *out);
+
+/* Sets a parameter of the table above by name or alias; an unknown name is
+ * refused with the nearest known one when there is a likely typo, and a
+ * bad value with the allowed range. eval_metric may be given several
+ * times. */
 GPULAYER_API gpulayer_status gpulayer_booster_set_param(
     gpulayer_booster *b, const char *key, const char *value);
 /* The current value of a parameter as text, written into buf; when it does

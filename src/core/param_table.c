@@ -1,0 +1,481 @@
+/* param_table.c -- the training parameters, one entry each (param_table.h),
+ * and the parsers of those that are more than a number in a range. */
+#include "param_table.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "interaction.h"
+
+/* ------------------------------------------------ the parameters' own parsers */
+
+static gpulayer_status set_objective(gpl_params *p, const char *key, const char *value)
+{
+    (void)key;
+    gpl_objective_kind kind;
+    int as_class;
+    GPL_CHECK(gpl_objective_parse(value, &kind, &as_class));
+    snprintf(p->objective, sizeof p->objective, "%s", value);
+    return GPULAYER_OK;
+}
+
+static void get_objective(const gpl_params *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", p->objective);
+}
+
+static gpulayer_status set_base_score(gpl_params *p, const char *key, const char *value)
+{
+    if (!strcmp(value, "auto")) {
+        p->base_score = NAN;
+        return GPULAYER_OK;
+    }
+    return gpl_param_parse_number(key, value, "[-inf, inf]", &p->base_score);
+}
+
+static void get_base_score(const gpl_params *p, char *buf, size_t size)
+{
+    if (isnan(p->base_score)) snprintf(buf, size, "auto");
+    else snprintf(buf, size, "%.17g", p->base_score);
+}
+
+static gpulayer_status set_seed(gpl_params *p, const char *key, const char *value)
+{
+    int32_t seed = 0;
+    GPL_CHECK(gpl_param_parse_integer(key, value, "0..2147483647", &seed));
+    p->seed = (uint64_t)seed;
+    return GPULAYER_OK;
+}
+
+static void get_seed(const gpl_params *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%llu", (unsigned long long)p->seed);
+}
+
+static gpulayer_status set_device(gpl_params *p, const char *key, const char *value)
+{
+    (void)key;
+    static const char *const allowed[] = {"auto", "cpu", "cuda", "mps", "vulkan"};
+    size_t n = strcspn(value, ":");
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
+        if (strlen(allowed[i]) == n && !strncmp(value, allowed[i], n) &&
+            strlen(value) < sizeof p->device) {
+            snprintf(p->device, sizeof p->device, "%s", value);
+            return GPULAYER_OK;
+        }
+    }
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                     "parameter device: '%s' is not one of auto, cpu, cuda[:N], "
+                     "mps, vulkan", value);
+}
+
+static void get_device(const gpl_params *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", p->device);
+}
+
+static gpulayer_status set_metric(gpl_params *p, const char *key, const char *value)
+{
+    (void)key;
+    gpl_metric m;
+    GPL_CHECK(gpl_metric_parse(value, &m));
+    /* By name: error and error@0.7 are two metrics, error@0.5 is error. */
+    for (int i = 0; i < p->num_metrics; i++)
+        if (!strcmp(p->metrics[i].name, m.name)) return GPULAYER_OK;
+    if (p->num_metrics >= GPL_MAX_METRICS)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter eval_metric: at most %d metrics",
+                         GPL_MAX_METRICS);
+    p->metrics[p->num_metrics++] = m;
+    return GPULAYER_OK;
+}
+
+/* The metrics' names, comma separated as they were given ("" when none:
+ * the objective's default). */
+static void get_metric(const gpl_params *p, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < p->num_metrics && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "," : "",
+                                p->metrics[i].name);
+}
+
+static gpulayer_status set_grow_policy(gpl_params *p, const char *key, const char *value)
+{
+    (void)key;
+    if (!strcmp(value, "depthwise")) p->grow_policy = GPL_GROW_DEPTHWISE;
+    else if (!strcmp(value, "lossguide")) p->grow_policy = GPL_GROW_LOSSGUIDE;
+    else
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter grow_policy: '%s' is not depthwise or "
+                         "lossguide", value);
+    return GPULAYER_OK;
+}
+
+static void get_grow_policy(const gpl_params *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", p->grow_policy == GPL_GROW_LOSSGUIDE ? "lossguide" : "depthwise");
+}
+
+static gpulayer_status set_interactions(gpl_params *p, const char *key, const char *value)
+{
+    (void)key;
+    return gpl_interactions_check(value, p->interaction_constraints,
+                                  sizeof p->interaction_constraints);
+}
+
+static void get_interactions(const gpl_params *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", p->interaction_constraints);
+}
+
+static gpulayer_status set_quantile_alpha(gpl_params *p, const char *key, const char *value)
+{
+    (void)key;
+    return gpl_objective_parse_alphas(value, &p->obj_params);
+}
+
+static void get_quantile_alpha(const gpl_params *p, char *buf, size_t size)
+{
+    gpl_objective_format_alphas(&p->obj_params, buf, size);
+}
+
+static gpulayer_status set_pair_method(gpl_params *p, const char *key, const char *value)
+{
+    (void)key;
+    if (!strcmp(value, "topk")) p->obj_params.rank_pair_method = GPL_RANK_TOPK;
+    else if (!strcmp(value, "mean")) p->obj_params.rank_pair_method = GPL_RANK_MEAN;
+    else
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter lambdarank_pair_method: '%s' is not topk or mean",
+                         value);
+    return GPULAYER_OK;
+}
+
+static void get_pair_method(const gpl_params *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s",
+             p->obj_params.rank_pair_method == GPL_RANK_MEAN ? "mean" : "topk");
+}
+
+/* The count in use: the one given, else the pair method's default. */
+static void get_num_pair(const gpl_params *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%d", gpl_objective_rank_request(&p->obj_params).num_pair);
+}
+
+/* partition, ordered, or ordered:COL,COL (those columns only). */
+static gpulayer_status set_categorical(gpl_params *p, const char *key, const char *value)
+{
+    (void)key;
+    static const char prefix[] = "ordered:";
+    if (!strcmp(value, "partition") || !strcmp(value, "ordered")) {
+        p->ordered_categories = !strcmp(value, "ordered");
+        p->ordered_columns[0] = '\0';
+        return GPULAYER_OK;
+    }
+    if (!strncmp(value, prefix, sizeof prefix - 1) && value[sizeof prefix - 1]) {
+        const char *list = value + sizeof prefix - 1;
+        if (strlen(list) >= sizeof p->ordered_columns)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "parameter categorical: the column list of '%.40s...' is longer "
+                             "than %zu characters", value, sizeof p->ordered_columns - 1);
+        if (strpbrk(list, "\"\\"))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "parameter categorical: '%s': give the columns without quotes "
+                             "or backslashes (0-based indexes work for any name)", value);
+        p->ordered_categories = 0;
+        snprintf(p->ordered_columns, sizeof p->ordered_columns, "%s", list);
+        return GPULAYER_OK;
+    }
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                     "parameter categorical: '%s' is not partition (split by sets of "
+                     "categories), ordered (split codes as numbers) or ordered:COL,COL "
+                     "(those columns as numbers)", value);
+}
+
+static void get_categorical(const gpl_params *p, char *buf, size_t size)
+{
+    if (p->ordered_columns[0]) snprintf(buf, size, "ordered:%s", p->ordered_columns);
+    else snprintf(buf, size, "%s", p->ordered_categories ? "ordered" : "partition");
+}
+
+/* ------------------------------------------------------------------ the table */
+
+#define MEMBER(m) offsetof(gpl_params, m)
+#define NUMBER GPL_PARAM_NUMBER, NULL
+#define INTEGER GPL_PARAM_INTEGER, NULL
+#define BOOLEAN GPL_PARAM_BOOLEAN, NULL
+#define CUSTOM(type) GPL_PARAM_CUSTOM, type
+#define ALL "every objective"
+#define RANKING "rank:ndcg, rank:pairwise, rank:map"
+#define CATEGORICAL "data with categorical features"
+
+/* name, aliases, group, kind and type, default, range, applies, doc,
+ * member, set, get. XGBoost's names, defaults and ranges where it has the
+ * parameter. */
+static const gpl_param_spec table[] = {
+    {"objective", "", "general", CUSTOM("text"), "reg:squarederror",
+     "an objective of docs/objectives.md", ALL,
+     "the loss to minimise, and the prediction's link", 0, set_objective, get_objective},
+    {"num_round", "num_boost_round,n_estimators", "general", INTEGER, "10", "0..10000000",
+     ALL, "boosting rounds", MEMBER(num_round), NULL, NULL},
+    {"eta", "learning_rate", "general", NUMBER, "0.3", "(0, 1e+06]", ALL,
+     "step size: each tree's leaf values are scaled by it", MEMBER(eta), NULL, NULL},
+    {"base_score", "", "general", CUSTOM("number or auto"), "auto", "auto or a number",
+     ALL, "the margin every row starts from; auto: estimated from the labels", 0,
+     set_base_score, get_base_score},
+    {"num_class", "", "general", INTEGER, "0", "0..65536", "multi:softprob, multi:softmax",
+     "the number of classes (labels 0..num_class-1)", MEMBER(num_class), NULL, NULL},
+    {"seed", "random_state", "general", CUSTOM("integer"), "0", "0..2147483647", ALL,
+     "seed of row and column sampling", 0, set_seed, get_seed},
+    {"nthread", "n_jobs", "general", INTEGER, "0", "0..4096", ALL,
+     "CPU threads; 0: every core", MEMBER(nthread), NULL, NULL},
+    {"device", "", "general", CUSTOM("text"), "auto", "auto, cpu, cuda, cuda:N, mps, vulkan",
+     ALL, "where to train; auto: the best device the placement rules allow", 0, set_device,
+     get_device},
+    {"verbosity", "", "general", INTEGER, "1", "0..3", ALL,
+     "0 silent, 1 warnings, 2 information, 3 debugging", MEMBER(verbosity), NULL, NULL},
+
+    {"max_depth", "", "tree", INTEGER, "6", "0..30", ALL,
+     "the deepest level of a tree; 0: no limit (lossguide only)", MEMBER(max_depth), NULL,
+     NULL},
+    {"max_leaves", "", "tree", INTEGER, "0", "0..1048576", ALL,
+     "the most leaves a tree may have; 0: no limit", MEMBER(max_leaves), NULL, NULL},
+    {"grow_policy", "", "tree", CUSTOM("text"), "depthwise", "depthwise or lossguide", ALL,
+     "depthwise: level by level; lossguide: the leaf of largest gain first", 0,
+     set_grow_policy, get_grow_policy},
+    {"min_child_weight", "", "tree", NUMBER, "1", "[0, inf)", ALL,
+     "the hessian sum a child needs for its split to count", MEMBER(min_child_weight), NULL,
+     NULL},
+    {"lambda", "reg_lambda", "tree", NUMBER, "1", "[0, inf)", ALL,
+     "L2 regularisation of leaf values", MEMBER(lambda), NULL, NULL},
+    {"alpha", "reg_alpha", "tree", NUMBER, "0", "[0, inf)", ALL,
+     "L1 regularisation of leaf values", MEMBER(alpha), NULL, NULL},
+    {"gamma", "min_split_loss", "tree", NUMBER, "0", "[0, inf)", ALL,
+     "the loss reduction a split needs", MEMBER(gamma), NULL, NULL},
+    {"max_bin", "", "tree", INTEGER, "256", "2..256", ALL,
+     "histogram bins a feature, one of them kept for missing values", MEMBER(max_bin), NULL,
+     NULL},
+    {"interaction_constraints", "", "tree", CUSTOM("list"), "", "a JSON list of lists of "
+     "feature indexes, as [[0,1],[2,3,4]]", ALL,
+     "features that may be split on together down a branch", 0, set_interactions,
+     get_interactions},
+
+    {"subsample", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
+     "the share of rows each tree samples", MEMBER(subsample), NULL, NULL},
+    {"colsample_bytree", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
+     "the share of features each tree samples", MEMBER(colsample_bytree), NULL, NULL},
+    {"colsample_bylevel", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
+     "the share of the tree's features each depth level samples", MEMBER(colsample_bylevel),
+     NULL, NULL},
+    {"colsample_bynode", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
+     "the share of the level's features each node samples", MEMBER(colsample_bynode), NULL,
+     NULL},
+
+    {"eval_metric", "", "evaluation", CUSTOM("text"), "(the objective's)",
+     "a metric of docs/metrics.md; may be given several times", ALL,
+     "metric of the evaluation sets; the last one drives early stopping", 0, set_metric,
+     get_metric},
+    {"early_stopping_rounds", "", "evaluation", INTEGER, "0", "0..1073741824", ALL,
+     "stop when the last metric of the last evaluation set has not improved for this "
+     "many rounds; 0: off", MEMBER(early_stopping_rounds), NULL, NULL},
+
+    {"max_delta_step", "", "objective", NUMBER, "0.7", "[0, inf)", "count:poisson",
+     "bounds each leaf's step in margin", MEMBER(obj_params.max_delta_step), NULL, NULL},
+    {"tweedie_variance_power", "", "objective", NUMBER, "1.5", "[1, 2)", "reg:tweedie",
+     "the variance power: near 1 Poisson-like, near 2 gamma-like",
+     MEMBER(obj_params.tweedie_variance_power), NULL, NULL},
+    {"huber_slope", "", "objective", NUMBER, "1", "(0, inf)", "reg:pseudohubererror",
+     "where the loss turns from quadratic to linear", MEMBER(obj_params.huber_slope), NULL,
+     NULL},
+    {"quantile_alpha", "", "objective", CUSTOM("number or list"), "0.5",
+     "(0, 1), or a list as [0.1,0.5,0.9]", "reg:quantileerror",
+     "the quantile; a list trains one output per quantile", 0, set_quantile_alpha,
+     get_quantile_alpha},
+
+    {"lambdarank_pair_method", "", "ranking", CUSTOM("text"), "topk", "topk or mean", RANKING,
+     "topk: pairs within the top positions; mean: sampled pairs a row", 0, set_pair_method,
+     get_pair_method},
+    {"lambdarank_num_pair_per_sample", "", "ranking", INTEGER, "(32 for topk, 1 for mean)",
+     "1..1048576", RANKING, "the top positions (topk) or the pairs a row (mean)",
+     MEMBER(obj_params.rank_num_pair), NULL, get_num_pair},
+    {"ndcg_exp_gain", "", "ranking", BOOLEAN, "1", "true or false (1 or 0)", "rank:ndcg",
+     "gain 2^grade - 1 instead of the grade", MEMBER(obj_params.ndcg_exp_gain), NULL, NULL},
+    {"lambdarank_normalization", "", "ranking", BOOLEAN, "1", "true or false (1 or 0)",
+     RANKING, "divide a query's lambdas by its pair count",
+     MEMBER(obj_params.rank_normalization), NULL, NULL},
+    {"lambdarank_score_normalization", "", "ranking", BOOLEAN, "1", "true or false (1 or 0)",
+     RANKING, "divide each pair's delta by the difference of the two scores",
+     MEMBER(obj_params.rank_score_normalization), NULL, NULL},
+    {"lambdarank_unbiased", "", "ranking", BOOLEAN, "0", "true or false (1 or 0)", RANKING,
+     "correct position bias (refused: not implemented)", MEMBER(obj_params.rank_unbiased),
+     NULL, NULL},
+    {"lambdarank_bias_norm", "", "ranking", NUMBER, "1", "[0, inf)", RANKING,
+     "the norm of the position-bias correction", MEMBER(obj_params.rank_bias_norm), NULL,
+     NULL},
+
+    {"categorical", "", "categorical", CUSTOM("text"), "partition",
+     "partition, ordered or ordered:COL,COL", CATEGORICAL,
+     "split categories by sets (partition) or their codes as numbers (ordered)", 0,
+     set_categorical, get_categorical},
+    {"max_cat_to_onehot", "", "categorical", INTEGER, "4", "0..255", CATEGORICAL,
+     "up to this many categories, one category against the rest",
+     MEMBER(max_cat_to_onehot), NULL, NULL},
+    {"max_cat_threshold", "", "categorical", INTEGER, "64", "1..255", CATEGORICAL,
+     "the most categories on the left of a partition split", MEMBER(max_cat_threshold),
+     NULL, NULL},
+    {"cat_smooth", "", "categorical", NUMBER, "1", "[0, inf)", CATEGORICAL,
+     "added to a category's hessian sum when categories are ordered for a partition",
+     MEMBER(cat_smooth), NULL, NULL},
+    {"cat_l2", "", "categorical", NUMBER, "0", "[0, inf)", CATEGORICAL,
+     "added to lambda for partition splits", MEMBER(cat_l2), NULL, NULL},
+    {"min_data_per_group", "", "categorical", NUMBER, "1", "[0, inf)", CATEGORICAL,
+     "the hessian sum a category needs to be placed by a partition split",
+     MEMBER(min_data_per_group), NULL, NULL},
+};
+
+int32_t gpl_param_count(void)
+{
+    return (int32_t)(sizeof table / sizeof table[0]);
+}
+
+const gpl_param_spec *gpl_param_at(int32_t index)
+{
+    return index >= 0 && index < gpl_param_count() ? &table[index] : NULL;
+}
+
+/* Non-zero when key is one of the comma-separated names of list. */
+static int in_list(const char *list, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *s = list; *s;) {
+        size_t len = strcspn(s, ",");
+        if (len == n && !strncmp(s, key, n)) return 1;
+        s += len + (s[len] == ',');
+    }
+    return 0;
+}
+
+const gpl_param_spec *gpl_param_find(const char *key)
+{
+    for (int32_t i = 0; i < gpl_param_count(); i++)
+        if (!strcmp(table[i].name, key) || in_list(table[i].aliases, key)) return &table[i];
+    return NULL;
+}
+
+const char *gpl_param_type(const gpl_param_spec *spec)
+{
+    switch (spec->kind) {
+    case GPL_PARAM_NUMBER: return "number";
+    case GPL_PARAM_INTEGER: return "integer";
+    case GPL_PARAM_BOOLEAN: return "boolean";
+    default: return spec->type;
+    }
+}
+
+/* Levenshtein distance of a and b[0..nb), at most 63 characters each. */
+static int edit_distance(const char *a, const char *b, size_t nb)
+{
+    enum { MAX = 64 };
+    size_t na = strlen(a);
+    if (na >= MAX || nb >= MAX) return MAX;
+    int row[MAX];
+    for (size_t j = 0; j <= nb; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= na; i++) {
+        int diagonal = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= nb; j++) {
+            int above = row[j];
+            int best = diagonal + (a[i - 1] != b[j - 1]);
+            if (above + 1 < best) best = above + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    return row[nb];
+}
+
+int gpl_param_suggest(const char *key, char *buf, size_t size)
+{
+    /* A third of the key's length, at least one and at most three edits:
+     * "max_dept" finds max_depth, "eta2" finds eta, "foo" finds nothing. */
+    int limit = (int)strlen(key) / 3;
+    if (limit < 1) limit = 1;
+    if (limit > 3) limit = 3;
+    int best = limit + 1;
+    for (int32_t i = 0; i < gpl_param_count(); i++) {
+        /* The name first, then its aliases, as one comma-separated list. */
+        const char *lists[2] = {table[i].name, table[i].aliases};
+        for (int l = 0; l < 2; l++) {
+            for (const char *s = lists[l]; *s;) {
+                size_t len = l == 0 ? strlen(s) : strcspn(s, ",");
+                int d = edit_distance(key, s, len);
+                if (d < best && len < size) {
+                    best = d;
+                    snprintf(buf, size, "%.*s", (int)len, s);
+                }
+                s += len + (s[len] == ',');
+            }
+        }
+    }
+    return best <= limit;
+}
+
+/* ------------------------------------------------------- numbers in a range */
+
+gpulayer_status gpl_param_parse_number(const char *key, const char *value, const char *range,
+                                       double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(value, &end);
+    if (end == value || *end != '\0' || errno == ERANGE || isnan(v))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter %s: '%s' is not a number", key, value);
+    /* range: "[lo, hi]" with ( or ) for an open end. */
+    const char *hi_text = strchr(range, ',');
+    double lo = strtod(range + 1, NULL), hi = hi_text ? strtod(hi_text + 1, NULL) : INFINITY;
+    int lo_open = range[0] == '(', hi_open = range[strlen(range) - 1] == ')';
+    if (v < lo || v > hi || (lo_open && v == lo) || (hi_open && v == hi))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter %s: %s is out of range (allowed: %s)", key, value, range);
+    *out = v;
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpl_param_parse_integer(const char *key, const char *value, const char *range,
+                                        int32_t *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (end == value || *end != '\0' || errno == ERANGE)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter %s: '%s' is not an integer", key, value);
+    /* range: "lo..hi". */
+    const char *dots = strstr(range, "..");
+    long lo = strtol(range, NULL, 10), hi = dots ? strtol(dots + 2, NULL, 10) : INT32_MAX;
+    if (v < lo || v > hi)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter %s: %s is out of range (allowed: %s)", key, value, range);
+    *out = (int32_t)v;
+    return GPULAYER_OK;
+}
+
+/* true/false/1/0, as XGBoost's boolean parameters take them. */
+gpulayer_status gpl_param_parse_boolean(const char *key, const char *value, int32_t *out)
+{
+    if (!strcmp(value, "1") || !strcmp(value, "true") || !strcmp(value, "True")) *out = 1;
+    else if (!strcmp(value, "0") || !strcmp(value, "false") || !strcmp(value, "False")) *out = 0;
+    else
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter %s: '%s' is not true or false (1 or 0)", key, value);
+    return GPULAYER_OK;
+}
