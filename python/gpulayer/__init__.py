@@ -25,6 +25,7 @@ from .dataset import Dataset
 from .devices import Device, Placement, devices, diagnose, discovery, place, support_matrix
 from .errors import GPULayerError, LibraryNotFoundError
 from .evaluation import evaluate
+from .params import parameters
 from .plotting import plot_importance, plot_metric, plot_tree, to_graphviz
 from .predictor import Predictor
 from .training import EvalResult, train
@@ -47,6 +48,7 @@ __all__ = [
     "evaluate",
     "library_path",
     "library_version",
+    "parameters",
     "place",
     "plot_importance",
     "plot_metric",

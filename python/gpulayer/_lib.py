@@ -76,6 +76,21 @@ class EvalResult(Structure):
     ]
 
 
+class ParamInfo(Structure):
+    """gpulayer_param_info: one training parameter of the library's table."""
+
+    _fields_ = [
+        ("name", c_char_p),
+        ("aliases", c_char_p),
+        ("group", c_char_p),
+        ("type", c_char_p),
+        ("default_value", c_char_p),
+        ("range", c_char_p),
+        ("applies", c_char_p),
+        ("doc", c_char_p),
+    ]
+
+
 class ReadOptions(Structure):
     """gpulayer_read_options."""
 
@@ -157,6 +172,8 @@ _PROTOTYPES = {
     "gpulayer_last_error": (c_char_p, []),
     "gpulayer_status_string": (c_char_p, [c_int]),
     "gpulayer_version": (c_char_p, []),
+    "gpulayer_param_count": (c_int32, []),
+    "gpulayer_param_info_get": (_status, [c_int32, POINTER(ParamInfo)]),
     # dataset
     "gpulayer_dataset_from_dense": (
         _status,

@@ -77,6 +77,7 @@ from .booster import Booster
 from .dataset import (Dataset, DenseMatrix, _categorical_set, _is_auto, is_dataframe,
                       is_sparse, to_dense)
 from .evaluation import evaluate
+from .params import canonical_names
 from .training import train
 
 __all__ = ["GPULayerRegressor", "GPULayerClassifier", "GPULayerRanker",
@@ -100,49 +101,16 @@ def expected_failed_checks(estimator) -> dict:
         "check_sample_weight_equivalence_on_sparse_data": _WEIGHTS_ROUNDED,
     }
 
-# Estimator parameter -> C library parameter, where they differ.
-_RENAMED = {
-    "n_estimators": "num_round",
-    "learning_rate": "eta",
-    "reg_lambda": "lambda",
-    "reg_alpha": "alpha",
+# Estimator arguments that are not library parameters. Every other argument
+# is one of the library's parameters, by its name or an alias
+# (n_estimators, learning_rate, reg_lambda, reg_alpha, random_state, n_jobs:
+# gpulayer.params.canonical_names), and reaches it under its own name;
+# tests/python/test_params.py holds the two lists together.
+_ESTIMATOR_ONLY = ("importance_type", "categorical_feature", "enable_categorical")
+# Library parameters that are no estimator argument, and why.
+_NOT_ARGUMENTS = {
+    "num_class": "fit takes it from the labels",
 }
-# Estimator parameters passed to the C library under their own name.
-_DIRECT = (
-    "max_depth",
-    "min_child_weight",
-    "gamma",
-    "subsample",
-    "colsample_bytree",
-    "colsample_bylevel",
-    "colsample_bynode",
-    "interaction_constraints",
-    "max_bin",
-    "grow_policy",
-    "max_leaves",
-    "base_score",
-    "eval_metric",
-    "early_stopping_rounds",
-    "device",
-    "verbosity",
-    "categorical",
-    "max_cat_to_onehot",
-    "max_cat_threshold",
-    "cat_smooth",
-    "cat_l2",
-    "min_data_per_group",
-    "max_delta_step",
-    "tweedie_variance_power",
-    "huber_slope",
-    "quantile_alpha",
-    "lambdarank_pair_method",
-    "lambdarank_num_pair_per_sample",
-    "ndcg_exp_gain",
-    "lambdarank_normalization",
-    "lambdarank_score_normalization",
-    "lambdarank_unbiased",
-    "lambdarank_bias_norm",
-)
 
 
 class _GPULayerModel(BaseEstimator):
@@ -269,11 +237,12 @@ class _GPULayerModel(BaseEstimator):
 
     def _booster_params(self) -> dict:
         """The C library's parameters for this estimator."""
-        params = {"objective": self._objective_name()}
-        for name, c_name in _RENAMED.items():
-            params[c_name] = getattr(self, name)
-        for name in _DIRECT:
-            params[name] = getattr(self, name)
+        names = canonical_names()
+        params = {}
+        for name, value in self.get_params(deep=False).items():
+            if name not in _ESTIMATOR_ONLY:
+                params[names.get(name, name)] = value
+        params["objective"] = self._objective_name()
         if callable(self.eval_metric):
             params["eval_metric"] = None
         params["seed"] = self._seed()
