@@ -105,7 +105,7 @@ void gpl_objective_transform(const gpl_model *m, float *row_values);
 gpulayer_status gpl_model_error(const char *source, const char *fmt, ...)
     GPL_PRINTF(2, 3);
 
-/* Model JSON (model_io.c). The text is validated strictly: a truncated,
+/* Model JSON (model_write.c, model_read.c). The text is validated strictly: a truncated,
  * damaged or foreign document is refused with a message saying what is
  * wrong. */
 gpulayer_status gpl_model_to_json(const gpl_model *m, char **out, size_t *len);
