@@ -270,12 +270,14 @@ typedef struct gpl_predict_job {
 } gpl_predict_job;
 
 /* The layout of struct gpl_backend_ops. A backend's table carries the
- * version it was written for, so that a table of another layout can be
- * told apart. Raise it with every change of the struct. */
+ * version it was written for and gpl_backend_new refuses any other, so a
+ * table of an older layout is never read member by member. Raise it with
+ * every change of the struct. */
 #define GPL_BACKEND_OPS_VERSION 1
 
-/* The optional operations, one bit each in a table's capabilities word:
- * the core asks gpl_backend_has and never tests a member for NULL. */
+/* The optional operations, one bit each in a table's capabilities word.
+ * gpl_backend_new checks every bit against its members, so the core asks
+ * gpl_backend_has and never tests a member for NULL. */
 typedef enum gpl_backend_cap {
     GPL_BACKEND_CAP_SPLIT_INTO_LEAVES = 1 << 0, /* split_into_leaves         */
     GPL_BACKEND_CAP_WRITE_PAIRS = 1 << 1,       /* write_pairs               */
@@ -417,9 +419,11 @@ gpulayer_status gpl_backend_create(const char *accelerator,
                                    const gpl_backend_config *config,
                                    gpl_backend **out);
 void gpl_backend_destroy(gpl_backend *be);
-/* The part every backend's constructor shares: checks config, allocates
- * the backend and a zeroed context of ctx_bytes (be->ctx), and sets ops
- * and config. name prefixes the messages ("cuda backend: ..."). */
+/* The part every backend's constructor shares: checks ops (its version,
+ * and that its capabilities word names exactly the optional members it
+ * sets) and config, allocates the backend and a zeroed context of
+ * ctx_bytes (be->ctx), and sets ops and config. name prefixes the
+ * messages ("cuda backend: ..."). */
 gpulayer_status gpl_backend_new(const char *name, const struct gpl_backend_ops *ops,
                                 const gpl_backend_config *config, size_t ctx_bytes,
                                 gpl_backend **out);
