@@ -420,10 +420,10 @@ gpulayer_status gpl_backend_create(const char *accelerator,
                                    gpl_backend **out);
 void gpl_backend_destroy(gpl_backend *be);
 /* The part every backend's constructor shares: checks ops (its version,
- * and that its capabilities word names exactly the optional members it
- * sets) and config, allocates the backend and a zeroed context of
- * ctx_bytes (be->ctx), and sets ops and config. name prefixes the
- * messages ("cuda backend: ..."). */
+ * its required members, and that its capabilities word names exactly the
+ * optional members it sets) and config, allocates the backend and a zeroed
+ * context of ctx_bytes (be->ctx), and sets ops and config. name prefixes
+ * the messages ("cuda backend: ..."). */
 gpulayer_status gpl_backend_new(const char *name, const struct gpl_backend_ops *ops,
                                 const gpl_backend_config *config, size_t ctx_bytes,
                                 gpl_backend **out);

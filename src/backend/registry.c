@@ -108,14 +108,47 @@ static gpulayer_status check_capabilities(const char *name, const struct gpl_bac
     return GPULAYER_OK;
 }
 
-/* A table of another layout, or one whose capabilities misstate its
- * optional members, is refused before anything calls it. */
+/* The core calls the required members without a test. */
+static gpulayer_status check_required(const char *name, const struct gpl_backend_ops *ops)
+{
+    const struct {
+        const char *member;
+        int set;
+    } required[] = {
+        {"name", ops->name != NULL},
+        {"destroy", ops->destroy != NULL},
+        {"upload", ops->upload != NULL},
+        {"set_margins", ops->set_margins != NULL},
+        {"get_margins", ops->get_margins != NULL},
+        {"compute_gradients", ops->compute_gradients != NULL},
+        {"begin_tree", ops->begin_tree != NULL},
+        {"build_histograms", ops->build_histograms != NULL},
+        {"subtract_histograms", ops->subtract_histograms != NULL},
+        {"evaluate_splits", ops->evaluate_splits != NULL},
+        {"partition_rows", ops->partition_rows != NULL},
+        {"update_margins", ops->update_margins != NULL},
+        {"release_histograms", ops->release_histograms != NULL},
+        {"read_histogram", ops->read_histogram != NULL},
+        {"memory", ops->memory != NULL},
+    };
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!required[i].set)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "%s backend: its operation table lacks %s, which every backend "
+                             "must have", name, required[i].member);
+    return GPULAYER_OK;
+}
+
+/* A table of another layout, one without a required operation, or one
+ * whose capabilities misstate its optional members, is refused before
+ * anything calls it. */
 static gpulayer_status check_ops(const char *name, const struct gpl_backend_ops *ops)
 {
     if (ops->version != GPL_BACKEND_OPS_VERSION)
         return gpl_error(GPULAYER_ERR_INTERNAL,
                          "%s backend: operation table version %d, but this library reads "
                          "version %d", name, ops->version, GPL_BACKEND_OPS_VERSION);
+    GPL_CHECK(check_required(name, ops));
     return check_capabilities(name, ops);
 }
 

@@ -1,7 +1,7 @@
 /* The operation table's version and capability word (src/backend/backend.h):
- * gpl_backend_new refuses a table of another version or one whose
- * capabilities misstate its optional operations; gpl_backend_has reads
- * the word. The tables here are fakes
+ * gpl_backend_new refuses a table of another version, one without a
+ * required operation, or one whose capabilities misstate its optional
+ * operations; gpl_backend_has reads the word. The tables here are fakes
  * whose operations are never called. */
 #include "test_util.h"
 
@@ -291,6 +291,17 @@ static void test_capabilities_must_match_the_members(void **state)
     refused(&ops, "capabilities 0x80000000 name bits");
 }
 
+static void test_a_required_operation_is_refused_missing(void **state)
+{
+    (void)state;
+    struct gpl_backend_ops ops = required_only();
+    ops.read_histogram = NULL;
+    refused(&ops, "lacks read_histogram");
+    ops = every_operation();
+    ops.update_margins = NULL;
+    refused(&ops, "lacks update_margins");
+}
+
 /* The CPU backend's table passes the same checks and says what it has. */
 static void test_cpu_backend_capabilities(void **state)
 {
@@ -312,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_tables_that_tell_the_truth),
         cmocka_unit_test(test_another_version_is_refused),
         cmocka_unit_test(test_capabilities_must_match_the_members),
+        cmocka_unit_test(test_a_required_operation_is_refused_missing),
         cmocka_unit_test(test_cpu_backend_capabilities),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
