@@ -269,11 +269,33 @@ typedef struct gpl_predict_job {
     const float *const *columns; /* num_features raw columns of num_rows */
 } gpl_predict_job;
 
+/* The layout of struct gpl_backend_ops. A backend's table carries the
+ * version it was written for and gpl_backend_new refuses any other, so a
+ * table of an older layout is never read member by member. Raise it with
+ * every change of the struct. */
+#define GPL_BACKEND_OPS_VERSION 1
+
+/* The optional operations, one bit each in a table's capabilities word.
+ * gpl_backend_new checks every bit against its members, so the core asks
+ * gpl_backend_has and never tests a member for NULL. */
+typedef enum gpl_backend_cap {
+    GPL_BACKEND_CAP_SPLIT_INTO_LEAVES = 1 << 0, /* split_into_leaves         */
+    GPL_BACKEND_CAP_WRITE_PAIRS = 1 << 1,       /* write_pairs               */
+    GPL_BACKEND_CAP_PREDICT = 1 << 2,           /* predict                   */
+    GPL_BACKEND_CAP_REFIT = 1 << 3,             /* refit_sort, refit_values  */
+    GPL_BACKEND_CAP_RANK_GROUPS = 1 << 4        /* set_groups                */
+} gpl_backend_cap;
+
+#define GPL_BACKEND_CAP_ALL 0x1fu
+
 /* Every operation returns a status and sets the last error on failure; a
- * failure names the operation (and kernel) concerned. Optional members may
- * be NULL: the driver then does without them. */
+ * failure names the operation (and kernel) concerned. The required
+ * operations come first; the optional ones, last, are each set exactly
+ * when the table's capabilities word has their bit. */
 struct gpl_backend_ops {
+    int version;           /* GPL_BACKEND_OPS_VERSION                      */
     const char *name;
+    unsigned capabilities; /* gpl_backend_cap bits of the optional members */
     void (*destroy)(gpl_backend *be);
 
     /* Takes the binned matrix (the backend may copy it to the device) and
@@ -310,12 +332,6 @@ struct gpl_backend_ops {
     gpulayer_status (*partition_rows)(gpl_backend *be,
                                       const gpl_split_apply *splits,
                                       int32_t count, int64_t *child_rows);
-    /* Optional (NULL: the driver calls partition_rows): the splits'
-     * children are leaves. Only update_margins reads their rows afterwards,
-     * so a backend may record the splits instead of moving rows; no child
-     * counts come back. */
-    gpulayer_status (*split_into_leaves)(gpl_backend *be, const gpl_split_apply *splits,
-                                         int32_t count);
     /* margins[row][output] += leaf_value[node of row], for every row.
      * leaf_value has max_nodes entries (already scaled by eta). */
     gpulayer_status (*update_margins)(gpl_backend *be, int32_t output,
@@ -327,25 +343,39 @@ struct gpl_backend_ops {
     gpulayer_status (*read_histogram)(gpl_backend *be, int32_t node,
                                       gpl_grad_pair *out);
     void (*memory)(gpl_backend *be, gpl_memory_report *out);
-    /* Optional, for data-parallel training (src/distributed/): overwrites backend
-     * state with pairs the host summed or quantized over every rank, so
-     * that each rank goes on from the same global numbers. node >= 0: that
-     * node's histogram (feature_offset[F] pairs; the node need not have
+
+    /* ------------------------------------------------ optional operations
+     * Each is set exactly when its GPL_BACKEND_CAP_* bit is; the core asks
+     * gpl_backend_has before calling one. */
+
+    /* GPL_BACKEND_CAP_SPLIT_INTO_LEAVES (without it the driver calls
+     * partition_rows): the splits' children are leaves. Only
+     * update_margins reads their rows afterwards, so a backend may record
+     * the splits instead of moving rows; no child counts come back. */
+    gpulayer_status (*split_into_leaves)(gpl_backend *be, const gpl_split_apply *splits,
+                                         int32_t count);
+    /* GPL_BACKEND_CAP_WRITE_PAIRS, for data-parallel training
+     * (src/distributed/) and custom objectives: overwrites backend state
+     * with pairs the host made (summed or quantized over every rank, so
+     * that each rank goes on from the same global numbers; or quantized
+     * from a callback's gradients). node >= 0: that node's histogram (feature_offset[F] pairs; the node need not have
      * one yet). node == GPL_ROW_GRADIENTS: the quantized gradient pair of
      * every row (num_rows pairs), replacing compute_gradients' output. */
     gpulayer_status (*write_pairs)(gpl_backend *be, int32_t node,
                                    const gpl_grad_pair *in);
-    /* Optional: batch prediction on the device, independent of upload and
-     * of every training operation (a backend created only to predict).
+    /* GPL_BACKEND_CAP_PREDICT: batch prediction on the device,
+     * independent of upload and of every training operation (a backend
+     * created only to predict).
      * Bins the raw columns with the cuts and walks every tree for every
      * row, both on the device, and writes margins (num_rows x num_outputs,
      * row-major) bit for bit as the CPU does (see gpl_predict_job). The
      * transform to probabilities stays with the caller. */
     gpulayer_status (*predict)(gpl_backend *be, const gpl_predict_job *job,
                                float *margins);
-    /* Optional, for the leaf refit of absolute and quantile error without
-     * weights (src/core/leaf_refit.c; without these it uses the host's
-     * copy of the rows and the backend's margins). refit_sort takes the
+    /* GPL_BACKEND_CAP_REFIT (both members), for the leaf refit of
+     * absolute and quantile error without weights (src/core/leaf_refit.c;
+     * without these it uses the host's copy of the rows and the backend's
+     * margins). refit_sort takes the
      * rows gpl_row_sampled keeps for req (its round, seed, subsample and
      * output), each with its residual label - margin[output] (one float
      * subtraction; -0 counts as +0) and its leaf of the tree (nodes as
@@ -359,9 +389,9 @@ struct gpl_backend_ops {
                                   int32_t num_nodes, int64_t *leaf_rows);
     gpulayer_status (*refit_values)(gpl_backend *be, const int64_t *positions,
                                     int32_t count, float *values);
-    /* Optional, for the ranking objectives: takes the query groups of the
-     * uploaded rows (called once after upload; the backend copies what it
-     * needs). Without it the driver refuses the ranking objectives on the
+    /* GPL_BACKEND_CAP_RANK_GROUPS, for the ranking objectives: takes the
+     * query groups of the uploaded rows (called once after upload; the
+     * backend copies what it needs). Without it the driver refuses the ranking objectives on the
      * backend. compute_gradients of a ranking kind then follows
      * rank_math.h: each query's rows ordered by margin on the device, its
      * pairs' lambdas summed per row in fixed point (order-free, so every
@@ -377,14 +407,23 @@ struct gpl_backend {
     gpl_backend_config config;
 };
 
+/* Non-zero when the backend has every optional operation of cap (an OR of
+ * GPL_BACKEND_CAP_* bits). */
+static inline int gpl_backend_has(const gpl_backend *be, unsigned cap)
+{
+    return (be->ops->capabilities & cap) == cap;
+}
+
 /* Creates a backend by accelerator name ("cpu", "cuda", ...). */
 gpulayer_status gpl_backend_create(const char *accelerator,
                                    const gpl_backend_config *config,
                                    gpl_backend **out);
 void gpl_backend_destroy(gpl_backend *be);
-/* The part every backend's constructor shares: checks config, allocates
- * the backend and a zeroed context of ctx_bytes (be->ctx), and sets ops
- * and config. name prefixes the messages ("cuda backend: ..."). */
+/* The part every backend's constructor shares: checks ops (its version,
+ * its required members, and that its capabilities word names exactly the
+ * optional members it sets) and config, allocates the backend and a zeroed
+ * context of ctx_bytes (be->ctx), and sets ops and config. name prefixes
+ * the messages ("cuda backend: ..."). */
 gpulayer_status gpl_backend_new(const char *name, const struct gpl_backend_ops *ops,
                                 const gpl_backend_config *config, size_t ctx_bytes,
                                 gpl_backend **out);

@@ -73,11 +73,91 @@ void gpl_backend_destroy(gpl_backend *be)
     if (be) be->ops->destroy(be);
 }
 
+/* Whether each optional member is set exactly when the table claims it:
+ * the core trusts the capabilities word and calls a member it names without
+ * a test, and never calls one the word leaves out. */
+static gpulayer_status check_capabilities(const char *name, const struct gpl_backend_ops *ops)
+{
+    const struct {
+        unsigned cap;
+        const char *member;
+        int set;
+    } optional[] = {
+        {GPL_BACKEND_CAP_SPLIT_INTO_LEAVES, "split_into_leaves", ops->split_into_leaves != NULL},
+        {GPL_BACKEND_CAP_WRITE_PAIRS, "write_pairs", ops->write_pairs != NULL},
+        {GPL_BACKEND_CAP_PREDICT, "predict", ops->predict != NULL},
+        {GPL_BACKEND_CAP_REFIT, "refit_sort", ops->refit_sort != NULL},
+        {GPL_BACKEND_CAP_REFIT, "refit_values", ops->refit_values != NULL},
+        {GPL_BACKEND_CAP_RANK_GROUPS, "set_groups", ops->set_groups != NULL},
+    };
+    if (ops->capabilities & ~GPL_BACKEND_CAP_ALL)
+        return gpl_error(GPULAYER_ERR_INTERNAL,
+                         "%s backend: capabilities 0x%x name bits this library does not know",
+                         name, ops->capabilities & ~GPL_BACKEND_CAP_ALL);
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++) {
+        const int claimed = (ops->capabilities & optional[i].cap) != 0;
+        if (claimed && !optional[i].set)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "%s backend: its capabilities claim %s, which its operation "
+                             "table does not set", name, optional[i].member);
+        if (!claimed && optional[i].set)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "%s backend: its operation table sets %s without the capability "
+                             "bit that names it", name, optional[i].member);
+    }
+    return GPULAYER_OK;
+}
+
+/* The core calls the required members without a test. */
+static gpulayer_status check_required(const char *name, const struct gpl_backend_ops *ops)
+{
+    const struct {
+        const char *member;
+        int set;
+    } required[] = {
+        {"name", ops->name != NULL},
+        {"destroy", ops->destroy != NULL},
+        {"upload", ops->upload != NULL},
+        {"set_margins", ops->set_margins != NULL},
+        {"get_margins", ops->get_margins != NULL},
+        {"compute_gradients", ops->compute_gradients != NULL},
+        {"begin_tree", ops->begin_tree != NULL},
+        {"build_histograms", ops->build_histograms != NULL},
+        {"subtract_histograms", ops->subtract_histograms != NULL},
+        {"evaluate_splits", ops->evaluate_splits != NULL},
+        {"partition_rows", ops->partition_rows != NULL},
+        {"update_margins", ops->update_margins != NULL},
+        {"release_histograms", ops->release_histograms != NULL},
+        {"read_histogram", ops->read_histogram != NULL},
+        {"memory", ops->memory != NULL},
+    };
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!required[i].set)
+            return gpl_error(GPULAYER_ERR_INTERNAL,
+                             "%s backend: its operation table lacks %s, which every backend "
+                             "must have", name, required[i].member);
+    return GPULAYER_OK;
+}
+
+/* A table of another layout, one without a required operation, or one
+ * whose capabilities misstate its optional members, is refused before
+ * anything calls it. */
+static gpulayer_status check_ops(const char *name, const struct gpl_backend_ops *ops)
+{
+    if (ops->version != GPL_BACKEND_OPS_VERSION)
+        return gpl_error(GPULAYER_ERR_INTERNAL,
+                         "%s backend: operation table version %d, but this library reads "
+                         "version %d", name, ops->version, GPL_BACKEND_OPS_VERSION);
+    GPL_CHECK(check_required(name, ops));
+    return check_capabilities(name, ops);
+}
+
 gpulayer_status gpl_backend_new(const char *name, const struct gpl_backend_ops *ops,
                                 const gpl_backend_config *config, size_t ctx_bytes,
                                 gpl_backend **out)
 {
     *out = NULL;
+    GPL_CHECK(check_ops(name, ops));
     if (config->max_nodes < 1 || config->num_outputs < 1)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "%s backend: max_nodes and num_outputs must be >= 1", name);

@@ -78,7 +78,7 @@ gpulayer_status gpl_custom_objective_start(gpl_custom_objective *c, const gpulay
 {
     memset(c, 0, sizeof *c);
     if (!b->objective_fn) return GPULAYER_OK;
-    if (!be->ops->write_pairs)
+    if (!gpl_backend_has(be, GPL_BACKEND_CAP_WRITE_PAIRS))
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "the %s backend cannot take gradients from the host, which a custom "
                          "objective needs; train on the cpu, cuda or vulkan", be->ops->name);

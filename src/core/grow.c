@@ -92,7 +92,7 @@ static gpulayer_status partition_rows(grow_state *s, const gpl_split_apply *spli
 static gpulayer_status split_into_leaves(grow_state *s, const gpl_split_apply *splits,
                                          int32_t count, int64_t *child_rows)
 {
-    if (s->be->ops->split_into_leaves)
+    if (gpl_backend_has(s->be, GPL_BACKEND_CAP_SPLIT_INTO_LEAVES))
         return s->be->ops->split_into_leaves(s->be, splits, count);
     return partition_rows(s, splits, count, child_rows);
 }

@@ -206,7 +206,7 @@ static gpulayer_status refit_on_backend(const gpl_leaf_refit_job *job, gpl_backe
 
 int gpl_leaf_refit_on_backend(const gpl_leaf_refit_job *job, const gpl_backend *be)
 {
-    return be && be->ops->refit_sort && be->ops->refit_values && !job->weight && !job->gather;
+    return be && gpl_backend_has(be, GPL_BACKEND_CAP_REFIT) && !job->weight && !job->gather;
 }
 
 gpulayer_status gpl_leaf_refit_backend(const gpl_leaf_refit_job *job, gpl_backend *be,

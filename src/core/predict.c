@@ -295,7 +295,7 @@ static gpulayer_status predict_device(const gpl_model *m, const gpl_infer_forest
     gpulayer_status st = gpl_backend_create(accelerator, &cfg, &be);
     if (st != GPULAYER_OK)
         return gpl_error_prefix(st, "prediction on device '%s'", device);
-    if (!be->ops->predict) {
+    if (!gpl_backend_has(be, GPL_BACKEND_CAP_PREDICT)) {
         gpl_backend_destroy(be);
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "prediction on device '%s': the %s backend cannot predict; "

@@ -344,7 +344,7 @@ gpl_objective_kind gpl_train_objective(const gpl_model *m)
 static gpulayer_status load_groups(gpl_backend *be, const gpl_model *m,
                                    const gpulayer_dataset *train)
 {
-    if (!be->ops->set_groups)
+    if (!gpl_backend_has(be, GPL_BACKEND_CAP_RANK_GROUPS))
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "%s: the %s backend does not compute ranking gradients (see "
                          "docs/support-matrix.md); train with device=cpu, cuda or vulkan",

@@ -126,7 +126,7 @@ gpulayer_status gpl_dist_prepare(void *user, const gpl_params *p,
 static gpulayer_status attach(gpl_dist_trainer *dt, gpl_backend *be,
                               const uint32_t *feature_offset)
 {
-    if (!be->ops->write_pairs || !be->ops->read_histogram)
+    if (!gpl_backend_has(be, GPL_BACKEND_CAP_WRITE_PAIRS))
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "the %s backend cannot train across ranks yet; use "
                          "--device cpu or cuda for distributed training", be->ops->name);

@@ -209,7 +209,7 @@ void run_write_pairs_case(const problem *p)
     gpl_backend_config cfg = {2, 0, M, p->outputs, 0};
     gpl_backend *gpu = create_or_skip(compare_accelerator, &cfg);
     gpl_backend *cpu = create_or_skip("cpu", &cfg);
-    if (!gpu->ops->write_pairs) fail_msg("%s backend has no write_pairs", compare_accelerator);
+    if (!gpl_backend_has(gpu, GPL_BACKEND_CAP_WRITE_PAIRS)) fail_msg("%s backend has no write_pairs", compare_accelerator);
     OK(cpu->ops->upload(cpu, &d.m, d.label, d.weight));
     OK(gpu->ops->upload(gpu, &d.m, d.label, d.weight));
     OK(cpu->ops->set_margins(cpu, d.margins));

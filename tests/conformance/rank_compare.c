@@ -161,7 +161,7 @@ static void run_one(const rank_layout *l, const rank_setting *s)
     gpl_backend_config cfg = {2, 0, 3, 1, 0}, one = {1, 0, 3, 1, 0};
     gpl_backend *gpu = create_or_skip(compare_accelerator, &one);
     gpl_backend *cpu = create_or_skip("cpu", &cfg);
-    if (!gpu->ops->set_groups)
+    if (!gpl_backend_has(gpu, GPL_BACKEND_CAP_RANK_GROUPS))
         fail_msg("the %s backend has no set_groups", compare_accelerator);
     OK(cpu->ops->upload(cpu, &d.m, d.label, d.weight));
     OK(gpu->ops->upload(gpu, &d.m, d.label, d.weight));

@@ -184,6 +184,7 @@ static gpl_tree grow_one(fixture *fx, gpl_grow_policy policy, int32_t max_depth,
     watch.ops.evaluate_splits = w_evaluate;
     watch.ops.partition_rows = w_partition;
     watch.ops.split_into_leaves = w_leaves;
+    watch.ops.capabilities |= GPL_BACKEND_CAP_SPLIT_INTO_LEAVES;
     watch.ops.release_histograms = w_release;
     watch.num_calls = 0;
     watch.max_nodes = M;

@@ -193,7 +193,8 @@ static void test_backend_refit_matches_the_host_refit(void **state)
     op.num_quantiles = 2;
     op.quantile_alpha[0] = 0.13;
     op.quantile_alpha[1] = 0.999;
-    static const struct gpl_backend_ops ops = {.refit_sort = fake_sort,
+    static const struct gpl_backend_ops ops = {.capabilities = GPL_BACKEND_CAP_REFIT,
+                                               .refit_sort = fake_sort,
                                                .refit_values = fake_values};
     gpl_backend be = {&ops, NULL, {0}};
     for (int trial = 0; trial < 4; trial++) {

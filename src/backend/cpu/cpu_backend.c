@@ -51,6 +51,7 @@ static void cpu_memory(gpl_backend *be, gpl_memory_report *out)
 }
 
 static const struct gpl_backend_ops cpu_ops = {
+    .version = GPL_BACKEND_OPS_VERSION,
     .name = "cpu",
     .destroy = cpu_destroy,
     .upload = cpu_upload,
@@ -66,6 +67,9 @@ static const struct gpl_backend_ops cpu_ops = {
     .release_histograms = cpu_release_histograms,
     .read_histogram = cpu_read_histogram,
     .memory = cpu_memory,
+    /* Optional: the CPU moves the rows of every split and predicts on the
+     * host (src/core/predict.c), and the leaf refit reads its rows there. */
+    .capabilities = GPL_BACKEND_CAP_WRITE_PAIRS | GPL_BACKEND_CAP_RANK_GROUPS,
     .write_pairs = gpl_cpu_write_pairs,
     .set_groups = cpu_set_groups,
 };

@@ -39,6 +39,7 @@ static void cuda_memory(gpl_backend *be, gpl_memory_report *out)
 }
 
 static const struct gpl_backend_ops cuda_ops = {
+    .version = GPL_BACKEND_OPS_VERSION,
     .name = "cuda",
     .destroy = cuda_destroy,
     .upload = cuda_upload,
@@ -50,11 +51,15 @@ static const struct gpl_backend_ops cuda_ops = {
     .subtract_histograms = cuda_subtract_histograms,
     .evaluate_splits = cuda_evaluate_splits,
     .partition_rows = cuda_partition_rows,
-    .split_into_leaves = cuda_split_into_leaves,
     .update_margins = cuda_update_margins,
     .release_histograms = cuda_release_histograms,
     .read_histogram = cuda_read_histogram,
     .memory = cuda_memory,
+    /* Optional: every one. */
+    .capabilities = GPL_BACKEND_CAP_SPLIT_INTO_LEAVES | GPL_BACKEND_CAP_WRITE_PAIRS |
+                    GPL_BACKEND_CAP_PREDICT | GPL_BACKEND_CAP_REFIT |
+                    GPL_BACKEND_CAP_RANK_GROUPS,
+    .split_into_leaves = cuda_split_into_leaves,
     .write_pairs = cuda_write_pairs,
     .predict = cuda_predict,
     .refit_sort = cuda_refit_sort,

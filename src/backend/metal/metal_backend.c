@@ -54,6 +54,7 @@ static void mtl_memory(gpl_backend *be, gpl_memory_report *out)
 }
 
 static const struct gpl_backend_ops mtl_ops = {
+    .version = GPL_BACKEND_OPS_VERSION,
     .name = "mps",
     .destroy = mtl_destroy,
     .upload = mtl_upload,
@@ -69,6 +70,9 @@ static const struct gpl_backend_ops mtl_ops = {
     .release_histograms = mtl_release_histograms,
     .read_histogram = mtl_read_histogram,
     .memory = mtl_memory,
+    /* Optional: only the host's pairs; no device prediction, leaf refit or
+     * ranking gradients yet, and every split's rows are moved. */
+    .capabilities = GPL_BACKEND_CAP_WRITE_PAIRS,
     .write_pairs = mtl_write_pairs,
 };
 

@@ -49,6 +49,7 @@ static void vk_memory(gpl_backend *be, gpl_memory_report *out)
 }
 
 static const struct gpl_backend_ops vk_ops = {
+    .version = GPL_BACKEND_OPS_VERSION,
     .name = "vulkan",
     .destroy = vk_destroy,
     .upload = vk_upload,
@@ -60,11 +61,14 @@ static const struct gpl_backend_ops vk_ops = {
     .subtract_histograms = vk_subtract_histograms,
     .evaluate_splits = vk_evaluate_splits,
     .partition_rows = vk_partition_rows,
-    .split_into_leaves = vk_split_into_leaves,
     .update_margins = vk_update_margins,
     .release_histograms = vk_release_histograms,
     .read_histogram = vk_read_histogram,
     .memory = vk_memory,
+    /* Optional: all but the leaf refit, which reads the rows on the host. */
+    .capabilities = GPL_BACKEND_CAP_SPLIT_INTO_LEAVES | GPL_BACKEND_CAP_WRITE_PAIRS |
+                    GPL_BACKEND_CAP_PREDICT | GPL_BACKEND_CAP_RANK_GROUPS,
+    .split_into_leaves = vk_split_into_leaves,
     .write_pairs = vk_write_pairs,
     .predict = vk_predict,
     .set_groups = vk_set_groups,
