@@ -2,7 +2,7 @@
  * backend.h -- the ComputeBackend interface: a table of operations over a
  * whole level's batch of nodes, plus an opaque context.
  *
- * The tree driver (src/core/grow.c) calls only these operations; it never
+ * The tree driver (src/core/train/grow.c) calls only these operations; it never
  * sees a CUDA, Vulkan or Metal type. The CPU backend is the reference every
  * other backend is compared with (tests/conformance/).
  *
@@ -110,7 +110,7 @@ typedef struct gpl_rank_request {
 
 /* The query groups of the training rows, fixed for a training run: what
  * the ranking gradients need besides margins and labels. The core derives
- * every table from the labels and weights once (src/core/rank_groups.c). */
+ * every table from the labels and weights once (src/core/data/rank_groups.c). */
 typedef struct gpl_rank_groups {
     int64_t num_groups;
     const int64_t *group_ptr;   /* num_groups + 1 row offsets, 0 .. num_rows   */
@@ -223,7 +223,7 @@ typedef struct gpl_backend gpl_backend;
 
 /* ------------------------------------------------------------ prediction
  *
- * Batch prediction of a saved model (src/core/predict.c builds the job).
+ * Batch prediction of a saved model (src/core/booster/predict.c builds the job).
  * Trees are flattened into 16-byte nodes; a leaf points to itself twice,
  * so walking a tree for its full depth ends on the row's leaf without a
  * test for leaves. A row goes to child[1] (right) unless its bin b of the
@@ -373,7 +373,7 @@ struct gpl_backend_ops {
     gpulayer_status (*predict)(gpl_backend *be, const gpl_predict_job *job,
                                float *margins);
     /* GPL_BACKEND_CAP_REFIT (both members), for the leaf refit of
-     * absolute and quantile error without weights (src/core/leaf_refit.c;
+     * absolute and quantile error without weights (src/core/train/leaf_refit.c;
      * without these it uses the host's copy of the rows and the backend's
      * margins). refit_sort takes the
      * rows gpl_row_sampled keeps for req (its round, seed, subsample and

@@ -172,7 +172,7 @@ static void compare_records(const pair *b, const gpl_split_record *x,
                      y[i].default_left, y[i].gain);
 }
 
-/* Grows one tree level by level with both backends, as src/core/grow.c
+/* Grows one tree level by level with both backends, as src/core/train/grow.c
  * does, comparing every result. */
 static void grow_and_compare(pair *b, const uint8_t *mask, int round)
 {

@@ -28,11 +28,11 @@ def test_tree_includes_go_down_the_layers():
 
 def test_core_including_the_command_is_reported(tmp_path):
     root = copy_tree(tmp_path)
-    model_h = root / "src" / "core" / "model.h"
+    model_h = root / "src" / "core" / "model" / "model.h"
     model_h.write_text('#include "commands.h"\n' + model_h.read_text())
     result = run(root)
     assert result.returncode == 1
-    assert "src/core/model.h:1: includes cli/commands.h (command)" in result.stdout
+    assert "src/core/model/model.h:1: includes cli/commands.h (command)" in result.stdout
 
 
 def test_backend_including_core_is_reported(tmp_path):
@@ -43,7 +43,8 @@ def test_backend_including_core_is_reported(tmp_path):
     hist.write_text("".join(lines))
     result = run(root)
     assert result.returncode == 1
-    assert "src/backend/cpu/cpu_hist.c:2: includes src/core/booster.h (core); " \
+    assert "src/backend/cpu/cpu_hist.c:2: includes src/core/booster/booster.h " \
+           "(core:booster); " \
            "backend:cpu may include only" in result.stdout
 
 
@@ -55,3 +56,15 @@ def test_the_command_including_the_ground_floor_is_reported(tmp_path):
     assert result.returncode == 1
     assert "cli/main.c:1: includes src/base/error.h (base); command may include " \
            "only public" in result.stdout
+
+
+def test_a_core_room_including_a_room_above_it_is_reported(tmp_path):
+    """The rooms go up objective, params, data, model, booster, train: the
+    model including the trainer's tree grower crosses them the wrong way."""
+    root = copy_tree(tmp_path)
+    model_c = root / "src" / "core" / "model" / "model.c"
+    model_c.write_text('#include "grow.h"\n' + model_c.read_text())
+    result = run(root)
+    assert result.returncode == 1
+    assert ("src/core/model/model.c:1: includes src/core/train/grow.h (core:train); "
+            "core:model may include only") in result.stdout

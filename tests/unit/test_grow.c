@@ -1,4 +1,4 @@
-/* test_grow.c -- the tree driver (src/core/grow.c) over the CPU backend,
+/* test_grow.c -- the tree driver (src/core/train/grow.c) over the CPU backend,
  * watched through a wrapper of its operations: the limits of each growth
  * policy, the batches each one hands to the backend, and the lifetime of
  * the histograms (nothing used after its release, nothing released twice). */
