@@ -715,6 +715,12 @@ GPULAYER_API gpulayer_status gpulayer_request_set(gpulayer_request *r,
  * and -1 on a missing or bad value (gpulayer_last_error() says why). */
 GPULAYER_API int gpulayer_request_parse_flag(gpulayer_request *r, int argc,
                                              char *const *argv, int *i);
+/* Parses a memory size as requests and --memory take it: a number with an
+ * optional unit, "512M", "8G", "1.5GiB" (B, K, M, G, T and KiB..TiB are
+ * powers of 1024), "8GB" (KB..TB: powers of 1000), "4096" (bytes). A
+ * negative, non-finite or too large size, or an unknown unit, is
+ * GPULAYER_ERR_INVALID_ARGUMENT, with gpulayer_last_error() saying why. */
+GPULAYER_API gpulayer_status gpulayer_parse_bytes(const char *text, uint64_t *out);
 
 /* A placement decision: the devices a request gets on this host, or the
  * refusal, with every device considered and the reason for each. */

@@ -333,6 +333,7 @@ _PROTOTYPES = {
     "gpulayer_request_free": (None, [_handle]),
     "gpulayer_request_parse": (_status, [_handle, c_char_p]),
     "gpulayer_request_set": (_status, [_handle, c_char_p, c_char_p]),
+    "gpulayer_parse_bytes": (_status, [c_char_p, POINTER(c_uint64)]),
     "gpulayer_placement_create": (_status, [_handle, c_int, _out_handle]),
     "gpulayer_placement_free": (None, [_handle]),
     "gpulayer_placement_placed": (c_int, [_handle]),
