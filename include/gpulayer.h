@@ -340,6 +340,13 @@ GPULAYER_API gpulayer_status gpulayer_booster_set_eval_callback(
 GPULAYER_API gpulayer_status gpulayer_booster_set_best_round(gpulayer_booster *b,
                                                              int32_t round);
 
+/* Whether early stopping looks for the largest value of the metric named:
+ * 1 for the library's auc, aucpr, ndcg, map and pre (with their @k and '-'
+ * forms), 0 for its other metrics; for other names, the caller's own
+ * metrics, XGBoost's rule: 1 for those that start with auc, map, ndcg or
+ * pre. */
+GPULAYER_API int gpulayer_metric_maximize(const char *name);
+
 /* ----------------------------------------------------- distributed training */
 
 /* Data-parallel training over MPI: every process of the job (a rank) holds

@@ -39,14 +39,11 @@ RoundCallback = Callable[[int, Sequence[EvalResult]], Any]
 Objective = Callable[[np.ndarray, Dataset], tuple]
 Metric = Callable[[np.ndarray, Dataset], Any]
 
-# Metrics where higher is better, by name prefix (XGBoost's rule for
-# early stopping when maximize is not given; mape, lower being better, is
-# its exception to the prefix map).
-_MAXIMIZE_PREFIXES = ("auc", "aucpr", "map", "ndcg", "pre")
-
-
 def _is_maximize(metric_name: str) -> bool:
-    return metric_name != "mape" and metric_name.startswith(_MAXIMIZE_PREFIXES)
+    """Whether early stopping looks for the metric's largest value: the C
+    library's rule (its own metrics know their direction; other names
+    follow XGBoost's rule by name)."""
+    return bool(_lib.get().gpulayer_metric_maximize(_lib.encode(metric_name)))
 
 
 def _predictions(values, rows: int, outputs: int) -> np.ndarray:

@@ -6,6 +6,7 @@ here; and the package's sources are checked for such a copy."""
 import importlib
 import inspect
 
+import numpy as np
 import pytest
 
 import gpulayer
@@ -53,3 +54,54 @@ def test_byte_units():
 def test_no_byte_unit_table_in_python():
     source = inspect.getsource(devices).lower()
     assert '"kib"' not in source and "2**30" not in source
+
+
+# ------------------------------------------------- which metrics maximise
+
+training = importlib.import_module("gpulayer.training")
+plotting = importlib.import_module("gpulayer.plotting")
+
+LIBRARY_METRICS = ["auc", "aucpr", "ndcg", "ndcg@20", "ndcg@30-", "ndcg-", "map", "map@4",
+                   "map-", "pre", "pre@5", "pre@5-", "error", "error@0.7", "logloss",
+                   "rmse", "rmsle", "mae", "poisson-nloglik"]
+
+
+@pytest.fixture(scope="module")
+def binary_data():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(400, 4)).astype(np.float32)
+    y = (X[:, 0] + 0.7 * X[:, 1] + rng.normal(size=400) > 0).astype(np.float32)
+    return gpulayer.Dataset(X[:250], label=y[:250]), gpulayer.Dataset(X[250:], label=y[250:])
+
+
+@pytest.mark.parametrize("metric", LIBRARY_METRICS)
+def test_direction_is_the_one_training_uses(binary_data, metric):
+    """The C training loop's best round (its own direction per metric) is
+    where the Python rule puts the best value."""
+    train, valid = binary_data
+    history = {}
+    bst = gpulayer.train({"objective": "binary:logistic", "eval_metric": metric,
+                          "max_depth": 2, "eta": 0.3, "nthread": 1}, train, 12,
+                         evals=[(valid, "v")], early_stopping_rounds=100,
+                         evals_result=history)
+    values = np.array(history["v"][metric])
+    assert not np.isnan(values).any() and len(set(values)) > 1
+    best = np.argmax(values) if training._is_maximize(metric) else np.argmin(values)
+    assert bst.best_iteration == best
+
+
+@pytest.mark.parametrize("name,maximize", [
+    # A caller's own metric names: XGBoost's rule by the start of the name.
+    ("auc_weighted", True), ("aucpr-mine", True), ("precision", True), ("ndcg_at_3", True),
+    ("mapk", True), ("mape", False), ("mape@1", False), ("my_auc", False), ("f1", False),
+    ("AUC", False), ("", False), ("rmse", False), ("error@0.1", False),
+    ("tweedie-nloglik@1.5", False), ("quantile@0.9", False), ("ndcg@3-", True),
+])
+def test_direction_of_names(name, maximize):
+    assert training._is_maximize(name) is maximize
+
+
+def test_no_direction_table_in_python():
+    for module in (training, plotting):
+        source = inspect.getsource(module)
+        assert '"pre"' not in source and '"mape"' not in source, module.__name__
