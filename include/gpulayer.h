@@ -347,6 +347,17 @@ GPULAYER_API gpulayer_status gpulayer_booster_set_best_round(gpulayer_booster *b
  * pre. */
 GPULAYER_API int gpulayer_metric_maximize(const char *name);
 
+/* Early stopping's decision after a round, as training makes it on the
+ * last metric of the last evaluation set, for a caller that watches a
+ * metric of its own. The round's score becomes the best when it is the
+ * first (*best_round is -1 before the first round) or better than
+ * *best_score: larger when maximize, else smaller; a tie keeps the earlier
+ * round, and NaN is never better. Returns 1 when training should stop:
+ * rounds > 0 and round is rounds rounds past the best one. */
+GPULAYER_API int gpulayer_early_stopping_update(int32_t rounds, int maximize,
+                                                int32_t round, double score,
+                                                int32_t *best_round, double *best_score);
+
 /* ----------------------------------------------------- distributed training */
 
 /* Data-parallel training over MPI: every process of the job (a rank) holds

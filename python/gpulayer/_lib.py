@@ -241,6 +241,8 @@ _PROTOTYPES = {
     "gpulayer_booster_set_eval_callback": (_status, [_handle, EVAL_CALLBACK, c_void_p]),
     "gpulayer_booster_set_best_round": (_status, [_handle, c_int32]),
     "gpulayer_metric_maximize": (c_int, [c_char_p]),
+    "gpulayer_early_stopping_update": (
+        c_int, [c_int32, c_int, c_int32, c_double, POINTER(c_int32), POINTER(c_double)]),
     "gpulayer_booster_num_outputs": (c_int32, [_handle]),
     "gpulayer_booster_prediction_width": (c_int32, [_handle, c_int]),
     "gpulayer_booster_num_features": (c_int32, [_handle]),

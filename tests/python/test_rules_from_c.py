@@ -105,3 +105,69 @@ def test_no_direction_table_in_python():
     for module in (training, plotting):
         source = inspect.getsource(module)
         assert '"pre"' not in source and '"mape"' not in source, module.__name__
+
+
+# --------------------------------------------------------- early stopping
+
+# Chosen so that the error's best value comes back in the rounds after it.
+ES_PARAMS = {"objective": "binary:logistic", "max_depth": 2, "eta": 0.2, "nthread": 1}
+
+
+def replay(values, name):
+    """A custom metric that gives back the recorded values round by round."""
+    calls = iter(values)
+    return lambda preds, dataset: (name, next(calls))
+
+
+@pytest.mark.parametrize("metric", ["error", "auc", "logloss"])
+@pytest.mark.parametrize("maximize_given", [False, True])
+def test_early_stopping_decided_in_python_as_in_c(binary_data, metric, maximize_given):
+    """The same figures, watched once by the C training loop (a library
+    metric) and once through the Python package (a custom metric giving the
+    same values), stop at the same round with the same best round, ties
+    included."""
+    train, valid = binary_data
+    full = {}
+    gpulayer.train(dict(ES_PARAMS, eval_metric=metric), train, 60, evals=[(valid, "v")],
+                   evals_result=full)
+    values = full["v"][metric]
+    by_c = {}
+    c_bst = gpulayer.train(dict(ES_PARAMS, eval_metric=metric), train, 60,
+                           evals=[(valid, "v")], early_stopping_rounds=4, evals_result=by_c)
+    assert by_c["v"][metric] == values[:len(by_c["v"][metric])]
+    best = c_bst.best_iteration
+    if metric == "error":
+        assert values[best] in by_c["v"][metric][best + 1:]  # a tie to break
+    by_python = {}
+    maximize = training._is_maximize(metric) if maximize_given else None
+    py_bst = gpulayer.train(dict(ES_PARAMS, eval_metric=metric), train, 60,
+                            evals=[(valid, "v")], early_stopping_rounds=4,
+                            custom_metric=replay(values, metric + "_replay"),
+                            maximize=maximize, evals_result=by_python)
+    assert len(by_python["v"][metric + "_replay"]) == len(by_c["v"][metric])
+    assert py_bst.best_iteration == c_bst.best_iteration
+
+
+@pytest.mark.parametrize("values,name,maximize,best,rounds", [
+    # A tie keeps the earlier round; the stop comes 3 rounds after the best.
+    ([0.5, 0.4, 0.4, 0.4, 0.4, 0.1, 0.1], "loss", None, 1, 5),
+    ([0.5, 0.6, 0.6, 0.6, 0.6, 0.9, 0.9], "auc_mine", None, 1, 5),
+    ([0.5, 0.6, 0.6, 0.6, 0.6, 0.9, 0.9], "loss", True, 1, 5),
+    ([0.5, 0.4, 0.6, 0.7, 0.8, 0.9, 0.9], "precision@2", None, 5, 7),
+    # NaN is never better: a NaN first round stays the best.
+    ([float("nan"), 0.4, 0.3, 0.2, 0.1, 0.1, 0.1], "loss", None, 0, 4),
+    ([0.4, float("nan"), 0.5, 0.3, 0.3, 0.3, 0.3], "loss", None, 3, 7),
+])
+def test_early_stopping_on_figures_of_the_caller(binary_data, values, name, maximize,
+                                                 best, rounds):
+    train, valid = binary_data
+    history = {}
+    bst = gpulayer.train(ES_PARAMS, train, len(values), evals=[(valid, "v")],
+                         early_stopping_rounds=3, custom_metric=replay(values, name),
+                         maximize=maximize, evals_result=history)
+    assert (bst.best_iteration, len(history["v"][name])) == (best, rounds)
+
+
+def test_no_early_stopping_rule_in_python():
+    source = inspect.getsource(training._EarlyStopping)
+    assert ">=" not in source and "<" not in source.replace("<=", "")
