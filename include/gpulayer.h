@@ -116,6 +116,33 @@ typedef struct gpulayer_read_options {
 
 enum { GPULAYER_BAD_NUMBERS_ERROR = 0, GPULAYER_BAD_NUMBERS_MISSING = 1 };
 
+/* What a cell of a CSV/TSV text column holds, as the readers decide it:
+ * a missing-value marker ("", NA, N/A, NaN, nan, NAN, null, NULL, "?"), a
+ * number (optional sign, digits with an optional fraction and exponent, or
+ * inf/infinity; "1e3" is one, "0x10" and "1,5" are not), or text. */
+typedef enum gpulayer_cell_kind {
+    GPULAYER_CELL_MISSING = 0,
+    GPULAYER_CELL_NUMBER = 1,
+    GPULAYER_CELL_TEXT = 2
+} gpulayer_cell_kind;
+
+/* Reads num_cells NUL-terminated cells as the CSV/TSV readers read an
+ * unquoted field, blanks (spaces, tabs, carriage returns) around it
+ * ignored: kinds[i] receives cells[i]'s gpulayer_cell_kind and values[i]
+ * its number as a float (rounded as strtof rounds), NaN when it is not a
+ * number. A NULL cell is missing. For callers that type columns of text
+ * themselves (data frames) with the readers' rules. */
+GPULAYER_API gpulayer_status gpulayer_read_text_cells(const char *const *cells,
+                                                      int64_t num_cells, float *values,
+                                                      int32_t *kinds);
+/* The readers' rule for a column that holds some text and that
+ * numeric_columns does not name: given how many of its non-missing cells
+ * are numbers and how many are text, 1 when it is a numeric column with
+ * typos (texts > 0 and at most 5% of those cells text: the readers refuse
+ * it, or with BAD_NUMBERS_MISSING read the text as missing), 0 when it is
+ * categorical or holds no text. */
+GPULAYER_API int gpulayer_column_looks_numeric(int64_t numbers, int64_t texts);
+
 /* A dense float32 matrix; NaN marks a missing value. label and weight may be
  * NULL (weight NULL = all ones). The data are copied. */
 GPULAYER_API gpulayer_status gpulayer_dataset_from_dense(

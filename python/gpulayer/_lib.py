@@ -112,6 +112,8 @@ class ReadOptions(Structure):
 
 
 BAD_NUMBERS = {"error": 0, "missing": 1}
+# gpulayer_cell_kind: what a cell of a text column holds.
+CELL_MISSING, CELL_NUMBER, CELL_TEXT = 0, 1, 2
 
 
 class DeviceInfo(Structure):
@@ -214,6 +216,9 @@ _PROTOTYPES = {
     "gpulayer_dataset_set_qid": (_status, [_handle, POINTER(c_int64), c_int64]),
     "gpulayer_dataset_num_groups": (c_int64, [_handle]),
     "gpulayer_dataset_get_group": (_status, [_handle, POINTER(c_int64), c_int64]),
+    "gpulayer_read_text_cells": (
+        _status, [_names, c_int64, _floats, POINTER(c_int32)]),
+    "gpulayer_column_looks_numeric": (c_int, [c_int64, c_int64]),
     "gpulayer_evaluate": (
         _status,
         [_handle, c_char_p, _floats, c_int64, c_int32, POINTER(c_double)],

@@ -5,11 +5,13 @@ here; and the package's sources are checked for such a copy."""
 
 import importlib
 import inspect
+import warnings
 
 import numpy as np
 import pytest
 
 import gpulayer
+from gpulayer.errors import ParseError
 
 # The modules by name: gpulayer.devices is also a function of the package.
 devices = importlib.import_module("gpulayer.devices")
@@ -171,3 +173,85 @@ def test_early_stopping_on_figures_of_the_caller(binary_data, values, name, maxi
 def test_no_early_stopping_rule_in_python():
     source = inspect.getsource(training._EarlyStopping)
     assert ">=" not in source and "<" not in source.replace("<=", "")
+
+
+# ------------------------------------------------ typing a column of text
+
+dataset_module = importlib.import_module("gpulayer.dataset")
+
+NUMBERS = ["1", "2.5", "1e3", "-3", "+.5", "5.", "inf", "-Infinity", "1E-2", "0"]
+# Numbers once the blanks around them are trimmed, as the reader trims a
+# field (a categorical column keeps a data frame's blanks in its names).
+BLANKS = [" 7 ", "\t8", "9\r", "  -1e-3  "]
+MISSING = ["", "NA", "N/A", "nan", "NaN", "NAN", "null", "NULL", "?"]
+# Not numbers, not missing: each would be one or the other by another rule.
+TEXT = ["x", "0x10", "1,5", "1e", "e3", ".", "-", "None", "na", "Nan", "\u0661\u0662",
+        "1_000", "１", "nul", "??", "infinit", "1.2.3", "7 7"]
+
+
+def numbers(count):
+    return [NUMBERS[i % len(NUMBERS)] for i in range(count)]
+
+
+COLUMNS = {
+    # numbers, texts: at least 95% numbers looks numeric, less is categorical
+    "95.0% numbers": numbers(19) + ["x"],
+    "94.7% numbers": numbers(18) + ["x"],
+    "95.0% of 40": numbers(38) + ["x", "y"],
+    "94.9% of 39": numbers(37) + ["x", "y"],
+    "missing cells do not count": numbers(19) + ["x"] + MISSING * 3,
+    "numbers and missing": numbers(20) + MISSING,
+    "every non-number text": numbers(len(TEXT) * 19 + 1) + TEXT,
+    "one text short": numbers(len(TEXT) * 19 - 1) + TEXT,
+    "text": ["a", "b", "1", "c"] * 5,
+}
+
+
+def outcome(make, bad_numbers):
+    """How a column was read: refused, or the model trained on it (its
+    feature type, categories and trees)."""
+    try:
+        data = make(bad_numbers)
+    except ParseError as exc:
+        return "refused", "looks numeric" in str(exc)
+    bst = gpulayer.train({"max_depth": 2, "nthread": 1, "min_child_weight": 0}, data, 2)
+    return bst.feature_types[0], bst.categories(0), bst.get_dump()
+
+
+@pytest.mark.parametrize("bad_numbers", ["error", "missing"])
+@pytest.mark.parametrize("name", list(COLUMNS))
+def test_text_columns_are_typed_as_the_csv_reader_types_them(tmp_path, name, bad_numbers):
+    pd = pytest.importorskip("pandas")
+    cells = COLUMNS[name]
+    label = [float(i % 3) for i in range(len(cells))]
+    path = tmp_path / "column.csv"
+    pd.DataFrame({"x": cells, "y": label}).to_csv(path, index=False)
+    by_reader = outcome(lambda bad: gpulayer.Dataset.from_file(
+        path, label="y", bad_numbers=bad), bad_numbers)
+    frame = pd.DataFrame({"x": pd.Series(cells, dtype=object)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        by_frame = outcome(lambda bad: gpulayer.Dataset(frame, label=label,
+                                                        bad_numbers=bad), bad_numbers)
+    assert by_frame == by_reader
+
+
+@pytest.mark.parametrize("cell", NUMBERS + BLANKS + MISSING + TEXT)
+def test_cells_are_read_as_the_csv_reader_reads_them(tmp_path, cell):
+    """A column of this cell and numbers: categorical, refused (looks
+    numeric) or numeric the same way from a file and from a data frame."""
+    pd = pytest.importorskip("pandas")
+    cells = numbers(30) + [cell]
+    label = [float(i % 2) for i in range(len(cells))]
+    path = tmp_path / "cell.csv"
+    pd.DataFrame({"x": cells, "y": label}).to_csv(path, index=False)
+    by_reader = outcome(lambda bad: gpulayer.Dataset.from_file(path, label="y"), "error")
+    frame = pd.DataFrame({"x": pd.Series(cells, dtype=object)})
+    by_frame = outcome(lambda bad: gpulayer.Dataset(frame, label=label), "error")
+    assert by_frame == by_reader
+    assert by_frame[0] == ("refused" if cell in TEXT else "q")
+
+
+def test_no_number_grammar_in_python():
+    source = inspect.getsource(dataset_module)
+    assert '"NA"' not in source and "\\d" not in source and "* 20" not in source
