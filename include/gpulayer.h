@@ -589,6 +589,11 @@ GPULAYER_API gpulayer_status gpulayer_booster_dump_model(
 GPULAYER_API gpulayer_status gpulayer_booster_dump_tree(
     const gpulayer_booster *b, int32_t tree, int with_stats, int32_t max_depth,
     char **out, size_t *out_len);
+/* Feature col as the dump writes it: its name, or f<col> when it has none.
+ * For pictures that label features as the trees do. The caller frees the
+ * text with gpulayer_free_buffer. */
+GPULAYER_API gpulayer_status gpulayer_booster_feature_label(
+    const gpulayer_booster *b, int32_t col, char **out, size_t *out_len);
 
 /* Model files: versioned JSON, written atomically (temp file + rename). */
 GPULAYER_API gpulayer_status gpulayer_booster_save(const gpulayer_booster *b,

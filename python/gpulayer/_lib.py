@@ -300,6 +300,7 @@ _PROTOTYPES = {
         _status,
         [_handle, c_int32, c_int, c_int32, *_out_buffer],
     ),
+    "gpulayer_booster_feature_label": (_status, [_handle, c_int32, *_out_buffer]),
     "gpulayer_booster_save": (_status, [_handle, c_char_p]),
     "gpulayer_booster_load": (_status, [c_char_p, _out_handle]),
     "gpulayer_booster_save_to_buffer": (_status, [_handle, *_out_buffer]),

@@ -5,6 +5,7 @@ here; and the package's sources are checked for such a copy."""
 
 import importlib
 import inspect
+import re
 import warnings
 
 import numpy as np
@@ -255,3 +256,63 @@ def test_cells_are_read_as_the_csv_reader_reads_them(tmp_path, cell):
 def test_no_number_grammar_in_python():
     source = inspect.getsource(dataset_module)
     assert '"NA"' not in source and "\\d" not in source and "* 20" not in source
+
+
+# --------------------------------------------------- labels of tree pictures
+
+# Names that a parser of the dump could trip on; the second is unnamed.
+PICTURE_NAMES = ["x] yes=1,no=2", "", "back\\slash", "a,b {c}<", "gain=1,cover=2"]
+GRAPH_NODE = re.compile(r'^\t(\d+) \[label=(?:"((?:[^"\\]|\\.)*)"|(\S+))')
+
+
+@pytest.fixture(scope="module")
+def picture_model():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(600, 5)).astype(np.float32)
+    y = X @ np.array([1.0, 2.0, 1.0, 1.5, 0.5], dtype=np.float32)
+    data = gpulayer.Dataset(X, label=y, feature_names=PICTURE_NAMES)
+    return gpulayer.train({"max_depth": 3, "nthread": 1}, data, 3)
+
+
+def dump_labels(text):
+    """{node: its dump text} (the split between "[" and the last "] yes=",
+    or "leaf=v"), with the statistics after it."""
+    labels = {}
+    for line in text.strip("\n").split("\n"):
+        node, rest = line.lstrip("\t").split(":", 1)
+        if rest.startswith("leaf="):
+            parts = rest.split(",")
+        else:
+            split, tail = rest[1:].rsplit("] yes=", 1)
+            parts = [split] + [p for p in tail.split(",") if p.startswith(("gain=", "cover="))]
+        labels[int(node)] = "\\n".join(p.replace("\\", "\\\\") for p in parts)
+    return labels
+
+
+@pytest.mark.parametrize("with_stats", [False, True])
+def test_tree_labels_are_the_dump_text(picture_model, with_stats):
+    pytest.importorskip("graphviz")
+    for t, text in enumerate(picture_model.get_dump(with_stats=with_stats)):
+        graph = gpulayer.to_graphviz(picture_model, tree=t, with_stats=with_stats)
+        labels = {int(m[1]): m[2] if m[2] is not None else m[3]
+                  for m in map(GRAPH_NODE.match, graph.body) if m}
+        assert labels == dump_labels(text)
+
+
+def test_importance_labels_are_the_dump_names(picture_model):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    ax = gpulayer.plot_importance(picture_model)
+    shown = {t.get_text() for t in ax.get_yticklabels()}
+    split_names = {line.lstrip("\t").split(":[", 1)[1].rsplit("<", 1)[0]
+                   for text in picture_model.get_dump() for line in text.split("\n")
+                   if ":[" in line}
+    assert shown == split_names and "f1" in shown
+    assert {plotting._feature_label(picture_model, f) for f in range(5)} == (
+        set(PICTURE_NAMES) - {""}) | {"f1"}
+
+
+def test_no_tree_text_in_python():
+    source = inspect.getsource(plotting)
+    assert "leaf_value" not in source and 'f"f{' not in source and ":.9g" not in source
