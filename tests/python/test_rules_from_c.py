@@ -15,7 +15,10 @@ import gpulayer
 from gpulayer.errors import ParseError
 
 # The modules by name: gpulayer.devices is also a function of the package.
+dataset_module = importlib.import_module("gpulayer.dataset")
 devices = importlib.import_module("gpulayer.devices")
+plotting = importlib.import_module("gpulayer.plotting")
+training = importlib.import_module("gpulayer.training")
 
 # ------------------------------------------------------------ byte sizes
 
@@ -60,9 +63,6 @@ def test_no_byte_unit_table_in_python():
 
 
 # ------------------------------------------------- which metrics maximise
-
-training = importlib.import_module("gpulayer.training")
-plotting = importlib.import_module("gpulayer.plotting")
 
 LIBRARY_METRICS = ["auc", "aucpr", "ndcg", "ndcg@20", "ndcg@30-", "ndcg-", "map", "map@4",
                    "map-", "pre", "pre@5", "pre@5-", "error", "error@0.7", "logloss",
@@ -177,8 +177,6 @@ def test_no_early_stopping_rule_in_python():
 
 
 # ------------------------------------------------ typing a column of text
-
-dataset_module = importlib.import_module("gpulayer.dataset")
 
 NUMBERS = ["1", "2.5", "1e3", "-3", "+.5", "5.", "inf", "-Infinity", "1E-2", "0"]
 # Numbers once the blanks around them are trimmed, as the reader trims a
