@@ -116,6 +116,33 @@ typedef struct gpulayer_read_options {
 
 enum { GPULAYER_BAD_NUMBERS_ERROR = 0, GPULAYER_BAD_NUMBERS_MISSING = 1 };
 
+/* What a cell of a CSV/TSV text column holds, as the readers decide it:
+ * a missing-value marker ("", NA, N/A, NaN, nan, NAN, null, NULL, "?"), a
+ * number (optional sign, digits with an optional fraction and exponent, or
+ * inf/infinity; "1e3" is one, "0x10" and "1,5" are not), or text. */
+typedef enum gpulayer_cell_kind {
+    GPULAYER_CELL_MISSING = 0,
+    GPULAYER_CELL_NUMBER = 1,
+    GPULAYER_CELL_TEXT = 2
+} gpulayer_cell_kind;
+
+/* Reads num_cells NUL-terminated cells as the CSV/TSV readers read an
+ * unquoted field, blanks (spaces, tabs, carriage returns) around it
+ * ignored: kinds[i] receives cells[i]'s gpulayer_cell_kind and values[i]
+ * its number as a float (rounded as strtof rounds), NaN when it is not a
+ * number. A NULL cell is missing. For callers that type columns of text
+ * themselves (data frames) with the readers' rules. */
+GPULAYER_API gpulayer_status gpulayer_read_text_cells(const char *const *cells,
+                                                      int64_t num_cells, float *values,
+                                                      int32_t *kinds);
+/* The readers' rule for a column that holds some text and that
+ * numeric_columns does not name: given how many of its non-missing cells
+ * are numbers and how many are text, 1 when it is a numeric column with
+ * typos (texts > 0 and at most 5% of those cells text: the readers refuse
+ * it, or with BAD_NUMBERS_MISSING read the text as missing), 0 when it is
+ * categorical or holds no text. */
+GPULAYER_API int gpulayer_column_looks_numeric(int64_t numbers, int64_t texts);
+
 /* A dense float32 matrix; NaN marks a missing value. label and weight may be
  * NULL (weight NULL = all ones). The data are copied. */
 GPULAYER_API gpulayer_status gpulayer_dataset_from_dense(
@@ -340,6 +367,24 @@ GPULAYER_API gpulayer_status gpulayer_booster_set_eval_callback(
 GPULAYER_API gpulayer_status gpulayer_booster_set_best_round(gpulayer_booster *b,
                                                              int32_t round);
 
+/* Whether early stopping looks for the largest value of the metric named:
+ * 1 for the library's auc, aucpr, ndcg, map and pre (with their @k and '-'
+ * forms), 0 for its other metrics; for other names, the caller's own
+ * metrics, XGBoost's rule: 1 for those that start with auc, map, ndcg or
+ * pre. */
+GPULAYER_API int gpulayer_metric_maximize(const char *name);
+
+/* Early stopping's decision after a round, as training makes it on the
+ * last metric of the last evaluation set, for a caller that watches a
+ * metric of its own. The round's score becomes the best when it is the
+ * first (*best_round is -1 before the first round) or better than
+ * *best_score: larger when maximize, else smaller; a tie keeps the earlier
+ * round, and NaN is never better. Returns 1 when training should stop:
+ * rounds > 0 and round is rounds rounds past the best one. */
+GPULAYER_API int gpulayer_early_stopping_update(int32_t rounds, int maximize,
+                                                int32_t round, double score,
+                                                int32_t *best_round, double *best_score);
+
 /* ----------------------------------------------------- distributed training */
 
 /* Data-parallel training over MPI: every process of the job (a rank) holds
@@ -544,6 +589,11 @@ GPULAYER_API gpulayer_status gpulayer_booster_dump_model(
 GPULAYER_API gpulayer_status gpulayer_booster_dump_tree(
     const gpulayer_booster *b, int32_t tree, int with_stats, int32_t max_depth,
     char **out, size_t *out_len);
+/* Feature col as the dump writes it: its name, or f<col> when it has none.
+ * For pictures that label features as the trees do. The caller frees the
+ * text with gpulayer_free_buffer. */
+GPULAYER_API gpulayer_status gpulayer_booster_feature_label(
+    const gpulayer_booster *b, int32_t col, char **out, size_t *out_len);
 
 /* Model files: versioned JSON, written atomically (temp file + rename). */
 GPULAYER_API gpulayer_status gpulayer_booster_save(const gpulayer_booster *b,
@@ -715,6 +765,12 @@ GPULAYER_API gpulayer_status gpulayer_request_set(gpulayer_request *r,
  * and -1 on a missing or bad value (gpulayer_last_error() says why). */
 GPULAYER_API int gpulayer_request_parse_flag(gpulayer_request *r, int argc,
                                              char *const *argv, int *i);
+/* Parses a memory size as requests and --memory take it: a number with an
+ * optional unit, "512M", "8G", "1.5GiB" (B, K, M, G, T and KiB..TiB are
+ * powers of 1024), "8GB" (KB..TB: powers of 1000), "4096" (bytes). A
+ * negative, non-finite or too large size, or an unknown unit, is
+ * GPULAYER_ERR_INVALID_ARGUMENT, with gpulayer_last_error() saying why. */
+GPULAYER_API gpulayer_status gpulayer_parse_bytes(const char *text, uint64_t *out);
 
 /* A placement decision: the devices a request gets on this host, or the
  * refusal, with every device considered and the reason for each. */

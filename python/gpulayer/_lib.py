@@ -112,6 +112,8 @@ class ReadOptions(Structure):
 
 
 BAD_NUMBERS = {"error": 0, "missing": 1}
+# gpulayer_cell_kind: what a cell of a text column holds.
+CELL_MISSING, CELL_NUMBER, CELL_TEXT = 0, 1, 2
 
 
 class DeviceInfo(Structure):
@@ -214,6 +216,9 @@ _PROTOTYPES = {
     "gpulayer_dataset_set_qid": (_status, [_handle, POINTER(c_int64), c_int64]),
     "gpulayer_dataset_num_groups": (c_int64, [_handle]),
     "gpulayer_dataset_get_group": (_status, [_handle, POINTER(c_int64), c_int64]),
+    "gpulayer_read_text_cells": (
+        _status, [_names, c_int64, _floats, POINTER(c_int32)]),
+    "gpulayer_column_looks_numeric": (c_int, [c_int64, c_int64]),
     "gpulayer_evaluate": (
         _status,
         [_handle, c_char_p, _floats, c_int64, c_int32, POINTER(c_double)],
@@ -240,6 +245,9 @@ _PROTOTYPES = {
         _status, [_handle, OBJECTIVE_CALLBACK, c_void_p]),
     "gpulayer_booster_set_eval_callback": (_status, [_handle, EVAL_CALLBACK, c_void_p]),
     "gpulayer_booster_set_best_round": (_status, [_handle, c_int32]),
+    "gpulayer_metric_maximize": (c_int, [c_char_p]),
+    "gpulayer_early_stopping_update": (
+        c_int, [c_int32, c_int, c_int32, c_double, POINTER(c_int32), POINTER(c_double)]),
     "gpulayer_booster_num_outputs": (c_int32, [_handle]),
     "gpulayer_booster_prediction_width": (c_int32, [_handle, c_int]),
     "gpulayer_booster_num_features": (c_int32, [_handle]),
@@ -292,6 +300,7 @@ _PROTOTYPES = {
         _status,
         [_handle, c_int32, c_int, c_int32, *_out_buffer],
     ),
+    "gpulayer_booster_feature_label": (_status, [_handle, c_int32, *_out_buffer]),
     "gpulayer_booster_save": (_status, [_handle, c_char_p]),
     "gpulayer_booster_load": (_status, [c_char_p, _out_handle]),
     "gpulayer_booster_save_to_buffer": (_status, [_handle, *_out_buffer]),
@@ -333,6 +342,7 @@ _PROTOTYPES = {
     "gpulayer_request_free": (None, [_handle]),
     "gpulayer_request_parse": (_status, [_handle, c_char_p]),
     "gpulayer_request_set": (_status, [_handle, c_char_p, c_char_p]),
+    "gpulayer_parse_bytes": (_status, [c_char_p, POINTER(c_uint64)]),
     "gpulayer_placement_create": (_status, [_handle, c_int, _out_handle]),
     "gpulayer_placement_free": (None, [_handle]),
     "gpulayer_placement_placed": (c_int, [_handle]),

@@ -41,7 +41,6 @@ Accepted data:
 from __future__ import annotations
 
 import os
-import re
 import sys
 import warnings
 from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_int32, c_int64, c_void_p, cast
@@ -251,12 +250,6 @@ def _categorical_column(column):
     return _sorted_dictionary(list(names), codes)
 
 
-# The number grammar of the C readers (gpl_parse_float) and their
-# missing-value markers.
-_NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|(?i:inf|infinity))\Z")
-_MISSING_TEXT = frozenset(["", "NA", "N/A", "NaN", "nan", "NAN", "null", "NULL", "?"])
-
-
 def _check_bad_numbers(bad_numbers: str) -> None:
     if bad_numbers not in _lib.BAD_NUMBERS:
         raise ValueError(
@@ -264,44 +257,47 @@ def _check_bad_numbers(bad_numbers: str) -> None:
         )
 
 
-def _as_number(value):
-    """(kind, float) of one cell of a text column: kind is "missing",
-    "number" or "text"."""
-    if isinstance(value, (bool, np.bool_)):
-        return "text", np.nan
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        return ("missing", np.nan) if value != value else ("number", float(value))
-    if isinstance(value, str):
-        text = value.strip(" \t\r")
-        if text in _MISSING_TEXT:
-            return "missing", np.nan
-        if _NUMBER.match(text):
-            return "number", float(text)
-    return "text", np.nan
+def _cell_kinds(cells) -> tuple[np.ndarray, np.ndarray]:
+    """(kinds, float32 values) of the non-missing cells of a string/object
+    column: text as the CSV reader reads a cell (gpulayer_read_text_cells:
+    missing-value markers, numbers, text); a Python number is a number,
+    any other object (a bool, a date) text."""
+    kinds = np.full(len(cells), _lib.CELL_TEXT, dtype=np.int32)
+    values = np.full(len(cells), np.nan, dtype=np.float32)
+    at, texts = [], []
+    for i, value in enumerate(cells):
+        if isinstance(value, (bool, np.bool_)):
+            continue
+        if isinstance(value, (int, float, np.integer, np.floating)):
+            kinds[i], values[i] = _lib.CELL_NUMBER, float(value)
+        elif isinstance(value, str) and "\0" not in value:  # C would stop at a NUL
+            at.append(i)
+            texts.append(value.encode("utf-8", "surrogatepass"))
+    if texts:
+        text_kinds = np.empty(len(texts), dtype=np.int32)
+        text_values = np.empty(len(texts), dtype=np.float32)
+        _lib.call("gpulayer_read_text_cells", (c_char_p * len(texts))(*texts), len(texts),
+                  _float_pointer(text_values), text_kinds.ctypes.data_as(POINTER(c_int32)))
+        kinds[at], values[at] = text_kinds, text_values
+    return kinds, values
 
 
 def _numeric_text_column(column, name, bad_numbers: str, must_be_numeric: bool):
     """The float values of a string/object column that is numeric by the
     CSV reader's rule, or None when it is categorical (text)."""
-    missing = column.isna().to_numpy()
     cells = column.to_numpy(dtype=object)
+    present = np.flatnonzero(~column.isna().to_numpy())
+    kinds, present_values = _cell_kinds(cells[present])
     values = np.full(len(cells), np.nan, dtype=np.float32)
-    numbers = texts = 0
-    first = None
-    for i in np.flatnonzero(~missing):
-        kind, number = _as_number(cells[i])
-        if kind == "number":
-            values[i] = number
-            numbers += 1
-        elif kind == "text":
-            texts += 1
-            if first is None:
-                first = (i, cells[i])
+    values[present] = present_values
+    numbers = int(np.count_nonzero(kinds == _lib.CELL_NUMBER))
+    text_at = present[kinds == _lib.CELL_TEXT]
+    texts = len(text_at)
     if texts == 0:
         return values if numbers > 0 or must_be_numeric else None
-    if not must_be_numeric and texts * 20 > numbers + texts:
+    if not must_be_numeric and not _lib.get().gpulayer_column_looks_numeric(numbers, texts):
         return None
-    row, text = first
+    row, text = int(text_at[0]), cells[text_at[0]]
     where = f"row {row} (0-based position)"
     if bad_numbers == "missing":
         warnings.warn(

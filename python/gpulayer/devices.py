@@ -12,8 +12,7 @@ the life of the process.
 from __future__ import annotations
 
 import json
-import re
-from ctypes import byref, c_void_p
+from ctypes import byref, c_uint64, c_void_p
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -179,30 +178,17 @@ def support_matrix(format: str = "json"):
     return _report("gpulayer_support_matrix", format, tuple(_lib.RENDER_FORMATS))
 
 
-_UNITS = {
-    "": 1, "b": 1,
-    "k": 2**10, "kib": 2**10, "m": 2**20, "mib": 2**20,
-    "g": 2**30, "gib": 2**30, "t": 2**40, "tib": 2**40,
-    "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-}
-
-
 def parse_bytes(size: int | str) -> int:
     """A memory size in bytes: an int, or text such as ``"512M"``, ``"8G"``,
-    ``"1.5GiB"`` (powers of 1024) or ``"8GB"`` (powers of 1000)."""
+    ``"1.5GiB"`` (powers of 1024) or ``"8GB"`` (powers of 1000), read by
+    the C library's parser, the one ``gpulayer place --memory`` uses."""
     if isinstance(size, int):
         if size < 0:
             raise ValueError(f"memory size must be >= 0, got {size}")
         return size
-    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][0-9]+)?)\s*([A-Za-z]*)\s*",
-                         str(size))
-    unit = match.group(2).lower() if match else None
-    if unit not in _UNITS:
-        raise ValueError(
-            f"memory size {size!r} is not a number with an optional unit "
-            "(512M, 8G, 1.5GiB, 8GB)"
-        )
-    return int(float(match.group(1)) * _UNITS[unit])
+    out = c_uint64()
+    _lib.call("gpulayer_parse_bytes", _lib.encode(str(size)), byref(out))
+    return out.value
 
 
 def place(

@@ -8,12 +8,13 @@ they are imported by the functions that draw, never with the package.
 from __future__ import annotations
 
 import importlib
-import json
+import re
 from io import BytesIO
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 import numpy as np
 
+from . import _lib
 from .booster import Booster
 from .training import _is_maximize
 
@@ -44,10 +45,11 @@ def _booster(model, function: str) -> Booster:
                     f"got {type(model).__name__}")
 
 
-def _feature_label(names: Sequence[str | None] | None, f: int) -> str:
-    """The feature's name, or f<index> as the dump writes an unnamed one."""
-    name = names[f] if names is not None and f < len(names) else None
-    return name if name else f"f{f}"
+def _feature_label(model: Booster, f: int) -> str:
+    """The feature's name, or f<index> for an unnamed one, as the dump
+    writes it."""
+    return _lib.take_buffer("gpulayer_booster_feature_label", model.handle, f).decode(
+        "utf-8", "replace")
 
 
 # ------------------------------------------------------------- importance
@@ -95,8 +97,7 @@ def plot_importance(booster, *, importance_type: str = "weight",
     else:
         model = _booster(booster, "plot_importance")
         values = model.feature_importance(importance_type)
-        names = model.feature_names
-        scores = {_feature_label(names, f): float(v) for f, v in enumerate(values)}
+        scores = {_feature_label(model, f): float(v) for f, v in enumerate(values)}
     if ignore_zero:
         scores = {k: v for k, v in scores.items() if v != 0}
     if not scores:
@@ -273,59 +274,39 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\")
 
 
-def _number(value) -> str:
-    """A float32 of the model as the text dump writes it (%.9g)."""
-    return f"{float(np.float32(value)):.9g}"
+# A node line of the text dump (gpulayer_booster_dump_tree), after the
+# tabs of its depth: a split "3:[age<41.5] yes=7,no=8,missing=7" or a leaf
+# "7:leaf=0.25", with_stats adding ",gain=...,cover=..." or ",cover=...".
+# The split's text may hold any character of a name: it ends at the last
+# "] yes=".
+_DUMP_SPLIT = re.compile(
+    r"\t*(\d+):\[(.*)\] yes=(\d+),no=(\d+),missing=(\d+)(?:,gain=([^,]*),cover=(.*))?")
+_DUMP_LEAF = re.compile(r"\t*(\d+):leaf=([^,]*)(?:,cover=(.*))?")
 
 
-class _TreeText:
-    """A tree of the saved model (JSON) as the labels of its nodes, as the
-    text dump (Booster.get_dump) writes them."""
+class _DumpNode(NamedTuple):
+    node: int
+    label: str  # as dot reads it: lines joined by "\n"
+    children: tuple[int, int, int] | None  # yes, no, missing; None for a leaf
 
-    def __init__(self, model: dict, tree: dict):
-        self.tree = tree
-        self.names = model.get("feature_names")
-        self.categories = model.get("categories") or []
-        self.groups = model.get("category_groups") or []
-        self.sets = dict(zip(tree.get("categories_nodes", []), tree.get("categories", [])))
 
-    def is_leaf(self, node: int) -> bool:
-        return self.tree["left"][node] < 0
-
-    def _dictionary(self, f: int):
-        return self.categories[f] if f < len(self.categories) else None
-
-    def _goes_left(self, node: int, f: int, code: int) -> bool:
-        if node in self.sets:
-            group = self.groups[f] if f < len(self.groups) and self.groups[f] else None
-            return (group[code] if group else code) in self.sets[node]
-        return code < np.float32(self.tree["threshold"][node])
-
-    def split(self, node: int) -> str:
-        """"age<41.5", or "colour in {blue, red}" for the categories that go
-        to yes."""
-        f = self.tree["feature"][node]
-        name = _feature_label(self.names, f)
-        names = self._dictionary(f)
-        if node not in self.sets and names is None:
-            return f"{name}<{_number(self.tree['threshold'][node])}"
-        if names is None:  # a set over codes the model has no names for
-            codes = sorted(self.sets[node])
-            return f"{name} in {{{', '.join(str(c) for c in codes)}}}"
-        chosen = [n for code, n in enumerate(names) if self._goes_left(node, f, code)]
-        return f"{name} in {{{', '.join(chosen)}}}"
-
-    def label(self, node: int, with_stats: bool) -> str:
-        tree = self.tree
-        if self.is_leaf(node):
-            lines = [f"leaf={_number(tree['leaf_value'][node])}"]
-            if with_stats:
-                lines.append(f"cover={tree['cover'][node]:.9g}")
+def _dump_nodes(text: str) -> list[_DumpNode]:
+    """The nodes of one tree's text dump, in its order (depth first, yes
+    before no), each labelled with its split or leaf and any statistics."""
+    nodes = []
+    for line in text.split("\n"):  # a name may hold other line breaks
+        if not line:
+            continue
+        if m := _DUMP_SPLIT.fullmatch(line):
+            lines = [m[2]] + ([f"gain={m[6]}", f"cover={m[7]}"] if m[6] is not None else [])
+            children = (int(m[3]), int(m[4]), int(m[5]))
+        elif m := _DUMP_LEAF.fullmatch(line):
+            lines = [f"leaf={m[2]}"] + ([f"cover={m[3]}"] if m[3] is not None else [])
+            children = None
         else:
-            lines = [self.split(node)]
-            if with_stats:
-                lines += [f"gain={tree['gain'][node]:.9g}", f"cover={tree['cover'][node]:.9g}"]
-        return "\\n".join(_escape(line) for line in lines)
+            raise ValueError(f"to_graphviz: unexpected line in the tree dump: {line!r}")
+        nodes.append(_DumpNode(int(m[1]), "\\n".join(_escape(x) for x in lines), children))
+    return nodes
 
 
 _CONDITION_NODE = {"shape": "box", "style": "filled,rounded", "fillcolor": "#e8f0fa"}
@@ -343,8 +324,7 @@ def to_graphviz(booster, tree: int = 0, rankdir: str | None = None, *,
     categorical split: the categories that go to yes), with the feature's
     name where the model knows it; leaves read ``leaf=value``. Edges are
     labelled yes, no, and missing on the side missing values take. The
-    labels are those of :meth:`Booster.get_dump`, made from the saved
-    model (JSON).
+    labels and edges are read from :meth:`Booster.get_dump`.
 
     Parameters
     ----------
@@ -370,13 +350,13 @@ def to_graphviz(booster, tree: int = 0, rankdir: str | None = None, *,
     Jupyter, display it.
     """
     graphviz = _require("graphviz", "graphviz", "to_graphviz")
-    model = json.loads(_booster(booster, "to_graphviz").save_raw())
+    model = _booster(booster, "to_graphviz")
     index = tree if tree_idx is None else tree_idx
-    trees = model.get("trees", [])
-    if not isinstance(index, (int, np.integer)) or not 0 <= index < len(trees):
+    trees = int(_lib.get().gpulayer_booster_num_trees(model.handle))
+    if not isinstance(index, (int, np.integer)) or not 0 <= index < trees:
         raise ValueError(f"to_graphviz: tree {index!r} does not exist; the model has "
-                         f"{len(trees)} trees (0..{len(trees) - 1})")
-    text = _TreeText(model, trees[int(index)])
+                         f"{trees} trees (0..{trees - 1})")
+    text = model.get_dump(with_stats=with_stats)[int(index)]
 
     graph_attr = {k: str(v) for k, v in kwargs.items()}
     if rankdir is not None:
@@ -385,19 +365,15 @@ def to_graphviz(booster, tree: int = 0, rankdir: str | None = None, *,
     condition = dict(_CONDITION_NODE, **(condition_node_params or {}))
     leaf = dict(_LEAF_NODE, **(leaf_node_params or {}))
     colour = {"yes": yes_color or "#0000FF", "no": no_color or "#FF0000"}
-    nodes = [0] if trees[int(index)]["left"] else []
-    while nodes:
-        node = nodes.pop()
-        graph.node(str(node), label=text.label(node, with_stats),
-                   **(leaf if text.is_leaf(node) else condition))
-        if text.is_leaf(node):
+    for node in _dump_nodes(text):
+        graph.node(str(node.node), label=node.label,
+                   **(leaf if node.children is None else condition))
+        if node.children is None:
             continue
-        t = text.tree
-        missing = "yes" if t["default_left"][node] else "no"
-        for side, child in (("yes", t["left"][node]), ("no", t["right"][node])):
-            graph.edge(str(node), str(child), color=colour[side],
-                       label=side + (", missing" if side == missing else ""))
-        nodes += [t["right"][node], t["left"][node]]
+        yes, no, missing = node.children
+        for side, child in (("yes", yes), ("no", no)):
+            graph.edge(str(node.node), str(child), color=colour[side],
+                       label=side + (", missing" if child == missing else ""))
     return graph
 
 

@@ -8,7 +8,7 @@ import os
 
 import signal
 import threading
-from ctypes import c_void_p
+from ctypes import byref, c_double, c_int32, c_void_p
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
@@ -39,14 +39,11 @@ RoundCallback = Callable[[int, Sequence[EvalResult]], Any]
 Objective = Callable[[np.ndarray, Dataset], tuple]
 Metric = Callable[[np.ndarray, Dataset], Any]
 
-# Metrics where higher is better, by name prefix (XGBoost's rule for
-# early stopping when maximize is not given; mape, lower being better, is
-# its exception to the prefix map).
-_MAXIMIZE_PREFIXES = ("auc", "aucpr", "map", "ndcg", "pre")
-
-
 def _is_maximize(metric_name: str) -> bool:
-    return metric_name != "mape" and metric_name.startswith(_MAXIMIZE_PREFIXES)
+    """Whether early stopping looks for the metric's largest value: the C
+    library's rule (its own metrics know their direction; other names
+    follow XGBoost's rule by name)."""
+    return bool(_lib.get().gpulayer_metric_maximize(_lib.encode(metric_name)))
 
 
 def _predictions(values, rows: int, outputs: int) -> np.ndarray:
@@ -146,15 +143,20 @@ class _CustomMetric:
 
 
 class _EarlyStopping:
-    """Early stopping decided here rather than by the C library: when a
-    custom metric or maximize is given. Watches the last metric of the
-    last evaluation set, as the C library does."""
+    """Early stopping when the metric watched is not the C library's own
+    (a custom metric) or maximize is given: the round's decision is the C
+    library's (gpulayer_early_stopping_update), on the last metric of the
+    last evaluation set, as training decides it."""
 
     def __init__(self, rounds: int, maximize: bool | None):
         self.rounds = rounds
         self.maximize = maximize
-        self.best_round = -1
-        self.best_score = 0.0
+        self._best_round = c_int32(-1)
+        self._best_score = c_double(0.0)
+
+    @property
+    def best_round(self) -> int:
+        return self._best_round.value
 
     def update(self, round_index: int, results: list[EvalResult]) -> bool:
         """Records the round; True when training should stop."""
@@ -163,10 +165,9 @@ class _EarlyStopping:
         last = results[-1]
         maximize = self.maximize if self.maximize is not None else _is_maximize(
             last.metric_name)
-        better = last.value > self.best_score if maximize else last.value < self.best_score
-        if self.best_round < 0 or better:
-            self.best_round, self.best_score = round_index, last.value
-        return round_index - self.best_round >= self.rounds
+        return bool(_lib.get().gpulayer_early_stopping_update(
+            self.rounds, int(maximize), round_index, last.value,
+            byref(self._best_round), byref(self._best_score)))
 
 
 class _InterruptGuard:

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "api.h"
+#include "bytes.h"
 #include "discovery.h"
 #include "error.h"
 
@@ -49,6 +50,12 @@ GPULAYER_API int gpulayer_request_parse_flag(gpulayer_request *r, int argc, char
         return -1;
     }
     return gpl_request_flag(&r->r, argc, argv, i);
+}
+
+GPULAYER_API gpulayer_status gpulayer_parse_bytes(const char *text, uint64_t *out)
+{
+    if (!out) return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "gpulayer_parse_bytes: out is NULL");
+    return gpl_parse_bytes(text, out);
 }
 
 GPULAYER_API gpulayer_status gpulayer_placement_create(const gpulayer_request *r, int flags,

@@ -244,7 +244,7 @@ gpulayer_status gpl_place(const gpl_request *r, const gpl_worker *workers,
     out->request = *r;
     gpulayer_status st = gpl_job_validate(r);
     if (st != GPULAYER_OK) {
-        gpl_strlcpy(out->why, gpulayer_last_error(), sizeof out->why);
+        gpl_strlcpy(out->why, gpl_error_message(), sizeof out->why);
         return st;
     }
     place_ctx c = {r, workers, num_workers, out};

@@ -34,7 +34,7 @@ static unsigned runtimes_for(const gpl_request *r, const gpl_place_options *opt)
 static void append_notes(const gpl_request *r, const gpl_discovery *found)
 {
     char msg[4096];
-    gpl_strlcpy(msg, gpulayer_last_error(), sizeof msg);
+    gpl_strlcpy(msg, gpl_error_message(), sizeof msg);
     size_t used = strlen(msg);
     for (int i = 0; i < found->num_notes && used < sizeof msg; i++) {
         const gpl_note *n = &found->notes[i];

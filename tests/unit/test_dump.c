@@ -129,6 +129,28 @@ static void test_category_names_of_the_model(void **state)
     gpulayer_booster_free(b);
 }
 
+/* Features as the dump names them: the name, or f<index> without one. */
+static void test_feature_labels(void **state)
+{
+    (void)state;
+    gpulayer_booster *b = one_tree(0);
+    const char *expect[] = {"colour", "f1"};
+    for (int32_t f = 0; f < 2; f++) {
+        char *text = NULL;
+        size_t len = 0;
+        assert_int_equal(gpulayer_booster_feature_label(b, f, &text, &len), GPULAYER_OK);
+        assert_string_equal(text, expect[f]);
+        assert_int_equal(len, strlen(expect[f]));
+        gpulayer_free_buffer(text);
+    }
+    char *text = NULL;
+    assert_int_equal(gpulayer_booster_feature_label(b, 2, &text, NULL),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gpulayer_last_error(), "feature 2 does not exist"));
+    assert_null(text);
+    gpulayer_booster_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_ordered_codes_read_as_names),
         cmocka_unit_test(test_errors_name_the_problem),
         cmocka_unit_test(test_category_names_of_the_model),
+        cmocka_unit_test(test_feature_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,10 +51,30 @@ static void test_names(void **state)
         assert_string_equal(m.name, names[i]);
         assert_int_equal(gpl_metric_higher_is_better(m.kind),
                          m.kind == GPL_METRIC_AUC || m.kind == GPL_METRIC_AUCPR);
+        /* The exported rule by name agrees with the table. */
+        assert_int_equal(gpulayer_metric_maximize(names[i]),
+                         gpl_metric_higher_is_better(m.kind));
     }
     gpl_metric m;
     assert_int_equal(gpl_metric_parse("cox-nloglik", &m), GPULAYER_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(gpulayer_last_error(), "cox-nloglik"));
+}
+
+/* Early stopping's direction by name: the table for the library's metrics
+ * (ranking ones with @k and '-'), XGBoost's rule by prefix for others. */
+static void test_maximize_by_name(void **state)
+{
+    (void)state;
+    const char *larger[] = {"auc", "aucpr", "ndcg", "ndcg@10", "ndcg@3-", "ndcg-", "map",
+                            "map@5-", "map-", "pre", "pre@2", "auc_mine", "precision",
+                            "mapk"};
+    const char *smaller[] = {"rmse", "mape", "mape@2", "error@0.7", "quantile@0.9",
+                             "tweedie-nloglik@1.5", "my_auc", "AUC", "", "f1"};
+    for (size_t i = 0; i < sizeof larger / sizeof larger[0]; i++)
+        assert_int_equal(gpulayer_metric_maximize(larger[i]), 1);
+    for (size_t i = 0; i < sizeof smaller / sizeof smaller[0]; i++)
+        assert_int_equal(gpulayer_metric_maximize(smaller[i]), 0);
+    assert_int_equal(gpulayer_metric_maximize(NULL), 0);
 }
 
 static void test_regression(void **state)
@@ -520,6 +540,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_maximize_by_name),
         cmocka_unit_test(test_regression),
         cmocka_unit_test(test_binary),
         cmocka_unit_test(test_rmsle_and_mape),

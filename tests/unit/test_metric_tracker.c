@@ -181,6 +181,37 @@ static void test_aucpr_higher_is_better(void **state)
     gpl_model_free(m);
 }
 
+/* The decision callers with their own metric share: the first round is
+ * the best, a tie keeps the earlier round, NaN never improves, and the stop
+ * comes `rounds` rounds after the best. */
+static void test_early_stopping_update(void **state)
+{
+    (void)state;
+    static const double down[] = {0.5, 0.4, 0.4, NAN, 0.45, 0.3};
+    int32_t best = -1;
+    double score = 0.0;
+    int stops[6];
+    for (int32_t r = 0; r < 6; r++)
+        stops[r] = gpulayer_early_stopping_update(3, 0, r, down[r], &best, &score);
+    /* Best 0.4 at round 1 (round 2 ties); round 4 is 3 past it. */
+    assert_int_equal(stops[3], 0);
+    assert_int_equal(stops[4], 1);
+    assert_int_equal(best, 5);
+    assert_true(score == 0.3);
+
+    best = -1;
+    const double up[] = {NAN, 0.7, 0.7};
+    for (int32_t r = 0; r < 3; r++)
+        assert_int_equal(gpulayer_early_stopping_update(2, 1, r, up[r], &best, &score), r == 2);
+    /* A NaN first round is the best: nothing compares better than it. */
+    assert_int_equal(best, 0);
+
+    best = -1;
+    for (int32_t r = 0; r < 50; r++)
+        assert_int_equal(gpulayer_early_stopping_update(0, 1, r, -r, &best, &score), 0);
+    assert_int_equal(best, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_quantile_figures_and_early_stopping),
         cmocka_unit_test(test_quantile_needs_an_alpha_per_output),
         cmocka_unit_test(test_aucpr_higher_is_better),
+        cmocka_unit_test(test_early_stopping_update),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,6 +95,39 @@ static const char *write_gzip(const char *name, const char *text)
 
 /* ------------------------------------------------------------ CSV basics */
 
+/* The cell rule exported for data frames: the reader's missing markers and
+ * number grammar, blanks around the cell trimmed; and the 95% rule. */
+static void test_text_cells_and_numeric_share(void **state)
+{
+    (void)state;
+    const char *cells[] = {"1e3", " 7 ", "\t-2.5\r", "inf", "", "NA", "nan", "?", NULL,
+                           "x", "0x10", "1,5", "na", "1e", " ", "7 7"};
+    const int32_t expect[] = {GPULAYER_CELL_NUMBER, GPULAYER_CELL_NUMBER, GPULAYER_CELL_NUMBER,
+                              GPULAYER_CELL_NUMBER, GPULAYER_CELL_MISSING, GPULAYER_CELL_MISSING,
+                              GPULAYER_CELL_MISSING, GPULAYER_CELL_MISSING, GPULAYER_CELL_MISSING,
+                              GPULAYER_CELL_TEXT, GPULAYER_CELL_TEXT, GPULAYER_CELL_TEXT,
+                              GPULAYER_CELL_TEXT, GPULAYER_CELL_TEXT, GPULAYER_CELL_MISSING,
+                              GPULAYER_CELL_TEXT};
+    const int64_t n = (int64_t)(sizeof cells / sizeof cells[0]);
+    float values[sizeof cells / sizeof cells[0]];
+    int32_t kinds[sizeof cells / sizeof cells[0]];
+    assert_int_equal(gpulayer_read_text_cells(cells, n, values, kinds), GPULAYER_OK);
+    for (int64_t i = 0; i < n; i++) {
+        if (kinds[i] != expect[i]) fail_msg("cell %d: kind %d", (int)i, (int)kinds[i]);
+        assert_true(isnan(values[i]) == (kinds[i] != GPULAYER_CELL_NUMBER));
+    }
+    assert_true(values[0] == 1000.0f && values[1] == 7.0f && values[2] == -2.5f);
+    assert_true(isinf(values[3]));
+    assert_int_equal(gpulayer_read_text_cells(NULL, 1, values, kinds),
+                     GPULAYER_ERR_INVALID_ARGUMENT);
+
+    assert_int_equal(gpulayer_column_looks_numeric(19, 1), 1);  /* 95% numbers */
+    assert_int_equal(gpulayer_column_looks_numeric(37, 2), 0);  /* 94.9% */
+    assert_int_equal(gpulayer_column_looks_numeric(38, 2), 1);
+    assert_int_equal(gpulayer_column_looks_numeric(18, 1), 0);
+    assert_int_equal(gpulayer_column_looks_numeric(20, 0), 0);  /* no text */
+}
+
 static void test_csv_label_by_name(void **state)
 {
     (void)state;
@@ -789,6 +822,7 @@ static void test_real_fertility(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text_cells_and_numeric_share),
         cmocka_unit_test(test_csv_label_by_name),
         cmocka_unit_test(test_csv_label_default_and_index),
         cmocka_unit_test(test_csv_no_header),

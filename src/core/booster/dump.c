@@ -133,3 +133,17 @@ gpulayer_status gpulayer_booster_dump_model(const gpulayer_booster *b, int with_
     }
     return take(&sb, out, out_len);
 }
+
+gpulayer_status gpulayer_booster_feature_label(const gpulayer_booster *b, int32_t col,
+                                               char **out, size_t *out_len)
+{
+    GPL_CHECK(check_model(b, out));
+    if (col < 0 || col >= b->model->num_features)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "feature_label: feature %d does not exist; the model has %d features",
+                         (int)col, (int)b->model->num_features);
+    gpl_strbuf sb;
+    gpl_strbuf_init(&sb);
+    feature_text(&sb, b->model, col);
+    return take(&sb, out, out_len);
+}

@@ -651,10 +651,14 @@ static gpulayer_status store_cell(parser *ps, int32_t j, int64_t row)
 /* The "looks numeric" rule: a column whose non-missing cells are numbers
  * but for at most 5% of them is taken for a numeric column with typos, not
  * a categorical one. */
+int gpulayer_column_looks_numeric(int64_t numbers, int64_t texts)
+{
+    return texts > 0 && texts * 20 <= numbers + texts;
+}
+
 static int looks_numeric(const column *c)
 {
-    return !c->declared_categorical && c->texts > 0 &&
-           c->texts * 20 <= c->numbers + c->texts;
+    return !c->declared_categorical && gpulayer_column_looks_numeric(c->numbers, c->texts);
 }
 
 /* Refuses the columns that look numeric, or under BAD_NUMBERS_MISSING

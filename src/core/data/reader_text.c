@@ -365,6 +365,26 @@ int gpl_is_missing_marker(const char *s, size_t len)
     }
 }
 
+gpulayer_status gpulayer_read_text_cells(const char *const *cells, int64_t num_cells,
+                                         float *values, int32_t *kinds)
+{
+    if (num_cells < 0 || (num_cells > 0 && (!cells || !values || !kinds)))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "gpulayer_read_text_cells: cells, values and kinds are required");
+    for (int64_t i = 0; i < num_cells; i++) {
+        const char *s = cells[i] ? cells[i] : "";
+        const char *e = s + strlen(s);
+        /* The blanks the readers trim around an unquoted field. */
+        while (s < e && (*s == ' ' || *s == '\t' || *s == '\r')) s++;
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) e--;
+        values[i] = NAN;
+        if (gpl_is_missing_marker(s, (size_t)(e - s))) kinds[i] = GPULAYER_CELL_MISSING;
+        else if (gpl_parse_float(s, e, &values[i])) kinds[i] = GPULAYER_CELL_NUMBER;
+        else kinds[i] = GPULAYER_CELL_TEXT;
+    }
+    return GPULAYER_OK;
+}
+
 /* --------------------------------------------------------------- sniffing */
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }

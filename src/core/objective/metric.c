@@ -230,6 +230,27 @@ int gpl_metric_higher_is_better(gpl_metric_kind kind)
     return 0;
 }
 
+int gpulayer_metric_maximize(const char *name)
+{
+    if (!name) return 0;
+    /* The table's metrics, parameter or '-' variant aside ("ndcg@10-",
+     * "error@0.7", "map-"), know their direction. */
+    const size_t len = strcspn(name, "@");
+    for (size_t i = 0; i < NUM_METRICS; i++) {
+        const size_t n = strlen(metric_table[i].name);
+        const int minus = metric_table[i].param == PARAM_RANK && len == n + 1 &&
+                          name[n] == '-';
+        if ((len == n || minus) && !strncmp(name, metric_table[i].name, n))
+            return metric_table[i].higher_is_better;
+    }
+    /* A name of the caller's: XGBoost decides by its start ("auc_weighted",
+     * "precision"), so that early stopping on it turns the same way. */
+    static const char *const larger_better[] = {"auc", "map", "ndcg", "pre"};
+    for (size_t i = 0; i < sizeof larger_better / sizeof larger_better[0]; i++)
+        if (!strncmp(name, larger_better[i], strlen(larger_better[i]))) return 1;
+    return 0;
+}
+
 /* --------------------------------------------------------- per-row losses */
 
 typedef struct metric_input {

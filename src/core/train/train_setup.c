@@ -504,12 +504,19 @@ int gpl_eval_tracker_end_round(gpl_eval_tracker *t, int32_t round,
     /* As XGBoost: the last metric of the last evaluation set decides. */
     double score = t->results[t->num_evals * t->num_metrics - 1].value;
     int higher = gpl_metric_higher_is_better(t->metrics[t->num_metrics - 1].kind);
-    if (t->best_round < 0 || (higher ? score > t->best_score : score < t->best_score)) {
-        t->best_score = score;
-        t->best_round = round;
+    return gpulayer_early_stopping_update(t->early_stopping_rounds, higher, round, score,
+                                          &t->best_round, &t->best_score);
+}
+
+int gpulayer_early_stopping_update(int32_t rounds, int maximize, int32_t round, double score,
+                                   int32_t *best_round, double *best_score)
+{
+    if (!best_round || !best_score) return 0;
+    if (*best_round < 0 || (maximize ? score > *best_score : score < *best_score)) {
+        *best_score = score;
+        *best_round = round;
     }
-    return t->early_stopping_rounds > 0 &&
-           round - t->best_round >= t->early_stopping_rounds;
+    return rounds > 0 && round - *best_round >= rounds;
 }
 
 void gpl_eval_tracker_free(gpl_eval_tracker *t)
