@@ -16,7 +16,7 @@
 #include "metric.h"
 #include "model.h"
 #include "params.h"
-#include "train_setup.h"
+#include "train_eval.h"
 
 #define EXACT 1e-15
 

@@ -9,6 +9,7 @@
 
 #include "model.h"
 #include "params.h"
+#include "train_eval.h"
 #include "train_setup.h"
 
 static void set(gpl_params *p, const char *key, const char *value)

@@ -11,6 +11,7 @@
 #include "gpulayer.h"
 #include "model.h"
 #include "params.h"
+#include "train_eval.h"
 #include "train_setup.h"
 
 enum { N = 2000, F = 3 };

@@ -25,6 +25,7 @@
 #include "predict.h"
 #include "train_hooks.h"
 #include "train_open.h"
+#include "train_eval.h"
 #include "train_setup.h"
 
 /* Per evaluation set: its binned rows and running margins. */
