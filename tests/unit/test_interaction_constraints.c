@@ -131,6 +131,23 @@ static void test_parameter_forms_and_errors(void **state)
                          GPULAYER_ERR_INVALID_ARGUMENT);
         assert_non_null(strstr(gpulayer_last_error(), "interaction_constraints"));
     }
+    /* The whole text is the list: what follows it is named, not dropped;
+     * a bad index is shown as given. */
+    const char *rest[][2] = {{"[[0,1]],[[2,3]]", "',[[2,3]]' follows the list"},
+                             {"[[0,1]] extra", "'extra' follows the list"},
+                             {"[[0,-1]]", "set 0 holds -1, not a feature index"},
+                             {"[[2.5]]", "set 0 holds 2.5, not a feature index"},
+                             {"[[null]]", "set 0 holds a value that is no number"}};
+    for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++) {
+        assert_int_equal(gpulayer_booster_set_param(b, "interaction_constraints", rest[i][0]),
+                         GPULAYER_ERR_INVALID_ARGUMENT);
+        if (!strstr(gpulayer_last_error(), rest[i][1]))
+            fail_msg("%s: %s", rest[i][0], gpulayer_last_error());
+    }
+    assert_int_equal(gpulayer_booster_set_param(b, "interaction_constraints", " [[0]] \n"),
+                     GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_set_param(b, "interaction_constraints", "[[0, 1], [2,3,4]]"),
+                     GPULAYER_OK);
     /* A refused value leaves the previous one. */
     assert_int_equal(gpulayer_booster_get_param(b, "interaction_constraints", buf, sizeof buf),
                      GPULAYER_OK);

@@ -2,6 +2,7 @@
 #include "interaction.h"
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,21 @@
 static cJSON *parse_list(const char *text, gpulayer_status *st)
 {
     *st = GPULAYER_OK;
-    cJSON *root = cJSON_Parse(text && text[0] ? text : "[]");
+    const char *source = text && text[0] ? text : "[]", *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(source, &end, 0);
+    /* The whole text is the list: a second list or any other text after
+     * it would otherwise be dropped without a word. */
+    if (root && end) {
+        end += strspn(end, " \t\r\n");
+        if (*end) {
+            cJSON_Delete(root);
+            *st = gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                            "parameter " PARAM ": '%.200s' follows the list; give one list "
+                            "of lists such as [[0,1],[2,3,4]]",
+                            end);
+            return NULL;
+        }
+    }
     if (!root || !cJSON_IsArray(root)) {
         cJSON_Delete(root);
         *st = gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
@@ -35,10 +50,14 @@ static cJSON *parse_list(const char *text, gpulayer_status *st)
         for (const cJSON *f = set->child; f; f = f->next) {
             const double v = cJSON_IsNumber(f) ? f->valuedouble : -1.0;
             if (!(v >= 0.0 && v <= 2147483647.0 && v == (double)(int32_t)v)) {
+                char shown[64];
+                if (cJSON_IsNumber(f)) snprintf(shown, sizeof shown, "%g", f->valuedouble);
+                else if (cJSON_IsString(f)) snprintf(shown, sizeof shown, "'%.50s'", f->valuestring);
+                else snprintf(shown, sizeof shown, "a value that is no number");
                 *st = gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                                "parameter " PARAM ": set %d holds '%s', not a feature "
+                                "parameter " PARAM ": set %d holds %s, not a feature "
                                 "index (an integer >= 0)",
-                                (int)s, cJSON_IsString(f) ? f->valuestring : "a non-integer");
+                                (int)s, shown);
                 break;
             }
         }
