@@ -16,6 +16,7 @@
 #include "placement.h"
 #include "reader_text.h"
 #include "error.h"
+#include "threads.h"
 
 #define PREDICT_BLOCK_ROWS 256
 /* Rows walked through a tree together, so that their dependent loads
@@ -389,7 +390,7 @@ static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset 
                        "the CPU only; use device cpu", device);
     const int32_t num_trees = gpl_predict_num_trees(m, num_rounds);
     const int32_t width = gpl_model_prediction_width(m, margin);
-    int nt = nthread > 0 ? nthread : omp_get_max_threads();
+    int nt = gpl_threads(nthread);
 
     gpl_infer_forest forest = {0};
     if (st == GPULAYER_OK) st = gpl_infer_forest_build(m, num_trees, &forest);

@@ -12,6 +12,7 @@
 #include "categorical.h"
 #include "error.h"
 #include "predict.h"
+#include "threads.h"
 
 /* Rows a call handles on the calling thread; larger calls use nthread
  * threads, a block of BLOCK_ROWS rows at a time. */
@@ -52,7 +53,7 @@ gpulayer_status gpulayer_booster_predictor_create(const gpulayer_booster *b, int
     gpulayer_predictor *p = calloc(1, sizeof *p);
     if (!p) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for a predictor");
     p->margin = flags & GPULAYER_PREDICT_MARGIN;
-    p->nthread = b->params.nthread > 0 ? b->params.nthread : omp_get_max_threads();
+    p->nthread = gpl_threads(b->params.nthread);
     gpulayer_status st = gpl_model_copy(b->model, &p->model);
     if (st == GPULAYER_OK) {
         const gpl_model *m = p->model;

@@ -14,6 +14,7 @@
 #include "error.h"
 #include "predict.h"
 #include "shap_linear.h"
+#include "threads.h"
 
 #define SHAP_BLOCK_ROWS 64
 
@@ -446,7 +447,7 @@ static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds
     gpulayer_status st = shap_forest_build(m, gpl_predict_num_trees(m, num_rounds), &forest);
     gpl_padded_cuts *padded = st == GPULAYER_OK ? gpl_padded_cuts_all(&m->cuts) : NULL;
     if (st == GPULAYER_OK && !padded) st = GPULAYER_ERR_OUT_OF_MEMORY;
-    const int nt = nthread > 0 ? nthread : omp_get_max_threads();
+    const int nt = gpl_threads(nthread);
     if (st == GPULAYER_OK)
 #pragma omp parallel num_threads(nt)
     {

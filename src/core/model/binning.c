@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "memory_limit.h"
+#include "threads.h"
 
 typedef struct weighted_value {
     float value;
@@ -164,7 +165,7 @@ gpulayer_status gpl_bin_cuts_from_sample(const gpl_bin_sample *sample, int max_b
     /* Not an OpenMP if-clause: with it false the region still runs, on one
      * thread, and would write through the NULL cuts. */
     int failed = !all_cuts || !counts;
-    int nt = nthread > 0 ? nthread : omp_get_max_threads();
+    int nt = gpl_threads(nthread);
     if (!failed)
 #pragma omp parallel num_threads(nt)
     {
@@ -310,7 +311,7 @@ gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
         free(padded);
         return GPULAYER_ERR_OUT_OF_MEMORY;
     }
-    int nt = nthread > 0 ? nthread : omp_get_max_threads();
+    int nt = gpl_threads(nthread);
     if (ds->sparse) {
         /* Bin 0 (missing) everywhere but at the present entries. */
         const gpl_sparse_columns *s = ds->sparse;

@@ -23,6 +23,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "metric_rank.h"
+#include "threads.h"
 
 #define BLOCK_ROWS 16384
 /* Rows below which threads cost more than they save. */
@@ -372,7 +373,7 @@ static double mean_loss(const metric_input *in, int64_t n, int nthread)
     const int64_t blocks = (n + BLOCK_ROWS - 1) / BLOCK_ROWS;
     double *sums = gpl_malloc(sizeof(double) * 2 * (size_t)blocks, "metric sums");
     if (!sums) return NAN; /* gpl_metric_eval has no status to return */
-    int threads = nthread > 0 ? nthread : omp_get_max_threads();
+    int threads = gpl_threads(nthread);
     if (n < PARALLEL_ROWS) threads = 1;
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t b = 0; b < blocks; b++) {

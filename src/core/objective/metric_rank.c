@@ -27,6 +27,7 @@
 
 #include "alloc.h"
 #include "rank_math.h"
+#include "threads.h"
 
 /* Rows below which threads cost more than they save (as in metric.c). */
 #define PARALLEL_ROWS 65536
@@ -256,7 +257,7 @@ double gpl_metric_rank_eval(const gpl_metric *m, const float *pred, const float 
     if (discount && score && qweight) {
         for (int64_t i = 0; i < depth; i++) discount[i] = 1.0 / log2((double)i + 2.0);
         const rank_input in = {m, pred + m->output, label, num_outputs, discount};
-        int threads = nthread > 0 ? nthread : omp_get_max_threads();
+        int threads = gpl_threads(nthread);
         if (num_rows < PARALLEL_ROWS) threads = 1;
         if ((int64_t)threads > num_groups) threads = (int)num_groups;
         if (score_queries(&in, weight, group_ptr, num_groups, largest, threads, score,

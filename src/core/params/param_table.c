@@ -235,7 +235,8 @@ static const gpl_param_spec table[] = {
     {"seed", "random_state", "general", CUSTOM("integer"), "0", "0..2147483647", ALL,
      "seed of row and column sampling", 0, set_seed, get_seed},
     {"nthread", "n_jobs", "general", INTEGER, "0", "0..4096", ALL,
-     "CPU threads; 0: every core", MEMBER(nthread), NULL, NULL},
+     "CPU threads; 0: every core; more than the processors: as many as there are, with a "
+     "warning", MEMBER(nthread), NULL, NULL},
     {"device", "", "general", CUSTOM("text"), "auto", "auto, cpu, cuda, cuda:N, mps, vulkan",
      ALL, "where to train; auto: the best device the placement rules allow", 0, set_device,
      get_device},

@@ -27,6 +27,7 @@
 #include "train_open.h"
 #include "train_eval.h"
 #include "train_setup.h"
+#include "threads.h"
 
 /* Per evaluation set: its binned rows and running margins. */
 typedef struct eval_state {
@@ -320,7 +321,7 @@ gpulayer_status gpl_train_run(const char *caller, gpulayer_booster *b,
     t.b = b;
     t.p = &params;
     t.hooks = hooks;
-    t.nthread = b->params.nthread > 0 ? b->params.nthread : omp_get_max_threads();
+    t.nthread = gpl_threads(b->params.nthread);
     st = setup_run(&t, train, evals, eval_names, num_evals);
     if (st == GPULAYER_OK)
         st = gpl_custom_objective_start(&t.custom, b, t.be, train->num_rows,
