@@ -22,17 +22,26 @@ static void usage(FILE *out)
             "  --markdown   the page docs/parameters.md\n");
 }
 
+/* The next name of a comma-separated list at *s (its length in *len), or
+ * NULL at the end. */
+static const char *next_alias(const char **s, size_t *len)
+{
+    if (!**s) return NULL;
+    const char *alias = *s;
+    *len = strcspn(alias, ",");
+    *s += *len + (alias[*len] == ',');
+    return alias;
+}
+
 static int named(const gpulayer_param_info *info, int argc, char **argv, int first)
 {
     if (first >= argc) return 1;
     for (int i = first; i < argc; i++) {
         if (!strcmp(argv[i], info->name)) return 1;
-        size_t n = strlen(argv[i]);
-        for (const char *s = info->aliases; *s;) {
-            size_t len = strcspn(s, ",");
-            if (len == n && !strncmp(s, argv[i], n)) return 1;
-            s += len + (s[len] == ',');
-        }
+        const char *s = info->aliases, *alias;
+        size_t len;
+        while ((alias = next_alias(&s, &len)))
+            if (len == strlen(argv[i]) && !strncmp(alias, argv[i], len)) return 1;
     }
     return 0;
 }
@@ -41,7 +50,14 @@ static void print_text(const gpulayer_param_info *info, const char *group)
 {
     if (strcmp(group, info->group)) printf("%s%s:\n", *group ? "\n" : "", info->group);
     printf("  %s", info->name);
-    if (*info->aliases) printf(" (also %s)", info->aliases);
+    if (*info->aliases) {
+        const char *s = info->aliases, *alias;
+        size_t len;
+        printf(" (also ");
+        for (int k = 0; (alias = next_alias(&s, &len)); k++)
+            printf("%s%.*s", k ? ", " : "", (int)len, alias);
+        printf(")");
+    }
     printf("\n      %s\n      %s, default %s; allowed: %s\n      applies to: %s\n",
            info->doc, info->type, *info->default_value ? info->default_value : "none",
            info->range, info->applies);
@@ -57,8 +73,9 @@ static void print_markdown_head(void)
            "of Python's `params` dictionary and of the scikit-learn estimators (which\n"
            "also take the aliases: `n_estimators`, `learning_rate`, `reg_lambda`,\n"
            "`reg_alpha`, `random_state`, `n_jobs`). XGBoost's names, defaults and\n"
-           "ranges where XGBoost has the parameter; an unknown name is refused with\n"
-           "the nearest known one. `gpulayer params` prints the same list.\n");
+           "ranges where XGBoost has the parameter, and LightGBM's names as aliases\n"
+           "where they mean the same thing; an unknown name is refused with the\n"
+           "nearest known one. `gpulayer params` prints the same list.\n");
 }
 
 static void print_markdown(const gpulayer_param_info *info, const char *group)
@@ -68,12 +85,11 @@ static void print_markdown(const gpulayer_param_info *info, const char *group)
                "|---|---|---|---|---|---|\n", info->group);
     printf("| `%s`", info->name);
     if (*info->aliases) {
+        const char *s = info->aliases, *alias;
+        size_t len;
         printf(" (");
-        for (const char *s = info->aliases; *s;) {
-            size_t len = strcspn(s, ",");
-            printf("%s`%.*s`", s == info->aliases ? "" : ", ", (int)len, s);
-            s += len + (s[len] == ',');
-        }
+        for (int k = 0; (alias = next_alias(&s, &len)); k++)
+            printf("%s`%.*s`", k ? ", " : "", (int)len, alias);
         printf(")");
     }
     printf(" | %s | %s | %s | %s | %s |\n", info->type,
@@ -86,12 +102,12 @@ static cJSON *to_json(const gpulayer_param_info *info)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", info->name);
     cJSON *aliases = cJSON_AddArrayToObject(o, "aliases");
-    for (const char *s = info->aliases; *s;) {
-        size_t len = strcspn(s, ",");
-        char alias[64];
-        snprintf(alias, sizeof alias, "%.*s", (int)len, s);
-        cJSON_AddItemToArray(aliases, cJSON_CreateString(alias));
-        s += len + (s[len] == ',');
+    const char *s = info->aliases, *alias;
+    size_t len;
+    while ((alias = next_alias(&s, &len))) {
+        char text[64];
+        snprintf(text, sizeof text, "%.*s", (int)len, alias);
+        cJSON_AddItemToArray(aliases, cJSON_CreateString(text));
     }
     cJSON_AddStringToObject(o, "group", info->group);
     cJSON_AddStringToObject(o, "type", info->type);

@@ -37,6 +37,12 @@ def test_names_and_aliases_are_unique_and_documented():
             assert p[field], (p["name"], field)
     assert canonical_names()["learning_rate"] == "eta"
     assert canonical_names()["n_estimators"] == "num_round"
+    for lightgbm, ours in (("num_leaves", "max_leaves"), ("feature_fraction", "colsample_bytree"),
+                           ("lambda_l2", "lambda"), ("min_split_gain", "gamma"),
+                           ("num_iterations", "num_round"), ("num_threads", "nthread")):
+        assert canonical_names()[lightgbm] == ours
+    # LightGBM samples rows only with bagging_freq > 0: not the same meaning.
+    assert "bagging_fraction" not in canonical_names()
 
 
 @pytest.mark.parametrize("p", [p for p in TABLE
@@ -101,7 +107,7 @@ def test_the_command_lists_the_table():
     text = run("params").stdout
     assert all(f"  {p['name']}" in text for p in TABLE)
     one = run("params", "reg_lambda")
-    assert one.returncode == 0 and "lambda (also reg_lambda)" in one.stdout
+    assert one.returncode == 0 and "lambda (also reg_lambda, lambda_l2)" in one.stdout
     assert "eta" not in one.stdout
     assert run("params", "no_such").returncode == 1
 

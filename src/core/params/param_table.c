@@ -218,12 +218,13 @@ static void get_categorical(const gpl_params *p, char *buf, size_t size)
 
 /* name, aliases, group, kind and type, default, range, applies, doc,
  * member, set, get. XGBoost's names, defaults and ranges where it has the
- * parameter. */
+ * parameter; LightGBM's names as aliases where they mean the same thing
+ * (not bagging_fraction, which LightGBM applies only with bagging_freq). */
 static const gpl_param_spec table[] = {
     {"objective", "", "general", CUSTOM("text"), "reg:squarederror",
      "an objective of docs/objectives.md", ALL,
      "the loss to minimise, and the prediction's link", 0, set_objective, get_objective},
-    {"num_round", "num_boost_round,n_estimators", "general", INTEGER, "10", "0..10000000",
+    {"num_round", "num_boost_round,n_estimators,num_iterations", "general", INTEGER, "10", "0..10000000",
      ALL, "boosting rounds", MEMBER(num_round), NULL, NULL},
     {"eta", "learning_rate", "general", NUMBER, "0.3", "(0, 1e+06]", ALL,
      "step size: each tree's leaf values are scaled by it", MEMBER(eta), NULL, NULL},
@@ -232,9 +233,9 @@ static const gpl_param_spec table[] = {
      set_base_score, get_base_score},
     {"num_class", "", "general", INTEGER, "0", "0..65536", "multi:softprob, multi:softmax",
      "the number of classes (labels 0..num_class-1)", MEMBER(num_class), NULL, NULL},
-    {"seed", "random_state", "general", CUSTOM("integer"), "0", "0..2147483647", ALL,
+    {"seed", "random_state,random_seed", "general", CUSTOM("integer"), "0", "0..2147483647", ALL,
      "seed of row and column sampling", 0, set_seed, get_seed},
-    {"nthread", "n_jobs", "general", INTEGER, "0", "0..4096", ALL,
+    {"nthread", "n_jobs,num_threads", "general", INTEGER, "0", "0..4096", ALL,
      "CPU threads; 0: every core; more than the processors: as many as there are, with a "
      "warning", MEMBER(nthread), NULL, NULL},
     {"device", "", "general", CUSTOM("text"), "auto", "auto, cpu, cuda, cuda:N, mps, vulkan",
@@ -246,19 +247,19 @@ static const gpl_param_spec table[] = {
     {"max_depth", "", "tree", INTEGER, "6", "0..30", ALL,
      "the deepest level of a tree; 0: no limit (lossguide only)", MEMBER(max_depth), NULL,
      NULL},
-    {"max_leaves", "", "tree", INTEGER, "0", "0..1048576", ALL,
+    {"max_leaves", "num_leaves", "tree", INTEGER, "0", "0..1048576", ALL,
      "the most leaves a tree may have; 0: no limit", MEMBER(max_leaves), NULL, NULL},
     {"grow_policy", "", "tree", CUSTOM("text"), "depthwise", "depthwise or lossguide", ALL,
      "depthwise: level by level; lossguide: the leaf of largest gain first", 0,
      set_grow_policy, get_grow_policy},
-    {"min_child_weight", "", "tree", NUMBER, "1", "[0, inf)", ALL,
+    {"min_child_weight", "min_sum_hessian_in_leaf", "tree", NUMBER, "1", "[0, inf)", ALL,
      "the hessian sum a child needs for its split to count", MEMBER(min_child_weight), NULL,
      NULL},
-    {"lambda", "reg_lambda", "tree", NUMBER, "1", "[0, inf)", ALL,
+    {"lambda", "reg_lambda,lambda_l2", "tree", NUMBER, "1", "[0, inf)", ALL,
      "L2 regularisation of leaf values", MEMBER(lambda), NULL, NULL},
-    {"alpha", "reg_alpha", "tree", NUMBER, "0", "[0, inf)", ALL,
+    {"alpha", "reg_alpha,lambda_l1", "tree", NUMBER, "0", "[0, inf)", ALL,
      "L1 regularisation of leaf values", MEMBER(alpha), NULL, NULL},
-    {"gamma", "min_split_loss", "tree", NUMBER, "0", "[0, inf)", ALL,
+    {"gamma", "min_split_loss,min_split_gain", "tree", NUMBER, "0", "[0, inf)", ALL,
      "the loss reduction a split needs", MEMBER(gamma), NULL, NULL},
     {"max_bin", "", "tree", INTEGER, "256", "2..256", ALL,
      "histogram bins a feature, one of them kept for missing values", MEMBER(max_bin), NULL,
@@ -270,12 +271,12 @@ static const gpl_param_spec table[] = {
 
     {"subsample", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of rows each tree samples", MEMBER(subsample), NULL, NULL},
-    {"colsample_bytree", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
+    {"colsample_bytree", "feature_fraction", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of features each tree samples", MEMBER(colsample_bytree), NULL, NULL},
     {"colsample_bylevel", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of the tree's features each depth level samples", MEMBER(colsample_bylevel),
      NULL, NULL},
-    {"colsample_bynode", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
+    {"colsample_bynode", "feature_fraction_bynode", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of the level's features each node samples", MEMBER(colsample_bynode), NULL,
      NULL},
 
