@@ -61,3 +61,10 @@ int cli_write_file_atomic(const char *cmd, const char *option, const char *path,
     free(tmp);
     return rc;
 }
+
+int cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}

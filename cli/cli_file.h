@@ -13,4 +13,7 @@
 int cli_write_file_atomic(const char *cmd, const char *option, const char *path,
                           int (*emit)(FILE *out, void *user), void *user);
 
+/* Non-zero when both paths name one existing file (links followed). */
+int cli_same_file(const char *a, const char *b);
+
 #endif

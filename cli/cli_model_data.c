@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_file.h"
 #include "cli_util.h"
 
 /* The model's feature names of one kind (categorical or not), so that the
@@ -127,6 +128,16 @@ int cli_model_options_check(const char *cmd, int argc, char **argv,
         fprintf(stderr, "gpulayer %s: --model and --data are required (see --help)\n", cmd);
         return 2;
     }
+    /* Checked before any work: writing the output over an input would
+     * destroy it once read. */
+    const char *inputs[][2] = {{"--data", o->data}, {"--model", o->model},
+                               {"--base-margin", o->base_margin}};
+    for (size_t i = 0; o->output && i < sizeof inputs / sizeof inputs[0]; i++)
+        if (inputs[i][1] && cli_same_file(o->output, inputs[i][1])) {
+            fprintf(stderr, "gpulayer %s: --output %s is the %s file; write the output "
+                            "elsewhere\n", cmd, o->output, inputs[i][0]);
+            return 2;
+        }
     return cli_check_format(cmd, o->format);
 }
 

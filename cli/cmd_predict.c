@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_file.h"
 #include "cli_util.h"
 #include "commands.h"
 #include "gpulayer.h"
@@ -109,6 +110,21 @@ static void write_predictions(FILE *out, const gpulayer_booster *b, int flags,
         }
 }
 
+typedef struct predictions {
+    const gpulayer_booster *b;
+    int flags;
+    const float *pred;
+    int64_t n;
+    int32_t width;
+} predictions;
+
+static int emit_predictions(FILE *out, void *user)
+{
+    const predictions *p = user;
+    write_predictions(out, p->b, p->flags, p->pred, p->n, p->width);
+    return 0;
+}
+
 int cmd_predict(int argc, char **argv)
 {
     predict_options o;
@@ -118,7 +134,6 @@ int cmd_predict(int argc, char **argv)
     gpulayer_booster *b = NULL;
     gpulayer_dataset *ds = NULL;
     float *pred = NULL;
-    FILE *out = stdout;
     if (gpulayer_booster_load(o.m.model, &b) != GPULAYER_OK) return cli_fail("predict", NULL);
     if (o.m.nthread && gpulayer_booster_set_param(b, "nthread", o.m.nthread) != GPULAYER_OK) {
         rc = cli_fail("predict", NULL);
@@ -140,15 +155,13 @@ int cmd_predict(int argc, char **argv)
         rc = cli_fail("predict", NULL);
         goto done;
     }
-    if (o.m.output && !(out = fopen(o.m.output, "w"))) {
-        perror(o.m.output);
-        rc = 1;
-        goto done;
-    }
-    write_predictions(out, b, flags, pred, n, width);
-    if (out != stdout && fclose(out) != 0) {
-        perror(o.m.output);
-        rc = 1;
+    if (o.m.output) {
+        /* Readers of the file see the old predictions or all the new ones;
+         * a failed write leaves the old file. */
+        predictions p = {b, flags, pred, n, width};
+        rc = cli_write_file_atomic("predict", "--output", o.m.output, emit_predictions, &p);
+    } else {
+        write_predictions(stdout, b, flags, pred, n, width);
     }
 done:
     free(pred);

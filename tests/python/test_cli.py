@@ -422,3 +422,31 @@ def test_train_help_lists_every_objective_its_parameters_and_the_metrics(tmp_pat
                  "gamma-deviance", "tweedie-nloglik@rho", "quantile", "ndcg", "ndcg@k",
                  "map", "map@k", "pre", "pre@k"):
         assert name in listed, f"metric {name} is not listed"
+
+
+def test_predict_refuses_to_write_over_its_inputs(tmp_path):
+    data = write(tmp_path, "d.csv", SMALL)
+    model = str(tmp_path / "m.json")
+    run("train", "--data", data, "--label", "y", "--num-round", "2", "--quiet",
+        "--model", model, check=True)
+    before = {p: open(p, "rb").read() for p in (data, model)}
+    link = tmp_path / "link.csv"
+    link.symlink_to(data)
+    for output, named in ((data, "--data"), (model, "--model"), (str(link), "--data")):
+        for cmd in ("predict", "explain"):
+            r = run(cmd, "--model", model, "--data", data, "--label", "y", "--output", output)
+            assert r.returncode == 2 and f"is the {named} file" in r.stderr, r.stderr
+    assert {p: open(p, "rb").read() for p in (data, model)} == before
+
+
+def test_predict_replaces_its_output_whole(tmp_path):
+    data = write(tmp_path, "d.csv", SMALL)
+    model = str(tmp_path / "m.json")
+    out = tmp_path / "p.csv"
+    out.write_text("old predictions\n")
+    run("train", "--data", data, "--label", "y", "--num-round", "2", "--quiet",
+        "--model", model, check=True)
+    run("predict", "--model", model, "--data", data, "--label", "y", "--output", str(out),
+        check=True)
+    assert len(out.read_text().splitlines()) == 40
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "m.json", "p.csv"]
