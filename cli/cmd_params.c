@@ -46,18 +46,24 @@ static int named(const gpulayer_param_info *info, int argc, char **argv, int fir
     return 0;
 }
 
+/* The aliases, comma separated, each between quote marks, after lead and
+ * before ")"; nothing when there are none. */
+static void print_aliases(const gpulayer_param_info *info, const char *lead, const char *quote)
+{
+    if (!*info->aliases) return;
+    const char *s = info->aliases, *alias;
+    size_t len;
+    printf("%s", lead);
+    for (int k = 0; (alias = next_alias(&s, &len)); k++)
+        printf("%s%s%.*s%s", k ? ", " : "", quote, (int)len, alias, quote);
+    printf(")");
+}
+
 static void print_text(const gpulayer_param_info *info, const char *group)
 {
     if (strcmp(group, info->group)) printf("%s%s:\n", *group ? "\n" : "", info->group);
     printf("  %s", info->name);
-    if (*info->aliases) {
-        const char *s = info->aliases, *alias;
-        size_t len;
-        printf(" (also ");
-        for (int k = 0; (alias = next_alias(&s, &len)); k++)
-            printf("%s%.*s", k ? ", " : "", (int)len, alias);
-        printf(")");
-    }
+    print_aliases(info, " (also ", "");
     printf("\n      %s\n      %s, default %s; allowed: %s\n      applies to: %s\n",
            info->doc, info->type, *info->default_value ? info->default_value : "none",
            info->range, info->applies);
@@ -84,14 +90,7 @@ static void print_markdown(const gpulayer_param_info *info, const char *group)
         printf("\n## %s\n\n| parameter | type | default | allowed | applies to | what it does |\n"
                "|---|---|---|---|---|---|\n", info->group);
     printf("| `%s`", info->name);
-    if (*info->aliases) {
-        const char *s = info->aliases, *alias;
-        size_t len;
-        printf(" (");
-        for (int k = 0; (alias = next_alias(&s, &len)); k++)
-            printf("%s`%.*s`", k ? ", " : "", (int)len, alias);
-        printf(")");
-    }
+    print_aliases(info, " (", "`");
     printf(" | %s | %s | %s | %s | %s |\n", info->type,
            *info->default_value ? info->default_value : "none", info->range, info->applies,
            info->doc);
