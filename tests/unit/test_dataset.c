@@ -166,6 +166,16 @@ static void test_feature_names(void **state)
     const char *dup[2] = {"x", "x"};
     expect_invalid(gpulayer_dataset_set_feature_names(ds, dup, 2), "'x' is given twice");
     assert_string_equal(gpulayer_dataset_feature_name(ds, 1), "y"); /* kept */
+    /* The first column, in order, whose name came before: column 2's 'b'. */
+    gpulayer_dataset *wide = NULL;
+    const float four[4] = {1, 2, 3, 4};
+    assert_int_equal(gpulayer_dataset_from_dense(four, 1, 4, GPULAYER_ROW_MAJOR, NULL, NULL, &wide), GPULAYER_OK);
+    const char *repeats[4] = {"a", "b", "b", "a"};
+    expect_invalid(gpulayer_dataset_set_feature_names(wide, repeats, 4),
+                   "'b' is given twice (at 2)");
+    const char *blanks[4] = {"", "c", "", NULL}; /* unnamed columns may repeat */
+    assert_int_equal(gpulayer_dataset_set_feature_names(wide, blanks, 4), GPULAYER_OK);
+    gpulayer_dataset_free(wide);
     const char *partial[2] = {NULL, "b"};
     assert_int_equal(gpulayer_dataset_set_feature_names(ds, partial, 2), GPULAYER_OK);
     assert_null(gpulayer_dataset_feature_name(ds, 0));

@@ -1,17 +1,16 @@
-/* dataset.c -- the dataset object: construction from memory or files,
- * labels, weights, names and category dictionaries. */
+/* dataset.c -- the dataset object: construction from memory, labels,
+ * weights, margins, feature names and category dictionaries. Files are read
+ * by dataset_read.c; category lists of columns are set by
+ * dataset_categories.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "dataset.h"
 #include "alloc.h"
 #include "error.h"
 #include "memory_limit.h"
-#include "reader.h"
-#include "reader_text.h"
 #include "utf8.h"
 
 #define INVALID GPULAYER_ERR_INVALID_ARGUMENT
@@ -63,6 +62,15 @@ static void free_names(char **names, int32_t count)
     if (!names) return;
     for (int32_t i = 0; i < count; i++) free(names[i]);
     free(names);
+}
+
+void gpl_sparse_columns_free(gpl_sparse_columns *s)
+{
+    if (!s) return;
+    free(s->col_start);
+    free(s->rows);
+    free(s->values);
+    free(s);
 }
 
 void gpulayer_dataset_free(gpulayer_dataset *ds)
@@ -298,98 +306,74 @@ gpulayer_status gpulayer_dataset_from_dense(const float *data, int64_t num_rows,
     return GPULAYER_OK;
 }
 
-/* ------------------------------------------------------------- read file */
-
-static int ends_with(const char *s, size_t len, const char *suffix)
+gpulayer_status gpl_dataset_copy_row_info(const gpulayer_dataset *ds, gpulayer_dataset *o)
 {
-    size_t n = strlen(suffix);
-    return len >= n && strncasecmp(s + len - n, suffix, n) == 0;
-}
-
-/* The format named by the extension (after any .gz), or AUTO. */
-static gpulayer_file_format format_from_name(const char *path)
-{
-    size_t len = strlen(path);
-    if (ends_with(path, len, ".gz")) len -= 3;
-    if (ends_with(path, len, ".csv")) return GPULAYER_FORMAT_CSV;
-    if (ends_with(path, len, ".tsv") || ends_with(path, len, ".tab"))
-        return GPULAYER_FORMAT_TSV;
-    if (ends_with(path, len, ".svm") || ends_with(path, len, ".libsvm"))
-        return GPULAYER_FORMAT_LIBSVM;
-    return GPULAYER_FORMAT_AUTO;
-}
-
-gpulayer_status gpulayer_dataset_read_file(const char *path,
-                                           const gpulayer_read_options *options,
-                                           gpulayer_dataset **out)
-{
-    static const char fn[] = "gpulayer_dataset_read_file";
-    static const gpulayer_read_options defaults;
-    if (!out) return gpl_error(INVALID, "%s: out is NULL", fn);
-    *out = NULL;
-    if (!path || !path[0]) return gpl_error(INVALID, "%s: no file name given", fn);
-    const gpulayer_read_options *opts = options ? options : &defaults;
-    gpulayer_file_format format = opts->format;
-    if (format < GPULAYER_FORMAT_AUTO || format > GPULAYER_FORMAT_LIBSVM)
-        return gpl_error(INVALID, "%s: unknown file format %d", fn, (int)format);
-    if (format == GPULAYER_FORMAT_AUTO) format = format_from_name(path);
-
-    gpl_text text;
-    GPL_CHECK(gpl_text_read(path, &text));
-    /* No telling extension (.txt, .train, none): look at the first line. */
-    if (format == GPULAYER_FORMAT_AUTO) format = gpl_sniff_format(text.data, text.len);
-    gpulayer_status st;
-    if (format == GPULAYER_FORMAT_LIBSVM)
-        st = gpl_parse_libsvm(&text, path, opts, out);
-    else
-        st = gpl_parse_delimited(&text, path, format == GPULAYER_FORMAT_TSV ? '\t' : ',',
-                                 opts, out);
-    gpl_text_free(&text);
-    if (st == GPULAYER_OK && opts->group_file && opts->group_file[0]) {
-        if ((*out)->group_ptr)
-            st = gpl_error(INVALID, "%s: the query groups are given twice: by %s and by "
-                           "the group file %s; give one of them", path,
-                           format == GPULAYER_FORMAT_LIBSVM ? "its qid:N tokens"
-                                                            : "the qid column",
-                           opts->group_file);
-        else
-            st = gpl_dataset_read_group_file(*out, opts->group_file);
-        if (st != GPULAYER_OK) {
-            gpulayer_dataset_free(*out);
-            *out = NULL;
-        }
+    size_t n = sizeof(float) * (size_t)(ds->num_rows ? ds->num_rows : 1);
+    if (ds->label) {
+        if (!(o->label = gpl_malloc(n, "labels"))) return GPULAYER_ERR_OUT_OF_MEMORY;
+        memcpy(o->label, ds->label, sizeof(float) * (size_t)ds->num_rows);
     }
-    if (st == GPULAYER_OK && opts->base_margin_file && opts->base_margin_file[0]) {
-        st = gpl_dataset_read_base_margin_file(*out, opts->base_margin_file);
-        if (st != GPULAYER_OK) {
-            gpulayer_dataset_free(*out);
-            *out = NULL;
-        }
+    if (ds->weight) {
+        if (!(o->weight = gpl_malloc(n, "weights"))) return GPULAYER_ERR_OUT_OF_MEMORY;
+        memcpy(o->weight, ds->weight, sizeof(float) * (size_t)ds->num_rows);
     }
-    return st;
+    if (ds->base_margin) {
+        const size_t bytes = n * (size_t)ds->base_margin_width;
+        if (!(o->base_margin = gpl_malloc(bytes, "base margins")))
+            return GPULAYER_ERR_OUT_OF_MEMORY;
+        memcpy(o->base_margin, ds->base_margin, bytes);
+        o->base_margin_width = ds->base_margin_width;
+    }
+    if (ds->group_ptr) {
+        size_t bytes = sizeof(int64_t) * (size_t)(ds->num_groups + 1);
+        if (!(o->group_ptr = gpl_malloc(bytes, "query group offsets")))
+            return GPULAYER_ERR_OUT_OF_MEMORY;
+        memcpy(o->group_ptr, ds->group_ptr, bytes);
+        o->num_groups = ds->num_groups;
+    }
+    if (ds->source && !(o->source = gpl_strdup(ds->source))) return GPULAYER_ERR_OUT_OF_MEMORY;
+    if (ds->label_classes &&
+        !(o->label_classes = gpl_category_dict_new(
+              (const char *const *)ds->label_classes->names, ds->label_classes->count)))
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    return GPULAYER_OK;
 }
 
 /* ------------------------------------------------------- names, categories */
 
-/* Non-NULL, non-empty names must be distinct. */
+typedef struct named_index {
+    const char *name;
+    int32_t at;
+} named_index;
+
+static int by_name_then_position(const void *a, const void *b)
+{
+    const named_index *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* Non-NULL, non-empty names must be distinct; the message names the first
+ * position, in column order, whose name was already given. */
 static gpulayer_status check_distinct(const char *fn, const char *what,
                                       const char *const *names, int32_t n)
 {
-    gpl_strtab *seen = gpl_strtab_create();
-    if (!seen) return GPULAYER_ERR_OUT_OF_MEMORY;
-    gpulayer_status st = GPULAYER_OK;
-    for (int32_t i = 0; i < n && st == GPULAYER_OK; i++) {
-        if (!names[i] || !names[i][0]) continue;
-        int32_t before = gpl_strtab_count(seen);
-        int32_t id = gpl_strtab_intern(seen, names[i], strlen(names[i]));
-        if (id < 0)
-            st = GPULAYER_ERR_OUT_OF_MEMORY;
-        else if (id < before) /* not new */
-            st = gpl_error(INVALID, "%s: %s '%s' is given twice (at %d)", fn, what,
-                           names[i], (int)i);
-    }
-    gpl_strtab_free(seen);
-    return st;
+    named_index *sorted = gpl_malloc(sizeof *sorted * (size_t)(n > 0 ? n : 1), "names");
+    if (!sorted) return GPULAYER_ERR_OUT_OF_MEMORY;
+    int32_t count = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (names[i] && names[i][0]) sorted[count++] = (named_index){names[i], i};
+    qsort(sorted, (size_t)count, sizeof *sorted, by_name_then_position);
+    int32_t repeat = -1;
+    for (int32_t k = 1; k < count; k++)
+        if (strcmp(sorted[k - 1].name, sorted[k].name) == 0 &&
+            (repeat < 0 || sorted[k].at < repeat))
+            repeat = sorted[k].at;
+    free(sorted);
+    if (repeat >= 0)
+        return gpl_error(INVALID, "%s: %s '%s' is given twice (at %d)", fn, what,
+                         names[repeat], (int)repeat);
+    return GPULAYER_OK;
 }
 
 gpulayer_status gpulayer_dataset_set_feature_names(gpulayer_dataset *ds,
@@ -421,41 +405,6 @@ gpulayer_status gpulayer_dataset_set_feature_names(gpulayer_dataset *ds,
     return GPULAYER_OK;
 }
 
-/* Codes follow the sorted order of the names (see gpl_category_dict), so
- * the caller's list must already be in that order: reordering it here would
- * silently change what the caller's codes mean. */
-static gpulayer_status check_category_names(const char *fn,
-                                            const char *const *names, int32_t n)
-{
-    for (int32_t i = 0; i < n; i++) {
-        if (!names[i])
-            return gpl_error(INVALID, "%s: category name %d is NULL", fn, (int)i);
-        if (i > 0 && strcmp(names[i - 1], names[i]) >= 0)
-            return gpl_error(INVALID,
-                             "%s: category names must be distinct and in sorted "
-                             "(strcmp) order, as codes follow that order; '%s' "
-                             "(at %d) does not sort after '%s'",
-                             fn, names[i], (int)i, names[i - 1]);
-    }
-    return GPULAYER_OK;
-}
-
-/* Every present value of the column must be a code 0..n-1. */
-static gpulayer_status check_codes(const char *fn, const gpulayer_dataset *ds,
-                                   int32_t col, int32_t n)
-{
-    const float *v = ds->values + (int64_t)col * ds->num_rows;
-    for (int64_t r = 0; r < ds->num_rows; r++) {
-        if (isnan(v[r])) continue;
-        if (!(v[r] >= 0 && v[r] < (float)n && v[r] == floorf(v[r])))
-            return gpl_error(INVALID,
-                             "%s: column %d, row %lld holds %g, which is not a "
-                             "category code (0 to %d)", fn, (int)col,
-                             (long long)r, (double)v[r], (int)n - 1);
-    }
-    return GPULAYER_OK;
-}
-
 gpl_category_dict *gpl_category_dict_new(const char *const *names, int32_t n)
 {
     gpl_category_dict *dict = gpl_calloc(1, sizeof *dict, "a category list");
@@ -468,33 +417,6 @@ gpl_category_dict *gpl_category_dict_new(const char *const *names, int32_t n)
 fail:
     gpl_category_dict_free(dict);
     return NULL;
-}
-
-gpulayer_status gpulayer_dataset_set_categories(gpulayer_dataset *ds, int32_t col,
-                                                const char *const *names,
-                                                int32_t num_categories)
-{
-    static const char fn[] = "gpulayer_dataset_set_categories";
-    if (!ds) return gpl_error(INVALID, "%s: the dataset is NULL", fn);
-    if (col < 0 || col >= ds->num_cols)
-        return gpl_error(INVALID, "%s: column %d is out of range (0 to %d)", fn,
-                         (int)col, (int)ds->num_cols - 1);
-    if (num_categories < 0 || (num_categories > 0 && !names))
-        return gpl_error(INVALID, "%s: need %d names, got %s", fn,
-                         (int)num_categories, names ? "a negative count" : "NULL");
-    GPL_CHECK(check_category_names(fn, names, num_categories));
-    GPL_CHECK(gpl_dataset_make_dense(ds)); /* categorical data are held dense */
-    GPL_CHECK(check_codes(fn, ds, col, num_categories));
-    if (!ds->categories) {
-        ds->categories = gpl_calloc((size_t)ds->num_cols, sizeof *ds->categories,
-                                    "category lists");
-        if (!ds->categories) return GPULAYER_ERR_OUT_OF_MEMORY;
-    }
-    gpl_category_dict *dict = gpl_category_dict_new(names, num_categories);
-    if (!dict) return GPULAYER_ERR_OUT_OF_MEMORY;
-    gpl_category_dict_free(ds->categories[col]);
-    ds->categories[col] = dict;
-    return GPULAYER_OK;
 }
 
 /* --------------------------------------------------------------- queries */

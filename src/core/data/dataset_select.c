@@ -8,39 +8,6 @@
 #include "dataset.h"
 #include "error.h"
 
-gpulayer_status gpl_dataset_copy_row_info(const gpulayer_dataset *ds, gpulayer_dataset *o)
-{
-    size_t n = sizeof(float) * (size_t)(ds->num_rows ? ds->num_rows : 1);
-    if (ds->label) {
-        if (!(o->label = gpl_malloc(n, "labels"))) return GPULAYER_ERR_OUT_OF_MEMORY;
-        memcpy(o->label, ds->label, sizeof(float) * (size_t)ds->num_rows);
-    }
-    if (ds->weight) {
-        if (!(o->weight = gpl_malloc(n, "weights"))) return GPULAYER_ERR_OUT_OF_MEMORY;
-        memcpy(o->weight, ds->weight, sizeof(float) * (size_t)ds->num_rows);
-    }
-    if (ds->base_margin) {
-        const size_t bytes = n * (size_t)ds->base_margin_width;
-        if (!(o->base_margin = gpl_malloc(bytes, "base margins")))
-            return GPULAYER_ERR_OUT_OF_MEMORY;
-        memcpy(o->base_margin, ds->base_margin, bytes);
-        o->base_margin_width = ds->base_margin_width;
-    }
-    if (ds->group_ptr) {
-        size_t bytes = sizeof(int64_t) * (size_t)(ds->num_groups + 1);
-        if (!(o->group_ptr = gpl_malloc(bytes, "query group offsets")))
-            return GPULAYER_ERR_OUT_OF_MEMORY;
-        memcpy(o->group_ptr, ds->group_ptr, bytes);
-        o->num_groups = ds->num_groups;
-    }
-    if (ds->source && !(o->source = gpl_strdup(ds->source))) return GPULAYER_ERR_OUT_OF_MEMORY;
-    if (ds->label_classes &&
-        !(o->label_classes = gpl_category_dict_new(
-              (const char *const *)ds->label_classes->names, ds->label_classes->count)))
-        return GPULAYER_ERR_OUT_OF_MEMORY;
-    return GPULAYER_OK;
-}
-
 static gpulayer_status select_dense(const gpulayer_dataset *ds, const int32_t *cols,
                                     int32_t num_cols, gpulayer_dataset **out);
 

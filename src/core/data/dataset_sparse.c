@@ -11,15 +11,6 @@
 #include "error.h"
 #include "memory_limit.h"
 
-void gpl_sparse_columns_free(gpl_sparse_columns *s)
-{
-    if (!s) return;
-    free(s->col_start);
-    free(s->rows);
-    free(s->values);
-    free(s);
-}
-
 float gpl_dataset_value(const gpulayer_dataset *ds, int64_t row, int32_t col)
 {
     if (!ds->sparse) return ds->values[(int64_t)col * ds->num_rows + row];

@@ -523,7 +523,7 @@ static gpulayer_status read_scalars(const cJSON *doc, const char *source,
     if (!cJSON_IsString(v)) return wrong_type(source, (where){"objective", -1}, v, "a string");
     int as_class = 0;
     if (gpl_objective_parse(v->valuestring, &m->objective, &as_class) != GPULAYER_OK)
-        return gpl_model_error(source, "field \"objective\": %s", gpulayer_last_error());
+        return gpl_model_error(source, "field \"objective\": %s", gpl_error_message());
     m->softmax_output_class = as_class;
     GPL_CHECK(read_objective_params(doc, source, m));
     GPL_CHECK(read_int_member(doc, "num_class", source, 0, &m->num_class));
