@@ -10,6 +10,12 @@
 #
 #   bash scripts/build_wheel.sh [OUT_DIR]
 #   GPULAYER_CUDA=OFF bash scripts/build_wheel.sh      # without CUDA
+#   WHEEL_BUILD_DIR=build bash scripts/build_wheel.sh  # from a build made
+#
+# WHEEL_BUILD_DIR names a CMake build of this tree (scripts/build.sh's) to
+# build the wheel in instead of a fresh one: only what the wheel's install
+# folder changes (the device probe's path) is compiled again, and its
+# tests stay configured. CI packages its plain build this way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p "${1:-dist}"
@@ -37,7 +43,15 @@ echo "build_wheel: CUDA backend ${GPULAYER_CUDA}"
 
 raw=$(mktemp -d)
 trap 'rm -rf "$raw"' EXIT
-python3 -m pip wheel -q --no-deps -w "$raw" ./python
+reuse=()
+if [ -n "${WHEEL_BUILD_DIR:-}" ]; then
+  build_dir=$(cd "$WHEEL_BUILD_DIR" && pwd)
+  generator=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$build_dir/CMakeCache.txt")
+  export CMAKE_GENERATOR=${generator:-Unix Makefiles}
+  reuse=(-C "build-dir=$build_dir" -C cmake.define.GPULAYER_BUILD_TESTS=ON)
+  echo "build_wheel: in the build $build_dir"
+fi
+python3 -m pip wheel -q --no-deps -w "$raw" "${reuse[@]}" ./python
 rm -f "$out"/gpulayer-*.whl
 if [ "$(uname -s)" = Darwin ]; then
   delocate-wheel -w "$out" "$raw"/gpulayer-*.whl

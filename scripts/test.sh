@@ -11,7 +11,9 @@
 # run the same host code as the plain Vulkan suites with other kernels on
 # lavapipe; CI runs them. --sanitize runs the C suites again under
 # AddressSanitizer and UndefinedBehaviorSanitizer in a separate build
-# (build-asan). Prints the time of each stage.
+# (build-asan); where clang and libFuzzer's runtime are installed
+# (scripts/setup_clang.sh) that build is clang's with the fuzzing harnesses,
+# which scripts/fuzz.sh then runs from it. Prints the time of each stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -22,7 +24,13 @@ stage "setup"
 if [ "${1:-}" = "--sanitize" ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  BUILD_DIR=build-asan GPULAYER_SANITIZE=1 bash scripts/build.sh
+  if command -v clang >/dev/null &&
+     ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+    echo "test.sh: the sanitized build is clang's, with the fuzzing harnesses"
+    CC=clang BUILD_DIR=build-asan GPULAYER_FUZZ=1 bash scripts/build.sh
+  else
+    BUILD_DIR=build-asan GPULAYER_SANITIZE=1 bash scripts/build.sh
+  fi
   stage "sanitized build"
   # Under the sanitizers the slow variants would only add lavapipe time.
   ctest --test-dir build-asan --output-on-failure -j 2 -LE slow

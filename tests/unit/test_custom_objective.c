@@ -21,9 +21,9 @@ static gpulayer_dataset *make_data(int classes, int weighted)
 {
     srand(7);
     for (int r = 0; r < N; r++) {
-        for (int f = 0; f < F; f++) X[r * F + f] = (float)rand() / RAND_MAX;
+        for (int f = 0; f < F; f++) X[r * F + f] = (float)rand() / (float)RAND_MAX;
         if (r % 9 == 0) X[r * F + 3] = NAN;
-        double z = 3 * X[r * F] - 2 * X[r * F + 1] + ((float)rand() / RAND_MAX - 0.5);
+        double z = 3 * X[r * F] - 2 * X[r * F + 1] + ((float)rand() / (float)RAND_MAX - 0.5);
         Y[r] = classes > 1 ? (float)((int)(X[r * F] * classes) % classes) : (float)(10 * z);
         W[r] = 0.25f + (float)(r % 5);
     }

@@ -137,7 +137,7 @@ static fixture make_fixture(void)
     assert_non_null(fx.y);
     srand(11);
     for (int r = 0; r < N; r++) {
-        for (int f = 0; f < F; f++) x[r * F + f] = (float)rand() / RAND_MAX;
+        for (int f = 0; f < F; f++) x[r * F + f] = (float)rand() / (float)RAND_MAX;
         if (r % 9 == 0) x[r * F + 5] = NAN;
         fx.y[r] = (float)(sin(6 * x[r * F]) + x[r * F + 1] * x[r * F + 2] +
                           (x[r * F + 3] > 0.5f) + 0.2 * rand() / RAND_MAX);

@@ -857,10 +857,12 @@ static void test_non_utf8_model_text_is_refused(void **state)
     (void)state;
     gpl_model *m = logistic_model();
     size_t len = 0, sealed_len = 0;
-    char *text = model_text(m, &len);
-    char *at = strstr(text, "\"green\"");
-    assert_non_null(at);
-    at[3] = (char)0xff;
+    char *text = NULL; /* not model_text(): gcc 12 then warns of a dangling pointer */
+    assert_int_equal(gpl_model_to_json(m, &text, &len), GPULAYER_OK);
+    const char *green = strstr(text, "\"green\"");
+    assert_non_null(green);
+    size_t at = (size_t)(green - text) + 3;
+    text[at] = (char)0xff;
     char *sealed = NULL;
     assert_int_equal(gpl_model_json_reseal(text, len, &sealed, &sealed_len), GPULAYER_OK);
     gpulayer_booster *b = NULL;

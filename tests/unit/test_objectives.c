@@ -23,10 +23,10 @@ static gpulayer_dataset *make_data(int weighted)
 {
     srand(5);
     for (int r = 0; r < N; r++) {
-        for (int f = 0; f < F; f++) X[r * F + f] = (float)rand() / RAND_MAX;
+        for (int f = 0; f < F; f++) X[r * F + f] = (float)rand() / (float)RAND_MAX;
         double u = (double)rand() / RAND_MAX;
         Y[r] = (float)(1.0 + 10.0 * X[r * F] + 5.0 * u * u * u);
-        W[r] = 0.5f + 1.5f * (float)rand() / RAND_MAX;
+        W[r] = 0.5f + 1.5f * (float)rand() / (float)RAND_MAX;
     }
     gpulayer_dataset *ds;
     assert_int_equal(gpulayer_dataset_from_dense(X, N, F, GPULAYER_ROW_MAJOR, Y,

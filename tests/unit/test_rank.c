@@ -118,8 +118,8 @@ static gpulayer_dataset *ranking_data(int with_groups)
 {
     srand(11);
     for (int r = 0; r < Q * QN; r++) {
-        X[2 * r] = (float)rand() / RAND_MAX;
-        X[2 * r + 1] = (float)rand() / RAND_MAX;
+        X[2 * r] = (float)rand() / (float)RAND_MAX;
+        X[2 * r + 1] = (float)rand() / (float)RAND_MAX;
         Y[r] = (float)(int)(5.0f * X[2 * r] * (0.8f + 0.2f * X[2 * r + 1]));
         W[r] = 1.0f + (float)(r / QN % 3);
     }

@@ -519,8 +519,9 @@ static void test_number_parsing(void **state)
             fail_msg("'%s' parsed as a number", bad[i]);
     }
     float v;
-    assert_true(gpl_parse_float("-Inf", "-Inf" + 4, &v) && isinf(v) && v < 0);
-    assert_true(gpl_parse_float("infinity", "infinity" + 8, &v) && isinf(v));
+    const char *minus_inf = "-Inf", *infinity = "infinity";
+    assert_true(gpl_parse_float(minus_inf, minus_inf + 4, &v) && isinf(v) && v < 0);
+    assert_true(gpl_parse_float(infinity, infinity + 8, &v) && isinf(v));
 
     /* Random decimals in the forms data files use. */
     srand(12345);

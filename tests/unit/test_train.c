@@ -17,9 +17,9 @@ static gpulayer_dataset *make_data(unsigned seed, int classes)
     static float x[N * F], y[N];
     srand(seed);
     for (int r = 0; r < N; r++) {
-        for (int f = 0; f < F; f++) x[r * F + f] = (float)rand() / RAND_MAX;
+        for (int f = 0; f < F; f++) x[r * F + f] = (float)rand() / (float)RAND_MAX;
         if (r % 7 == 0) x[r * F + 5] = NAN;
-        double z = 3 * x[r * F] - 2 * x[r * F + 1] + ((float)rand() / RAND_MAX - 0.5);
+        double z = 3 * x[r * F] - 2 * x[r * F + 1] + ((float)rand() / (float)RAND_MAX - 0.5);
         y[r] = classes > 1 ? (float)((int)(x[r * F] * classes) % classes) : (float)(z > 0.5);
     }
     gpulayer_dataset *ds;
