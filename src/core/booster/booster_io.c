@@ -1,6 +1,5 @@
 /* booster_io.c -- saving and loading boosters: model files, in-memory
  * buffers and the XGBoost export. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include "booster.h"
 #include "error.h"
 #include "file_atomic.h"
+#include "file_read.h"
 
 static gpulayer_status need_model(const gpulayer_booster *b, const char *action)
 {
@@ -32,46 +32,6 @@ static gpulayer_status booster_of(gpl_model *m, gpulayer_booster **out)
     gpl_params_default(&b->params);
     b->model = m;
     *out = b;
-    return GPULAYER_OK;
-}
-
-/* The whole content of a file (NUL-terminated, for convenience). */
-static gpulayer_status read_whole_file(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gpl_error(GPULAYER_ERR_IO, "cannot read model file '%s': %s", path,
-                         strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    gpulayer_status st = buf ? GPULAYER_OK : GPULAYER_ERR_OUT_OF_MEMORY;
-    while (st == GPULAYER_OK) {
-        if (n + 1 >= cap) {
-            char *grown = realloc(buf, cap * 2);
-            if (!grown) {
-                st = GPULAYER_ERR_OUT_OF_MEMORY;
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) break;
-    }
-    if (st == GPULAYER_OK && ferror(f))
-        st = gpl_error(GPULAYER_ERR_IO, "cannot read model file '%s': %s", path,
-                       strerror(errno));
-    else if (st == GPULAYER_ERR_OUT_OF_MEMORY)
-        gpl_error(st, "out of host memory reading model file '%s'", path);
-    fclose(f);
-    if (st != GPULAYER_OK) {
-        free(buf);
-        return st;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
     return GPULAYER_OK;
 }
 
@@ -102,7 +62,7 @@ gpulayer_status gpulayer_booster_load(const char *path, gpulayer_booster **out)
     *out = NULL;
     char *text = NULL;
     size_t len = 0;
-    GPL_CHECK(read_whole_file(path, &text, &len));
+    GPL_CHECK(gpl_file_read_all(path, "model file", &text, &len));
     gpl_model *m = NULL;
     gpulayer_status st = gpl_model_from_json(text, len, path, &m);
     free(text);

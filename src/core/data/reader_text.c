@@ -16,6 +16,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "file_read.h"
 #include "memory_limit.h"
 
 /* ------------------------------------------------------------ file loading */
@@ -51,13 +52,13 @@ static gpulayer_status check_compression(const char *path,
 /* A starting buffer size: the file size for plain files, the size recorded
  * in the gzip trailer (modulo 4 GiB) for gzip files. A wrong guess only
  * costs a realloc. */
-static size_t initial_capacity(int fd, const struct stat *st, int gz)
+static size_t initial_capacity(int fd, uint64_t file_size, int gz)
 {
-    if (!S_ISREG(st->st_mode) || st->st_size <= 0) return (size_t)1 << 16;
-    size_t size = (size_t)st->st_size;
+    if (file_size == 0) return (size_t)1 << 16;
+    size_t size = (size_t)file_size;
     if (!gz) return size + 1;
     unsigned char t[4];
-    if (size >= 18 && pread(fd, t, 4, st->st_size - 4) == 4) {
+    if (size >= 18 && pread(fd, t, 4, (off_t)file_size - 4) == 4) {
         size_t isize = (size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 |
                        (size_t)t[3] << 24;
         /* deflate cannot shrink data by more than about 1032:1, so a
@@ -156,6 +157,10 @@ static gpulayer_status read_all(const char *path, gzFile g, size_t cap,
             int r = gzread(g, &probe, 1);
             if (r == 0) break;
             if (r < 0) goto read_error;
+            /* A stream or gzip data may hold more than the limit allows. */
+            if ((st = gpl_file_check_growth(path, "data file", (uint64_t)cap * 2)) !=
+                GPULAYER_OK)
+                goto fail;
             if (!grow_buffer(&buf, &cap)) goto oom;
             buf[len++] = probe;
             if ((st = check_new_bytes(path, buf, len - 1, len, &line_start,
@@ -210,17 +215,9 @@ gpulayer_status gpl_text_read(const char *path, gpl_text *out)
 {
     out->data = NULL;
     out->len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return gpl_error(GPULAYER_ERR_IO, "cannot open '%s': %s", path,
-                         strerror(errno));
-    struct stat st;
-    int err = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-    if (err) {
-        close(fd);
-        return gpl_error(GPULAYER_ERR_IO, "cannot read '%s': %s", path,
-                         strerror(err));
-    }
+    int fd;
+    uint64_t size;
+    GPL_CHECK(gpl_file_open_input(path, "data file", &fd, &size));
     unsigned char magic[6];
     ssize_t n = pread(fd, magic, sizeof magic, 0);
     gpulayer_status st_c = check_compression(path, magic, n > 0 ? (size_t)n : 0);
@@ -229,7 +226,7 @@ gpulayer_status gpl_text_read(const char *path, gpl_text *out)
         return st_c;
     }
     int gz = n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-    size_t cap = initial_capacity(fd, &st, gz);
+    size_t cap = initial_capacity(fd, size, gz);
     gzFile g = gzdopen(fd, "rb");
     if (!g) {
         close(fd);
