@@ -130,14 +130,10 @@ int cli_model_options_check(const char *cmd, int argc, char **argv,
     }
     /* Checked before any work: writing the output over an input would
      * destroy it once read. */
-    const char *inputs[][2] = {{"--data", o->data}, {"--model", o->model},
+    const cli_path output = {"--output", o->output};
+    const cli_path inputs[] = {{"--data", o->data}, {"--model", o->model},
                                {"--base-margin", o->base_margin}};
-    for (size_t i = 0; o->output && i < sizeof inputs / sizeof inputs[0]; i++)
-        if (inputs[i][1] && cli_same_file(o->output, inputs[i][1])) {
-            fprintf(stderr, "gpulayer %s: --output %s is the %s file; write the output "
-                            "elsewhere\n", cmd, o->output, inputs[i][0]);
-            return 2;
-        }
+    if (cli_check_outputs(cmd, &output, 1, inputs, 3)) return 2;
     return cli_check_format(cmd, o->format);
 }
 

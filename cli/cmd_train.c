@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "gpulayer.h"
 #include "train_history.h"
+#include "cli_file.h"
 #include "train_report.h"
 
 #define MAX_VALID 16
@@ -503,6 +504,19 @@ static int fail_ranks(int dist, const char *what)
     return 1;
 }
 
+static int check_outputs(const train_options *o)
+{
+    cli_path outputs[] = {{"--model", o->model}, {"--report", o->report}};
+    cli_path inputs[2 * MAX_VALID + 4] = {{"--data", o->data}, {"--model-in", o->model_in},
+                                          {"--group", o->group},
+                                          {"--base-margin", o->base_margin}};
+    int n = 4;
+    for (int i = 0; i < o->num_valid; i++) inputs[n++] = (cli_path){"--valid", o->valid[i]};
+    for (int i = 0; i < o->num_valid_group; i++)
+        inputs[n++] = (cli_path){"--valid-group", o->valid_group[i]};
+    return cli_check_outputs("train", outputs, 2, inputs, n);
+}
+
 /* The --report page, by rank 0 after the model is saved. */
 static int write_report(const train_options *o, const progress *prog, double train_seconds,
                         int ranks)
@@ -568,6 +582,14 @@ int cmd_train(int argc, char **argv)
     char *train_path = NULL;
     train_history history;
     memset(&history, 0, sizeof history);
+    /* The outputs are checked before any work, by rank 0, which writes
+     * them: a folder missing or an input named as an output is found now,
+     * not after the training. */
+    if (rank == 0) rc = check_outputs(&o);
+    if (dist && gpulayer_dist_agree(rc ? GPULAYER_ERR_INVALID_ARGUMENT : GPULAYER_OK) !=
+                    GPULAYER_OK && !rc)
+        rc = 2;
+    if (rc) goto done;
     gpulayer_status st = read_shard(&o, rank, size, &train, &train_path);
     /* Validation labels that are class names must mean what they mean in
      * the training data, whose classes they may not all have. */

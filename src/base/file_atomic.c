@@ -13,6 +13,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +192,12 @@ gpulayer_status gpl_write_file_atomic(const char *path, const char *data,
 {
     if (!path || !*path)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "no output file name given");
+    /* A link is followed: its target is replaced and the link kept, as
+     * writing through the link in place would. */
+    char target[PATH_MAX];
+    struct stat link;
+    if (lstat(path, &link) == 0 && S_ISLNK(link.st_mode) && realpath(path, target))
+        path = target;
     gpulayer_status st;
     int unsupported = 1;
 #ifdef O_TMPFILE
