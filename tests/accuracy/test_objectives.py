@@ -9,9 +9,6 @@ are computed here with numpy on both libraries' predictions: deviances
 rather than negative log-likelihoods, whose terms of the labels alone
 would hide the differences.
 
-Gamma and Tweedie on diamonds' prices miss the bar on some splits for the
-bin cuts, not the objectives (docs/objectives.md, "Accuracy").
-
 count:poisson needs counts: flights_3m gives, for each origin airport,
 day and departure hour with a flight, the number of its flights that left
 more than 15 minutes late (label 'late'), with the number of flights of
@@ -167,19 +164,10 @@ def late_counts(flights):
 
 # -------------------------------------------------------------------- tests
 
-# The bar is missed for the bin cuts (docs/objectives.md, "Accuracy"):
-# strict, so that the day the cuts match XGBoost's these fail and the
-# marks come off.
-CUTS_DIFFER = pytest.mark.xfail(
-    strict=True, reason="numeric bin cuts differ from XGBoost's on diamonds (carat, price)")
-
-
-@CUTS_DIFFER
 def test_diamonds_gamma(tmp_path, diamonds):
     compare(tmp_path, diamonds, "price", "reg:gamma", [("gamma deviance", gamma_deviance)])
 
 
-@CUTS_DIFFER
 def test_diamonds_tweedie(tmp_path, diamonds):
     compare(tmp_path, diamonds, "price", "reg:tweedie",
             [("tweedie deviance@1.5", tweedie_deviance(1.5))])
@@ -199,7 +187,7 @@ def same_bins(df, label, most=250):
 
 def test_diamonds_gamma_tweedie_with_the_same_bins(tmp_path, diamonds):
     """With the bins of both libraries the same, gamma and Tweedie meet the
-    bar: what the two tests above miss is the cuts, not the objectives."""
+    bar too: the objectives agree apart from the cuts."""
     df = same_bins(diamonds, "price")
     (tmp_path / "gamma").mkdir()
     (tmp_path / "tweedie").mkdir()

@@ -87,6 +87,58 @@ static void test_weighted_quantiles(void **state)
     gpulayer_dataset_free(ds);
 }
 
+/* The bin holding value x holds no other value of the column. */
+static void assert_own_bin(const float *v, int64_t n, float x, const gpl_bin_cuts *cuts,
+                           const uint8_t *bins)
+{
+    int x_bin = -1;
+    for (int64_t i = 0; i < n; i++)
+        if (v[i] == x) x_bin = bins[i];
+    assert_true(x_bin > 0);
+    for (int64_t i = 0; i < n; i++)
+        if (v[i] != x && bins[i] == x_bin)
+            fail_msg("%g shares the bin of the heavy value %g (cuts: %u)", (double)v[i],
+                     (double)x, cuts->cut_ptr[1]);
+}
+
+/* A value carrying more than a bin's share of the rows (a round price, a
+ * whole carat) gets a bin of its own, with the values just below and just
+ * above it in other bins; by weight as well as by count. */
+static void test_heavy_values_get_own_bins(void **state)
+{
+    (void)state;
+    const int64_t n = 12000;
+    float *v = malloc(sizeof(float) * n), *w = malloc(sizeof(float) * n);
+    for (int64_t i = 0; i < n; i++) {
+        v[i] = i < 2000 ? 0.5f : (float)((i * 7919) % 10000) / 10000.0f + 0.00005f;
+        w[i] = 1.0f;
+    }
+    gpulayer_dataset *ds = column(v, n, NULL);
+    gpl_bin_cuts cuts;
+    uint8_t *bins;
+    assert_int_equal(gpl_bin_cuts_build(ds, 16, 1, &cuts), GPULAYER_OK);
+    assert_true(cuts.cut_ptr[1] <= 14);
+    assert_int_equal(gpl_bin_matrix(&cuts, ds, 1, &bins), GPULAYER_OK);
+    assert_own_bin(v, n, 0.5f, &cuts, bins);
+    free(bins);
+    gpl_bin_cuts_free(&cuts);
+    gpulayer_dataset_free(ds);
+
+    /* One row of weight 3,000 among 10,000 rows of weight 1. */
+    for (int64_t i = 0; i < 2000; i++) v[i] = NAN;
+    v[0] = 0.25f;
+    w[0] = 3000.0f;
+    ds = column(v, n, w);
+    assert_int_equal(gpl_bin_cuts_build(ds, 16, 1, &cuts), GPULAYER_OK);
+    assert_int_equal(gpl_bin_matrix(&cuts, ds, 1, &bins), GPULAYER_OK);
+    assert_own_bin(v, n, 0.25f, &cuts, bins);
+    free(bins);
+    gpl_bin_cuts_free(&cuts);
+    gpulayer_dataset_free(ds);
+    free(v);
+    free(w);
+}
+
 static void test_all_missing_and_bad_max_bin(void **state)
 {
     (void)state;
@@ -177,6 +229,7 @@ int main(void)
         cmocka_unit_test(test_distinct_values_get_own_bins),
         cmocka_unit_test(test_quantiles_are_balanced),
         cmocka_unit_test(test_weighted_quantiles),
+        cmocka_unit_test(test_heavy_values_get_own_bins),
         cmocka_unit_test(test_all_missing_and_bad_max_bin),
         cmocka_unit_test(test_max_bin_256_fits_uint8),
         cmocka_unit_test(test_bin_values_match_search),

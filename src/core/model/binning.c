@@ -1,6 +1,7 @@
 /* binning.c -- weighted quantile cut points and binning of raw data. */
 #include "binning.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,37 +52,63 @@ static float threshold_between(float lo, float hi)
     return (mid > lo && mid <= hi) ? mid : hi;
 }
 
-/* Cuts of one feature from its sorted non-missing sample. Writes at most
- * max_value_bins - 1 ascending thresholds into cuts; returns the count. */
-static uint32_t feature_cuts(const weighted_value *v, int64_t n,
+/* Cuts of one feature from its sorted non-missing sample (overwritten:
+ * tied values are merged into its first entries, their total weights into
+ * weight). Writes at most max_value_bins - 1 ascending thresholds into
+ * cuts; returns the count.
+ *
+ * With no more distinct values than value bins, each value has a bin of
+ * its own. Otherwise the bins are filled in value order, by weight, much
+ * as LightGBM's GreedyFindBin fills them: a value carrying at least a
+ * bin's share of the weight (a "heavy" value, such as a round number many
+ * rows hold) gets a bin of its own, never shared with the values just below
+ * or above it (GreedyFindBin lets it share with less than half a bin below
+ * it; XGBoost's sketch starts a bin at it); a bin of other values closes
+ * once it holds the mean weight left for each bin left, or when a heavy
+ * value comes next. */
+static uint32_t feature_cuts(weighted_value *v, double *weight, int64_t n,
                              int max_value_bins, float *cuts)
 {
     if (n == 0) return 0;
-    int64_t distinct = 1;
-    double total = v[0].weight;
-    for (int64_t i = 1; i < n; i++) {
-        distinct += v[i].value != v[i - 1].value;
+    int64_t distinct = 0;
+    double total = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        if (distinct == 0 || v[i].value != v[distinct - 1].value) {
+            v[distinct].value = v[i].value;
+            weight[distinct++] = 0.0;
+        }
+        weight[distinct - 1] += v[i].weight;
         total += v[i].weight;
     }
     uint32_t count = 0;
     if (distinct <= max_value_bins) {
-        for (int64_t i = 1; i < n; i++)
-            if (v[i].value != v[i - 1].value)
-                cuts[count++] = threshold_between(v[i - 1].value, v[i].value);
+        for (int64_t j = 1; j < distinct; j++)
+            cuts[count++] = threshold_between(v[j - 1].value, v[j].value);
         return count;
     }
-    /* A threshold before the first value whose preceding weight reaches the
-     * next of the max_value_bins quantile targets. */
-    double before = 0.0;
-    int k = 1;
-    for (int64_t i = 0; i < n && k < max_value_bins; i++) {
-        if (i > 0 && v[i].value != v[i - 1].value &&
-            before >= total * k / max_value_bins) {
-            cuts[count++] = threshold_between(v[i - 1].value, v[i].value);
-            while (k < max_value_bins && before >= total * k / max_value_bins)
-                k++;
+    const double share = total / max_value_bins;
+    int rest_bins = max_value_bins;
+    double rest_weight = total;
+    for (int64_t j = 0; j < distinct; j++)
+        if (weight[j] >= share) {
+            rest_bins--;
+            rest_weight -= weight[j];
         }
-        before += v[i].weight;
+    double mean = rest_bins > 0 ? rest_weight / rest_bins : INFINITY;
+    double in_bin = 0.0;
+    for (int64_t j = 0; j + 1 < distinct; j++) {
+        const int heavy = weight[j] >= share, heavy_next = weight[j + 1] >= share;
+        if (!heavy) rest_weight = fmax(rest_weight - weight[j], 0.0);
+        in_bin += weight[j];
+        if (heavy || heavy_next || in_bin >= mean) {
+            cuts[count++] = threshold_between(v[j].value, v[j + 1].value);
+            if ((int)count >= max_value_bins - 1) break;
+            in_bin = 0.0;
+            if (!heavy) {
+                rest_bins--;
+                mean = rest_bins > 0 ? rest_weight / rest_bins : INFINITY;
+            }
+        }
     }
     return count;
 }
@@ -170,7 +197,12 @@ gpulayer_status gpl_bin_cuts_from_sample(const gpl_bin_sample *sample, int max_b
 #pragma omp parallel num_threads(nt)
     {
         weighted_value *scratch = malloc(sizeof(weighted_value) * 2 * (size_t)(n ? n : 1));
-        if (!scratch) {
+        double *merged = malloc(sizeof(double) * (size_t)(n ? n : 1));
+        if (!scratch || !merged) {
+            free(scratch);
+            free(merged);
+            scratch = NULL;
+            merged = NULL;
 #pragma omp atomic write
             failed = 1;
         }
@@ -205,10 +237,11 @@ gpulayer_status gpl_bin_cuts_from_sample(const gpl_bin_sample *sample, int max_b
                 }
             }
             sort_by_value(scratch, scratch + n, m);
-            counts[f] = feature_cuts(scratch, m, max_value_bins,
+            counts[f] = feature_cuts(scratch, merged, m, max_value_bins,
                                      all_cuts + (size_t)f * (size_t)max_value_bins);
         }
         free(scratch);
+        free(merged);
     }
     if (failed) {
         free(all_cuts);
