@@ -23,6 +23,7 @@ typedef struct train_options {
     int no_header;
     int bad_numbers;
     char **categorical; /* --categorical, split */
+    char **numeric;     /* --numeric, split */
     const char *valid[MAX_VALID];
     int num_valid;
     const char *qid, *group;          /* query groups of --data (and --qid: --valid) */
@@ -62,6 +63,9 @@ static void train_usage(FILE *out)
 "  --categorical A,B    columns to read as categorical even where their cells\n"
 "                       are numbers (config key categorical or\n"
 "                       categorical_columns)\n"
+"  --numeric A,B        columns to read as numbers even where many cells are\n"
+"                       text: such a cell is an error, or missing with\n"
+"                       --bad-numbers missing (config key numeric_columns)\n"
 "  --bad-numbers B      a cell that is not a number in a numeric column:\n"
 "                       error (default) or missing (read as a missing value;\n"
 "                       one warning gives the count). A CSV/TSV column counts\n"
@@ -102,7 +106,8 @@ static void train_usage(FILE *out)
 "  --param KEY=VALUE    any parameter of the list below (repeatable;\n"
 "                       eval_metric may be given several times)\n"
 "  --config FILE        'key = value' lines: any parameter, or data, label,\n"
-"                       format, weight, ignore, categorical, bad_numbers,\n"
+"                       format, weight, ignore, categorical, numeric_columns,\n"
+"                       bad_numbers,\n"
 "                       qid, group, valid, valid_group, model, report; flags\n"
 "                       given on the command line win\n");
     fprintf(out,
@@ -212,6 +217,13 @@ static int set_option(train_options *o, const char *key, const char *value)
             return 1;
         }
     }
+    else if (!strcmp(key, "numeric_columns")) {
+        free(o->numeric);
+        if (!(o->numeric = cli_split_list(value))) {
+            fprintf(stderr, "gpulayer train: out of memory\n");
+            return 1;
+        }
+    }
     else if (!strcmp(key, "no_header")) o->no_header = !strcmp(value, "1") || !strcmp(value, "true");
     else if (!strcmp(key, "valid")) {
         if (o->num_valid >= MAX_VALID) {
@@ -287,7 +299,8 @@ static int parse_args(int argc, char **argv, train_options *o)
 {
     enum { OPT_NUM_ROUND = 256, OPT_MAX_DEPTH, OPT_EARLY, OPT_CONFIG, OPT_NO_HEADER,
            OPT_DIST, OPT_DIST_TIMEOUT, OPT_CATEGORICAL, OPT_BAD_NUMBERS, OPT_QID,
-           OPT_GROUP, OPT_VALID_GROUP, OPT_MODEL_IN, OPT_BASE_MARGIN, OPT_REPORT };
+           OPT_GROUP, OPT_VALID_GROUP, OPT_MODEL_IN, OPT_BASE_MARGIN, OPT_REPORT,
+           OPT_NUMERIC };
     static const struct option longopts[] = {
         {"data", required_argument, 0, 'd'},   {"label", required_argument, 0, 'l'},
         {"format", required_argument, 0, 'f'}, {"weight", required_argument, 0, 'w'},
@@ -303,6 +316,7 @@ static int parse_args(int argc, char **argv, train_options *o)
         {"dist", required_argument, 0, OPT_DIST},
         {"dist-timeout", required_argument, 0, OPT_DIST_TIMEOUT},
         {"categorical", required_argument, 0, OPT_CATEGORICAL},
+        {"numeric", required_argument, 0, OPT_NUMERIC},
         {"bad-numbers", required_argument, 0, OPT_BAD_NUMBERS},
         {"qid", required_argument, 0, OPT_QID},
         {"group", required_argument, 0, OPT_GROUP},
@@ -341,6 +355,7 @@ static int parse_args(int argc, char **argv, train_options *o)
         case OPT_CONFIG: break;
         case OPT_NO_HEADER: o->no_header = 1; break;
         case OPT_CATEGORICAL: rc = set_option(o, "categorical_columns", optarg); break;
+        case OPT_NUMERIC: rc = set_option(o, "numeric_columns", optarg); break;
         case OPT_BAD_NUMBERS: rc = set_option(o, "bad_numbers", optarg); break;
         case OPT_QID: rc = set_option(o, "qid", optarg); break;
         case OPT_GROUP: rc = set_option(o, "group", optarg); break;
@@ -401,6 +416,7 @@ static cli_data data_options(const train_options *o, int num_features, const cha
                   .ignore = o->ignore, .no_header = o->no_header,
                   .bad_numbers = o->bad_numbers,
                   .categorical = (const char *const *)o->categorical,
+                  .numeric = (const char *const *)o->numeric,
                   .num_features = num_features, .qid = o->qid, .group = group};
     return d;
 }
@@ -544,6 +560,7 @@ int cmd_train(int argc, char **argv)
     if (rc) {
         gpulayer_booster_free(o.booster);
         free(o.categorical);
+        free(o.numeric);
         for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
         return rc < 0 ? 0 : rc;
     }
@@ -553,6 +570,7 @@ int cmd_train(int argc, char **argv)
                         "--nproc N)\n", o.data);
         gpulayer_booster_free(o.booster);
         free(o.categorical);
+        free(o.numeric);
         for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
         return 2;
     }
@@ -560,6 +578,7 @@ int cmd_train(int argc, char **argv)
         rc = cli_fail("train", "joining the distributed job");
         gpulayer_booster_free(o.booster);
         free(o.categorical);
+        free(o.numeric);
         for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
         return rc;
     }
@@ -679,6 +698,7 @@ done:
     gpulayer_free_buffer(train_path);
     gpulayer_booster_free(o.booster);
     free(o.categorical);
+    free(o.numeric);
     for (int i = 0; i < o.num_owned; i++) free(o.owned[i]);
     if (dist) {
         /* The job's outcome is reported: a launcher that ends this rank

@@ -562,7 +562,8 @@ static gpulayer_status bad_number(parser *ps, int32_t j, const field *f, int64_t
     if (ps->bad_numbers != GPULAYER_BAD_NUMBERS_MISSING)
         return cell_error(ps, ps->record_line, j,
                           "'%.*s%s' is not a number, and the column must be "
-                          "numeric (as in the model); correct the value, leave the cell "
+                          "numeric (a numeric column of the model, or named in "
+                          "numeric_columns); correct the value, leave the cell "
                           "empty (or NA) for a missing value, or set the "
                           "bad-numbers option to 'missing'",
                           shown_len(f->len), f->p, ellipsis(f->len));
@@ -710,6 +711,33 @@ static void warn_bad_cells(const parser *ps)
             (int)ps->bad_col + 1, ps->bad_text);
 }
 
+/* A column read as categorical although most of its cells are numbers
+ * (placeholder text such as "-" or "n.a." in more than 5% of a numeric
+ * column): each of its numbers becomes a category, which is rarely what
+ * was meant and ruins a model silently. Said once a column, with the two
+ * ways out. */
+static void warn_numeric_categories(const parser *ps)
+{
+    for (int32_t j = 0; j < ps->ncols; j++) {
+        const column *c = &ps->cols[j];
+        if (!c->strings || c->declared_categorical || c->numbers < c->texts) continue;
+        const int64_t cells = c->numbers + c->texts;
+        char name[300] = "";
+        if (ps->header && ps->header[j] && ps->header[j][0])
+            snprintf(name, sizeof name, " ('%s')", ps->header[j]);
+        fprintf(stderr,
+                "[gpulayer] warning: %s: column %d%s is read as categorical, but %lld of "
+                "its %lld cells (%.1f%%) are numbers; the first text is at line %lld: "
+                "'%s'. If the column is numeric, name it numeric (--numeric, or the "
+                "read option numeric_columns) with bad-numbers 'missing' "
+                "(--bad-numbers missing) to read its text as missing values; to keep "
+                "it categorical, name it categorical (--categorical)\n",
+                ps->name, (int)j + 1, name, (long long)c->numbers, (long long)cells,
+                100.0 * (double)c->numbers / (double)cells, (long long)c->first_text_line,
+                c->first_text);
+    }
+}
+
 static gpulayer_status check_field_count(const parser *ps)
 {
     if (ps->count == ps->ncols) return GPULAYER_OK;
@@ -854,6 +882,7 @@ static gpulayer_status parse(parser *ps, const gpulayer_read_options *opts)
                          ps->name);
     GPL_CHECK(check_mostly_numeric(ps));
     warn_bad_cells(ps);
+    warn_numeric_categories(ps);
     GPL_CHECK(reread_early_cells(ps, data_start, data_line));
     GPL_CHECK(finish_categories(ps));
     if (ps->label)

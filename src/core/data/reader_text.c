@@ -145,10 +145,12 @@ static gpulayer_status check_new_bytes(const char *path, const char *buf,
 static gpulayer_status read_all(const char *path, gzFile g, size_t cap,
                                 gpl_text *out)
 {
-    char *buf = malloc(cap);
+    char *buf = NULL;
     size_t len = 0, line_start = 0, limit = line_limit();
     gpulayer_status st;
-    if (!buf) goto oom;
+    /* gzip data give their own size, which may be more than the limit. */
+    if ((st = gpl_file_check_growth(path, "data file", cap)) != GPULAYER_OK) return st;
+    if (!(buf = malloc(cap))) goto oom;
     for (;;) {
         if (len + 1 >= cap) {
             /* Probe for one more byte before doubling a buffer that may
