@@ -32,6 +32,33 @@ static const char **feature_kind_names(const gpulayer_booster *b, int no_header,
     return names;
 }
 
+/* A column of the data by name, for binary search: a model of many
+ * features looks each of them up. */
+typedef struct named_column {
+    const char *name;
+    int32_t col;
+} named_column;
+
+static int by_name_then_column(const void *a, const void *b)
+{
+    const named_column *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->col > y->col) - (x->col < y->col);
+}
+
+/* The first column of ds named name, or -1; sorted holds count named
+ * columns in by_name_then_column order. */
+static int32_t find_column(const named_column *sorted, int32_t count, const char *name)
+{
+    int32_t lo = 0, hi = count;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(sorted[mid].name, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < count && !strcmp(sorted[lo].name, name) ? sorted[lo].col : -1;
+}
+
 /* The model's features picked out of the file's columns: by name when both
  * have names, else all columns in order (the first being the label when
  * there is one column too many). Returns 0, or 1 after saying why not. */
@@ -43,27 +70,32 @@ static int match_columns(const char *cmd, const gpulayer_booster *b, gpulayer_da
     int by_name = gpulayer_booster_feature_name(b, 0) && gpulayer_dataset_feature_name(*ds, 0);
     if (!by_name && (C == F || label_given || C != F + 1)) return 0;
     int32_t *pick = malloc(sizeof(int32_t) * (size_t)F);
-    if (!pick) {
+    named_column *sorted = malloc(sizeof *sorted * (size_t)(C ? C : 1));
+    if (!pick || !sorted) {
+        free(pick);
+        free(sorted);
         fprintf(stderr, "gpulayer %s: out of memory\n", cmd);
         return 1;
     }
+    int32_t named = 0;
+    for (int32_t c = 0; by_name && c < C; c++) {
+        const char *n = gpulayer_dataset_feature_name(*ds, c);
+        if (n) sorted[named++] = (named_column){n, c};
+    }
+    qsort(sorted, (size_t)named, sizeof *sorted, by_name_then_column);
     for (int32_t f = 0; f < F; f++) {
-        pick[f] = by_name ? -1 : f + 1;
-        for (int32_t c = 0; by_name && c < C; c++) {
-            const char *n = gpulayer_dataset_feature_name(*ds, c);
-            if (n && !strcmp(n, gpulayer_booster_feature_name(b, f))) {
-                pick[f] = c;
-                break;
-            }
-        }
+        pick[f] = by_name ? find_column(sorted, named, gpulayer_booster_feature_name(b, f))
+                          : f + 1;
         if (pick[f] < 0) {
             fprintf(stderr, "gpulayer %s: the data have no column '%s', a feature of "
                             "the model\n",
                     cmd, gpulayer_booster_feature_name(b, f));
             free(pick);
+            free(sorted);
             return 1;
         }
     }
+    free(sorted);
     gpulayer_dataset *picked;
     gpulayer_status st = gpulayer_dataset_select_columns(*ds, pick, F, &picked);
     free(pick);

@@ -47,6 +47,20 @@ typedef struct column {
     char first_text[44];
 } column;
 
+/* A column of the header, for looking names up by binary search: a model
+ * of many features names each of its columns at prediction. */
+typedef struct named_column {
+    const char *name;
+    int32_t col;
+} named_column;
+
+static int by_name_then_column(const void *a, const void *b)
+{
+    const named_column *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->col > y->col) - (x->col < y->col);
+}
+
 typedef struct parser {
     const char *name; /* the file, for messages */
     char delim;
@@ -58,6 +72,7 @@ typedef struct parser {
 
     int32_t ncols;    /* fields per record, fixed by the first record */
     char **header;    /* ncols names, or NULL without a header row */
+    struct named_column *by_name; /* the header sorted by name, then column */
     column *cols;
     int32_t nfeatures;
     int64_t row_capacity, rows;
@@ -316,7 +331,13 @@ static gpulayer_status take_header(parser *ps)
         memcpy(ps->header[j], s, len);
         ps->header[j][len] = '\0';
     }
-    return check_duplicate_names(ps);
+    GPL_CHECK(check_duplicate_names(ps));
+    ps->by_name = gpl_malloc(sizeof *ps->by_name * (size_t)(ps->ncols ? ps->ncols : 1),
+                             "column names");
+    if (!ps->by_name) return GPULAYER_ERR_OUT_OF_MEMORY;
+    for (int32_t j = 0; j < ps->ncols; j++) ps->by_name[j] = (named_column){ps->header[j], j};
+    qsort(ps->by_name, (size_t)ps->ncols, sizeof *ps->by_name, by_name_then_column);
+    return GPULAYER_OK;
 }
 
 /* --------------------------------------------------------- column choice */
@@ -343,10 +364,20 @@ static void list_columns(const parser *ps, char *buf, size_t size)
  * -1 when there is none. */
 static int32_t find_column(const parser *ps, const char *spec, size_t len)
 {
-    if (ps->header)
-        for (int32_t j = 0; j < ps->ncols; j++)
-            if (strlen(ps->header[j]) == len && memcmp(ps->header[j], spec, len) == 0)
-                return j;
+    if (ps->by_name) { /* the first column of that name */
+        int32_t lo = 0, hi = ps->ncols;
+        while (lo < hi) {
+            int32_t mid = lo + (hi - lo) / 2;
+            const char *h = ps->by_name[mid].name;
+            int c = strncmp(h, spec, len);
+            if (c == 0 && h[len] != '\0') c = 1; /* a longer name sorts after */
+            if (c < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < ps->ncols && strncmp(ps->by_name[lo].name, spec, len) == 0 &&
+            ps->by_name[lo].name[len] == '\0')
+            return ps->by_name[lo].col;
+    }
     if (len == 0 || len > 9) return -1;
     int32_t index = 0;
     for (size_t i = 0; i < len; i++) {
@@ -896,6 +927,7 @@ static void parser_free(parser *ps)
     if (ps->header)
         for (int32_t j = 0; j < ps->ncols; j++) free(ps->header[j]);
     free(ps->header);
+    free(ps->by_name);
     if (ps->cols)
         for (int32_t j = 0; j < ps->ncols; j++) gpl_strtab_free(ps->cols[j].strings);
     free(ps->cols);
