@@ -1,0 +1,56 @@
+"""The accuracy suite (suite.py) under pytest: for every case, GPUlayer's
+mean test metric over 5 seeded splits must be no more than 0.5%
+(relative) behind XGBoost's. LightGBM is left out here (suite.py
+reports it in docs/accuracy.md); the first metric of a case is the one
+held (AUC for binary cases, whose logloss is in the docs).
+
+Cases behind today are in BEHIND, marked xfail (not strict) with the gap
+measured, so that they show in every run as XFAIL, and as XPASS the day
+they catch up.
+"""
+import pytest
+
+import suite
+
+SPLITS = 5
+
+# Measured by suite.py (docs/accuracy.md: its commit, machine and table),
+# 5 splits; the ratio of the first metric, > 1 when GPUlayer is worse.
+BEHIND = {
+    "aer_creditcard": "Tweedie deviance 14.4% above XGBoost's (ratio 1.1445); one split's "
+                      "heavy tail dominates the mean, GPUlayer is ahead on 3 of 5 splits",
+    "dslabs_movielens": "NDCG@10 1.0% below XGBoost's (ratio 1.0105)",
+    "ggplot2_diamonds": "RMSE 1.3% above XGBoost's (ratio 1.0134): numeric bin cuts differ "
+                        "(docs/categorical.md, 'Accuracy')",
+    "mlbench_bostonhousing2": "RMSE 17.7% above XGBoost's (ratio 1.1768): set splits of town "
+                              "(92 levels, 380 training rows) overfit; ordered codes, or "
+                              "min_data_per_group=100, put GPUlayer ahead",
+    "modeldata_concrete": "RMSE 0.7% above XGBoost's (ratio 1.0072)",
+    "modeldata_sacramento": "RMSE 6.2% above XGBoost's (ratio 1.0623): set splits of city and "
+                            "zip (37 and 68 levels) overfit, as on bostonhousing2",
+    "sklearn_digits": "mlogloss 1.0% above XGBoost's (ratio 1.0104)",
+}
+
+
+def cases():
+    for case in suite.CASES:
+        marks = [pytest.mark.xfail(strict=False, reason=BEHIND[case.name])] \
+            if case.name in BEHIND else []
+        yield pytest.param(case, id=case.name, marks=marks)
+
+
+def test_no_stale_marks():
+    assert set(BEHIND) <= set(suite.BY_NAME), set(BEHIND) - set(suite.BY_NAME)
+
+
+@pytest.mark.parametrize("case", list(cases()))
+def test_case(case, tmp_path):
+    # need() inside skips the case when its data are absent
+    result = suite.run_case(case, SPLITS, libraries=("xgboost", "gpulayer"), workdir=tmp_path)
+    metric = case.metrics[0]
+    means = result["means"][metric]
+    gap = suite.behind(metric, means)
+    what = (f"{case.name} {metric}, mean of {SPLITS} splits: gpulayer {means['gpulayer']:.6g} "
+            f"xgboost {means['xgboost']:.6g} (ratio {1 + gap:.4f})")
+    print(what)
+    assert gap <= suite.TOLERANCE, what
