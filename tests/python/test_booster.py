@@ -313,6 +313,34 @@ def test_predict_refuses_text_in_a_numeric_column():
     assert got.shape == (200,)
 
 
+def test_set_param_takes_a_name_and_value_a_dict_or_pairs():
+    """XGBoost's forms of Booster.set_param."""
+    b = gpulayer.Booster()
+    b.set_param("max_depth", 3)
+    assert b.get_param("max_depth") == "3"
+    b.set_param({"eta": 0.5, "max_depth": 5, "gamma": None})
+    assert b.get_param("eta") == "0.5" and b.get_param("max_depth") == "5"
+    assert b.get_param("gamma") == "0"
+    b.set_param([("max_depth", 7), ("eval_metric", ["auc", "logloss"])])
+    assert b.get_param("max_depth") == "7"
+    assert b.get_param("eval_metric") == "auc,logloss"
+    # The parameters travel with a copy, as set.
+    assert b.copy().get_param("max_depth") == "7"
+
+
+@pytest.mark.parametrize("args, message", [
+    (("eta",), r"set_param\('eta'\) needs a value"),
+    (({"eta": 0.1}, 0.2), "a value only after a parameter name"),
+    ((3,), "got int 3"),
+    ((["eta", 0.1],), "got the item 'eta'"),
+    (([("eta", 0.1, 2)],), r"got the item \('eta', 0.1, 2\)"),
+    (({1: 2},), "a parameter name is a string, got int 1"),
+])
+def test_set_param_refuses_other_shapes(args, message):
+    with pytest.raises(TypeError, match=message):
+        gpulayer.Booster().set_param(*args)
+
+
 def test_a_list_for_a_single_valued_parameter_is_refused():
     """{'eta': [1, 2]} used to set eta to 2, the last element."""
     with pytest.raises(InvalidArgumentError, match="parameter 'eta' takes one value"):
