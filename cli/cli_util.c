@@ -70,6 +70,13 @@ int cli_read_config(const char *cmd, const char *path,
         rc = apply(key, value, user);
         if (rc) fprintf(stderr, "gpulayer %s: (in %s, line %d)\n", cmd, path, lineno);
     }
+    /* fgets ends at a read error as at the end of the file: a directory
+     * (EISDIR) or a failing disk would read as an empty config. */
+    if (!rc && ferror(f)) {
+        fprintf(stderr, "gpulayer %s: cannot read config file %s: %s\n", cmd, path,
+                strerror(errno));
+        rc = 1;
+    }
     fclose(f);
     return rc;
 }

@@ -70,6 +70,19 @@ def test_config_file_and_flags(tmp_path):
     assert r.returncode == 2 and "bad.conf:2" in r.stderr
 
 
+def test_config_that_is_a_directory_is_refused(tmp_path):
+    """A directory opens for reading but reads nothing: it passed as an
+    empty config, and training went on without the settings meant."""
+    data = write(tmp_path, "d.csv", SMALL)
+    folder = tmp_path / "conf.d"
+    folder.mkdir()
+    model = tmp_path / "m.json"
+    r = run("train", "--data", data, "--config", str(folder), "--model", str(model))
+    assert r.returncode == 1
+    assert f"cannot read config file {folder}: Is a directory" in r.stderr
+    assert not model.exists()
+
+
 @pytest.mark.parametrize("name,text,args,needles", [
     ("empty.csv", "", [], ["empty.csv", "empty"]),
     ("header.csv", "y,a\n", [], ["header.csv", "no data rows"]),
