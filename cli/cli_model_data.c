@@ -140,7 +140,7 @@ int cli_model_option(const char *cmd, int c, const char *arg, cli_model_options 
     case 'o': o->output = arg; return 1;
     case 'n': o->nthread = arg; return 1;
     case CLI_OPT_NO_HEADER: o->no_header = 1; return 1;
-    case CLI_OPT_ROUNDS: o->rounds = atoi(arg); return 1;
+    case CLI_OPT_ROUNDS: return cli_parse_count(cmd, "--rounds", arg, &o->rounds) ? 1 : 2;
     case CLI_OPT_DEVICE: o->device = arg; return 1;
     case CLI_OPT_QID: o->qid = arg; return 1;
     case CLI_OPT_BASE_MARGIN: o->base_margin = arg; return 1;

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -69,6 +70,13 @@ int cli_read_config(const char *cmd, const char *path,
         rc = apply(key, value, user);
         if (rc) fprintf(stderr, "gpulayer %s: (in %s, line %d)\n", cmd, path, lineno);
     }
+    /* fgets ends at a read error as at the end of the file: a directory
+     * (EISDIR) or a failing disk would read as an empty config. */
+    if (!rc && ferror(f)) {
+        fprintf(stderr, "gpulayer %s: cannot read config file %s: %s\n", cmd, path,
+                strerror(errno));
+        rc = 1;
+    }
     fclose(f);
     return rc;
 }
@@ -83,6 +91,23 @@ int cli_check_format(const char *cmd, const char *format)
     fprintf(stderr, "gpulayer %s: unknown format '%s' (auto, csv, tsv, libsvm)\n", cmd,
             format);
     return 2;
+}
+
+int cli_parse_count(const char *cmd, const char *option, const char *text, int32_t *out)
+{
+    /* strtol alone would take "" and "abc" as 0, stop quietly at "12x" and
+     * skip leading blanks: each a typo that would run with another value. */
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || isspace((unsigned char)text[0]) || errno || v < 0 ||
+        v > INT32_MAX) {
+        fprintf(stderr, "gpulayer %s: %s must be a non-negative integer (at most %d), "
+                        "got '%s'\n", cmd, option, INT32_MAX, text);
+        return 0;
+    }
+    *out = (int32_t)v;
+    return 1;
 }
 
 int cli_parse_bad_numbers(const char *cmd, const char *value, int *out)

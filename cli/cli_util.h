@@ -42,6 +42,10 @@ typedef struct cli_data {
 /* 0 when format is a known format name (or NULL); else prints why for
  * command cmd and returns 2. */
 int cli_check_format(const char *cmd, const char *format);
+/* Parses the value of a count option (--rounds, --tree): all of text a
+ * base-10 integer from 0 to INT32_MAX. Else prints "gpulayer CMD: OPTION
+ * must be a non-negative integer (at most ...), got 'TEXT'" and returns 0. */
+int cli_parse_count(const char *cmd, const char *option, const char *text, int32_t *out);
 /* Parses "error" or "missing" into *out; else prints why and returns 2. */
 int cli_parse_bad_numbers(const char *cmd, const char *value, int *out);
 /* The comma-separated items of list as a NULL-terminated array (one
@@ -68,7 +72,8 @@ int cli_read_model_data(const char *cmd, const gpulayer_booster *b, const char *
 typedef struct cli_model_options {
     const char *model, *data, *label, *format, *output, *nthread, *device, *qid;
     const char *base_margin;
-    int no_header, rounds, bad_numbers;
+    int no_header, bad_numbers;
+    int32_t rounds;
 } cli_model_options;
 enum { CLI_OPT_NO_HEADER = 256, CLI_OPT_ROUNDS, CLI_OPT_DEVICE, CLI_OPT_BAD_NUMBERS,
        CLI_OPT_QID, CLI_OPT_BASE_MARGIN, CLI_OPT_OWN };

@@ -1,7 +1,6 @@
 /* cmd_dump.c -- `gpulayer dump`: a model's trees as text. */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,23 +31,8 @@ static void dump_usage(FILE *out)
 typedef struct dump_options {
     const char *model, *output;
     int with_stats;
-    long tree, max_depth;
+    int32_t tree, max_depth; /* tree -1: every tree */
 } dump_options;
-
-/* A non-negative int option; else prints why and returns 0. */
-static int parse_count(const char *name, const char *text, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < 0 || v > INT_MAX) {
-        fprintf(stderr, "gpulayer dump: %s must be a non-negative integer, got '%s'\n",
-                name, text);
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
 
 /* 0 to go on, -1 after --help, 2 on a usage error. */
 static int parse_args(int argc, char **argv, dump_options *o)
@@ -65,8 +49,10 @@ static int parse_args(int argc, char **argv, dump_options *o)
         case 'm': o->model = optarg; break;
         case 'o': o->output = optarg; break;
         case 's': o->with_stats = 1; break;
-        case 't': if (!parse_count("--tree", optarg, &o->tree)) return 2; break;
-        case 'd': if (!parse_count("--max-depth", optarg, &o->max_depth)) return 2; break;
+        case 't': if (!cli_parse_count("dump", "--tree", optarg, &o->tree)) return 2; break;
+        case 'd':
+            if (!cli_parse_count("dump", "--max-depth", optarg, &o->max_depth)) return 2;
+            break;
         case 'h': dump_usage(stdout); return -1;
         default: dump_usage(stderr); return 2;
         }
@@ -114,8 +100,8 @@ int cmd_dump(int argc, char **argv)
     char *text = NULL;
     size_t len = 0;
     gpulayer_status st =
-        o.tree >= 0 ? gpulayer_booster_dump_tree(b, (int32_t)o.tree, o.with_stats,
-                                                 (int32_t)o.max_depth, &text, &len)
+        o.tree >= 0 ? gpulayer_booster_dump_tree(b, o.tree, o.with_stats, o.max_depth,
+                                                 &text, &len)
                     : gpulayer_booster_dump_model(b, o.with_stats, &text, &len);
     rc = st != GPULAYER_OK ? cli_fail("dump", NULL) : write_text(o.output, text, len);
     gpulayer_free_buffer(text);

@@ -185,7 +185,8 @@ int cmd_explain(int argc, char **argv)
     gpulayer_dataset *ds = NULL;
     if (gpulayer_booster_load(o.m.model, &b) != GPULAYER_OK) return cli_fail("explain", NULL);
     if (o.m.nthread && gpulayer_booster_set_param(b, "nthread", o.m.nthread) != GPULAYER_OK) {
-        rc = cli_fail("explain", NULL);
+        cli_fail("explain", "--nthread"); /* the parameter's own check of the text */
+        rc = 2;
         goto done;
     }
     if ((rc = cli_read_model_options_data("explain", b, &o.m, &ds)))

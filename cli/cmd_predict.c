@@ -136,7 +136,8 @@ int cmd_predict(int argc, char **argv)
     float *pred = NULL;
     if (gpulayer_booster_load(o.m.model, &b) != GPULAYER_OK) return cli_fail("predict", NULL);
     if (o.m.nthread && gpulayer_booster_set_param(b, "nthread", o.m.nthread) != GPULAYER_OK) {
-        rc = cli_fail("predict", NULL);
+        cli_fail("predict", "--nthread"); /* the parameter's own check of the text */
+        rc = 2;
         goto done;
     }
     if ((rc = cli_read_model_options_data("predict", b, &o.m, &ds)))

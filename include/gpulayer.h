@@ -144,7 +144,8 @@ GPULAYER_API gpulayer_status gpulayer_read_text_cells(const char *const *cells,
 GPULAYER_API int gpulayer_column_looks_numeric(int64_t numbers, int64_t texts);
 
 /* A dense float32 matrix; NaN marks a missing value. label and weight may be
- * NULL (weight NULL = all ones). The data are copied. */
+ * NULL (weight NULL = all ones). The data are copied. num_rows may be 0:
+ * prediction then gives no values; training and evaluation sets need rows. */
 GPULAYER_API gpulayer_status gpulayer_dataset_from_dense(
     const float *data, int64_t num_rows, int32_t num_cols,
     gpulayer_layout layout, const float *label, const float *weight,
@@ -154,7 +155,8 @@ GPULAYER_API gpulayer_status gpulayer_dataset_from_dense(
  * r's cells are (indices[k], data[k]) for k in [indptr[r], indptr[r + 1]),
  * column indexes increasing within a row; absent cells are missing, as in
  * LibSVM. Held sparse (memory in proportion to the entries) and binned
- * without a dense copy. label and weight may be NULL. The data are copied. */
+ * without a dense copy. label and weight may be NULL. The data are copied.
+ * num_rows may be 0, as for gpulayer_dataset_from_dense. */
 GPULAYER_API gpulayer_status gpulayer_dataset_from_csr(
     const int64_t *indptr, const int32_t *indices, const float *data, int64_t num_rows,
     int32_t num_cols, const float *label, const float *weight, gpulayer_dataset **out);

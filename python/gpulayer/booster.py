@@ -70,11 +70,30 @@ def interaction_text(value, feature_names=None) -> str:
     return "[" + ",".join(sets) + "]"
 
 
+def _param_pairs(params) -> list[tuple[str, Any]]:
+    """The (name, value) pairs of a dict or of a sequence of pairs (as
+    XGBoost takes them); a TypeError saying what was given otherwise."""
+    if isinstance(params, Mapping):
+        pairs = list(params.items())
+    elif isinstance(params, Iterable) and not isinstance(params, (str, bytes)):
+        pairs = list(params)
+        for item in pairs:
+            if not (isinstance(item, (tuple, list)) and len(item) == 2):
+                raise TypeError("parameters are a dict or a sequence of (name, value) "
+                                f"pairs; got the item {item!r}")
+    else:
+        raise TypeError("parameters are a dict or a sequence of (name, value) pairs, "
+                        f"got {type(params).__name__} {params!r}")
+    for key, _ in pairs:
+        if not isinstance(key, str):
+            raise TypeError(f"a parameter name is a string, got {type(key).__name__} {key!r}")
+    return pairs
+
+
 def _param_items(params: Mapping[str, Any] | Iterable[tuple[str, Any]]):
     """(key, text) pairs; a list or tuple value (eval_metric) gives one
     pair per element, None values are skipped."""
-    items = params.items() if isinstance(params, Mapping) else params
-    for key, value in items:
+    for key, value in _param_pairs(params):
         if value is None:
             continue
         if key in _LIST_VALUED and isinstance(value, (list, tuple, np.ndarray)):
@@ -151,10 +170,22 @@ class Booster:
 
     # ---------------------------------------------------------- parameters
 
-    def set_param(self, key: str, value: Any) -> None:
-        """Set one parameter (a list value sets it once per element, as
-        eval_metric allows)."""
-        self.set_params({key: value})
+    def set_param(self, params: str | Mapping[str, Any] | Iterable[tuple[str, Any]],
+                  value: Any = None) -> None:
+        """Set parameters as XGBoost's ``Booster.set_param`` does: one by
+        name, ``set_param("eta", 0.1)``, or several at once,
+        ``set_param({"eta": 0.1, "max_depth": 4})`` or a sequence of
+        (name, value) pairs (None values are then skipped). A list value
+        sets the parameter once per element, as eval_metric allows."""
+        if isinstance(params, str):
+            if value is None:
+                raise TypeError(f"set_param({params!r}) needs a value: "
+                                f"set_param({params!r}, value)")
+            params = {params: value}
+        elif value is not None:
+            raise TypeError("set_param takes a value only after a parameter name; "
+                            "a dict or pairs carry their own values")
+        self.set_params(params)
 
     def set_params(self, params: Mapping[str, Any] | Iterable[tuple[str, Any]]
                    ) -> None:

@@ -49,7 +49,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from . import _lib
-from .errors import ParseError
+from .errors import InvalidArgumentError, ParseError
 
 __all__ = ["Dataset", "DenseMatrix", "to_dense"]
 
@@ -565,12 +565,17 @@ class Dataset:
     ) -> "Dataset":
         """Read a CSV, TSV (optionally gzip-compressed) or LibSVM file.
 
-        ``label`` is the label column of a CSV/TSV file, by name or 0-based
-        index (default: the first column; ``"none"`` for a file without
-        labels). String-valued columns become categorical features. In a
-        LibSVM file the label is the first token of each line and absent
-        entries are missing values; ``num_features`` fixes the feature count
-        (0 infers it from the largest index).
+        ``label`` names the label column of a CSV/TSV file, by name or
+        0-based index (``label="y"``, ``label=0``), or is ``"none"`` for a
+        file without labels (data to predict). It must be given for a
+        CSV/TSV file: without it the file is refused, as XGBoost's
+        ``label_column`` must be given, rather than a column taken as the
+        label unasked (``gpulayer train --label`` defaults to the first
+        column; this does not). String-valued columns become categorical
+        features. In a LibSVM file the label is the first token of each
+        line, so ``label`` is not needed, and absent entries are missing
+        values; ``num_features`` fixes the feature count (0 infers it from
+        the largest index).
 
         A CSV/TSV column counts as numeric when at least 95% of its
         non-missing cells are numbers; a cell that is not a number there is
@@ -596,9 +601,13 @@ class Dataset:
             ) from None
         if ignore_columns is not None and not isinstance(ignore_columns, str):
             ignore_columns = ",".join(str(c) for c in ignore_columns)
+        # The library's default label is the first column. Without a label
+        # the file is read as having none, and refused below if it is a
+        # CSV/TSV file (a LibSVM file always has its labels).
+        unnamed_label = label is None or label == ""
         options = _lib.ReadOptions(
             format=fmt,
-            label=_lib.encode(label),
+            label=_lib.encode("none" if unnamed_label else label),
             no_header=int(bool(no_header)),
             ignore_columns=_lib.encode(ignore_columns),
             weight_column=_lib.encode(weight_column),
@@ -628,6 +637,16 @@ class Dataset:
             byref(options),
             byref(self._handle),
         )
+        if unnamed_label:
+            try:
+                self.get_label()
+            except InvalidArgumentError:  # read without labels: CSV/TSV
+                self.close()
+                raise InvalidArgumentError(
+                    f"{os.fspath(path)}: name the label column of a CSV/TSV file with "
+                    "label='name' or label=0 (a 0-based index), or pass label='none' "
+                    "for a file without labels"
+                ) from None
         return self
 
     @classmethod

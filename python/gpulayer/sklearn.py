@@ -295,7 +295,9 @@ class _GPULayerModel(BaseEstimator):
             accept_sparse=("csr", "csc", "coo"),
             dtype=[np.float32, np.float64],
             ensure_all_finite="allow-nan",
-            ensure_min_samples=1,
+            # Predicting no rows gives no predictions (as XGBoost's
+            # estimators do); training needs rows.
+            ensure_min_samples=1 if reset else 0,
         )
         if no_y:
             X, y = validate_data(self, X, **check), None
@@ -392,7 +394,8 @@ class _GPULayerModel(BaseEstimator):
         check_is_fitted(self, "_Booster")
         X, _ = self._validate_X(X, reset=False)
         values = self._Booster.predict(self._dataset(X), pred_contribs=True)
-        return values.reshape(values.shape[0], -1)
+        # The width spelt out: reshape(0, -1) cannot infer it for no rows.
+        return values.reshape(values.shape[0], int(np.prod(values.shape[1:])))
 
     def get_booster(self) -> Booster:
         """The trained :class:`gpulayer.Booster`."""

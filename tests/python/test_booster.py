@@ -204,6 +204,47 @@ def test_multiclass_outputs():
     np.testing.assert_array_equal(cls, prob.argmax(axis=1))
 
 
+@pytest.mark.parametrize("objective, outputs", [("binary:logistic", 1),
+                                                ("multi:softprob", 3),
+                                                ("multi:softmax", 3)])
+def test_predicting_no_rows_gives_empty_arrays(objective, outputs):
+    """Zero rows, as an array, a sparse matrix or a Dataset, predict to
+    float32 arrays of the shape that rows would have, every output kind."""
+    sparse = pytest.importorskip("scipy.sparse")
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(200, 4)).astype(np.float32)
+    y = np.digitize(X[:, 0], [-0.5, 0.5]).astype(np.float32)
+    params = {"objective": objective, "nthread": 2, "device": "cpu"}
+    if outputs > 1:
+        params["num_class"] = outputs
+    else:
+        y = (y > 0).astype(np.float32)
+    bst = gpulayer.train(params, gpulayer.Dataset(X, label=y), 3)
+    rows = (outputs,) if outputs > 1 else ()
+    predicted = () if objective == "multi:softmax" else rows
+    empty = np.empty((0, 4), dtype=np.float64)
+    for data in (empty, sparse.csr_matrix(empty), gpulayer.Dataset(empty)):
+        for kwargs, shape in [({}, predicted), ({"output_margin": True}, rows),
+                              ({"pred_contribs": True}, rows + (5,)),
+                              ({"pred_contribs": True, "approx_contribs": True}, rows + (5,)),
+                              ({"pred_interactions": True}, rows + (5, 5))]:
+            out = bst.predict(data, **kwargs)
+            assert out.shape == (0,) + shape, kwargs
+            assert out.dtype == np.float32
+    assert bst.predictor().predict(empty).shape == (0,) + predicted
+
+
+def test_training_needs_rows():
+    empty = gpulayer.Dataset(np.empty((0, 3)), label=np.empty(0))
+    assert empty.shape == (0, 3)
+    with pytest.raises(InvalidArgumentError, match="empty"):
+        gpulayer.train(PARAMS, empty, 2)
+    X = np.arange(30, dtype=np.float32).reshape(10, 3)
+    dtrain = gpulayer.Dataset(X, label=(X[:, 0] > 10).astype(np.float32))
+    with pytest.raises(InvalidArgumentError, match="evaluation set 0 has no rows"):
+        gpulayer.train(PARAMS, dtrain, 2, evals=[(empty, "valid")])
+
+
 def test_export_xgboost_writes_json(binary, tmp_path):
     _, _, dtrain, _ = binary
     bst = gpulayer.train(PARAMS, dtrain, 3)
@@ -270,6 +311,34 @@ def test_predict_refuses_text_in_a_numeric_column():
         got = booster.predict(gpulayer.Dataset(X.astype({"a": object}).assign(
             a=lambda d: d["a"].where(d.index != 5, "1,5")), bad_numbers="missing"))
     assert got.shape == (200,)
+
+
+def test_set_param_takes_a_name_and_value_a_dict_or_pairs():
+    """XGBoost's forms of Booster.set_param."""
+    b = gpulayer.Booster()
+    b.set_param("max_depth", 3)
+    assert b.get_param("max_depth") == "3"
+    b.set_param({"eta": 0.5, "max_depth": 5, "gamma": None})
+    assert b.get_param("eta") == "0.5" and b.get_param("max_depth") == "5"
+    assert b.get_param("gamma") == "0"
+    b.set_param([("max_depth", 7), ("eval_metric", ["auc", "logloss"])])
+    assert b.get_param("max_depth") == "7"
+    assert b.get_param("eval_metric") == "auc,logloss"
+    # The parameters travel with a copy, as set.
+    assert b.copy().get_param("max_depth") == "7"
+
+
+@pytest.mark.parametrize("args, message", [
+    (("eta",), r"set_param\('eta'\) needs a value"),
+    (({"eta": 0.1}, 0.2), "a value only after a parameter name"),
+    ((3,), "got int 3"),
+    ((["eta", 0.1],), "got the item 'eta'"),
+    (([("eta", 0.1, 2)],), r"got the item \('eta', 0.1, 2\)"),
+    (({1: 2},), "a parameter name is a string, got int 1"),
+])
+def test_set_param_refuses_other_shapes(args, message):
+    with pytest.raises(TypeError, match=message):
+        gpulayer.Booster().set_param(*args)
 
 
 def test_a_list_for_a_single_valued_parameter_is_refused():

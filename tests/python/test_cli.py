@@ -70,6 +70,19 @@ def test_config_file_and_flags(tmp_path):
     assert r.returncode == 2 and "bad.conf:2" in r.stderr
 
 
+def test_config_that_is_a_directory_is_refused(tmp_path):
+    """A directory opens for reading but reads nothing: it passed as an
+    empty config, and training went on without the settings meant."""
+    data = write(tmp_path, "d.csv", SMALL)
+    folder = tmp_path / "conf.d"
+    folder.mkdir()
+    model = tmp_path / "m.json"
+    r = run("train", "--data", data, "--config", str(folder), "--model", str(model))
+    assert r.returncode == 1
+    assert f"cannot read config file {folder}: Is a directory" in r.stderr
+    assert not model.exists()
+
+
 @pytest.mark.parametrize("name,text,args,needles", [
     ("empty.csv", "", [], ["empty.csv", "empty"]),
     ("header.csv", "y,a\n", [], ["header.csv", "no data rows"]),
@@ -102,6 +115,54 @@ def test_unreadable_path_and_bad_params(tmp_path):
     assert r.returncode == 2 and "out of range" in r.stderr
     r = run("train", "--data", data, "--param", "eta")
     assert r.returncode == 2 and "KEY=VALUE" in r.stderr
+
+
+# Each numeric option with texts that are not a number in its range. A
+# lax parse took '--rounds abc' (and '12x', '', '-1') as "all rounds".
+BAD_NUMBERS = ["abc", "12x", "", "1e999", " 3"]
+NUMERIC_OPTIONS = [
+    ("predict", "--rounds", BAD_NUMBERS + ["-1", "99999999999"]),
+    ("explain", "--rounds", BAD_NUMBERS + ["-1"]),
+    ("predict", "--nthread", BAD_NUMBERS + ["-1"]),
+    ("explain", "--nthread", BAD_NUMBERS + ["-1"]),
+    ("dump", "--tree", BAD_NUMBERS + ["-1"]),
+    ("dump", "--max-depth", BAD_NUMBERS + ["-1"]),
+    ("train", "--num-round", BAD_NUMBERS + ["-1"]),
+    ("train", "--max-depth", BAD_NUMBERS + ["-1"]),
+    ("train", "--early-stopping", BAD_NUMBERS + ["-1"]),
+    ("train", "--nthread", BAD_NUMBERS + ["-1"]),
+    ("train", "--eta", BAD_NUMBERS + ["-1"]),
+]
+
+
+@pytest.mark.parametrize("command, option, texts", NUMERIC_OPTIONS,
+                         ids=[f"{c}{o}" for c, o, _ in NUMERIC_OPTIONS])
+def test_numeric_options_parse_strictly(tmp_path, command, option, texts):
+    """A usage error (exit 2) naming the option and the text, for all of
+    them, and nothing written."""
+    data = write(tmp_path, "d.csv", SMALL)
+    model = str(tmp_path / "m.json")
+    assert run("train", "--data", data, "--num-round", "2", "--model", model,
+               "--quiet").returncode == 0
+    out = str(tmp_path / "out.txt")
+    base = {"predict": ["--model", model, "--data", data, "--label", "y", "--output", out],
+            "explain": ["--model", model, "--data", data, "--label", "y", "--output", out],
+            "dump": ["--model", model, "--output", out],
+            "train": ["--data", data, "--model", out, "--quiet"]}[command]
+    for text in texts:
+        r = run(command, *base, option, text)
+        assert r.returncode == 2, (option, text, r.stderr)
+        assert f"gpulayer {command}: {option}" in r.stderr or \
+            f"parameter {option[2:].replace('-', '_')}" in r.stderr, (option, text, r.stderr)
+        assert f"'{text}'" in r.stderr or f" {text} " in r.stderr, (option, text, r.stderr)
+        assert not os.path.exists(out)
+    good = [option, "0.5" if option == "--eta" else "1"]
+    if option == "--max-depth" and command == "dump":
+        good += ["--tree", "0"]
+    if option == "--early-stopping":
+        good += ["--valid", data]
+    r = run(command, *base, *good)
+    assert r.returncode == 0, r.stderr
 
 
 def test_predict_refuses_damaged_model(tmp_path):
@@ -359,7 +420,7 @@ def test_dump_prints_categorical_splits_by_name(tmp_path):
     r = run("dump", "--model", model, "--tree", "2")
     assert r.returncode == 1 and "tree 2 does not exist; the model has 2 trees" in r.stderr
     r = run("dump", "--model", model, "--tree", "x")
-    assert r.returncode == 2 and "--tree must be a non-negative integer, got 'x'" in r.stderr
+    assert r.returncode == 2 and "--tree must be a non-negative integer (at most 2147483647), got 'x'" in r.stderr
     assert run("dump").returncode == 2
 
 

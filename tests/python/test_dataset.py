@@ -7,6 +7,7 @@ import pytest
 import gpulayer
 from gpulayer import _lib
 from gpulayer.dataset import to_dense
+from gpulayer.errors import InvalidArgumentError
 
 pd = pytest.importorskip("pandas")
 sparse = pytest.importorskip("scipy.sparse")
@@ -182,6 +183,36 @@ def test_from_file(tmp_path):
     np.testing.assert_array_equal(d.get_label(), [1, 0, 1])
     with pytest.raises(OSError, match="nope.csv"):
         gpulayer.Dataset.from_file(tmp_path / "nope.csv")
+
+
+def test_from_file_needs_the_label_column_named(tmp_path):
+    """A CSV/TSV file's label column is named, as XGBoost's label_column:
+    the first column was taken as the label when label= was left out."""
+    csv = tmp_path / "data.csv"
+    csv.write_text("a,b,y\n0.5,2,1\n1.5,3,0\n")
+    for unnamed in ({}, {"label": ""}):
+        with pytest.raises(InvalidArgumentError,
+                           match=r"data.csv: name the label column .* label='none'"):
+            gpulayer.Dataset.from_file(csv, **unnamed)
+    tsv = tmp_path / "data.tsv"
+    tsv.write_text("a\tb\ty\n0.5\t2\t1\n1.5\t3\t0\n")
+    with pytest.raises(InvalidArgumentError, match="name the label column"):
+        gpulayer.Dataset.from_file(tsv)
+    with pytest.raises(InvalidArgumentError, match="name the label column"):
+        gpulayer.Dataset.from_file(tsv, format="tsv", no_header=True)
+    by_name = gpulayer.Dataset.from_file(csv, label="y")
+    by_index = gpulayer.Dataset.from_file(csv, label=2)
+    for d in (by_name, by_index):
+        assert d.feature_names == ["a", "b"]
+        np.testing.assert_array_equal(d.get_label(), [1, 0])
+    first = gpulayer.Dataset.from_file(csv, label=0)
+    assert first.feature_names == ["b", "y"]
+    unlabelled = gpulayer.Dataset.from_file(csv, label="none")
+    assert unlabelled.shape == (2, 3)
+    # A LibSVM file's label is the first token of each line.
+    svm = tmp_path / "data.svm"
+    svm.write_text("1 0:0.5 1:2\n0 0:1.5 1:3\n")
+    np.testing.assert_array_equal(gpulayer.Dataset.from_file(svm).get_label(), [1, 0])
 
 
 def test_text_columns_follow_the_csv_rule():

@@ -167,6 +167,30 @@ def test_dataframe_with_categorical_columns():
     np.testing.assert_array_equal(restored.predict_proba(df), clf.predict_proba(df))
 
 
+def test_predicting_no_rows_gives_empty_arrays():
+    """As XGBoost's estimators: no rows in, empty arrays of the right
+    shape out (fitting still needs rows)."""
+    X, y = make_classification(n_samples=120, n_features=4, n_informative=3,
+                               n_redundant=0, n_classes=3, random_state=0)
+    empty = X[:0]
+    labels = np.array(["a", "b", "c"])[y]
+    multi = GPULayerClassifier(n_estimators=3, n_jobs=2).fit(X, labels)
+    assert multi.predict(empty).shape == (0,)
+    assert multi.predict(empty).dtype == labels.dtype
+    assert multi.predict_proba(empty).shape == (0, 3)
+    assert multi.predict(empty, output_margin=True).shape == (0, 3)
+    assert multi.predict(empty, pred_contrib=True).shape == (0, 15)
+    binary = GPULayerClassifier(n_estimators=3, n_jobs=2).fit(X, y > 0)
+    assert binary.predict(empty).shape == (0,)
+    assert binary.predict_proba(empty).shape == (0, 2)
+    assert binary.predict_proba(pd.DataFrame(empty)).dtype == np.float32
+    reg = GPULayerRegressor(n_estimators=3, n_jobs=2).fit(X, y.astype(float))
+    assert reg.predict(empty).shape == (0,)
+    assert reg.predict(empty, pred_contrib=True).shape == (0, 5)
+    with pytest.raises(ValueError, match="0 sample"):
+        GPULayerRegressor(n_estimators=3).fit(empty, y[:0])
+
+
 def test_one_class_is_refused():
     with pytest.raises(ValueError, match="1 class"):
         GPULayerClassifier(n_estimators=2).fit(np.ones((5, 2)), ["a"] * 5)

@@ -95,8 +95,10 @@ static void test_from_dense_errors(void **state)
     assert_null(ds);
     expect_invalid(gpulayer_dataset_from_dense(row_major, 3, 2, GPULAYER_ROW_MAJOR,
                                                NULL, NULL, NULL), "out is NULL");
-    expect_invalid(gpulayer_dataset_from_dense(row_major, 0, 2, GPULAYER_ROW_MAJOR,
-                                               NULL, NULL, &ds), "0 rows");
+    expect_invalid(gpulayer_dataset_from_dense(row_major, -1, 2, GPULAYER_ROW_MAJOR,
+                                               NULL, NULL, &ds), "-1 rows");
+    expect_invalid(gpulayer_dataset_from_dense(row_major, 3, 0, GPULAYER_ROW_MAJOR,
+                                               NULL, NULL, &ds), "0 columns");
     expect_invalid(gpulayer_dataset_from_dense(row_major, 3, -1, GPULAYER_ROW_MAJOR,
                                                NULL, NULL, &ds), "-1 columns");
     expect_invalid(gpulayer_dataset_from_dense(row_major, 3, 2, (gpulayer_layout)7,
@@ -121,6 +123,26 @@ static gpulayer_dataset *small(void)
                                                  NULL, NULL, &ds),
                      GPULAYER_OK);
     return ds;
+}
+
+/* Zero rows make a dataset (to predict nothing on), dense or sparse. */
+static void test_zero_rows(void **state)
+{
+    (void)state;
+    gpulayer_dataset *ds = NULL;
+    assert_int_equal(gpulayer_dataset_from_dense(row_major, 0, 2, GPULAYER_ROW_MAJOR,
+                                                 row_major, NULL, &ds), GPULAYER_OK);
+    assert_int_equal(gpulayer_dataset_num_rows(ds), 0);
+    assert_int_equal(gpulayer_dataset_num_cols(ds), 2);
+    gpulayer_dataset_free(ds);
+    const int64_t indptr[1] = {0};
+    const int32_t indices[1] = {0};
+    const float data[1] = {0};
+    assert_int_equal(gpulayer_dataset_from_csr(indptr, indices, data, 0, 3, NULL, NULL, &ds),
+                     GPULAYER_OK);
+    assert_int_equal(gpulayer_dataset_num_rows(ds), 0);
+    assert_int_equal(gpulayer_dataset_num_cols(ds), 3);
+    gpulayer_dataset_free(ds);
 }
 
 static void test_label_and_weight(void **state)
@@ -365,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_from_dense_layouts),
         cmocka_unit_test(test_from_dense_transpose_large),
         cmocka_unit_test(test_from_dense_errors),
+        cmocka_unit_test(test_zero_rows),
         cmocka_unit_test(test_label_and_weight),
         cmocka_unit_test(test_feature_names),
         cmocka_unit_test(test_categories),

@@ -259,6 +259,43 @@ static void test_csv_line_endings_and_bom(void **state)
     gpulayer_dataset_free(ds);
 }
 
+/* Lines ended by a lone CR (old Mac files) read as lines, and give what
+ * the same file with CRLF or LF endings gives: the CR-only file was one
+ * long header line ("duplicate column" or "no data rows"). */
+static void test_csv_cr_line_endings(void **state)
+{
+    (void)state;
+    const char *files[][2] = {
+        {"cr.csv", "y,x,c\r1,2,\"a\rb\"\r0,3,d\r"},
+        {"crlf2.csv", "y,x,c\r\n1,2,\"a\r\nb\"\r\n0,3,d\r\n"},
+        {"cr_nofinal.csv", "y,x,c\r1,2,\"a\rb\"\r0,3,d"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        gpulayer_dataset *ds = parse_ok(files[i][0], files[i][1], NULL);
+        assert_int_equal(ds->num_rows, 2);
+        assert_int_equal(ds->num_cols, 2);
+        assert_string_equal(gpulayer_dataset_feature_name(ds, 0), "x");
+        assert_string_equal(gpulayer_dataset_feature_name(ds, 1), "c");
+        assert_true(ds->label[0] == 1.0f && ds->label[1] == 0.0f);
+        assert_true(V(ds, 0, 0) == 2.0f && V(ds, 1, 0) == 3.0f);
+        /* The quoted cell keeps its line break, as the file writes it. */
+        const gpl_category_dict *d = dict_of(ds, 1);
+        assert_non_null(d);
+        assert_int_equal(d->count, 2);
+        assert_string_equal(d->names[0], i == 1 ? "a\r\nb" : "a\nb");
+        gpulayer_dataset_free(ds);
+    }
+    /* The same for the other readers of text files. */
+    gpulayer_dataset *ds = parse_ok("cr.tsv", "y\tx\r1\t2\r0\t3\r", NULL);
+    assert_int_equal(ds->num_rows, 2);
+    assert_true(V(ds, 1, 0) == 3.0f);
+    gpulayer_dataset_free(ds);
+    ds = parse_ok("cr.svm", "1 0:2\r0 0:3\r", NULL);
+    assert_int_equal(ds->num_rows, 2);
+    assert_true(V(ds, 1, 0) == 3.0f && ds->label[1] == 0.0f);
+    gpulayer_dataset_free(ds);
+}
+
 static void test_tsv_and_sniffing(void **state)
 {
     (void)state;
@@ -841,6 +878,7 @@ int main(void)
         cmocka_unit_test(test_csv_quoted_fields),
         cmocka_unit_test(test_csv_missing_markers),
         cmocka_unit_test(test_csv_line_endings_and_bom),
+        cmocka_unit_test(test_csv_cr_line_endings),
         cmocka_unit_test(test_tsv_and_sniffing),
         cmocka_unit_test(test_gzip),
         cmocka_unit_test(test_categorical_codes),

@@ -283,9 +283,12 @@ gpulayer_status gpulayer_dataset_from_dense(const float *data, int64_t num_rows,
     if (!out) return gpl_error(INVALID, "%s: out is NULL", fn);
     *out = NULL;
     if (!data) return gpl_error(INVALID, "%s: data is NULL", fn);
-    if (num_rows <= 0 || num_cols <= 0)
-        return gpl_error(INVALID, "%s: the shape must be positive (got %lld rows, "
-                         "%d columns)", fn, (long long)num_rows, (int)num_cols);
+    /* Zero rows make a dataset to predict (nothing) on, as XGBoost's
+     * DMatrix allows; training refuses it (gpl_train_validate). */
+    if (num_rows < 0 || num_cols <= 0)
+        return gpl_error(INVALID, "%s: got %lld rows, %d columns; a dataset needs a "
+                         "column, and may have 0 rows but no fewer", fn, (long long)num_rows,
+                         (int)num_cols);
     if (layout != GPULAYER_ROW_MAJOR && layout != GPULAYER_COL_MAJOR)
         return gpl_error(INVALID, "%s: unknown layout %d", fn, (int)layout);
     gpulayer_dataset *ds;

@@ -33,9 +33,11 @@ gpulayer_status gpl_dataset_from_rows(int64_t num_rows, int32_t num_cols,
                                       gpulayer_dataset **out)
 {
     *out = NULL;
-    if (num_rows < 1 || num_cols < 1)
+    /* Zero rows are a dataset to predict (nothing) on, as for dense data. */
+    if (num_rows < 0 || num_cols < 1)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s: %lld rows x %d columns: a dataset "
-                         "needs at least one of each", what, (long long)num_rows, (int)num_cols);
+                         "needs a column, and may have 0 rows but no fewer", what,
+                         (long long)num_rows, (int)num_cols);
     if (row_start[0] != 0)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s: the first row must start at entry "
                          "0, not %lld", what, (long long)row_start[0]);

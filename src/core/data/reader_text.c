@@ -213,6 +213,18 @@ oom:
                      path, len);
 }
 
+/* Old Mac text files end their lines with a lone CR: read whole, such a
+ * file was one line (its header ran into the data). A text without any LF
+ * gets its CRs made LFs, so that every reader sees its lines, as pandas
+ * and R do. Where there is an LF, a CR is left alone: part of a CRLF
+ * ending (which the readers take as they are) or of a quoted cell. */
+static void cr_line_ends_to_lf(gpl_text *text)
+{
+    char *p = text->data, *end = text->data + text->len;
+    if (memchr(p, '\n', text->len)) return;
+    while ((p = memchr(p, '\r', (size_t)(end - p))) != NULL) *p++ = '\n';
+}
+
 gpulayer_status gpl_text_read(const char *path, gpl_text *out)
 {
     out->data = NULL;
@@ -245,6 +257,7 @@ gpulayer_status gpl_text_read(const char *path, gpl_text *out)
                          rc == Z_BUF_ERROR ? "the gzip data are truncated"
                                            : "the gzip data are corrupt");
     }
+    if (status == GPULAYER_OK) cr_line_ends_to_lf(out);
     return status;
 }
 

@@ -19,7 +19,8 @@ typedef struct gpl_text {
 
 /* Reads the whole file; gzip is recognised by its magic bytes, other
  * compressors (xz, bzip2, zstd) are refused with a hint. Errors are
- * GPULAYER_ERR_IO and name the file. */
+ * GPULAYER_ERR_IO and name the file. A text whose lines end with a lone CR
+ * (old Mac files: no LF anywhere) comes back with LFs in their place. */
 gpulayer_status gpl_text_read(const char *path, gpl_text *out);
 void gpl_text_free(gpl_text *text);
 

@@ -2,6 +2,7 @@
  * and the parsers of those that are more than a number in a range. */
 #include "param_table.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -438,7 +439,9 @@ gpulayer_status gpl_param_parse_number(const char *key, const char *value, const
     char *end;
     errno = 0;
     double v = strtod(value, &end);
-    if (end == value || *end != '\0' || errno == ERANGE || isnan(v))
+    /* All of the text: strtod would also skip leading blanks. */
+    if (end == value || *end != '\0' || isspace((unsigned char)value[0]) || errno == ERANGE ||
+        isnan(v))
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "parameter %s: '%s' is not a number", key, value);
     /* range: "[lo, hi]" with ( or ) for an open end. */
@@ -458,7 +461,7 @@ gpulayer_status gpl_param_parse_integer(const char *key, const char *value, cons
     char *end;
     errno = 0;
     long v = strtol(value, &end, 10);
-    if (end == value || *end != '\0' || errno == ERANGE)
+    if (end == value || *end != '\0' || isspace((unsigned char)value[0]) || errno == ERANGE)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "parameter %s: '%s' is not an integer", key, value);
     /* range: "lo..hi". */

@@ -101,6 +101,14 @@ gpulayer_status gpl_train_validate(const gpl_params *p,
         if (!evals[i])
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                              "evaluation set %d is NULL", i);
+        /* A metric of no rows is undefined; say so here rather than
+         * report NaN each round (prediction data may have no rows). */
+        if (evals[i]->num_rows < 1) {
+            if (evals[i]->source)
+                return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                                 "evaluation set %s has no rows", evals[i]->source);
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "evaluation set %d has no rows", i);
+        }
         if (evals[i]->num_cols != train->num_cols)
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                              "evaluation set %s has %d columns, training data %d",
