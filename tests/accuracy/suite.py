@@ -9,6 +9,11 @@ and the test metric of each is averaged over the splits.
 
     python3 tests/accuracy/suite.py [--splits 5] [--cases name,name]
                                     [--markdown docs/accuracy.md] [--json FILE]
+                                    [--libraries xgboost,gpulayer]
+                                    [--param KEY=VALUE ...]
+
+--param passes a parameter to GPUlayer alone (repeatable), to measure a
+candidate default on every case before it becomes one.
 
 tests/accuracy/test_suite.py runs the same cases (GPUlayer and XGBoost)
 under pytest.
@@ -245,6 +250,10 @@ def num_class(case, df):
 
 # ---------------------------------------------------------------- libraries
 
+# --param: GPUlayer parameters under trial, added to every case's.
+GPULAYER_PARAMS = []
+
+
 def run_gpulayer(case, train, test, workdir):
     """Through the command, as a user would: CSV files, its own reading of
     string columns as categories (split by sets)."""
@@ -263,6 +272,8 @@ def run_gpulayer(case, train, test, workdir):
         extra += ["--param", f"num_class={k}"]
     if case.objective == "reg:tweedie":
         extra += ["--param", f"tweedie_variance_power={TWEEDIE_POWER}"]
+    for kv in GPULAYER_PARAMS:
+        extra += ["--param", kv]
     pred = gpulayer_predict(workdir, train_csv, test_csv, case.label, case.objective, extra)
     return pred.reshape(len(test), k) if k else pred
 
@@ -474,7 +485,15 @@ def main(argv=None):
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
     parser.add_argument("--markdown", help="write the table and its provenance here")
     parser.add_argument("--json", help="write every split's figures here")
+    parser.add_argument("--libraries", default=",".join(LIBRARIES),
+                        help=f"comma-separated, of {', '.join(LIBRARIES)}")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="a GPUlayer parameter added to every case (repeatable)")
     args = parser.parse_args(argv)
+    GPULAYER_PARAMS[:] = args.param
+    libraries = tuple(args.libraries.split(","))
+    if not set(libraries) <= set(LIBRARIES) or not {"gpulayer", "xgboost"} <= set(libraries):
+        parser.error("--libraries: gpulayer, xgboost and optionally lightgbm")
     names = args.cases.split(",") if args.cases else [c.name for c in CASES]
     unknown = [n for n in names if n not in BY_NAME]
     if unknown:
@@ -485,7 +504,8 @@ def main(argv=None):
         start = time.perf_counter()
         print(f"{name}:", flush=True)
         try:
-            r = run_case(BY_NAME[name], args.splits, log=lambda s: print(s, flush=True))
+            r = run_case(BY_NAME[name], args.splits, libraries,
+                         log=lambda s: print(s, flush=True))
         except pytest.skip.Exception as e:  # data absent: need() skips
             print(f"  skipped: {e}")
             continue
