@@ -1,5 +1,7 @@
 /* cmd_train.c -- `gpulayer train`: train a model on a data file. */
+#include <ctype.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,12 +373,19 @@ static int parse_args(int argc, char **argv, train_options *o)
             o->dist = optarg;
             break;
         case OPT_DIST_TIMEOUT:
-            o->dist_timeout = atof(optarg);
-            if (!(o->dist_timeout > 0)) {
-                fprintf(stderr, "gpulayer train: --dist-timeout expects seconds > 0\n");
+        {
+            /* The whole text a finite number of seconds: atof took "12x" as
+             * 12 and "inf" as never. */
+            char *end = NULL;
+            o->dist_timeout = strtod(optarg, &end);
+            if (end == optarg || *end || isspace((unsigned char)optarg[0]) ||
+                !isfinite(o->dist_timeout) || !(o->dist_timeout > 0)) {
+                fprintf(stderr, "gpulayer train: --dist-timeout expects seconds > 0, got "
+                                "'%s'\n", optarg);
                 return 2;
             }
             break;
+        }
         case 'p':
             if (!cli_split_key_value(optarg, &key, &value)) {
                 fprintf(stderr, "gpulayer train: --param expects KEY=VALUE, got '%s'\n", optarg);

@@ -132,6 +132,7 @@ NUMERIC_OPTIONS = [
     ("train", "--early-stopping", BAD_NUMBERS + ["-1"]),
     ("train", "--nthread", BAD_NUMBERS + ["-1"]),
     ("train", "--eta", BAD_NUMBERS + ["-1"]),
+    ("train", "--dist-timeout", BAD_NUMBERS + ["-1", "0", "inf", "nan"]),
 ]
 
 
