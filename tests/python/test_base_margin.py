@@ -97,4 +97,11 @@ def test_command_base_margin_files(tmp_path, data):
     r = subprocess.run([cli, "predict", "--model", str(model), "--data", str(csv), "--label",
                         "y", "--base-margin", str(bad), "--output", str(out)],
                        capture_output=True, text=True)
-    assert r.returncode != 0 and "bad.txt:2: 'nope' is not a finite number" in r.stderr
+    assert r.returncode != 0 and "bad.txt:2: 'nope' is not a number" in r.stderr
+    # 1e39 is a number, but not one a float holds: said so, not "not finite".
+    for text, why in (("1e39", "is beyond the float range"), ("-inf", "is not finite")):
+        bad.write_text(f"0.5\n{text}\n")
+        r = subprocess.run([cli, "predict", "--model", str(model), "--data", str(csv),
+                            "--label", "y", "--base-margin", str(bad), "--output", str(out)],
+                           capture_output=True, text=True)
+        assert r.returncode != 0 and f"bad.txt:2: '{text}' {why}" in r.stderr, r.stderr

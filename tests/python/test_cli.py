@@ -574,3 +574,17 @@ def test_predict_finds_many_columns_by_name_in_any_order(tmp_path):
     short = write(tmp_path, "short.csv", "\n".join(lacking) + "\n")
     r = run("predict", "--model", model, "--data", short, "--label", "y", "--output", b)
     assert r.returncode == 1 and "no column 'f1999'" in r.stderr, r.stderr
+
+
+def test_a_label_beyond_float_range_is_named_so(tmp_path):
+    """1e39 parses to infinity in a float: the message says the number is
+    too large rather than calling the text "not finite"."""
+    data = write(tmp_path, "d.csv", "y,x\n1,2\n1e39,3\n0,4\n")
+    r = run("train", "--data", data, "--label", "y", "--model", str(tmp_path / "m.json"))
+    assert r.returncode == 1
+    assert "line 3, column 1 ('y'): label '1e39' is beyond the float range" in r.stderr, \
+        r.stderr
+    data = write(tmp_path, "w.csv", "y,w,x\n1,1,2\n0,inf,3\n")
+    r = run("train", "--data", data, "--label", "y", "--weight", "w",
+            "--model", str(tmp_path / "m.json"))
+    assert r.returncode == 1 and "weight 'inf' is not finite" in r.stderr, r.stderr

@@ -111,7 +111,8 @@ int gpl_label_read(gpl_label_reader *lr, const char *s, size_t len, int64_t line
     remember_first(lr, s, len, line);
     if (number) {
         if (!isfinite(v)) {
-            snprintf(why, why_size, "label '%.*s%s' is not finite", shown(len), s, dots(len));
+            snprintf(why, why_size, "label '%.*s%s' %s", shown(len), s, dots(len),
+                     gpl_not_finite_why(s, s + len));
             return GPL_LABEL_REFUSED;
         }
         lr->numbers++;

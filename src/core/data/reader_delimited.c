@@ -526,8 +526,9 @@ static gpulayer_status check_label_or_weight(const parser *ps, int32_t j,
 {
     const char *what = ps->cols[j].role == ROLE_LABEL ? "label" : "weight";
     if (!isfinite(v))
-        return cell_error(ps, ps->record_line, j, "%s '%.*s%s' is not finite",
-                          what, shown_len(f->len), f->p, ellipsis(f->len));
+        return cell_error(ps, ps->record_line, j, "%s '%.*s%s' %s", what,
+                          shown_len(f->len), f->p, ellipsis(f->len),
+                          gpl_not_finite_why(f->p, f->p + f->len));
     if (ps->cols[j].role == ROLE_WEIGHT && v < 0)
         return cell_error(ps, ps->record_line, j, "weight '%.*s%s' is negative",
                           shown_len(f->len), f->p, ellipsis(f->len));

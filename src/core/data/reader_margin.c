@@ -34,9 +34,10 @@ gpulayer_status gpl_dataset_read_base_margin_file(gpulayer_dataset *ds, const ch
             while (t < e && !is_separator(*t)) t++;
             float v;
             if (!gpl_parse_float(s, t, &v) || v != v || v - v != 0.0f) {
-                st = gpl_error(GPULAYER_ERR_PARSE,
-                               "%s:%lld: '%.*s' is not a finite number (a base margin)",
-                               path, (long long)line, (int)(t - s > 40 ? 40 : t - s), s);
+                const int number = gpl_parse_float(s, t, &v);
+                st = gpl_error(GPULAYER_ERR_PARSE, "%s:%lld: '%.*s' %s (a base margin)",
+                               path, (long long)line, (int)(t - s > 40 ? 40 : t - s), s,
+                               number ? gpl_not_finite_why(s, t) : "is not a number");
                 break;
             }
             if (n == cap) {

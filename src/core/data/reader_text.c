@@ -300,6 +300,13 @@ static float slow_strtof(const char *s, const char *e)
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
+const char *gpl_not_finite_why(const char *s, const char *e)
+{
+    for (const char *p = s; p < e; p++)
+        if (*p == 'i' || *p == 'I' || *p == 'n' || *p == 'N') return "is not finite";
+    return "is beyond the float range (magnitude above 3.4e38)";
+}
+
 static int lower_equal(const char *s, const char *e, const char *word)
 {
     size_t n = strlen(word);

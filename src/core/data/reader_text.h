@@ -30,6 +30,12 @@ void gpl_text_free(gpl_text *text);
  * strtof does in the C locale, or 0 when the text is not such a number. */
 int gpl_parse_float(const char *s, const char *e, float *out);
 
+/* What is wrong with the text [s, e) of a number that parsed to an
+ * infinity or NaN: "is not finite" for inf or nan written out, "is beyond
+ * the float range (magnitude above 3.4e38)" for a decimal such as 1e39,
+ * which float cannot hold. */
+const char *gpl_not_finite_why(const char *s, const char *e);
+
 /* Non-zero for the cells that mean "missing": "", NA, N/A, NaN, nan, NAN,
  * null, NULL and "?". */
 int gpl_is_missing_marker(const char *s, size_t len);
