@@ -291,17 +291,16 @@ def current_umask():
     return mask
 
 
-def test_unwritable_report_names_it_and_keeps_the_model(tmp_path):
+def test_a_report_folder_that_is_missing_is_refused_before_training(tmp_path):
     data = write_data(tmp_path / "d.csv", 200, 5)
     model = tmp_path / "m.json"
     report = tmp_path / "missing" / "r.html"
     r = run("train", "--data", data, "--label", "y", "--num-round", "3", "--device", "cpu",
             "--nthread", "1", "--model", str(model), "--report", str(report))
-    assert r.returncode != 0
-    assert f"--report {report}" in r.stderr and "No such file or directory" in r.stderr
-    assert "model saved to" in r.stderr
-    with open(model) as f:
-        assert len(json.load(f)["trees"]) == 3
+    assert r.returncode == 2
+    assert f"--report {report}: the folder {report.parent} does not exist" in r.stderr
+    # Found before the work, not after it: nothing trained, nothing written.
+    assert "trained" not in r.stderr and not model.exists()
     assert not report.parent.exists()
 
 
