@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "memory_limit.h"
+#include "name_index.h"
 #include "utf8.h"
 
 #define INVALID GPULAYER_ERR_INVALID_ARGUMENT
@@ -344,34 +345,18 @@ gpulayer_status gpl_dataset_copy_row_info(const gpulayer_dataset *ds, gpulayer_d
 
 /* ------------------------------------------------------- names, categories */
 
-typedef struct named_index {
-    const char *name;
-    int32_t at;
-} named_index;
-
-static int by_name_then_position(const void *a, const void *b)
-{
-    const named_index *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : (x->at > y->at) - (x->at < y->at);
-}
-
 /* Non-NULL, non-empty names must be distinct; the message names the first
  * position, in column order, whose name was already given. */
 static gpulayer_status check_distinct(const char *fn, const char *what,
                                       const char *const *names, int32_t n)
 {
-    named_index *sorted = gpl_malloc(sizeof *sorted * (size_t)(n > 0 ? n : 1), "names");
+    gpl_named *sorted = gpl_malloc(sizeof *sorted * (size_t)(n > 0 ? n : 1), "names");
     if (!sorted) return GPULAYER_ERR_OUT_OF_MEMORY;
     int32_t count = 0;
     for (int32_t i = 0; i < n; i++)
-        if (names[i] && names[i][0]) sorted[count++] = (named_index){names[i], i};
-    qsort(sorted, (size_t)count, sizeof *sorted, by_name_then_position);
-    int32_t repeat = -1;
-    for (int32_t k = 1; k < count; k++)
-        if (strcmp(sorted[k - 1].name, sorted[k].name) == 0 &&
-            (repeat < 0 || sorted[k].at < repeat))
-            repeat = sorted[k].at;
+        if (names[i] && names[i][0]) sorted[count++] = (gpl_named){names[i], i};
+    gpl_named_sort(sorted, count);
+    int32_t repeat = gpl_named_first_repeat(sorted, count);
     free(sorted);
     if (repeat >= 0)
         return gpl_error(INVALID, "%s: %s '%s' is given twice (at %d)", fn, what,

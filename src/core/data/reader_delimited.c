@@ -17,6 +17,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "label_classes.h"
+#include "name_index.h"
 #include "reader.h"
 #include "reader_text.h"
 #include "utf8.h"
@@ -47,20 +48,6 @@ typedef struct column {
     char first_text[44];
 } column;
 
-/* A column of the header, for looking names up by binary search: a model
- * of many features names each of its columns at prediction. */
-typedef struct named_column {
-    const char *name;
-    int32_t col;
-} named_column;
-
-static int by_name_then_column(const void *a, const void *b)
-{
-    const named_column *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : (x->col > y->col) - (x->col < y->col);
-}
-
 typedef struct parser {
     const char *name; /* the file, for messages */
     char delim;
@@ -72,7 +59,7 @@ typedef struct parser {
 
     int32_t ncols;    /* fields per record, fixed by the first record */
     char **header;    /* ncols names, or NULL without a header row */
-    struct named_column *by_name; /* the header sorted by name, then column */
+    gpl_named *by_name; /* the header sorted by name, then column */
     column *cols;
     int32_t nfeatures;
     int64_t row_capacity, rows;
@@ -282,25 +269,13 @@ static const char *no_header_hint(const parser *ps)
                : "";
 }
 
-static gpulayer_status check_duplicate_names(parser *ps)
+/* A name the header gives twice (unnamed columns may repeat). */
+static gpulayer_status check_duplicate_names(const parser *ps)
 {
-    gpl_strtab *seen = gpl_strtab_create();
-    if (!seen) return GPULAYER_ERR_OUT_OF_MEMORY;
-    gpulayer_status status = GPULAYER_OK;
-    for (int32_t j = 0; j < ps->ncols && status == GPULAYER_OK; j++) {
-        const char *h = ps->header[j];
-        if (!h[0]) continue; /* unnamed columns may repeat */
-        int32_t before = gpl_strtab_count(seen);
-        int32_t id = gpl_strtab_intern(seen, h, strlen(h));
-        if (id < 0)
-            status = GPULAYER_ERR_OUT_OF_MEMORY;
-        else if (id < before) /* not new */
-            status = cell_error(ps, ps->record_line, j,
-                                "duplicate column name '%s' in the header%s",
-                                h, no_header_hint(ps));
-    }
-    gpl_strtab_free(seen);
-    return status;
+    int32_t j = gpl_named_first_repeat(ps->by_name, ps->ncols);
+    if (j < 0) return GPULAYER_OK;
+    return cell_error(ps, ps->record_line, j, "duplicate column name '%s' in the header%s",
+                      ps->header[j], no_header_hint(ps));
 }
 
 /* Names and categories are written into the model's JSON, which must be
@@ -331,12 +306,12 @@ static gpulayer_status take_header(parser *ps)
         memcpy(ps->header[j], s, len);
         ps->header[j][len] = '\0';
     }
-    GPL_CHECK(check_duplicate_names(ps));
     ps->by_name = gpl_malloc(sizeof *ps->by_name * (size_t)(ps->ncols ? ps->ncols : 1),
                              "column names");
     if (!ps->by_name) return GPULAYER_ERR_OUT_OF_MEMORY;
-    for (int32_t j = 0; j < ps->ncols; j++) ps->by_name[j] = (named_column){ps->header[j], j};
-    qsort(ps->by_name, (size_t)ps->ncols, sizeof *ps->by_name, by_name_then_column);
+    for (int32_t j = 0; j < ps->ncols; j++) ps->by_name[j] = (gpl_named){ps->header[j], j};
+    gpl_named_sort(ps->by_name, ps->ncols);
+    GPL_CHECK(check_duplicate_names(ps));
     return GPULAYER_OK;
 }
 
@@ -364,19 +339,9 @@ static void list_columns(const parser *ps, char *buf, size_t size)
  * -1 when there is none. */
 static int32_t find_column(const parser *ps, const char *spec, size_t len)
 {
-    if (ps->by_name) { /* the first column of that name */
-        int32_t lo = 0, hi = ps->ncols;
-        while (lo < hi) {
-            int32_t mid = lo + (hi - lo) / 2;
-            const char *h = ps->by_name[mid].name;
-            int c = strncmp(h, spec, len);
-            if (c == 0 && h[len] != '\0') c = 1; /* a longer name sorts after */
-            if (c < 0) lo = mid + 1;
-            else hi = mid;
-        }
-        if (lo < ps->ncols && strncmp(ps->by_name[lo].name, spec, len) == 0 &&
-            ps->by_name[lo].name[len] == '\0')
-            return ps->by_name[lo].col;
+    if (ps->by_name) {
+        int32_t j = gpl_named_find(ps->by_name, ps->ncols, spec, len);
+        if (j >= 0) return j;
     }
     if (len == 0 || len > 9) return -1;
     int32_t index = 0;
