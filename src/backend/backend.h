@@ -24,6 +24,7 @@
 #ifndef GPL_BACKEND_H
 #define GPL_BACKEND_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -160,7 +161,38 @@ typedef struct gpl_split_params {
     double cat_smooth;
     double cat_l2;
     double min_data_per_group;
+    /* Bounded weights (split_math.h): max_delta_step > 0 clamps every
+     * weight; monotone (num_features entries of -1, 0, 1; NULL: none) makes
+     * a split on a constrained feature a candidate only where its
+     * children's weights go that way; bounds (lower, upper a node, in the
+     * order of the call's nodes; NULL: unbounded) clamp the weights of
+     * each node's children. */
+    double max_delta_step;
+    const int8_t *monotone;
+    const double *bounds;
 } gpl_split_params;
+
+/* A node's bounds on its weight (split_math.h). */
+typedef struct gpl_node_bounds {
+    double lo, hi;
+} gpl_node_bounds;
+
+/* The bounds of the i-th node of an evaluate_splits call. */
+static inline gpl_node_bounds gpl_split_node_bounds(const gpl_split_params *p, int32_t i)
+{
+    gpl_node_bounds b = {-HUGE_VAL, HUGE_VAL};
+    if (p->bounds) {
+        b.lo = p->bounds[2 * i];
+        b.hi = p->bounds[2 * i + 1];
+    }
+    return b;
+}
+
+/* Whether a node's weights may be clamped. */
+static inline int gpl_weights_bounded(const gpl_split_params *p, const gpl_node_bounds *b)
+{
+    return p->max_delta_step > 0.0 || b->lo > -HUGE_VAL || b->hi < HUGE_VAL;
+}
 
 /* The compact record of a node's best split: all that crosses from a device
  * to the host per node and level. feature < 0 means no valid split. */

@@ -1,6 +1,6 @@
 /*
- * split_math.h -- the gain and leaf-weight formulas (XGBoost's, without
- * max_delta_step), in double, evaluated in one fixed order by every backend.
+ * split_math.h -- the gain and leaf-weight formulas (XGBoost's), in double,
+ * evaluated in one fixed order by every backend.
  */
 #ifndef GPL_SPLIT_MATH_H
 #define GPL_SPLIT_MATH_H
@@ -27,6 +27,74 @@ GPL_HD double gpl_leaf_weight(double G, double H, double lambda, double alpha,
 {
     if (H < min_child_weight || H <= 0.0) return 0.0;
     return -gpl_l1_threshold(G, alpha) / (H + lambda);
+}
+
+/* ------------------------------------------------ bounded weights
+ *
+ * max_delta_step and monotone_constraints (XGBoost's semantics): a node's
+ * weight is the optimum, clamped to [-max_delta_step, max_delta_step] when
+ * max_delta_step > 0, then to the node's bounds [lo, hi] (infinite at the
+ * root; monotone splits narrow them for the children). A node's score is
+ * the loss reduction its weight gives: T^2 / (H + lambda) where the
+ * optimum stands (gpl_node_score's expression, so unbounded training keeps
+ * its bits), else -(2 G w + (H + lambda) w^2 + 2 alpha |w|). */
+
+/* The optimum -T / (H + lambda), clamped (see above). */
+GPL_HD double gpl_clamp_weight(double w, double max_delta_step, double lo, double hi)
+{
+    if (max_delta_step > 0.0) {
+        if (w > max_delta_step) w = max_delta_step;
+        else if (w < -max_delta_step) w = -max_delta_step;
+    }
+    if (w < lo) return lo;
+    if (w > hi) return hi;
+    return w;
+}
+
+/* The score of a node with sums G and H (H + lambda > 0) whose weight is
+ * bounded; its weight goes to *weight. */
+GPL_HD double gpl_bounded_score(double G, double H, double lambda, double alpha,
+                                double max_delta_step, double lo, double hi, double *weight)
+{
+    const double t = gpl_l1_threshold(G, alpha);
+    const double optimum = -t / (H + lambda);
+    const double w = gpl_clamp_weight(optimum, max_delta_step, lo, hi);
+    *weight = w;
+    if (w == optimum) return (t * t) / (H + lambda);
+    const double abs_w = w < 0.0 ? -w : w;
+    return -((2.0 * G * w + (H + lambda) * (w * w)) + 2.0 * alpha * abs_w);
+}
+
+/* Whether children of weights wl (left) and wr keep a monotone constraint
+ * (1: increasing, -1: decreasing, 0: none). */
+GPL_HD int gpl_monotone_ok(int constraint, double wl, double wr)
+{
+    if (constraint > 0) return wl <= wr;
+    if (constraint < 0) return wl >= wr;
+    return 1;
+}
+
+/* The gain of children with sums (gl, hl) and (gr, hr) in a node of
+ * bounds [lo, hi] whose score is parent; *ok = 0 when their weights break
+ * the split feature's monotone constraint. */
+GPL_HD double gpl_bounded_gain(double gl, double hl, double gr, double hr, double lambda,
+                               double alpha, double max_delta_step, double lo, double hi,
+                               int constraint, double parent, int *ok)
+{
+    double wl, wr;
+    const double sl = gpl_bounded_score(gl, hl, lambda, alpha, max_delta_step, lo, hi, &wl);
+    const double sr = gpl_bounded_score(gr, hr, lambda, alpha, max_delta_step, lo, hi, &wr);
+    *ok = gpl_monotone_ok(constraint, wl, wr);
+    return sl + sr - parent;
+}
+
+/* A leaf's weight (before the learning rate) under bounds. */
+GPL_HD double gpl_bounded_leaf_weight(double G, double H, double lambda, double alpha,
+                                      double min_child_weight, double max_delta_step,
+                                      double lo, double hi)
+{
+    return gpl_clamp_weight(gpl_leaf_weight(G, H, lambda, alpha, min_child_weight),
+                            max_delta_step, lo, hi);
 }
 
 /* Is candidate (gain, feature, bin, dl) better than the best so far? Larger

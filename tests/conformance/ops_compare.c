@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpulayer.h"
+#include "split_math.h"
 
 const char *compare_accelerator = "cpu";
 
@@ -130,7 +131,46 @@ typedef struct pair {
     uint32_t hist_len;
     const problem *p;
     int64_t cat_splits; /* categorical splits the CPU chose */
+    /* Monotone problems: the constraints (NULL: none), and the splits the
+     * CPU chose on constrained features. */
+    const int8_t *monotone;
+    int64_t monotone_splits;
 } pair;
+
+/* The weight bounds of a monotone problem's round: infinite, a narrow
+ * root interval, or infinite with max_delta_step (grow.c's narrowing
+ * below the root in each). */
+static void round_bounds(int round, double *root, double *max_delta_step)
+{
+    root[0] = round == 1 ? -0.3 : -HUGE_VAL;
+    root[1] = round == 1 ? 0.02 : HUGE_VAL;
+    *max_delta_step = round == 2 ? 0.05 : 0.0;
+}
+
+/* The children's bounds after record r (grow.c's child_bounds). */
+static void narrow_bounds(const gpl_split_params *sp, const int8_t *monotone,
+                          const gpl_split_record *r, const double *own, double *left,
+                          double *right)
+{
+    left[0] = right[0] = own[0];
+    left[1] = right[1] = own[1];
+    const int c = monotone && !r->categorical ? monotone[r->feature] : 0;
+    if (c == 0) return;
+    const double wl = gpl_bounded_leaf_weight(
+        (double)r->left.grad / sp->scale.grad, (double)r->left.hess / sp->scale.hess,
+        sp->lambda, sp->alpha, sp->min_child_weight, sp->max_delta_step, own[0], own[1]);
+    const double wr = gpl_bounded_leaf_weight(
+        (double)r->right.grad / sp->scale.grad, (double)r->right.hess / sp->scale.hess,
+        sp->lambda, sp->alpha, sp->min_child_weight, sp->max_delta_step, own[0], own[1]);
+    const double mid = (wl + wr) / 2;
+    if (c > 0) {
+        left[1] = mid;
+        right[0] = mid;
+    } else {
+        left[0] = mid;
+        right[1] = mid;
+    }
+}
 
 static void compare_histogram(const pair *b, int32_t node)
 {
@@ -184,7 +224,14 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     OK(b->cpu->ops->compute_gradients(b->cpu, &req, &sc));
     OK(b->gpu->ops->compute_gradients(b->gpu, &req, &sg));
     assert_memory_equal(&sc, &sg, sizeof sc);
-    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc, 0, 4, 64, 10.0, 10.0, 1.0};
+    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL};
+    double *node_bounds = malloc(sizeof(double) * 2 * (size_t)M);
+    double *level_bounds = malloc(sizeof(double) * 2 * (size_t)M);
+    if (b->monotone) {
+        round_bounds(round, node_bounds, &sp.max_delta_step);
+        sp.monotone = b->monotone;
+        sp.bounds = level_bounds;
+    }
 
     int32_t *level = malloc(sizeof(int32_t) * (size_t)M), *build = malloc(sizeof(int32_t) * (size_t)M);
     gpl_split_record *rc = malloc(sizeof *rc * (size_t)M), *rg = malloc(sizeof *rg * (size_t)M);
@@ -200,6 +247,10 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     OK(b->gpu->ops->build_histograms(b->gpu, level, 1));
     compare_histogram(b, 0);
     for (int depth = 0; depth < p->depth; depth++) {
+        for (int32_t i = 0; i < n_level && b->monotone; i++) {
+            level_bounds[2 * i] = node_bounds[2 * level[i]];
+            level_bounds[2 * i + 1] = node_bounds[2 * level[i] + 1];
+        }
         OK(b->cpu->ops->evaluate_splits(b->cpu, level, n_level, &sp, mask, rc));
         OK(b->gpu->ops->evaluate_splits(b->gpu, level, n_level, &sp, mask, rg));
         compare_records(b, rc, rg, n_level);
@@ -211,6 +262,11 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
                                               rc[i].default_left, next, next + 1,
                                               rc[i].categorical, {0}};
                 memcpy(ap[count].left_set, rc[i].left_set, sizeof ap[count].left_set);
+                if (b->monotone) {
+                    narrow_bounds(&sp, b->monotone, &rc[i], &node_bounds[2 * rc[i].node],
+                                  &node_bounds[2 * next], &node_bounds[2 * (next + 1)]);
+                    b->monotone_splits += !rc[i].categorical && b->monotone[rc[i].feature];
+                }
                 /* Every third split differs from the search's best, as a
                  * driver's may: a backend that partitioned the node with
                  * its search must partition it again. */
@@ -257,15 +313,25 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     free(kc);
     free(kg);
     free(leaf);
+    free(node_bounds);
+    free(level_bounds);
 }
 
-static void run(const problem *p, int32_t categories)
+static void run(const problem *p, int32_t categories, int monotone)
 {
     data d;
     make_data_cat(p, categories, &d);
     const int32_t M = (1 << (p->depth + 1)) - 1;
     gpl_backend_config cfg = {2, 0, M, p->outputs, 0};
-    pair b = {NULL, NULL, d.offset[p->features], p, 0};
+    pair b = {NULL, NULL, d.offset[p->features], p, 0, NULL, 0};
+    /* Constraints 0, 1, -1 in turn; none on categorical features. */
+    int8_t *constraints = NULL;
+    if (monotone) {
+        constraints = malloc((size_t)p->features);
+        for (int32_t f = 0; f < p->features; f++)
+            constraints[f] = d.categorical && d.categorical[f] ? 0 : (int8_t)((f + 1) % 3 - 1);
+        b.monotone = constraints;
+    }
     b.gpu = create_or_skip(compare_accelerator, &cfg);
     b.cpu = create_or_skip("cpu", &cfg);
     OK(b.cpu->ops->upload(b.cpu, &d.m, d.label, d.weight));
@@ -296,6 +362,12 @@ static void run(const problem *p, int32_t categories)
         print_message("%s: %lld categorical splits\n", p->name, (long long)b.cat_splits);
         assert_true(b.cat_splits > 0);
     }
+    if (monotone) {
+        print_message("%s: %lld splits on monotone features\n", p->name,
+                      (long long)b.monotone_splits);
+        assert_true(b.monotone_splits > 0);
+    }
+    free(constraints);
     free(mc);
     free(mg);
     free(mask);
@@ -306,13 +378,35 @@ static void run(const problem *p, int32_t categories)
 
 void run_problem(const problem *p)
 {
-    run(p, 0);
+    run(p, 0, 0);
 }
 
 void run_categorical_problem(const cat_problem *c)
 {
-    run(&c->base, c->categories);
+    run(&c->base, c->categories, 0);
 }
+
+void run_monotone_problem(const cat_problem *c)
+{
+    run(&c->base, c->categories, 1);
+}
+
+/* Monotone constraints (1, -1, 0 in turn) with each round's bounds
+ * (round_bounds): missing values, 256 bins, deep trees, categorical
+ * features beside constrained ones, softmax, huge gradients. */
+const cat_problem monotone_problems[] = {
+    {{"monotone, missing", 4001, 6, 64, BINS_MISSING, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 1,
+      0.8f, 5, 1.0, 0.0, 0}, 0},
+    {{"monotone, 256 bins, deep", 6007, 5, 256, BINS_RANDOM, LABELS_BINARY,
+      GPL_OBJ_SQUARED_ERROR, 1, 0, 1.0f, 8, 0.0, 0.5, 0}, 0},
+    {{"monotone, huge labels", 3001, 4, 128, BINS_RANDOM, LABELS_HUGE, GPL_OBJ_SQUARED_ERROR,
+      1, 0, 1.0f, 5, 1.0, 0.0, 1}, 0},
+    {{"monotone, categorical", 5003, 6, 64, BINS_RANDOM, LABELS_BINARY, GPL_OBJ_LOGISTIC, 1, 0,
+      1.0f, 5, 0.0, 0.0, 0}, 40},
+    {{"monotone, softmax", 3001, 4, 64, BINS_RANDOM, LABELS_CLASS, GPL_OBJ_SOFTMAX, 3, 1, 1.0f,
+      4, 1.0, 0.0, 0}, 0},
+};
+const int num_monotone_problems = (int)(sizeof monotone_problems / sizeof monotone_problems[0]);
 
 
 /* Fields as in the suites' CASE lists, then the categories. Small: they

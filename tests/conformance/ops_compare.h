@@ -89,6 +89,11 @@ extern const int num_categorical_problems;
  * CPU's was categorical. */
 void run_categorical_problem(const cat_problem *c);
 
+/* Problems trained with monotone constraints and bounded weights. */
+extern const cat_problem monotone_problems[];
+extern const int num_monotone_problems;
+void run_monotone_problem(const cat_problem *c);
+
 /* A dataset of rows x F values for the public API whose odd columns are
  * categorical (3, 6, 40 and 200 categories in turn, codes skewed towards
  * 0, some missing) and the others numbers, with labels (binary, real or

@@ -42,6 +42,12 @@ static void test_categorical(void **state)
         run_categorical_problem(&categorical_problems[i]);
 }
 
+static void test_monotone(void **state)
+{
+    (void)state;
+    for (int i = 0; i < num_monotone_problems; i++) run_monotone_problem(&monotone_problems[i]);
+}
+
 static void test_global_atomics_reference(void **state)
 {
     (void)state;
@@ -145,6 +151,7 @@ int main(void)
         cmocka_unit_test(test_2000_features),
         cmocka_unit_test(test_softmax),
         cmocka_unit_test(test_categorical),
+        cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_global_atomics_reference),
         cmocka_unit_test(test_gradient_kinds),
         cmocka_unit_test(test_write_pairs),

@@ -53,6 +53,12 @@ static void test_categorical(void **state)
         run_categorical_problem(&categorical_problems[i]);
 }
 
+static void test_monotone(void **state)
+{
+    (void)state;
+    for (int i = 0; i < num_monotone_problems; i++) run_monotone_problem(&monotone_problems[i]);
+}
+
 /* A device made to look small: 64 KiB storage bindings (feature chunks
  * split by binding size, partial histograms limited), 3 workgroups a
  * dispatch (every kernel's grid-stride loop) and staged transfers (the
@@ -298,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_tiny_hessians),
         cmocka_unit_test(test_softmax),
         cmocka_unit_test(test_categorical),
+        cmocka_unit_test(test_monotone),
         cmocka_unit_test(test_small_device_limits),
         cmocka_unit_test(test_windowed_buffers),
         cmocka_unit_test(test_metal_host_kernels),

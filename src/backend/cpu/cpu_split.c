@@ -39,11 +39,36 @@ typedef __typeof__((vdouble){0} < (vdouble){0}) vint64;
     vselect((G) > vsplat(alpha), (G) - vsplat(alpha),                 \
             vselect((G) < vsplat(-(alpha)), (G) + vsplat(alpha), vsplat(0.0)))
 
+/* The lanes of v clamped to [lo, hi] (gpl_clamp_weight's second half). */
+#define vclamp(v, lo, hi) \
+    vselect((v) < vsplat(lo), vsplat(lo), vselect((v) > vsplat(hi), vsplat(hi), (v)))
+
+/* gpl_bounded_score, lane by lane: the score of children with sums G, H
+ * (t: their gpl_l1_threshold) into *score, their weights into *weight. */
+static inline void vbounded_score(const gpl_split_params *p, const gpl_node_bounds *b,
+                                  vdouble G, vdouble H, vdouble t, vdouble *score,
+                                  vdouble *weight)
+{
+    const vdouble optimum = -t / (H + vsplat(p->lambda));
+    vdouble w = optimum;
+    if (p->max_delta_step > 0.0) w = vclamp(w, -p->max_delta_step, p->max_delta_step);
+    w = vclamp(w, b->lo, b->hi);
+    const vdouble abs_w = vselect(w < vsplat(0.0), -w, w);
+    const vdouble given = -((vsplat(2.0) * G * w + (H + vsplat(p->lambda)) * (w * w)) +
+                            vsplat(2.0) * vsplat(p->alpha) * abs_w);
+    *score = vselect(w == optimum, (t * t) / (H + vsplat(p->lambda)), given);
+    *weight = w;
+}
+
 /* What the scan of one node's candidates needs besides the histogram. */
 typedef struct scan_context {
     const gpl_split_params *p;
     gpl_grad_pair total;
     double parent; /* the node's score */
+    gpl_node_bounds bounds;
+    /* Non-zero when weights may be clamped (max_delta_step, finite
+     * bounds): the scores then take gpl_bounded_score. */
+    int bounded;
     /* 1 / scale.grad and 1 / scale.hess when both are exact (see
      * exact_reciprocal), else 0. */
     double inv_sg, inv_sh;
@@ -69,7 +94,7 @@ static double exact_reciprocal(double s)
 GPL_VECTOR_CLONES
 static void scan_candidates(const scan_context *sc, const int64_t *cum_g,
                             const int64_t *cum_h, int32_t count, gpl_grad_pair missing,
-                            int32_t f, int dl, gpl_split_record *rec)
+                            int32_t f, int dl, int constraint, gpl_split_record *rec)
 {
     const gpl_split_params *p = sc->p;
     const double sg = p->scale.grad, sh = p->scale.hess;
@@ -93,13 +118,22 @@ static void scan_candidates(const scan_context *sc, const int64_t *cum_g,
             gl = vto_double(lg) / vsplat(sg);
             gr = vto_double(rg) / vsplat(sg);
         }
-        const vint64 valid = (lh > 0) & (rh > 0) & ~(hl < vsplat(p->min_child_weight)) &
-                             ~(hr < vsplat(p->min_child_weight));
+        vint64 valid = (lh > 0) & (rh > 0) & ~(hl < vsplat(p->min_child_weight)) &
+                       ~(hr < vsplat(p->min_child_weight));
         /* gpl_node_score(gl, hl) + gpl_node_score(gr, hr) - parent */
         const vdouble tl = vl1_threshold(gl, p->alpha), tr = vl1_threshold(gr, p->alpha);
-        const vdouble gain = ((tl * tl) / (hl + vsplat(p->lambda)) +
-                              (tr * tr) / (hr + vsplat(p->lambda))) -
-                             vsplat(sc->parent);
+        vdouble sl, sr;
+        if (sc->bounded || constraint != 0) {
+            vdouble wl, wr;
+            vbounded_score(p, &sc->bounds, gl, hl, tl, &sl, &wl);
+            vbounded_score(p, &sc->bounds, gr, hr, tr, &sr, &wr);
+            if (constraint > 0) valid &= ~(wl > wr);
+            if (constraint < 0) valid &= ~(wl < wr);
+        } else {
+            sl = (tl * tl) / (hl + vsplat(p->lambda));
+            sr = (tr * tr) / (hr + vsplat(p->lambda));
+        }
+        const vdouble gain = (sl + sr) - vsplat(sc->parent);
         /* Only a candidate at least as good as the best so far can win
          * (gpl_split_better); most steps have none. */
         const vint64 take = valid & (gain >= vsplat(rec->gain)) & (lane + vsplat(i) < vsplat(count));
@@ -124,7 +158,7 @@ static void scan_candidates(const scan_context *sc, const int64_t *cum_g,
  * b = last_bin sends every value left and only missing values right (the
  * one split a feature with a single value has). */
 static void scan_feature(const scan_context *sc, const gpl_grad_pair *h, int32_t last_bin,
-                         int32_t f, gpl_split_record *rec)
+                         int32_t f, int constraint, gpl_split_record *rec)
 {
     int64_t cum_g[CPU_ACC_STRIDE + LANES], cum_h[CPU_ACC_STRIDE + LANES];
     int64_t g = 0, hs = 0;
@@ -136,18 +170,18 @@ static void scan_feature(const scan_context *sc, const gpl_grad_pair *h, int32_t
         cum_h[i] = hs;
     }
     for (; i % LANES != 0; i++) cum_g[i] = cum_h[i] = 0;
-    scan_candidates(sc, cum_g, cum_h, last_bin, (gpl_grad_pair){0, 0}, f, 0, rec);
+    scan_candidates(sc, cum_g, cum_h, last_bin, (gpl_grad_pair){0, 0}, f, 0, constraint, rec);
     /* Missing values left: not at b = last_bin (the right child would be
      * empty), and not without missing values (both directions then give
      * the same split, and the tie rule would keep default_left = 0). */
     const gpl_grad_pair missing = h[0];
     if (missing.hess != 0 || missing.grad != 0)
-        scan_candidates(sc, cum_g, cum_h, last_bin - 1, missing, f, 1, rec);
+        scan_candidates(sc, cum_g, cum_h, last_bin - 1, missing, f, 1, constraint, rec);
 }
 
 static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
                           const gpl_split_params *p, const uint8_t *mask,
-                          gpl_split_record *rec)
+                          gpl_node_bounds bounds, gpl_split_record *rec)
 {
     const uint32_t *off = c->feature_offset;
     /* Any feature's bins add up to the node's total; take feature 0's. */
@@ -156,10 +190,13 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
         total.grad += hist[k].grad;
         total.hess += hist[k].hess;
     }
+    double weight;
     scan_context sc = {
         p, total,
-        gpl_node_score((double)total.grad / p->scale.grad,
-                       (double)total.hess / p->scale.hess, p->lambda, p->alpha),
+        gpl_bounded_score((double)total.grad / p->scale.grad,
+                          (double)total.hess / p->scale.hess, p->lambda, p->alpha,
+                          p->max_delta_step, bounds.lo, bounds.hi, &weight),
+        bounds, gpl_weights_bounded(p, &bounds),
         exact_reciprocal(p->scale.grad), exact_reciprocal(p->scale.hess)};
     if (sc.inv_sg == 0.0 || sc.inv_sh == 0.0) sc.inv_sg = sc.inv_sh = 0.0;
     rec->feature = -1;
@@ -176,10 +213,10 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
         if (mask && !mask[f]) continue;
         const int32_t last_bin = (int32_t)(off[f + 1] - off[f]) - 1;
         if (c->categorical && c->categorical[f]) {
-            cpu_scan_categorical(p, total, hist + off[f], last_bin, f, rec);
+            cpu_scan_categorical(p, &bounds, total, hist + off[f], last_bin, f, rec);
             continue;
         }
-        scan_feature(&sc, hist + off[f], last_bin, f, rec);
+        scan_feature(&sc, hist + off[f], last_bin, f, p->monotone ? p->monotone[f] : 0, rec);
     }
     if (rec->categorical)
         gpl_cat_left_set(p, hist + off[rec->feature],
@@ -201,7 +238,8 @@ gpulayer_status cpu_evaluate_splits(gpl_backend *be, const int32_t *nodes,
 #pragma omp parallel for num_threads(c->nthread) schedule(dynamic) if (num_nodes > 1)
     for (int32_t i = 0; i < num_nodes; i++) {
         out[i].node = nodes[i];
-        evaluate_node(c, cpu_node_hist(c, nodes[i]), params, feature_mask, &out[i]);
+        evaluate_node(c, cpu_node_hist(c, nodes[i]), params, feature_mask,
+                      gpl_split_node_bounds(params, i), &out[i]);
     }
     return GPULAYER_OK;
 }

@@ -52,9 +52,9 @@ static int is_onehot(const gpl_split_params *p, int32_t last_bin)
 
 /* Tries the candidate whose left child (missing values aside) has sums
  * left, for both missing directions. */
-static void try_candidate(const gpl_split_params *p, gpl_grad_pair total, double parent,
-                          double lambda, gpl_grad_pair left, gpl_grad_pair missing,
-                          int32_t f, int32_t key, gpl_split_record *rec)
+static void try_candidate(const gpl_split_params *p, const gpl_node_bounds *b,
+                          gpl_grad_pair total, double parent, double lambda, gpl_grad_pair left,
+                          gpl_grad_pair missing, int32_t f, int32_t key, gpl_split_record *rec)
 {
     const int two_way = missing.grad != 0 || missing.hess != 0;
     for (int dl = 0; dl <= two_way; dl++) {
@@ -67,9 +67,11 @@ static void try_candidate(const gpl_split_params *p, gpl_grad_pair total, double
         if (l.hess <= 0 || r.hess <= 0) continue;
         const double hl = (double)l.hess / p->scale.hess, hr = (double)r.hess / p->scale.hess;
         if (hl < p->min_child_weight || hr < p->min_child_weight) continue;
-        const double gain =
-            gpl_node_score((double)l.grad / p->scale.grad, hl, lambda, p->alpha) +
-            gpl_node_score((double)r.grad / p->scale.grad, hr, lambda, p->alpha) - parent;
+        int ok; /* categorical features take no monotone constraint */
+        const double gain = gpl_bounded_gain((double)l.grad / p->scale.grad, hl,
+                                             (double)r.grad / p->scale.grad, hr, lambda,
+                                             p->alpha, p->max_delta_step, b->lo, b->hi, 0,
+                                             parent, &ok);
         if (gpl_split_better(gain, f, key, dl, rec->gain, rec->feature, rec->bin,
                              rec->default_left)) {
             rec->gain = gain;
@@ -83,25 +85,33 @@ static void try_candidate(const gpl_split_params *p, gpl_grad_pair total, double
     }
 }
 
-void cpu_scan_categorical(const gpl_split_params *p, gpl_grad_pair total,
-                          const gpl_grad_pair *h, int32_t last_bin, int32_t f,
-                          gpl_split_record *rec)
+/* The node's score with this lambda (gpl_bounded_score). */
+static double parent_score(const gpl_split_params *p, const gpl_node_bounds *b,
+                           gpl_grad_pair total, double lambda)
+{
+    double w;
+    return gpl_bounded_score((double)total.grad / p->scale.grad,
+                             (double)total.hess / p->scale.hess, lambda, p->alpha,
+                             p->max_delta_step, b->lo, b->hi, &w);
+}
+
+void cpu_scan_categorical(const gpl_split_params *p, const gpl_node_bounds *bounds,
+                          gpl_grad_pair total, const gpl_grad_pair *h, int32_t last_bin,
+                          int32_t f, gpl_split_record *rec)
 {
     const gpl_grad_pair missing = h[0];
-    const double sg = p->scale.grad, sh = p->scale.hess;
     if (is_onehot(p, last_bin)) {
-        const double parent = gpl_node_score((double)total.grad / sg, (double)total.hess / sh,
-                                             p->lambda, p->alpha);
+        const double parent = parent_score(p, bounds, total, p->lambda);
         /* Key 0: no category left, so missing values alone (dl = 1). */
-        try_candidate(p, total, parent, p->lambda, (gpl_grad_pair){0, 0}, missing, f, 0, rec);
+        try_candidate(p, bounds, total, parent, p->lambda, (gpl_grad_pair){0, 0}, missing, f,
+                      0, rec);
         for (int32_t b = 1; b <= last_bin; b++)
             if (h[b].hess > 0)
-                try_candidate(p, total, parent, p->lambda, h[b], missing, f, b, rec);
+                try_candidate(p, bounds, total, parent, p->lambda, h[b], missing, f, b, rec);
         return;
     }
     const double lambda = p->lambda + p->cat_l2;
-    const double parent = gpl_node_score((double)total.grad / sg, (double)total.hess / sh,
-                                         lambda, p->alpha);
+    const double parent = parent_score(p, bounds, total, lambda);
     cat_entry e[256];
     const int32_t n = ordered_categories(p, h, last_bin, e);
     const int32_t kmax = n < p->max_cat_threshold ? n : p->max_cat_threshold;
@@ -111,7 +121,8 @@ void cpu_scan_categorical(const gpl_split_params *p, gpl_grad_pair total,
             const cat_entry *c = &e[dir ? n - k : k - 1];
             left.grad += c->sum.grad;
             left.hess += c->sum.hess;
-            try_candidate(p, total, parent, lambda, left, missing, f, gpl_cat_key(dir, k), rec);
+            try_candidate(p, bounds, total, parent, lambda, left, missing, f,
+                          gpl_cat_key(dir, k), rec);
         }
     }
 }

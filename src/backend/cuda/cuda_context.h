@@ -32,6 +32,10 @@ typedef struct cuda_pool {
 
 /* A pinned host buffer and its device twin for per-level tables; the
  * event marks the end of the last copy out of the host side. */
+/* A node's entry in the split search's stage: its id and slot, then (in a
+ * second table after all the ids) its bounds, two doubles. */
+#define CUDA_SPLIT_NODE_BYTES (2 * sizeof(int32_t) + 2 * sizeof(double))
+
 typedef struct cuda_stage {
     void *host;
     void *dev;
@@ -120,6 +124,10 @@ typedef struct cuda_buffers {
     uint8_t *d_mask;
     uint8_t *mask_cache; /* host copy of the mask now on the device */
     int mask_state;      /* 0 none uploaded, 1 d_mask valid          */
+    /* monotone_constraints, the same way (gpl_split_params.monotone). */
+    int8_t *d_monotone;
+    int8_t *monotone_cache;
+    int monotone_state;
 } cuda_buffers;
 
 /* The query groups of a ranking objective (cuda_rank.c): copies of

@@ -361,6 +361,9 @@ typedef struct gpl_cuda_split_args {
     int32_t num_cat;
     gpl_cuda_split_best *cat_partial; /* [num_nodes * num_cat] */
     uint32_t *cat_sets;               /* [num_nodes * num_cat * GPL_CAT_WORDS] */
+    /* params.monotone and params.bounds on the device (NULL: none). */
+    const int8_t *monotone;           /* [num_features]                  */
+    const double *bounds;             /* [2 * num_nodes]: lower, upper   */
 } gpl_cuda_split_args;
 
 /* Scan (grid: nodes x feature groups), the categorical features (grid:

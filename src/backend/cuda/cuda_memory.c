@@ -257,7 +257,9 @@ static gpulayer_status host_tables(cuda_context *c)
     c->node_early = malloc(M * sizeof *c->node_early);
     c->part_late = malloc(M * sizeof *c->part_late);
     c->buf.mask_cache = malloc((size_t)c->shape.num_features);
-    if (!tables || !c->node_early || !c->part_late || !c->buf.mask_cache)
+    c->buf.monotone_cache = malloc((size_t)c->shape.num_features);
+    if (!tables || !c->node_early || !c->part_late || !c->buf.mask_cache ||
+        !c->buf.monotone_cache)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cuda backend: out of host memory for %zu nodes", M);
     for (size_t i = 0; i < M; i++) c->node_early[i].feature = -1;
@@ -385,6 +387,7 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     POOL_GET(c->buf.d_max, 2 * sizeof(unsigned long long), "gradient maxima");
     POOL_GET(c->buf.d_scale, sizeof(gpl_quant_scale), "gradient scales");
     POOL_GET(c->buf.d_mask, (size_t)F, "the feature mask");
+    POOL_GET(c->buf.d_monotone, (size_t)F, "the monotone constraints");
     const size_t L = (size_t)level_capacity(c);
     POOL_GET(c->buf.d_counts, sizeof(uint32_t) * L, "partition counts");
     c->buf.part_status_cap = partition_tiles(c);
@@ -411,7 +414,7 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
                                 (size_t)item_capacity(c) * sizeof(gpl_cuda_hist_item) +
                                     L * sizeof(int32_t)));
     GPL_CHECK(cuda_stage_create(c, &c->stage_sub, 3 * L * sizeof(int32_t)));
-    GPL_CHECK(cuda_stage_create(c, &c->stage_split, 2 * L * sizeof(int32_t)));
+    GPL_CHECK(cuda_stage_create(c, &c->stage_split, CUDA_SPLIT_NODE_BYTES * L));
     GPL_CHECK(cuda_stage_create(c, &c->stage_part, L * sizeof(gpl_cuda_part_split) +
                                                        (L + 1) * sizeof(uint32_t)));
     GPL_CHECK(cuda_stage_create(c, &c->stage_leaf, L * sizeof(gpl_cuda_leaf) +
@@ -470,6 +473,7 @@ void cuda_workspace_destroy(cuda_context *c)
     free(c->node_early);
     free(c->part_late);
     free(c->buf.mask_cache);
+    free(c->buf.monotone_cache);
     free(c->slot_ptr);
 }
 

@@ -20,6 +20,22 @@ static gpulayer_status upload_mask(cuda_context *c, const uint8_t *mask)
     return GPULAYER_OK;
 }
 
+/* The constraints go to the device only when they changed (once a
+ * training). */
+static gpulayer_status upload_monotone(cuda_context *c, const int8_t *monotone)
+{
+    const size_t F = (size_t)c->shape.num_features;
+    if (!monotone ||
+        (c->buf.monotone_state && !memcmp(c->buf.monotone_cache, monotone, F)))
+        return GPULAYER_OK;
+    memcpy(c->buf.monotone_cache, monotone, F);
+    CUDA_TRY(c, cudaMemcpyAsync(c->buf.d_monotone, c->buf.monotone_cache, F,
+                                cudaMemcpyHostToDevice, c->dev.stream),
+             "copying the monotone constraints");
+    c->buf.monotone_state = 1;
+    return GPULAYER_OK;
+}
+
 /* The search, and (unless the children will be leaves) the partition of
  * every node by its best split, queued behind the search on the device:
  * the records and the left counts come back in one wait. The host's
@@ -32,7 +48,7 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
     cuda_context *c = cuda_ctx(be);
     cuda_stage *s = &c->stage_split;
     if (num_nodes == 0) return GPULAYER_OK;
-    GPL_CHECK(cuda_check_level_size(c, s, 2 * sizeof(int32_t), num_nodes, "evaluate_splits"));
+    GPL_CHECK(cuda_check_level_size(c, s, CUDA_SPLIT_NODE_BYTES, num_nodes, "evaluate_splits"));
     for (int32_t i = 0; i < num_nodes; i++)
         if (nodes[i] < 0 || nodes[i] >= c->shape.max_nodes || c->slots.node_slot[nodes[i]] < 0 ||
             c->nodes.state[nodes[i]] != GPL_NODE_LIVE)
@@ -48,15 +64,26 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
         t[2 * i] = nodes[i];
         t[2 * i + 1] = c->slots.node_slot[nodes[i]];
     }
+    /* The nodes' bounds follow the node table (8-byte aligned). */
+    const size_t table_bytes = 2 * sizeof(int32_t) * (size_t)num_nodes;
+    if (params->bounds)
+        memcpy((char *)s->host + table_bytes, params->bounds,
+               2 * sizeof(double) * (size_t)num_nodes);
     cuda_profile_begin(c);
     GPL_CHECK(upload_mask(c, feature_mask));
-    GPL_CHECK(cuda_stage_send(c, s, 2 * sizeof(int32_t) * (size_t)num_nodes,
+    GPL_CHECK(upload_monotone(c, params->monotone));
+    GPL_CHECK(cuda_stage_send(c, s,
+                              params->bounds ? CUDA_SPLIT_NODE_BYTES * (size_t)num_nodes
+                                             : table_bytes,
                               "copying split node table"));
     gpl_cuda_split_args a = {c->d_slot_ptr, s->dev, num_nodes, c->buf.d_feature_offset,
                              c->shape.num_features, feature_mask ? c->buf.d_mask : NULL, *params,
                              c->buf.d_partial, c->buf.split_groups, c->buf.d_records,
                              c->buf.d_categorical, c->buf.d_cat_features, c->buf.num_cat,
-                             c->buf.d_cat_partial, c->buf.d_cat_sets};
+                             c->buf.d_cat_partial, c->buf.d_cat_sets,
+                             params->monotone ? c->buf.d_monotone : NULL,
+                             params->bounds ? (const double *)((const char *)s->dev + table_bytes)
+                                            : NULL};
     CUDA_TRY(c, gpl_cuda_launch_split_scan(&a, c->dev.stream), "kernel split_scan");
     CUDA_TRY(c, gpl_cuda_launch_split_finish(&a, c->dev.stream), "kernel split_finish");
     if (early) GPL_CHECK(cuda_launch_partition(c, num_nodes, tiles, c->buf.d_records));

@@ -68,6 +68,27 @@ __device__ gpl_grad_pair warp_range_sum(const gpl_grad_pair *hist, uint32_t firs
     return s;
 }
 
+/* Node n's bounds on its weight (infinite without monotone constraints). */
+__device__ gpl_node_bounds node_bounds(const gpl_cuda_split_args &a, int n)
+{
+    gpl_node_bounds b = {-HUGE_VAL, HUGE_VAL};
+    if (a.bounds) {
+        b.lo = a.bounds[2 * n];
+        b.hi = a.bounds[2 * n + 1];
+    }
+    return b;
+}
+
+/* The node's score with this lambda (gpl_bounded_score). */
+__device__ double parent_score(const gpl_split_params &p, const gpl_node_bounds &b,
+                               gpl_grad_pair total, double lambda)
+{
+    double w;
+    return gpl_bounded_score((double)total.grad / p.scale.grad,
+                             (double)total.hess / p.scale.hess, lambda, p.alpha,
+                             p.max_delta_step, b.lo, b.hi, &w);
+}
+
 __global__ void __launch_bounds__(GPL_CUDA_SPLIT_THREADS)
 split_scan_kernel(gpl_cuda_split_args a)
 {
@@ -88,8 +109,9 @@ split_scan_kernel(gpl_cuda_split_args a)
     }
     __syncthreads();
     const gpl_grad_pair total = total_s;
-    const double parent = gpl_node_score((double)total.grad / sg, (double)total.hess / sh,
-                                         a.params.lambda, a.params.alpha);
+    const gpl_node_bounds nb = node_bounds(a, n);
+    const double parent = parent_score(a.params, nb, total, a.params.lambda);
+    const bool bounded = a.params.max_delta_step > 0.0 || nb.lo > -HUGE_VAL || nb.hi < HUGE_VAL;
 
     Best best = {0.0, -1, 0, 0};
     const int f_end = min(a.num_features, (group + 1) * GPL_CUDA_SPLIT_FEATURES);
@@ -99,6 +121,7 @@ split_scan_kernel(gpl_cuda_split_args a)
         const gpl_grad_pair *h = hist + off[f];
         const int last_bin = (int)(off[f + 1] - off[f]) - 1;
         const gpl_grad_pair missing = h[0];
+        const int constraint = a.monotone ? a.monotone[f] : 0;
         /* Both missing directions only where there are missing values and
          * values on both sides; b = last_bin sends all values left. */
         const int two_way = missing.grad != 0 || missing.hess != 0;
@@ -137,10 +160,19 @@ split_scan_kernel(gpl_cuda_split_args a)
                 const double hl = (double)lh / sh, hr = (double)rh / sh;
                 if (hl < a.params.min_child_weight || hr < a.params.min_child_weight)
                     continue;
-                const double gain =
-                    gpl_node_score((double)lg / sg, hl, a.params.lambda, a.params.alpha) +
-                    gpl_node_score((double)rg / sg, hr, a.params.lambda, a.params.alpha) -
-                    parent;
+                double gain;
+                if (bounded || constraint != 0) {
+                    int ok;
+                    gain = gpl_bounded_gain((double)lg / sg, hl, (double)rg / sg, hr,
+                                            a.params.lambda, a.params.alpha,
+                                            a.params.max_delta_step, nb.lo, nb.hi, constraint,
+                                            parent, &ok);
+                    if (!ok) continue;
+                } else {
+                    gain = gpl_node_score((double)lg / sg, hl, a.params.lambda, a.params.alpha) +
+                           gpl_node_score((double)rg / sg, hr, a.params.lambda, a.params.alpha) -
+                           parent;
+                }
                 const Best c = {gain, f, b, dl};
                 if (better(c, best)) best = c;
             }
@@ -159,9 +191,9 @@ split_scan_kernel(gpl_cuda_split_args a)
 
 /* The candidate whose left child (missing values aside) has sums left, in
  * both missing directions, against best (cpu_split_cat.c's try_candidate). */
-__device__ void cat_candidate(const gpl_split_params &p, gpl_grad_pair total, double parent,
-                              double lambda, long long lg0, long long lh0,
-                              gpl_grad_pair missing, int f, int key, Best &best)
+__device__ void cat_candidate(const gpl_split_params &p, const gpl_node_bounds &nb,
+                              gpl_grad_pair total, double parent, double lambda, long long lg0,
+                              long long lh0, gpl_grad_pair missing, int f, int key, Best &best)
 {
     const int two_way = missing.grad != 0 || missing.hess != 0;
     for (int dl = 0; dl <= two_way; dl++) {
@@ -170,9 +202,10 @@ __device__ void cat_candidate(const gpl_split_params &p, gpl_grad_pair total, do
         if (lh <= 0 || rh <= 0) continue;
         const double hl = (double)lh / p.scale.hess, hr = (double)rh / p.scale.hess;
         if (hl < p.min_child_weight || hr < p.min_child_weight) continue;
-        const double gain = gpl_node_score((double)lg / p.scale.grad, hl, lambda, p.alpha) +
-                            gpl_node_score((double)rg / p.scale.grad, hr, lambda, p.alpha) -
-                            parent;
+        int ok; /* categorical features take no monotone constraint */
+        const double gain = gpl_bounded_gain((double)lg / p.scale.grad, hl,
+                                             (double)rg / p.scale.grad, hr, lambda, p.alpha,
+                                             p.max_delta_step, nb.lo, nb.hi, 0, parent, &ok);
         const Best c = {gain, f, key, dl};
         if (better(c, best)) best = c;
     }
@@ -238,19 +271,19 @@ split_cat_kernel(gpl_cuda_split_args a)
     const double sg = p.scale.grad, sh = p.scale.hess;
     const bool masked = a.feature_mask && !a.feature_mask[f];
     const bool onehot = last_bin <= p.max_cat_to_onehot;
+    const gpl_node_bounds nb = node_bounds(a, n);
     Best best = {0.0, -1, 0, 0};
     int rank = -1, used_count = 0;
     if (onehot) {
-        const double parent = gpl_node_score((double)total.grad / sg, (double)total.hess / sh,
-                                             p.lambda, p.alpha);
+        const double parent = parent_score(p, nb, total, p.lambda);
         if (!masked && t == 0)
-            cat_candidate(p, total, parent, p.lambda, 0, 0, missing, f, 0, best);
+            cat_candidate(p, nb, total, parent, p.lambda, 0, 0, missing, f, 0, best);
         else if (!masked && t <= last_bin && h[t].hess > 0)
-            cat_candidate(p, total, parent, p.lambda, h[t].grad, h[t].hess, missing, f, t, best);
+            cat_candidate(p, nb, total, parent, p.lambda, h[t].grad, h[t].hess, missing, f, t,
+                          best);
     } else {
         const double lambda = p.lambda + p.cat_l2;
-        const double parent = gpl_node_score((double)total.grad / sg, (double)total.hess / sh,
-                                             lambda, p.alpha);
+        const double parent = parent_score(p, nb, total, lambda);
         const int b = t + 1;
         const double hs = b <= last_bin ? (double)h[b].hess / sh : 0.0;
         const int used = b <= last_bin && h[b].hess > 0 && !(hs < p.min_data_per_group);
@@ -277,12 +310,13 @@ split_cat_kernel(gpl_cuda_split_args a)
         const int kmax = used_count < p.max_cat_threshold ? used_count : p.max_cat_threshold;
         const int k = t + 1;
         if (!masked && k <= kmax) {
-            cat_candidate(p, total, parent, lambda, cg_s[k - 1], ch_s[k - 1], missing, f,
+            cat_candidate(p, nb, total, parent, lambda, cg_s[k - 1], ch_s[k - 1], missing, f,
                           gpl_cat_key(0, k), best);
             const int rest = used_count - k; /* the first `rest` are not in the set */
             const long long lg = cg_s[used_count - 1] - (rest > 0 ? cg_s[rest - 1] : 0);
             const long long lh = ch_s[used_count - 1] - (rest > 0 ? ch_s[rest - 1] : 0);
-            cat_candidate(p, total, parent, lambda, lg, lh, missing, f, gpl_cat_key(1, k), best);
+            cat_candidate(p, nb, total, parent, lambda, lg, lh, missing, f, gpl_cat_key(1, k),
+                          best);
         }
     }
     best = warp_best(best);

@@ -312,13 +312,19 @@ typedef struct gpl_partition_split {
 } gpl_partition_split;
 
 /* Push constants of split_eval.comp (doubles as (low, high) words); the
- * categorical ones as in gpl_split_params. */
+ * categorical ones and max_delta_step as in gpl_split_params. The node's
+ * bounds on its weight are lower and upper, unless bounds_first is not 0:
+ * the node table binding (split_eval_level's) then holds them, a 16-byte
+ * entry (lower, upper) a record from entry bounds_first on
+ * (gpl_split_bounds_write). */
 typedef struct gpl_split_push {
     double lambda, alpha, min_child_weight, scale_grad, scale_hess;
     double cat_smooth, cat_l2, min_data_per_group;
+    double max_delta_step, lower, upper;
     int32_t node;
     uint32_t record, num_features, has_mask;
     int32_t max_cat_to_onehot, max_cat_threshold;
+    uint32_t bounds_first;
 } gpl_split_push;
 
 /* A split record as split_eval.comp writes it: node, feature, bin (a
@@ -335,12 +341,42 @@ static inline gpl_split_push gpl_split_push_make(const gpl_split_params *params,
                                                  uint32_t record, int32_t num_features,
                                                  int has_mask)
 {
-    gpl_split_push p = {params->lambda, params->alpha, params->min_child_weight,
-                        params->scale.grad, params->scale.hess, params->cat_smooth,
-                        params->cat_l2, params->min_data_per_group, node, record,
-                        (uint32_t)num_features, has_mask ? 1u : 0u,
-                        params->max_cat_to_onehot, params->max_cat_threshold};
+    gpl_split_push p = {params->lambda,        params->alpha,
+                        params->min_child_weight, params->scale.grad,
+                        params->scale.hess,    params->cat_smooth,
+                        params->cat_l2,        params->min_data_per_group,
+                        params->max_delta_step, -HUGE_VAL,
+                        HUGE_VAL,              node,
+                        record,                (uint32_t)num_features,
+                        has_mask ? 1u : 0u,    params->max_cat_to_onehot,
+                        params->max_cat_threshold, 0};
     return p;
+}
+
+/* split_eval.comp's feature words: bit 0 set when the feature may be
+ * split on, bit 1 when it is monotone increasing, bit 2 decreasing. Fills
+ * out[num_features] from the mask and the constraints (either may be
+ * NULL) and returns whether the kernel needs them (has_mask). */
+static inline int gpl_split_feature_words(const uint8_t *mask, const int8_t *monotone,
+                                          int32_t num_features, uint32_t *out)
+{
+    for (int32_t f = 0; f < num_features; f++) {
+        const int c = monotone ? monotone[f] : 0;
+        out[f] = (uint32_t)(mask ? mask[f] != 0 : 1) | (c > 0 ? 2u : 0u) | (c < 0 ? 4u : 0u);
+    }
+    return mask != NULL || monotone != NULL;
+}
+
+/* The nodes' bounds (params->bounds, num_nodes of them) into the node
+ * table's words from entry `first` on (4 words a node); returns the
+ * push's bounds_first: first, or 0 when there are no bounds. */
+static inline uint32_t gpl_split_bounds_write(const gpl_split_params *params,
+                                              int32_t num_nodes, uint32_t first,
+                                              uint32_t *table)
+{
+    if (!params->bounds) return 0;
+    memcpy(table + 4 * (size_t)first, params->bounds, 2 * sizeof(double) * (size_t)num_nodes);
+    return first;
 }
 
 static inline gpl_grad_pair gpl_split_record_pair(const uint32_t *w)

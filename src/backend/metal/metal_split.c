@@ -20,13 +20,14 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
     for (int32_t i = 0; i < num_nodes; i++)
         GPL_CHECK(gpl_check_histogram("metal", "evaluate_splits", GPULAYER_ERR_INTERNAL,
                                       &c->slots, nodes[i]));
-    if (feature_mask) {
-        /* The mask is read by the previous level's batch too: the write
-         * waits for it (gpl_mtl_buf_write). */
+    const int has_mask = feature_mask != NULL || params->monotone != NULL;
+    if (has_mask) {
+        /* The feature words are read by the previous level's batch too:
+         * the write waits for it (gpl_mtl_buf_write). */
         const size_t F = (size_t)c->shape.num_features;
         uint32_t *m = malloc(sizeof(uint32_t) * (F ? F : 1));
         if (!m) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
-        for (size_t f = 0; f < F; f++) m[f] = feature_mask[f] != 0;
+        gpl_split_feature_words(feature_mask, params->monotone, (int32_t)F, m);
         gpulayer_status st = gpl_mtl_buf_write(c->rt, &c->buf.mask, 0, m, sizeof(uint32_t) * F);
         free(m);
         GPL_CHECK(st);
@@ -45,14 +46,17 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
                                                  : gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                                                              "metal backend: out of memory");
     if (st == GPULAYER_OK)
-        st = gpl_mtl_buf_acquire(c->rt, &table, n * 16, GPL_MTL_SHARED, "split node table");
+        st = gpl_mtl_buf_acquire(c->rt, &table, n * (params->bounds ? 32 : 16), GPL_MTL_SHARED,
+                                 "split node table");
     if (st == GPULAYER_OK) {
         for (int32_t i = 0; i < num_nodes; i++) slots[i] = gpl_hist_slot(&c->slots, nodes[i]);
         const gpl_plan_pool pool = mtl_plan_pool(c);
         const int32_t num_steps =
             gpl_plan_search(&pool, nodes, slots, num_nodes, order, table.contents, steps);
         gpl_split_push p = gpl_split_push_make(params, -1, 0, c->shape.num_features,
-                                               feature_mask != NULL);
+                                               has_mask);
+        p.bounds_first = gpl_split_bounds_write(params, num_nodes, (uint32_t)num_nodes,
+                                                table.contents);
         st = gpl_mtl_begin(c->rt, "evaluate_splits", c->nodes.depth[nodes[0]]);
         began = st == GPULAYER_OK;
         for (int32_t i = 0; i < num_steps && st == GPULAYER_OK; i++) {

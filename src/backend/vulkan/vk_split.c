@@ -10,23 +10,28 @@
 #include "gpu_kernels/gpu_kernel_abi.h"
 #include "vk_context.h"
 
-/* The mask is written only when it changed: without column sampling it is
- * the same every level, and a write waits for the batches in flight. */
-static gpulayer_status upload_mask(vk_context *c, const uint8_t *feature_mask)
+/* The feature words (mask and monotone constraints,
+ * gpl_split_feature_words) are written only when they changed: without
+ * column sampling they are the same every level, and a write waits for
+ * the batches in flight. */
+static gpulayer_status upload_features(vk_context *c, const uint8_t *feature_mask,
+                                       const int8_t *monotone)
 {
     const size_t F = (size_t)c->shape.num_features;
+    uint32_t *words = malloc(sizeof(uint32_t) * (F ? F : 1));
+    if (!words) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
     if (!c->buf.mask_cache) {
         c->buf.mask_cache = malloc(sizeof(uint32_t) * (F ? F : 1));
-        if (!c->buf.mask_cache)
-            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
         c->buf.mask_valid = 0;
+        if (!c->buf.mask_cache) {
+            free(words);
+            return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
+        }
     }
-    int same = c->buf.mask_valid;
-    for (size_t f = 0; f < F; f++) {
-        uint32_t v = feature_mask[f] != 0;
-        same &= c->buf.mask_cache[f] == v;
-        c->buf.mask_cache[f] = v;
-    }
+    gpl_split_feature_words(feature_mask, monotone, (int32_t)F, words);
+    const int same = c->buf.mask_valid && !memcmp(c->buf.mask_cache, words, sizeof(uint32_t) * F);
+    memcpy(c->buf.mask_cache, words, sizeof(uint32_t) * F);
+    free(words);
     if (same || F == 0) return GPULAYER_OK;
     c->buf.mask_valid = 0;
     GPL_CHECK(vk_buffer_write(c, &c->buf.mask, 0, c->buf.mask_cache, sizeof(uint32_t) * F));
@@ -40,7 +45,8 @@ static gpulayer_status upload_mask(vk_context *c, const uint8_t *feature_mask)
  * travels as the push's record). The table is in mapped memory, written
  * while no search is in flight. */
 static gpulayer_status record_level_search(vk_context *c, const int32_t *nodes,
-                                           int32_t num_nodes, gpl_split_push push)
+                                           int32_t num_nodes, const gpl_split_params *params,
+                                           gpl_split_push push)
 {
     const size_t n = (size_t)num_nodes;
     int32_t *slots = malloc(sizeof *slots * n);
@@ -55,6 +61,8 @@ static gpulayer_status record_level_search(vk_context *c, const int32_t *nodes,
         for (int32_t i = 0; i < num_nodes; i++) slots[i] = gpl_hist_slot(&c->slots, nodes[i]);
         num_steps = gpl_plan_search(&pool, nodes, slots, num_nodes, order,
                                     c->buf.split_nodes.mapped, steps);
+        push.bounds_first = gpl_split_bounds_write(params, num_nodes, (uint32_t)num_nodes,
+                                                   c->buf.split_nodes.mapped);
     }
     for (int32_t i = 0; i < num_steps && st == GPULAYER_OK; i++) {
         const gpl_plan_step *s = &steps[i];
@@ -79,7 +87,8 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     for (int32_t i = 0; i < num_nodes; i++)
         GPL_CHECK(gpl_check_histogram("vulkan", "evaluate_splits", GPULAYER_ERR_INTERNAL,
                                       &c->slots, nodes[i]));
-    if (feature_mask) GPL_CHECK(upload_mask(c, feature_mask));
+    const int has_mask = feature_mask != NULL || params->monotone != NULL;
+    if (has_mask) GPL_CHECK(upload_features(c, feature_mask, params->monotone));
     const size_t bytes = sizeof(uint32_t) * GPL_SPLIT_RECORD_WORDS * (size_t)num_nodes;
     GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.records, bytes, "split records"));
     /* The Metal host partitions in partition_rows only: so does its
@@ -88,7 +97,8 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     if (early) GPL_CHECK(vk_partition_early_prepare(c, nodes, num_nodes));
     /* The level's search (both hosts), or a split_eval dispatch a node
      * where the node table has no host-visible memory. */
-    GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.split_nodes, (VkDeviceSize)num_nodes * 16,
+    GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.split_nodes,
+                                     (VkDeviceSize)num_nodes * (params->bounds ? 32 : 16),
                                      "split node table"));
     const int per_node = c->buf.split_nodes.mapped == NULL;
     c->level = c->nodes.depth[nodes[0]];
@@ -96,7 +106,10 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
     if (per_node) {
         for (int32_t i = 0; i < num_nodes; i++) {
             gpl_split_push p = gpl_split_push_make(params, nodes[i], (uint32_t)i,
-                                                   c->shape.num_features, feature_mask != NULL);
+                                                   c->shape.num_features, has_mask);
+            const gpl_node_bounds nb = gpl_split_node_bounds(params, i);
+            p.lower = nb.lo;
+            p.upper = nb.hi;
             vk_range b[5] = {vk_hist_range(c, vk_node_slot(c, nodes[i])), vk_whole(&c->buf.offsets),
                              vk_whole(&c->buf.mask), vk_whole(&c->buf.records),
                              vk_whole(&c->buf.categorical)};
@@ -104,8 +117,8 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
         }
     } else {
         const gpl_split_push p = gpl_split_push_make(params, -1, 0, c->shape.num_features,
-                                                     feature_mask != NULL);
-        gpulayer_status st = record_level_search(c, nodes, num_nodes, p);
+                                                     has_mask);
+        gpulayer_status st = record_level_search(c, nodes, num_nodes, params, p);
         if (st != GPULAYER_OK) {
             vk_abandon(c);
             return st;

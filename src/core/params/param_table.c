@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "interaction.h"
+#include "monotone.h"
 
 /* ------------------------------------------------ the parameters' own parsers */
 
@@ -133,6 +134,40 @@ static gpulayer_status set_interactions(gpl_params *p, const char *key, const ch
 static void get_interactions(const gpl_params *p, char *buf, size_t size)
 {
     snprintf(buf, size, "%s", p->interaction_constraints);
+}
+
+static gpulayer_status set_monotone(gpl_params *p, const char *key, const char *value)
+{
+    (void)key;
+    return gpl_monotone_check(value, p->monotone_constraints, sizeof p->monotone_constraints);
+}
+
+static void get_monotone(const gpl_params *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", p->monotone_constraints);
+}
+
+/* XGBoost's one name for two things: the clamp of every leaf's step (0,
+ * none, by default) and count:poisson's hessian damping (0.7 by default);
+ * a value given sets both. */
+static gpulayer_status set_max_delta_step(gpl_params *p, const char *key, const char *value)
+{
+    double v = 0.0;
+    GPL_CHECK(gpl_param_parse_number(key, value, "[0, inf)", &v));
+    p->max_delta_step = v;
+    p->obj_params.max_delta_step = v;
+    return GPULAYER_OK;
+}
+
+/* count:poisson's value for it (its record's objective parameter), the
+ * clamp's for every other objective. */
+static void get_max_delta_step(const gpl_params *p, char *buf, size_t size)
+{
+    gpl_objective_kind kind;
+    int as_class;
+    const int poisson = gpl_objective_parse(p->objective, &kind, &as_class) == GPULAYER_OK &&
+                        kind == GPL_OBJ_POISSON;
+    snprintf(buf, size, "%.17g", poisson ? p->obj_params.max_delta_step : p->max_delta_step);
 }
 
 static gpulayer_status set_quantile_alpha(gpl_params *p, const char *key, const char *value)
@@ -269,6 +304,14 @@ static const gpl_param_spec table[] = {
      "feature indexes, as [[0,1],[2,3,4]]", ALL,
      "features that may be split on together down a branch", 0, set_interactions,
      get_interactions},
+    {"monotone_constraints", "", "tree", CUSTOM("list"), "", "a list of 1, -1 or 0 a "
+     "feature, as (1,-1,0); features past the list are free", ALL,
+     "1: predictions only rise with the feature; -1: only fall; 0: free", 0, set_monotone,
+     get_monotone},
+    {"max_delta_step", "", "tree", CUSTOM("number"), "0 (0.7 for count:poisson)", "[0, inf)",
+     ALL,
+     "the largest step a leaf may take (before eta); 0: no limit. count:poisson also "
+     "damps its hessian by it", 0, set_max_delta_step, get_max_delta_step},
 
     {"subsample", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of rows each tree samples", MEMBER(subsample), NULL, NULL},
@@ -289,8 +332,6 @@ static const gpl_param_spec table[] = {
      "stop when the last metric of the last evaluation set has not improved for this "
      "many rounds; 0: off", MEMBER(early_stopping_rounds), NULL, NULL},
 
-    {"max_delta_step", "", "objective", NUMBER, "0.7", "[0, inf)", "count:poisson",
-     "bounds each leaf's step in margin", MEMBER(obj_params.max_delta_step), NULL, NULL},
     {"tweedie_variance_power", "", "objective", NUMBER, "1.5", "[1, 2)", "reg:tweedie",
      "the variance power: near 1 Poisson-like, near 2 gamma-like",
      MEMBER(obj_params.tweedie_variance_power), NULL, NULL},

@@ -139,12 +139,16 @@ char *gpl_params_to_json(const gpl_params *p, int categorical)
     if (p->colsample_bylevel < 1.0) list[num_keys++] = "colsample_bylevel";
     if (p->colsample_bynode < 1.0) list[num_keys++] = "colsample_bynode";
     if (p->interaction_constraints[0]) list[num_keys++] = "interaction_constraints";
+    if (p->monotone_constraints[0]) list[num_keys++] = "monotone_constraints";
     if (categorical)
         for (size_t i = 0; i < sizeof categorical_keys / sizeof categorical_keys[0]; i++)
             list[num_keys++] = categorical_keys[i];
     /* The objective's own parameter, when it has one. */
     const char *objective_key = gpl_params_objective_key(p);
     if (objective_key) list[num_keys++] = objective_key;
+    if (p->max_delta_step > 0.0 &&
+        !(objective_key && !strcmp(objective_key, "max_delta_step")))
+        list[num_keys++] = "max_delta_step";
     size_t cap = 4096, len = 0;
     char *out = gpl_malloc(cap, "parameter record");
     if (!out) return NULL;

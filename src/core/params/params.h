@@ -32,6 +32,11 @@ typedef struct gpl_params {
     double colsample_bynode;  /* of the level's features, a node       */
     /* XGBoost's "[[0,1],[2,3,4]]" (interaction.h); "" = none */
     char interaction_constraints[1024];
+    /* XGBoost's "(1,-1,0)" (monotone.h); "" = none */
+    char monotone_constraints[1024];
+    /* The clamp of every leaf's step (before eta); 0 = none. count:poisson's
+     * hessian damping (obj_params) follows it when it is set. */
+    double max_delta_step;
     int32_t max_bin;          /* 2..256, one bin kept for missing      */
     int32_t num_round;
     uint64_t seed;

@@ -42,6 +42,11 @@ typedef struct grow_state {
     gpl_grad_pair *sums;
     int32_t *depth;
     int32_t *parent; /* -1 for the root */
+    /* Bounds on each node's weight (lower, upper), which monotone splits
+     * narrow for their children; and those of the nodes being evaluated,
+     * in their order (NULL without monotone constraints). */
+    double *bounds;
+    double *batch_bounds;
     int32_t num_nodes;
     int32_t num_leaves;
 } grow_state;
@@ -49,9 +54,11 @@ typedef struct grow_state {
 static gpl_split_params split_params(const gpl_grow_config *cfg)
 {
     const gpl_params *p = cfg->params;
-    gpl_split_params sp = {p->lambda, p->alpha, p->min_child_weight, cfg->scale, 0,
-                           p->max_cat_to_onehot, p->max_cat_threshold, p->cat_smooth,
-                           p->cat_l2, p->min_data_per_group};
+    gpl_split_params sp = {p->lambda,         p->alpha,          p->min_child_weight,
+                           cfg->scale,        0,                 p->max_cat_to_onehot,
+                           p->max_cat_threshold, p->cat_smooth,  p->cat_l2,
+                           p->min_data_per_group, p->max_delta_step, cfg->monotone,
+                           NULL};
     return sp;
 }
 
@@ -64,6 +71,8 @@ static int32_t new_node(grow_state *s, gpl_grad_pair sum, int32_t depth)
     n->cover = (double)sum.hess / s->cfg->scale.hess;
     s->sums[id] = sum;
     s->depth[id] = depth;
+    s->bounds[2 * id] = -HUGE_VAL;
+    s->bounds[2 * id + 1] = HUGE_VAL;
     return id;
 }
 
@@ -108,6 +117,38 @@ static int can_split(const grow_state *s, const gpl_split_record *r,
     return s->num_nodes + 2 <= s->cfg->max_nodes;
 }
 
+/* The weight of a node with sums sum within bounds (lower, upper). */
+static double bounded_weight(const grow_state *s, gpl_grad_pair sum, const double *bounds)
+{
+    const gpl_params *p = s->cfg->params;
+    return gpl_bounded_leaf_weight((double)sum.grad / s->cfg->scale.grad,
+                                   (double)sum.hess / s->cfg->scale.hess, p->lambda, p->alpha,
+                                   p->min_child_weight, p->max_delta_step, bounds[0],
+                                   bounds[1]);
+}
+
+/* The children's bounds: the parent's, and after a split on a monotone
+ * feature, the midpoint of the children's weights as the upper bound of
+ * the child that must stay lower and the lower bound of the other. */
+static void child_bounds(grow_state *s, const gpl_split_record *r, int32_t left,
+                         int32_t right)
+{
+    const double *own = &s->bounds[2 * r->node];
+    double *l = &s->bounds[2 * left], *rt = &s->bounds[2 * right];
+    l[0] = rt[0] = own[0];
+    l[1] = rt[1] = own[1];
+    const int c = s->cfg->monotone && !r->categorical ? s->cfg->monotone[r->feature] : 0;
+    if (c == 0) return;
+    const double mid = (bounded_weight(s, r->left, own) + bounded_weight(s, r->right, own)) / 2;
+    if (c > 0) {
+        l[1] = mid;
+        rt[0] = mid;
+    } else {
+        l[0] = mid;
+        rt[1] = mid;
+    }
+}
+
 /* Records the split in the tree, creates both children and returns the
  * split to apply. */
 static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
@@ -126,6 +167,7 @@ static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
     n->left = new_node(s, r->left, depth);
     n->right = new_node(s, r->right, depth);
     s->parent[n->left] = s->parent[n->right] = r->node;
+    child_bounds(s, r, n->left, n->right);
     s->num_leaves++;
     gpl_split_apply a = {r->node, r->feature, r->bin, r->default_left,
                          n->left, n->right, r->categorical, {0}};
@@ -250,6 +292,7 @@ static gpulayer_status evaluate_splits(grow_state *s, const int32_t *nodes, int3
     const int by_path = ix && ix->num_sets > 0;
     if (!by_level && !by_node && !by_path)
         return s->be->ops->evaluate_splits(s->be, nodes, count, sp, tree, rec);
+    gpl_split_params one = *sp; /* a node's own bounds, for one call a node */
     const int32_t F = s->cfg->cuts->num_features;
     uint8_t *level = malloc(4 * (size_t)(F ? F : 1));
     if (!level)
@@ -271,7 +314,8 @@ static gpulayer_status evaluate_splits(grow_state *s, const int32_t *nodes, int3
             gpl_interactions_allowed(ix, used, allowed);
             for (int32_t f = 0; f < F; f++) node[f] &= allowed[f];
         }
-        st = s->be->ops->evaluate_splits(s->be, &nodes[i], 1, sp, node, &rec[i]);
+        if (sp->bounds) one.bounds = sp->bounds + 2 * i;
+        st = s->be->ops->evaluate_splits(s->be, &nodes[i], 1, &one, node, &rec[i]);
     }
     free(level);
     return st;
@@ -285,6 +329,13 @@ static gpulayer_status evaluate(grow_state *s, split_queue *q, const int32_t *no
 {
     gpl_split_params sp = split_params(s->cfg);
     sp.leaf_children = children_are_leaves(s, s->depth[nodes[0]]);
+    if (s->batch_bounds) {
+        for (int32_t i = 0; i < count; i++) {
+            s->batch_bounds[2 * i] = s->bounds[2 * nodes[i]];
+            s->batch_bounds[2 * i + 1] = s->bounds[2 * nodes[i] + 1];
+        }
+        sp.bounds = s->batch_bounds;
+    }
     gpl_split_record *rec = &q->rec[q->count];
     GPL_CHECK(evaluate_splits(s, nodes, count, &sp, rec));
     for (int32_t i = 0; i < count; i++) {
@@ -365,13 +416,25 @@ static void set_leaf_values(grow_state *s, float *leaf_value)
             n->leaf_value = 0.0f;
             continue;
         }
-        double w = gpl_leaf_weight((double)s->sums[i].grad / s->cfg->scale.grad,
-                                   (double)s->sums[i].hess / s->cfg->scale.hess,
-                                   p->lambda, p->alpha, p->min_child_weight);
-        n->leaf_value = (float)(p->eta * w);
+        n->leaf_value = (float)(p->eta * bounded_weight(s, s->sums[i], &s->bounds[2 * i]));
     }
     for (int32_t i = 0; i < s->cfg->max_nodes; i++)
         leaf_value[i] = i < s->num_nodes ? s->nodes[i].leaf_value : 0.0f;
+}
+
+/* Refit leaf values (leaf_refit.h) kept within their nodes' bounds, as
+ * the learning rate scales them. */
+static void clamp_refit_leaves(grow_state *s, float *leaf_value)
+{
+    const double eta = s->cfg->params->eta;
+    for (int32_t i = 0; i < s->num_nodes; i++) {
+        if (s->nodes[i].left >= 0) continue;
+        const float lo = (float)(eta * s->bounds[2 * i]), hi = (float)(eta * s->bounds[2 * i + 1]);
+        float v = s->nodes[i].leaf_value;
+        if (v < lo) v = lo;
+        if (v > hi) v = hi;
+        s->nodes[i].leaf_value = leaf_value[i] = v;
+    }
 }
 
 static void free_batch_buffers(batch_buffers *bb)
@@ -388,12 +451,14 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
                               int32_t output, gpl_tree *out)
 {
     const size_t M = (size_t)cfg->max_nodes;
-    grow_state s = {cfg, be, NULL, NULL, NULL, NULL, 0, 1};
+    grow_state s = {cfg, be, NULL, NULL, NULL, NULL, NULL, NULL, 0, 1};
     batch_buffers bb;
     s.nodes = malloc(sizeof(gpl_tree_node) * M);
     s.sums = malloc(sizeof(gpl_grad_pair) * M);
     s.depth = malloc(sizeof(int32_t) * M);
     s.parent = malloc(sizeof(int32_t) * M);
+    s.bounds = malloc(sizeof(double) * 2 * M);
+    s.batch_bounds = cfg->monotone ? malloc(sizeof(double) * 2 * M) : NULL;
     bb.nodes = malloc(sizeof(int32_t) * M);
     bb.scratch = malloc(sizeof(int32_t) * M);
     bb.records = malloc(sizeof(gpl_split_record) * (M + 2));
@@ -402,7 +467,8 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
     bb.child_rows = malloc(sizeof(int64_t) * 2 * M);
     float *leaf_value = malloc(sizeof(float) * M);
     gpulayer_status st = GPULAYER_OK;
-    if (!s.nodes || !s.sums || !s.depth || !s.parent || !bb.nodes || !bb.scratch ||
+    if (!s.nodes || !s.sums || !s.depth || !s.parent || !s.bounds ||
+        (cfg->monotone && !s.batch_bounds) || !bb.nodes || !bb.scratch ||
         !bb.records || !bb.applied || !bb.subs || !bb.child_rows || !leaf_value) {
         st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                        "out of host memory for a tree of %zu nodes", M);
@@ -417,8 +483,10 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
                   &bb);
     if (st != GPULAYER_OK) goto done;
     set_leaf_values(&s, leaf_value);
-    if (cfg->refit_leaves)
+    if (cfg->refit_leaves) {
         st = cfg->refit_leaves(cfg->refit_user, output, s.nodes, s.num_nodes, leaf_value);
+        if (cfg->monotone) clamp_refit_leaves(&s, leaf_value);
+    }
     if (st == GPULAYER_OK) st = be->ops->update_margins(be, output, leaf_value);
     if (st != GPULAYER_OK) goto done;
     out->num_nodes = s.num_nodes;
@@ -430,6 +498,8 @@ done:
     free(s.sums);
     free(s.depth);
     free(s.parent);
+    free(s.bounds);
+    free(s.batch_bounds);
     free(leaf_value);
     free_batch_buffers(&bb);
     return st;

@@ -38,6 +38,8 @@ typedef struct gpl_grow_config {
     const struct gpl_interactions *interactions;
     /* feature_weights of column sampling (num_features), or NULL */
     const float *feature_weights;
+    /* monotone_constraints (num_features entries of -1, 0, 1), or NULL */
+    const int8_t *monotone;
 } gpl_grow_config;
 
 /* The largest node id + 1 a tree may use with these parameters. */

@@ -20,6 +20,7 @@
 #include "feature_sample.h"
 #include "grow.h"
 #include "interaction.h"
+#include "monotone.h"
 #include "label_classes.h"
 #include "leaf_refit.h"
 #include "predict.h"
@@ -51,6 +52,7 @@ typedef struct train_run {
     uint8_t *feature_mask;
     const float *feature_weights; /* the training data's, or NULL */
     gpl_interactions interactions;
+    int8_t *monotone; /* monotone_constraints, or NULL when none is set */
     gpl_eval_tracker tracker;
     const gpl_train_hooks *hooks; /* NULL in a single process */
     /* Evaluation sets as laid out for training: the caller's, or a copy
@@ -69,6 +71,7 @@ static void train_run_free(train_run *t)
 {
     gpl_backend_destroy(t->be);
     gpl_interactions_free(&t->interactions);
+    free(t->monotone);
     free(t->bins);
     free(t->feature_offset);
     for (int i = 0; i < t->num_evals; i++) {
@@ -159,6 +162,26 @@ static gpulayer_status setup_refit(train_run *t, const gpulayer_dataset *train)
     return GPULAYER_OK;
 }
 
+/* monotone_constraints for the model's features: t->monotone stays NULL
+ * when none is constrained, which keeps the unconstrained split search. */
+static gpulayer_status setup_monotone(train_run *t)
+{
+    const int32_t F = t->model->num_features;
+    if (!t->p->monotone_constraints[0]) return GPULAYER_OK;
+    int8_t *m = gpl_malloc((size_t)(F ? F : 1), "monotone constraints");
+    if (!m) return GPULAYER_ERR_OUT_OF_MEMORY;
+    int any = 0;
+    gpulayer_status st = gpl_monotone_parse(t->p->monotone_constraints, F, t->model->cat_split,
+                                            (const char *const *)t->model->feature_names, m,
+                                            &any);
+    if (st != GPULAYER_OK || !any) {
+        free(m);
+        return st;
+    }
+    t->monotone = m;
+    return GPULAYER_OK;
+}
+
 static gpulayer_status run_round(train_run *t, int32_t round)
 {
     const int32_t K = t->model->num_outputs;
@@ -168,11 +191,13 @@ static gpulayer_status run_round(train_run *t, int32_t round)
                                     gpl_objective_param(t->model->objective,
                                                         &t->model->obj_params, k),
                                     gpl_objective_rank_request(&t->model->obj_params)};
-        gpl_grow_config cfg = {t->p, &t->model->cuts, 0, t->feature_mask, {1, 1}, NULL, NULL, NULL, 0, NULL, NULL};
+        gpl_grow_config cfg = {.params = t->p, .cuts = &t->model->cuts,
+                               .feature_mask = t->feature_mask, .scale = {1, 1}};
         cfg.max_nodes = t->be->config.max_nodes;
         cfg.sample_stream = gpl_sample_stream_tree(t->p->seed, round, k);
         cfg.interactions = &t->interactions;
         cfg.feature_weights = t->feature_weights;
+        cfg.monotone = t->monotone;
         if (t->refit_margins) {
             t->refit.round = round;
             cfg.refit_leaves = refit_leaves;
@@ -269,6 +294,7 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     if (st == GPULAYER_OK)
         st = gpl_interactions_parse(t->p->interaction_constraints, t->model->num_features,
                                     &t->interactions);
+    if (st == GPULAYER_OK) st = setup_monotone(t);
     if (st == GPULAYER_OK) st = prepare_evals(t, evals, eval_names, num_evals);
     if (st == GPULAYER_OK) {
         t->feature_mask = gpl_malloc((size_t)(train->num_cols ? train->num_cols : 1),

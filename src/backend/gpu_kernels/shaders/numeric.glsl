@@ -372,6 +372,41 @@ f64 node_score(f64 G, f64 H, f64 lambda, f64 alpha)
     return f64_div(f64_mul(t, t), f64_add(H, lambda));
 }
 
+// gpl_clamp_weight, gpl_bounded_score and gpl_monotone_ok (split_math.h):
+// max_delta_step and a node's bounds on its weight.
+f64 clamp_weight(f64 w, f64 max_delta_step, f64 lo, f64 hi)
+{
+    if (f64_gt(max_delta_step, F64_ZERO)) {
+        if (f64_gt(w, max_delta_step)) w = max_delta_step;
+        else if (f64_lt(w, f64_neg(max_delta_step))) w = f64_neg(max_delta_step);
+    }
+    if (f64_lt(w, lo)) return lo;
+    if (f64_gt(w, hi)) return hi;
+    return w;
+}
+
+f64 bounded_score(f64 G, f64 H, f64 lambda, f64 alpha, f64 max_delta_step, f64 lo, f64 hi,
+                  out f64 weight)
+{
+    const f64 t = l1_threshold(G, alpha);
+    const f64 optimum = f64_div(f64_neg(t), f64_add(H, lambda));
+    const f64 w = clamp_weight(optimum, max_delta_step, lo, hi);
+    weight = w;
+    if (f64_eq(w, optimum)) return f64_div(f64_mul(t, t), f64_add(H, lambda));
+    const f64 abs_w = f64_lt(w, F64_ZERO) ? f64_neg(w) : w;
+    // -((2 G w + (H + lambda) w^2) + 2 alpha |w|)
+    return f64_neg(f64_add(f64_add(f64_mul(f64_mul(F64_TWO, G), w),
+                                   f64_mul(f64_add(H, lambda), f64_mul(w, w))),
+                           f64_mul(f64_mul(F64_TWO, alpha), abs_w)));
+}
+
+bool monotone_ok(int constraint, f64 wl, f64 wr)
+{
+    if (constraint > 0) return !f64_gt(wl, wr);
+    if (constraint < 0) return !f64_lt(wl, wr);
+    return true;
+}
+
 // gpl_split_better: larger gain, then the smallest (feature, bin, dl).
 bool split_better(f64 gain, int feature, int bin, int dl,
                   f64 best_gain, int best_feature, int best_bin, int best_dl)

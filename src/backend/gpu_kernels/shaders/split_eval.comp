@@ -27,16 +27,22 @@ layout(push_constant) uniform Push {
     uvec2 cat_smooth;
     uvec2 cat_l2;
     uvec2 min_data_per_group;
+    uvec2 max_delta_step;
+    uvec2 lower;       // the node's bounds on its weight, unless
+    uvec2 upper;       // bounds_first is not 0
     int node;
     uint record;       // where the record goes in the output
     uint num_features;
     uint has_mask;
     int max_cat_to_onehot;
     int max_cat_threshold;
+    uint bounds_first; // node table entry of record 0's bounds; 0: none
 } pc;
 
 layout(std430, binding = 1) readonly buffer Hist { uvec4 hist[]; };
 layout(std430, binding = 2) readonly buffer Offsets { uint feature_offset[]; };
+// gpl_split_feature_words: bit 0 the feature may be split on, bit 1
+// monotone increasing, bit 2 decreasing (read where has_mask is set).
 layout(std430, binding = 3) readonly buffer Mask { uint mask[]; };
 // 27 words a record: node, feature, bin, default_left, gain (2 words),
 // left, right, total (two 64-bit sums each, as word pairs), categorical,
@@ -50,7 +56,8 @@ layout(std430, binding = 5) readonly buffer Categorical { uint categorical[]; };
 // host's): the nodes of a level in one dispatch. Binding 1 is a run of
 // slots of the histogram pool, and workgroup w takes entry pc.record + w
 // of the node table: the node, its record, and the first element of its
-// histogram in the run (pc.node is not read).
+// histogram in the run (pc.node is not read); with bounds, entry
+// pc.bounds_first + record holds the node's (lower, upper).
 layout(std430, binding = 6) readonly buffer Nodes { uvec4 level_nodes[]; };
 uint hist_base;
 #else
@@ -89,9 +96,13 @@ bool cat_before(f64 ra, uint ba, f64 rb, uint bb)
 // thread's best (scan_feature of cpu_split.c, try_candidate of
 // cpu_split_cat.c). Called from one place a kind of feature: each call
 // is inlined, and the float64-free arithmetic is long.
+// The bounded score (bounded_score) is taken where a weight may be
+// clamped (bounded) or the feature is monotone (constraint != 0); else the
+// shorter node_score, which gives the same bits where nothing is clamped.
 void try_split(i64vec2 total, f64 parent, f64 lambda, f64 alpha, f64 sg, f64 sh,
-               f64 min_child_weight, i64vec2 left, i64vec2 missing, int two_way, int f,
-               int key, inout f64 best_gain, inout ivec3 best, inout i64vec2 best_left)
+               f64 min_child_weight, f64 lo, f64 hi, bool bounded, int constraint,
+               i64vec2 left, i64vec2 missing, int two_way, int f, int key,
+               inout f64 best_gain, inout ivec3 best, inout i64vec2 best_left)
 {
     for (int dl = 0; dl <= two_way; dl++) {
         i64vec2 L = left;
@@ -101,10 +112,19 @@ void try_split(i64vec2 total, f64 parent, f64 lambda, f64 alpha, f64 sg, f64 sh,
         const f64 hl = f64_div(f64_from_i64(L.y), sh);
         const f64 hr = f64_div(f64_from_i64(R.y), sh);
         if (f64_lt(hl, min_child_weight) || f64_lt(hr, min_child_weight)) continue;
-        const f64 gain = f64_sub(
-            f64_add(node_score(f64_div(f64_from_i64(L.x), sg), hl, lambda, alpha),
-                    node_score(f64_div(f64_from_i64(R.x), sg), hr, lambda, alpha)),
-            parent);
+        const f64 gl = f64_div(f64_from_i64(L.x), sg), gr = f64_div(f64_from_i64(R.x), sg);
+        f64 sl, sr;
+        if (bounded || constraint != 0) {
+            const f64 mds = f64_from_words(pc.max_delta_step);
+            f64 wl, wr;
+            sl = bounded_score(gl, hl, lambda, alpha, mds, lo, hi, wl);
+            sr = bounded_score(gr, hr, lambda, alpha, mds, lo, hi, wr);
+            if (!monotone_ok(constraint, wl, wr)) continue;
+        } else {
+            sl = node_score(gl, hl, lambda, alpha);
+            sr = node_score(gr, hr, lambda, alpha);
+        }
+        const f64 gain = f64_sub(f64_add(sl, sr), parent);
         if (split_better(gain, f, key, dl, best_gain, best.x, best.y, best.z)) {
             best_gain = gain;
             best = ivec3(f, key, dl);
@@ -160,21 +180,36 @@ void main()
     const int node = pc.node;
     const uint record = pc.record;
 #endif
+    f64 lo = f64_from_words(pc.lower), hi = f64_from_words(pc.upper);
+#ifdef GPL_LEVEL_TABLE
+    if (pc.bounds_first != 0u) {
+        const uvec4 b = level_nodes[pc.bounds_first + record];
+        lo = f64_from_words(b.xy);
+        hi = f64_from_words(b.zw);
+    }
+#endif
+    const f64 mds = f64_from_words(pc.max_delta_step);
+    const bool bounded = f64_gt(mds, F64_ZERO) || f64_gt(lo, F64_NEG_INF) ||
+                         f64_lt(hi, f64_neg(F64_NEG_INF));
+    f64 weight;
     const f64 sg = f64_from_words(pc.scale_grad), sh = f64_from_words(pc.scale_hess);
     const f64 lambda = f64_from_words(pc.lambda), alpha = f64_from_words(pc.alpha);
     const f64 min_child_weight = f64_from_words(pc.min_child_weight);
     // Any feature's bins add up to the node's total; take feature 0's.
     i64vec2 total = i64vec2(0);
     for (uint k = feature_offset[0]; k < feature_offset[1]; k++) total += load(k);
-    const f64 parent = node_score(f64_div(f64_from_i64(total.x), sg),
-                                  f64_div(f64_from_i64(total.y), sh), lambda, alpha);
+    const f64 parent = bounded_score(f64_div(f64_from_i64(total.x), sg),
+                                     f64_div(f64_from_i64(total.y), sh), lambda, alpha, mds, lo,
+                                     hi, weight);
     f64 best_gain = F64_ZERO;
     ivec3 best = ivec3(-1, 0, 0);
     i64vec2 best_left = total;
     const uint segments = max(1u, WG / max(pc.num_features, 1u));
     for (uint item = lid; item < pc.num_features * segments; item += WG) {
         const uint f = item / segments, seg = item % segments;
-        if ((pc.has_mask != 0u && mask[f] == 0u) || categorical[f] != 0u) continue;
+        const uint words = pc.has_mask != 0u ? mask[f] : 1u;
+        if ((words & 1u) == 0u || categorical[f] != 0u) continue;
+        const int constraint = int((words >> 1) & 1u) - int((words >> 2) & 1u);
         const uint first = feature_offset[f];
         const int last_bin = int(feature_offset[f + 1u] - first) - 1;
         const int seg_len = (last_bin + int(segments) - 1) / int(segments);
@@ -187,14 +222,14 @@ void main()
         for (int b = b_lo; b <= b_hi; b++) {
             cum += load(first + uint(b));
             const int two_way = (b < last_bin && (missing.y != 0 || missing.x != 0)) ? 1 : 0;
-            try_split(total, parent, lambda, alpha, sg, sh, min_child_weight, cum, missing,
-                      two_way, int(f), b, best_gain, best, best_left);
+            try_split(total, parent, lambda, alpha, sg, sh, min_child_weight, lo, hi, bounded,
+                      constraint, cum, missing, two_way, int(f), b, best_gain, best, best_left);
         }
     }
     const uint num_cat = categorical[pc.num_features];
     for (uint c = 0u; c < num_cat; c++) {
         const uint f = categorical[pc.num_features + 1u + c];
-        if (pc.has_mask != 0u && mask[f] == 0u) continue;
+        if (pc.has_mask != 0u && (mask[f] & 1u) == 0u) continue;
         const uint first = feature_offset[f];
         const int last_bin = int(feature_offset[f + 1u] - first) - 1;
         const i64vec2 missing = load(first);
@@ -216,9 +251,9 @@ void main()
         }
         const f64 cat_lambda = onehot ? lambda : f64_add(lambda, f64_from_words(pc.cat_l2));
         const f64 cat_parent = onehot ? parent
-                                      : node_score(f64_div(f64_from_i64(total.x), sg),
-                                                   f64_div(f64_from_i64(total.y), sh),
-                                                   cat_lambda, alpha);
+                                      : bounded_score(f64_div(f64_from_i64(total.x), sg),
+                                                      f64_div(f64_from_i64(total.y), sh),
+                                                      cat_lambda, alpha, mds, lo, hi, weight);
         for (uint item = lid; item < items; item += WG) {
             i64vec2 left;
             int key;
@@ -233,8 +268,9 @@ void main()
                 key = int(dir) * CAT_KEY_DIRECTION + int(k);
                 left = dir == 0u ? c_prefix[k] : c_prefix[n] - c_prefix[n - k];
             }
-            try_split(total, cat_parent, cat_lambda, alpha, sg, sh, min_child_weight, left,
-                      missing, two_way, int(f), key, best_gain, best, best_left);
+            try_split(total, cat_parent, cat_lambda, alpha, sg, sh, min_child_weight, lo, hi,
+                      bounded, 0, left, missing, two_way, int(f), key, best_gain, best,
+                      best_left);
         }
         barrier();
     }

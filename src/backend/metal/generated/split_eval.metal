@@ -68,20 +68,24 @@ struct Push
     uint2 cat_smooth;
     uint2 cat_l2;
     uint2 min_data_per_group;
+    uint2 max_delta_step;
+    uint2 lower;
+    uint2 upper;
     int node;
     uint record;
     uint num_features;
     uint has_mask;
     int max_cat_to_onehot;
     int max_cat_threshold;
+    uint bounds_first;
 };
 
 #ifndef SPIRV_CROSS_CONSTANT_ID_0
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant int _1808 = int(WG + 0u);
-constant int _1909 = int(WG + 0u);
+constant int _2085 = int(WG + 0u);
+constant int _2186 = int(WG + 0u);
 
 struct Offsets
 {
@@ -98,19 +102,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _2524 = (WG / 2u);
+constant uint _2894 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _2915_tmp [[function_constant(0)]];
-constant uint _2915 = is_function_constant_defined(_2915_tmp) ? _2915_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2915, 1u, 1u);
+constant uint _3285_tmp [[function_constant(0)]];
+constant uint _3285 = is_function_constant_defined(_3285_tmp) ? _3285_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3285, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _2932 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _2947 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _3302 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3317 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -119,9 +123,90 @@ ulong f64_from_words(thread const uint2& w)
 }
 
 static inline __attribute__((always_inline))
-long2 load(thread const uint& i, const device Hist& v_1520)
+bool sf_is_nan(thread const ulong& a)
 {
-    uint4 v = v_1520.hist[0u + i];
+    return (a & 9223372036854775807ul) > 9218868437227405312ul;
+}
+
+static inline __attribute__((always_inline))
+bool sf_lt(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    bool _1338 = sf_is_nan(param);
+    bool _1345;
+    if (!_1338)
+    {
+        ulong param_1 = b;
+        _1345 = sf_is_nan(param_1);
+    }
+    else
+    {
+        _1345 = _1338;
+    }
+    if (_1345)
+    {
+        return false;
+    }
+    bool na = (a & 9223372036854775808ul) != 0ul;
+    bool nb = (b & 9223372036854775808ul) != 0ul;
+    if (na != nb)
+    {
+        bool _1370;
+        if (na)
+        {
+            _1370 = ((a | b) & 9223372036854775807ul) != 0ul;
+        }
+        else
+        {
+            _1370 = na;
+        }
+        return _1370;
+    }
+    bool _1374 = a != b;
+    bool _1382;
+    if (_1374)
+    {
+        _1382 = na != (a < b);
+    }
+    else
+    {
+        _1382 = _1374;
+    }
+    return _1382;
+}
+
+static inline __attribute__((always_inline))
+bool f64_gt(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = b;
+    ulong param_1 = a;
+    return sf_lt(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_bits(thread const ulong& b)
+{
+    return b;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_neg(thread const ulong& a)
+{
+    return a ^ 9223372036854775808ul;
+}
+
+static inline __attribute__((always_inline))
+bool f64_lt(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_lt(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+long2 load(thread const uint& i, const device Hist& v_1729)
+{
+    uint4 v = v_1729.hist[0u + i];
     return long2(long(as_type<ulong>(v.xy)), long(as_type<ulong>(v.zw)));
 }
 
@@ -173,17 +258,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _325 = e > 2045;
-            bool _334;
-            if (!_325)
+            bool _356 = e > 2045;
+            bool _365;
+            if (!_356)
             {
-                _334 = (sig + 512ul) >= 9223372036854775808ul;
+                _365 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _334 = _325;
+                _365 = _356;
             }
-            if (_334)
+            if (_365)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -220,8 +305,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _406 = sf_round_pack(param_4, param_5, param_6);
-    return _406;
+    ulong _437 = sf_round_pack(param_4, param_5, param_6);
+    return _437;
 }
 
 static inline __attribute__((always_inline))
@@ -232,21 +317,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1258;
+    ulong _1289;
     if (a < 0l)
     {
-        _1258 = 0ul - ulong(a);
+        _1289 = 0ul - ulong(a);
     }
     else
     {
-        _1258 = ulong(a);
+        _1289 = ulong(a);
     }
-    ulong m = _1258;
+    ulong m = _1289;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1274 = sf_norm_round_pack(param, param_1, param_2);
-    return _1274;
+    ulong _1305 = sf_norm_round_pack(param, param_1, param_2);
+    return _1305;
 }
 
 static inline __attribute__((always_inline))
@@ -260,12 +345,6 @@ static inline __attribute__((always_inline))
 int sf_exp(thread const ulong& a)
 {
     return int(uint((a >> ulong(52)) & 2047ul));
-}
-
-static inline __attribute__((always_inline))
-bool sf_is_nan(thread const ulong& a)
-{
-    return (a & 9223372036854775807ul) > 9218868437227405312ul;
 }
 
 static inline __attribute__((always_inline))
@@ -302,50 +381,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1079;
+            ulong _1110;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1079 = sf_propagate_nan(param_4, param_5);
+                _1110 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1079 = 18444492273895866368ul;
+                _1110 = 18444492273895866368ul;
             }
-            return _1079;
+            return _1110;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1099;
+        ulong _1130;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1099 = sf_propagate_nan(param_6, param_7);
+            _1130 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1099 = _sign;
+            _1130 = _sign;
         }
-        return _1099;
+        return _1130;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1125;
+            ulong _1156;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1125 = 18444492273895866368ul;
+                _1156 = 18444492273895866368ul;
             }
             else
             {
-                _1125 = _sign | 9218868437227405312ul;
+                _1156 = _sign | 9218868437227405312ul;
             }
-            return _1125;
+            return _1156;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -387,8 +466,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1237 = sf_round_pack(param_10, param_11, param_12);
-    return _1237;
+    ulong _1268 = sf_round_pack(param_10, param_11, param_12);
+    return _1268;
 }
 
 static inline __attribute__((always_inline))
@@ -397,61 +476,6 @@ ulong f64_div(thread const ulong& a, thread const ulong& b)
     ulong param = a;
     ulong param_1 = b;
     return sf_div(param, param_1);
-}
-
-static inline __attribute__((always_inline))
-bool sf_lt(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    bool _1307 = sf_is_nan(param);
-    bool _1314;
-    if (!_1307)
-    {
-        ulong param_1 = b;
-        _1314 = sf_is_nan(param_1);
-    }
-    else
-    {
-        _1314 = _1307;
-    }
-    if (_1314)
-    {
-        return false;
-    }
-    bool na = (a & 9223372036854775808ul) != 0ul;
-    bool nb = (b & 9223372036854775808ul) != 0ul;
-    if (na != nb)
-    {
-        bool _1340;
-        if (na)
-        {
-            _1340 = ((a | b) & 9223372036854775807ul) != 0ul;
-        }
-        else
-        {
-            _1340 = na;
-        }
-        return _1340;
-    }
-    bool _1344 = a != b;
-    bool _1352;
-    if (_1344)
-    {
-        _1352 = na != (a < b);
-    }
-    else
-    {
-        _1352 = _1344;
-    }
-    return _1352;
-}
-
-static inline __attribute__((always_inline))
-bool f64_gt(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = b;
-    ulong param_1 = a;
-    return sf_lt(param, param_1);
 }
 
 static inline __attribute__((always_inline))
@@ -468,18 +492,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _606;
+            ulong _637;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _606 = sf_propagate_nan(param_2, param_3);
+                _637 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _606 = 18444492273895866368ul;
+                _637 = 18444492273895866368ul;
             }
-            return _606;
+            return _637;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -517,18 +541,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _687;
+            ulong _718;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _687 = sf_propagate_nan(param_8, param_9);
+                _718 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _687 = _sign | 9218868437227405312ul;
+                _718 = _sign | 9218868437227405312ul;
             }
-            return _687;
+            return _718;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -542,18 +566,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _727;
+            ulong _758;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _727 = sf_propagate_nan(param_12, param_13);
+                _758 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _727 = a;
+                _758 = a;
             }
-            return _727;
+            return _758;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -566,8 +590,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _763 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _763;
+    ulong _794 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _794;
 }
 
 static inline __attribute__((always_inline))
@@ -590,18 +614,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _449;
+            ulong _480;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _449 = sf_propagate_nan(param_2, param_3);
+                _480 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _449 = a;
+                _480 = a;
             }
-            return _449;
+            return _480;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -614,30 +638,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _486;
+                ulong _517;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _486 = sf_propagate_nan(param_4, param_5);
+                    _517 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _486 = _sign | 9218868437227405312ul;
+                    _517 = _sign | 9218868437227405312ul;
                 }
-                return _486;
+                return _517;
             }
             ez = eb;
-            ulong _502;
+            ulong _533;
             if (ea != 0)
             {
-                _502 = sa + 2305843009213693952ul;
+                _533 = sa + 2305843009213693952ul;
             }
             else
             {
-                _502 = sa << ulong(1);
+                _533 = sa << ulong(1);
             }
-            sa = _502;
+            sa = _533;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -646,30 +670,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _525;
+                ulong _556;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _525 = sf_propagate_nan(param_8, param_9);
+                    _556 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _525 = a;
+                    _556 = a;
                 }
-                return _525;
+                return _556;
             }
             ez = ea;
-            ulong _540;
+            ulong _571;
             if (eb != 0)
             {
-                _540 = sb + 2305843009213693952ul;
+                _571 = sb + 2305843009213693952ul;
             }
             else
             {
-                _540 = sb << ulong(1);
+                _571 = sb << ulong(1);
             }
-            sb = _540;
+            sb = _571;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -684,8 +708,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _573 = sf_round_pack(param_12, param_13, param_14);
-    return _573;
+    ulong _604 = sf_round_pack(param_12, param_13, param_14);
+    return _604;
 }
 
 static inline __attribute__((always_inline))
@@ -696,8 +720,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _806 = sf_sub_mags(param, param_1, param_2);
-        return _806;
+        ulong _837 = sf_sub_mags(param, param_1, param_2);
+        return _837;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -714,20 +738,6 @@ ulong f64_sub(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-ulong f64_neg(thread const ulong& a)
-{
-    return a ^ 9223372036854775808ul;
-}
-
-static inline __attribute__((always_inline))
-bool f64_lt(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    ulong param_1 = b;
-    return sf_lt(param, param_1);
-}
-
-static inline __attribute__((always_inline))
 ulong sf_add(thread const ulong& a, thread const ulong& b)
 {
     if (((a ^ b) & 9223372036854775808ul) == 0ul)
@@ -740,8 +750,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _789 = sf_sub_mags(param_3, param_4, param_5);
-    return _789;
+    ulong _820 = sf_sub_mags(param_3, param_4, param_5);
+    return _820;
 }
 
 static inline __attribute__((always_inline))
@@ -776,6 +786,86 @@ ulong l1_threshold(thread const ulong& g, thread const ulong& alpha)
 }
 
 static inline __attribute__((always_inline))
+ulong clamp_weight(thread ulong& w, thread const ulong& max_delta_step, thread const ulong& lo, thread const ulong& hi)
+{
+    ulong param = max_delta_step;
+    ulong param_1 = 0ul;
+    if (f64_gt(param, param_1))
+    {
+        ulong param_2 = w;
+        ulong param_3 = max_delta_step;
+        if (f64_gt(param_2, param_3))
+        {
+            w = max_delta_step;
+        }
+        else
+        {
+            ulong param_4 = max_delta_step;
+            ulong param_5 = w;
+            ulong param_6 = f64_neg(param_4);
+            if (f64_lt(param_5, param_6))
+            {
+                ulong param_7 = max_delta_step;
+                w = f64_neg(param_7);
+            }
+        }
+    }
+    ulong param_8 = w;
+    ulong param_9 = lo;
+    if (f64_lt(param_8, param_9))
+    {
+        return lo;
+    }
+    ulong param_10 = w;
+    ulong param_11 = hi;
+    if (f64_gt(param_10, param_11))
+    {
+        return hi;
+    }
+    return w;
+}
+
+static inline __attribute__((always_inline))
+bool sf_eq(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    bool _1310 = sf_is_nan(param);
+    bool _1317;
+    if (!_1310)
+    {
+        ulong param_1 = b;
+        _1317 = sf_is_nan(param_1);
+    }
+    else
+    {
+        _1317 = _1310;
+    }
+    if (_1317)
+    {
+        return false;
+    }
+    bool _1324 = a == b;
+    bool _1333;
+    if (!_1324)
+    {
+        _1333 = ((a | b) & 9223372036854775807ul) == 0ul;
+    }
+    else
+    {
+        _1333 = _1324;
+    }
+    return _1333;
+}
+
+static inline __attribute__((always_inline))
+bool f64_eq(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_eq(param, param_1);
+}
+
+static inline __attribute__((always_inline))
 ulong sf_mul_hi_jam(thread const ulong& a, thread const ulong& b)
 {
     ulong a1 = a >> ulong(32);
@@ -805,32 +895,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _906 = sa != 0ul;
-        bool _915;
-        if (!_906)
+        bool _937 = sa != 0ul;
+        bool _946;
+        if (!_937)
         {
-            _915 = (eb == 2047) && (sb != 0ul);
+            _946 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _915 = _906;
+            _946 = _937;
         }
-        if (_915)
+        if (_946)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _930;
+        ulong _961;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _930 = 18444492273895866368ul;
+            _961 = 18444492273895866368ul;
         }
         else
         {
-            _930 = _sign | 9218868437227405312ul;
+            _961 = _sign | 9218868437227405312ul;
         }
-        return _930;
+        return _961;
     }
     if (eb == 2047)
     {
@@ -840,16 +930,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _958;
+        ulong _989;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _958 = 18444492273895866368ul;
+            _989 = 18444492273895866368ul;
         }
         else
         {
-            _958 = _sign | 9218868437227405312ul;
+            _989 = _sign | 9218868437227405312ul;
         }
-        return _958;
+        return _989;
     }
     if (ea == 0)
     {
@@ -887,8 +977,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1037 = sf_round_pack(param_10, param_11, param_12);
-    return _1037;
+    ulong _1068 = sf_round_pack(param_10, param_11, param_12);
+    return _1068;
 }
 
 static inline __attribute__((always_inline))
@@ -897,6 +987,90 @@ ulong f64_mul(thread const ulong& a, thread const ulong& b)
     ulong param = a;
     ulong param_1 = b;
     return sf_mul(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& max_delta_step, thread const ulong& lo, thread const ulong& hi, thread ulong& weight)
+{
+    ulong param = G;
+    ulong param_1 = alpha;
+    ulong t = l1_threshold(param, param_1);
+    ulong param_2 = t;
+    ulong param_3 = H;
+    ulong param_4 = lambda;
+    ulong param_5 = f64_neg(param_2);
+    ulong param_6 = f64_add(param_3, param_4);
+    ulong optimum = f64_div(param_5, param_6);
+    ulong param_7 = optimum;
+    ulong param_8 = max_delta_step;
+    ulong param_9 = lo;
+    ulong param_10 = hi;
+    ulong _1580 = clamp_weight(param_7, param_8, param_9, param_10);
+    ulong w = _1580;
+    weight = w;
+    ulong param_11 = w;
+    ulong param_12 = optimum;
+    if (f64_eq(param_11, param_12))
+    {
+        ulong param_13 = t;
+        ulong param_14 = t;
+        ulong param_15 = H;
+        ulong param_16 = lambda;
+        ulong param_17 = f64_mul(param_13, param_14);
+        ulong param_18 = f64_add(param_15, param_16);
+        return f64_div(param_17, param_18);
+    }
+    ulong param_19 = w;
+    ulong param_20 = 0ul;
+    ulong _1608;
+    if (f64_lt(param_19, param_20))
+    {
+        ulong param_21 = w;
+        _1608 = f64_neg(param_21);
+    }
+    else
+    {
+        _1608 = w;
+    }
+    ulong abs_w = _1608;
+    ulong param_22 = 4611686018427387904ul;
+    ulong param_23 = G;
+    ulong param_24 = f64_mul(param_22, param_23);
+    ulong param_25 = w;
+    ulong param_26 = H;
+    ulong param_27 = lambda;
+    ulong param_28 = w;
+    ulong param_29 = w;
+    ulong param_30 = f64_add(param_26, param_27);
+    ulong param_31 = f64_mul(param_28, param_29);
+    ulong param_32 = f64_mul(param_24, param_25);
+    ulong param_33 = f64_mul(param_30, param_31);
+    ulong param_34 = 4611686018427387904ul;
+    ulong param_35 = alpha;
+    ulong param_36 = f64_mul(param_34, param_35);
+    ulong param_37 = abs_w;
+    ulong param_38 = f64_add(param_32, param_33);
+    ulong param_39 = f64_mul(param_36, param_37);
+    ulong param_40 = f64_add(param_38, param_39);
+    return f64_neg(param_40);
+}
+
+static inline __attribute__((always_inline))
+bool monotone_ok(thread const int& constraint, thread const ulong& wl, thread const ulong& wr)
+{
+    if (constraint > 0)
+    {
+        ulong param = wl;
+        ulong param_1 = wr;
+        return !f64_gt(param, param_1);
+    }
+    if (constraint < 0)
+    {
+        ulong param_2 = wl;
+        ulong param_3 = wr;
+        return !f64_lt(param_2, param_3);
+    }
+    return true;
 }
 
 static inline __attribute__((always_inline))
@@ -912,46 +1086,6 @@ ulong node_score(thread const ulong& G, thread const ulong& H, thread const ulon
     ulong param_6 = f64_mul(param_2, param_3);
     ulong param_7 = f64_add(param_4, param_5);
     return f64_div(param_6, param_7);
-}
-
-static inline __attribute__((always_inline))
-bool sf_eq(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    bool _1279 = sf_is_nan(param);
-    bool _1286;
-    if (!_1279)
-    {
-        ulong param_1 = b;
-        _1286 = sf_is_nan(param_1);
-    }
-    else
-    {
-        _1286 = _1279;
-    }
-    if (_1286)
-    {
-        return false;
-    }
-    bool _1293 = a == b;
-    bool _1302;
-    if (!_1293)
-    {
-        _1302 = ((a | b) & 9223372036854775807ul) == 0ul;
-    }
-    else
-    {
-        _1302 = _1293;
-    }
-    return _1302;
-}
-
-static inline __attribute__((always_inline))
-bool f64_eq(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    ulong param_1 = b;
-    return sf_eq(param, param_1);
 }
 
 static inline __attribute__((always_inline))
@@ -981,8 +1115,12 @@ bool split_better(thread const ulong& gain, thread const int& feature, thread co
 }
 
 static inline __attribute__((always_inline))
-void try_split(thread const long2& total, thread const ulong& parent, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const long2& left, thread const long2& missing, thread const int& two_way, thread const int& f, thread const int& key, thread ulong& best_gain, thread int3& best, thread long2& best_left)
+void try_split(thread const long2& total, thread const ulong& parent, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const ulong& lo, thread const ulong& hi, thread const bool& bounded, thread const int& constraint, thread const long2& left, thread const long2& missing, thread const int& two_way, thread const int& f, thread const int& key, thread ulong& best_gain, thread int3& best, thread long2& best_left, constant Push& pc)
 {
+    ulong sl;
+    ulong param_24;
+    ulong sr;
+    ulong param_32;
     for (int dl = 0; dl <= two_way; dl++)
     {
         long2 L = left;
@@ -991,17 +1129,17 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             L += missing;
         }
         long2 R = total - L;
-        bool _1581 = L.y <= 0l;
-        bool _1588;
-        if (!_1581)
+        bool _1790 = L.y <= 0l;
+        bool _1797;
+        if (!_1790)
         {
-            _1588 = R.y <= 0l;
+            _1797 = R.y <= 0l;
         }
         else
         {
-            _1588 = _1581;
+            _1797 = _1790;
         }
-        if (_1588)
+        if (_1797)
         {
             continue;
         }
@@ -1015,50 +1153,89 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
         ulong hr = f64_div(param_4, param_5);
         ulong param_6 = hl;
         ulong param_7 = min_child_weight;
-        bool _1614 = f64_lt(param_6, param_7);
-        bool _1623;
-        if (!_1614)
+        bool _1823 = f64_lt(param_6, param_7);
+        bool _1832;
+        if (!_1823)
         {
             ulong param_8 = hr;
             ulong param_9 = min_child_weight;
-            _1623 = f64_lt(param_8, param_9);
+            _1832 = f64_lt(param_8, param_9);
         }
         else
         {
-            _1623 = _1614;
+            _1832 = _1823;
         }
-        if (_1623)
+        if (_1832)
         {
             continue;
         }
         long param_10 = L.x;
         ulong param_11 = f64_from_i64(param_10);
         ulong param_12 = sg;
-        ulong param_13 = f64_div(param_11, param_12);
-        ulong param_14 = hl;
-        ulong param_15 = lambda;
-        ulong param_16 = alpha;
-        long param_17 = R.x;
-        ulong param_18 = f64_from_i64(param_17);
-        ulong param_19 = sg;
-        ulong param_20 = f64_div(param_18, param_19);
-        ulong param_21 = hr;
-        ulong param_22 = lambda;
-        ulong param_23 = alpha;
-        ulong param_24 = node_score(param_13, param_14, param_15, param_16);
-        ulong param_25 = node_score(param_20, param_21, param_22, param_23);
-        ulong param_26 = f64_add(param_24, param_25);
-        ulong param_27 = parent;
-        ulong gain = f64_sub(param_26, param_27);
-        ulong param_28 = gain;
-        int param_29 = f;
-        int param_30 = key;
-        int param_31 = dl;
-        ulong param_32 = best_gain;
-        int param_33 = best.x;
-        int param_34 = best.y;
-        int param_35 = best.z;
-        if (split_better(param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35))
+        ulong gl = f64_div(param_11, param_12);
+        long param_13 = R.x;
+        ulong param_14 = f64_from_i64(param_13);
+        ulong param_15 = sg;
+        ulong gr = f64_div(param_14, param_15);
+        if (bounded || (constraint != 0))
+        {
+            uint2 param_16 = pc.max_delta_step;
+            ulong mds = f64_from_words(param_16);
+            ulong param_17 = gl;
+            ulong param_18 = hl;
+            ulong param_19 = lambda;
+            ulong param_20 = alpha;
+            ulong param_21 = mds;
+            ulong param_22 = lo;
+            ulong param_23 = hi;
+            ulong _1887 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
+            ulong wl = param_24;
+            sl = _1887;
+            ulong param_25 = gr;
+            ulong param_26 = hr;
+            ulong param_27 = lambda;
+            ulong param_28 = alpha;
+            ulong param_29 = mds;
+            ulong param_30 = lo;
+            ulong param_31 = hi;
+            ulong _1906 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
+            ulong wr = param_32;
+            sr = _1906;
+            int param_33 = constraint;
+            ulong param_34 = wl;
+            ulong param_35 = wr;
+            if (!monotone_ok(param_33, param_34, param_35))
+            {
+                continue;
+            }
+        }
+        else
+        {
+            ulong param_36 = gl;
+            ulong param_37 = hl;
+            ulong param_38 = lambda;
+            ulong param_39 = alpha;
+            sl = node_score(param_36, param_37, param_38, param_39);
+            ulong param_40 = gr;
+            ulong param_41 = hr;
+            ulong param_42 = lambda;
+            ulong param_43 = alpha;
+            sr = node_score(param_40, param_41, param_42, param_43);
+        }
+        ulong param_44 = sl;
+        ulong param_45 = sr;
+        ulong param_46 = f64_add(param_44, param_45);
+        ulong param_47 = parent;
+        ulong gain = f64_sub(param_46, param_47);
+        ulong param_48 = gain;
+        int param_49 = f;
+        int param_50 = key;
+        int param_51 = dl;
+        ulong param_52 = best_gain;
+        int param_53 = best.x;
+        int param_54 = best.y;
+        int param_55 = best.z;
+        if (split_better(param_48, param_49, param_50, param_51, param_52, param_53, param_54, param_55))
         {
             best_gain = gain;
             best = int3(f, key, dl);
@@ -1082,7 +1259,7 @@ bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulon
 }
 
 static inline __attribute__((always_inline))
-uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1520, thread uint3& gl_LocalInvocationID, constant Push& pc, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
+uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1729, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
 {
     uint lid = gl_LocalInvocationID.x;
     uint2 param = pc.cat_smooth;
@@ -1094,28 +1271,28 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         c_ok[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    int _1734 = 1 + int(lid);
-    for (int b = _1734; b <= last_bin; b += _1808)
+    int _2011 = 1 + int(lid);
+    for (int b = _2011; b <= last_bin; b += _2085)
     {
         uint param_2 = first + uint(b);
-        long2 h = load(param_2, v_1520);
+        long2 h = load(param_2, v_1729);
         long param_3 = h.y;
         ulong param_4 = f64_from_i64(param_3);
         ulong param_5 = sh;
         ulong hs = f64_div(param_4, param_5);
-        bool _1761 = h.y <= 0l;
-        bool _1770;
-        if (!_1761)
+        bool _2038 = h.y <= 0l;
+        bool _2047;
+        if (!_2038)
         {
             ulong param_6 = hs;
             ulong param_7 = min_data;
-            _1770 = f64_lt(param_6, param_7);
+            _2047 = f64_lt(param_6, param_7);
         }
         else
         {
-            _1770 = _1761;
+            _2047 = _2038;
         }
-        if (_1770)
+        if (_2047)
         {
             continue;
         }
@@ -1127,7 +1304,7 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_13 = f64_div(param_9, param_10);
         ulong param_14 = f64_add(param_11, param_12);
         c_ratio[b] = f64_div(param_13, param_14);
-        uint _1806 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+        uint _2083 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint n = 0u;
@@ -1135,8 +1312,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
     {
         n += uint(int(popcount(c_ok[w])));
     }
-    int _1832 = 1 + int(lid);
-    for (int b_1 = _1832; b_1 <= last_bin; b_1 += _1909)
+    int _2109 = 1 + int(lid);
+    for (int b_1 = _2109; b_1 <= last_bin; b_1 += _2186)
     {
         if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
         {
@@ -1146,21 +1323,21 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         uint rank = 0u;
         for (int o = 1; o <= last_bin; o++)
         {
-            bool _1879 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
-            bool _1895;
-            if (_1879)
+            bool _2156 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _2172;
+            if (_2156)
             {
                 ulong param_15 = c_ratio[o];
                 uint param_16 = uint(o);
                 ulong param_17 = r;
                 uint param_18 = uint(b_1);
-                _1895 = cat_before(param_15, param_16, param_17, param_18);
+                _2172 = cat_before(param_15, param_16, param_17, param_18);
             }
             else
             {
-                _1895 = _1879;
+                _2172 = _2156;
             }
-            if (_1895)
+            if (_2172)
             {
                 rank++;
             }
@@ -1177,7 +1354,7 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1520 [[buffer(1)]], const device Offsets& _1961 [[buffer(2)]], const device Mask& _2046 [[buffer(3)]], device Records& _2760 [[buffer(4)]], const device Categorical& _2058 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
+kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1729 [[buffer(1)]], const device Offsets& _2281 [[buffer(2)]], const device Mask& _2379 [[buffer(3)]], device Records& _3130 [[buffer(4)]], const device Categorical& _2394 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
@@ -1190,66 +1367,109 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_152
     uint lid = gl_LocalInvocationID.x;
     int node = pc.node;
     uint record = pc.record;
-    uint2 param = pc.scale_grad;
-    ulong sg = f64_from_words(param);
-    uint2 param_1 = pc.scale_hess;
-    ulong sh = f64_from_words(param_1);
-    uint2 param_2 = pc.lambda;
-    ulong lambda = f64_from_words(param_2);
-    uint2 param_3 = pc.alpha;
-    ulong alpha = f64_from_words(param_3);
-    uint2 param_4 = pc.min_child_weight;
-    ulong min_child_weight = f64_from_words(param_4);
-    long2 total = long2(0l);
-    for (uint k = _1961.feature_offset[0]; k < _1961.feature_offset[1]; k++)
+    uint2 param = pc.lower;
+    ulong lo = f64_from_words(param);
+    uint2 param_1 = pc.upper;
+    ulong hi = f64_from_words(param_1);
+    uint2 param_2 = pc.max_delta_step;
+    ulong mds = f64_from_words(param_2);
+    ulong param_3 = mds;
+    ulong param_4 = 0ul;
+    bool _2223 = f64_gt(param_3, param_4);
+    bool _2234;
+    if (!_2223)
     {
-        uint param_5 = k;
-        total += load(param_5, v_1520);
+        ulong param_5 = 18442240474082181120ul;
+        ulong param_6 = lo;
+        ulong param_7 = f64_from_bits(param_5);
+        _2234 = f64_gt(param_6, param_7);
     }
-    long param_6 = total.x;
-    ulong param_7 = f64_from_i64(param_6);
-    ulong param_8 = sg;
-    long param_9 = total.y;
-    ulong param_10 = f64_from_i64(param_9);
-    ulong param_11 = sh;
-    ulong param_12 = f64_div(param_7, param_8);
-    ulong param_13 = f64_div(param_10, param_11);
-    ulong param_14 = lambda;
-    ulong param_15 = alpha;
-    ulong parent = node_score(param_12, param_13, param_14, param_15);
+    else
+    {
+        _2234 = _2223;
+    }
+    bool _2246;
+    if (!_2234)
+    {
+        ulong param_8 = 18442240474082181120ul;
+        ulong param_9 = f64_from_bits(param_8);
+        ulong param_10 = hi;
+        ulong param_11 = f64_neg(param_9);
+        _2246 = f64_lt(param_10, param_11);
+    }
+    else
+    {
+        _2246 = _2234;
+    }
+    bool bounded = _2246;
+    uint2 param_12 = pc.scale_grad;
+    ulong sg = f64_from_words(param_12);
+    uint2 param_13 = pc.scale_hess;
+    ulong sh = f64_from_words(param_13);
+    uint2 param_14 = pc.lambda;
+    ulong lambda = f64_from_words(param_14);
+    uint2 param_15 = pc.alpha;
+    ulong alpha = f64_from_words(param_15);
+    uint2 param_16 = pc.min_child_weight;
+    ulong min_child_weight = f64_from_words(param_16);
+    long2 total = long2(0l);
+    for (uint k = _2281.feature_offset[0]; k < _2281.feature_offset[1]; k++)
+    {
+        uint param_17 = k;
+        total += load(param_17, v_1729);
+    }
+    long param_18 = total.x;
+    ulong param_19 = f64_from_i64(param_18);
+    ulong param_20 = sg;
+    long param_21 = total.y;
+    ulong param_22 = f64_from_i64(param_21);
+    ulong param_23 = sh;
+    ulong param_24 = f64_div(param_19, param_20);
+    ulong param_25 = f64_div(param_22, param_23);
+    ulong param_26 = lambda;
+    ulong param_27 = alpha;
+    ulong param_28 = mds;
+    ulong param_29 = lo;
+    ulong param_30 = hi;
+    ulong param_31;
+    ulong _2332 = bounded_score(param_24, param_25, param_26, param_27, param_28, param_29, param_30, param_31);
+    ulong weight = param_31;
+    ulong parent = _2332;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
     uint segments = max(1u, (WG / max(pc.num_features, 1u)));
+    uint _2373;
     for (uint item = lid; item < (pc.num_features * segments); item += WG)
     {
         uint f = item / segments;
         uint seg = item % segments;
-        bool _2040 = pc.has_mask != 0u;
-        bool _2051;
-        if (_2040)
+        if (pc.has_mask != 0u)
         {
-            _2051 = _2046.mask[f] == 0u;
+            _2373 = _2379.mask[f];
         }
         else
         {
-            _2051 = _2040;
+            _2373 = 1u;
         }
-        bool _2063;
-        if (!_2051)
+        uint words = _2373;
+        bool _2387 = (words & 1u) == 0u;
+        bool _2399;
+        if (!_2387)
         {
-            _2063 = _2058.categorical[f] != 0u;
+            _2399 = _2394.categorical[f] != 0u;
         }
         else
         {
-            _2063 = _2051;
+            _2399 = _2387;
         }
-        if (_2063)
+        if (_2399)
         {
             continue;
         }
-        uint first = _1961.feature_offset[f];
-        int last_bin = int(_1961.feature_offset[f + 1u] - first) - 1;
+        int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
+        uint first = _2281.feature_offset[f];
+        int last_bin = int(_2281.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1257,118 +1477,123 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_152
         {
             continue;
         }
-        uint param_16 = first;
-        long2 missing = load(param_16, v_1520);
+        uint param_32 = first;
+        long2 missing = load(param_32, v_1729);
         long2 cum = long2(0l);
         for (int b = 1; b < b_lo; b++)
         {
-            uint param_17 = first + uint(b);
-            cum += load(param_17, v_1520);
+            uint param_33 = first + uint(b);
+            cum += load(param_33, v_1729);
         }
         for (int b_1 = b_lo; b_1 <= b_hi; b_1++)
         {
-            uint param_18 = first + uint(b_1);
-            cum += load(param_18, v_1520);
-            bool _2153 = b_1 < last_bin;
-            bool _2166;
-            if (_2153)
+            uint param_34 = first + uint(b_1);
+            cum += load(param_34, v_1729);
+            bool _2499 = b_1 < last_bin;
+            bool _2512;
+            if (_2499)
             {
-                bool _2158 = missing.y != 0l;
-                bool _2165;
-                if (!_2158)
+                bool _2504 = missing.y != 0l;
+                bool _2511;
+                if (!_2504)
                 {
-                    _2165 = missing.x != 0l;
+                    _2511 = missing.x != 0l;
                 }
                 else
                 {
-                    _2165 = _2158;
+                    _2511 = _2504;
                 }
-                _2166 = _2165;
+                _2512 = _2511;
             }
             else
             {
-                _2166 = _2153;
+                _2512 = _2499;
             }
-            int two_way = int(_2166);
-            long2 param_19 = total;
-            ulong param_20 = parent;
-            ulong param_21 = lambda;
-            ulong param_22 = alpha;
-            ulong param_23 = sg;
-            ulong param_24 = sh;
-            ulong param_25 = min_child_weight;
-            long2 param_26 = cum;
-            long2 param_27 = missing;
-            int param_28 = two_way;
-            int param_29 = int(f);
-            int param_30 = b_1;
-            ulong param_31 = best_gain;
-            int3 param_32 = best;
-            long2 param_33 = best_left;
-            try_split(param_19, param_20, param_21, param_22, param_23, param_24, param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32, param_33);
-            best_gain = param_31;
-            best = param_32;
-            best_left = param_33;
+            int two_way = int(_2512);
+            long2 param_35 = total;
+            ulong param_36 = parent;
+            ulong param_37 = lambda;
+            ulong param_38 = alpha;
+            ulong param_39 = sg;
+            ulong param_40 = sh;
+            ulong param_41 = min_child_weight;
+            ulong param_42 = lo;
+            ulong param_43 = hi;
+            bool param_44 = bounded;
+            int param_45 = constraint;
+            long2 param_46 = cum;
+            long2 param_47 = missing;
+            int param_48 = two_way;
+            int param_49 = int(f);
+            int param_50 = b_1;
+            ulong param_51 = best_gain;
+            int3 param_52 = best;
+            long2 param_53 = best_left;
+            try_split(param_35, param_36, param_37, param_38, param_39, param_40, param_41, param_42, param_43, param_44, param_45, param_46, param_47, param_48, param_49, param_50, param_51, param_52, param_53, pc);
+            best_gain = param_51;
+            best = param_52;
+            best_left = param_53;
         }
     }
-    uint num_cat = _2058.categorical[pc.num_features];
-    ulong _2340;
-    ulong _2357;
+    uint num_cat = _2394.categorical[pc.num_features];
+    ulong _2695;
+    ulong _2712;
+    ulong param_76;
     int key;
     long2 left;
-    long2 _2405;
-    long2 _2448;
+    long2 _2768;
+    long2 _2811;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2058.categorical[(pc.num_features + 1u) + c];
-        bool _2231 = pc.has_mask != 0u;
-        bool _2238;
-        if (_2231)
+        uint f_1 = _2394.categorical[(pc.num_features + 1u) + c];
+        bool _2585 = pc.has_mask != 0u;
+        bool _2593;
+        if (_2585)
         {
-            _2238 = _2046.mask[f_1] == 0u;
+            _2593 = (_2379.mask[f_1] & 1u) == 0u;
         }
         else
         {
-            _2238 = _2231;
+            _2593 = _2585;
         }
-        if (_2238)
+        if (_2593)
         {
             continue;
         }
-        uint first_1 = _1961.feature_offset[f_1];
-        int last_bin_1 = int(_1961.feature_offset[f_1 + 1u] - first_1) - 1;
-        uint param_34 = first_1;
-        long2 missing_1 = load(param_34, v_1520);
-        bool _2262 = missing_1.x != 0l;
-        bool _2269;
-        if (!_2262)
+        uint first_1 = _2281.feature_offset[f_1];
+        int last_bin_1 = int(_2281.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint param_54 = first_1;
+        long2 missing_1 = load(param_54, v_1729);
+        bool _2617 = missing_1.x != 0l;
+        bool _2624;
+        if (!_2617)
         {
-            _2269 = missing_1.y != 0l;
+            _2624 = missing_1.y != 0l;
         }
         else
         {
-            _2269 = _2262;
+            _2624 = _2617;
         }
-        int two_way_1 = int(_2269);
+        int two_way_1 = int(_2624);
         bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
         uint n = 0u;
         uint items = uint(last_bin_1) + 1u;
         if (!onehot)
         {
-            uint param_35 = first_1;
-            int param_36 = last_bin_1;
-            ulong param_37 = sg;
-            ulong param_38 = sh;
-            uint _2294 = order_categories(param_35, param_36, param_37, param_38, v_1520, gl_LocalInvocationID, pc, c_ok, c_ratio, c_bin);
-            n = _2294;
+            uint param_55 = first_1;
+            int param_56 = last_bin_1;
+            ulong param_57 = sg;
+            ulong param_58 = sh;
+            uint _2649 = order_categories(param_55, param_56, param_57, param_58, v_1729, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            n = _2649;
             if (lid == 0u)
             {
                 long2 sum = long2(0l);
                 c_prefix[0] = sum;
                 for (uint k_1 = 1u; k_1 <= n; k_1++)
                 {
-                    uint param_39 = first_1 + c_bin[k_1 - 1u];
-                    sum += load(param_39, v_1520);
+                    uint param_59 = first_1 + c_bin[k_1 - 1u];
+                    sum += load(param_59, v_1729);
                     c_prefix[k_1] = sum;
                 }
             }
@@ -1377,35 +1602,40 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_152
         }
         if (onehot)
         {
-            _2340 = lambda;
+            _2695 = lambda;
         }
         else
         {
-            uint2 param_40 = pc.cat_l2;
-            ulong param_41 = lambda;
-            ulong param_42 = f64_from_words(param_40);
-            _2340 = f64_add(param_41, param_42);
+            uint2 param_60 = pc.cat_l2;
+            ulong param_61 = lambda;
+            ulong param_62 = f64_from_words(param_60);
+            _2695 = f64_add(param_61, param_62);
         }
-        ulong cat_lambda = _2340;
+        ulong cat_lambda = _2695;
         if (onehot)
         {
-            _2357 = parent;
+            _2712 = parent;
         }
         else
         {
-            long param_43 = total.x;
-            ulong param_44 = f64_from_i64(param_43);
-            ulong param_45 = sg;
-            long param_46 = total.y;
-            ulong param_47 = f64_from_i64(param_46);
-            ulong param_48 = sh;
-            ulong param_49 = f64_div(param_44, param_45);
-            ulong param_50 = f64_div(param_47, param_48);
-            ulong param_51 = cat_lambda;
-            ulong param_52 = alpha;
-            _2357 = node_score(param_49, param_50, param_51, param_52);
+            long param_63 = total.x;
+            ulong param_64 = f64_from_i64(param_63);
+            ulong param_65 = sg;
+            long param_66 = total.y;
+            ulong param_67 = f64_from_i64(param_66);
+            ulong param_68 = sh;
+            ulong param_69 = f64_div(param_64, param_65);
+            ulong param_70 = f64_div(param_67, param_68);
+            ulong param_71 = cat_lambda;
+            ulong param_72 = alpha;
+            ulong param_73 = mds;
+            ulong param_74 = lo;
+            ulong param_75 = hi;
+            ulong _2746 = bounded_score(param_69, param_70, param_71, param_72, param_73, param_74, param_75, param_76);
+            weight = param_76;
+            _2712 = _2746;
         }
-        ulong cat_parent = _2357;
+        ulong cat_parent = _2712;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -1413,25 +1643,25 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_152
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _2405 = long2(0l);
+                    _2768 = long2(0l);
                 }
                 else
                 {
-                    uint param_53 = first_1 + item_1;
-                    _2405 = load(param_53, v_1520);
+                    uint param_77 = first_1 + item_1;
+                    _2768 = load(param_77, v_1729);
                 }
-                left = _2405;
-                bool _2416 = item_1 != 0u;
-                bool _2422;
-                if (_2416)
+                left = _2768;
+                bool _2779 = item_1 != 0u;
+                bool _2785;
+                if (_2779)
                 {
-                    _2422 = left.y <= 0l;
+                    _2785 = left.y <= 0l;
                 }
                 else
                 {
-                    _2422 = _2416;
+                    _2785 = _2779;
                 }
-                if (_2422)
+                if (_2785)
                 {
                     continue;
                 }
@@ -1444,33 +1674,37 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_152
                 key = (int(dir) * 256) + int(k_2);
                 if (dir == 0u)
                 {
-                    _2448 = c_prefix[k_2];
+                    _2811 = c_prefix[k_2];
                 }
                 else
                 {
-                    _2448 = c_prefix[n] - c_prefix[n - k_2];
+                    _2811 = c_prefix[n] - c_prefix[n - k_2];
                 }
-                left = _2448;
+                left = _2811;
             }
-            long2 param_54 = total;
-            ulong param_55 = cat_parent;
-            ulong param_56 = cat_lambda;
-            ulong param_57 = alpha;
-            ulong param_58 = sg;
-            ulong param_59 = sh;
-            ulong param_60 = min_child_weight;
-            long2 param_61 = left;
-            long2 param_62 = missing_1;
-            int param_63 = two_way_1;
-            int param_64 = int(f_1);
-            int param_65 = key;
-            ulong param_66 = best_gain;
-            int3 param_67 = best;
-            long2 param_68 = best_left;
-            try_split(param_54, param_55, param_56, param_57, param_58, param_59, param_60, param_61, param_62, param_63, param_64, param_65, param_66, param_67, param_68);
-            best_gain = param_66;
-            best = param_67;
-            best_left = param_68;
+            long2 param_78 = total;
+            ulong param_79 = cat_parent;
+            ulong param_80 = cat_lambda;
+            ulong param_81 = alpha;
+            ulong param_82 = sg;
+            ulong param_83 = sh;
+            ulong param_84 = min_child_weight;
+            ulong param_85 = lo;
+            ulong param_86 = hi;
+            bool param_87 = bounded;
+            int param_88 = 0;
+            long2 param_89 = left;
+            long2 param_90 = missing_1;
+            int param_91 = two_way_1;
+            int param_92 = int(f_1);
+            int param_93 = key;
+            ulong param_94 = best_gain;
+            int3 param_95 = best;
+            long2 param_96 = best_left;
+            try_split(param_78, param_79, param_80, param_81, param_82, param_83, param_84, param_85, param_86, param_87, param_88, param_89, param_90, param_91, param_92, param_93, param_94, param_95, param_96, pc);
+            best_gain = param_94;
+            best = param_95;
+            best_left = param_96;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
@@ -1478,20 +1712,20 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_152
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _2524; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _2894; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
             uint o = lid + half_size;
-            ulong param_69 = s_gain[o];
-            int param_70 = ((threadgroup int*)&s_key[o])[0u];
-            int param_71 = ((threadgroup int*)&s_key[o])[1u];
-            int param_72 = ((threadgroup int*)&s_key[o])[2u];
-            ulong param_73 = s_gain[lid];
-            int param_74 = ((threadgroup int*)&s_key[lid])[0u];
-            int param_75 = ((threadgroup int*)&s_key[lid])[1u];
-            int param_76 = ((threadgroup int*)&s_key[lid])[2u];
-            if (split_better(param_69, param_70, param_71, param_72, param_73, param_74, param_75, param_76))
+            ulong param_97 = s_gain[o];
+            int param_98 = ((threadgroup int*)&s_key[o])[0u];
+            int param_99 = ((threadgroup int*)&s_key[o])[1u];
+            int param_100 = ((threadgroup int*)&s_key[o])[2u];
+            ulong param_101 = s_gain[lid];
+            int param_102 = ((threadgroup int*)&s_key[lid])[0u];
+            int param_103 = ((threadgroup int*)&s_key[lid])[1u];
+            int param_104 = ((threadgroup int*)&s_key[lid])[2u];
+            if (split_better(param_97, param_98, param_99, param_100, param_101, param_102, param_103, param_104))
             {
                 s_gain[lid] = s_gain[o];
                 s_key[lid] = s_key[o];
@@ -1501,17 +1735,17 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_152
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _2600 = win.x >= 0;
-    bool _2609;
-    if (_2600)
+    bool _2970 = win.x >= 0;
+    bool _2979;
+    if (_2970)
     {
-        _2609 = _2058.categorical[uint(win.x)] != 0u;
+        _2979 = _2394.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _2609 = _2600;
+        _2979 = _2970;
     }
-    bool win_cat = _2609;
+    bool win_cat = _2979;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
@@ -1519,48 +1753,48 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_152
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (win_cat)
     {
-        uint first_2 = _1961.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_1961.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        uint first_2 = _2281.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_2281.feature_offset[uint(win.x) + 1u] - first_2) - 1;
         if (last_bin_2 <= pc.max_cat_to_onehot)
         {
-            bool _2644 = lid == 0u;
-            bool _2650;
-            if (_2644)
+            bool _3014 = lid == 0u;
+            bool _3020;
+            if (_3014)
             {
-                _2650 = win.y > 0;
+                _3020 = win.y > 0;
             }
             else
             {
-                _2650 = _2644;
+                _3020 = _3014;
             }
-            if (_2650)
+            if (_3020)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
         }
         else
         {
-            uint param_77 = first_2;
-            int param_78 = last_bin_2;
-            ulong param_79 = sg;
-            ulong param_80 = sh;
-            uint _2673 = order_categories(param_77, param_78, param_79, param_80, v_1520, gl_LocalInvocationID, pc, c_ok, c_ratio, c_bin);
-            uint n_1 = _2673;
+            uint param_105 = first_2;
+            int param_106 = last_bin_2;
+            ulong param_107 = sg;
+            ulong param_108 = sh;
+            uint _3043 = order_categories(param_105, param_106, param_107, param_108, v_1729, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3043;
             uint dir_1 = uint(win.y / 256);
             uint k_3 = uint(win.y % 256);
-            uint _2701;
+            uint _3071;
             for (uint i = lid; (i < k_3) && (i < n_1); i += WG)
             {
                 if (dir_1 != 0u)
                 {
-                    _2701 = (n_1 - 1u) - i;
+                    _3071 = (n_1 - 1u) - i;
                 }
                 else
                 {
-                    _2701 = i;
+                    _3071 = i;
                 }
-                uint b_2 = c_bin[_2701];
-                uint _2719 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
+                uint b_2 = c_bin[_3071];
+                uint _3089 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -1568,78 +1802,78 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_152
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _2733;
+        long2 _3103;
         if (key_1.x >= 0)
         {
-            _2733 = s_left[0];
+            _3103 = s_left[0];
         }
         else
         {
-            _2733 = total;
+            _3103 = total;
         }
-        long2 L = _2733;
-        long2 _2745;
+        long2 L = _3103;
+        long2 _3115;
         if (key_1.x >= 0)
         {
-            _2745 = total - L;
+            _3115 = total - L;
         }
         else
         {
-            _2745 = long2(0l);
+            _3115 = long2(0l);
         }
-        long2 R = _2745;
+        long2 R = _3115;
         uint o_1 = record * 27u;
-        _2760.records[o_1 + 0u] = uint(node);
-        _2760.records[o_1 + 1u] = uint(key_1.x);
-        uint _2777;
+        _3130.records[o_1 + 0u] = uint(node);
+        _3130.records[o_1 + 1u] = uint(key_1.x);
+        uint _3147;
         if (key_1.x >= 0)
         {
-            _2777 = uint(key_1.y);
+            _3147 = uint(key_1.y);
         }
         else
         {
-            _2777 = 0u;
+            _3147 = 0u;
         }
-        _2760.records[o_1 + 2u] = _2777;
-        uint _2792;
+        _3130.records[o_1 + 2u] = _3147;
+        uint _3162;
         if (key_1.x >= 0)
         {
-            _2792 = uint(key_1.z);
+            _3162 = uint(key_1.z);
         }
         else
         {
-            _2792 = 0u;
+            _3162 = 0u;
         }
-        _2760.records[o_1 + 3u] = _2792;
-        ulong _2805;
+        _3130.records[o_1 + 3u] = _3162;
+        ulong _3175;
         if (key_1.x >= 0)
         {
-            _2805 = s_gain[0];
+            _3175 = s_gain[0];
         }
         else
         {
-            _2805 = 0ul;
+            _3175 = 0ul;
         }
-        ulong param_81 = _2805;
-        uint2 gw = f64_words(param_81);
-        _2760.records[o_1 + 4u] = gw.x;
-        _2760.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _2832 = spvUnsafeArray<long2, 3>({ L, R, total });
+        ulong param_109 = _3175;
+        uint2 gw = f64_words(param_109);
+        _3130.records[o_1 + 4u] = gw.x;
+        _3130.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _3202 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _2832;
+        sums = _3202;
         for (uint k_4 = 0u; k_4 < 3u; k_4++)
         {
             uint2 g = as_type<uint2>(ulong(sums[k_4].x));
             uint2 h = as_type<uint2>(ulong(sums[k_4].y));
-            _2760.records[(o_1 + 6u) + (4u * k_4)] = g.x;
-            _2760.records[(o_1 + 7u) + (4u * k_4)] = g.y;
-            _2760.records[(o_1 + 8u) + (4u * k_4)] = h.x;
-            _2760.records[(o_1 + 9u) + (4u * k_4)] = h.y;
+            _3130.records[(o_1 + 6u) + (4u * k_4)] = g.x;
+            _3130.records[(o_1 + 7u) + (4u * k_4)] = g.y;
+            _3130.records[(o_1 + 8u) + (4u * k_4)] = h.x;
+            _3130.records[(o_1 + 9u) + (4u * k_4)] = h.y;
         }
-        _2760.records[o_1 + 18u] = uint(win_cat);
+        _3130.records[o_1 + 18u] = uint(win_cat);
         for (uint w = 0u; w < 8u; w++)
         {
-            _2760.records[(o_1 + 19u) + w] = c_set[w];
+            _3130.records[(o_1 + 19u) + w] = c_set[w];
         }
     }
 }

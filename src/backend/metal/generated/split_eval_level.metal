@@ -68,20 +68,24 @@ struct Push
     uint2 cat_smooth;
     uint2 cat_l2;
     uint2 min_data_per_group;
+    uint2 max_delta_step;
+    uint2 lower;
+    uint2 upper;
     int node;
     uint record;
     uint num_features;
     uint has_mask;
     int max_cat_to_onehot;
     int max_cat_threshold;
+    uint bounds_first;
 };
 
 #ifndef SPIRV_CROSS_CONSTANT_ID_0
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant int _1811 = int(WG + 0u);
-constant int _1912 = int(WG + 0u);
+constant int _2088 = int(WG + 0u);
+constant int _2189 = int(WG + 0u);
 
 struct Nodes
 {
@@ -103,19 +107,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _2542 = (WG / 2u);
+constant uint _2934 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _2933_tmp [[function_constant(0)]];
-constant uint _2933 = is_function_constant_defined(_2933_tmp) ? _2933_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_2933, 1u, 1u);
+constant uint _3325_tmp [[function_constant(0)]];
+constant uint _3325 = is_function_constant_defined(_3325_tmp) ? _3325_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3325, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _2951 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _2966 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _3342 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3357 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -124,9 +128,90 @@ ulong f64_from_words(thread const uint2& w)
 }
 
 static inline __attribute__((always_inline))
-long2 load(thread const uint& i, const device Hist& v_1520, thread uint& hist_base)
+bool sf_is_nan(thread const ulong& a)
 {
-    uint4 v = v_1520.hist[hist_base + i];
+    return (a & 9223372036854775807ul) > 9218868437227405312ul;
+}
+
+static inline __attribute__((always_inline))
+bool sf_lt(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    bool _1338 = sf_is_nan(param);
+    bool _1345;
+    if (!_1338)
+    {
+        ulong param_1 = b;
+        _1345 = sf_is_nan(param_1);
+    }
+    else
+    {
+        _1345 = _1338;
+    }
+    if (_1345)
+    {
+        return false;
+    }
+    bool na = (a & 9223372036854775808ul) != 0ul;
+    bool nb = (b & 9223372036854775808ul) != 0ul;
+    if (na != nb)
+    {
+        bool _1370;
+        if (na)
+        {
+            _1370 = ((a | b) & 9223372036854775807ul) != 0ul;
+        }
+        else
+        {
+            _1370 = na;
+        }
+        return _1370;
+    }
+    bool _1374 = a != b;
+    bool _1382;
+    if (_1374)
+    {
+        _1382 = na != (a < b);
+    }
+    else
+    {
+        _1382 = _1374;
+    }
+    return _1382;
+}
+
+static inline __attribute__((always_inline))
+bool f64_gt(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = b;
+    ulong param_1 = a;
+    return sf_lt(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_bits(thread const ulong& b)
+{
+    return b;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_neg(thread const ulong& a)
+{
+    return a ^ 9223372036854775808ul;
+}
+
+static inline __attribute__((always_inline))
+bool f64_lt(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_lt(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+long2 load(thread const uint& i, const device Hist& v_1729, thread uint& hist_base)
+{
+    uint4 v = v_1729.hist[hist_base + i];
     return long2(long(as_type<ulong>(v.xy)), long(as_type<ulong>(v.zw)));
 }
 
@@ -178,17 +263,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _325 = e > 2045;
-            bool _334;
-            if (!_325)
+            bool _356 = e > 2045;
+            bool _365;
+            if (!_356)
             {
-                _334 = (sig + 512ul) >= 9223372036854775808ul;
+                _365 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _334 = _325;
+                _365 = _356;
             }
-            if (_334)
+            if (_365)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -225,8 +310,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _406 = sf_round_pack(param_4, param_5, param_6);
-    return _406;
+    ulong _437 = sf_round_pack(param_4, param_5, param_6);
+    return _437;
 }
 
 static inline __attribute__((always_inline))
@@ -237,21 +322,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1258;
+    ulong _1289;
     if (a < 0l)
     {
-        _1258 = 0ul - ulong(a);
+        _1289 = 0ul - ulong(a);
     }
     else
     {
-        _1258 = ulong(a);
+        _1289 = ulong(a);
     }
-    ulong m = _1258;
+    ulong m = _1289;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1274 = sf_norm_round_pack(param, param_1, param_2);
-    return _1274;
+    ulong _1305 = sf_norm_round_pack(param, param_1, param_2);
+    return _1305;
 }
 
 static inline __attribute__((always_inline))
@@ -265,12 +350,6 @@ static inline __attribute__((always_inline))
 int sf_exp(thread const ulong& a)
 {
     return int(uint((a >> ulong(52)) & 2047ul));
-}
-
-static inline __attribute__((always_inline))
-bool sf_is_nan(thread const ulong& a)
-{
-    return (a & 9223372036854775807ul) > 9218868437227405312ul;
 }
 
 static inline __attribute__((always_inline))
@@ -307,50 +386,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1079;
+            ulong _1110;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1079 = sf_propagate_nan(param_4, param_5);
+                _1110 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1079 = 18444492273895866368ul;
+                _1110 = 18444492273895866368ul;
             }
-            return _1079;
+            return _1110;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1099;
+        ulong _1130;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1099 = sf_propagate_nan(param_6, param_7);
+            _1130 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1099 = _sign;
+            _1130 = _sign;
         }
-        return _1099;
+        return _1130;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1125;
+            ulong _1156;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1125 = 18444492273895866368ul;
+                _1156 = 18444492273895866368ul;
             }
             else
             {
-                _1125 = _sign | 9218868437227405312ul;
+                _1156 = _sign | 9218868437227405312ul;
             }
-            return _1125;
+            return _1156;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -392,8 +471,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1237 = sf_round_pack(param_10, param_11, param_12);
-    return _1237;
+    ulong _1268 = sf_round_pack(param_10, param_11, param_12);
+    return _1268;
 }
 
 static inline __attribute__((always_inline))
@@ -402,61 +481,6 @@ ulong f64_div(thread const ulong& a, thread const ulong& b)
     ulong param = a;
     ulong param_1 = b;
     return sf_div(param, param_1);
-}
-
-static inline __attribute__((always_inline))
-bool sf_lt(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    bool _1307 = sf_is_nan(param);
-    bool _1314;
-    if (!_1307)
-    {
-        ulong param_1 = b;
-        _1314 = sf_is_nan(param_1);
-    }
-    else
-    {
-        _1314 = _1307;
-    }
-    if (_1314)
-    {
-        return false;
-    }
-    bool na = (a & 9223372036854775808ul) != 0ul;
-    bool nb = (b & 9223372036854775808ul) != 0ul;
-    if (na != nb)
-    {
-        bool _1340;
-        if (na)
-        {
-            _1340 = ((a | b) & 9223372036854775807ul) != 0ul;
-        }
-        else
-        {
-            _1340 = na;
-        }
-        return _1340;
-    }
-    bool _1344 = a != b;
-    bool _1352;
-    if (_1344)
-    {
-        _1352 = na != (a < b);
-    }
-    else
-    {
-        _1352 = _1344;
-    }
-    return _1352;
-}
-
-static inline __attribute__((always_inline))
-bool f64_gt(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = b;
-    ulong param_1 = a;
-    return sf_lt(param, param_1);
 }
 
 static inline __attribute__((always_inline))
@@ -473,18 +497,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _606;
+            ulong _637;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _606 = sf_propagate_nan(param_2, param_3);
+                _637 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _606 = 18444492273895866368ul;
+                _637 = 18444492273895866368ul;
             }
-            return _606;
+            return _637;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -522,18 +546,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _687;
+            ulong _718;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _687 = sf_propagate_nan(param_8, param_9);
+                _718 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _687 = _sign | 9218868437227405312ul;
+                _718 = _sign | 9218868437227405312ul;
             }
-            return _687;
+            return _718;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -547,18 +571,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _727;
+            ulong _758;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _727 = sf_propagate_nan(param_12, param_13);
+                _758 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _727 = a;
+                _758 = a;
             }
-            return _727;
+            return _758;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -571,8 +595,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _763 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _763;
+    ulong _794 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _794;
 }
 
 static inline __attribute__((always_inline))
@@ -595,18 +619,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _449;
+            ulong _480;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _449 = sf_propagate_nan(param_2, param_3);
+                _480 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _449 = a;
+                _480 = a;
             }
-            return _449;
+            return _480;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -619,30 +643,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _486;
+                ulong _517;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _486 = sf_propagate_nan(param_4, param_5);
+                    _517 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _486 = _sign | 9218868437227405312ul;
+                    _517 = _sign | 9218868437227405312ul;
                 }
-                return _486;
+                return _517;
             }
             ez = eb;
-            ulong _502;
+            ulong _533;
             if (ea != 0)
             {
-                _502 = sa + 2305843009213693952ul;
+                _533 = sa + 2305843009213693952ul;
             }
             else
             {
-                _502 = sa << ulong(1);
+                _533 = sa << ulong(1);
             }
-            sa = _502;
+            sa = _533;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -651,30 +675,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _525;
+                ulong _556;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _525 = sf_propagate_nan(param_8, param_9);
+                    _556 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _525 = a;
+                    _556 = a;
                 }
-                return _525;
+                return _556;
             }
             ez = ea;
-            ulong _540;
+            ulong _571;
             if (eb != 0)
             {
-                _540 = sb + 2305843009213693952ul;
+                _571 = sb + 2305843009213693952ul;
             }
             else
             {
-                _540 = sb << ulong(1);
+                _571 = sb << ulong(1);
             }
-            sb = _540;
+            sb = _571;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -689,8 +713,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _573 = sf_round_pack(param_12, param_13, param_14);
-    return _573;
+    ulong _604 = sf_round_pack(param_12, param_13, param_14);
+    return _604;
 }
 
 static inline __attribute__((always_inline))
@@ -701,8 +725,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _806 = sf_sub_mags(param, param_1, param_2);
-        return _806;
+        ulong _837 = sf_sub_mags(param, param_1, param_2);
+        return _837;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -719,20 +743,6 @@ ulong f64_sub(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-ulong f64_neg(thread const ulong& a)
-{
-    return a ^ 9223372036854775808ul;
-}
-
-static inline __attribute__((always_inline))
-bool f64_lt(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    ulong param_1 = b;
-    return sf_lt(param, param_1);
-}
-
-static inline __attribute__((always_inline))
 ulong sf_add(thread const ulong& a, thread const ulong& b)
 {
     if (((a ^ b) & 9223372036854775808ul) == 0ul)
@@ -745,8 +755,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _789 = sf_sub_mags(param_3, param_4, param_5);
-    return _789;
+    ulong _820 = sf_sub_mags(param_3, param_4, param_5);
+    return _820;
 }
 
 static inline __attribute__((always_inline))
@@ -781,6 +791,86 @@ ulong l1_threshold(thread const ulong& g, thread const ulong& alpha)
 }
 
 static inline __attribute__((always_inline))
+ulong clamp_weight(thread ulong& w, thread const ulong& max_delta_step, thread const ulong& lo, thread const ulong& hi)
+{
+    ulong param = max_delta_step;
+    ulong param_1 = 0ul;
+    if (f64_gt(param, param_1))
+    {
+        ulong param_2 = w;
+        ulong param_3 = max_delta_step;
+        if (f64_gt(param_2, param_3))
+        {
+            w = max_delta_step;
+        }
+        else
+        {
+            ulong param_4 = max_delta_step;
+            ulong param_5 = w;
+            ulong param_6 = f64_neg(param_4);
+            if (f64_lt(param_5, param_6))
+            {
+                ulong param_7 = max_delta_step;
+                w = f64_neg(param_7);
+            }
+        }
+    }
+    ulong param_8 = w;
+    ulong param_9 = lo;
+    if (f64_lt(param_8, param_9))
+    {
+        return lo;
+    }
+    ulong param_10 = w;
+    ulong param_11 = hi;
+    if (f64_gt(param_10, param_11))
+    {
+        return hi;
+    }
+    return w;
+}
+
+static inline __attribute__((always_inline))
+bool sf_eq(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    bool _1310 = sf_is_nan(param);
+    bool _1317;
+    if (!_1310)
+    {
+        ulong param_1 = b;
+        _1317 = sf_is_nan(param_1);
+    }
+    else
+    {
+        _1317 = _1310;
+    }
+    if (_1317)
+    {
+        return false;
+    }
+    bool _1324 = a == b;
+    bool _1333;
+    if (!_1324)
+    {
+        _1333 = ((a | b) & 9223372036854775807ul) == 0ul;
+    }
+    else
+    {
+        _1333 = _1324;
+    }
+    return _1333;
+}
+
+static inline __attribute__((always_inline))
+bool f64_eq(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_eq(param, param_1);
+}
+
+static inline __attribute__((always_inline))
 ulong sf_mul_hi_jam(thread const ulong& a, thread const ulong& b)
 {
     ulong a1 = a >> ulong(32);
@@ -810,32 +900,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _906 = sa != 0ul;
-        bool _915;
-        if (!_906)
+        bool _937 = sa != 0ul;
+        bool _946;
+        if (!_937)
         {
-            _915 = (eb == 2047) && (sb != 0ul);
+            _946 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _915 = _906;
+            _946 = _937;
         }
-        if (_915)
+        if (_946)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _930;
+        ulong _961;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _930 = 18444492273895866368ul;
+            _961 = 18444492273895866368ul;
         }
         else
         {
-            _930 = _sign | 9218868437227405312ul;
+            _961 = _sign | 9218868437227405312ul;
         }
-        return _930;
+        return _961;
     }
     if (eb == 2047)
     {
@@ -845,16 +935,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _958;
+        ulong _989;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _958 = 18444492273895866368ul;
+            _989 = 18444492273895866368ul;
         }
         else
         {
-            _958 = _sign | 9218868437227405312ul;
+            _989 = _sign | 9218868437227405312ul;
         }
-        return _958;
+        return _989;
     }
     if (ea == 0)
     {
@@ -892,8 +982,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1037 = sf_round_pack(param_10, param_11, param_12);
-    return _1037;
+    ulong _1068 = sf_round_pack(param_10, param_11, param_12);
+    return _1068;
 }
 
 static inline __attribute__((always_inline))
@@ -902,6 +992,90 @@ ulong f64_mul(thread const ulong& a, thread const ulong& b)
     ulong param = a;
     ulong param_1 = b;
     return sf_mul(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& max_delta_step, thread const ulong& lo, thread const ulong& hi, thread ulong& weight)
+{
+    ulong param = G;
+    ulong param_1 = alpha;
+    ulong t = l1_threshold(param, param_1);
+    ulong param_2 = t;
+    ulong param_3 = H;
+    ulong param_4 = lambda;
+    ulong param_5 = f64_neg(param_2);
+    ulong param_6 = f64_add(param_3, param_4);
+    ulong optimum = f64_div(param_5, param_6);
+    ulong param_7 = optimum;
+    ulong param_8 = max_delta_step;
+    ulong param_9 = lo;
+    ulong param_10 = hi;
+    ulong _1580 = clamp_weight(param_7, param_8, param_9, param_10);
+    ulong w = _1580;
+    weight = w;
+    ulong param_11 = w;
+    ulong param_12 = optimum;
+    if (f64_eq(param_11, param_12))
+    {
+        ulong param_13 = t;
+        ulong param_14 = t;
+        ulong param_15 = H;
+        ulong param_16 = lambda;
+        ulong param_17 = f64_mul(param_13, param_14);
+        ulong param_18 = f64_add(param_15, param_16);
+        return f64_div(param_17, param_18);
+    }
+    ulong param_19 = w;
+    ulong param_20 = 0ul;
+    ulong _1608;
+    if (f64_lt(param_19, param_20))
+    {
+        ulong param_21 = w;
+        _1608 = f64_neg(param_21);
+    }
+    else
+    {
+        _1608 = w;
+    }
+    ulong abs_w = _1608;
+    ulong param_22 = 4611686018427387904ul;
+    ulong param_23 = G;
+    ulong param_24 = f64_mul(param_22, param_23);
+    ulong param_25 = w;
+    ulong param_26 = H;
+    ulong param_27 = lambda;
+    ulong param_28 = w;
+    ulong param_29 = w;
+    ulong param_30 = f64_add(param_26, param_27);
+    ulong param_31 = f64_mul(param_28, param_29);
+    ulong param_32 = f64_mul(param_24, param_25);
+    ulong param_33 = f64_mul(param_30, param_31);
+    ulong param_34 = 4611686018427387904ul;
+    ulong param_35 = alpha;
+    ulong param_36 = f64_mul(param_34, param_35);
+    ulong param_37 = abs_w;
+    ulong param_38 = f64_add(param_32, param_33);
+    ulong param_39 = f64_mul(param_36, param_37);
+    ulong param_40 = f64_add(param_38, param_39);
+    return f64_neg(param_40);
+}
+
+static inline __attribute__((always_inline))
+bool monotone_ok(thread const int& constraint, thread const ulong& wl, thread const ulong& wr)
+{
+    if (constraint > 0)
+    {
+        ulong param = wl;
+        ulong param_1 = wr;
+        return !f64_gt(param, param_1);
+    }
+    if (constraint < 0)
+    {
+        ulong param_2 = wl;
+        ulong param_3 = wr;
+        return !f64_lt(param_2, param_3);
+    }
+    return true;
 }
 
 static inline __attribute__((always_inline))
@@ -917,46 +1091,6 @@ ulong node_score(thread const ulong& G, thread const ulong& H, thread const ulon
     ulong param_6 = f64_mul(param_2, param_3);
     ulong param_7 = f64_add(param_4, param_5);
     return f64_div(param_6, param_7);
-}
-
-static inline __attribute__((always_inline))
-bool sf_eq(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    bool _1279 = sf_is_nan(param);
-    bool _1286;
-    if (!_1279)
-    {
-        ulong param_1 = b;
-        _1286 = sf_is_nan(param_1);
-    }
-    else
-    {
-        _1286 = _1279;
-    }
-    if (_1286)
-    {
-        return false;
-    }
-    bool _1293 = a == b;
-    bool _1302;
-    if (!_1293)
-    {
-        _1302 = ((a | b) & 9223372036854775807ul) == 0ul;
-    }
-    else
-    {
-        _1302 = _1293;
-    }
-    return _1302;
-}
-
-static inline __attribute__((always_inline))
-bool f64_eq(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    ulong param_1 = b;
-    return sf_eq(param, param_1);
 }
 
 static inline __attribute__((always_inline))
@@ -986,8 +1120,12 @@ bool split_better(thread const ulong& gain, thread const int& feature, thread co
 }
 
 static inline __attribute__((always_inline))
-void try_split(thread const long2& total, thread const ulong& parent, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const long2& left, thread const long2& missing, thread const int& two_way, thread const int& f, thread const int& key, thread ulong& best_gain, thread int3& best, thread long2& best_left)
+void try_split(thread const long2& total, thread const ulong& parent, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const ulong& lo, thread const ulong& hi, thread const bool& bounded, thread const int& constraint, thread const long2& left, thread const long2& missing, thread const int& two_way, thread const int& f, thread const int& key, thread ulong& best_gain, thread int3& best, thread long2& best_left, constant Push& pc)
 {
+    ulong sl;
+    ulong param_24;
+    ulong sr;
+    ulong param_32;
     for (int dl = 0; dl <= two_way; dl++)
     {
         long2 L = left;
@@ -996,17 +1134,17 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             L += missing;
         }
         long2 R = total - L;
-        bool _1584 = L.y <= 0l;
-        bool _1591;
-        if (!_1584)
+        bool _1793 = L.y <= 0l;
+        bool _1800;
+        if (!_1793)
         {
-            _1591 = R.y <= 0l;
+            _1800 = R.y <= 0l;
         }
         else
         {
-            _1591 = _1584;
+            _1800 = _1793;
         }
-        if (_1591)
+        if (_1800)
         {
             continue;
         }
@@ -1020,50 +1158,89 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
         ulong hr = f64_div(param_4, param_5);
         ulong param_6 = hl;
         ulong param_7 = min_child_weight;
-        bool _1617 = f64_lt(param_6, param_7);
-        bool _1626;
-        if (!_1617)
+        bool _1826 = f64_lt(param_6, param_7);
+        bool _1835;
+        if (!_1826)
         {
             ulong param_8 = hr;
             ulong param_9 = min_child_weight;
-            _1626 = f64_lt(param_8, param_9);
+            _1835 = f64_lt(param_8, param_9);
         }
         else
         {
-            _1626 = _1617;
+            _1835 = _1826;
         }
-        if (_1626)
+        if (_1835)
         {
             continue;
         }
         long param_10 = L.x;
         ulong param_11 = f64_from_i64(param_10);
         ulong param_12 = sg;
-        ulong param_13 = f64_div(param_11, param_12);
-        ulong param_14 = hl;
-        ulong param_15 = lambda;
-        ulong param_16 = alpha;
-        long param_17 = R.x;
-        ulong param_18 = f64_from_i64(param_17);
-        ulong param_19 = sg;
-        ulong param_20 = f64_div(param_18, param_19);
-        ulong param_21 = hr;
-        ulong param_22 = lambda;
-        ulong param_23 = alpha;
-        ulong param_24 = node_score(param_13, param_14, param_15, param_16);
-        ulong param_25 = node_score(param_20, param_21, param_22, param_23);
-        ulong param_26 = f64_add(param_24, param_25);
-        ulong param_27 = parent;
-        ulong gain = f64_sub(param_26, param_27);
-        ulong param_28 = gain;
-        int param_29 = f;
-        int param_30 = key;
-        int param_31 = dl;
-        ulong param_32 = best_gain;
-        int param_33 = best.x;
-        int param_34 = best.y;
-        int param_35 = best.z;
-        if (split_better(param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35))
+        ulong gl = f64_div(param_11, param_12);
+        long param_13 = R.x;
+        ulong param_14 = f64_from_i64(param_13);
+        ulong param_15 = sg;
+        ulong gr = f64_div(param_14, param_15);
+        if (bounded || (constraint != 0))
+        {
+            uint2 param_16 = pc.max_delta_step;
+            ulong mds = f64_from_words(param_16);
+            ulong param_17 = gl;
+            ulong param_18 = hl;
+            ulong param_19 = lambda;
+            ulong param_20 = alpha;
+            ulong param_21 = mds;
+            ulong param_22 = lo;
+            ulong param_23 = hi;
+            ulong _1890 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
+            ulong wl = param_24;
+            sl = _1890;
+            ulong param_25 = gr;
+            ulong param_26 = hr;
+            ulong param_27 = lambda;
+            ulong param_28 = alpha;
+            ulong param_29 = mds;
+            ulong param_30 = lo;
+            ulong param_31 = hi;
+            ulong _1909 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
+            ulong wr = param_32;
+            sr = _1909;
+            int param_33 = constraint;
+            ulong param_34 = wl;
+            ulong param_35 = wr;
+            if (!monotone_ok(param_33, param_34, param_35))
+            {
+                continue;
+            }
+        }
+        else
+        {
+            ulong param_36 = gl;
+            ulong param_37 = hl;
+            ulong param_38 = lambda;
+            ulong param_39 = alpha;
+            sl = node_score(param_36, param_37, param_38, param_39);
+            ulong param_40 = gr;
+            ulong param_41 = hr;
+            ulong param_42 = lambda;
+            ulong param_43 = alpha;
+            sr = node_score(param_40, param_41, param_42, param_43);
+        }
+        ulong param_44 = sl;
+        ulong param_45 = sr;
+        ulong param_46 = f64_add(param_44, param_45);
+        ulong param_47 = parent;
+        ulong gain = f64_sub(param_46, param_47);
+        ulong param_48 = gain;
+        int param_49 = f;
+        int param_50 = key;
+        int param_51 = dl;
+        ulong param_52 = best_gain;
+        int param_53 = best.x;
+        int param_54 = best.y;
+        int param_55 = best.z;
+        if (split_better(param_48, param_49, param_50, param_51, param_52, param_53, param_54, param_55))
         {
             best_gain = gain;
             best = int3(f, key, dl);
@@ -1087,7 +1264,7 @@ bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulon
 }
 
 static inline __attribute__((always_inline))
-uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1520, thread uint& hist_base, thread uint3& gl_LocalInvocationID, constant Push& pc, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
+uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1729, thread uint& hist_base, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
 {
     uint lid = gl_LocalInvocationID.x;
     uint2 param = pc.cat_smooth;
@@ -1099,28 +1276,28 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         c_ok[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    int _1737 = 1 + int(lid);
-    for (int b = _1737; b <= last_bin; b += _1811)
+    int _2014 = 1 + int(lid);
+    for (int b = _2014; b <= last_bin; b += _2088)
     {
         uint param_2 = first + uint(b);
-        long2 h = load(param_2, v_1520, hist_base);
+        long2 h = load(param_2, v_1729, hist_base);
         long param_3 = h.y;
         ulong param_4 = f64_from_i64(param_3);
         ulong param_5 = sh;
         ulong hs = f64_div(param_4, param_5);
-        bool _1764 = h.y <= 0l;
-        bool _1773;
-        if (!_1764)
+        bool _2041 = h.y <= 0l;
+        bool _2050;
+        if (!_2041)
         {
             ulong param_6 = hs;
             ulong param_7 = min_data;
-            _1773 = f64_lt(param_6, param_7);
+            _2050 = f64_lt(param_6, param_7);
         }
         else
         {
-            _1773 = _1764;
+            _2050 = _2041;
         }
-        if (_1773)
+        if (_2050)
         {
             continue;
         }
@@ -1132,7 +1309,7 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_13 = f64_div(param_9, param_10);
         ulong param_14 = f64_add(param_11, param_12);
         c_ratio[b] = f64_div(param_13, param_14);
-        uint _1809 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+        uint _2086 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint n = 0u;
@@ -1140,8 +1317,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
     {
         n += uint(int(popcount(c_ok[w])));
     }
-    int _1835 = 1 + int(lid);
-    for (int b_1 = _1835; b_1 <= last_bin; b_1 += _1912)
+    int _2112 = 1 + int(lid);
+    for (int b_1 = _2112; b_1 <= last_bin; b_1 += _2189)
     {
         if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
         {
@@ -1151,21 +1328,21 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         uint rank = 0u;
         for (int o = 1; o <= last_bin; o++)
         {
-            bool _1882 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
-            bool _1898;
-            if (_1882)
+            bool _2159 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _2175;
+            if (_2159)
             {
                 ulong param_15 = c_ratio[o];
                 uint param_16 = uint(o);
                 ulong param_17 = r;
                 uint param_18 = uint(b_1);
-                _1898 = cat_before(param_15, param_16, param_17, param_18);
+                _2175 = cat_before(param_15, param_16, param_17, param_18);
             }
             else
             {
-                _1898 = _1882;
+                _2175 = _2159;
             }
-            if (_1898)
+            if (_2175)
             {
                 rank++;
             }
@@ -1182,7 +1359,7 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist& v_1520 [[buffer(1)]], const device Offsets& _1978 [[buffer(2)]], const device Mask& _2063 [[buffer(3)]], device Records& _2778 [[buffer(4)]], const device Categorical& _2075 [[buffer(5)]], const device Nodes& _1925 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist& v_1729 [[buffer(1)]], const device Offsets& _2320 [[buffer(2)]], const device Mask& _2418 [[buffer(3)]], device Records& _3170 [[buffer(4)]], const device Categorical& _2433 [[buffer(5)]], const device Nodes& _2202 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
@@ -1193,70 +1370,121 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     threadgroup long2 s_left[WG];
     threadgroup uint c_set[8];
     uint lid = gl_LocalInvocationID.x;
-    uint4 entry = _1925.level_nodes[pc.record + gl_WorkGroupID.x];
+    uint4 entry = _2202.level_nodes[pc.record + gl_WorkGroupID.x];
     int node = int(entry.x);
     uint record = entry.y;
     uint hist_base = entry.z;
-    uint2 param = pc.scale_grad;
-    ulong sg = f64_from_words(param);
-    uint2 param_1 = pc.scale_hess;
-    ulong sh = f64_from_words(param_1);
-    uint2 param_2 = pc.lambda;
-    ulong lambda = f64_from_words(param_2);
-    uint2 param_3 = pc.alpha;
-    ulong alpha = f64_from_words(param_3);
-    uint2 param_4 = pc.min_child_weight;
-    ulong min_child_weight = f64_from_words(param_4);
-    long2 total = long2(0l);
-    for (uint k = _1978.feature_offset[0]; k < _1978.feature_offset[1]; k++)
+    uint2 param = pc.lower;
+    ulong lo = f64_from_words(param);
+    uint2 param_1 = pc.upper;
+    ulong hi = f64_from_words(param_1);
+    if (pc.bounds_first != 0u)
     {
-        uint param_5 = k;
-        total += load(param_5, v_1520, hist_base);
+        uint4 b = _2202.level_nodes[pc.bounds_first + record];
+        uint2 param_2 = b.xy;
+        lo = f64_from_words(param_2);
+        uint2 param_3 = b.zw;
+        hi = f64_from_words(param_3);
     }
-    long param_6 = total.x;
-    ulong param_7 = f64_from_i64(param_6);
-    ulong param_8 = sg;
-    long param_9 = total.y;
-    ulong param_10 = f64_from_i64(param_9);
-    ulong param_11 = sh;
-    ulong param_12 = f64_div(param_7, param_8);
-    ulong param_13 = f64_div(param_10, param_11);
-    ulong param_14 = lambda;
-    ulong param_15 = alpha;
-    ulong parent = node_score(param_12, param_13, param_14, param_15);
+    uint2 param_4 = pc.max_delta_step;
+    ulong mds = f64_from_words(param_4);
+    ulong param_5 = mds;
+    ulong param_6 = 0ul;
+    bool _2262 = f64_gt(param_5, param_6);
+    bool _2273;
+    if (!_2262)
+    {
+        ulong param_7 = 18442240474082181120ul;
+        ulong param_8 = lo;
+        ulong param_9 = f64_from_bits(param_7);
+        _2273 = f64_gt(param_8, param_9);
+    }
+    else
+    {
+        _2273 = _2262;
+    }
+    bool _2285;
+    if (!_2273)
+    {
+        ulong param_10 = 18442240474082181120ul;
+        ulong param_11 = f64_from_bits(param_10);
+        ulong param_12 = hi;
+        ulong param_13 = f64_neg(param_11);
+        _2285 = f64_lt(param_12, param_13);
+    }
+    else
+    {
+        _2285 = _2273;
+    }
+    bool bounded = _2285;
+    uint2 param_14 = pc.scale_grad;
+    ulong sg = f64_from_words(param_14);
+    uint2 param_15 = pc.scale_hess;
+    ulong sh = f64_from_words(param_15);
+    uint2 param_16 = pc.lambda;
+    ulong lambda = f64_from_words(param_16);
+    uint2 param_17 = pc.alpha;
+    ulong alpha = f64_from_words(param_17);
+    uint2 param_18 = pc.min_child_weight;
+    ulong min_child_weight = f64_from_words(param_18);
+    long2 total = long2(0l);
+    for (uint k = _2320.feature_offset[0]; k < _2320.feature_offset[1]; k++)
+    {
+        uint param_19 = k;
+        total += load(param_19, v_1729, hist_base);
+    }
+    long param_20 = total.x;
+    ulong param_21 = f64_from_i64(param_20);
+    ulong param_22 = sg;
+    long param_23 = total.y;
+    ulong param_24 = f64_from_i64(param_23);
+    ulong param_25 = sh;
+    ulong param_26 = f64_div(param_21, param_22);
+    ulong param_27 = f64_div(param_24, param_25);
+    ulong param_28 = lambda;
+    ulong param_29 = alpha;
+    ulong param_30 = mds;
+    ulong param_31 = lo;
+    ulong param_32 = hi;
+    ulong param_33;
+    ulong _2371 = bounded_score(param_26, param_27, param_28, param_29, param_30, param_31, param_32, param_33);
+    ulong weight = param_33;
+    ulong parent = _2371;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
     uint segments = max(1u, (WG / max(pc.num_features, 1u)));
+    uint _2412;
     for (uint item = lid; item < (pc.num_features * segments); item += WG)
     {
         uint f = item / segments;
         uint seg = item % segments;
-        bool _2057 = pc.has_mask != 0u;
-        bool _2068;
-        if (_2057)
+        if (pc.has_mask != 0u)
         {
-            _2068 = _2063.mask[f] == 0u;
+            _2412 = _2418.mask[f];
         }
         else
         {
-            _2068 = _2057;
+            _2412 = 1u;
         }
-        bool _2080;
-        if (!_2068)
+        uint words = _2412;
+        bool _2426 = (words & 1u) == 0u;
+        bool _2438;
+        if (!_2426)
         {
-            _2080 = _2075.categorical[f] != 0u;
+            _2438 = _2433.categorical[f] != 0u;
         }
         else
         {
-            _2080 = _2068;
+            _2438 = _2426;
         }
-        if (_2080)
+        if (_2438)
         {
             continue;
         }
-        uint first = _1978.feature_offset[f];
-        int last_bin = int(_1978.feature_offset[f + 1u] - first) - 1;
+        int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
+        uint first = _2320.feature_offset[f];
+        int last_bin = int(_2320.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1264,118 +1492,123 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         {
             continue;
         }
-        uint param_16 = first;
-        long2 missing = load(param_16, v_1520, hist_base);
+        uint param_34 = first;
+        long2 missing = load(param_34, v_1729, hist_base);
         long2 cum = long2(0l);
-        for (int b = 1; b < b_lo; b++)
+        for (int b_1 = 1; b_1 < b_lo; b_1++)
         {
-            uint param_17 = first + uint(b);
-            cum += load(param_17, v_1520, hist_base);
+            uint param_35 = first + uint(b_1);
+            cum += load(param_35, v_1729, hist_base);
         }
-        for (int b_1 = b_lo; b_1 <= b_hi; b_1++)
+        for (int b_2 = b_lo; b_2 <= b_hi; b_2++)
         {
-            uint param_18 = first + uint(b_1);
-            cum += load(param_18, v_1520, hist_base);
-            bool _2170 = b_1 < last_bin;
-            bool _2183;
-            if (_2170)
+            uint param_36 = first + uint(b_2);
+            cum += load(param_36, v_1729, hist_base);
+            bool _2538 = b_2 < last_bin;
+            bool _2551;
+            if (_2538)
             {
-                bool _2175 = missing.y != 0l;
-                bool _2182;
-                if (!_2175)
+                bool _2543 = missing.y != 0l;
+                bool _2550;
+                if (!_2543)
                 {
-                    _2182 = missing.x != 0l;
+                    _2550 = missing.x != 0l;
                 }
                 else
                 {
-                    _2182 = _2175;
+                    _2550 = _2543;
                 }
-                _2183 = _2182;
+                _2551 = _2550;
             }
             else
             {
-                _2183 = _2170;
+                _2551 = _2538;
             }
-            int two_way = int(_2183);
-            long2 param_19 = total;
-            ulong param_20 = parent;
-            ulong param_21 = lambda;
-            ulong param_22 = alpha;
-            ulong param_23 = sg;
-            ulong param_24 = sh;
-            ulong param_25 = min_child_weight;
-            long2 param_26 = cum;
-            long2 param_27 = missing;
-            int param_28 = two_way;
-            int param_29 = int(f);
-            int param_30 = b_1;
-            ulong param_31 = best_gain;
-            int3 param_32 = best;
-            long2 param_33 = best_left;
-            try_split(param_19, param_20, param_21, param_22, param_23, param_24, param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32, param_33);
-            best_gain = param_31;
-            best = param_32;
-            best_left = param_33;
+            int two_way = int(_2551);
+            long2 param_37 = total;
+            ulong param_38 = parent;
+            ulong param_39 = lambda;
+            ulong param_40 = alpha;
+            ulong param_41 = sg;
+            ulong param_42 = sh;
+            ulong param_43 = min_child_weight;
+            ulong param_44 = lo;
+            ulong param_45 = hi;
+            bool param_46 = bounded;
+            int param_47 = constraint;
+            long2 param_48 = cum;
+            long2 param_49 = missing;
+            int param_50 = two_way;
+            int param_51 = int(f);
+            int param_52 = b_2;
+            ulong param_53 = best_gain;
+            int3 param_54 = best;
+            long2 param_55 = best_left;
+            try_split(param_37, param_38, param_39, param_40, param_41, param_42, param_43, param_44, param_45, param_46, param_47, param_48, param_49, param_50, param_51, param_52, param_53, param_54, param_55, pc);
+            best_gain = param_53;
+            best = param_54;
+            best_left = param_55;
         }
     }
-    uint num_cat = _2075.categorical[pc.num_features];
-    ulong _2358;
-    ulong _2375;
+    uint num_cat = _2433.categorical[pc.num_features];
+    ulong _2735;
+    ulong _2752;
+    ulong param_78;
     int key;
     long2 left;
-    long2 _2423;
-    long2 _2466;
+    long2 _2808;
+    long2 _2851;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2075.categorical[(pc.num_features + 1u) + c];
-        bool _2248 = pc.has_mask != 0u;
-        bool _2255;
-        if (_2248)
+        uint f_1 = _2433.categorical[(pc.num_features + 1u) + c];
+        bool _2624 = pc.has_mask != 0u;
+        bool _2632;
+        if (_2624)
         {
-            _2255 = _2063.mask[f_1] == 0u;
+            _2632 = (_2418.mask[f_1] & 1u) == 0u;
         }
         else
         {
-            _2255 = _2248;
+            _2632 = _2624;
         }
-        if (_2255)
+        if (_2632)
         {
             continue;
         }
-        uint first_1 = _1978.feature_offset[f_1];
-        int last_bin_1 = int(_1978.feature_offset[f_1 + 1u] - first_1) - 1;
-        uint param_34 = first_1;
-        long2 missing_1 = load(param_34, v_1520, hist_base);
-        bool _2279 = missing_1.x != 0l;
-        bool _2286;
-        if (!_2279)
+        uint first_1 = _2320.feature_offset[f_1];
+        int last_bin_1 = int(_2320.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint param_56 = first_1;
+        long2 missing_1 = load(param_56, v_1729, hist_base);
+        bool _2656 = missing_1.x != 0l;
+        bool _2663;
+        if (!_2656)
         {
-            _2286 = missing_1.y != 0l;
+            _2663 = missing_1.y != 0l;
         }
         else
         {
-            _2286 = _2279;
+            _2663 = _2656;
         }
-        int two_way_1 = int(_2286);
+        int two_way_1 = int(_2663);
         bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
         uint n = 0u;
         uint items = uint(last_bin_1) + 1u;
         if (!onehot)
         {
-            uint param_35 = first_1;
-            int param_36 = last_bin_1;
-            ulong param_37 = sg;
-            ulong param_38 = sh;
-            uint _2312 = order_categories(param_35, param_36, param_37, param_38, v_1520, hist_base, gl_LocalInvocationID, pc, c_ok, c_ratio, c_bin);
-            n = _2312;
+            uint param_57 = first_1;
+            int param_58 = last_bin_1;
+            ulong param_59 = sg;
+            ulong param_60 = sh;
+            uint _2689 = order_categories(param_57, param_58, param_59, param_60, v_1729, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            n = _2689;
             if (lid == 0u)
             {
                 long2 sum = long2(0l);
                 c_prefix[0] = sum;
                 for (uint k_1 = 1u; k_1 <= n; k_1++)
                 {
-                    uint param_39 = first_1 + c_bin[k_1 - 1u];
-                    sum += load(param_39, v_1520, hist_base);
+                    uint param_61 = first_1 + c_bin[k_1 - 1u];
+                    sum += load(param_61, v_1729, hist_base);
                     c_prefix[k_1] = sum;
                 }
             }
@@ -1384,35 +1617,40 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         }
         if (onehot)
         {
-            _2358 = lambda;
+            _2735 = lambda;
         }
         else
         {
-            uint2 param_40 = pc.cat_l2;
-            ulong param_41 = lambda;
-            ulong param_42 = f64_from_words(param_40);
-            _2358 = f64_add(param_41, param_42);
+            uint2 param_62 = pc.cat_l2;
+            ulong param_63 = lambda;
+            ulong param_64 = f64_from_words(param_62);
+            _2735 = f64_add(param_63, param_64);
         }
-        ulong cat_lambda = _2358;
+        ulong cat_lambda = _2735;
         if (onehot)
         {
-            _2375 = parent;
+            _2752 = parent;
         }
         else
         {
-            long param_43 = total.x;
-            ulong param_44 = f64_from_i64(param_43);
-            ulong param_45 = sg;
-            long param_46 = total.y;
-            ulong param_47 = f64_from_i64(param_46);
-            ulong param_48 = sh;
-            ulong param_49 = f64_div(param_44, param_45);
-            ulong param_50 = f64_div(param_47, param_48);
-            ulong param_51 = cat_lambda;
-            ulong param_52 = alpha;
-            _2375 = node_score(param_49, param_50, param_51, param_52);
+            long param_65 = total.x;
+            ulong param_66 = f64_from_i64(param_65);
+            ulong param_67 = sg;
+            long param_68 = total.y;
+            ulong param_69 = f64_from_i64(param_68);
+            ulong param_70 = sh;
+            ulong param_71 = f64_div(param_66, param_67);
+            ulong param_72 = f64_div(param_69, param_70);
+            ulong param_73 = cat_lambda;
+            ulong param_74 = alpha;
+            ulong param_75 = mds;
+            ulong param_76 = lo;
+            ulong param_77 = hi;
+            ulong _2786 = bounded_score(param_71, param_72, param_73, param_74, param_75, param_76, param_77, param_78);
+            weight = param_78;
+            _2752 = _2786;
         }
-        ulong cat_parent = _2375;
+        ulong cat_parent = _2752;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -1420,25 +1658,25 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _2423 = long2(0l);
+                    _2808 = long2(0l);
                 }
                 else
                 {
-                    uint param_53 = first_1 + item_1;
-                    _2423 = load(param_53, v_1520, hist_base);
+                    uint param_79 = first_1 + item_1;
+                    _2808 = load(param_79, v_1729, hist_base);
                 }
-                left = _2423;
-                bool _2434 = item_1 != 0u;
-                bool _2440;
-                if (_2434)
+                left = _2808;
+                bool _2819 = item_1 != 0u;
+                bool _2825;
+                if (_2819)
                 {
-                    _2440 = left.y <= 0l;
+                    _2825 = left.y <= 0l;
                 }
                 else
                 {
-                    _2440 = _2434;
+                    _2825 = _2819;
                 }
-                if (_2440)
+                if (_2825)
                 {
                     continue;
                 }
@@ -1451,33 +1689,37 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 key = (int(dir) * 256) + int(k_2);
                 if (dir == 0u)
                 {
-                    _2466 = c_prefix[k_2];
+                    _2851 = c_prefix[k_2];
                 }
                 else
                 {
-                    _2466 = c_prefix[n] - c_prefix[n - k_2];
+                    _2851 = c_prefix[n] - c_prefix[n - k_2];
                 }
-                left = _2466;
+                left = _2851;
             }
-            long2 param_54 = total;
-            ulong param_55 = cat_parent;
-            ulong param_56 = cat_lambda;
-            ulong param_57 = alpha;
-            ulong param_58 = sg;
-            ulong param_59 = sh;
-            ulong param_60 = min_child_weight;
-            long2 param_61 = left;
-            long2 param_62 = missing_1;
-            int param_63 = two_way_1;
-            int param_64 = int(f_1);
-            int param_65 = key;
-            ulong param_66 = best_gain;
-            int3 param_67 = best;
-            long2 param_68 = best_left;
-            try_split(param_54, param_55, param_56, param_57, param_58, param_59, param_60, param_61, param_62, param_63, param_64, param_65, param_66, param_67, param_68);
-            best_gain = param_66;
-            best = param_67;
-            best_left = param_68;
+            long2 param_80 = total;
+            ulong param_81 = cat_parent;
+            ulong param_82 = cat_lambda;
+            ulong param_83 = alpha;
+            ulong param_84 = sg;
+            ulong param_85 = sh;
+            ulong param_86 = min_child_weight;
+            ulong param_87 = lo;
+            ulong param_88 = hi;
+            bool param_89 = bounded;
+            int param_90 = 0;
+            long2 param_91 = left;
+            long2 param_92 = missing_1;
+            int param_93 = two_way_1;
+            int param_94 = int(f_1);
+            int param_95 = key;
+            ulong param_96 = best_gain;
+            int3 param_97 = best;
+            long2 param_98 = best_left;
+            try_split(param_80, param_81, param_82, param_83, param_84, param_85, param_86, param_87, param_88, param_89, param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97, param_98, pc);
+            best_gain = param_96;
+            best = param_97;
+            best_left = param_98;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
@@ -1485,20 +1727,20 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _2542; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _2934; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
             uint o = lid + half_size;
-            ulong param_69 = s_gain[o];
-            int param_70 = ((threadgroup int*)&s_key[o])[0u];
-            int param_71 = ((threadgroup int*)&s_key[o])[1u];
-            int param_72 = ((threadgroup int*)&s_key[o])[2u];
-            ulong param_73 = s_gain[lid];
-            int param_74 = ((threadgroup int*)&s_key[lid])[0u];
-            int param_75 = ((threadgroup int*)&s_key[lid])[1u];
-            int param_76 = ((threadgroup int*)&s_key[lid])[2u];
-            if (split_better(param_69, param_70, param_71, param_72, param_73, param_74, param_75, param_76))
+            ulong param_99 = s_gain[o];
+            int param_100 = ((threadgroup int*)&s_key[o])[0u];
+            int param_101 = ((threadgroup int*)&s_key[o])[1u];
+            int param_102 = ((threadgroup int*)&s_key[o])[2u];
+            ulong param_103 = s_gain[lid];
+            int param_104 = ((threadgroup int*)&s_key[lid])[0u];
+            int param_105 = ((threadgroup int*)&s_key[lid])[1u];
+            int param_106 = ((threadgroup int*)&s_key[lid])[2u];
+            if (split_better(param_99, param_100, param_101, param_102, param_103, param_104, param_105, param_106))
             {
                 s_gain[lid] = s_gain[o];
                 s_key[lid] = s_key[o];
@@ -1508,17 +1750,17 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _2618 = win.x >= 0;
-    bool _2627;
-    if (_2618)
+    bool _3010 = win.x >= 0;
+    bool _3019;
+    if (_3010)
     {
-        _2627 = _2075.categorical[uint(win.x)] != 0u;
+        _3019 = _2433.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _2627 = _2618;
+        _3019 = _3010;
     }
-    bool win_cat = _2627;
+    bool win_cat = _3019;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
@@ -1526,48 +1768,48 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (win_cat)
     {
-        uint first_2 = _1978.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_1978.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        uint first_2 = _2320.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_2320.feature_offset[uint(win.x) + 1u] - first_2) - 1;
         if (last_bin_2 <= pc.max_cat_to_onehot)
         {
-            bool _2662 = lid == 0u;
-            bool _2668;
-            if (_2662)
+            bool _3054 = lid == 0u;
+            bool _3060;
+            if (_3054)
             {
-                _2668 = win.y > 0;
+                _3060 = win.y > 0;
             }
             else
             {
-                _2668 = _2662;
+                _3060 = _3054;
             }
-            if (_2668)
+            if (_3060)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
         }
         else
         {
-            uint param_77 = first_2;
-            int param_78 = last_bin_2;
-            ulong param_79 = sg;
-            ulong param_80 = sh;
-            uint _2691 = order_categories(param_77, param_78, param_79, param_80, v_1520, hist_base, gl_LocalInvocationID, pc, c_ok, c_ratio, c_bin);
-            uint n_1 = _2691;
+            uint param_107 = first_2;
+            int param_108 = last_bin_2;
+            ulong param_109 = sg;
+            ulong param_110 = sh;
+            uint _3083 = order_categories(param_107, param_108, param_109, param_110, v_1729, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3083;
             uint dir_1 = uint(win.y / 256);
             uint k_3 = uint(win.y % 256);
-            uint _2719;
+            uint _3111;
             for (uint i = lid; (i < k_3) && (i < n_1); i += WG)
             {
                 if (dir_1 != 0u)
                 {
-                    _2719 = (n_1 - 1u) - i;
+                    _3111 = (n_1 - 1u) - i;
                 }
                 else
                 {
-                    _2719 = i;
+                    _3111 = i;
                 }
-                uint b_2 = c_bin[_2719];
-                uint _2737 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
+                uint b_3 = c_bin[_3111];
+                uint _3129 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -1575,78 +1817,78 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _2751;
+        long2 _3143;
         if (key_1.x >= 0)
         {
-            _2751 = s_left[0];
+            _3143 = s_left[0];
         }
         else
         {
-            _2751 = total;
+            _3143 = total;
         }
-        long2 L = _2751;
-        long2 _2763;
+        long2 L = _3143;
+        long2 _3155;
         if (key_1.x >= 0)
         {
-            _2763 = total - L;
+            _3155 = total - L;
         }
         else
         {
-            _2763 = long2(0l);
+            _3155 = long2(0l);
         }
-        long2 R = _2763;
+        long2 R = _3155;
         uint o_1 = record * 27u;
-        _2778.records[o_1 + 0u] = uint(node);
-        _2778.records[o_1 + 1u] = uint(key_1.x);
-        uint _2795;
+        _3170.records[o_1 + 0u] = uint(node);
+        _3170.records[o_1 + 1u] = uint(key_1.x);
+        uint _3187;
         if (key_1.x >= 0)
         {
-            _2795 = uint(key_1.y);
+            _3187 = uint(key_1.y);
         }
         else
         {
-            _2795 = 0u;
+            _3187 = 0u;
         }
-        _2778.records[o_1 + 2u] = _2795;
-        uint _2810;
+        _3170.records[o_1 + 2u] = _3187;
+        uint _3202;
         if (key_1.x >= 0)
         {
-            _2810 = uint(key_1.z);
+            _3202 = uint(key_1.z);
         }
         else
         {
-            _2810 = 0u;
+            _3202 = 0u;
         }
-        _2778.records[o_1 + 3u] = _2810;
-        ulong _2823;
+        _3170.records[o_1 + 3u] = _3202;
+        ulong _3215;
         if (key_1.x >= 0)
         {
-            _2823 = s_gain[0];
+            _3215 = s_gain[0];
         }
         else
         {
-            _2823 = 0ul;
+            _3215 = 0ul;
         }
-        ulong param_81 = _2823;
-        uint2 gw = f64_words(param_81);
-        _2778.records[o_1 + 4u] = gw.x;
-        _2778.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _2850 = spvUnsafeArray<long2, 3>({ L, R, total });
+        ulong param_111 = _3215;
+        uint2 gw = f64_words(param_111);
+        _3170.records[o_1 + 4u] = gw.x;
+        _3170.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _3242 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _2850;
+        sums = _3242;
         for (uint k_4 = 0u; k_4 < 3u; k_4++)
         {
             uint2 g = as_type<uint2>(ulong(sums[k_4].x));
             uint2 h = as_type<uint2>(ulong(sums[k_4].y));
-            _2778.records[(o_1 + 6u) + (4u * k_4)] = g.x;
-            _2778.records[(o_1 + 7u) + (4u * k_4)] = g.y;
-            _2778.records[(o_1 + 8u) + (4u * k_4)] = h.x;
-            _2778.records[(o_1 + 9u) + (4u * k_4)] = h.y;
+            _3170.records[(o_1 + 6u) + (4u * k_4)] = g.x;
+            _3170.records[(o_1 + 7u) + (4u * k_4)] = g.y;
+            _3170.records[(o_1 + 8u) + (4u * k_4)] = h.x;
+            _3170.records[(o_1 + 9u) + (4u * k_4)] = h.y;
         }
-        _2778.records[o_1 + 18u] = uint(win_cat);
+        _3170.records[o_1 + 18u] = uint(win_cat);
         for (uint w = 0u; w < 8u; w++)
         {
-            _2778.records[(o_1 + 19u) + w] = c_set[w];
+            _3170.records[(o_1 + 19u) + w] = c_set[w];
         }
     }
 }
