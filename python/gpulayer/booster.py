@@ -70,6 +70,33 @@ def interaction_text(value, feature_names=None) -> str:
     return "[" + ",".join(sets) + "]"
 
 
+def monotone_text(value, feature_names=None) -> str:
+    """monotone_constraints as the library's text "(1,-1,0)": from a list
+    of 1, -1 and 0 a feature or a dict by feature index or, given the
+    data's feature names, by name (XGBoost's forms); text passes as it is.
+    Features a dict leaves out are free."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        signs = {}
+        for f, sign in value.items():
+            if isinstance(f, str):
+                if feature_names is None or f not in list(feature_names):
+                    raise InvalidArgumentError(
+                        f"parameter 'monotone_constraints': no feature named {f!r}"
+                        + ("" if feature_names is not None else " (the data have no names)"))
+                f = list(feature_names).index(f)
+            signs[int(f)] = sign
+        value = [signs.get(f, 0) for f in range(max(signs) + 1)] if signs else []
+    entries = []
+    for sign in np.asarray(value).reshape(-1).tolist():
+        if sign not in (-1, 0, 1):
+            raise InvalidArgumentError(
+                f"parameter 'monotone_constraints': {sign!r} is not 1, -1 or 0")
+        entries.append(str(int(sign)))
+    return "(" + ",".join(entries) + ")" if entries else ""
+
+
 def _param_pairs(params) -> list[tuple[str, Any]]:
     """The (name, value) pairs of a dict or of a sequence of pairs (as
     XGBoost takes them); a TypeError saying what was given otherwise."""
@@ -101,6 +128,9 @@ def _param_items(params: Mapping[str, Any] | Iterable[tuple[str, Any]]):
             continue
         if key == "interaction_constraints":
             yield key, interaction_text(value)
+            continue
+        if key == "monotone_constraints":
+            yield key, monotone_text(value)
             continue
         if isinstance(value, (list, tuple)) and key not in _MULTI_VALUED:
             # Setting each element in turn would keep the last one only.

@@ -131,6 +131,7 @@ class _GPULayerModel(BaseEstimator):
         colsample_bylevel=None,
         colsample_bynode=None,
         interaction_constraints=None,
+        monotone_constraints=None,
         max_bin=None,
         grow_policy=None,
         max_leaves=None,
@@ -175,6 +176,7 @@ class _GPULayerModel(BaseEstimator):
         self.colsample_bylevel = colsample_bylevel
         self.colsample_bynode = colsample_bynode
         self.interaction_constraints = interaction_constraints
+        self.monotone_constraints = monotone_constraints
         self.max_bin = max_bin
         self.grow_policy = grow_policy
         self.max_leaves = max_leaves

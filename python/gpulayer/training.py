@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _lib
 from . import distributed as _distributed
-from .booster import Booster, interaction_text
+from .booster import Booster, interaction_text, monotone_text
 from .dataset import Dataset
 from .errors import InvalidArgumentError, error_for_status
 from .progress import ProgressBar, wants_progress_bar
@@ -405,6 +405,9 @@ def train(
     if params.get("interaction_constraints") is not None:  # names need the data's
         params["interaction_constraints"] = interaction_text(
             params["interaction_constraints"], dtrain.feature_names)
+    if params.get("monotone_constraints") is not None:
+        params["monotone_constraints"] = monotone_text(
+            params["monotone_constraints"], dtrain.feature_names)
     if callable(params.get("objective")):
         if obj is not None:
             raise ValueError("two custom objectives: params['objective'] and obj")
