@@ -269,6 +269,9 @@ OBJECTIVE_CASES = [
     ("binary:logitraw", []),
     ("binary:hinge", []),
     ("multi:softprob", ["num_class=3"]),
+    ("reg:squarederror", ["monotone_constraints=(1,-1,0,1)", "max_delta_step=0.3"]),
+    ("reg:quantileerror", ["quantile_alpha=0.7", "monotone_constraints=(-1,1)"]),
+    ("multi:softprob", ["num_class=3", "monotone_constraints=(1,0,-1)"]),
 ]
 
 
@@ -303,6 +306,8 @@ def test_export_of_every_objective_predicts_like_gpulayer(tmp_path, objective, e
         assert worst <= TOLERANCE, (
             f"{objective} {extra}: {'margins' if margin else 'predictions'} differ "
             f"from XGBoost's by up to {worst:g} (relative)")
+    constraints = [e.split("=")[1] for e in extra if e.startswith("monotone_constraints=")]
+    assert booster.attr("monotone_constraints") == (constraints[0] if constraints else None)
 
 
 def xgboost_saved_objective(objective, extra):
@@ -315,7 +320,8 @@ def xgboost_saved_objective(objective, extra):
     for item in extra:
         key, value = item.split("=")
         params[key] = ([float(v) for v in value.strip("[]").split(",")]
-                       if value.startswith("[") else float(value))
+                       if value.startswith("[") else value if value.startswith("(")
+                       else float(value))
     if "num_class" in params:
         params["num_class"] = int(params["num_class"])
     booster = xgb.train(params, xgb.DMatrix(x, label), 1)

@@ -508,12 +508,30 @@ static cJSON *model_param(const gpl_model *m, cJSON *base_score)
     return ok ? p : NULL;
 }
 
+/* The training's monotone_constraints ("(1,-1,0)"), or NULL: XGBoost's
+ * model file has no place for training parameters, so the export keeps
+ * them as an attribute (Booster.attr("monotone_constraints")). */
+static cJSON *monotone_attribute(const gpl_model *m)
+{
+    cJSON *params = m->params_json ? cJSON_Parse(m->params_json) : NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, "monotone_constraints");
+    cJSON *out = cJSON_IsString(v) && v->valuestring[0] ? cJSON_CreateString(v->valuestring)
+                                                        : NULL;
+    cJSON_Delete(params);
+    return out;
+}
+
 /* XGBoost keeps the early-stopping result as string attributes. */
 static cJSON *attributes(const gpl_model *m)
 {
     cJSON *a = cJSON_CreateObject();
     if (a && m->best_round >= 0 &&
         !attach(a, "best_iteration", xgb_string_int(m->best_round))) {
+        cJSON_Delete(a);
+        return NULL;
+    }
+    cJSON *monotone = a ? monotone_attribute(m) : NULL;
+    if (monotone && !attach(a, "monotone_constraints", monotone)) {
         cJSON_Delete(a);
         return NULL;
     }
