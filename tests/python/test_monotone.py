@@ -172,3 +172,16 @@ def test_poisson_damping_follows_a_given_max_delta_step():
     assert json.loads(default.save_raw())["objective_params"]["max_delta_step"] == 0.7
     given = gpulayer.train({"objective": "count:poisson", "max_delta_step": 0.3}, data, 3)
     assert json.loads(given.save_raw())["objective_params"]["max_delta_step"] == 0.3
+
+
+def test_continued_training_keeps_the_constraints():
+    x, z, _, _ = random_problem(10, rows=600, features=3)
+    data = gpulayer.Dataset(x, z)
+    first = gpulayer.train({"monotone_constraints": "(1,0,-1)"}, data, 3)
+    with pytest.raises(GPULayerError, match="trained with monotone_constraints \\(1,0,-1\\), "
+                                            "the parameters give none"):
+        gpulayer.train({}, data, 3, xgb_model=first)
+    more = gpulayer.train({"monotone_constraints": [1, 0, -1]}, data, 3, xgb_model=first)
+    grid = np.linspace(-3, 3, 25, dtype=np.float32)
+    assert more.num_boosted_rounds() == 6
+    assert wrong_way_steps(more, x, np.array([1, 0, -1]), grid) == 0.0

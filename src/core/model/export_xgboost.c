@@ -513,12 +513,9 @@ static cJSON *model_param(const gpl_model *m, cJSON *base_score)
  * them as an attribute (Booster.attr("monotone_constraints")). */
 static cJSON *monotone_attribute(const gpl_model *m)
 {
-    cJSON *params = m->params_json ? cJSON_Parse(m->params_json) : NULL;
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, "monotone_constraints");
-    cJSON *out = cJSON_IsString(v) && v->valuestring[0] ? cJSON_CreateString(v->valuestring)
-                                                        : NULL;
-    cJSON_Delete(params);
-    return out;
+    char text[1024];
+    gpl_model_record_param(m, "monotone_constraints", text, sizeof text);
+    return text[0] ? cJSON_CreateString(text) : NULL;
 }
 
 /* XGBoost keeps the early-stopping result as string attributes. */

@@ -2,7 +2,9 @@
  * transform. */
 #include "model.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,4 +168,12 @@ int32_t gpl_model_category_groups(const gpl_model *m, int32_t f)
     for (int32_t i = 0; i < d->count; i++)
         if (g[i] > top) top = g[i];
     return top + 1;
+}
+
+void gpl_model_record_param(const gpl_model *m, const char *key, char *buf, size_t size)
+{
+    cJSON *record = m->params_json ? cJSON_Parse(m->params_json) : NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(record, key);
+    snprintf(buf, size, "%s", cJSON_IsString(v) ? v->valuestring : "");
+    cJSON_Delete(record);
 }

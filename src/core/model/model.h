@@ -132,6 +132,10 @@ gpulayer_status gpl_model_validate(const gpl_model *m, const char *source);
  * 1 + the largest group when its categories are grouped. */
 int32_t gpl_model_category_groups(const gpl_model *m, int32_t f);
 
+/* The text of training parameter key in the model's parameter record into
+ * buf ("" where the record lacks it or is not a JSON object). */
+void gpl_model_record_param(const gpl_model *m, const char *key, char *buf, size_t size);
+
 /* Recomputes the checksum of a model JSON text after a deliberate edit
  * (tools, tests); the result is pretty-printed like a saved model. Only the
  * JSON syntax is checked, not the model. */

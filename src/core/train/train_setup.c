@@ -323,6 +323,16 @@ gpulayer_status gpl_train_model_continue(const gpl_params *p,
                          "continued training: the training data's class names are not the "
                          "initial model's ('%s', ... %d of them)", init->class_names->names[0],
                          (int)init->class_names->count);
+    /* New trees without the model's constraints would break them. */
+    char kept[sizeof p->monotone_constraints];
+    gpl_model_record_param(init, "monotone_constraints", kept, sizeof kept);
+    if (strcmp(kept, p->monotone_constraints) != 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "continued training: the initial model was trained with "
+                         "monotone_constraints %s, the parameters give %s; give the model's, "
+                         "or the model as a whole would not keep them",
+                         kept[0] ? kept : "(none)",
+                         p->monotone_constraints[0] ? p->monotone_constraints : "none");
     if (init->categories || train->categories)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "continued training of models with categorical features is not "
