@@ -505,7 +505,7 @@ def test_train_help_lists_every_objective_its_parameters_and_the_metrics(tmp_pat
     assert r.returncode == 0
     for name in objectives:
         assert re.search(rf"\n  {re.escape(name)} ", r.stdout), f"{name} is not listed"
-    for param, default in (("huber_slope", "(default 1)"), ("max_delta_step", "(default 0.7)"),
+    for param, default in (("huber_slope", "(default 1)"), ("max_delta_step", "(default: 0; 0.7 for count:poisson)"),
                            ("tweedie_variance_power", "(default 1.5)"),
                            ("quantile_alpha", "(default 0.5)")):
         entry = re.search(rf"\n  {param} +(.*(?:\n {{10,}}.*)*)", r.stdout)

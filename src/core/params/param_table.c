@@ -308,7 +308,7 @@ static const gpl_param_spec table[] = {
      "feature, as (1,-1,0); features past the list are free", ALL,
      "1: predictions only rise with the feature; -1: only fall; 0: free", 0, set_monotone,
      get_monotone},
-    {"max_delta_step", "", "tree", CUSTOM("number"), "0 (0.7 for count:poisson)", "[0, inf)",
+    {"max_delta_step", "", "tree", CUSTOM("number"), "(0; 0.7 for count:poisson)", "[0, inf)",
      ALL,
      "the largest step a leaf may take (before eta); 0: no limit. count:poisson also "
      "damps its hessian by it", 0, set_max_delta_step, get_max_delta_step},
