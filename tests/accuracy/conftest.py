@@ -6,3 +6,10 @@ Passive waiting changes no result, only the time."""
 import os
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import sys
+from pathlib import Path
+
+# The package from python/ in this checkout (test_monotone.py trains
+# through it), as tests/python/conftest.py does.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))
