@@ -10,6 +10,6 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import sys
 from pathlib import Path
 
-# The package from python/ in this checkout (test_monotone.py trains
+# The package from python/ in this checkout (test_monotone_accuracy.py trains
 # through it), as tests/python/conftest.py does.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))

@@ -6,7 +6,7 @@ predictions must keep the constraints, and constraining must change the
 model. LightGBM (method basic, its default) is reported beside them in
 docs/monotone.md.
 
-    python3 tests/accuracy/test_monotone.py   # the table of docs/monotone.md
+    python3 tests/accuracy/test_monotone_accuracy.py   # the table of docs/monotone.md
 """
 import sys
 
