@@ -132,6 +132,7 @@ class _GPULayerModel(BaseEstimator):
         colsample_bynode=None,
         interaction_constraints=None,
         monotone_constraints=None,
+        monotone_penalty=None,
         max_bin=None,
         grow_policy=None,
         max_leaves=None,
@@ -177,6 +178,7 @@ class _GPULayerModel(BaseEstimator):
         self.colsample_bynode = colsample_bynode
         self.interaction_constraints = interaction_constraints
         self.monotone_constraints = monotone_constraints
+        self.monotone_penalty = monotone_penalty
         self.max_bin = max_bin
         self.grow_policy = grow_policy
         self.max_leaves = max_leaves

@@ -170,6 +170,10 @@ typedef struct gpl_split_params {
     double max_delta_step;
     const int8_t *monotone;
     const double *bounds;
+    /* The factor of the gains of splits on monotone features at these
+     * nodes' depth (monotone_penalty, gpl_monotone_penalty_factor); 1:
+     * none. */
+    double monotone_gain_factor;
 } gpl_split_params;
 
 /* A node's bounds on its weight (split_math.h). */

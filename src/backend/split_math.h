@@ -5,6 +5,8 @@
 #ifndef GPL_SPLIT_MATH_H
 #define GPL_SPLIT_MATH_H
 
+#include <math.h>
+
 #include "kernel_common.h"
 
 GPL_HD double gpl_l1_threshold(double g, double alpha)
@@ -86,6 +88,18 @@ GPL_HD double gpl_bounded_gain(double gl, double hl, double gr, double hr, doubl
     const double sr = gpl_bounded_score(gr, hr, lambda, alpha, max_delta_step, lo, hi, &wr);
     *ok = gpl_monotone_ok(constraint, wl, wr);
     return sl + sr - parent;
+}
+
+/* LightGBM's monotone_penalty: the factor of the gain of a split on a
+ * monotone feature at a node of this depth (the root's is 0). A penalty
+ * p forbids such splits on the first floor(p) levels (a factor of 1e-10
+ * there), and weighs them less below. */
+GPL_HD double gpl_monotone_penalty_factor(int depth, double penalty)
+{
+    const double epsilon = 1e-10;
+    if (penalty >= depth + 1.0) return epsilon;
+    if (penalty <= 1.0) return 1.0 - penalty / pow(2.0, depth) + epsilon;
+    return 1.0 - pow(2.0, penalty - 1.0 - depth) + epsilon;
 }
 
 /* A leaf's weight (before the learning rate) under bounds. */

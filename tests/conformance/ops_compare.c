@@ -224,7 +224,7 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     OK(b->cpu->ops->compute_gradients(b->cpu, &req, &sc));
     OK(b->gpu->ops->compute_gradients(b->gpu, &req, &sg));
     assert_memory_equal(&sc, &sg, sizeof sc);
-    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL};
+    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0};
     double *node_bounds = malloc(sizeof(double) * 2 * (size_t)M);
     double *level_bounds = malloc(sizeof(double) * 2 * (size_t)M);
     if (b->monotone) {
@@ -247,6 +247,9 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     OK(b->gpu->ops->build_histograms(b->gpu, level, 1));
     compare_histogram(b, 0);
     for (int depth = 0; depth < p->depth; depth++) {
+        /* monotone_penalty 0, 0.5 and 1.5 in rounds 0, 1 and 2. */
+        if (b->monotone && round > 0)
+            sp.monotone_gain_factor = gpl_monotone_penalty_factor(depth, round == 1 ? 0.5 : 1.5);
         for (int32_t i = 0; i < n_level && b->monotone; i++) {
             level_bounds[2 * i] = node_bounds[2 * level[i]];
             level_bounds[2 * i + 1] = node_bounds[2 * level[i] + 1];

@@ -185,3 +185,31 @@ def test_continued_training_keeps_the_constraints():
     grid = np.linspace(-3, 3, 25, dtype=np.float32)
     assert more.num_boosted_rounds() == 6
     assert wrong_way_steps(more, x, np.array([1, 0, -1]), grid) == 0.0
+
+
+def split_depths(booster):
+    """(depth, feature) of every split of every tree."""
+    out = []
+    for t in json.loads(booster.save_raw())["trees"]:
+        depth = {0: 0}
+        for i, (left, right, f) in enumerate(zip(t["left"], t["right"], t["feature"])):
+            if left >= 0:
+                out.append((depth[i], f))
+                depth[left] = depth[right] = depth[i] + 1
+    return out
+
+
+def test_monotone_penalty_keeps_monotone_splits_off_the_top_levels():
+    x, z, _, _ = random_problem(11, rows=1500, features=4)
+    data = gpulayer.Dataset(x, z)
+    base = {"max_depth": 6, "monotone_constraints": "(1,-1,0,0)", "nthread": 2}
+    free = split_depths(gpulayer.train(base, data, 5))
+    assert any(d < 2 and f in (0, 1) for d, f in free)  # the penalty has work to do
+    penalised = gpulayer.train({**base, "monotone_penalty": 2}, data, 5)
+    splits = split_depths(penalised)
+    assert not any(d < 2 and f in (0, 1) for d, f in splits)
+    assert any(f in (0, 1) for d, f in splits)  # deeper, they still split
+    grid = np.linspace(-3, 3, 25, dtype=np.float32)
+    assert wrong_way_steps(penalised, x, np.array([1, -1, 0, 0]), grid) == 0.0
+    zero = gpulayer.train({**base, "monotone_penalty": 0}, data, 5)
+    assert split_depths(zero) == free

@@ -133,7 +133,8 @@ static void scan_candidates(const scan_context *sc, const int64_t *cum_g,
             sl = (tl * tl) / (hl + vsplat(p->lambda));
             sr = (tr * tr) / (hr + vsplat(p->lambda));
         }
-        const vdouble gain = (sl + sr) - vsplat(sc->parent);
+        vdouble gain = (sl + sr) - vsplat(sc->parent);
+        if (constraint != 0) gain = gain * vsplat(p->monotone_gain_factor);
         /* Only a candidate at least as good as the best so far can win
          * (gpl_split_better); most steps have none. */
         const vint64 take = valid & (gain >= vsplat(rec->gain)) & (lane + vsplat(i) < vsplat(count));

@@ -168,6 +168,7 @@ split_scan_kernel(gpl_cuda_split_args a)
                                             a.params.max_delta_step, nb.lo, nb.hi, constraint,
                                             parent, &ok);
                     if (!ok) continue;
+                    if (constraint != 0) gain = gain * a.params.monotone_gain_factor;
                 } else {
                     gain = gpl_node_score((double)lg / sg, hl, a.params.lambda, a.params.alpha) +
                            gpl_node_score((double)rg / sg, hr, a.params.lambda, a.params.alpha) -

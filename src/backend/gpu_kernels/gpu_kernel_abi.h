@@ -312,7 +312,8 @@ typedef struct gpl_partition_split {
 } gpl_partition_split;
 
 /* Push constants of split_eval.comp (doubles as (low, high) words); the
- * categorical ones and max_delta_step as in gpl_split_params. The node's
+ * categorical ones, max_delta_step and monotone_gain_factor as in
+ * gpl_split_params. The node's
  * bounds on its weight are lower and upper, unless bounds_first is not 0:
  * the node table binding (split_eval_level's) then holds them, a 16-byte
  * entry (lower, upper) a record from entry bounds_first on
@@ -320,7 +321,7 @@ typedef struct gpl_partition_split {
 typedef struct gpl_split_push {
     double lambda, alpha, min_child_weight, scale_grad, scale_hess;
     double cat_smooth, cat_l2, min_data_per_group;
-    double max_delta_step, lower, upper;
+    double max_delta_step, lower, upper, monotone_gain_factor;
     int32_t node;
     uint32_t record, num_features, has_mask;
     int32_t max_cat_to_onehot, max_cat_threshold;
@@ -346,7 +347,8 @@ static inline gpl_split_push gpl_split_push_make(const gpl_split_params *params,
                         params->scale.hess,    params->cat_smooth,
                         params->cat_l2,        params->min_data_per_group,
                         params->max_delta_step, -HUGE_VAL,
-                        HUGE_VAL,              node,
+                        HUGE_VAL,              params->monotone_gain_factor,
+                        node,
                         record,                (uint32_t)num_features,
                         has_mask ? 1u : 0u,    params->max_cat_to_onehot,
                         params->max_cat_threshold, 0};

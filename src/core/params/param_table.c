@@ -312,6 +312,10 @@ static const gpl_param_spec table[] = {
      ALL,
      "the largest step a leaf may take (before eta); 0: no limit. count:poisson also "
      "damps its hessian by it", 0, set_max_delta_step, get_max_delta_step},
+    {"monotone_penalty", "monotone_splits_penalty,ms_penalty", "tree", NUMBER, "0", "[0, inf)",
+     "models with monotone_constraints",
+     "LightGBM's: no split on a monotone feature in the first floor(p) levels, and less "
+     "gain for them below", MEMBER(monotone_penalty), NULL, NULL},
 
     {"subsample", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of rows each tree samples", MEMBER(subsample), NULL, NULL},

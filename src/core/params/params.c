@@ -140,6 +140,7 @@ char *gpl_params_to_json(const gpl_params *p, int categorical)
     if (p->colsample_bynode < 1.0) list[num_keys++] = "colsample_bynode";
     if (p->interaction_constraints[0]) list[num_keys++] = "interaction_constraints";
     if (p->monotone_constraints[0]) list[num_keys++] = "monotone_constraints";
+    if (p->monotone_penalty > 0.0) list[num_keys++] = "monotone_penalty";
     if (categorical)
         for (size_t i = 0; i < sizeof categorical_keys / sizeof categorical_keys[0]; i++)
             list[num_keys++] = categorical_keys[i];

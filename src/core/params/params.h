@@ -37,6 +37,9 @@ typedef struct gpl_params {
     /* The clamp of every leaf's step (before eta); 0 = none. count:poisson's
      * hessian damping (obj_params) follows it when it is set. */
     double max_delta_step;
+    /* LightGBM's: gains of splits on monotone features are weighed down
+     * near the root (gpl_monotone_penalty_factor); 0 = none. */
+    double monotone_penalty;
     int32_t max_bin;          /* 2..256, one bin kept for missing      */
     int32_t num_round;
     uint64_t seed;

@@ -58,7 +58,7 @@ static gpl_split_params split_params(const gpl_grow_config *cfg)
                            cfg->scale,        0,                 p->max_cat_to_onehot,
                            p->max_cat_threshold, p->cat_smooth,  p->cat_l2,
                            p->min_data_per_group, p->max_delta_step, cfg->monotone,
-                           NULL};
+                           NULL, 1.0};
     return sp;
 }
 
@@ -329,6 +329,9 @@ static gpulayer_status evaluate(grow_state *s, split_queue *q, const int32_t *no
 {
     gpl_split_params sp = split_params(s->cfg);
     sp.leaf_children = children_are_leaves(s, s->depth[nodes[0]]);
+    const double penalty = s->cfg->params->monotone_penalty;
+    if (s->cfg->monotone && penalty > 0.0)
+        sp.monotone_gain_factor = gpl_monotone_penalty_factor(s->depth[nodes[0]], penalty);
     if (s->batch_bounds) {
         for (int32_t i = 0; i < count; i++) {
             s->batch_bounds[2 * i] = s->bounds[2 * nodes[i]];

@@ -30,6 +30,7 @@ layout(push_constant) uniform Push {
     uvec2 max_delta_step;
     uvec2 lower;       // the node's bounds on its weight, unless
     uvec2 upper;       // bounds_first is not 0
+    uvec2 monotone_gain_factor;
     int node;
     uint record;       // where the record goes in the output
     uint num_features;
@@ -113,18 +114,20 @@ void try_split(i64vec2 total, f64 parent, f64 lambda, f64 alpha, f64 sg, f64 sh,
         const f64 hr = f64_div(f64_from_i64(R.y), sh);
         if (f64_lt(hl, min_child_weight) || f64_lt(hr, min_child_weight)) continue;
         const f64 gl = f64_div(f64_from_i64(L.x), sg), gr = f64_div(f64_from_i64(R.x), sg);
-        f64 sl, sr;
+        f64 gain;
         if (bounded || constraint != 0) {
             const f64 mds = f64_from_words(pc.max_delta_step);
             f64 wl, wr;
-            sl = bounded_score(gl, hl, lambda, alpha, mds, lo, hi, wl);
-            sr = bounded_score(gr, hr, lambda, alpha, mds, lo, hi, wr);
+            const f64 sl = bounded_score(gl, hl, lambda, alpha, mds, lo, hi, wl);
+            const f64 sr = bounded_score(gr, hr, lambda, alpha, mds, lo, hi, wr);
             if (!monotone_ok(constraint, wl, wr)) continue;
+            gain = f64_sub(f64_add(sl, sr), parent);
+            if (constraint != 0) gain = f64_mul(gain, f64_from_words(pc.monotone_gain_factor));
         } else {
-            sl = node_score(gl, hl, lambda, alpha);
-            sr = node_score(gr, hr, lambda, alpha);
+            gain = f64_sub(f64_add(node_score(gl, hl, lambda, alpha),
+                                   node_score(gr, hr, lambda, alpha)),
+                           parent);
         }
-        const f64 gain = f64_sub(f64_add(sl, sr), parent);
         if (split_better(gain, f, key, dl, best_gain, best.x, best.y, best.z)) {
             best_gain = gain;
             best = ivec3(f, key, dl);

@@ -71,6 +71,7 @@ struct Push
     uint2 max_delta_step;
     uint2 lower;
     uint2 upper;
+    uint2 monotone_gain_factor;
     int node;
     uint record;
     uint num_features;
@@ -84,8 +85,8 @@ struct Push
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant int _2085 = int(WG + 0u);
-constant int _2186 = int(WG + 0u);
+constant int _2104 = int(WG + 0u);
+constant int _2205 = int(WG + 0u);
 
 struct Offsets
 {
@@ -102,19 +103,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _2894 = (WG / 2u);
+constant uint _2914 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _3285_tmp [[function_constant(0)]];
-constant uint _3285 = is_function_constant_defined(_3285_tmp) ? _3285_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3285, 1u, 1u);
+constant uint _3305_tmp [[function_constant(0)]];
+constant uint _3305 = is_function_constant_defined(_3305_tmp) ? _3305_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3305, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _3302 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _3317 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _3322 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3337 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -1117,10 +1118,9 @@ bool split_better(thread const ulong& gain, thread const int& feature, thread co
 static inline __attribute__((always_inline))
 void try_split(thread const long2& total, thread const ulong& parent, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const ulong& lo, thread const ulong& hi, thread const bool& bounded, thread const int& constraint, thread const long2& left, thread const long2& missing, thread const int& two_way, thread const int& f, thread const int& key, thread ulong& best_gain, thread int3& best, thread long2& best_left, constant Push& pc)
 {
-    ulong sl;
     ulong param_24;
-    ulong sr;
     ulong param_32;
+    ulong gain;
     for (int dl = 0; dl <= two_way; dl++)
     {
         long2 L = left;
@@ -1190,7 +1190,7 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_23 = hi;
             ulong _1887 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
             ulong wl = param_24;
-            sl = _1887;
+            ulong sl = _1887;
             ulong param_25 = gr;
             ulong param_26 = hr;
             ulong param_27 = lambda;
@@ -1200,7 +1200,7 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_31 = hi;
             ulong _1906 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
             ulong wr = param_32;
-            sr = _1906;
+            ulong sr = _1906;
             int param_33 = constraint;
             ulong param_34 = wl;
             ulong param_35 = wr;
@@ -1208,34 +1208,44 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             {
                 continue;
             }
+            ulong param_36 = sl;
+            ulong param_37 = sr;
+            ulong param_38 = f64_add(param_36, param_37);
+            ulong param_39 = parent;
+            gain = f64_sub(param_38, param_39);
+            if (constraint != 0)
+            {
+                uint2 param_40 = pc.monotone_gain_factor;
+                ulong param_41 = gain;
+                ulong param_42 = f64_from_words(param_40);
+                gain = f64_mul(param_41, param_42);
+            }
         }
         else
         {
-            ulong param_36 = gl;
-            ulong param_37 = hl;
-            ulong param_38 = lambda;
-            ulong param_39 = alpha;
-            sl = node_score(param_36, param_37, param_38, param_39);
-            ulong param_40 = gr;
-            ulong param_41 = hr;
-            ulong param_42 = lambda;
-            ulong param_43 = alpha;
-            sr = node_score(param_40, param_41, param_42, param_43);
+            ulong param_43 = gl;
+            ulong param_44 = hl;
+            ulong param_45 = lambda;
+            ulong param_46 = alpha;
+            ulong param_47 = gr;
+            ulong param_48 = hr;
+            ulong param_49 = lambda;
+            ulong param_50 = alpha;
+            ulong param_51 = node_score(param_43, param_44, param_45, param_46);
+            ulong param_52 = node_score(param_47, param_48, param_49, param_50);
+            ulong param_53 = f64_add(param_51, param_52);
+            ulong param_54 = parent;
+            gain = f64_sub(param_53, param_54);
         }
-        ulong param_44 = sl;
-        ulong param_45 = sr;
-        ulong param_46 = f64_add(param_44, param_45);
-        ulong param_47 = parent;
-        ulong gain = f64_sub(param_46, param_47);
-        ulong param_48 = gain;
-        int param_49 = f;
-        int param_50 = key;
-        int param_51 = dl;
-        ulong param_52 = best_gain;
-        int param_53 = best.x;
-        int param_54 = best.y;
-        int param_55 = best.z;
-        if (split_better(param_48, param_49, param_50, param_51, param_52, param_53, param_54, param_55))
+        ulong param_55 = gain;
+        int param_56 = f;
+        int param_57 = key;
+        int param_58 = dl;
+        ulong param_59 = best_gain;
+        int param_60 = best.x;
+        int param_61 = best.y;
+        int param_62 = best.z;
+        if (split_better(param_55, param_56, param_57, param_58, param_59, param_60, param_61, param_62))
         {
             best_gain = gain;
             best = int3(f, key, dl);
@@ -1271,8 +1281,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         c_ok[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    int _2011 = 1 + int(lid);
-    for (int b = _2011; b <= last_bin; b += _2085)
+    int _2030 = 1 + int(lid);
+    for (int b = _2030; b <= last_bin; b += _2104)
     {
         uint param_2 = first + uint(b);
         long2 h = load(param_2, v_1729);
@@ -1280,19 +1290,19 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_4 = f64_from_i64(param_3);
         ulong param_5 = sh;
         ulong hs = f64_div(param_4, param_5);
-        bool _2038 = h.y <= 0l;
-        bool _2047;
-        if (!_2038)
+        bool _2057 = h.y <= 0l;
+        bool _2066;
+        if (!_2057)
         {
             ulong param_6 = hs;
             ulong param_7 = min_data;
-            _2047 = f64_lt(param_6, param_7);
+            _2066 = f64_lt(param_6, param_7);
         }
         else
         {
-            _2047 = _2038;
+            _2066 = _2057;
         }
-        if (_2047)
+        if (_2066)
         {
             continue;
         }
@@ -1304,7 +1314,7 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_13 = f64_div(param_9, param_10);
         ulong param_14 = f64_add(param_11, param_12);
         c_ratio[b] = f64_div(param_13, param_14);
-        uint _2083 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+        uint _2102 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint n = 0u;
@@ -1312,8 +1322,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
     {
         n += uint(int(popcount(c_ok[w])));
     }
-    int _2109 = 1 + int(lid);
-    for (int b_1 = _2109; b_1 <= last_bin; b_1 += _2186)
+    int _2128 = 1 + int(lid);
+    for (int b_1 = _2128; b_1 <= last_bin; b_1 += _2205)
     {
         if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
         {
@@ -1323,21 +1333,21 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         uint rank = 0u;
         for (int o = 1; o <= last_bin; o++)
         {
-            bool _2156 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
-            bool _2172;
-            if (_2156)
+            bool _2175 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _2191;
+            if (_2175)
             {
                 ulong param_15 = c_ratio[o];
                 uint param_16 = uint(o);
                 ulong param_17 = r;
                 uint param_18 = uint(b_1);
-                _2172 = cat_before(param_15, param_16, param_17, param_18);
+                _2191 = cat_before(param_15, param_16, param_17, param_18);
             }
             else
             {
-                _2172 = _2156;
+                _2191 = _2175;
             }
-            if (_2172)
+            if (_2191)
             {
                 rank++;
             }
@@ -1354,7 +1364,7 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1729 [[buffer(1)]], const device Offsets& _2281 [[buffer(2)]], const device Mask& _2379 [[buffer(3)]], device Records& _3130 [[buffer(4)]], const device Categorical& _2394 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
+kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1729 [[buffer(1)]], const device Offsets& _2301 [[buffer(2)]], const device Mask& _2399 [[buffer(3)]], device Records& _3150 [[buffer(4)]], const device Categorical& _2414 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
@@ -1375,33 +1385,33 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     ulong mds = f64_from_words(param_2);
     ulong param_3 = mds;
     ulong param_4 = 0ul;
-    bool _2223 = f64_gt(param_3, param_4);
-    bool _2234;
-    if (!_2223)
+    bool _2243 = f64_gt(param_3, param_4);
+    bool _2254;
+    if (!_2243)
     {
         ulong param_5 = 18442240474082181120ul;
         ulong param_6 = lo;
         ulong param_7 = f64_from_bits(param_5);
-        _2234 = f64_gt(param_6, param_7);
+        _2254 = f64_gt(param_6, param_7);
     }
     else
     {
-        _2234 = _2223;
+        _2254 = _2243;
     }
-    bool _2246;
-    if (!_2234)
+    bool _2266;
+    if (!_2254)
     {
         ulong param_8 = 18442240474082181120ul;
         ulong param_9 = f64_from_bits(param_8);
         ulong param_10 = hi;
         ulong param_11 = f64_neg(param_9);
-        _2246 = f64_lt(param_10, param_11);
+        _2266 = f64_lt(param_10, param_11);
     }
     else
     {
-        _2246 = _2234;
+        _2266 = _2254;
     }
-    bool bounded = _2246;
+    bool bounded = _2266;
     uint2 param_12 = pc.scale_grad;
     ulong sg = f64_from_words(param_12);
     uint2 param_13 = pc.scale_hess;
@@ -1413,7 +1423,7 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     uint2 param_16 = pc.min_child_weight;
     ulong min_child_weight = f64_from_words(param_16);
     long2 total = long2(0l);
-    for (uint k = _2281.feature_offset[0]; k < _2281.feature_offset[1]; k++)
+    for (uint k = _2301.feature_offset[0]; k < _2301.feature_offset[1]; k++)
     {
         uint param_17 = k;
         total += load(param_17, v_1729);
@@ -1432,44 +1442,44 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     ulong param_29 = lo;
     ulong param_30 = hi;
     ulong param_31;
-    ulong _2332 = bounded_score(param_24, param_25, param_26, param_27, param_28, param_29, param_30, param_31);
+    ulong _2352 = bounded_score(param_24, param_25, param_26, param_27, param_28, param_29, param_30, param_31);
     ulong weight = param_31;
-    ulong parent = _2332;
+    ulong parent = _2352;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
     uint segments = max(1u, (WG / max(pc.num_features, 1u)));
-    uint _2373;
+    uint _2393;
     for (uint item = lid; item < (pc.num_features * segments); item += WG)
     {
         uint f = item / segments;
         uint seg = item % segments;
         if (pc.has_mask != 0u)
         {
-            _2373 = _2379.mask[f];
+            _2393 = _2399.mask[f];
         }
         else
         {
-            _2373 = 1u;
+            _2393 = 1u;
         }
-        uint words = _2373;
-        bool _2387 = (words & 1u) == 0u;
-        bool _2399;
-        if (!_2387)
+        uint words = _2393;
+        bool _2407 = (words & 1u) == 0u;
+        bool _2419;
+        if (!_2407)
         {
-            _2399 = _2394.categorical[f] != 0u;
+            _2419 = _2414.categorical[f] != 0u;
         }
         else
         {
-            _2399 = _2387;
+            _2419 = _2407;
         }
-        if (_2399)
+        if (_2419)
         {
             continue;
         }
         int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
-        uint first = _2281.feature_offset[f];
-        int last_bin = int(_2281.feature_offset[f + 1u] - first) - 1;
+        uint first = _2301.feature_offset[f];
+        int last_bin = int(_2301.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1489,27 +1499,27 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
         {
             uint param_34 = first + uint(b_1);
             cum += load(param_34, v_1729);
-            bool _2499 = b_1 < last_bin;
-            bool _2512;
-            if (_2499)
+            bool _2519 = b_1 < last_bin;
+            bool _2532;
+            if (_2519)
             {
-                bool _2504 = missing.y != 0l;
-                bool _2511;
-                if (!_2504)
+                bool _2524 = missing.y != 0l;
+                bool _2531;
+                if (!_2524)
                 {
-                    _2511 = missing.x != 0l;
+                    _2531 = missing.x != 0l;
                 }
                 else
                 {
-                    _2511 = _2504;
+                    _2531 = _2524;
                 }
-                _2512 = _2511;
+                _2532 = _2531;
             }
             else
             {
-                _2512 = _2499;
+                _2532 = _2519;
             }
-            int two_way = int(_2512);
+            int two_way = int(_2532);
             long2 param_35 = total;
             ulong param_36 = parent;
             ulong param_37 = lambda;
@@ -1535,46 +1545,46 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
             best_left = param_53;
         }
     }
-    uint num_cat = _2394.categorical[pc.num_features];
-    ulong _2695;
-    ulong _2712;
+    uint num_cat = _2414.categorical[pc.num_features];
+    ulong _2715;
+    ulong _2732;
     ulong param_76;
     int key;
     long2 left;
-    long2 _2768;
-    long2 _2811;
+    long2 _2788;
+    long2 _2831;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2394.categorical[(pc.num_features + 1u) + c];
-        bool _2585 = pc.has_mask != 0u;
-        bool _2593;
-        if (_2585)
+        uint f_1 = _2414.categorical[(pc.num_features + 1u) + c];
+        bool _2605 = pc.has_mask != 0u;
+        bool _2613;
+        if (_2605)
         {
-            _2593 = (_2379.mask[f_1] & 1u) == 0u;
+            _2613 = (_2399.mask[f_1] & 1u) == 0u;
         }
         else
         {
-            _2593 = _2585;
+            _2613 = _2605;
         }
-        if (_2593)
+        if (_2613)
         {
             continue;
         }
-        uint first_1 = _2281.feature_offset[f_1];
-        int last_bin_1 = int(_2281.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint first_1 = _2301.feature_offset[f_1];
+        int last_bin_1 = int(_2301.feature_offset[f_1 + 1u] - first_1) - 1;
         uint param_54 = first_1;
         long2 missing_1 = load(param_54, v_1729);
-        bool _2617 = missing_1.x != 0l;
-        bool _2624;
-        if (!_2617)
+        bool _2637 = missing_1.x != 0l;
+        bool _2644;
+        if (!_2637)
         {
-            _2624 = missing_1.y != 0l;
+            _2644 = missing_1.y != 0l;
         }
         else
         {
-            _2624 = _2617;
+            _2644 = _2637;
         }
-        int two_way_1 = int(_2624);
+        int two_way_1 = int(_2644);
         bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
         uint n = 0u;
         uint items = uint(last_bin_1) + 1u;
@@ -1584,8 +1594,8 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
             int param_56 = last_bin_1;
             ulong param_57 = sg;
             ulong param_58 = sh;
-            uint _2649 = order_categories(param_55, param_56, param_57, param_58, v_1729, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            n = _2649;
+            uint _2669 = order_categories(param_55, param_56, param_57, param_58, v_1729, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            n = _2669;
             if (lid == 0u)
             {
                 long2 sum = long2(0l);
@@ -1602,19 +1612,19 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
         }
         if (onehot)
         {
-            _2695 = lambda;
+            _2715 = lambda;
         }
         else
         {
             uint2 param_60 = pc.cat_l2;
             ulong param_61 = lambda;
             ulong param_62 = f64_from_words(param_60);
-            _2695 = f64_add(param_61, param_62);
+            _2715 = f64_add(param_61, param_62);
         }
-        ulong cat_lambda = _2695;
+        ulong cat_lambda = _2715;
         if (onehot)
         {
-            _2712 = parent;
+            _2732 = parent;
         }
         else
         {
@@ -1631,11 +1641,11 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
             ulong param_73 = mds;
             ulong param_74 = lo;
             ulong param_75 = hi;
-            ulong _2746 = bounded_score(param_69, param_70, param_71, param_72, param_73, param_74, param_75, param_76);
+            ulong _2766 = bounded_score(param_69, param_70, param_71, param_72, param_73, param_74, param_75, param_76);
             weight = param_76;
-            _2712 = _2746;
+            _2732 = _2766;
         }
-        ulong cat_parent = _2712;
+        ulong cat_parent = _2732;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -1643,25 +1653,25 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _2768 = long2(0l);
+                    _2788 = long2(0l);
                 }
                 else
                 {
                     uint param_77 = first_1 + item_1;
-                    _2768 = load(param_77, v_1729);
+                    _2788 = load(param_77, v_1729);
                 }
-                left = _2768;
-                bool _2779 = item_1 != 0u;
-                bool _2785;
-                if (_2779)
+                left = _2788;
+                bool _2799 = item_1 != 0u;
+                bool _2805;
+                if (_2799)
                 {
-                    _2785 = left.y <= 0l;
+                    _2805 = left.y <= 0l;
                 }
                 else
                 {
-                    _2785 = _2779;
+                    _2805 = _2799;
                 }
-                if (_2785)
+                if (_2805)
                 {
                     continue;
                 }
@@ -1674,13 +1684,13 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
                 key = (int(dir) * 256) + int(k_2);
                 if (dir == 0u)
                 {
-                    _2811 = c_prefix[k_2];
+                    _2831 = c_prefix[k_2];
                 }
                 else
                 {
-                    _2811 = c_prefix[n] - c_prefix[n - k_2];
+                    _2831 = c_prefix[n] - c_prefix[n - k_2];
                 }
-                left = _2811;
+                left = _2831;
             }
             long2 param_78 = total;
             ulong param_79 = cat_parent;
@@ -1712,7 +1722,7 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _2894; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _2914; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
@@ -1735,17 +1745,17 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _2970 = win.x >= 0;
-    bool _2979;
-    if (_2970)
+    bool _2990 = win.x >= 0;
+    bool _2999;
+    if (_2990)
     {
-        _2979 = _2394.categorical[uint(win.x)] != 0u;
+        _2999 = _2414.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _2979 = _2970;
+        _2999 = _2990;
     }
-    bool win_cat = _2979;
+    bool win_cat = _2999;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
@@ -1753,21 +1763,21 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (win_cat)
     {
-        uint first_2 = _2281.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_2281.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        uint first_2 = _2301.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_2301.feature_offset[uint(win.x) + 1u] - first_2) - 1;
         if (last_bin_2 <= pc.max_cat_to_onehot)
         {
-            bool _3014 = lid == 0u;
-            bool _3020;
-            if (_3014)
+            bool _3034 = lid == 0u;
+            bool _3040;
+            if (_3034)
             {
-                _3020 = win.y > 0;
+                _3040 = win.y > 0;
             }
             else
             {
-                _3020 = _3014;
+                _3040 = _3034;
             }
-            if (_3020)
+            if (_3040)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
@@ -1778,23 +1788,23 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
             int param_106 = last_bin_2;
             ulong param_107 = sg;
             ulong param_108 = sh;
-            uint _3043 = order_categories(param_105, param_106, param_107, param_108, v_1729, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            uint n_1 = _3043;
+            uint _3063 = order_categories(param_105, param_106, param_107, param_108, v_1729, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3063;
             uint dir_1 = uint(win.y / 256);
             uint k_3 = uint(win.y % 256);
-            uint _3071;
+            uint _3091;
             for (uint i = lid; (i < k_3) && (i < n_1); i += WG)
             {
                 if (dir_1 != 0u)
                 {
-                    _3071 = (n_1 - 1u) - i;
+                    _3091 = (n_1 - 1u) - i;
                 }
                 else
                 {
-                    _3071 = i;
+                    _3091 = i;
                 }
-                uint b_2 = c_bin[_3071];
-                uint _3089 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
+                uint b_2 = c_bin[_3091];
+                uint _3109 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -1802,78 +1812,78 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _3103;
+        long2 _3123;
         if (key_1.x >= 0)
         {
-            _3103 = s_left[0];
+            _3123 = s_left[0];
         }
         else
         {
-            _3103 = total;
+            _3123 = total;
         }
-        long2 L = _3103;
-        long2 _3115;
+        long2 L = _3123;
+        long2 _3135;
         if (key_1.x >= 0)
         {
-            _3115 = total - L;
+            _3135 = total - L;
         }
         else
         {
-            _3115 = long2(0l);
+            _3135 = long2(0l);
         }
-        long2 R = _3115;
+        long2 R = _3135;
         uint o_1 = record * 27u;
-        _3130.records[o_1 + 0u] = uint(node);
-        _3130.records[o_1 + 1u] = uint(key_1.x);
-        uint _3147;
+        _3150.records[o_1 + 0u] = uint(node);
+        _3150.records[o_1 + 1u] = uint(key_1.x);
+        uint _3167;
         if (key_1.x >= 0)
         {
-            _3147 = uint(key_1.y);
+            _3167 = uint(key_1.y);
         }
         else
         {
-            _3147 = 0u;
+            _3167 = 0u;
         }
-        _3130.records[o_1 + 2u] = _3147;
-        uint _3162;
+        _3150.records[o_1 + 2u] = _3167;
+        uint _3182;
         if (key_1.x >= 0)
         {
-            _3162 = uint(key_1.z);
+            _3182 = uint(key_1.z);
         }
         else
         {
-            _3162 = 0u;
+            _3182 = 0u;
         }
-        _3130.records[o_1 + 3u] = _3162;
-        ulong _3175;
+        _3150.records[o_1 + 3u] = _3182;
+        ulong _3195;
         if (key_1.x >= 0)
         {
-            _3175 = s_gain[0];
+            _3195 = s_gain[0];
         }
         else
         {
-            _3175 = 0ul;
+            _3195 = 0ul;
         }
-        ulong param_109 = _3175;
+        ulong param_109 = _3195;
         uint2 gw = f64_words(param_109);
-        _3130.records[o_1 + 4u] = gw.x;
-        _3130.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _3202 = spvUnsafeArray<long2, 3>({ L, R, total });
+        _3150.records[o_1 + 4u] = gw.x;
+        _3150.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _3222 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _3202;
+        sums = _3222;
         for (uint k_4 = 0u; k_4 < 3u; k_4++)
         {
             uint2 g = as_type<uint2>(ulong(sums[k_4].x));
             uint2 h = as_type<uint2>(ulong(sums[k_4].y));
-            _3130.records[(o_1 + 6u) + (4u * k_4)] = g.x;
-            _3130.records[(o_1 + 7u) + (4u * k_4)] = g.y;
-            _3130.records[(o_1 + 8u) + (4u * k_4)] = h.x;
-            _3130.records[(o_1 + 9u) + (4u * k_4)] = h.y;
+            _3150.records[(o_1 + 6u) + (4u * k_4)] = g.x;
+            _3150.records[(o_1 + 7u) + (4u * k_4)] = g.y;
+            _3150.records[(o_1 + 8u) + (4u * k_4)] = h.x;
+            _3150.records[(o_1 + 9u) + (4u * k_4)] = h.y;
         }
-        _3130.records[o_1 + 18u] = uint(win_cat);
+        _3150.records[o_1 + 18u] = uint(win_cat);
         for (uint w = 0u; w < 8u; w++)
         {
-            _3130.records[(o_1 + 19u) + w] = c_set[w];
+            _3150.records[(o_1 + 19u) + w] = c_set[w];
         }
     }
 }

@@ -71,6 +71,7 @@ struct Push
     uint2 max_delta_step;
     uint2 lower;
     uint2 upper;
+    uint2 monotone_gain_factor;
     int node;
     uint record;
     uint num_features;
@@ -84,8 +85,8 @@ struct Push
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant int _2088 = int(WG + 0u);
-constant int _2189 = int(WG + 0u);
+constant int _2107 = int(WG + 0u);
+constant int _2208 = int(WG + 0u);
 
 struct Nodes
 {
@@ -107,19 +108,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _2934 = (WG / 2u);
+constant uint _2953 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _3325_tmp [[function_constant(0)]];
-constant uint _3325 = is_function_constant_defined(_3325_tmp) ? _3325_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3325, 1u, 1u);
+constant uint _3344_tmp [[function_constant(0)]];
+constant uint _3344 = is_function_constant_defined(_3344_tmp) ? _3344_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3344, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _3342 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _3357 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _3361 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3376 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -1122,10 +1123,9 @@ bool split_better(thread const ulong& gain, thread const int& feature, thread co
 static inline __attribute__((always_inline))
 void try_split(thread const long2& total, thread const ulong& parent, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const ulong& lo, thread const ulong& hi, thread const bool& bounded, thread const int& constraint, thread const long2& left, thread const long2& missing, thread const int& two_way, thread const int& f, thread const int& key, thread ulong& best_gain, thread int3& best, thread long2& best_left, constant Push& pc)
 {
-    ulong sl;
     ulong param_24;
-    ulong sr;
     ulong param_32;
+    ulong gain;
     for (int dl = 0; dl <= two_way; dl++)
     {
         long2 L = left;
@@ -1195,7 +1195,7 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_23 = hi;
             ulong _1890 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
             ulong wl = param_24;
-            sl = _1890;
+            ulong sl = _1890;
             ulong param_25 = gr;
             ulong param_26 = hr;
             ulong param_27 = lambda;
@@ -1205,7 +1205,7 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_31 = hi;
             ulong _1909 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
             ulong wr = param_32;
-            sr = _1909;
+            ulong sr = _1909;
             int param_33 = constraint;
             ulong param_34 = wl;
             ulong param_35 = wr;
@@ -1213,34 +1213,44 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             {
                 continue;
             }
+            ulong param_36 = sl;
+            ulong param_37 = sr;
+            ulong param_38 = f64_add(param_36, param_37);
+            ulong param_39 = parent;
+            gain = f64_sub(param_38, param_39);
+            if (constraint != 0)
+            {
+                uint2 param_40 = pc.monotone_gain_factor;
+                ulong param_41 = gain;
+                ulong param_42 = f64_from_words(param_40);
+                gain = f64_mul(param_41, param_42);
+            }
         }
         else
         {
-            ulong param_36 = gl;
-            ulong param_37 = hl;
-            ulong param_38 = lambda;
-            ulong param_39 = alpha;
-            sl = node_score(param_36, param_37, param_38, param_39);
-            ulong param_40 = gr;
-            ulong param_41 = hr;
-            ulong param_42 = lambda;
-            ulong param_43 = alpha;
-            sr = node_score(param_40, param_41, param_42, param_43);
+            ulong param_43 = gl;
+            ulong param_44 = hl;
+            ulong param_45 = lambda;
+            ulong param_46 = alpha;
+            ulong param_47 = gr;
+            ulong param_48 = hr;
+            ulong param_49 = lambda;
+            ulong param_50 = alpha;
+            ulong param_51 = node_score(param_43, param_44, param_45, param_46);
+            ulong param_52 = node_score(param_47, param_48, param_49, param_50);
+            ulong param_53 = f64_add(param_51, param_52);
+            ulong param_54 = parent;
+            gain = f64_sub(param_53, param_54);
         }
-        ulong param_44 = sl;
-        ulong param_45 = sr;
-        ulong param_46 = f64_add(param_44, param_45);
-        ulong param_47 = parent;
-        ulong gain = f64_sub(param_46, param_47);
-        ulong param_48 = gain;
-        int param_49 = f;
-        int param_50 = key;
-        int param_51 = dl;
-        ulong param_52 = best_gain;
-        int param_53 = best.x;
-        int param_54 = best.y;
-        int param_55 = best.z;
-        if (split_better(param_48, param_49, param_50, param_51, param_52, param_53, param_54, param_55))
+        ulong param_55 = gain;
+        int param_56 = f;
+        int param_57 = key;
+        int param_58 = dl;
+        ulong param_59 = best_gain;
+        int param_60 = best.x;
+        int param_61 = best.y;
+        int param_62 = best.z;
+        if (split_better(param_55, param_56, param_57, param_58, param_59, param_60, param_61, param_62))
         {
             best_gain = gain;
             best = int3(f, key, dl);
@@ -1276,8 +1286,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         c_ok[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    int _2014 = 1 + int(lid);
-    for (int b = _2014; b <= last_bin; b += _2088)
+    int _2033 = 1 + int(lid);
+    for (int b = _2033; b <= last_bin; b += _2107)
     {
         uint param_2 = first + uint(b);
         long2 h = load(param_2, v_1729, hist_base);
@@ -1285,19 +1295,19 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_4 = f64_from_i64(param_3);
         ulong param_5 = sh;
         ulong hs = f64_div(param_4, param_5);
-        bool _2041 = h.y <= 0l;
-        bool _2050;
-        if (!_2041)
+        bool _2060 = h.y <= 0l;
+        bool _2069;
+        if (!_2060)
         {
             ulong param_6 = hs;
             ulong param_7 = min_data;
-            _2050 = f64_lt(param_6, param_7);
+            _2069 = f64_lt(param_6, param_7);
         }
         else
         {
-            _2050 = _2041;
+            _2069 = _2060;
         }
-        if (_2050)
+        if (_2069)
         {
             continue;
         }
@@ -1309,7 +1319,7 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_13 = f64_div(param_9, param_10);
         ulong param_14 = f64_add(param_11, param_12);
         c_ratio[b] = f64_div(param_13, param_14);
-        uint _2086 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+        uint _2105 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint n = 0u;
@@ -1317,8 +1327,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
     {
         n += uint(int(popcount(c_ok[w])));
     }
-    int _2112 = 1 + int(lid);
-    for (int b_1 = _2112; b_1 <= last_bin; b_1 += _2189)
+    int _2131 = 1 + int(lid);
+    for (int b_1 = _2131; b_1 <= last_bin; b_1 += _2208)
     {
         if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
         {
@@ -1328,21 +1338,21 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         uint rank = 0u;
         for (int o = 1; o <= last_bin; o++)
         {
-            bool _2159 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
-            bool _2175;
-            if (_2159)
+            bool _2178 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _2194;
+            if (_2178)
             {
                 ulong param_15 = c_ratio[o];
                 uint param_16 = uint(o);
                 ulong param_17 = r;
                 uint param_18 = uint(b_1);
-                _2175 = cat_before(param_15, param_16, param_17, param_18);
+                _2194 = cat_before(param_15, param_16, param_17, param_18);
             }
             else
             {
-                _2175 = _2159;
+                _2194 = _2178;
             }
-            if (_2175)
+            if (_2194)
             {
                 rank++;
             }
@@ -1359,7 +1369,7 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist& v_1729 [[buffer(1)]], const device Offsets& _2320 [[buffer(2)]], const device Mask& _2418 [[buffer(3)]], device Records& _3170 [[buffer(4)]], const device Categorical& _2433 [[buffer(5)]], const device Nodes& _2202 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist& v_1729 [[buffer(1)]], const device Offsets& _2339 [[buffer(2)]], const device Mask& _2437 [[buffer(3)]], device Records& _3189 [[buffer(4)]], const device Categorical& _2452 [[buffer(5)]], const device Nodes& _2221 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
@@ -1370,7 +1380,7 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     threadgroup long2 s_left[WG];
     threadgroup uint c_set[8];
     uint lid = gl_LocalInvocationID.x;
-    uint4 entry = _2202.level_nodes[pc.record + gl_WorkGroupID.x];
+    uint4 entry = _2221.level_nodes[pc.record + gl_WorkGroupID.x];
     int node = int(entry.x);
     uint record = entry.y;
     uint hist_base = entry.z;
@@ -1380,7 +1390,7 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong hi = f64_from_words(param_1);
     if (pc.bounds_first != 0u)
     {
-        uint4 b = _2202.level_nodes[pc.bounds_first + record];
+        uint4 b = _2221.level_nodes[pc.bounds_first + record];
         uint2 param_2 = b.xy;
         lo = f64_from_words(param_2);
         uint2 param_3 = b.zw;
@@ -1390,33 +1400,33 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong mds = f64_from_words(param_4);
     ulong param_5 = mds;
     ulong param_6 = 0ul;
-    bool _2262 = f64_gt(param_5, param_6);
-    bool _2273;
-    if (!_2262)
+    bool _2281 = f64_gt(param_5, param_6);
+    bool _2292;
+    if (!_2281)
     {
         ulong param_7 = 18442240474082181120ul;
         ulong param_8 = lo;
         ulong param_9 = f64_from_bits(param_7);
-        _2273 = f64_gt(param_8, param_9);
+        _2292 = f64_gt(param_8, param_9);
     }
     else
     {
-        _2273 = _2262;
+        _2292 = _2281;
     }
-    bool _2285;
-    if (!_2273)
+    bool _2304;
+    if (!_2292)
     {
         ulong param_10 = 18442240474082181120ul;
         ulong param_11 = f64_from_bits(param_10);
         ulong param_12 = hi;
         ulong param_13 = f64_neg(param_11);
-        _2285 = f64_lt(param_12, param_13);
+        _2304 = f64_lt(param_12, param_13);
     }
     else
     {
-        _2285 = _2273;
+        _2304 = _2292;
     }
-    bool bounded = _2285;
+    bool bounded = _2304;
     uint2 param_14 = pc.scale_grad;
     ulong sg = f64_from_words(param_14);
     uint2 param_15 = pc.scale_hess;
@@ -1428,7 +1438,7 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     uint2 param_18 = pc.min_child_weight;
     ulong min_child_weight = f64_from_words(param_18);
     long2 total = long2(0l);
-    for (uint k = _2320.feature_offset[0]; k < _2320.feature_offset[1]; k++)
+    for (uint k = _2339.feature_offset[0]; k < _2339.feature_offset[1]; k++)
     {
         uint param_19 = k;
         total += load(param_19, v_1729, hist_base);
@@ -1447,44 +1457,44 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong param_31 = lo;
     ulong param_32 = hi;
     ulong param_33;
-    ulong _2371 = bounded_score(param_26, param_27, param_28, param_29, param_30, param_31, param_32, param_33);
+    ulong _2390 = bounded_score(param_26, param_27, param_28, param_29, param_30, param_31, param_32, param_33);
     ulong weight = param_33;
-    ulong parent = _2371;
+    ulong parent = _2390;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
     uint segments = max(1u, (WG / max(pc.num_features, 1u)));
-    uint _2412;
+    uint _2431;
     for (uint item = lid; item < (pc.num_features * segments); item += WG)
     {
         uint f = item / segments;
         uint seg = item % segments;
         if (pc.has_mask != 0u)
         {
-            _2412 = _2418.mask[f];
+            _2431 = _2437.mask[f];
         }
         else
         {
-            _2412 = 1u;
+            _2431 = 1u;
         }
-        uint words = _2412;
-        bool _2426 = (words & 1u) == 0u;
-        bool _2438;
-        if (!_2426)
+        uint words = _2431;
+        bool _2445 = (words & 1u) == 0u;
+        bool _2457;
+        if (!_2445)
         {
-            _2438 = _2433.categorical[f] != 0u;
+            _2457 = _2452.categorical[f] != 0u;
         }
         else
         {
-            _2438 = _2426;
+            _2457 = _2445;
         }
-        if (_2438)
+        if (_2457)
         {
             continue;
         }
         int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
-        uint first = _2320.feature_offset[f];
-        int last_bin = int(_2320.feature_offset[f + 1u] - first) - 1;
+        uint first = _2339.feature_offset[f];
+        int last_bin = int(_2339.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1504,27 +1514,27 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         {
             uint param_36 = first + uint(b_2);
             cum += load(param_36, v_1729, hist_base);
-            bool _2538 = b_2 < last_bin;
-            bool _2551;
-            if (_2538)
+            bool _2557 = b_2 < last_bin;
+            bool _2570;
+            if (_2557)
             {
-                bool _2543 = missing.y != 0l;
-                bool _2550;
-                if (!_2543)
+                bool _2562 = missing.y != 0l;
+                bool _2569;
+                if (!_2562)
                 {
-                    _2550 = missing.x != 0l;
+                    _2569 = missing.x != 0l;
                 }
                 else
                 {
-                    _2550 = _2543;
+                    _2569 = _2562;
                 }
-                _2551 = _2550;
+                _2570 = _2569;
             }
             else
             {
-                _2551 = _2538;
+                _2570 = _2557;
             }
-            int two_way = int(_2551);
+            int two_way = int(_2570);
             long2 param_37 = total;
             ulong param_38 = parent;
             ulong param_39 = lambda;
@@ -1550,46 +1560,46 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             best_left = param_55;
         }
     }
-    uint num_cat = _2433.categorical[pc.num_features];
-    ulong _2735;
-    ulong _2752;
+    uint num_cat = _2452.categorical[pc.num_features];
+    ulong _2754;
+    ulong _2771;
     ulong param_78;
     int key;
     long2 left;
-    long2 _2808;
-    long2 _2851;
+    long2 _2827;
+    long2 _2870;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2433.categorical[(pc.num_features + 1u) + c];
-        bool _2624 = pc.has_mask != 0u;
-        bool _2632;
-        if (_2624)
+        uint f_1 = _2452.categorical[(pc.num_features + 1u) + c];
+        bool _2643 = pc.has_mask != 0u;
+        bool _2651;
+        if (_2643)
         {
-            _2632 = (_2418.mask[f_1] & 1u) == 0u;
+            _2651 = (_2437.mask[f_1] & 1u) == 0u;
         }
         else
         {
-            _2632 = _2624;
+            _2651 = _2643;
         }
-        if (_2632)
+        if (_2651)
         {
             continue;
         }
-        uint first_1 = _2320.feature_offset[f_1];
-        int last_bin_1 = int(_2320.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint first_1 = _2339.feature_offset[f_1];
+        int last_bin_1 = int(_2339.feature_offset[f_1 + 1u] - first_1) - 1;
         uint param_56 = first_1;
         long2 missing_1 = load(param_56, v_1729, hist_base);
-        bool _2656 = missing_1.x != 0l;
-        bool _2663;
-        if (!_2656)
+        bool _2675 = missing_1.x != 0l;
+        bool _2682;
+        if (!_2675)
         {
-            _2663 = missing_1.y != 0l;
+            _2682 = missing_1.y != 0l;
         }
         else
         {
-            _2663 = _2656;
+            _2682 = _2675;
         }
-        int two_way_1 = int(_2663);
+        int two_way_1 = int(_2682);
         bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
         uint n = 0u;
         uint items = uint(last_bin_1) + 1u;
@@ -1599,8 +1609,8 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             int param_58 = last_bin_1;
             ulong param_59 = sg;
             ulong param_60 = sh;
-            uint _2689 = order_categories(param_57, param_58, param_59, param_60, v_1729, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            n = _2689;
+            uint _2708 = order_categories(param_57, param_58, param_59, param_60, v_1729, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            n = _2708;
             if (lid == 0u)
             {
                 long2 sum = long2(0l);
@@ -1617,19 +1627,19 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         }
         if (onehot)
         {
-            _2735 = lambda;
+            _2754 = lambda;
         }
         else
         {
             uint2 param_62 = pc.cat_l2;
             ulong param_63 = lambda;
             ulong param_64 = f64_from_words(param_62);
-            _2735 = f64_add(param_63, param_64);
+            _2754 = f64_add(param_63, param_64);
         }
-        ulong cat_lambda = _2735;
+        ulong cat_lambda = _2754;
         if (onehot)
         {
-            _2752 = parent;
+            _2771 = parent;
         }
         else
         {
@@ -1646,11 +1656,11 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             ulong param_75 = mds;
             ulong param_76 = lo;
             ulong param_77 = hi;
-            ulong _2786 = bounded_score(param_71, param_72, param_73, param_74, param_75, param_76, param_77, param_78);
+            ulong _2805 = bounded_score(param_71, param_72, param_73, param_74, param_75, param_76, param_77, param_78);
             weight = param_78;
-            _2752 = _2786;
+            _2771 = _2805;
         }
-        ulong cat_parent = _2752;
+        ulong cat_parent = _2771;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -1658,25 +1668,25 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _2808 = long2(0l);
+                    _2827 = long2(0l);
                 }
                 else
                 {
                     uint param_79 = first_1 + item_1;
-                    _2808 = load(param_79, v_1729, hist_base);
+                    _2827 = load(param_79, v_1729, hist_base);
                 }
-                left = _2808;
-                bool _2819 = item_1 != 0u;
-                bool _2825;
-                if (_2819)
+                left = _2827;
+                bool _2838 = item_1 != 0u;
+                bool _2844;
+                if (_2838)
                 {
-                    _2825 = left.y <= 0l;
+                    _2844 = left.y <= 0l;
                 }
                 else
                 {
-                    _2825 = _2819;
+                    _2844 = _2838;
                 }
-                if (_2825)
+                if (_2844)
                 {
                     continue;
                 }
@@ -1689,13 +1699,13 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 key = (int(dir) * 256) + int(k_2);
                 if (dir == 0u)
                 {
-                    _2851 = c_prefix[k_2];
+                    _2870 = c_prefix[k_2];
                 }
                 else
                 {
-                    _2851 = c_prefix[n] - c_prefix[n - k_2];
+                    _2870 = c_prefix[n] - c_prefix[n - k_2];
                 }
-                left = _2851;
+                left = _2870;
             }
             long2 param_80 = total;
             ulong param_81 = cat_parent;
@@ -1727,7 +1737,7 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _2934; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _2953; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
@@ -1750,17 +1760,17 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _3010 = win.x >= 0;
-    bool _3019;
-    if (_3010)
+    bool _3029 = win.x >= 0;
+    bool _3038;
+    if (_3029)
     {
-        _3019 = _2433.categorical[uint(win.x)] != 0u;
+        _3038 = _2452.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _3019 = _3010;
+        _3038 = _3029;
     }
-    bool win_cat = _3019;
+    bool win_cat = _3038;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
@@ -1768,21 +1778,21 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (win_cat)
     {
-        uint first_2 = _2320.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_2320.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        uint first_2 = _2339.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_2339.feature_offset[uint(win.x) + 1u] - first_2) - 1;
         if (last_bin_2 <= pc.max_cat_to_onehot)
         {
-            bool _3054 = lid == 0u;
-            bool _3060;
-            if (_3054)
+            bool _3073 = lid == 0u;
+            bool _3079;
+            if (_3073)
             {
-                _3060 = win.y > 0;
+                _3079 = win.y > 0;
             }
             else
             {
-                _3060 = _3054;
+                _3079 = _3073;
             }
-            if (_3060)
+            if (_3079)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
@@ -1793,23 +1803,23 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             int param_108 = last_bin_2;
             ulong param_109 = sg;
             ulong param_110 = sh;
-            uint _3083 = order_categories(param_107, param_108, param_109, param_110, v_1729, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            uint n_1 = _3083;
+            uint _3102 = order_categories(param_107, param_108, param_109, param_110, v_1729, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3102;
             uint dir_1 = uint(win.y / 256);
             uint k_3 = uint(win.y % 256);
-            uint _3111;
+            uint _3130;
             for (uint i = lid; (i < k_3) && (i < n_1); i += WG)
             {
                 if (dir_1 != 0u)
                 {
-                    _3111 = (n_1 - 1u) - i;
+                    _3130 = (n_1 - 1u) - i;
                 }
                 else
                 {
-                    _3111 = i;
+                    _3130 = i;
                 }
-                uint b_3 = c_bin[_3111];
-                uint _3129 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
+                uint b_3 = c_bin[_3130];
+                uint _3148 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -1817,78 +1827,78 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _3143;
+        long2 _3162;
         if (key_1.x >= 0)
         {
-            _3143 = s_left[0];
+            _3162 = s_left[0];
         }
         else
         {
-            _3143 = total;
+            _3162 = total;
         }
-        long2 L = _3143;
-        long2 _3155;
+        long2 L = _3162;
+        long2 _3174;
         if (key_1.x >= 0)
         {
-            _3155 = total - L;
+            _3174 = total - L;
         }
         else
         {
-            _3155 = long2(0l);
+            _3174 = long2(0l);
         }
-        long2 R = _3155;
+        long2 R = _3174;
         uint o_1 = record * 27u;
-        _3170.records[o_1 + 0u] = uint(node);
-        _3170.records[o_1 + 1u] = uint(key_1.x);
-        uint _3187;
+        _3189.records[o_1 + 0u] = uint(node);
+        _3189.records[o_1 + 1u] = uint(key_1.x);
+        uint _3206;
         if (key_1.x >= 0)
         {
-            _3187 = uint(key_1.y);
+            _3206 = uint(key_1.y);
         }
         else
         {
-            _3187 = 0u;
+            _3206 = 0u;
         }
-        _3170.records[o_1 + 2u] = _3187;
-        uint _3202;
+        _3189.records[o_1 + 2u] = _3206;
+        uint _3221;
         if (key_1.x >= 0)
         {
-            _3202 = uint(key_1.z);
+            _3221 = uint(key_1.z);
         }
         else
         {
-            _3202 = 0u;
+            _3221 = 0u;
         }
-        _3170.records[o_1 + 3u] = _3202;
-        ulong _3215;
+        _3189.records[o_1 + 3u] = _3221;
+        ulong _3234;
         if (key_1.x >= 0)
         {
-            _3215 = s_gain[0];
+            _3234 = s_gain[0];
         }
         else
         {
-            _3215 = 0ul;
+            _3234 = 0ul;
         }
-        ulong param_111 = _3215;
+        ulong param_111 = _3234;
         uint2 gw = f64_words(param_111);
-        _3170.records[o_1 + 4u] = gw.x;
-        _3170.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _3242 = spvUnsafeArray<long2, 3>({ L, R, total });
+        _3189.records[o_1 + 4u] = gw.x;
+        _3189.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _3261 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _3242;
+        sums = _3261;
         for (uint k_4 = 0u; k_4 < 3u; k_4++)
         {
             uint2 g = as_type<uint2>(ulong(sums[k_4].x));
             uint2 h = as_type<uint2>(ulong(sums[k_4].y));
-            _3170.records[(o_1 + 6u) + (4u * k_4)] = g.x;
-            _3170.records[(o_1 + 7u) + (4u * k_4)] = g.y;
-            _3170.records[(o_1 + 8u) + (4u * k_4)] = h.x;
-            _3170.records[(o_1 + 9u) + (4u * k_4)] = h.y;
+            _3189.records[(o_1 + 6u) + (4u * k_4)] = g.x;
+            _3189.records[(o_1 + 7u) + (4u * k_4)] = g.y;
+            _3189.records[(o_1 + 8u) + (4u * k_4)] = h.x;
+            _3189.records[(o_1 + 9u) + (4u * k_4)] = h.y;
         }
-        _3170.records[o_1 + 18u] = uint(win_cat);
+        _3189.records[o_1 + 18u] = uint(win_cat);
         for (uint w = 0u; w < 8u; w++)
         {
-            _3170.records[(o_1 + 19u) + w] = c_set[w];
+            _3189.records[(o_1 + 19u) + w] = c_set[w];
         }
     }
 }
