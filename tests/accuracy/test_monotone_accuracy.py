@@ -6,7 +6,8 @@ predictions must keep the constraints, and constraining must change the
 model. LightGBM (method basic, its default) is reported beside them in
 docs/monotone.md.
 
-    python3 tests/accuracy/test_monotone_accuracy.py   # the table of docs/monotone.md
+    python3 tests/accuracy/test_monotone_accuracy.py [monotone_penalty]
+        # the tables of docs/monotone.md
 """
 import sys
 
@@ -52,7 +53,7 @@ def signs(columns, constraints):
     return [constraints.get(c, 0) for c in columns]
 
 
-def fit_predict(library, case, train, test, constraints, monotone=True):
+def fit_predict(library, case, train, test, constraints, monotone=True, penalty=0.0):
     x, y = suite.features(case, train), train[case.label].to_numpy(np.float64)
     xt = suite.features(case, test)
     mono = signs(list(x.columns), constraints) if monotone else None
@@ -60,7 +61,8 @@ def fit_predict(library, case, train, test, constraints, monotone=True):
         params = dict(objective=case.objective, eta=PARAMS["eta"], max_depth=PARAMS["max_depth"],
                       max_bin=PARAMS["max_bin"], min_child_weight=PARAMS["min_child_weight"],
                       reg_lambda=PARAMS["reg_lambda"], nthread=suite.THREADS,
-                      monotone_constraints=constraints if monotone else None)
+                      monotone_constraints=constraints if monotone else None,
+                      monotone_penalty=penalty if monotone and penalty else None)
         booster = gpulayer.train(params, gpulayer.Dataset(x, y), PARAMS["num_round"])
         return booster, booster.predict(gpulayer.Dataset(xt))
     if library == "xgboost":
@@ -80,6 +82,7 @@ def fit_predict(library, case, train, test, constraints, monotone=True):
                   num_threads=suite.THREADS, seed=0, deterministic=True, verbose=-1)
     if monotone:
         params["monotone_constraints"] = mono
+        params["monotone_penalty"] = penalty
     booster = lgb.train(params, lgb.Dataset(x, y), PARAMS["num_round"])
     return booster, booster.predict(xt)
 
@@ -98,15 +101,17 @@ def sweep_is_monotone(booster, case, test, constraints):
     return True
 
 
-def measure(name, drop, constraints, libraries=("xgboost", "lightgbm", "gpulayer")):
-    """Mean test RMSE over the splits, constrained, per library; and the
-    unconstrained GPUlayer's."""
+def measure(name, drop, constraints, libraries=("xgboost", "lightgbm", "gpulayer"),
+            penalty=0.0):
+    """Mean test RMSE over the splits, constrained (with monotone_penalty
+    for GPUlayer and LightGBM), per library; and the unconstrained
+    GPUlayer's."""
     scores = {lib: [] for lib in libraries}
     scores["gpulayer unconstrained"] = []
     for case, train, test in frames(name, drop):
         y = test[case.label].to_numpy(np.float64)
         for lib in libraries:
-            booster, pred = fit_predict(lib, case, train, test, constraints)
+            booster, pred = fit_predict(lib, case, train, test, constraints, penalty=penalty)
             scores[lib].append(rmse(y, pred))
             if lib == "gpulayer":
                 assert sweep_is_monotone(booster, case, test, constraints), name
@@ -129,11 +134,14 @@ def test_constrained_accuracy_matches_xgboost(name, drop, constraints):
 
 
 if __name__ == "__main__":
+    # python3 test_monotone_accuracy.py [monotone_penalty]
+    penalty = float(sys.argv[1]) if len(sys.argv) > 1 else 0.0
+    print(f"monotone_penalty {penalty} (GPUlayer and LightGBM)")
     print("| dataset | constraints | XGBoost | LightGBM | GPUlayer | ratio to XGBoost | "
           "GPUlayer unconstrained |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for name, drop, constraints in CASES:
-        m = measure(name, drop, constraints)
+        m = measure(name, drop, constraints, penalty=penalty)
         text = ", ".join(f"{c} {'+' if s > 0 else '-'}" for c, s in constraints.items())
         print(f"| {name} | {text} | {m['xgboost']:.4f} | {m['lightgbm']:.4f} | "
               f"{m['gpulayer']:.4f} | {m['gpulayer'] / m['xgboost']:.4f} | "
