@@ -133,6 +133,7 @@ class _GPULayerModel(BaseEstimator):
         interaction_constraints=None,
         monotone_constraints=None,
         monotone_penalty=None,
+        scale_pos_weight=None,
         max_bin=None,
         grow_policy=None,
         max_leaves=None,
@@ -179,6 +180,7 @@ class _GPULayerModel(BaseEstimator):
         self.interaction_constraints = interaction_constraints
         self.monotone_constraints = monotone_constraints
         self.monotone_penalty = monotone_penalty
+        self.scale_pos_weight = scale_pos_weight
         self.max_bin = max_bin
         self.grow_policy = grow_policy
         self.max_leaves = max_leaves

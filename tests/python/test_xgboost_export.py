@@ -266,6 +266,7 @@ OBJECTIVE_CASES = [
     ("reg:pseudohubererror", ["huber_slope=2.5"]),
     ("reg:logistic", []),
     ("binary:logistic", []),
+    ("binary:logistic", ["scale_pos_weight=3.5"]),
     ("binary:logitraw", []),
     ("binary:hinge", []),
     ("multi:softprob", ["num_class=3"]),

@@ -399,10 +399,13 @@ static cJSON *objective_param(const gpl_model *m, const char **name)
     case GPL_OBJ_HINGE:
         *name = NULL;
         break;
-    default: /* squared error, gamma and the logistic objectives */
+    default: { /* squared error, gamma and the logistic objectives */
+        char text[64];
+        gpl_model_record_param(m, "scale_pos_weight", text, sizeof text);
         *name = "reg_loss_param";
-        ok = ok && attach(p, "scale_pos_weight", cJSON_CreateString("1"));
+        ok = ok && attach(p, "scale_pos_weight", xgb_param(text[0] ? atof(text) : 1.0));
         break;
+    }
     }
     if (!ok) cJSON_Delete(p);
     return ok ? p : NULL;

@@ -143,6 +143,13 @@ int gpl_objective_refits_leaves(gpl_objective_kind kind, const gpl_objective_par
 
 int gpl_objective_is_log_link(gpl_objective_kind kind) { return entry_of(kind)->link == LINK_LOG; }
 
+int gpl_objective_scales_positives(gpl_objective_kind kind)
+{
+    return kind == GPL_OBJ_SQUARED_ERROR || kind == GPL_OBJ_SQUARED_LOG_ERROR ||
+           kind == GPL_OBJ_LOGISTIC || kind == GPL_OBJ_REG_LOGISTIC ||
+           kind == GPL_OBJ_LOGITRAW;
+}
+
 float gpl_objective_transform_one(gpl_objective_kind kind, float margin)
 {
     switch (entry_of(kind)->link) {

@@ -61,6 +61,10 @@ int32_t gpl_objective_rank_topk(const gpl_objective_params *p);
 
 /* Non-zero when the prediction is exp(margin) (Poisson, gamma, Tweedie). */
 int gpl_objective_is_log_link(gpl_objective_kind kind);
+/* Whether scale_pos_weight applies: XGBoost's regression losses (squared
+ * error, squared log error and the logistic objectives), whose rows of
+ * label 1 weigh scale_pos_weight times their weight. */
+int gpl_objective_scales_positives(gpl_objective_kind kind);
 
 /* Margin -> prediction of one value (not softmax). */
 float gpl_objective_transform_one(gpl_objective_kind kind, float margin);

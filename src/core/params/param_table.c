@@ -336,6 +336,10 @@ static const gpl_param_spec table[] = {
      "stop when the last metric of the last evaluation set has not improved for this "
      "many rounds; 0: off", MEMBER(early_stopping_rounds), NULL, NULL},
 
+    {"scale_pos_weight", "", "objective", NUMBER, "1", "(0, inf)",
+     "reg:squarederror, reg:squaredlogerror, reg:logistic, binary:logistic, binary:logitraw",
+     "rows of label 1 weigh this many times their weight in training (the gradients and "
+     "the base score), not in the metrics", MEMBER(scale_pos_weight), NULL, NULL},
     {"tweedie_variance_power", "", "objective", NUMBER, "1.5", "[1, 2)", "reg:tweedie",
      "the variance power: near 1 Poisson-like, near 2 gamma-like",
      MEMBER(obj_params.tweedie_variance_power), NULL, NULL},

@@ -46,6 +46,7 @@ void gpl_params_default(gpl_params *p)
     p->cat_smooth = 1.0;
     p->cat_l2 = 0.0;
     p->min_data_per_group = 1.0;
+    p->scale_pos_weight = 1.0;
 }
 
 gpulayer_status gpl_params_set(gpl_params *p, const char *key,
@@ -141,6 +142,7 @@ char *gpl_params_to_json(const gpl_params *p, int categorical)
     if (p->interaction_constraints[0]) list[num_keys++] = "interaction_constraints";
     if (p->monotone_constraints[0]) list[num_keys++] = "monotone_constraints";
     if (p->monotone_penalty > 0.0) list[num_keys++] = "monotone_penalty";
+    if (p->scale_pos_weight != 1.0) list[num_keys++] = "scale_pos_weight";
     if (categorical)
         for (size_t i = 0; i < sizeof categorical_keys / sizeof categorical_keys[0]; i++)
             list[num_keys++] = categorical_keys[i];

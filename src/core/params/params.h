@@ -40,6 +40,9 @@ typedef struct gpl_params {
     /* LightGBM's: gains of splits on monotone features are weighed down
      * near the root (gpl_monotone_penalty_factor); 0 = none. */
     double monotone_penalty;
+    /* XGBoost's: rows of label 1 weigh this many times their weight in the
+     * gradients (gpl_objective_scales_positives); 1 = none. */
+    double scale_pos_weight;
     int32_t max_bin;          /* 2..256, one bin kept for missing      */
     int32_t num_round;
     uint64_t seed;

@@ -53,6 +53,7 @@ typedef struct train_run {
     const float *feature_weights; /* the training data's, or NULL */
     gpl_interactions interactions;
     int8_t *monotone; /* monotone_constraints, or NULL when none is set */
+    float *scaled_weights; /* the weights the backend holds, with scale_pos_weight */
     gpl_eval_tracker tracker;
     const gpl_train_hooks *hooks; /* NULL in a single process */
     /* Evaluation sets as laid out for training: the caller's, or a copy
@@ -70,6 +71,7 @@ typedef struct train_run {
 static void train_run_free(train_run *t)
 {
     gpl_backend_destroy(t->be);
+    free(t->scaled_weights); /* after the backend, which may read them */
     gpl_interactions_free(&t->interactions);
     free(t->monotone);
     free(t->bins);
@@ -305,8 +307,8 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     else gpl_backend_open_cancel(&opening);
     double t3 = omp_get_wtime();
     if (st == GPULAYER_OK)
-        st = gpl_train_backend_load(t->be, t->model, train, t->bins, t->feature_offset,
-                                    t->nthread);
+        st = gpl_train_backend_load(t->be, t->p, t->model, train, t->bins, t->feature_offset,
+                                    t->nthread, &t->scaled_weights);
     /* Where the time before the first round goes, for users timing a job. */
     if (st == GPULAYER_OK && t->p->verbosity >= 2)
         fprintf(stderr, "[gpulayer] setup: bin cuts %.3f s, binning %.3f s, waiting for the "

@@ -126,14 +126,25 @@ gpulayer_status gpl_train_validate(const gpl_params *p,
 
 /* -sum(g) / sum(h) of the objective's gradients at margin 0: XGBoost's
  * intercept for the objectives without a closed form (one Newton step). */
-static double newton_step_from_zero(gpl_objective_kind kind, const gpl_objective_params *op,
-                                    const gpulayer_dataset *ds)
+/* Row r's weight in training: its own, times scale_pos_weight where the
+ * objective scales the rows of label 1. */
+static float training_weight(const gpl_params *p, gpl_objective_kind kind,
+                             const gpulayer_dataset *ds, int64_t r)
+{
+    const float w = ds->weight ? ds->weight[r] : 1.0f;
+    if (ds->label[r] == 1.0f && gpl_objective_scales_positives(kind))
+        return w * (float)p->scale_pos_weight;
+    return w;
+}
+
+static double newton_step_from_zero(const gpl_params *p, gpl_objective_kind kind,
+                                    const gpl_objective_params *op, const gpulayer_dataset *ds)
 {
     double sg = 0.0, sh = 0.0;
     for (int64_t r = 0; r < ds->num_rows; r++) {
         double g, h;
         gpl_objective_single(gpl_objective_gradient_kind(kind), 0.0f, ds->label[r],
-                             ds->weight ? ds->weight[r] : 1.0f,
+                             training_weight(p, kind, ds, r),
                              gpl_objective_param(kind, op, 0), &g, &h);
         sg += g;
         sh += h;
@@ -188,12 +199,12 @@ static gpulayer_status estimate_base_score(const gpl_params *p, gpl_model *m,
             return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of host memory for base_score");
     } else if (kind == GPL_OBJ_SQUARED_LOG_ERROR || kind == GPL_OBJ_PSEUDO_HUBER ||
                kind == GPL_OBJ_HINGE) {
-        score = newton_step_from_zero(kind, &m->obj_params, ds);
+        score = newton_step_from_zero(p, kind, &m->obj_params, ds);
         if (kind == GPL_OBJ_HINGE) score = score > 0.0 ? 1.0 : 0.0;
     } else {
         double sw = 0.0, swy = 0.0;
         for (int64_t r = 0; r < ds->num_rows; r++) {
-            double w = ds->weight ? ds->weight[r] : 1.0;
+            const double w = training_weight(p, kind, ds, r);
             sw += w;
             swy += w * ds->label[r];
         }
@@ -373,13 +384,36 @@ static gpulayer_status load_groups(gpl_backend *be, const gpl_model *m,
     return st;
 }
 
-gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_model *m,
-                                       const gpulayer_dataset *train, const uint8_t *bins,
-                                       const uint32_t *feature_offset, int nthread)
+/* The rows' training weights (training_weight) when scale_pos_weight
+ * changes any, else NULL with *out the data's own. */
+static gpulayer_status scaled_weights(const gpl_params *p, const gpl_model *m,
+                                      const gpulayer_dataset *train, float **owned,
+                                      const float **out)
+{
+    *owned = NULL;
+    *out = train->weight;
+    if (p->scale_pos_weight == 1.0 || !gpl_objective_scales_positives(m->objective))
+        return GPULAYER_OK;
+    float *w = gpl_malloc(sizeof(float) * (size_t)(train->num_rows ? train->num_rows : 1),
+                          "row weights with scale_pos_weight");
+    if (!w) return GPULAYER_ERR_OUT_OF_MEMORY;
+    for (int64_t r = 0; r < train->num_rows; r++)
+        w[r] = training_weight(p, m->objective, train, r);
+    *owned = w;
+    *out = w;
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_params *p,
+                                       const gpl_model *m, const gpulayer_dataset *train,
+                                       const uint8_t *bins, const uint32_t *feature_offset,
+                                       int nthread, float **weights_kept)
 {
     gpl_binned_matrix bm = {train->num_rows, train->num_cols, bins, feature_offset,
                             m->cat_split};
-    GPL_CHECK(be->ops->upload(be, &bm, train->label, train->weight));
+    const float *weight;
+    GPL_CHECK(scaled_weights(p, m, train, weights_kept, &weight));
+    GPL_CHECK(be->ops->upload(be, &bm, train->label, weight));
     if (gpl_objective_is_ranking(m->objective)) GPL_CHECK(load_groups(be, m, train));
     size_t n = (size_t)train->num_rows * (size_t)m->num_outputs;
     float *margins = gpl_malloc(sizeof(float) * n, "initial margins");

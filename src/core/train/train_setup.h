@@ -30,11 +30,15 @@ gpulayer_status gpl_train_model_continue(const gpl_params *p,
 gpl_objective_kind gpl_train_objective(const gpl_model *m);
 /* Outputs a tree per round: num_class for softmax, else 1. */
 int32_t gpl_train_num_outputs(const gpl_params *p);
-/* Uploads the binned rows, labels, weights and the margins: the base
- * margin plus the model's trees so far (continued training), added tree
- * by tree as training added them. */
-gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_model *m,
-                                       const gpulayer_dataset *train, const uint8_t *bins,
-                                       const uint32_t *feature_offset, int nthread);
+/* Uploads the binned rows, labels, weights (scale_pos_weight folded in)
+ * and the margins: the base margin plus the model's trees so far
+ * (continued training), added tree by tree as training added them.
+ * *weights_kept: the weights uploaded where they are not the data's own
+ * (else NULL); the backend may read them until it is destroyed, and the
+ * caller frees them after that. */
+gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_params *p,
+                                       const gpl_model *m, const gpulayer_dataset *train,
+                                       const uint8_t *bins, const uint32_t *feature_offset,
+                                       int nthread, float **weights_kept);
 
 #endif
