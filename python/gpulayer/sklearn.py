@@ -134,6 +134,10 @@ class _GPULayerModel(BaseEstimator):
         monotone_constraints=None,
         monotone_penalty=None,
         scale_pos_weight=None,
+        booster=None,
+        tree_method=None,
+        validate_parameters=None,
+        disable_default_eval_metric=None,
         max_bin=None,
         grow_policy=None,
         max_leaves=None,
@@ -181,6 +185,10 @@ class _GPULayerModel(BaseEstimator):
         self.monotone_constraints = monotone_constraints
         self.monotone_penalty = monotone_penalty
         self.scale_pos_weight = scale_pos_weight
+        self.booster = booster
+        self.tree_method = tree_method
+        self.validate_parameters = validate_parameters
+        self.disable_default_eval_metric = disable_default_eval_metric
         self.max_bin = max_bin
         self.grow_policy = grow_policy
         self.max_leaves = max_leaves

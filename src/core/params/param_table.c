@@ -170,6 +170,54 @@ static void get_max_delta_step(const gpl_params *p, char *buf, size_t size)
     snprintf(buf, size, "%.17g", poisson ? p->obj_params.max_delta_step : p->max_delta_step);
 }
 
+/* hist (and auto, which XGBoost resolves to hist): histograms are what
+ * GPUlayer builds; the others are refused with what to write instead. */
+static gpulayer_status set_tree_method(gpl_params *p, const char *key, const char *value)
+{
+    (void)key;
+    if (!strcmp(value, "hist") || !strcmp(value, "auto")) {
+        snprintf(p->tree_method, sizeof p->tree_method, "%s", value);
+        return GPULAYER_OK;
+    }
+    if (!strcmp(value, "gpu_hist"))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter tree_method: gpu_hist is XGBoost 1's spelling; write "
+                         "tree_method=hist with device=cuda (as XGBoost 2 and later do)");
+    if (!strcmp(value, "approx") || !strcmp(value, "exact"))
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "parameter tree_method: %s is not implemented; GPUlayer finds splits "
+                         "on histograms of binned features (hist), whose max_bin sets the "
+                         "resolution",
+                         value);
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                     "parameter tree_method: '%s' is not hist or auto", value);
+}
+
+static void get_tree_method(const gpl_params *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", p->tree_method);
+}
+
+static gpulayer_status set_booster(gpl_params *p, const char *key, const char *value)
+{
+    (void)p;
+    (void)key;
+    if (!strcmp(value, "gbtree")) return GPULAYER_OK;
+    if (!strcmp(value, "gblinear") || !strcmp(value, "dart"))
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "parameter booster: %s is not implemented; GPUlayer trains gradient-"
+                         "boosted trees (gbtree)",
+                         value);
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                     "parameter booster: '%s' is not gbtree", value);
+}
+
+static void get_booster(const gpl_params *p, char *buf, size_t size)
+{
+    (void)p;
+    snprintf(buf, size, "gbtree");
+}
+
 static gpulayer_status set_quantile_alpha(gpl_params *p, const char *key, const char *value)
 {
     (void)key;
@@ -277,6 +325,15 @@ static const gpl_param_spec table[] = {
     {"device", "", "general", CUSTOM("text"), "auto", "auto, cpu, cuda, cuda:N, mps, vulkan",
      ALL, "where to train; auto: the best device the placement rules allow", 0, set_device,
      get_device},
+    {"booster", "", "general", CUSTOM("text"), "gbtree", "gbtree (gblinear and dart refused)",
+     ALL, "the model kind: gradient-boosted trees", 0, set_booster, get_booster},
+    {"tree_method", "", "general", CUSTOM("text"), "hist",
+     "hist or auto (approx, exact refused; gpu_hist: hist with device=cuda)", ALL,
+     "how splits are found: on histograms of binned features", 0, set_tree_method,
+     get_tree_method},
+    {"validate_parameters", "", "general", BOOLEAN, "1", "true or false (1 or 0)", ALL,
+     "kept for XGBoost's scripts: unknown parameters are refused either way",
+     MEMBER(validate_parameters), NULL, NULL},
     {"verbosity", "", "general", INTEGER, "1", "0..3", ALL,
      "0 silent, 1 warnings, 2 information, 3 debugging", MEMBER(verbosity), NULL, NULL},
 
@@ -332,6 +389,9 @@ static const gpl_param_spec table[] = {
      "a metric of docs/metrics.md; may be given several times", ALL,
      "metric of the evaluation sets; the last one drives early stopping", 0, set_metric,
      get_metric},
+    {"disable_default_eval_metric", "", "evaluation", BOOLEAN, "0", "true or false (1 or 0)",
+     ALL, "evaluation sets get only the eval_metric given, not the objective's default",
+     MEMBER(disable_default_eval_metric), NULL, NULL},
     {"early_stopping_rounds", "", "evaluation", INTEGER, "0", "0..1073741824", ALL,
      "stop when the last metric of the last evaluation set has not improved for this "
      "many rounds; 0: off", MEMBER(early_stopping_rounds), NULL, NULL},

@@ -47,6 +47,9 @@ void gpl_params_default(gpl_params *p)
     p->cat_l2 = 0.0;
     p->min_data_per_group = 1.0;
     p->scale_pos_weight = 1.0;
+    snprintf(p->tree_method, sizeof p->tree_method, "hist");
+    p->validate_parameters = 1;
+    p->disable_default_eval_metric = 0;
 }
 
 gpulayer_status gpl_params_set(gpl_params *p, const char *key,

@@ -43,6 +43,15 @@ typedef struct gpl_params {
     /* XGBoost's: rows of label 1 weigh this many times their weight in the
      * gradients (gpl_objective_scales_positives); 1 = none. */
     double scale_pos_weight;
+    /* XGBoost's names for what GPUlayer always does: tree_method "hist" or
+     * "auto" (approx, exact and gpu_hist are refused with the reason),
+     * booster gbtree; validate_parameters is kept but unknown parameters
+     * are always refused. */
+    char tree_method[8];
+    int32_t validate_parameters;
+    /* Non-zero: evaluation sets get only the eval_metric given, not the
+     * objective's default metric. */
+    int32_t disable_default_eval_metric;
     int32_t max_bin;          /* 2..256, one bin kept for missing      */
     int32_t num_round;
     uint64_t seed;

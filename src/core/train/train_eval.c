@@ -80,8 +80,13 @@ gpulayer_status gpl_eval_tracker_init(gpl_eval_tracker *t, const gpl_params *p,
 {
     memset(t, 0, sizeof *t);
     t->best_round = -1;
-    if (p->num_metrics == 0) GPL_CHECK(add_metric(t, default_metric(m), m));
+    if (p->num_metrics == 0 && !p->disable_default_eval_metric)
+        GPL_CHECK(add_metric(t, default_metric(m), m));
     for (int i = 0; i < p->num_metrics; i++) GPL_CHECK(add_metric(t, p->metrics[i], m));
+    if (t->num_metrics == 0 && p->early_stopping_rounds > 0 && num_evals > 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "early_stopping_rounds needs a metric: disable_default_eval_metric is "
+                         "set and no eval_metric is given");
     t->num_evals = num_evals;
     t->early_stopping_rounds = p->early_stopping_rounds;
     t->results = gpl_calloc((size_t)(num_evals * t->num_metrics + 1),

@@ -1,0 +1,65 @@
+"""XGBoost's parameters that name what GPUlayer always does: accepted
+with their meaning, or refused with the reason and what to write."""
+import numpy as np
+import pytest
+
+import gpulayer
+from gpulayer.errors import GPULayerError
+
+
+@pytest.fixture
+def data():
+    r = np.random.default_rng(0)
+    x = r.normal(size=(300, 3)).astype(np.float32)
+    return gpulayer.Dataset(x, (x[:, 0] > 0).astype(np.float32))
+
+
+def test_hist_gbtree_and_validation_train_the_same_model(data):
+    base = {"objective": "binary:logistic", "max_depth": 3}
+    plain = gpulayer.train(base, data, 4).predict(data)
+    for extra in ({"tree_method": "hist"}, {"tree_method": "auto"}, {"booster": "gbtree"},
+                  {"validate_parameters": True}, {"validate_parameters": False}):
+        np.testing.assert_array_equal(gpulayer.train({**base, **extra}, data, 4).predict(data),
+                                      plain)
+
+
+@pytest.mark.parametrize("params,message", [
+    ({"tree_method": "exact"}, "exact is not implemented"),
+    ({"tree_method": "approx"}, "approx is not implemented"),
+    ({"tree_method": "gpu_hist"}, "write tree_method=hist with device=cuda"),
+    ({"tree_method": "fast"}, "'fast' is not hist or auto"),
+    ({"booster": "dart"}, "dart is not implemented"),
+    ({"booster": "gblinear"}, "gblinear is not implemented"),
+])
+def test_what_gpulayer_does_not_do_is_refused_with_the_reason(data, params, message):
+    with pytest.raises(GPULayerError, match=message):
+        gpulayer.train(params, data, 2)
+
+
+def test_unknown_parameters_are_refused_even_without_validation(data):
+    with pytest.raises(GPULayerError, match="unknown parameter 'max_dept'"):
+        gpulayer.train({"validate_parameters": False, "max_dept": 3}, data, 2)
+
+
+def test_disable_default_eval_metric(data):
+    log = {}
+    gpulayer.train({"objective": "binary:logistic", "disable_default_eval_metric": 1}, data, 3,
+                   evals=[(data, "train")], evals_result=log)
+    assert log == {}
+    log = {}
+    gpulayer.train({"objective": "binary:logistic", "disable_default_eval_metric": 1,
+                    "eval_metric": "auc"}, data, 3, evals=[(data, "train")], evals_result=log)
+    assert list(log["train"]) == ["auc"]
+    with pytest.raises(GPULayerError, match="early_stopping_rounds needs a metric"):
+        gpulayer.train({"objective": "binary:logistic", "disable_default_eval_metric": 1,
+                        "early_stopping_rounds": 2}, data, 3, evals=[(data, "train")])
+
+
+def test_the_estimators_take_them(data):
+    from gpulayer.sklearn import GPULayerClassifier
+    r = np.random.default_rng(1)
+    x = r.normal(size=(200, 3))
+    est = GPULayerClassifier(n_estimators=3, tree_method="hist", booster="gbtree",
+                             validate_parameters=True, scale_pos_weight=2.0)
+    est.fit(x, (x[:, 0] > 0).astype(int))
+    assert est.get_booster().get_param("scale_pos_weight") == "2"
