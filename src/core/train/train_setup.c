@@ -312,9 +312,12 @@ gpulayer_status gpl_train_model_continue(const gpl_params *p,
         outputs != init->num_outputs)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "continued training: the initial model has objective %s with %d "
-                         "output(s); the parameters ask for %s with %d: set the model's",
+                         "output(s), the parameters ask for %s with %d; give the model's "
+                         "(objective=%s%s%.0d)",
                          gpl_objective_name(init), (int)init->num_outputs, p->objective,
-                         (int)outputs);
+                         (int)outputs, gpl_objective_name(init),
+                         init->objective == GPL_OBJ_SOFTMAX ? ", num_class=" : "",
+                         init->objective == GPL_OBJ_SOFTMAX ? (int)init->num_class : 0);
     if (train->num_cols != init->num_features)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "continued training: the initial model has %d features, the "
