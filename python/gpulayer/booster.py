@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _lib
 from .dataset import Dataset, is_dataframe, is_sparse, to_dense
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, OutOfMemoryError
 
 if TYPE_CHECKING:
     from .predictor import Predictor
@@ -403,7 +403,17 @@ class Booster:
             raise ValueError("the booster has no model: train or load one first")
         cols = int(lib.gpulayer_booster_num_features(self.handle)) + 1
         shape = (dataset.num_rows, outputs, cols) + ((cols,) if interactions else ())
-        out = np.empty(shape, dtype=np.float32)
+        try:
+            out = np.empty(shape, dtype=np.float32)
+        except (MemoryError, ValueError) as e:  # ValueError: beyond the address space
+            need = 4.0 * np.prod(np.array(shape, dtype=np.float64))
+            what = (f"{dataset.num_rows} rows x {outputs} output(s) x (features + 1)^2 = "
+                    f"{cols}^2" if interactions else
+                    f"{dataset.num_rows} rows x {outputs} output(s) x (features + 1) = {cols}")
+            raise OutOfMemoryError(
+                f"SHAP {'interaction values' if interactions else 'values'} need {what} "
+                f"floats ({need / 2**30:.1f} GiB), more than this host can allocate; "
+                "explain fewer rows at a time") from e
         ptr = out.ctypes.data_as(POINTER(c_float))
         if interactions:
             _lib.call("gpulayer_booster_predict_interactions", self.handle, dataset.handle,

@@ -174,3 +174,14 @@ def test_bias_starts_from_base_margins():
     np.testing.assert_allclose(contribs.sum(axis=1), margin, rtol=1e-5, atol=1e-5)
     inter = bst.predict(d, pred_interactions=True)
     np.testing.assert_allclose(inter.sum(axis=(1, 2)), margin, rtol=1e-5, atol=1e-5)
+
+
+def test_an_interaction_request_beyond_memory_names_its_size():
+    """(features + 1)^2 floats a row: 200,001^2 x 30 rows is 4.5 TiB."""
+    from gpulayer.errors import OutOfMemoryError
+    r = np.random.default_rng(0)
+    x = r.normal(size=(30, 200_000)).astype(np.float32)
+    booster = gpulayer.train({"max_depth": 1}, gpulayer.Dataset(x, x[:, 0]), 1)
+    with pytest.raises(OutOfMemoryError, match=r"30 rows x 1 output\(s\) x \(features \+ 1\)"
+                                               r"\^2 = 200001\^2 floats"):
+        booster.predict(gpulayer.Dataset(x), pred_interactions=True)
