@@ -588,3 +588,16 @@ def test_a_label_beyond_float_range_is_named_so(tmp_path):
     r = run("train", "--data", data, "--label", "y", "--weight", "w",
             "--model", str(tmp_path / "m.json"))
     assert r.returncode == 1 and "weight 'inf' is not finite" in r.stderr, r.stderr
+
+
+def test_a_driver_manifest_that_points_nowhere_is_named():
+    """Where the Vulkan loader finds no driver, the note names the manifest
+    variables and a file of theirs that does not exist."""
+    env = dict(os.environ, VK_ICD_FILENAMES="/nowhere/icd.json")
+    env.pop("VK_DRIVER_FILES", None)
+    r = subprocess.run([CLI, "devices"], capture_output=True, text=True, env=env)
+    assert r.returncode == 0
+    if "VK_ERROR_INCOMPATIBLE_DRIVER" not in r.stdout + r.stderr:
+        pytest.skip("no Vulkan loader here, or it found a driver anyway")
+    assert "VK_ICD_FILENAMES is '/nowhere/icd.json', and /nowhere/icd.json does not exist" \
+        in r.stdout + r.stderr

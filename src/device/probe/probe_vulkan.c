@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probe_out.h"
 #include "vulkan_api.h"
@@ -53,6 +54,29 @@ static const char *vk_result_name(gpl_VkResult r)
     }
 }
 
+/* probe_describe_env for a variable naming driver manifests (a list
+ * separated by ':'), and the first of them that does not exist: a path
+ * that points nowhere leaves the loader with no driver. */
+static void describe_driver_env(const char *name, char *buf, size_t size)
+{
+    probe_describe_env(name, buf, size);
+    const char *v = getenv(name);
+    for (const char *p = v; p && *p;) {
+        const size_t len = strcspn(p, ":");
+        char path[4096];
+        if (len > 0 && len < sizeof path) {
+            memcpy(path, p, len);
+            path[len] = '\0';
+            if (access(path, F_OK) != 0) {
+                const size_t used = strlen(buf);
+                snprintf(buf + used, size - used, ", and %s does not exist", path);
+                return;
+            }
+        }
+        p += len + (p[len] == ':');
+    }
+}
+
 /* Creates an instance for the newest API the loader offers, up to 1.3:
  * 1.1 brings the *2 queries (subgroups, UUIDs), 1.2 64-bit atomics. */
 static int create_instance(probe_out *o, vk_api *vk)
@@ -76,12 +100,13 @@ static int create_instance(probe_out *o, vk_api *vk)
                                      NULL, 0, NULL};
     gpl_VkResult r = create(&info, NULL, &vk->instance);
     if (r == GPL_VK_ERROR_INCOMPATIBLE_DRIVER) {
-        char icd[256];
-        probe_describe_env("VK_DRIVER_FILES", icd, sizeof icd);
+        char files[512], icd[512];
+        describe_driver_env("VK_DRIVER_FILES", files, sizeof files);
+        describe_driver_env("VK_ICD_FILENAMES", icd, sizeof icd);
         probe_out_note(o, "runtime_unavailable",
                        "the Vulkan loader is installed but found no Vulkan driver (ICD) "
-                       "(vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER; %s)",
-                       icd);
+                       "(vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER; %s; %s)",
+                       files, icd);
         return 0;
     }
     if (r != GPL_VK_SUCCESS) {
