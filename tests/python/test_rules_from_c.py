@@ -314,3 +314,16 @@ def test_importance_labels_are_the_dump_names(picture_model):
 def test_no_tree_text_in_python():
     source = inspect.getsource(plotting)
     assert "leaf_value" not in source and 'f"f{' not in source and ":.9g" not in source
+
+
+def test_a_nan_metric_under_early_stopping_is_named(binary_data, capfd):
+    """A validation set of one class: AUC is NaN every round, and the
+    warning names the set and the metric early stopping watches."""
+    train, _ = binary_data
+    n = 50
+    one_class = gpulayer.Dataset(np.zeros((n, train.num_cols), dtype=np.float32), np.zeros(n))
+    gpulayer.train({**ES_PARAMS, "eval_metric": "auc", "early_stopping_rounds": 3}, train, 10,
+                   evals=[(one_class, "v")])
+    err = capfd.readouterr().err
+    assert "early stopping watches v-auc" in err and "NaN at round 0" in err
+    assert err.count("early stopping watches") == 1

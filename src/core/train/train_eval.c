@@ -89,6 +89,7 @@ gpulayer_status gpl_eval_tracker_init(gpl_eval_tracker *t, const gpl_params *p,
                          "set and no eval_metric is given");
     t->num_evals = num_evals;
     t->early_stopping_rounds = p->early_stopping_rounds;
+    t->verbosity = p->verbosity;
     t->results = gpl_calloc((size_t)(num_evals * t->num_metrics + 1),
                             sizeof(gpulayer_eval_result), "evaluation results");
     if (!t->results) return GPULAYER_ERR_OUT_OF_MEMORY;
@@ -127,9 +128,22 @@ int gpl_eval_tracker_end_round(gpl_eval_tracker *t, int32_t round,
 {
     *results = t->results;
     *num_results = t->num_results;
-    if (t->num_evals == 0) return 0;
+    if (t->num_evals == 0 || t->num_metrics == 0) return 0;
     /* As XGBoost: the last metric of the last evaluation set decides. */
-    double score = t->results[t->num_evals * t->num_metrics - 1].value;
+    const gpulayer_eval_result *watched = &t->results[t->num_evals * t->num_metrics - 1];
+    const double score = watched->value;
+    if (isnan(score) && t->early_stopping_rounds > 0 && !t->warned_nan) {
+        t->warned_nan = 1;
+        if (t->verbosity >= 1)
+            fprintf(stderr,
+                    "[gpulayer] warning: early stopping watches %s-%s (the last metric of "
+                    "the last evaluation set), which is NaN at round %d; as in XGBoost no "
+                    "score improves on a NaN best nor a NaN on any best, and training stops "
+                    "%d rounds after the best round (check that set's labels and weights, "
+                    "or watch another metric)\n",
+                    watched->data_name, watched->metric_name, (int)round,
+                    t->early_stopping_rounds);
+    }
     int higher = gpl_metric_higher_is_better(t->metrics[t->num_metrics - 1].kind);
     return gpulayer_early_stopping_update(t->early_stopping_rounds, higher, round, score,
                                           &t->best_round, &t->best_score);

@@ -17,6 +17,8 @@ typedef struct gpl_eval_tracker {
                                     * point into metrics[]          */
     int num_results;
     int early_stopping_rounds;
+    int verbosity;
+    int warned_nan;                /* the NaN warning was printed   */
     double best_score;
     int32_t best_round;            /* -1 when not tracking          */
 } gpl_eval_tracker;
