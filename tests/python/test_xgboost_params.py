@@ -63,3 +63,31 @@ def test_the_estimators_take_them(data):
                              validate_parameters=True, scale_pos_weight=2.0)
     est.fit(x, (x[:, 0] > 0).astype(int))
     assert est.get_booster().get_param("scale_pos_weight") == "2"
+
+
+def test_lightgbm_names_set_the_same_parameters(data):
+    """LightGBM's names (aliases of the table) train XGBoost-named models."""
+    xgb_named = {"objective": "binary:logistic", "max_leaves": 7, "grow_policy": "lossguide",
+                 "gamma": 0.1, "colsample_bytree": 0.8, "min_child_weight": 2, "eta": 0.2,
+                 "booster": "gbtree", "max_bin": 64, "seed": 3}
+    lgb_named = {"objective": "binary:logistic", "num_leaves": 7, "grow_policy": "lossguide",
+                 "min_gain_to_split": 0.1, "sub_feature": 0.8, "min_sum_hessian_in_leaf": 2,
+                 "shrinkage_rate": 0.2, "boosting": "gbdt", "max_bins": 64, "random_seed": 3}
+    a = gpulayer.train(xgb_named, data, 4).predict(data)
+    b = gpulayer.train(lgb_named, data, 4).predict(data)
+    np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("name,value,reason", [
+    ("min_data_in_leaf", 20, "use min_child_weight"),
+    ("min_child_samples", 20, "use min_child_weight"),
+    ("bagging_fraction", 0.8, "use subsample"),
+    ("extra_trees", True, "not drawn at random"),
+    ("is_unbalance", True, "use scale_pos_weight"),
+    ("metric", "auc", "eval_metric"),
+    ("boosting_type", "goss", "goss is not implemented"),
+])
+def test_parameters_not_implemented_say_so_and_what_is_nearest(data, name, value, reason):
+    from gpulayer.errors import UnsupportedError
+    with pytest.raises(UnsupportedError, match=reason):
+        gpulayer.train({name: value}, data, 2)

@@ -201,15 +201,15 @@ static void get_tree_method(const gpl_params *p, char *buf, size_t size)
 static gpulayer_status set_booster(gpl_params *p, const char *key, const char *value)
 {
     (void)p;
-    (void)key;
-    if (!strcmp(value, "gbtree")) return GPULAYER_OK;
-    if (!strcmp(value, "gblinear") || !strcmp(value, "dart"))
+    if (!strcmp(value, "gbtree") || !strcmp(value, "gbdt")) return GPULAYER_OK;
+    if (!strcmp(value, "gblinear") || !strcmp(value, "dart") || !strcmp(value, "rf") ||
+        !strcmp(value, "goss"))
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "parameter booster: %s is not implemented; GPUlayer trains gradient-"
+                         "parameter %s: %s is not implemented; GPUlayer trains gradient-"
                          "boosted trees (gbtree)",
-                         value);
+                         key, value);
     return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                     "parameter booster: '%s' is not gbtree", value);
+                     "parameter %s: '%s' is not gbtree (or gbdt)", key, value);
 }
 
 static void get_booster(const gpl_params *p, char *buf, size_t size)
@@ -308,9 +308,9 @@ static const gpl_param_spec table[] = {
     {"objective", "", "general", CUSTOM("text"), "reg:squarederror",
      "an objective of docs/objectives.md", ALL,
      "the loss to minimise, and the prediction's link", 0, set_objective, get_objective},
-    {"num_round", "num_boost_round,n_estimators,num_iterations", "general", INTEGER, "10", "0..10000000",
+    {"num_round", "num_boost_round,n_estimators,num_iterations,num_iteration,n_iter,num_tree,num_trees,num_rounds,nrounds,max_iter", "general", INTEGER, "10", "0..10000000",
      ALL, "boosting rounds", MEMBER(num_round), NULL, NULL},
-    {"eta", "learning_rate", "general", NUMBER, "0.3", "(0, 1e+06]", ALL,
+    {"eta", "learning_rate,shrinkage_rate", "general", NUMBER, "0.3", "(0, 1e+06]", ALL,
      "step size: each tree's leaf values are scaled by it", MEMBER(eta), NULL, NULL},
     {"base_score", "", "general", CUSTOM("number or auto"), "auto", "auto or a number",
      ALL, "the margin every row starts from; auto: estimated from the labels", 0,
@@ -319,13 +319,14 @@ static const gpl_param_spec table[] = {
      "the number of classes (labels 0..num_class-1)", MEMBER(num_class), NULL, NULL},
     {"seed", "random_state,random_seed", "general", CUSTOM("integer"), "0", "0..2147483647", ALL,
      "seed of row and column sampling", 0, set_seed, get_seed},
-    {"nthread", "n_jobs,num_threads", "general", INTEGER, "0", "0..4096", ALL,
+    {"nthread", "n_jobs,num_threads,num_thread,nthreads", "general", INTEGER, "0", "0..4096", ALL,
      "CPU threads; 0: every core; more than the processors: as many as there are, with a "
      "warning", MEMBER(nthread), NULL, NULL},
     {"device", "", "general", CUSTOM("text"), "auto", "auto, cpu, cuda, cuda:N, mps, vulkan",
      ALL, "where to train; auto: the best device the placement rules allow", 0, set_device,
      get_device},
-    {"booster", "", "general", CUSTOM("text"), "gbtree", "gbtree (gblinear and dart refused)",
+    {"booster", "boosting,boosting_type", "general", CUSTOM("text"), "gbtree",
+     "gbtree or LightGBM's gbdt (gblinear, dart, rf, goss refused)",
      ALL, "the model kind: gradient-boosted trees", 0, set_booster, get_booster},
     {"tree_method", "", "general", CUSTOM("text"), "hist",
      "hist or auto (approx, exact refused; gpu_hist: hist with device=cuda)", ALL,
@@ -340,21 +341,21 @@ static const gpl_param_spec table[] = {
     {"max_depth", "", "tree", INTEGER, "6", "0..30", ALL,
      "the deepest level of a tree; 0: no limit (lossguide only)", MEMBER(max_depth), NULL,
      NULL},
-    {"max_leaves", "num_leaves", "tree", INTEGER, "0", "0..1048576", ALL,
+    {"max_leaves", "num_leaves,num_leaf,max_leaf_nodes", "tree", INTEGER, "0", "0..1048576", ALL,
      "the most leaves a tree may have; 0: no limit", MEMBER(max_leaves), NULL, NULL},
     {"grow_policy", "", "tree", CUSTOM("text"), "depthwise", "depthwise or lossguide", ALL,
      "depthwise: level by level; lossguide: the leaf of largest gain first", 0,
      set_grow_policy, get_grow_policy},
-    {"min_child_weight", "min_sum_hessian_in_leaf", "tree", NUMBER, "1", "[0, inf)", ALL,
+    {"min_child_weight", "min_sum_hessian_in_leaf,min_sum_hessian_per_leaf,min_sum_hessian,min_hessian", "tree", NUMBER, "1", "[0, inf)", ALL,
      "the hessian sum a child needs for its split to count", MEMBER(min_child_weight), NULL,
      NULL},
     {"lambda", "reg_lambda,lambda_l2", "tree", NUMBER, "1", "[0, inf)", ALL,
      "L2 regularisation of leaf values", MEMBER(lambda), NULL, NULL},
     {"alpha", "reg_alpha,lambda_l1", "tree", NUMBER, "0", "[0, inf)", ALL,
      "L1 regularisation of leaf values", MEMBER(alpha), NULL, NULL},
-    {"gamma", "min_split_loss,min_split_gain", "tree", NUMBER, "0", "[0, inf)", ALL,
+    {"gamma", "min_split_loss,min_split_gain,min_gain_to_split", "tree", NUMBER, "0", "[0, inf)", ALL,
      "the loss reduction a split needs", MEMBER(gamma), NULL, NULL},
-    {"max_bin", "", "tree", INTEGER, "256", "2..256", ALL,
+    {"max_bin", "max_bins", "tree", INTEGER, "256", "2..256", ALL,
      "histogram bins a feature, one of them kept for missing values", MEMBER(max_bin), NULL,
      NULL},
     {"interaction_constraints", "", "tree", CUSTOM("list"), "", "a JSON list of lists of "
@@ -376,7 +377,7 @@ static const gpl_param_spec table[] = {
 
     {"subsample", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of rows each tree samples", MEMBER(subsample), NULL, NULL},
-    {"colsample_bytree", "feature_fraction", "sampling", NUMBER, "1", "(0, 1]", ALL,
+    {"colsample_bytree", "feature_fraction,sub_feature", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of features each tree samples", MEMBER(colsample_bytree), NULL, NULL},
     {"colsample_bylevel", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of the tree's features each depth level samples", MEMBER(colsample_bylevel),
@@ -392,7 +393,7 @@ static const gpl_param_spec table[] = {
     {"disable_default_eval_metric", "", "evaluation", BOOLEAN, "0", "true or false (1 or 0)",
      ALL, "evaluation sets get only the eval_metric given, not the objective's default",
      MEMBER(disable_default_eval_metric), NULL, NULL},
-    {"early_stopping_rounds", "", "evaluation", INTEGER, "0", "0..1073741824", ALL,
+    {"early_stopping_rounds", "early_stopping_round,n_iter_no_change", "evaluation", INTEGER, "0", "0..1073741824", ALL,
      "stop when the last metric of the last evaluation set has not improved for this "
      "many rounds; 0: off", MEMBER(early_stopping_rounds), NULL, NULL},
 
@@ -512,6 +513,43 @@ static int edit_distance(const char *a, const char *b, size_t nb)
         }
     }
     return row[nb];
+}
+
+/* XGBoost's and LightGBM's parameters GPUlayer does not have, each with
+ * the reason and what comes nearest: an error names them instead of
+ * calling them unknown. */
+static const struct {
+    const char *names, *reason;
+} not_implemented[] = {
+    {"min_data_in_leaf,min_child_samples,min_data_per_leaf,min_data,min_samples_leaf",
+     "children are limited by their hessian sum, not their row count: use min_child_weight"},
+    {"bagging_fraction,bagging_freq,bagging,pos_bagging_fraction,neg_bagging_fraction",
+     "rows are sampled anew for every tree: use subsample (LightGBM's bagging_fraction with "
+     "bagging_freq=1)"},
+    {"extra_trees,extra_tree", "split thresholds are not drawn at random"},
+    {"linear_tree,linear_lambda", "leaves hold constants, not linear models"},
+    {"path_smooth", "leaf values are not smoothed towards their parents'"},
+    {"monotone_constraints_method,monotone_method",
+     "monotone constraints use XGBoost's method (LightGBM's basic); docs/monotone.md"},
+    {"num_parallel_tree", "one tree a round and output (no random forests)"},
+    {"sampling_method", "rows are sampled uniformly (subsample)"},
+    {"is_unbalance,unbalance,unbalanced_sets", "use scale_pos_weight"},
+    {"metric,metrics,metric_types", "XGBoost's eval_metric names the metrics"},
+    {"device_type", "use device (cpu, cuda, vulkan, mps)"},
+};
+
+int gpl_param_not_implemented(const char *key, char *buf, size_t size)
+{
+    for (size_t i = 0; i < sizeof not_implemented / sizeof not_implemented[0]; i++)
+        for (const char *s = not_implemented[i].names; *s;) {
+            const size_t len = strcspn(s, ",");
+            if (strlen(key) == len && !strncmp(key, s, len)) {
+                snprintf(buf, size, "%s", not_implemented[i].reason);
+                return 1;
+            }
+            s += len + (s[len] == ',');
+        }
+    return 0;
 }
 
 int gpl_param_suggest(const char *key, char *buf, size_t size)

@@ -46,6 +46,9 @@ const gpl_param_spec *gpl_param_find(const char *key);
 /* The name or alias nearest to key in edits, into buf, when near enough
  * to be a likely typo: returns 1 then, else 0. */
 int gpl_param_suggest(const char *key, char *buf, size_t size);
+/* Whether key is one of XGBoost's or LightGBM's parameters GPUlayer does
+ * not implement; the reason and the nearest parameter go to buf. */
+int gpl_param_not_implemented(const char *key, char *buf, size_t size);
 /* The entry's type word: number, integer, boolean, or a CUSTOM's own. */
 const char *gpl_param_type(const gpl_param_spec *spec);
 

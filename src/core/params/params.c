@@ -60,7 +60,10 @@ gpulayer_status gpl_params_set(gpl_params *p, const char *key,
                          "parameter key and value must not be NULL");
     const gpl_param_spec *spec = gpl_param_find(key);
     if (!spec) {
-        char near[64];
+        char near[160];
+        if (gpl_param_not_implemented(key, near, sizeof near))
+            return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                             "parameter '%s' is not implemented: %s", key, near);
         if (gpl_param_suggest(key, near, sizeof near))
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                              "unknown parameter '%s' (did you mean '%s'? 'gpulayer params' "
