@@ -54,6 +54,30 @@ from .errors import InvalidArgumentError, ParseError
 __all__ = ["Dataset", "DenseMatrix", "to_dense"]
 
 
+def _missing_value(missing) -> float | None:
+    """XGBoost's missing= sentinel as a float, or None for NaN (which is
+    missing anyway)."""
+    try:
+        value = float(missing)
+    except (TypeError, ValueError):
+        raise TypeError(f"missing must be a number, got {missing!r}") from None
+    return None if np.isnan(value) else value
+
+
+def _sentinel_as_missing(dense, missing):
+    """The numeric cells equal to missing as NaN (a copy; categorical
+    columns, whose cells are codes, are left as they are)."""
+    if missing is None:
+        return dense
+    values = np.array(dense.values, dtype=np.float32, order="K", copy=True)
+    numeric = np.ones(values.shape[1], dtype=bool)
+    numeric[list(dense.categories)] = False
+    block = values[:, numeric]
+    block[block == np.float32(missing)] = np.nan
+    values[:, numeric] = block
+    return dense._replace(values=values)
+
+
 class DenseMatrix(NamedTuple):
     """Data ready for ``gpulayer_dataset_from_dense``."""
 
@@ -451,11 +475,13 @@ class Dataset:
     def __init__(self, data, label=None, weight=None, feature_names=None,
                  bad_numbers: str = "error", categorical_feature="auto",
                  enable_categorical: bool | None = None, qid=None, group=None,
-                 base_margin=None, init_score=None, feature_weights=None):
+                 base_margin=None, init_score=None, feature_weights=None,
+                 missing: float = np.nan):
         if qid is not None and group is not None:
             raise ValueError("give the query groups once: qid or group, not both")
         if base_margin is not None and init_score is not None:
             raise ValueError("give the base margins once: base_margin or init_score")
+        self._missing = _missing_value(missing)
         self._init(data, label, weight, feature_names, bad_numbers, categorical_feature,
                    enable_categorical)
         if base_margin is not None or init_score is not None:
@@ -493,6 +519,7 @@ class Dataset:
         else:
             dense = to_dense(data, bad_numbers, categorical_feature=categorical_feature,
                              feature_names=feature_names)
+        dense = _sentinel_as_missing(dense, getattr(self, "_missing", None))
         rows, cols = dense.values.shape
         label_vec = None if label is None else _float_vector(label, rows, "label")
         weight_vec = None if weight is None else _float_vector(weight, rows, "weight")
@@ -523,6 +550,8 @@ class Dataset:
         """scipy.sparse data stay sparse: compressed rows handed to the
         library (absent cells are missing, stored zeros are zeros)."""
         csr = data.tocsr(copy=True)
+        if getattr(self, "_missing", None) is not None:
+            csr.data = np.where(csr.data == self._missing, np.nan, csr.data)
         csr.sum_duplicates()
         csr.sort_indices()
         rows, cols = csr.shape

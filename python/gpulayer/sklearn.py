@@ -106,7 +106,7 @@ def expected_failed_checks(estimator) -> dict:
 # (n_estimators, learning_rate, reg_lambda, reg_alpha, random_state, n_jobs:
 # gpulayer.params.canonical_names), and reaches it under its own name;
 # tests/python/test_params.py holds the two lists together.
-_ESTIMATOR_ONLY = ("importance_type", "categorical_feature", "enable_categorical")
+_ESTIMATOR_ONLY = ("importance_type", "categorical_feature", "enable_categorical", "missing")
 # Library parameters that are no estimator argument, and why.
 _NOT_ARGUMENTS = {
     "num_class": "fit takes it from the labels",
@@ -152,6 +152,7 @@ class _GPULayerModel(BaseEstimator):
         importance_type="gain",
         categorical_feature="auto",
         enable_categorical=None,
+        missing=np.nan,
         categorical=None,
         max_cat_to_onehot=None,
         max_cat_threshold=None,
@@ -203,6 +204,7 @@ class _GPULayerModel(BaseEstimator):
         self.importance_type = importance_type
         self.categorical_feature = categorical_feature
         self.enable_categorical = enable_categorical
+        self.missing = missing
         self.categorical = categorical
         self.max_cat_to_onehot = max_cat_to_onehot
         self.max_cat_threshold = max_cat_threshold
@@ -349,7 +351,7 @@ class _GPULayerModel(BaseEstimator):
     def _dataset(self, X, label=None, weight=None, group=None) -> Dataset:
         extra = {} if group is None else {"group": group}
         return Dataset(X, label=label, weight=weight,
-                       feature_names=self._feature_names(X), **extra)
+                       feature_names=self._feature_names(X), missing=self.missing, **extra)
 
     # ----------------------------------------------------------------- fit
 

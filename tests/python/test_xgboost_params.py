@@ -91,3 +91,26 @@ def test_parameters_not_implemented_say_so_and_what_is_nearest(data, name, value
     from gpulayer.errors import UnsupportedError
     with pytest.raises(UnsupportedError, match=reason):
         gpulayer.train({name: value}, data, 2)
+
+
+def test_missing_sentinel_is_missing_everywhere_data_enters():
+    """XGBoost's missing=: cells equal to it are missing values, in dense
+    arrays, DataFrames and sparse matrices, and in the estimators."""
+    import scipy.sparse as sp
+    from gpulayer.sklearn import GPULayerRegressor
+    r = np.random.default_rng(4)
+    x = r.normal(size=(300, 3)).astype(np.float32)
+    y = x[:, 0] + x[:, 1]
+    sentinel = x.copy()
+    sentinel[::5, 1] = -999.0
+    nan = np.where(sentinel == -999.0, np.nan, sentinel)
+    want = gpulayer.train({"max_depth": 3}, gpulayer.Dataset(nan, y), 4).predict(
+        gpulayer.Dataset(nan))
+    for data in (sentinel, sp.csr_matrix(sentinel)):
+        d = gpulayer.Dataset(data, y, missing=-999.0)
+        got = gpulayer.train({"max_depth": 3}, d, 4).predict(d)
+        np.testing.assert_array_equal(got, want)
+    est = GPULayerRegressor(n_estimators=4, max_depth=3, missing=-999.0).fit(sentinel, y)
+    np.testing.assert_array_equal(est.predict(sentinel), want)
+    with pytest.raises(TypeError, match="missing must be a number"):
+        gpulayer.Dataset(x, y, missing="none")
