@@ -114,3 +114,18 @@ def test_missing_sentinel_is_missing_everywhere_data_enters():
     np.testing.assert_array_equal(est.predict(sentinel), want)
     with pytest.raises(TypeError, match="missing must be a number"):
         gpulayer.Dataset(x, y, missing="none")
+
+
+def test_every_name_docs_porting_md_calls_not_implemented_is_refused(data):
+    import os
+    import re
+    from gpulayer.errors import UnsupportedError
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    text = open(os.path.join(root, "docs", "porting.md")).read()
+    section = text.split("## Not implemented")[1].split("\n\n")[2]
+    names = [n for row in section.splitlines()[2:]
+             for n in re.findall(r"`([a-z_]+)`", row.split("|")[1])]
+    assert len(names) > 20
+    for name in names:
+        with pytest.raises(UnsupportedError, match=f"parameter '{name}' is not implemented"):
+            gpulayer.train({name: 1}, data, 1)
