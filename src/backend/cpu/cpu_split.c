@@ -44,21 +44,23 @@ typedef __typeof__((vdouble){0} < (vdouble){0}) vint64;
     vselect((v) < vsplat(lo), vsplat(lo), vselect((v) > vsplat(hi), vsplat(hi), (v)))
 
 /* gpl_bounded_score, lane by lane: the score of children with sums G, H
- * (t: their gpl_l1_threshold) into *score, their weights into *weight. */
-static inline void vbounded_score(const gpl_split_params *p, const gpl_node_bounds *b,
-                                  vdouble G, vdouble H, vdouble t, vdouble *score,
-                                  vdouble *weight)
-{
-    const vdouble optimum = -t / (H + vsplat(p->lambda));
-    vdouble w = optimum;
-    if (p->max_delta_step > 0.0) w = vclamp(w, -p->max_delta_step, p->max_delta_step);
-    w = vclamp(w, b->lo, b->hi);
-    const vdouble abs_w = vselect(w < vsplat(0.0), -w, w);
-    const vdouble given = -((vsplat(2.0) * G * w + (H + vsplat(p->lambda)) * (w * w)) +
-                            vsplat(2.0) * vsplat(p->alpha) * abs_w);
-    *score = vselect(w == optimum, (t * t) / (H + vsplat(p->lambda)), given);
-    *weight = w;
-}
+ * (t: their gpl_l1_threshold) into score, their weights into weight. A
+ * macro, as the others: a vector argument of a function outside the
+ * target clones would take the ABI of the default target. */
+#define vbounded_score(p, b, G, H, t, score, weight)                                   \
+    do {                                                                               \
+        const vdouble optimum_ = -(t) / ((H) + vsplat((p)->lambda));                    \
+        vdouble w_ = optimum_;                                                         \
+        if ((p)->max_delta_step > 0.0)                                                 \
+            w_ = vclamp(w_, -(p)->max_delta_step, (p)->max_delta_step);                \
+        w_ = vclamp(w_, (b)->lo, (b)->hi);                                             \
+        const vdouble abs_w_ = vselect(w_ < vsplat(0.0), -w_, w_);                     \
+        const vdouble given_ = -((vsplat(2.0) * (G) * w_ + ((H) + vsplat((p)->lambda)) * \
+                                  (w_ * w_)) +                                         \
+                                 vsplat(2.0) * vsplat((p)->alpha) * abs_w_);           \
+        (score) = vselect(w_ == optimum_, ((t) * (t)) / ((H) + vsplat((p)->lambda)), given_); \
+        (weight) = w_;                                                                 \
+    } while (0)
 
 /* What the scan of one node's candidates needs besides the histogram. */
 typedef struct scan_context {
@@ -125,8 +127,8 @@ static void scan_candidates(const scan_context *sc, const int64_t *cum_g,
         vdouble sl, sr;
         if (sc->bounded || constraint != 0) {
             vdouble wl, wr;
-            vbounded_score(p, &sc->bounds, gl, hl, tl, &sl, &wl);
-            vbounded_score(p, &sc->bounds, gr, hr, tr, &sr, &wr);
+            vbounded_score(p, &sc->bounds, gl, hl, tl, sl, wl);
+            vbounded_score(p, &sc->bounds, gr, hr, tr, sr, wr);
             if (constraint > 0) valid &= ~(wl > wr);
             if (constraint < 0) valid &= ~(wl < wr);
         } else {
