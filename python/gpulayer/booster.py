@@ -49,6 +49,17 @@ def _format_list(key: str, value) -> str:
     return "[" + ",".join(repr(float(v)) for v in values) + "]"
 
 
+def _feature_index(param: str, f, feature_names) -> int:
+    """A feature given by index or, where the data have names, by name."""
+    if not isinstance(f, str):
+        return int(f)
+    if feature_names is None or f not in list(feature_names):
+        raise InvalidArgumentError(
+            f"parameter '{param}': no feature named {f!r}"
+            + ("" if feature_names is not None else " (the data have no names)"))
+    return list(feature_names).index(f)
+
+
 def interaction_text(value, feature_names=None) -> str:
     """interaction_constraints as the library's text "[[0,1],[2,3]]": from
     a list of lists of feature indices or, given the data's feature names,
@@ -57,15 +68,8 @@ def interaction_text(value, feature_names=None) -> str:
         return value
     sets = []
     for group in value:
-        indices = []
-        for f in group:
-            if isinstance(f, str):
-                if feature_names is None or f not in feature_names:
-                    raise InvalidArgumentError(
-                        f"parameter 'interaction_constraints': no feature named {f!r}"
-                        + ("" if feature_names is not None else " (the data have no names)"))
-                f = list(feature_names).index(f)
-            indices.append(str(int(f)))
+        indices = [str(_feature_index("interaction_constraints", f, feature_names))
+                   for f in group]
         sets.append("[" + ",".join(indices) + "]")
     return "[" + ",".join(sets) + "]"
 
@@ -78,15 +82,8 @@ def monotone_text(value, feature_names=None) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, Mapping):
-        signs = {}
-        for f, sign in value.items():
-            if isinstance(f, str):
-                if feature_names is None or f not in list(feature_names):
-                    raise InvalidArgumentError(
-                        f"parameter 'monotone_constraints': no feature named {f!r}"
-                        + ("" if feature_names is not None else " (the data have no names)"))
-                f = list(feature_names).index(f)
-            signs[int(f)] = sign
+        signs = {_feature_index("monotone_constraints", f, feature_names): sign
+                 for f, sign in value.items()}
         value = [signs.get(f, 0) for f in range(max(signs) + 1)] if signs else []
     entries = []
     for sign in np.asarray(value).reshape(-1).tolist():

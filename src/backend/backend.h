@@ -192,12 +192,6 @@ static inline gpl_node_bounds gpl_split_node_bounds(const gpl_split_params *p, i
     return b;
 }
 
-/* Whether a node's weights may be clamped. */
-static inline int gpl_weights_bounded(const gpl_split_params *p, const gpl_node_bounds *b)
-{
-    return p->max_delta_step > 0.0 || b->lo > -HUGE_VAL || b->hi < HUGE_VAL;
-}
-
 /* The compact record of a node's best split: all that crosses from a device
  * to the host per node and level. feature < 0 means no valid split. */
 typedef struct gpl_split_record {

@@ -67,6 +67,21 @@ GPL_HD double gpl_bounded_score(double G, double H, double lambda, double alpha,
     return -((2.0 * G * w + (H + lambda) * (w * w)) + 2.0 * alpha * abs_w);
 }
 
+/* Whether a weight may be clamped: max_delta_step set, or finite bounds. */
+GPL_HD int gpl_weights_may_clamp(double max_delta_step, double lo, double hi)
+{
+    return max_delta_step > 0.0 || lo > -HUGE_VAL || hi < HUGE_VAL;
+}
+
+/* gpl_bounded_score without the weight: the score of a node the search
+ * splits (the gains' parent). */
+GPL_HD double gpl_bounded_node_score(double G, double H, double lambda, double alpha,
+                                     double max_delta_step, double lo, double hi)
+{
+    double w;
+    return gpl_bounded_score(G, H, lambda, alpha, max_delta_step, lo, hi, &w);
+}
+
 /* Whether children of weights wl (left) and wr keep a monotone constraint
  * (1: increasing, -1: decreasing, 0: none). */
 GPL_HD int gpl_monotone_ok(int constraint, double wl, double wr)
@@ -100,6 +115,26 @@ GPL_HD double gpl_monotone_penalty_factor(int depth, double penalty)
     if (penalty >= depth + 1.0) return epsilon;
     if (penalty <= 1.0) return 1.0 - penalty / pow(2.0, depth) + epsilon;
     return 1.0 - pow(2.0, penalty - 1.0 - depth) + epsilon;
+}
+
+/* The bounds of the children of a node with bounds own[0..1] after a split
+ * of this constraint whose children weigh wl and wr: the parent's, and
+ * for a monotone split the midpoint of the weights as the upper bound of
+ * the child that must stay lower and the lower bound of the other. */
+GPL_HD void gpl_monotone_child_bounds(int constraint, double wl, double wr, const double *own,
+                                      double *left, double *right)
+{
+    left[0] = right[0] = own[0];
+    left[1] = right[1] = own[1];
+    if (constraint == 0) return;
+    const double mid = (wl + wr) / 2;
+    if (constraint > 0) {
+        left[1] = mid;
+        right[0] = mid;
+    } else {
+        left[0] = mid;
+        right[1] = mid;
+    }
 }
 
 /* A leaf's weight (before the learning rate) under bounds. */

@@ -152,24 +152,14 @@ static void narrow_bounds(const gpl_split_params *sp, const int8_t *monotone,
                           const gpl_split_record *r, const double *own, double *left,
                           double *right)
 {
-    left[0] = right[0] = own[0];
-    left[1] = right[1] = own[1];
     const int c = monotone && !r->categorical ? monotone[r->feature] : 0;
-    if (c == 0) return;
     const double wl = gpl_bounded_leaf_weight(
         (double)r->left.grad / sp->scale.grad, (double)r->left.hess / sp->scale.hess,
         sp->lambda, sp->alpha, sp->min_child_weight, sp->max_delta_step, own[0], own[1]);
     const double wr = gpl_bounded_leaf_weight(
         (double)r->right.grad / sp->scale.grad, (double)r->right.hess / sp->scale.hess,
         sp->lambda, sp->alpha, sp->min_child_weight, sp->max_delta_step, own[0], own[1]);
-    const double mid = (wl + wr) / 2;
-    if (c > 0) {
-        left[1] = mid;
-        right[0] = mid;
-    } else {
-        left[0] = mid;
-        right[1] = mid;
-    }
+    gpl_monotone_child_bounds(c, wl, wr, own, left, right);
 }
 
 static void compare_histogram(const pair *b, int32_t node)

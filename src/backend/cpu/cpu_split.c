@@ -193,13 +193,12 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
         total.grad += hist[k].grad;
         total.hess += hist[k].hess;
     }
-    double weight;
     scan_context sc = {
         p, total,
-        gpl_bounded_score((double)total.grad / p->scale.grad,
-                          (double)total.hess / p->scale.hess, p->lambda, p->alpha,
-                          p->max_delta_step, bounds.lo, bounds.hi, &weight),
-        bounds, gpl_weights_bounded(p, &bounds),
+        gpl_bounded_node_score((double)total.grad / p->scale.grad,
+                               (double)total.hess / p->scale.hess, p->lambda, p->alpha,
+                               p->max_delta_step, bounds.lo, bounds.hi),
+        bounds, gpl_weights_may_clamp(p->max_delta_step, bounds.lo, bounds.hi),
         exact_reciprocal(p->scale.grad), exact_reciprocal(p->scale.hess)};
     if (sc.inv_sg == 0.0 || sc.inv_sh == 0.0) sc.inv_sg = sc.inv_sh = 0.0;
     rec->feature = -1;

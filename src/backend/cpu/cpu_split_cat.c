@@ -85,14 +85,13 @@ static void try_candidate(const gpl_split_params *p, const gpl_node_bounds *b,
     }
 }
 
-/* The node's score with this lambda (gpl_bounded_score). */
+/* The node's score with this lambda. */
 static double parent_score(const gpl_split_params *p, const gpl_node_bounds *b,
                            gpl_grad_pair total, double lambda)
 {
-    double w;
-    return gpl_bounded_score((double)total.grad / p->scale.grad,
-                             (double)total.hess / p->scale.hess, lambda, p->alpha,
-                             p->max_delta_step, b->lo, b->hi, &w);
+    return gpl_bounded_node_score((double)total.grad / p->scale.grad,
+                                  (double)total.hess / p->scale.hess, lambda, p->alpha,
+                                  p->max_delta_step, b->lo, b->hi);
 }
 
 void cpu_scan_categorical(const gpl_split_params *p, const gpl_node_bounds *bounds,

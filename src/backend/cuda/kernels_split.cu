@@ -79,14 +79,13 @@ __device__ gpl_node_bounds node_bounds(const gpl_cuda_split_args &a, int n)
     return b;
 }
 
-/* The node's score with this lambda (gpl_bounded_score). */
+/* The node's score with this lambda (cpu_split_cat.c's parent_score). */
 __device__ double parent_score(const gpl_split_params &p, const gpl_node_bounds &b,
                                gpl_grad_pair total, double lambda)
 {
-    double w;
-    return gpl_bounded_score((double)total.grad / p.scale.grad,
-                             (double)total.hess / p.scale.hess, lambda, p.alpha,
-                             p.max_delta_step, b.lo, b.hi, &w);
+    return gpl_bounded_node_score((double)total.grad / p.scale.grad,
+                                  (double)total.hess / p.scale.hess, lambda, p.alpha,
+                                  p.max_delta_step, b.lo, b.hi);
 }
 
 __global__ void __launch_bounds__(GPL_CUDA_SPLIT_THREADS)
@@ -111,7 +110,7 @@ split_scan_kernel(gpl_cuda_split_args a)
     const gpl_grad_pair total = total_s;
     const gpl_node_bounds nb = node_bounds(a, n);
     const double parent = parent_score(a.params, nb, total, a.params.lambda);
-    const bool bounded = a.params.max_delta_step > 0.0 || nb.lo > -HUGE_VAL || nb.hi < HUGE_VAL;
+    const bool bounded = gpl_weights_may_clamp(a.params.max_delta_step, nb.lo, nb.hi) != 0;
 
     Best best = {0.0, -1, 0, 0};
     const int f_end = min(a.num_features, (group + 1) * GPL_CUDA_SPLIT_FEATURES);

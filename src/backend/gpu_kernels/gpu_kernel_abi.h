@@ -342,31 +342,25 @@ static inline gpl_split_push gpl_split_push_make(const gpl_split_params *params,
                                                  uint32_t record, int32_t num_features,
                                                  int has_mask)
 {
-    gpl_split_push p = {params->lambda,        params->alpha,
-                        params->min_child_weight, params->scale.grad,
-                        params->scale.hess,    params->cat_smooth,
-                        params->cat_l2,        params->min_data_per_group,
-                        params->max_delta_step, -HUGE_VAL,
-                        HUGE_VAL,              params->monotone_gain_factor,
-                        node,
-                        record,                (uint32_t)num_features,
-                        has_mask ? 1u : 0u,    params->max_cat_to_onehot,
-                        params->max_cat_threshold, 0};
+    gpl_split_push p = {params->lambda, params->alpha, params->min_child_weight,
+                        params->scale.grad, params->scale.hess, params->cat_smooth,
+                        params->cat_l2, params->min_data_per_group,
+                        params->max_delta_step, -HUGE_VAL, HUGE_VAL,
+                        params->monotone_gain_factor,
+                        node, record, (uint32_t)num_features, has_mask ? 1u : 0u,
+                        params->max_cat_to_onehot, params->max_cat_threshold, 0};
     return p;
 }
 
-/* split_eval.comp's feature words: bit 0 set when the feature may be
- * split on, bit 1 when it is monotone increasing, bit 2 decreasing. Fills
- * out[num_features] from the mask and the constraints (either may be
- * NULL) and returns whether the kernel needs them (has_mask). */
-static inline int gpl_split_feature_words(const uint8_t *mask, const int8_t *monotone,
-                                          int32_t num_features, uint32_t *out)
+/* split_eval.comp's word of feature f: bit 0 set when the feature may be
+ * split on, bit 1 when it is monotone increasing, bit 2 decreasing, from
+ * the mask and the constraints (either may be NULL; the kernel reads the
+ * words where either is given, its has_mask). */
+static inline uint32_t gpl_split_feature_word(const uint8_t *mask, const int8_t *monotone,
+                                              int32_t f)
 {
-    for (int32_t f = 0; f < num_features; f++) {
-        const int c = monotone ? monotone[f] : 0;
-        out[f] = (uint32_t)(mask ? mask[f] != 0 : 1) | (c > 0 ? 2u : 0u) | (c < 0 ? 4u : 0u);
-    }
-    return mask != NULL || monotone != NULL;
+    const int c = monotone ? monotone[f] : 0;
+    return (uint32_t)(mask ? mask[f] != 0 : 1) | (c > 0 ? 2u : 0u) | (c < 0 ? 4u : 0u);
 }
 
 /* The nodes' bounds (params->bounds, num_nodes of them) into the node

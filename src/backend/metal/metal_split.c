@@ -27,7 +27,8 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
         const size_t F = (size_t)c->shape.num_features;
         uint32_t *m = malloc(sizeof(uint32_t) * (F ? F : 1));
         if (!m) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
-        gpl_split_feature_words(feature_mask, params->monotone, (int32_t)F, m);
+        for (size_t f = 0; f < F; f++)
+            m[f] = gpl_split_feature_word(feature_mask, params->monotone, (int32_t)f);
         gpulayer_status st = gpl_mtl_buf_write(c->rt, &c->buf.mask, 0, m, sizeof(uint32_t) * F);
         free(m);
         GPL_CHECK(st);

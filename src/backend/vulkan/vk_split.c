@@ -11,27 +11,25 @@
 #include "vk_context.h"
 
 /* The feature words (mask and monotone constraints,
- * gpl_split_feature_words) are written only when they changed: without
+ * gpl_split_feature_word) are written only when they changed: without
  * column sampling they are the same every level, and a write waits for
  * the batches in flight. */
 static gpulayer_status upload_features(vk_context *c, const uint8_t *feature_mask,
                                        const int8_t *monotone)
 {
     const size_t F = (size_t)c->shape.num_features;
-    uint32_t *words = malloc(sizeof(uint32_t) * (F ? F : 1));
-    if (!words) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
     if (!c->buf.mask_cache) {
         c->buf.mask_cache = malloc(sizeof(uint32_t) * (F ? F : 1));
-        c->buf.mask_valid = 0;
-        if (!c->buf.mask_cache) {
-            free(words);
+        if (!c->buf.mask_cache)
             return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-        }
+        c->buf.mask_valid = 0;
     }
-    gpl_split_feature_words(feature_mask, monotone, (int32_t)F, words);
-    const int same = c->buf.mask_valid && !memcmp(c->buf.mask_cache, words, sizeof(uint32_t) * F);
-    memcpy(c->buf.mask_cache, words, sizeof(uint32_t) * F);
-    free(words);
+    int same = c->buf.mask_valid;
+    for (size_t f = 0; f < F; f++) {
+        const uint32_t v = gpl_split_feature_word(feature_mask, monotone, (int32_t)f);
+        same &= c->buf.mask_cache[f] == v;
+        c->buf.mask_cache[f] = v;
+    }
     if (same || F == 0) return GPULAYER_OK;
     c->buf.mask_valid = 0;
     GPL_CHECK(vk_buffer_write(c, &c->buf.mask, 0, c->buf.mask_cache, sizeof(uint32_t) * F));

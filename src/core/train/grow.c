@@ -54,11 +54,18 @@ typedef struct grow_state {
 static gpl_split_params split_params(const gpl_grow_config *cfg)
 {
     const gpl_params *p = cfg->params;
-    gpl_split_params sp = {p->lambda,         p->alpha,          p->min_child_weight,
-                           cfg->scale,        0,                 p->max_cat_to_onehot,
-                           p->max_cat_threshold, p->cat_smooth,  p->cat_l2,
-                           p->min_data_per_group, p->max_delta_step, cfg->monotone,
-                           NULL, 1.0};
+    gpl_split_params sp = {.lambda = p->lambda,
+                           .alpha = p->alpha,
+                           .min_child_weight = p->min_child_weight,
+                           .scale = cfg->scale,
+                           .max_cat_to_onehot = p->max_cat_to_onehot,
+                           .max_cat_threshold = p->max_cat_threshold,
+                           .cat_smooth = p->cat_smooth,
+                           .cat_l2 = p->cat_l2,
+                           .min_data_per_group = p->min_data_per_group,
+                           .max_delta_step = p->max_delta_step,
+                           .monotone = cfg->monotone,
+                           .monotone_gain_factor = 1.0};
     return sp;
 }
 
@@ -127,26 +134,15 @@ static double bounded_weight(const grow_state *s, gpl_grad_pair sum, const doubl
                                    bounds[1]);
 }
 
-/* The children's bounds: the parent's, and after a split on a monotone
- * feature, the midpoint of the children's weights as the upper bound of
- * the child that must stay lower and the lower bound of the other. */
+/* The children's bounds (gpl_monotone_child_bounds). */
 static void child_bounds(grow_state *s, const gpl_split_record *r, int32_t left,
                          int32_t right)
 {
     const double *own = &s->bounds[2 * r->node];
-    double *l = &s->bounds[2 * left], *rt = &s->bounds[2 * right];
-    l[0] = rt[0] = own[0];
-    l[1] = rt[1] = own[1];
     const int c = s->cfg->monotone && !r->categorical ? s->cfg->monotone[r->feature] : 0;
-    if (c == 0) return;
-    const double mid = (bounded_weight(s, r->left, own) + bounded_weight(s, r->right, own)) / 2;
-    if (c > 0) {
-        l[1] = mid;
-        rt[0] = mid;
-    } else {
-        l[0] = mid;
-        rt[1] = mid;
-    }
+    const double wl = c ? bounded_weight(s, r->left, own) : 0.0;
+    const double wr = c ? bounded_weight(s, r->right, own) : 0.0;
+    gpl_monotone_child_bounds(c, wl, wr, own, &s->bounds[2 * left], &s->bounds[2 * right]);
 }
 
 /* Records the split in the tree, creates both children and returns the

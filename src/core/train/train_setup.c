@@ -124,8 +124,6 @@ gpulayer_status gpl_train_validate(const gpl_params *p,
     return GPULAYER_OK;
 }
 
-/* -sum(g) / sum(h) of the objective's gradients at margin 0: XGBoost's
- * intercept for the objectives without a closed form (one Newton step). */
 /* Row r's weight in training: its own, times scale_pos_weight where the
  * objective scales the rows of label 1. */
 static float training_weight(const gpl_params *p, gpl_objective_kind kind,
@@ -137,6 +135,8 @@ static float training_weight(const gpl_params *p, gpl_objective_kind kind,
     return w;
 }
 
+/* -sum(g) / sum(h) of the objective's gradients at margin 0: XGBoost's
+ * intercept for the objectives without a closed form (one Newton step). */
 static double newton_step_from_zero(const gpl_params *p, gpl_objective_kind kind,
                                     const gpl_objective_params *op, const gpulayer_dataset *ds)
 {
@@ -309,15 +309,17 @@ gpulayer_status gpl_train_model_continue(const gpl_params *p,
     GPL_CHECK(gpl_objective_parse(p->objective, &kind, &as_class));
     const int32_t outputs = gpl_train_num_outputs(p);
     if (kind != init->objective || as_class != init->softmax_output_class ||
-        outputs != init->num_outputs)
+        outputs != init->num_outputs) {
+        char num_class[32] = "";
+        if (init->objective == GPL_OBJ_SOFTMAX)
+            snprintf(num_class, sizeof num_class, ", num_class=%d", (int)init->num_class);
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "continued training: the initial model has objective %s with %d "
                          "output(s), the parameters ask for %s with %d; give the model's "
-                         "(objective=%s%s%.0d)",
+                         "(objective=%s%s)",
                          gpl_objective_name(init), (int)init->num_outputs, p->objective,
-                         (int)outputs, gpl_objective_name(init),
-                         init->objective == GPL_OBJ_SOFTMAX ? ", num_class=" : "",
-                         init->objective == GPL_OBJ_SOFTMAX ? (int)init->num_class : 0);
+                         (int)outputs, gpl_objective_name(init), num_class);
+    }
     if (train->num_cols != init->num_features)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "continued training: the initial model has %d features, the "

@@ -42,7 +42,7 @@ layout(push_constant) uniform Push {
 
 layout(std430, binding = 1) readonly buffer Hist { uvec4 hist[]; };
 layout(std430, binding = 2) readonly buffer Offsets { uint feature_offset[]; };
-// gpl_split_feature_words: bit 0 the feature may be split on, bit 1
+// gpl_split_feature_word: bit 0 the feature may be split on, bit 1
 // monotone increasing, bit 2 decreasing (read where has_mask is set).
 layout(std430, binding = 3) readonly buffer Mask { uint mask[]; };
 // 27 words a record: node, feature, bin, default_left, gain (2 words),
