@@ -155,7 +155,10 @@ typedef struct gpl_split_params {
      * rest; others sort their categories by gradient / (hessian +
      * cat_smooth) and try the first k from either end, k <= max_cat_threshold,
      * with lambda + cat_l2 in the gains; a category with a hessian sum
-     * below min_data_per_group always goes right. */
+     * below min_child_weight always goes right, and a candidate is tried
+     * only where the categories added since the last one tried, and those
+     * not in the set, hold min_data_per_group rows each (counted as
+     * gpl_cat_rows_at_least says). */
     int32_t max_cat_to_onehot;
     int32_t max_cat_threshold;
     double cat_smooth;
@@ -174,6 +177,11 @@ typedef struct gpl_split_params {
      * nodes' depth (monotone_penalty, gpl_monotone_penalty_factor); 1:
      * none. */
     double monotone_gain_factor;
+    /* The rows of each node, in the order of the call's nodes, at most
+     * UINT32_MAX (more are counted as that many); 0 or NULL: unknown, and
+     * the categorical row rules above then pass every category and
+     * candidate. */
+    const uint32_t *node_rows;
 } gpl_split_params;
 
 /* A node's bounds on its weight (split_math.h). */
@@ -190,6 +198,12 @@ static inline gpl_node_bounds gpl_split_node_bounds(const gpl_split_params *p, i
         b.hi = p->bounds[2 * i + 1];
     }
     return b;
+}
+
+/* The rows of the i-th node of an evaluate_splits call (0: unknown). */
+static inline uint32_t gpl_split_node_rows(const gpl_split_params *p, int32_t i)
+{
+    return p->node_rows ? p->node_rows[i] : 0u;
 }
 
 /* The compact record of a node's best split: all that crosses from a device

@@ -167,9 +167,14 @@ GPL_HD int gpl_split_better(double gain, int feature, int bin, int dl,
  *     goes left, for every b with a non-zero hessian; key b; and key 0,
  *     no category left (missing values alone, default_left 1);
  *   - partition (more bins): the bins with a hessian sum of at least
- *     min_data_per_group (and above 0) are ordered by gpl_cat_ratio, ties
- *     by bin; the first k of that order (direction 0) or of its reverse
- *     (direction 1) go left, 1 <= k <= max_cat_threshold; key
+ *     min_child_weight (and above 0) are ordered by gpl_cat_ratio, ties by bin; the
+ *     first k of that order (direction 0) or of its reverse (direction 1)
+ *     go left, 1 <= k <= max_cat_threshold, as LightGBM's groups: k is
+ *     tried only where the bins added since the last k tried in that
+ *     direction hold at least min_data_per_group rows, and the scan stops
+ *     at the first k whose other bins (missing values included) hold
+ *     fewer (gpl_cat_group_step); rows as gpl_cat_rows_at_least counts
+ *     them. Key
  *     gpl_cat_key(direction, k). Gains take lambda + cat_l2.
  * Every other value bin, and an unused category, goes right; missing
  * values go either way (both tried where there are any), as for numbers.
@@ -185,6 +190,33 @@ GPL_HD int gpl_cat_key(int direction, int k)
 GPL_HD double gpl_cat_ratio(double g, double h, double cat_smooth)
 {
     return g / (h + cat_smooth);
+}
+
+/* Do the hessian sum `part` of a node whose hessian sum is `whole` stand
+ * for at least `rows` of the node's node_rows rows? Rows are counted by
+ * hessian, part / whole of the node's rows, as LightGBM counts them; the
+ * products, not a quotient, so that every backend compares the same
+ * doubles. node_rows 0 (unknown): yes. */
+GPL_HD int gpl_cat_rows_at_least(long long part, long long whole, unsigned int node_rows,
+                                 double rows)
+{
+    if (node_rows == 0u) return 1;
+    return (double)part * (double)node_rows >= rows * (double)whole;
+}
+
+/* One step of a direction's scan: the category of hessian sum cat joins
+ * the left set, whose sum is now left, in a node of sums whole and
+ * node_rows rows; added (0 when the scan starts) carries the hessian of
+ * the categories since the last k tried. Returns 1: try this k; 0: skip
+ * it; -1: stop the scan (the other side is too small). */
+GPL_HD int gpl_cat_group_step(long long *added, long long cat, long long left, long long whole,
+                              unsigned int node_rows, double min_data_per_group)
+{
+    *added += cat;
+    if (!gpl_cat_rows_at_least(whole - left, whole, node_rows, min_data_per_group)) return -1;
+    if (!gpl_cat_rows_at_least(*added, whole, node_rows, min_data_per_group)) return 0;
+    *added = 0;
+    return 1;
 }
 
 /* Does category a (ratio ra, bin ba) come before category b? */

@@ -214,9 +214,16 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     OK(b->cpu->ops->compute_gradients(b->cpu, &req, &sc));
     OK(b->gpu->ops->compute_gradients(b->gpu, &req, &sg));
     assert_memory_equal(&sc, &sg, sizeof sc);
-    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0};
+    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL};
     double *node_bounds = malloc(sizeof(double) * 2 * (size_t)M);
     double *level_bounds = malloc(sizeof(double) * 2 * (size_t)M);
+    /* Categorical groups (gpl_cat_group_step) of 10 rows, of 1/200 of the
+     * rows, and with the rows unknown, in turn. */
+    uint32_t *node_rows = malloc(sizeof(uint32_t) * (size_t)M);
+    uint32_t *level_rows = malloc(sizeof(uint32_t) * (size_t)M);
+    node_rows[0] = (uint32_t)p->rows;
+    sp.min_data_per_group = round % 3 == 1 ? (double)p->rows / 200.0 : 10.0;
+    sp.node_rows = round % 3 == 2 ? NULL : level_rows;
     if (b->monotone) {
         round_bounds(round, node_bounds, &sp.max_delta_step);
         sp.monotone = b->monotone;
@@ -240,6 +247,7 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
         /* monotone_penalty 0, 0.5 and 1.5 in rounds 0, 1 and 2. */
         if (b->monotone && round > 0)
             sp.monotone_gain_factor = gpl_monotone_penalty_factor(depth, round == 1 ? 0.5 : 1.5);
+        for (int32_t i = 0; i < n_level; i++) level_rows[i] = node_rows[level[i]];
         for (int32_t i = 0; i < n_level && b->monotone; i++) {
             level_bounds[2 * i] = node_bounds[2 * level[i]];
             level_bounds[2 * i + 1] = node_bounds[2 * level[i] + 1];
@@ -272,6 +280,10 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
         OK(b->cpu->ops->partition_rows(b->cpu, ap, count, kc));
         OK(b->gpu->ops->partition_rows(b->gpu, ap, count, kg));
         assert_memory_equal(kc, kg, sizeof(int64_t) * 2 * (size_t)count);
+        for (int32_t i = 0; i < count; i++) {
+            node_rows[ap[i].left_child] = (uint32_t)kc[2 * i];
+            node_rows[ap[i].right_child] = (uint32_t)kc[2 * i + 1];
+        }
         if (depth + 1 == p->depth) break;
         for (int32_t i = 0; i < count; i++) {
             int left_smaller = kc[2 * i] <= kc[2 * i + 1];
@@ -308,6 +320,8 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     free(leaf);
     free(node_bounds);
     free(level_bounds);
+    free(node_rows);
+    free(level_rows);
 }
 
 static void run(const problem *p, int32_t categories, int monotone)

@@ -51,7 +51,7 @@ static void grow_one_tree(gpl_backend *be, const data *d, int round)
     OK(be->ops->begin_tree(be));
     int32_t node = 0;
     OK(be->ops->build_histograms(be, &node, 1));
-    gpl_split_params sp = {1.0, 0.0, 0.0, scale, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0};
+    gpl_split_params sp = {1.0, 0.0, 0.0, scale, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL};
     gpl_split_record rec;
     OK(be->ops->evaluate_splits(be, &node, 1, &sp, NULL, &rec));
     if (rec.feature >= 0) {
@@ -126,7 +126,7 @@ static void test_command_buffer_failure(void **state)
     int32_t node = 0;
     gpulayer_status st = be->ops->build_histograms(be, &node, 1);
     if (st == GPULAYER_OK) { /* the failure shows when the host waits */
-        gpl_split_params sp = {1.0, 0.0, 0.0, scale, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0};
+        gpl_split_params sp = {1.0, 0.0, 0.0, scale, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL};
         gpl_split_record rec;
         st = be->ops->evaluate_splits(be, &node, 1, &sp, NULL, &rec);
     }

@@ -84,7 +84,7 @@ static void test_split_matches_brute_force(void **state)
         make_fixture(&fx, seed);
         gpl_quant_scale scale;
         gpl_backend *be = backend_for(&fx, 1, &scale);
-        gpl_split_params p = {1.0, 0.1, 1.0, scale, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0};
+        gpl_split_params p = {1.0, 0.1, 1.0, scale, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL};
         gpl_split_record rec;
         int32_t root = 0;
         assert_int_equal(be->ops->evaluate_splits(be, &root, 1, &p, NULL, &rec), GPULAYER_OK);

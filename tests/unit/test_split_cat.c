@@ -58,7 +58,7 @@ static gpl_backend *make_backend(fixture *fx, unsigned seed, int32_t cats, int m
 
 static gpl_split_params params(const fixture *fx, int32_t onehot, int32_t threshold)
 {
-    gpl_split_params p = {0.0, 0.0, 0.0, fx->scale, 0, onehot, threshold, 0.0, 0.0, 0.0, 0.0, NULL, NULL, 1.0};
+    gpl_split_params p = {0.0, 0.0, 0.0, fx->scale, 0, onehot, threshold, 0.0, 0.0, 0.0, 0.0, NULL, NULL, 1.0, NULL};
     return p;
 }
 
@@ -162,7 +162,7 @@ static void test_onehot_takes_the_best_single_category(void **state)
     }
 }
 
-/* max_cat_threshold bounds the left set; min_data_per_group keeps small
+/* max_cat_threshold bounds the left set; min_child_weight keeps small
  * categories out of it. */
 static void test_limits_bound_the_left_set(void **state)
 {
@@ -185,9 +185,82 @@ static void test_limits_bound_the_left_set(void **state)
                 top_bin = b;
             }
         p = params(&fx, 0, 255);
-        p.min_data_per_group = top;
+        p.min_child_weight = top;
         assert_int_equal(be->ops->evaluate_splits(be, &root, 1, &p, NULL, &rec), GPULAYER_OK);
         if (rec.feature >= 0) assert_int_equal(set_mask(rec.left_set), 1u << top_bin);
+        gpl_backend_destroy(be);
+    }
+}
+
+/* The rows of bin b (squared error, no weights: a row's hessian is 1, so
+ * rows counted by hessian are rows). */
+static int32_t bin_rows(const fixture *fx, int b)
+{
+    int32_t n = 0;
+    for (int r = 0; r < ROWS; r++) n += fx->bins[r] == b;
+    return n;
+}
+
+/* With the node's rows given, min_data_per_group groups the category
+ * order as LightGBM does: the best record is the best of the k a
+ * direction tries, walked here in whole rows; more rows a group than the
+ * node has leaves no partition split. */
+static void test_groups_space_the_candidates(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed <= 30; seed++) {
+        fixture fx;
+        const int32_t cats = 6 + (int32_t)(seed % 5);
+        gpl_backend *be = make_backend(&fx, seed, cats, 0);
+        gpl_split_params p = params(&fx, 0, 255);
+        const uint32_t rows = ROWS;
+        p.node_rows = &rows;
+        p.min_data_per_group = 40.0 + 10.0 * (seed % 7);
+        gpl_split_record rec;
+        int32_t root = 0;
+        assert_int_equal(be->ops->evaluate_splits(be, &root, 1, &p, NULL, &rec), GPULAYER_OK);
+        /* The categories in order: gradient / hessian, ties by bin. */
+        int order[MAX_CATS];
+        int n = 0;
+        for (int b = 1; b <= cats; b++)
+            if (fx.hist[b].hess > 0) order[n++] = b;
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0; j--) {
+                const gpl_grad_pair x = fx.hist[order[j - 1]], y = fx.hist[order[j]];
+                const double rx = (double)x.grad / (double)x.hess;
+                const double ry = (double)y.grad / (double)y.hess;
+                if (rx < ry || (rx == ry && order[j - 1] < order[j])) break;
+                const int t = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = t;
+            }
+        double best = -INFINITY;
+        int tried = 0;
+        for (int dir = 0; dir < 2; dir++) {
+            int32_t left = 0, added = 0;
+            unsigned mask = 0;
+            for (int k = 1; k <= n; k++) {
+                const int b = order[dir ? n - k : k - 1];
+                left += bin_rows(&fx, b);
+                added += bin_rows(&fx, b);
+                mask |= 1u << b;
+                if (ROWS - left < p.min_data_per_group) break;
+                if (added < p.min_data_per_group) continue;
+                added = 0;
+                tried++;
+                const double g = subset_gain(&fx, &p, mask, 0);
+                if (g > best) best = g;
+            }
+        }
+        if (tried == 0 || !(best > 0.0)) {
+            assert_int_equal(rec.feature, -1);
+        } else {
+            assert_record_consistent(&fx, &p, &rec);
+            assert_true(rec.gain == best);
+        }
+        p.min_data_per_group = ROWS + 1;
+        assert_int_equal(be->ops->evaluate_splits(be, &root, 1, &p, NULL, &rec), GPULAYER_OK);
+        assert_int_equal(rec.feature, -1);
         gpl_backend_destroy(be);
     }
 }
@@ -228,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_partition_is_the_best_subset),
         cmocka_unit_test(test_onehot_takes_the_best_single_category),
         cmocka_unit_test(test_limits_bound_the_left_set),
+        cmocka_unit_test(test_groups_space_the_candidates),
         cmocka_unit_test(test_partition_follows_the_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

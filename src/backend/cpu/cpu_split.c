@@ -184,7 +184,7 @@ static void scan_feature(const scan_context *sc, const gpl_grad_pair *h, int32_t
 
 static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
                           const gpl_split_params *p, const uint8_t *mask,
-                          gpl_node_bounds bounds, gpl_split_record *rec)
+                          gpl_node_bounds bounds, uint32_t rows, gpl_split_record *rec)
 {
     const uint32_t *off = c->feature_offset;
     /* Any feature's bins add up to the node's total; take feature 0's. */
@@ -215,7 +215,7 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
         if (mask && !mask[f]) continue;
         const int32_t last_bin = (int32_t)(off[f + 1] - off[f]) - 1;
         if (c->categorical && c->categorical[f]) {
-            cpu_scan_categorical(p, &bounds, total, hist + off[f], last_bin, f, rec);
+            cpu_scan_categorical(p, &bounds, rows, total, hist + off[f], last_bin, f, rec);
             continue;
         }
         scan_feature(&sc, hist + off[f], last_bin, f, p->monotone ? p->monotone[f] : 0, rec);
@@ -241,7 +241,7 @@ gpulayer_status cpu_evaluate_splits(gpl_backend *be, const int32_t *nodes,
     for (int32_t i = 0; i < num_nodes; i++) {
         out[i].node = nodes[i];
         evaluate_node(c, cpu_node_hist(c, nodes[i]), params, feature_mask,
-                      gpl_split_node_bounds(params, i), &out[i]);
+                      gpl_split_node_bounds(params, i), gpl_split_node_rows(params, i), &out[i]);
     }
     return GPULAYER_OK;
 }

@@ -35,7 +35,7 @@ static int32_t ordered_categories(const gpl_split_params *p, const gpl_grad_pair
     int32_t n = 0;
     for (int32_t b = 1; b <= last_bin; b++) {
         const double hs = (double)h[b].hess / p->scale.hess;
-        if (h[b].hess <= 0 || hs < p->min_data_per_group) continue;
+        if (h[b].hess <= 0 || hs < p->min_child_weight) continue;
         e[n].bin = b;
         e[n].sum = h[b];
         e[n].ratio = gpl_cat_ratio((double)h[b].grad / p->scale.grad, hs, p->cat_smooth);
@@ -95,8 +95,8 @@ static double parent_score(const gpl_split_params *p, const gpl_node_bounds *b,
 }
 
 void cpu_scan_categorical(const gpl_split_params *p, const gpl_node_bounds *bounds,
-                          gpl_grad_pair total, const gpl_grad_pair *h, int32_t last_bin,
-                          int32_t f, gpl_split_record *rec)
+                          uint32_t rows, gpl_grad_pair total, const gpl_grad_pair *h,
+                          int32_t last_bin, int32_t f, gpl_split_record *rec)
 {
     const gpl_grad_pair missing = h[0];
     if (is_onehot(p, last_bin)) {
@@ -116,10 +116,15 @@ void cpu_scan_categorical(const gpl_split_params *p, const gpl_node_bounds *boun
     const int32_t kmax = n < p->max_cat_threshold ? n : p->max_cat_threshold;
     for (int dir = 0; dir < 2; dir++) {
         gpl_grad_pair left = {0, 0};
+        long long added = 0;
         for (int32_t k = 1; k <= kmax; k++) {
             const cat_entry *c = &e[dir ? n - k : k - 1];
             left.grad += c->sum.grad;
             left.hess += c->sum.hess;
+            const int step = gpl_cat_group_step(&added, c->sum.hess, left.hess, total.hess, rows,
+                                                p->min_data_per_group);
+            if (step < 0) break;
+            if (step == 0) continue;
             try_candidate(p, bounds, total, parent, lambda, left, missing, f,
                           gpl_cat_key(dir, k), rec);
         }

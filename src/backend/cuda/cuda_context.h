@@ -32,9 +32,10 @@ typedef struct cuda_pool {
 
 /* A pinned host buffer and its device twin for per-level tables; the
  * event marks the end of the last copy out of the host side. */
-/* A node's entry in the split search's stage: its id and slot, then (in a
- * second table after all the ids) its bounds, two doubles. */
-#define CUDA_SPLIT_NODE_BYTES (2 * sizeof(int32_t) + 2 * sizeof(double))
+/* A node's entry in the split search's stage: its id and slot, then (in
+ * tables after all the ids) its rows, a uint32 (the table padded to 8
+ * bytes), and its bounds, two doubles. */
+#define CUDA_SPLIT_NODE_BYTES (2 * sizeof(int32_t) + 2 * sizeof(uint32_t) + 2 * sizeof(double))
 
 typedef struct cuda_stage {
     void *host;

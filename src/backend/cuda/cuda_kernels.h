@@ -364,6 +364,8 @@ typedef struct gpl_cuda_split_args {
     /* params.monotone and params.bounds on the device (NULL: none). */
     const int8_t *monotone;           /* [num_features]                  */
     const double *bounds;             /* [2 * num_nodes]: lower, upper   */
+    /* params.node_rows on the device (NULL: unknown). */
+    const uint32_t *node_rows;        /* [num_nodes]                     */
 } gpl_cuda_split_args;
 
 /* Scan (grid: nodes x feature groups), the categorical features (grid:

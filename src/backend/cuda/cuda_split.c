@@ -64,8 +64,13 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
         t[2 * i] = nodes[i];
         t[2 * i + 1] = c->slots.node_slot[nodes[i]];
     }
-    /* The nodes' bounds follow the node table (8-byte aligned). */
-    const size_t table_bytes = 2 * sizeof(int32_t) * (size_t)num_nodes;
+    /* The nodes' rows follow the node table, then their bounds (8-byte
+     * aligned). */
+    const size_t ids_bytes = 2 * sizeof(int32_t) * (size_t)num_nodes;
+    const size_t rows_bytes = (sizeof(uint32_t) * (size_t)num_nodes + 7) & ~(size_t)7;
+    const size_t table_bytes = ids_bytes + rows_bytes;
+    uint32_t *rows = (uint32_t *)((char *)s->host + ids_bytes);
+    for (int32_t i = 0; i < num_nodes; i++) rows[i] = gpl_split_node_rows(params, i);
     if (params->bounds)
         memcpy((char *)s->host + table_bytes, params->bounds,
                2 * sizeof(double) * (size_t)num_nodes);
@@ -73,8 +78,8 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
     GPL_CHECK(upload_mask(c, feature_mask));
     GPL_CHECK(upload_monotone(c, params->monotone));
     GPL_CHECK(cuda_stage_send(c, s,
-                              params->bounds ? CUDA_SPLIT_NODE_BYTES * (size_t)num_nodes
-                                             : table_bytes,
+                              table_bytes +
+                                  (params->bounds ? 2 * sizeof(double) * (size_t)num_nodes : 0),
                               "copying split node table"));
     gpl_cuda_split_args a = {c->d_slot_ptr, s->dev, num_nodes, c->buf.d_feature_offset,
                              c->shape.num_features, feature_mask ? c->buf.d_mask : NULL, *params,
@@ -83,7 +88,8 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
                              c->buf.d_cat_partial, c->buf.d_cat_sets,
                              params->monotone ? c->buf.d_monotone : NULL,
                              params->bounds ? (const double *)((const char *)s->dev + table_bytes)
-                                            : NULL};
+                                            : NULL,
+                             (const uint32_t *)((const char *)s->dev + ids_bytes)};
     CUDA_TRY(c, gpl_cuda_launch_split_scan(&a, c->dev.stream), "kernel split_scan");
     CUDA_TRY(c, gpl_cuda_launch_split_finish(&a, c->dev.stream), "kernel split_finish");
     if (early) GPL_CHECK(cuda_launch_partition(c, num_nodes, tiles, c->buf.d_records));

@@ -255,6 +255,7 @@ split_cat_kernel(gpl_cuda_split_args a)
     __shared__ int used_s[GPL_CUDA_CAT_THREADS];
     __shared__ int order_s[GPL_CUDA_CAT_THREADS];
     __shared__ long long cg_s[GPL_CUDA_CAT_THREADS], ch_s[GPL_CUDA_CAT_THREADS];
+    __shared__ unsigned char tried_s[2][GPL_CUDA_CAT_THREADS];
     __shared__ long long warp_g[GPL_CUDA_CAT_THREADS / 32], warp_h[GPL_CUDA_CAT_THREADS / 32];
     __shared__ Best best_s[GPL_CUDA_CAT_THREADS / 32];
     __shared__ uint32_t set_s[GPL_CAT_WORDS];
@@ -286,7 +287,7 @@ split_cat_kernel(gpl_cuda_split_args a)
         const double parent = parent_score(p, nb, total, lambda);
         const int b = t + 1;
         const double hs = b <= last_bin ? (double)h[b].hess / sh : 0.0;
-        const int used = b <= last_bin && h[b].hess > 0 && !(hs < p.min_data_per_group);
+        const int used = b <= last_bin && h[b].hess > 0 && !(hs < p.min_child_weight);
         const double ratio = used ? gpl_cat_ratio((double)h[b].grad / sg, hs, p.cat_smooth) : 0.0;
         ratio_s[t] = ratio;
         used_s[t] = used;
@@ -308,15 +309,38 @@ split_cat_kernel(gpl_cuda_split_args a)
         ch_s[t] = hh;
         __syncthreads();
         const int kmax = used_count < p.max_cat_threshold ? used_count : p.max_cat_threshold;
+        /* Which k each direction tries (gpl_cat_group_step): a walk in
+         * order, by one thread. */
+        if (t == 0) {
+            const unsigned rows = a.node_rows ? a.node_rows[n] : 0u;
+            for (int dir = 0; dir < 2; dir++) {
+                long long added = 0;
+                int stop = 0;
+                for (int k = 1; k <= kmax; k++) {
+                    const int i = dir ? used_count - k : k - 1; /* the k-th category */
+                    const long long cat = ch_s[i] - (i > 0 ? ch_s[i - 1] : 0);
+                    const long long left = dir ? ch_s[used_count - 1] - (i > 0 ? ch_s[i - 1] : 0)
+                                               : ch_s[i];
+                    const int step = stop ? -1
+                                          : gpl_cat_group_step(&added, cat, left, total.hess,
+                                                               rows, p.min_data_per_group);
+                    stop = step < 0;
+                    tried_s[dir][k - 1] = step > 0;
+                }
+            }
+        }
+        __syncthreads();
         const int k = t + 1;
         if (!masked && k <= kmax) {
-            cat_candidate(p, nb, total, parent, lambda, cg_s[k - 1], ch_s[k - 1], missing, f,
-                          gpl_cat_key(0, k), best);
+            if (tried_s[0][t])
+                cat_candidate(p, nb, total, parent, lambda, cg_s[k - 1], ch_s[k - 1], missing, f,
+                              gpl_cat_key(0, k), best);
             const int rest = used_count - k; /* the first `rest` are not in the set */
             const long long lg = cg_s[used_count - 1] - (rest > 0 ? cg_s[rest - 1] : 0);
             const long long lh = ch_s[used_count - 1] - (rest > 0 ? ch_s[rest - 1] : 0);
-            cat_candidate(p, nb, total, parent, lambda, lg, lh, missing, f, gpl_cat_key(1, k),
-                          best);
+            if (tried_s[1][t])
+                cat_candidate(p, nb, total, parent, lambda, lg, lh, missing, f,
+                              gpl_cat_key(1, k), best);
         }
     }
     best = warp_best(best);

@@ -326,7 +326,11 @@ typedef struct gpl_split_push {
     uint32_t record, num_features, has_mask;
     int32_t max_cat_to_onehot, max_cat_threshold;
     uint32_t bounds_first;
+    uint32_t node_rows; /* the node's (0: unknown), unless in the node table */
 } gpl_split_push;
+
+/* Vulkan guarantees no more bytes of push constants. */
+_Static_assert(sizeof(gpl_split_push) <= 128, "gpl_split_push exceeds 128 bytes");
 
 /* A split record as split_eval.comp writes it: node, feature, bin (a
  * categorical split's key), default_left, gain (a double), the left,
@@ -348,8 +352,20 @@ static inline gpl_split_push gpl_split_push_make(const gpl_split_params *params,
                         params->max_delta_step, -HUGE_VAL, HUGE_VAL,
                         params->monotone_gain_factor,
                         node, record, (uint32_t)num_features, has_mask ? 1u : 0u,
-                        params->max_cat_to_onehot, params->max_cat_threshold, 0};
+                        params->max_cat_to_onehot, params->max_cat_threshold, 0, 0};
     return p;
+}
+
+/* The nodes' rows into the fourth word of the search's node table entries
+ * (gpl_plan_search's, num_nodes of them, entry word 1 the node's index in
+ * the call). */
+static inline void gpl_split_rows_write(const gpl_split_params *params, int32_t num_nodes,
+                                        uint32_t *table)
+{
+    for (int32_t j = 0; j < num_nodes; j++) {
+        uint32_t *e = table + 4 * (size_t)j;
+        e[3] = gpl_split_node_rows(params, (int32_t)e[1]);
+    }
 }
 
 /* split_eval.comp's word of feature f: bit 0 set when the feature may be

@@ -54,6 +54,7 @@ gpulayer_status mtl_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32
         const gpl_plan_pool pool = mtl_plan_pool(c);
         const int32_t num_steps =
             gpl_plan_search(&pool, nodes, slots, num_nodes, order, table.contents, steps);
+        gpl_split_rows_write(params, num_nodes, table.contents);
         gpl_split_push p = gpl_split_push_make(params, -1, 0, c->shape.num_features,
                                                has_mask);
         p.bounds_first = gpl_split_bounds_write(params, num_nodes, (uint32_t)num_nodes,

@@ -59,6 +59,7 @@ static gpulayer_status record_level_search(vk_context *c, const int32_t *nodes,
         for (int32_t i = 0; i < num_nodes; i++) slots[i] = gpl_hist_slot(&c->slots, nodes[i]);
         num_steps = gpl_plan_search(&pool, nodes, slots, num_nodes, order,
                                     c->buf.split_nodes.mapped, steps);
+        gpl_split_rows_write(params, num_nodes, c->buf.split_nodes.mapped);
         push.bounds_first = gpl_split_bounds_write(params, num_nodes, (uint32_t)num_nodes,
                                                    c->buf.split_nodes.mapped);
     }
@@ -108,6 +109,7 @@ gpulayer_status vk_evaluate_splits(gpl_backend *be, const int32_t *nodes, int32_
             const gpl_node_bounds nb = gpl_split_node_bounds(params, i);
             p.lower = nb.lo;
             p.upper = nb.hi;
+            p.node_rows = gpl_split_node_rows(params, i);
             vk_range b[5] = {vk_hist_range(c, vk_node_slot(c, nodes[i])), vk_whole(&c->buf.offsets),
                              vk_whole(&c->buf.mask), vk_whole(&c->buf.records),
                              vk_whole(&c->buf.categorical)};

@@ -448,8 +448,9 @@ static const gpl_param_spec table[] = {
      MEMBER(cat_smooth), NULL, NULL},
     {"cat_l2", "", "categorical", NUMBER, "0", "[0, inf)", CATEGORICAL,
      "added to lambda for partition splits", MEMBER(cat_l2), NULL, NULL},
-    {"min_data_per_group", "", "categorical", NUMBER, "1", "[0, inf)", CATEGORICAL,
-     "the hessian sum a category needs to be placed by a partition split",
+    {"min_data_per_group", "", "categorical", NUMBER, "10", "[0, inf)", CATEGORICAL,
+     "partition splits: rows between two candidates of the category order, and "
+     "rows of the categories not in the set (rows counted by hessian share)",
      MEMBER(min_data_per_group), NULL, NULL},
 };
 

@@ -47,6 +47,10 @@ typedef struct grow_state {
      * in their order (NULL without monotone constraints). */
     double *bounds;
     double *batch_bounds;
+    /* Rows of each node (gpl_split_params.node_rows), and those of the
+     * nodes being evaluated, in their order. */
+    uint32_t *rows;
+    uint32_t *batch_rows;
     int32_t num_nodes;
     int32_t num_leaves;
 } grow_state;
@@ -69,6 +73,12 @@ static gpl_split_params split_params(const gpl_grow_config *cfg)
     return sp;
 }
 
+static uint32_t saturated_rows(int64_t rows)
+{
+    if (rows < 0) return 0;
+    return rows > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)rows;
+}
+
 static int32_t new_node(grow_state *s, gpl_grad_pair sum, int32_t depth)
 {
     int32_t id = s->num_nodes++;
@@ -80,6 +90,7 @@ static int32_t new_node(grow_state *s, gpl_grad_pair sum, int32_t depth)
     s->depth[id] = depth;
     s->bounds[2 * id] = -HUGE_VAL;
     s->bounds[2 * id + 1] = HUGE_VAL;
+    s->rows[id] = 0;
     return id;
 }
 
@@ -311,6 +322,7 @@ static gpulayer_status evaluate_splits(grow_state *s, const int32_t *nodes, int3
             for (int32_t f = 0; f < F; f++) node[f] &= allowed[f];
         }
         if (sp->bounds) one.bounds = sp->bounds + 2 * i;
+        one.node_rows = sp->node_rows + i;
         st = s->be->ops->evaluate_splits(s->be, &nodes[i], 1, &one, node, &rec[i]);
     }
     free(level);
@@ -335,6 +347,8 @@ static gpulayer_status evaluate(grow_state *s, split_queue *q, const int32_t *no
         }
         sp.bounds = s->batch_bounds;
     }
+    for (int32_t i = 0; i < count; i++) s->batch_rows[i] = s->rows[nodes[i]];
+    sp.node_rows = s->batch_rows;
     gpl_split_record *rec = &q->rec[q->count];
     GPL_CHECK(evaluate_splits(s, nodes, count, &sp, rec));
     for (int32_t i = 0; i < count; i++) {
@@ -394,6 +408,10 @@ static gpulayer_status grow(grow_state *s, const grow_policy *policy, batch_buff
             continue;
         }
         GPL_CHECK(partition_rows(s, bb->applied, count, bb->child_rows));
+        for (int32_t i = 0; i < count; i++) {
+            s->rows[bb->applied[i].left_child] = saturated_rows(bb->child_rows[2 * i]);
+            s->rows[bb->applied[i].right_child] = saturated_rows(bb->child_rows[2 * i + 1]);
+        }
         GPL_CHECK(child_histograms(s, bb->applied, count, bb->child_rows,
                                    bb->scratch, bb->subs));
         for (int32_t i = 0; i < count; i++) {
@@ -450,7 +468,7 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
                               int32_t output, gpl_tree *out)
 {
     const size_t M = (size_t)cfg->max_nodes;
-    grow_state s = {cfg, be, NULL, NULL, NULL, NULL, NULL, NULL, 0, 1};
+    grow_state s = {cfg, be, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 1};
     batch_buffers bb;
     s.nodes = malloc(sizeof(gpl_tree_node) * M);
     s.sums = malloc(sizeof(gpl_grad_pair) * M);
@@ -458,6 +476,8 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
     s.parent = malloc(sizeof(int32_t) * M);
     s.bounds = malloc(sizeof(double) * 2 * M);
     s.batch_bounds = cfg->monotone ? malloc(sizeof(double) * 2 * M) : NULL;
+    s.rows = malloc(sizeof(uint32_t) * 2 * M);
+    s.batch_rows = s.rows ? s.rows + M : NULL;
     bb.nodes = malloc(sizeof(int32_t) * M);
     bb.scratch = malloc(sizeof(int32_t) * M);
     bb.records = malloc(sizeof(gpl_split_record) * (M + 2));
@@ -466,7 +486,7 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
     bb.child_rows = malloc(sizeof(int64_t) * 2 * M);
     float *leaf_value = malloc(sizeof(float) * M);
     gpulayer_status st = GPULAYER_OK;
-    if (!s.nodes || !s.sums || !s.depth || !s.parent || !s.bounds ||
+    if (!s.nodes || !s.sums || !s.depth || !s.parent || !s.bounds || !s.rows ||
         (cfg->monotone && !s.batch_bounds) || !bb.nodes || !bb.scratch ||
         !bb.records || !bb.applied || !bb.subs || !bb.child_rows || !leaf_value) {
         st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
@@ -475,6 +495,9 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
     }
     new_node(&s, (gpl_grad_pair){0, 0}, 0);
     s.parent[0] = -1;
+    int64_t root_rows = cfg->num_rows;
+    if (cfg->reduce) cfg->reduce->counts(cfg->reduce->user, &root_rows, 1);
+    s.rows[0] = saturated_rows(root_rows);
     st = be->ops->begin_tree(be);
     if (st == GPULAYER_OK)
         st = grow(&s, cfg->params->grow_policy == GPL_GROW_LOSSGUIDE ? &lossguide_policy
@@ -499,6 +522,7 @@ done:
     free(s.parent);
     free(s.bounds);
     free(s.batch_bounds);
+    free(s.rows);
     free(leaf_value);
     free_batch_buffers(&bb);
     return st;

@@ -23,6 +23,7 @@ typedef struct gpl_grow_config {
     const gpl_params *params;
     const gpl_bin_cuts *cuts;
     int32_t max_nodes;           /* from gpl_grow_max_nodes            */
+    int64_t num_rows;            /* the training rows (of this rank)   */
     const uint8_t *feature_mask; /* num_features bytes, or NULL = all  */
     gpl_quant_scale scale;       /* of the current gradients           */
     const gpl_grow_reduce *reduce; /* NULL in a single process         */

@@ -45,6 +45,7 @@ typedef struct train_run {
     gpl_model *model;
     gpl_backend *be;
     int nthread;
+    int64_t num_rows; /* of the training data (this rank's) */
     uint8_t *bins;
     uint32_t *feature_offset;
     eval_state *evals;
@@ -196,6 +197,7 @@ static gpulayer_status run_round(train_run *t, int32_t round)
         gpl_grow_config cfg = {.params = t->p, .cuts = &t->model->cuts,
                                .feature_mask = t->feature_mask, .scale = {1, 1}};
         cfg.max_nodes = t->be->config.max_nodes;
+        cfg.num_rows = t->num_rows;
         cfg.sample_stream = gpl_sample_stream_tree(t->p->seed, round, k);
         cfg.interactions = &t->interactions;
         cfg.feature_weights = t->feature_weights;
@@ -350,6 +352,7 @@ gpulayer_status gpl_train_run(const char *caller, gpulayer_booster *b,
     t.p = &params;
     t.hooks = hooks;
     t.nthread = gpl_threads(b->params.nthread);
+    t.num_rows = train->num_rows;
     st = setup_run(&t, train, evals, eval_names, num_evals);
     if (st == GPULAYER_OK)
         st = gpl_custom_objective_start(&t.custom, b, t.be, train->num_rows,

@@ -38,6 +38,7 @@ layout(push_constant) uniform Push {
     int max_cat_to_onehot;
     int max_cat_threshold;
     uint bounds_first; // node table entry of record 0's bounds; 0: none
+    uint node_rows;    // the node's rows (0: unknown), unless in the node table
 } pc;
 
 layout(std430, binding = 1) readonly buffer Hist { uvec4 hist[]; };
@@ -56,8 +57,9 @@ layout(std430, binding = 5) readonly buffer Categorical { uint categorical[]; };
 // split_eval_level (built from this file with GPL_LEVEL_TABLE; the Vulkan
 // host's): the nodes of a level in one dispatch. Binding 1 is a run of
 // slots of the histogram pool, and workgroup w takes entry pc.record + w
-// of the node table: the node, its record, and the first element of its
-// histogram in the run (pc.node is not read); with bounds, entry
+// of the node table: the node, its record, the first element of its
+// histogram in the run and the node's rows (pc.node and pc.node_rows are
+// not read); with bounds, entry
 // pc.bounds_first + record holds the node's (lower, upper).
 layout(std430, binding = 6) readonly buffer Nodes { uvec4 level_nodes[]; };
 uint hist_base;
@@ -76,6 +78,8 @@ shared uint c_ok[8];
 shared uint c_bin[256];
 shared i64vec2 c_prefix[256];
 shared uint c_set[8];
+// The k each direction tries (bit k - 1 of words 8 * direction ..).
+shared uint c_tried[16];
 
 const int CAT_KEY_DIRECTION = 256; // GPL_CAT_KEY_DIRECTION of split_math.h
 
@@ -136,6 +140,25 @@ void try_split(i64vec2 total, f64 parent, f64 lambda, f64 alpha, f64 sg, f64 sh,
     }
 }
 
+// gpl_cat_rows_at_least of split_math.h.
+bool cat_rows_at_least(int64_t part, int64_t whole, uint node_rows, f64 rows)
+{
+    if (node_rows == 0u) return true;
+    return !f64_lt(f64_mul(f64_from_i64(part), f64_from_i64(int64_t(node_rows))),
+                   f64_mul(rows, f64_from_i64(whole)));
+}
+
+// gpl_cat_group_step of split_math.h: 1 try this k, 0 skip it, -1 stop.
+int cat_group_step(inout int64_t added, int64_t cat, int64_t left, int64_t whole,
+                   uint node_rows, f64 min_data)
+{
+    added += cat;
+    if (!cat_rows_at_least(whole - left, whole, node_rows, min_data)) return -1;
+    if (!cat_rows_at_least(added, whole, node_rows, min_data)) return 0;
+    added = 0;
+    return 1;
+}
+
 // ordered_categories of cpu_split_cat.c for the feature whose histogram
 // starts at `first`: c_bin[0..n-1] in order; returns n. Called by the
 // whole workgroup; ends with a barrier.
@@ -143,13 +166,13 @@ uint order_categories(uint first, int last_bin, f64 sg, f64 sh)
 {
     const uint lid = gl_LocalInvocationID.x;
     const f64 cat_smooth = f64_from_words(pc.cat_smooth);
-    const f64 min_data = f64_from_words(pc.min_data_per_group);
+    const f64 min_child_weight = f64_from_words(pc.min_child_weight);
     if (lid < 8u) c_ok[lid] = 0u;
     barrier();
     for (int b = 1 + int(lid); b <= last_bin; b += int(WG)) {
         const i64vec2 h = load(first + uint(b));
         const f64 hs = f64_div(f64_from_i64(h.y), sh);
-        if (h.y <= 0 || f64_lt(hs, min_data)) continue;
+        if (h.y <= 0 || f64_lt(hs, min_child_weight)) continue;
         c_ratio[b] = f64_div(f64_div(f64_from_i64(h.x), sg), f64_add(hs, cat_smooth));
         atomicOr(c_ok[uint(b) >> 5], 1u << (uint(b) & 31u));
     }
@@ -179,9 +202,11 @@ void main()
     const int node = int(entry.x);
     const uint record = entry.y;
     hist_base = entry.z;
+    const uint node_rows = entry.w;
 #else
     const int node = pc.node;
     const uint record = pc.record;
+    const uint node_rows = pc.node_rows;
 #endif
     f64 lo = f64_from_words(pc.lower), hi = f64_from_words(pc.upper);
 #ifdef GPL_LEVEL_TABLE
@@ -241,6 +266,7 @@ void main()
         uint n = 0u, items = uint(last_bin) + 1u;
         if (!onehot) {
             n = order_categories(first, last_bin, sg, sh);
+            const uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
             if (lid == 0u) {
                 i64vec2 sum = i64vec2(0);
                 c_prefix[0] = sum;
@@ -248,9 +274,25 @@ void main()
                     sum += load(first + c_bin[k - 1u]);
                     c_prefix[k] = sum;
                 }
+                // Which k each direction tries: a walk in order.
+                const f64 min_data = f64_from_words(pc.min_data_per_group);
+                for (uint w = 0u; w < 16u; w++) c_tried[w] = 0u;
+                for (uint dir = 0u; dir < 2u; dir++) {
+                    int64_t added = 0;
+                    for (uint k = 1u; k <= kmax; k++) {
+                        const uint i = dir == 0u ? k - 1u : n - k; // the k-th category
+                        const int64_t cat = c_prefix[i + 1u].y - c_prefix[i].y;
+                        const int64_t left = dir == 0u ? c_prefix[k].y
+                                                       : c_prefix[n].y - c_prefix[n - k].y;
+                        const int step = cat_group_step(added, cat, left, total.y, node_rows,
+                                                        min_data);
+                        if (step < 0) break;
+                        if (step > 0) c_tried[8u * dir + ((k - 1u) >> 5)] |= 1u << ((k - 1u) & 31u);
+                    }
+                }
             }
             barrier();
-            items = 2u * min(n, uint(max(pc.max_cat_threshold, 0)));
+            items = 2u * kmax;
         }
         const f64 cat_lambda = onehot ? lambda : f64_add(lambda, f64_from_words(pc.cat_l2));
         const f64 cat_parent = onehot ? parent
@@ -268,6 +310,8 @@ void main()
             } else {
                 // Exact integer sums: the last k are all n less the first n - k.
                 const uint kmax = items / 2u, dir = item / kmax, k = item % kmax + 1u;
+                if (((c_tried[8u * dir + ((k - 1u) >> 5)] >> ((k - 1u) & 31u)) & 1u) == 0u)
+                    continue;
                 key = int(dir) * CAT_KEY_DIRECTION + int(k);
                 left = dir == 0u ? c_prefix[k] : c_prefix[n] - c_prefix[n - k];
             }

@@ -79,14 +79,15 @@ struct Push
     int max_cat_to_onehot;
     int max_cat_threshold;
     uint bounds_first;
+    uint node_rows;
 };
 
 #ifndef SPIRV_CROSS_CONSTANT_ID_0
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant int _2104 = int(WG + 0u);
-constant int _2205 = int(WG + 0u);
+constant int _2184 = int(WG + 0u);
+constant int _2285 = int(WG + 0u);
 
 struct Offsets
 {
@@ -103,19 +104,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _2914 = (WG / 2u);
+constant uint _3140 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _3305_tmp [[function_constant(0)]];
-constant uint _3305 = is_function_constant_defined(_3305_tmp) ? _3305_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3305, 1u, 1u);
+constant uint _3531_tmp [[function_constant(0)]];
+constant uint _3531 = is_function_constant_defined(_3531_tmp) ? _3531_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3531, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _3322 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _3337 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _3548 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3563 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -133,18 +134,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1338 = sf_is_nan(param);
-    bool _1345;
-    if (!_1338)
+    bool _1354 = sf_is_nan(param);
+    bool _1361;
+    if (!_1354)
     {
         ulong param_1 = b;
-        _1345 = sf_is_nan(param_1);
+        _1361 = sf_is_nan(param_1);
     }
     else
     {
-        _1345 = _1338;
+        _1361 = _1354;
     }
-    if (_1345)
+    if (_1361)
     {
         return false;
     }
@@ -152,28 +153,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1370;
+        bool _1386;
         if (na)
         {
-            _1370 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1386 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1370 = na;
+            _1386 = na;
         }
-        return _1370;
+        return _1386;
     }
-    bool _1374 = a != b;
-    bool _1382;
-    if (_1374)
+    bool _1390 = a != b;
+    bool _1398;
+    if (_1390)
     {
-        _1382 = na != (a < b);
+        _1398 = na != (a < b);
     }
     else
     {
-        _1382 = _1374;
+        _1398 = _1390;
     }
-    return _1382;
+    return _1398;
 }
 
 static inline __attribute__((always_inline))
@@ -205,9 +206,9 @@ bool f64_lt(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-long2 load(thread const uint& i, const device Hist& v_1729)
+long2 load(thread const uint& i, const device Hist& v_1745)
 {
-    uint4 v = v_1729.hist[0u + i];
+    uint4 v = v_1745.hist[0u + i];
     return long2(long(as_type<ulong>(v.xy)), long(as_type<ulong>(v.zw)));
 }
 
@@ -259,17 +260,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _356 = e > 2045;
-            bool _365;
-            if (!_356)
+            bool _372 = e > 2045;
+            bool _381;
+            if (!_372)
             {
-                _365 = (sig + 512ul) >= 9223372036854775808ul;
+                _381 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _365 = _356;
+                _381 = _372;
             }
-            if (_365)
+            if (_381)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -306,8 +307,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _437 = sf_round_pack(param_4, param_5, param_6);
-    return _437;
+    ulong _453 = sf_round_pack(param_4, param_5, param_6);
+    return _453;
 }
 
 static inline __attribute__((always_inline))
@@ -318,21 +319,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1289;
+    ulong _1305;
     if (a < 0l)
     {
-        _1289 = 0ul - ulong(a);
+        _1305 = 0ul - ulong(a);
     }
     else
     {
-        _1289 = ulong(a);
+        _1305 = ulong(a);
     }
-    ulong m = _1289;
+    ulong m = _1305;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1305 = sf_norm_round_pack(param, param_1, param_2);
-    return _1305;
+    ulong _1321 = sf_norm_round_pack(param, param_1, param_2);
+    return _1321;
 }
 
 static inline __attribute__((always_inline))
@@ -382,50 +383,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1110;
+            ulong _1126;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1110 = sf_propagate_nan(param_4, param_5);
+                _1126 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1110 = 18444492273895866368ul;
+                _1126 = 18444492273895866368ul;
             }
-            return _1110;
+            return _1126;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1130;
+        ulong _1146;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1130 = sf_propagate_nan(param_6, param_7);
+            _1146 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1130 = _sign;
+            _1146 = _sign;
         }
-        return _1130;
+        return _1146;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1156;
+            ulong _1172;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1156 = 18444492273895866368ul;
+                _1172 = 18444492273895866368ul;
             }
             else
             {
-                _1156 = _sign | 9218868437227405312ul;
+                _1172 = _sign | 9218868437227405312ul;
             }
-            return _1156;
+            return _1172;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -467,8 +468,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1268 = sf_round_pack(param_10, param_11, param_12);
-    return _1268;
+    ulong _1284 = sf_round_pack(param_10, param_11, param_12);
+    return _1284;
 }
 
 static inline __attribute__((always_inline))
@@ -493,18 +494,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _637;
+            ulong _653;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _637 = sf_propagate_nan(param_2, param_3);
+                _653 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _637 = 18444492273895866368ul;
+                _653 = 18444492273895866368ul;
             }
-            return _637;
+            return _653;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -542,18 +543,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _718;
+            ulong _734;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _718 = sf_propagate_nan(param_8, param_9);
+                _734 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _718 = _sign | 9218868437227405312ul;
+                _734 = _sign | 9218868437227405312ul;
             }
-            return _718;
+            return _734;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -567,18 +568,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _758;
+            ulong _774;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _758 = sf_propagate_nan(param_12, param_13);
+                _774 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _758 = a;
+                _774 = a;
             }
-            return _758;
+            return _774;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -591,8 +592,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _794 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _794;
+    ulong _810 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _810;
 }
 
 static inline __attribute__((always_inline))
@@ -615,18 +616,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _480;
+            ulong _496;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _480 = sf_propagate_nan(param_2, param_3);
+                _496 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _480 = a;
+                _496 = a;
             }
-            return _480;
+            return _496;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -639,30 +640,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _517;
+                ulong _533;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _517 = sf_propagate_nan(param_4, param_5);
+                    _533 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _517 = _sign | 9218868437227405312ul;
+                    _533 = _sign | 9218868437227405312ul;
                 }
-                return _517;
+                return _533;
             }
             ez = eb;
-            ulong _533;
+            ulong _549;
             if (ea != 0)
             {
-                _533 = sa + 2305843009213693952ul;
+                _549 = sa + 2305843009213693952ul;
             }
             else
             {
-                _533 = sa << ulong(1);
+                _549 = sa << ulong(1);
             }
-            sa = _533;
+            sa = _549;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -671,30 +672,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _556;
+                ulong _572;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _556 = sf_propagate_nan(param_8, param_9);
+                    _572 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _556 = a;
+                    _572 = a;
                 }
-                return _556;
+                return _572;
             }
             ez = ea;
-            ulong _571;
+            ulong _587;
             if (eb != 0)
             {
-                _571 = sb + 2305843009213693952ul;
+                _587 = sb + 2305843009213693952ul;
             }
             else
             {
-                _571 = sb << ulong(1);
+                _587 = sb << ulong(1);
             }
-            sb = _571;
+            sb = _587;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -709,8 +710,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _604 = sf_round_pack(param_12, param_13, param_14);
-    return _604;
+    ulong _620 = sf_round_pack(param_12, param_13, param_14);
+    return _620;
 }
 
 static inline __attribute__((always_inline))
@@ -721,8 +722,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _837 = sf_sub_mags(param, param_1, param_2);
-        return _837;
+        ulong _853 = sf_sub_mags(param, param_1, param_2);
+        return _853;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -751,8 +752,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _820 = sf_sub_mags(param_3, param_4, param_5);
-    return _820;
+    ulong _836 = sf_sub_mags(param_3, param_4, param_5);
+    return _836;
 }
 
 static inline __attribute__((always_inline))
@@ -830,32 +831,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1310 = sf_is_nan(param);
-    bool _1317;
-    if (!_1310)
+    bool _1326 = sf_is_nan(param);
+    bool _1333;
+    if (!_1326)
     {
         ulong param_1 = b;
-        _1317 = sf_is_nan(param_1);
+        _1333 = sf_is_nan(param_1);
     }
     else
     {
-        _1317 = _1310;
+        _1333 = _1326;
     }
-    if (_1317)
+    if (_1333)
     {
         return false;
     }
-    bool _1324 = a == b;
-    bool _1333;
-    if (!_1324)
+    bool _1340 = a == b;
+    bool _1349;
+    if (!_1340)
     {
-        _1333 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1349 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1333 = _1324;
+        _1349 = _1340;
     }
-    return _1333;
+    return _1349;
 }
 
 static inline __attribute__((always_inline))
@@ -896,32 +897,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _937 = sa != 0ul;
-        bool _946;
-        if (!_937)
+        bool _953 = sa != 0ul;
+        bool _962;
+        if (!_953)
         {
-            _946 = (eb == 2047) && (sb != 0ul);
+            _962 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _946 = _937;
+            _962 = _953;
         }
-        if (_946)
+        if (_962)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _961;
+        ulong _977;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _961 = 18444492273895866368ul;
+            _977 = 18444492273895866368ul;
         }
         else
         {
-            _961 = _sign | 9218868437227405312ul;
+            _977 = _sign | 9218868437227405312ul;
         }
-        return _961;
+        return _977;
     }
     if (eb == 2047)
     {
@@ -931,16 +932,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _989;
+        ulong _1005;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _989 = 18444492273895866368ul;
+            _1005 = 18444492273895866368ul;
         }
         else
         {
-            _989 = _sign | 9218868437227405312ul;
+            _1005 = _sign | 9218868437227405312ul;
         }
-        return _989;
+        return _1005;
     }
     if (ea == 0)
     {
@@ -978,8 +979,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1068 = sf_round_pack(param_10, param_11, param_12);
-    return _1068;
+    ulong _1084 = sf_round_pack(param_10, param_11, param_12);
+    return _1084;
 }
 
 static inline __attribute__((always_inline))
@@ -1006,8 +1007,8 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     ulong param_8 = max_delta_step;
     ulong param_9 = lo;
     ulong param_10 = hi;
-    ulong _1580 = clamp_weight(param_7, param_8, param_9, param_10);
-    ulong w = _1580;
+    ulong _1596 = clamp_weight(param_7, param_8, param_9, param_10);
+    ulong w = _1596;
     weight = w;
     ulong param_11 = w;
     ulong param_12 = optimum;
@@ -1023,17 +1024,17 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     }
     ulong param_19 = w;
     ulong param_20 = 0ul;
-    ulong _1608;
+    ulong _1624;
     if (f64_lt(param_19, param_20))
     {
         ulong param_21 = w;
-        _1608 = f64_neg(param_21);
+        _1624 = f64_neg(param_21);
     }
     else
     {
-        _1608 = w;
+        _1624 = w;
     }
-    ulong abs_w = _1608;
+    ulong abs_w = _1624;
     ulong param_22 = 4611686018427387904ul;
     ulong param_23 = G;
     ulong param_24 = f64_mul(param_22, param_23);
@@ -1129,17 +1130,17 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             L += missing;
         }
         long2 R = total - L;
-        bool _1790 = L.y <= 0l;
-        bool _1797;
-        if (!_1790)
+        bool _1806 = L.y <= 0l;
+        bool _1813;
+        if (!_1806)
         {
-            _1797 = R.y <= 0l;
+            _1813 = R.y <= 0l;
         }
         else
         {
-            _1797 = _1790;
+            _1813 = _1806;
         }
-        if (_1797)
+        if (_1813)
         {
             continue;
         }
@@ -1153,19 +1154,19 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
         ulong hr = f64_div(param_4, param_5);
         ulong param_6 = hl;
         ulong param_7 = min_child_weight;
-        bool _1823 = f64_lt(param_6, param_7);
-        bool _1832;
-        if (!_1823)
+        bool _1839 = f64_lt(param_6, param_7);
+        bool _1848;
+        if (!_1839)
         {
             ulong param_8 = hr;
             ulong param_9 = min_child_weight;
-            _1832 = f64_lt(param_8, param_9);
+            _1848 = f64_lt(param_8, param_9);
         }
         else
         {
-            _1832 = _1823;
+            _1848 = _1839;
         }
-        if (_1832)
+        if (_1848)
         {
             continue;
         }
@@ -1188,9 +1189,9 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_21 = mds;
             ulong param_22 = lo;
             ulong param_23 = hi;
-            ulong _1887 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
+            ulong _1903 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
             ulong wl = param_24;
-            ulong sl = _1887;
+            ulong sl = _1903;
             ulong param_25 = gr;
             ulong param_26 = hr;
             ulong param_27 = lambda;
@@ -1198,9 +1199,9 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_29 = mds;
             ulong param_30 = lo;
             ulong param_31 = hi;
-            ulong _1906 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
+            ulong _1922 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
             ulong wr = param_32;
-            ulong sr = _1906;
+            ulong sr = _1922;
             int param_33 = constraint;
             ulong param_34 = wl;
             ulong param_35 = wr;
@@ -1269,40 +1270,40 @@ bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulon
 }
 
 static inline __attribute__((always_inline))
-uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1729, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
+uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1745, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
 {
     uint lid = gl_LocalInvocationID.x;
     uint2 param = pc.cat_smooth;
     ulong cat_smooth = f64_from_words(param);
-    uint2 param_1 = pc.min_data_per_group;
-    ulong min_data = f64_from_words(param_1);
+    uint2 param_1 = pc.min_child_weight;
+    ulong min_child_weight = f64_from_words(param_1);
     if (lid < 8u)
     {
         c_ok[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    int _2030 = 1 + int(lid);
-    for (int b = _2030; b <= last_bin; b += _2104)
+    int _2110 = 1 + int(lid);
+    for (int b = _2110; b <= last_bin; b += _2184)
     {
         uint param_2 = first + uint(b);
-        long2 h = load(param_2, v_1729);
+        long2 h = load(param_2, v_1745);
         long param_3 = h.y;
         ulong param_4 = f64_from_i64(param_3);
         ulong param_5 = sh;
         ulong hs = f64_div(param_4, param_5);
-        bool _2057 = h.y <= 0l;
-        bool _2066;
-        if (!_2057)
+        bool _2137 = h.y <= 0l;
+        bool _2146;
+        if (!_2137)
         {
             ulong param_6 = hs;
-            ulong param_7 = min_data;
-            _2066 = f64_lt(param_6, param_7);
+            ulong param_7 = min_child_weight;
+            _2146 = f64_lt(param_6, param_7);
         }
         else
         {
-            _2066 = _2057;
+            _2146 = _2137;
         }
-        if (_2066)
+        if (_2146)
         {
             continue;
         }
@@ -1314,7 +1315,7 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_13 = f64_div(param_9, param_10);
         ulong param_14 = f64_add(param_11, param_12);
         c_ratio[b] = f64_div(param_13, param_14);
-        uint _2102 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+        uint _2182 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint n = 0u;
@@ -1322,8 +1323,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
     {
         n += uint(int(popcount(c_ok[w])));
     }
-    int _2128 = 1 + int(lid);
-    for (int b_1 = _2128; b_1 <= last_bin; b_1 += _2205)
+    int _2208 = 1 + int(lid);
+    for (int b_1 = _2208; b_1 <= last_bin; b_1 += _2285)
     {
         if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
         {
@@ -1333,21 +1334,21 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         uint rank = 0u;
         for (int o = 1; o <= last_bin; o++)
         {
-            bool _2175 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
-            bool _2191;
-            if (_2175)
+            bool _2255 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _2271;
+            if (_2255)
             {
                 ulong param_15 = c_ratio[o];
                 uint param_16 = uint(o);
                 ulong param_17 = r;
                 uint param_18 = uint(b_1);
-                _2191 = cat_before(param_15, param_16, param_17, param_18);
+                _2271 = cat_before(param_15, param_16, param_17, param_18);
             }
             else
             {
-                _2191 = _2175;
+                _2271 = _2255;
             }
-            if (_2191)
+            if (_2271)
             {
                 rank++;
             }
@@ -1359,17 +1360,61 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
 }
 
 static inline __attribute__((always_inline))
+bool cat_rows_at_least(thread const long& part, thread const long& whole, thread const uint& node_rows, thread const ulong& rows)
+{
+    if (node_rows == 0u)
+    {
+        return true;
+    }
+    long param = part;
+    long param_1 = long(ulong(node_rows));
+    ulong param_2 = f64_from_i64(param);
+    ulong param_3 = f64_from_i64(param_1);
+    long param_4 = whole;
+    ulong param_5 = rows;
+    ulong param_6 = f64_from_i64(param_4);
+    ulong param_7 = f64_mul(param_2, param_3);
+    ulong param_8 = f64_mul(param_5, param_6);
+    return !f64_lt(param_7, param_8);
+}
+
+static inline __attribute__((always_inline))
+int cat_group_step(thread long& added, thread const long& cat, thread const long& left, thread const long& whole, thread const uint& node_rows, thread const ulong& min_data)
+{
+    added += cat;
+    long param = whole - left;
+    long param_1 = whole;
+    uint param_2 = node_rows;
+    ulong param_3 = min_data;
+    if (!cat_rows_at_least(param, param_1, param_2, param_3))
+    {
+        return -1;
+    }
+    long param_4 = added;
+    long param_5 = whole;
+    uint param_6 = node_rows;
+    ulong param_7 = min_data;
+    if (!cat_rows_at_least(param_4, param_5, param_6, param_7))
+    {
+        return 0;
+    }
+    added = 0l;
+    return 1;
+}
+
+static inline __attribute__((always_inline))
 uint2 f64_words(thread const ulong& a)
 {
     return as_type<uint2>(a);
 }
 
-kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1729 [[buffer(1)]], const device Offsets& _2301 [[buffer(2)]], const device Mask& _2399 [[buffer(3)]], device Records& _3150 [[buffer(4)]], const device Categorical& _2414 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
+kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1745 [[buffer(1)]], const device Offsets& _2384 [[buffer(2)]], const device Mask& _2481 [[buffer(3)]], device Records& _3376 [[buffer(4)]], const device Categorical& _2496 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
     threadgroup uint c_bin[256];
     threadgroup long2 c_prefix[256];
+    threadgroup uint c_tried[16];
     threadgroup ulong s_gain[WG];
     threadgroup int3 s_key[WG];
     threadgroup long2 s_left[WG];
@@ -1377,6 +1422,7 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     uint lid = gl_LocalInvocationID.x;
     int node = pc.node;
     uint record = pc.record;
+    uint node_rows = pc.node_rows;
     uint2 param = pc.lower;
     ulong lo = f64_from_words(param);
     uint2 param_1 = pc.upper;
@@ -1385,33 +1431,33 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     ulong mds = f64_from_words(param_2);
     ulong param_3 = mds;
     ulong param_4 = 0ul;
-    bool _2243 = f64_gt(param_3, param_4);
-    bool _2254;
-    if (!_2243)
+    bool _2327 = f64_gt(param_3, param_4);
+    bool _2338;
+    if (!_2327)
     {
         ulong param_5 = 18442240474082181120ul;
         ulong param_6 = lo;
         ulong param_7 = f64_from_bits(param_5);
-        _2254 = f64_gt(param_6, param_7);
+        _2338 = f64_gt(param_6, param_7);
     }
     else
     {
-        _2254 = _2243;
+        _2338 = _2327;
     }
-    bool _2266;
-    if (!_2254)
+    bool _2350;
+    if (!_2338)
     {
         ulong param_8 = 18442240474082181120ul;
         ulong param_9 = f64_from_bits(param_8);
         ulong param_10 = hi;
         ulong param_11 = f64_neg(param_9);
-        _2266 = f64_lt(param_10, param_11);
+        _2350 = f64_lt(param_10, param_11);
     }
     else
     {
-        _2266 = _2254;
+        _2350 = _2338;
     }
-    bool bounded = _2266;
+    bool bounded = _2350;
     uint2 param_12 = pc.scale_grad;
     ulong sg = f64_from_words(param_12);
     uint2 param_13 = pc.scale_hess;
@@ -1423,10 +1469,10 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     uint2 param_16 = pc.min_child_weight;
     ulong min_child_weight = f64_from_words(param_16);
     long2 total = long2(0l);
-    for (uint k = _2301.feature_offset[0]; k < _2301.feature_offset[1]; k++)
+    for (uint k = _2384.feature_offset[0]; k < _2384.feature_offset[1]; k++)
     {
         uint param_17 = k;
-        total += load(param_17, v_1729);
+        total += load(param_17, v_1745);
     }
     long param_18 = total.x;
     ulong param_19 = f64_from_i64(param_18);
@@ -1442,44 +1488,44 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     ulong param_29 = lo;
     ulong param_30 = hi;
     ulong param_31;
-    ulong _2352 = bounded_score(param_24, param_25, param_26, param_27, param_28, param_29, param_30, param_31);
+    ulong _2435 = bounded_score(param_24, param_25, param_26, param_27, param_28, param_29, param_30, param_31);
     ulong weight = param_31;
-    ulong parent = _2352;
+    ulong parent = _2435;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
     uint segments = max(1u, (WG / max(pc.num_features, 1u)));
-    uint _2393;
+    uint _2475;
     for (uint item = lid; item < (pc.num_features * segments); item += WG)
     {
         uint f = item / segments;
         uint seg = item % segments;
         if (pc.has_mask != 0u)
         {
-            _2393 = _2399.mask[f];
+            _2475 = _2481.mask[f];
         }
         else
         {
-            _2393 = 1u;
+            _2475 = 1u;
         }
-        uint words = _2393;
-        bool _2407 = (words & 1u) == 0u;
-        bool _2419;
-        if (!_2407)
+        uint words = _2475;
+        bool _2489 = (words & 1u) == 0u;
+        bool _2501;
+        if (!_2489)
         {
-            _2419 = _2414.categorical[f] != 0u;
+            _2501 = _2496.categorical[f] != 0u;
         }
         else
         {
-            _2419 = _2407;
+            _2501 = _2489;
         }
-        if (_2419)
+        if (_2501)
         {
             continue;
         }
         int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
-        uint first = _2301.feature_offset[f];
-        int last_bin = int(_2301.feature_offset[f + 1u] - first) - 1;
+        uint first = _2384.feature_offset[f];
+        int last_bin = int(_2384.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1488,38 +1534,38 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
             continue;
         }
         uint param_32 = first;
-        long2 missing = load(param_32, v_1729);
+        long2 missing = load(param_32, v_1745);
         long2 cum = long2(0l);
         for (int b = 1; b < b_lo; b++)
         {
             uint param_33 = first + uint(b);
-            cum += load(param_33, v_1729);
+            cum += load(param_33, v_1745);
         }
         for (int b_1 = b_lo; b_1 <= b_hi; b_1++)
         {
             uint param_34 = first + uint(b_1);
-            cum += load(param_34, v_1729);
-            bool _2519 = b_1 < last_bin;
-            bool _2532;
-            if (_2519)
+            cum += load(param_34, v_1745);
+            bool _2601 = b_1 < last_bin;
+            bool _2614;
+            if (_2601)
             {
-                bool _2524 = missing.y != 0l;
-                bool _2531;
-                if (!_2524)
+                bool _2606 = missing.y != 0l;
+                bool _2613;
+                if (!_2606)
                 {
-                    _2531 = missing.x != 0l;
+                    _2613 = missing.x != 0l;
                 }
                 else
                 {
-                    _2531 = _2524;
+                    _2613 = _2606;
                 }
-                _2532 = _2531;
+                _2614 = _2613;
             }
             else
             {
-                _2532 = _2519;
+                _2614 = _2601;
             }
-            int two_way = int(_2532);
+            int two_way = int(_2614);
             long2 param_35 = total;
             ulong param_36 = parent;
             ulong param_37 = lambda;
@@ -1545,46 +1591,48 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
             best_left = param_53;
         }
     }
-    uint num_cat = _2414.categorical[pc.num_features];
-    ulong _2715;
-    ulong _2732;
-    ulong param_76;
+    uint num_cat = _2496.categorical[pc.num_features];
+    uint _2837;
+    long _2860;
+    ulong _2924;
+    ulong _2941;
+    ulong param_83;
     int key;
-    long2 left;
-    long2 _2788;
-    long2 _2831;
+    long2 left_1;
+    long2 _2997;
+    long2 _3057;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2414.categorical[(pc.num_features + 1u) + c];
-        bool _2605 = pc.has_mask != 0u;
-        bool _2613;
-        if (_2605)
+        uint f_1 = _2496.categorical[(pc.num_features + 1u) + c];
+        bool _2687 = pc.has_mask != 0u;
+        bool _2695;
+        if (_2687)
         {
-            _2613 = (_2399.mask[f_1] & 1u) == 0u;
+            _2695 = (_2481.mask[f_1] & 1u) == 0u;
         }
         else
         {
-            _2613 = _2605;
+            _2695 = _2687;
         }
-        if (_2613)
+        if (_2695)
         {
             continue;
         }
-        uint first_1 = _2301.feature_offset[f_1];
-        int last_bin_1 = int(_2301.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint first_1 = _2384.feature_offset[f_1];
+        int last_bin_1 = int(_2384.feature_offset[f_1 + 1u] - first_1) - 1;
         uint param_54 = first_1;
-        long2 missing_1 = load(param_54, v_1729);
-        bool _2637 = missing_1.x != 0l;
-        bool _2644;
-        if (!_2637)
+        long2 missing_1 = load(param_54, v_1745);
+        bool _2719 = missing_1.x != 0l;
+        bool _2726;
+        if (!_2719)
         {
-            _2644 = missing_1.y != 0l;
+            _2726 = missing_1.y != 0l;
         }
         else
         {
-            _2644 = _2637;
+            _2726 = _2719;
         }
-        int two_way_1 = int(_2644);
+        int two_way_1 = int(_2726);
         bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
         uint n = 0u;
         uint items = uint(last_bin_1) + 1u;
@@ -1594,8 +1642,9 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
             int param_56 = last_bin_1;
             ulong param_57 = sg;
             ulong param_58 = sh;
-            uint _2669 = order_categories(param_55, param_56, param_57, param_58, v_1729, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            n = _2669;
+            uint _2751 = order_categories(param_55, param_56, param_57, param_58, v_1745, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            n = _2751;
+            uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
             if (lid == 0u)
             {
                 long2 sum = long2(0l);
@@ -1603,49 +1652,99 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
                 for (uint k_1 = 1u; k_1 <= n; k_1++)
                 {
                     uint param_59 = first_1 + c_bin[k_1 - 1u];
-                    sum += load(param_59, v_1729);
+                    sum += load(param_59, v_1745);
                     c_prefix[k_1] = sum;
+                }
+                uint2 param_60 = pc.min_data_per_group;
+                ulong min_data = f64_from_words(param_60);
+                for (uint w = 0u; w < 16u; w++)
+                {
+                    c_tried[w] = 0u;
+                }
+                for (uint dir = 0u; dir < 2u; dir++)
+                {
+                    long added = 0l;
+                    for (uint k_2 = 1u; k_2 <= kmax; k_2++)
+                    {
+                        if (dir == 0u)
+                        {
+                            _2837 = k_2 - 1u;
+                        }
+                        else
+                        {
+                            _2837 = n - k_2;
+                        }
+                        uint i = _2837;
+                        long cat = ((threadgroup long*)&c_prefix[i + 1u])[1u] - ((threadgroup long*)&c_prefix[i])[1u];
+                        if (dir == 0u)
+                        {
+                            _2860 = ((threadgroup long*)&c_prefix[k_2])[1u];
+                        }
+                        else
+                        {
+                            _2860 = ((threadgroup long*)&c_prefix[n])[1u] - ((threadgroup long*)&c_prefix[n - k_2])[1u];
+                        }
+                        long left = _2860;
+                        long param_61 = added;
+                        long param_62 = cat;
+                        long param_63 = left;
+                        long param_64 = total.y;
+                        uint param_65 = node_rows;
+                        ulong param_66 = min_data;
+                        int _2891 = cat_group_step(param_61, param_62, param_63, param_64, param_65, param_66);
+                        added = param_61;
+                        int _step = _2891;
+                        if (_step < 0)
+                        {
+                            break;
+                        }
+                        if (_step > 0)
+                        {
+                            uint _2907 = (8u * dir) + ((k_2 - 1u) >> uint(5));
+                            c_tried[_2907] |= (1u << ((k_2 - 1u) & 31u));
+                        }
+                    }
                 }
             }
             threadgroup_barrier(mem_flags::mem_threadgroup);
-            items = 2u * min(n, uint(max(pc.max_cat_threshold, 0)));
+            items = 2u * kmax;
         }
         if (onehot)
         {
-            _2715 = lambda;
+            _2924 = lambda;
         }
         else
         {
-            uint2 param_60 = pc.cat_l2;
-            ulong param_61 = lambda;
-            ulong param_62 = f64_from_words(param_60);
-            _2715 = f64_add(param_61, param_62);
+            uint2 param_67 = pc.cat_l2;
+            ulong param_68 = lambda;
+            ulong param_69 = f64_from_words(param_67);
+            _2924 = f64_add(param_68, param_69);
         }
-        ulong cat_lambda = _2715;
+        ulong cat_lambda = _2924;
         if (onehot)
         {
-            _2732 = parent;
+            _2941 = parent;
         }
         else
         {
-            long param_63 = total.x;
-            ulong param_64 = f64_from_i64(param_63);
-            ulong param_65 = sg;
-            long param_66 = total.y;
-            ulong param_67 = f64_from_i64(param_66);
-            ulong param_68 = sh;
-            ulong param_69 = f64_div(param_64, param_65);
-            ulong param_70 = f64_div(param_67, param_68);
-            ulong param_71 = cat_lambda;
-            ulong param_72 = alpha;
-            ulong param_73 = mds;
-            ulong param_74 = lo;
-            ulong param_75 = hi;
-            ulong _2766 = bounded_score(param_69, param_70, param_71, param_72, param_73, param_74, param_75, param_76);
-            weight = param_76;
-            _2732 = _2766;
+            long param_70 = total.x;
+            ulong param_71 = f64_from_i64(param_70);
+            ulong param_72 = sg;
+            long param_73 = total.y;
+            ulong param_74 = f64_from_i64(param_73);
+            ulong param_75 = sh;
+            ulong param_76 = f64_div(param_71, param_72);
+            ulong param_77 = f64_div(param_74, param_75);
+            ulong param_78 = cat_lambda;
+            ulong param_79 = alpha;
+            ulong param_80 = mds;
+            ulong param_81 = lo;
+            ulong param_82 = hi;
+            ulong _2975 = bounded_score(param_76, param_77, param_78, param_79, param_80, param_81, param_82, param_83);
+            weight = param_83;
+            _2941 = _2975;
         }
-        ulong cat_parent = _2732;
+        ulong cat_parent = _2941;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -1653,68 +1752,72 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _2788 = long2(0l);
+                    _2997 = long2(0l);
                 }
                 else
                 {
-                    uint param_77 = first_1 + item_1;
-                    _2788 = load(param_77, v_1729);
+                    uint param_84 = first_1 + item_1;
+                    _2997 = load(param_84, v_1745);
                 }
-                left = _2788;
-                bool _2799 = item_1 != 0u;
-                bool _2805;
-                if (_2799)
+                left_1 = _2997;
+                bool _3008 = item_1 != 0u;
+                bool _3014;
+                if (_3008)
                 {
-                    _2805 = left.y <= 0l;
+                    _3014 = left_1.y <= 0l;
                 }
                 else
                 {
-                    _2805 = _2799;
+                    _3014 = _3008;
                 }
-                if (_2805)
+                if (_3014)
                 {
                     continue;
                 }
             }
             else
             {
-                uint kmax = items / 2u;
-                uint dir = item_1 / kmax;
-                uint k_2 = (item_1 % kmax) + 1u;
-                key = (int(dir) * 256) + int(k_2);
-                if (dir == 0u)
+                uint kmax_1 = items / 2u;
+                uint dir_1 = item_1 / kmax_1;
+                uint k_3 = (item_1 % kmax_1) + 1u;
+                if (((c_tried[(8u * dir_1) + ((k_3 - 1u) >> uint(5))] >> ((k_3 - 1u) & 31u)) & 1u) == 0u)
                 {
-                    _2831 = c_prefix[k_2];
+                    continue;
+                }
+                key = (int(dir_1) * 256) + int(k_3);
+                if (dir_1 == 0u)
+                {
+                    _3057 = c_prefix[k_3];
                 }
                 else
                 {
-                    _2831 = c_prefix[n] - c_prefix[n - k_2];
+                    _3057 = c_prefix[n] - c_prefix[n - k_3];
                 }
-                left = _2831;
+                left_1 = _3057;
             }
-            long2 param_78 = total;
-            ulong param_79 = cat_parent;
-            ulong param_80 = cat_lambda;
-            ulong param_81 = alpha;
-            ulong param_82 = sg;
-            ulong param_83 = sh;
-            ulong param_84 = min_child_weight;
-            ulong param_85 = lo;
-            ulong param_86 = hi;
-            bool param_87 = bounded;
-            int param_88 = 0;
-            long2 param_89 = left;
-            long2 param_90 = missing_1;
-            int param_91 = two_way_1;
-            int param_92 = int(f_1);
-            int param_93 = key;
-            ulong param_94 = best_gain;
-            int3 param_95 = best;
-            long2 param_96 = best_left;
-            try_split(param_78, param_79, param_80, param_81, param_82, param_83, param_84, param_85, param_86, param_87, param_88, param_89, param_90, param_91, param_92, param_93, param_94, param_95, param_96, pc);
-            best_gain = param_94;
-            best = param_95;
-            best_left = param_96;
+            long2 param_85 = total;
+            ulong param_86 = cat_parent;
+            ulong param_87 = cat_lambda;
+            ulong param_88 = alpha;
+            ulong param_89 = sg;
+            ulong param_90 = sh;
+            ulong param_91 = min_child_weight;
+            ulong param_92 = lo;
+            ulong param_93 = hi;
+            bool param_94 = bounded;
+            int param_95 = 0;
+            long2 param_96 = left_1;
+            long2 param_97 = missing_1;
+            int param_98 = two_way_1;
+            int param_99 = int(f_1);
+            int param_100 = key;
+            ulong param_101 = best_gain;
+            int3 param_102 = best;
+            long2 param_103 = best_left;
+            try_split(param_85, param_86, param_87, param_88, param_89, param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97, param_98, param_99, param_100, param_101, param_102, param_103, pc);
+            best_gain = param_101;
+            best = param_102;
+            best_left = param_103;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
@@ -1722,20 +1825,20 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _2914; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _3140; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
             uint o = lid + half_size;
-            ulong param_97 = s_gain[o];
-            int param_98 = ((threadgroup int*)&s_key[o])[0u];
-            int param_99 = ((threadgroup int*)&s_key[o])[1u];
-            int param_100 = ((threadgroup int*)&s_key[o])[2u];
-            ulong param_101 = s_gain[lid];
-            int param_102 = ((threadgroup int*)&s_key[lid])[0u];
-            int param_103 = ((threadgroup int*)&s_key[lid])[1u];
-            int param_104 = ((threadgroup int*)&s_key[lid])[2u];
-            if (split_better(param_97, param_98, param_99, param_100, param_101, param_102, param_103, param_104))
+            ulong param_104 = s_gain[o];
+            int param_105 = ((threadgroup int*)&s_key[o])[0u];
+            int param_106 = ((threadgroup int*)&s_key[o])[1u];
+            int param_107 = ((threadgroup int*)&s_key[o])[2u];
+            ulong param_108 = s_gain[lid];
+            int param_109 = ((threadgroup int*)&s_key[lid])[0u];
+            int param_110 = ((threadgroup int*)&s_key[lid])[1u];
+            int param_111 = ((threadgroup int*)&s_key[lid])[2u];
+            if (split_better(param_104, param_105, param_106, param_107, param_108, param_109, param_110, param_111))
             {
                 s_gain[lid] = s_gain[o];
                 s_key[lid] = s_key[o];
@@ -1745,17 +1848,17 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _2990 = win.x >= 0;
-    bool _2999;
-    if (_2990)
+    bool _3216 = win.x >= 0;
+    bool _3225;
+    if (_3216)
     {
-        _2999 = _2414.categorical[uint(win.x)] != 0u;
+        _3225 = _2496.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _2999 = _2990;
+        _3225 = _3216;
     }
-    bool win_cat = _2999;
+    bool win_cat = _3225;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
@@ -1763,48 +1866,48 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (win_cat)
     {
-        uint first_2 = _2301.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_2301.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        uint first_2 = _2384.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_2384.feature_offset[uint(win.x) + 1u] - first_2) - 1;
         if (last_bin_2 <= pc.max_cat_to_onehot)
         {
-            bool _3034 = lid == 0u;
-            bool _3040;
-            if (_3034)
+            bool _3260 = lid == 0u;
+            bool _3266;
+            if (_3260)
             {
-                _3040 = win.y > 0;
+                _3266 = win.y > 0;
             }
             else
             {
-                _3040 = _3034;
+                _3266 = _3260;
             }
-            if (_3040)
+            if (_3266)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
         }
         else
         {
-            uint param_105 = first_2;
-            int param_106 = last_bin_2;
-            ulong param_107 = sg;
-            ulong param_108 = sh;
-            uint _3063 = order_categories(param_105, param_106, param_107, param_108, v_1729, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            uint n_1 = _3063;
-            uint dir_1 = uint(win.y / 256);
-            uint k_3 = uint(win.y % 256);
-            uint _3091;
-            for (uint i = lid; (i < k_3) && (i < n_1); i += WG)
+            uint param_112 = first_2;
+            int param_113 = last_bin_2;
+            ulong param_114 = sg;
+            ulong param_115 = sh;
+            uint _3289 = order_categories(param_112, param_113, param_114, param_115, v_1745, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3289;
+            uint dir_2 = uint(win.y / 256);
+            uint k_4 = uint(win.y % 256);
+            uint _3317;
+            for (uint i_1 = lid; (i_1 < k_4) && (i_1 < n_1); i_1 += WG)
             {
-                if (dir_1 != 0u)
+                if (dir_2 != 0u)
                 {
-                    _3091 = (n_1 - 1u) - i;
+                    _3317 = (n_1 - 1u) - i_1;
                 }
                 else
                 {
-                    _3091 = i;
+                    _3317 = i_1;
                 }
-                uint b_2 = c_bin[_3091];
-                uint _3109 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
+                uint b_2 = c_bin[_3317];
+                uint _3335 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -1812,78 +1915,78 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_172
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _3123;
+        long2 _3349;
         if (key_1.x >= 0)
         {
-            _3123 = s_left[0];
+            _3349 = s_left[0];
         }
         else
         {
-            _3123 = total;
+            _3349 = total;
         }
-        long2 L = _3123;
-        long2 _3135;
+        long2 L = _3349;
+        long2 _3361;
         if (key_1.x >= 0)
         {
-            _3135 = total - L;
+            _3361 = total - L;
         }
         else
         {
-            _3135 = long2(0l);
+            _3361 = long2(0l);
         }
-        long2 R = _3135;
+        long2 R = _3361;
         uint o_1 = record * 27u;
-        _3150.records[o_1 + 0u] = uint(node);
-        _3150.records[o_1 + 1u] = uint(key_1.x);
-        uint _3167;
+        _3376.records[o_1 + 0u] = uint(node);
+        _3376.records[o_1 + 1u] = uint(key_1.x);
+        uint _3393;
         if (key_1.x >= 0)
         {
-            _3167 = uint(key_1.y);
+            _3393 = uint(key_1.y);
         }
         else
         {
-            _3167 = 0u;
+            _3393 = 0u;
         }
-        _3150.records[o_1 + 2u] = _3167;
-        uint _3182;
+        _3376.records[o_1 + 2u] = _3393;
+        uint _3408;
         if (key_1.x >= 0)
         {
-            _3182 = uint(key_1.z);
+            _3408 = uint(key_1.z);
         }
         else
         {
-            _3182 = 0u;
+            _3408 = 0u;
         }
-        _3150.records[o_1 + 3u] = _3182;
-        ulong _3195;
+        _3376.records[o_1 + 3u] = _3408;
+        ulong _3421;
         if (key_1.x >= 0)
         {
-            _3195 = s_gain[0];
+            _3421 = s_gain[0];
         }
         else
         {
-            _3195 = 0ul;
+            _3421 = 0ul;
         }
-        ulong param_109 = _3195;
-        uint2 gw = f64_words(param_109);
-        _3150.records[o_1 + 4u] = gw.x;
-        _3150.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _3222 = spvUnsafeArray<long2, 3>({ L, R, total });
+        ulong param_116 = _3421;
+        uint2 gw = f64_words(param_116);
+        _3376.records[o_1 + 4u] = gw.x;
+        _3376.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _3448 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _3222;
-        for (uint k_4 = 0u; k_4 < 3u; k_4++)
+        sums = _3448;
+        for (uint k_5 = 0u; k_5 < 3u; k_5++)
         {
-            uint2 g = as_type<uint2>(ulong(sums[k_4].x));
-            uint2 h = as_type<uint2>(ulong(sums[k_4].y));
-            _3150.records[(o_1 + 6u) + (4u * k_4)] = g.x;
-            _3150.records[(o_1 + 7u) + (4u * k_4)] = g.y;
-            _3150.records[(o_1 + 8u) + (4u * k_4)] = h.x;
-            _3150.records[(o_1 + 9u) + (4u * k_4)] = h.y;
+            uint2 g = as_type<uint2>(ulong(sums[k_5].x));
+            uint2 h = as_type<uint2>(ulong(sums[k_5].y));
+            _3376.records[(o_1 + 6u) + (4u * k_5)] = g.x;
+            _3376.records[(o_1 + 7u) + (4u * k_5)] = g.y;
+            _3376.records[(o_1 + 8u) + (4u * k_5)] = h.x;
+            _3376.records[(o_1 + 9u) + (4u * k_5)] = h.y;
         }
-        _3150.records[o_1 + 18u] = uint(win_cat);
-        for (uint w = 0u; w < 8u; w++)
+        _3376.records[o_1 + 18u] = uint(win_cat);
+        for (uint w_1 = 0u; w_1 < 8u; w_1++)
         {
-            _3150.records[(o_1 + 19u) + w] = c_set[w];
+            _3376.records[(o_1 + 19u) + w_1] = c_set[w_1];
         }
     }
 }

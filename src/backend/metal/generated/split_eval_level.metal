@@ -79,14 +79,15 @@ struct Push
     int max_cat_to_onehot;
     int max_cat_threshold;
     uint bounds_first;
+    uint node_rows;
 };
 
 #ifndef SPIRV_CROSS_CONSTANT_ID_0
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant int _2107 = int(WG + 0u);
-constant int _2208 = int(WG + 0u);
+constant int _2187 = int(WG + 0u);
+constant int _2288 = int(WG + 0u);
 
 struct Nodes
 {
@@ -108,19 +109,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _2953 = (WG / 2u);
+constant uint _3179 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _3344_tmp [[function_constant(0)]];
-constant uint _3344 = is_function_constant_defined(_3344_tmp) ? _3344_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3344, 1u, 1u);
+constant uint _3569_tmp [[function_constant(0)]];
+constant uint _3569 = is_function_constant_defined(_3569_tmp) ? _3569_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3569, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _3361 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _3376 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _3586 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3601 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -138,18 +139,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1338 = sf_is_nan(param);
-    bool _1345;
-    if (!_1338)
+    bool _1354 = sf_is_nan(param);
+    bool _1361;
+    if (!_1354)
     {
         ulong param_1 = b;
-        _1345 = sf_is_nan(param_1);
+        _1361 = sf_is_nan(param_1);
     }
     else
     {
-        _1345 = _1338;
+        _1361 = _1354;
     }
-    if (_1345)
+    if (_1361)
     {
         return false;
     }
@@ -157,28 +158,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1370;
+        bool _1386;
         if (na)
         {
-            _1370 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1386 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1370 = na;
+            _1386 = na;
         }
-        return _1370;
+        return _1386;
     }
-    bool _1374 = a != b;
-    bool _1382;
-    if (_1374)
+    bool _1390 = a != b;
+    bool _1398;
+    if (_1390)
     {
-        _1382 = na != (a < b);
+        _1398 = na != (a < b);
     }
     else
     {
-        _1382 = _1374;
+        _1398 = _1390;
     }
-    return _1382;
+    return _1398;
 }
 
 static inline __attribute__((always_inline))
@@ -210,9 +211,9 @@ bool f64_lt(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-long2 load(thread const uint& i, const device Hist& v_1729, thread uint& hist_base)
+long2 load(thread const uint& i, const device Hist& v_1745, thread uint& hist_base)
 {
-    uint4 v = v_1729.hist[hist_base + i];
+    uint4 v = v_1745.hist[hist_base + i];
     return long2(long(as_type<ulong>(v.xy)), long(as_type<ulong>(v.zw)));
 }
 
@@ -264,17 +265,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _356 = e > 2045;
-            bool _365;
-            if (!_356)
+            bool _372 = e > 2045;
+            bool _381;
+            if (!_372)
             {
-                _365 = (sig + 512ul) >= 9223372036854775808ul;
+                _381 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _365 = _356;
+                _381 = _372;
             }
-            if (_365)
+            if (_381)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -311,8 +312,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _437 = sf_round_pack(param_4, param_5, param_6);
-    return _437;
+    ulong _453 = sf_round_pack(param_4, param_5, param_6);
+    return _453;
 }
 
 static inline __attribute__((always_inline))
@@ -323,21 +324,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1289;
+    ulong _1305;
     if (a < 0l)
     {
-        _1289 = 0ul - ulong(a);
+        _1305 = 0ul - ulong(a);
     }
     else
     {
-        _1289 = ulong(a);
+        _1305 = ulong(a);
     }
-    ulong m = _1289;
+    ulong m = _1305;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1305 = sf_norm_round_pack(param, param_1, param_2);
-    return _1305;
+    ulong _1321 = sf_norm_round_pack(param, param_1, param_2);
+    return _1321;
 }
 
 static inline __attribute__((always_inline))
@@ -387,50 +388,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1110;
+            ulong _1126;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1110 = sf_propagate_nan(param_4, param_5);
+                _1126 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1110 = 18444492273895866368ul;
+                _1126 = 18444492273895866368ul;
             }
-            return _1110;
+            return _1126;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1130;
+        ulong _1146;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1130 = sf_propagate_nan(param_6, param_7);
+            _1146 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1130 = _sign;
+            _1146 = _sign;
         }
-        return _1130;
+        return _1146;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1156;
+            ulong _1172;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1156 = 18444492273895866368ul;
+                _1172 = 18444492273895866368ul;
             }
             else
             {
-                _1156 = _sign | 9218868437227405312ul;
+                _1172 = _sign | 9218868437227405312ul;
             }
-            return _1156;
+            return _1172;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -472,8 +473,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1268 = sf_round_pack(param_10, param_11, param_12);
-    return _1268;
+    ulong _1284 = sf_round_pack(param_10, param_11, param_12);
+    return _1284;
 }
 
 static inline __attribute__((always_inline))
@@ -498,18 +499,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _637;
+            ulong _653;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _637 = sf_propagate_nan(param_2, param_3);
+                _653 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _637 = 18444492273895866368ul;
+                _653 = 18444492273895866368ul;
             }
-            return _637;
+            return _653;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -547,18 +548,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _718;
+            ulong _734;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _718 = sf_propagate_nan(param_8, param_9);
+                _734 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _718 = _sign | 9218868437227405312ul;
+                _734 = _sign | 9218868437227405312ul;
             }
-            return _718;
+            return _734;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -572,18 +573,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _758;
+            ulong _774;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _758 = sf_propagate_nan(param_12, param_13);
+                _774 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _758 = a;
+                _774 = a;
             }
-            return _758;
+            return _774;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -596,8 +597,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _794 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _794;
+    ulong _810 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _810;
 }
 
 static inline __attribute__((always_inline))
@@ -620,18 +621,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _480;
+            ulong _496;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _480 = sf_propagate_nan(param_2, param_3);
+                _496 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _480 = a;
+                _496 = a;
             }
-            return _480;
+            return _496;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -644,30 +645,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _517;
+                ulong _533;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _517 = sf_propagate_nan(param_4, param_5);
+                    _533 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _517 = _sign | 9218868437227405312ul;
+                    _533 = _sign | 9218868437227405312ul;
                 }
-                return _517;
+                return _533;
             }
             ez = eb;
-            ulong _533;
+            ulong _549;
             if (ea != 0)
             {
-                _533 = sa + 2305843009213693952ul;
+                _549 = sa + 2305843009213693952ul;
             }
             else
             {
-                _533 = sa << ulong(1);
+                _549 = sa << ulong(1);
             }
-            sa = _533;
+            sa = _549;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -676,30 +677,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _556;
+                ulong _572;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _556 = sf_propagate_nan(param_8, param_9);
+                    _572 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _556 = a;
+                    _572 = a;
                 }
-                return _556;
+                return _572;
             }
             ez = ea;
-            ulong _571;
+            ulong _587;
             if (eb != 0)
             {
-                _571 = sb + 2305843009213693952ul;
+                _587 = sb + 2305843009213693952ul;
             }
             else
             {
-                _571 = sb << ulong(1);
+                _587 = sb << ulong(1);
             }
-            sb = _571;
+            sb = _587;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -714,8 +715,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _604 = sf_round_pack(param_12, param_13, param_14);
-    return _604;
+    ulong _620 = sf_round_pack(param_12, param_13, param_14);
+    return _620;
 }
 
 static inline __attribute__((always_inline))
@@ -726,8 +727,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _837 = sf_sub_mags(param, param_1, param_2);
-        return _837;
+        ulong _853 = sf_sub_mags(param, param_1, param_2);
+        return _853;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -756,8 +757,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _820 = sf_sub_mags(param_3, param_4, param_5);
-    return _820;
+    ulong _836 = sf_sub_mags(param_3, param_4, param_5);
+    return _836;
 }
 
 static inline __attribute__((always_inline))
@@ -835,32 +836,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1310 = sf_is_nan(param);
-    bool _1317;
-    if (!_1310)
+    bool _1326 = sf_is_nan(param);
+    bool _1333;
+    if (!_1326)
     {
         ulong param_1 = b;
-        _1317 = sf_is_nan(param_1);
+        _1333 = sf_is_nan(param_1);
     }
     else
     {
-        _1317 = _1310;
+        _1333 = _1326;
     }
-    if (_1317)
+    if (_1333)
     {
         return false;
     }
-    bool _1324 = a == b;
-    bool _1333;
-    if (!_1324)
+    bool _1340 = a == b;
+    bool _1349;
+    if (!_1340)
     {
-        _1333 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1349 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1333 = _1324;
+        _1349 = _1340;
     }
-    return _1333;
+    return _1349;
 }
 
 static inline __attribute__((always_inline))
@@ -901,32 +902,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _937 = sa != 0ul;
-        bool _946;
-        if (!_937)
+        bool _953 = sa != 0ul;
+        bool _962;
+        if (!_953)
         {
-            _946 = (eb == 2047) && (sb != 0ul);
+            _962 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _946 = _937;
+            _962 = _953;
         }
-        if (_946)
+        if (_962)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _961;
+        ulong _977;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _961 = 18444492273895866368ul;
+            _977 = 18444492273895866368ul;
         }
         else
         {
-            _961 = _sign | 9218868437227405312ul;
+            _977 = _sign | 9218868437227405312ul;
         }
-        return _961;
+        return _977;
     }
     if (eb == 2047)
     {
@@ -936,16 +937,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _989;
+        ulong _1005;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _989 = 18444492273895866368ul;
+            _1005 = 18444492273895866368ul;
         }
         else
         {
-            _989 = _sign | 9218868437227405312ul;
+            _1005 = _sign | 9218868437227405312ul;
         }
-        return _989;
+        return _1005;
     }
     if (ea == 0)
     {
@@ -983,8 +984,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1068 = sf_round_pack(param_10, param_11, param_12);
-    return _1068;
+    ulong _1084 = sf_round_pack(param_10, param_11, param_12);
+    return _1084;
 }
 
 static inline __attribute__((always_inline))
@@ -1011,8 +1012,8 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     ulong param_8 = max_delta_step;
     ulong param_9 = lo;
     ulong param_10 = hi;
-    ulong _1580 = clamp_weight(param_7, param_8, param_9, param_10);
-    ulong w = _1580;
+    ulong _1596 = clamp_weight(param_7, param_8, param_9, param_10);
+    ulong w = _1596;
     weight = w;
     ulong param_11 = w;
     ulong param_12 = optimum;
@@ -1028,17 +1029,17 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     }
     ulong param_19 = w;
     ulong param_20 = 0ul;
-    ulong _1608;
+    ulong _1624;
     if (f64_lt(param_19, param_20))
     {
         ulong param_21 = w;
-        _1608 = f64_neg(param_21);
+        _1624 = f64_neg(param_21);
     }
     else
     {
-        _1608 = w;
+        _1624 = w;
     }
-    ulong abs_w = _1608;
+    ulong abs_w = _1624;
     ulong param_22 = 4611686018427387904ul;
     ulong param_23 = G;
     ulong param_24 = f64_mul(param_22, param_23);
@@ -1134,17 +1135,17 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             L += missing;
         }
         long2 R = total - L;
-        bool _1793 = L.y <= 0l;
-        bool _1800;
-        if (!_1793)
+        bool _1809 = L.y <= 0l;
+        bool _1816;
+        if (!_1809)
         {
-            _1800 = R.y <= 0l;
+            _1816 = R.y <= 0l;
         }
         else
         {
-            _1800 = _1793;
+            _1816 = _1809;
         }
-        if (_1800)
+        if (_1816)
         {
             continue;
         }
@@ -1158,19 +1159,19 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
         ulong hr = f64_div(param_4, param_5);
         ulong param_6 = hl;
         ulong param_7 = min_child_weight;
-        bool _1826 = f64_lt(param_6, param_7);
-        bool _1835;
-        if (!_1826)
+        bool _1842 = f64_lt(param_6, param_7);
+        bool _1851;
+        if (!_1842)
         {
             ulong param_8 = hr;
             ulong param_9 = min_child_weight;
-            _1835 = f64_lt(param_8, param_9);
+            _1851 = f64_lt(param_8, param_9);
         }
         else
         {
-            _1835 = _1826;
+            _1851 = _1842;
         }
-        if (_1835)
+        if (_1851)
         {
             continue;
         }
@@ -1193,9 +1194,9 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_21 = mds;
             ulong param_22 = lo;
             ulong param_23 = hi;
-            ulong _1890 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
+            ulong _1906 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
             ulong wl = param_24;
-            ulong sl = _1890;
+            ulong sl = _1906;
             ulong param_25 = gr;
             ulong param_26 = hr;
             ulong param_27 = lambda;
@@ -1203,9 +1204,9 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_29 = mds;
             ulong param_30 = lo;
             ulong param_31 = hi;
-            ulong _1909 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
+            ulong _1925 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
             ulong wr = param_32;
-            ulong sr = _1909;
+            ulong sr = _1925;
             int param_33 = constraint;
             ulong param_34 = wl;
             ulong param_35 = wr;
@@ -1274,40 +1275,40 @@ bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulon
 }
 
 static inline __attribute__((always_inline))
-uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1729, thread uint& hist_base, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
+uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1745, thread uint& hist_base, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
 {
     uint lid = gl_LocalInvocationID.x;
     uint2 param = pc.cat_smooth;
     ulong cat_smooth = f64_from_words(param);
-    uint2 param_1 = pc.min_data_per_group;
-    ulong min_data = f64_from_words(param_1);
+    uint2 param_1 = pc.min_child_weight;
+    ulong min_child_weight = f64_from_words(param_1);
     if (lid < 8u)
     {
         c_ok[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    int _2033 = 1 + int(lid);
-    for (int b = _2033; b <= last_bin; b += _2107)
+    int _2113 = 1 + int(lid);
+    for (int b = _2113; b <= last_bin; b += _2187)
     {
         uint param_2 = first + uint(b);
-        long2 h = load(param_2, v_1729, hist_base);
+        long2 h = load(param_2, v_1745, hist_base);
         long param_3 = h.y;
         ulong param_4 = f64_from_i64(param_3);
         ulong param_5 = sh;
         ulong hs = f64_div(param_4, param_5);
-        bool _2060 = h.y <= 0l;
-        bool _2069;
-        if (!_2060)
+        bool _2140 = h.y <= 0l;
+        bool _2149;
+        if (!_2140)
         {
             ulong param_6 = hs;
-            ulong param_7 = min_data;
-            _2069 = f64_lt(param_6, param_7);
+            ulong param_7 = min_child_weight;
+            _2149 = f64_lt(param_6, param_7);
         }
         else
         {
-            _2069 = _2060;
+            _2149 = _2140;
         }
-        if (_2069)
+        if (_2149)
         {
             continue;
         }
@@ -1319,7 +1320,7 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_13 = f64_div(param_9, param_10);
         ulong param_14 = f64_add(param_11, param_12);
         c_ratio[b] = f64_div(param_13, param_14);
-        uint _2105 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+        uint _2185 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint n = 0u;
@@ -1327,8 +1328,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
     {
         n += uint(int(popcount(c_ok[w])));
     }
-    int _2131 = 1 + int(lid);
-    for (int b_1 = _2131; b_1 <= last_bin; b_1 += _2208)
+    int _2211 = 1 + int(lid);
+    for (int b_1 = _2211; b_1 <= last_bin; b_1 += _2288)
     {
         if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
         {
@@ -1338,21 +1339,21 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         uint rank = 0u;
         for (int o = 1; o <= last_bin; o++)
         {
-            bool _2178 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
-            bool _2194;
-            if (_2178)
+            bool _2258 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _2274;
+            if (_2258)
             {
                 ulong param_15 = c_ratio[o];
                 uint param_16 = uint(o);
                 ulong param_17 = r;
                 uint param_18 = uint(b_1);
-                _2194 = cat_before(param_15, param_16, param_17, param_18);
+                _2274 = cat_before(param_15, param_16, param_17, param_18);
             }
             else
             {
-                _2194 = _2178;
+                _2274 = _2258;
             }
-            if (_2194)
+            if (_2274)
             {
                 rank++;
             }
@@ -1364,33 +1365,78 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
 }
 
 static inline __attribute__((always_inline))
+bool cat_rows_at_least(thread const long& part, thread const long& whole, thread const uint& node_rows, thread const ulong& rows)
+{
+    if (node_rows == 0u)
+    {
+        return true;
+    }
+    long param = part;
+    long param_1 = long(ulong(node_rows));
+    ulong param_2 = f64_from_i64(param);
+    ulong param_3 = f64_from_i64(param_1);
+    long param_4 = whole;
+    ulong param_5 = rows;
+    ulong param_6 = f64_from_i64(param_4);
+    ulong param_7 = f64_mul(param_2, param_3);
+    ulong param_8 = f64_mul(param_5, param_6);
+    return !f64_lt(param_7, param_8);
+}
+
+static inline __attribute__((always_inline))
+int cat_group_step(thread long& added, thread const long& cat, thread const long& left, thread const long& whole, thread const uint& node_rows, thread const ulong& min_data)
+{
+    added += cat;
+    long param = whole - left;
+    long param_1 = whole;
+    uint param_2 = node_rows;
+    ulong param_3 = min_data;
+    if (!cat_rows_at_least(param, param_1, param_2, param_3))
+    {
+        return -1;
+    }
+    long param_4 = added;
+    long param_5 = whole;
+    uint param_6 = node_rows;
+    ulong param_7 = min_data;
+    if (!cat_rows_at_least(param_4, param_5, param_6, param_7))
+    {
+        return 0;
+    }
+    added = 0l;
+    return 1;
+}
+
+static inline __attribute__((always_inline))
 uint2 f64_words(thread const ulong& a)
 {
     return as_type<uint2>(a);
 }
 
-kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist& v_1729 [[buffer(1)]], const device Offsets& _2339 [[buffer(2)]], const device Mask& _2437 [[buffer(3)]], device Records& _3189 [[buffer(4)]], const device Categorical& _2452 [[buffer(5)]], const device Nodes& _2221 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist& v_1745 [[buffer(1)]], const device Offsets& _2422 [[buffer(2)]], const device Mask& _2519 [[buffer(3)]], device Records& _3415 [[buffer(4)]], const device Categorical& _2534 [[buffer(5)]], const device Nodes& _2301 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
     threadgroup uint c_bin[256];
     threadgroup long2 c_prefix[256];
+    threadgroup uint c_tried[16];
     threadgroup ulong s_gain[WG];
     threadgroup int3 s_key[WG];
     threadgroup long2 s_left[WG];
     threadgroup uint c_set[8];
     uint lid = gl_LocalInvocationID.x;
-    uint4 entry = _2221.level_nodes[pc.record + gl_WorkGroupID.x];
+    uint4 entry = _2301.level_nodes[pc.record + gl_WorkGroupID.x];
     int node = int(entry.x);
     uint record = entry.y;
     uint hist_base = entry.z;
+    uint node_rows = entry.w;
     uint2 param = pc.lower;
     ulong lo = f64_from_words(param);
     uint2 param_1 = pc.upper;
     ulong hi = f64_from_words(param_1);
     if (pc.bounds_first != 0u)
     {
-        uint4 b = _2221.level_nodes[pc.bounds_first + record];
+        uint4 b = _2301.level_nodes[pc.bounds_first + record];
         uint2 param_2 = b.xy;
         lo = f64_from_words(param_2);
         uint2 param_3 = b.zw;
@@ -1400,33 +1446,33 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong mds = f64_from_words(param_4);
     ulong param_5 = mds;
     ulong param_6 = 0ul;
-    bool _2281 = f64_gt(param_5, param_6);
-    bool _2292;
-    if (!_2281)
+    bool _2365 = f64_gt(param_5, param_6);
+    bool _2376;
+    if (!_2365)
     {
         ulong param_7 = 18442240474082181120ul;
         ulong param_8 = lo;
         ulong param_9 = f64_from_bits(param_7);
-        _2292 = f64_gt(param_8, param_9);
+        _2376 = f64_gt(param_8, param_9);
     }
     else
     {
-        _2292 = _2281;
+        _2376 = _2365;
     }
-    bool _2304;
-    if (!_2292)
+    bool _2388;
+    if (!_2376)
     {
         ulong param_10 = 18442240474082181120ul;
         ulong param_11 = f64_from_bits(param_10);
         ulong param_12 = hi;
         ulong param_13 = f64_neg(param_11);
-        _2304 = f64_lt(param_12, param_13);
+        _2388 = f64_lt(param_12, param_13);
     }
     else
     {
-        _2304 = _2292;
+        _2388 = _2376;
     }
-    bool bounded = _2304;
+    bool bounded = _2388;
     uint2 param_14 = pc.scale_grad;
     ulong sg = f64_from_words(param_14);
     uint2 param_15 = pc.scale_hess;
@@ -1438,10 +1484,10 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     uint2 param_18 = pc.min_child_weight;
     ulong min_child_weight = f64_from_words(param_18);
     long2 total = long2(0l);
-    for (uint k = _2339.feature_offset[0]; k < _2339.feature_offset[1]; k++)
+    for (uint k = _2422.feature_offset[0]; k < _2422.feature_offset[1]; k++)
     {
         uint param_19 = k;
-        total += load(param_19, v_1729, hist_base);
+        total += load(param_19, v_1745, hist_base);
     }
     long param_20 = total.x;
     ulong param_21 = f64_from_i64(param_20);
@@ -1457,44 +1503,44 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong param_31 = lo;
     ulong param_32 = hi;
     ulong param_33;
-    ulong _2390 = bounded_score(param_26, param_27, param_28, param_29, param_30, param_31, param_32, param_33);
+    ulong _2473 = bounded_score(param_26, param_27, param_28, param_29, param_30, param_31, param_32, param_33);
     ulong weight = param_33;
-    ulong parent = _2390;
+    ulong parent = _2473;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
     uint segments = max(1u, (WG / max(pc.num_features, 1u)));
-    uint _2431;
+    uint _2513;
     for (uint item = lid; item < (pc.num_features * segments); item += WG)
     {
         uint f = item / segments;
         uint seg = item % segments;
         if (pc.has_mask != 0u)
         {
-            _2431 = _2437.mask[f];
+            _2513 = _2519.mask[f];
         }
         else
         {
-            _2431 = 1u;
+            _2513 = 1u;
         }
-        uint words = _2431;
-        bool _2445 = (words & 1u) == 0u;
-        bool _2457;
-        if (!_2445)
+        uint words = _2513;
+        bool _2527 = (words & 1u) == 0u;
+        bool _2539;
+        if (!_2527)
         {
-            _2457 = _2452.categorical[f] != 0u;
+            _2539 = _2534.categorical[f] != 0u;
         }
         else
         {
-            _2457 = _2445;
+            _2539 = _2527;
         }
-        if (_2457)
+        if (_2539)
         {
             continue;
         }
         int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
-        uint first = _2339.feature_offset[f];
-        int last_bin = int(_2339.feature_offset[f + 1u] - first) - 1;
+        uint first = _2422.feature_offset[f];
+        int last_bin = int(_2422.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1503,38 +1549,38 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             continue;
         }
         uint param_34 = first;
-        long2 missing = load(param_34, v_1729, hist_base);
+        long2 missing = load(param_34, v_1745, hist_base);
         long2 cum = long2(0l);
         for (int b_1 = 1; b_1 < b_lo; b_1++)
         {
             uint param_35 = first + uint(b_1);
-            cum += load(param_35, v_1729, hist_base);
+            cum += load(param_35, v_1745, hist_base);
         }
         for (int b_2 = b_lo; b_2 <= b_hi; b_2++)
         {
             uint param_36 = first + uint(b_2);
-            cum += load(param_36, v_1729, hist_base);
-            bool _2557 = b_2 < last_bin;
-            bool _2570;
-            if (_2557)
+            cum += load(param_36, v_1745, hist_base);
+            bool _2639 = b_2 < last_bin;
+            bool _2652;
+            if (_2639)
             {
-                bool _2562 = missing.y != 0l;
-                bool _2569;
-                if (!_2562)
+                bool _2644 = missing.y != 0l;
+                bool _2651;
+                if (!_2644)
                 {
-                    _2569 = missing.x != 0l;
+                    _2651 = missing.x != 0l;
                 }
                 else
                 {
-                    _2569 = _2562;
+                    _2651 = _2644;
                 }
-                _2570 = _2569;
+                _2652 = _2651;
             }
             else
             {
-                _2570 = _2557;
+                _2652 = _2639;
             }
-            int two_way = int(_2570);
+            int two_way = int(_2652);
             long2 param_37 = total;
             ulong param_38 = parent;
             ulong param_39 = lambda;
@@ -1560,46 +1606,48 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             best_left = param_55;
         }
     }
-    uint num_cat = _2452.categorical[pc.num_features];
-    ulong _2754;
-    ulong _2771;
-    ulong param_78;
+    uint num_cat = _2534.categorical[pc.num_features];
+    uint _2876;
+    long _2899;
+    ulong _2963;
+    ulong _2980;
+    ulong param_85;
     int key;
-    long2 left;
-    long2 _2827;
-    long2 _2870;
+    long2 left_1;
+    long2 _3036;
+    long2 _3096;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2452.categorical[(pc.num_features + 1u) + c];
-        bool _2643 = pc.has_mask != 0u;
-        bool _2651;
-        if (_2643)
+        uint f_1 = _2534.categorical[(pc.num_features + 1u) + c];
+        bool _2725 = pc.has_mask != 0u;
+        bool _2733;
+        if (_2725)
         {
-            _2651 = (_2437.mask[f_1] & 1u) == 0u;
+            _2733 = (_2519.mask[f_1] & 1u) == 0u;
         }
         else
         {
-            _2651 = _2643;
+            _2733 = _2725;
         }
-        if (_2651)
+        if (_2733)
         {
             continue;
         }
-        uint first_1 = _2339.feature_offset[f_1];
-        int last_bin_1 = int(_2339.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint first_1 = _2422.feature_offset[f_1];
+        int last_bin_1 = int(_2422.feature_offset[f_1 + 1u] - first_1) - 1;
         uint param_56 = first_1;
-        long2 missing_1 = load(param_56, v_1729, hist_base);
-        bool _2675 = missing_1.x != 0l;
-        bool _2682;
-        if (!_2675)
+        long2 missing_1 = load(param_56, v_1745, hist_base);
+        bool _2757 = missing_1.x != 0l;
+        bool _2764;
+        if (!_2757)
         {
-            _2682 = missing_1.y != 0l;
+            _2764 = missing_1.y != 0l;
         }
         else
         {
-            _2682 = _2675;
+            _2764 = _2757;
         }
-        int two_way_1 = int(_2682);
+        int two_way_1 = int(_2764);
         bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
         uint n = 0u;
         uint items = uint(last_bin_1) + 1u;
@@ -1609,8 +1657,9 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             int param_58 = last_bin_1;
             ulong param_59 = sg;
             ulong param_60 = sh;
-            uint _2708 = order_categories(param_57, param_58, param_59, param_60, v_1729, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            n = _2708;
+            uint _2790 = order_categories(param_57, param_58, param_59, param_60, v_1745, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            n = _2790;
+            uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
             if (lid == 0u)
             {
                 long2 sum = long2(0l);
@@ -1618,49 +1667,99 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 for (uint k_1 = 1u; k_1 <= n; k_1++)
                 {
                     uint param_61 = first_1 + c_bin[k_1 - 1u];
-                    sum += load(param_61, v_1729, hist_base);
+                    sum += load(param_61, v_1745, hist_base);
                     c_prefix[k_1] = sum;
+                }
+                uint2 param_62 = pc.min_data_per_group;
+                ulong min_data = f64_from_words(param_62);
+                for (uint w = 0u; w < 16u; w++)
+                {
+                    c_tried[w] = 0u;
+                }
+                for (uint dir = 0u; dir < 2u; dir++)
+                {
+                    long added = 0l;
+                    for (uint k_2 = 1u; k_2 <= kmax; k_2++)
+                    {
+                        if (dir == 0u)
+                        {
+                            _2876 = k_2 - 1u;
+                        }
+                        else
+                        {
+                            _2876 = n - k_2;
+                        }
+                        uint i = _2876;
+                        long cat = ((threadgroup long*)&c_prefix[i + 1u])[1u] - ((threadgroup long*)&c_prefix[i])[1u];
+                        if (dir == 0u)
+                        {
+                            _2899 = ((threadgroup long*)&c_prefix[k_2])[1u];
+                        }
+                        else
+                        {
+                            _2899 = ((threadgroup long*)&c_prefix[n])[1u] - ((threadgroup long*)&c_prefix[n - k_2])[1u];
+                        }
+                        long left = _2899;
+                        long param_63 = added;
+                        long param_64 = cat;
+                        long param_65 = left;
+                        long param_66 = total.y;
+                        uint param_67 = node_rows;
+                        ulong param_68 = min_data;
+                        int _2930 = cat_group_step(param_63, param_64, param_65, param_66, param_67, param_68);
+                        added = param_63;
+                        int _step = _2930;
+                        if (_step < 0)
+                        {
+                            break;
+                        }
+                        if (_step > 0)
+                        {
+                            uint _2946 = (8u * dir) + ((k_2 - 1u) >> uint(5));
+                            c_tried[_2946] |= (1u << ((k_2 - 1u) & 31u));
+                        }
+                    }
                 }
             }
             threadgroup_barrier(mem_flags::mem_threadgroup);
-            items = 2u * min(n, uint(max(pc.max_cat_threshold, 0)));
+            items = 2u * kmax;
         }
         if (onehot)
         {
-            _2754 = lambda;
+            _2963 = lambda;
         }
         else
         {
-            uint2 param_62 = pc.cat_l2;
-            ulong param_63 = lambda;
-            ulong param_64 = f64_from_words(param_62);
-            _2754 = f64_add(param_63, param_64);
+            uint2 param_69 = pc.cat_l2;
+            ulong param_70 = lambda;
+            ulong param_71 = f64_from_words(param_69);
+            _2963 = f64_add(param_70, param_71);
         }
-        ulong cat_lambda = _2754;
+        ulong cat_lambda = _2963;
         if (onehot)
         {
-            _2771 = parent;
+            _2980 = parent;
         }
         else
         {
-            long param_65 = total.x;
-            ulong param_66 = f64_from_i64(param_65);
-            ulong param_67 = sg;
-            long param_68 = total.y;
-            ulong param_69 = f64_from_i64(param_68);
-            ulong param_70 = sh;
-            ulong param_71 = f64_div(param_66, param_67);
-            ulong param_72 = f64_div(param_69, param_70);
-            ulong param_73 = cat_lambda;
-            ulong param_74 = alpha;
-            ulong param_75 = mds;
-            ulong param_76 = lo;
-            ulong param_77 = hi;
-            ulong _2805 = bounded_score(param_71, param_72, param_73, param_74, param_75, param_76, param_77, param_78);
-            weight = param_78;
-            _2771 = _2805;
+            long param_72 = total.x;
+            ulong param_73 = f64_from_i64(param_72);
+            ulong param_74 = sg;
+            long param_75 = total.y;
+            ulong param_76 = f64_from_i64(param_75);
+            ulong param_77 = sh;
+            ulong param_78 = f64_div(param_73, param_74);
+            ulong param_79 = f64_div(param_76, param_77);
+            ulong param_80 = cat_lambda;
+            ulong param_81 = alpha;
+            ulong param_82 = mds;
+            ulong param_83 = lo;
+            ulong param_84 = hi;
+            ulong _3014 = bounded_score(param_78, param_79, param_80, param_81, param_82, param_83, param_84, param_85);
+            weight = param_85;
+            _2980 = _3014;
         }
-        ulong cat_parent = _2771;
+        ulong cat_parent = _2980;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -1668,68 +1767,72 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _2827 = long2(0l);
+                    _3036 = long2(0l);
                 }
                 else
                 {
-                    uint param_79 = first_1 + item_1;
-                    _2827 = load(param_79, v_1729, hist_base);
+                    uint param_86 = first_1 + item_1;
+                    _3036 = load(param_86, v_1745, hist_base);
                 }
-                left = _2827;
-                bool _2838 = item_1 != 0u;
-                bool _2844;
-                if (_2838)
+                left_1 = _3036;
+                bool _3047 = item_1 != 0u;
+                bool _3053;
+                if (_3047)
                 {
-                    _2844 = left.y <= 0l;
+                    _3053 = left_1.y <= 0l;
                 }
                 else
                 {
-                    _2844 = _2838;
+                    _3053 = _3047;
                 }
-                if (_2844)
+                if (_3053)
                 {
                     continue;
                 }
             }
             else
             {
-                uint kmax = items / 2u;
-                uint dir = item_1 / kmax;
-                uint k_2 = (item_1 % kmax) + 1u;
-                key = (int(dir) * 256) + int(k_2);
-                if (dir == 0u)
+                uint kmax_1 = items / 2u;
+                uint dir_1 = item_1 / kmax_1;
+                uint k_3 = (item_1 % kmax_1) + 1u;
+                if (((c_tried[(8u * dir_1) + ((k_3 - 1u) >> uint(5))] >> ((k_3 - 1u) & 31u)) & 1u) == 0u)
                 {
-                    _2870 = c_prefix[k_2];
+                    continue;
+                }
+                key = (int(dir_1) * 256) + int(k_3);
+                if (dir_1 == 0u)
+                {
+                    _3096 = c_prefix[k_3];
                 }
                 else
                 {
-                    _2870 = c_prefix[n] - c_prefix[n - k_2];
+                    _3096 = c_prefix[n] - c_prefix[n - k_3];
                 }
-                left = _2870;
+                left_1 = _3096;
             }
-            long2 param_80 = total;
-            ulong param_81 = cat_parent;
-            ulong param_82 = cat_lambda;
-            ulong param_83 = alpha;
-            ulong param_84 = sg;
-            ulong param_85 = sh;
-            ulong param_86 = min_child_weight;
-            ulong param_87 = lo;
-            ulong param_88 = hi;
-            bool param_89 = bounded;
-            int param_90 = 0;
-            long2 param_91 = left;
-            long2 param_92 = missing_1;
-            int param_93 = two_way_1;
-            int param_94 = int(f_1);
-            int param_95 = key;
-            ulong param_96 = best_gain;
-            int3 param_97 = best;
-            long2 param_98 = best_left;
-            try_split(param_80, param_81, param_82, param_83, param_84, param_85, param_86, param_87, param_88, param_89, param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97, param_98, pc);
-            best_gain = param_96;
-            best = param_97;
-            best_left = param_98;
+            long2 param_87 = total;
+            ulong param_88 = cat_parent;
+            ulong param_89 = cat_lambda;
+            ulong param_90 = alpha;
+            ulong param_91 = sg;
+            ulong param_92 = sh;
+            ulong param_93 = min_child_weight;
+            ulong param_94 = lo;
+            ulong param_95 = hi;
+            bool param_96 = bounded;
+            int param_97 = 0;
+            long2 param_98 = left_1;
+            long2 param_99 = missing_1;
+            int param_100 = two_way_1;
+            int param_101 = int(f_1);
+            int param_102 = key;
+            ulong param_103 = best_gain;
+            int3 param_104 = best;
+            long2 param_105 = best_left;
+            try_split(param_87, param_88, param_89, param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97, param_98, param_99, param_100, param_101, param_102, param_103, param_104, param_105, pc);
+            best_gain = param_103;
+            best = param_104;
+            best_left = param_105;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
@@ -1737,20 +1840,20 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _2953; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _3179; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
             uint o = lid + half_size;
-            ulong param_99 = s_gain[o];
-            int param_100 = ((threadgroup int*)&s_key[o])[0u];
-            int param_101 = ((threadgroup int*)&s_key[o])[1u];
-            int param_102 = ((threadgroup int*)&s_key[o])[2u];
-            ulong param_103 = s_gain[lid];
-            int param_104 = ((threadgroup int*)&s_key[lid])[0u];
-            int param_105 = ((threadgroup int*)&s_key[lid])[1u];
-            int param_106 = ((threadgroup int*)&s_key[lid])[2u];
-            if (split_better(param_99, param_100, param_101, param_102, param_103, param_104, param_105, param_106))
+            ulong param_106 = s_gain[o];
+            int param_107 = ((threadgroup int*)&s_key[o])[0u];
+            int param_108 = ((threadgroup int*)&s_key[o])[1u];
+            int param_109 = ((threadgroup int*)&s_key[o])[2u];
+            ulong param_110 = s_gain[lid];
+            int param_111 = ((threadgroup int*)&s_key[lid])[0u];
+            int param_112 = ((threadgroup int*)&s_key[lid])[1u];
+            int param_113 = ((threadgroup int*)&s_key[lid])[2u];
+            if (split_better(param_106, param_107, param_108, param_109, param_110, param_111, param_112, param_113))
             {
                 s_gain[lid] = s_gain[o];
                 s_key[lid] = s_key[o];
@@ -1760,17 +1863,17 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _3029 = win.x >= 0;
-    bool _3038;
-    if (_3029)
+    bool _3255 = win.x >= 0;
+    bool _3264;
+    if (_3255)
     {
-        _3038 = _2452.categorical[uint(win.x)] != 0u;
+        _3264 = _2534.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _3038 = _3029;
+        _3264 = _3255;
     }
-    bool win_cat = _3038;
+    bool win_cat = _3264;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
@@ -1778,48 +1881,48 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (win_cat)
     {
-        uint first_2 = _2339.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_2339.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        uint first_2 = _2422.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_2422.feature_offset[uint(win.x) + 1u] - first_2) - 1;
         if (last_bin_2 <= pc.max_cat_to_onehot)
         {
-            bool _3073 = lid == 0u;
-            bool _3079;
-            if (_3073)
+            bool _3299 = lid == 0u;
+            bool _3305;
+            if (_3299)
             {
-                _3079 = win.y > 0;
+                _3305 = win.y > 0;
             }
             else
             {
-                _3079 = _3073;
+                _3305 = _3299;
             }
-            if (_3079)
+            if (_3305)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
         }
         else
         {
-            uint param_107 = first_2;
-            int param_108 = last_bin_2;
-            ulong param_109 = sg;
-            ulong param_110 = sh;
-            uint _3102 = order_categories(param_107, param_108, param_109, param_110, v_1729, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            uint n_1 = _3102;
-            uint dir_1 = uint(win.y / 256);
-            uint k_3 = uint(win.y % 256);
-            uint _3130;
-            for (uint i = lid; (i < k_3) && (i < n_1); i += WG)
+            uint param_114 = first_2;
+            int param_115 = last_bin_2;
+            ulong param_116 = sg;
+            ulong param_117 = sh;
+            uint _3328 = order_categories(param_114, param_115, param_116, param_117, v_1745, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3328;
+            uint dir_2 = uint(win.y / 256);
+            uint k_4 = uint(win.y % 256);
+            uint _3356;
+            for (uint i_1 = lid; (i_1 < k_4) && (i_1 < n_1); i_1 += WG)
             {
-                if (dir_1 != 0u)
+                if (dir_2 != 0u)
                 {
-                    _3130 = (n_1 - 1u) - i;
+                    _3356 = (n_1 - 1u) - i_1;
                 }
                 else
                 {
-                    _3130 = i;
+                    _3356 = i_1;
                 }
-                uint b_3 = c_bin[_3130];
-                uint _3148 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
+                uint b_3 = c_bin[_3356];
+                uint _3374 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -1827,78 +1930,78 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _3162;
+        long2 _3388;
         if (key_1.x >= 0)
         {
-            _3162 = s_left[0];
+            _3388 = s_left[0];
         }
         else
         {
-            _3162 = total;
+            _3388 = total;
         }
-        long2 L = _3162;
-        long2 _3174;
+        long2 L = _3388;
+        long2 _3400;
         if (key_1.x >= 0)
         {
-            _3174 = total - L;
+            _3400 = total - L;
         }
         else
         {
-            _3174 = long2(0l);
+            _3400 = long2(0l);
         }
-        long2 R = _3174;
+        long2 R = _3400;
         uint o_1 = record * 27u;
-        _3189.records[o_1 + 0u] = uint(node);
-        _3189.records[o_1 + 1u] = uint(key_1.x);
-        uint _3206;
+        _3415.records[o_1 + 0u] = uint(node);
+        _3415.records[o_1 + 1u] = uint(key_1.x);
+        uint _3432;
         if (key_1.x >= 0)
         {
-            _3206 = uint(key_1.y);
+            _3432 = uint(key_1.y);
         }
         else
         {
-            _3206 = 0u;
+            _3432 = 0u;
         }
-        _3189.records[o_1 + 2u] = _3206;
-        uint _3221;
+        _3415.records[o_1 + 2u] = _3432;
+        uint _3446;
         if (key_1.x >= 0)
         {
-            _3221 = uint(key_1.z);
+            _3446 = uint(key_1.z);
         }
         else
         {
-            _3221 = 0u;
+            _3446 = 0u;
         }
-        _3189.records[o_1 + 3u] = _3221;
-        ulong _3234;
+        _3415.records[o_1 + 3u] = _3446;
+        ulong _3459;
         if (key_1.x >= 0)
         {
-            _3234 = s_gain[0];
+            _3459 = s_gain[0];
         }
         else
         {
-            _3234 = 0ul;
+            _3459 = 0ul;
         }
-        ulong param_111 = _3234;
-        uint2 gw = f64_words(param_111);
-        _3189.records[o_1 + 4u] = gw.x;
-        _3189.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _3261 = spvUnsafeArray<long2, 3>({ L, R, total });
+        ulong param_118 = _3459;
+        uint2 gw = f64_words(param_118);
+        _3415.records[o_1 + 4u] = gw.x;
+        _3415.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _3486 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _3261;
-        for (uint k_4 = 0u; k_4 < 3u; k_4++)
+        sums = _3486;
+        for (uint k_5 = 0u; k_5 < 3u; k_5++)
         {
-            uint2 g = as_type<uint2>(ulong(sums[k_4].x));
-            uint2 h = as_type<uint2>(ulong(sums[k_4].y));
-            _3189.records[(o_1 + 6u) + (4u * k_4)] = g.x;
-            _3189.records[(o_1 + 7u) + (4u * k_4)] = g.y;
-            _3189.records[(o_1 + 8u) + (4u * k_4)] = h.x;
-            _3189.records[(o_1 + 9u) + (4u * k_4)] = h.y;
+            uint2 g = as_type<uint2>(ulong(sums[k_5].x));
+            uint2 h = as_type<uint2>(ulong(sums[k_5].y));
+            _3415.records[(o_1 + 6u) + (4u * k_5)] = g.x;
+            _3415.records[(o_1 + 7u) + (4u * k_5)] = g.y;
+            _3415.records[(o_1 + 8u) + (4u * k_5)] = h.x;
+            _3415.records[(o_1 + 9u) + (4u * k_5)] = h.y;
         }
-        _3189.records[o_1 + 18u] = uint(win_cat);
-        for (uint w = 0u; w < 8u; w++)
+        _3415.records[o_1 + 18u] = uint(win_cat);
+        for (uint w_1 = 0u; w_1 < 8u; w_1++)
         {
-            _3189.records[(o_1 + 19u) + w] = c_set[w];
+            _3415.records[(o_1 + 19u) + w_1] = c_set[w_1];
         }
     }
 }
