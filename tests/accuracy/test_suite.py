@@ -22,12 +22,7 @@ BEHIND = {
                       "1.18 with cut rules that change no other case much",
     "aer_nmes1988": "Poisson deviance 1.2% above XGBoost's (ratio 1.0116) since the "
                     "heavy-value cut rule (1.0044 before)",
-    "mlbench_bostonhousing2": "RMSE 17.3% above XGBoost's (ratio 1.1726): set splits of town "
-                              "(92 levels, 380 training rows) overfit; ordered codes, or "
-                              "min_data_per_group=100, put GPUlayer ahead (docs/binning.md)",
     "modeldata_concrete": "RMSE 1.0% above XGBoost's (ratio 1.0103)",
-    "modeldata_sacramento": "RMSE 7.5% above XGBoost's (ratio 1.0752): set splits of city and "
-                            "zip (37 and 68 levels) overfit, as on bostonhousing2",
     "sklearn_digits": "mlogloss 1.0% above XGBoost's (ratio 1.0104)",
 }
 
