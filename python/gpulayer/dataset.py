@@ -43,6 +43,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+import weakref
 from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_int32, c_int64, c_void_p, cast
 from typing import NamedTuple, Sequence
 
@@ -490,8 +491,9 @@ class Dataset:
     Notes
     -----
     The library holds its own copy of the data; the Dataset also keeps a
-    reference to ``data`` as given (not a copy), from which :meth:`slice`
-    takes rows.
+    weak reference to ``data`` as given (a strong one for objects that
+    take none, such as lists), from which :meth:`slice` takes rows while
+    the caller keeps the data.
     """
 
     def __init__(self, data, label=None, weight=None, feature_names=None,
@@ -504,8 +506,13 @@ class Dataset:
         if base_margin is not None and init_score is not None:
             raise ValueError("give the base margins once: base_margin or init_score")
         self._missing = _missing_value(missing)
-        # The data as given (a reference, not a copy), for slice().
-        self._source = (data, feature_names, bad_numbers, categorical_feature)
+        # The data as given, for slice(): weakly held, so that the caller's
+        # deleting it still frees it.
+        try:
+            held = weakref.ref(data)
+        except TypeError:
+            held = (lambda d: lambda: d)(data)
+        self._source = (held, feature_names, bad_numbers, categorical_feature)
         self._init(data, label, weight, feature_names, bad_numbers, categorical_feature,
                    enable_categorical)
         if base_margin is not None or init_score is not None:
@@ -910,8 +917,8 @@ class Dataset:
         ``DMatrix.slice``).
 
         The rows are taken from the data the Dataset was made from, which
-        it keeps a reference to (not a copy); that data must not have been
-        changed since. Categorical columns keep the whole data's
+        the caller keeps (the Dataset holds it weakly) and has not changed
+        since. Categorical columns keep the whole data's
         dictionaries, so that the codes of a slice are those of the
         Dataset. Feature names, labels, label classes, weights, base
         margins, feature weights and query groups are kept. A query may be
@@ -942,7 +949,12 @@ class Dataset:
                 "this Dataset holds no in-memory data to take rows from (it was read "
                 "by Dataset.from_file or made by select_columns); make it from an array "
                 "or a DataFrame instead, e.g. Dataset(pandas.read_csv(path), label=...)")
-        data, feature_names, bad_numbers, categorical_feature = source
+        held, feature_names, bad_numbers, categorical_feature = source
+        data = held()
+        if data is None:
+            raise ValueError(
+                "the data this Dataset was made from has been freed: slice() takes rows "
+                "from it, so keep the array or DataFrame while slicing")
         if is_sparse(data):
             rows = data.tocsr()
         elif isinstance(data, DenseMatrix):

@@ -292,10 +292,21 @@ def test_slice_keeps_rows_labels_weights_names_and_dictionaries():
 def test_slice_of_sparse_and_missing_sentinel():
     X = np.array([[1.0, -1.0], [-1.0, 2.0], [3.0, 0.0]])
     dense = gpulayer.Dataset(X, label=[0, 1, 0], missing=-1.0).slice([2, 1])
-    csr = gpulayer.Dataset(sparse.csr_matrix(X), label=[0, 1, 0], missing=-1.0).slice([2, 1])
+    X_csr = sparse.csr_matrix(X)  # kept: a Dataset holds its data weakly
+    csr = gpulayer.Dataset(X_csr, label=[0, 1, 0], missing=-1.0).slice([2, 1])
     for part in (dense, csr):
         assert part.shape == (2, 2)
         np.testing.assert_array_equal(part.get_label(), [0, 1])
+
+
+def test_slice_needs_the_data_kept():
+    full = gpulayer.Dataset(np.zeros((4, 2)), label=[0, 1, 0, 1])  # the array is freed
+    with pytest.raises(ValueError, match="has been freed"):
+        full.slice([0, 1])
+    rows = [[1.0, 2.0], [3.0, 4.0]]  # a list is held, as it takes no weak reference
+    del_later = gpulayer.Dataset(rows, label=[0, 1])
+    del rows
+    assert del_later.slice([1]).shape == (1, 2)
 
 
 def test_slice_keeps_whole_queries_and_refuses_a_split_one():
@@ -309,7 +320,8 @@ def test_slice_keeps_whole_queries_and_refuses_a_split_one():
 
 
 def test_slice_refuses_bad_indexes_and_datasets_without_data(tmp_path):
-    full = gpulayer.Dataset(np.zeros((4, 2)), label=[0, 1, 0, 1])
+    X = np.zeros((4, 2))
+    full = gpulayer.Dataset(X, label=[0, 1, 0, 1])
     with pytest.raises(ValueError, match="row index 4 is out of range for 4 rows"):
         full.slice([0, 4])
     with pytest.raises(ValueError, match="1-D array of integers"):
