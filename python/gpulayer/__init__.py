@@ -2,7 +2,8 @@
 
 A thin layer over the C library ``libgpulayer``:
 
-* :class:`Dataset`, :class:`Booster` and :func:`train`, the low-level API;
+* :class:`Dataset`, :class:`Booster`, :func:`train` and :func:`cv`
+  (cross-validation), the low-level API;
 * :class:`GPULayerRegressor`, :class:`GPULayerClassifier` and
   :class:`GPULayerRanker`, scikit-learn
   estimators (``pip install scikit-learn`` to use them);
@@ -21,6 +22,7 @@ when training on ``device="auto"`` or a GPU.
 from __future__ import annotations
 
 from .booster import Booster
+from .crossval import cv
 from .dataset import Dataset
 from .devices import Device, Placement, devices, diagnose, discovery, place, support_matrix
 from .errors import GPULayerError, LibraryNotFoundError
@@ -42,6 +44,7 @@ __all__ = [
     "GPULayerRegressor",
     "LibraryNotFoundError",
     "Placement",
+    "cv",
     "devices",
     "diagnose",
     "discovery",

@@ -43,6 +43,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+import weakref
 from ctypes import POINTER, byref, c_char_p, c_float, c_int, c_int32, c_int64, c_void_p, cast
 from typing import NamedTuple, Sequence
 
@@ -416,6 +417,22 @@ def _int64_vector(values, what: str) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
+def _query_runs(queries: np.ndarray) -> np.ndarray:
+    """Query ids 0, 1, ... for the runs of equal values of queries (each
+    row's query); a query in two runs is an error."""
+    if queries.size == 0:
+        return queries
+    starts = np.flatnonzero(np.diff(queries)) + 1
+    heads = queries[np.concatenate(([0], starts))]
+    if np.unique(heads).size != heads.size:
+        _, first = np.unique(heads, return_index=True)
+        split = heads[np.setdiff1d(np.arange(heads.size), first)[0]]
+        raise ValueError(f"the rows of query {int(split)} (0-based) are not together in the "
+                         "row indexes: a query's rows must be consecutive")
+    return np.repeat(np.arange(heads.size), np.diff(np.concatenate(([0], starts,
+                                                                    [queries.size]))))
+
+
 def _float_pointer(arr: np.ndarray | None):
     return None if arr is None else arr.ctypes.data_as(POINTER(c_float))
 
@@ -470,6 +487,13 @@ class Dataset:
         ``(rows, outputs)`` for multiclass models. Training starts from
         them, and evaluation and prediction on this Dataset add the trees
         to them (on the CPU).
+
+    Notes
+    -----
+    The library holds its own copy of the data; the Dataset also keeps a
+    weak reference to ``data`` as given (a strong one for objects that
+    take none, such as lists), from which :meth:`slice` takes rows while
+    the caller keeps the data.
     """
 
     def __init__(self, data, label=None, weight=None, feature_names=None,
@@ -482,6 +506,13 @@ class Dataset:
         if base_margin is not None and init_score is not None:
             raise ValueError("give the base margins once: base_margin or init_score")
         self._missing = _missing_value(missing)
+        # The data as given, for slice(): weakly held, so that the caller's
+        # deleting it still frees it.
+        try:
+            held = weakref.ref(data)
+        except TypeError:
+            held = (lambda d: lambda: d)(data)
+        self._source = (held, feature_names, bad_numbers, categorical_feature)
         self._init(data, label, weight, feature_names, bad_numbers, categorical_feature,
                    enable_categorical)
         if base_margin is not None or init_score is not None:
@@ -804,24 +835,27 @@ class Dataset:
         constructor); None removes them."""
         if margin is None:
             _lib.call("gpulayer_dataset_set_base_margin", self.handle, None, 0)
+            self._base_margin = None
             return
         values = np.ascontiguousarray(margin, dtype=np.float32)
         if values.ndim == 0 or values.shape[0] != self.num_rows or values.ndim > 2:
             raise ValueError(f"base_margin needs one value a row ({self.num_rows} rows) or "
                              f"(rows, outputs); got shape {values.shape}")
-        values = values.reshape(-1)
         _lib.call("gpulayer_dataset_set_base_margin", self.handle, _float_pointer(values),
                   values.size)
+        self._base_margin = values  # kept for slice()
 
     def set_feature_weights(self, weights) -> None:
         """Set the column-sampling weights (see ``feature_weights`` of the
         constructor); None removes them."""
         if weights is None:
             _lib.call("gpulayer_dataset_set_feature_weights", self.handle, None, 0)
+            self._feature_weights = None
             return
         values = np.ascontiguousarray(weights, dtype=np.float32).reshape(-1)
         _lib.call("gpulayer_dataset_set_feature_weights", self.handle, _float_pointer(values),
                   values.size)
+        self._feature_weights = values  # kept for slice()
 
     def set_qid(self, qid) -> None:
         """Set the query groups from one query id per row (see ``qid`` of
@@ -877,6 +911,105 @@ class Dataset:
             if old in self.categories
         }
         return Dataset._adopt(handle, categories)
+
+    def slice(self, rindex) -> "Dataset":
+        """A new Dataset of the given rows, in that order (XGBoost's
+        ``DMatrix.slice``).
+
+        The rows are taken from the data the Dataset was made from, which
+        the caller keeps (the Dataset holds it weakly) and has not changed
+        since. Categorical columns keep the whole data's
+        dictionaries, so that the codes of a slice are those of the
+        Dataset. Feature names, labels, label classes, weights, base
+        margins, feature weights and query groups are kept. A query may be
+        taken in part, but its rows must be together in ``rindex``; each
+        run of rows of one query is a query of the slice.
+
+        Parameters
+        ----------
+        rindex : array-like of int
+            Row indexes (0-based; each in ``[0, num_rows)``).
+
+        Raises
+        ------
+        ValueError
+            For a Dataset read from a file or made by
+            :meth:`select_columns`, which hold no data to take rows from;
+            for an index out of range, or a query split in ``rindex``.
+        """
+        return self._take_rows(self._row_source(), rindex)
+
+    def _row_source(self):
+        """The data to take rows from: a scipy.sparse CSR matrix, or a
+        DenseMatrix of the whole data (categorical dictionaries as the
+        Dataset's). Computed once for many slices (cross-validation)."""
+        source = getattr(self, "_source", None)
+        if source is None:
+            raise ValueError(
+                "this Dataset holds no in-memory data to take rows from (it was read "
+                "by Dataset.from_file or made by select_columns); make it from an array "
+                "or a DataFrame instead, e.g. Dataset(pandas.read_csv(path), label=...)")
+        held, feature_names, bad_numbers, categorical_feature = source
+        data = held()
+        if data is None:
+            raise ValueError(
+                "the data this Dataset was made from has been freed: slice() takes rows "
+                "from it, so keep the array or DataFrame while slicing")
+        if is_sparse(data):
+            rows = data.tocsr()
+        elif isinstance(data, DenseMatrix):
+            rows = data
+        else:
+            with warnings.catch_warnings():  # given once, when the Dataset was made
+                warnings.simplefilter("ignore")
+                rows = to_dense(data, bad_numbers, categorical_feature=categorical_feature,
+                                feature_names=feature_names)
+        count = rows.shape[0] if is_sparse(rows) else rows.values.shape[0]
+        if count != self.num_rows:
+            raise ValueError("the data this Dataset was made from changed its row count")
+        return rows
+
+    def _take_rows(self, source, rindex) -> "Dataset":
+        """slice() on the data of _row_source()."""
+        n = self.num_rows
+        rows = np.asarray(rindex)
+        if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
+            raise ValueError(f"row indexes must be a 1-D array of integers, got "
+                             f"shape {rows.shape} and dtype {rows.dtype}")
+        rows = rows.astype(np.int64)
+        if rows.size and (rows.min() < 0 or rows.max() >= n):
+            bad = rows[(rows < 0) | (rows >= n)][0]
+            raise ValueError(f"row index {int(bad)} is out of range for {n} rows")
+        try:
+            label = self.get_label()
+        except InvalidArgumentError:  # no labels
+            label = None
+        weight = self.get_weight()
+        names = self.feature_names
+        base_margin = getattr(self, "_base_margin", None)
+        feature_weights = getattr(self, "_feature_weights", None)
+        missing = getattr(self, "_missing", None)
+        if is_sparse(source):
+            data = source[rows]
+        else:
+            values = np.ascontiguousarray(np.asarray(source.values)[rows])
+            data = source._replace(values=values, layout=_lib.ROW_MAJOR)
+        out = Dataset(
+            data,
+            label=None if label is None else label[rows],
+            weight=weight[rows] if weight.size else None,
+            feature_names=names if names is not None and None not in names else None,
+            base_margin=None if base_margin is None else base_margin[rows],
+            feature_weights=feature_weights,
+            missing=np.nan if missing is None else missing,
+        )
+        classes = self.label_classes
+        if classes is not None:
+            out.set_label_classes(classes)
+        sizes = self.get_group()
+        if sizes.size:
+            out.set_qid(_query_runs(np.repeat(np.arange(sizes.size), sizes)[rows]))
+        return out
 
     def __repr__(self) -> str:
         if not self._handle.value:

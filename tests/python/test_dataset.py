@@ -252,3 +252,82 @@ def test_from_file_numeric_and_categorical_columns(tmp_path):
     assert ds.num_cols == 2
     with pytest.raises(gpulayer.errors.ParseError, match="must be numeric"):
         gpulayer.Dataset.from_file(path, label="y", numeric_columns=["b", "a"])
+
+
+# ------------------------------------------------------------------ slice
+
+def test_slice_keeps_rows_labels_weights_names_and_dictionaries():
+    rng = np.random.default_rng(3)
+    n = 120
+    df = pd.DataFrame({
+        "x": rng.normal(size=n),
+        "colour": pd.Categorical(rng.choice(["red", "green", "blue"], n)),
+        "city": rng.choice(["Oslo", "Lima", "Pune", "Kyiv"], n).astype(object),
+        "code": rng.integers(0, 5, n).astype(float),
+    })
+    y = rng.normal(size=n).astype(np.float32)
+    w = rng.uniform(0.5, 2, n).astype(np.float32)
+    margin = rng.normal(size=n).astype(np.float32)
+    full = gpulayer.Dataset(df, label=y, weight=w, base_margin=margin,
+                            categorical_feature=["code"], feature_weights=[1, 2, 3, 4])
+    rows = np.array([5, 0, 77, 3, 3, 119])
+    part = full.slice(rows)
+    assert part.shape == (6, 4)
+    assert part.feature_names == ["x", "colour", "city", "code"]
+    np.testing.assert_array_equal(part.get_label(), y[rows])
+    np.testing.assert_array_equal(part.get_weight(), w[rows])
+    # The whole data's dictionaries, though a slice may lack some categories.
+    assert part.categories == full.categories and set(part.categories) == {1, 2, 3}
+    # The slice predicts as the same rows of the whole (base margins kept).
+    bst = gpulayer.train(PARAMS, full, 5)
+    np.testing.assert_allclose(bst.predict(part), bst.predict(full)[rows], rtol=1e-6)
+    # A model trained on a slice is the model of the same rows given directly.
+    numeric = np.asarray(df[["x"]], dtype=np.float64)
+    direct = gpulayer.Dataset(numeric[rows[:4]], label=y[rows[:4]], feature_names=["x"])
+    sliced = gpulayer.Dataset(numeric, label=y, feature_names=["x"]).slice(rows[:4])
+    assert (gpulayer.train(PARAMS, sliced, 3).save_raw()
+            == gpulayer.train(PARAMS, direct, 3).save_raw())
+
+
+def test_slice_of_sparse_and_missing_sentinel():
+    X = np.array([[1.0, -1.0], [-1.0, 2.0], [3.0, 0.0]])
+    dense = gpulayer.Dataset(X, label=[0, 1, 0], missing=-1.0).slice([2, 1])
+    X_csr = sparse.csr_matrix(X)  # kept: a Dataset holds its data weakly
+    csr = gpulayer.Dataset(X_csr, label=[0, 1, 0], missing=-1.0).slice([2, 1])
+    for part in (dense, csr):
+        assert part.shape == (2, 2)
+        np.testing.assert_array_equal(part.get_label(), [0, 1])
+
+
+def test_slice_needs_the_data_kept():
+    full = gpulayer.Dataset(np.zeros((4, 2)), label=[0, 1, 0, 1])  # the array is freed
+    with pytest.raises(ValueError, match="has been freed"):
+        full.slice([0, 1])
+    rows = [[1.0, 2.0], [3.0, 4.0]]  # a list is held, as it takes no weak reference
+    del_later = gpulayer.Dataset(rows, label=[0, 1])
+    del rows
+    assert del_later.slice([1]).shape == (1, 2)
+
+
+def test_slice_keeps_whole_queries_and_refuses_a_split_one():
+    X = np.arange(14, dtype=np.float64).reshape(7, 2)
+    full = gpulayer.Dataset(X, label=[0, 1, 2, 0, 1, 0, 1], qid=[1, 1, 1, 4, 4, 9, 9])
+    part = full.slice([5, 6, 0, 1, 2])
+    np.testing.assert_array_equal(part.get_group(), [2, 3])
+    np.testing.assert_array_equal(full.slice([1, 2, 3]).get_group(), [2, 1])  # parts
+    with pytest.raises(ValueError, match="query 0 .* not together"):
+        full.slice([0, 3, 1])
+
+
+def test_slice_refuses_bad_indexes_and_datasets_without_data(tmp_path):
+    X = np.zeros((4, 2))
+    full = gpulayer.Dataset(X, label=[0, 1, 0, 1])
+    with pytest.raises(ValueError, match="row index 4 is out of range for 4 rows"):
+        full.slice([0, 4])
+    with pytest.raises(ValueError, match="1-D array of integers"):
+        full.slice([0.5, 1.0])
+    path = tmp_path / "d.csv"
+    path.write_text("y,a\n1,2\n0,3\n")
+    for made in (gpulayer.Dataset.from_file(path, label="y"), full.select_columns([1])):
+        with pytest.raises(ValueError, match=r"no in-memory data .*pandas\.read_csv"):
+            made.slice([0])
