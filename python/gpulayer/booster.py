@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import ctypes
+import json
 import os
 import re
 from ctypes import POINTER, byref, c_double, c_float, c_void_p
@@ -12,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 import numpy as np
 
 from . import _lib
+from . import _model_text
+from . import _tree_dump
 from .dataset import Dataset, is_dataframe, is_sparse, to_dense
 from .errors import InvalidArgumentError, OutOfMemoryError
 
@@ -140,6 +143,44 @@ def _param_items(params: Mapping[str, Any] | Iterable[tuple[str, Any]]):
             yield key, format_param(value)
 
 
+# ----------------------------------------------------- model file members
+
+def _read_attributes(raw: bytes) -> dict[str, str]:
+    """The attributes a model text carries (set_attr's), or {}."""
+    if b'"' + _model_text.ATTRIBUTES.encode() + b'"' not in raw:
+        return {}
+    attrs = _model_text.parse(raw).get(_model_text.ATTRIBUTES) or {}
+    return {str(k): str(v) for k, v in attrs.items()}
+
+
+def _read_attributes_file(path: str) -> dict[str, str]:
+    with open(path, "rb") as f:
+        return _read_attributes(f.read())
+
+
+def _with_attributes(raw: bytes, attrs: Mapping[str, str]) -> bytes:
+    """The model text raw carrying attrs, checksum renewed."""
+    if not attrs:
+        return raw
+    doc = _model_text.parse(raw)
+    doc[_model_text.ATTRIBUTES] = dict(attrs)
+    return _model_text.seal(doc)
+
+
+# XGBoost's attributes that the model itself holds or that slicing drops.
+_BEST_ITERATION, _BEST_SCORE = "best_iteration", "best_score"
+
+# The metric evaluation reports for an objective when eval_metric is not
+# given: XGBoost 3.2's, as the library's training reports it.
+_DEFAULT_METRIC = {
+    "binary:logistic": "logloss", "binary:logitraw": "logloss", "binary:hinge": "error",
+    "multi:softmax": "mlogloss", "multi:softprob": "mlogloss",
+    "reg:absoluteerror": "mae", "count:poisson": "poisson-nloglik",
+    "reg:gamma": "gamma-deviance", "reg:squaredlogerror": "rmsle",
+    "reg:pseudohubererror": "mphe", "reg:quantileerror": "quantile",
+}
+
+
 class Booster:
     """A gradient-boosted tree model and its training parameters.
 
@@ -153,15 +194,24 @@ class Booster:
     max_cat_threshold, cat_smooth, cat_l2, min_data_per_group.
 
     Boosters pickle (the model travels as its JSON text) and copy.
+
+    XGBoost's ``Booster`` methods are there under their names: attributes
+    (:meth:`attr`, :meth:`set_attr`, :meth:`attributes`, :attr:`best_score`),
+    configuration (:meth:`save_config`, :meth:`load_config`), importance
+    (:meth:`get_score`, :meth:`get_fscore`), dumps (:meth:`get_dump`,
+    :meth:`trees_to_dataframe`), evaluation (:meth:`eval`, :meth:`eval_set`),
+    one more round (:meth:`update`) and slicing (``bst[a:b]``, ``iter(bst)``).
     """
 
     def __init__(self, params: Mapping[str, Any] | None = None,
                  model_file: str | os.PathLike | None = None):
         self._handle = c_void_p()
         self._params: list[tuple[str, str]] = []
+        self._attrs: dict[str, str] = {}
         if model_file is not None:
-            _lib.call("gpulayer_booster_load", _lib.encode(os.fspath(model_file)),
-                      byref(self._handle))
+            path = os.fspath(model_file)
+            _lib.call("gpulayer_booster_load", _lib.encode(path), byref(self._handle))
+            self._attrs = _read_attributes_file(path)
         else:
             _lib.call("gpulayer_booster_create", byref(self._handle))
         if params:
@@ -256,6 +306,58 @@ class Booster:
         best = int(_lib.get().gpulayer_booster_best_round(self.handle))
         return best if best >= 0 else None
 
+    @best_iteration.setter
+    def best_iteration(self, iteration: int | None) -> None:
+        _lib.call("gpulayer_booster_set_best_round", self.handle,
+                  -1 if iteration is None else int(iteration))
+
+    @property
+    def best_score(self) -> float | None:
+        """The value, at :attr:`best_iteration`, of the metric early stopping
+        watched (the last metric of the last evaluation set), as XGBoost's
+        ``best_score``; None when training did not stop early (as
+        :attr:`best_iteration`; XGBoost raises AttributeError)."""
+        value = self._attrs.get(_BEST_SCORE)
+        return float(value) if value is not None and self.best_iteration is not None else None
+
+    @best_score.setter
+    def best_score(self, score: float | None) -> None:
+        self.set_attr(best_score=score)
+
+    # --------------------------------------------------------- attributes
+
+    def attr(self, key: str) -> str | None:
+        """The attribute key as a string, or None when it is not set."""
+        return self.attributes().get(key)
+
+    def attributes(self) -> dict[str, str]:
+        """Every attribute, as XGBoost's ``Booster.attributes``: those of
+        :meth:`set_attr`, and ``best_iteration`` and ``best_score`` after
+        early stopping."""
+        attrs = dict(self._attrs)
+        best = self.best_iteration
+        if best is None:
+            attrs.pop(_BEST_SCORE, None)
+        else:
+            attrs[_BEST_ITERATION] = str(best)
+        return attrs
+
+    def set_attr(self, **kwargs: Any) -> None:
+        """Set attributes, each value kept as ``str(value)``; None deletes
+        one. They are saved with the model (:meth:`save_model`,
+        :meth:`save_raw`, pickling) and read back by :meth:`load_model`;
+        the library and the ``gpulayer`` command ignore them.
+        ``best_iteration`` sets the round prediction stops at."""
+        for key, value in kwargs.items():
+            if not isinstance(key, str):
+                raise TypeError(f"an attribute name is a string, got {key!r}")
+            if key == _BEST_ITERATION:
+                self.best_iteration = None if value is None else int(value)
+            elif value is None:
+                self._attrs.pop(key, None)
+            else:
+                self._attrs[key] = str(value)
+
     @property
     def feature_names(self) -> list[str | None] | None:
         """The model's feature names, or None when it has none."""
@@ -295,23 +397,69 @@ class Booster:
         return [_lib.decode(lib.gpulayer_booster_category_name(self.handle, feature, c))
                 for c in range(count)]
 
-    def get_dump(self, with_stats: bool = False, dump_format: str = "text",
-                 max_depth: int = 0) -> list[str]:
-        """The trees as text, one string a tree, in XGBoost's layout:
-        ``0:[age<41.5] yes=1,no=2,missing=1`` for a numeric split,
-        ``0:[colour in {blue, red}] yes=1,no=2,missing=2`` for a
-        categorical one (the listed categories go to yes; missing and
-        unseen categories to missing), ``1:leaf=0.25`` for a leaf.
-        ``with_stats`` adds gain and cover; ``max_depth`` > 0 cuts each tree
-        at that depth (a deeper split reads ``9:...``)."""
-        if dump_format != "text":
-            raise ValueError(f"dump_format must be 'text', got {dump_format!r}")
+    def _tree_texts(self, with_stats: bool, max_depth: int = 0) -> list[str]:
         trees = int(_lib.get().gpulayer_booster_num_trees(self.handle))
         return [
             _lib.take_buffer("gpulayer_booster_dump_tree", self.handle, t,
                              int(bool(with_stats)), int(max_depth)).decode("utf-8")
             for t in range(trees)
         ]
+
+    def _feature_labels(self) -> list[str]:
+        """Each feature as the dump names it: its name, or f<index>."""
+        return [_lib.take_buffer("gpulayer_booster_feature_label", self.handle, f
+                                 ).decode("utf-8") for f in range(self.num_features)]
+
+    def _renamer(self, fmap) -> Any:
+        """The dump's feature label -> the name a feature map file gives
+        (XGBoost's fmap: lines "index<TAB>name<TAB>type"); identity for ""."""
+        if fmap is None or (isinstance(fmap, (str, os.PathLike)) and not os.fspath(fmap)):
+            return str
+        if isinstance(fmap, bool):
+            raise TypeError("fmap is a feature map file name; with_stats is the second "
+                            "argument (get_dump(with_stats=True))")
+        names = _tree_dump.read_fmap(os.path.expanduser(os.fspath(fmap)))
+        index = {label: f for f, label in enumerate(self._feature_labels())}
+        return lambda label: names.get(index.get(label, -1), label)
+
+    def _trees(self, with_stats: bool = True) -> list[list["_tree_dump.Node"]]:
+        """Every tree's nodes, read from the library's dump."""
+        return [_tree_dump.parse_tree(t) for t in self._tree_texts(with_stats)]
+
+    def _category_codes(self, label: str, names: list[str]) -> list[int]:
+        """The codes of a categorical split's category names."""
+        f = self._feature_labels().index(label)
+        order = {n: c for c, n in enumerate(self.categories(f) or [])}
+        return [order[n] for n in names]
+
+    def get_dump(self, fmap: str | os.PathLike = "", with_stats: bool = False,
+                 dump_format: str = "text", max_depth: int = 0) -> list[str]:
+        """The trees, one string a tree, as XGBoost's ``get_dump``.
+
+        ``dump_format="text"``: ``0:[age<41.5] yes=1,no=2,missing=1`` for
+        a numeric split, ``0:[colour in {blue, red}] yes=1,no=2,missing=2``
+        for a categorical one (the listed categories go to yes; missing and
+        unseen categories to missing), ``1:leaf=0.25`` for a leaf, one line
+        a node indented by depth. ``"json"``: XGBoost's JSON layout, nodes
+        with nodeid, depth, split, split_condition (for a categorical split
+        the list of category codes going to yes; :meth:`categories` names
+        them), yes, no, missing, children, leaves with nodeid and leaf.
+        ``with_stats`` adds gain and cover. ``fmap`` names a feature map
+        file (``index<TAB>name<TAB>type`` lines) whose names replace the
+        model's. ``max_depth`` > 0 cuts each text tree at that depth (a
+        deeper split reads ``9:...``)."""
+        rename = self._renamer(fmap)
+        if dump_format == "text":
+            texts = self._tree_texts(with_stats, max_depth)
+            if rename is str:
+                return texts
+            return [_tree_dump.render_text(_tree_dump.parse_tree(t), rename) for t in texts]
+        if dump_format == "json":
+            if max_depth:
+                raise ValueError("max_depth cuts text dumps only")
+            return [_tree_dump.render_json(nodes, with_stats, rename, self._category_codes)
+                    for nodes in self._trees(with_stats)]
+        raise ValueError(f"dump_format must be 'text' or 'json', got {dump_format!r}")
 
     def dump_model(self, path: str | os.PathLike, with_stats: bool = False) -> None:
         """Write every tree as text (see :meth:`get_dump`), each after a
@@ -338,13 +486,63 @@ class Booster:
                   out.ctypes.data_as(POINTER(c_double)), out.size)
         return out
 
+    def get_score(self, fmap: str | os.PathLike = "",
+                  importance_type: str = "weight") -> dict[str, float]:
+        """Feature importance as XGBoost's ``get_score``: ``{feature: value}``
+        for the features some split uses (features without a name are
+        ``f<index>``; ``fmap`` renames them as in :meth:`get_dump`).
+        ``importance_type``: 'weight' (number of splits), 'gain' (mean gain
+        of its splits), 'cover' (mean hessian sum), 'total_gain' or
+        'total_cover'."""
+        values = self.feature_importance(importance_type)
+        used = self.feature_importance("weight") > 0
+        rename = self._renamer(fmap)
+        return {rename(label): float(values[f])
+                for f, label in enumerate(self._feature_labels()) if used[f]}
+
+    def get_fscore(self, fmap: str | os.PathLike = "") -> dict[str, float]:
+        """The number of splits on each feature used: ``get_score(fmap,
+        "weight")``."""
+        return self.get_score(fmap, importance_type="weight")
+
+    def trees_to_dataframe(self, fmap: str | os.PathLike = ""):
+        """The trees as a pandas DataFrame, one row a node, with XGBoost's
+        columns: Tree, Node, ID ("tree-node"), Feature ("Leaf" for a leaf),
+        Split (numeric threshold; NaN for leaves and categorical splits),
+        Yes, No, Missing (IDs of the children), Gain (a leaf's value for a
+        leaf, as XGBoost's), Cover and Category (the codes, as strings, of
+        the categories a categorical split sends to yes; NaN otherwise)."""
+        from pandas import DataFrame
+
+        rename = self._renamer(fmap)
+        nan = float("nan")
+        rows = []
+        for t, nodes in enumerate(self._trees(with_stats=True)):
+            for n in nodes:
+                if n.feature is None:
+                    rows.append((t, n.nodeid, "Leaf", nan, nan, nan, nan,
+                                 float(n.leaf), float(n.cover), nan))
+                    continue
+                category = (None if n.categories is None else
+                            [str(c) for c in self._category_codes(n.feature, n.categories)])
+                rows.append((t, n.nodeid, rename(n.feature),
+                             nan if n.condition is None else float(n.condition),
+                             f"{t}-{n.yes}", f"{t}-{n.no}", f"{t}-{n.missing}",
+                             float(n.gain), float(n.cover), category))
+        columns = ["Tree", "Node", "Feature", "Split", "Yes", "No", "Missing", "Gain",
+                   "Cover", "Category"]
+        table = {c: [r[i] for r in rows] for i, c in enumerate(columns)}
+        table["ID"] = [f"{t}-{n}" for t, n in zip(table["Tree"], table["Node"])]
+        df = DataFrame({c: table[c] for c in ["Tree", "Node", "ID"] + columns[2:]})
+        return df.sort_values(["Tree", "Node"]).reset_index(drop=True)
+
     # ------------------------------------------------------------- predict
 
     def predict(self, data, output_margin: bool = False,
                 iteration_range: tuple[int, int] | None = None,
                 num_rounds: int = 0, device: str = "cpu",
                 pred_contribs: bool = False, approx_contribs: bool = False,
-                pred_interactions: bool = False) -> np.ndarray:
+                pred_interactions: bool = False, pred_leaf: bool = False) -> np.ndarray:
         """Predict every row of data (a Dataset or anything Dataset accepts).
 
         Returns float32 values of shape (rows,) when the model has one output
@@ -363,15 +561,29 @@ class Booster:
         gives SHAP interaction values, (rows, features + 1, features + 1)
         or (rows, outputs, features + 1, features + 1). These run on the
         cpu only.
+
+        ``iteration_range=(a, b)`` with a > 0 predicts with rounds a to
+        b - 1 and the base score, as XGBoost does (b = 0: to the last
+        round): the model ``self[a:b]``. ``pred_leaf`` gives the index of
+        the leaf each row reaches in each tree (as the dumps number nodes),
+        float32 of shape (rows, trees), trees round by round.
         """
         if iteration_range is not None:
-            begin, end = iteration_range
-            if begin != 0:
-                raise ValueError("iteration_range must start at 0")
-            num_rounds = int(end)
+            begin, end = (int(v) for v in iteration_range)
+            if begin < 0 or end < 0 or (end and end < begin):
+                raise ValueError(f"iteration_range must be (begin, end) with "
+                                 f"0 <= begin <= end, got {tuple(iteration_range)}")
+            if begin > 0:
+                return self[begin:end or self.num_rounds].predict(
+                    data, output_margin=output_margin, device=device,
+                    pred_contribs=pred_contribs, approx_contribs=approx_contribs,
+                    pred_interactions=pred_interactions, pred_leaf=pred_leaf)
+            num_rounds = end
         if num_rounds < 0:
             raise ValueError(f"num_rounds must be >= 0, got {num_rounds}")
         dataset = self._prediction_data(data)
+        if pred_leaf:
+            return self._predict_leaf(dataset, num_rounds, device)
         if pred_contribs or pred_interactions:
             return self._predict_shap(dataset, num_rounds, device, approx_contribs,
                                       pred_interactions)
@@ -419,6 +631,37 @@ class Booster:
             _lib.call("gpulayer_booster_predict_contribs", self.handle, dataset.handle,
                       _lib.CONTRIBS_APPROX if approx else 0, int(num_rounds), ptr, out.size)
         return out[:, 0] if outputs == 1 else out
+
+    def _predict_leaf(self, dataset: Dataset, num_rounds: int, device: str) -> np.ndarray:
+        """Leaf indices: the margins of a model whose trees are these trees,
+        each an output of its own, with the node index as leaf value and no
+        base score; the rows' own base margins are left out."""
+        rounds = self.num_rounds if num_rounds == 0 else min(num_rounds, self.num_rounds)
+        width = self.num_outputs
+        if rounds == 0:
+            return np.zeros((dataset.num_rows, 0), dtype=np.float32)
+        doc = _model_text.parse(_lib.take_buffer("gpulayer_booster_save_to_buffer",
+                                                 self.handle))
+        trees = doc["trees"][:rounds * width]
+        for tree in trees:
+            tree["leaf_value"] = [_model_text.Number(i) for i in range(len(tree["left"]))]
+        n = len(trees)
+        doc["trees"] = trees
+        doc["objective"] = "multi:softprob" if n > 1 else "reg:squarederror"
+        doc["num_class"] = doc["num_outputs"] = _model_text.Number(n)
+        doc["base_score"] = doc["base_margin"] = _model_text.Number(0)
+        doc["best_round"] = _model_text.Number(-1)
+        doc.pop("class_names", None)
+        doc.pop("objective_params", None)
+        params = doc["params"]
+        params["objective"] = doc["objective"]
+        params["num_class"] = str(n if n > 1 else 0)
+        params.pop("quantile_alpha", None)
+        leaves = Booster().load_raw(_model_text.seal(doc))
+        plain = dataset.select_columns(range(dataset.num_cols))
+        plain.set_base_margin(None)
+        out = leaves.predict(plain, output_margin=True, device=device)
+        return out.reshape(dataset.num_rows, n).astype(np.float32)
 
     def predictor(self, output_margin: bool = False, num_rounds: int = 0) -> "Predictor":
         """The model prepared for many small predictions (a service answering
@@ -485,20 +728,36 @@ class Booster:
     # -------------------------------------------------------- model files
 
     def save_model(self, path: str | os.PathLike) -> None:
-        """Write the model as versioned JSON (atomically)."""
-        _lib.call("gpulayer_booster_save", self.handle, _lib.encode(os.fspath(path)))
+        """Write the model as versioned JSON (atomically), with the
+        attributes of :meth:`set_attr`."""
+        path = os.fspath(path)
+        if not self._attrs:
+            _lib.call("gpulayer_booster_save", self.handle, _lib.encode(path))
+            return
+        tmp = f"{path}.tmp{os.getpid()}"
+        try:
+            with open(tmp, "wb") as f:
+                f.write(self.save_raw())
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
 
     def load_model(self, path: str | os.PathLike) -> "Booster":
-        """Replace this booster's model with one read from a file; the
-        parameters set on this object are applied again. Returns self."""
+        """Replace this booster's model and attributes with those read from
+        a file; the parameters set on this object are applied again.
+        Returns self."""
+        path = os.fspath(path)
         handle = c_void_p()
-        _lib.call("gpulayer_booster_load", _lib.encode(os.fspath(path)), byref(handle))
+        _lib.call("gpulayer_booster_load", _lib.encode(path), byref(handle))
         self._replace_handle(handle)
+        self._attrs = _read_attributes_file(path)
         return self
 
     def save_raw(self) -> bytes:
-        """The model as JSON text (bytes)."""
-        return _lib.take_buffer("gpulayer_booster_save_to_buffer", self.handle)
+        """The model as JSON text (bytes), with its attributes."""
+        raw = _lib.take_buffer("gpulayer_booster_save_to_buffer", self.handle)
+        return _with_attributes(raw, self._attrs)
 
     def load_raw(self, raw: bytes) -> "Booster":
         """Replace this booster's model with one from save_raw(). Returns self."""
@@ -506,6 +765,7 @@ class Booster:
         raw = bytes(raw)
         _lib.call("gpulayer_booster_load_from_buffer", raw, len(raw), byref(handle))
         self._replace_handle(handle)
+        self._attrs = _read_attributes(raw)
         return self
 
     def export_xgboost(self, path: str | os.PathLike) -> None:
@@ -513,6 +773,165 @@ class Booster:
         ``xgboost.Booster(model_file=path)``."""
         _lib.call("gpulayer_booster_export_xgboost", self.handle,
                   _lib.encode(os.fspath(path)))
+
+    # -------------------------------------------------------- slicing
+
+    def __getitem__(self, val) -> "Booster":
+        """The model of some rounds, as XGBoost's slicing: ``bst[a:b]``,
+        ``bst[a:b:step]``, ``bst[i]`` (one round), ``bst[...]`` (all). The
+        slice keeps the base score, features, parameters and attributes;
+        ``best_iteration`` and ``best_score`` are dropped."""
+        rounds = self.num_rounds
+        if isinstance(val, (int, np.integer)):
+            val = slice(int(val), int(val) + 1)
+        if val is Ellipsis:
+            val = slice(0, 0)
+        if isinstance(val, tuple):
+            raise ValueError("only one dimension (rounds) can be sliced")
+        if not isinstance(val, slice):
+            raise TypeError(f"a Booster is sliced by an int or a slice, not "
+                            f"{type(val).__name__}")
+        start = 0 if val.start in (None, Ellipsis) else int(val.start)
+        stop = rounds if val.stop in (None, Ellipsis) or val.stop == 0 else int(val.stop)
+        step = 1 if val.step is None else int(val.step)
+        if step < 1:
+            raise ValueError(f"slice step must be positive, got {step}")
+        if stop < start:
+            raise ValueError(f"invalid slice {val}: stop before start")
+        if start < 0 or stop > rounds or start >= stop:
+            raise IndexError(f"rounds {start}:{stop} are out of range: the model has "
+                             f"{rounds} rounds")
+        width = self.num_outputs
+        doc = _model_text.parse(_lib.take_buffer("gpulayer_booster_save_to_buffer",
+                                                 self.handle))
+        doc["trees"] = [doc["trees"][r * width + k]
+                        for r in range(start, stop, step) for k in range(width)]
+        doc["best_round"] = _model_text.Number(-1)
+        attrs = {k: v for k, v in self._attrs.items() if k != _BEST_SCORE}
+        sliced = Booster()
+        sliced._params = list(self._params)
+        sliced.load_raw(_model_text.seal(doc))
+        sliced._attrs = attrs
+        return sliced
+
+    def __iter__(self):
+        """One booster a round (``self[i]``), as XGBoost's iteration."""
+        for i in range(self.num_rounds):
+            yield self[i]
+
+    # --------------------------------------------------- configuration
+
+    def save_config(self) -> str:
+        """The parameters as a JSON string, ``{"params": {name: value}}``,
+        every parameter of the library's table with its current value as
+        text and eval_metric as a list; :meth:`load_config` applies it."""
+        from .params import parameters
+        values: dict[str, Any] = {}
+        for info in parameters():
+            value = self.get_param(info["name"])
+            if info["name"] == "eval_metric":
+                value = [m for m in value.split(",") if m]
+            values[info["name"]] = value
+        return json.dumps({"params": values})
+
+    def load_config(self, config: str) -> None:
+        """Apply the parameters of a :meth:`save_config` string (through
+        :meth:`set_param`). eval_metric entries are added to those set;
+        none is removed."""
+        if not isinstance(config, str):
+            raise TypeError(f"config is a JSON string, got {type(config).__name__}")
+        params = json.loads(config).get("params")
+        if not isinstance(params, dict):
+            raise ValueError("config has no \"params\" object: give a save_config() text")
+        params = dict(params)
+        metrics = params.pop("eval_metric", [])
+        if isinstance(metrics, str):
+            metrics = [m for m in metrics.split(",") if m]
+        current = [m for m in self.get_param("eval_metric").split(",") if m]
+        self.set_param(params)
+        for metric in metrics:
+            if metric not in current:
+                self.set_param("eval_metric", metric)
+
+    # ------------------------------------------------------ evaluation
+
+    def _metric_names(self) -> list[str]:
+        """The metrics evaluation reports: eval_metric, else the
+        objective's default (XGBoost 3.2's, as training reports it)."""
+        names = [m for m in self.get_param("eval_metric").split(",") if m]
+        if names or self.get_param("disable_default_eval_metric") in ("1", "true"):
+            return names
+        objective = self.get_param("objective")
+        if objective == "reg:tweedie":
+            return [f"tweedie-nloglik@{float(self.get_param('tweedie_variance_power')):g}"]
+        if objective.startswith("rank:"):
+            return ["map" if objective == "rank:map" else "ndcg"]
+        return [_DEFAULT_METRIC.get(objective, "rmse")]
+
+    def _eval_predictions(self, data: Dataset) -> np.ndarray:
+        """What metrics read: predictions of every round (probabilities for
+        multi:softmax, not class indices)."""
+        if self.get_param("objective") == "multi:softmax":
+            margin = self.predict(data, output_margin=True, num_rounds=self.num_rounds)
+            margin = margin.astype(np.float64)
+            e = np.exp(margin - margin.max(axis=1, keepdims=True))
+            return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+        return self.predict(data, num_rounds=self.num_rounds)
+
+    def eval_set(self, evals: Iterable[tuple[Dataset, str]], iteration: int = 0,
+                 feval=None, output_margin: bool = True) -> str:
+        """The metrics of the model (every round) on each (data, name)
+        pair, in XGBoost's format: ``[iteration]\tname-metric:value`` for
+        each set and metric, tab separated. The metrics are eval_metric's
+        or the objective's default, computed by the library as training
+        reports them. ``feval(predictions, data)`` returns (name, value)
+        or a list of them, added after each set's own; it reads margins
+        unless ``output_margin`` is False (XGBoost's rule)."""
+        from .evaluation import evaluate
+        metrics = self._metric_names()
+        parts = [f"[{int(iteration)}]"]
+        for pair in evals:
+            if not (isinstance(pair, tuple) and len(pair) == 2
+                    and isinstance(pair[0], Dataset) and isinstance(pair[1], str)):
+                raise TypeError("evals must be a list of (Dataset, name) pairs")
+        for data, name in evals:
+            if metrics:
+                preds = self._eval_predictions(data)
+                for metric in metrics:
+                    parts.append(f"{name}-{metric}:{evaluate(metric, preds, data)!r}")
+            if feval is not None:
+                result = feval(self.predict(data, output_margin=output_margin,
+                                            num_rounds=self.num_rounds), data)
+                for metric, value in (result if isinstance(result, list) else [result]):
+                    parts.append(f"{name}-{metric}:{float(value):f}")
+        return "\t".join(parts)
+
+    def eval(self, data: Dataset, name: str = "eval", iteration: int = 0) -> str:
+        """``eval_set([(data, name)], iteration)``: ``[0]\teval-rmse:0.123``."""
+        return self.eval_set([(data, name)], iteration)
+
+    def update(self, dtrain: Dataset, iteration: int, fobj=None) -> None:
+        """Add one boosting round on dtrain to this booster, in place, as
+        XGBoost's ``update``: continued training (:func:`gpulayer.train`
+        with ``xgb_model=self``) of one round with the model's parameters,
+        so n rounds and then update() give the model of n + 1 rounds.
+        ``fobj(preds, dtrain) -> (grad, hess)`` is a custom objective.
+        Rounds are numbered on from the model's; ``iteration`` is not
+        used."""
+        from .training import train
+        params = json.loads(self.save_config())["params"] if self._has_model() else {}
+        params = {k: v for k, v in params.items()
+                  if k not in ("num_round", "early_stopping_rounds") and v != ""}
+        if not params.get("eval_metric"):
+            params.pop("eval_metric", None)
+        params.update(dict(self._params))
+        params.pop("num_round", None)
+        params.pop("early_stopping_rounds", None)
+        trained = train(params, dtrain, 1, obj=fobj,
+                        xgb_model=self if self._has_model() else None)
+        handle, trained._handle = trained._handle, c_void_p()
+        self._replace_handle(handle)
+        self._attrs.pop(_BEST_SCORE, None)
 
     # ---------------------------------------------------- pickle and copy
 
@@ -523,11 +942,13 @@ class Booster:
         return {
             "params": list(self._params),
             "model": self.save_raw() if self._has_model() else None,
+            "attributes": dict(self._attrs),
         }
 
     def __setstate__(self, state: dict) -> None:
         self._handle = c_void_p()
         self._params = list(state["params"])
+        self._attrs = dict(state.get("attributes", {}))
         handle = c_void_p()
         if state["model"] is not None:
             raw = state["model"]

@@ -219,6 +219,8 @@ class _RoundReporter:
         self.guard = guard
         self.progress = progress
         self.rounds_done = 0
+        # The last figure of each round: the one early stopping watches.
+        self.watched: dict[int, float] = {}
         # The last round's line when verbose_eval skipped it, printed once
         # training ends, as XGBoost does.
         self.unprinted: str | None = None
@@ -236,6 +238,8 @@ class _RoundReporter:
             if self.metric is not None:
                 results = self.metric.merge(results)
             self._record(round_index, results)
+            if results:
+                self.watched[round_index] = results[-1].value
             self.rounds_done += 1
             if self.progress is not None:
                 self.progress.update(self.rounds_done)
@@ -498,4 +502,9 @@ def train(
     reporter.print_unprinted()
     if stopper is not None and stopper.best_round >= 0:
         _lib.call("gpulayer_booster_set_best_round", booster.handle, stopper.best_round)
+    if init is not None:
+        booster.set_attr(**{k: v for k, v in init._attrs.items() if k != "best_score"})
+    best = booster.best_iteration
+    if best is not None and best in reporter.watched:
+        booster.set_attr(best_score=repr(reporter.watched[best]))
     return booster
