@@ -487,7 +487,7 @@ def test_train_help_lists_the_categorical_parameters():
                           ("max_cat_to_onehot", "(default 4)"),
                           ("max_cat_threshold", "(default 64)"),
                           ("cat_smooth", "(default 1)"), ("cat_l2", "(default 0)"),
-                          ("min_data_per_group", "(default 1)")):
+                          ("min_data_per_group", "(default 10)")):
         entry = re.search(rf"\n  {name} +(.*(?:\n {{10,}}.*)*)", r.stdout)
         assert entry, f"{name} is not listed"
         assert default in " ".join(entry.group(1).split()), name
