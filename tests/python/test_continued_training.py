@@ -2,6 +2,7 @@
 on the command give, after N and then M rounds, the model of N + M rounds
 in one go; evaluation history numbers on; mismatched data is refused."""
 
+import json
 import os
 import subprocess
 
@@ -94,6 +95,43 @@ def test_command_model_in(tmp_path):
                         "--model-in", str(tmp_path / "missing.json")],
                        capture_output=True, text=True)
     assert r.returncode != 0 and "missing.json" in r.stderr
+
+
+def test_the_model_objective_is_kept_unless_given(data, tmp_path):
+    """Without an objective, continued training takes the initial model's,
+    with its objective parameters (XGBoost keeps a loaded model's); an
+    objective parameter given still wins."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(600, 3))
+    y = np.exp(X[:, 0]) * rng.gamma(2.0, 1.0, 600) * (rng.random(600) < 0.7)
+    dtrain = gpulayer.Dataset(X, label=y)
+    tweedie = {"objective": "reg:tweedie", "tweedie_variance_power": 1.2, "nthread": 2,
+               "device": "cpu"}
+    whole = gpulayer.train(tweedie, dtrain, 6)
+    first = gpulayer.train(tweedie, dtrain, 3)
+    rest = gpulayer.train({"nthread": 2, "device": "cpu"}, dtrain, 3, xgb_model=first)
+    assert rest.save_raw() == whole.save_raw()
+    other = gpulayer.train({"nthread": 2, "device": "cpu", "tweedie_variance_power": 1.6},
+                           dtrain, 3, xgb_model=first)
+    assert other.save_raw() != whole.save_raw()
+    assert float(json.loads(other.save_raw())["params"]["tweedie_variance_power"]) == 1.6
+    # The command: --model-in alone.
+    data_csv = tmp_path / "tw.csv"
+    np.savetxt(data_csv, np.column_stack([y, X]), delimiter=",", header="y,a,b,c",
+               comments="", fmt="%.9g")
+    base = [CLI, "train", "--data", str(data_csv), "--label", "y", "--device", "cpu",
+            "--nthread", "2", "--quiet"]
+    r = subprocess.run(base + ["--objective", "reg:tweedie", "--param",
+                               "tweedie_variance_power=1.2", "--num-round", "3", "--model",
+                               str(tmp_path / "first.json")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run(base + ["--model-in", str(tmp_path / "first.json"), "--num-round", "3",
+                               "--model", str(tmp_path / "rest.json")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    params = json.loads((tmp_path / "rest.json").read_text())["params"]
+    assert params["objective"] == "reg:tweedie"
+    assert float(params["tweedie_variance_power"]) == 1.2
 
 
 def test_estimators_continue_and_take_base_margins(data):

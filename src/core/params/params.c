@@ -81,8 +81,11 @@ gpulayer_status gpl_params_set(gpl_params *p, const char *key,
         return gpl_param_parse_integer(key, value, spec->range, (int32_t *)(void *)member);
     case GPL_PARAM_BOOLEAN:
         return gpl_param_parse_boolean(key, value, (int32_t *)(void *)member);
-    default:
-        return spec->set(p, key, value);
+    default: {
+        const gpulayer_status st = spec->set(p, key, value);
+        if (st == GPULAYER_OK && strcmp(spec->name, "objective") == 0) p->objective_given = 1;
+        return st;
+    }
     }
 }
 

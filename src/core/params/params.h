@@ -17,6 +17,9 @@ typedef enum gpl_grow_policy {
 
 typedef struct gpl_params {
     char objective[32];
+    /* Non-zero once objective was set (not its default): continued
+     * training otherwise takes the initial model's. */
+    int32_t objective_given;
     gpl_objective_params obj_params; /* max_delta_step, quantile_alpha, ... */
     double eta;
     int32_t max_depth;        /* 0 = unlimited (lossguide only)        */

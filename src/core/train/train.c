@@ -339,6 +339,8 @@ gpulayer_status gpl_train_run(const char *caller, gpulayer_booster *b,
     memset(&t, 0, sizeof t);
     gpl_params params;
     gpulayer_status st = gpl_custom_objective_params(b, hooks != NULL, &params);
+    if (st == GPULAYER_OK && b->init_model)
+        st = gpl_train_adopt_objective(&params, b->init_model);
     if (st == GPULAYER_OK) st = gpl_label_classes_check(&params, train, evals, num_evals);
     /* Each process numbers the names of its own rows, which need not be
      * every class. */

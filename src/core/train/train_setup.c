@@ -16,6 +16,7 @@
 #include "label_classes.h"
 #include "leaf_refit.h"
 #include "objective_math.h"
+#include "param_table.h"
 #include "rank_groups.h"
 
 static gpulayer_status check_labels(const gpl_params *p, gpl_objective_kind kind,
@@ -298,6 +299,33 @@ static int32_t first_name_difference(const gpl_model *m, const gpulayer_dataset 
             strcmp(m->feature_names[f], ds->feature_names[f]) != 0)
             return f;
     return -1;
+}
+
+gpulayer_status gpl_train_adopt_objective(gpl_params *p, const gpl_model *init)
+{
+    if (p->objective_given) return GPULAYER_OK;
+    char recorded[256], now[256];
+    for (int32_t i = 0; i < gpl_param_count(); i++) {
+        const gpl_param_spec *spec = gpl_param_at(i);
+        const int core = strcmp(spec->name, "objective") == 0 ||
+                         strcmp(spec->name, "num_class") == 0;
+        if (!core && strcmp(spec->group, "objective") != 0) continue;
+        gpl_model_record_param(init, spec->name, recorded, sizeof recorded);
+        if (!recorded[0]) continue;
+        if (!core) {
+            GPL_CHECK(gpl_params_get(p, spec->name, now, sizeof now));
+            if (strcmp(now, spec->default_value) != 0) continue; /* the caller's */
+        }
+        const gpulayer_status st = gpl_params_set(p, spec->name, recorded);
+        if (st != GPULAYER_OK) {
+            char why[256];
+            snprintf(why, sizeof why, "%s", gpl_error_message());
+            return gpl_error(st, "continued training: the initial model's %s '%s' cannot be "
+                                 "used: %s", spec->name, recorded, why);
+        }
+    }
+    p->objective_given = 0;
+    return GPULAYER_OK;
 }
 
 gpulayer_status gpl_train_model_continue(const gpl_params *p,

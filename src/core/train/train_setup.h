@@ -21,6 +21,10 @@ gpulayer_status gpl_train_model_init(const gpl_params *p,
                                      const gpulayer_dataset *labels,
                                      gpl_bin_cuts *cuts, int nthread,
                                      gpl_model **out);
+/* Continued training without an objective given: p takes init's recorded
+ * objective and num_class, and each objective parameter still at its
+ * default takes init's recorded value (XGBoost keeps a loaded model's). */
+gpulayer_status gpl_train_adopt_objective(gpl_params *p, const gpl_model *init);
 /* The starting model of continued training: a copy of init, checked
  * against the parameters and the data, its parameter record made for the
  * rounds it will have (init's plus num_round). */
