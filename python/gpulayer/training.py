@@ -312,6 +312,12 @@ def _is_lightgbm_early_stop(exc: BaseException) -> bool:
     return ("lightgbm", "EarlyStopException") in _class_names(exc)
 
 
+# optuna's pruning callback for XGBoost, which tells train() from cv() by
+# whether the model is an xgboost.Booster.
+_OPTUNA_PRUNING = {("optuna_integration", "XGBoostPruningCallback"),
+                   ("optuna", "XGBoostPruningCallback")}
+
+
 def _from_xgboost(cb):
     """XGBoost's own EarlyStopping as gpulayer's (XGBoost's checks that the
     model is an xgboost.Booster); other objects as they are."""
@@ -410,6 +416,8 @@ class _CallbackRunner:
                 if model is not self.model:
                     raise TypeError(f"{type(cb).__name__}.before_training must return "
                                     "the model it was given")
+                if _class_names(cb) & _OPTUNA_PRUNING and getattr(cb, "_is_cv", False):
+                    cb._is_cv = False  # it takes a model not xgboost's for cv's
         return model
 
     def before_round(self, epoch: int) -> bool:
@@ -425,6 +433,8 @@ class _CallbackRunner:
 
     def after_round(self, round_index: int, results: list[EvalResult]) -> bool:
         epoch = round_index - self.first
+        if self.model._training is not None:
+            self.model._training.rounds = round_index + 1
         if self.objects:
             for r in results:
                 self.evals_log.setdefault(r.data_name, collections.OrderedDict()).setdefault(
@@ -464,6 +474,7 @@ def _train_round_by_round(booster: Booster, init: Booster | None, dtrain: Datase
     lib = _lib.get()
     source = init
     training = booster._training
+    assert training is not None
     reporter.deferred = True
     for _ in range(rounds):
         handle = c_void_p()
@@ -494,7 +505,6 @@ def _train_round_by_round(booster: Booster, init: Booster | None, dtrain: Datase
             return error
         booster._replace_handle(handle)  # the booster's parameters, num_round included
         source = booster
-        training.rounds += 1
         training.has_trees = True
         stop = reporter.round_done(*reporter.pending)
         if stop or guard.interrupted:
