@@ -4,6 +4,8 @@ A thin layer over the C library ``libgpulayer``:
 
 * :class:`Dataset`, :class:`Booster`, :func:`train` and :func:`cv`
   (cross-validation), the low-level API;
+* :mod:`gpulayer.callback`, training callbacks with XGBoost's protocol
+  (``EarlyStopping``, ``EvaluationMonitor``, ``LearningRateScheduler``);
 * :class:`GPULayerRegressor`, :class:`GPULayerClassifier` and
   :class:`GPULayerRanker`, scikit-learn
   estimators (``pip install scikit-learn`` to use them);
@@ -21,6 +23,7 @@ when training on ``device="auto"`` or a GPU.
 
 from __future__ import annotations
 
+from . import callback
 from .booster import Booster
 from .crossval import cv
 from .dataset import Dataset
@@ -44,6 +47,7 @@ __all__ = [
     "GPULayerRegressor",
     "LibraryNotFoundError",
     "Placement",
+    "callback",
     "cv",
     "devices",
     "diagnose",

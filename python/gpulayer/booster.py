@@ -181,6 +181,24 @@ _DEFAULT_METRIC = {
 }
 
 
+class _Training:
+    """What a :class:`Booster` answers while :func:`gpulayer.train` runs
+    its callbacks on it: the rounds done so far, and the best round and
+    score callbacks set, applied once training returns (the C library
+    swaps the model in at the end of its run). ``has_trees``: whether the
+    booster holds the rounds reported (round by round training) or not
+    yet (one run of the C library); ``params_allowed``: whether a
+    parameter set now applies to the next round."""
+
+    def __init__(self, rounds: int, params_allowed: bool):
+        self.rounds = rounds
+        self.params_allowed = params_allowed
+        self.has_trees = False
+        self.best_iteration: int | None = None
+        self.best_set = False
+        self.best_score_set = False
+
+
 class Booster:
     """A gradient-boosted tree model and its training parameters.
 
@@ -208,6 +226,7 @@ class Booster:
         self._handle = c_void_p()
         self._params: list[tuple[str, str]] = []
         self._attrs: dict[str, str] = {}
+        self._training: _Training | None = None
         if model_file is not None:
             path = os.fspath(model_file)
             _lib.call("gpulayer_booster_load", _lib.encode(path), byref(self._handle))
@@ -238,6 +257,15 @@ class Booster:
             raise ValueError("the booster has been closed")
         return self._handle
 
+    def _check_trees(self, what: str) -> None:
+        """Refuses what needs the trees while one run of the C library
+        trains them: they reach the booster when train() returns."""
+        training = getattr(self, "_training", None)
+        if training is not None and not training.has_trees:
+            raise NotImplementedError(
+                f"{what} is not available in a training callback: the trees reach "
+                "the booster when train() returns (use after_training)")
+
     def _replace_handle(self, handle: c_void_p) -> None:
         self.close()
         self._handle = handle
@@ -267,7 +295,15 @@ class Booster:
     def set_params(self, params: Mapping[str, Any] | Iterable[tuple[str, Any]]
                    ) -> None:
         """Set several parameters; None values are skipped."""
+        training = getattr(self, "_training", None)
+        if training is not None and not training.params_allowed:
+            raise NotImplementedError(
+                "parameters cannot change while the C library trains: the learning "
+                "rate changes through gpulayer.callback.LearningRateScheduler, with "
+                "which train() trains round by round")
         for key, text in _param_items(params):
+            if key not in _MULTI_VALUED:  # the last value is the one that counts
+                self._params = [p for p in self._params if p[0] != key]
             _lib.call("gpulayer_booster_set_param", self.handle, _lib.encode(key),
                       _lib.encode(text))
             self._params.append((key, text))
@@ -289,6 +325,9 @@ class Booster:
     @property
     def num_rounds(self) -> int:
         """Boosting rounds in the model."""
+        training = getattr(self, "_training", None)
+        if training is not None:
+            return training.rounds
         return int(_lib.get().gpulayer_booster_num_rounds(self.handle))
 
     def num_boosted_rounds(self) -> int:
@@ -303,11 +342,19 @@ class Booster:
     @property
     def best_iteration(self) -> int | None:
         """The 0-based best round found by early stopping, or None."""
+        training = getattr(self, "_training", None)
+        if training is not None and training.best_set:
+            return training.best_iteration
         best = int(_lib.get().gpulayer_booster_best_round(self.handle))
         return best if best >= 0 else None
 
     @best_iteration.setter
     def best_iteration(self, iteration: int | None) -> None:
+        training = getattr(self, "_training", None)
+        if training is not None:
+            training.best_iteration = None if iteration is None else int(iteration)
+            training.best_set = True
+            return
         _lib.call("gpulayer_booster_set_best_round", self.handle,
                   -1 if iteration is None else int(iteration))
 
@@ -357,6 +404,9 @@ class Booster:
                 self._attrs.pop(key, None)
             else:
                 self._attrs[key] = str(value)
+            training = getattr(self, "_training", None)
+            if key == _BEST_SCORE and training is not None:
+                training.best_score_set = True
 
     @property
     def feature_names(self) -> list[str | None] | None:
@@ -398,6 +448,7 @@ class Booster:
                 for c in range(count)]
 
     def _tree_texts(self, with_stats: bool, max_depth: int = 0) -> list[str]:
+        self._check_trees("the trees' dump")
         trees = int(_lib.get().gpulayer_booster_num_trees(self.handle))
         return [
             _lib.take_buffer("gpulayer_booster_dump_tree", self.handle, t,
@@ -568,6 +619,7 @@ class Booster:
         the leaf each row reaches in each tree (as the dumps number nodes),
         float32 of shape (rows, trees), trees round by round.
         """
+        self._check_trees("predict")
         if iteration_range is not None:
             begin, end = (int(v) for v in iteration_range)
             if begin < 0 or end < 0 or (end and end < begin):
@@ -668,6 +720,7 @@ class Booster:
         one request at a time): see :class:`gpulayer.Predictor`. Its
         ``predict(X)`` gives what ``predict(X, output_margin, num_rounds)``
         gives, bit for bit, without preparing the trees again each call."""
+        self._check_trees("predictor")
         from .predictor import Predictor
         return Predictor(self, output_margin=output_margin, num_rounds=num_rounds)
 
@@ -730,6 +783,7 @@ class Booster:
     def save_model(self, path: str | os.PathLike) -> None:
         """Write the model as versioned JSON (atomically), with the
         attributes of :meth:`set_attr`."""
+        self._check_trees("save_model")
         path = os.fspath(path)
         if not self._attrs:
             _lib.call("gpulayer_booster_save", self.handle, _lib.encode(path))
@@ -756,6 +810,7 @@ class Booster:
 
     def save_raw(self) -> bytes:
         """The model as JSON text (bytes), with its attributes."""
+        self._check_trees("save_raw")
         raw = _lib.take_buffer("gpulayer_booster_save_to_buffer", self.handle)
         return _with_attributes(raw, self._attrs)
 
@@ -781,6 +836,7 @@ class Booster:
         ``bst[a:b:step]``, ``bst[i]`` (one round), ``bst[...]`` (all). The
         slice keeps the base score, features, parameters and attributes;
         ``best_iteration`` and ``best_score`` are dropped."""
+        self._check_trees("slicing")
         rounds = self.num_rounds
         if isinstance(val, (int, np.integer)):
             val = slice(int(val), int(val) + 1)
@@ -887,6 +943,7 @@ class Booster:
         reports them. ``feval(predictions, data)`` returns (name, value)
         or a list of them, added after each set's own; it reads margins
         unless ``output_margin`` is False (XGBoost's rule)."""
+        self._check_trees("eval_set")
         from .evaluation import evaluate
         metrics = self._metric_names()
         parts = [f"[{int(iteration)}]"]

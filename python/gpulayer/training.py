@@ -4,6 +4,8 @@ training cleanly between rounds."""
 
 from __future__ import annotations
 
+import collections
+import inspect
 import os
 
 import signal
@@ -15,7 +17,8 @@ import numpy as np
 
 from . import _lib
 from . import distributed as _distributed
-from .booster import Booster, interaction_text, monotone_text
+from . import callback as _callback
+from .booster import Booster, _Training, interaction_text, monotone_text
 from .dataset import Dataset
 from .errors import InvalidArgumentError, error_for_status
 from .progress import ProgressBar, wants_progress_bar
@@ -206,12 +209,12 @@ class _RoundReporter:
     history, prints progress, runs the user's callbacks, and turns Ctrl-C
     or a callback's exception into a stop request."""
 
-    def __init__(self, callbacks: Sequence[RoundCallback],
+    def __init__(self, callbacks: "_CallbackRunner",
                  history: dict | None, verbose_eval: int,
                  guard: _InterruptGuard, metric: _CustomMetric | None = None,
                  early_stopping: _EarlyStopping | None = None,
                  progress: ProgressBar | None = None):
-        self.callbacks = list(callbacks)
+        self.callbacks = callbacks
         self.metric = metric
         self.early_stopping = early_stopping
         self.history = history
@@ -225,6 +228,9 @@ class _RoundReporter:
         # training ends, as XGBoost does.
         self.unprinted: str | None = None
         self.error: BaseException | None = None
+        # Round by round training: the C call's round, handled once it returns.
+        self.deferred = False
+        self.pending: tuple[int, list[EvalResult]] | None = None
         # The C function pointer must stay alive while training runs.
         self.c_callback = _lib.ROUND_CALLBACK(self._on_round)
 
@@ -235,24 +241,30 @@ class _RoundReporter:
                            float(r.value))
                 for r in (results_ptr[:num_results] if num_results > 0 else [])
             ]
-            if self.metric is not None:
-                results = self.metric.merge(results)
-            self._record(round_index, results)
-            if results:
-                self.watched[round_index] = results[-1].value
-            self.rounds_done += 1
-            if self.progress is not None:
-                self.progress.update(self.rounds_done)
-            stop = (self.early_stopping is not None
-                    and self.early_stopping.update(round_index, results))
-            for callback in self.callbacks:
-                stop = bool(callback(round_index, results)) or stop
+            if self.deferred:
+                self.pending = (round_index, results)
+                return _CONTINUE
+            stop = self.round_done(round_index, results)
             if self.guard.interrupted:
                 return _INTERRUPT
             return _STOP if stop else _CONTINUE
         except BaseException as exc:  # re-raised by train() once C returns
             self.error = exc
             return _INTERRUPT
+
+    def round_done(self, round_index: int, results: list[EvalResult]) -> bool:
+        """Handles a round's results; True when training should stop."""
+        if self.metric is not None:
+            results = self.metric.merge(results)
+        self._record(round_index, results)
+        if results:
+            self.watched[round_index] = results[-1].value
+        self.rounds_done += 1
+        if self.progress is not None:
+            self.progress.update(self.rounds_done)
+        stop = (self.early_stopping is not None
+                and self.early_stopping.update(round_index, results))
+        return self.callbacks.after_round(round_index, results) or stop
 
     def _record(self, round_index: int, results: list[EvalResult]) -> None:
         if self.history is not None:
@@ -274,13 +286,239 @@ class _RoundReporter:
             self.unprinted = None
 
 
+def _takes_one_argument(fn) -> bool:
+    """Whether fn is called with one positional argument (LightGBM's
+    ``callback(env)``) rather than two (``callback(round, results)``)."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # no signature to read: the plain form
+        return False
+
+    def binds(*args) -> bool:
+        try:
+            signature.bind(*args)
+            return True
+        except TypeError:
+            return False
+
+    return binds(None) and not binds(None, None)
+
+
+def _class_names(obj) -> set[tuple[str, str]]:
+    return {(c.__module__.split(".")[0], c.__name__) for c in type(obj).__mro__}
+
+
+def _is_lightgbm_early_stop(exc: BaseException) -> bool:
+    return ("lightgbm", "EarlyStopException") in _class_names(exc)
+
+
+# optuna's pruning callback for XGBoost, which tells train() from cv() by
+# whether the model is an xgboost.Booster.
+_OPTUNA_PRUNING = {("optuna_integration", "XGBoostPruningCallback"),
+                   ("optuna", "XGBoostPruningCallback")}
+
+
+def _from_xgboost(cb):
+    """XGBoost's own EarlyStopping as gpulayer's (XGBoost's checks that the
+    model is an xgboost.Booster); other objects as they are."""
+    if type(cb).__module__ == "xgboost.callback" and type(cb).__name__ == "EarlyStopping":
+        return _callback.EarlyStopping(
+            rounds=cb.rounds, metric_name=cb.metric_name, data_name=cb.data,
+            maximize=cb.maximize, save_best=cb.save_best,
+            min_delta=getattr(cb, "_min_delta", 0.0))
+    return cb
+
+
+class _CallbackRunner:
+    """The callbacks given to train(), each called in its own protocol:
+    plain functions ``callback(round, results)``, XGBoost's callback objects
+    (``after_iteration`` and the rest) and LightGBM's functions of one
+    ``env``. LightGBM's are called together, ordered by their ``order``
+    attribute as LightGBM orders them, where the first of them is in the
+    list."""
+
+    def __init__(self, callbacks: Sequence[Any], params: Mapping[str, Any]):
+        self.entries: list[tuple[str, Any]] = []
+        lightgbm: list[Any] = []
+        for cb in callbacks:
+            if callable(getattr(cb, "after_iteration", None)):
+                self.entries.append(("xgboost", _from_xgboost(cb)))
+            elif callable(cb):
+                if ("lightgbm", "_ResetParameterCallback") in _class_names(cb):
+                    raise NotImplementedError(
+                        "LightGBM's reset_parameter changes a LightGBM Booster; for the "
+                        "learning rate use gpulayer.callback.LearningRateScheduler")
+                if _takes_one_argument(cb):
+                    if not lightgbm:
+                        self.entries.append(("lightgbm", lightgbm))
+                    lightgbm.append(cb)
+                else:
+                    self.entries.append(("plain", cb))
+            else:
+                raise TypeError(
+                    "callbacks must be functions callback(round, results) or "
+                    "callback(env) (LightGBM's), or objects with after_iteration "
+                    f"(XGBoost's TrainingCallback); got {type(cb).__name__}")
+        n = len(lightgbm)
+        order = {id(cb): getattr(cb, "order", i - n) for i, cb in enumerate(lightgbm)}
+        lightgbm.sort(key=lambda cb: order[id(cb)])
+        self.lightgbm_before = [cb for cb in lightgbm if getattr(cb, "before_iteration", False)]
+        self.lightgbm_after = [cb for cb in lightgbm
+                               if not getattr(cb, "before_iteration", False)]
+        self.objects = [cb for kind, cb in self.entries if kind == "xgboost"]
+        self.delegated: set[int] = set()  # EarlyStopping left to train's own
+        self.params = dict(params)
+        self.evals_log: dict = collections.OrderedDict()
+        self.model: Booster | None = None
+        self.first = 0
+        self.rounds = 0
+        self.maximize: bool | None = None
+        self._directions: dict[str, bool] = {}
+
+    def steps_rounds(self) -> bool:
+        """Whether a callback changes the learning rate between rounds, which
+        needs training one round at a time."""
+        return any(("xgboost", "LearningRateScheduler") in _class_names(cb)
+                   or isinstance(cb, _callback.LearningRateScheduler)
+                   for cb in self.objects)
+
+    def _higher_better(self, metric: str) -> bool:
+        if self.maximize is not None:
+            return self.maximize
+        if metric not in self._directions:
+            self._directions[metric] = _is_maximize(metric)
+        return self._directions[metric]
+
+    def _env(self, iteration: int, results: list[EvalResult] | None):
+        entries = None if results is None else [
+            _callback.CallbackEvalResult(r.data_name, r.metric_name, r.value,
+                                         self._higher_better(r.metric_name))
+            for r in results]
+        return _callback.CallbackEnv(self.model, self.params, iteration, self.first,
+                                     self.first + self.rounds, entries)
+
+    def _run_lightgbm(self, group: list[Any], env) -> bool:
+        try:
+            for cb in group:
+                cb(env)
+        except Exception as exc:
+            if not _is_lightgbm_early_stop(exc):
+                raise
+            self.model.best_iteration = int(exc.best_iteration)
+            return True
+        return False
+
+    def before_training(self, model: Booster) -> Booster:
+        for cb in self.objects:
+            before = getattr(cb, "before_training", None)
+            if before is not None:
+                model = before(model)
+                if model is not self.model:
+                    raise TypeError(f"{type(cb).__name__}.before_training must return "
+                                    "the model it was given")
+                if _class_names(cb) & _OPTUNA_PRUNING and getattr(cb, "_is_cv", False):
+                    cb._is_cv = False  # it takes a model not xgboost's for cv's
+        return model
+
+    def before_round(self, epoch: int) -> bool:
+        stop = False
+        for cb in self.objects:
+            before = getattr(cb, "before_iteration", None)
+            if before is not None:
+                stop = bool(before(self.model, epoch, self.evals_log)) or stop
+        if self.lightgbm_before:
+            stop = self._run_lightgbm(self.lightgbm_before,
+                                      self._env(self.first + epoch, None)) or stop
+        return stop
+
+    def after_round(self, round_index: int, results: list[EvalResult]) -> bool:
+        epoch = round_index - self.first
+        if self.model._training is not None:
+            self.model._training.rounds = round_index + 1
+        if self.objects:
+            for r in results:
+                self.evals_log.setdefault(r.data_name, collections.OrderedDict()).setdefault(
+                    r.metric_name, []).append(r.value)
+        stop = False
+        for kind, cb in self.entries:
+            if kind == "plain":
+                stop = bool(cb(round_index, results)) or stop
+            elif kind == "xgboost":
+                if id(cb) not in self.delegated:
+                    stop = bool(cb.after_iteration(self.model, epoch, self.evals_log)) or stop
+            elif self.lightgbm_after:
+                stop = self._run_lightgbm(self.lightgbm_after,
+                                          self._env(round_index, results)) or stop
+        if not stop and epoch + 1 < self.rounds:
+            stop = self.before_round(epoch + 1)
+        return stop
+
+    def after_training(self, model: Booster) -> Booster:
+        for cb in self.objects:
+            after = getattr(cb, "after_training", None)
+            if after is not None:
+                model = after(model)
+                if not isinstance(model, Booster):
+                    raise TypeError(f"{type(cb).__name__}.after_training must return "
+                                    f"a gpulayer.Booster, got {type(model).__name__}")
+        return model
+
+
+def _train_round_by_round(booster: Booster, init: Booster | None, dtrain: Dataset,
+                          evals: list, eval_handles, eval_names, rounds: int,
+                          objective, metric, reporter: _RoundReporter,
+                          guard: _InterruptGuard):
+    """Trains one round per run of the C library, each continuing the model
+    of the last, so that parameters a callback sets after a round (the
+    learning rate) apply to the next. Returns the first error, or None."""
+    lib = _lib.get()
+    source = init
+    training = booster._training
+    assert training is not None
+    reporter.deferred = True
+    for _ in range(rounds):
+        handle = c_void_p()
+        _lib.call("gpulayer_booster_create", byref(handle))
+        try:
+            for key, value in booster._params:
+                _lib.call("gpulayer_booster_set_param", handle, _lib.encode(key),
+                          _lib.encode(value))
+            _lib.call("gpulayer_booster_set_param", handle, b"num_round", b"1")
+            if source is not None:
+                _lib.call("gpulayer_booster_set_init_model", handle, source.handle)
+            if objective is not None:
+                _lib.call("gpulayer_booster_set_objective_callback", handle,
+                          objective.c_callback, None)
+            if metric is not None:
+                _lib.call("gpulayer_booster_set_eval_callback", handle, metric.c_callback,
+                          None)
+            reporter.pending = None
+            status = lib.gpulayer_booster_train(
+                handle, dtrain.handle, eval_handles if evals else None,
+                eval_names if evals else None, len(evals), reporter.c_callback, None)
+            error = error_for_status(status, _lib.last_error()) if status else None
+        except BaseException:
+            lib.gpulayer_booster_free(handle)
+            raise
+        if error is not None or reporter.pending is None:
+            lib.gpulayer_booster_free(handle)
+            return error
+        booster._replace_handle(handle)  # the booster's parameters, num_round included
+        source = booster
+        training.has_trees = True
+        stop = reporter.round_done(*reporter.pending)
+        if stop or guard.interrupted:
+            break
+    return None
+
+
 def train(
     params: Mapping[str, Any],
     dtrain: Dataset,
     num_boost_round: int | None = None,
     evals: Iterable[tuple[Dataset, str]] = (),
     early_stopping_rounds: int | None = None,
-    callbacks: Sequence[RoundCallback] = (),
+    callbacks: Sequence[Any] = (),
     evals_result: dict | None = None,
     verbose_eval: bool | int = False,
     distributed: bool | str = False,
@@ -313,11 +551,56 @@ def train(
         Stop when that metric has not improved for this many rounds; the
         model then predicts with rounds up to the best one
         (``booster.best_iteration``).
-    callbacks : list of callables
-        Each is called after every round as ``callback(round, results)``,
-        with ``results`` a list of :class:`EvalResult`. A callback that
-        returns True stops training as early stopping does; one that raises
-        stops training and the exception propagates from ``train``.
+    callbacks : list
+        Called after every round, in list order; any of three kinds, mixed:
+
+        - an object with an ``after_iteration`` method: XGBoost's protocol
+          (:class:`gpulayer.callback.TrainingCallback`, XGBoost's own
+          ``TrainingCallback`` subclasses, optuna's
+          ``XGBoostPruningCallback``). ``before_training(model)`` first,
+          ``before_iteration(model, epoch, evals_log)`` before each round,
+          ``after_iteration`` after it, ``after_training(model)`` last,
+          whose return is what ``train`` returns. ``model`` is the booster
+          being trained; ``epoch`` counts from 0 in this call; ``evals_log``
+          is ``{data_name: {metric_name: [values]}}`` so far. While the C
+          library trains, the booster reports its rounds done
+          (``num_boosted_rounds``) and keeps the ``best_iteration`` and
+          ``best_score`` set on it for when training returns, but has no
+          trees yet (predict, save and slicing raise NotImplementedError)
+          and takes no parameter. ``xgboost.callback.EarlyStopping`` is
+          taken as :class:`gpulayer.callback.EarlyStopping`.
+        - a function of one positional argument: LightGBM's
+          (``lgb.early_stopping``, ``lgb.log_evaluation``,
+          ``lgb.record_evaluation``), called with a
+          :class:`gpulayer.callback.CallbackEnv`; LightGBM's run together,
+          ordered by their ``order`` attribute, where the first one is in
+          the list. ``lightgbm.callback.EarlyStopException`` stops training
+          with its ``best_iteration``. ``lgb.reset_parameter`` is refused
+          (NotImplementedError): use
+          :class:`gpulayer.callback.LearningRateScheduler`.
+        - any other callable: ``callback(round, results)``, with ``results``
+          a list of :class:`EvalResult` and ``round`` counted on from the
+          rounds of a model training continues.
+
+        The kind of a callable is told by its signature
+        (``inspect.signature``): one that binds one positional argument
+        but not two is LightGBM's; any other, or one whose signature
+        cannot be read, is called as ``callback(round, results)``.
+        A True return stops training after the round as early stopping
+        does; a callback that raises stops training and the exception
+        propagates from ``train``. Every callback is called every round,
+        also after one asked to stop.
+
+        :class:`gpulayer.callback.EarlyStopping` with the defaults of
+        ``metric_name``, ``data_name`` and ``min_delta`` is this function's
+        ``early_stopping_rounds`` (decided by the C library; with both,
+        the smaller count); otherwise it decides after every round by
+        XGBoost's rule. A :class:`gpulayer.callback.LearningRateScheduler`
+        (or XGBoost's) makes ``train`` train one round per run of the C
+        library, each continuing the last, so that the rate it sets
+        applies to the next round; that re-bins the data and recomputes
+        the evaluation margins every round (slower), and is not done in
+        distributed training.
     evals_result : dict, optional
         Filled with the history: ``{name: {metric: [value per round]}}``.
     verbose_eval : bool or int
@@ -439,11 +722,31 @@ def train(
         booster.set_param("num_round", int(num_boost_round))
     if early_stopping_rounds is None and "early_stopping_rounds" in params:
         early_stopping_rounds = params["early_stopping_rounds"]
+    runner = _CallbackRunner(callbacks, params)
+    stepwise = runner.steps_rounds()
+    if stepwise and distributed:
+        raise NotImplementedError("LearningRateScheduler trains round by round, which "
+                                  "distributed training does not do")
+    # EarlyStopping objects that ask for train's own rule (the last metric
+    # of the last set, no min_delta) are decided by it, once.
+    for cb in runner.objects:
+        if (type(cb) is _callback.EarlyStopping and cb.rounds > 0 and evals
+                and cb.min_delta == 0 and cb.metric_name is None
+                and cb.data_name in (None, evals[-1][1])
+                and (cb.maximize is None or maximize is None or cb.maximize == maximize)):
+            runner.delegated.add(id(cb))
+            if early_stopping_rounds is None or int(early_stopping_rounds) <= 0:
+                early_stopping_rounds = cb.rounds
+            early_stopping_rounds = min(int(early_stopping_rounds), cb.rounds)
+            if cb.maximize is not None:
+                maximize = cb.maximize
+    runner.maximize = maximize
     # The C library stops on its own metrics; a custom metric or an
-    # explicit direction is watched here instead.
+    # explicit direction is watched here instead, and so is early stopping
+    # over round by round training.
     stopper = None
     if early_stopping_rounds is not None and int(early_stopping_rounds) > 0 and (
-            custom_metric is not None or maximize is not None):
+            custom_metric is not None or maximize is not None or stepwise):
         if not evals:
             raise ValueError("early_stopping_rounds needs at least one evaluation set")
         stopper = _EarlyStopping(int(early_stopping_rounds), maximize)
@@ -468,30 +771,53 @@ def train(
     progress = (ProgressBar(rounds) if wants_progress_bar(progress_bar, rounds, verbose)
                 else None)
 
-    with _InterruptGuard() as guard:
-        reporter = _RoundReporter(callbacks, evals_result, verbose, guard, metric, stopper,
-                                  progress)
-        train_fn = (lib.gpulayer_booster_train_distributed if distributed
-                    else lib.gpulayer_booster_train)
-        status = train_fn(
-            booster.handle,
-            dtrain.handle,
-            eval_handles if evals else None,
-            eval_names if evals else None,
-            len(evals),
-            reporter.c_callback,
-            None,
-        )
-        # The last error is per thread: read it here, right after the call.
-        error = error_for_status(status, _lib.last_error()) if status else None
-        # The functions are the caller's: the booster keeps no reference.
-        if objective is not None:
-            lib.gpulayer_booster_set_objective_callback(
-                booster.handle, _lib.OBJECTIVE_CALLBACK(), None)
-        if metric is not None:
-            lib.gpulayer_booster_set_eval_callback(booster.handle, _lib.EVAL_CALLBACK(), None)
-        if progress is not None:
-            progress.close()
+    first = init.num_rounds if init is not None else 0
+    runner.model, runner.first, runner.rounds = booster, first, rounds
+    training = _Training(first, params_allowed=stepwise)
+    booster._training = training
+    try:
+        with _InterruptGuard() as guard:
+            reporter = _RoundReporter(runner, evals_result, verbose, guard, metric, stopper,
+                                      progress)
+            try:
+                runner.before_training(booster)
+                skip = rounds > 0 and runner.before_round(0)
+                if skip:  # stopped before the first round: the initial model
+                    error = None
+                    if init is not None:
+                        clone = init.copy()
+                        handle, clone._handle = clone._handle, c_void_p()
+                        booster._replace_handle(handle)
+                elif stepwise:
+                    error = _train_round_by_round(
+                        booster, init, dtrain, evals, eval_handles, eval_names, rounds,
+                        objective, metric, reporter, guard)
+                else:
+                    train_fn = (lib.gpulayer_booster_train_distributed if distributed
+                                else lib.gpulayer_booster_train)
+                    status = train_fn(
+                        booster.handle,
+                        dtrain.handle,
+                        eval_handles if evals else None,
+                        eval_names if evals else None,
+                        len(evals),
+                        reporter.c_callback,
+                        None,
+                    )
+                    # The last error is per thread: read it here, right after the call.
+                    error = error_for_status(status, _lib.last_error()) if status else None
+            finally:
+                # The functions are the caller's: the booster keeps no reference.
+                if objective is not None:
+                    lib.gpulayer_booster_set_objective_callback(
+                        booster.handle, _lib.OBJECTIVE_CALLBACK(), None)
+                if metric is not None:
+                    lib.gpulayer_booster_set_eval_callback(booster.handle,
+                                                           _lib.EVAL_CALLBACK(), None)
+                if progress is not None:
+                    progress.close()
+    finally:
+        booster._training = None
     if guard.interrupted:
         raise KeyboardInterrupt
     for part in (objective, metric, reporter):
@@ -504,7 +830,9 @@ def train(
         _lib.call("gpulayer_booster_set_best_round", booster.handle, stopper.best_round)
     if init is not None:
         booster.set_attr(**{k: v for k, v in init._attrs.items() if k != "best_score"})
+    if training.best_set:  # a callback's early stopping
+        booster.best_iteration = training.best_iteration
     best = booster.best_iteration
-    if best is not None and best in reporter.watched:
+    if best is not None and best in reporter.watched and not training.best_score_set:
         booster.set_attr(best_score=repr(reporter.watched[best]))
-    return booster
+    return runner.after_training(booster)

@@ -1,0 +1,315 @@
+"""Training callbacks with XGBoost's protocol and names:
+:class:`TrainingCallback`, :class:`EarlyStopping`,
+:class:`EvaluationMonitor` and :class:`LearningRateScheduler`, for
+``gpulayer.train(..., callbacks=[...])``.
+
+:func:`gpulayer.train` also takes, in the same list, XGBoost's own
+callback objects (anything with an ``after_iteration`` method, such as a
+subclass of ``xgboost.callback.TrainingCallback``), LightGBM's callback
+functions (``lgb.early_stopping``, ``lgb.log_evaluation``,
+``lgb.record_evaluation`` or a function of one argument, given a
+:class:`CallbackEnv`), and plain functions ``callback(round, results)``;
+its docstring says how each is called.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Union
+
+import numpy
+
+__all__ = [
+    "TrainingCallback",
+    "EarlyStopping",
+    "EvaluationMonitor",
+    "LearningRateScheduler",
+    "CallbackEnv",
+    "CallbackEvalResult",
+]
+
+# {data_name: {metric_name: [value per round]}}, as XGBoost's.
+EvalsLog = Dict[str, Dict[str, List[float]]]
+
+
+class TrainingCallback:
+    """Base of training callbacks, with XGBoost's methods. Each method gets
+    the :class:`gpulayer.Booster` being trained; those of the rounds
+    (``before_iteration`` and ``after_iteration``) also get ``epoch``, the
+    round counted from 0 in this call to ``train`` (not counting the rounds
+    of a model training continues), and ``evals_log``, the evaluation
+    history of this call, ``{data_name: {metric_name: [values]}}``. They
+    return True to stop training after the round (``before_iteration``:
+    before it)."""
+
+    def __init__(self) -> None:
+        pass
+
+    def before_training(self, model):
+        """Run before training starts; returns the model."""
+        return model
+
+    def after_training(self, model):
+        """Run after training; returns the model ``train`` returns."""
+        return model
+
+    def before_iteration(self, model, epoch: int, evals_log: EvalsLog) -> bool:
+        """Run before each round; True stops training."""
+        return False
+
+    def after_iteration(self, model, epoch: int, evals_log: EvalsLog) -> bool:
+        """Run after each round; True stops training."""
+        return False
+
+
+# XGBoost's rule for a metric's direction when maximize is not given.
+_MAXIMIZE_PREFIXES = ("auc", "aucpr", "pre", "pre@", "map", "ndcg",
+                      "auc@", "aucpr@", "map@", "ndcg@")
+
+
+def _xgboost_maximize(metric: str) -> bool:
+    return metric != "mape" and any(metric.startswith(p) for p in _MAXIMIZE_PREFIXES)
+
+
+class EarlyStopping(TrainingCallback):
+    """Stop training when a metric has not improved for ``rounds`` rounds,
+    as XGBoost's ``EarlyStopping``.
+
+    Parameters
+    ----------
+    rounds : int
+        Rounds without improvement before training stops.
+    metric_name, data_name : str, optional
+        The metric and evaluation set watched; by default the last metric
+        of the last evaluation set.
+    maximize : bool, optional
+        Whether larger is better; by default by the metric's name
+        (XGBoost's rule: names starting with auc, aucpr, pre, map or ndcg,
+        mape excepted).
+    save_best : bool
+        Return the model cut at the best round (``bst[:best + 1]``) rather
+        than the whole model whose predictions stop at the best round.
+    min_delta : float
+        A score is an improvement when better than the best by more than
+        this.
+
+    The booster's ``best_iteration`` and ``best_score`` are set as
+    XGBoost sets them. When neither ``metric_name``, ``data_name`` (other
+    than the last set's name) nor ``min_delta`` is given, :func:`train`
+    hands the decision to its own early stopping (``early_stopping_rounds``,
+    the same rule, decided by the C library); otherwise this callback
+    decides it after every round.
+    """
+
+    def __init__(self, rounds: int, metric_name: Optional[str] = None,
+                 data_name: Optional[str] = None, maximize: Optional[bool] = None,
+                 save_best: Optional[bool] = False, min_delta: float = 0.0) -> None:
+        if min_delta < 0:
+            raise ValueError("min_delta must be greater or equal to 0.")
+        self.rounds = int(rounds)
+        self.metric_name = metric_name
+        self.data = data_name
+        self.maximize = maximize
+        self.save_best = save_best
+        self._min_delta = float(min_delta)
+        self.stopping_history: EvalsLog = {}
+        self.best_scores: dict = {}
+        self.current_rounds = 0
+        self.starting_round = 0
+        super().__init__()
+
+    @property
+    def data_name(self) -> Optional[str]:
+        return self.data
+
+    @property
+    def min_delta(self) -> float:
+        return self._min_delta
+
+    def before_training(self, model):
+        self.starting_round = model.num_boosted_rounds()
+        self.stopping_history = {}
+        self.best_scores = {}
+        self.current_rounds = 0
+        return model
+
+    def _improved(self, new: float, best: float) -> bool:
+        if self.maximize:
+            return bool(numpy.greater(new - self._min_delta, best))
+        return bool(numpy.greater(best - self._min_delta, new))
+
+    def after_iteration(self, model, epoch: int, evals_log: EvalsLog) -> bool:
+        epoch += self.starting_round  # continued training
+        if len(evals_log) < 1:
+            raise ValueError("Must have at least 1 validation dataset for early stopping.")
+        data_name = self.data if self.data else list(evals_log)[-1]
+        if data_name not in evals_log:
+            raise ValueError(f"No dataset named: {data_name}")
+        data_log = evals_log[data_name]
+        metric = self.metric_name if self.metric_name else list(data_log)[-1]
+        if metric not in data_log:
+            raise ValueError(f"No metric named: {metric}")
+        score = data_log[metric][-1]
+        if self.maximize is None:
+            self.maximize = _xgboost_maximize(metric)
+        if not self.stopping_history:  # first round
+            self.current_rounds = 0
+            self.stopping_history = {data_name: {metric: [score]}}
+            self.best_scores = {data_name: {metric: [score]}}
+            model.set_attr(best_score=str(score), best_iteration=str(epoch))
+        elif not self._improved(score, self.best_scores[data_name][metric][-1]):
+            self.stopping_history[data_name][metric].append(score)
+            self.current_rounds += 1
+        else:
+            self.stopping_history[data_name][metric].append(score)
+            self.best_scores[data_name][metric].append(score)
+            model.set_attr(best_score=str(score), best_iteration=str(epoch))
+            self.current_rounds = 0
+        return self.current_rounds >= self.rounds
+
+    def after_training(self, model):
+        if not self.save_best:
+            return model
+        best_iteration = model.best_iteration
+        best_score = model.best_score
+        if best_iteration is None or best_score is None:
+            return model
+        cut = model[: best_iteration + 1]
+        cut.best_iteration = best_iteration
+        cut.best_score = best_score
+        return cut
+
+
+class EvaluationMonitor(TrainingCallback):
+    """Print the evaluation results every ``period`` rounds (and the last
+    round), in XGBoost's format: ``[0]\\tvalid-logloss:0.69315``, one tab
+    separated ``data-metric:value`` for each metric of each set.
+    ``logger`` takes each line (``print`` by default). ``rank``: in
+    distributed training, the rank that prints."""
+
+    def __init__(self, rank: int = 0, period: int = 1, show_stdv: bool = False,
+                 logger: Optional[Callable[[str], None]] = None) -> None:
+        if period <= 0:
+            raise ValueError(f"period must be positive, got {period}")
+        self.printer_rank = rank
+        self.period = period
+        self.show_stdv = show_stdv
+        self._logger = logger if logger is not None else (
+            lambda msg: print(msg.strip(), flush=True))
+        self._latest: Optional[str] = None
+        super().__init__()
+
+    def _fmt_metric(self, data: str, metric: str, score: float,
+                    std: Optional[float]) -> str:
+        if std is not None and self.show_stdv:
+            return f"\t{data + '-' + metric}:{score:.5f}+{std:.5f}"
+        return f"\t{data + '-' + metric}:{score:.5f}"
+
+    @staticmethod
+    def _rank() -> int:
+        from . import distributed
+        try:
+            return distributed.rank()
+        except Exception:  # not joined, or a library without MPI
+            return 0
+
+    def after_iteration(self, model, epoch: int, evals_log: EvalsLog) -> bool:
+        if not evals_log:
+            return False
+        if self._rank() != self.printer_rank:
+            return False
+        msg = f"[{epoch}]"
+        for data, metrics in evals_log.items():
+            for metric_name, log in metrics.items():
+                last = log[-1]
+                score, stdv = (last[0], last[1]) if isinstance(last, tuple) else (last, None)
+                msg += self._fmt_metric(data, metric_name, score, stdv)
+        msg += "\n"
+        if epoch % self.period == 0 or self.period == 1:
+            self._logger(msg)
+            self._latest = None
+        else:
+            self._latest = msg
+        return False
+
+    def after_training(self, model):
+        if self._latest is not None:
+            self._logger(self._latest)
+            self._latest = None
+        return model
+
+
+class LearningRateScheduler(TrainingCallback):
+    """Change the learning rate during training, as XGBoost's
+    ``LearningRateScheduler``: ``learning_rates`` is a function of the
+    round (``epoch``) or a sequence indexed by it. As in XGBoost, the rate
+    is set after round ``epoch`` (``model.set_param("learning_rate",
+    learning_rates(epoch))``), so round 0 trains with the parameters' eta
+    and round ``epoch + 1`` with ``learning_rates(epoch)``.
+
+    The C library reads the parameters once per training run, so with a
+    scheduler :func:`train` trains one round per run, each continuing the
+    last (``xgb_model``): the same model as one run when the rate does
+    not change, but each round bins the data again and recomputes the
+    evaluation sets' margins from every earlier tree, so it is slower, more
+    so with many rounds."""
+
+    def __init__(self, learning_rates: Union[Callable[[int], float], Sequence[float]]) -> None:
+        if not callable(learning_rates) and not isinstance(
+                learning_rates, collections.abc.Sequence):
+            raise TypeError("Invalid learning rates, expecting callable or sequence, got: "
+                            f"{type(learning_rates)}")
+        if callable(learning_rates):
+            self.learning_rates = learning_rates
+        else:
+            rates = list(learning_rates)
+            self.learning_rates = lambda epoch: rates[epoch]
+        super().__init__()
+
+    def after_iteration(self, model, epoch: int, evals_log: EvalsLog) -> bool:
+        model.set_param("learning_rate", self.learning_rates(epoch))
+        return False
+
+
+# ------------------------------------------------------ LightGBM's callbacks
+
+class CallbackEvalResult(NamedTuple):
+    """One metric of one evaluation set after one round, as LightGBM's
+    ``EvalResult``: it unpacks as the 4-tuple ``(data_name, eval_name,
+    value, is_higher_better)`` and has LightGBM 4.7's attribute names."""
+
+    dataset_name: str
+    metric_name: str
+    metric_value: float
+    maximize: bool
+    metric_std_dev: Optional[float] = None
+
+    def __len__(self) -> int:
+        return 4 if self.metric_std_dev is None else 5
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield getattr(self, self._fields[i])
+
+    def is_cv_result(self) -> bool:
+        return self.metric_std_dev is not None
+
+    @property
+    def is_higher_better(self) -> bool:
+        return self.maximize
+
+
+class CallbackEnv(NamedTuple):
+    """What a LightGBM callback gets after (or, for one whose
+    ``before_iteration`` attribute is true, before) each round, with
+    LightGBM's fields: ``iteration`` counts the rounds of a model training
+    continues, from ``begin_iteration`` to ``end_iteration`` (excluded);
+    ``evaluation_result_list`` holds :class:`CallbackEvalResult` entries
+    (None before a round)."""
+
+    model: Any
+    params: Dict[str, Any]
+    iteration: int
+    begin_iteration: int
+    end_iteration: int
+    evaluation_result_list: Optional[List[CallbackEvalResult]]
