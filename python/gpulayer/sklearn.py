@@ -5,9 +5,25 @@ They follow XGBoost's scikit-learn API: ``n_estimators`` (num_round),
 ``learning_rate`` (eta), ``reg_lambda`` (lambda), ``reg_alpha`` (alpha),
 ``random_state`` (seed), ``n_jobs`` (nthread); the other parameters keep the
 C library's names. A parameter left at None uses the library's default.
+Any other keyword argument is a booster parameter, as in XGBoost's
+estimators: by its name or an alias (LightGBM's ``num_leaves``,
+``min_split_gain``, ``boosting_type``, ...; docs/parameters.md), kept by
+``get_params``, ``set_params`` and ``clone``, and refused by the library at
+fit when unknown. A parameter and its alias given together are an error.
+LightGBM's ``subsample_freq``, ``subsample_for_bin`` and ``class_weight``
+mean no parameter and are refused at fit with the reason (as the library
+refuses ``min_child_samples``). ``importance_type`` takes LightGBM's
+``"split"`` as ``"weight"``; ``"gain"`` is XGBoost's mean gain.
 ``fit(X, y, sample_weight=None, eval_set=[(X, y), ...])`` records the
-evaluation history in ``evals_result_`` and, with ``early_stopping_rounds``,
-the best round in ``best_iteration``.
+evaluation history, returned by ``evals_result()`` (also ``evals_result_``)
+as ``{"validation_0": {"rmse": [...]}, ...}``; with
+``early_stopping_rounds`` the best round is in ``best_iteration`` and its
+score in ``best_score`` (both None without early stopping).
+``fit(..., callbacks=[...])`` (or the constructor's ``callbacks``) are
+:func:`gpulayer.train`'s per-round callbacks. ``save_model(path)`` writes
+the library's model file with the estimator's kind, classes and feature
+names; ``load_model(path)`` makes any estimator, fitted or not, predict
+with it.
 
 X may be a numpy array (NaN = missing), a pandas DataFrame (category,
 string and object columns are categorical features) or a scipy.sparse
@@ -525,9 +541,9 @@ class _GPULayerModel(BaseEstimator):
         self.n_features_in_ = booster.num_features
         if meta.get("feature_names_in_") is not None:
             self.feature_names_in_ = np.asarray(meta["feature_names_in_"], dtype=object)
-        self._load_classes(meta)
+        self._load_classes(meta, path)
 
-    def _load_classes(self, meta: dict) -> None:
+    def _load_classes(self, meta: dict, path) -> None:
         pass
 
     def _estimator_kind(self) -> str:
@@ -578,6 +594,16 @@ def _either(a, b, name_a: str, name_b: str):
     if a is not None and b is not None:
         raise ValueError(f"give {name_a} or {name_b}, not both")
     return a if a is not None else b
+
+
+def _model_num_class(path, booster: Booster) -> int:
+    """num_class of a model file (0 for one output): the file's field,
+    which the loaded booster's parameters do not carry."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return int(json.load(f).get("num_class") or 0)
+    except (OSError, ValueError, TypeError, AttributeError):
+        return booster.num_outputs if booster.num_outputs > 1 else 0
 
 
 def _numpy_dtypes(df):
@@ -723,14 +749,14 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
                          init_model=_either(xgb_model, init_model, "xgb_model", "init_model"),
                          label_classes=names, callbacks=callbacks)
 
-    def _load_classes(self, meta: dict) -> None:
+    def _load_classes(self, meta: dict, path) -> None:
         booster = self.get_booster()
         if meta.get("classes_") is not None:
             classes = np.asarray(meta["classes_"])
         elif booster.class_names is not None:
             classes = np.asarray(booster.class_names, dtype=object)
         else:
-            classes = np.arange(max(2, int(booster.get_param("num_class") or 0)))
+            classes = np.arange(max(2, _model_num_class(path, booster)))
         self.classes_ = classes
         self.n_classes_ = len(classes)
 
