@@ -5,9 +5,25 @@ They follow XGBoost's scikit-learn API: ``n_estimators`` (num_round),
 ``learning_rate`` (eta), ``reg_lambda`` (lambda), ``reg_alpha`` (alpha),
 ``random_state`` (seed), ``n_jobs`` (nthread); the other parameters keep the
 C library's names. A parameter left at None uses the library's default.
+Any other keyword argument is a booster parameter, as in XGBoost's
+estimators: by its name or an alias (LightGBM's ``num_leaves``,
+``min_split_gain``, ``boosting_type``, ...; docs/parameters.md), kept by
+``get_params``, ``set_params`` and ``clone``, and refused by the library at
+fit when unknown. A parameter and its alias given together are an error.
+LightGBM's ``subsample_freq``, ``subsample_for_bin`` and ``class_weight``
+mean no parameter and are refused at fit with the reason (as the library
+refuses ``min_child_samples``). ``importance_type`` takes LightGBM's
+``"split"`` as ``"weight"``; ``"gain"`` is XGBoost's mean gain.
 ``fit(X, y, sample_weight=None, eval_set=[(X, y), ...])`` records the
-evaluation history in ``evals_result_`` and, with ``early_stopping_rounds``,
-the best round in ``best_iteration``.
+evaluation history, returned by ``evals_result()`` (also ``evals_result_``)
+as ``{"validation_0": {"rmse": [...]}, ...}``; with
+``early_stopping_rounds`` the best round is in ``best_iteration`` and its
+score in ``best_score`` (both None without early stopping).
+``fit(..., callbacks=[...])`` (or the constructor's ``callbacks``) are
+:func:`gpulayer.train`'s per-round callbacks. ``save_model(path)`` writes
+the library's model file with the estimator's kind, classes and feature
+names; ``load_model(path)`` makes any estimator, fitted or not, predict
+with it.
 
 X may be a numpy array (NaN = missing), a pandas DataFrame (category,
 string and object columns are categorical features) or a scipy.sparse
@@ -57,6 +73,7 @@ Pass ``device="auto"`` or ``"cuda"`` to use a GPU.
 from __future__ import annotations
 
 import inspect
+import json
 import numbers
 import os
 
@@ -77,6 +94,7 @@ from .booster import Booster
 from .dataset import (Dataset, DenseMatrix, _categorical_set, _is_auto, is_dataframe,
                       is_sparse, to_dense)
 from .evaluation import evaluate
+from .errors import GPULayerError, InvalidArgumentError, UnsupportedError
 from .params import canonical_names
 from .training import train
 
@@ -106,11 +124,25 @@ def expected_failed_checks(estimator) -> dict:
 # (n_estimators, learning_rate, reg_lambda, reg_alpha, random_state, n_jobs:
 # gpulayer.params.canonical_names), and reaches it under its own name;
 # tests/python/test_params.py holds the two lists together.
-_ESTIMATOR_ONLY = ("importance_type", "categorical_feature", "enable_categorical", "missing")
+_ESTIMATOR_ONLY = ("importance_type", "categorical_feature", "enable_categorical", "missing",
+                   "callbacks")
 # Library parameters that are no estimator argument, and why.
 _NOT_ARGUMENTS = {
     "num_class": "fit takes it from the labels",
 }
+# LightGBM's estimator arguments that no library parameter means, and why
+# (LightGBM's others are the table's names or aliases: num_leaves,
+# min_split_gain, colsample_bytree, reg_alpha, reg_lambda, boosting_type...,
+# or refused by the library with its reason: min_child_samples).
+_LIGHTGBM_ONLY = {
+    "subsample_freq": "rows are sampled anew for every tree: subsample alone is "
+                      "LightGBM's subsample with subsample_freq=1",
+    "subsample_for_bin": "bin boundaries are found from every row",
+    "class_weight": "give each row its class's weight in fit's sample_weight "
+                    "(or scale_pos_weight for two classes)",
+}
+# LightGBM's importance_type names that differ from the library's.
+_IMPORTANCE_ALIASES = {"split": "weight"}
 
 
 class _GPULayerModel(BaseEstimator):
@@ -170,6 +202,8 @@ class _GPULayerModel(BaseEstimator):
         lambdarank_score_normalization=None,
         lambdarank_unbiased=None,
         lambdarank_bias_norm=None,
+        callbacks=None,
+        **kwargs,
     ):
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -222,6 +256,11 @@ class _GPULayerModel(BaseEstimator):
         self.lambdarank_score_normalization = lambdarank_score_normalization
         self.lambdarank_unbiased = lambdarank_unbiased
         self.lambdarank_bias_norm = lambdarank_bias_norm
+        self.callbacks = callbacks
+        # Only when given, so that an estimator without them has no
+        # attribute its constructor arguments do not name.
+        if kwargs:
+            self.kwargs = kwargs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -251,19 +290,62 @@ class _GPULayerModel(BaseEstimator):
     def _default_objective(self) -> str:
         raise NotImplementedError
 
+    def get_params(self, deep=True) -> dict:
+        """The constructor arguments, and the extra keyword arguments
+        (booster parameters) given to the constructor or set_params."""
+        params = super().get_params(deep=deep)
+        params.update(self._extra_params())
+        return params
+
+    def set_params(self, **params):
+        """Set constructor arguments; a name that is none of them is kept
+        as a booster parameter (as an extra keyword argument to the
+        constructor is), checked by the library at fit."""
+        if not params:
+            return self
+        names = set(self._get_param_names())
+        for key, value in params.items():
+            if key in names:
+                setattr(self, key, value)
+            else:
+                if not isinstance(getattr(self, "kwargs", None), dict):
+                    self.kwargs = {}
+                self.kwargs[key] = value
+        return self
+
+    def _extra_params(self) -> dict:
+        extra = getattr(self, "kwargs", None)
+        return dict(extra) if isinstance(extra, dict) else {}
+
     def _booster_params(self) -> dict:
-        """The C library's parameters for this estimator."""
+        """The C library's parameters for this estimator: the constructor
+        arguments and the extra keyword arguments, under the library's
+        names (an unknown name is passed on for the library to refuse)."""
         names = canonical_names()
-        params = {}
-        for name, value in self.get_params(deep=False).items():
-            if name not in _ESTIMATOR_ONLY:
-                params[names.get(name, name)] = value
+        params, given_as = {}, {}
+        for name, value in super().get_params(deep=False).items():
+            if name in _ESTIMATOR_ONLY or value is None:
+                continue
+            if name in ("random_state", "n_jobs"):
+                value = self._seed() if name == "random_state" else self._nthread()
+            params[names.get(name, name)] = value
+            given_as[names.get(name, name)] = name
+        for name, value in self._extra_params().items():
+            if name in _LIGHTGBM_ONLY:
+                raise UnsupportedError(
+                    f"parameter {name!r} is not implemented: {_LIGHTGBM_ONLY[name]}")
+            if value is None:
+                continue
+            key = names.get(name, name)
+            if key in given_as:
+                raise InvalidArgumentError(
+                    f"give {given_as[key]} or {name}, not both: both set parameter {key!r}")
+            params[key] = value
+            given_as[key] = name
         params["objective"] = self._objective_name()
         if callable(self.eval_metric):
-            params["eval_metric"] = None
-        params["seed"] = self._seed()
-        params["nthread"] = self._nthread()
-        return {k: v for k, v in params.items() if v is not None}
+            params.pop("eval_metric", None)
+        return params
 
     def _seed(self) -> int | None:
         if self.random_state is None:
@@ -357,7 +439,7 @@ class _GPULayerModel(BaseEstimator):
 
     def _fit(self, X, y_encoded, sample_weight, eval_set, sample_weight_eval_set,
              verbose, extra_params=None, group=None, eval_group=None, base_margin=None,
-             init_model=None, label_classes=None):
+             init_model=None, label_classes=None, callbacks=None):
         if sample_weight is not None:
             sample_weight = _check_sample_weight(
                 sample_weight, _as_shape_holder(X), dtype=np.float32,
@@ -382,16 +464,90 @@ class _GPULayerModel(BaseEstimator):
             evals.append((self._dataset(X_eval, label=self._encode_eval_y(y_eval),
                                         weight=w_eval, group=g_eval), f"validation_{i}"))
         history: dict = {}
+        if callbacks is None:
+            callbacks = self.callbacks
         self._Booster = train(params, dtrain, evals=evals, evals_result=history,
                               verbose_eval=verbose, xgb_model=init_model,
-                              **self._custom_functions())
+                              callbacks=list(callbacks or ()), **self._custom_functions())
         self.evals_result_ = history
-        if self.early_stopping_rounds and evals:
-            self.best_iteration = self._Booster.best_iteration
-            last_set = history[f"validation_{len(evals) - 1}"]
-            last_metric = list(last_set.values())[-1]
-            self.best_score = float(last_metric[self.best_iteration])
         return self
+
+    def evals_result(self) -> dict:
+        """The evaluation history of fit's eval_set, as XGBoost's
+        ``evals_result()``: ``{"validation_0": {"rmse": [value per round],
+        ...}, ...}``, the sets named in eval_set's order. An error when fit
+        was given no eval_set."""
+        check_is_fitted(self, "_Booster")
+        if not getattr(self, "evals_result_", None):
+            raise GPULayerError("no evaluation results: fit was given no eval_set")
+        return self.evals_result_
+
+    @property
+    def best_iteration(self) -> int | None:
+        """The 0-based best round found by early stopping (the last metric
+        of the last eval_set); None when training did not stop early."""
+        return self.get_booster().best_iteration
+
+    @property
+    def best_score(self) -> float | None:
+        """That metric's value at :attr:`best_iteration`; None when
+        training did not stop early."""
+        return self.get_booster().best_score
+
+    # --------------------------------------------------------- model files
+
+    def save_model(self, path) -> None:
+        """Write the model (the booster's JSON model file) with what the
+        estimator needs to predict again after :meth:`load_model`: its kind,
+        the classes and the feature names. The file is the library's model
+        file, for ``gpulayer.Booster(model_file=path)`` and the command."""
+        booster = self.get_booster()
+        meta = {"_estimator_type": self._estimator_kind(),
+                "n_features_in_": int(self.n_features_in_)}
+        names = getattr(self, "feature_names_in_", None)
+        if names is not None:
+            meta["feature_names_in_"] = [str(n) for n in names]
+        classes = getattr(self, "classes_", None)
+        if classes is not None:
+            try:
+                json.dumps(classes.tolist())
+                meta["classes_"] = classes.tolist()
+            except TypeError:
+                pass  # not JSON: load_model falls back on the model's classes
+        booster.set_attr(scikit_learn=json.dumps(meta))
+        try:
+            booster.save_model(path)
+        finally:
+            booster.set_attr(scikit_learn=None)
+
+    def load_model(self, path) -> None:
+        """Load a model file (of :meth:`save_model`, :meth:`Booster.save_model`
+        or ``gpulayer train``) into this estimator, fitted or not, ready to
+        predict. A classifier's classes come from the file: those saved by
+        :meth:`save_model`, else the model's class names, else 0 ..
+        n_classes - 1 (as XGBoost's). Arguments that shape the input
+        (``categorical_feature``, ``missing``) are this estimator's."""
+        booster = Booster(model_file=path)
+        meta_text = booster.attr("scikit_learn")
+        meta = json.loads(meta_text) if meta_text else {}
+        kind = meta.get("_estimator_type")
+        if kind is not None and kind != self._estimator_kind():
+            raise TypeError(f"the model file holds a {kind} estimator's model; "
+                            f"this is a {self._estimator_kind()}")
+        booster.set_attr(scikit_learn=None)
+        for name in ("feature_names_in_", "evals_result_"):
+            self.__dict__.pop(name, None)
+        self._Booster = booster
+        self.n_features_in_ = booster.num_features
+        if meta.get("feature_names_in_") is not None:
+            self.feature_names_in_ = np.asarray(meta["feature_names_in_"], dtype=object)
+        self._load_classes(meta, path)
+
+    def _load_classes(self, meta: dict, path) -> None:
+        pass
+
+    def _estimator_kind(self) -> str:
+        return self.__sklearn_tags__().estimator_type or "ranker"
 
     def _encode_eval_y(self, y):
         return np.asarray(y, dtype=np.float32)
@@ -422,7 +578,8 @@ class _GPULayerModel(BaseEstimator):
     def feature_importances_(self) -> np.ndarray:
         """Feature importance by ``importance_type`` (default 'gain'),
         normalised to sum to 1."""
-        scores = self.get_booster().feature_importance(self.importance_type or "gain")
+        kind = self.importance_type or "gain"
+        scores = self.get_booster().feature_importance(_IMPORTANCE_ALIASES.get(kind, kind))
         total = scores.sum()
         return (scores / total if total > 0 else scores).astype(np.float32)
 
@@ -437,6 +594,16 @@ def _either(a, b, name_a: str, name_b: str):
     if a is not None and b is not None:
         raise ValueError(f"give {name_a} or {name_b}, not both")
     return a if a is not None else b
+
+
+def _model_num_class(path, booster: Booster) -> int:
+    """num_class of a model file (0 for one output): the file's field,
+    which the loaded booster's parameters do not carry."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return int(json.load(f).get("num_class") or 0)
+    except (OSError, ValueError, TypeError, AttributeError):
+        return booster.num_outputs if booster.num_outputs > 1 else 0
 
 
 def _numpy_dtypes(df):
@@ -508,12 +675,14 @@ class GPULayerRegressor(RegressorMixin, _GPULayerModel):
 
     def fit(self, X, y, sample_weight=None, eval_set=None,
             sample_weight_eval_set=None, verbose=False, base_margin=None,
-            xgb_model=None, init_score=None, init_model=None):
+            xgb_model=None, init_score=None, init_model=None, callbacks=None):
         """Train on X and y; eval_set is a list of (X, y) pairs evaluated
         after every round (the last one drives early stopping).
         ``base_margin`` (or LightGBM's ``init_score``) gives each row's
         starting margin; ``xgb_model`` (or ``init_model``: a fitted
         estimator, a Booster or a model file) continues its training.
+        ``callbacks`` (or the constructor's) are :func:`gpulayer.train`'s,
+        called after every round.
         """
         X, y = self._validate_X(X, y, reset=True)
         y = np.asarray(y, dtype=np.float64)
@@ -523,7 +692,8 @@ class GPULayerRegressor(RegressorMixin, _GPULayerModel):
                          sample_weight_eval_set, verbose,
                          base_margin=_either(base_margin, init_score, "base_margin",
                                              "init_score"),
-                         init_model=_either(xgb_model, init_model, "xgb_model", "init_model"))
+                         init_model=_either(xgb_model, init_model, "xgb_model", "init_model"),
+                         callbacks=callbacks)
 
     def predict(self, X, output_margin=False, pred_contrib=False):
         """Predicted values for X; with pred_contrib=True each feature's
@@ -548,12 +718,14 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
 
     def fit(self, X, y, sample_weight=None, eval_set=None,
             sample_weight_eval_set=None, verbose=False, base_margin=None,
-            xgb_model=None, init_score=None, init_model=None):
+            xgb_model=None, init_score=None, init_model=None, callbacks=None):
         """Train on X and labels y; eval_set is a list of (X, y) pairs
         evaluated after every round (the last one drives early stopping).
         ``base_margin`` (or LightGBM's ``init_score``) gives each row's
         starting margin; ``xgb_model`` (or ``init_model``: a fitted
         estimator, a Booster or a model file) continues its training.
+        ``callbacks`` (or the constructor's) are :func:`gpulayer.train`'s,
+        called after every round.
         """
         X, y = self._validate_X(X, y, reset=True)
         check_classification_targets(y)
@@ -575,7 +747,18 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
                          base_margin=_either(base_margin, init_score, "base_margin",
                                              "init_score"),
                          init_model=_either(xgb_model, init_model, "xgb_model", "init_model"),
-                         label_classes=names)
+                         label_classes=names, callbacks=callbacks)
+
+    def _load_classes(self, meta: dict, path) -> None:
+        booster = self.get_booster()
+        if meta.get("classes_") is not None:
+            classes = np.asarray(meta["classes_"])
+        elif booster.class_names is not None:
+            classes = np.asarray(booster.class_names, dtype=object)
+        else:
+            classes = np.arange(max(2, _model_num_class(path, booster)))
+        self.classes_ = classes
+        self.n_classes_ = len(classes)
 
     def _encode_eval_y(self, y):
         y = np.asarray(y).reshape(-1)
@@ -683,8 +866,11 @@ class GPULayerRanker(_GPULayerModel):
         return {"y_numeric": True}
 
     def fit(self, X, y, *, group=None, qid=None, sample_weight=None, eval_set=None,
-            eval_group=None, eval_qid=None, sample_weight_eval_set=None, verbose=False):
-        """Train on X, grades y and the queries (qid= or group=)."""
+            eval_group=None, eval_qid=None, sample_weight_eval_set=None, verbose=False,
+            callbacks=None):
+        """Train on X, grades y and the queries (qid= or group=); each
+        eval_set pair takes its queries from ``eval_qid[i]`` or
+        ``eval_group[i]``. ``callbacks`` as the other estimators' fit."""
         X, y = self._validate_X(X, y, reset=True)
         X, y, sizes, weight = _by_query(X, y, qid, group, sample_weight, "fit",
                                         "sample_weight")
@@ -699,7 +885,7 @@ class GPULayerRanker(_GPULayerModel):
             eval_groups.append(e_sizes)
             eval_weights.append(e_weight)
         return self._fit(X, y, weight, eval_pairs, eval_weights, verbose, group=sizes,
-                         eval_group=eval_groups)
+                         eval_group=eval_groups, callbacks=callbacks)
 
     def predict(self, X, output_margin=False, pred_contrib=False):
         """One ranking score a row (higher ranks first); SHAP values with
