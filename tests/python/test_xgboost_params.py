@@ -84,7 +84,6 @@ def test_lightgbm_names_set_the_same_parameters(data):
     ("bagging_fraction", 0.8, "use subsample"),
     ("extra_trees", True, "not drawn at random"),
     ("is_unbalance", True, "use scale_pos_weight"),
-    ("metric", "auc", "eval_metric"),
     ("boosting_type", "goss", "goss is not implemented"),
 ])
 def test_parameters_not_implemented_say_so_and_what_is_nearest(data, name, value, reason):

@@ -11,17 +11,37 @@
 
 #include "error.h"
 #include "interaction.h"
+#include "lightgbm_names.h"
 #include "monotone.h"
 
 /* ------------------------------------------------ the parameters' own parsers */
+
+/* LightGBM's name of an objective or metric, where value is not one of
+ * GPUlayer's: its XGBoost name; or an error that says why there is none
+ * (NULL and GPULAYER_OK in *st: not LightGBM's either). */
+static const char *lightgbm_name(const char *(*map)(const char *, const char **),
+                                 const char *what, const char *value, gpulayer_status *st)
+{
+    const char *why = NULL;
+    const char *name = map(value, &why);
+    *st = why ? gpl_error(GPULAYER_ERR_UNSUPPORTED, "%s '%s' (LightGBM's) is not "
+                                                    "implemented: %s",
+                          what, value, why)
+              : GPULAYER_OK;
+    return name;
+}
 
 static gpulayer_status set_objective(gpl_params *p, const char *key, const char *value)
 {
     (void)key;
     gpl_objective_kind kind;
     int as_class;
-    GPL_CHECK(gpl_objective_parse(value, &kind, &as_class));
-    snprintf(p->objective, sizeof p->objective, "%s", value);
+    gpulayer_status st;
+    const char *name = lightgbm_name(gpl_lightgbm_objective, "objective", value, &st);
+    if (st != GPULAYER_OK) return st;
+    if (!name) name = value;
+    GPL_CHECK(gpl_objective_parse(name, &kind, &as_class));
+    snprintf(p->objective, sizeof p->objective, "%s", name);
     return GPULAYER_OK;
 }
 
@@ -80,11 +100,14 @@ static void get_device(const gpl_params *p, char *buf, size_t size)
     snprintf(buf, size, "%s", p->device);
 }
 
-static gpulayer_status set_metric(gpl_params *p, const char *key, const char *value)
+/* One metric name (XGBoost's or LightGBM's), added unless already there. */
+static gpulayer_status add_metric(gpl_params *p, const char *value)
 {
-    (void)key;
     gpl_metric m;
-    GPL_CHECK(gpl_metric_parse(value, &m));
+    gpulayer_status st;
+    const char *name = lightgbm_name(gpl_lightgbm_metric, "metric", value, &st);
+    if (st != GPULAYER_OK) return st;
+    GPL_CHECK(gpl_metric_parse(name ? name : value, &m));
     /* By name: error and error@0.7 are two metrics, error@0.5 is error. */
     for (int i = 0; i < p->num_metrics; i++)
         if (!strcmp(p->metrics[i].name, m.name)) return GPULAYER_OK;
@@ -94,6 +117,25 @@ static gpulayer_status set_metric(gpl_params *p, const char *key, const char *va
                          GPL_MAX_METRICS);
     p->metrics[p->num_metrics++] = m;
     return GPULAYER_OK;
+}
+
+/* A metric, or several separated by commas (LightGBM's "auc,binary_logloss"). */
+static gpulayer_status set_metric(gpl_params *p, const char *key, const char *value)
+{
+    (void)key;
+    char one[64];
+    for (const char *s = value;;) {
+        const size_t len = strcspn(s, ",");
+        if (len == 0 || len >= sizeof one)
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "parameter eval_metric: '%s' is not a metric or a list of them "
+                             "separated by commas", value);
+        memcpy(one, s, len);
+        one[len] = '\0';
+        GPL_CHECK(add_metric(p, one));
+        if (!s[len]) return GPULAYER_OK;
+        s += len + 1;
+    }
 }
 
 /* The metrics' names, comma separated as they were given ("" when none:
@@ -386,8 +428,10 @@ static const gpl_param_spec table[] = {
      "the share of the level's features each node samples", MEMBER(colsample_bynode), NULL,
      NULL},
 
-    {"eval_metric", "", "evaluation", CUSTOM("text"), "(the objective's)",
-     "a metric of docs/metrics.md; may be given several times", ALL,
+    {"eval_metric", "metric,metrics,metric_types", "evaluation", CUSTOM("text"),
+     "(the objective's)",
+     "a metric of docs/metrics.md or LightGBM's name of one; several separated by "
+     "commas, or given several times", ALL,
      "metric of the evaluation sets; the last one drives early stopping", 0, set_metric,
      get_metric},
     {"disable_default_eval_metric", "", "evaluation", BOOLEAN, "0", "true or false (1 or 0)",
@@ -535,7 +579,6 @@ static const struct {
     {"num_parallel_tree", "one tree a round and output (no random forests)"},
     {"sampling_method", "rows are sampled uniformly (subsample)"},
     {"is_unbalance,unbalance,unbalanced_sets", "use scale_pos_weight"},
-    {"metric,metrics,metric_types", "XGBoost's eval_metric names the metrics"},
     {"device_type", "use device (cpu, cuda, vulkan, mps)"},
 };
 

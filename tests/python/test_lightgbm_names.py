@@ -1,0 +1,108 @@
+"""LightGBM's objective and metric names are taken as XGBoost's
+(docs/porting.md): LightGBM itself takes each name, and GPUlayer trains the
+same model, with the same evaluation figures under the XGBoost name, as
+from the XGBoost name. Names whose meaning differs are refused with the
+reason."""
+import numpy as np
+import pytest
+
+import gpulayer
+from gpulayer.errors import UnsupportedError
+
+lgb = pytest.importorskip("lightgbm")
+
+OBJECTIVES = [
+    ("regression", "reg:squarederror", "reg"), ("l2", "reg:squarederror", "reg"),
+    ("regression_l1", "reg:absoluteerror", "reg"), ("mae", "reg:absoluteerror", "reg"),
+    ("quantile", "reg:quantileerror", "reg"), ("poisson", "count:poisson", "count"),
+    ("gamma", "reg:gamma", "positive"), ("tweedie", "reg:tweedie", "count"),
+    ("binary", "binary:logistic", "binary"), ("cross_entropy", "reg:logistic", "binary"),
+    ("multiclass", "multi:softprob", "multi"), ("softmax", "multi:softprob", "multi"),
+    ("lambdarank", "rank:ndcg", "rank"),
+]
+
+METRICS = [
+    ("rmse", "rmse", "reg"), ("l2_root", "rmse", "reg"), ("l1", "mae", "reg"),
+    ("mape", "mape", "positive"), ("poisson", "poisson-nloglik", "count"),
+    ("gamma", "gamma-nloglik", "positive"), ("gamma_deviance", "gamma-deviance", "positive"),
+    ("binary_logloss", "logloss", "binary"), ("binary_error", "error", "binary"),
+    ("auc", "auc", "binary"), ("multi_logloss", "mlogloss", "multi"),
+    ("multi_error", "merror", "multi"), ("ndcg", "ndcg", "rank"), ("map", "map", "rank01"),
+]
+
+XGB_OBJECTIVE = {"reg": "reg:squarederror", "count": "count:poisson",
+                 "positive": "reg:gamma", "binary": "binary:logistic",
+                 "multi": "multi:softprob", "rank": "rank:ndcg", "rank01": "rank:map"}
+
+
+def task_data(task):
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(300, 4))
+    signal = X[:, 0] + 0.5 * X[:, 1]
+    label = {"reg": signal + rng.normal(size=300),
+             "count": rng.poisson(np.exp(0.5 * signal)).astype(float),
+             "positive": np.exp(0.3 * signal) * rng.gamma(2.0, 1.0, 300),
+             "binary": (signal + rng.normal(size=300) > 0).astype(float),
+             "multi": np.digitize(signal, [-0.7, 0.7]).astype(float),
+             "rank": np.clip(np.round(signal + 1.5), 0, 3),
+             "rank01": (signal > 0).astype(float)}[task]
+    qid = np.repeat(np.arange(30), 10) if task.startswith("rank") else None
+    extra = {"num_class": 3} if task == "multi" else {}
+    return X, label, qid, extra
+
+
+def lightgbm_takes(params, X, label, qid):
+    group = np.full(30, 10) if qid is not None else None
+    lgb.train({**params, "verbose": -1, "num_threads": 1},
+              lgb.Dataset(X, label, group=group), 2)
+
+
+@pytest.mark.parametrize("name,xgboost_name,task", OBJECTIVES)
+def test_objective_names(name, xgboost_name, task):
+    X, label, qid, extra = task_data(task)
+    lightgbm_takes({"objective": name, **extra}, X, label, qid)
+    data = gpulayer.Dataset(X, label=label, qid=qid)
+    ours = gpulayer.train({"objective": name, "nthread": 1, **extra}, data, 3)
+    theirs = gpulayer.train({"objective": xgboost_name, "nthread": 1, **extra}, data, 3)
+    assert ours.save_raw() == theirs.save_raw()
+
+
+@pytest.mark.parametrize("name,xgboost_name,task", METRICS)
+def test_metric_names(name, xgboost_name, task):
+    X, label, qid, extra = task_data(task)
+    params = {"objective": XGB_OBJECTIVE[task], "nthread": 1, **extra}
+    lightgbm_takes({"objective": {"reg": "regression", "count": "poisson",
+                                  "positive": "gamma", "binary": "binary",
+                                  "multi": "multiclass", "rank": "lambdarank",
+                                  "rank01": "lambdarank"}[task],
+                    "metric": name, **extra}, X, label, qid)
+    data = gpulayer.Dataset(X, label=label, qid=qid)
+    ours, theirs = {}, {}
+    gpulayer.train({**params, "metric": name}, data, 3, evals=[(data, "train")],
+                   evals_result=ours)
+    gpulayer.train({**params, "eval_metric": xgboost_name}, data, 3, evals=[(data, "train")],
+                   evals_result=theirs)
+    assert ours == theirs and len(next(iter(ours["train"].values()))) == 3
+
+
+def test_metric_lists_separated_by_commas():
+    X, label, qid, _ = task_data("binary")
+    data = gpulayer.Dataset(X, label=label)
+    log = {}
+    gpulayer.train({"objective": "binary", "metric": "auc,binary_logloss"}, data, 2,
+                   evals=[(data, "train")], evals_result=log)
+    assert list(log["train"]) == ["auc", "logloss"]
+
+
+@pytest.mark.parametrize("key,value,reason", [
+    ("objective", "huber", "pseudohubererror"),
+    ("objective", "multiclassova", "multi:softprob"),
+    ("objective", "rank_xendcg", "rank:ndcg"),
+    ("metric", "l2", "rmse is its square root"),
+    ("metric", "mse", "rmse is its square root"),
+    ("metric", "tweedie", "tweedie-nloglik@1.5"),
+])
+def test_names_that_mean_something_else_are_refused(key, value, reason):
+    X, label, _, _ = task_data("reg")
+    with pytest.raises(UnsupportedError, match=reason):
+        gpulayer.train({key: value}, gpulayer.Dataset(X, label=label), 2)
