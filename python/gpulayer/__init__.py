@@ -10,6 +10,13 @@ A thin layer over the C library ``libgpulayer``:
   :class:`GPULayerRanker`, scikit-learn
   estimators (``pip install scikit-learn`` to use them);
 * :func:`devices` and :func:`place`, device discovery and placement.
+* XGBoost's and LightGBM's names, so that their scripts run with
+  ``import gpulayer as xgb`` or ``import gpulayer as lgb``:
+  :class:`DMatrix`, :class:`QuantileDMatrix`, ``XGBRegressor``,
+  ``XGBClassifier``, ``XGBRanker``; :func:`early_stopping`,
+  :func:`log_evaluation`, :func:`record_evaluation`, ``LGBMRegressor``,
+  ``LGBMClassifier``, ``LGBMRanker`` (docs/porting.md lists what is
+  accepted and ignored).
 * :mod:`gpulayer.distributed` and ``train(..., distributed=True)``,
   data-parallel training over MPI;
 * :func:`plot_importance`, :func:`plot_metric`, :func:`plot_tree` and
@@ -24,7 +31,9 @@ when training on ``device="auto"`` or a GPU.
 from __future__ import annotations
 
 from . import callback
+from ._xgboost_compat import DMatrix, QuantileDMatrix
 from .booster import Booster
+from .callback import early_stopping, log_evaluation, record_evaluation
 from .crossval import cv
 from .dataset import Dataset
 from .devices import Device, Placement, devices, diagnose, discovery, place, support_matrix
@@ -37,7 +46,18 @@ from .training import EvalResult, train
 
 __all__ = [
     "Booster",
+    "DMatrix",
     "Dataset",
+    "QuantileDMatrix",
+    "XGBClassifier",
+    "XGBRanker",
+    "XGBRegressor",
+    "LGBMClassifier",
+    "LGBMRanker",
+    "LGBMRegressor",
+    "early_stopping",
+    "log_evaluation",
+    "record_evaluation",
     "Predictor",
     "Device",
     "EvalResult",
@@ -94,11 +114,25 @@ def library_path() -> str:
     return str(_lib.get().path)
 
 
+# The estimators by their own, XGBoost's and LightGBM's names.
+_ESTIMATORS = {
+    "GPULayerRegressor": "GPULayerRegressor",
+    "GPULayerClassifier": "GPULayerClassifier",
+    "GPULayerRanker": "GPULayerRanker",
+    "XGBRegressor": "GPULayerRegressor",
+    "XGBClassifier": "GPULayerClassifier",
+    "XGBRanker": "GPULayerRanker",
+    "LGBMRegressor": "GPULayerRegressor",
+    "LGBMClassifier": "GPULayerClassifier",
+    "LGBMRanker": "GPULayerRanker",
+}
+
+
 def __getattr__(name: str):
     # The scikit-learn estimators import scikit-learn, which is optional and
     # slow to import: load them on first access only.
-    if name in ("GPULayerRegressor", "GPULayerClassifier", "GPULayerRanker"):
+    if name in _ESTIMATORS:
         from . import sklearn as _sklearn
 
-        return getattr(_sklearn, name)
+        return getattr(_sklearn, _ESTIMATORS[name])
     raise AttributeError(f"module 'gpulayer' has no attribute {name!r}")

@@ -10,10 +10,16 @@ functions (``lgb.early_stopping``, ``lgb.log_evaluation``,
 ``lgb.record_evaluation`` or a function of one argument, given a
 :class:`CallbackEnv`), and plain functions ``callback(round, results)``;
 its docstring says how each is called.
+
+:func:`early_stopping`, :func:`log_evaluation` and
+:func:`record_evaluation` are LightGBM's callbacks of those names, so
+that scripts written for LightGBM run without it (``gpulayer.early_stopping``
+and the others at the package's top level).
 """
 
 from __future__ import annotations
 
+import collections
 import collections.abc
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Union
 
@@ -26,6 +32,10 @@ __all__ = [
     "LearningRateScheduler",
     "CallbackEnv",
     "CallbackEvalResult",
+    "EarlyStopException",
+    "early_stopping",
+    "log_evaluation",
+    "record_evaluation",
 ]
 
 # {data_name: {metric_name: [value per round]}}, as XGBoost's.
@@ -313,3 +323,180 @@ class CallbackEnv(NamedTuple):
     begin_iteration: int
     end_iteration: int
     evaluation_result_list: Optional[List[CallbackEvalResult]]
+
+
+# -------------------------------------- LightGBM's callbacks, without LightGBM
+
+# The name lgb.train gives an evaluation set that is the training set itself.
+TRAINING_SET_NAME = "training"
+
+
+class EarlyStopException(Exception):
+    """Raised by a LightGBM callback to stop training: ``best_iteration``
+    (0-based) becomes the booster's ``best_iteration``."""
+
+    def __init__(self, best_iteration: int, best_score) -> None:
+        super().__init__()
+        self.best_iteration = best_iteration
+        self.best_score = best_score
+
+
+def _format_result(result) -> str:
+    value = f"{result[2]:g}"
+    if len(result) > 4 and result[4] is not None:
+        value += f" + {result[4]:g}"
+    return f"{result[0]}'s {result[1]}: {value}"
+
+
+class _LogEvaluation:
+    def __init__(self, period: int, show_stdv: bool) -> None:
+        self.order = 10
+        self.before_iteration = False
+        self.period = period
+        self.show_stdv = show_stdv
+
+    def __call__(self, env: CallbackEnv) -> None:
+        if (self.period > 0 and env.evaluation_result_list
+                and (env.iteration + 1) % self.period == 0):
+            text = "\t".join(_format_result(r) for r in env.evaluation_result_list)
+            print(f"[{env.iteration + 1}]\t{text}", flush=True)
+
+
+def log_evaluation(period: int = 1, show_stdv: bool = True) -> _LogEvaluation:
+    """LightGBM's ``log_evaluation``: print the evaluation results every
+    ``period`` rounds, in LightGBM's format
+    (``[10]\tvalid_0's l2: 0.25``)."""
+    return _LogEvaluation(period, show_stdv)
+
+
+class _RecordEvaluation:
+    def __init__(self, eval_result: dict) -> None:
+        if not isinstance(eval_result, dict):
+            raise TypeError("eval_result should be a dictionary")
+        self.order = 20
+        self.before_iteration = False
+        self.eval_result = eval_result
+
+    def __call__(self, env: CallbackEnv) -> None:
+        if env.iteration == env.begin_iteration:
+            self.eval_result.clear()
+        for result in env.evaluation_result_list or ():
+            data_name, metric_name, value = result[0], result[1], result[2]
+            self.eval_result.setdefault(data_name, collections.OrderedDict()).setdefault(
+                metric_name, []).append(value)
+
+
+def record_evaluation(eval_result: dict) -> _RecordEvaluation:
+    """LightGBM's ``record_evaluation``: fill ``eval_result`` (cleared
+    first) with ``{data_name: {metric_name: [value per round]}}``."""
+    return _RecordEvaluation(eval_result)
+
+
+class _LightGBMEarlyStopping:
+    def __init__(self, stopping_rounds: int, first_metric_only: bool, verbose: bool,
+                 min_delta) -> None:
+        if not isinstance(stopping_rounds, int):
+            raise TypeError("early_stopping_round should be an integer. "
+                            f"Got '{type(stopping_rounds).__name__}'")
+        self.order = 30
+        self.before_iteration = False
+        self.enabled = stopping_rounds > 0
+        self.stopping_rounds = stopping_rounds
+        self.first_metric_only = first_metric_only
+        self.verbose = verbose
+        self.min_delta = min_delta
+        self._reset()
+
+    def _reset(self) -> None:
+        self.best_score: List[float] = []
+        self.best_iter: List[int] = []
+        self.best_score_list: List[Any] = []
+        self.maximize: List[bool] = []
+        self.deltas: List[float] = []
+        self.first_metric = ""
+
+    def _init(self, env: CallbackEnv) -> None:
+        results = env.evaluation_result_list
+        if not results:
+            raise ValueError("For early stopping, at least one dataset and eval metric "
+                             "is required for evaluation")
+        self.train_name = getattr(env.model, "_train_data_name", TRAINING_SET_NAME)
+        if all(r[0] == self.train_name for r in results):
+            self.enabled = False
+            return
+        if self.verbose:
+            print("Training until validation scores don't improve for "
+                  f"{self.stopping_rounds} rounds", flush=True)
+        self._reset()
+        n_metrics = len({r[1] for r in results})
+        n_sets = len(results) // n_metrics
+        if isinstance(self.min_delta, list):
+            if not all(d >= 0 for d in self.min_delta):
+                raise ValueError("Values for early stopping min_delta must be non-negative.")
+            if not self.min_delta:
+                deltas = [0.0] * len(results)
+            elif len(self.min_delta) == 1:
+                deltas = self.min_delta * len(results)
+            elif len(self.min_delta) != n_metrics:
+                raise ValueError("Must provide a single value for min_delta or as many "
+                                 "as metrics.")
+            else:
+                deltas = self.min_delta * n_sets
+        else:
+            if self.min_delta < 0:
+                raise ValueError("Early stopping min_delta must be non-negative.")
+            deltas = [float(self.min_delta)] * len(results)
+        self.first_metric = results[0][1]
+        for result, delta in zip(results, deltas):
+            self.best_iter.append(0)
+            self.maximize.append(bool(result[3]))
+            self.best_score.append(float("-inf") if result[3] else float("inf"))
+            self.deltas.append(float(delta))
+
+    def _better(self, i: int, value: float) -> bool:
+        if self.maximize[i]:
+            return value > self.best_score[i] + self.deltas[i]
+        return value < self.best_score[i] - self.deltas[i]
+
+    def _stop(self, i: int, message: str) -> None:
+        if self.verbose:
+            text = "\t".join(_format_result(r) for r in self.best_score_list[i])
+            print(f"{message}, best iteration is:\n[{self.best_iter[i] + 1}]\t{text}",
+                  flush=True)
+        raise EarlyStopException(self.best_iter[i], self.best_score_list[i])
+
+    def __call__(self, env: CallbackEnv) -> None:
+        if env.iteration == env.begin_iteration:
+            self._init(env)
+        if not self.enabled:
+            return
+        results = env.evaluation_result_list or []
+        first_time = not self.best_score_list
+        for i, result in enumerate(results):
+            if first_time or self._better(i, result[2]):
+                self.best_score[i] = result[2]
+                self.best_iter[i] = env.iteration
+                if first_time:
+                    self.best_score_list.append(results)
+                else:
+                    self.best_score_list[i] = results
+            if self.first_metric_only and self.first_metric != result[1]:
+                continue
+            if result[0] == self.train_name:
+                continue
+            if env.iteration - self.best_iter[i] >= self.stopping_rounds:
+                self._stop(i, "Early stopping")
+            if env.iteration == env.end_iteration - 1:
+                self._stop(i, "Did not meet early stopping")
+
+
+def early_stopping(stopping_rounds: int, first_metric_only: bool = False,
+                   verbose: bool = True, min_delta: Union[float, List[float]] = 0.0):
+    """LightGBM's ``early_stopping``: stop when a metric of an evaluation
+    set has not improved (by more than ``min_delta``) for
+    ``stopping_rounds`` rounds; every metric of every set is watched
+    (``first_metric_only``: the first metric only), the training set
+    excepted when it is among them. The booster's ``best_iteration`` is
+    the best round of the metric that stopped training, 0-based as
+    gpulayer's (LightGBM's counts from 1)."""
+    return _LightGBMEarlyStopping(stopping_rounds, first_metric_only, verbose, min_delta)

@@ -439,13 +439,15 @@ class _GPULayerModel(BaseEstimator):
 
     def _fit(self, X, y_encoded, sample_weight, eval_set, sample_weight_eval_set,
              verbose, extra_params=None, group=None, eval_group=None, base_margin=None,
-             init_model=None, label_classes=None, callbacks=None):
+             init_model=None, label_classes=None, callbacks=None, eval_metric=None):
         if sample_weight is not None:
             sample_weight = _check_sample_weight(
                 sample_weight, _as_shape_holder(X), dtype=np.float32,
                 ensure_non_negative=True)
         params = self._booster_params()
         params.update(extra_params or {})
+        if eval_metric is not None:
+            params["eval_metric"] = _fit_metrics(params.get("eval_metric"), eval_metric)
         dtrain = self._dataset(X, label=y_encoded, weight=sample_weight, group=group)
         if label_classes is not None:
             dtrain.set_label_classes(label_classes)
@@ -487,6 +489,14 @@ class _GPULayerModel(BaseEstimator):
         """The 0-based best round found by early stopping (the last metric
         of the last eval_set); None when training did not stop early."""
         return self.get_booster().best_iteration
+
+    @property
+    def best_iteration_(self) -> int:
+        """LightGBM's ``best_iteration_``: the number of rounds up to the
+        best one (:attr:`best_iteration` + 1), 0 when training did not stop
+        early."""
+        best = self.best_iteration
+        return 0 if best is None else best + 1
 
     @property
     def best_score(self) -> float | None:
@@ -554,10 +564,12 @@ class _GPULayerModel(BaseEstimator):
 
     # ------------------------------------------------------------- predict
 
-    def _predict_raw(self, X, output_margin=False):
+    def _predict_raw(self, X, output_margin=False, num_iteration=None,
+                     iteration_range=None):
         check_is_fitted(self, "_Booster")
         X, _ = self._validate_X(X, reset=False)
-        return self._Booster.predict(self._dataset(X), output_margin=output_margin)
+        return self._Booster.predict(self._dataset(X), output_margin=output_margin,
+                                     **_rounds(num_iteration, iteration_range))
 
     def _predict_contrib(self, X):
         """SHAP values as LightGBM's pred_contrib gives them: (rows,
@@ -675,14 +687,16 @@ class GPULayerRegressor(RegressorMixin, _GPULayerModel):
 
     def fit(self, X, y, sample_weight=None, eval_set=None,
             sample_weight_eval_set=None, verbose=False, base_margin=None,
-            xgb_model=None, init_score=None, init_model=None, callbacks=None):
+            xgb_model=None, init_score=None, init_model=None, callbacks=None,
+            eval_metric=None):
         """Train on X and y; eval_set is a list of (X, y) pairs evaluated
         after every round (the last one drives early stopping).
         ``base_margin`` (or LightGBM's ``init_score``) gives each row's
         starting margin; ``xgb_model`` (or ``init_model``: a fitted
         estimator, a Booster or a model file) continues its training.
         ``callbacks`` (or the constructor's) are :func:`gpulayer.train`'s,
-        called after every round.
+        called after every round. ``eval_metric`` (LightGBM's fit
+        argument): metric names evaluated after the constructor's.
         """
         X, y = self._validate_X(X, y, reset=True)
         y = np.asarray(y, dtype=np.float64)
@@ -693,14 +707,20 @@ class GPULayerRegressor(RegressorMixin, _GPULayerModel):
                          base_margin=_either(base_margin, init_score, "base_margin",
                                              "init_score"),
                          init_model=_either(xgb_model, init_model, "xgb_model", "init_model"),
-                         callbacks=callbacks)
+                         callbacks=callbacks, eval_metric=eval_metric)
 
-    def predict(self, X, output_margin=False, pred_contrib=False):
+    def predict(self, X, output_margin=False, pred_contrib=False, num_iteration=None,
+                iteration_range=None):
         """Predicted values for X; with pred_contrib=True each feature's
-        SHAP value and the bias (last column), summing to the margin."""
+        SHAP value and the bias (last column), summing to the margin.
+        ``num_iteration`` (LightGBM's) or ``iteration_range`` (XGBoost's)
+        use the first rounds only; by default all, or up to the best round
+        of early stopping."""
         if pred_contrib:
             return self._predict_contrib(X)
-        return self._predict_raw(X, output_margin=output_margin)
+        return self._predict_raw(X, output_margin=output_margin,
+                                 num_iteration=num_iteration,
+                                 iteration_range=iteration_range)
 
 
 class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
@@ -718,14 +738,16 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
 
     def fit(self, X, y, sample_weight=None, eval_set=None,
             sample_weight_eval_set=None, verbose=False, base_margin=None,
-            xgb_model=None, init_score=None, init_model=None, callbacks=None):
+            xgb_model=None, init_score=None, init_model=None, callbacks=None,
+            eval_metric=None):
         """Train on X and labels y; eval_set is a list of (X, y) pairs
         evaluated after every round (the last one drives early stopping).
         ``base_margin`` (or LightGBM's ``init_score``) gives each row's
         starting margin; ``xgb_model`` (or ``init_model``: a fitted
         estimator, a Booster or a model file) continues its training.
         ``callbacks`` (or the constructor's) are :func:`gpulayer.train`'s,
-        called after every round.
+        called after every round. ``eval_metric`` (LightGBM's fit
+        argument): metric names evaluated after the constructor's.
         """
         X, y = self._validate_X(X, y, reset=True)
         check_classification_targets(y)
@@ -747,7 +769,7 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
                          base_margin=_either(base_margin, init_score, "base_margin",
                                              "init_score"),
                          init_model=_either(xgb_model, init_model, "xgb_model", "init_model"),
-                         label_classes=names, callbacks=callbacks)
+                         label_classes=names, callbacks=callbacks, eval_metric=eval_metric)
 
     def _load_classes(self, meta: dict, path) -> None:
         booster = self.get_booster()
@@ -771,10 +793,12 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
             )
         return index.astype(np.float32)
 
-    def predict_proba(self, X):
+    def predict_proba(self, X, num_iteration=None, iteration_range=None):
         """Class probabilities, shape (rows, n_classes), columns in the
-        order of classes_."""
-        raw = self._predict_raw(X)
+        order of classes_; ``num_iteration`` and ``iteration_range`` as in
+        :meth:`GPULayerRegressor.predict`."""
+        raw = self._predict_raw(X, num_iteration=num_iteration,
+                                iteration_range=iteration_range)
         if raw.ndim == 2:
             return raw
         if self.n_classes_ > 2:
@@ -784,16 +808,19 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
             )
         return np.column_stack([1.0 - raw, raw])
 
-    def predict(self, X, output_margin=False, pred_contrib=False):
+    def predict(self, X, output_margin=False, pred_contrib=False, num_iteration=None,
+                iteration_range=None):
         """Predicted labels (of the type of classes_), raw margins with
         output_margin=True, or SHAP values with pred_contrib=True (rows,
         features + 1; for more than two classes the classes' blocks side by
-        side, as LightGBM gives them)."""
+        side, as LightGBM gives them); ``num_iteration`` and
+        ``iteration_range`` as in :meth:`GPULayerRegressor.predict`."""
         if pred_contrib:
             return self._predict_contrib(X)
+        rounds = {"num_iteration": num_iteration, "iteration_range": iteration_range}
         if output_margin:
-            return self._predict_raw(X, output_margin=True)
-        raw = self._predict_raw(X)
+            return self._predict_raw(X, output_margin=True, **rounds)
+        raw = self._predict_raw(X, **rounds)
         if raw.ndim == 2:
             index = np.argmax(raw, axis=1)
         elif self.n_classes_ > 2:  # multi:softmax gives the class index
@@ -801,6 +828,35 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
         else:
             index = (raw > 0.5).astype(np.int64)
         return self.classes_[index]
+
+
+def _fit_metrics(own, given):
+    """The metrics of the constructor's eval_metric and then fit's
+    (LightGBM's fit argument), each once."""
+    if callable(given) or (isinstance(given, (list, tuple))
+                           and any(callable(m) for m in given)):
+        raise UnsupportedError("fit's eval_metric takes metric names; give a metric "
+                               "function to the constructor's eval_metric")
+    names = []
+    for part in (own, given):
+        if part is None:
+            continue
+        for name in ([part] if isinstance(part, str) else list(part)):
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def _rounds(num_iteration, iteration_range) -> dict:
+    """Booster.predict's arguments for LightGBM's num_iteration (the first
+    n rounds; None or n <= 0: the default) or XGBoost's iteration_range."""
+    if num_iteration is not None and iteration_range is not None:
+        raise ValueError("give num_iteration or iteration_range, not both")
+    if iteration_range is not None and tuple(iteration_range) != (0, 0):
+        return {"iteration_range": tuple(iteration_range)}
+    if num_iteration is not None and int(num_iteration) > 0:
+        return {"num_rounds": int(num_iteration)}
+    return {}
 
 
 def _query_order(qid, group, rows: int, what: str):
@@ -867,10 +923,11 @@ class GPULayerRanker(_GPULayerModel):
 
     def fit(self, X, y, *, group=None, qid=None, sample_weight=None, eval_set=None,
             eval_group=None, eval_qid=None, sample_weight_eval_set=None, verbose=False,
-            callbacks=None):
+            callbacks=None, eval_metric=None):
         """Train on X, grades y and the queries (qid= or group=); each
         eval_set pair takes its queries from ``eval_qid[i]`` or
-        ``eval_group[i]``. ``callbacks`` as the other estimators' fit."""
+        ``eval_group[i]``. ``callbacks`` and ``eval_metric`` as the other
+        estimators' fit."""
         X, y = self._validate_X(X, y, reset=True)
         X, y, sizes, weight = _by_query(X, y, qid, group, sample_weight, "fit",
                                         "sample_weight")
@@ -885,14 +942,19 @@ class GPULayerRanker(_GPULayerModel):
             eval_groups.append(e_sizes)
             eval_weights.append(e_weight)
         return self._fit(X, y, weight, eval_pairs, eval_weights, verbose, group=sizes,
-                         eval_group=eval_groups, callbacks=callbacks)
+                         eval_group=eval_groups, callbacks=callbacks,
+                         eval_metric=eval_metric)
 
-    def predict(self, X, output_margin=False, pred_contrib=False):
+    def predict(self, X, output_margin=False, pred_contrib=False, num_iteration=None,
+                iteration_range=None):
         """One ranking score a row (higher ranks first); SHAP values with
-        pred_contrib=True."""
+        pred_contrib=True; ``num_iteration`` and ``iteration_range`` as in
+        :meth:`GPULayerRegressor.predict`."""
         if pred_contrib:
             return self._predict_contrib(X)
-        return self._predict_raw(X, output_margin=output_margin)
+        return self._predict_raw(X, output_margin=output_margin,
+                                 num_iteration=num_iteration,
+                                 iteration_range=iteration_range)
 
     def score(self, X, y, *, qid=None, group=None, sample_weight=None):
         """The model's ranking metric of X's scores against grades y over the

@@ -309,7 +309,8 @@ def _class_names(obj) -> set[tuple[str, str]]:
 
 
 def _is_lightgbm_early_stop(exc: BaseException) -> bool:
-    return ("lightgbm", "EarlyStopException") in _class_names(exc)
+    return (isinstance(exc, _callback.EarlyStopException)
+            or ("lightgbm", "EarlyStopException") in _class_names(exc))
 
 
 # optuna's pruning callback for XGBoost, which tells train() from cv() by
@@ -512,13 +513,51 @@ def _train_round_by_round(booster: Booster, init: Booster | None, dtrain: Datase
     return None
 
 
+def _lightgbm_verbosity(params: dict) -> None:
+    """LightGBM's ``verbose`` (an alias of its ``verbosity``: < 0 fatal
+    errors only, 0 warnings, 1 information, > 1 debugging) as the
+    library's ``verbosity`` (0 silent, 1 warnings, 2 information, 3
+    debugging)."""
+    if "verbose" not in params:
+        return
+    value = params.pop("verbose")
+    if "verbosity" in params or value is None:
+        return
+    level = int(value)
+    params["verbosity"] = 0 if level < 0 else min(level + 1, 3)
+
+
+def _lightgbm_evals(dtrain: Dataset, valid_sets, valid_names) -> list[tuple[Dataset, str]]:
+    """LightGBM's valid_sets and valid_names as evals: a set that is the
+    training set itself is named "training" (or its valid_names entry),
+    the others "valid_<i>" unless valid_names names them."""
+    if isinstance(valid_sets, Dataset):
+        valid_sets = [valid_sets]
+    valid_sets = list(valid_sets)
+    if valid_names is not None:
+        valid_names = [valid_names] if isinstance(valid_names, str) else list(valid_names)
+    evals = []
+    for i, data in enumerate(valid_sets):
+        if not isinstance(data, Dataset):
+            raise TypeError(f"valid_sets[{i}] should be a gpulayer.Dataset, got "
+                            f"{type(data).__name__}")
+        if valid_names is not None and i < len(valid_names):
+            name = valid_names[i]
+        elif data is dtrain:
+            name = _callback.TRAINING_SET_NAME
+        else:
+            name = f"valid_{i}"
+        evals.append((data, name))
+    return evals
+
+
 def train(
     params: Mapping[str, Any],
-    dtrain: Dataset,
+    dtrain: Dataset | None = None,
     num_boost_round: int | None = None,
     evals: Iterable[tuple[Dataset, str]] = (),
     early_stopping_rounds: int | None = None,
-    callbacks: Sequence[Any] = (),
+    callbacks: Sequence[Any] | None = (),
     evals_result: dict | None = None,
     verbose_eval: bool | int = False,
     distributed: bool | str = False,
@@ -528,6 +567,10 @@ def train(
     xgb_model: Booster | str | os.PathLike | None = None,
     init_model: Booster | str | os.PathLike | None = None,
     progress_bar: bool | None = None,
+    valid_sets: Dataset | Sequence[Dataset] | None = None,
+    valid_names: str | Sequence[str] | None = None,
+    train_set: Dataset | None = None,
+    keep_training_booster: bool = False,
 ) -> Booster:
     """Train a model.
 
@@ -539,14 +582,23 @@ def train(
         "eval_metric": ["logloss", "auc"]}``. ``params["objective"]`` is
         one of the objectives below, or a function as ``obj`` takes
         (LightGBM's way of giving a custom objective).
-    dtrain : Dataset
-        Training data with labels.
+    dtrain, train_set : Dataset
+        Training data with labels (``train_set`` is LightGBM's name).
     num_boost_round : int, optional
         Boosting rounds; by default ``params["num_round"]`` or the library's
-        default (10).
+        default (10, as XGBoost's; LightGBM's default is 100).
     evals : list of (Dataset, name)
         Evaluation sets, reported after every round. Early stopping watches
         the last metric of the last set.
+    valid_sets, valid_names : LightGBM's way of giving the evaluation sets
+        A Dataset or a list of them, after ``evals``, named by
+        ``valid_names`` or else, as LightGBM names them, ``"training"`` for
+        ``dtrain`` itself and ``"valid_0"``, ``"valid_1"``, ... by
+        position. LightGBM's ``params["verbose"]`` is taken as
+        ``verbosity``.
+    keep_training_booster : bool
+        LightGBM's; accepted and ignored (the booster returned can always
+        be trained on and predicted with).
     early_stopping_rounds : int, optional
         Stop when that metric has not improved for this many rounds; the
         model then predicts with rounds up to the best one
@@ -677,9 +729,15 @@ def train(
     Ctrl-C during training stops it at the end of the current round and
     raises KeyboardInterrupt.
     """
+    if train_set is not None:
+        if dtrain is not None:
+            raise ValueError("two training sets: dtrain and train_set")
+        dtrain = train_set
     if not isinstance(dtrain, Dataset):
         raise TypeError("dtrain must be a gpulayer.Dataset")
     evals = list(evals)
+    if valid_sets is not None:
+        evals += _lightgbm_evals(dtrain, valid_sets, valid_names)
     for pair in evals:
         if not (isinstance(pair, tuple) and len(pair) == 2
                 and isinstance(pair[0], Dataset)):
@@ -689,6 +747,7 @@ def train(
     elif not isinstance(distributed, bool):
         raise ValueError(f"distributed must be True, False or 'auto', got {distributed!r}")
     params = dict(params)
+    _lightgbm_verbosity(params)
     if params.get("interaction_constraints") is not None:  # names need the data's
         params["interaction_constraints"] = interaction_text(
             params["interaction_constraints"], dtrain.feature_names)
@@ -714,6 +773,10 @@ def train(
     if distributed:
         _distributed.init()
     booster = Booster(params)
+    # The training set's name among the evaluation sets, which LightGBM's
+    # early stopping does not watch.
+    booster._train_data_name = next(
+        (name for data, name in evals if data is dtrain), _callback.TRAINING_SET_NAME)
     if init is not None:
         _lib.call("gpulayer_booster_set_init_model", booster.handle, init.handle)
     if distributed and "nthread" not in params:
@@ -722,7 +785,7 @@ def train(
         booster.set_param("num_round", int(num_boost_round))
     if early_stopping_rounds is None and "early_stopping_rounds" in params:
         early_stopping_rounds = params["early_stopping_rounds"]
-    runner = _CallbackRunner(callbacks, params)
+    runner = _CallbackRunner(callbacks or (), params)
     stepwise = runner.steps_rounds()
     if stepwise and distributed:
         raise NotImplementedError("LearningRateScheduler trains round by round, which "
