@@ -593,7 +593,8 @@ class Booster:
                 iteration_range: tuple[int, int] | None = None,
                 num_rounds: int = 0, device: str = "cpu",
                 pred_contribs: bool = False, approx_contribs: bool = False,
-                pred_interactions: bool = False, pred_leaf: bool = False) -> np.ndarray:
+                pred_interactions: bool = False, pred_leaf: bool = False,
+                num_iteration: int | None = None) -> np.ndarray:
         """Predict every row of data (a Dataset or anything Dataset accepts).
 
         Returns float32 values of shape (rows,) when the model has one output
@@ -618,8 +619,18 @@ class Booster:
         round): the model ``self[a:b]``. ``pred_leaf`` gives the index of
         the leaf each row reaches in each tree (as the dumps number nodes),
         float32 of shape (rows, trees), trees round by round.
+
+        ``num_iteration`` is LightGBM's name for ``num_rounds``: a count of
+        rounds; None or <= 0 the default above. LightGBM counts its
+        ``best_iteration`` from 1 and this Booster's from 0 (XGBoost's), so
+        ``num_iteration=bst.best_iteration`` uses one round less than the
+        best model, which predict uses without the argument.
         """
         self._check_trees("predict")
+        if num_iteration is not None and int(num_iteration) > 0:
+            if num_rounds or iteration_range is not None:
+                raise ValueError("give one of num_iteration, num_rounds and iteration_range")
+            num_rounds = int(num_iteration)
         if iteration_range is not None:
             begin, end = (int(v) for v in iteration_range)
             if begin < 0 or end < 0 or (end and end < begin):

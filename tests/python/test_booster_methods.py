@@ -419,3 +419,14 @@ def test_docs_porting_md_names_only_methods_the_booster_has():
     assert len(names) > 12
     for name in names:
         assert hasattr(gpulayer.Booster, name), name
+
+
+def test_num_iteration_is_lightgbms_count_of_rounds():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(200, 3))
+    y = X[:, 0] + rng.normal(size=200)
+    bst = gpulayer.train({"nthread": 1}, gpulayer.Dataset(X, label=y), 6)
+    np.testing.assert_array_equal(bst.predict(X, num_iteration=3), bst.predict(X, num_rounds=3))
+    np.testing.assert_array_equal(bst.predict(X, num_iteration=0), bst.predict(X))
+    with pytest.raises(ValueError, match="one of num_iteration"):
+        bst.predict(X, num_iteration=2, num_rounds=3)
