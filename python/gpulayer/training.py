@@ -21,7 +21,7 @@ from . import callback as _callback
 from .booster import Booster, _Training, interaction_text, monotone_text
 from .dataset import Dataset
 from .errors import InvalidArgumentError, error_for_status
-from .progress import ProgressBar, wants_progress_bar
+from .progress import ProgressBar, TqdmBar, make_progress_bar, wants_progress_bar
 
 __all__ = ["train", "EvalResult"]
 
@@ -213,7 +213,7 @@ class _RoundReporter:
                  history: dict | None, verbose_eval: int,
                  guard: _InterruptGuard, metric: _CustomMetric | None = None,
                  early_stopping: _EarlyStopping | None = None,
-                 progress: ProgressBar | None = None):
+                 progress: ProgressBar | TqdmBar | None = None):
         self.callbacks = callbacks
         self.metric = metric
         self.early_stopping = early_stopping
@@ -648,10 +648,12 @@ def train(
         parameters). The data must have the model's features, and the
         objective must be the model's. The given booster is not changed.
     progress_bar : bool, optional
-        Show one line on stderr, rewritten after each round, with the
-        rounds done, the time spent and the time left. By default (None)
-        it is shown when stderr is a terminal, ``verbose_eval`` is off and
-        there are at least 100 rounds; True or False force it.
+        Show a bar with the rounds done, the time spent and the time left:
+        tqdm's (``tqdm.auto``, a widget in a notebook) when tqdm is
+        installed, else one line on stderr rewritten after each round. By
+        default (None) it is shown when ``verbose_eval`` is off, there are
+        at least 100 rounds and stderr is a terminal or this runs in a
+        Jupyter notebook with tqdm installed; True or False force it.
 
     Objectives (``params["objective"]``), with their parameters:
 
@@ -768,8 +770,8 @@ def train(
     eval_names = _lib.string_array([name for _, name in evals])
     verbose = int(verbose_eval)  # True -> every round
     rounds = int(booster.get_param("num_round"))
-    progress = (ProgressBar(rounds) if wants_progress_bar(progress_bar, rounds, verbose)
-                else None)
+    progress = (make_progress_bar(rounds)
+                if wants_progress_bar(progress_bar, rounds, verbose) else None)
 
     first = init.num_rounds if init is not None else 0
     runner.model, runner.first, runner.rounds = booster, first, rounds
