@@ -512,6 +512,26 @@ def _train_round_by_round(booster: Booster, init: Booster | None, dtrain: Datase
     return None
 
 
+def _align_eval_classes(dtrain: Dataset, evals) -> None:
+    """Number the class names of evaluation sets as the training data's: a
+    set made from its own class names (Dataset(X, label=names)) holds only
+    the classes present in it, so its codes are renumbered to the training
+    data's classes, as the command reads a validation file with them. A
+    name the training data lack stays an error of the library."""
+    classes = dtrain.label_classes
+    if classes is None:
+        return
+    index = {name: k for k, name in enumerate(classes)}
+    for data, _ in evals:
+        own = data.label_classes
+        if own is None or own == classes or not all(n in index for n in own):
+            continue
+        codes = np.asarray([index[n] for n in own], dtype=np.float32)
+        labels = codes[data.get_label().astype(np.int64)]
+        data.set_label(labels)  # numbers: forgets the names
+        data.set_label_classes(classes)
+
+
 def train(
     params: Mapping[str, Any],
     dtrain: Dataset,
@@ -686,6 +706,7 @@ def train(
         if not (isinstance(pair, tuple) and len(pair) == 2
                 and isinstance(pair[0], Dataset)):
             raise TypeError("evals must be a list of (Dataset, name) pairs")
+    _align_eval_classes(dtrain, evals)
     if distributed == "auto":
         distributed = _distributed.is_launched()
     elif not isinstance(distributed, bool):
