@@ -15,7 +15,8 @@ import numpy as np
 from . import _lib
 from . import _model_text
 from . import _tree_dump
-from .dataset import Dataset, is_dataframe, is_sparse, to_dense
+from .dataset import (Dataset, arrow_table, is_arrow, is_dataframe, is_sparse,
+                      to_dense)
 from .errors import InvalidArgumentError, OutOfMemoryError
 
 if TYPE_CHECKING:
@@ -757,6 +758,20 @@ class Booster:
         names = self.feature_names
         if names is not None and None in names:
             names = None  # partly unnamed: match by position only
+        if is_arrow(data):
+            table = arrow_table(data)
+            columns = [str(c) for c in table.column_names]
+            if names is not None and columns != names:
+                missing = [n for n in names if n not in columns]
+                if missing:
+                    raise ValueError(
+                        f"the data have no column {missing[0]!r}, a feature of the "
+                        f"model ({len(missing)} missing)"
+                    )
+                table = table.select([columns.index(n) for n in names])
+            if table.num_columns == self.num_features:
+                return Dataset(to_dense(table, kinds=self._feature_kinds()))
+            return Dataset(table)
         if is_dataframe(data):
             columns = {str(c): c for c in data.columns}
             if names is not None and list(columns) != names:

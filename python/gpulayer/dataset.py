@@ -35,7 +35,20 @@ Accepted data:
 * scipy.sparse matrices. They are densified, and **an absent entry is a
   missing value** (NaN), as in LibSVM files, not a zero; an explicitly
   stored zero stays a zero.
+* Arrow data: a pyarrow Table or RecordBatch, a polars DataFrame, or any
+  object with ``__arrow_c_stream__`` (the Arrow PyCapsule interface),
+  read with pyarrow column by column, not through pandas, as the
+  equivalent DataFrame is: numeric and boolean columns as float32 (null
+  is missing), dictionary columns (categoricals) categorical with their
+  dictionary as names, string columns by the DataFrame rule above.
+  Column names become feature names. Needs pyarrow.
 * anything numpy can turn into a 2-D numeric array (lists of lists, ...).
+
+Labels are numbers, or class names: text labels (a list or array of str,
+a pandas Series of strings or a Categorical, ...) are read as the
+command reads a file's label column: the first label decides whether
+they are numbers or names, the names sorted are the classes 0..K-1, and
+a missing label is an error naming its row.
 """
 
 from __future__ import annotations
@@ -52,7 +65,7 @@ import numpy as np
 from . import _lib
 from .errors import InvalidArgumentError, ParseError
 
-__all__ = ["Dataset", "DenseMatrix", "to_dense"]
+__all__ = ["Dataset", "DenseMatrix", "to_dense", "is_arrow", "arrow_table"]
 
 
 def _missing_value(missing) -> float | None:
@@ -127,6 +140,12 @@ def to_dense(data, bad_numbers: str = "error", kinds=None,
                  else [str(c) for c in data.columns])
         forced = _categorical_set(categorical_feature, data.shape[1], names)
         return _from_dataframe(data, bad_numbers, kinds, forced)
+    if is_arrow(data):
+        table = arrow_table(data)
+        names = (list(feature_names) if feature_names is not None
+                 else [str(c) for c in table.column_names])
+        forced = _categorical_set(categorical_feature, table.num_columns, names)
+        return _from_arrow(table, bad_numbers, kinds, forced)
     values, layout = _from_array(data)
     forced = _categorical_set(categorical_feature, values.shape[1], feature_names)
     lenient = {j for j, k in enumerate(kinds or ()) if k == "integer"} - forced
@@ -312,23 +331,35 @@ def _numeric_text_column(column, name, bad_numbers: str, must_be_numeric: bool):
     CSV reader's rule, or None when it is categorical (text)."""
     cells = column.to_numpy(dtype=object)
     present = np.flatnonzero(~column.isna().to_numpy())
-    kinds, present_values = _cell_kinds(cells[present])
+    present_kinds, present_values = _cell_kinds(cells[present])
+    kinds = np.full(len(cells), _lib.CELL_MISSING, dtype=np.int32)
     values = np.full(len(cells), np.nan, dtype=np.float32)
-    values[present] = present_values
+    kinds[present], values[present] = present_kinds, present_values
+    return _numeric_by_kinds(kinds, values, cells.__getitem__, name, bad_numbers,
+                             must_be_numeric, stacklevel=5)
+
+
+def _numeric_by_kinds(kinds, values, cell, name, bad_numbers: str, must_be_numeric: bool,
+                      stacklevel: int):
+    """The CSV reader's rule on a text column whose rows are read as kinds
+    (CELL_*) and values: the values when the column is numeric, None when
+    it is categorical, or an error (a warning with bad_numbers="missing")
+    naming the first value that is not a number, cell(row)."""
     numbers = int(np.count_nonzero(kinds == _lib.CELL_NUMBER))
-    text_at = present[kinds == _lib.CELL_TEXT]
+    text_at = np.flatnonzero(kinds == _lib.CELL_TEXT)
     texts = len(text_at)
     if texts == 0:
         return values if numbers > 0 or must_be_numeric else None
     if not must_be_numeric and not _lib.get().gpulayer_column_looks_numeric(numbers, texts):
         return None
-    row, text = int(text_at[0]), cells[text_at[0]]
+    row = int(text_at[0])
+    text = cell(row)
     where = f"row {row} (0-based position)"
     if bad_numbers == "missing":
         warnings.warn(
             f"column {name!r}: {texts} values that are not numbers were read as "
             f"missing values (the first at {where}: {text!r})",
-            stacklevel=4,
+            stacklevel=stacklevel,
         )
         return values
     why = ("the model reads it as numeric" if must_be_numeric
@@ -390,6 +421,280 @@ def _from_dataframe(df, bad_numbers: str = "error", kinds=None,
     return DenseMatrix(values, _lib.COL_MAJOR, names, categories)
 
 
+# ------------------------------------------------------------------ Arrow
+
+
+def is_arrow(data) -> bool:
+    """Whether data is Arrow tabular data: a pyarrow Table or RecordBatch,
+    a polars DataFrame, or another object with ``__arrow_c_stream__`` (the
+    Arrow PyCapsule interface). A pandas DataFrame, which may have that
+    method too, is read as a DataFrame."""
+    if is_dataframe(data) or isinstance(data, np.ndarray):
+        return False
+    pa = _module("pyarrow")
+    if pa is not None and isinstance(data, (pa.Table, pa.RecordBatch)):
+        return True
+    pl = _module("polars")
+    if pl is not None and isinstance(data, pl.DataFrame):
+        return True
+    return hasattr(type(data), "__arrow_c_stream__")
+
+
+def _pyarrow():
+    try:
+        import pyarrow
+        import pyarrow.compute  # noqa: F401  (pyarrow.compute, used below)
+    except ImportError:
+        raise ImportError(
+            "reading Arrow data (a pyarrow Table, a polars DataFrame or another "
+            "object with __arrow_c_stream__) needs pyarrow: pip install pyarrow"
+        ) from None
+    return pyarrow
+
+
+def arrow_table(data):
+    """Arrow tabular data (see is_arrow) as a pyarrow Table; the columns'
+    buffers are shared, not copied, where their types allow."""
+    pa = _pyarrow()
+    if isinstance(data, pa.Table):
+        return data
+    if isinstance(data, pa.RecordBatch):
+        return pa.Table.from_batches([data])
+    pl = _module("polars")
+    if pl is not None and isinstance(data, pl.DataFrame):
+        return data.to_arrow()
+    try:
+        return pa.table(data)
+    except (TypeError, ValueError, pa.ArrowException) as e:
+        raise TypeError(f"cannot read {type(data).__name__} as a table through its "
+                        f"__arrow_c_stream__: {e}") from None
+
+
+def _arrow_kind(dtype) -> str:
+    """"numeric", "text", "dictionary" or "other" for an Arrow type."""
+    pa = _module("pyarrow")
+    types = pa.types
+    if types.is_dictionary(dtype):
+        return "dictionary"
+    if (types.is_integer(dtype) or types.is_floating(dtype) or types.is_boolean(dtype)
+            or types.is_decimal(dtype)):
+        return "numeric"
+    if (types.is_string(dtype) or types.is_large_string(dtype) or types.is_null(dtype)
+            or (hasattr(types, "is_string_view") and types.is_string_view(dtype))):
+        return "text"
+    return "other"
+
+
+def _arrow_floats(column, dtype=np.float32) -> np.ndarray:
+    """A numeric or boolean Arrow column as floats, null as NaN."""
+    pa = _module("pyarrow")
+    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if pa.types.is_decimal(array.type):
+        array = array.cast(pa.float64())
+    if array.null_count == 0:
+        return array.to_numpy(zero_copy_only=False).astype(dtype, copy=False)
+    nulls = array.is_null().to_numpy(zero_copy_only=False)
+    filled = array.fill_null(False if pa.types.is_boolean(array.type) else 0)
+    values = filled.to_numpy(zero_copy_only=False).astype(dtype)
+    values[nulls] = np.nan
+    return values
+
+
+def _arrow_codes(indices) -> np.ndarray:
+    """Arrow integer indices as int64, null as -1."""
+    nulls = indices.is_null().to_numpy(zero_copy_only=False) if indices.null_count else None
+    if nulls is not None:
+        indices = indices.fill_null(0)
+    codes = indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    if nulls is not None:
+        codes[nulls] = -1
+    return codes
+
+
+def _arrow_text(column):
+    """(distinct texts, int64 codes into them, -1 for null) of a text
+    column, by dictionary encoding in Arrow."""
+    pa = _module("pyarrow")
+    pc = pa.compute
+    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
+        array = array.cast(pa.large_string())
+    encoded = pc.dictionary_encode(array)
+    return encoded.dictionary.to_pylist(), _arrow_codes(encoded.indices)
+
+
+def _from_arrow(table, bad_numbers: str = "error", kinds=None,
+                forced=frozenset()) -> DenseMatrix:
+    """A pyarrow Table read as _from_dataframe reads the equivalent pandas
+    DataFrame: numeric and boolean columns as floats (null missing),
+    dictionary columns as categorical (their dictionary the names), and
+    string columns by the CSV reader's rule (numbers, or categorical)."""
+    pa = _module("pyarrow")
+    if any(pa.types.is_dictionary(f.type) for f in table.schema):
+        table = table.unify_dictionaries()
+    rows, cols = table.num_rows, table.num_columns
+    values = np.empty((rows, cols), dtype=np.float32, order="F")
+    categories: dict[int, list[str]] = {}
+    names = [str(c) for c in table.column_names]
+    for j in range(cols):
+        column = table.column(j)
+        what = _arrow_kind(column.type)
+        kind = kinds[j] if kinds is not None else None
+        if j in forced:
+            kind = "categorical"
+        if what == "numeric" and (j in forced or kind == "integer"):
+            categories[j], values[:, j] = _integer_categories(
+                _arrow_floats(column, np.float64), names[j], j, strict=j in forced)
+        elif what == "numeric":
+            values[:, j] = _arrow_floats(column)
+        elif what == "dictionary":
+            array = column.combine_chunks()
+            if isinstance(array, pa.ChunkedArray):  # no chunks
+                array = pa.array([], type=column.type)
+            categories[j], values[:, j] = _sorted_dictionary(
+                [str(v) for v in array.dictionary.to_pylist()], _arrow_codes(array.indices))
+        elif what == "text":
+            texts, codes = _arrow_text(column)
+            numeric = None
+            if kind != "categorical":
+                # The rule on the distinct texts, spread over the rows.
+                text_kinds, text_values = _cell_kinds(np.array(texts, dtype=object))
+                present = codes >= 0
+                row_kinds = np.full(rows, _lib.CELL_MISSING, dtype=np.int32)
+                row_values = np.full(rows, np.nan, dtype=np.float32)
+                row_kinds[present] = text_kinds[codes[present]]
+                row_values[present] = text_values[codes[present]]
+                numeric = _numeric_by_kinds(
+                    row_kinds, row_values, lambda r: texts[codes[r]], names[j],
+                    bad_numbers, kind == "numeric", stacklevel=5)
+            if numeric is not None:
+                values[:, j] = numeric
+            else:
+                categories[j], values[:, j] = _sorted_dictionary(texts, codes)
+        else:
+            raise TypeError(
+                f"column {names[j]!r} has Arrow type {column.type}: only numeric, "
+                "boolean, dictionary (categorical) and string columns are supported"
+            )
+    return DenseMatrix(values, _lib.COL_MAJOR, names, categories)
+
+
+# ----------------------------------------------------------------- labels
+
+
+def _is_text_value(value) -> bool:
+    return isinstance(value, (str, bytes, np.str_, np.bytes_))
+
+
+def _label_array(label) -> np.ndarray:
+    """Labels of any accepted type as a 1-D numpy array (text as object)."""
+    if is_dataframe(label):
+        label = label.to_numpy()
+    pa = _module("pyarrow")
+    if pa is not None and isinstance(label, (pa.Array, pa.ChunkedArray)):
+        if isinstance(label, pa.ChunkedArray):
+            label = label.combine_chunks() if label.num_chunks else pa.array(
+                [], type=label.type)
+        if pa.types.is_dictionary(label.type):
+            label = label.dictionary_decode()
+        return label.to_numpy(zero_copy_only=False).reshape(-1)
+    pl = _module("polars")
+    if pl is not None and isinstance(label, pl.Series):
+        return label.to_numpy().reshape(-1)
+    pd = _module("pandas")
+    if pd is not None and isinstance(label, (pd.Series, pd.Categorical, pd.Index)):
+        dtype = label.dtype
+        if (isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(dtype)
+                or pd.api.types.is_object_dtype(dtype)):
+            return np.asarray(label, dtype=object).reshape(-1)
+        if not isinstance(label, pd.Categorical):
+            return label.to_numpy(dtype=np.float64, na_value=np.nan).reshape(-1)
+    return np.asarray(label).reshape(-1)
+
+
+def _label_vector(label, rows: int):
+    """(float32 labels, class names or None): numbers as they are; text
+    (str, object or categorical data holding strings) as class names,
+    numbered as the command numbers a file's: sorted, the first 0."""
+    arr = _label_array(label)
+    if arr.shape[0] != rows:
+        raise ValueError(f"label has {arr.shape[0]} values, the data {rows} rows")
+    if arr.dtype.kind in "USO" and (arr.dtype.kind != "O"
+                                    or any(_is_text_value(v) for v in arr)):
+        return _text_labels(arr)
+    return np.ascontiguousarray(np.asarray(arr, dtype=np.float32)), None
+
+
+def _is_missing_cell(value) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, (float, np.floating)):
+        return bool(np.isnan(value))
+    pd = _module("pandas")
+    return pd is not None and (value is pd.NA or value is pd.NaT)
+
+
+def _text_labels(arr: np.ndarray):
+    """Labels holding text, read as a label column of a file is: the first
+    label decides whether they are numbers or class names, and a label of
+    the other kind or a missing one is an error naming its row."""
+    rows = len(arr)
+    kinds = np.full(rows, _lib.CELL_MISSING, dtype=np.int32)
+    values = np.full(rows, np.nan, dtype=np.float32)
+    if arr.dtype.kind in "US":
+        cells = np.char.decode(arr, "utf-8") if arr.dtype.kind == "S" else arr
+        text_rows, texts = np.arange(rows), cells
+    else:
+        cells = arr
+        text_rows, texts = [], []
+        for r, value in enumerate(cells):
+            if isinstance(value, (bytes, np.bytes_)):
+                text_rows.append(r)
+                texts.append(value.decode("utf-8"))
+            elif isinstance(value, str):
+                text_rows.append(r)
+                texts.append(value)
+            elif _is_missing_cell(value):
+                continue
+            elif isinstance(value, (bool, np.bool_, int, float, np.integer, np.floating)):
+                kinds[r], values[r] = _lib.CELL_NUMBER, float(value)
+            else:  # another object (a date, ...): its text
+                text_rows.append(r)
+                texts.append(str(value))
+        text_rows = np.asarray(text_rows, dtype=np.int64)
+        texts = np.array(texts, dtype=object)
+    # Distinct texts in sorted (code point, so UTF-8 byte) order.
+    distinct, inverse = np.unique(texts, return_inverse=True)
+    text_kinds, text_values = _cell_kinds(np.asarray(distinct, dtype=object))
+    inverse = inverse.reshape(-1)
+    kinds[text_rows] = text_kinds[inverse]
+    values[text_rows] = text_values[inverse]
+    text_of = np.full(rows, -1, dtype=np.int64)
+    text_of[text_rows] = inverse
+
+    def shown(r):
+        return repr(str(distinct[text_of[r]])) if text_of[r] >= 0 else repr(cells[r])
+
+    first = int(kinds[0]) if rows else _lib.CELL_NUMBER
+    other = _lib.CELL_TEXT if first == _lib.CELL_NUMBER else _lib.CELL_NUMBER
+    bad = np.flatnonzero((kinds == _lib.CELL_MISSING) | (kinds == other))
+    if bad.size:
+        r = int(bad[0])
+        where = f"row {r} (0-based position)"
+        if kinds[r] == _lib.CELL_MISSING:
+            raise ValueError(f"label at {where} is missing ({shown(r)}); every row needs "
+                             "a label, a number or a class name")
+        before = "numbers" if first == _lib.CELL_NUMBER else "class names"
+        this = "is not a number" if first == _lib.CELL_NUMBER else "is a number"
+        raise ValueError(f"label {shown(r)} at {where} {this}, but the labels before it "
+                         f"are {before} (row 0: {shown(0)}); labels must be all numbers "
+                         "or all class names")
+    if first == _lib.CELL_NUMBER:
+        return values, None
+    # Every row is a class name here: the distinct texts are the classes.
+    return text_of.astype(np.float32), [str(t) for t in distinct]
+
+
 def _float_vector(values, rows: int, what: str) -> np.ndarray:
     if is_dataframe(values):
         values = values.to_numpy()
@@ -443,12 +748,17 @@ class Dataset:
 
     Parameters
     ----------
-    data : array-like, pandas.DataFrame or scipy.sparse matrix
+    data : array-like, pandas.DataFrame, Arrow data or scipy.sparse matrix
         The feature matrix, rows by features (see the module documentation
-        for how each type is read; NaN and absent sparse entries are missing).
+        for how each type is read; NaN, Arrow nulls and absent sparse
+        entries are missing). Arrow data: a pyarrow Table or RecordBatch, a
+        polars DataFrame, anything with ``__arrow_c_stream__``.
     label : array-like, optional
         One label per row: the target value, 0/1 for ``binary:logistic``,
-        the class index 0..num_class-1 for ``multi:*`` objectives.
+        the class index 0..num_class-1 for ``multi:*`` objectives; or
+        class names (text: str or object arrays, lists, pandas Series of
+        strings, Categoricals), numbered 0..K-1 in sorted order and kept
+        as :attr:`label_classes`.
     weight : array-like, optional
         One non-negative weight per row.
     feature_names : list of str, optional
@@ -552,7 +862,7 @@ class Dataset:
                              feature_names=feature_names)
         dense = _sentinel_as_missing(dense, getattr(self, "_missing", None))
         rows, cols = dense.values.shape
-        label_vec = None if label is None else _float_vector(label, rows, "label")
+        label_vec, classes = (None, None) if label is None else _label_vector(label, rows)
         weight_vec = None if weight is None else _float_vector(weight, rows, "weight")
         _lib.call(
             "gpulayer_dataset_from_dense",
@@ -576,6 +886,8 @@ class Dataset:
                 _lib.string_array(cat_names),
                 len(cat_names),
             )
+        if classes is not None:
+            self.set_label_classes(classes)
 
     def _init_sparse(self, data, label, weight, feature_names):
         """scipy.sparse data stay sparse: compressed rows handed to the
@@ -589,7 +901,7 @@ class Dataset:
         indptr = np.ascontiguousarray(csr.indptr, dtype=np.int64)
         indices = np.ascontiguousarray(csr.indices, dtype=np.int32)
         values = np.ascontiguousarray(csr.data, dtype=np.float32)
-        label_vec = None if label is None else _float_vector(label, rows, "label")
+        label_vec, classes = (None, None) if label is None else _label_vector(label, rows)
         weight_vec = None if weight is None else _float_vector(weight, rows, "weight")
         _lib.call(
             "gpulayer_dataset_from_csr",
@@ -605,6 +917,8 @@ class Dataset:
         self.categories = {}
         if feature_names is not None:
             self.set_feature_names(feature_names)
+        if classes is not None:
+            self.set_label_classes(classes)
 
     @classmethod
     def from_file(
@@ -823,8 +1137,12 @@ class Dataset:
         return out
 
     def set_label(self, label) -> None:
-        vec = _float_vector(label, self.num_rows, "label")
+        """Set the labels: numbers, or class names (text), which become the
+        codes of the sorted names, the names the label classes."""
+        vec, classes = _label_vector(label, self.num_rows)
         _lib.call("gpulayer_dataset_set_label", self.handle, _float_pointer(vec), vec.size)
+        if classes is not None:
+            self.set_label_classes(classes)
 
     def set_weight(self, weight) -> None:
         vec = _float_vector(weight, self.num_rows, "weight")

@@ -15,7 +15,8 @@ from ctypes import byref, c_void_p
 import numpy as np
 
 from . import _lib
-from .dataset import is_dataframe, is_sparse
+from .dataset import (_arrow_kind, arrow_table, is_arrow, is_dataframe, is_sparse,
+                      to_dense)
 
 __all__ = ["Predictor"]
 
@@ -61,7 +62,21 @@ class Predictor:
         if is_sparse(data):
             raise TypeError("Predictor takes dense rows; use Booster.predict for "
                             "scipy.sparse data")
-        if is_dataframe(data):
+        if is_arrow(data):
+            table = arrow_table(data)
+            names = self.feature_names
+            columns = [str(c) for c in table.column_names]
+            if names is not None and None not in names and columns != names:
+                missing = [n for n in names if n not in columns]
+                if missing:
+                    raise ValueError(f"the data have no column {missing[0]!r}, a feature "
+                                     f"of the model ({len(missing)} missing)")
+                table = table.select([columns.index(n) for n in names])
+            if not all(_arrow_kind(f.type) == "numeric" for f in table.schema):
+                raise TypeError("Predictor takes numeric columns; use Booster.predict for "
+                                "Arrow data with text or categorical columns")
+            data = to_dense(table).values
+        elif is_dataframe(data):
             names = self.feature_names
             if names is not None and None not in names and list(map(str, data.columns)) != names:
                 columns = {str(c): c for c in data.columns}

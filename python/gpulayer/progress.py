@@ -1,5 +1,7 @@
-"""A one-line progress bar for long training runs: rounds done, time spent
-and time left, rewritten in place on a terminal."""
+"""A progress bar for long training runs: rounds done, time spent and time
+left. With tqdm installed it is tqdm's (``tqdm.auto``: a widget in a
+Jupyter notebook, a line of text on a terminal); without it, one line
+rewritten in place on a terminal."""
 
 from __future__ import annotations
 
@@ -7,7 +9,8 @@ import sys
 import time
 from typing import Callable, TextIO
 
-__all__ = ["ProgressBar", "wants_progress_bar", "AUTO_MIN_ROUNDS"]
+__all__ = ["ProgressBar", "TqdmBar", "make_progress_bar", "wants_progress_bar",
+           "AUTO_MIN_ROUNDS"]
 
 # Shorter runs finish before a bar would tell anything.
 AUTO_MIN_ROUNDS = 100
@@ -23,17 +26,50 @@ def _is_terminal(stream) -> bool:
         return False
 
 
+def _tqdm_auto():
+    """tqdm.auto's bar class, or None when tqdm is not installed."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm
+
+
+def _in_notebook() -> bool:
+    """Whether this runs in a Jupyter kernel (where stderr is no terminal,
+    but tqdm.auto draws a widget)."""
+    ipython = sys.modules.get("IPython")
+    if ipython is None:
+        return False
+    try:
+        shell = ipython.get_ipython()
+    except Exception:  # an IPython too old or half imported
+        return False
+    return type(shell).__name__ == "ZMQInteractiveShell"
+
+
 def wants_progress_bar(progress_bar: bool | None, num_rounds: int, verbose: int) -> bool:
-    """Whether to show the bar: as asked, or by default when stderr is a
-    terminal, the run is long and the evaluation lines are not printed
-    (they already show progress)."""
+    """Whether to show the bar: as asked, or by default when the run is
+    long, the evaluation lines are not printed (they already show
+    progress) and stderr is a terminal, or this runs in a notebook and
+    tqdm is installed."""
     if progress_bar is not None:
         if not isinstance(progress_bar, bool):
             raise TypeError(f"progress_bar must be True, False or None, got "
                             f"{type(progress_bar).__name__}")
         return progress_bar
-    return (not verbose and num_rounds >= AUTO_MIN_ROUNDS
-            and _is_terminal(sys.stderr))
+    if verbose or num_rounds < AUTO_MIN_ROUNDS:
+        return False
+    return _is_terminal(sys.stderr) or (_in_notebook() and _tqdm_auto() is not None)
+
+
+def make_progress_bar(total: int):
+    """tqdm's bar (tqdm.auto) when tqdm is installed, else ProgressBar;
+    both take update(rounds_done), clear() and close()."""
+    tqdm = _tqdm_auto()
+    if tqdm is not None:
+        return TqdmBar(total, tqdm)
+    return ProgressBar(total)
 
 
 def _clock(seconds: float) -> str:
@@ -98,3 +134,36 @@ class ProgressBar:
         self.stream.write("\n")
         self.stream.flush()
         self._shown = 0
+
+
+class TqdmBar:
+    """The training bar drawn by a tqdm class (tqdm.auto's by default):
+    rounds done, elapsed time and time left, as tqdm shows them."""
+
+    def __init__(self, total: int, tqdm=None):
+        if tqdm is None:
+            tqdm = _tqdm_auto()
+        self.total = max(int(total), 1)
+        self.done = 0
+        self._cleared = False
+        self._bar = tqdm(total=self.total, unit="round", desc="training",
+                         mininterval=_REDRAW_SECONDS, leave=True)
+
+    def update(self, rounds_done: int) -> None:
+        step = int(rounds_done) - self.done
+        self.done = int(rounds_done)
+        if step > 0:
+            self._bar.update(step)
+        if self._cleared:  # drawn again after the lines printed below it
+            self._bar.refresh()
+            self._cleared = False
+
+    def clear(self) -> None:
+        """Blank the bar, so that other output starts on a clean line; the
+        next update draws it again."""
+        self._bar.clear()
+        self._cleared = True
+
+    def close(self) -> None:
+        """Leave the final state (also when training stopped early)."""
+        self._bar.close()

@@ -91,8 +91,8 @@ from sklearn.utils.validation import (
 
 from . import _lib
 from .booster import Booster
-from .dataset import (Dataset, DenseMatrix, _categorical_set, _is_auto, is_dataframe,
-                      is_sparse, to_dense)
+from .dataset import (Dataset, DenseMatrix, _categorical_set, _is_auto, _is_missing_cell,
+                      arrow_table, is_arrow, is_dataframe, is_sparse, to_dense)
 from .evaluation import evaluate
 from .errors import GPULayerError, InvalidArgumentError, UnsupportedError
 from .params import canonical_names
@@ -376,10 +376,15 @@ class _GPULayerModel(BaseEstimator):
         if self.enable_categorical not in (None, True, False):
             raise TypeError(
                 f"enable_categorical must be a bool, got {self.enable_categorical!r}")
-        if is_dataframe(X) and not (_is_auto(self.categorical_feature) and all(
+        arrow = is_arrow(X)
+        if arrow:
+            # Read column by column as a DataFrame is (nulls missing,
+            # dictionary and text columns categorical).
+            X = arrow_table(X)
+        if arrow or (is_dataframe(X) and not (_is_auto(self.categorical_feature) and all(
             np.issubdtype(dt, np.number) or np.issubdtype(dt, np.bool_)
             for dt in _numpy_dtypes(X)
-        )):
+        ))):
             validate_data(self, X, skip_check_array=True, reset=reset)
             dense = self._categorical_dense(X, reset)
             if np.isinf(dense.values).any():
@@ -750,6 +755,7 @@ class GPULayerClassifier(ClassifierMixin, _GPULayerModel):
         argument): metric names evaluated after the constructor's.
         """
         X, y = self._validate_X(X, y, reset=True)
+        _check_no_missing_class(y)
         check_classification_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)
@@ -857,6 +863,18 @@ def _rounds(num_iteration, iteration_range) -> dict:
     if num_iteration is not None and int(num_iteration) > 0:
         return {"num_rounds": int(num_iteration)}
     return {}
+
+
+def _check_no_missing_class(y) -> None:
+    """A missing label (None, NaN) among class labels is an error naming
+    its row, as in a file's label column."""
+    y = np.asarray(y)
+    if y.dtype.kind != "O":
+        return
+    for row, value in enumerate(y.reshape(-1)):
+        if _is_missing_cell(value):
+            raise ValueError(f"y: the label at row {row} (0-based position) is missing "
+                             f"({value!r}); every row needs a class")
 
 
 def _query_order(qid, group, rows: int, what: str):

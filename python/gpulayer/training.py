@@ -21,7 +21,7 @@ from . import callback as _callback
 from .booster import Booster, _Training, interaction_text, monotone_text
 from .dataset import Dataset
 from .errors import InvalidArgumentError, error_for_status
-from .progress import ProgressBar, wants_progress_bar
+from .progress import ProgressBar, TqdmBar, make_progress_bar, wants_progress_bar
 
 __all__ = ["train", "EvalResult"]
 
@@ -213,7 +213,7 @@ class _RoundReporter:
                  history: dict | None, verbose_eval: int,
                  guard: _InterruptGuard, metric: _CustomMetric | None = None,
                  early_stopping: _EarlyStopping | None = None,
-                 progress: ProgressBar | None = None):
+                 progress: ProgressBar | TqdmBar | None = None):
         self.callbacks = callbacks
         self.metric = metric
         self.early_stopping = early_stopping
@@ -551,6 +551,26 @@ def _lightgbm_evals(dtrain: Dataset, valid_sets, valid_names) -> list[tuple[Data
     return evals
 
 
+def _align_eval_classes(dtrain: Dataset, evals) -> None:
+    """Number the class names of evaluation sets as the training data's: a
+    set made from its own class names (Dataset(X, label=names)) holds only
+    the classes present in it, so its codes are renumbered to the training
+    data's classes, as the command reads a validation file with them. A
+    name the training data lack stays an error of the library."""
+    classes = dtrain.label_classes
+    if classes is None:
+        return
+    index = {name: k for k, name in enumerate(classes)}
+    for data, _ in evals:
+        own = data.label_classes
+        if own is None or own == classes or not all(n in index for n in own):
+            continue
+        codes = np.asarray([index[n] for n in own], dtype=np.float32)
+        labels = codes[data.get_label().astype(np.int64)]
+        data.set_label(labels)  # numbers: forgets the names
+        data.set_label_classes(classes)
+
+
 def train(
     params: Mapping[str, Any],
     dtrain: Dataset | None = None,
@@ -700,10 +720,12 @@ def train(
         parameters). The data must have the model's features, and the
         objective must be the model's. The given booster is not changed.
     progress_bar : bool, optional
-        Show one line on stderr, rewritten after each round, with the
-        rounds done, the time spent and the time left. By default (None)
-        it is shown when stderr is a terminal, ``verbose_eval`` is off and
-        there are at least 100 rounds; True or False force it.
+        Show a bar with the rounds done, the time spent and the time left:
+        tqdm's (``tqdm.auto``, a widget in a notebook) when tqdm is
+        installed, else one line on stderr rewritten after each round. By
+        default (None) it is shown when ``verbose_eval`` is off, there are
+        at least 100 rounds and stderr is a terminal or this runs in a
+        Jupyter notebook with tqdm installed; True or False force it.
 
     Objectives (``params["objective"]``), with their parameters:
 
@@ -742,6 +764,7 @@ def train(
         if not (isinstance(pair, tuple) and len(pair) == 2
                 and isinstance(pair[0], Dataset)):
             raise TypeError("evals must be a list of (Dataset, name) pairs")
+    _align_eval_classes(dtrain, evals)
     if distributed == "auto":
         distributed = _distributed.is_launched()
     elif not isinstance(distributed, bool):
@@ -831,8 +854,8 @@ def train(
     eval_names = _lib.string_array([name for _, name in evals])
     verbose = int(verbose_eval)  # True -> every round
     rounds = int(booster.get_param("num_round"))
-    progress = (ProgressBar(rounds) if wants_progress_bar(progress_bar, rounds, verbose)
-                else None)
+    progress = (make_progress_bar(rounds)
+                if wants_progress_bar(progress_bar, rounds, verbose) else None)
 
     first = init.num_rounds if init is not None else 0
     runner.model, runner.first, runner.rounds = booster, first, rounds

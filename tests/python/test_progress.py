@@ -16,6 +16,13 @@ PARAMS = {"objective": "binary:logistic", "eval_metric": ["logloss", "auc"],
 BAR = re.compile(r"\[[#-]+\] (\d+)/(\d+) rounds  elapsed \d\d:\d\d  left (\d\d:\d\d|--:--)")
 
 
+@pytest.fixture(autouse=True)
+def builtin_bar(monkeypatch):
+    """These tests read the built-in bar's line: hide tqdm, which would
+    draw its own (test_data_dropin.py tests that path)."""
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+
+
 @pytest.fixture(scope="module")
 def data():
     rng = np.random.default_rng(3)
