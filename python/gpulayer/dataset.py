@@ -797,6 +797,10 @@ class Dataset:
         ``(rows, outputs)`` for multiclass models. Training starts from
         them, and evaluation and prediction on this Dataset add the trees
         to them (on the CPU).
+    reference, free_raw_data :
+        LightGBM's, taken for its scripts and without effect: a validation
+        set is binned with the training data's cuts whatever its
+        reference, and the library always holds its own copy of the data.
 
     Notes
     -----
@@ -810,7 +814,8 @@ class Dataset:
                  bad_numbers: str = "error", categorical_feature="auto",
                  enable_categorical: bool | None = None, qid=None, group=None,
                  base_margin=None, init_score=None, feature_weights=None,
-                 missing: float = np.nan):
+                 missing: float = np.nan, reference=None, free_raw_data: bool = True):
+        del reference, free_raw_data  # LightGBM's; no effect (docstring)
         if qid is not None and group is not None:
             raise ValueError("give the query groups once: qid or group, not both")
         if base_margin is not None and init_score is not None:
