@@ -140,21 +140,27 @@ void try_split(i64vec2 total, f64 parent, f64 lambda, f64 alpha, f64 sg, f64 sh,
     }
 }
 
-// gpl_cat_rows_at_least of split_math.h.
-bool cat_rows_at_least(int64_t part, int64_t whole, uint node_rows, f64 rows)
+// gpl_cat_rows_at_least of split_math.h, given the node's side of the
+// comparison, limit = rows x whole (a double, once a node). Below 2^53 the
+// product part x node_rows is exact both as an int64 and as a double, so
+// the int64 (which cannot overflow: part < 2^31, node_rows < 2^32) stands
+// for the double product the CPU takes; the software double multiply of
+// float64-free devices is left for larger products.
+bool cat_rows_reach(int64_t part, uint node_rows, f64 limit)
 {
     if (node_rows == 0u) return true;
-    return !f64_lt(f64_mul(f64_from_i64(part), f64_from_i64(int64_t(node_rows))),
-                   f64_mul(rows, f64_from_i64(whole)));
+    const int64_t product = part * int64_t(node_rows);
+    if (product < (int64_t(1) << 53)) return !f64_lt(f64_from_i64(product), limit);
+    return !f64_lt(f64_mul(f64_from_i64(part), f64_from_i64(int64_t(node_rows))), limit);
 }
 
 // gpl_cat_group_step of split_math.h: 1 try this k, 0 skip it, -1 stop.
 int cat_group_step(inout int64_t added, int64_t cat, int64_t left, int64_t whole,
-                   uint node_rows, f64 min_data)
+                   uint node_rows, f64 limit)
 {
     added += cat;
-    if (!cat_rows_at_least(whole - left, whole, node_rows, min_data)) return -1;
-    if (!cat_rows_at_least(added, whole, node_rows, min_data)) return 0;
+    if (!cat_rows_reach(whole - left, node_rows, limit)) return -1;
+    if (!cat_rows_reach(added, node_rows, limit)) return 0;
     added = 0;
     return 1;
 }
@@ -275,7 +281,8 @@ void main()
                     c_prefix[k] = sum;
                 }
                 // Which k each direction tries: a walk in order.
-                const f64 min_data = f64_from_words(pc.min_data_per_group);
+                const f64 limit = f64_mul(f64_from_words(pc.min_data_per_group),
+                                          f64_from_i64(total.y));
                 for (uint w = 0u; w < 16u; w++) c_tried[w] = 0u;
                 for (uint dir = 0u; dir < 2u; dir++) {
                     int64_t added = 0;
@@ -285,7 +292,7 @@ void main()
                         const int64_t left = dir == 0u ? c_prefix[k].y
                                                        : c_prefix[n].y - c_prefix[n - k].y;
                         const int step = cat_group_step(added, cat, left, total.y, node_rows,
-                                                        min_data);
+                                                        limit);
                         if (step < 0) break;
                         if (step > 0) c_tried[8u * dir + ((k - 1u) >> 5)] |= 1u << ((k - 1u) & 31u);
                     }

@@ -86,8 +86,8 @@ struct Push
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant int _2184 = int(WG + 0u);
-constant int _2285 = int(WG + 0u);
+constant int _2193 = int(WG + 0u);
+constant int _2294 = int(WG + 0u);
 
 struct Offsets
 {
@@ -104,19 +104,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _3140 = (WG / 2u);
+constant uint _3156 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _3531_tmp [[function_constant(0)]];
-constant uint _3531 = is_function_constant_defined(_3531_tmp) ? _3531_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3531, 1u, 1u);
+constant uint _3547_tmp [[function_constant(0)]];
+constant uint _3547 = is_function_constant_defined(_3547_tmp) ? _3547_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3547, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _3548 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _3563 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _3564 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3579 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -134,18 +134,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1354 = sf_is_nan(param);
-    bool _1361;
-    if (!_1354)
+    bool _1353 = sf_is_nan(param);
+    bool _1360;
+    if (!_1353)
     {
         ulong param_1 = b;
-        _1361 = sf_is_nan(param_1);
+        _1360 = sf_is_nan(param_1);
     }
     else
     {
-        _1361 = _1354;
+        _1360 = _1353;
     }
-    if (_1361)
+    if (_1360)
     {
         return false;
     }
@@ -153,28 +153,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1386;
+        bool _1385;
         if (na)
         {
-            _1386 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1385 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1386 = na;
+            _1385 = na;
         }
-        return _1386;
+        return _1385;
     }
-    bool _1390 = a != b;
-    bool _1398;
-    if (_1390)
+    bool _1389 = a != b;
+    bool _1397;
+    if (_1389)
     {
-        _1398 = na != (a < b);
+        _1397 = na != (a < b);
     }
     else
     {
-        _1398 = _1390;
+        _1397 = _1389;
     }
-    return _1398;
+    return _1397;
 }
 
 static inline __attribute__((always_inline))
@@ -206,9 +206,9 @@ bool f64_lt(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-long2 load(thread const uint& i, const device Hist& v_1745)
+long2 load(thread const uint& i, const device Hist& v_1744)
 {
-    uint4 v = v_1745.hist[0u + i];
+    uint4 v = v_1744.hist[0u + i];
     return long2(long(as_type<ulong>(v.xy)), long(as_type<ulong>(v.zw)));
 }
 
@@ -260,17 +260,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _372 = e > 2045;
-            bool _381;
-            if (!_372)
+            bool _371 = e > 2045;
+            bool _380;
+            if (!_371)
             {
-                _381 = (sig + 512ul) >= 9223372036854775808ul;
+                _380 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _381 = _372;
+                _380 = _371;
             }
-            if (_381)
+            if (_380)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -307,8 +307,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _453 = sf_round_pack(param_4, param_5, param_6);
-    return _453;
+    ulong _452 = sf_round_pack(param_4, param_5, param_6);
+    return _452;
 }
 
 static inline __attribute__((always_inline))
@@ -319,21 +319,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1305;
+    ulong _1304;
     if (a < 0l)
     {
-        _1305 = 0ul - ulong(a);
+        _1304 = 0ul - ulong(a);
     }
     else
     {
-        _1305 = ulong(a);
+        _1304 = ulong(a);
     }
-    ulong m = _1305;
+    ulong m = _1304;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1321 = sf_norm_round_pack(param, param_1, param_2);
-    return _1321;
+    ulong _1320 = sf_norm_round_pack(param, param_1, param_2);
+    return _1320;
 }
 
 static inline __attribute__((always_inline))
@@ -383,50 +383,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1126;
+            ulong _1125;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1126 = sf_propagate_nan(param_4, param_5);
+                _1125 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1126 = 18444492273895866368ul;
+                _1125 = 18444492273895866368ul;
             }
-            return _1126;
+            return _1125;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1146;
+        ulong _1145;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1146 = sf_propagate_nan(param_6, param_7);
+            _1145 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1146 = _sign;
+            _1145 = _sign;
         }
-        return _1146;
+        return _1145;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1172;
+            ulong _1171;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1172 = 18444492273895866368ul;
+                _1171 = 18444492273895866368ul;
             }
             else
             {
-                _1172 = _sign | 9218868437227405312ul;
+                _1171 = _sign | 9218868437227405312ul;
             }
-            return _1172;
+            return _1171;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -468,8 +468,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1284 = sf_round_pack(param_10, param_11, param_12);
-    return _1284;
+    ulong _1283 = sf_round_pack(param_10, param_11, param_12);
+    return _1283;
 }
 
 static inline __attribute__((always_inline))
@@ -494,18 +494,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _653;
+            ulong _652;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _653 = sf_propagate_nan(param_2, param_3);
+                _652 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _653 = 18444492273895866368ul;
+                _652 = 18444492273895866368ul;
             }
-            return _653;
+            return _652;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -543,18 +543,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _734;
+            ulong _733;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _734 = sf_propagate_nan(param_8, param_9);
+                _733 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _734 = _sign | 9218868437227405312ul;
+                _733 = _sign | 9218868437227405312ul;
             }
-            return _734;
+            return _733;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -568,18 +568,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _774;
+            ulong _773;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _774 = sf_propagate_nan(param_12, param_13);
+                _773 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _774 = a;
+                _773 = a;
             }
-            return _774;
+            return _773;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -592,8 +592,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _810 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _810;
+    ulong _809 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _809;
 }
 
 static inline __attribute__((always_inline))
@@ -616,18 +616,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _496;
+            ulong _495;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _496 = sf_propagate_nan(param_2, param_3);
+                _495 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _496 = a;
+                _495 = a;
             }
-            return _496;
+            return _495;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -640,30 +640,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _533;
+                ulong _532;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _533 = sf_propagate_nan(param_4, param_5);
+                    _532 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _533 = _sign | 9218868437227405312ul;
+                    _532 = _sign | 9218868437227405312ul;
                 }
-                return _533;
+                return _532;
             }
             ez = eb;
-            ulong _549;
+            ulong _548;
             if (ea != 0)
             {
-                _549 = sa + 2305843009213693952ul;
+                _548 = sa + 2305843009213693952ul;
             }
             else
             {
-                _549 = sa << ulong(1);
+                _548 = sa << ulong(1);
             }
-            sa = _549;
+            sa = _548;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -672,30 +672,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _572;
+                ulong _571;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _572 = sf_propagate_nan(param_8, param_9);
+                    _571 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _572 = a;
+                    _571 = a;
                 }
-                return _572;
+                return _571;
             }
             ez = ea;
-            ulong _587;
+            ulong _586;
             if (eb != 0)
             {
-                _587 = sb + 2305843009213693952ul;
+                _586 = sb + 2305843009213693952ul;
             }
             else
             {
-                _587 = sb << ulong(1);
+                _586 = sb << ulong(1);
             }
-            sb = _587;
+            sb = _586;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -710,8 +710,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _620 = sf_round_pack(param_12, param_13, param_14);
-    return _620;
+    ulong _619 = sf_round_pack(param_12, param_13, param_14);
+    return _619;
 }
 
 static inline __attribute__((always_inline))
@@ -722,8 +722,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _853 = sf_sub_mags(param, param_1, param_2);
-        return _853;
+        ulong _852 = sf_sub_mags(param, param_1, param_2);
+        return _852;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -752,8 +752,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _836 = sf_sub_mags(param_3, param_4, param_5);
-    return _836;
+    ulong _835 = sf_sub_mags(param_3, param_4, param_5);
+    return _835;
 }
 
 static inline __attribute__((always_inline))
@@ -831,32 +831,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1326 = sf_is_nan(param);
-    bool _1333;
-    if (!_1326)
+    bool _1325 = sf_is_nan(param);
+    bool _1332;
+    if (!_1325)
     {
         ulong param_1 = b;
-        _1333 = sf_is_nan(param_1);
+        _1332 = sf_is_nan(param_1);
     }
     else
     {
-        _1333 = _1326;
+        _1332 = _1325;
     }
-    if (_1333)
+    if (_1332)
     {
         return false;
     }
-    bool _1340 = a == b;
-    bool _1349;
-    if (!_1340)
+    bool _1339 = a == b;
+    bool _1348;
+    if (!_1339)
     {
-        _1349 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1348 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1349 = _1340;
+        _1348 = _1339;
     }
-    return _1349;
+    return _1348;
 }
 
 static inline __attribute__((always_inline))
@@ -897,32 +897,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _953 = sa != 0ul;
-        bool _962;
-        if (!_953)
+        bool _952 = sa != 0ul;
+        bool _961;
+        if (!_952)
         {
-            _962 = (eb == 2047) && (sb != 0ul);
+            _961 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _962 = _953;
+            _961 = _952;
         }
-        if (_962)
+        if (_961)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _977;
+        ulong _976;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _977 = 18444492273895866368ul;
+            _976 = 18444492273895866368ul;
         }
         else
         {
-            _977 = _sign | 9218868437227405312ul;
+            _976 = _sign | 9218868437227405312ul;
         }
-        return _977;
+        return _976;
     }
     if (eb == 2047)
     {
@@ -932,16 +932,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _1005;
+        ulong _1004;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _1005 = 18444492273895866368ul;
+            _1004 = 18444492273895866368ul;
         }
         else
         {
-            _1005 = _sign | 9218868437227405312ul;
+            _1004 = _sign | 9218868437227405312ul;
         }
-        return _1005;
+        return _1004;
     }
     if (ea == 0)
     {
@@ -979,8 +979,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1084 = sf_round_pack(param_10, param_11, param_12);
-    return _1084;
+    ulong _1083 = sf_round_pack(param_10, param_11, param_12);
+    return _1083;
 }
 
 static inline __attribute__((always_inline))
@@ -1007,8 +1007,8 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     ulong param_8 = max_delta_step;
     ulong param_9 = lo;
     ulong param_10 = hi;
-    ulong _1596 = clamp_weight(param_7, param_8, param_9, param_10);
-    ulong w = _1596;
+    ulong _1595 = clamp_weight(param_7, param_8, param_9, param_10);
+    ulong w = _1595;
     weight = w;
     ulong param_11 = w;
     ulong param_12 = optimum;
@@ -1024,17 +1024,17 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     }
     ulong param_19 = w;
     ulong param_20 = 0ul;
-    ulong _1624;
+    ulong _1623;
     if (f64_lt(param_19, param_20))
     {
         ulong param_21 = w;
-        _1624 = f64_neg(param_21);
+        _1623 = f64_neg(param_21);
     }
     else
     {
-        _1624 = w;
+        _1623 = w;
     }
-    ulong abs_w = _1624;
+    ulong abs_w = _1623;
     ulong param_22 = 4611686018427387904ul;
     ulong param_23 = G;
     ulong param_24 = f64_mul(param_22, param_23);
@@ -1130,17 +1130,17 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             L += missing;
         }
         long2 R = total - L;
-        bool _1806 = L.y <= 0l;
-        bool _1813;
-        if (!_1806)
+        bool _1805 = L.y <= 0l;
+        bool _1812;
+        if (!_1805)
         {
-            _1813 = R.y <= 0l;
+            _1812 = R.y <= 0l;
         }
         else
         {
-            _1813 = _1806;
+            _1812 = _1805;
         }
-        if (_1813)
+        if (_1812)
         {
             continue;
         }
@@ -1154,19 +1154,19 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
         ulong hr = f64_div(param_4, param_5);
         ulong param_6 = hl;
         ulong param_7 = min_child_weight;
-        bool _1839 = f64_lt(param_6, param_7);
-        bool _1848;
-        if (!_1839)
+        bool _1838 = f64_lt(param_6, param_7);
+        bool _1847;
+        if (!_1838)
         {
             ulong param_8 = hr;
             ulong param_9 = min_child_weight;
-            _1848 = f64_lt(param_8, param_9);
+            _1847 = f64_lt(param_8, param_9);
         }
         else
         {
-            _1848 = _1839;
+            _1847 = _1838;
         }
-        if (_1848)
+        if (_1847)
         {
             continue;
         }
@@ -1189,9 +1189,9 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_21 = mds;
             ulong param_22 = lo;
             ulong param_23 = hi;
-            ulong _1903 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
+            ulong _1902 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
             ulong wl = param_24;
-            ulong sl = _1903;
+            ulong sl = _1902;
             ulong param_25 = gr;
             ulong param_26 = hr;
             ulong param_27 = lambda;
@@ -1199,9 +1199,9 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_29 = mds;
             ulong param_30 = lo;
             ulong param_31 = hi;
-            ulong _1922 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
+            ulong _1921 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
             ulong wr = param_32;
-            ulong sr = _1922;
+            ulong sr = _1921;
             int param_33 = constraint;
             ulong param_34 = wl;
             ulong param_35 = wr;
@@ -1270,7 +1270,7 @@ bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulon
 }
 
 static inline __attribute__((always_inline))
-uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1745, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
+uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1744, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
 {
     uint lid = gl_LocalInvocationID.x;
     uint2 param = pc.cat_smooth;
@@ -1282,28 +1282,28 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         c_ok[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    int _2110 = 1 + int(lid);
-    for (int b = _2110; b <= last_bin; b += _2184)
+    int _2119 = 1 + int(lid);
+    for (int b = _2119; b <= last_bin; b += _2193)
     {
         uint param_2 = first + uint(b);
-        long2 h = load(param_2, v_1745);
+        long2 h = load(param_2, v_1744);
         long param_3 = h.y;
         ulong param_4 = f64_from_i64(param_3);
         ulong param_5 = sh;
         ulong hs = f64_div(param_4, param_5);
-        bool _2137 = h.y <= 0l;
-        bool _2146;
-        if (!_2137)
+        bool _2146 = h.y <= 0l;
+        bool _2155;
+        if (!_2146)
         {
             ulong param_6 = hs;
             ulong param_7 = min_child_weight;
-            _2146 = f64_lt(param_6, param_7);
+            _2155 = f64_lt(param_6, param_7);
         }
         else
         {
-            _2146 = _2137;
+            _2155 = _2146;
         }
-        if (_2146)
+        if (_2155)
         {
             continue;
         }
@@ -1315,7 +1315,7 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_13 = f64_div(param_9, param_10);
         ulong param_14 = f64_add(param_11, param_12);
         c_ratio[b] = f64_div(param_13, param_14);
-        uint _2182 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+        uint _2191 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint n = 0u;
@@ -1323,8 +1323,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
     {
         n += uint(int(popcount(c_ok[w])));
     }
-    int _2208 = 1 + int(lid);
-    for (int b_1 = _2208; b_1 <= last_bin; b_1 += _2285)
+    int _2217 = 1 + int(lid);
+    for (int b_1 = _2217; b_1 <= last_bin; b_1 += _2294)
     {
         if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
         {
@@ -1334,21 +1334,21 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         uint rank = 0u;
         for (int o = 1; o <= last_bin; o++)
         {
-            bool _2255 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
-            bool _2271;
-            if (_2255)
+            bool _2264 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _2280;
+            if (_2264)
             {
                 ulong param_15 = c_ratio[o];
                 uint param_16 = uint(o);
                 ulong param_17 = r;
                 uint param_18 = uint(b_1);
-                _2271 = cat_before(param_15, param_16, param_17, param_18);
+                _2280 = cat_before(param_15, param_16, param_17, param_18);
             }
             else
             {
-                _2271 = _2255;
+                _2280 = _2264;
             }
-            if (_2271)
+            if (_2280)
             {
                 rank++;
             }
@@ -1360,41 +1360,44 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
 }
 
 static inline __attribute__((always_inline))
-bool cat_rows_at_least(thread const long& part, thread const long& whole, thread const uint& node_rows, thread const ulong& rows)
+bool cat_rows_reach(thread const long& part, thread const uint& node_rows, thread const ulong& limit)
 {
     if (node_rows == 0u)
     {
         return true;
     }
-    long param = part;
-    long param_1 = long(ulong(node_rows));
-    ulong param_2 = f64_from_i64(param);
-    ulong param_3 = f64_from_i64(param_1);
-    long param_4 = whole;
-    ulong param_5 = rows;
+    long product = part * long(ulong(node_rows));
+    if (product < 9007199254740992l)
+    {
+        long param = product;
+        ulong param_1 = f64_from_i64(param);
+        ulong param_2 = limit;
+        return !f64_lt(param_1, param_2);
+    }
+    long param_3 = part;
+    long param_4 = long(ulong(node_rows));
+    ulong param_5 = f64_from_i64(param_3);
     ulong param_6 = f64_from_i64(param_4);
-    ulong param_7 = f64_mul(param_2, param_3);
-    ulong param_8 = f64_mul(param_5, param_6);
+    ulong param_7 = f64_mul(param_5, param_6);
+    ulong param_8 = limit;
     return !f64_lt(param_7, param_8);
 }
 
 static inline __attribute__((always_inline))
-int cat_group_step(thread long& added, thread const long& cat, thread const long& left, thread const long& whole, thread const uint& node_rows, thread const ulong& min_data)
+int cat_group_step(thread long& added, thread const long& cat, thread const long& left, thread const long& whole, thread const uint& node_rows, thread const ulong& limit)
 {
     added += cat;
     long param = whole - left;
-    long param_1 = whole;
-    uint param_2 = node_rows;
-    ulong param_3 = min_data;
-    if (!cat_rows_at_least(param, param_1, param_2, param_3))
+    uint param_1 = node_rows;
+    ulong param_2 = limit;
+    if (!cat_rows_reach(param, param_1, param_2))
     {
         return -1;
     }
-    long param_4 = added;
-    long param_5 = whole;
-    uint param_6 = node_rows;
-    ulong param_7 = min_data;
-    if (!cat_rows_at_least(param_4, param_5, param_6, param_7))
+    long param_3 = added;
+    uint param_4 = node_rows;
+    ulong param_5 = limit;
+    if (!cat_rows_reach(param_3, param_4, param_5))
     {
         return 0;
     }
@@ -1408,7 +1411,7 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1745 [[buffer(1)]], const device Offsets& _2384 [[buffer(2)]], const device Mask& _2481 [[buffer(3)]], device Records& _3376 [[buffer(4)]], const device Categorical& _2496 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
+kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1744 [[buffer(1)]], const device Offsets& _2393 [[buffer(2)]], const device Mask& _2490 [[buffer(3)]], device Records& _3392 [[buffer(4)]], const device Categorical& _2505 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
@@ -1431,33 +1434,33 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     ulong mds = f64_from_words(param_2);
     ulong param_3 = mds;
     ulong param_4 = 0ul;
-    bool _2327 = f64_gt(param_3, param_4);
-    bool _2338;
-    if (!_2327)
+    bool _2336 = f64_gt(param_3, param_4);
+    bool _2347;
+    if (!_2336)
     {
         ulong param_5 = 18442240474082181120ul;
         ulong param_6 = lo;
         ulong param_7 = f64_from_bits(param_5);
-        _2338 = f64_gt(param_6, param_7);
+        _2347 = f64_gt(param_6, param_7);
     }
     else
     {
-        _2338 = _2327;
+        _2347 = _2336;
     }
-    bool _2350;
-    if (!_2338)
+    bool _2359;
+    if (!_2347)
     {
         ulong param_8 = 18442240474082181120ul;
         ulong param_9 = f64_from_bits(param_8);
         ulong param_10 = hi;
         ulong param_11 = f64_neg(param_9);
-        _2350 = f64_lt(param_10, param_11);
+        _2359 = f64_lt(param_10, param_11);
     }
     else
     {
-        _2350 = _2338;
+        _2359 = _2347;
     }
-    bool bounded = _2350;
+    bool bounded = _2359;
     uint2 param_12 = pc.scale_grad;
     ulong sg = f64_from_words(param_12);
     uint2 param_13 = pc.scale_hess;
@@ -1469,10 +1472,10 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     uint2 param_16 = pc.min_child_weight;
     ulong min_child_weight = f64_from_words(param_16);
     long2 total = long2(0l);
-    for (uint k = _2384.feature_offset[0]; k < _2384.feature_offset[1]; k++)
+    for (uint k = _2393.feature_offset[0]; k < _2393.feature_offset[1]; k++)
     {
         uint param_17 = k;
-        total += load(param_17, v_1745);
+        total += load(param_17, v_1744);
     }
     long param_18 = total.x;
     ulong param_19 = f64_from_i64(param_18);
@@ -1488,44 +1491,44 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     ulong param_29 = lo;
     ulong param_30 = hi;
     ulong param_31;
-    ulong _2435 = bounded_score(param_24, param_25, param_26, param_27, param_28, param_29, param_30, param_31);
+    ulong _2444 = bounded_score(param_24, param_25, param_26, param_27, param_28, param_29, param_30, param_31);
     ulong weight = param_31;
-    ulong parent = _2435;
+    ulong parent = _2444;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
     uint segments = max(1u, (WG / max(pc.num_features, 1u)));
-    uint _2475;
+    uint _2484;
     for (uint item = lid; item < (pc.num_features * segments); item += WG)
     {
         uint f = item / segments;
         uint seg = item % segments;
         if (pc.has_mask != 0u)
         {
-            _2475 = _2481.mask[f];
+            _2484 = _2490.mask[f];
         }
         else
         {
-            _2475 = 1u;
+            _2484 = 1u;
         }
-        uint words = _2475;
-        bool _2489 = (words & 1u) == 0u;
-        bool _2501;
-        if (!_2489)
+        uint words = _2484;
+        bool _2498 = (words & 1u) == 0u;
+        bool _2510;
+        if (!_2498)
         {
-            _2501 = _2496.categorical[f] != 0u;
+            _2510 = _2505.categorical[f] != 0u;
         }
         else
         {
-            _2501 = _2489;
+            _2510 = _2498;
         }
-        if (_2501)
+        if (_2510)
         {
             continue;
         }
         int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
-        uint first = _2384.feature_offset[f];
-        int last_bin = int(_2384.feature_offset[f + 1u] - first) - 1;
+        uint first = _2393.feature_offset[f];
+        int last_bin = int(_2393.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1534,38 +1537,38 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
             continue;
         }
         uint param_32 = first;
-        long2 missing = load(param_32, v_1745);
+        long2 missing = load(param_32, v_1744);
         long2 cum = long2(0l);
         for (int b = 1; b < b_lo; b++)
         {
             uint param_33 = first + uint(b);
-            cum += load(param_33, v_1745);
+            cum += load(param_33, v_1744);
         }
         for (int b_1 = b_lo; b_1 <= b_hi; b_1++)
         {
             uint param_34 = first + uint(b_1);
-            cum += load(param_34, v_1745);
-            bool _2601 = b_1 < last_bin;
-            bool _2614;
-            if (_2601)
+            cum += load(param_34, v_1744);
+            bool _2610 = b_1 < last_bin;
+            bool _2623;
+            if (_2610)
             {
-                bool _2606 = missing.y != 0l;
-                bool _2613;
-                if (!_2606)
+                bool _2615 = missing.y != 0l;
+                bool _2622;
+                if (!_2615)
                 {
-                    _2613 = missing.x != 0l;
+                    _2622 = missing.x != 0l;
                 }
                 else
                 {
-                    _2613 = _2606;
+                    _2622 = _2615;
                 }
-                _2614 = _2613;
+                _2623 = _2622;
             }
             else
             {
-                _2614 = _2601;
+                _2623 = _2610;
             }
-            int two_way = int(_2614);
+            int two_way = int(_2623);
             long2 param_35 = total;
             ulong param_36 = parent;
             ulong param_37 = lambda;
@@ -1591,48 +1594,48 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
             best_left = param_53;
         }
     }
-    uint num_cat = _2496.categorical[pc.num_features];
-    uint _2837;
-    long _2860;
-    ulong _2924;
-    ulong _2941;
-    ulong param_83;
+    uint num_cat = _2505.categorical[pc.num_features];
+    uint _2853;
+    long _2876;
+    ulong _2940;
+    ulong _2957;
+    ulong param_86;
     int key;
     long2 left_1;
-    long2 _2997;
-    long2 _3057;
+    long2 _3013;
+    long2 _3073;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2496.categorical[(pc.num_features + 1u) + c];
-        bool _2687 = pc.has_mask != 0u;
-        bool _2695;
-        if (_2687)
+        uint f_1 = _2505.categorical[(pc.num_features + 1u) + c];
+        bool _2696 = pc.has_mask != 0u;
+        bool _2704;
+        if (_2696)
         {
-            _2695 = (_2481.mask[f_1] & 1u) == 0u;
+            _2704 = (_2490.mask[f_1] & 1u) == 0u;
         }
         else
         {
-            _2695 = _2687;
+            _2704 = _2696;
         }
-        if (_2695)
+        if (_2704)
         {
             continue;
         }
-        uint first_1 = _2384.feature_offset[f_1];
-        int last_bin_1 = int(_2384.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint first_1 = _2393.feature_offset[f_1];
+        int last_bin_1 = int(_2393.feature_offset[f_1 + 1u] - first_1) - 1;
         uint param_54 = first_1;
-        long2 missing_1 = load(param_54, v_1745);
-        bool _2719 = missing_1.x != 0l;
-        bool _2726;
-        if (!_2719)
+        long2 missing_1 = load(param_54, v_1744);
+        bool _2728 = missing_1.x != 0l;
+        bool _2735;
+        if (!_2728)
         {
-            _2726 = missing_1.y != 0l;
+            _2735 = missing_1.y != 0l;
         }
         else
         {
-            _2726 = _2719;
+            _2735 = _2728;
         }
-        int two_way_1 = int(_2726);
+        int two_way_1 = int(_2735);
         bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
         uint n = 0u;
         uint items = uint(last_bin_1) + 1u;
@@ -1642,8 +1645,8 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
             int param_56 = last_bin_1;
             ulong param_57 = sg;
             ulong param_58 = sh;
-            uint _2751 = order_categories(param_55, param_56, param_57, param_58, v_1745, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            n = _2751;
+            uint _2760 = order_categories(param_55, param_56, param_57, param_58, v_1744, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            n = _2760;
             uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
             if (lid == 0u)
             {
@@ -1652,11 +1655,14 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
                 for (uint k_1 = 1u; k_1 <= n; k_1++)
                 {
                     uint param_59 = first_1 + c_bin[k_1 - 1u];
-                    sum += load(param_59, v_1745);
+                    sum += load(param_59, v_1744);
                     c_prefix[k_1] = sum;
                 }
                 uint2 param_60 = pc.min_data_per_group;
-                ulong min_data = f64_from_words(param_60);
+                long param_61 = total.y;
+                ulong param_62 = f64_from_words(param_60);
+                ulong param_63 = f64_from_i64(param_61);
+                ulong limit = f64_mul(param_62, param_63);
                 for (uint w = 0u; w < 16u; w++)
                 {
                     c_tried[w] = 0u;
@@ -1668,40 +1674,40 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
                     {
                         if (dir == 0u)
                         {
-                            _2837 = k_2 - 1u;
+                            _2853 = k_2 - 1u;
                         }
                         else
                         {
-                            _2837 = n - k_2;
+                            _2853 = n - k_2;
                         }
-                        uint i = _2837;
+                        uint i = _2853;
                         long cat = ((threadgroup long*)&c_prefix[i + 1u])[1u] - ((threadgroup long*)&c_prefix[i])[1u];
                         if (dir == 0u)
                         {
-                            _2860 = ((threadgroup long*)&c_prefix[k_2])[1u];
+                            _2876 = ((threadgroup long*)&c_prefix[k_2])[1u];
                         }
                         else
                         {
-                            _2860 = ((threadgroup long*)&c_prefix[n])[1u] - ((threadgroup long*)&c_prefix[n - k_2])[1u];
+                            _2876 = ((threadgroup long*)&c_prefix[n])[1u] - ((threadgroup long*)&c_prefix[n - k_2])[1u];
                         }
-                        long left = _2860;
-                        long param_61 = added;
-                        long param_62 = cat;
-                        long param_63 = left;
-                        long param_64 = total.y;
-                        uint param_65 = node_rows;
-                        ulong param_66 = min_data;
-                        int _2891 = cat_group_step(param_61, param_62, param_63, param_64, param_65, param_66);
-                        added = param_61;
-                        int _step = _2891;
+                        long left = _2876;
+                        long param_64 = added;
+                        long param_65 = cat;
+                        long param_66 = left;
+                        long param_67 = total.y;
+                        uint param_68 = node_rows;
+                        ulong param_69 = limit;
+                        int _2907 = cat_group_step(param_64, param_65, param_66, param_67, param_68, param_69);
+                        added = param_64;
+                        int _step = _2907;
                         if (_step < 0)
                         {
                             break;
                         }
                         if (_step > 0)
                         {
-                            uint _2907 = (8u * dir) + ((k_2 - 1u) >> uint(5));
-                            c_tried[_2907] |= (1u << ((k_2 - 1u) & 31u));
+                            uint _2923 = (8u * dir) + ((k_2 - 1u) >> uint(5));
+                            c_tried[_2923] |= (1u << ((k_2 - 1u) & 31u));
                         }
                     }
                 }
@@ -1711,40 +1717,40 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
         }
         if (onehot)
         {
-            _2924 = lambda;
+            _2940 = lambda;
         }
         else
         {
-            uint2 param_67 = pc.cat_l2;
-            ulong param_68 = lambda;
-            ulong param_69 = f64_from_words(param_67);
-            _2924 = f64_add(param_68, param_69);
+            uint2 param_70 = pc.cat_l2;
+            ulong param_71 = lambda;
+            ulong param_72 = f64_from_words(param_70);
+            _2940 = f64_add(param_71, param_72);
         }
-        ulong cat_lambda = _2924;
+        ulong cat_lambda = _2940;
         if (onehot)
         {
-            _2941 = parent;
+            _2957 = parent;
         }
         else
         {
-            long param_70 = total.x;
-            ulong param_71 = f64_from_i64(param_70);
-            ulong param_72 = sg;
-            long param_73 = total.y;
+            long param_73 = total.x;
             ulong param_74 = f64_from_i64(param_73);
-            ulong param_75 = sh;
-            ulong param_76 = f64_div(param_71, param_72);
-            ulong param_77 = f64_div(param_74, param_75);
-            ulong param_78 = cat_lambda;
-            ulong param_79 = alpha;
-            ulong param_80 = mds;
-            ulong param_81 = lo;
-            ulong param_82 = hi;
-            ulong _2975 = bounded_score(param_76, param_77, param_78, param_79, param_80, param_81, param_82, param_83);
-            weight = param_83;
-            _2941 = _2975;
+            ulong param_75 = sg;
+            long param_76 = total.y;
+            ulong param_77 = f64_from_i64(param_76);
+            ulong param_78 = sh;
+            ulong param_79 = f64_div(param_74, param_75);
+            ulong param_80 = f64_div(param_77, param_78);
+            ulong param_81 = cat_lambda;
+            ulong param_82 = alpha;
+            ulong param_83 = mds;
+            ulong param_84 = lo;
+            ulong param_85 = hi;
+            ulong _2991 = bounded_score(param_79, param_80, param_81, param_82, param_83, param_84, param_85, param_86);
+            weight = param_86;
+            _2957 = _2991;
         }
-        ulong cat_parent = _2941;
+        ulong cat_parent = _2957;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -1752,25 +1758,25 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _2997 = long2(0l);
+                    _3013 = long2(0l);
                 }
                 else
                 {
-                    uint param_84 = first_1 + item_1;
-                    _2997 = load(param_84, v_1745);
+                    uint param_87 = first_1 + item_1;
+                    _3013 = load(param_87, v_1744);
                 }
-                left_1 = _2997;
-                bool _3008 = item_1 != 0u;
-                bool _3014;
-                if (_3008)
+                left_1 = _3013;
+                bool _3024 = item_1 != 0u;
+                bool _3030;
+                if (_3024)
                 {
-                    _3014 = left_1.y <= 0l;
+                    _3030 = left_1.y <= 0l;
                 }
                 else
                 {
-                    _3014 = _3008;
+                    _3030 = _3024;
                 }
-                if (_3014)
+                if (_3030)
                 {
                     continue;
                 }
@@ -1787,37 +1793,37 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
                 key = (int(dir_1) * 256) + int(k_3);
                 if (dir_1 == 0u)
                 {
-                    _3057 = c_prefix[k_3];
+                    _3073 = c_prefix[k_3];
                 }
                 else
                 {
-                    _3057 = c_prefix[n] - c_prefix[n - k_3];
+                    _3073 = c_prefix[n] - c_prefix[n - k_3];
                 }
-                left_1 = _3057;
+                left_1 = _3073;
             }
-            long2 param_85 = total;
-            ulong param_86 = cat_parent;
-            ulong param_87 = cat_lambda;
-            ulong param_88 = alpha;
-            ulong param_89 = sg;
-            ulong param_90 = sh;
-            ulong param_91 = min_child_weight;
-            ulong param_92 = lo;
-            ulong param_93 = hi;
-            bool param_94 = bounded;
-            int param_95 = 0;
-            long2 param_96 = left_1;
-            long2 param_97 = missing_1;
-            int param_98 = two_way_1;
-            int param_99 = int(f_1);
-            int param_100 = key;
-            ulong param_101 = best_gain;
-            int3 param_102 = best;
-            long2 param_103 = best_left;
-            try_split(param_85, param_86, param_87, param_88, param_89, param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97, param_98, param_99, param_100, param_101, param_102, param_103, pc);
-            best_gain = param_101;
-            best = param_102;
-            best_left = param_103;
+            long2 param_88 = total;
+            ulong param_89 = cat_parent;
+            ulong param_90 = cat_lambda;
+            ulong param_91 = alpha;
+            ulong param_92 = sg;
+            ulong param_93 = sh;
+            ulong param_94 = min_child_weight;
+            ulong param_95 = lo;
+            ulong param_96 = hi;
+            bool param_97 = bounded;
+            int param_98 = 0;
+            long2 param_99 = left_1;
+            long2 param_100 = missing_1;
+            int param_101 = two_way_1;
+            int param_102 = int(f_1);
+            int param_103 = key;
+            ulong param_104 = best_gain;
+            int3 param_105 = best;
+            long2 param_106 = best_left;
+            try_split(param_88, param_89, param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97, param_98, param_99, param_100, param_101, param_102, param_103, param_104, param_105, param_106, pc);
+            best_gain = param_104;
+            best = param_105;
+            best_left = param_106;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
@@ -1825,20 +1831,20 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _3140; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _3156; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
             uint o = lid + half_size;
-            ulong param_104 = s_gain[o];
-            int param_105 = ((threadgroup int*)&s_key[o])[0u];
-            int param_106 = ((threadgroup int*)&s_key[o])[1u];
-            int param_107 = ((threadgroup int*)&s_key[o])[2u];
-            ulong param_108 = s_gain[lid];
-            int param_109 = ((threadgroup int*)&s_key[lid])[0u];
-            int param_110 = ((threadgroup int*)&s_key[lid])[1u];
-            int param_111 = ((threadgroup int*)&s_key[lid])[2u];
-            if (split_better(param_104, param_105, param_106, param_107, param_108, param_109, param_110, param_111))
+            ulong param_107 = s_gain[o];
+            int param_108 = ((threadgroup int*)&s_key[o])[0u];
+            int param_109 = ((threadgroup int*)&s_key[o])[1u];
+            int param_110 = ((threadgroup int*)&s_key[o])[2u];
+            ulong param_111 = s_gain[lid];
+            int param_112 = ((threadgroup int*)&s_key[lid])[0u];
+            int param_113 = ((threadgroup int*)&s_key[lid])[1u];
+            int param_114 = ((threadgroup int*)&s_key[lid])[2u];
+            if (split_better(param_107, param_108, param_109, param_110, param_111, param_112, param_113, param_114))
             {
                 s_gain[lid] = s_gain[o];
                 s_key[lid] = s_key[o];
@@ -1848,17 +1854,17 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _3216 = win.x >= 0;
-    bool _3225;
-    if (_3216)
+    bool _3232 = win.x >= 0;
+    bool _3241;
+    if (_3232)
     {
-        _3225 = _2496.categorical[uint(win.x)] != 0u;
+        _3241 = _2505.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _3225 = _3216;
+        _3241 = _3232;
     }
-    bool win_cat = _3225;
+    bool win_cat = _3241;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
@@ -1866,48 +1872,48 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (win_cat)
     {
-        uint first_2 = _2384.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_2384.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        uint first_2 = _2393.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_2393.feature_offset[uint(win.x) + 1u] - first_2) - 1;
         if (last_bin_2 <= pc.max_cat_to_onehot)
         {
-            bool _3260 = lid == 0u;
-            bool _3266;
-            if (_3260)
+            bool _3276 = lid == 0u;
+            bool _3282;
+            if (_3276)
             {
-                _3266 = win.y > 0;
+                _3282 = win.y > 0;
             }
             else
             {
-                _3266 = _3260;
+                _3282 = _3276;
             }
-            if (_3266)
+            if (_3282)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
         }
         else
         {
-            uint param_112 = first_2;
-            int param_113 = last_bin_2;
-            ulong param_114 = sg;
-            ulong param_115 = sh;
-            uint _3289 = order_categories(param_112, param_113, param_114, param_115, v_1745, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            uint n_1 = _3289;
+            uint param_115 = first_2;
+            int param_116 = last_bin_2;
+            ulong param_117 = sg;
+            ulong param_118 = sh;
+            uint _3305 = order_categories(param_115, param_116, param_117, param_118, v_1744, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3305;
             uint dir_2 = uint(win.y / 256);
             uint k_4 = uint(win.y % 256);
-            uint _3317;
+            uint _3333;
             for (uint i_1 = lid; (i_1 < k_4) && (i_1 < n_1); i_1 += WG)
             {
                 if (dir_2 != 0u)
                 {
-                    _3317 = (n_1 - 1u) - i_1;
+                    _3333 = (n_1 - 1u) - i_1;
                 }
                 else
                 {
-                    _3317 = i_1;
+                    _3333 = i_1;
                 }
-                uint b_2 = c_bin[_3317];
-                uint _3335 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
+                uint b_2 = c_bin[_3333];
+                uint _3351 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -1915,78 +1921,78 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _3349;
+        long2 _3365;
         if (key_1.x >= 0)
         {
-            _3349 = s_left[0];
+            _3365 = s_left[0];
         }
         else
         {
-            _3349 = total;
+            _3365 = total;
         }
-        long2 L = _3349;
-        long2 _3361;
+        long2 L = _3365;
+        long2 _3377;
         if (key_1.x >= 0)
         {
-            _3361 = total - L;
+            _3377 = total - L;
         }
         else
         {
-            _3361 = long2(0l);
+            _3377 = long2(0l);
         }
-        long2 R = _3361;
+        long2 R = _3377;
         uint o_1 = record * 27u;
-        _3376.records[o_1 + 0u] = uint(node);
-        _3376.records[o_1 + 1u] = uint(key_1.x);
-        uint _3393;
+        _3392.records[o_1 + 0u] = uint(node);
+        _3392.records[o_1 + 1u] = uint(key_1.x);
+        uint _3409;
         if (key_1.x >= 0)
         {
-            _3393 = uint(key_1.y);
+            _3409 = uint(key_1.y);
         }
         else
         {
-            _3393 = 0u;
+            _3409 = 0u;
         }
-        _3376.records[o_1 + 2u] = _3393;
-        uint _3408;
+        _3392.records[o_1 + 2u] = _3409;
+        uint _3424;
         if (key_1.x >= 0)
         {
-            _3408 = uint(key_1.z);
+            _3424 = uint(key_1.z);
         }
         else
         {
-            _3408 = 0u;
+            _3424 = 0u;
         }
-        _3376.records[o_1 + 3u] = _3408;
-        ulong _3421;
+        _3392.records[o_1 + 3u] = _3424;
+        ulong _3437;
         if (key_1.x >= 0)
         {
-            _3421 = s_gain[0];
+            _3437 = s_gain[0];
         }
         else
         {
-            _3421 = 0ul;
+            _3437 = 0ul;
         }
-        ulong param_116 = _3421;
-        uint2 gw = f64_words(param_116);
-        _3376.records[o_1 + 4u] = gw.x;
-        _3376.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _3448 = spvUnsafeArray<long2, 3>({ L, R, total });
+        ulong param_119 = _3437;
+        uint2 gw = f64_words(param_119);
+        _3392.records[o_1 + 4u] = gw.x;
+        _3392.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _3464 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _3448;
+        sums = _3464;
         for (uint k_5 = 0u; k_5 < 3u; k_5++)
         {
             uint2 g = as_type<uint2>(ulong(sums[k_5].x));
             uint2 h = as_type<uint2>(ulong(sums[k_5].y));
-            _3376.records[(o_1 + 6u) + (4u * k_5)] = g.x;
-            _3376.records[(o_1 + 7u) + (4u * k_5)] = g.y;
-            _3376.records[(o_1 + 8u) + (4u * k_5)] = h.x;
-            _3376.records[(o_1 + 9u) + (4u * k_5)] = h.y;
+            _3392.records[(o_1 + 6u) + (4u * k_5)] = g.x;
+            _3392.records[(o_1 + 7u) + (4u * k_5)] = g.y;
+            _3392.records[(o_1 + 8u) + (4u * k_5)] = h.x;
+            _3392.records[(o_1 + 9u) + (4u * k_5)] = h.y;
         }
-        _3376.records[o_1 + 18u] = uint(win_cat);
+        _3392.records[o_1 + 18u] = uint(win_cat);
         for (uint w_1 = 0u; w_1 < 8u; w_1++)
         {
-            _3376.records[(o_1 + 19u) + w_1] = c_set[w_1];
+            _3392.records[(o_1 + 19u) + w_1] = c_set[w_1];
         }
     }
 }

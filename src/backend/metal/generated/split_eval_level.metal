@@ -86,8 +86,8 @@ struct Push
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant int _2187 = int(WG + 0u);
-constant int _2288 = int(WG + 0u);
+constant int _2196 = int(WG + 0u);
+constant int _2297 = int(WG + 0u);
 
 struct Nodes
 {
@@ -109,19 +109,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _3179 = (WG / 2u);
+constant uint _3195 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _3569_tmp [[function_constant(0)]];
-constant uint _3569 = is_function_constant_defined(_3569_tmp) ? _3569_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3569, 1u, 1u);
+constant uint _3585_tmp [[function_constant(0)]];
+constant uint _3585 = is_function_constant_defined(_3585_tmp) ? _3585_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3585, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _3586 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _3601 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _3602 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3617 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -139,18 +139,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1354 = sf_is_nan(param);
-    bool _1361;
-    if (!_1354)
+    bool _1353 = sf_is_nan(param);
+    bool _1360;
+    if (!_1353)
     {
         ulong param_1 = b;
-        _1361 = sf_is_nan(param_1);
+        _1360 = sf_is_nan(param_1);
     }
     else
     {
-        _1361 = _1354;
+        _1360 = _1353;
     }
-    if (_1361)
+    if (_1360)
     {
         return false;
     }
@@ -158,28 +158,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1386;
+        bool _1385;
         if (na)
         {
-            _1386 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1385 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1386 = na;
+            _1385 = na;
         }
-        return _1386;
+        return _1385;
     }
-    bool _1390 = a != b;
-    bool _1398;
-    if (_1390)
+    bool _1389 = a != b;
+    bool _1397;
+    if (_1389)
     {
-        _1398 = na != (a < b);
+        _1397 = na != (a < b);
     }
     else
     {
-        _1398 = _1390;
+        _1397 = _1389;
     }
-    return _1398;
+    return _1397;
 }
 
 static inline __attribute__((always_inline))
@@ -211,9 +211,9 @@ bool f64_lt(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-long2 load(thread const uint& i, const device Hist& v_1745, thread uint& hist_base)
+long2 load(thread const uint& i, const device Hist& v_1744, thread uint& hist_base)
 {
-    uint4 v = v_1745.hist[hist_base + i];
+    uint4 v = v_1744.hist[hist_base + i];
     return long2(long(as_type<ulong>(v.xy)), long(as_type<ulong>(v.zw)));
 }
 
@@ -265,17 +265,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _372 = e > 2045;
-            bool _381;
-            if (!_372)
+            bool _371 = e > 2045;
+            bool _380;
+            if (!_371)
             {
-                _381 = (sig + 512ul) >= 9223372036854775808ul;
+                _380 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _381 = _372;
+                _380 = _371;
             }
-            if (_381)
+            if (_380)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -312,8 +312,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _453 = sf_round_pack(param_4, param_5, param_6);
-    return _453;
+    ulong _452 = sf_round_pack(param_4, param_5, param_6);
+    return _452;
 }
 
 static inline __attribute__((always_inline))
@@ -324,21 +324,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1305;
+    ulong _1304;
     if (a < 0l)
     {
-        _1305 = 0ul - ulong(a);
+        _1304 = 0ul - ulong(a);
     }
     else
     {
-        _1305 = ulong(a);
+        _1304 = ulong(a);
     }
-    ulong m = _1305;
+    ulong m = _1304;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1321 = sf_norm_round_pack(param, param_1, param_2);
-    return _1321;
+    ulong _1320 = sf_norm_round_pack(param, param_1, param_2);
+    return _1320;
 }
 
 static inline __attribute__((always_inline))
@@ -388,50 +388,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1126;
+            ulong _1125;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1126 = sf_propagate_nan(param_4, param_5);
+                _1125 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1126 = 18444492273895866368ul;
+                _1125 = 18444492273895866368ul;
             }
-            return _1126;
+            return _1125;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1146;
+        ulong _1145;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1146 = sf_propagate_nan(param_6, param_7);
+            _1145 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1146 = _sign;
+            _1145 = _sign;
         }
-        return _1146;
+        return _1145;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1172;
+            ulong _1171;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1172 = 18444492273895866368ul;
+                _1171 = 18444492273895866368ul;
             }
             else
             {
-                _1172 = _sign | 9218868437227405312ul;
+                _1171 = _sign | 9218868437227405312ul;
             }
-            return _1172;
+            return _1171;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -473,8 +473,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1284 = sf_round_pack(param_10, param_11, param_12);
-    return _1284;
+    ulong _1283 = sf_round_pack(param_10, param_11, param_12);
+    return _1283;
 }
 
 static inline __attribute__((always_inline))
@@ -499,18 +499,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _653;
+            ulong _652;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _653 = sf_propagate_nan(param_2, param_3);
+                _652 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _653 = 18444492273895866368ul;
+                _652 = 18444492273895866368ul;
             }
-            return _653;
+            return _652;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -548,18 +548,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _734;
+            ulong _733;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _734 = sf_propagate_nan(param_8, param_9);
+                _733 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _734 = _sign | 9218868437227405312ul;
+                _733 = _sign | 9218868437227405312ul;
             }
-            return _734;
+            return _733;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -573,18 +573,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _774;
+            ulong _773;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _774 = sf_propagate_nan(param_12, param_13);
+                _773 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _774 = a;
+                _773 = a;
             }
-            return _774;
+            return _773;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -597,8 +597,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _810 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _810;
+    ulong _809 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _809;
 }
 
 static inline __attribute__((always_inline))
@@ -621,18 +621,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _496;
+            ulong _495;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _496 = sf_propagate_nan(param_2, param_3);
+                _495 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _496 = a;
+                _495 = a;
             }
-            return _496;
+            return _495;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -645,30 +645,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _533;
+                ulong _532;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _533 = sf_propagate_nan(param_4, param_5);
+                    _532 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _533 = _sign | 9218868437227405312ul;
+                    _532 = _sign | 9218868437227405312ul;
                 }
-                return _533;
+                return _532;
             }
             ez = eb;
-            ulong _549;
+            ulong _548;
             if (ea != 0)
             {
-                _549 = sa + 2305843009213693952ul;
+                _548 = sa + 2305843009213693952ul;
             }
             else
             {
-                _549 = sa << ulong(1);
+                _548 = sa << ulong(1);
             }
-            sa = _549;
+            sa = _548;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -677,30 +677,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _572;
+                ulong _571;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _572 = sf_propagate_nan(param_8, param_9);
+                    _571 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _572 = a;
+                    _571 = a;
                 }
-                return _572;
+                return _571;
             }
             ez = ea;
-            ulong _587;
+            ulong _586;
             if (eb != 0)
             {
-                _587 = sb + 2305843009213693952ul;
+                _586 = sb + 2305843009213693952ul;
             }
             else
             {
-                _587 = sb << ulong(1);
+                _586 = sb << ulong(1);
             }
-            sb = _587;
+            sb = _586;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -715,8 +715,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _620 = sf_round_pack(param_12, param_13, param_14);
-    return _620;
+    ulong _619 = sf_round_pack(param_12, param_13, param_14);
+    return _619;
 }
 
 static inline __attribute__((always_inline))
@@ -727,8 +727,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _853 = sf_sub_mags(param, param_1, param_2);
-        return _853;
+        ulong _852 = sf_sub_mags(param, param_1, param_2);
+        return _852;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -757,8 +757,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _836 = sf_sub_mags(param_3, param_4, param_5);
-    return _836;
+    ulong _835 = sf_sub_mags(param_3, param_4, param_5);
+    return _835;
 }
 
 static inline __attribute__((always_inline))
@@ -836,32 +836,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1326 = sf_is_nan(param);
-    bool _1333;
-    if (!_1326)
+    bool _1325 = sf_is_nan(param);
+    bool _1332;
+    if (!_1325)
     {
         ulong param_1 = b;
-        _1333 = sf_is_nan(param_1);
+        _1332 = sf_is_nan(param_1);
     }
     else
     {
-        _1333 = _1326;
+        _1332 = _1325;
     }
-    if (_1333)
+    if (_1332)
     {
         return false;
     }
-    bool _1340 = a == b;
-    bool _1349;
-    if (!_1340)
+    bool _1339 = a == b;
+    bool _1348;
+    if (!_1339)
     {
-        _1349 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1348 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1349 = _1340;
+        _1348 = _1339;
     }
-    return _1349;
+    return _1348;
 }
 
 static inline __attribute__((always_inline))
@@ -902,32 +902,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _953 = sa != 0ul;
-        bool _962;
-        if (!_953)
+        bool _952 = sa != 0ul;
+        bool _961;
+        if (!_952)
         {
-            _962 = (eb == 2047) && (sb != 0ul);
+            _961 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _962 = _953;
+            _961 = _952;
         }
-        if (_962)
+        if (_961)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _977;
+        ulong _976;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _977 = 18444492273895866368ul;
+            _976 = 18444492273895866368ul;
         }
         else
         {
-            _977 = _sign | 9218868437227405312ul;
+            _976 = _sign | 9218868437227405312ul;
         }
-        return _977;
+        return _976;
     }
     if (eb == 2047)
     {
@@ -937,16 +937,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _1005;
+        ulong _1004;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _1005 = 18444492273895866368ul;
+            _1004 = 18444492273895866368ul;
         }
         else
         {
-            _1005 = _sign | 9218868437227405312ul;
+            _1004 = _sign | 9218868437227405312ul;
         }
-        return _1005;
+        return _1004;
     }
     if (ea == 0)
     {
@@ -984,8 +984,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1084 = sf_round_pack(param_10, param_11, param_12);
-    return _1084;
+    ulong _1083 = sf_round_pack(param_10, param_11, param_12);
+    return _1083;
 }
 
 static inline __attribute__((always_inline))
@@ -1012,8 +1012,8 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     ulong param_8 = max_delta_step;
     ulong param_9 = lo;
     ulong param_10 = hi;
-    ulong _1596 = clamp_weight(param_7, param_8, param_9, param_10);
-    ulong w = _1596;
+    ulong _1595 = clamp_weight(param_7, param_8, param_9, param_10);
+    ulong w = _1595;
     weight = w;
     ulong param_11 = w;
     ulong param_12 = optimum;
@@ -1029,17 +1029,17 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     }
     ulong param_19 = w;
     ulong param_20 = 0ul;
-    ulong _1624;
+    ulong _1623;
     if (f64_lt(param_19, param_20))
     {
         ulong param_21 = w;
-        _1624 = f64_neg(param_21);
+        _1623 = f64_neg(param_21);
     }
     else
     {
-        _1624 = w;
+        _1623 = w;
     }
-    ulong abs_w = _1624;
+    ulong abs_w = _1623;
     ulong param_22 = 4611686018427387904ul;
     ulong param_23 = G;
     ulong param_24 = f64_mul(param_22, param_23);
@@ -1135,17 +1135,17 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             L += missing;
         }
         long2 R = total - L;
-        bool _1809 = L.y <= 0l;
-        bool _1816;
-        if (!_1809)
+        bool _1808 = L.y <= 0l;
+        bool _1815;
+        if (!_1808)
         {
-            _1816 = R.y <= 0l;
+            _1815 = R.y <= 0l;
         }
         else
         {
-            _1816 = _1809;
+            _1815 = _1808;
         }
-        if (_1816)
+        if (_1815)
         {
             continue;
         }
@@ -1159,19 +1159,19 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
         ulong hr = f64_div(param_4, param_5);
         ulong param_6 = hl;
         ulong param_7 = min_child_weight;
-        bool _1842 = f64_lt(param_6, param_7);
-        bool _1851;
-        if (!_1842)
+        bool _1841 = f64_lt(param_6, param_7);
+        bool _1850;
+        if (!_1841)
         {
             ulong param_8 = hr;
             ulong param_9 = min_child_weight;
-            _1851 = f64_lt(param_8, param_9);
+            _1850 = f64_lt(param_8, param_9);
         }
         else
         {
-            _1851 = _1842;
+            _1850 = _1841;
         }
-        if (_1851)
+        if (_1850)
         {
             continue;
         }
@@ -1194,9 +1194,9 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_21 = mds;
             ulong param_22 = lo;
             ulong param_23 = hi;
-            ulong _1906 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
+            ulong _1905 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
             ulong wl = param_24;
-            ulong sl = _1906;
+            ulong sl = _1905;
             ulong param_25 = gr;
             ulong param_26 = hr;
             ulong param_27 = lambda;
@@ -1204,9 +1204,9 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_29 = mds;
             ulong param_30 = lo;
             ulong param_31 = hi;
-            ulong _1925 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
+            ulong _1924 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
             ulong wr = param_32;
-            ulong sr = _1925;
+            ulong sr = _1924;
             int param_33 = constraint;
             ulong param_34 = wl;
             ulong param_35 = wr;
@@ -1275,7 +1275,7 @@ bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulon
 }
 
 static inline __attribute__((always_inline))
-uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1745, thread uint& hist_base, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
+uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1744, thread uint& hist_base, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
 {
     uint lid = gl_LocalInvocationID.x;
     uint2 param = pc.cat_smooth;
@@ -1287,28 +1287,28 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         c_ok[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    int _2113 = 1 + int(lid);
-    for (int b = _2113; b <= last_bin; b += _2187)
+    int _2122 = 1 + int(lid);
+    for (int b = _2122; b <= last_bin; b += _2196)
     {
         uint param_2 = first + uint(b);
-        long2 h = load(param_2, v_1745, hist_base);
+        long2 h = load(param_2, v_1744, hist_base);
         long param_3 = h.y;
         ulong param_4 = f64_from_i64(param_3);
         ulong param_5 = sh;
         ulong hs = f64_div(param_4, param_5);
-        bool _2140 = h.y <= 0l;
-        bool _2149;
-        if (!_2140)
+        bool _2149 = h.y <= 0l;
+        bool _2158;
+        if (!_2149)
         {
             ulong param_6 = hs;
             ulong param_7 = min_child_weight;
-            _2149 = f64_lt(param_6, param_7);
+            _2158 = f64_lt(param_6, param_7);
         }
         else
         {
-            _2149 = _2140;
+            _2158 = _2149;
         }
-        if (_2149)
+        if (_2158)
         {
             continue;
         }
@@ -1320,7 +1320,7 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_13 = f64_div(param_9, param_10);
         ulong param_14 = f64_add(param_11, param_12);
         c_ratio[b] = f64_div(param_13, param_14);
-        uint _2185 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+        uint _2194 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint n = 0u;
@@ -1328,8 +1328,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
     {
         n += uint(int(popcount(c_ok[w])));
     }
-    int _2211 = 1 + int(lid);
-    for (int b_1 = _2211; b_1 <= last_bin; b_1 += _2288)
+    int _2220 = 1 + int(lid);
+    for (int b_1 = _2220; b_1 <= last_bin; b_1 += _2297)
     {
         if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
         {
@@ -1339,21 +1339,21 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         uint rank = 0u;
         for (int o = 1; o <= last_bin; o++)
         {
-            bool _2258 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
-            bool _2274;
-            if (_2258)
+            bool _2267 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _2283;
+            if (_2267)
             {
                 ulong param_15 = c_ratio[o];
                 uint param_16 = uint(o);
                 ulong param_17 = r;
                 uint param_18 = uint(b_1);
-                _2274 = cat_before(param_15, param_16, param_17, param_18);
+                _2283 = cat_before(param_15, param_16, param_17, param_18);
             }
             else
             {
-                _2274 = _2258;
+                _2283 = _2267;
             }
-            if (_2274)
+            if (_2283)
             {
                 rank++;
             }
@@ -1365,41 +1365,44 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
 }
 
 static inline __attribute__((always_inline))
-bool cat_rows_at_least(thread const long& part, thread const long& whole, thread const uint& node_rows, thread const ulong& rows)
+bool cat_rows_reach(thread const long& part, thread const uint& node_rows, thread const ulong& limit)
 {
     if (node_rows == 0u)
     {
         return true;
     }
-    long param = part;
-    long param_1 = long(ulong(node_rows));
-    ulong param_2 = f64_from_i64(param);
-    ulong param_3 = f64_from_i64(param_1);
-    long param_4 = whole;
-    ulong param_5 = rows;
+    long product = part * long(ulong(node_rows));
+    if (product < 9007199254740992l)
+    {
+        long param = product;
+        ulong param_1 = f64_from_i64(param);
+        ulong param_2 = limit;
+        return !f64_lt(param_1, param_2);
+    }
+    long param_3 = part;
+    long param_4 = long(ulong(node_rows));
+    ulong param_5 = f64_from_i64(param_3);
     ulong param_6 = f64_from_i64(param_4);
-    ulong param_7 = f64_mul(param_2, param_3);
-    ulong param_8 = f64_mul(param_5, param_6);
+    ulong param_7 = f64_mul(param_5, param_6);
+    ulong param_8 = limit;
     return !f64_lt(param_7, param_8);
 }
 
 static inline __attribute__((always_inline))
-int cat_group_step(thread long& added, thread const long& cat, thread const long& left, thread const long& whole, thread const uint& node_rows, thread const ulong& min_data)
+int cat_group_step(thread long& added, thread const long& cat, thread const long& left, thread const long& whole, thread const uint& node_rows, thread const ulong& limit)
 {
     added += cat;
     long param = whole - left;
-    long param_1 = whole;
-    uint param_2 = node_rows;
-    ulong param_3 = min_data;
-    if (!cat_rows_at_least(param, param_1, param_2, param_3))
+    uint param_1 = node_rows;
+    ulong param_2 = limit;
+    if (!cat_rows_reach(param, param_1, param_2))
     {
         return -1;
     }
-    long param_4 = added;
-    long param_5 = whole;
-    uint param_6 = node_rows;
-    ulong param_7 = min_data;
-    if (!cat_rows_at_least(param_4, param_5, param_6, param_7))
+    long param_3 = added;
+    uint param_4 = node_rows;
+    ulong param_5 = limit;
+    if (!cat_rows_reach(param_3, param_4, param_5))
     {
         return 0;
     }
@@ -1413,7 +1416,7 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist& v_1745 [[buffer(1)]], const device Offsets& _2422 [[buffer(2)]], const device Mask& _2519 [[buffer(3)]], device Records& _3415 [[buffer(4)]], const device Categorical& _2534 [[buffer(5)]], const device Nodes& _2301 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist& v_1744 [[buffer(1)]], const device Offsets& _2431 [[buffer(2)]], const device Mask& _2528 [[buffer(3)]], device Records& _3431 [[buffer(4)]], const device Categorical& _2543 [[buffer(5)]], const device Nodes& _2310 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
@@ -1425,7 +1428,7 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     threadgroup long2 s_left[WG];
     threadgroup uint c_set[8];
     uint lid = gl_LocalInvocationID.x;
-    uint4 entry = _2301.level_nodes[pc.record + gl_WorkGroupID.x];
+    uint4 entry = _2310.level_nodes[pc.record + gl_WorkGroupID.x];
     int node = int(entry.x);
     uint record = entry.y;
     uint hist_base = entry.z;
@@ -1436,7 +1439,7 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong hi = f64_from_words(param_1);
     if (pc.bounds_first != 0u)
     {
-        uint4 b = _2301.level_nodes[pc.bounds_first + record];
+        uint4 b = _2310.level_nodes[pc.bounds_first + record];
         uint2 param_2 = b.xy;
         lo = f64_from_words(param_2);
         uint2 param_3 = b.zw;
@@ -1446,33 +1449,33 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong mds = f64_from_words(param_4);
     ulong param_5 = mds;
     ulong param_6 = 0ul;
-    bool _2365 = f64_gt(param_5, param_6);
-    bool _2376;
-    if (!_2365)
+    bool _2374 = f64_gt(param_5, param_6);
+    bool _2385;
+    if (!_2374)
     {
         ulong param_7 = 18442240474082181120ul;
         ulong param_8 = lo;
         ulong param_9 = f64_from_bits(param_7);
-        _2376 = f64_gt(param_8, param_9);
+        _2385 = f64_gt(param_8, param_9);
     }
     else
     {
-        _2376 = _2365;
+        _2385 = _2374;
     }
-    bool _2388;
-    if (!_2376)
+    bool _2397;
+    if (!_2385)
     {
         ulong param_10 = 18442240474082181120ul;
         ulong param_11 = f64_from_bits(param_10);
         ulong param_12 = hi;
         ulong param_13 = f64_neg(param_11);
-        _2388 = f64_lt(param_12, param_13);
+        _2397 = f64_lt(param_12, param_13);
     }
     else
     {
-        _2388 = _2376;
+        _2397 = _2385;
     }
-    bool bounded = _2388;
+    bool bounded = _2397;
     uint2 param_14 = pc.scale_grad;
     ulong sg = f64_from_words(param_14);
     uint2 param_15 = pc.scale_hess;
@@ -1484,10 +1487,10 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     uint2 param_18 = pc.min_child_weight;
     ulong min_child_weight = f64_from_words(param_18);
     long2 total = long2(0l);
-    for (uint k = _2422.feature_offset[0]; k < _2422.feature_offset[1]; k++)
+    for (uint k = _2431.feature_offset[0]; k < _2431.feature_offset[1]; k++)
     {
         uint param_19 = k;
-        total += load(param_19, v_1745, hist_base);
+        total += load(param_19, v_1744, hist_base);
     }
     long param_20 = total.x;
     ulong param_21 = f64_from_i64(param_20);
@@ -1503,44 +1506,44 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong param_31 = lo;
     ulong param_32 = hi;
     ulong param_33;
-    ulong _2473 = bounded_score(param_26, param_27, param_28, param_29, param_30, param_31, param_32, param_33);
+    ulong _2482 = bounded_score(param_26, param_27, param_28, param_29, param_30, param_31, param_32, param_33);
     ulong weight = param_33;
-    ulong parent = _2473;
+    ulong parent = _2482;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
     uint segments = max(1u, (WG / max(pc.num_features, 1u)));
-    uint _2513;
+    uint _2522;
     for (uint item = lid; item < (pc.num_features * segments); item += WG)
     {
         uint f = item / segments;
         uint seg = item % segments;
         if (pc.has_mask != 0u)
         {
-            _2513 = _2519.mask[f];
+            _2522 = _2528.mask[f];
         }
         else
         {
-            _2513 = 1u;
+            _2522 = 1u;
         }
-        uint words = _2513;
-        bool _2527 = (words & 1u) == 0u;
-        bool _2539;
-        if (!_2527)
+        uint words = _2522;
+        bool _2536 = (words & 1u) == 0u;
+        bool _2548;
+        if (!_2536)
         {
-            _2539 = _2534.categorical[f] != 0u;
+            _2548 = _2543.categorical[f] != 0u;
         }
         else
         {
-            _2539 = _2527;
+            _2548 = _2536;
         }
-        if (_2539)
+        if (_2548)
         {
             continue;
         }
         int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
-        uint first = _2422.feature_offset[f];
-        int last_bin = int(_2422.feature_offset[f + 1u] - first) - 1;
+        uint first = _2431.feature_offset[f];
+        int last_bin = int(_2431.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1549,38 +1552,38 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             continue;
         }
         uint param_34 = first;
-        long2 missing = load(param_34, v_1745, hist_base);
+        long2 missing = load(param_34, v_1744, hist_base);
         long2 cum = long2(0l);
         for (int b_1 = 1; b_1 < b_lo; b_1++)
         {
             uint param_35 = first + uint(b_1);
-            cum += load(param_35, v_1745, hist_base);
+            cum += load(param_35, v_1744, hist_base);
         }
         for (int b_2 = b_lo; b_2 <= b_hi; b_2++)
         {
             uint param_36 = first + uint(b_2);
-            cum += load(param_36, v_1745, hist_base);
-            bool _2639 = b_2 < last_bin;
-            bool _2652;
-            if (_2639)
+            cum += load(param_36, v_1744, hist_base);
+            bool _2648 = b_2 < last_bin;
+            bool _2661;
+            if (_2648)
             {
-                bool _2644 = missing.y != 0l;
-                bool _2651;
-                if (!_2644)
+                bool _2653 = missing.y != 0l;
+                bool _2660;
+                if (!_2653)
                 {
-                    _2651 = missing.x != 0l;
+                    _2660 = missing.x != 0l;
                 }
                 else
                 {
-                    _2651 = _2644;
+                    _2660 = _2653;
                 }
-                _2652 = _2651;
+                _2661 = _2660;
             }
             else
             {
-                _2652 = _2639;
+                _2661 = _2648;
             }
-            int two_way = int(_2652);
+            int two_way = int(_2661);
             long2 param_37 = total;
             ulong param_38 = parent;
             ulong param_39 = lambda;
@@ -1606,48 +1609,48 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             best_left = param_55;
         }
     }
-    uint num_cat = _2534.categorical[pc.num_features];
-    uint _2876;
-    long _2899;
-    ulong _2963;
-    ulong _2980;
-    ulong param_85;
+    uint num_cat = _2543.categorical[pc.num_features];
+    uint _2892;
+    long _2915;
+    ulong _2979;
+    ulong _2996;
+    ulong param_88;
     int key;
     long2 left_1;
-    long2 _3036;
-    long2 _3096;
+    long2 _3052;
+    long2 _3112;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2534.categorical[(pc.num_features + 1u) + c];
-        bool _2725 = pc.has_mask != 0u;
-        bool _2733;
-        if (_2725)
+        uint f_1 = _2543.categorical[(pc.num_features + 1u) + c];
+        bool _2734 = pc.has_mask != 0u;
+        bool _2742;
+        if (_2734)
         {
-            _2733 = (_2519.mask[f_1] & 1u) == 0u;
+            _2742 = (_2528.mask[f_1] & 1u) == 0u;
         }
         else
         {
-            _2733 = _2725;
+            _2742 = _2734;
         }
-        if (_2733)
+        if (_2742)
         {
             continue;
         }
-        uint first_1 = _2422.feature_offset[f_1];
-        int last_bin_1 = int(_2422.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint first_1 = _2431.feature_offset[f_1];
+        int last_bin_1 = int(_2431.feature_offset[f_1 + 1u] - first_1) - 1;
         uint param_56 = first_1;
-        long2 missing_1 = load(param_56, v_1745, hist_base);
-        bool _2757 = missing_1.x != 0l;
-        bool _2764;
-        if (!_2757)
+        long2 missing_1 = load(param_56, v_1744, hist_base);
+        bool _2766 = missing_1.x != 0l;
+        bool _2773;
+        if (!_2766)
         {
-            _2764 = missing_1.y != 0l;
+            _2773 = missing_1.y != 0l;
         }
         else
         {
-            _2764 = _2757;
+            _2773 = _2766;
         }
-        int two_way_1 = int(_2764);
+        int two_way_1 = int(_2773);
         bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
         uint n = 0u;
         uint items = uint(last_bin_1) + 1u;
@@ -1657,8 +1660,8 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             int param_58 = last_bin_1;
             ulong param_59 = sg;
             ulong param_60 = sh;
-            uint _2790 = order_categories(param_57, param_58, param_59, param_60, v_1745, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            n = _2790;
+            uint _2799 = order_categories(param_57, param_58, param_59, param_60, v_1744, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            n = _2799;
             uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
             if (lid == 0u)
             {
@@ -1667,11 +1670,14 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 for (uint k_1 = 1u; k_1 <= n; k_1++)
                 {
                     uint param_61 = first_1 + c_bin[k_1 - 1u];
-                    sum += load(param_61, v_1745, hist_base);
+                    sum += load(param_61, v_1744, hist_base);
                     c_prefix[k_1] = sum;
                 }
                 uint2 param_62 = pc.min_data_per_group;
-                ulong min_data = f64_from_words(param_62);
+                long param_63 = total.y;
+                ulong param_64 = f64_from_words(param_62);
+                ulong param_65 = f64_from_i64(param_63);
+                ulong limit = f64_mul(param_64, param_65);
                 for (uint w = 0u; w < 16u; w++)
                 {
                     c_tried[w] = 0u;
@@ -1683,40 +1689,40 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                     {
                         if (dir == 0u)
                         {
-                            _2876 = k_2 - 1u;
+                            _2892 = k_2 - 1u;
                         }
                         else
                         {
-                            _2876 = n - k_2;
+                            _2892 = n - k_2;
                         }
-                        uint i = _2876;
+                        uint i = _2892;
                         long cat = ((threadgroup long*)&c_prefix[i + 1u])[1u] - ((threadgroup long*)&c_prefix[i])[1u];
                         if (dir == 0u)
                         {
-                            _2899 = ((threadgroup long*)&c_prefix[k_2])[1u];
+                            _2915 = ((threadgroup long*)&c_prefix[k_2])[1u];
                         }
                         else
                         {
-                            _2899 = ((threadgroup long*)&c_prefix[n])[1u] - ((threadgroup long*)&c_prefix[n - k_2])[1u];
+                            _2915 = ((threadgroup long*)&c_prefix[n])[1u] - ((threadgroup long*)&c_prefix[n - k_2])[1u];
                         }
-                        long left = _2899;
-                        long param_63 = added;
-                        long param_64 = cat;
-                        long param_65 = left;
-                        long param_66 = total.y;
-                        uint param_67 = node_rows;
-                        ulong param_68 = min_data;
-                        int _2930 = cat_group_step(param_63, param_64, param_65, param_66, param_67, param_68);
-                        added = param_63;
-                        int _step = _2930;
+                        long left = _2915;
+                        long param_66 = added;
+                        long param_67 = cat;
+                        long param_68 = left;
+                        long param_69 = total.y;
+                        uint param_70 = node_rows;
+                        ulong param_71 = limit;
+                        int _2946 = cat_group_step(param_66, param_67, param_68, param_69, param_70, param_71);
+                        added = param_66;
+                        int _step = _2946;
                         if (_step < 0)
                         {
                             break;
                         }
                         if (_step > 0)
                         {
-                            uint _2946 = (8u * dir) + ((k_2 - 1u) >> uint(5));
-                            c_tried[_2946] |= (1u << ((k_2 - 1u) & 31u));
+                            uint _2962 = (8u * dir) + ((k_2 - 1u) >> uint(5));
+                            c_tried[_2962] |= (1u << ((k_2 - 1u) & 31u));
                         }
                     }
                 }
@@ -1726,40 +1732,40 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         }
         if (onehot)
         {
-            _2963 = lambda;
+            _2979 = lambda;
         }
         else
         {
-            uint2 param_69 = pc.cat_l2;
-            ulong param_70 = lambda;
-            ulong param_71 = f64_from_words(param_69);
-            _2963 = f64_add(param_70, param_71);
+            uint2 param_72 = pc.cat_l2;
+            ulong param_73 = lambda;
+            ulong param_74 = f64_from_words(param_72);
+            _2979 = f64_add(param_73, param_74);
         }
-        ulong cat_lambda = _2963;
+        ulong cat_lambda = _2979;
         if (onehot)
         {
-            _2980 = parent;
+            _2996 = parent;
         }
         else
         {
-            long param_72 = total.x;
-            ulong param_73 = f64_from_i64(param_72);
-            ulong param_74 = sg;
-            long param_75 = total.y;
+            long param_75 = total.x;
             ulong param_76 = f64_from_i64(param_75);
-            ulong param_77 = sh;
-            ulong param_78 = f64_div(param_73, param_74);
-            ulong param_79 = f64_div(param_76, param_77);
-            ulong param_80 = cat_lambda;
-            ulong param_81 = alpha;
-            ulong param_82 = mds;
-            ulong param_83 = lo;
-            ulong param_84 = hi;
-            ulong _3014 = bounded_score(param_78, param_79, param_80, param_81, param_82, param_83, param_84, param_85);
-            weight = param_85;
-            _2980 = _3014;
+            ulong param_77 = sg;
+            long param_78 = total.y;
+            ulong param_79 = f64_from_i64(param_78);
+            ulong param_80 = sh;
+            ulong param_81 = f64_div(param_76, param_77);
+            ulong param_82 = f64_div(param_79, param_80);
+            ulong param_83 = cat_lambda;
+            ulong param_84 = alpha;
+            ulong param_85 = mds;
+            ulong param_86 = lo;
+            ulong param_87 = hi;
+            ulong _3030 = bounded_score(param_81, param_82, param_83, param_84, param_85, param_86, param_87, param_88);
+            weight = param_88;
+            _2996 = _3030;
         }
-        ulong cat_parent = _2980;
+        ulong cat_parent = _2996;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -1767,25 +1773,25 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _3036 = long2(0l);
+                    _3052 = long2(0l);
                 }
                 else
                 {
-                    uint param_86 = first_1 + item_1;
-                    _3036 = load(param_86, v_1745, hist_base);
+                    uint param_89 = first_1 + item_1;
+                    _3052 = load(param_89, v_1744, hist_base);
                 }
-                left_1 = _3036;
-                bool _3047 = item_1 != 0u;
-                bool _3053;
-                if (_3047)
+                left_1 = _3052;
+                bool _3063 = item_1 != 0u;
+                bool _3069;
+                if (_3063)
                 {
-                    _3053 = left_1.y <= 0l;
+                    _3069 = left_1.y <= 0l;
                 }
                 else
                 {
-                    _3053 = _3047;
+                    _3069 = _3063;
                 }
-                if (_3053)
+                if (_3069)
                 {
                     continue;
                 }
@@ -1802,37 +1808,37 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 key = (int(dir_1) * 256) + int(k_3);
                 if (dir_1 == 0u)
                 {
-                    _3096 = c_prefix[k_3];
+                    _3112 = c_prefix[k_3];
                 }
                 else
                 {
-                    _3096 = c_prefix[n] - c_prefix[n - k_3];
+                    _3112 = c_prefix[n] - c_prefix[n - k_3];
                 }
-                left_1 = _3096;
+                left_1 = _3112;
             }
-            long2 param_87 = total;
-            ulong param_88 = cat_parent;
-            ulong param_89 = cat_lambda;
-            ulong param_90 = alpha;
-            ulong param_91 = sg;
-            ulong param_92 = sh;
-            ulong param_93 = min_child_weight;
-            ulong param_94 = lo;
-            ulong param_95 = hi;
-            bool param_96 = bounded;
-            int param_97 = 0;
-            long2 param_98 = left_1;
-            long2 param_99 = missing_1;
-            int param_100 = two_way_1;
-            int param_101 = int(f_1);
-            int param_102 = key;
-            ulong param_103 = best_gain;
-            int3 param_104 = best;
-            long2 param_105 = best_left;
-            try_split(param_87, param_88, param_89, param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97, param_98, param_99, param_100, param_101, param_102, param_103, param_104, param_105, pc);
-            best_gain = param_103;
-            best = param_104;
-            best_left = param_105;
+            long2 param_90 = total;
+            ulong param_91 = cat_parent;
+            ulong param_92 = cat_lambda;
+            ulong param_93 = alpha;
+            ulong param_94 = sg;
+            ulong param_95 = sh;
+            ulong param_96 = min_child_weight;
+            ulong param_97 = lo;
+            ulong param_98 = hi;
+            bool param_99 = bounded;
+            int param_100 = 0;
+            long2 param_101 = left_1;
+            long2 param_102 = missing_1;
+            int param_103 = two_way_1;
+            int param_104 = int(f_1);
+            int param_105 = key;
+            ulong param_106 = best_gain;
+            int3 param_107 = best;
+            long2 param_108 = best_left;
+            try_split(param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97, param_98, param_99, param_100, param_101, param_102, param_103, param_104, param_105, param_106, param_107, param_108, pc);
+            best_gain = param_106;
+            best = param_107;
+            best_left = param_108;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
@@ -1840,20 +1846,20 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _3179; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _3195; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
             uint o = lid + half_size;
-            ulong param_106 = s_gain[o];
-            int param_107 = ((threadgroup int*)&s_key[o])[0u];
-            int param_108 = ((threadgroup int*)&s_key[o])[1u];
-            int param_109 = ((threadgroup int*)&s_key[o])[2u];
-            ulong param_110 = s_gain[lid];
-            int param_111 = ((threadgroup int*)&s_key[lid])[0u];
-            int param_112 = ((threadgroup int*)&s_key[lid])[1u];
-            int param_113 = ((threadgroup int*)&s_key[lid])[2u];
-            if (split_better(param_106, param_107, param_108, param_109, param_110, param_111, param_112, param_113))
+            ulong param_109 = s_gain[o];
+            int param_110 = ((threadgroup int*)&s_key[o])[0u];
+            int param_111 = ((threadgroup int*)&s_key[o])[1u];
+            int param_112 = ((threadgroup int*)&s_key[o])[2u];
+            ulong param_113 = s_gain[lid];
+            int param_114 = ((threadgroup int*)&s_key[lid])[0u];
+            int param_115 = ((threadgroup int*)&s_key[lid])[1u];
+            int param_116 = ((threadgroup int*)&s_key[lid])[2u];
+            if (split_better(param_109, param_110, param_111, param_112, param_113, param_114, param_115, param_116))
             {
                 s_gain[lid] = s_gain[o];
                 s_key[lid] = s_key[o];
@@ -1863,17 +1869,17 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _3255 = win.x >= 0;
-    bool _3264;
-    if (_3255)
+    bool _3271 = win.x >= 0;
+    bool _3280;
+    if (_3271)
     {
-        _3264 = _2534.categorical[uint(win.x)] != 0u;
+        _3280 = _2543.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _3264 = _3255;
+        _3280 = _3271;
     }
-    bool win_cat = _3264;
+    bool win_cat = _3280;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
@@ -1881,48 +1887,48 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (win_cat)
     {
-        uint first_2 = _2422.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_2422.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        uint first_2 = _2431.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_2431.feature_offset[uint(win.x) + 1u] - first_2) - 1;
         if (last_bin_2 <= pc.max_cat_to_onehot)
         {
-            bool _3299 = lid == 0u;
-            bool _3305;
-            if (_3299)
+            bool _3315 = lid == 0u;
+            bool _3321;
+            if (_3315)
             {
-                _3305 = win.y > 0;
+                _3321 = win.y > 0;
             }
             else
             {
-                _3305 = _3299;
+                _3321 = _3315;
             }
-            if (_3305)
+            if (_3321)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
         }
         else
         {
-            uint param_114 = first_2;
-            int param_115 = last_bin_2;
-            ulong param_116 = sg;
-            ulong param_117 = sh;
-            uint _3328 = order_categories(param_114, param_115, param_116, param_117, v_1745, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            uint n_1 = _3328;
+            uint param_117 = first_2;
+            int param_118 = last_bin_2;
+            ulong param_119 = sg;
+            ulong param_120 = sh;
+            uint _3344 = order_categories(param_117, param_118, param_119, param_120, v_1744, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3344;
             uint dir_2 = uint(win.y / 256);
             uint k_4 = uint(win.y % 256);
-            uint _3356;
+            uint _3372;
             for (uint i_1 = lid; (i_1 < k_4) && (i_1 < n_1); i_1 += WG)
             {
                 if (dir_2 != 0u)
                 {
-                    _3356 = (n_1 - 1u) - i_1;
+                    _3372 = (n_1 - 1u) - i_1;
                 }
                 else
                 {
-                    _3356 = i_1;
+                    _3372 = i_1;
                 }
-                uint b_3 = c_bin[_3356];
-                uint _3374 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
+                uint b_3 = c_bin[_3372];
+                uint _3390 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -1930,78 +1936,78 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _3388;
+        long2 _3404;
         if (key_1.x >= 0)
         {
-            _3388 = s_left[0];
+            _3404 = s_left[0];
         }
         else
         {
-            _3388 = total;
+            _3404 = total;
         }
-        long2 L = _3388;
-        long2 _3400;
+        long2 L = _3404;
+        long2 _3416;
         if (key_1.x >= 0)
         {
-            _3400 = total - L;
+            _3416 = total - L;
         }
         else
         {
-            _3400 = long2(0l);
+            _3416 = long2(0l);
         }
-        long2 R = _3400;
+        long2 R = _3416;
         uint o_1 = record * 27u;
-        _3415.records[o_1 + 0u] = uint(node);
-        _3415.records[o_1 + 1u] = uint(key_1.x);
-        uint _3432;
+        _3431.records[o_1 + 0u] = uint(node);
+        _3431.records[o_1 + 1u] = uint(key_1.x);
+        uint _3448;
         if (key_1.x >= 0)
         {
-            _3432 = uint(key_1.y);
+            _3448 = uint(key_1.y);
         }
         else
         {
-            _3432 = 0u;
+            _3448 = 0u;
         }
-        _3415.records[o_1 + 2u] = _3432;
-        uint _3446;
+        _3431.records[o_1 + 2u] = _3448;
+        uint _3462;
         if (key_1.x >= 0)
         {
-            _3446 = uint(key_1.z);
+            _3462 = uint(key_1.z);
         }
         else
         {
-            _3446 = 0u;
+            _3462 = 0u;
         }
-        _3415.records[o_1 + 3u] = _3446;
-        ulong _3459;
+        _3431.records[o_1 + 3u] = _3462;
+        ulong _3475;
         if (key_1.x >= 0)
         {
-            _3459 = s_gain[0];
+            _3475 = s_gain[0];
         }
         else
         {
-            _3459 = 0ul;
+            _3475 = 0ul;
         }
-        ulong param_118 = _3459;
-        uint2 gw = f64_words(param_118);
-        _3415.records[o_1 + 4u] = gw.x;
-        _3415.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _3486 = spvUnsafeArray<long2, 3>({ L, R, total });
+        ulong param_121 = _3475;
+        uint2 gw = f64_words(param_121);
+        _3431.records[o_1 + 4u] = gw.x;
+        _3431.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _3502 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _3486;
+        sums = _3502;
         for (uint k_5 = 0u; k_5 < 3u; k_5++)
         {
             uint2 g = as_type<uint2>(ulong(sums[k_5].x));
             uint2 h = as_type<uint2>(ulong(sums[k_5].y));
-            _3415.records[(o_1 + 6u) + (4u * k_5)] = g.x;
-            _3415.records[(o_1 + 7u) + (4u * k_5)] = g.y;
-            _3415.records[(o_1 + 8u) + (4u * k_5)] = h.x;
-            _3415.records[(o_1 + 9u) + (4u * k_5)] = h.y;
+            _3431.records[(o_1 + 6u) + (4u * k_5)] = g.x;
+            _3431.records[(o_1 + 7u) + (4u * k_5)] = g.y;
+            _3431.records[(o_1 + 8u) + (4u * k_5)] = h.x;
+            _3431.records[(o_1 + 9u) + (4u * k_5)] = h.y;
         }
-        _3415.records[o_1 + 18u] = uint(win_cat);
+        _3431.records[o_1 + 18u] = uint(win_cat);
         for (uint w_1 = 0u; w_1 < 8u; w_1++)
         {
-            _3415.records[(o_1 + 19u) + w_1] = c_set[w_1];
+            _3431.records[(o_1 + 19u) + w_1] = c_set[w_1];
         }
     }
 }
