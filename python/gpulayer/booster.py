@@ -714,6 +714,7 @@ class Booster:
         doc["objective"] = "multi:softprob" if n > 1 else "reg:squarederror"
         doc["num_class"] = doc["num_outputs"] = _model_text.Number(n)
         doc["base_score"] = doc["base_margin"] = _model_text.Number(0)
+        doc.pop("base_margins", None)
         doc["best_round"] = _model_text.Number(-1)
         doc.pop("class_names", None)
         doc.pop("objective_params", None)

@@ -276,7 +276,7 @@ typedef struct gpl_backend gpl_backend;
  *
  * Numeric contract: a value's bin is 0 for NaN, else 1 + the number of the
  * feature's cuts <= the value (gpl_bin_of of binning.h); output k of a row
- * starts at base_margin and adds the leaf values of trees k, k + K, k + 2K,
+ * starts at base_margins[k] and adds the leaf values of trees k, k + K, k + 2K,
  * ... in that order, one float addition each (IEEE round to nearest,
  * nothing fused or reordered). Every device that follows this gives the
  * CPU's margins bit for bit. */
@@ -305,7 +305,7 @@ typedef struct gpl_infer_forest {
 typedef struct gpl_predict_job {
     const gpl_infer_forest *forest;
     int32_t num_outputs;  /* K: tree t adds to output t % K        */
-    float base_margin;
+    const float *base_margins; /* K: each output's initial margin   */
     int32_t num_features;
     const uint32_t *cut_ptr;   /* num_features + 1                  */
     const float *cut_values;   /* cut_ptr[num_features]             */

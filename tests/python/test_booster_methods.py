@@ -333,7 +333,9 @@ def test_update_with_a_custom_objective(reg):
 # -------------------------------------------------------------- slicing
 
 def base_margin(bst):
-    return float(json.loads(bst.save_raw())["base_margin"])
+    """Each output's starting margin (a softmax model's class intercepts)."""
+    doc = json.loads(bst.save_raw())
+    return np.array(doc.get("base_margins", [doc["base_margin"]]), dtype=np.float32)
 
 
 def test_slices_predict_as_their_rounds(multi):

@@ -143,11 +143,16 @@ static void test_check_messages(void **state)
     assert_int_equal(gpl_check_subtract("cuda", &p, &sub), GPULAYER_ERR_INTERNAL);
     assert_string_equal(gpl_error_message(),
                         "cuda backend: subtract needs the histograms of nodes 0 and 1");
-    const gpl_predict_job none = {NULL, 0, 0.0f, 1, NULL, NULL, 0, NULL};
+    const gpl_predict_job none = {NULL, 0, NULL, 1, NULL, NULL, 0, NULL};
     assert_int_equal(gpl_check_predict_job("vulkan", &none), GPULAYER_OK);
-    const gpl_predict_job bad = {NULL, 0, 0.0f, 1, NULL, NULL, 5, NULL};
+    const float base = 0.0f;
+    const gpl_predict_job bad = {NULL, 0, &base, 1, NULL, NULL, 5, NULL};
     assert_int_equal(gpl_check_predict_job("vulkan", &bad), GPULAYER_ERR_INVALID_ARGUMENT);
     assert_string_equal(gpl_error_message(), "vulkan backend: predict: 0 outputs, 1 features");
+    const gpl_predict_job no_base = {NULL, 1, NULL, 1, NULL, NULL, 5, NULL};
+    assert_int_equal(gpl_check_predict_job("vulkan", &no_base), GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_string_equal(gpl_error_message(),
+                        "vulkan backend: predict: 1 outputs, 1 features, no base margins");
     assert_int_equal(gpl_check_row_limit("cpu", 4294967294LL), GPULAYER_OK);
     assert_int_equal(gpl_check_row_limit("cpu", 4294967295LL), GPULAYER_ERR_UNSUPPORTED);
     assert_string_equal(gpl_error_message(),

@@ -122,6 +122,11 @@ static gpl_model *softmax_model(void)
     m->num_features = 3;
     m->base_score = 0.5f;
     m->base_margin = 0.0f;
+    m->base_margins = calloc(3, sizeof(float));
+    assert_non_null(m->base_margins);
+    m->base_margins[0] = 0.4f;
+    m->base_margins[1] = -0.1f;
+    m->base_margins[2] = -0.3f;
     set_cuts(m);
     m->cuts.values[8] = INFINITY;
     for (int t = 0; t < 6; t++) {
@@ -189,6 +194,9 @@ static void assert_same_model(const gpl_model *a, const gpl_model *b)
     assert_int_equal(a->best_round, b->best_round);
     assert_true(same_float(a->base_score, b->base_score));
     assert_true(same_float(a->base_margin, b->base_margin));
+    assert_int_equal(a->base_margins != NULL, b->base_margins != NULL);
+    for (int32_t k = 0; a->base_margins && k < a->num_outputs; k++)
+        assert_true(same_float(a->base_margins[k], b->base_margins[k]));
     assert_int_equal(a->cuts.num_features, b->cuts.num_features);
     for (int32_t f = 0; f <= a->num_features; f++)
         assert_int_equal(a->cuts.cut_ptr[f], b->cuts.cut_ptr[f]);
@@ -530,6 +538,14 @@ static void shared_children(cJSON *d)
 static void drop_last_tree(cJSON *d) { cJSON_DeleteItemFromArray(cJSON_GetObjectItem(d, "trees"), 5); }
 /* Loaded before, and then every prediction was inf. */
 static void infinite_margin(cJSON *d) { set_member(d, "base_margin", cJSON_CreateString("inf")); }
+static void short_base_margins(cJSON *d)
+{
+    cJSON_DeleteItemFromArray(cJSON_GetObjectItem(d, "base_margins"), 2);
+}
+static void nan_base_margin(cJSON *d)
+{
+    cJSON_ReplaceItemInArray(cJSON_GetObjectItem(d, "base_margins"), 1, cJSON_CreateString("nan"));
+}
 
 typedef struct field_case {
     mutation mutate;
@@ -563,6 +579,8 @@ static const field_case field_cases[] = {
     {shared_children, 0, "has more than one parent"},
     {drop_last_tree, 1, "5 trees is not a whole number of rounds of 3 trees"},
     {infinite_margin, 0, "field \"base_margin\": must be a finite number, got inf"},
+    {short_base_margins, 1, "field \"base_margins\" has 2 entries, expected 3 (num_outputs)"},
+    {nan_base_margin, 1, "field \"base_margins[1]\": must be a finite number, got nan"},
 };
 
 static void test_field_errors_name_the_field(void **state)

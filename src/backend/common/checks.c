@@ -61,8 +61,10 @@ gpulayer_status gpl_check_row_limit(const char *backend, int64_t num_rows)
 
 gpulayer_status gpl_check_predict_job(const char *backend, const gpl_predict_job *job)
 {
-    if (job->num_rows <= 0 || (job->num_outputs >= 1 && job->num_features >= 0))
+    if (job->num_rows <= 0 ||
+        (job->num_outputs >= 1 && job->num_features >= 0 && job->base_margins))
         return GPULAYER_OK;
-    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s backend: predict: %d outputs, %d features",
-                     backend, job->num_outputs, job->num_features);
+    return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s backend: predict: %d outputs, %d features%s",
+                     backend, job->num_outputs, job->num_features,
+                     job->base_margins ? "" : ", no base margins");
 }

@@ -382,7 +382,7 @@ typedef struct gpl_cuda_predict_args {
     int32_t num_features;
     int32_t num_trees;
     int32_t num_outputs;
-    float base_margin;
+    const float *base_margins;   /* num_outputs                          */
     const uint32_t *cut_ptr;     /* num_features + 1                     */
     const float *cuts;
     const gpl_infer_node *nodes; /* the forest of gpl_infer_forest       */

@@ -62,7 +62,8 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
     gpulayer_status st = GPULAYER_OK;
     gpl_infer_node *d_nodes = dev_alloc(c, &m, sizeof(gpl_infer_node) * (size_t)fo->num_nodes,
                                         "prediction tree nodes", &st);
-    float *d_leaf = dev_alloc(c, &m, sizeof(float) * (size_t)fo->num_nodes,
+    /* The leaf values, then the K base margins. */
+    float *d_leaf = dev_alloc(c, &m, sizeof(float) * ((size_t)fo->num_nodes + (size_t)K),
                               "prediction leaf values", &st);
     int64_t *d_first = dev_alloc(c, &m, sizeof(int64_t) * ((size_t)fo->num_trees + 1),
                                  "prediction tree offsets", &st);
@@ -90,6 +91,9 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
         st = copy_in(c, d_leaf, fo->leaf, sizeof(float) * (size_t)fo->num_nodes,
                      "copying the prediction leaf values to the device");
     if (st == GPULAYER_OK)
+        st = copy_in(c, d_leaf + fo->num_nodes, job->base_margins, sizeof(float) * (size_t)K,
+                     "copying the base margins to the device");
+    if (st == GPULAYER_OK)
         st = copy_in(c, d_first, fo->first, sizeof(int64_t) * ((size_t)fo->num_trees + 1),
                      "copying the prediction tree offsets to the device");
     if (st == GPULAYER_OK)
@@ -112,7 +116,7 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
         st = copy_in(c, d_data, host, sizeof(float) * (size_t)n * (size_t)F,
                      "copying a block of raw values to the device");
         if (st != GPULAYER_OK) break;
-        gpl_cuda_predict_args a = {d_data, n, F, fo->num_trees, K, job->base_margin,
+        gpl_cuda_predict_args a = {d_data, n, F, fo->num_trees, K, d_leaf + fo->num_nodes,
                                    d_cut_ptr, d_cuts, d_nodes, d_sets, d_leaf, d_first, d_depth,
                                    d_bins, d_out};
         cudaError_t e = gpl_cuda_launch_predict(&a, c->dev.stream);

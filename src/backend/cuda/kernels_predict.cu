@@ -3,7 +3,7 @@
  * row (grid-stride) bins the row's raw values with the model's cuts, then
  * walks every tree and writes the row's margins. The numeric contract is
  * the one of backend.h: bin = 0 for NaN, else 1 + the number of cuts <= the
- * value; output k = base_margin + the leaves of trees k, k + K, ... in tree
+ * value; output k = base_margins[k] + the leaves of trees k, k + K, ... in tree
  * order, each a float addition rounded to nearest (__fadd_rn: never fused,
  * never flushed), so the margins are the CPU's bit for bit.
  */
@@ -53,7 +53,7 @@ __global__ void predict_kernel(gpl_cuda_predict_args a)
                             a.data[(int64_t)f * a.num_rows + r]);
         }
         for (int32_t k = 0; k < K; k++) {
-            float acc = a.base_margin;
+            float acc = a.base_margins[k];
             for (int32_t t = k; t < a.num_trees; t += K) {
                 const gpl_infer_node *nodes = a.nodes + a.first[t];
                 const int32_t depth = a.depth[t];

@@ -17,7 +17,7 @@
 /* Push constants of predict.comp. */
 typedef struct predict_push {
     uint32_t num_rows, num_features, row_words, num_trees, num_outputs;
-    float base_margin;
+    uint32_t base_at; /* the base margins' first word in the leaf buffer */
 } predict_push;
 
 /* Everything predict.comp binds, bound whole. */
@@ -54,6 +54,8 @@ static gpulayer_status upload_model(vk_context *c, const gpl_predict_job *job,
     const VkDeviceSize num_cuts = job->cut_ptr[job->num_features];
     GPL_CHECK(fits_binding(c, (VkDeviceSize)f->num_nodes * sizeof(gpl_infer_node),
                            "tree nodes"));
+    GPL_CHECK(fits_binding(c, ((VkDeviceSize)f->num_nodes + (VkDeviceSize)job->num_outputs) * 4,
+                           "leaf values"));
     GPL_CHECK(fits_binding(c, (VkDeviceSize)f->num_trees * 8, "tree table"));
     GPL_CHECK(fits_binding(c, num_cuts * 4, "cut values"));
     const VkDeviceSize set_bytes =
@@ -71,11 +73,15 @@ static gpulayer_status upload_model(vk_context *c, const gpl_predict_job *job,
     gpulayer_status st = vk_buffer_create(c, &b->nodes, node_bytes, "prediction tree nodes");
     if (st == GPULAYER_OK && node_bytes)
         st = vk_buffer_write(c, &b->nodes, 0, f->nodes, node_bytes);
+    /* The leaf values, then the K base margins. */
+    const VkDeviceSize leaf_bytes = (VkDeviceSize)f->num_nodes * 4;
+    const VkDeviceSize base_bytes = (VkDeviceSize)job->num_outputs * 4;
     if (st == GPULAYER_OK)
-        st = vk_buffer_create(c, &b->leaf, (VkDeviceSize)f->num_nodes * 4,
-                              "prediction leaf values");
+        st = vk_buffer_create(c, &b->leaf, leaf_bytes + base_bytes, "prediction leaf values");
     if (st == GPULAYER_OK && f->num_nodes)
-        st = vk_buffer_write(c, &b->leaf, 0, f->leaf, (VkDeviceSize)f->num_nodes * 4);
+        st = vk_buffer_write(c, &b->leaf, 0, f->leaf, leaf_bytes);
+    if (st == GPULAYER_OK)
+        st = vk_buffer_write(c, &b->leaf, leaf_bytes, job->base_margins, base_bytes);
     if (st == GPULAYER_OK)
         st = vk_buffer_create(c, &b->trees, tree_bytes, "prediction tree table");
     if (st == GPULAYER_OK && tree_bytes) st = vk_buffer_write(c, &b->trees, 0, trees, tree_bytes);
@@ -130,7 +136,7 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
     const VkDeviceSize B = (VkDeviceSize)block;
     const VkDeviceSize model_bytes =
         (VkDeviceSize)job->forest->num_nodes * (20 + (job->forest->cat_sets ? 32 : 0)) +
-        (VkDeviceSize)job->forest->num_trees * 8 +
+        (VkDeviceSize)job->forest->num_trees * 8 + (VkDeviceSize)K * 4 +
         ((VkDeviceSize)F + 1) * 4 + (VkDeviceSize)job->cut_ptr[F] * 4;
     const VkDeviceSize need = model_bytes + B * ((VkDeviceSize)F * 4 + row_words * 4 +
                                                  (VkDeviceSize)K * 4);
@@ -161,7 +167,7 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
                    sizeof(float) * (size_t)n);
         if (F) st = vk_buffer_write(c, &b.data, 0, host, (VkDeviceSize)n * (VkDeviceSize)F * 4);
         predict_push p = {(uint32_t)n, (uint32_t)F, row_words, (uint32_t)job->forest->num_trees,
-                          (uint32_t)K, job->base_margin};
+                          (uint32_t)K, (uint32_t)job->forest->num_nodes};
         vk_range bind[9] = {vk_whole(&b.data), vk_whole(&b.cut_ptr), vk_whole(&b.cuts),
                             vk_whole(&b.nodes), vk_whole(&b.leaf), vk_whole(&b.trees),
                             vk_whole(&b.bins), vk_whole(&b.out), vk_whole(&b.cat_sets)};

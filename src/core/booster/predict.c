@@ -253,7 +253,7 @@ void gpl_predict_block(const gpl_model *m, const gpl_infer_forest *forest,
     for (int32_t f = 0; f < F; f++) gpl_bin_values(&padded[f], columns[f], n, bins + f, F);
     if (base) memcpy(o, base, sizeof(float) * (size_t)(n * K));
     else
-        for (int64_t i = 0; i < n * K; i++) o[i] = m->base_margin;
+        for (int64_t i = 0; i < n * K; i++) o[i] = gpl_model_base_margin(m, (int32_t)(i % K));
     for (int32_t t = 0; t < forest->num_trees; t++)
         forest_add_tree(forest, t, bins, n, F, o + t % K, K);
     if (margin) {
@@ -303,14 +303,19 @@ static gpulayer_status predict_device(const gpl_model *m, const gpl_infer_forest
                          "use device cpu", device, accelerator);
     }
     float *margins = width == K ? out : malloc(sizeof(float) * (size_t)(N > 0 ? N * K : 1));
-    if (!margins) {
+    float *base = malloc(sizeof(float) * (size_t)K);
+    if (!margins || !base) {
         gpl_backend_destroy(be);
+        if (margins != out) free(margins);
+        free(base);
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for prediction margins");
     }
-    gpl_predict_job job = {forest, K, m->base_margin, m->num_features, m->cuts.cut_ptr,
+    for (int32_t k = 0; k < K; k++) base[k] = gpl_model_base_margin(m, k);
+    gpl_predict_job job = {forest, K, base, m->num_features, m->cuts.cut_ptr,
                            m->cuts.values, N, columns};
     st = be->ops->predict(be, &job, margins);
     gpl_backend_destroy(be);
+    free(base);
     if (st == GPULAYER_OK && !margin) {
 #pragma omp parallel for num_threads(nthread) schedule(static)
         for (int64_t i = 0; i < N; i++) gpl_objective_transform(m, margins + i * K);

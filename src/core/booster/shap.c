@@ -390,7 +390,7 @@ static void row_interactions(const gpl_model *m, const shap_forest *f, const flo
     }
     for (int32_t k = 0; k < K; k++) {
         double *diag = s->diag + (int64_t)k * C, *mat = s->acc + (int64_t)k * C * C;
-        diag[F] += base ? base[k] : m->base_margin;
+        diag[F] += base ? base[k] : gpl_model_base_margin(m, k);
         for (int32_t i = 0; i < C; i++) {
             double v = diag[i];
             for (int32_t j = 0; j < C; j++)
@@ -423,7 +423,7 @@ static void row_values(const gpl_model *m, const shap_forest *f, gpl_shap_kind k
         }
     }
     for (int32_t k = 0; k < K; k++)
-        s->acc[(int64_t)k * C + F] += base ? base[k] : m->base_margin;
+        s->acc[(int64_t)k * C + F] += base ? base[k] : gpl_model_base_margin(m, k);
 }
 
 int64_t gpl_shap_row_width(const gpl_model *m, gpl_shap_kind kind)

@@ -65,6 +65,7 @@ void gpl_model_free(gpl_model *m)
     for (int32_t t = 0; t < m->num_trees; t++) free(m->trees[t].nodes);
     free(m->trees);
     free(m->params_json);
+    free(m->base_margins);
     free(m);
 }
 

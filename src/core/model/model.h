@@ -60,6 +60,10 @@ typedef struct gpl_model {
     int32_t softmax_output_class; /* multi:softmax: predict the class  */
     float base_margin;    /* initial margin of every output            */
     float base_score;     /* the same in output space (XGBoost's name) */
+    /* num_outputs entries, or NULL: output k's initial margin, where the
+     * outputs start apart (multi:softprob's class intercepts); base_margin
+     * and base_score then stand for none of them. */
+    float *base_margins;
     gpl_objective_params obj_params; /* saved when the objective has any */
     gpl_bin_cuts cuts;
     char **feature_names;             /* num_features, entries may be NULL; or NULL */
@@ -93,6 +97,12 @@ gpulayer_status gpl_model_add_tree(gpl_model *m, gpl_tree *tree);
 static inline int32_t gpl_model_num_rounds(const gpl_model *m)
 {
     return m->num_outputs ? m->num_trees / m->num_outputs : 0;
+}
+
+/* Output k's initial margin. */
+static inline float gpl_model_base_margin(const gpl_model *m, int32_t k)
+{
+    return m->base_margins ? m->base_margins[k] : m->base_margin;
 }
 
 /* The model's objective name (objective.h has the table). */

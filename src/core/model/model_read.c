@@ -302,6 +302,26 @@ static gpulayer_status read_cuts(const cJSON *doc, const char *source,
     return GPULAYER_OK;
 }
 
+/* Optional "base_margins": one finite margin an output. */
+static gpulayer_status read_base_margins(const cJSON *doc, const char *source, gpl_model *m)
+{
+    if (!cJSON_GetObjectItemCaseSensitive(doc, "base_margins")) return GPULAYER_OK;
+    const cJSON *a, *e;
+    int64_t n = 0, i = 0;
+    GPL_CHECK(get_array(doc, "base_margins", source, "base_margins", &a, &n));
+    GPL_CHECK(expect_length(source, "base_margins", n, m->num_outputs, "num_outputs"));
+    m->base_margins = gpl_calloc((size_t)(n ? n : 1), sizeof(float), "base margins");
+    if (!m->base_margins) return GPULAYER_ERR_OUT_OF_MEMORY;
+    cJSON_ArrayForEach(e, a) {
+        GPL_CHECK(read_float(e, source, (where){"base_margins", i}, &m->base_margins[i]));
+        if (!isfinite(m->base_margins[i]))
+            return gpl_model_error(source, "field \"base_margins[%lld]\": must be a finite "
+                                   "number, got %g", (long long)i, (double)m->base_margins[i]);
+        i++;
+    }
+    return GPULAYER_OK;
+}
+
 static gpulayer_status read_feature_names(const cJSON *doc, const char *source,
                                           gpl_model *m)
 {
@@ -663,6 +683,7 @@ static gpulayer_status read_model(const cJSON *doc, const char *source,
                                   gpl_model *m)
 {
     GPL_CHECK(read_scalars(doc, source, m));
+    GPL_CHECK(read_base_margins(doc, source, m));
     GPL_CHECK(read_feature_names(doc, source, m));
     GPL_CHECK(read_categories(doc, source, m));
     GPL_CHECK(read_category_groups(doc, source, m));

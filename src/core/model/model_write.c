@@ -217,6 +217,18 @@ static int attach_category_groups(cJSON *d, const gpl_model *m)
     return ok;
 }
 
+/* "base_margins", only where the outputs start apart: other models keep
+ * their bytes. */
+static int attach_base_margins(cJSON *d, const gpl_model *m)
+{
+    if (!m->base_margins) return 1;
+    cJSON *a = cJSON_CreateArray();
+    int ok = attach(d, "base_margins", a);
+    for (int32_t k = 0; ok && k < m->num_outputs; k++)
+        ok = attach(a, NULL, real_value(m->base_margins[k], 1));
+    return ok;
+}
+
 static cJSON *trees_array(const gpl_model *m)
 {
     cJSON *a = cJSON_CreateArray();
@@ -261,6 +273,7 @@ static gpulayer_status build_document(const gpl_model *m, cJSON **out)
     ok = ok && attach(d, "num_features", cJSON_CreateNumber(m->num_features));
     ok = ok && attach(d, "base_score", real_value(m->base_score, 1));
     ok = ok && attach(d, "base_margin", real_value(m->base_margin, 1));
+    ok = ok && attach_base_margins(d, m);
     ok = ok && attach(d, "best_round", cJSON_CreateNumber(m->best_round));
     ok = ok && attach(d, "feature_names", feature_names_array(m));
     ok = ok && attach(d, "categories", categories_array(m));

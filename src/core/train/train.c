@@ -116,7 +116,8 @@ static gpulayer_status prepare_evals(train_run *t,
         GPL_CHECK(gpl_dataset_check_base_margin(evals[i], K, e->name));
         if (evals[i]->base_margin) memcpy(e->margins, evals[i]->base_margin, sizeof(float) * n);
         else
-            for (size_t k = 0; k < n; k++) e->margins[k] = t->model->base_margin;
+            for (size_t k = 0; k < n; k++)
+                e->margins[k] = gpl_model_base_margin(t->model, (int32_t)(k % (size_t)K));
         for (int32_t k = 0; k < t->model->num_trees; k++) /* continued training */
             gpl_tree_add_to_margins(&t->model->trees[k], e->bins, evals[i]->num_rows,
                                     t->model->num_features, K, k % K, e->margins, t->nthread);

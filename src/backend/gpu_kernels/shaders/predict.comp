@@ -3,7 +3,7 @@
 // (grid-stride) bins the row's raw values with the model's cuts, then walks
 // every tree and writes the row's margins. The numeric contract is the one
 // of backend.h: bin = 0 for NaN, else 1 + the number of cuts <= the value;
-// output k = base_margin + the leaves of trees k, k + K, ... in tree order,
+// output k = base margin k + the leaves of trees k, k + K, ... in tree order,
 // one float addition each, so the margins are the CPU's bit for bit.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -14,7 +14,7 @@ layout(push_constant) uniform Push {
     uint row_words;    // words of one row's packed bins
     uint num_trees;
     uint num_outputs;
-    float base_margin;
+    uint base_at;      // leaf[base_at + k]: output k's base margin
 } pc;
 
 // Feature-major: value of feature f of row r at data[f * num_rows + r].
@@ -24,6 +24,7 @@ layout(std430, binding = 3) readonly buffer Cuts { float cuts[]; };
 // gpl_infer_node: left, right, feature, bin | default_left << 8 |
 // categorical << 16.
 layout(std430, binding = 4) readonly buffer Nodes { uvec4 nodes[]; };
+// The leaf values of every node, then the base margin of every output.
 layout(std430, binding = 5) readonly buffer Leaf { float leaf[]; };
 // Per tree: its first node, its depth.
 layout(std430, binding = 6) readonly buffer Trees { uvec2 trees[]; };
@@ -78,7 +79,7 @@ void main()
             }
         }
         for (uint k = 0u; k < K; k++) {
-            precise float acc = pc.base_margin;
+            precise float acc = leaf[pc.base_at + k];
             for (uint t = k; t < pc.num_trees; t += K) {
                 const uvec2 tree = trees[t];
                 uint i = 0u;

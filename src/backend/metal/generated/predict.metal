@@ -31,7 +31,7 @@ struct Push
     uint row_words;
     uint num_trees;
     uint num_outputs;
-    float base_margin;
+    uint base_at;
 };
 
 struct Data
@@ -42,6 +42,11 @@ struct Data
 struct Bins
 {
     uint bins[1];
+};
+
+struct Leaf
+{
+    float leaf[1];
 };
 
 struct Trees
@@ -59,19 +64,14 @@ struct CatSets
     uint cat_sets[1];
 };
 
-struct Leaf
-{
-    float leaf[1];
-};
-
 struct Margins
 {
     float margins[1];
 };
 
-constant uint _398_tmp [[function_constant(0)]];
-constant uint _398 = is_function_constant_defined(_398_tmp) ? _398_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_398, 1u, 1u);
+constant uint _401_tmp [[function_constant(0)]];
+constant uint _401 = is_function_constant_defined(_401_tmp) ? _401_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_401, 1u, 1u);
 
 static inline __attribute__((always_inline))
 uint order_key(thread const float& x)
@@ -124,12 +124,12 @@ uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_
     return (((base - first) + uint(order_key(param_2) <= key)) + 1u) & 255u;
 }
 
-kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[buffer(1)]], const device CutPtr& v_58 [[buffer(2)]], const device Cuts& v_98 [[buffer(3)]], const device Nodes& _285 [[buffer(4)]], const device Leaf& _371 [[buffer(5)]], const device Trees& _263 [[buffer(6)]], device Bins& _222 [[buffer(7)]], device Margins& _385 [[buffer(8)]], const device CatSets& _332 [[buffer(9)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[buffer(1)]], const device CutPtr& v_58 [[buffer(2)]], const device Cuts& v_98 [[buffer(3)]], const device Nodes& _292 [[buffer(4)]], const device Leaf& _244 [[buffer(5)]], const device Trees& _270 [[buffer(6)]], device Bins& _222 [[buffer(7)]], device Margins& _388 [[buffer(8)]], const device CatSets& _339 [[buffer(9)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint _142 = gl_NumWorkGroups.x * WG;
     uint K = pc.num_outputs;
     bool left;
-    uint _356;
+    uint _363;
     for (uint stride = _142, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
     {
         uint rb = r * pc.row_words;
@@ -157,14 +157,14 @@ kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[b
         }
         for (uint k = 0u; k < K; k++)
         {
-            float acc = pc.base_margin;
+            float acc = _244.leaf[pc.base_at + k];
             for (uint t = k; t < pc.num_trees; t += K)
             {
-                uint2 tree = _263.trees[t];
+                uint2 tree = _270.trees[t];
                 uint i = 0u;
                 for (uint d = 0u; d < tree.y; d++)
                 {
-                    uint4 nd = _285.nodes[tree.x + i];
+                    uint4 nd = _292.nodes[tree.x + i];
                     uint b = (_222.bins[rb + (nd.z >> uint(2))] >> ((nd.z & 3u) * 8u)) & 255u;
                     if (b == 0u)
                     {
@@ -174,7 +174,7 @@ kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[b
                     {
                         if (((nd.w >> uint(16)) & 255u) != 0u)
                         {
-                            left = ((_332.cat_sets[((tree.x + i) * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
+                            left = ((_339.cat_sets[((tree.x + i) * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
                         }
                         else
                         {
@@ -183,17 +183,17 @@ kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[b
                     }
                     if (left)
                     {
-                        _356 = nd.x;
+                        _363 = nd.x;
                     }
                     else
                     {
-                        _356 = nd.y;
+                        _363 = nd.y;
                     }
-                    i = _356;
+                    i = _363;
                 }
-                acc = spvFAdd(acc, _371.leaf[tree.x + i]);
+                acc = spvFAdd(acc, _244.leaf[tree.x + i]);
             }
-            _385.margins[(r * K) + k] = acc;
+            _388.margins[(r * K) + k] = acc;
         }
     }
 }
