@@ -330,15 +330,20 @@ static void xgb_vector_float(float f, char *text, size_t size)
 /* "[a,b,...]": XGBoost's spelling of a vector of floats. */
 static cJSON *xgb_vector(const double *v, int32_t n)
 {
-    char text[GPL_MAX_QUANTILES * 24 + 3] = "[";
+    const size_t size = (size_t)n * 24 + 3;
+    char *text = malloc(size);
+    if (!text) return NULL;
     size_t len = 1;
+    text[0] = '[';
     for (int32_t i = 0; i < n; i++) {
         if (i) text[len++] = ',';
-        xgb_vector_float((float)v[i], text + len, sizeof text - len - 2);
+        xgb_vector_float((float)v[i], text + len, size - len - 2);
         len += strlen(text + len);
     }
     memcpy(text + len, "]", 2);
-    return cJSON_CreateString(text);
+    cJSON *out = cJSON_CreateString(text);
+    free(text);
+    return out;
 }
 
 /* lambdarank_param as XGBoost 3.2 saves it (the number of pairs unset,
@@ -441,10 +446,9 @@ static float xgb_margin_of(gpl_objective_kind kind, float score)
  * margin for the logistic and exp-link objectives, the margin itself
  * otherwise. Of the floats next to the transformed margin, the one XGBoost
  * turns back into exactly our margin, where there is one. */
-static gpulayer_status base_score_value(const gpl_model *m, float *out)
+static gpulayer_status base_score_value(const gpl_model *m, float margin, float *out)
 {
     const gpl_objective_kind kind = m->objective;
-    const float margin = m->base_margin;
     const int logit = kind == GPL_OBJ_LOGISTIC || kind == GPL_OBJ_REG_LOGISTIC;
     const int log_link = gpl_objective_is_log_link(kind);
     double score = margin;
@@ -476,18 +480,24 @@ static gpulayer_status base_score_value(const gpl_model *m, float *out)
 }
 
 /* One base_score for the model; a vector of one per output for several
- * quantiles, as XGBoost 3.2 saves a model of several targets (our outputs
- * share one base margin). */
+ * quantiles, as XGBoost 3.2 saves a model of several targets, and for the
+ * class intercepts of a softmax model. */
 static gpulayer_status base_score_json(const gpl_model *m, cJSON **out)
 {
     float score = 0.0f;
-    GPL_CHECK(base_score_value(m, &score));
-    if (m->objective == GPL_OBJ_QUANTILE && m->num_outputs > 1) {
-        double scores[GPL_MAX_QUANTILES];
-        for (int32_t k = 0; k < m->num_outputs && k < GPL_MAX_QUANTILES; k++)
+    if (m->base_margins || (m->objective == GPL_OBJ_QUANTILE && m->num_outputs > 1)) {
+        double *scores = malloc(sizeof(double) * (size_t)m->num_outputs);
+        if (!scores) return out_of_memory();
+        gpulayer_status st = GPULAYER_OK;
+        for (int32_t k = 0; k < m->num_outputs && st == GPULAYER_OK; k++) {
+            st = base_score_value(m, gpl_model_base_margin(m, k), &score);
             scores[k] = score;
-        *out = xgb_vector(scores, m->num_outputs);
+        }
+        *out = st == GPULAYER_OK ? xgb_vector(scores, m->num_outputs) : NULL;
+        free(scores);
+        GPL_CHECK(st);
     } else {
+        GPL_CHECK(base_score_value(m, m->base_margin, &score));
         char text[GPL_NUM_TEXT_SIZE];
         gpl_format_float(score, text);
         *out = cJSON_CreateString(text);

@@ -153,6 +153,37 @@ static double newton_step_from_zero(const gpl_params *p, gpl_objective_kind kind
     return sh > 0.0 ? -sg / sh : 0.0;
 }
 
+/* XGBoost's intercepts of a softmax model: the log of each class's share
+ * of the weight (at least 1e-6, for a class with no rows), less their
+ * mean, as softmax ignores a shift common to every class. */
+static gpulayer_status estimate_class_intercepts(const gpl_params *p, gpl_model *m,
+                                                 const gpulayer_dataset *ds)
+{
+    const int32_t K = m->num_outputs;
+    double *share = gpl_calloc((size_t)K, sizeof(double), "class intercepts");
+    m->base_margins = gpl_calloc((size_t)K, sizeof(float), "class intercepts");
+    if (!share || !m->base_margins) {
+        free(share);
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    double total = 0.0;
+    for (int64_t r = 0; r < ds->num_rows; r++) {
+        const double w = training_weight(p, m->objective, ds, r);
+        share[(int32_t)ds->label[r]] += w;
+        total += w;
+    }
+    double mean = 0.0;
+    for (int32_t k = 0; k < K; k++) {
+        const double s = total > 0.0 ? share[k] / total : 1.0 / K;
+        share[k] = log(s > 1e-6 ? s : 1e-6);
+        mean += share[k];
+    }
+    mean /= K;
+    for (int32_t k = 0; k < K; k++) m->base_margins[k] = (float)(share[k] - mean);
+    free(share);
+    return GPULAYER_OK;
+}
+
 /* The intercept XGBoost estimates, in output space: the weighted mean of
  * the labels (logistic, Poisson, gamma, Tweedie, squared error), their
  * weighted quantile (absolute and quantile error; for several quantiles
@@ -165,7 +196,7 @@ static gpulayer_status estimate_base_score(const gpl_params *p, gpl_model *m,
     if (m->objective == GPL_OBJ_SOFTMAX) {
         m->base_score = isnan(score) ? 0.5f : (float)score;
         m->base_margin = isnan(score) ? 0.0f : (float)score;
-        return GPULAYER_OK;
+        return isnan(score) ? estimate_class_intercepts(p, m, ds) : GPULAYER_OK;
     }
     const gpl_objective_kind kind = m->objective;
     double alpha;
@@ -453,7 +484,8 @@ gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_params *p,
     if (!margins) return GPULAYER_ERR_OUT_OF_MEMORY;
     if (train->base_margin) memcpy(margins, train->base_margin, sizeof(float) * n);
     else
-        for (size_t i = 0; i < n; i++) margins[i] = m->base_margin;
+        for (size_t i = 0; i < n; i++)
+            margins[i] = gpl_model_base_margin(m, (int32_t)(i % (size_t)m->num_outputs));
     for (int32_t t = 0; t < m->num_trees; t++)
         gpl_tree_add_to_margins(&m->trees[t], bins, train->num_rows, train->num_cols,
                                 m->num_outputs, t % m->num_outputs, margins, nthread);
