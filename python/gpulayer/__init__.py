@@ -3,7 +3,8 @@
 A thin layer over the C library ``libgpulayer``:
 
 * :class:`Dataset`, :class:`Booster`, :func:`train` and :func:`cv`
-  (cross-validation), the low-level API;
+  (cross-validation, as XGBoost's or LightGBM's, with LightGBM's
+  :class:`CVBooster`), the low-level API;
 * :mod:`gpulayer.callback`, training callbacks with XGBoost's protocol
   (``EarlyStopping``, ``EvaluationMonitor``, ``LearningRateScheduler``);
 * :class:`GPULayerRegressor`, :class:`GPULayerClassifier` and
@@ -34,7 +35,7 @@ from . import callback
 from ._xgboost_compat import DMatrix, QuantileDMatrix
 from .booster import Booster
 from .callback import early_stopping, log_evaluation, record_evaluation
-from .crossval import cv
+from .crossval import CVBooster, cv
 from .dataset import Dataset
 from .devices import Device, Placement, devices, diagnose, discovery, place, support_matrix
 from .errors import GPULayerError, LibraryNotFoundError
@@ -46,6 +47,7 @@ from .training import EvalResult, train
 
 __all__ = [
     "Booster",
+    "CVBooster",
     "DMatrix",
     "Dataset",
     "QuantileDMatrix",

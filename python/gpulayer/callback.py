@@ -81,6 +81,11 @@ def _xgboost_maximize(metric: str) -> bool:
     return metric != "mape" and any(metric.startswith(p) for p in _MAXIMIZE_PREFIXES)
 
 
+def _score(value) -> float:
+    """A round's figure: in cross-validation (mean, std), the mean."""
+    return value[0] if isinstance(value, tuple) else value
+
+
 class EarlyStopping(TrainingCallback):
     """Stop training when a metric has not improved for ``rounds`` rounds,
     as XGBoost's ``EarlyStopping``.
@@ -99,12 +104,15 @@ class EarlyStopping(TrainingCallback):
     save_best : bool
         Return the model cut at the best round (``bst[:best + 1]``) rather
         than the whole model whose predictions stop at the best round.
+        Not for :func:`gpulayer.cv`, which returns no model (ValueError,
+        as XGBoost).
     min_delta : float
         A score is an improvement when better than the best by more than
         this.
 
     The booster's ``best_iteration`` and ``best_score`` are set as
-    XGBoost sets them. When neither ``metric_name``, ``data_name`` (other
+    XGBoost sets them. In :func:`gpulayer.cv` the history holds (mean,
+    std) pairs over the folds, and the mean is watched. When neither ``metric_name``, ``data_name`` (other
     than the last set's name) nor ``min_delta`` is given, :func:`train`
     hands the decision to its own early stopping (``early_stopping_rounds``,
     the same rule, decided by the C library); otherwise this callback
@@ -138,12 +146,16 @@ class EarlyStopping(TrainingCallback):
 
     def before_training(self, model):
         self.starting_round = model.num_boosted_rounds()
+        if self.save_best and hasattr(model, "cvfolds"):
+            raise ValueError("`save_best` is not applicable to the `cv` function as it "
+                             "doesn't return a model.")
         self.stopping_history = {}
         self.best_scores = {}
         self.current_rounds = 0
         return model
 
-    def _improved(self, new: float, best: float) -> bool:
+    def _improved(self, new, best) -> bool:
+        new, best = _score(new), _score(best)
         if self.maximize:
             return bool(numpy.greater(new - self._min_delta, best))
         return bool(numpy.greater(best - self._min_delta, new))
@@ -166,14 +178,14 @@ class EarlyStopping(TrainingCallback):
             self.current_rounds = 0
             self.stopping_history = {data_name: {metric: [score]}}
             self.best_scores = {data_name: {metric: [score]}}
-            model.set_attr(best_score=str(score), best_iteration=str(epoch))
+            model.set_attr(best_score=str(_score(score)), best_iteration=str(epoch))
         elif not self._improved(score, self.best_scores[data_name][metric][-1]):
             self.stopping_history[data_name][metric].append(score)
             self.current_rounds += 1
         else:
             self.stopping_history[data_name][metric].append(score)
             self.best_scores[data_name][metric].append(score)
-            model.set_attr(best_score=str(score), best_iteration=str(epoch))
+            model.set_attr(best_score=str(_score(score)), best_iteration=str(epoch))
             self.current_rounds = 0
         return self.current_rounds >= self.rounds
 
@@ -341,9 +353,9 @@ class EarlyStopException(Exception):
         self.best_score = best_score
 
 
-def _format_result(result) -> str:
+def _format_result(result, show_stdv: bool = True) -> str:
     value = f"{result[2]:g}"
-    if len(result) > 4 and result[4] is not None:
+    if show_stdv and len(result) > 4 and result[4] is not None:
         value += f" + {result[4]:g}"
     return f"{result[0]}'s {result[1]}: {value}"
 
@@ -358,7 +370,8 @@ class _LogEvaluation:
     def __call__(self, env: CallbackEnv) -> None:
         if (self.period > 0 and env.evaluation_result_list
                 and (env.iteration + 1) % self.period == 0):
-            text = "\t".join(_format_result(r) for r in env.evaluation_result_list)
+            text = "\t".join(_format_result(r, self.show_stdv)
+                              for r in env.evaluation_result_list)
             print(f"[{env.iteration + 1}]\t{text}", flush=True)
 
 
@@ -382,13 +395,19 @@ class _RecordEvaluation:
             self.eval_result.clear()
         for result in env.evaluation_result_list or ():
             data_name, metric_name, value = result[0], result[1], result[2]
-            self.eval_result.setdefault(data_name, collections.OrderedDict()).setdefault(
-                metric_name, []).append(value)
+            per_set = self.eval_result.setdefault(data_name, collections.OrderedDict())
+            if len(result) > 4 and result[4] is not None:  # cv: mean and stdv
+                per_set.setdefault(f"{metric_name}-mean", []).append(value)
+                per_set.setdefault(f"{metric_name}-stdv", []).append(result[4])
+            else:
+                per_set.setdefault(metric_name, []).append(value)
 
 
 def record_evaluation(eval_result: dict) -> _RecordEvaluation:
     """LightGBM's ``record_evaluation``: fill ``eval_result`` (cleared
-    first) with ``{data_name: {metric_name: [value per round]}}``."""
+    first) with ``{data_name: {metric_name: [value per round]}}``; in
+    :func:`gpulayer.cv`, ``{"valid": {"<metric>-mean": [...],
+    "<metric>-stdv": [...]}}``."""
     return _RecordEvaluation(eval_result)
 
 

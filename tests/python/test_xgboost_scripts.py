@@ -339,7 +339,6 @@ SNIPPETS = [
 
 # What gpulayer lacks that no signature tells.
 _LACKS = {
-    xgb_cross_validation_monitor: "cv(callbacks=[TrainingCallback objects])",
     lgb_simple_example: "metric l2 (MSE; rmse is reported instead) and "
                         "bagging_fraction/bagging_freq",
 }
