@@ -2,15 +2,18 @@
 a fresh virtual environment (numpy from the registry, no build step) and
 works there with no compiler on the PATH: import, device discovery,
 training and prediction on the bundled data from Python and from the
-command in the environment's bin/. Runs only when GPULAYER_TEST_WHEEL
-names the folder holding the wheel (CI sets it)."""
+command in the environment's bin/; its metadata names the license
+(Apache-2.0) and it holds LICENSE and THIRD_PARTY_NOTICES. Runs only when
+GPULAYER_TEST_WHEEL names the folder holding the wheel (CI sets it)."""
 
+import email.parser
 import os
 import re
 import shutil
 import subprocess
 import sys
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -24,12 +27,20 @@ pytestmark = pytest.mark.skipif(
 COMPILERS = ("cc", "gcc", "clang", "c++", "nvcc", "cmake")
 
 
+LICENSE_FILES = ("LICENSE", "THIRD_PARTY_NOTICES")
+
+
 @pytest.fixture(scope="module")
-def venv(tmp_path_factory):
+def wheel():
     wheels = sorted(Path(WHEEL_DIR).glob("gpulayer-*.whl"))
     assert len(wheels) == 1, f"expected one wheel in {WHEEL_DIR}, found {wheels}"
+    return wheels[0]
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory, wheel):
     platform = "macosx" if sys.platform == "darwin" else "manylinux"
-    assert platform in wheels[0].name, wheels[0].name
+    assert platform in wheel.name, wheel.name
     root = tmp_path_factory.mktemp("wheel")
     env_dir = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True)
@@ -37,8 +48,54 @@ def venv(tmp_path_factory):
     # --only-binary: a source build of anything would mean the wheel is not
     # enough; the package itself must not be built.
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--only-binary", ":all:",
-                    str(wheels[0])], check=True, timeout=600)
+                    str(wheel)], check=True, timeout=600)
     return env_dir
+
+
+def test_metadata_names_the_license(wheel):
+    """METADATA carries the SPDX expression and lists the license files,
+    and the .dist-info holds them with the repository's text."""
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        dist_info = {n.split("/")[0] for n in names if n.split("/")[0].endswith(".dist-info")}
+        assert len(dist_info) == 1, dist_info
+        dist_info = dist_info.pop()
+        meta = email.parser.Parser().parsestr(zf.read(f"{dist_info}/METADATA").decode())
+        assert meta["License-Expression"] == "Apache-2.0", meta.items()
+        assert sorted(meta.get_all("License-File") or []) == sorted(LICENSE_FILES)
+        for name in LICENSE_FILES:
+            held = zf.read(f"{dist_info}/licenses/{name}")
+            assert held == (ROOT / name).read_bytes(), name
+    license_text = (ROOT / "LICENSE").read_text()
+    assert "Apache License" in license_text and "Version 2.0, January 2004" in license_text
+    assert "END OF TERMS AND CONDITIONS" in license_text
+
+
+def test_notices_name_every_bundled_library(wheel):
+    """Each shared library that auditwheel or delocate copied into the
+    wheel is named in THIRD_PARTY_NOTICES."""
+    notices = (ROOT / "THIRD_PARTY_NOTICES").read_text()
+    with zipfile.ZipFile(wheel) as zf:
+        bundled = [n for n in zf.namelist()
+                   if n.startswith("gpulayer.libs/") or "/.dylibs/" in n]
+    assert bundled or sys.platform == "darwin", "auditwheel bundled no library"
+    for path in bundled:
+        # libgomp-a34b3233.so.1.0.0 -> libgomp; libcjson.1.dylib -> libcjson
+        stem = re.match(r"(lib[a-z0-9_+]+?)(?:-[0-9a-f]{8})?[.]", Path(path).name).group(1)
+        assert stem in notices, f"{path} is not named in THIRD_PARTY_NOTICES"
+
+
+def test_installed_metadata(venv):
+    code = ("import importlib.metadata as m; md = m.metadata('gpulayer'); "
+            "print(md['License-Expression']); "
+            "print(sorted(str(f) for f in m.files('gpulayer') if '/licenses/' in str(f)))")
+    result = subprocess.run([str(venv / "bin" / "python"), "-c", code], env=bare_env(venv),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Apache-2.0"
+    for name in LICENSE_FILES:
+        assert f"/licenses/{name}'" in lines[1], lines[1]
 
 
 def bare_env(env_dir):
