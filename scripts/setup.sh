@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing GPUlayer needs, where it is missing:
 # Debian packages (compiler, CMake, cJSON, zlib, cmocka, Graphviz) and Python
-# packages (numpy, pandas, scikit-learn, pytest, matplotlib, graphviz; XGBoost
+# packages (numpy, pandas, scikit-learn, pytest, matplotlib, graphviz, pdoc; XGBoost
 # and LightGBM for the accuracy tests and benchmarks). Safe to run again.
 set -euo pipefail
 
@@ -52,6 +52,8 @@ py_has lightgbm || need_pip+=(lightgbm)
 # The plot extra: gpulayer.plot_importance, plot_metric, plot_tree.
 py_has matplotlib || need_pip+=(matplotlib)
 py_has graphviz || need_pip+=(graphviz)
+# The API reference (scripts/build_api_docs.sh, tests/python/test_api_docs.py).
+py_has pdoc || need_pip+=(pdoc)
 if [ ${#need_pip[@]} -gt 0 ]; then
   echo "setup: installing Python packages: ${need_pip[*]}"
   python3 -m pip install -q "${need_pip[@]}" 2>/dev/null ||
