@@ -76,8 +76,8 @@ def test_notices_name_every_bundled_library(wheel):
     wheel is named in THIRD_PARTY_NOTICES."""
     notices = (ROOT / "THIRD_PARTY_NOTICES").read_text()
     with zipfile.ZipFile(wheel) as zf:
-        bundled = [n for n in zf.namelist()
-                   if n.startswith("gpulayer.libs/") or "/.dylibs/" in n]
+        bundled = [n for n in zf.namelist() if not n.endswith("/")
+                   and (n.startswith("gpulayer.libs/") or "/.dylibs/" in n)]
     assert bundled or sys.platform == "darwin", "auditwheel bundled no library"
     for path in bundled:
         # libgomp-a34b3233.so.1.0.0 -> libgomp; libcjson.1.dylib -> libcjson
