@@ -6,8 +6,9 @@ predictions must keep the constraints, and constraining must change the
 model. LightGBM (method basic, its default) is reported beside them in
 docs/monotone.md.
 
-    python3 tests/accuracy/test_monotone_accuracy.py [monotone_penalty]
-        # the tables of docs/monotone.md
+    python3 tests/accuracy/test_monotone_accuracy.py [monotone_penalty [method]]
+        # the tables of docs/monotone.md (method: monotone_constraints_method
+        # of GPUlayer and LightGBM, basic or intermediate)
 """
 import sys
 
@@ -53,7 +54,8 @@ def signs(columns, constraints):
     return [constraints.get(c, 0) for c in columns]
 
 
-def fit_predict(library, case, train, test, constraints, monotone=True, penalty=0.0):
+def fit_predict(library, case, train, test, constraints, monotone=True, penalty=0.0,
+                method="basic"):
     x, y = suite.features(case, train), train[case.label].to_numpy(np.float64)
     xt = suite.features(case, test)
     mono = signs(list(x.columns), constraints) if monotone else None
@@ -62,7 +64,8 @@ def fit_predict(library, case, train, test, constraints, monotone=True, penalty=
                       max_bin=PARAMS["max_bin"], min_child_weight=PARAMS["min_child_weight"],
                       reg_lambda=PARAMS["reg_lambda"], nthread=suite.THREADS,
                       monotone_constraints=constraints if monotone else None,
-                      monotone_penalty=penalty if monotone and penalty else None)
+                      monotone_penalty=penalty if monotone and penalty else None,
+                      monotone_constraints_method=method if monotone else None)
         booster = gpulayer.train(params, gpulayer.Dataset(x, y), PARAMS["num_round"])
         return booster, booster.predict(gpulayer.Dataset(xt))
     if library == "xgboost":
@@ -83,6 +86,7 @@ def fit_predict(library, case, train, test, constraints, monotone=True, penalty=
     if monotone:
         params["monotone_constraints"] = mono
         params["monotone_penalty"] = penalty
+        params["monotone_constraints_method"] = method
     booster = lgb.train(params, lgb.Dataset(x, y), PARAMS["num_round"])
     return booster, booster.predict(xt)
 
@@ -102,7 +106,7 @@ def sweep_is_monotone(booster, case, test, constraints):
 
 
 def measure(name, drop, constraints, libraries=("xgboost", "lightgbm", "gpulayer"),
-            penalty=0.0):
+            penalty=0.0, method="basic"):
     """Mean test RMSE over the splits, constrained (with monotone_penalty
     for GPUlayer and LightGBM), per library; and the unconstrained
     GPUlayer's."""
@@ -111,7 +115,8 @@ def measure(name, drop, constraints, libraries=("xgboost", "lightgbm", "gpulayer
     for case, train, test in frames(name, drop):
         y = test[case.label].to_numpy(np.float64)
         for lib in libraries:
-            booster, pred = fit_predict(lib, case, train, test, constraints, penalty=penalty)
+            booster, pred = fit_predict(lib, case, train, test, constraints, penalty=penalty,
+                                        method=method)
             scores[lib].append(rmse(y, pred))
             if lib == "gpulayer":
                 assert sweep_is_monotone(booster, case, test, constraints), name
@@ -136,12 +141,14 @@ def test_constrained_accuracy_matches_xgboost(name, drop, constraints):
 if __name__ == "__main__":
     # python3 test_monotone_accuracy.py [monotone_penalty]
     penalty = float(sys.argv[1]) if len(sys.argv) > 1 else 0.0
-    print(f"monotone_penalty {penalty} (GPUlayer and LightGBM)")
+    method = sys.argv[2] if len(sys.argv) > 2 else "basic"
+    print(f"monotone_penalty {penalty}, monotone_constraints_method {method} "
+          "(GPUlayer and LightGBM)")
     print("| dataset | constraints | XGBoost | LightGBM | GPUlayer | ratio to XGBoost | "
           "GPUlayer unconstrained |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for name, drop, constraints in CASES:
-        m = measure(name, drop, constraints, penalty=penalty)
+        m = measure(name, drop, constraints, penalty=penalty, method=method)
         text = ", ".join(f"{c} {'+' if s > 0 else '-'}" for c, s in constraints.items())
         print(f"| {name} | {text} | {m['xgboost']:.4f} | {m['lightgbm']:.4f} | "
               f"{m['gpulayer']:.4f} | {m['gpulayer'] / m['xgboost']:.4f} | "

@@ -58,9 +58,16 @@ def wrong_way_steps(booster, x, signs, grid):
     return worst
 
 
+REFITS = ("reg:absoluteerror", "reg:quantileerror")
+
+
 @pytest.mark.parametrize("objective,extra,make_label", FAMILIES, ids=[f[0] for f in FAMILIES])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_constrained_models_never_move_the_wrong_way(objective, extra, make_label, seed):
+@pytest.mark.parametrize("method", ["basic", "intermediate"])
+def test_constrained_models_never_move_the_wrong_way(objective, extra, make_label, seed,
+                                                     method):
+    if method == "intermediate" and objective in REFITS:
+        pytest.skip("refused: test_intermediate_refuses_the_leaf_refit")
     x, z, signs, r = random_problem(seed)
     y = make_label(z, r)
     qid = np.sort(r.integers(0, 60, size=x.shape[0])) if objective.startswith("rank:") else None
@@ -72,12 +79,51 @@ def test_constrained_models_never_move_the_wrong_way(objective, extra, make_labe
               "monotone_constraints": tuple(int(s) for s in signs), **grow, **extra}
     if seed == 2:
         params["max_delta_step"] = 0.8
+    if method == "intermediate":
+        params["monotone_constraints_method"] = method
     booster = gpulayer.train(params, data, num_boost_round=12)
     grid = np.linspace(-3.5, 3.5, 41, dtype=np.float32)
     assert wrong_way_steps(booster, x, signs, grid) == 0.0
     # The same data unconstrained do move the wrong way: the sweep can see it.
     free = gpulayer.train({**params, "monotone_constraints": None}, data, num_boost_round=12)
     assert wrong_way_steps(free, x, signs, grid) > 0.0
+
+
+def test_intermediate_is_another_monotone_model():
+    """LightGBM's intermediate method bounds a leaf by its neighbours'
+    weights, not by a midpoint fixed at the split: another model, as
+    monotone, and recorded in the model's parameters."""
+    x, z, signs, r = random_problem(7, rows=3000)
+    y = z + r.normal(0, 0.3, z.size)
+    data = gpulayer.Dataset(x, y)
+    params = {"max_depth": 6, "nthread": 2, "eta": 0.3,
+              "monotone_constraints": tuple(int(s) for s in signs)}
+    basic = gpulayer.train(params, data, 20)
+    inter = gpulayer.train({**params, "monotone_constraints_method": "intermediate"}, data, 20)
+    record = json.loads(inter.save_raw())["params"]
+    assert record["monotone_constraints_method"] == "intermediate"
+    assert "monotone_constraints_method" not in json.loads(basic.save_raw())["params"]
+    assert not np.array_equal(basic.predict(data), inter.predict(data))
+    grid = np.linspace(-3.5, 3.5, 41, dtype=np.float32)
+    assert wrong_way_steps(inter, x, signs, grid) == 0.0
+
+
+@pytest.mark.parametrize("objective", REFITS)
+def test_intermediate_refuses_the_leaf_refit(objective):
+    x, z, _, _ = random_problem(8, rows=300, features=3)
+    with pytest.raises(GPULayerError, match="intermediate: .* use monotone_constraints_method"):
+        gpulayer.train({"objective": objective, "monotone_constraints": "(1,0,0)",
+                        "monotone_constraints_method": "intermediate"},
+                       gpulayer.Dataset(x, z), 2)
+
+
+def test_unknown_methods_are_refused():
+    x, z, _, _ = random_problem(9, rows=200, features=3)
+    data = gpulayer.Dataset(x, z)
+    with pytest.raises(GPULayerError, match="'advanced' is not implemented"):
+        gpulayer.train({"monotone_constraints_method": "advanced"}, data, 2)
+    with pytest.raises(GPULayerError, match="'fast' is not basic or intermediate"):
+        gpulayer.train({"mc_method": "fast"}, data, 2)
 
 
 def test_forms_of_the_parameter_give_one_model():

@@ -166,6 +166,26 @@ static void get_grow_policy(const gpl_params *p, char *buf, size_t size)
     snprintf(buf, size, "%s", p->grow_policy == GPL_GROW_LOSSGUIDE ? "lossguide" : "depthwise");
 }
 
+static gpulayer_status set_monotone_method(gpl_params *p, const char *key, const char *value)
+{
+    if (!strcmp(value, "basic")) p->monotone_method = GPL_MONOTONE_BASIC;
+    else if (!strcmp(value, "intermediate")) p->monotone_method = GPL_MONOTONE_INTERMEDIATE;
+    else if (!strcmp(value, "advanced"))
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "parameter %s: 'advanced' is not implemented; use basic or "
+                         "intermediate (docs/monotone.md)", key);
+    else
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "parameter %s: '%s' is not basic or intermediate", key, value);
+    return GPULAYER_OK;
+}
+
+static void get_monotone_method(const gpl_params *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s",
+             p->monotone_method == GPL_MONOTONE_INTERMEDIATE ? "intermediate" : "basic");
+}
+
 static gpulayer_status set_interactions(gpl_params *p, const char *key, const char *value)
 {
     (void)key;
@@ -416,6 +436,12 @@ static const gpl_param_spec table[] = {
      "models with monotone_constraints",
      "LightGBM's: no split on a monotone feature in the first floor(p) levels, and less "
      "gain for them below", MEMBER(monotone_penalty), NULL, NULL},
+    {"monotone_constraints_method", "monotone_method,mc_method", "tree", CUSTOM("text"),
+     "basic", "basic or intermediate", "models with monotone_constraints",
+     "LightGBM's: basic bounds children at the midpoint of their weights (XGBoost's "
+     "method); intermediate bounds each leaf by its neighbouring leaves' weights and "
+     "searches again the leaves whose bounds moved", 0, set_monotone_method,
+     get_monotone_method},
 
     {"subsample", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of rows each tree samples", MEMBER(subsample), NULL, NULL},
@@ -574,8 +600,6 @@ static const struct {
     {"extra_trees,extra_tree", "split thresholds are not drawn at random"},
     {"linear_tree,linear_lambda", "leaves hold constants, not linear models"},
     {"path_smooth", "leaf values are not smoothed towards their parents'"},
-    {"monotone_constraints_method,monotone_method",
-     "monotone constraints use XGBoost's method (LightGBM's basic); docs/monotone.md"},
     {"num_parallel_tree", "one tree a round and output (no random forests)"},
     {"sampling_method", "rows are sampled uniformly (subsample)"},
     {"is_unbalance,unbalance,unbalanced_sets", "use scale_pos_weight"},

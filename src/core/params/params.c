@@ -153,6 +153,7 @@ char *gpl_params_to_json(const gpl_params *p, int categorical)
     if (p->interaction_constraints[0]) list[num_keys++] = "interaction_constraints";
     if (p->monotone_constraints[0]) list[num_keys++] = "monotone_constraints";
     if (p->monotone_penalty > 0.0) list[num_keys++] = "monotone_penalty";
+    if (p->monotone_method != GPL_MONOTONE_BASIC) list[num_keys++] = "monotone_constraints_method";
     if (p->scale_pos_weight != 1.0) list[num_keys++] = "scale_pos_weight";
     if (categorical)
         for (size_t i = 0; i < sizeof categorical_keys / sizeof categorical_keys[0]; i++)

@@ -15,6 +15,12 @@ typedef enum gpl_grow_policy {
     GPL_GROW_LOSSGUIDE = 1
 } gpl_grow_policy;
 
+/* LightGBM's monotone_constraints_method (docs/monotone.md). */
+typedef enum gpl_monotone_method {
+    GPL_MONOTONE_BASIC = 0,        /* XGBoost's: children meet at the midpoint */
+    GPL_MONOTONE_INTERMEDIATE = 1  /* bounds from the neighbouring leaves      */
+} gpl_monotone_method;
+
 typedef struct gpl_params {
     char objective[32];
     /* Non-zero once objective was set (not its default): continued
@@ -43,6 +49,7 @@ typedef struct gpl_params {
     /* LightGBM's: gains of splits on monotone features are weighed down
      * near the root (gpl_monotone_penalty_factor); 0 = none. */
     double monotone_penalty;
+    gpl_monotone_method monotone_method;
     /* XGBoost's: rows of label 1 weigh this many times their weight in the
      * gradients (gpl_objective_scales_positives); 1 = none. */
     double scale_pos_weight;

@@ -16,6 +16,7 @@
 #include "error.h"
 #include "feature_sample.h"
 #include "interaction.h"
+#include "monotone_intermediate.h"
 #include "split_math.h"
 
 /* XGBoost's kRtEps: a split must reduce the loss by more than this. */
@@ -47,6 +48,14 @@ typedef struct grow_state {
      * in their order (NULL without monotone constraints). */
     double *bounds;
     double *batch_bounds;
+    /* The intermediate method (NULL with the basic one): the bounds each
+     * node's own weight keeps to (its parent's when it was made: later
+     * tightening binds its children only), which leaves may still split,
+     * and the update's scratch. */
+    double *weight_bounds;
+    uint8_t *open;
+    int32_t *moved;
+    gpl_monotone_step *path;
     /* Rows of each node (gpl_split_params.node_rows), and those of the
      * nodes being evaluated, in their order. */
     uint32_t *rows;
@@ -90,6 +99,12 @@ static int32_t new_node(grow_state *s, gpl_grad_pair sum, int32_t depth)
     s->depth[id] = depth;
     s->bounds[2 * id] = -HUGE_VAL;
     s->bounds[2 * id + 1] = HUGE_VAL;
+    if (s->weight_bounds) {
+        const int32_t max_depth = s->cfg->params->max_depth;
+        s->weight_bounds[2 * id] = -HUGE_VAL;
+        s->weight_bounds[2 * id + 1] = HUGE_VAL;
+        s->open[id] = !(max_depth > 0 && depth >= max_depth);
+    }
     s->rows[id] = 0;
     return id;
 }
@@ -145,20 +160,31 @@ static double bounded_weight(const grow_state *s, gpl_grad_pair sum, const doubl
                                    bounds[1]);
 }
 
-/* The children's bounds (gpl_monotone_child_bounds). */
+/* The children's bounds (gpl_monotone_child_bounds, or the intermediate
+ * method's); their weights in *wl, *wr. */
 static void child_bounds(grow_state *s, const gpl_split_record *r, int32_t left,
-                         int32_t right)
+                         int32_t right, double *wl, double *wr)
 {
     const double *own = &s->bounds[2 * r->node];
     const int c = s->cfg->monotone && !r->categorical ? s->cfg->monotone[r->feature] : 0;
-    const double wl = c ? bounded_weight(s, r->left, own) : 0.0;
-    const double wr = c ? bounded_weight(s, r->right, own) : 0.0;
-    gpl_monotone_child_bounds(c, wl, wr, own, &s->bounds[2 * left], &s->bounds[2 * right]);
+    const int intermediate = s->weight_bounds != NULL;
+    *wl = c || intermediate ? bounded_weight(s, r->left, own) : 0.0;
+    *wr = c || intermediate ? bounded_weight(s, r->right, own) : 0.0;
+    if (!intermediate) {
+        gpl_monotone_child_bounds(c, *wl, *wr, own, &s->bounds[2 * left], &s->bounds[2 * right]);
+        return;
+    }
+    gpl_monotone_intermediate_children(c, *wl, *wr, own, &s->bounds[2 * left],
+                                       &s->bounds[2 * right]);
+    for (int i = 0; i < 2; i++)
+        s->weight_bounds[2 * left + i] = s->weight_bounds[2 * right + i] = own[i];
 }
 
 /* Records the split in the tree, creates both children and returns the
- * split to apply. */
-static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
+ * split to apply; with the intermediate method, the leaves whose bounds
+ * the children tightened go to s->moved (*num_moved of them). */
+static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r,
+                                   int32_t *num_moved)
 {
     const gpl_bin_cuts *cuts = s->cfg->cuts;
     gpl_tree_node *n = &s->nodes[r->node];
@@ -174,7 +200,14 @@ static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
     n->left = new_node(s, r->left, depth);
     n->right = new_node(s, r->right, depth);
     s->parent[n->left] = s->parent[n->right] = r->node;
-    child_bounds(s, r, n->left, n->right);
+    double wl, wr;
+    child_bounds(s, r, n->left, n->right, &wl, &wr);
+    *num_moved = 0;
+    if (s->weight_bounds) {
+        const gpl_monotone_tree t = {s->nodes, s->parent, s->cfg->monotone, s->open,
+                                     s->bounds, s->path, s->num_nodes};
+        *num_moved = gpl_monotone_intermediate_update(&t, r->node, wl, wr, s->moved);
+    }
     s->num_leaves++;
     gpl_split_apply a = {r->node, r->feature, r->bin, r->default_left,
                          n->left, n->right, r->categorical, {0}};
@@ -214,6 +247,7 @@ typedef struct batch_buffers {
     int32_t *nodes;
     int32_t *scratch;
     gpl_split_record *records;
+    gpl_split_record *batch;
     gpl_split_apply *applied;
     gpl_hist_subtract *subs;
     int64_t *child_rows;
@@ -329,11 +363,9 @@ static gpulayer_status evaluate_splits(grow_state *s, const int32_t *nodes, int3
     return st;
 }
 
-/* Evaluates the best splits of nodes (all of one depth), takes each node's
- * sums from its record, and queues the nodes that can split. The others
- * are leaves; with release, their histograms go, one call per node. */
-static gpulayer_status evaluate(grow_state *s, split_queue *q, const int32_t *nodes,
-                                int32_t count, int release)
+/* The split search's parameters for nodes (all of one depth): their
+ * bounds and rows gathered in the batch arrays. */
+static gpl_split_params batch_params(grow_state *s, const int32_t *nodes, int32_t count)
 {
     gpl_split_params sp = split_params(s->cfg);
     sp.leaf_children = children_are_leaves(s, s->depth[nodes[0]]);
@@ -349,13 +381,31 @@ static gpulayer_status evaluate(grow_state *s, split_queue *q, const int32_t *no
     }
     for (int32_t i = 0; i < count; i++) s->batch_rows[i] = s->rows[nodes[i]];
     sp.node_rows = s->batch_rows;
+    return sp;
+}
+
+/* Takes a node's sums from its record; returns whether it can split. */
+static int take_record(grow_state *s, const gpl_split_record *r)
+{
+    s->sums[r->node] = r->total;
+    s->nodes[r->node].cover = (double)r->total.hess / s->cfg->scale.hess;
+    const int ok = can_split(s, r, r->node);
+    if (s->open) s->open[r->node] = (uint8_t)ok;
+    return ok;
+}
+
+/* Evaluates the best splits of nodes (all of one depth), takes each node's
+ * sums from its record, and queues the nodes that can split. The others
+ * are leaves; with release, their histograms go, one call per node. */
+static gpulayer_status evaluate(grow_state *s, split_queue *q, const int32_t *nodes,
+                                int32_t count, int release)
+{
+    gpl_split_params sp = batch_params(s, nodes, count);
     gpl_split_record *rec = &q->rec[q->count];
     GPL_CHECK(evaluate_splits(s, nodes, count, &sp, rec));
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_record r = rec[i]; /* the queue may overwrite rec[i] */
-        s->sums[r.node] = r.total;
-        s->nodes[r.node].cover = (double)r.total.hess / sp.scale.hess;
-        if (can_split(s, &r, r.node))
+        if (take_record(s, &r))
             q->rec[q->count++] = r;
         else if (release)
             GPL_CHECK(s->be->ops->release_histograms(s->be, &r.node, 1));
@@ -363,16 +413,53 @@ static gpulayer_status evaluate(grow_state *s, split_queue *q, const int32_t *no
     return GPULAYER_OK;
 }
 
+/* The intermediate method: the candidates whose bounds a split just moved
+ * are searched again, those waiting in the queue and those later in the
+ * batch being applied (rest, n_rest records); a candidate that can no
+ * longer split leaves the queue (its histogram released with release) or
+ * is marked in the batch (feature -1). */
+static gpulayer_status search_moved(grow_state *s, split_queue *q, gpl_split_record *rest,
+                                    int32_t n_rest, int32_t num_moved, int release)
+{
+    for (int32_t m = 0; m < num_moved; m++) {
+        const int32_t node = s->moved[m];
+        gpl_split_record *r = NULL;
+        int32_t at = -1;
+        for (int32_t i = 0; i < q->count && !r; i++)
+            if (q->rec[i].node == node) r = &q->rec[at = i];
+        for (int32_t i = 0; i < n_rest && !r; i++)
+            if (rest[i].node == node) r = &rest[i];
+        if (!r) continue; /* not searched yet: its search sees the bounds */
+        gpl_split_params sp = batch_params(s, &node, 1);
+        gpl_split_record fresh;
+        GPL_CHECK(evaluate_splits(s, &node, 1, &sp, &fresh));
+        if (take_record(s, &fresh)) {
+            *r = fresh;
+        } else if (at >= 0) {
+            q->rec[at] = q->rec[--q->count];
+            if (release) GPL_CHECK(s->be->ops->release_histograms(s->be, &node, 1));
+        } else {
+            r->feature = -1;
+        }
+    }
+    return GPULAYER_OK;
+}
+
 /* Applies the batch's splits, in order, that can still be made: max_leaves
  * or max_nodes may have been reached since they were queued. */
-static int32_t apply_batch(grow_state *s, const gpl_split_record *batch, int32_t n,
-                           gpl_split_apply *applied)
+static gpulayer_status apply_batch(grow_state *s, split_queue *q, gpl_split_record *batch,
+                                   int32_t n, int release, gpl_split_apply *applied,
+                                   int32_t *count)
 {
-    int32_t count = 0;
-    for (int32_t i = 0; i < n; i++)
-        if (can_split(s, &batch[i], batch[i].node))
-            applied[count++] = apply_split(s, &batch[i]);
-    return count;
+    *count = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (!can_split(s, &batch[i], batch[i].node)) continue;
+        int32_t num_moved = 0;
+        applied[(*count)++] = apply_split(s, &batch[i], &num_moved);
+        if (num_moved)
+            GPL_CHECK(search_moved(s, q, batch + i + 1, n - i - 1, num_moved, release));
+    }
+    return GPULAYER_OK;
 }
 
 /* Whether the children of the splits just applied (at this depth) are
@@ -397,8 +484,11 @@ static gpulayer_status grow(grow_state *s, const grow_policy *policy, batch_buff
     GPL_CHECK(evaluate(s, &q, bb->nodes, 1, 0));
     while (q.count > 0) {
         int32_t n = policy->take_batch(&q);
-        const gpl_split_record *batch = &q.rec[q.count];
-        int32_t count = apply_batch(s, batch, n, bb->applied);
+        /* A copy: the searches of moved candidates may reorder the queue,
+         * whose end the batch is. */
+        memcpy(bb->batch, &q.rec[q.count], sizeof(gpl_split_record) * (size_t)n);
+        int32_t count = 0;
+        GPL_CHECK(apply_batch(s, &q, bb->batch, n, policy->release_done, bb->applied, &count));
         if (count == 0) continue;
         if (batch_children_are_leaves(s, policy, s->depth[bb->applied[0].node])) {
             /* Their sums come from the split records. */
@@ -433,7 +523,8 @@ static void set_leaf_values(grow_state *s, float *leaf_value)
             n->leaf_value = 0.0f;
             continue;
         }
-        n->leaf_value = (float)(p->eta * bounded_weight(s, s->sums[i], &s->bounds[2 * i]));
+        const double *bounds = s->weight_bounds ? s->weight_bounds : s->bounds;
+        n->leaf_value = (float)(p->eta * bounded_weight(s, s->sums[i], &bounds[2 * i]));
     }
     for (int32_t i = 0; i < s->cfg->max_nodes; i++)
         leaf_value[i] = i < s->num_nodes ? s->nodes[i].leaf_value : 0.0f;
@@ -459,6 +550,7 @@ static void free_batch_buffers(batch_buffers *bb)
     free(bb->nodes);
     free(bb->scratch);
     free(bb->records);
+    free(bb->batch);
     free(bb->applied);
     free(bb->subs);
     free(bb->child_rows);
@@ -468,7 +560,8 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
                               int32_t output, gpl_tree *out)
 {
     const size_t M = (size_t)cfg->max_nodes;
-    grow_state s = {cfg, be, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 1};
+    grow_state s = {cfg, be, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                    NULL, NULL, NULL, NULL, 0, 1};
     batch_buffers bb;
     s.nodes = malloc(sizeof(gpl_tree_node) * M);
     s.sums = malloc(sizeof(gpl_grad_pair) * M);
@@ -476,19 +569,30 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
     s.parent = malloc(sizeof(int32_t) * M);
     s.bounds = malloc(sizeof(double) * 2 * M);
     s.batch_bounds = cfg->monotone ? malloc(sizeof(double) * 2 * M) : NULL;
+    const int intermediate =
+        cfg->monotone && cfg->params->monotone_method == GPL_MONOTONE_INTERMEDIATE;
+    if (intermediate) {
+        s.weight_bounds = malloc(sizeof(double) * 2 * M);
+        s.open = malloc(M);
+        s.moved = malloc(sizeof(int32_t) * M);
+        s.path = malloc(sizeof(gpl_monotone_step) * M);
+    }
     s.rows = malloc(sizeof(uint32_t) * 2 * M);
     s.batch_rows = s.rows ? s.rows + M : NULL;
     bb.nodes = malloc(sizeof(int32_t) * M);
     bb.scratch = malloc(sizeof(int32_t) * M);
     bb.records = malloc(sizeof(gpl_split_record) * (M + 2));
+    bb.batch = malloc(sizeof(gpl_split_record) * (M + 2));
     bb.applied = malloc(sizeof(gpl_split_apply) * M);
     bb.subs = malloc(sizeof(gpl_hist_subtract) * M);
     bb.child_rows = malloc(sizeof(int64_t) * 2 * M);
     float *leaf_value = malloc(sizeof(float) * M);
     gpulayer_status st = GPULAYER_OK;
     if (!s.nodes || !s.sums || !s.depth || !s.parent || !s.bounds || !s.rows ||
-        (cfg->monotone && !s.batch_bounds) || !bb.nodes || !bb.scratch ||
-        !bb.records || !bb.applied || !bb.subs || !bb.child_rows || !leaf_value) {
+        (cfg->monotone && !s.batch_bounds) ||
+        (intermediate && (!s.weight_bounds || !s.open || !s.moved || !s.path)) || !bb.nodes ||
+        !bb.scratch || !bb.records || !bb.batch || !bb.applied || !bb.subs || !bb.child_rows ||
+        !leaf_value) {
         st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                        "out of host memory for a tree of %zu nodes", M);
         goto done;
@@ -522,6 +626,10 @@ done:
     free(s.parent);
     free(s.bounds);
     free(s.batch_bounds);
+    free(s.weight_bounds);
+    free(s.open);
+    free(s.moved);
+    free(s.path);
     free(s.rows);
     free(leaf_value);
     free_batch_buffers(&bb);

@@ -183,6 +183,14 @@ static gpulayer_status setup_monotone(train_run *t)
         return st;
     }
     t->monotone = m;
+    double alpha;
+    if (t->p->monotone_method == GPL_MONOTONE_INTERMEDIATE &&
+        gpl_objective_refits_leaves(t->model->objective, &t->model->obj_params, 0, &alpha))
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "monotone_constraints_method=intermediate: %s sets its leaves again "
+                         "after the tree is grown, which the intermediate bounds cannot keep "
+                         "monotone; use monotone_constraints_method=basic",
+                         gpl_objective_name(t->model));
     return GPULAYER_OK;
 }
 
