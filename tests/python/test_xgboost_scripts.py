@@ -339,8 +339,7 @@ SNIPPETS = [
 
 # What gpulayer lacks that no signature tells.
 _LACKS = {
-    lgb_simple_example: "metric l2 (MSE; rmse is reported instead) and "
-                        "bagging_fraction/bagging_freq",
+    lgb_simple_example: "bagging_fraction/bagging_freq",
 }
 
 

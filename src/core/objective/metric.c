@@ -46,6 +46,7 @@ static const struct {
     int param;
 } metric_table[] = {
     {"rmse", GPL_METRIC_RMSE, 0, PARAM_NONE},
+    {"mse", GPL_METRIC_MSE, 0, PARAM_NONE},
     {"rmsle", GPL_METRIC_RMSLE, 0, PARAM_NONE},
     {"mae", GPL_METRIC_MAE, 0, PARAM_NONE},
     {"mape", GPL_METRIC_MAPE, 0, PARAM_NONE},
@@ -69,7 +70,7 @@ static const struct {
 
 const char *gpl_metric_names(void)
 {
-    return "rmse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "
+    return "rmse, mse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "
            "mlogloss, merror, poisson-nloglik, gamma-nloglik, gamma-deviance, "
            "tweedie-nloglik@rho, quantile, ndcg, ndcg@k, map, map@k, pre, pre@k "
            "(the ranking metrics also with a trailing '-')";
@@ -303,7 +304,8 @@ static double row_loss(const metric_input *in, int64_t r)
     const double q = p[0];
     const double param = in->m->param;
     switch (in->m->kind) {
-    case GPL_METRIC_RMSE: return (q - y) * (q - y);
+    case GPL_METRIC_RMSE:
+    case GPL_METRIC_MSE: return (q - y) * (q - y);
     case GPL_METRIC_MAE: return fabs(q - y);
     case GPL_METRIC_LOGLOSS: return -xlogy(y, q) - xlogy(1.0 - y, 1.0 - q);
     case GPL_METRIC_ERROR: return q > param ? 1.0 - y : y;

@@ -26,7 +26,8 @@ typedef enum gpl_metric_kind {
     GPL_METRIC_AUCPR,
     GPL_METRIC_NDCG,     /* ranking: over query groups (metric_rank.c)  */
     GPL_METRIC_MAP,
-    GPL_METRIC_PRE
+    GPL_METRIC_PRE,
+    GPL_METRIC_MSE       /* LightGBM's l2: rmse before its square root  */
 } gpl_metric_kind;
 
 /* Room for a metric's name: "tweedie-nloglik@" and a number. */

@@ -50,8 +50,7 @@ static const name_map metrics[] = {
     {"multi_error", "merror", NULL},
     {"ndcg,lambdarank,rank_xendcg,xendcg,xe_ndcg,xe_ndcg_mart,xendcg_mart", "ndcg", NULL},
     {"map,mean_average_precision", "map", NULL},
-    {"l2,mean_squared_error,mse,regression_l2,regression", NULL,
-     "the mean squared error is not a metric here; rmse is its square root"},
+    {"l2,mean_squared_error,mse,regression_l2,regression", "mse", NULL},
     {"tweedie", NULL, "give the power: tweedie-nloglik@1.5"},
     {"average_precision", NULL, "not implemented; aucpr is the area under the "
                                 "precision-recall curve"},
