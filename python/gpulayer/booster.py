@@ -39,8 +39,9 @@ def format_param(value: Any) -> str:
     return str(value)
 
 
-# Parameters that may be given several times; any other takes one value.
-_MULTI_VALUED = {"eval_metric"}
+# Parameters that may be given several times (eval_metric and LightGBM's
+# names of it); any other takes one value.
+_MULTI_VALUED = {"eval_metric", "metric", "metrics", "metric_types"}
 # Parameters whose one value may be a list, sent as "[a,b,c]".
 _LIST_VALUED = {"quantile_alpha"}
 
@@ -133,6 +134,8 @@ def _param_items(params: Mapping[str, Any] | Iterable[tuple[str, Any]]):
         if key == "monotone_constraints":
             yield key, monotone_text(value)
             continue
+        if isinstance(value, (set, frozenset)):
+            value = list(value)  # LightGBM's metric={"l2", "l1"}, in its order
         if isinstance(value, (list, tuple)) and key not in _MULTI_VALUED:
             # Setting each element in turn would keep the last one only.
             raise InvalidArgumentError(

@@ -133,7 +133,17 @@ typedef struct gpl_gradient_request {
     float subsample;     /* rows not sampled get a zero gradient pair  */
     double param;        /* the objective's parameter (see the enum)   */
     gpl_rank_request rank; /* ranking objectives only                  */
+    /* LightGBM's bagging_freq: the rows are drawn anew every this many
+     * rounds; 0 or 1: every round. */
+    int32_t sample_every;
 } gpl_gradient_request;
+
+/* The round whose row sample a tree uses (gpl_row_sampled's round): with
+ * sample_every k, the first round of its block of k. */
+static inline int32_t gpl_sample_round(const gpl_gradient_request *req)
+{
+    return req->sample_every > 1 ? req->round - req->round % req->sample_every : req->round;
+}
 
 /* Power-of-two factors that turned float gradients into int64; a sum of
  * quantized values divided by the scale is the real sum. */

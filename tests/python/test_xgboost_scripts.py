@@ -338,9 +338,7 @@ SNIPPETS = [
 
 
 # What gpulayer lacks that no signature tells.
-_LACKS = {
-    lgb_simple_example: "bagging_fraction/bagging_freq",
-}
+_LACKS: dict = {}
 
 
 def _missing_features(snippet) -> list[str]:

@@ -28,7 +28,7 @@ static inline void row_gradient(const cpu_context *c, const gpl_gradient_request
 {
     *g = 0.0;
     *h = 0.0;
-    if (!gpl_row_sampled(req->seed, req->round, r, req->subsample)) return;
+    if (!gpl_row_sampled(req->seed, gpl_sample_round(req), r, req->subsample)) return;
     const int32_t K = c->shape.num_outputs;
     float w = c->buf.weight ? c->buf.weight[r] : 1.0f;
     if (req->objective == GPL_OBJ_SOFTMAX)

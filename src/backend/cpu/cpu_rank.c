@@ -301,7 +301,7 @@ static void query_gradients(const cpu_context *c, const gpl_gradient_request *re
     const double norm = gpl_rank_norm(&req->rank, (int64_t)j.lambda_sum);
     for (int64_t i = 0; i < n; i++) {
         double g = 0.0, h = 0.0;
-        if (gpl_row_sampled(req->seed, req->round, b + i, req->subsample))
+        if (gpl_row_sampled(req->seed, gpl_sample_round(req), b + i, req->subsample))
             gpl_rank_finish((int64_t)w->g_sum[i], (int64_t)w->h_sum[i], norm,
                             G->group_weight[q], &g, &h);
         gval[b + i] = g;

@@ -16,7 +16,8 @@ gpulayer_status cuda_compute_gradients(gpl_backend *be, const gpl_gradient_reque
         return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: output %d of %d",
                          req->output, c->shape.num_outputs);
     gpl_cuda_grad_args a = {(int32_t)req->objective, c->shape.num_outputs, req->output,
-                            req->round, req->seed, req->subsample, c->shape.num_rows,
+                            gpl_sample_round(req), req->seed, req->subsample,
+                            c->shape.num_rows,
                             c->buf.d_margins, c->buf.d_label, c->buf.d_weight, c->buf.d_grad, c->buf.d_max,
                             c->buf.d_scale, c->buf.d_softmax_norm, 0, req->param, NULL};
     if (req->objective == GPL_OBJ_SOFTMAX) {

@@ -43,7 +43,7 @@ static gpulayer_status sort_keys(cuda_context *c, const gpl_gradient_request *re
     if (!sorted) return st;
     gpl_cuda_refit_args a = {c->buf.d_bins, c->stride, n, c->buf.d_margins,
                              c->shape.num_outputs, req->output, c->buf.d_label, req->seed,
-                             req->round, req->subsample, (const gpl_infer_node *)d_tree,
+                             gpl_sample_round(req), req->subsample, (const gpl_infer_node *)d_tree,
                              set_bytes ? (const uint32_t *)(d_tree + node_bytes) : NULL,
                              num_nodes, keys};
     CUDA_TRY(c, gpl_cuda_launch_refit_keys(&a, c->dev.stream), "kernel refit_keys");

@@ -123,8 +123,8 @@ static inline gpl_gradient_push gpl_gradient_push_make(const gpl_gradient_reques
                                                        int norm_write)
 {
     gpl_gradient_push p = {req->seed, req->param, (uint32_t)count, (uint32_t)num_outputs,
-                           (uint32_t)req->output, (int32_t)req->objective, req->round,
-                           (uint32_t)has_weight, req->subsample, (uint32_t)first,
+                           (uint32_t)req->output, (int32_t)req->objective,
+                           gpl_sample_round(req), (uint32_t)has_weight, req->subsample, (uint32_t)first,
                            (uint32_t)norm_write};
     return p;
 }
@@ -158,7 +158,7 @@ typedef struct gpl_rank_push {
     int32_t pair_method, num_pair, exp_gain, normalization, score_normalization;
     uint32_t mode; /* rank_order: 0 the model order, 1 the grade order */
     float subsample;
-    uint32_t pad;
+    int32_t sample_round; /* gpl_sample_round: the row sample's round */
 } gpl_rank_push;
 
 /* group_ptr, margins, labels, order, yorder, runs, map sums, row sums,
@@ -172,7 +172,7 @@ static inline gpl_rank_push gpl_rank_push_make(const gpl_gradient_request *req, 
     gpl_rank_push p = {req->seed, (uint32_t)rows, (uint32_t)groups, (uint32_t)num_outputs,
                        (uint32_t)req->output, (int32_t)req->objective, req->round,
                        r->pair_method, r->num_pair, r->exp_gain, r->normalization,
-                       r->score_normalization, 0, req->subsample, 0};
+                       r->score_normalization, 0, req->subsample, gpl_sample_round(req)};
     return p;
 }
 

@@ -445,6 +445,13 @@ static const gpl_param_spec table[] = {
 
     {"subsample", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of rows each tree samples", MEMBER(subsample), NULL, NULL},
+    {"bagging_fraction", "sub_row,bagging", "sampling", NUMBER, "1", "(0, 1]", ALL,
+     "LightGBM's: the share of rows sampled, only with bagging_freq > 0 (subsample is "
+     "XGBoost's, drawn every round)", MEMBER(bagging_fraction), NULL, NULL},
+    {"bagging_freq", "subsample_freq", "sampling", INTEGER, "0", "0..10000000", ALL,
+     "LightGBM's: the rows are drawn anew every this many rounds (of bagging_fraction, or of "
+     "subsample); 0: bagging_fraction has no effect and subsample draws every round",
+     MEMBER(bagging_freq), NULL, NULL},
     {"colsample_bytree", "feature_fraction,sub_feature", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of features each tree samples", MEMBER(colsample_bytree), NULL, NULL},
     {"colsample_bylevel", "", "sampling", NUMBER, "1", "(0, 1]", ALL,
@@ -594,9 +601,8 @@ static const struct {
 } not_implemented[] = {
     {"min_data_in_leaf,min_child_samples,min_data_per_leaf,min_data,min_samples_leaf",
      "children are limited by their hessian sum, not their row count: use min_child_weight"},
-    {"bagging_fraction,bagging_freq,bagging,pos_bagging_fraction,neg_bagging_fraction",
-     "rows are sampled anew for every tree: use subsample (LightGBM's bagging_fraction with "
-     "bagging_freq=1)"},
+    {"pos_bagging_fraction,neg_bagging_fraction",
+     "rows are sampled alike whatever their label: use bagging_fraction or subsample"},
     {"extra_trees,extra_tree", "split thresholds are not drawn at random"},
     {"linear_tree,linear_lambda", "leaves hold constants, not linear models"},
     {"path_smooth", "leaf values are not smoothed towards their parents'"},

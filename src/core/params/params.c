@@ -23,6 +23,7 @@ void gpl_params_default(gpl_params *p)
     p->alpha = 0.0;
     p->gamma = 0.0;
     p->subsample = 1.0;
+    p->bagging_fraction = 1.0;
     p->colsample_bytree = 1.0;
     p->colsample_bylevel = 1.0;
     p->colsample_bynode = 1.0;
@@ -150,6 +151,8 @@ char *gpl_params_to_json(const gpl_params *p, int categorical)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) list[num_keys++] = keys[i];
     if (p->colsample_bylevel < 1.0) list[num_keys++] = "colsample_bylevel";
     if (p->colsample_bynode < 1.0) list[num_keys++] = "colsample_bynode";
+    if (p->bagging_fraction < 1.0) list[num_keys++] = "bagging_fraction";
+    if (p->bagging_freq > 0) list[num_keys++] = "bagging_freq";
     if (p->interaction_constraints[0]) list[num_keys++] = "interaction_constraints";
     if (p->monotone_constraints[0]) list[num_keys++] = "monotone_constraints";
     if (p->monotone_penalty > 0.0) list[num_keys++] = "monotone_penalty";

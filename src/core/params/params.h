@@ -36,6 +36,10 @@ typedef struct gpl_params {
     double alpha;
     double gamma;
     double subsample;
+    /* LightGBM's bagging: bagging_fraction of the rows, drawn anew every
+     * bagging_freq rounds; no bagging while bagging_freq is 0. */
+    double bagging_fraction;
+    int32_t bagging_freq;
     double colsample_bytree;
     double colsample_bylevel; /* of the tree's features, a depth level */
     double colsample_bynode;  /* of the level's features, a node       */

@@ -144,7 +144,7 @@ gpulayer_status gpl_custom_gradients(gpl_custom_objective *c, gpl_backend *be,
     }
     double max_g = 0.0, max_h = 0.0;
     for (int64_t r = 0; r < N; r++) {
-        if (!gpl_row_sampled(req->seed, req->round, r, req->subsample)) continue;
+        if (!gpl_row_sampled(req->seed, gpl_sample_round(req), r, req->subsample)) continue;
         const double g = c->grad[r * K + k], h = c->hess[r * K + k];
         if (fabs(g) > max_g) max_g = fabs(g);
         if (h > max_h) max_h = h;
@@ -153,7 +153,7 @@ gpulayer_status gpl_custom_gradients(gpl_custom_objective *c, gpl_backend *be,
     scale->hess = gpl_quant_scale_for(max_h, N);
     for (int64_t r = 0; r < N; r++) {
         gpl_grad_pair *p = &c->pairs[r];
-        if (!gpl_row_sampled(req->seed, req->round, r, req->subsample)) {
+        if (!gpl_row_sampled(req->seed, gpl_sample_round(req), r, req->subsample)) {
             p->grad = p->hess = 0;
             continue;
         }

@@ -134,6 +134,14 @@ static void choose_features(train_run *t, int32_t round, int32_t output)
                         t->feature_mask);
 }
 
+/* The share of rows a tree samples: subsample (XGBoost's), else LightGBM's
+ * bagging_fraction, which samples only with bagging_freq. */
+static float row_fraction(const gpl_params *p)
+{
+    if (p->subsample < 1.0) return (float)p->subsample;
+    return (float)(p->bagging_freq > 0 ? p->bagging_fraction : 1.0);
+}
+
 /* The leaf refit of one tree (grow.h), on the margins before it. */
 static gpulayer_status refit_leaves(void *user, int32_t output, gpl_tree_node *nodes,
                                     int32_t num_nodes, float *leaf_value)
@@ -156,7 +164,7 @@ static gpulayer_status setup_refit(train_run *t, const gpulayer_dataset *train)
     if (!t->refit_margins) return GPULAYER_ERR_OUT_OF_MEMORY;
     t->refit = (gpl_leaf_refit_job){t->bins, train->num_rows, train->num_cols, train->label,
                                     train->weight, t->model->num_outputs, 0, t->p->seed,
-                                    (float)t->p->subsample, t->p->eta, &t->model->obj_params,
+                                    row_fraction(t->p), t->p->eta, &t->model->obj_params,
                                     t->model->objective, t->nthread, 0, NULL, NULL};
     if (t->hooks) {
         t->refit.first_row = t->hooks->first_row;
@@ -199,10 +207,11 @@ static gpulayer_status run_round(train_run *t, int32_t round)
     const int32_t K = t->model->num_outputs;
     for (int32_t k = 0; k < K; k++) {
         gpl_gradient_request req = {gpl_train_objective(t->model), K, k, round,
-                                    t->p->seed, (float)t->p->subsample,
+                                    t->p->seed, row_fraction(t->p),
                                     gpl_objective_param(t->model->objective,
                                                         &t->model->obj_params, k),
-                                    gpl_objective_rank_request(&t->model->obj_params)};
+                                    gpl_objective_rank_request(&t->model->obj_params),
+                                    t->p->bagging_freq};
         gpl_grow_config cfg = {.params = t->p, .cuts = &t->model->cuts,
                                .feature_mask = t->feature_mask, .scale = {1, 1}};
         cfg.max_nodes = t->be->config.max_nodes;
@@ -212,7 +221,7 @@ static gpulayer_status run_round(train_run *t, int32_t round)
         cfg.feature_weights = t->feature_weights;
         cfg.monotone = t->monotone;
         if (t->refit_margins) {
-            t->refit.round = round;
+            t->refit.round = gpl_sample_round(&req);
             cfg.refit_leaves = refit_leaves;
             cfg.refit_user = t;
         }

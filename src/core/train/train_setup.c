@@ -67,6 +67,10 @@ gpulayer_status gpl_train_validate(const gpl_params *p,
     gpl_objective_kind kind;
     int as_class;
     GPL_CHECK(gpl_objective_parse(p->objective, &kind, &as_class));
+    if (p->subsample < 1.0 && p->bagging_fraction < 1.0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "subsample=%g and bagging_fraction=%g both sample rows; give one",
+                         p->subsample, p->bagging_fraction);
     if (train->num_rows < 1 || train->num_cols < 1)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "training data %s is empty (%lld rows, %d columns)",

@@ -27,7 +27,7 @@ layout(push_constant) uniform Push {
     int score_normalization;
     uint mode;           // rank_order: 0 the model order, 1 the grade order
     float subsample;
-    uint pad;
+    int sample_round;  // the round of the row sample (bagging_freq)
 } pc;
 
 const int OBJ_RANK_NDCG = 13;

@@ -21,7 +21,7 @@ void main()
         const int64_t h_sum = int64_t(packUint2x32(uvec2(sums[4u * r + 2u], sums[4u * r + 3u])));
         const int64_t l_sum = int64_t(packUint2x32(uvec2(qsums[2u * q], qsums[2u * q + 1u])));
         f64 g = F64_ZERO, h = F64_ZERO;
-        if (row_sampled(packUint2x32(pc.seed), pc.round_index, uint64_t(r), pc.subsample)) {
+        if (row_sampled(packUint2x32(pc.seed), pc.sample_round, uint64_t(r), pc.subsample)) {
             const f64 norm = rank_norm(l_sum);
             const f64 w = f64_from_words(group_weight[q]);
             g = f64_mul(f64_mul(f64_mul(f64_from_i64_signed(g_sum), F64_RANK_FIXED_INV), norm), w);

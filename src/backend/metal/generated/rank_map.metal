@@ -70,7 +70,7 @@ struct Push
     int score_normalization;
     uint mode;
     float subsample;
-    uint pad;
+    int sample_round;
 };
 
 struct GroupPtr

@@ -69,7 +69,7 @@ struct Push
     int score_normalization;
     uint mode;
     float subsample;
-    uint pad;
+    int sample_round;
 };
 
 struct GroupPtr
