@@ -124,9 +124,9 @@ _ESTIMATORS = {
     "XGBRegressor": "GPULayerRegressor",
     "XGBClassifier": "GPULayerClassifier",
     "XGBRanker": "GPULayerRanker",
-    "LGBMRegressor": "GPULayerRegressor",
-    "LGBMClassifier": "GPULayerClassifier",
-    "LGBMRanker": "GPULayerRanker",
+    "LGBMRegressor": "LGBMRegressor",
+    "LGBMClassifier": "LGBMClassifier",
+    "LGBMRanker": "LGBMRanker",
 }
 
 

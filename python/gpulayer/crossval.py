@@ -14,7 +14,7 @@ from . import callback as _callback
 from .booster import Booster
 from .dataset import Dataset
 from .errors import InvalidArgumentError
-from .params import canonical_names
+from .params import canonical_names, is_lightgbm_params, with_lightgbm_defaults
 from .training import (EvalResult, Metric, Objective, _EarlyStopping,
                        _class_names, _is_lightgbm_early_stop, _is_maximize,
                        _takes_one_argument, train)
@@ -271,8 +271,6 @@ def cv(
 # ------------------------------------------------------- which library's cv
 
 # Keys of params that only LightGBM's scripts use.
-_LIGHTGBM_KEYS = ("metric", "metrics", "metric_types", "verbose", "first_metric_only",
-                  "early_stopping_min_delta")
 
 
 def _callback_kind(cb) -> str:
@@ -284,19 +282,6 @@ def _callback_kind(cb) -> str:
         "callbacks must be XGBoost's callback objects (with after_iteration), functions "
         "callback(round, results), or LightGBM's functions callback(env); got "
         f"{type(cb).__name__}")
-
-
-def _lightgbm_params(params) -> bool:
-    if not isinstance(params, Mapping):
-        return False  # XGBoost's list of pairs
-    names = canonical_names()
-    for key, value in params.items():
-        if key in _LIGHTGBM_KEYS:
-            return True
-        if names.get(key, key) == "objective" and (
-                callable(value) or (isinstance(value, str) and ":" not in value)):
-            return True
-    return False
 
 
 def _is_lightgbm_call(params, callbacks, lightgbm_args: dict, xgboost_args: dict) -> bool:
@@ -316,7 +301,7 @@ def _is_lightgbm_call(params, callbacks, lightgbm_args: dict, xgboost_args: dict
             "give the arguments of one library's cv")
     if lightgbm or xgboost:
         return bool(lightgbm)
-    return _lightgbm_params(params)
+    return is_lightgbm_params(params)
 
 
 # ---------------------------------------------------------- the two flavours
@@ -402,7 +387,7 @@ def _lightgbm_cv(params, train_set, num_boost_round, folds, nfold, stratified, s
                  return_cvbooster):
     if not isinstance(params, Mapping):
         raise TypeError(f"params must be a dict, got {type(params).__name__}")
-    lgb_params = dict(params)
+    lgb_params = with_lightgbm_defaults(params)
     first_metric_only = bool(lgb_params.pop("first_metric_only", False))
     min_delta = lgb_params.pop("early_stopping_min_delta", 0.0)
     verbosity = lgb_params.get("verbosity", lgb_params.get("verbose", 1))

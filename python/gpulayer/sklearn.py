@@ -95,11 +95,11 @@ from .dataset import (Dataset, DenseMatrix, _categorical_set, _is_auto, _is_miss
                       arrow_table, is_arrow, is_dataframe, is_sparse, to_dense)
 from .evaluation import evaluate
 from .errors import GPULayerError, InvalidArgumentError, UnsupportedError
-from .params import canonical_names
+from .params import canonical_names, with_lightgbm_defaults
 from .training import train
 
 __all__ = ["GPULayerRegressor", "GPULayerClassifier", "GPULayerRanker",
-           "expected_failed_checks"]
+           "LGBMRegressor", "LGBMClassifier", "LGBMRanker", "expected_failed_checks"]
 
 _WEIGHTS_ROUNDED = (
     "integer sample weights match repeated rows to about 1e-7 relative, not exactly: "
@@ -148,6 +148,10 @@ _IMPORTANCE_ALIASES = {"split": "weight"}
 class _GPULayerModel(BaseEstimator):
     """The parameters and data handling shared by both estimators."""
 
+    # The LGBM* estimators: parameters not given take LightGBM's defaults
+    # (gpulayer.params.LIGHTGBM_DEFAULTS).
+    _lightgbm_defaults = False
+
     def __init__(
         self,
         *,
@@ -159,12 +163,15 @@ class _GPULayerModel(BaseEstimator):
         reg_alpha=None,
         gamma=None,
         subsample=None,
+        bagging_fraction=None,
+        bagging_freq=None,
         colsample_bytree=None,
         colsample_bylevel=None,
         colsample_bynode=None,
         interaction_constraints=None,
         monotone_constraints=None,
         monotone_penalty=None,
+        monotone_constraints_method=None,
         scale_pos_weight=None,
         booster=None,
         tree_method=None,
@@ -213,12 +220,15 @@ class _GPULayerModel(BaseEstimator):
         self.reg_alpha = reg_alpha
         self.gamma = gamma
         self.subsample = subsample
+        self.bagging_fraction = bagging_fraction
+        self.bagging_freq = bagging_freq
         self.colsample_bytree = colsample_bytree
         self.colsample_bylevel = colsample_bylevel
         self.colsample_bynode = colsample_bynode
         self.interaction_constraints = interaction_constraints
         self.monotone_constraints = monotone_constraints
         self.monotone_penalty = monotone_penalty
+        self.monotone_constraints_method = monotone_constraints_method
         self.scale_pos_weight = scale_pos_weight
         self.booster = booster
         self.tree_method = tree_method
@@ -345,6 +355,8 @@ class _GPULayerModel(BaseEstimator):
         params["objective"] = self._objective_name()
         if callable(self.eval_metric):
             params.pop("eval_metric", None)
+        if self._lightgbm_defaults:
+            params = with_lightgbm_defaults(params)
         return params
 
     def _seed(self) -> int | None:
@@ -1006,3 +1018,27 @@ def _row_weights(weight, sizes, what: str):
         raise ValueError(f"{what}: {weight.shape[0]} weights for {sizes.shape[0]} queries; "
                          "ranking takes one weight a query")
     return np.repeat(weight, sizes)
+
+
+class LGBMRegressor(GPULayerRegressor):
+    """:class:`GPULayerRegressor` with LightGBM's defaults for the
+    parameters not given (``gpulayer.params.LIGHTGBM_DEFAULTS``): leaf-wise
+    growth to ``num_leaves=31`` with no depth limit (``max_depth=-1`` is no
+    limit), ``learning_rate=0.1``, ``reg_lambda=0``,
+    ``min_child_weight=1e-3``; as ``lightgbm.LGBMRegressor``."""
+
+    _lightgbm_defaults = True
+
+
+class LGBMClassifier(GPULayerClassifier):
+    """:class:`GPULayerClassifier` with LightGBM's defaults (see
+    :class:`LGBMRegressor`); as ``lightgbm.LGBMClassifier``."""
+
+    _lightgbm_defaults = True
+
+
+class LGBMRanker(GPULayerRanker):
+    """:class:`GPULayerRanker` with LightGBM's defaults (see
+    :class:`LGBMRegressor`); as ``lightgbm.LGBMRanker``."""
+
+    _lightgbm_defaults = True

@@ -21,6 +21,7 @@ from . import callback as _callback
 from .booster import Booster, _Training, interaction_text, monotone_text
 from .dataset import Dataset
 from .errors import InvalidArgumentError, error_for_status
+from .params import is_lightgbm_params, with_lightgbm_defaults
 from .progress import ProgressBar, TqdmBar, make_progress_bar, wants_progress_bar
 
 __all__ = ["train", "EvalResult"]
@@ -748,6 +749,14 @@ def train(
     The base score is estimated as XGBoost does for each objective unless
     ``base_score`` is given.
 
+    Called LightGBM's way (``train_set``, ``valid_sets``, a LightGBM
+    objective name such as ``"regression"`` or ``"binary"``, or ``metric``),
+    the parameters not given take LightGBM's defaults where they differ
+    from XGBoost's (:data:`gpulayer.params.LIGHTGBM_DEFAULTS`): leaf-wise
+    growth (``grow_policy="lossguide"``) to 31 leaves with no depth
+    limit, learning rate 0.1, ``lambda`` 0, ``min_child_weight`` 1e-3;
+    LightGBM's ``max_depth=-1`` is no limit.
+
     Ctrl-C during training stops it at the end of the current round and
     raises KeyboardInterrupt.
     """
@@ -769,7 +778,11 @@ def train(
         distributed = _distributed.is_launched()
     elif not isinstance(distributed, bool):
         raise ValueError(f"distributed must be True, False or 'auto', got {distributed!r}")
+    lightgbm_call = (train_set is not None or valid_sets is not None
+                     or is_lightgbm_params(params))
     params = dict(params)
+    if lightgbm_call:
+        params = with_lightgbm_defaults(params)
     _lightgbm_verbosity(params)
     if params.get("interaction_constraints") is not None:  # names need the data's
         params["interaction_constraints"] = interaction_text(

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import gpulayer as gl
+from gpulayer.params import with_lightgbm_defaults
 from gpulayer.errors import InvalidArgumentError
 
 ROWS = 1500
@@ -102,7 +103,8 @@ def test_lightgbm_style_callable_objective():
     X, y, _ = _data()
     params = dict(BASE, base_score=0.5)
     a = gl.train(dict(params, objective=_squared_error), gl.Dataset(X, y), 4)
-    b = gl.train(params, gl.Dataset(X, y), 4, obj=_squared_error)
+    # An objective in params is LightGBM's way, which brings its defaults.
+    b = gl.train(with_lightgbm_defaults(params), gl.Dataset(X, y), 4, obj=_squared_error)
     assert a.save_raw() == b.save_raw()
     with pytest.raises(ValueError, match="two custom objectives"):
         gl.train(dict(params, objective=_squared_error), gl.Dataset(X, y), 4,

@@ -40,9 +40,9 @@ def xgb_params(xgb, **extra):
 
 def lgb_params(lgb, **extra):
     params = {"objective": "binary", "metric": "auc", "learning_rate": 0.3,
-              "max_depth": 3, "verbose": -1}
-    if lgb is lightgbm:  # depth-wise trees as gpulayer's
-        params.update(num_leaves=8, min_data_in_leaf=1, min_sum_hessian_in_leaf=1)
+              "max_depth": 3, "num_leaves": 8, "min_sum_hessian_in_leaf": 1, "verbose": -1}
+    if lgb is lightgbm:  # leaves limited by their hessian only, as gpulayer's
+        params.update(min_data_in_leaf=1)
     else:
         params.update(device="cpu", nthread=1)
     params.update(extra)

@@ -1,13 +1,15 @@
 """LightGBM's objective and metric names are taken as XGBoost's
 (docs/porting.md): LightGBM itself takes each name, and GPUlayer trains the
 same model, with the same evaluation figures under the XGBoost name, as
-from the XGBoost name. Names whose meaning differs are refused with the
-reason."""
+from the XGBoost name (LightGBM's names bring LightGBM's defaults,
+gpulayer.params.LIGHTGBM_DEFAULTS, so the XGBoost name is given those).
+Names whose meaning differs are refused with the reason."""
 import numpy as np
 import pytest
 
 import gpulayer
 from gpulayer.errors import UnsupportedError
+from gpulayer.params import with_lightgbm_defaults
 
 lgb = pytest.importorskip("lightgbm")
 
@@ -63,7 +65,8 @@ def test_objective_names(name, xgboost_name, task):
     lightgbm_takes({"objective": name, **extra}, X, label, qid)
     data = gpulayer.Dataset(X, label=label, qid=qid)
     ours = gpulayer.train({"objective": name, "nthread": 1, **extra}, data, 3)
-    theirs = gpulayer.train({"objective": xgboost_name, "nthread": 1, **extra}, data, 3)
+    theirs = gpulayer.train(with_lightgbm_defaults({"objective": xgboost_name, "nthread": 1,
+                                                    **extra}), data, 3)
     assert ours.save_raw() == theirs.save_raw()
 
 
@@ -80,8 +83,8 @@ def test_metric_names(name, xgboost_name, task):
     ours, theirs = {}, {}
     gpulayer.train({**params, "metric": name}, data, 3, evals=[(data, "train")],
                    evals_result=ours)
-    gpulayer.train({**params, "eval_metric": xgboost_name}, data, 3, evals=[(data, "train")],
-                   evals_result=theirs)
+    gpulayer.train(with_lightgbm_defaults({**params, "eval_metric": xgboost_name}), data, 3,
+                   evals=[(data, "train")], evals_result=theirs)
     assert ours == theirs and len(next(iter(ours["train"].values()))) == 3
 
 

@@ -41,8 +41,10 @@ def test_names_and_aliases_are_unique_and_documented():
                            ("lambda_l2", "lambda"), ("min_split_gain", "gamma"),
                            ("num_iterations", "num_round"), ("num_threads", "nthread")):
         assert canonical_names()[lightgbm] == ours
-    # LightGBM samples rows only with bagging_freq > 0: not the same meaning.
-    assert "bagging_fraction" not in canonical_names()
+    # LightGBM samples rows only with bagging_freq > 0: a parameter of its
+    # own, not subsample's alias.
+    assert canonical_names()["bagging_fraction"] == "bagging_fraction"
+    assert canonical_names()["subsample_freq"] == "bagging_freq"
 
 
 @pytest.mark.parametrize("p", [p for p in TABLE

@@ -10,6 +10,7 @@ tolerance of the peer's.
 """
 
 import inspect
+import json
 
 import numpy as np
 import pytest
@@ -386,7 +387,34 @@ def test_names_at_the_top_level():
                  "LGBMClassifier", "LGBMRanker"):
         assert getattr(gpulayer, name) is not None, name
     assert issubclass(gpulayer.DMatrix, gpulayer.Dataset)
-    assert gpulayer.XGBClassifier is gpulayer.LGBMClassifier is gpulayer.GPULayerClassifier
+    assert gpulayer.XGBClassifier is gpulayer.GPULayerClassifier
+    assert issubclass(gpulayer.LGBMClassifier, gpulayer.GPULayerClassifier)
+
+
+def test_lightgbm_calls_take_lightgbm_defaults():
+    """lgb.train with LightGBM's names, and the LGBM* estimators, grow
+    leaf-wise to 31 leaves with no depth limit, as LightGBM does; XGBoost's
+    calls keep XGBoost's depth-6 trees."""
+    X, y = make_regression(n_samples=3000, n_features=8, noise=5.0, random_state=3)
+
+    def params(bst):
+        return json.loads(bst.save_raw())["params"]
+
+    lgb_way = gpulayer.train({"objective": "regression"}, gpulayer.Dataset(X, y), 3)
+    assert params(lgb_way)["grow_policy"] == "lossguide"
+    assert params(lgb_way)["max_depth"] == "0" and params(lgb_way)["max_leaves"] == "31"
+    assert params(lgb_way)["eta"] == "0.10000000000000001"
+    xgb_way = gpulayer.train({"objective": "reg:squarederror"}, gpulayer.Dataset(X, y), 3)
+    assert params(xgb_way)["grow_policy"] == "depthwise" and params(xgb_way)["max_depth"] == "6"
+    given = gpulayer.train({"objective": "regression", "max_depth": -1, "num_leaves": 7,
+                            "learning_rate": 0.3}, gpulayer.Dataset(X, y), 3)
+    assert params(given)["max_depth"] == "0" and params(given)["max_leaves"] == "7"
+    assert params(given)["eta"] == "0.29999999999999999"
+    est = gpulayer.LGBMRegressor(n_estimators=3).fit(X, y)
+    assert params(est.get_booster())["grow_policy"] == "lossguide"
+    assert est.get_params()["max_depth"] is None  # sklearn's parameters stay as given
+    assert params(gpulayer.XGBRegressor(n_estimators=3).fit(X, y).get_booster())[
+        "grow_policy"] == "depthwise"
 
 
 def test_dmatrix_takes_xgboost_arguments():
