@@ -501,7 +501,15 @@ gpulayer_status gpl_model_import_xgboost(const cJSON *doc, const char *source, g
     if (!cJSON_IsObject(learner)) return malformed(source, "no \"learner\" object");
     xgb_read r = {source, gpl_model_new(), {0}};
     if (!r.m) return GPULAYER_ERR_OUT_OF_MEMORY;
-    gpulayer_status st = read_objective(&r, learner);
+    /* Multi-output trees first: such a model also has several targets,
+     * and the trees are the reason it cannot load. */
+    const cJSON *trees = member(member(member(learner, "gradient_booster"), "model"), "trees");
+    gpulayer_status st = GPULAYER_OK;
+    int32_t t = 0;
+    for (const cJSON *e = cJSON_IsArray(trees) ? trees->child : NULL; e && st == GPULAYER_OK;
+         e = e->next, t++)
+        st = check_tree_param(&r, e, t);
+    if (st == GPULAYER_OK) st = read_objective(&r, learner);
     const cJSON *param = member(learner, "learner_model_param");
     if (st == GPULAYER_OK) st = read_outputs(&r, param);
     if (st == GPULAYER_OK) st = read_base_score(&r, param);
