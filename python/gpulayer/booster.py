@@ -159,7 +159,19 @@ def _read_attributes(raw: bytes) -> dict[str, str]:
 
 def _read_attributes_file(path: str) -> dict[str, str]:
     with open(path, "rb") as f:
-        return _read_attributes(f.read())
+        raw = f.read()
+    # XGBoost's and LightGBM's files keep no attributes of this library's.
+    if _foreign_model(raw):
+        return {}
+    return _read_attributes(raw)
+
+
+def _foreign_model(raw: bytes) -> bool:
+    """Whether raw is a model file of XGBoost (JSON or UBJSON) or LightGBM."""
+    head = raw[:64].lstrip()
+    return (raw.startswith(b"tree\n") or raw.startswith(b"tree\r")
+            or (raw[:1] == b"{" and raw[1:2] in (b"i", b"U", b"I", b"l", b"L", b"$", b"#"))
+            or head.startswith(b'{"learner"'))
 
 
 def _with_attributes(raw: bytes, attrs: Mapping[str, str]) -> bytes:
@@ -812,9 +824,16 @@ class Booster:
 
     def save_model(self, path: str | os.PathLike) -> None:
         """Write the model as versioned JSON (atomically), with the
-        attributes of :meth:`set_attr`."""
+        attributes of :meth:`set_attr`. A path ending in ``.ubj`` gets
+        XGBoost's binary model format instead (UBJSON), as XGBoost's
+        ``save_model`` writes it: the :meth:`export_xgboost` document, with
+        the attributes, which ``xgboost.Booster(model_file=path)`` and this
+        library both read."""
         self._check_trees("save_model")
         path = os.fspath(path)
+        if path.lower().endswith(".ubj"):
+            self._save_ubjson(path)
+            return
         if not self._attrs:
             _lib.call("gpulayer_booster_save", self.handle, _lib.encode(path))
             return
@@ -827,9 +846,27 @@ class Booster:
             if os.path.exists(tmp):
                 os.unlink(tmp)
 
+    def _save_ubjson(self, path: str) -> None:
+        from . import _ubjson
+        tmp = f"{path}.tmp{os.getpid()}"
+        try:
+            self.export_xgboost(tmp)
+            with open(tmp, "rb") as f:
+                doc = json.load(f)
+            if self._attrs:
+                doc["learner"].setdefault("attributes", {}).update(self._attrs)
+            with open(tmp, "wb") as f:
+                f.write(_ubjson.encode(doc))
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
     def load_model(self, path: str | os.PathLike) -> "Booster":
         """Replace this booster's model and attributes with those read from
         a file; the parameters set on this object are applied again.
+        Reads this library's JSON, XGBoost's JSON and UBJSON (``.ubj``)
+        models and LightGBM's text models (docs/model-import.md).
         Returns self."""
         path = os.fspath(path)
         handle = c_void_p()

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "file_atomic.h"
 #include "file_read.h"
+#include "model_import.h"
 
 static gpulayer_status need_model(const gpulayer_booster *b, const char *action)
 {
@@ -64,7 +65,7 @@ gpulayer_status gpulayer_booster_load(const char *path, gpulayer_booster **out)
     size_t len = 0;
     GPL_CHECK(gpl_file_read_all(path, "model file", &text, &len));
     gpl_model *m = NULL;
-    gpulayer_status st = gpl_model_from_json(text, len, path, &m);
+    gpulayer_status st = gpl_model_load_buffer(text, len, path, &m);
     free(text);
     GPL_CHECK(st);
     return booster_of(m, out);
@@ -86,7 +87,7 @@ gpulayer_status gpulayer_booster_load_from_buffer(const char *buf, size_t len,
     if (!buf || !out) return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "buf or out is NULL");
     *out = NULL;
     gpl_model *m = NULL;
-    GPL_CHECK(gpl_model_from_json(buf, len, "model buffer", &m));
+    GPL_CHECK(gpl_model_load_buffer(buf, len, "model buffer", &m));
     return booster_of(m, out);
 }
 

@@ -36,6 +36,7 @@
 #include "error.h"
 #include "json_num.h"
 #include "model.h"
+#include "model_import.h"
 
 /* XGBoost's marker for "no parent" (the root). */
 #define XGB_NO_PARENT 2147483647
@@ -434,7 +435,7 @@ static cJSON *objective_json(const gpl_model *m)
  * (logit for the logistic objectives, log for the exp-link ones; the
  * margin itself for the others, binary:logitraw and binary:hinge
  * included). */
-static float xgb_margin_of(gpl_objective_kind kind, float score)
+float gpl_xgboost_margin_of(gpl_objective_kind kind, float score)
 {
     if (kind == GPL_OBJ_LOGISTIC || kind == GPL_OBJ_REG_LOGISTIC)
         return -logf(1.0f / score - 1.0f);
@@ -465,11 +466,11 @@ static gpulayer_status base_score_value(const gpl_model *m, float margin, float 
     if (!logit && !log_link) return GPULAYER_OK;
     float down = *out, up = *out;
     for (int step = 0; step < 8; step++) {
-        if (xgb_margin_of(kind, up) == margin) {
+        if (gpl_xgboost_margin_of(kind, up) == margin) {
             *out = up;
             break;
         }
-        if (xgb_margin_of(kind, down) == margin) {
+        if (gpl_xgboost_margin_of(kind, down) == margin) {
             *out = down;
             break;
         }

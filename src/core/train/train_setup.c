@@ -367,6 +367,17 @@ gpulayer_status gpl_train_model_continue(const gpl_params *p,
                                          const gpulayer_dataset *train,
                                          const gpl_model *init, gpl_model **out)
 {
+    /* An imported model's cuts are only its trees' thresholds (a feature
+     * never split has none): new trees could split nowhere else, so they
+     * would be far worse than the source library's, without a word. */
+    char imported[128];
+    gpl_model_record_param(init, "imported_from", imported, sizeof imported);
+    if (imported[0])
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "continued training: the initial model was imported from %s; its "
+                         "bin cuts are only the thresholds its trees split at, so new trees "
+                         "could split nowhere else; continue its training where it was "
+                         "trained, or train a GPUlayer model on the data", imported);
     gpl_objective_kind kind;
     int as_class;
     GPL_CHECK(gpl_objective_parse(p->objective, &kind, &as_class));

@@ -1,0 +1,475 @@
+/* import_build.c -- the part of a model import the formats share: cuts made
+ * of the trees' thresholds, each numeric split's bin among them, and the
+ * category dictionaries and sets of categorical splits (model_import.h). */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "model_import.h"
+
+/* A byte holds bin 0 (missing) and 255 value bins: 254 cuts. */
+#define MAX_CUTS 254
+#define MAX_CATEGORIES (MAX_CUTS + 1)
+
+gpulayer_status gpl_import_refuse(const char *source, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!source) return gpl_error(GPULAYER_ERR_UNSUPPORTED, "%s", msg);
+    return gpl_error(GPULAYER_ERR_UNSUPPORTED, "%s: %s", source, msg);
+}
+
+void gpl_import_feature_text(const gpl_model *m, int32_t f, char *buf, size_t size)
+{
+    if (m->feature_names && m->feature_names[f])
+        snprintf(buf, size, "feature %d ('%.64s')", (int)f, m->feature_names[f]);
+    else
+        snprintf(buf, size, "feature %d", (int)f);
+}
+
+gpulayer_status gpl_import_set_record(gpl_model *m, const char *what)
+{
+    cJSON *o = cJSON_CreateObject();
+    char *text = NULL;
+    if (o && cJSON_AddStringToObject(o, "imported_from", what))
+        text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    free(m->params_json);
+    m->params_json = text ? gpl_strdup(text) : NULL;
+    cJSON_free(text);
+    return m->params_json ? GPULAYER_OK
+                          : gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of host memory "
+                                                                  "importing a model");
+}
+
+static gpulayer_status oom(void)
+{
+    return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of host memory importing a model");
+}
+
+gpulayer_status gpl_import_init(gpl_import *imp, gpl_model *m, const char *source,
+                                const char *library)
+{
+    memset(imp, 0, sizeof *imp);
+    imp->m = m;
+    imp->source = source;
+    imp->library = library;
+    size_t n = (size_t)(m->num_features > 0 ? m->num_features : 1);
+    imp->cat_codes = calloc(n, sizeof *imp->cat_codes);
+    imp->cat_names = calloc(n, sizeof *imp->cat_names);
+    imp->cat_count = calloc(n, sizeof *imp->cat_count);
+    imp->declared_categorical = calloc(n, 1);
+    if (!imp->cat_codes || !imp->cat_names || !imp->cat_count || !imp->declared_categorical)
+        return oom();
+    return GPULAYER_OK;
+}
+
+static void free_names(char **names, int32_t n)
+{
+    for (int32_t i = 0; names && i < n; i++) free(names[i]);
+    free(names);
+}
+
+void gpl_import_free(gpl_import *imp)
+{
+    for (int32_t f = 0; imp->m && f < imp->m->num_features; f++) {
+        if (imp->cat_codes) free(imp->cat_codes[f]);
+        if (imp->cat_names) free_names(imp->cat_names[f], imp->cat_count[f]);
+    }
+    free(imp->cat_codes);
+    free(imp->cat_names);
+    free(imp->cat_count);
+    free(imp->declared_categorical);
+    free(imp->splits);
+    free(imp->codes);
+    memset(imp, 0, sizeof *imp);
+}
+
+gpulayer_status gpl_import_declare_categories(gpl_import *imp, int32_t f,
+                                              const int64_t *codes,
+                                              const char *const *names, int32_t n)
+{
+    if (f < 0 || f >= imp->m->num_features)
+        return gpl_model_error(imp->source, "categories declared for feature %d, but the "
+                               "model has %d features", (int)f, (int)imp->m->num_features);
+    free(imp->cat_codes[f]);
+    free_names(imp->cat_names[f], imp->cat_count[f]);
+    imp->cat_codes[f] = NULL;
+    imp->cat_names[f] = NULL;
+    imp->cat_count[f] = 0;
+    imp->declared_categorical[f] = 1;
+    if (n == 0) return GPULAYER_OK;
+    imp->cat_codes[f] = malloc(sizeof(int64_t) * (size_t)n);
+    imp->cat_names[f] = calloc((size_t)n, sizeof(char *));
+    if (!imp->cat_codes[f] || !imp->cat_names[f]) return oom();
+    imp->cat_count[f] = n;
+    for (int32_t i = 0; i < n; i++) {
+        char text[32];
+        imp->cat_codes[f][i] = codes[i];
+        if (!names) snprintf(text, sizeof text, "%lld", (long long)codes[i]);
+        imp->cat_names[f][i] = gpl_strdup(names ? names[i] : text);
+        if (!imp->cat_names[f][i]) return oom();
+    }
+    return GPULAYER_OK;
+}
+
+gpulayer_status gpl_import_cat_split_add(gpl_import *imp, int32_t tree, int32_t node,
+                                         const int64_t *codes, int32_t n, int listed_left)
+{
+    if (imp->num_splits == imp->split_cap) {
+        int32_t cap = imp->split_cap ? imp->split_cap * 2 : 64;
+        void *p = realloc(imp->splits, sizeof *imp->splits * (size_t)cap);
+        if (!p) return oom();
+        imp->splits = p;
+        imp->split_cap = cap;
+    }
+    while (imp->num_codes + n > imp->code_cap) {
+        int64_t cap = imp->code_cap ? imp->code_cap * 2 : 256;
+        void *p = realloc(imp->codes, sizeof *imp->codes * (size_t)cap);
+        if (!p) return oom();
+        imp->codes = p;
+        imp->code_cap = cap;
+    }
+    memcpy(imp->codes + imp->num_codes, codes, sizeof *codes * (size_t)n);
+    imp->splits[imp->num_splits++] = (gpl_import_cat_split){
+        tree, node, imp->num_codes, n, listed_left != 0};
+    imp->num_codes += n;
+    return GPULAYER_OK;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static gpl_tree_node *split_node(gpl_import *imp, const gpl_import_cat_split *s)
+{
+    return &imp->m->trees[s->tree].nodes[s->node];
+}
+
+/* A categorical feature's codes where no list was declared: XGBoost's
+ * codes are positions 0..K-1 in the training categories, so every code up
+ * to the largest one a split names is a category (at least code 0). */
+static gpulayer_status derive_categories(gpl_import *imp, int32_t f)
+{
+    int64_t top = 0;
+    char feature[96];
+    for (int32_t i = 0; i < imp->num_splits; i++) {
+        const gpl_import_cat_split *s = &imp->splits[i];
+        if (split_node(imp, s)->feature != f) continue;
+        for (int32_t k = 0; k < s->count; k++) {
+            int64_t c = imp->codes[s->first + k];
+            if (c < 0) {
+                gpl_import_feature_text(imp->m, f, feature, sizeof feature);
+                return gpl_model_error(imp->source, "trees[%d] node %d splits %s by the "
+                                       "negative category code %lld", (int)s->tree,
+                                       (int)s->node, feature, (long long)c);
+            }
+            if (c > top) top = c;
+        }
+    }
+    if (top >= MAX_CATEGORIES) {
+        gpl_import_feature_text(imp->m, f, feature, sizeof feature);
+        return gpl_import_refuse(imp->source, "%s %s has category codes up to %lld: %lld "
+                                 "categories, but GPUlayer holds at most %d a feature "
+                                 "(one byte's value bins)", imp->library, feature,
+                                 (long long)top, (long long)top + 1, MAX_CATEGORIES);
+    }
+    int64_t codes[MAX_CATEGORIES];
+    for (int64_t c = 0; c <= top; c++) codes[c] = c;
+    return gpl_import_declare_categories(imp, f, codes, NULL, (int32_t)top + 1);
+}
+
+/* Sorts feature f's declared codes (names along), checks them and makes
+ * the model's dictionary: the names sorted, as GPUlayer keeps them. order
+ * receives, for each code (in ascending code order), its position in the
+ * dictionary: GPUlayer's code of that category. */
+static gpulayer_status make_dictionary(gpl_import *imp, int32_t f, int32_t *position)
+{
+    const int32_t n = imp->cat_count[f];
+    char feature[96];
+    gpl_import_feature_text(imp->m, f, feature, sizeof feature);
+    if (n > MAX_CATEGORIES)
+        return gpl_import_refuse(imp->source, "%s %s has %d categories, but GPUlayer "
+                                 "holds at most %d a feature (one byte's value bins)",
+                                 imp->library, feature, (int)n, MAX_CATEGORIES);
+    /* Sort codes with their names: a selection sort is enough for 255. */
+    int64_t *codes = imp->cat_codes[f];
+    char **names = imp->cat_names[f];
+    for (int32_t i = 0; i < n; i++) {
+        int32_t min = i;
+        for (int32_t j = i + 1; j < n; j++)
+            if (codes[j] < codes[min]) min = j;
+        int64_t c = codes[i];
+        codes[i] = codes[min];
+        codes[min] = c;
+        char *s = names[i];
+        names[i] = names[min];
+        names[min] = s;
+        if (i > 0 && codes[i] == codes[i - 1])
+            return gpl_model_error(imp->source, "%s lists category code %lld twice",
+                                   feature, (long long)codes[i]);
+    }
+    /* Dictionary order: names sorted by strcmp. */
+    int32_t by_name[MAX_CATEGORIES];
+    for (int32_t i = 0; i < n; i++) by_name[i] = i;
+    for (int32_t i = 1; i < n; i++) {
+        int32_t v = by_name[i], j = i;
+        while (j > 0 && strcmp(names[by_name[j - 1]], names[v]) > 0) {
+            by_name[j] = by_name[j - 1];
+            j--;
+        }
+        by_name[j] = v;
+    }
+    const char *sorted[MAX_CATEGORIES];
+    for (int32_t i = 0; i < n; i++) {
+        sorted[i] = names[by_name[i]];
+        position[by_name[i]] = i;
+        if (i > 0 && strcmp(sorted[i - 1], sorted[i]) == 0)
+            return gpl_model_error(imp->source, "%s has two categories named '%.64s'",
+                                   feature, sorted[i]);
+    }
+    if (!imp->m->categories) {
+        imp->m->categories = calloc((size_t)imp->m->num_features, sizeof(gpl_category_dict *));
+        if (!imp->m->categories) return oom();
+    }
+    imp->m->categories[f] = gpl_category_dict_new(sorted, n);
+    return imp->m->categories[f] ? GPULAYER_OK : oom();
+}
+
+/* The position of code c among the feature's ascending codes, or -1. */
+static int32_t code_index(const gpl_import *imp, int32_t f, int64_t c)
+{
+    const int64_t *codes = imp->cat_codes[f];
+    int32_t lo = 0, hi = imp->cat_count[f] - 1;
+    while (lo <= hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (codes[mid] == c) return mid;
+        if (codes[mid] < c) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return -1;
+}
+
+/* Every category of the feature goes left or right: the listed ones one
+ * way, the others (unlisted but known) the other way. */
+static gpulayer_status fill_cat_split(gpl_import *imp, const gpl_import_cat_split *s,
+                                      const int32_t *position)
+{
+    gpl_tree_node *nd = split_node(imp, s);
+    const int32_t f = nd->feature, n = imp->cat_count[f];
+    uint8_t listed[MAX_CATEGORIES] = {0};
+    for (int32_t k = 0; k < s->count; k++) {
+        int64_t c = imp->codes[s->first + k];
+        int32_t i = code_index(imp, f, c);
+        if (i < 0) {
+            char feature[96];
+            gpl_import_feature_text(imp->m, f, feature, sizeof feature);
+            return gpl_model_error(imp->source, "trees[%d] node %d splits %s by category "
+                                   "code %lld, which is not one of its %d categories",
+                                   (int)s->tree, (int)s->node, feature, (long long)c, (int)n);
+        }
+        listed[i] = 1;
+    }
+    nd->categorical = 1;
+    nd->split_bin = 0;
+    nd->threshold = 0.0f;
+    memset(nd->left_set, 0, sizeof nd->left_set);
+    for (int32_t i = 0; i < n; i++)
+        if (listed[i] == (uint8_t)s->listed_left) {
+            uint32_t bin = (uint32_t)position[i] + 1;
+            nd->left_set[bin >> 5] |= 1u << (bin & 31);
+        }
+    return GPULAYER_OK;
+}
+
+/* Marks every feature a categorical split uses; a numeric split on a
+ * categorical feature cannot be binned by categories. */
+static gpulayer_status categorical_features(gpl_import *imp, uint8_t *is_cat)
+{
+    gpl_model *m = imp->m;
+    for (int32_t f = 0; f < m->num_features; f++) is_cat[f] = imp->declared_categorical[f];
+    for (int32_t i = 0; i < imp->num_splits; i++) {
+        const gpl_import_cat_split *s = &imp->splits[i];
+        if (s->tree < 0 || s->tree >= m->num_trees || s->node < 0 ||
+            s->node >= m->trees[s->tree].num_nodes)
+            return gpl_error(GPULAYER_ERR_INTERNAL, "a categorical split at tree %d node %d "
+                             "outside the model", (int)s->tree, (int)s->node);
+        int32_t f = split_node(imp, s)->feature;
+        if (f < 0 || f >= m->num_features)
+            return gpl_model_error(imp->source, "trees[%d] node %d splits on feature %d but "
+                                   "the model has %d features", (int)s->tree, (int)s->node,
+                                   (int)f, (int)m->num_features);
+        is_cat[f] = 1;
+        split_node(imp, s)->categorical = 1;
+    }
+    for (int32_t t = 0; t < m->num_trees; t++)
+        for (int32_t i = 0; i < m->trees[t].num_nodes; i++) {
+            const gpl_tree_node *nd = &m->trees[t].nodes[i];
+            if (nd->left < 0 || nd->categorical) continue;
+            if (nd->feature < 0 || nd->feature >= m->num_features)
+                return gpl_model_error(imp->source, "trees[%d] node %d splits on feature %d "
+                                       "but the model has %d features", (int)t, (int)i,
+                                       (int)nd->feature, (int)m->num_features);
+            if (is_cat[nd->feature]) {
+                char feature[96];
+                gpl_import_feature_text(m, nd->feature, feature, sizeof feature);
+                return gpl_import_refuse(imp->source, "trees[%d] node %d splits the "
+                                         "categorical %s by a threshold; GPUlayer splits a "
+                                         "categorical feature by sets of categories only",
+                                         (int)t, (int)i, feature);
+            }
+            if (!isfinite(nd->threshold)) {
+                char feature[96];
+                gpl_import_feature_text(m, nd->feature, feature, sizeof feature);
+                return gpl_import_refuse(imp->source, "trees[%d] node %d splits %s at %g; "
+                                         "GPUlayer's cuts are finite", (int)t, (int)i,
+                                         feature, (double)nd->threshold);
+            }
+        }
+    return GPULAYER_OK;
+}
+
+/* Feature f's numeric thresholds, sorted and distinct, into out (count). */
+static int32_t collect_thresholds(const gpl_model *m, int32_t f, float *out, int32_t cap,
+                                  int32_t *total)
+{
+    int32_t n = 0;
+    *total = 0;
+    for (int32_t t = 0; t < m->num_trees; t++)
+        for (int32_t i = 0; i < m->trees[t].num_nodes; i++) {
+            const gpl_tree_node *nd = &m->trees[t].nodes[i];
+            if (nd->left < 0 || nd->categorical || nd->feature != f) continue;
+            /* -0.0 and 0.0 compare equal, and so do they as cuts. */
+            float v = nd->threshold == 0.0f ? 0.0f : nd->threshold;
+            if (n < cap) out[n++] = v;
+            (*total)++;
+        }
+    return n;
+}
+
+static int32_t sort_unique(float *v, int32_t n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_float);
+    int32_t k = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (k == 0 || v[i] != v[k - 1]) v[k++] = v[i];
+    return k;
+}
+
+/* Feature f's cuts: its distinct numeric thresholds, or one cut between
+ * each pair of consecutive categories (k + 0.5) for a categorical one. */
+static gpulayer_status feature_cuts(gpl_import *imp, int32_t f, int is_cat, float **buf,
+                                    int32_t *cap, int32_t *count)
+{
+    const gpl_model *m = imp->m;
+    if (is_cat) {
+        *count = imp->cat_count[f] - 1;
+        for (int32_t k = 0; k < *count; k++) (*buf)[k] = (float)k + 0.5f;
+        return GPULAYER_OK;
+    }
+    int32_t total = 0;
+    int32_t n = collect_thresholds(m, f, *buf, *cap, &total);
+    if (total > *cap) {
+        float *grown = realloc(*buf, sizeof(float) * (size_t)total);
+        if (!grown) return oom();
+        *buf = grown;
+        *cap = total;
+        n = collect_thresholds(m, f, *buf, *cap, &total);
+    }
+    *count = sort_unique(*buf, n);
+    if (*count > MAX_CUTS) {
+        char feature[96];
+        gpl_import_feature_text(m, f, feature, sizeof feature);
+        return gpl_import_refuse(imp->source, "the %s model splits %s at %d distinct "
+                                 "thresholds, but GPUlayer holds at most %d a feature "
+                                 "(%d value bins of a byte)", imp->library, feature,
+                                 (int)*count, MAX_CUTS, MAX_CUTS + 1);
+    }
+    return GPULAYER_OK;
+}
+
+static gpulayer_status build_cuts(gpl_import *imp, const uint8_t *is_cat)
+{
+    gpl_model *m = imp->m;
+    const int32_t F = m->num_features;
+    gpl_bin_cuts *c = &m->cuts;
+    c->num_features = F;
+    c->cut_ptr = calloc((size_t)F + 1, sizeof *c->cut_ptr);
+    c->values = malloc(sizeof(float) * ((size_t)F * MAX_CUTS + 1));
+    int32_t cap = 1024;
+    float *buf = malloc(sizeof(float) * (size_t)cap);
+    gpulayer_status st = c->cut_ptr && c->values && buf ? GPULAYER_OK : oom();
+    for (int32_t f = 0; st == GPULAYER_OK && f < F; f++) {
+        int32_t count = 0;
+        st = feature_cuts(imp, f, is_cat[f], &buf, &cap, &count);
+        if (st != GPULAYER_OK) break;
+        memcpy(c->values + c->cut_ptr[f], buf, sizeof(float) * (size_t)count);
+        c->cut_ptr[f + 1] = c->cut_ptr[f] + (uint32_t)count;
+    }
+    free(buf);
+    return st;
+}
+
+/* split_bin of a numeric split: with cuts c_0 < ... < c_{n-1}, a value v
+ * has bin 1 + #{j : c_j <= v}, so v < c_j exactly when that count is at
+ * most j, that is when bin <= j + 1. The split at threshold c_j is
+ * therefore split_bin j + 1, and gpl_split_threshold gives c_j back. */
+static void bin_numeric_splits(gpl_model *m)
+{
+    for (int32_t t = 0; t < m->num_trees; t++)
+        for (int32_t i = 0; i < m->trees[t].num_nodes; i++) {
+            gpl_tree_node *nd = &m->trees[t].nodes[i];
+            if (nd->left < 0 || nd->categorical) continue;
+            const float *cuts = m->cuts.values + m->cuts.cut_ptr[nd->feature];
+            const int32_t n = (int32_t)(m->cuts.cut_ptr[nd->feature + 1] -
+                                        m->cuts.cut_ptr[nd->feature]);
+            float v = nd->threshold;
+            const float *at = bsearch(&v, cuts, (size_t)n, sizeof *cuts, cmp_float);
+            /* Every threshold is among its feature's cuts (build_cuts). */
+            nd->split_bin = at ? (int32_t)(at - cuts) + 1 : 0;
+            nd->threshold = at ? *at : nd->threshold;
+        }
+}
+
+gpulayer_status gpl_import_finish(gpl_import *imp)
+{
+    gpl_model *m = imp->m;
+    const int32_t F = m->num_features;
+    uint8_t *is_cat = calloc((size_t)(F > 0 ? F : 1), 1);
+    int32_t *position = malloc(sizeof(int32_t) * (size_t)(F > 0 ? F : 1) * MAX_CATEGORIES);
+    gpulayer_status st = is_cat && position ? GPULAYER_OK : oom();
+    if (st == GPULAYER_OK) st = categorical_features(imp, is_cat);
+    for (int32_t f = 0; st == GPULAYER_OK && f < F; f++) {
+        if (!is_cat[f]) continue;
+        if (imp->cat_count[f] == 0) st = derive_categories(imp, f);
+        if (st == GPULAYER_OK) st = make_dictionary(imp, f, position + (size_t)f * MAX_CATEGORIES);
+    }
+    if (st == GPULAYER_OK) st = build_cuts(imp, is_cat);
+    for (int32_t i = 0; st == GPULAYER_OK && i < imp->num_splits; i++) {
+        const gpl_import_cat_split *s = &imp->splits[i];
+        qsort(imp->codes + s->first, (size_t)s->count, sizeof(int64_t), cmp_i64);
+        st = fill_cat_split(imp, s,
+                            position + (size_t)split_node(imp, s)->feature * MAX_CATEGORIES);
+    }
+    if (st == GPULAYER_OK) bin_numeric_splits(m);
+    free(is_cat);
+    free(position);
+    if (st == GPULAYER_OK) st = gpl_model_validate(m, imp->source);
+    return st;
+}
