@@ -862,12 +862,7 @@ def _folds(dtrain: Dataset, nfold, stratified: bool, folds, seed: int,
             label = _labels(dtrain)
             splits = list(folds.split(X=label, y=label, groups=query))
         else:
-            try:
-                splits = list(folds)
-            except TypeError:
-                raise ValueError("folds must be a scikit-learn splitter (with a split "
-                                 "method) or a list of (train_index, test_index) "
-                                 f"pairs, got {type(folds).__name__}") from None
+            splits = _listed_folds(folds)
         return _checked_folds(splits, rows, sizes, query)
 
     nfold = _checked_nfold(nfold)
@@ -913,12 +908,7 @@ def _lightgbm_folds(dtrain: Dataset, nfold, stratified: bool, folds, seed: int,
             groups = query if query is not None else np.zeros(rows, dtype=np.int32)
             splits = list(folds.split(X=np.empty(rows), y=_labels(dtrain), groups=groups))
         else:
-            try:
-                splits = list(folds)
-            except TypeError:
-                raise ValueError("folds must be a scikit-learn splitter (with a split "
-                                 "method) or a list of (train_index, test_index) "
-                                 f"pairs, got {type(folds).__name__}") from None
+            splits = _listed_folds(folds)
         return _checked_folds(splits, rows, sizes, query)
     nfold = _checked_nfold(nfold)
     units = sizes.size if query is not None else rows
@@ -943,6 +933,16 @@ def _lightgbm_folds(dtrain: Dataset, nfold, stratified: bool, folds, seed: int,
     parts = np.array_split(order, nfold)
     return [(np.concatenate([parts[j] for j in range(nfold) if j != k]), parts[k])
             for k in range(nfold)]
+
+
+def _listed_folds(folds) -> list:
+    """folds given as (train_index, test_index) pairs, listed."""
+    try:
+        return list(folds)
+    except TypeError:
+        raise ValueError("folds must be a scikit-learn splitter (with a split method) or a "
+                         "list of (train_index, test_index) pairs, got "
+                         f"{type(folds).__name__}") from None
 
 
 def _checked_nfold(nfold) -> int:

@@ -18,13 +18,11 @@
 
 gpulayer_status gpl_import_refuse(const char *source, const char *fmt, ...)
 {
-    char msg[768];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    const gpulayer_status st = gpl_model_verror(GPULAYER_ERR_UNSUPPORTED, source, fmt, ap);
     va_end(ap);
-    if (!source) return gpl_error(GPULAYER_ERR_UNSUPPORTED, "%s", msg);
-    return gpl_error(GPULAYER_ERR_UNSUPPORTED, "%s: %s", source, msg);
+    return st;
 }
 
 void gpl_import_feature_text(const gpl_model *m, int32_t f, char *buf, size_t size)

@@ -3,6 +3,7 @@
 #define GPL_MODEL_H
 
 #include <float.h>
+#include <stdarg.h>
 #include <stdint.h>
 
 #include "backend.h"
@@ -110,8 +111,11 @@ const char *gpl_objective_name(const gpl_model *m);
 /* Margin -> output transform of a row's num_outputs values, in place. */
 void gpl_objective_transform(const gpl_model *m, float *row_values);
 
-/* Records a GPULAYER_ERR_MODEL error prefixed with the file name, when
- * there is one (source NULL: a model in memory), and returns the status. */
+/* Records an error of this status prefixed with the file name, when there
+ * is one (source NULL: a model in memory), and returns the status;
+ * gpl_model_error's status is GPULAYER_ERR_MODEL. */
+gpulayer_status gpl_model_verror(gpulayer_status status, const char *source, const char *fmt,
+                                 va_list ap);
 gpulayer_status gpl_model_error(const char *source, const char *fmt, ...)
     GPL_PRINTF(2, 3);
 

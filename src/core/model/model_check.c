@@ -12,15 +12,22 @@
 #include "error.h"
 #include "model.h"
 
-gpulayer_status gpl_model_error(const char *source, const char *fmt, ...)
+gpulayer_status gpl_model_verror(gpulayer_status status, const char *source, const char *fmt,
+                                 va_list ap)
 {
     char msg[768];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (!source) return gpl_error(status, "%s", msg);
+    return gpl_error(status, "%s: %s", source, msg);
+}
+
+gpulayer_status gpl_model_error(const char *source, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    const gpulayer_status st = gpl_model_verror(GPULAYER_ERR_MODEL, source, fmt, ap);
     va_end(ap);
-    if (!source) return gpl_error(GPULAYER_ERR_MODEL, "%s", msg);
-    return gpl_error(GPULAYER_ERR_MODEL, "%s: %s", source, msg);
+    return st;
 }
 
 static gpulayer_status check_header(const gpl_model *m, const char *source)
