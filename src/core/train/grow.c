@@ -54,6 +54,9 @@ typedef struct grow_state {
      * and the update's scratch. */
     double *weight_bounds;
     uint8_t *open;
+    /* Searched nodes whose bounds moved since: searched again before a
+     * split is applied or chosen from them. */
+    uint8_t *stale;
     int32_t *moved;
     gpl_monotone_step *path;
     /* Rows of each node (gpl_split_params.node_rows), and those of the
@@ -104,6 +107,7 @@ static int32_t new_node(grow_state *s, gpl_grad_pair sum, int32_t depth)
         s->weight_bounds[2 * id] = -HUGE_VAL;
         s->weight_bounds[2 * id + 1] = HUGE_VAL;
         s->open[id] = !(max_depth > 0 && depth >= max_depth);
+        s->stale[id] = 0;
     }
     s->rows[id] = 0;
     return id;
@@ -182,9 +186,8 @@ static void child_bounds(grow_state *s, const gpl_split_record *r, int32_t left,
 
 /* Records the split in the tree, creates both children and returns the
  * split to apply; with the intermediate method, the leaves whose bounds
- * the children tightened go to s->moved (*num_moved of them). */
-static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r,
-                                   int32_t *num_moved)
+ * the children tightened become stale. */
+static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
 {
     const gpl_bin_cuts *cuts = s->cfg->cuts;
     gpl_tree_node *n = &s->nodes[r->node];
@@ -202,11 +205,11 @@ static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r,
     s->parent[n->left] = s->parent[n->right] = r->node;
     double wl, wr;
     child_bounds(s, r, n->left, n->right, &wl, &wr);
-    *num_moved = 0;
     if (s->weight_bounds) {
         const gpl_monotone_tree t = {s->nodes, s->parent, s->cfg->monotone, s->open,
                                      s->bounds, s->path, s->num_nodes};
-        *num_moved = gpl_monotone_intermediate_update(&t, r->node, wl, wr, s->moved);
+        const int32_t moved = gpl_monotone_intermediate_update(&t, r->node, wl, wr, s->moved);
+        for (int32_t i = 0; i < moved; i++) s->stale[s->moved[i]] = 1;
     }
     s->num_leaves++;
     gpl_split_apply a = {r->node, r->feature, r->bin, r->default_left,
@@ -247,7 +250,7 @@ typedef struct batch_buffers {
     int32_t *nodes;
     int32_t *scratch;
     gpl_split_record *records;
-    gpl_split_record *batch;
+    gpl_split_record *stale;   /* the stale candidates' new records */
     gpl_split_apply *applied;
     gpl_hist_subtract *subs;
     int64_t *child_rows;
@@ -390,7 +393,10 @@ static int take_record(grow_state *s, const gpl_split_record *r)
     s->sums[r->node] = r->total;
     s->nodes[r->node].cover = (double)r->total.hess / s->cfg->scale.hess;
     const int ok = can_split(s, r, r->node);
-    if (s->open) s->open[r->node] = (uint8_t)ok;
+    if (s->open) {
+        s->open[r->node] = (uint8_t)ok;
+        s->stale[r->node] = 0;
+    }
     return ok;
 }
 
@@ -413,51 +419,62 @@ static gpulayer_status evaluate(grow_state *s, split_queue *q, const int32_t *no
     return GPULAYER_OK;
 }
 
-/* The intermediate method: the candidates whose bounds a split just moved
- * are searched again, those waiting in the queue and those later in the
- * batch being applied (rest, n_rest records); a candidate that can no
- * longer split leaves the queue (its histogram released with release) or
- * is marked in the batch (feature -1). */
-static gpulayer_status search_moved(grow_state *s, split_queue *q, gpl_split_record *rest,
-                                    int32_t n_rest, int32_t num_moved, int release)
+/* The intermediate method: a record searched again with its node's bounds
+ * as they are now; feature -1 when the node can no longer split. */
+static gpulayer_status search_again(grow_state *s, gpl_split_record *r)
 {
-    for (int32_t m = 0; m < num_moved; m++) {
-        const int32_t node = s->moved[m];
-        gpl_split_record *r = NULL;
-        int32_t at = -1;
-        for (int32_t i = 0; i < q->count && !r; i++)
-            if (q->rec[i].node == node) r = &q->rec[at = i];
-        for (int32_t i = 0; i < n_rest && !r; i++)
-            if (rest[i].node == node) r = &rest[i];
-        if (!r) continue; /* not searched yet: its search sees the bounds */
-        gpl_split_params sp = batch_params(s, &node, 1);
-        gpl_split_record fresh;
-        GPL_CHECK(evaluate_splits(s, &node, 1, &sp, &fresh));
-        if (take_record(s, &fresh)) {
-            *r = fresh;
-        } else if (at >= 0) {
-            q->rec[at] = q->rec[--q->count];
-            if (release) GPL_CHECK(s->be->ops->release_histograms(s->be, &node, 1));
-        } else {
-            r->feature = -1;
-        }
-    }
+    const int32_t node = r->node;
+    gpl_split_params sp = batch_params(s, &node, 1);
+    gpl_split_record fresh;
+    GPL_CHECK(evaluate_splits(s, &node, 1, &sp, &fresh));
+    if (take_record(s, &fresh)) *r = fresh;
+    else r->feature = -1;
     return GPULAYER_OK;
 }
 
+/* The intermediate method, lossguide: the stale candidates of the queue
+ * searched again before the best is chosen, those of one depth in one
+ * call (nodes, rec: scratch of the queue's size); a candidate that can no
+ * longer split leaves the queue, its histogram released with release. */
+static gpulayer_status search_stale_queue(grow_state *s, split_queue *q, int32_t *nodes,
+                                          gpl_split_record *rec, int release)
+{
+    for (;;) {
+        int32_t depth = -1, n = 0;
+        for (int32_t i = 0; i < q->count; i++) {
+            const int32_t node = q->rec[i].node;
+            if (s->stale[node] && (depth < 0 || s->depth[node] < depth)) depth = s->depth[node];
+        }
+        if (depth < 0) return GPULAYER_OK;
+        for (int32_t i = 0; i < q->count; i++)
+            if (s->stale[q->rec[i].node] && s->depth[q->rec[i].node] == depth)
+                nodes[n++] = q->rec[i].node;
+        gpl_split_params sp = batch_params(s, nodes, n);
+        GPL_CHECK(evaluate_splits(s, nodes, n, &sp, rec));
+        for (int32_t k = 0; k < n; k++) {
+            int32_t at = 0;
+            while (q->rec[at].node != rec[k].node) at++;
+            if (take_record(s, &rec[k])) {
+                q->rec[at] = rec[k];
+                continue;
+            }
+            q->rec[at] = q->rec[--q->count];
+            if (release) GPL_CHECK(s->be->ops->release_histograms(s->be, &rec[k].node, 1));
+        }
+    }
+}
+
 /* Applies the batch's splits, in order, that can still be made: max_leaves
- * or max_nodes may have been reached since they were queued. */
-static gpulayer_status apply_batch(grow_state *s, split_queue *q, gpl_split_record *batch,
-                                   int32_t n, int release, gpl_split_apply *applied,
-                                   int32_t *count)
+ * or max_nodes may have been reached since they were queued, and with the
+ * intermediate method a node's bounds may have moved since (it is searched
+ * again first). */
+static gpulayer_status apply_batch(grow_state *s, gpl_split_record *batch, int32_t n,
+                                   gpl_split_apply *applied, int32_t *count)
 {
     *count = 0;
     for (int32_t i = 0; i < n; i++) {
-        if (!can_split(s, &batch[i], batch[i].node)) continue;
-        int32_t num_moved = 0;
-        applied[(*count)++] = apply_split(s, &batch[i], &num_moved);
-        if (num_moved)
-            GPL_CHECK(search_moved(s, q, batch + i + 1, n - i - 1, num_moved, release));
+        if (s->stale && s->stale[batch[i].node]) GPL_CHECK(search_again(s, &batch[i]));
+        if (can_split(s, &batch[i], batch[i].node)) applied[(*count)++] = apply_split(s, &batch[i]);
     }
     return GPULAYER_OK;
 }
@@ -483,12 +500,13 @@ static gpulayer_status grow(grow_state *s, const grow_policy *policy, batch_buff
      * the next begin_tree. */
     GPL_CHECK(evaluate(s, &q, bb->nodes, 1, 0));
     while (q.count > 0) {
+        if (s->stale)
+            GPL_CHECK(search_stale_queue(s, &q, bb->scratch, bb->stale, policy->release_done));
+        if (q.count == 0) break;
         int32_t n = policy->take_batch(&q);
-        /* A copy: the searches of moved candidates may reorder the queue,
-         * whose end the batch is. */
-        memcpy(bb->batch, &q.rec[q.count], sizeof(gpl_split_record) * (size_t)n);
+        gpl_split_record *batch = &q.rec[q.count];
         int32_t count = 0;
-        GPL_CHECK(apply_batch(s, &q, bb->batch, n, policy->release_done, bb->applied, &count));
+        GPL_CHECK(apply_batch(s, batch, n, bb->applied, &count));
         if (count == 0) continue;
         if (batch_children_are_leaves(s, policy, s->depth[bb->applied[0].node])) {
             /* Their sums come from the split records. */
@@ -550,7 +568,7 @@ static void free_batch_buffers(batch_buffers *bb)
     free(bb->nodes);
     free(bb->scratch);
     free(bb->records);
-    free(bb->batch);
+    free(bb->stale);
     free(bb->applied);
     free(bb->subs);
     free(bb->child_rows);
@@ -561,7 +579,7 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
 {
     const size_t M = (size_t)cfg->max_nodes;
     grow_state s = {cfg, be, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                    NULL, NULL, NULL, NULL, 0, 1};
+                    NULL, NULL, NULL, NULL, NULL, 0, 1};
     batch_buffers bb;
     s.nodes = malloc(sizeof(gpl_tree_node) * M);
     s.sums = malloc(sizeof(gpl_grad_pair) * M);
@@ -574,6 +592,7 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
     if (intermediate) {
         s.weight_bounds = malloc(sizeof(double) * 2 * M);
         s.open = malloc(M);
+        s.stale = malloc(M);
         s.moved = malloc(sizeof(int32_t) * M);
         s.path = malloc(sizeof(gpl_monotone_step) * M);
     }
@@ -582,7 +601,7 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
     bb.nodes = malloc(sizeof(int32_t) * M);
     bb.scratch = malloc(sizeof(int32_t) * M);
     bb.records = malloc(sizeof(gpl_split_record) * (M + 2));
-    bb.batch = malloc(sizeof(gpl_split_record) * (M + 2));
+    bb.stale = cfg->monotone ? malloc(sizeof(gpl_split_record) * (M + 2)) : NULL;
     bb.applied = malloc(sizeof(gpl_split_apply) * M);
     bb.subs = malloc(sizeof(gpl_hist_subtract) * M);
     bb.child_rows = malloc(sizeof(int64_t) * 2 * M);
@@ -590,8 +609,9 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
     gpulayer_status st = GPULAYER_OK;
     if (!s.nodes || !s.sums || !s.depth || !s.parent || !s.bounds || !s.rows ||
         (cfg->monotone && !s.batch_bounds) ||
-        (intermediate && (!s.weight_bounds || !s.open || !s.moved || !s.path)) || !bb.nodes ||
-        !bb.scratch || !bb.records || !bb.batch || !bb.applied || !bb.subs || !bb.child_rows ||
+        (intermediate && (!s.weight_bounds || !s.open || !s.stale || !s.moved || !s.path)) ||
+        !bb.nodes ||
+        !bb.scratch || !bb.records || (cfg->monotone && !bb.stale) || !bb.applied || !bb.subs || !bb.child_rows ||
         !leaf_value) {
         st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                        "out of host memory for a tree of %zu nodes", M);
@@ -628,6 +648,7 @@ done:
     free(s.batch_bounds);
     free(s.weight_bounds);
     free(s.open);
+    free(s.stale);
     free(s.moved);
     free(s.path);
     free(s.rows);
