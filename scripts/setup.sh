@@ -54,6 +54,8 @@ py_has matplotlib || need_pip+=(matplotlib)
 py_has graphviz || need_pip+=(graphviz)
 # The API reference (scripts/build_api_docs.sh, tests/python/test_api_docs.py).
 py_has pdoc || need_pip+=(pdoc)
+# The property-based test of the Python API (tests/python/test_api_properties.py).
+py_has hypothesis || need_pip+=(hypothesis)
 if [ ${#need_pip[@]} -gt 0 ]; then
   echo "setup: installing Python packages: ${need_pip[*]}"
   python3 -m pip install -q "${need_pip[@]}" 2>/dev/null ||
