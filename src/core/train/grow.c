@@ -419,16 +419,24 @@ static gpulayer_status evaluate(grow_state *s, split_queue *q, const int32_t *no
     return GPULAYER_OK;
 }
 
-/* The intermediate method: a record searched again with its node's bounds
- * as they are now; feature -1 when the node can no longer split. */
-static gpulayer_status search_again(grow_state *s, gpl_split_record *r)
+/* The intermediate method: the stale records among rest (nodes of one
+ * depth) searched again with their nodes' bounds as they are now, in one
+ * call (nodes, fresh: scratch of count entries); feature -1 for a node
+ * that can no longer split. */
+static gpulayer_status search_again(grow_state *s, gpl_split_record *rest, int32_t count,
+                                    int32_t *nodes, gpl_split_record *fresh)
 {
-    const int32_t node = r->node;
-    gpl_split_params sp = batch_params(s, &node, 1);
-    gpl_split_record fresh;
-    GPL_CHECK(evaluate_splits(s, &node, 1, &sp, &fresh));
-    if (take_record(s, &fresh)) *r = fresh;
-    else r->feature = -1;
+    int32_t n = 0;
+    for (int32_t i = 0; i < count; i++)
+        if (s->stale[rest[i].node]) nodes[n++] = rest[i].node;
+    gpl_split_params sp = batch_params(s, nodes, n);
+    GPL_CHECK(evaluate_splits(s, nodes, n, &sp, fresh));
+    for (int32_t i = 0, k = 0; i < count && k < n; i++) {
+        if (rest[i].node != fresh[k].node) continue;
+        if (take_record(s, &fresh[k])) rest[i] = fresh[k];
+        else rest[i].feature = -1;
+        k++;
+    }
     return GPULAYER_OK;
 }
 
@@ -466,14 +474,17 @@ static gpulayer_status search_stale_queue(grow_state *s, split_queue *q, int32_t
 
 /* Applies the batch's splits, in order, that can still be made: max_leaves
  * or max_nodes may have been reached since they were queued, and with the
- * intermediate method a node's bounds may have moved since (it is searched
- * again first). */
+ * intermediate method a node's bounds may have moved since (then it and
+ * the other stale ones after it are searched again first; fresh: scratch
+ * of n records). */
 static gpulayer_status apply_batch(grow_state *s, gpl_split_record *batch, int32_t n,
-                                   gpl_split_apply *applied, int32_t *count)
+                                   gpl_split_record *fresh, gpl_split_apply *applied,
+                                   int32_t *count)
 {
     *count = 0;
     for (int32_t i = 0; i < n; i++) {
-        if (s->stale && s->stale[batch[i].node]) GPL_CHECK(search_again(s, &batch[i]));
+        if (s->stale && s->stale[batch[i].node])
+            GPL_CHECK(search_again(s, batch + i, n - i, s->moved, fresh));
         if (can_split(s, &batch[i], batch[i].node)) applied[(*count)++] = apply_split(s, &batch[i]);
     }
     return GPULAYER_OK;
@@ -506,7 +517,7 @@ static gpulayer_status grow(grow_state *s, const grow_policy *policy, batch_buff
         int32_t n = policy->take_batch(&q);
         gpl_split_record *batch = &q.rec[q.count];
         int32_t count = 0;
-        GPL_CHECK(apply_batch(s, batch, n, bb->applied, &count));
+        GPL_CHECK(apply_batch(s, batch, n, bb->stale, bb->applied, &count));
         if (count == 0) continue;
         if (batch_children_are_leaves(s, policy, s->depth[bb->applied[0].node])) {
             /* Their sums come from the split records. */
