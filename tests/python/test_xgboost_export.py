@@ -514,3 +514,41 @@ def test_export_leaves_out_names_xgboost_refuses(tmp_path):
     theirs = booster.predict(xgb.DMatrix(data, enable_categorical=True), output_margin=True)
     np.testing.assert_allclose(theirs, bst.predict(frame, output_margin=True),
                                rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("objective", ["reg:squarederror", "binary:logistic",
+                                       "multi:softprob", "categorical"])
+def test_shap_tree_explainer_on_the_export_gives_our_contributions(tmp_path, objective):
+    """shap.TreeExplainer on the export of a named model gives GPUlayer's
+    pred_contribs and bias. shap turns a frame of pandas categories into
+    an XGBoost DMatrix without enable_categorical, so the categorical
+    model is explained on a DMatrix."""
+    shap = pytest.importorskip("shap")
+    pd = pytest.importorskip("pandas")
+    import gpulayer
+
+    params = {"max_depth": 4, "nthread": 2, "device": "cpu"}
+    if objective == "categorical":
+        frame, label = categorical_frame(rows=800)
+        params["max_cat_to_onehot"] = 2
+    else:
+        x, label, _ = objective_data(objective, rows=400)
+        frame = pd.DataFrame(x, columns=["age", "income", "height", "score"])
+        params["objective"] = objective
+        if objective.startswith("multi:"):
+            params["num_class"] = 3
+    bst = gpulayer.train(params, gpulayer.Dataset(frame, label=label), 8)
+    path = tmp_path / "xgb.json"
+    bst.export_xgboost(path)
+    explainer = shap.TreeExplainer(xgb.Booster(model_file=str(path)))
+    data = (xgb.DMatrix(in_model_order(bst, frame), enable_categorical=True)
+            if objective == "categorical" else frame)
+    theirs = np.asarray(explainer.shap_values(data), dtype=np.float64)
+    ours = np.asarray(bst.predict(frame, pred_contribs=True), dtype=np.float64)
+    if objective.startswith("multi:"):
+        # shap: rows x features x classes; ours: rows x classes x (features + 1)
+        ours = ours.reshape(len(frame), 3, -1)
+        theirs = np.moveaxis(theirs, -1, 1)
+    np.testing.assert_allclose(theirs, ours[..., :-1], rtol=0, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(explainer.expected_value, dtype=np.float64)
+                               .reshape(-1), ours[0, ..., -1].reshape(-1), rtol=0, atol=1e-5)
