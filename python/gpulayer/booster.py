@@ -892,7 +892,9 @@ class Booster:
 
     def export_xgboost(self, path: str | os.PathLike) -> None:
         """Write the model in XGBoost's JSON model format, for
-        ``xgboost.Booster(model_file=path)``."""
+        ``xgboost.Booster(model_file=path)``, with the feature names (when
+        XGBoost takes them all) and types ("c" or "float"); see
+        docs/objectives.md, "XGBoost export"."""
         _lib.call("gpulayer_booster_export_xgboost", self.handle,
                   _lib.encode(os.fspath(path)))
 

@@ -57,6 +57,11 @@ def read_features(path, label):
     return values[:, keep].astype(np.float32)
 
 
+def read_feature_names(path, label):
+    with open(path, newline="") as f:
+        return [name for name in next(csv.reader(f)) if name != label]
+
+
 def read_predictions(path):
     return np.loadtxt(path, delimiter=",", dtype=np.float64, ndmin=2)
 
@@ -84,7 +89,8 @@ def test_export_predicts_like_gpulayer(tmp_path, name, objective, extra):
     run(cli, "export", "--model", model, "--output", exported)
 
     booster = xgb.Booster(model_file=str(exported))
-    dmatrix = xgb.DMatrix(read_features(data, "target"))
+    assert booster.feature_names == read_feature_names(data, "target")
+    dmatrix = xgb.DMatrix(read_features(data, "target"), feature_names=booster.feature_names)
     for margin in (False, True):
         out = tmp_path / ("margin.csv" if margin else "pred.csv")
         run(cli, "predict", "--model", model, "--data", data, "--label",
@@ -295,7 +301,8 @@ def test_export_of_every_objective_predicts_like_gpulayer(tmp_path, objective, e
     run(cli, "export", "--model", model, "--output", exported)
 
     booster = xgb.Booster(model_file=str(exported))
-    dmatrix = xgb.DMatrix(x, missing=np.nan)
+    assert booster.feature_names == list(features)
+    dmatrix = xgb.DMatrix(x, missing=np.nan, feature_names=list(features))
     for margin in (True, False):
         out = tmp_path / ("margin.csv" if margin else "pred.csv")
         run(cli, "predict", "--model", model, "--data", rows, "--label", "y",
@@ -357,3 +364,191 @@ def test_export_writes_the_objective_as_xgboost_saves_it(tmp_path, objective, ex
         # one base_score per quantile; softmax models keep one margin,
         # which XGBoost gives every class
         assert ours.startswith("[") and ours.count(",") == theirs.count(",")
+
+
+def xgboost_types(bst):
+    """Our feature types as the export writes them: "c", or "float" for a
+    numeric feature ("q" in Booster.feature_types)."""
+    return ["c" if t == "c" else "float" for t in bst.feature_types]
+
+
+def check_xgboost_tools(booster, names):
+    """get_dump (text and JSON), trees_to_dataframe and get_score work on
+    the export and speak of the features by these names."""
+    import json
+
+    text = "\n".join(booster.get_dump(with_stats=True))
+    used = {n for n in names if f"[{n}<" in text or f"[{n}:" in text}
+    assert used, "the dump names no feature"
+    assert not any(f"[f{j}<" in text or f"[f{j}:" in text for j in range(len(names))
+                   if f"f{j}" not in names)
+    dumped = [json.loads(t) for t in booster.get_dump(dump_format="json")]
+    assert len(dumped) == len(booster.get_dump())
+    frame = booster.trees_to_dataframe()
+    assert set(frame["Feature"]) - {"Leaf"} == used
+    assert set(booster.get_score(importance_type="weight")) == used
+    return frame
+
+
+def categorical_frame(rows=2000, seed=5):
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(seed)
+    shops = [f"shop{i:02d}" for i in range(9)]
+    shop = rng.choice(shops, rows)
+    colour = rng.choice(["red", "green", "blue", "grey"], rows)
+    x = rng.normal(size=rows)
+    z = rng.normal(size=rows)
+    x[rng.random(rows) < 0.1] = np.nan
+    y = (np.isin(shop, shops[::3]) * 2.0 + (colour == "blue") * 1.5 + 0.5 * np.nan_to_num(x)
+         - 0.3 * z)
+    frame = pd.DataFrame({"x": x, "shop": pd.Categorical(shop), "z": z,
+                          "colour": pd.Categorical(colour)})
+    return frame, y
+
+
+def in_model_order(bst, frame):
+    """The frame's categorical columns as pandas categories in the model's
+    order (docs/categorical.md)."""
+    pd = pytest.importorskip("pandas")
+    out = frame.copy()
+    for f, col in enumerate(frame.columns):
+        names = bst.categories(f)
+        if names is not None:
+            out[col] = pd.Categorical(frame[col].astype(str), categories=names)
+    return out
+
+
+def test_export_of_a_named_numeric_model_carries_the_names(tmp_path):
+    pd = pytest.importorskip("pandas")
+    import gpulayer
+
+    x, label, _ = objective_data("reg:squarederror")
+    names = ["age", "income", "height_cm", "score.2"]
+    frame = pd.DataFrame(x, columns=names)
+    bst = gpulayer.train({"max_depth": 4, "nthread": 2, "device": "cpu"},
+                         gpulayer.Dataset(frame, label=label), 10)
+    path = tmp_path / "xgb.json"
+    bst.export_xgboost(path)
+    booster = xgb.Booster(model_file=str(path))
+    assert booster.feature_names == bst.feature_names == names
+    assert booster.feature_types == xgboost_types(bst) == ["float"] * 4
+    check_xgboost_tools(booster, names)
+    theirs = booster.predict(xgb.DMatrix(frame), output_margin=True)
+    np.testing.assert_allclose(theirs, bst.predict(frame, output_margin=True),
+                               rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("ordered", [False, True], ids=["sets", "ordered"])
+def test_export_of_a_named_categorical_model_carries_names_and_types(tmp_path, ordered):
+    """Categorical features are typed "c"; a model split on ordered codes
+    exports categorical splits too, which XGBoost's dumps require."""
+    import gpulayer
+
+    frame, y = categorical_frame()
+    params = {"max_depth": 4, "nthread": 2, "device": "cpu", "max_cat_to_onehot": 2}
+    if ordered:
+        params["categorical"] = "ordered"
+    bst = gpulayer.train(params, gpulayer.Dataset(frame, label=y), 15)
+    path = tmp_path / "xgb.json"
+    bst.export_xgboost(path)
+    booster = xgb.Booster(model_file=str(path))
+    assert booster.feature_names == bst.feature_names == list(frame.columns)
+    assert booster.feature_types == xgboost_types(bst) == ["float", "c", "float", "c"]
+    table = check_xgboost_tools(booster, list(frame.columns))
+    splits = table[table["Feature"].isin(["shop", "colour"])]
+    assert len(splits) > 0 and splits["Category"].notna().all()
+    data = in_model_order(bst, frame).rename(columns={"x<0": "x"})
+    theirs = booster.predict(xgb.DMatrix(data, enable_categorical=True), output_margin=True)
+    np.testing.assert_allclose(theirs, bst.predict(frame, output_margin=True),
+                               rtol=1e-5, atol=1e-5)
+
+
+def test_export_of_an_unnamed_categorical_model_keeps_the_types(tmp_path):
+    """Without names the export still types each feature, so that XGBoost
+    loads its categorical splits and dumps them under f0, f1..."""
+    import json
+
+    import gpulayer
+
+    rng = np.random.default_rng(3)
+    x = np.column_stack([rng.normal(size=1500), rng.integers(0, 6, 1500),
+                         rng.normal(size=1500)]).astype(np.float32)
+    y = x[:, 0] + np.isin(x[:, 1], [1, 4]) * 2.0 - 0.5 * x[:, 2]
+    bst = gpulayer.train({"max_depth": 4, "nthread": 2, "device": "cpu"},
+                         gpulayer.Dataset(x, label=y, categorical_feature=[1]), 10)
+    assert bst.feature_names is None
+    path = tmp_path / "xgb.json"
+    bst.export_xgboost(path)
+    learner = json.loads(path.read_text())["learner"]
+    assert learner["feature_names"] == []
+    assert learner["feature_types"] == ["float", "c", "float"]
+    booster = xgb.Booster(model_file=str(path))
+    assert booster.feature_names is None
+    assert booster.feature_types == xgboost_types(bst)
+    table = check_xgboost_tools(booster, ["f0", "f1", "f2"])
+    assert table[table["Feature"] == "f1"]["Category"].notna().all()
+    # the values 0..5 are the codes of their names "0".."5"
+    assert bst.categories(1) == [str(v) for v in range(6)]
+    theirs = booster.predict(xgb.DMatrix(x), output_margin=True)
+    np.testing.assert_allclose(theirs, bst.predict(x, output_margin=True),
+                               rtol=1e-6, atol=1e-6)
+
+
+def test_export_leaves_out_names_xgboost_refuses(tmp_path):
+    """Names with '[', ']' or '<', which XGBoost refuses, are left out; the
+    types stay."""
+    import gpulayer
+
+    frame, y = categorical_frame(rows=600)
+    frame = frame.rename(columns={"x": "x<0"})
+    bst = gpulayer.train({"max_depth": 3, "nthread": 2, "device": "cpu"},
+                         gpulayer.Dataset(frame, label=y), 5)
+    path = tmp_path / "xgb.json"
+    bst.export_xgboost(path)
+    booster = xgb.Booster(model_file=str(path))
+    assert booster.feature_names is None
+    assert booster.feature_types == ["float", "c", "float", "c"]
+    check_xgboost_tools(booster, ["f0", "f1", "f2", "f3"])
+    # a model without names takes a frame with any names
+    data = in_model_order(bst, frame).rename(columns={"x<0": "x"})
+    theirs = booster.predict(xgb.DMatrix(data, enable_categorical=True), output_margin=True)
+    np.testing.assert_allclose(theirs, bst.predict(frame, output_margin=True),
+                               rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("objective", ["reg:squarederror", "binary:logistic",
+                                       "multi:softprob", "categorical"])
+def test_shap_tree_explainer_on_the_export_gives_our_contributions(tmp_path, objective):
+    """shap.TreeExplainer on the export of a named model gives GPUlayer's
+    pred_contribs and bias. shap turns a frame of pandas categories into
+    an XGBoost DMatrix without enable_categorical, so the categorical
+    model is explained on a DMatrix."""
+    shap = pytest.importorskip("shap")
+    pd = pytest.importorskip("pandas")
+    import gpulayer
+
+    params = {"max_depth": 4, "nthread": 2, "device": "cpu"}
+    if objective == "categorical":
+        frame, label = categorical_frame(rows=800)
+        params["max_cat_to_onehot"] = 2
+    else:
+        x, label, _ = objective_data(objective, rows=400)
+        frame = pd.DataFrame(x, columns=["age", "income", "height", "score"])
+        params["objective"] = objective
+        if objective.startswith("multi:"):
+            params["num_class"] = 3
+    bst = gpulayer.train(params, gpulayer.Dataset(frame, label=label), 8)
+    path = tmp_path / "xgb.json"
+    bst.export_xgboost(path)
+    explainer = shap.TreeExplainer(xgb.Booster(model_file=str(path)))
+    data = (xgb.DMatrix(in_model_order(bst, frame), enable_categorical=True)
+            if objective == "categorical" else frame)
+    theirs = np.asarray(explainer.shap_values(data), dtype=np.float64)
+    ours = np.asarray(bst.predict(frame, pred_contribs=True), dtype=np.float64)
+    if objective.startswith("multi:"):
+        # shap: rows x features x classes; ours: rows x classes x (features + 1)
+        ours = ours.reshape(len(frame), 3, -1)
+        theirs = np.moveaxis(theirs, -1, 1)
+    np.testing.assert_allclose(theirs, ours[..., :-1], rtol=0, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(explainer.expected_value, dtype=np.float64)
+                               .reshape(-1), ours[0, ..., -1].reshape(-1), rtol=0, atol=1e-5)

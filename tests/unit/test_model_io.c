@@ -941,7 +941,25 @@ static int json_int(const cJSON *array, int i)
     return (int)cJSON_GetArrayItem(array, i)->valuedouble;
 }
 
-/* XGBoost's walk: the right child is the left child + 1. */
+/* Whether XGBoost's categorical split at node sends code v right: the
+ * node's codes in "categories" list those that go right. */
+static int xgb_code_goes_right(const cJSON *tree, int node, float v)
+{
+    const cJSON *nodes = cJSON_GetObjectItem(tree, "categories_nodes");
+    for (int j = 0; j < cJSON_GetArraySize(nodes); j++) {
+        if (json_int(nodes, j) != node) continue;
+        const int at = json_int(cJSON_GetObjectItem(tree, "categories_segments"), j);
+        const int size = json_int(cJSON_GetObjectItem(tree, "categories_sizes"), j);
+        for (int k = at; k < at + size; k++)
+            if (json_int(cJSON_GetObjectItem(tree, "categories"), k) == (int)v) return 1;
+        return 0;
+    }
+    fail_msg("node %d has split_type 1 but no categories", node);
+    return 0;
+}
+
+/* XGBoost's walk: the right child is the left child + 1; a categorical
+ * split (split_type 1) sends the codes it lists right. */
 static float xgb_leaf(const cJSON *tree, const float *x)
 {
     const cJSON *left = cJSON_GetObjectItem(tree, "left_children");
@@ -949,12 +967,15 @@ static float xgb_leaf(const cJSON *tree, const float *x)
     const cJSON *feature = cJSON_GetObjectItem(tree, "split_indices");
     const cJSON *cond = cJSON_GetObjectItem(tree, "split_conditions");
     const cJSON *dleft = cJSON_GetObjectItem(tree, "default_left");
+    const cJSON *type = cJSON_GetObjectItem(tree, "split_type");
     int i = 0;
     while (json_int(left, i) != -1) {
         assert_int_equal(json_int(right, i), json_int(left, i) + 1);
         float v = x[json_int(feature, i)];
         float c = (float)cJSON_GetArrayItem(cond, i)->valuedouble;
-        int go_left = isnan(v) ? json_int(dleft, i) : v < c;
+        int go_left = isnan(v)               ? json_int(dleft, i)
+                      : json_int(type, i) == 1 ? !xgb_code_goes_right(tree, i, v)
+                                               : v < c;
         i = json_int(left, i) + !go_left;
     }
     return (float)cJSON_GetArrayItem(cond, i)->valuedouble;
@@ -1003,14 +1024,24 @@ static void test_export_matches_trees(void **state)
     const cJSON *trees = cJSON_GetObjectItem(
         cJSON_GetObjectItem(cJSON_GetObjectItem(learner, "gradient_booster"), "model"), "trees");
     assert_int_equal(cJSON_GetArraySize(trees), m->num_trees);
-    /* Every cut, its neighbours and missing values, in every feature. */
+    /* Feature 2 is categorical: typed "c", its split on ordered codes a
+     * categorical split. Feature 1 has no name, so none is written. */
+    const cJSON *types = cJSON_GetObjectItem(learner, "feature_types");
+    assert_int_equal(cJSON_GetArraySize(types), 3);
+    assert_string_equal(cJSON_GetArrayItem(types, 0)->valuestring, "float");
+    assert_string_equal(cJSON_GetArrayItem(types, 1)->valuestring, "float");
+    assert_string_equal(cJSON_GetArrayItem(types, 2)->valuestring, "c");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(learner, "feature_names")), 0);
+    /* Every cut, its neighbours and missing values, in every numeric
+     * feature; missing values and each code of the categorical one. */
     const float probes[] = {NAN, -INFINITY, -3.4e38f, -3.39e38f, 0.0f, 1e-45f, 0.1f,
                             0.10000001f, 0.5f, 1.0f, 1.5f, 2.0f, 2.5f, 1e-40f};
-    const size_t np = sizeof probes / sizeof probes[0];
+    const float codes[] = {NAN, 0.0f, 1.0f, 2.0f};
+    const size_t np = sizeof probes / sizeof probes[0], nc = sizeof codes / sizeof codes[0];
     for (size_t a = 0; a < np; a++)
         for (size_t b = 0; b < np; b++)
-            for (size_t c = 0; c < np; c++) {
-                const float x[3] = {probes[a], probes[b], probes[c]};
+            for (size_t c = 0; c < nc; c++) {
+                const float x[3] = {probes[a], probes[b], codes[c]};
                 for (int t = 0; t < m->num_trees; t++)
                     assert_true(same_float(our_leaf(&m->trees[t], x),
                                            xgb_leaf(cJSON_GetArrayItem(trees, t), x)));

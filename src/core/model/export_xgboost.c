@@ -16,13 +16,19 @@
  *   - each objective's parameter is saved under XGBoost's name for its
  *     parameter object (poisson_regression_param, quantile_loss_param...);
  *   - a split by a set of categories is XGBoost's categorical split
- *     (split_type 1), whose set lists the codes that go right; a
- *     categorical feature split as ordered codes stays numeric. Feature
- *     names and types are left out, because XGBoost refuses data without
- *     names for a model that has them; the codes are those of the model's
- *     category lists, which are sorted as pandas sorts the categories of
- *     a column of text (a set of groups of rare categories lists each
- *     category of the groups).
+ *     (split_type 1), whose set lists the codes that go right; the codes
+ *     are those of the model's category lists, which are sorted as pandas
+ *     sorts the categories of a column of text (a set of groups of rare
+ *     categories lists each category of the groups). A split of a
+ *     categorical feature as ordered codes (code < threshold goes left)
+ *     becomes the categorical split that sends the codes at or above the
+ *     threshold right: XGBoost's dumps refuse a numeric split of a feature
+ *     typed "c";
+ *   - feature_types gives every feature a type, "c" for a categorical one
+ *     and "float" for the others, with or without names; feature_names
+ *     are written when every feature has a name that XGBoost takes (not
+ *     empty, without '[', ']' or '<', no two alike), and left out
+ *     otherwise, as in a model XGBoost trains on unnamed data.
  */
 #include <cjson/cJSON.h>
 #include <float.h>
@@ -127,22 +133,36 @@ static void breadth_first(const gpl_tree *t, int32_t *order, int32_t *new_id)
     }
 }
 
-static void fill_node(xgb_tree *x, const gpl_tree_node *nd, int32_t k,
+/* Whether feature f is categorical: typed "c" in the export, and each of
+ * its splits a categorical split. */
+static int categorical_feature(const gpl_model *m, int32_t f)
+{
+    return m->categories && f >= 0 && f < m->num_features && m->categories[f];
+}
+
+/* Whether a node is exported as XGBoost's categorical split. */
+static int categorical_split(const gpl_model *m, const gpl_tree_node *nd)
+{
+    return nd->left >= 0 && (nd->categorical || categorical_feature(m, nd->feature));
+}
+
+static void fill_node(const gpl_model *m, xgb_tree *x, const gpl_tree_node *nd, int32_t k,
                       const int32_t *new_id)
 {
     const int leaf = nd->left < 0;
+    const int cat = categorical_split(m, nd);
     xi(x, I_LEFT)[k] = leaf ? -1 : new_id[nd->left];
     xi(x, I_RIGHT)[k] = leaf ? -1 : new_id[nd->right];
     xi(x, I_FEATURE)[k] = leaf ? 0 : nd->feature;
     xi(x, I_DEFAULT_LEFT)[k] = leaf ? 0 : nd->default_left;
-    xi(x, I_SPLIT_TYPE)[k] = !leaf && nd->categorical;
+    xi(x, I_SPLIT_TYPE)[k] = cat;
     if (k == 0) xi(x, I_PARENT)[0] = XGB_NO_PARENT;
     if (!leaf) {
         xi(x, I_PARENT)[new_id[nd->left]] = k;
         xi(x, I_PARENT)[new_id[nd->right]] = k;
     }
     xf(x, F_WEIGHT)[k] = nd->leaf_value;
-    xf(x, F_CONDITION)[k] = leaf ? nd->leaf_value : nd->categorical ? 0.0 : nd->threshold;
+    xf(x, F_CONDITION)[k] = leaf ? nd->leaf_value : cat ? 0.0 : nd->threshold;
     xf(x, F_LOSS)[k] = leaf ? 0.0 : nd->gain;
     xf(x, F_HESSIAN)[k] = nd->cover;
 }
@@ -168,7 +188,8 @@ static gpulayer_status fit_floats(xgb_tree *x, int32_t t)
     return GPULAYER_OK;
 }
 
-static gpulayer_status convert_tree(const gpl_tree *t, int32_t index, xgb_tree *x)
+static gpulayer_status convert_tree(const gpl_model *m, const gpl_tree *t, int32_t index,
+                                    xgb_tree *x)
 {
     const int32_t n = t->num_nodes;
     x->n = n;
@@ -178,7 +199,7 @@ static gpulayer_status convert_tree(const gpl_tree *t, int32_t index, xgb_tree *
     int32_t *order = x->ints + (size_t)NUM_I * (size_t)n;
     int32_t *new_id = order + n;
     breadth_first(t, order, new_id);
-    for (int32_t k = 0; k < n; k++) fill_node(x, &t->nodes[order[k]], k, new_id);
+    for (int32_t k = 0; k < n; k++) fill_node(m, x, &t->nodes[order[k]], k, new_id);
     return fit_floats(x, index);
 }
 
@@ -194,10 +215,18 @@ static cJSON *tree_param(const gpl_model *m, int32_t n)
     return ok ? p : NULL;
 }
 
+/* Whether the category of code c goes right at a categorical split: it
+ * is not in our left set, or, for a split as ordered codes, c is not
+ * below the threshold. */
+static int goes_right(const gpl_tree_node *nd, const int32_t *group, int32_t c)
+{
+    if (!nd->categorical) return !((float)c < nd->threshold);
+    return !gpl_cat_set_has(nd->left_set, (uint32_t)(group ? group[c] : c) + 1);
+}
+
 /* XGBoost's four arrays of categorical splits, in its node order: the
  * nodes, where each one's codes start in "categories" and how many there
- * are, and the codes that go right (every category of the feature not in
- * our left set). */
+ * are, and the codes that go right. */
 static int attach_categories(cJSON *o, const gpl_model *m, const gpl_tree *t, xgb_tree *x)
 {
     cJSON *codes = cJSON_CreateArray(), *nodes = cJSON_CreateArray();
@@ -210,12 +239,12 @@ static int attach_categories(cJSON *o, const gpl_model *m, const gpl_tree *t, xg
     int64_t at = 0;
     for (int32_t k = 0; ok && k < x->n; k++) {
         const gpl_tree_node *nd = &t->nodes[order[k]];
-        if (nd->left < 0 || !nd->categorical) continue;
+        if (!categorical_split(m, nd)) continue;
         const int32_t count = m->categories[nd->feature]->count;
         const int32_t *group = m->cat_groups ? m->cat_groups[nd->feature] : NULL;
         int64_t size = 0;
         for (int32_t c = 0; ok && c < count; c++)
-            if (!gpl_cat_set_has(nd->left_set, (uint32_t)(group ? group[c] : c) + 1)) {
+            if (goes_right(nd, group, c)) {
                 ok = attach(codes, NULL, cJSON_CreateNumber(c));
                 size++;
             }
@@ -254,7 +283,7 @@ static gpulayer_status add_trees(const gpl_model *m, cJSON *trees)
     gpulayer_status st = GPULAYER_OK;
     for (int32_t t = 0; st == GPULAYER_OK && t < m->num_trees; t++) {
         xgb_tree x = {0};
-        st = convert_tree(&m->trees[t], t, &x);
+        st = convert_tree(m, &m->trees[t], t, &x);
         if (st == GPULAYER_OK && !attach(trees, NULL, tree_json(m, &m->trees[t], &x, t)))
             st = out_of_memory();
         free(x.ints);
@@ -549,13 +578,42 @@ static cJSON *attributes(const gpl_model *m)
     return a;
 }
 
+/* Whether every feature has a name XGBoost takes: not empty, without
+ * '[', ']' or '<' (which its Python package refuses, and which its
+ * trees_to_dataframe cannot parse), and no two alike. */
+static int names_fit_xgboost(const gpl_model *m)
+{
+    if (!m->feature_names) return 0;
+    for (int32_t f = 0; f < m->num_features; f++) {
+        const char *name = m->feature_names[f];
+        if (!name || !name[0] || strpbrk(name, "[]<")) return 0;
+        for (int32_t g = 0; g < f; g++)
+            if (!strcmp(name, m->feature_names[g])) return 0;
+    }
+    return 1;
+}
+
+/* feature_names (empty unless names_fit_xgboost) and feature_types. */
+static int attach_features(cJSON *l, const gpl_model *m)
+{
+    cJSON *names = cJSON_CreateArray(), *types = cJSON_CreateArray();
+    int ok = attach(l, "feature_names", names);
+    ok = attach(l, "feature_types", types) && ok;
+    const int named = names_fit_xgboost(m);
+    for (int32_t f = 0; ok && f < m->num_features; f++) {
+        if (named) ok = attach(names, NULL, cJSON_CreateString(m->feature_names[f]));
+        ok = ok && attach(types, NULL,
+                          cJSON_CreateString(categorical_feature(m, f) ? "c" : "float"));
+    }
+    return ok;
+}
+
 static gpulayer_status fill_learner(const gpl_model *m, cJSON *l)
 {
     cJSON *base_score = NULL;
     GPL_CHECK(base_score_json(m, &base_score));
     int ok = attach(l, "attributes", attributes(m));
-    ok = ok && attach(l, "feature_names", cJSON_CreateArray());
-    ok = ok && attach(l, "feature_types", cJSON_CreateArray());
+    ok = ok && attach_features(l, m);
     cJSON *booster = ok ? cJSON_CreateObject() : NULL;
     ok = ok && attach(l, "gradient_booster", booster);
     cJSON *model = ok ? cJSON_CreateObject() : NULL;
