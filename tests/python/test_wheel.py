@@ -80,8 +80,11 @@ def test_notices_name_every_bundled_library(wheel):
                    and (n.startswith("gpulayer.libs/") or "/.dylibs/" in n)]
     assert bundled or sys.platform == "darwin", "auditwheel bundled no library"
     for path in bundled:
-        # libgomp-a34b3233.so.1.0.0 -> libgomp; libcjson.1.dylib -> libcjson
-        stem = re.match(r"(lib[a-z0-9_+]+?)(?:-[0-9a-f]{8})?[.]", Path(path).name).group(1)
+        # libgomp-a34b3233.so.1.0.0 -> libgomp; libcjson.1.dylib -> libcjson;
+        # libevent_core-2-62ef2b91.1.so.7.0.1 -> libevent_core
+        name = re.match(r"(lib[a-z0-9_+-]+?)(?:-[0-9a-f]{8})?[.]", Path(path).name)
+        assert name, f"{path}: not a library name"
+        stem = re.sub(r"-[0-9]+$", "", name.group(1))
         assert stem in notices, f"{path} is not named in THIRD_PARTY_NOTICES"
 
 
