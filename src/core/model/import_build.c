@@ -12,9 +12,7 @@
 #include "error.h"
 #include "model_import.h"
 
-/* A byte holds bin 0 (missing) and 255 value bins: 254 cuts. */
-#define MAX_CUTS 254
-#define MAX_CATEGORIES (MAX_CUTS + 1)
+#define MAX_CATEGORIES (GPL_MAX_CUTS + 1)
 
 gpulayer_status gpl_import_refuse(const char *source, const char *fmt, ...)
 {
@@ -391,13 +389,13 @@ static gpulayer_status feature_cuts(gpl_import *imp, int32_t f, int is_cat, floa
         n = collect_thresholds(m, f, *buf, *cap, &total);
     }
     *count = sort_unique(*buf, n);
-    if (*count > MAX_CUTS) {
+    if (*count > GPL_MAX_CUTS) {
         char feature[96];
         gpl_import_feature_text(m, f, feature, sizeof feature);
         return gpl_import_refuse(imp->source, "the %s model splits %s at %d distinct "
                                  "thresholds, but GPUlayer holds at most %d a feature "
                                  "(%d value bins of a byte)", imp->library, feature,
-                                 (int)*count, MAX_CUTS, MAX_CUTS + 1);
+                                 (int)*count, GPL_MAX_CUTS, GPL_MAX_CUTS + 1);
     }
     return GPULAYER_OK;
 }
@@ -409,7 +407,7 @@ static gpulayer_status build_cuts(gpl_import *imp, const uint8_t *is_cat)
     gpl_bin_cuts *c = &m->cuts;
     c->num_features = F;
     c->cut_ptr = calloc((size_t)F + 1, sizeof *c->cut_ptr);
-    c->values = malloc(sizeof(float) * ((size_t)F * MAX_CUTS + 1));
+    c->values = malloc(sizeof(float) * ((size_t)F * GPL_MAX_CUTS + 1));
     int32_t cap = 1024;
     float *buf = malloc(sizeof(float) * (size_t)cap);
     gpulayer_status st = c->cut_ptr && c->values && buf ? GPULAYER_OK : oom();

@@ -11,6 +11,10 @@
 #include "dataset.h"
 #include "objective.h"
 
+/* Bins are bytes: bin 0 (missing) and at most 255 value bins, so a
+ * feature has at most this many thresholds. */
+#define GPL_MAX_CUTS 254
+
 /* Quantile cut points. Feature f has the ascending thresholds
  * values[cut_ptr[f] .. cut_ptr[f+1]); a value v falls in bin
  * 1 + (number of thresholds <= v), NaN in bin 0. A split at bin b sends
