@@ -508,7 +508,8 @@ typedef enum gpulayer_contribs_flags {
  * (num_features + 1) floats, row-major, the last of each output's values
  * the bias (the base margin plus the trees' expected values), so that a
  * row's values of an output sum to its margin. Computed on the CPU with
- * the booster's nthread; num_rounds as for gpulayer_booster_predict. */
+ * the booster's nthread; num_rounds as for gpulayer_booster_predict. The
+ * _device variants below take a device. */
 GPULAYER_API gpulayer_status gpulayer_booster_predict_contribs(
     const gpulayer_booster *b, const gpulayer_dataset *ds, int flags,
     int32_t num_rounds, float *out, int64_t out_len);
@@ -519,6 +520,17 @@ GPULAYER_API gpulayer_status gpulayer_booster_predict_contribs(
 GPULAYER_API gpulayer_status gpulayer_booster_predict_interactions(
     const gpulayer_booster *b, const gpulayer_dataset *ds, int flags,
     int32_t num_rounds, float *out, int64_t out_len);
+/* Both on a device, as gpulayer_booster_predict_device: "cpu" (what the
+ * two above use), "cuda[:N]", "vulkan[:N]" or "auto". The device gives
+ * the CPU's values bit for bit; a backend that cannot compute them, or a
+ * job whose workspace does not fit the device, is an error naming the
+ * device and the numbers. */
+GPULAYER_API gpulayer_status gpulayer_booster_predict_contribs_device(
+    const gpulayer_booster *b, const gpulayer_dataset *ds, const char *device,
+    int flags, int32_t num_rounds, float *out, int64_t out_len);
+GPULAYER_API gpulayer_status gpulayer_booster_predict_interactions_device(
+    const gpulayer_booster *b, const gpulayer_dataset *ds, const char *device,
+    int flags, int32_t num_rounds, float *out, int64_t out_len);
 
 /* A model prepared for many small predictions (one request at a time in
  * a service): the trees flattened and the cuts padded once, instead of on

@@ -323,11 +323,48 @@ typedef struct gpl_predict_job {
     const float *const *columns; /* num_features raw columns of num_rows */
 } gpl_predict_job;
 
+/* ------------------------------------------------------------ SHAP values
+ *
+ * Contributions of features to margins on a device (shap_math.h holds the
+ * arithmetic; src/core/booster/shap.c builds the job and is the
+ * reference). Beside the inference forest the device gets per node its
+ * share of its parent's cover and its expected value, both computed on the
+ * host in double as the CPU computes them. */
+typedef struct gpl_shap_forest {
+    int32_t num_trees;
+    int64_t *first;      /* num_trees + 1: where tree t's nodes start    */
+    double *frac;        /* per node: cover / the parent's (roots: 1)   */
+    double *mean;        /* per node: cover-weighted mean of its leaves */
+    uint8_t *linear;     /* per tree: taken by the linear walk (depth <=
+                          * GPL_SHAP_LINEAR_DEPTH, no node of zero cover) */
+    int64_t *feat_first; /* num_trees + 1, into features                */
+    int32_t *features;   /* the distinct features each tree splits on   */
+    int32_t max_depth;
+} gpl_shap_forest;
+
+typedef enum gpl_shap_kind {
+    GPL_SHAP_EXACT = 0,        /* TreeSHAP                                */
+    GPL_SHAP_APPROX = 1,       /* Saabas: the value change along the path */
+    GPL_SHAP_INTERACTIONS = 2  /* pairs of features, TreeSHAP conditioned */
+} gpl_shap_kind;
+
+/* A row's values: num_outputs x (features + 1), or num_outputs x
+ * (features + 1)^2 for interactions, the bias last (gpl_shap_row_width of
+ * shap.h); written as floats from the double sums, as the CPU does. A
+ * row's bias starts from its base margins (row_base, num_rows x outputs)
+ * where given, else from predict.base_margins. */
+typedef struct gpl_shap_job {
+    gpl_predict_job predict;
+    const gpl_shap_forest *shap;
+    gpl_shap_kind kind;
+    const float *row_base;
+} gpl_shap_job;
+
 /* The layout of struct gpl_backend_ops. A backend's table carries the
  * version it was written for and gpl_backend_new refuses any other, so a
  * table of an older layout is never read member by member. Raise it with
  * every change of the struct. */
-#define GPL_BACKEND_OPS_VERSION 1
+#define GPL_BACKEND_OPS_VERSION 2
 
 /* The optional operations, one bit each in a table's capabilities word.
  * gpl_backend_new checks every bit against its members, so the core asks
@@ -337,10 +374,11 @@ typedef enum gpl_backend_cap {
     GPL_BACKEND_CAP_WRITE_PAIRS = 1 << 1,       /* write_pairs               */
     GPL_BACKEND_CAP_PREDICT = 1 << 2,           /* predict                   */
     GPL_BACKEND_CAP_REFIT = 1 << 3,             /* refit_sort, refit_values  */
-    GPL_BACKEND_CAP_RANK_GROUPS = 1 << 4        /* set_groups                */
+    GPL_BACKEND_CAP_RANK_GROUPS = 1 << 4,       /* set_groups                */
+    GPL_BACKEND_CAP_SHAP = 1 << 5               /* shap                      */
 } gpl_backend_cap;
 
-#define GPL_BACKEND_CAP_ALL 0x1fu
+#define GPL_BACKEND_CAP_ALL 0x3fu
 
 /* Every operation returns a status and sets the last error on failure; a
  * failure names the operation (and kernel) concerned. The required
@@ -451,6 +489,11 @@ struct gpl_backend_ops {
      * pairs' lambdas summed per row in fixed point (order-free, so every
      * backend gets the same bits), normalised and weighted per query. */
     gpulayer_status (*set_groups)(gpl_backend *be, const gpl_rank_groups *groups);
+    /* GPL_BACKEND_CAP_SHAP: SHAP values of every row on the device (see
+     * gpl_shap_job), bit for bit as the CPU's; like predict, independent
+     * of training. The backend bounds its workspace, streaming the rows in
+     * blocks, and refuses with the numbers what does not fit. */
+    gpulayer_status (*shap)(gpl_backend *be, const gpl_shap_job *job, float *out);
 };
 
 #define GPL_ROW_GRADIENTS (-1)

@@ -137,6 +137,12 @@ static gpulayer_status fake_groups(gpl_backend *be, const gpl_rank_groups *group
     return GPULAYER_OK;
 }
 
+static gpulayer_status fake_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
+{
+    (void)be, (void)job, (void)out;
+    return GPULAYER_OK;
+}
+
 /* A table with every required operation and no optional one. */
 static struct gpl_backend_ops required_only(void)
 {
@@ -171,6 +177,7 @@ static struct gpl_backend_ops every_operation(void)
     ops.refit_sort = fake_refit_sort;
     ops.refit_values = fake_refit_values;
     ops.set_groups = fake_groups;
+    ops.shap = fake_shap;
     return ops;
 }
 
@@ -201,7 +208,7 @@ static void refused(const struct gpl_backend_ops *ops, const char *what)
 
 static const unsigned every_cap[] = {
     GPL_BACKEND_CAP_SPLIT_INTO_LEAVES, GPL_BACKEND_CAP_WRITE_PAIRS, GPL_BACKEND_CAP_PREDICT,
-    GPL_BACKEND_CAP_REFIT, GPL_BACKEND_CAP_RANK_GROUPS,
+    GPL_BACKEND_CAP_REFIT, GPL_BACKEND_CAP_RANK_GROUPS, GPL_BACKEND_CAP_SHAP,
 };
 enum { NUM_CAPS = sizeof every_cap / sizeof every_cap[0] };
 
@@ -250,7 +257,7 @@ static void test_another_version_is_refused(void **state)
     ops.version = 0; /* a table that never set its version */
     refused(&ops, "operation table version 0");
     ops.version = GPL_BACKEND_OPS_VERSION + 1;
-    refused(&ops, "this library reads version 1");
+    refused(&ops, "this library reads version 2");
 }
 
 /* A table claims what it lacks, or sets what it does not claim. */
@@ -266,6 +273,7 @@ static void test_capabilities_must_match_the_members(void **state)
         {GPL_BACKEND_CAP_PREDICT, "predict"},
         {GPL_BACKEND_CAP_REFIT, "refit_sort"},
         {GPL_BACKEND_CAP_RANK_GROUPS, "set_groups"},
+        {GPL_BACKEND_CAP_SHAP, "shap"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char claim[96], unclaimed[96];

@@ -144,8 +144,9 @@ gpulayer_status gpulayer_booster_predict_dense(const gpulayer_booster *b,
 }
 
 static gpulayer_status predict_shap(const gpulayer_booster *b, const gpulayer_dataset *ds,
-                                    gpl_shap_kind kind, int32_t num_rounds, float *out,
-                                    int64_t out_len, const char *fn)
+                                    const char *device, gpl_shap_kind kind,
+                                    int32_t num_rounds, float *out, int64_t out_len,
+                                    const char *fn)
 {
     if (!b || !ds || !out)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s: NULL argument", fn);
@@ -157,7 +158,21 @@ static gpulayer_status predict_shap(const gpulayer_booster *b, const gpulayer_da
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "output buffer holds %lld values, %lld needed",
                          (long long)out_len, (long long)need);
-    return gpl_shap_dataset(b->model, ds, kind, num_rounds, b->params.nthread, out);
+    return gpl_shap_dataset(b->model, ds, kind, num_rounds, b->params.nthread, device, out);
+}
+
+gpulayer_status gpulayer_booster_predict_contribs_device(const gpulayer_booster *b,
+                                                         const gpulayer_dataset *ds,
+                                                         const char *device, int flags,
+                                                         int32_t num_rounds, float *out,
+                                                         int64_t out_len)
+{
+    if (flags & ~GPULAYER_CONTRIBS_APPROX)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "gpulayer_booster_predict_contribs: unknown flags %d", flags);
+    return predict_shap(b, ds, device,
+                        flags & GPULAYER_CONTRIBS_APPROX ? GPL_SHAP_APPROX : GPL_SHAP_EXACT,
+                        num_rounds, out, out_len, "gpulayer_booster_predict_contribs");
 }
 
 gpulayer_status gpulayer_booster_predict_contribs(const gpulayer_booster *b,
@@ -165,12 +180,21 @@ gpulayer_status gpulayer_booster_predict_contribs(const gpulayer_booster *b,
                                                   int32_t num_rounds, float *out,
                                                   int64_t out_len)
 {
-    if (flags & ~GPULAYER_CONTRIBS_APPROX)
+    return gpulayer_booster_predict_contribs_device(b, ds, "cpu", flags, num_rounds, out,
+                                                    out_len);
+}
+
+gpulayer_status gpulayer_booster_predict_interactions_device(const gpulayer_booster *b,
+                                                             const gpulayer_dataset *ds,
+                                                             const char *device, int flags,
+                                                             int32_t num_rounds, float *out,
+                                                             int64_t out_len)
+{
+    if (flags != 0)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "gpulayer_booster_predict_contribs: unknown flags %d", flags);
-    return predict_shap(b, ds, flags & GPULAYER_CONTRIBS_APPROX ? GPL_SHAP_APPROX
-                                                                : GPL_SHAP_EXACT,
-                        num_rounds, out, out_len, "gpulayer_booster_predict_contribs");
+                         "gpulayer_booster_predict_interactions: unknown flags %d", flags);
+    return predict_shap(b, ds, device, GPL_SHAP_INTERACTIONS, num_rounds, out, out_len,
+                        "gpulayer_booster_predict_interactions");
 }
 
 gpulayer_status gpulayer_booster_predict_interactions(const gpulayer_booster *b,
@@ -178,9 +202,6 @@ gpulayer_status gpulayer_booster_predict_interactions(const gpulayer_booster *b,
                                                       int32_t num_rounds, float *out,
                                                       int64_t out_len)
 {
-    if (flags != 0)
-        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "gpulayer_booster_predict_interactions: unknown flags %d", flags);
-    return predict_shap(b, ds, GPL_SHAP_INTERACTIONS, num_rounds, out, out_len,
-                        "gpulayer_booster_predict_interactions");
+    return gpulayer_booster_predict_interactions_device(b, ds, "cpu", flags, num_rounds, out,
+                                                        out_len);
 }

@@ -243,8 +243,6 @@ static float *translate_categories(const gpl_model *m, const gpulayer_dataset *d
     return out;
 }
 
-/* Where a prediction runs: "cpu" (accelerator "cpu"), or the backend and
- * device index the device layer picks for the request. */
 void gpl_predict_block(const gpl_model *m, const gpl_infer_forest *forest,
                        const gpl_padded_cuts *padded, const float *const *columns, int64_t n,
                        const float *base, int margin, uint8_t *bins, float *o, float *out)
@@ -267,8 +265,8 @@ void gpl_predict_block(const gpl_model *m, const gpl_infer_forest *forest,
         for (int64_t i = 0; i < n; i++) out[i] = o[i * K];
 }
 
-static gpulayer_status predict_place(const char *device, char *accelerator, size_t size,
-                                     int *index, int verbose)
+gpulayer_status gpl_predict_place(const char *device, char *accelerator, size_t size,
+                                  int *index, int verbose)
 {
     snprintf(accelerator, size, "cpu");
     *index = 0;
@@ -386,7 +384,7 @@ static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset 
     GPL_CHECK(gpl_predict_columns(m, ds, &columns, &owned));
     char accelerator[32];
     int index;
-    gpulayer_status st = predict_place(device, accelerator, sizeof accelerator, &index, 0);
+    gpulayer_status st = gpl_predict_place(device, accelerator, sizeof accelerator, &index, 0);
     if (st == GPULAYER_OK)
         st = gpl_dataset_check_base_margin(ds, K, ds->source ? ds->source : "the data");
     if (st == GPULAYER_OK && ds->base_margin && strcmp(accelerator, "cpu") != 0)

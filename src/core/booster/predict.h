@@ -59,6 +59,12 @@ void gpl_predict_block(const gpl_model *m, const gpl_infer_forest *forest,
                        const gpl_padded_cuts *padded, const float *const *columns, int64_t n,
                        const float *base, int margin, uint8_t *bins, float *o, float *out);
 
+/* Where work on device runs: accelerator "cpu" (device NULL, "" or
+ * "cpu"), or the backend and device index the device layer picks; verbose
+ * prints the device layer's reason. */
+gpulayer_status gpl_predict_place(const char *device, char *accelerator, size_t size,
+                                  int *index, int verbose);
+
 /* The number of trees a prediction of num_rounds rounds uses: all, or up
  * to the best round when num_rounds <= 0 and early stopping found one. */
 int32_t gpl_predict_num_trees(const gpl_model *m, int32_t num_rounds);

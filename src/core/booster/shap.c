@@ -13,27 +13,16 @@
 #include "dataset.h"
 #include "error.h"
 #include "predict.h"
+#include "shap_device.h"
 #include "shap_linear.h"
 #include "threads.h"
 
 #define SHAP_BLOCK_ROWS 64
 
-/* What the walks need beyond the trees: every node's expected value (the
- * cover-weighted mean of its subtree's leaves), and for interactions the
- * distinct features each tree splits on. */
-typedef struct shap_forest {
-    int32_t num_trees;
-    int64_t *first;      /* num_trees + 1: where tree t's nodes start */
-    double *mean;        /* one a node                                */
-    int32_t max_depth;
-    uint8_t *linear;     /* per tree: walked by gpl_shap_linear_tree  */
-    int64_t *feat_first; /* num_trees + 1, into features              */
-    int32_t *features;
-} shap_forest;
-
-static void shap_forest_free(shap_forest *f)
+void gpl_shap_forest_free(gpl_shap_forest *f)
 {
     free(f->first);
+    free(f->frac);
     free(f->mean);
     free(f->linear);
     free(f->feat_first);
@@ -55,7 +44,7 @@ static int32_t fill_means(const gpl_tree_node *nodes, int32_t node, double *mean
     return 1 + (dl > dr ? dl : dr);
 }
 
-static gpulayer_status shap_forest_build(const gpl_model *m, int32_t num_trees, shap_forest *f)
+gpulayer_status gpl_shap_forest_build(const gpl_model *m, int32_t num_trees, gpl_shap_forest *f)
 {
     memset(f, 0, sizeof *f);
     const int32_t F = m->num_features;
@@ -64,13 +53,15 @@ static gpulayer_status shap_forest_build(const gpl_model *m, int32_t num_trees, 
     f->num_trees = num_trees;
     f->first = gpl_malloc(sizeof(int64_t) * (size_t)(num_trees + 1), "SHAP tree offsets");
     f->mean = gpl_malloc(sizeof(double) * (size_t)(total ? total : 1), "SHAP node means");
+    f->frac = gpl_malloc(sizeof(double) * (size_t)(total ? total : 1), "SHAP cover shares");
     f->feat_first = gpl_malloc(sizeof(int64_t) * (size_t)(num_trees + 1), "SHAP tree offsets");
     f->features = gpl_malloc(sizeof(int32_t) * (size_t)(total ? total : 1), "SHAP features");
     f->linear = gpl_malloc((size_t)(num_trees ? num_trees : 1), "SHAP tree kinds");
     uint8_t *seen = gpl_calloc((size_t)(F ? F : 1), 1, "SHAP features");
-    if (!f->first || !f->mean || !f->feat_first || !f->features || !f->linear || !seen) {
+    if (!f->first || !f->mean || !f->frac || !f->feat_first || !f->features || !f->linear ||
+        !seen) {
         free(seen);
-        shap_forest_free(f);
+        gpl_shap_forest_free(f);
         return GPULAYER_ERR_OUT_OF_MEMORY;
     }
     int64_t at = 0, nf = 0;
@@ -80,9 +71,15 @@ static gpulayer_status shap_forest_build(const gpl_model *m, int32_t num_trees, 
         f->feat_first[t] = nf;
         int32_t d = fill_means(tree->nodes, 0, f->mean + at);
         if (d > f->max_depth) f->max_depth = d;
-        f->linear[t] = d <= GPL_SHAP_LINEAR_MAX_DEPTH;
+        f->linear[t] = d <= GPL_SHAP_LINEAR_DEPTH;
+        f->frac[at] = 1;
         for (int32_t i = 0; i < tree->num_nodes; i++) {
             const gpl_tree_node *n = &tree->nodes[i];
+            /* The division the walks make at each edge. */
+            if (n->left >= 0) {
+                f->frac[at + n->left] = tree->nodes[n->left].cover / n->cover;
+                f->frac[at + n->right] = tree->nodes[n->right].cover / n->cover;
+            }
             if (n->left >= 0 && !(n->cover > 0 && tree->nodes[n->left].cover > 0 &&
                                   tree->nodes[n->right].cover > 0))
                 f->linear[t] = 0;
@@ -319,7 +316,7 @@ static void scratch_free(shap_scratch *s)
     free(s->diag);
 }
 
-static int scratch_alloc(shap_scratch *s, const gpl_model *m, const shap_forest *f,
+static int scratch_alloc(shap_scratch *s, const gpl_model *m, const gpl_shap_forest *f,
                          gpl_shap_kind kind)
 {
     const size_t F = (size_t)m->num_features, K = (size_t)m->num_outputs;
@@ -363,7 +360,7 @@ static int scratch_alloc(shap_scratch *s, const gpl_model *m, const shap_forest 
 /* A row's interaction values: for each feature i of a tree, half the
  * difference of the tree's SHAP values with i present and with i absent
  * goes to (i, j); the diagonal is what is left of i's SHAP value. */
-static void row_interactions(const gpl_model *m, const shap_forest *f, const float *base,
+static void row_interactions(const gpl_model *m, const gpl_shap_forest *f, const float *base,
                              const uint8_t *row, shap_scratch *s)
 {
     const int32_t F = m->num_features, K = m->num_outputs, C = F + 1;
@@ -402,7 +399,7 @@ static void row_interactions(const gpl_model *m, const shap_forest *f, const flo
 
 /* The row's values into s->acc; the bias starts from the row's base
  * margins (K of them) where the data have them, else the model's. */
-static void row_values(const gpl_model *m, const shap_forest *f, gpl_shap_kind kind,
+static void row_values(const gpl_model *m, const gpl_shap_forest *f, gpl_shap_kind kind,
                        const float *base, const uint8_t *row, shap_scratch *s)
 {
     const int32_t F = m->num_features, K = m->num_outputs, C = F + 1;
@@ -434,7 +431,7 @@ int64_t gpl_shap_row_width(const gpl_model *m, gpl_shap_kind kind)
 
 static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds,
                                   gpl_shap_kind kind, int32_t num_rounds, int nthread,
-                                  float *out)
+                                  const char *device, float *out)
 {
     const int32_t F = m->num_features;
     const int64_t N = ds->num_rows, width = gpl_shap_row_width(m, kind);
@@ -442,9 +439,19 @@ static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds
     float **owned = NULL;
     GPL_CHECK(gpl_dataset_check_base_margin(ds, m->num_outputs,
                                             ds->source ? ds->source : "the data"));
+    char accelerator[32];
+    int index;
+    GPL_CHECK(gpl_predict_place(device, accelerator, sizeof accelerator, &index, 0));
     GPL_CHECK(gpl_predict_columns(m, ds, &columns, &owned));
-    shap_forest forest;
-    gpulayer_status st = shap_forest_build(m, gpl_predict_num_trees(m, num_rounds), &forest);
+    gpl_shap_forest forest;
+    gpulayer_status st = gpl_shap_forest_build(m, gpl_predict_num_trees(m, num_rounds), &forest);
+    if (st == GPULAYER_OK && strcmp(accelerator, "cpu") != 0) {
+        st = gpl_shap_device(m, &forest, columns, ds, kind, device, accelerator, index, nthread,
+                             out);
+        gpl_shap_forest_free(&forest);
+        gpl_predict_columns_free(m, columns, owned);
+        return st;
+    }
     gpl_padded_cuts *padded = st == GPULAYER_OK ? gpl_padded_cuts_all(&m->cuts) : NULL;
     if (st == GPULAYER_OK && !padded) st = GPULAYER_ERR_OUT_OF_MEMORY;
     const int nt = gpl_threads(nthread);
@@ -475,18 +482,19 @@ static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds
     }
     if (st != GPULAYER_OK) gpl_error(st, "out of host memory for SHAP values");
     free(padded);
-    shap_forest_free(&forest);
+    gpl_shap_forest_free(&forest);
     gpl_predict_columns_free(m, columns, owned);
     return st;
 }
 
 gpulayer_status gpl_shap_dataset(const gpl_model *m, const gpulayer_dataset *ds,
                                  gpl_shap_kind kind, int32_t num_rounds, int nthread,
-                                 float *out)
+                                 const char *device, float *out)
 {
     gpulayer_dataset *dense = NULL;
     GPL_CHECK(gpl_dataset_dense_copy(ds, &dense));
-    gpulayer_status st = shap_dense(m, dense ? dense : ds, kind, num_rounds, nthread, out);
+    gpulayer_status st =
+        shap_dense(m, dense ? dense : ds, kind, num_rounds, nthread, device, out);
     gpulayer_dataset_free(dense);
     return st;
 }

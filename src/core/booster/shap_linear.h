@@ -6,11 +6,11 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "shap_math.h"
 
-/* The deepest tree the walk is exact for: deeper trees, and trees with a
- * node of zero cover (whose fraction would divide by zero), take
- * Algorithm 2 (shap.c). */
-#define GPL_SHAP_LINEAR_MAX_DEPTH 15
+/* GPL_SHAP_LINEAR_DEPTH (shap_math.h) is the deepest tree the walk
+ * takes: deeper trees, and trees with a node of zero cover (whose fraction
+ * would divide by zero), take Algorithm 2 (shap.c). */
 
 /* Adds tree t's SHAP values of a row of bins to phi (one a feature; the
  * expected value is the caller's). p: one value a feature, all 1 on entry
