@@ -284,6 +284,14 @@ _PROTOTYPES = {
         _status,
         [_handle, _handle, c_int, c_int32, _floats, c_int64],
     ),
+    "gpulayer_booster_predict_contribs_device": (
+        _status,
+        [_handle, _handle, c_char_p, c_int, c_int32, _floats, c_int64],
+    ),
+    "gpulayer_booster_predict_interactions_device": (
+        _status,
+        [_handle, _handle, c_char_p, c_int, c_int32, _floats, c_int64],
+    ),
     "gpulayer_booster_feature_importance": (
         _status,
         [_handle, c_int, POINTER(c_double), c_int32],

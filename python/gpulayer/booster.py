@@ -627,8 +627,8 @@ class Booster:
         the last column the bias: shape (rows, features + 1), or (rows,
         outputs, features + 1) for several outputs. ``pred_interactions``
         gives SHAP interaction values, (rows, features + 1, features + 1)
-        or (rows, outputs, features + 1, features + 1). These run on the
-        cpu only.
+        or (rows, outputs, features + 1, features + 1). Both run on
+        ``device`` too, with the cpu's values bit for bit (docs/shap.md).
 
         ``iteration_range=(a, b)`` with a > 0 predicts with rounds a to
         b - 1 and the base score, as XGBoost does (b = 0: to the last
@@ -679,9 +679,6 @@ class Booster:
 
     def _predict_shap(self, dataset, num_rounds: int, device: str, approx: bool,
                       interactions: bool) -> np.ndarray:
-        if device not in ("cpu", "", None):
-            raise ValueError(f"SHAP values are computed on the cpu only, not on "
-                             f"device {device!r}: use device='cpu'")
         if interactions and approx:
             raise ValueError("approx_contribs applies to pred_contribs, not to "
                              "pred_interactions")
@@ -703,12 +700,14 @@ class Booster:
                 f"floats ({need / 2**30:.1f} GiB), more than this host can allocate; "
                 "explain fewer rows at a time") from e
         ptr = out.ctypes.data_as(POINTER(c_float))
+        where = _lib.encode(device or "cpu")
         if interactions:
-            _lib.call("gpulayer_booster_predict_interactions", self.handle, dataset.handle,
-                      0, int(num_rounds), ptr, out.size)
+            _lib.call("gpulayer_booster_predict_interactions_device", self.handle,
+                      dataset.handle, where, 0, int(num_rounds), ptr, out.size)
         else:
-            _lib.call("gpulayer_booster_predict_contribs", self.handle, dataset.handle,
-                      _lib.CONTRIBS_APPROX if approx else 0, int(num_rounds), ptr, out.size)
+            _lib.call("gpulayer_booster_predict_contribs_device", self.handle, dataset.handle,
+                      where, _lib.CONTRIBS_APPROX if approx else 0, int(num_rounds), ptr,
+                      out.size)
         return out[:, 0] if outputs == 1 else out
 
     def _predict_leaf(self, dataset: Dataset, num_rounds: int, device: str) -> np.ndarray:

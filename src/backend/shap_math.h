@@ -442,11 +442,12 @@ GPL_HD void gpl_shap_interaction_diag(const gpl_shap_view *v, const uint8_t *row
 /* Interactions, row i of each output's matrix (feature i < F): for each
  * tree splitting on i, half the difference of its values with i present
  * and absent, into mat (output k's (i, j) at mat[k * out_stride + j *
- * stride]). on, off: F + 1 values (stride apart), zero on entry and on
+ * stride]). on, off: F + 1 values (on_stride apart), zero on entry and on
  * return. */
 GPL_HD void gpl_shap_interaction_row(const gpl_shap_view *v, const uint8_t *row, int32_t i,
                                      const gpl_shap_work *w, double *on, double *off,
-                                     double *mat, int64_t out_stride, int64_t stride)
+                                     int64_t on_stride, double *mat, int64_t out_stride,
+                                     int64_t stride)
 {
     for (int32_t t = 0; t < v->num_trees; t++) {
         const int32_t *feats = v->features + v->feat_first[t];
@@ -458,28 +459,28 @@ GPL_HD void gpl_shap_interaction_row(const gpl_shap_view *v, const uint8_t *row,
         const gpl_infer_node *nodes = v->nodes + at;
         const uint32_t *sets = gpl_shap_tree_sets(v, t);
         gpl_shap_alg2_row(nodes, v->frac + at, v->leaf + at, sets, row, &w->path, w->stack, on,
-                          stride, 1, i);
+                          on_stride, 1, i);
         gpl_shap_alg2_row(nodes, v->frac + at, v->leaf + at, sets, row, &w->path, w->stack, off,
-                          stride, -1, i);
+                          on_stride, -1, i);
         double *m = mat + (int64_t)(t % v->num_outputs) * out_stride;
         for (int64_t b = 0; b < nf; b++) {
             const int64_t j = feats[b];
-            if (j != i) m[j * stride] += (on[j * stride] - off[j * stride]) / 2;
-            on[j * stride] = off[j * stride] = 0;
+            if (j != i) m[j * stride] += (on[j * on_stride] - off[j * on_stride]) / 2;
+            on[j * on_stride] = off[j * on_stride] = 0;
         }
     }
 }
 
 /* Interactions, the diagonal entry (i, i) of one output's matrix: what
- * the pairs leave of the diagonal's start (bias and base margin in
- * diag[F] already). mat: the output's (F + 1) x (F + 1) values, row i at
- * mat + i * (F + 1) * stride. */
-GPL_HD double gpl_shap_interaction_self(const double *diag, const double *mat, int32_t i,
-                                        int32_t C, int64_t stride)
+ * the pairs leave of start, the diagonal's start value (with the bias and
+ * base margin for i = F). row: the output's row i, (F + 1) values stride
+ * apart. */
+GPL_HD double gpl_shap_interaction_self(double start, const double *row, int32_t i, int32_t C,
+                                        int64_t stride)
 {
-    double v = diag[(int64_t)i * stride];
+    double v = start;
     for (int32_t j = 0; j < C; j++)
-        if (j != i) v -= mat[((int64_t)i * C + j) * stride];
+        if (j != i) v -= row[(int64_t)j * stride];
     return v;
 }
 

@@ -87,10 +87,12 @@ def test_num_rounds_limits_the_trees():
     assert np.max(np.abs(full - margin)) > 1e-3
 
 
-def test_device_other_than_cpu_is_refused():
+def test_unknown_device_is_refused():
     bst, X = train("reg:squarederror", 2, rounds=2)
-    with pytest.raises(ValueError, match="cpu only"):
-        bst.predict(X, pred_contribs=True, device="cuda")
+    for interactions in (False, True):
+        with pytest.raises(gpulayer.GPULayerError, match="no-such-device"):
+            bst.predict(X, pred_contribs=not interactions, pred_interactions=interactions,
+                        device="no-such-device")
 
 
 def test_wrong_column_count_is_an_error():

@@ -112,14 +112,14 @@ static float *emulate(const gpl_model *m, const gpulayer_dataset *ds, gpl_shap_k
             gpl_shap_interaction_diag(&v, row, &w, diag, 1);
             /* Output k's matrix row i: F + 1 values at acc + (k C + i) C. */
             for (int32_t i = 0; i < F; i++)
-                gpl_shap_interaction_row(&v, row, i, &w, on, off, acc + (int64_t)i * C,
+                gpl_shap_interaction_row(&v, row, i, &w, on, off, 1, acc + (int64_t)i * C,
                                          (int64_t)C * C, 1);
             for (int32_t k = 0; k < K; k++) {
                 diag[k * C + F] += base_margin ? base_margin[r * K + k] : gpl_model_base_margin(m, k);
                 double *mat = acc + (int64_t)k * C * C;
                 for (int32_t i = 0; i < C; i++)
-                    mat[(int64_t)i * C + i] =
-                        gpl_shap_interaction_self(diag + (int64_t)k * C, mat, i, C, 1);
+                    mat[(int64_t)i * C + i] = gpl_shap_interaction_self(
+                        diag[k * C + i], mat + (int64_t)i * C, i, C, 1);
             }
         } else {
             gpl_shap_contrib_row(&v, kind == GPL_SHAP_APPROX, row, &w, acc, 1);

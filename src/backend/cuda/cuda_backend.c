@@ -2,7 +2,7 @@
  * destruction, and its memory report. The operations are in files named
  * after them: cuda_upload.c, cuda_gradients.c, cuda_hist.c, cuda_split.c,
  * cuda_partition.c (and the start of a tree), cuda_margins.c,
- * cuda_predict.c, cuda_rank.c (query groups); cuda_startup.c checks the
+ * cuda_predict.c, cuda_shap.c, cuda_rank.c (query groups); cuda_startup.c checks the
  * device, cuda_memory.c plans and holds the workspace. */
 #include <stdlib.h>
 
@@ -58,10 +58,11 @@ static const struct gpl_backend_ops cuda_ops = {
     /* Optional: every one. */
     .capabilities = GPL_BACKEND_CAP_SPLIT_INTO_LEAVES | GPL_BACKEND_CAP_WRITE_PAIRS |
                     GPL_BACKEND_CAP_PREDICT | GPL_BACKEND_CAP_REFIT |
-                    GPL_BACKEND_CAP_RANK_GROUPS,
+                    GPL_BACKEND_CAP_RANK_GROUPS | GPL_BACKEND_CAP_SHAP,
     .split_into_leaves = cuda_split_into_leaves,
     .write_pairs = cuda_write_pairs,
     .predict = cuda_predict,
+    .shap = cuda_shap,
     .refit_sort = cuda_refit_sort,
     .refit_values = cuda_refit_values,
     .set_groups = cuda_set_groups,

@@ -339,8 +339,9 @@ gpulayer_status cuda_refit_sort(gpl_backend *be, const gpl_gradient_request *req
                                 int32_t num_nodes, int64_t *leaf_rows);
 gpulayer_status cuda_refit_values(gpl_backend *be, const int64_t *positions, int32_t count,
                                   float *values);
-/* cuda_predict.c */
+/* cuda_predict.c, cuda_shap.c */
 gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float *margins);
+gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out);
 
 /* ------------------------------------------------------------ profile */
 

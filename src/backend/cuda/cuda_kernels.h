@@ -14,8 +14,9 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "shap_math.h"
 
-#define GPL_CUDA_KERNEL_ABI 11
+#define GPL_CUDA_KERNEL_ABI 12
 
 /* Histogram columns in shared memory: one per lane, so that the lanes of a
  * warp never share a bank (see kernels_hist.cu). */
@@ -396,6 +397,34 @@ typedef struct gpl_cuda_predict_args {
 
 /* Bins every row and walks every tree, one thread a row. */
 cudaError_t gpl_cuda_launch_predict(const gpl_cuda_predict_args *a, cudaStream_t s);
+
+/* ------------------------------------------------------------ SHAP values */
+
+/* A block of rows of a SHAP job (the shap operation of backend.h; the
+ * arithmetic is shap_math.h's). Per-row values in doubles interleave the
+ * block's rows: value e of row r at [e * num_rows + r]. */
+typedef struct gpl_cuda_shap_args {
+    gpl_shap_view view;          /* device copies of the forest            */
+    int32_t kind;                /* gpl_shap_kind                          */
+    int64_t num_rows;            /* rows of the block                      */
+    const float *data;           /* feature-major raw values of the block  */
+    const uint32_t *cut_ptr;
+    const float *cuts;
+    uint8_t *bins;               /* num_rows x features                    */
+    double *acc;                 /* K (F + 1) values a row, or K (F + 1)^2 */
+    double *diag;                /* interactions: K (F + 1) a row          */
+    gpl_shap_path path;          /* interleaved over the kernel's threads  */
+    gpl_shap_visit *stack;       /* stack_len a thread (NULL: no walk
+                                  * of Algorithm 2 in this job)            */
+    int32_t stack_len;
+    double *on, *off;            /* interactions: F + 1 a thread           */
+    const float *base;           /* K: the model's base margins            */
+    const float *row_base;       /* num_rows x K, or NULL                  */
+    float *out;                  /* num_rows x the row width               */
+} gpl_cuda_shap_args;
+
+/* Bins the block, walks the trees and writes the values as floats. */
+cudaError_t gpl_cuda_launch_shap(const gpl_cuda_shap_args *a, cudaStream_t s);
 
 /* ---------------------------------------------------------------- probes */
 
