@@ -2,7 +2,7 @@
  * destruction and memory report. The operations are in files named after
  * them: vk_upload.c, vk_gradients.c, vk_hist.c, vk_split.c,
  * vk_partition.c (and the start of a tree), vk_margins.c, vk_predict.c,
- * vk_rank.c (set_groups and the ranking gradients). */
+ * vk_shap.c, vk_rank.c (set_groups and the ranking gradients). */
 #include <stdlib.h>
 
 #include "error.h"
@@ -67,10 +67,12 @@ static const struct gpl_backend_ops vk_ops = {
     .memory = vk_memory,
     /* Optional: all but the leaf refit, which reads the rows on the host. */
     .capabilities = GPL_BACKEND_CAP_SPLIT_INTO_LEAVES | GPL_BACKEND_CAP_WRITE_PAIRS |
-                    GPL_BACKEND_CAP_PREDICT | GPL_BACKEND_CAP_RANK_GROUPS,
+                    GPL_BACKEND_CAP_PREDICT | GPL_BACKEND_CAP_RANK_GROUPS |
+                    GPL_BACKEND_CAP_SHAP,
     .split_into_leaves = vk_split_into_leaves,
     .write_pairs = vk_write_pairs,
     .predict = vk_predict,
+    .shap = vk_shap,
     .set_groups = vk_set_groups,
 };
 

@@ -425,8 +425,9 @@ gpulayer_status vk_rank_gradients(gpl_backend *be, const gpl_gradient_request *r
                                   gpl_quant_scale *scale);
 void vk_rank_free(vk_context *c);
 
-/* vk_predict.c */
+/* vk_predict.c, vk_shap.c */
 gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *margins);
+gpulayer_status vk_shap(gpl_backend *be, const gpl_shap_job *job, float *out);
 
 void vk_track_alloc(vk_context *c, size_t bytes);
 void vk_track_free(vk_context *c, size_t bytes);

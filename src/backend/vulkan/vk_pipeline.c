@@ -41,6 +41,7 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
     [VK_K_RANK_MAP] = {"rank_map", GPL_RANK_BINDINGS, sizeof(gpl_rank_push)},
     [VK_K_RANK_PAIRS] = {"rank_pairs", GPL_RANK_BINDINGS, sizeof(gpl_rank_push)},
     [VK_K_RANK_FINISH] = {"rank_finish", GPL_RANK_BINDINGS, sizeof(gpl_rank_push)},
+    [VK_K_SHAP] = {"shap", 15, 52},
 };
 
 _Static_assert(VK_MAX_BINDINGS == GPL_MAX_KERNEL_BINDINGS,
