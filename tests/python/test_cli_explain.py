@@ -114,3 +114,18 @@ def test_help():
     r = run("explain", "--help")
     assert r.returncode == 0 and "usage: gpulayer explain" in r.stdout
     assert "explain" in run("--help").stdout
+
+
+def test_vulkan_writes_the_cpus_file(tmp_path):
+    data, model, _ = train(tmp_path, 200, 4)
+    files = {}
+    for device in ("cpu", "vulkan"):
+        out = tmp_path / f"{device}.csv"
+        r = run("explain", "--model", model, "--data", data, "--label", "y", "--interactions",
+                "--device", device, "--output", out)
+        if device == "vulkan" and r.returncode != 0:
+            assert "vulkan" in r.stderr
+            pytest.skip(f"vulkan is not usable here: {r.stderr.strip()}")
+        assert r.returncode == 0, r.stderr
+        files[device] = out.read_bytes()
+    assert files["vulkan"] == files["cpu"]

@@ -187,3 +187,20 @@ def test_an_interaction_request_beyond_memory_names_its_size():
     with pytest.raises(OutOfMemoryError, match=r"30 rows x 1 output\(s\) x \(features \+ 1\)"
                                                r"\^2 = 200001\^2 floats"):
         booster.predict(gpulayer.Dataset(x), pred_interactions=True)
+
+
+@pytest.mark.parametrize("device", ["vulkan", "cuda"])
+def test_values_on_a_device_are_the_cpus_bits(device):
+    bst, X = train("multi:softprob", 5, rounds=4)
+    kinds = [dict(pred_contribs=True), dict(pred_contribs=True, approx_contribs=True),
+             dict(pred_interactions=True)]
+    for kind in kinds:
+        try:
+            on_device = bst.predict(X, device=device, **kind)
+        except (gpulayer.errors.PlacementError, gpulayer.errors.UnsupportedError,
+                gpulayer.errors.DeviceError) as e:
+            assert device in str(e)  # refused with a message naming it
+            pytest.skip(f"{device} is not usable here: {e}")
+        cpu = bst.predict(X, **kind)
+        assert on_device.shape == cpu.shape
+        assert on_device.view(np.uint32).tolist() == cpu.view(np.uint32).tolist()

@@ -265,8 +265,8 @@ void gpl_predict_block(const gpl_model *m, const gpl_infer_forest *forest,
         for (int64_t i = 0; i < n; i++) out[i] = o[i * K];
 }
 
-gpulayer_status gpl_predict_place(const char *device, char *accelerator, size_t size,
-                                  int *index, int verbose)
+gpulayer_status gpl_predict_place(const char *what, const char *device, char *accelerator,
+                                  size_t size, int *index, int verbose)
 {
     snprintf(accelerator, size, "cpu");
     *index = 0;
@@ -275,8 +275,8 @@ gpulayer_status gpl_predict_place(const char *device, char *accelerator, size_t 
     gpulayer_status st = gpl_device_choose_backend(device, accelerator, size, index,
                                                    reason, sizeof reason);
     if (st != GPULAYER_OK)
-        return gpl_error_prefix(st, "prediction on device '%s'", device);
-    if (verbose && reason[0]) fprintf(stderr, "[gpulayer] predict: %s\n", reason);
+        return gpl_error_prefix(st, "%s on device '%s'", what, device);
+    if (verbose && reason[0]) fprintf(stderr, "[gpulayer] %s: %s\n", what, reason);
     return GPULAYER_OK;
 }
 
@@ -384,7 +384,8 @@ static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset 
     GPL_CHECK(gpl_predict_columns(m, ds, &columns, &owned));
     char accelerator[32];
     int index;
-    gpulayer_status st = gpl_predict_place(device, accelerator, sizeof accelerator, &index, 0);
+    gpulayer_status st =
+        gpl_predict_place("prediction", device, accelerator, sizeof accelerator, &index, 0);
     if (st == GPULAYER_OK)
         st = gpl_dataset_check_base_margin(ds, K, ds->source ? ds->source : "the data");
     if (st == GPULAYER_OK && ds->base_margin && strcmp(accelerator, "cpu") != 0)

@@ -61,9 +61,9 @@ void gpl_predict_block(const gpl_model *m, const gpl_infer_forest *forest,
 
 /* Where work on device runs: accelerator "cpu" (device NULL, "" or
  * "cpu"), or the backend and device index the device layer picks; verbose
- * prints the device layer's reason. */
-gpulayer_status gpl_predict_place(const char *device, char *accelerator, size_t size,
-                                  int *index, int verbose);
+ * prints the device layer's reason. what ("prediction") begins an error. */
+gpulayer_status gpl_predict_place(const char *what, const char *device, char *accelerator,
+                                  size_t size, int *index, int verbose);
 
 /* The number of trees a prediction of num_rounds rounds uses: all, or up
  * to the best round when num_rounds <= 0 and early stopping found one. */

@@ -441,7 +441,8 @@ static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds
                                             ds->source ? ds->source : "the data"));
     char accelerator[32];
     int index;
-    GPL_CHECK(gpl_predict_place(device, accelerator, sizeof accelerator, &index, 0));
+    GPL_CHECK(gpl_predict_place("SHAP values", device, accelerator, sizeof accelerator,
+                                &index, 0));
     GPL_CHECK(gpl_predict_columns(m, ds, &columns, &owned));
     gpl_shap_forest forest;
     gpulayer_status st = gpl_shap_forest_build(m, gpl_predict_num_trees(m, num_rounds), &forest);
