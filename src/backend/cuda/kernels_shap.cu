@@ -52,6 +52,106 @@ __global__ void shap_contrib_kernel(gpl_cuda_shap_args a)
                          a.acc + r, a.num_rows);
 }
 
+/* Contributions with 8 lanes a row, lane q holding quadrature point q of
+ * the linear walk (gpl_shap_linear_row, its arrays of 8 spread over the
+ * lanes); an edge's value is gathered by the row's first lane and summed
+ * in point order (gpl_shap_lin_edge_value), so the bits are the walk's.
+ * The walk's order does not depend on the row, so the lanes of a warp
+ * shuffle at the same points. Trees the linear walk does not take go to
+ * Algorithm 2 on the first lane. */
+constexpr int kLevels = GPL_SHAP_LINEAR_DEPTH + 1;
+
+__global__ void shap_contrib_lanes_kernel(gpl_cuda_shap_args a)
+{
+    const int lane = threadIdx.x & 7;
+    const unsigned group = 0xffu << (threadIdx.x & 24);
+    const int64_t row = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 3;
+    /* A row's 8 lanes leave together: the shuffles name only them. */
+    if (row >= a.num_rows) return;
+    const int64_t r = row;
+    const int32_t F = a.view.num_features, C = F + 1, K = a.view.num_outputs;
+    const int64_t n = a.num_rows;
+    const uint8_t *bins = a.bins + r * F;
+    const double t = gpl_shap_point(lane), weight = gpl_shap_point_weight(lane);
+    const gpl_shap_work w = work_of(a, r, n, nullptr);
+    double c[kLevels], hl[kLevels], p[kLevels], zprod[kLevels];
+    int32_t node[kLevels], stage[kLevels], feature[kLevels];
+    for (int32_t tr = 0; tr < a.view.num_trees; tr++) {
+        const int64_t at = a.view.first[tr];
+        const gpl_infer_node *nodes = a.view.nodes + at;
+        const double *frac = a.view.frac + at;
+        const float *leaf = a.view.leaf + at;
+        const uint32_t *sets = gpl_shap_tree_sets(&a.view, tr);
+        double *phi = a.acc + (int64_t)(tr % K) * C * n + r;
+        if (!a.view.linear[tr]) {
+            if (lane == 0)
+                gpl_shap_alg2_row(nodes, frac, leaf, sets, bins, &w.path, w.stack, phi, n, 0, 0);
+        } else if (nodes[0].child[0] != 0) {
+            int d = 0;
+            node[0] = 0;
+            stage[0] = 0;
+            feature[0] = -1;
+            p[0] = 1;
+            zprod[0] = 1;
+            c[0] = 1;
+            double h = 0;
+            for (;;) {
+                const gpl_infer_node *nd = &nodes[node[d]];
+                if (nd->child[0] == node[d]) {
+                    const double scale = zprod[d] * leaf[node[d]];
+                    h = c[d] * scale * weight;
+                    stage[d] = 2;
+                } else if (stage[d] < 2) {
+                    const int32_t child = nd->child[stage[d]];
+                    const int follows =
+                        gpl_shap_goes_left(nd, sets, node[d], bins[nd->feature]) == (stage[d] == 0);
+                    const double z = frac[child];
+                    double p_old = 1;
+                    for (int j = d; j >= 1; j--)
+                        if (feature[j] == nd->feature) {
+                            p_old = p[j];
+                            break;
+                        }
+                    const double p_new = follows ? p_old / z : 0;
+                    node[d + 1] = child;
+                    stage[d + 1] = 0;
+                    feature[d + 1] = nd->feature;
+                    p[d + 1] = p_new;
+                    zprod[d + 1] = zprod[d] * z;
+                    c[d + 1] = gpl_shap_lin_child(c[d], t, p_new, p_new - 1, p_old - 1);
+                    d++;
+                    continue;
+                } else {
+                    h = hl[d] + h;
+                }
+                if (d == 0) break;
+                const double p_new = p[d];
+                double p_old = 1;
+                for (int j = d - 1; j >= 1; j--)
+                    if (feature[j] == feature[d]) {
+                        p_old = p[j];
+                        break;
+                    }
+                const double a_old = p_old - 1;
+                const double t1 = gpl_shap_lin_term1(h, t, p_new, p_new - 1);
+                const double t2 = gpl_shap_lin_term2(h, t, a_old);
+                double v1[GPL_SHAP_POINTS], v2[GPL_SHAP_POINTS];
+                for (int q = 0; q < GPL_SHAP_POINTS; q++) {
+                    v1[q] = __shfl_sync(group, t1, q, 8);
+                    v2[q] = __shfl_sync(group, t2, q, 8);
+                }
+                if (lane == 0)
+                    phi[(int64_t)feature[d] * n] += gpl_shap_lin_edge_value(v1, v2, p_new, a_old);
+                d--;
+                if (stage[d] == 0) hl[d] = h;
+                stage[d]++;
+            }
+        }
+        if (lane == 0) phi[(int64_t)F * n] += a.view.mean[at];
+        __syncwarp(group);
+    }
+}
+
 /* Thread (i, r): feature i's row of row r's matrices, or for i = F the
  * diagonal's start. */
 __global__ void shap_interaction_kernel(gpl_cuda_shap_args a)
@@ -125,6 +225,9 @@ extern "C" cudaError_t gpl_cuda_launch_shap(const gpl_cuda_shap_args *a, cudaStr
     if (a->kind == GPL_SHAP_INTERACTIONS) {
         shap_interaction_kernel<<<blocks_for(n * C), kShapThreads, 0, s>>>(*a);
         shap_interaction_finish_kernel<<<blocks_for(n * K * C), kShapThreads, 0, s>>>(*a);
+    } else if (a->kind == GPL_SHAP_EXACT && a->lanes) {
+        shap_contrib_lanes_kernel<<<blocks_for(n * 8), kShapThreads, 0, s>>>(*a);
+        shap_contrib_finish_kernel<<<blocks_for(n * K * C), kShapThreads, 0, s>>>(*a);
     } else {
         shap_contrib_kernel<<<blocks_for(n), kShapThreads, 0, s>>>(*a);
         shap_contrib_finish_kernel<<<blocks_for(n * K * C), kShapThreads, 0, s>>>(*a);
