@@ -262,6 +262,15 @@ int gpl_cuda_device_memory(int device, size_t *free_bytes, size_t *total_bytes);
 
 void *cuda_pool_get(cuda_context *c, size_t bytes, const char *what, gpulayer_status *st);
 void cuda_pool_put(cuda_pool *p, void *ptr);
+/* The pool blocks of one job (prediction, SHAP values), given back
+ * together: a get after a failure (*st not OK) returns NULL. */
+typedef struct cuda_job_mem {
+    void *ptr[32];
+    int count;
+} cuda_job_mem;
+void *cuda_job_get(cuda_context *c, cuda_job_mem *m, size_t bytes, const char *what,
+                   gpulayer_status *st);
+void cuda_job_put_all(cuda_context *c, cuda_job_mem *m);
 void cuda_pool_release_all(cuda_pool *p);
 
 /* The workspace estimate for a matrix of this shape (see cuda_memory.c). */

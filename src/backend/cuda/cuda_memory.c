@@ -72,6 +72,25 @@ void cuda_pool_put(cuda_pool *p, void *ptr)
         if (p->blocks[i].ptr == ptr) p->blocks[i].in_use = 0;
 }
 
+void *cuda_job_get(cuda_context *c, cuda_job_mem *m, size_t bytes, const char *what,
+                   gpulayer_status *st)
+{
+    if (*st != GPULAYER_OK) return NULL;
+    if (m->count == (int)(sizeof m->ptr / sizeof m->ptr[0])) {
+        *st = gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: too many buffers for %s", what);
+        return NULL;
+    }
+    void *p = cuda_pool_get(c, bytes ? bytes : 16, what, st);
+    if (p) m->ptr[m->count++] = p;
+    return p;
+}
+
+void cuda_job_put_all(cuda_context *c, cuda_job_mem *m)
+{
+    for (int i = 0; i < m->count; i++) cuda_pool_put(&c->buf.pool, m->ptr[i]);
+    m->count = 0;
+}
+
 void cuda_pool_release_all(cuda_pool *p)
 {
     for (int i = 0; i < p->count; i++) cudaFree(p->blocks[i].ptr);

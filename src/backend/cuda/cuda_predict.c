@@ -15,19 +15,6 @@
  * the workspace whatever the number of rows. */
 #define CUDA_PREDICT_BLOCK_BYTES ((size_t)256 << 20)
 
-typedef struct predict_mem {
-    void *ptr[10];
-    int count;
-} predict_mem;
-
-static void *dev_alloc(cuda_context *c, predict_mem *m, size_t bytes, const char *what,
-                       gpulayer_status *st)
-{
-    if (*st != GPULAYER_OK) return NULL;
-    void *p = cuda_pool_get(c, bytes ? bytes : 16, what, st);
-    if (p) m->ptr[m->count++] = p;
-    return p;
-}
 
 static gpulayer_status copy_in(cuda_context *c, void *dst, const void *src, size_t bytes,
                                const char *what)
@@ -58,32 +45,32 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
     if (!host)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cuda backend: predict: out of host memory for a block of rows");
-    predict_mem m = {{0}, 0};
+    cuda_job_mem m = {{0}, 0};
     gpulayer_status st = GPULAYER_OK;
-    gpl_infer_node *d_nodes = dev_alloc(c, &m, sizeof(gpl_infer_node) * (size_t)fo->num_nodes,
+    gpl_infer_node *d_nodes = cuda_job_get(c, &m, sizeof(gpl_infer_node) * (size_t)fo->num_nodes,
                                         "prediction tree nodes", &st);
     /* The leaf values, then the K base margins. */
-    float *d_leaf = dev_alloc(c, &m, sizeof(float) * ((size_t)fo->num_nodes + (size_t)K),
+    float *d_leaf = cuda_job_get(c, &m, sizeof(float) * ((size_t)fo->num_nodes + (size_t)K),
                               "prediction leaf values", &st);
-    int64_t *d_first = dev_alloc(c, &m, sizeof(int64_t) * ((size_t)fo->num_trees + 1),
+    int64_t *d_first = cuda_job_get(c, &m, sizeof(int64_t) * ((size_t)fo->num_trees + 1),
                                  "prediction tree offsets", &st);
-    int32_t *d_depth = dev_alloc(c, &m, sizeof(int32_t) * ((size_t)fo->num_trees + 1),
+    int32_t *d_depth = cuda_job_get(c, &m, sizeof(int32_t) * ((size_t)fo->num_trees + 1),
                                  "prediction tree depths", &st);
-    uint32_t *d_cut_ptr = dev_alloc(c, &m, sizeof(uint32_t) * ((size_t)F + 1),
+    uint32_t *d_cut_ptr = cuda_job_get(c, &m, sizeof(uint32_t) * ((size_t)F + 1),
                                     "prediction cut offsets", &st);
-    float *d_cuts = dev_alloc(c, &m, sizeof(float) * num_cuts, "prediction cut values", &st);
-    float *d_data = dev_alloc(c, &m, sizeof(float) * B * (size_t)F, "prediction raw values",
+    float *d_cuts = cuda_job_get(c, &m, sizeof(float) * num_cuts, "prediction cut values", &st);
+    float *d_data = cuda_job_get(c, &m, sizeof(float) * B * (size_t)F, "prediction raw values",
                               &st);
-    uint8_t *d_bins = dev_alloc(c, &m, B * (size_t)F, "prediction bins", &st);
+    uint8_t *d_bins = cuda_job_get(c, &m, B * (size_t)F, "prediction bins", &st);
     uint32_t *d_sets = NULL;
     if (fo->cat_sets) {
         const size_t set_bytes = sizeof(uint32_t) * GPL_CAT_WORDS * (size_t)fo->num_nodes;
-        d_sets = dev_alloc(c, &m, set_bytes, "prediction category sets", &st);
+        d_sets = cuda_job_get(c, &m, set_bytes, "prediction category sets", &st);
         if (st == GPULAYER_OK)
             st = copy_in(c, d_sets, fo->cat_sets, set_bytes,
                          "copying the prediction category sets to the device");
     }
-    float *d_out = dev_alloc(c, &m, sizeof(float) * B * (size_t)K, "prediction margins", &st);
+    float *d_out = cuda_job_get(c, &m, sizeof(float) * B * (size_t)K, "prediction margins", &st);
     if (st == GPULAYER_OK)
         st = copy_in(c, d_nodes, fo->nodes, sizeof(gpl_infer_node) * (size_t)fo->num_nodes,
                      "copying the prediction tree nodes to the device");
@@ -134,7 +121,7 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
     cudaError_t se = cudaStreamSynchronize(c->dev.stream);
     if (st == GPULAYER_OK && se != cudaSuccess)
         st = cuda_fail(c, se, "finishing the prediction");
-    for (int i = 0; i < m.count; i++) cuda_pool_put(&c->buf.pool, m.ptr[i]);
+    cuda_job_put_all(c, &m);
     free(host);
     return st;
 }

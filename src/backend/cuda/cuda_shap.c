@@ -15,26 +15,13 @@
  * workspace. */
 #define CUDA_SHAP_MAX_BLOCK_BYTES ((size_t)4 << 30)
 
-typedef struct shap_mem {
-    void *ptr[32];
-    int count;
-} shap_mem;
-
-static void *dev_alloc(cuda_context *c, shap_mem *m, size_t bytes, const char *what,
-                       gpulayer_status *st)
-{
-    if (*st != GPULAYER_OK) return NULL;
-    void *p = cuda_pool_get(c, bytes ? bytes : 16, what, st);
-    if (p) m->ptr[m->count++] = p;
-    return p;
-}
 
 /* A copy of host bytes on the device (NULL when src is). */
-static void *dev_copy(cuda_context *c, shap_mem *m, const void *src, size_t bytes,
+static void *dev_copy(cuda_context *c, cuda_job_mem *m, const void *src, size_t bytes,
                       const char *what, gpulayer_status *st)
 {
     if (!src || *st != GPULAYER_OK) return NULL;
-    void *p = dev_alloc(c, m, bytes, what, st);
+    void *p = cuda_job_get(c, m, bytes, what, st);
     if (!p || bytes == 0) return p;
     cudaError_t e = cudaMemcpyAsync(p, src, bytes, cudaMemcpyHostToDevice, c->dev.stream);
     if (e != cudaSuccess) *st = cuda_fail(c, e, what);
@@ -103,7 +90,7 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     if (!host)
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cuda backend: SHAP values: out of host memory for a block of rows");
-    shap_mem m = {{0}, 0};
+    cuda_job_mem m = {{0}, 0};
     gpulayer_status st = GPULAYER_OK;
     const size_t nodes = (size_t)fo->num_nodes, trees = (size_t)fo->num_trees;
     const size_t feats = (size_t)sf->feat_first[sf->num_trees];
@@ -134,21 +121,21 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
                       &st);
     a.base = dev_copy(c, &m, pj->base_margins, sizeof(float) * (size_t)K, "SHAP base margins",
                       &st);
-    float *d_data = dev_alloc(c, &m, sizeof(float) * B * (size_t)F, "SHAP raw values", &st);
+    float *d_data = cuda_job_get(c, &m, sizeof(float) * B * (size_t)F, "SHAP raw values", &st);
     a.data = d_data;
-    a.bins = dev_alloc(c, &m, B * (size_t)F, "SHAP bins", &st);
+    a.bins = cuda_job_get(c, &m, B * (size_t)F, "SHAP bins", &st);
     const size_t acc_values = (size_t)width * B;
-    a.acc = dev_alloc(c, &m, sizeof(double) * acc_values, "SHAP sums", &st);
-    float *d_row_base = job->row_base ? dev_alloc(c, &m, sizeof(float) * B * (size_t)K,
+    a.acc = cuda_job_get(c, &m, sizeof(double) * acc_values, "SHAP sums", &st);
+    float *d_row_base = job->row_base ? cuda_job_get(c, &m, sizeof(float) * B * (size_t)K,
                                                   "SHAP row base margins", &st)
                                       : NULL;
-    a.out = dev_alloc(c, &m, sizeof(float) * acc_values, "SHAP values", &st);
+    a.out = cuda_job_get(c, &m, sizeof(float) * acc_values, "SHAP values", &st);
     if (job->kind == GPL_SHAP_INTERACTIONS) {
-        a.diag = dev_alloc(c, &m, sizeof(double) * (size_t)K * (size_t)C * B, "SHAP diagonals",
+        a.diag = cuda_job_get(c, &m, sizeof(double) * (size_t)K * (size_t)C * B, "SHAP diagonals",
                            &st);
         const size_t onoff = sizeof(double) * (size_t)C * (size_t)threads;
-        a.on = dev_alloc(c, &m, onoff, "SHAP interaction sums", &st);
-        a.off = dev_alloc(c, &m, onoff, "SHAP interaction sums", &st);
+        a.on = cuda_job_get(c, &m, onoff, "SHAP interaction sums", &st);
+        a.off = cuda_job_get(c, &m, onoff, "SHAP interaction sums", &st);
         if (st == GPULAYER_OK) {
             cudaError_t e = cudaMemsetAsync(a.on, 0, onoff, c->dev.stream);
             if (e == cudaSuccess) e = cudaMemsetAsync(a.off, 0, onoff, c->dev.stream);
@@ -157,12 +144,12 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     }
     if (alg2) {
         const size_t s = (size_t)slots * (size_t)threads;
-        a.path.feature = dev_alloc(c, &m, sizeof(int32_t) * s, "SHAP paths", &st);
-        a.path.zero = dev_alloc(c, &m, sizeof(double) * s, "SHAP paths", &st);
-        a.path.one = dev_alloc(c, &m, sizeof(double) * s, "SHAP paths", &st);
-        a.path.weight = dev_alloc(c, &m, sizeof(double) * s, "SHAP paths", &st);
+        a.path.feature = cuda_job_get(c, &m, sizeof(int32_t) * s, "SHAP paths", &st);
+        a.path.zero = cuda_job_get(c, &m, sizeof(double) * s, "SHAP paths", &st);
+        a.path.one = cuda_job_get(c, &m, sizeof(double) * s, "SHAP paths", &st);
+        a.path.weight = cuda_job_get(c, &m, sizeof(double) * s, "SHAP paths", &st);
         a.stack_len = sf->max_depth + 2;
-        a.stack = dev_alloc(c, &m, sizeof(gpl_shap_visit) * (size_t)a.stack_len * (size_t)threads,
+        a.stack = cuda_job_get(c, &m, sizeof(gpl_shap_visit) * (size_t)a.stack_len * (size_t)threads,
                             "SHAP walk stacks", &st);
     }
     for (int64_t start = 0; st == GPULAYER_OK && start < N; start += block) {
@@ -202,7 +189,7 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     }
     cudaError_t se = cudaStreamSynchronize(c->dev.stream);
     if (st == GPULAYER_OK && se != cudaSuccess) st = cuda_fail(c, se, "finishing SHAP values");
-    for (int i = 0; i < m.count; i++) cuda_pool_put(&c->buf.pool, m.ptr[i]);
+    cuda_job_put_all(c, &m);
     free(host);
     return st;
 }
