@@ -288,6 +288,28 @@ static void test_errors_are_reported(void **state)
 
 int main(void)
 {
+    /* With the float64-free kernels (ctest's *_soft_f64) the cases that
+     * test arithmetic: the others (feature windows and chunks, device
+     * limits, the Metal host's plan, the tuning key, errors) run the same
+     * host code as the plain suite. */
+    const struct CMUnitTest soft_tests[] = {
+        cmocka_unit_test(test_one_row),
+        cmocka_unit_test(test_seven_rows),
+        cmocka_unit_test(test_100003_rows),
+        cmocka_unit_test(test_skewed_bins),
+        cmocka_unit_test(test_256_bins),
+        cmocka_unit_test(test_huge_labels),
+        cmocka_unit_test(test_missing_values),
+        cmocka_unit_test(test_one_feature),
+        cmocka_unit_test(test_rounding_ties),
+        cmocka_unit_test(test_tiny_hessians),
+        cmocka_unit_test(test_softmax),
+        cmocka_unit_test(test_categorical),
+        cmocka_unit_test(test_monotone),
+        cmocka_unit_test(test_gradient_kinds),
+        cmocka_unit_test(test_write_pairs),
+        cmocka_unit_test(test_ranking),
+    };
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_row),
         cmocka_unit_test(test_seven_rows),
@@ -316,5 +338,7 @@ int main(void)
         cmocka_unit_test(test_errors_are_reported),
     };
     compare_accelerator = "vulkan";
+    const char *soft = getenv("GPULAYER_VULKAN_SOFT_F64");
+    if (soft && !strcmp(soft, "1")) GPL_RUN_IF_BACKEND("vulkan", soft_tests);
     GPL_RUN_IF_BACKEND("vulkan", tests);
 }

@@ -17,7 +17,7 @@ set(gpl_gpu_kernels gradients quantize rows_init histogram hist_reduce hist_subt
 # bits), embedded as NAME_soft; used on devices without shaderFloat64 and
 # translated to Metal in place of the float64 kernels.
 set(gpl_gpu_soft_kernels gradients quantize split_eval rank_order rank_map rank_pairs
-    rank_finish)
+    rank_finish shap)
 # The kernels the Metal host uses (their generated sources are compiled on
 # Apple; docs/vulkan.md lists the others).
 set(gpl_metal_kernels gradients quantize rows_init histogram_rows bins_columns hist_reduce

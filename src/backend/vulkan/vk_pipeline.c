@@ -60,7 +60,7 @@ static int has_soft_variant(gpl_vk_kernel k)
 {
     return k == VK_K_GRADIENTS || k == VK_K_QUANTIZE || k == VK_K_SPLIT_EVAL ||
            k == VK_K_SPLIT_EVAL_LEVEL || k == VK_K_RANK_ORDER || k == VK_K_RANK_MAP ||
-           k == VK_K_RANK_PAIRS || k == VK_K_RANK_FINISH;
+           k == VK_K_RANK_PAIRS || k == VK_K_RANK_FINISH || k == VK_K_SHAP;
 }
 
 static const gpl_vk_blob *kernel_blob(gpl_vk_kernel k, int soft)

@@ -199,11 +199,6 @@ gpulayer_status vk_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     const int64_t N = pj->num_rows;
     const int32_t F = pj->num_features, K = pj->num_outputs, C = F + 1;
     GPL_CHECK(gpl_check_predict_job("vulkan", pj));
-    if (c->dev.soft_f64)
-        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "vulkan backend: SHAP values need float64 arithmetic, which device "
-                         "'%s' lacks (shaderFloat64); compute them on the cpu",
-                         c->dev.device_name);
     if (N <= 0) return GPULAYER_OK;
     c->level = -1;
     const int inter = job->kind == GPL_SHAP_INTERACTIONS;

@@ -1,0 +1,2385 @@
+#pragma clang diagnostic ignored "-Wmissing-prototypes"
+#pragma clang diagnostic ignored "-Wmissing-braces"
+
+#include <metal_stdlib>
+#include <simd/simd.h>
+
+using namespace metal;
+
+template<typename T, size_t Num>
+struct spvUnsafeArray
+{
+    T elements[Num ? Num : 1];
+    
+    thread T& operator [] (size_t pos) thread
+    {
+        return elements[pos];
+    }
+    constexpr const thread T& operator [] (size_t pos) const thread
+    {
+        return elements[pos];
+    }
+    
+    device T& operator [] (size_t pos) device
+    {
+        return elements[pos];
+    }
+    constexpr const device T& operator [] (size_t pos) const device
+    {
+        return elements[pos];
+    }
+    
+    constexpr const constant T& operator [] (size_t pos) const constant
+    {
+        return elements[pos];
+    }
+    
+    threadgroup T& operator [] (size_t pos) threadgroup
+    {
+        return elements[pos];
+    }
+    constexpr const threadgroup T& operator [] (size_t pos) const threadgroup
+    {
+        return elements[pos];
+    }
+};
+
+// Implementation of the unsigned GLSL findMSB() function
+template<typename T>
+inline T spvFindUMSB(T x)
+{
+    return select(clz(T(0)) - (clz(x) + T(1)), T(-1), x == T(0));
+}
+
+struct CutPtr
+{
+    uint cut_ptr[1];
+};
+
+struct Cuts
+{
+    float cuts[1];
+};
+
+struct Bins
+{
+    uint bins[1];
+};
+
+struct Push
+{
+    uint phase;
+    uint num_rows;
+    uint num_features;
+    uint num_outputs;
+    uint num_trees;
+    uint num_nodes;
+    uint approx;
+    uint threads;
+    uint slots;
+    uint stack_len;
+    uint row_words;
+    uint has_row_base;
+    uint tree;
+};
+
+struct CatSets
+{
+    uint cat_sets[1];
+};
+
+struct NodeNumbers
+{
+    uint2 numbers[1];
+};
+
+struct Sums
+{
+    uint2 sums[1];
+};
+
+struct Nodes
+{
+    uint4 nodes[1];
+};
+
+struct Leaf
+{
+    float leaf[1];
+};
+
+struct WalkDoubles
+{
+    uint2 walk_d[1];
+};
+
+struct WalkInts
+{
+    int walk_i[1];
+};
+
+struct Trees
+{
+    uint4 trees[1];
+};
+
+struct Features
+{
+    int features[1];
+};
+
+struct RowBase
+{
+    float row_base[1];
+};
+
+struct Out
+{
+    float outv[1];
+};
+
+constant uint WG_tmp [[function_constant(0)]];
+constant uint WG = is_function_constant_defined(WG_tmp) ? WG_tmp : 256u;
+
+struct Data
+{
+    float data[1];
+};
+
+constant uint _4365_tmp [[function_constant(0)]];
+constant uint _4365 = is_function_constant_defined(_4365_tmp) ? _4365_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4365, 1u, 1u);
+
+constant spvUnsafeArray<ulong, 8> _2062 = spvUnsafeArray<ulong, 8>({ 4587455105808860078ul, 4592676541814352788ul, 4594819256824452622ul, 4595701550497239869ul, 4595701550497239869ul, 4594819256824452622ul, 4592676541814352788ul, 4587455105808860078ul });
+constant spvUnsafeArray<ulong, 8> _2206 = spvUnsafeArray<ulong, 8>({ 4581380056207800736ul, 4591990282875580296ul, 4597715268538136216ul, 4601026586797466415ul, 4603504935360237160ul, 4605045606738117210ul, 4606266686023465487ul, 4607003580212536883ul });
+constant spvUnsafeArray<ulong, 14> _4382 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _4397 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+
+static inline __attribute__((always_inline))
+uint order_key(thread const float& x)
+{
+    uint u = as_type<uint>(x);
+    if (u == 2147483648u)
+    {
+        u = 0u;
+    }
+    uint _1686;
+    if ((u & 2147483648u) != 0u)
+    {
+        _1686 = ~u;
+    }
+    else
+    {
+        _1686 = u | 2147483648u;
+    }
+    return _1686;
+}
+
+static inline __attribute__((always_inline))
+uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_1711, const device Cuts& v_1748)
+{
+    uint u = as_type<uint>(v);
+    if ((u & 2147483647u) > 2139095040u)
+    {
+        return 0u;
+    }
+    uint first = v_1711.cut_ptr[f];
+    uint len = v_1711.cut_ptr[f + 1u] - first;
+    if (len == 0u)
+    {
+        return 1u;
+    }
+    float param = v;
+    uint key = order_key(param);
+    uint base = first;
+    while (len > 1u)
+    {
+        uint half_len = len >> uint(1);
+        float param_1 = v_1748.cuts[base + half_len];
+        if (order_key(param_1) <= key)
+        {
+            base += half_len;
+        }
+        len -= half_len;
+    }
+    float param_2 = v_1748.cuts[base];
+    return (((base - first) + uint(order_key(param_2) <= key)) + 1u) & 255u;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_words(thread const uint2& w)
+{
+    return as_type<ulong>(w);
+}
+
+static inline __attribute__((always_inline))
+ulong mean_of(thread const uint& node, constant Push& pc, const device NodeNumbers& v_1871)
+{
+    uint2 param = v_1871.numbers[pc.num_nodes + node];
+    return f64_from_words(param);
+}
+
+static inline __attribute__((always_inline))
+int sf_exp(thread const ulong& a)
+{
+    return int(uint((a >> ulong(52)) & 2047ul));
+}
+
+static inline __attribute__((always_inline))
+bool sf_is_nan(thread const ulong& a)
+{
+    return (a & 9223372036854775807ul) > 9218868437227405312ul;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_propagate_nan(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    return (sf_is_nan(param) ? a : b) | 2251799813685248ul;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_shift_right_jam(thread const ulong& a, thread const int& dist)
+{
+    if (dist < 63)
+    {
+        return (a >> ulong(dist)) | ulong((a << ulong(64 - dist)) != 0ul);
+    }
+    return ulong(a != 0ul);
+}
+
+static inline __attribute__((always_inline))
+ulong sf_pack(thread const ulong& _sign, thread const int& e, thread const ulong& sig)
+{
+    return (_sign + (ulong(long(e)) << ulong(52))) + sig;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
+{
+    uint round_bits = uint(sig & 1023ul);
+    if ((e < 0) || (e >= 2045))
+    {
+        if (e < 0)
+        {
+            ulong param = sig;
+            int param_1 = -e;
+            sig = sf_shift_right_jam(param, param_1);
+            e = 0;
+            round_bits = uint(sig & 1023ul);
+        }
+        else
+        {
+            bool _433 = e > 2045;
+            bool _442;
+            if (!_433)
+            {
+                _442 = (sig + 512ul) >= 9223372036854775808ul;
+            }
+            else
+            {
+                _442 = _433;
+            }
+            if (_442)
+            {
+                return _sign | 9218868437227405312ul;
+            }
+        }
+    }
+    sig = (sig + 512ul) >> ulong(10);
+    if (round_bits == 512u)
+    {
+        sig &= 18446744073709551614ul;
+    }
+    if (sig == 0ul)
+    {
+        e = 0;
+    }
+    ulong param_2 = _sign;
+    int param_3 = e;
+    ulong param_4 = sig;
+    return sf_pack(param_2, param_3, param_4);
+}
+
+static inline __attribute__((always_inline))
+ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulong& _sign)
+{
+    ulong param = a;
+    int ea = sf_exp(param);
+    ulong param_1 = b;
+    int eb = sf_exp(param_1);
+    ulong sa = a & 4503599627370495ul;
+    ulong sb = b & 4503599627370495ul;
+    int d = ea - eb;
+    int ez;
+    ulong sz;
+    if (d == 0)
+    {
+        if (ea == 0)
+        {
+            return a + sb;
+        }
+        if (ea == 2047)
+        {
+            ulong _557;
+            if ((sa | sb) != 0ul)
+            {
+                ulong param_2 = a;
+                ulong param_3 = b;
+                _557 = sf_propagate_nan(param_2, param_3);
+            }
+            else
+            {
+                _557 = a;
+            }
+            return _557;
+        }
+        ez = ea;
+        sz = ((9007199254740992ul + sa) + sb) << ulong(9);
+    }
+    else
+    {
+        sa = sa << ulong(9);
+        sb = sb << ulong(9);
+        if (d < 0)
+        {
+            if (eb == 2047)
+            {
+                ulong _594;
+                if (sb != 0ul)
+                {
+                    ulong param_4 = a;
+                    ulong param_5 = b;
+                    _594 = sf_propagate_nan(param_4, param_5);
+                }
+                else
+                {
+                    _594 = _sign | 9218868437227405312ul;
+                }
+                return _594;
+            }
+            ez = eb;
+            ulong _610;
+            if (ea != 0)
+            {
+                _610 = sa + 2305843009213693952ul;
+            }
+            else
+            {
+                _610 = sa << ulong(1);
+            }
+            sa = _610;
+            ulong param_6 = sa;
+            int param_7 = -d;
+            sa = sf_shift_right_jam(param_6, param_7);
+        }
+        else
+        {
+            if (ea == 2047)
+            {
+                ulong _633;
+                if (sa != 0ul)
+                {
+                    ulong param_8 = a;
+                    ulong param_9 = b;
+                    _633 = sf_propagate_nan(param_8, param_9);
+                }
+                else
+                {
+                    _633 = a;
+                }
+                return _633;
+            }
+            ez = ea;
+            ulong _648;
+            if (eb != 0)
+            {
+                _648 = sb + 2305843009213693952ul;
+            }
+            else
+            {
+                _648 = sb << ulong(1);
+            }
+            sb = _648;
+            ulong param_10 = sb;
+            int param_11 = d;
+            sb = sf_shift_right_jam(param_10, param_11);
+        }
+        sz = (2305843009213693952ul + sa) + sb;
+        if (sz < 4611686018427387904ul)
+        {
+            ez--;
+            sz = sz << ulong(1);
+        }
+    }
+    ulong param_12 = _sign;
+    int param_13 = ez;
+    ulong param_14 = sz;
+    ulong _681 = sf_round_pack(param_12, param_13, param_14);
+    return _681;
+}
+
+static inline __attribute__((always_inline))
+int sf_clz64(thread const ulong& a)
+{
+    uint hi = uint(a >> ulong(32));
+    uint lo = uint(a & 4294967295ul);
+    if (hi != 0u)
+    {
+        return 31 - int(spvFindUMSB(hi));
+    }
+    if (lo != 0u)
+    {
+        return 63 - int(spvFindUMSB(lo));
+    }
+    return 64;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const ulong& sig)
+{
+    ulong param = sig;
+    int shift = sf_clz64(param) - 1;
+    e -= shift;
+    if (((shift >= 10) && (e >= 0)) && (e < 2045))
+    {
+        ulong param_1 = _sign;
+        int param_2 = (sig != 0ul) ? e : 0;
+        ulong param_3 = sig << ulong(shift - 10);
+        return sf_pack(param_1, param_2, param_3);
+    }
+    ulong param_4 = _sign;
+    int param_5 = e;
+    ulong param_6 = sig << ulong(shift);
+    ulong _514 = sf_round_pack(param_4, param_5, param_6);
+    return _514;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _sign)
+{
+    ulong param = a;
+    int ea = sf_exp(param);
+    ulong param_1 = b;
+    int eb = sf_exp(param_1);
+    ulong sa = a & 4503599627370495ul;
+    ulong sb = b & 4503599627370495ul;
+    int d = ea - eb;
+    if (d == 0)
+    {
+        if (ea == 2047)
+        {
+            ulong _714;
+            if ((sa | sb) != 0ul)
+            {
+                ulong param_2 = a;
+                ulong param_3 = b;
+                _714 = sf_propagate_nan(param_2, param_3);
+            }
+            else
+            {
+                _714 = 18444492273895866368ul;
+            }
+            return _714;
+        }
+        long diff = long(sa) - long(sb);
+        if (diff == 0l)
+        {
+            return 0ul;
+        }
+        if (ea != 0)
+        {
+            ea--;
+        }
+        if (diff < 0l)
+        {
+            _sign ^= 9223372036854775808ul;
+            diff = -diff;
+        }
+        ulong param_4 = ulong(diff);
+        int shift = sf_clz64(param_4) - 11;
+        int ez = ea - shift;
+        if (ez < 0)
+        {
+            shift = ea;
+            ez = 0;
+        }
+        ulong param_5 = _sign;
+        int param_6 = ez;
+        ulong param_7 = ulong(diff) << ulong(shift);
+        return sf_pack(param_5, param_6, param_7);
+    }
+    sa = sa << ulong(10);
+    sb = sb << ulong(10);
+    int ez_1;
+    ulong sz;
+    if (d < 0)
+    {
+        _sign ^= 9223372036854775808ul;
+        if (eb == 2047)
+        {
+            ulong _795;
+            if (sb != 0ul)
+            {
+                ulong param_8 = a;
+                ulong param_9 = b;
+                _795 = sf_propagate_nan(param_8, param_9);
+            }
+            else
+            {
+                _795 = _sign | 9218868437227405312ul;
+            }
+            return _795;
+        }
+        sa += ((ea != 0) ? 4611686018427387904ul : sa);
+        ulong param_10 = sa;
+        int param_11 = -d;
+        sa = sf_shift_right_jam(param_10, param_11);
+        sb |= 4611686018427387904ul;
+        ez_1 = eb;
+        sz = sb - sa;
+    }
+    else
+    {
+        if (ea == 2047)
+        {
+            ulong _835;
+            if (sa != 0ul)
+            {
+                ulong param_12 = a;
+                ulong param_13 = b;
+                _835 = sf_propagate_nan(param_12, param_13);
+            }
+            else
+            {
+                _835 = a;
+            }
+            return _835;
+        }
+        sb += ((eb != 0) ? 4611686018427387904ul : sb);
+        ulong param_14 = sb;
+        int param_15 = d;
+        sb = sf_shift_right_jam(param_14, param_15);
+        sa |= 4611686018427387904ul;
+        ez_1 = ea;
+        sz = sa - sb;
+    }
+    ulong param_16 = _sign;
+    int param_17 = ez_1 - 1;
+    ulong param_18 = sz;
+    ulong _871 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _871;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_add(thread const ulong& a, thread const ulong& b)
+{
+    if (((a ^ b) & 9223372036854775808ul) == 0ul)
+    {
+        ulong param = a;
+        ulong param_1 = b;
+        ulong param_2 = a & 9223372036854775808ul;
+        return sf_add_mags(param, param_1, param_2);
+    }
+    ulong param_3 = a;
+    ulong param_4 = b;
+    ulong param_5 = a & 9223372036854775808ul;
+    ulong _897 = sf_sub_mags(param_3, param_4, param_5);
+    return _897;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_add(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_add(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+uint2 f64_words(thread const ulong& a)
+{
+    return as_type<uint2>(a);
+}
+
+static inline __attribute__((always_inline))
+void sum_add(thread const uint& at, thread const ulong& v, device Sums& v_1899)
+{
+    uint2 param = v_1899.sums[at];
+    ulong param_1 = f64_from_words(param);
+    ulong param_2 = v;
+    ulong param_3 = f64_add(param_1, param_2);
+    v_1899.sums[at] = f64_words(param_3);
+}
+
+static inline __attribute__((always_inline))
+bool is_leaf(thread const uint4& nd, thread const uint& local)
+{
+    return nd.x == local;
+}
+
+static inline __attribute__((always_inline))
+uint bin_at(thread const uint& r, thread const uint& f, device Bins& v_1786, constant Push& pc)
+{
+    return (v_1786.bins[(r * pc.row_words) + (f >> uint(2))] >> ((f & 3u) * 8u)) & 255u;
+}
+
+static inline __attribute__((always_inline))
+bool goes_left(thread const uint& node, thread const uint4& nd, thread const uint& b, const device CatSets& v_1823)
+{
+    bool left;
+    if (((nd.w >> uint(16)) & 255u) != 0u)
+    {
+        left = ((v_1823.cat_sets[(node * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
+    }
+    else
+    {
+        left = (b - 1u) < (nd.w & 255u);
+    }
+    bool _1859;
+    if (!left)
+    {
+        bool _1849 = b == 0u;
+        bool _1858;
+        if (_1849)
+        {
+            _1858 = ((nd.w >> uint(8)) & 255u) != 0u;
+        }
+        else
+        {
+            _1858 = _1849;
+        }
+        _1859 = _1858;
+    }
+    else
+    {
+        _1859 = left;
+    }
+    return _1859;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_sub(thread const ulong& a, thread const ulong& b)
+{
+    if (((a ^ b) & 9223372036854775808ul) == 0ul)
+    {
+        ulong param = a;
+        ulong param_1 = b;
+        ulong param_2 = a & 9223372036854775808ul;
+        ulong _914 = sf_sub_mags(param, param_1, param_2);
+        return _914;
+    }
+    ulong param_3 = a;
+    ulong param_4 = b;
+    ulong param_5 = a & 9223372036854775808ul;
+    return sf_add_mags(param_3, param_4, param_5);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_sub(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_sub(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+void saabas_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, device Bins& v_1786, constant Push& pc, const device CatSets& v_1823, const device NodeNumbers& v_1871, device Sums& v_1899, const device Nodes& v_1950)
+{
+    uint i = 0u;
+    uint param = first;
+    ulong v = mean_of(param, pc, v_1871);
+    uint param_1 = phi + (pc.num_features * stride);
+    ulong param_2 = v;
+    sum_add(param_1, param_2, v_1899);
+    uint _3577;
+    for (;;)
+    {
+        uint4 n = v_1950.nodes[first + i];
+        uint4 param_3 = n;
+        uint param_4 = i;
+        if (is_leaf(param_3, param_4))
+        {
+            break;
+        }
+        uint param_5 = r;
+        uint param_6 = n.z;
+        uint param_7 = first + i;
+        uint4 param_8 = n;
+        uint param_9 = bin_at(param_5, param_6, v_1786, pc);
+        if (goes_left(param_7, param_8, param_9, v_1823))
+        {
+            _3577 = n.x;
+        }
+        else
+        {
+            _3577 = n.y;
+        }
+        i = _3577;
+        uint param_10 = first + i;
+        ulong m = mean_of(param_10, pc, v_1871);
+        ulong param_11 = m;
+        ulong param_12 = v;
+        uint param_13 = phi + (n.z * stride);
+        ulong param_14 = f64_sub(param_11, param_12);
+        sum_add(param_13, param_14, v_1899);
+        v = m;
+        continue;
+    }
+}
+
+static inline __attribute__((always_inline))
+ulong sf_from_f32(thread const uint& f)
+{
+    ulong _sign = ulong(f >> uint(31)) << ulong(63);
+    int e = int((f >> uint(23)) & 255u);
+    ulong m = ulong(f & 8388607u);
+    if (e == 255)
+    {
+        ulong _1409;
+        if (m != 0ul)
+        {
+            _1409 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
+        }
+        else
+        {
+            _1409 = _sign | 9218868437227405312ul;
+        }
+        return _1409;
+    }
+    if (e == 0)
+    {
+        if (m == 0ul)
+        {
+            return _sign;
+        }
+        ulong param = m;
+        int s = sf_clz64(param) - 40;
+        e = 1 - s;
+        m = (m << ulong(s)) & 8388607ul;
+    }
+    return (_sign | (ulong(long(e + 896)) << ulong(52))) | (m << ulong(29));
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_float(thread const float& x)
+{
+    uint param = as_type<uint>(x);
+    return sf_from_f32(param);
+}
+
+static inline __attribute__((always_inline))
+int sf_norm_shift(thread const ulong& frac)
+{
+    ulong param = frac;
+    return sf_clz64(param) - 11;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_mul_hi_jam(thread const ulong& a, thread const ulong& b)
+{
+    ulong a1 = a >> ulong(32);
+    ulong a0 = a & 4294967295ul;
+    ulong b1 = b >> ulong(32);
+    ulong b0 = b & 4294967295ul;
+    ulong lo = a0 * b0;
+    ulong mid1 = a1 * b0;
+    ulong mid = mid1 + (a0 * b1);
+    ulong hi = a1 * b1;
+    hi += (((mid < mid1) ? 4294967296ul : 0ul) + (mid >> ulong(32)));
+    mid = mid << ulong(32);
+    lo += mid;
+    hi += ulong(lo < mid);
+    return hi | ulong(lo != 0ul);
+}
+
+static inline __attribute__((always_inline))
+ulong sf_mul(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    int ea = sf_exp(param);
+    ulong param_1 = b;
+    int eb = sf_exp(param_1);
+    ulong sa = a & 4503599627370495ul;
+    ulong sb = b & 4503599627370495ul;
+    ulong _sign = (a ^ b) & 9223372036854775808ul;
+    if (ea == 2047)
+    {
+        bool _1014 = sa != 0ul;
+        bool _1023;
+        if (!_1014)
+        {
+            _1023 = (eb == 2047) && (sb != 0ul);
+        }
+        else
+        {
+            _1023 = _1014;
+        }
+        if (_1023)
+        {
+            ulong param_2 = a;
+            ulong param_3 = b;
+            return sf_propagate_nan(param_2, param_3);
+        }
+        ulong _1038;
+        if ((ulong(long(eb)) | sb) == 0ul)
+        {
+            _1038 = 18444492273895866368ul;
+        }
+        else
+        {
+            _1038 = _sign | 9218868437227405312ul;
+        }
+        return _1038;
+    }
+    if (eb == 2047)
+    {
+        if (sb != 0ul)
+        {
+            ulong param_4 = a;
+            ulong param_5 = b;
+            return sf_propagate_nan(param_4, param_5);
+        }
+        ulong _1066;
+        if ((ulong(long(ea)) | sa) == 0ul)
+        {
+            _1066 = 18444492273895866368ul;
+        }
+        else
+        {
+            _1066 = _sign | 9218868437227405312ul;
+        }
+        return _1066;
+    }
+    if (ea == 0)
+    {
+        if (sa == 0ul)
+        {
+            return _sign;
+        }
+        ulong param_6 = sa;
+        int s = sf_norm_shift(param_6);
+        ea = 1 - s;
+        sa = sa << ulong(s);
+    }
+    if (eb == 0)
+    {
+        if (sb == 0ul)
+        {
+            return _sign;
+        }
+        ulong param_7 = sb;
+        int s_1 = sf_norm_shift(param_7);
+        eb = 1 - s_1;
+        sb = sb << ulong(s_1);
+    }
+    int ez = (ea + eb) - 1023;
+    sa = (sa | 4503599627370496ul) << ulong(10);
+    sb = (sb | 4503599627370496ul) << ulong(11);
+    ulong param_8 = sa;
+    ulong param_9 = sb;
+    ulong sz = sf_mul_hi_jam(param_8, param_9);
+    if (sz < 4611686018427387904ul)
+    {
+        ez--;
+        sz = sz << ulong(1);
+    }
+    ulong param_10 = _sign;
+    int param_11 = ez;
+    ulong param_12 = sz;
+    ulong _1145 = sf_round_pack(param_10, param_11, param_12);
+    return _1145;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_mul(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_mul(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+ulong frac_of(thread const uint& node, const device NodeNumbers& v_1871)
+{
+    uint2 param = v_1871.numbers[node];
+    return f64_from_words(param);
+}
+
+static inline __attribute__((always_inline))
+ulong lin_p(thread const int& d, thread const int& f, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p)
+{
+    for (int j = d; j >= 1; j--)
+    {
+        if (lv_feature[j] == f)
+        {
+            return lv_p[j];
+        }
+    }
+    return 4607182418800017408ul;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_div(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    int ea = sf_exp(param);
+    ulong param_1 = b;
+    int eb = sf_exp(param_1);
+    ulong sa = a & 4503599627370495ul;
+    ulong sb = b & 4503599627370495ul;
+    ulong _sign = (a ^ b) & 9223372036854775808ul;
+    if (ea == 2047)
+    {
+        if (sa != 0ul)
+        {
+            ulong param_2 = a;
+            ulong param_3 = b;
+            return sf_propagate_nan(param_2, param_3);
+        }
+        if (eb == 2047)
+        {
+            ulong _1187;
+            if (sb != 0ul)
+            {
+                ulong param_4 = a;
+                ulong param_5 = b;
+                _1187 = sf_propagate_nan(param_4, param_5);
+            }
+            else
+            {
+                _1187 = 18444492273895866368ul;
+            }
+            return _1187;
+        }
+        return _sign | 9218868437227405312ul;
+    }
+    if (eb == 2047)
+    {
+        ulong _1207;
+        if (sb != 0ul)
+        {
+            ulong param_6 = a;
+            ulong param_7 = b;
+            _1207 = sf_propagate_nan(param_6, param_7);
+        }
+        else
+        {
+            _1207 = _sign;
+        }
+        return _1207;
+    }
+    if (eb == 0)
+    {
+        if (sb == 0ul)
+        {
+            ulong _1233;
+            if ((ulong(long(ea)) | sa) == 0ul)
+            {
+                _1233 = 18444492273895866368ul;
+            }
+            else
+            {
+                _1233 = _sign | 9218868437227405312ul;
+            }
+            return _1233;
+        }
+        ulong param_8 = sb;
+        int s = sf_norm_shift(param_8);
+        eb = 1 - s;
+        sb = sb << ulong(s);
+    }
+    if (ea == 0)
+    {
+        if (sa == 0ul)
+        {
+            return _sign;
+        }
+        ulong param_9 = sa;
+        int s_1 = sf_norm_shift(param_9);
+        ea = 1 - s_1;
+        sa = sa << ulong(s_1);
+    }
+    int ez = (ea - eb) + 1022;
+    sa |= 4503599627370496ul;
+    sb |= 4503599627370496ul;
+    if (sa < sb)
+    {
+        ez--;
+        sa = sa << ulong(1);
+    }
+    ulong q = 1ul;
+    ulong r = sa - sb;
+    for (int i = 0; i < 5; i++)
+    {
+        r = r << ulong(11);
+        ulong digit = r / sb;
+        q = (q << ulong(11)) | digit;
+        r -= (digit * sb);
+    }
+    r = r << ulong(7);
+    ulong digit_1 = r / sb;
+    q = (q << ulong(7)) | digit_1;
+    r -= (digit_1 * sb);
+    ulong param_10 = _sign;
+    int param_11 = ez;
+    ulong param_12 = q | ulong(r != 0ul);
+    ulong _1345 = sf_round_pack(param_10, param_11, param_12);
+    return _1345;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_div(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_div(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+bool sf_eq(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    bool _1590 = sf_is_nan(param);
+    bool _1597;
+    if (!_1590)
+    {
+        ulong param_1 = b;
+        _1597 = sf_is_nan(param_1);
+    }
+    else
+    {
+        _1597 = _1590;
+    }
+    if (_1597)
+    {
+        return false;
+    }
+    bool _1604 = a == b;
+    bool _1613;
+    if (!_1604)
+    {
+        _1613 = ((a | b) & 9223372036854775807ul) == 0ul;
+    }
+    else
+    {
+        _1613 = _1604;
+    }
+    return _1613;
+}
+
+static inline __attribute__((always_inline))
+bool f64_eq(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_eq(param, param_1);
+}
+
+static inline __attribute__((always_inline))
+void linear_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, device Bins& v_1786, constant Push& pc, const device CatSets& v_1823, const device NodeNumbers& v_1871, device Sums& v_1899, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1950, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2028, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h)
+{
+    uint4 param = v_1950.nodes[first];
+    uint param_1 = 0u;
+    if (is_leaf(param, param_1))
+    {
+        return;
+    }
+    int d = 0;
+    lv_node[0] = 0;
+    lv_stage[0] = 0;
+    lv_feature[0] = -1;
+    lv_p[0] = 4607182418800017408ul;
+    lv_zprod[0] = 4607182418800017408ul;
+    for (int q = 0; q < 8; q++)
+    {
+        lv_c[0][q] = 4607182418800017408ul;
+    }
+    spvUnsafeArray<ulong, 8> h;
+    for (int q_1 = 0; q_1 < 8; q_1++)
+    {
+        h[q_1] = 0ul;
+    }
+    uint _2087;
+    ulong _2133;
+    ulong cc;
+    for (;;)
+    {
+        uint local = uint(lv_node[d]);
+        uint4 n = v_1950.nodes[first + local];
+        uint4 param_2 = n;
+        uint param_3 = local;
+        if (is_leaf(param_2, param_3))
+        {
+            float param_4 = v_2028.leaf[first + local];
+            ulong param_5 = lv_zprod[d];
+            ulong param_6 = f64_from_float(param_4);
+            ulong scale = f64_mul(param_5, param_6);
+            for (int q_2 = 0; q_2 < 8; q_2++)
+            {
+                ulong param_7 = lv_c[d][q_2];
+                ulong param_8 = scale;
+                ulong param_9 = f64_mul(param_7, param_8);
+                ulong param_10 = _2062[q_2];
+                h[q_2] = f64_mul(param_9, param_10);
+            }
+            lv_stage[d] = 2;
+        }
+        else
+        {
+            if (lv_stage[d] < 2)
+            {
+                if (lv_stage[d] == 0)
+                {
+                    _2087 = n.x;
+                }
+                else
+                {
+                    _2087 = n.y;
+                }
+                uint child = _2087;
+                uint param_11 = r;
+                uint param_12 = n.z;
+                uint param_13 = first + local;
+                uint4 param_14 = n;
+                uint param_15 = bin_at(param_11, param_12, v_1786, pc);
+                bool follows = goes_left(param_13, param_14, param_15, v_1823) == (lv_stage[d] == 0);
+                uint param_16 = first + child;
+                ulong z = frac_of(param_16, v_1871);
+                int param_17 = d;
+                int param_18 = int(n.z);
+                ulong p_old = lin_p(param_17, param_18, lv_feature, lv_p);
+                if (follows)
+                {
+                    ulong param_19 = p_old;
+                    ulong param_20 = z;
+                    _2133 = f64_div(param_19, param_20);
+                }
+                else
+                {
+                    _2133 = 0ul;
+                }
+                ulong p_new = _2133;
+                ulong param_21 = p_old;
+                ulong param_22 = 4607182418800017408ul;
+                ulong a_old = f64_sub(param_21, param_22);
+                ulong param_23 = p_new;
+                ulong param_24 = 4607182418800017408ul;
+                ulong a_new = f64_sub(param_23, param_24);
+                lv_node[d + 1] = int(child);
+                lv_stage[d + 1] = 0;
+                lv_feature[d + 1] = int(n.z);
+                lv_p[d + 1] = p_new;
+                ulong param_25 = lv_zprod[d];
+                ulong param_26 = z;
+                lv_zprod[d + 1] = f64_mul(param_25, param_26);
+                for (int q_3 = 0; q_3 < 8; q_3++)
+                {
+                    ulong param_27 = p_new;
+                    ulong param_28 = 0ul;
+                    if (f64_eq(param_27, param_28))
+                    {
+                        ulong param_29 = 4607182418800017408ul;
+                        ulong param_30 = _2206[q_3];
+                        ulong param_31 = lv_c[d][q_3];
+                        ulong param_32 = f64_sub(param_29, param_30);
+                        cc = f64_mul(param_31, param_32);
+                    }
+                    else
+                    {
+                        ulong param_33 = a_new;
+                        ulong param_34 = _2206[q_3];
+                        ulong param_35 = 4607182418800017408ul;
+                        ulong param_36 = f64_mul(param_33, param_34);
+                        ulong e = f64_add(param_35, param_36);
+                        ulong param_37 = lv_c[d][q_3];
+                        ulong param_38 = e;
+                        cc = f64_mul(param_37, param_38);
+                    }
+                    ulong param_39 = a_old;
+                    ulong param_40 = 0ul;
+                    if (!f64_eq(param_39, param_40))
+                    {
+                        ulong param_41 = a_old;
+                        ulong param_42 = _2206[q_3];
+                        ulong param_43 = 4607182418800017408ul;
+                        ulong param_44 = f64_mul(param_41, param_42);
+                        ulong param_45 = cc;
+                        ulong param_46 = f64_add(param_43, param_44);
+                        cc = f64_div(param_45, param_46);
+                    }
+                    lv_c[d + 1][q_3] = cc;
+                }
+                d++;
+                continue;
+            }
+            else
+            {
+                for (int q_4 = 0; q_4 < 8; q_4++)
+                {
+                    ulong param_47 = lv_h[d][q_4];
+                    ulong param_48 = h[q_4];
+                    h[q_4] = f64_add(param_47, param_48);
+                }
+            }
+        }
+        if (d == 0)
+        {
+            return;
+        }
+        ulong p_new_1 = lv_p[d];
+        int param_49 = d - 1;
+        int param_50 = lv_feature[d];
+        ulong p_old_1 = lin_p(param_49, param_50, lv_feature, lv_p);
+        ulong param_51 = p_old_1;
+        ulong param_52 = 4607182418800017408ul;
+        ulong a_old_1 = f64_sub(param_51, param_52);
+        ulong param_53 = p_new_1;
+        ulong param_54 = 4607182418800017408ul;
+        ulong a_new_1 = f64_sub(param_53, param_54);
+        ulong v = 0ul;
+        ulong param_55 = p_new_1;
+        ulong param_56 = 0ul;
+        bool untaken = f64_eq(param_55, param_56);
+        for (int q_5 = 0; q_5 < 8; q_5++)
+        {
+            if (untaken)
+            {
+                ulong param_57 = 4607182418800017408ul;
+                ulong param_58 = _2206[q_5];
+                ulong param_59 = 4607182418800017408ul;
+                ulong param_60 = f64_sub(param_57, param_58);
+                ulong inv = f64_div(param_59, param_60);
+                ulong param_61 = h[q_5];
+                ulong param_62 = inv;
+                ulong param_63 = v;
+                ulong param_64 = f64_mul(param_61, param_62);
+                v = f64_sub(param_63, param_64);
+            }
+            else
+            {
+                ulong param_65 = a_new_1;
+                ulong param_66 = _2206[q_5];
+                ulong param_67 = 4607182418800017408ul;
+                ulong param_68 = f64_mul(param_65, param_66);
+                ulong param_69 = a_new_1;
+                ulong param_70 = f64_add(param_67, param_68);
+                ulong ratio = f64_div(param_69, param_70);
+                ulong param_71 = h[q_5];
+                ulong param_72 = ratio;
+                ulong param_73 = v;
+                ulong param_74 = f64_mul(param_71, param_72);
+                v = f64_add(param_73, param_74);
+            }
+        }
+        ulong param_75 = a_old_1;
+        ulong param_76 = 0ul;
+        if (!f64_eq(param_75, param_76))
+        {
+            for (int q_6 = 0; q_6 < 8; q_6++)
+            {
+                ulong param_77 = h[q_6];
+                ulong param_78 = a_old_1;
+                ulong param_79 = a_old_1;
+                ulong param_80 = _2206[q_6];
+                ulong param_81 = 4607182418800017408ul;
+                ulong param_82 = f64_mul(param_79, param_80);
+                ulong param_83 = f64_mul(param_77, param_78);
+                ulong param_84 = f64_add(param_81, param_82);
+                ulong param_85 = v;
+                ulong param_86 = f64_div(param_83, param_84);
+                v = f64_sub(param_85, param_86);
+            }
+        }
+        uint param_87 = phi + (uint(lv_feature[d]) * stride);
+        ulong param_88 = v;
+        sum_add(param_87, param_88, v_1899);
+        d--;
+        if (lv_stage[d] == 0)
+        {
+            for (int q_7 = 0; q_7 < 8; q_7++)
+            {
+                lv_h[d][q_7] = h[q_7];
+            }
+        }
+        lv_stage[d]++;
+        continue;
+    }
+}
+
+static inline __attribute__((always_inline))
+uint vi(thread const uint& e, thread const uint& field, constant Push& pc, thread uint& walk_id)
+{
+    return (((pc.slots + (e * 4u)) + field) * pc.threads) + walk_id;
+}
+
+static inline __attribute__((always_inline))
+uint vd(thread const uint& e, thread const uint& field, constant Push& pc, thread uint& walk_id)
+{
+    return ((((3u * pc.slots) + (e * 3u)) + field) * pc.threads) + walk_id;
+}
+
+static inline __attribute__((always_inline))
+void wd_set(thread const uint& at, thread const ulong& v, device WalkDoubles& v_2511)
+{
+    ulong param = v;
+    v_2511.walk_d[at] = f64_words(param);
+}
+
+static inline __attribute__((always_inline))
+void push_visit(thread const uint& e, thread const int& node, thread const int& depth, thread const uint& parent, thread const int& feature, thread const ulong& zero, thread const ulong& one, thread const ulong& fraction, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562)
+{
+    uint param = e;
+    uint param_1 = 0u;
+    v_2562.walk_i[vi(param, param_1, pc, walk_id)] = node;
+    uint param_2 = e;
+    uint param_3 = 1u;
+    v_2562.walk_i[vi(param_2, param_3, pc, walk_id)] = depth;
+    uint param_4 = e;
+    uint param_5 = 2u;
+    v_2562.walk_i[vi(param_4, param_5, pc, walk_id)] = int(parent);
+    uint param_6 = e;
+    uint param_7 = 3u;
+    v_2562.walk_i[vi(param_6, param_7, pc, walk_id)] = feature;
+    uint param_8 = e;
+    uint param_9 = 0u;
+    uint param_10 = vd(param_8, param_9, pc, walk_id);
+    ulong param_11 = zero;
+    wd_set(param_10, param_11, v_2511);
+    uint param_12 = e;
+    uint param_13 = 1u;
+    uint param_14 = vd(param_12, param_13, pc, walk_id);
+    ulong param_15 = one;
+    wd_set(param_14, param_15, v_2511);
+    uint param_16 = e;
+    uint param_17 = 2u;
+    uint param_18 = vd(param_16, param_17, pc, walk_id);
+    ulong param_19 = fraction;
+    wd_set(param_18, param_19, v_2511);
+}
+
+static inline __attribute__((always_inline))
+ulong wd(thread const uint& at, device WalkDoubles& v_2511)
+{
+    uint2 param = v_2511.walk_d[at];
+    return f64_from_words(param);
+}
+
+static inline __attribute__((always_inline))
+uint pz(thread const uint& s, constant Push& pc, thread uint& walk_id)
+{
+    return (s * pc.threads) + walk_id;
+}
+
+static inline __attribute__((always_inline))
+uint po(thread const uint& s, constant Push& pc, thread uint& walk_id)
+{
+    return ((pc.slots + s) * pc.threads) + walk_id;
+}
+
+static inline __attribute__((always_inline))
+uint pw(thread const uint& s, constant Push& pc, thread uint& walk_id)
+{
+    return (((2u * pc.slots) + s) * pc.threads) + walk_id;
+}
+
+static inline __attribute__((always_inline))
+ulong sf_from_i64(thread const long& a)
+{
+    if ((ulong(a) & 9223372036854775807ul) == 0ul)
+    {
+        return (a != 0l) ? 14114281232179134464ul : 0ul;
+    }
+    ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
+    ulong _1366;
+    if (a < 0l)
+    {
+        _1366 = 0ul - ulong(a);
+    }
+    else
+    {
+        _1366 = ulong(a);
+    }
+    ulong m = _1366;
+    ulong param = _sign;
+    int param_1 = 1084;
+    ulong param_2 = m;
+    ulong _1382 = sf_norm_round_pack(param, param_1, param_2);
+    return _1382;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_i64(thread const long& x)
+{
+    long param = x;
+    return sf_from_i64(param);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_of_int(thread const int& v)
+{
+    long param = long(v);
+    return f64_from_i64(param);
+}
+
+static inline __attribute__((always_inline))
+void path_extend(thread const uint& at, thread const int& depth, thread const ulong& zero, thread const ulong& one, thread const int& feature, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562)
+{
+    uint s = at + uint(depth);
+    uint param = s;
+    v_2562.walk_i[pz(param, pc, walk_id)] = feature;
+    uint param_1 = s;
+    uint param_2 = pz(param_1, pc, walk_id);
+    ulong param_3 = zero;
+    wd_set(param_2, param_3, v_2511);
+    uint param_4 = s;
+    uint param_5 = po(param_4, pc, walk_id);
+    ulong param_6 = one;
+    wd_set(param_5, param_6, v_2511);
+    uint param_7 = s;
+    uint param_8 = pw(param_7, pc, walk_id);
+    ulong param_9 = (depth == 0) ? 4607182418800017408ul : 0ul;
+    wd_set(param_8, param_9, v_2511);
+    int param_10 = depth + 1;
+    ulong param_11 = 4607182418800017408ul;
+    ulong param_12 = f64_of_int(param_10);
+    ulong inv = f64_div(param_11, param_12);
+    int _2602 = depth - 1;
+    for (int i = _2602; i >= 0; i--)
+    {
+        uint a = at + uint(i);
+        uint param_13 = a;
+        uint param_14 = pw(param_13, pc, walk_id);
+        ulong w = wd(param_14, v_2511);
+        uint param_15 = a + 1u;
+        uint param_16 = a + 1u;
+        uint param_17 = pw(param_16, pc, walk_id);
+        ulong param_18 = one;
+        ulong param_19 = w;
+        int param_20 = i + 1;
+        ulong param_21 = f64_mul(param_18, param_19);
+        ulong param_22 = f64_of_int(param_20);
+        ulong param_23 = f64_mul(param_21, param_22);
+        ulong param_24 = inv;
+        ulong param_25 = wd(param_17, v_2511);
+        ulong param_26 = f64_mul(param_23, param_24);
+        uint param_27 = pw(param_15, pc, walk_id);
+        ulong param_28 = f64_add(param_25, param_26);
+        wd_set(param_27, param_28, v_2511);
+        uint param_29 = a;
+        ulong param_30 = zero;
+        ulong param_31 = w;
+        int param_32 = depth - i;
+        ulong param_33 = f64_mul(param_30, param_31);
+        ulong param_34 = f64_of_int(param_32);
+        ulong param_35 = f64_mul(param_33, param_34);
+        ulong param_36 = inv;
+        uint param_37 = pw(param_29, pc, walk_id);
+        ulong param_38 = f64_mul(param_35, param_36);
+        wd_set(param_37, param_38, v_2511);
+    }
+}
+
+static inline __attribute__((always_inline))
+void path_leaf(thread const uint& at, thread const int& depth, thread const ulong& scale, thread const uint& phi, thread const uint& stride, constant Push& pc, device Sums& v_1899, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562)
+{
+    int param = depth + 1;
+    ulong d1 = f64_of_int(param);
+    ulong cold_sum = 0ul;
+    for (int i = 0; i < depth; i++)
+    {
+        uint param_1 = at + uint(i);
+        uint param_2 = pw(param_1, pc, walk_id);
+        int param_3 = depth - i;
+        ulong param_4 = d1;
+        ulong param_5 = f64_of_int(param_3);
+        ulong param_6 = wd(param_2, v_2511);
+        ulong param_7 = f64_div(param_4, param_5);
+        ulong param_8 = cold_sum;
+        ulong param_9 = f64_mul(param_6, param_7);
+        cold_sum = f64_add(param_8, param_9);
+    }
+    ulong sum;
+    ulong _3013;
+    for (int k = 1; k <= depth; k++)
+    {
+        uint a = at + uint(k);
+        uint param_10 = a;
+        uint param_11 = pz(param_10, pc, walk_id);
+        ulong zero = wd(param_11, v_2511);
+        uint param_12 = a;
+        uint param_13 = po(param_12, pc, walk_id);
+        ulong one = wd(param_13, v_2511);
+        ulong param_14 = one;
+        ulong param_15 = 0ul;
+        if (!f64_eq(param_14, param_15))
+        {
+            uint param_16 = at + uint(depth);
+            uint param_17 = pw(param_16, pc, walk_id);
+            ulong next = wd(param_17, v_2511);
+            ulong total = 0ul;
+            int _2950 = depth - 1;
+            for (int i_1 = _2950; i_1 >= 0; i_1--)
+            {
+                int param_18 = i_1 + 1;
+                ulong param_19 = d1;
+                ulong param_20 = f64_of_int(param_18);
+                ulong param_21 = next;
+                ulong param_22 = f64_div(param_19, param_20);
+                ulong w = f64_mul(param_21, param_22);
+                ulong param_23 = total;
+                ulong param_24 = w;
+                total = f64_add(param_23, param_24);
+                uint param_25 = at + uint(i_1);
+                uint param_26 = pw(param_25, pc, walk_id);
+                ulong param_27 = w;
+                ulong param_28 = zero;
+                int param_29 = depth - i_1;
+                ulong param_30 = f64_of_int(param_29);
+                ulong param_31 = d1;
+                ulong param_32 = f64_mul(param_27, param_28);
+                ulong param_33 = f64_div(param_30, param_31);
+                ulong param_34 = wd(param_26, v_2511);
+                ulong param_35 = f64_mul(param_32, param_33);
+                next = f64_sub(param_34, param_35);
+            }
+            sum = total;
+        }
+        else
+        {
+            ulong param_36 = zero;
+            ulong param_37 = 0ul;
+            if (f64_eq(param_36, param_37))
+            {
+                _3013 = 0ul;
+            }
+            else
+            {
+                ulong param_38 = cold_sum;
+                ulong param_39 = zero;
+                _3013 = f64_div(param_38, param_39);
+            }
+            sum = _3013;
+        }
+        uint param_40 = a;
+        ulong param_41 = one;
+        ulong param_42 = zero;
+        ulong param_43 = sum;
+        ulong param_44 = f64_sub(param_41, param_42);
+        ulong param_45 = f64_mul(param_43, param_44);
+        ulong param_46 = scale;
+        uint param_47 = phi + (uint(v_2562.walk_i[pz(param_40, pc, walk_id)]) * stride);
+        ulong param_48 = f64_mul(param_45, param_46);
+        sum_add(param_47, param_48, v_1899);
+    }
+}
+
+static inline __attribute__((always_inline))
+void path_unwind(thread const uint& at, thread const int& depth, thread const int& k, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562)
+{
+    uint param = at + uint(k);
+    uint param_1 = po(param, pc, walk_id);
+    ulong one = wd(param_1, v_2511);
+    uint param_2 = at + uint(k);
+    uint param_3 = pz(param_2, pc, walk_id);
+    ulong zero = wd(param_3, v_2511);
+    uint param_4 = at + uint(depth);
+    uint param_5 = pw(param_4, pc, walk_id);
+    ulong next = wd(param_5, v_2511);
+    int param_6 = depth + 1;
+    ulong d1 = f64_of_int(param_6);
+    int _2712 = depth - 1;
+    for (int i = _2712; i >= 0; i--)
+    {
+        uint a = at + uint(i);
+        ulong param_7 = one;
+        ulong param_8 = 0ul;
+        if (!f64_eq(param_7, param_8))
+        {
+            uint param_9 = a;
+            uint param_10 = pw(param_9, pc, walk_id);
+            ulong w = wd(param_10, v_2511);
+            ulong param_11 = next;
+            ulong param_12 = d1;
+            int param_13 = i + 1;
+            ulong param_14 = f64_of_int(param_13);
+            ulong param_15 = one;
+            ulong param_16 = f64_mul(param_11, param_12);
+            ulong param_17 = f64_mul(param_14, param_15);
+            ulong nw = f64_div(param_16, param_17);
+            uint param_18 = a;
+            uint param_19 = pw(param_18, pc, walk_id);
+            ulong param_20 = nw;
+            wd_set(param_19, param_20, v_2511);
+            ulong param_21 = nw;
+            ulong param_22 = zero;
+            int param_23 = depth - i;
+            ulong param_24 = f64_mul(param_21, param_22);
+            ulong param_25 = f64_of_int(param_23);
+            ulong param_26 = f64_mul(param_24, param_25);
+            ulong param_27 = d1;
+            ulong param_28 = w;
+            ulong param_29 = f64_div(param_26, param_27);
+            next = f64_sub(param_28, param_29);
+        }
+        else
+        {
+            uint param_30 = a;
+            uint param_31 = a;
+            uint param_32 = pw(param_31, pc, walk_id);
+            ulong param_33 = wd(param_32, v_2511);
+            ulong param_34 = d1;
+            int param_35 = depth - i;
+            ulong param_36 = zero;
+            ulong param_37 = f64_of_int(param_35);
+            ulong param_38 = f64_mul(param_33, param_34);
+            ulong param_39 = f64_mul(param_36, param_37);
+            uint param_40 = pw(param_30, pc, walk_id);
+            ulong param_41 = f64_div(param_38, param_39);
+            wd_set(param_40, param_41, v_2511);
+        }
+    }
+    for (int i_1 = k; i_1 < depth; i_1++)
+    {
+        uint a_1 = at + uint(i_1);
+        uint param_42 = a_1;
+        uint param_43 = a_1 + 1u;
+        v_2562.walk_i[pz(param_42, pc, walk_id)] = v_2562.walk_i[pz(param_43, pc, walk_id)];
+        uint param_44 = a_1;
+        uint param_45 = a_1 + 1u;
+        uint param_46 = pz(param_45, pc, walk_id);
+        uint param_47 = pz(param_44, pc, walk_id);
+        ulong param_48 = wd(param_46, v_2511);
+        wd_set(param_47, param_48, v_2511);
+        uint param_49 = a_1;
+        uint param_50 = a_1 + 1u;
+        uint param_51 = po(param_50, pc, walk_id);
+        uint param_52 = po(param_49, pc, walk_id);
+        ulong param_53 = wd(param_51, v_2511);
+        wd_set(param_52, param_53, v_2511);
+    }
+}
+
+static inline __attribute__((always_inline))
+void alg2_visit(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, thread int& top, thread const uint& node, thread int& depth, thread const uint& parent, thread const int& feature, thread const ulong& v_zero, thread const ulong& v_one, thread const ulong& fraction, device Bins& v_1786, constant Push& pc, const device CatSets& v_1823, const device NodeNumbers& v_1871, device Sums& v_1899, const device Nodes& v_1950, const device Leaf& v_2028, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562)
+{
+    uint at = (parent + uint(depth)) + 1u;
+    if (parent > 0u)
+    {
+        for (int i = 0; i <= depth; i++)
+        {
+            uint s = at + uint(i);
+            uint p = parent + uint(i);
+            uint param = s;
+            uint param_1 = p;
+            v_2562.walk_i[pz(param, pc, walk_id)] = v_2562.walk_i[pz(param_1, pc, walk_id)];
+            uint param_2 = s;
+            uint param_3 = p;
+            uint param_4 = pz(param_3, pc, walk_id);
+            uint param_5 = pz(param_2, pc, walk_id);
+            ulong param_6 = wd(param_4, v_2511);
+            wd_set(param_5, param_6, v_2511);
+            uint param_7 = s;
+            uint param_8 = p;
+            uint param_9 = po(param_8, pc, walk_id);
+            uint param_10 = po(param_7, pc, walk_id);
+            ulong param_11 = wd(param_9, v_2511);
+            wd_set(param_10, param_11, v_2511);
+            uint param_12 = s;
+            uint param_13 = p;
+            uint param_14 = pw(param_13, pc, walk_id);
+            uint param_15 = pw(param_12, pc, walk_id);
+            ulong param_16 = wd(param_14, v_2511);
+            wd_set(param_15, param_16, v_2511);
+        }
+    }
+    if ((condition == 0) || (cond_feature != feature))
+    {
+        uint param_17 = at;
+        int param_18 = depth;
+        ulong param_19 = v_zero;
+        ulong param_20 = v_one;
+        int param_21 = feature;
+        path_extend(param_17, param_18, param_19, param_20, param_21, pc, walk_id, v_2511, v_2562);
+    }
+    uint4 n = v_1950.nodes[first + node];
+    uint4 param_22 = n;
+    uint param_23 = node;
+    if (is_leaf(param_22, param_23))
+    {
+        float param_24 = v_2028.leaf[first + node];
+        ulong param_25 = f64_from_float(param_24);
+        ulong param_26 = fraction;
+        uint param_27 = at;
+        int param_28 = depth;
+        ulong param_29 = f64_mul(param_25, param_26);
+        uint param_30 = phi;
+        uint param_31 = stride;
+        path_leaf(param_27, param_28, param_29, param_30, param_31, pc, v_1899, walk_id, v_2511, v_2562);
+    }
+    else
+    {
+        uint param_32 = r;
+        uint param_33 = n.z;
+        uint param_34 = first + node;
+        uint4 param_35 = n;
+        uint param_36 = bin_at(param_32, param_33, v_1786, pc);
+        bool left = goes_left(param_34, param_35, param_36, v_1823);
+        uint _3244;
+        if (left)
+        {
+            _3244 = n.x;
+        }
+        else
+        {
+            _3244 = n.y;
+        }
+        uint hot = _3244;
+        uint _3255;
+        if (left)
+        {
+            _3255 = n.y;
+        }
+        else
+        {
+            _3255 = n.x;
+        }
+        uint cold = _3255;
+        uint param_37 = first + hot;
+        ulong hot_zero = frac_of(param_37, v_1871);
+        uint param_38 = first + cold;
+        ulong cold_zero = frac_of(param_38, v_1871);
+        ulong in_zero = 4607182418800017408ul;
+        ulong in_one = 4607182418800017408ul;
+        int k = 0;
+        for (;;)
+        {
+            bool _3286 = k <= depth;
+            bool _3301;
+            if (_3286)
+            {
+                uint param_39 = at + uint(k);
+                _3301 = v_2562.walk_i[pz(param_39, pc, walk_id)] != int(n.z);
+            }
+            else
+            {
+                _3301 = _3286;
+            }
+            if (_3301)
+            {
+                k++;
+                continue;
+            }
+            else
+            {
+                break;
+            }
+        }
+        if (k <= depth)
+        {
+            uint param_40 = at + uint(k);
+            uint param_41 = pz(param_40, pc, walk_id);
+            in_zero = wd(param_41, v_2511);
+            uint param_42 = at + uint(k);
+            uint param_43 = po(param_42, pc, walk_id);
+            in_one = wd(param_43, v_2511);
+            uint param_44 = at;
+            int param_45 = depth;
+            int param_46 = k;
+            path_unwind(param_44, param_45, param_46, pc, walk_id, v_2511, v_2562);
+            depth--;
+        }
+        ulong hot_fraction = fraction;
+        ulong cold_fraction = fraction;
+        bool _3339 = condition > 0;
+        bool _3347;
+        if (_3339)
+        {
+            _3347 = int(n.z) == cond_feature;
+        }
+        else
+        {
+            _3347 = _3339;
+        }
+        if (_3347)
+        {
+            cold_fraction = 0ul;
+            depth--;
+        }
+        else
+        {
+            bool _3354 = condition < 0;
+            bool _3362;
+            if (_3354)
+            {
+                _3362 = int(n.z) == cond_feature;
+            }
+            else
+            {
+                _3362 = _3354;
+            }
+            if (_3362)
+            {
+                ulong param_47 = hot_fraction;
+                ulong param_48 = hot_zero;
+                hot_fraction = f64_mul(param_47, param_48);
+                ulong param_49 = cold_fraction;
+                ulong param_50 = cold_zero;
+                cold_fraction = f64_mul(param_49, param_50);
+                depth--;
+            }
+        }
+        top++;
+        ulong param_51 = cold_zero;
+        ulong param_52 = in_zero;
+        uint param_53 = uint(top);
+        int param_54 = int(cold);
+        int param_55 = depth + 1;
+        uint param_56 = at;
+        int param_57 = int(n.z);
+        ulong param_58 = f64_mul(param_51, param_52);
+        ulong param_59 = 0ul;
+        ulong param_60 = cold_fraction;
+        push_visit(param_53, param_54, param_55, param_56, param_57, param_58, param_59, param_60, pc, walk_id, v_2511, v_2562);
+        top++;
+        ulong param_61 = hot_zero;
+        ulong param_62 = in_zero;
+        uint param_63 = uint(top);
+        int param_64 = int(hot);
+        int param_65 = depth + 1;
+        uint param_66 = at;
+        int param_67 = int(n.z);
+        ulong param_68 = f64_mul(param_61, param_62);
+        ulong param_69 = in_one;
+        ulong param_70 = hot_fraction;
+        push_visit(param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70, pc, walk_id, v_2511, v_2562);
+    }
+}
+
+static inline __attribute__((always_inline))
+void alg2_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, device Bins& v_1786, constant Push& pc, const device CatSets& v_1823, const device NodeNumbers& v_1871, device Sums& v_1899, const device Nodes& v_1950, const device Leaf& v_2028, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562)
+{
+    int top = 0;
+    uint param = 0u;
+    int param_1 = 0;
+    int param_2 = 0;
+    uint param_3 = 0u;
+    int param_4 = -1;
+    ulong param_5 = 4607182418800017408ul;
+    ulong param_6 = 4607182418800017408ul;
+    ulong param_7 = 4607182418800017408ul;
+    push_visit(param, param_1, param_2, param_3, param_4, param_5, param_6, param_7, pc, walk_id, v_2511, v_2562);
+    while (top >= 0)
+    {
+        uint e = uint(top);
+        top--;
+        uint param_8 = e;
+        uint param_9 = 2u;
+        uint param_10 = vd(param_8, param_9, pc, walk_id);
+        ulong fraction = wd(param_10, v_2511);
+        ulong param_11 = fraction;
+        ulong param_12 = 0ul;
+        if (!f64_eq(param_11, param_12))
+        {
+            uint param_13 = e;
+            uint param_14 = 0u;
+            uint param_15 = e;
+            uint param_16 = 1u;
+            uint param_17 = e;
+            uint param_18 = 2u;
+            uint param_19 = e;
+            uint param_20 = 3u;
+            uint param_21 = e;
+            uint param_22 = 0u;
+            uint param_23 = vd(param_21, param_22, pc, walk_id);
+            uint param_24 = e;
+            uint param_25 = 1u;
+            uint param_26 = vd(param_24, param_25, pc, walk_id);
+            uint param_27 = first;
+            uint param_28 = r;
+            uint param_29 = phi;
+            uint param_30 = stride;
+            int param_31 = condition;
+            int param_32 = cond_feature;
+            int param_33 = top;
+            uint param_34 = uint(v_2562.walk_i[vi(param_13, param_14, pc, walk_id)]);
+            int param_35 = v_2562.walk_i[vi(param_15, param_16, pc, walk_id)];
+            uint param_36 = uint(v_2562.walk_i[vi(param_17, param_18, pc, walk_id)]);
+            int param_37 = v_2562.walk_i[vi(param_19, param_20, pc, walk_id)];
+            ulong param_38 = wd(param_23, v_2511);
+            ulong param_39 = wd(param_26, v_2511);
+            ulong param_40 = fraction;
+            alg2_visit(param_27, param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38, param_39, param_40, v_1786, pc, v_1823, v_1871, v_1899, v_1950, v_2028, walk_id, v_2511, v_2562);
+            top = param_33;
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+void contributions(thread const uint& r, device Bins& v_1786, constant Push& pc, const device CatSets& v_1823, const device NodeNumbers& v_1871, device Sums& v_1899, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1950, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2028, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562, const device Trees& v_3622)
+{
+    uint C = pc.num_features + 1u;
+    uint n = pc.num_rows;
+    uint t = pc.tree;
+    uint4 tree = v_3622.trees[t];
+    uint phi = (((t % pc.num_outputs) * C) * n) + r;
+    if (pc.approx != 0u)
+    {
+        uint param = tree.x;
+        uint param_1 = r;
+        uint param_2 = phi;
+        uint param_3 = n;
+        saabas_tree(param, param_1, param_2, param_3, v_1786, pc, v_1823, v_1871, v_1899, v_1950);
+        return;
+    }
+    if (tree.y != 0u)
+    {
+        uint param_4 = tree.x;
+        uint param_5 = r;
+        uint param_6 = phi;
+        uint param_7 = n;
+        linear_tree(param_4, param_5, param_6, param_7, v_1786, pc, v_1823, v_1871, v_1899, lv_feature, lv_p, v_1950, lv_node, lv_stage, lv_zprod, lv_c, v_2028, lv_h);
+    }
+    else
+    {
+        uint param_8 = tree.x;
+        uint param_9 = r;
+        uint param_10 = phi;
+        uint param_11 = n;
+        int param_12 = 0;
+        int param_13 = 0;
+        alg2_tree(param_8, param_9, param_10, param_11, param_12, param_13, v_1786, pc, v_1823, v_1871, v_1899, v_1950, v_2028, walk_id, v_2511, v_2562);
+    }
+    uint param_14 = tree.x;
+    uint param_15 = phi + (pc.num_features * n);
+    ulong param_16 = mean_of(param_14, pc, v_1871);
+    sum_add(param_15, param_16, v_1899);
+}
+
+static inline __attribute__((always_inline))
+uint diag_at(constant Push& pc)
+{
+    return ((pc.num_outputs * (pc.num_features + 1u)) * (pc.num_features + 1u)) * pc.num_rows;
+}
+
+static inline __attribute__((always_inline))
+uint on_at(constant Push& pc)
+{
+    return diag_at(pc) + ((pc.num_outputs * (pc.num_features + 1u)) * pc.num_rows);
+}
+
+static inline __attribute__((always_inline))
+uint off_at(constant Push& pc)
+{
+    return on_at(pc) + ((pc.num_features + 1u) * pc.threads);
+}
+
+static inline __attribute__((always_inline))
+void interactions(thread const uint& id, device Bins& v_1786, constant Push& pc, const device CatSets& v_1823, const device NodeNumbers& v_1871, device Sums& v_1899, const device Nodes& v_1950, const device Leaf& v_2028, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562, const device Trees& v_3622, const device Features& v_3827)
+{
+    uint F = pc.num_features;
+    uint C = F + 1u;
+    uint n = pc.num_rows;
+    uint T = pc.threads;
+    uint i = id / n;
+    uint r = id % n;
+    uint t = pc.tree;
+    uint4 tree = v_3622.trees[t];
+    if (i == F)
+    {
+        if (pc.phase != 2u)
+        {
+            return;
+        }
+        uint d = (diag_at(pc) + (((t % pc.num_outputs) * C) * n)) + r;
+        uint param = tree.x;
+        uint param_1 = r;
+        uint param_2 = d;
+        uint param_3 = n;
+        int param_4 = 0;
+        int param_5 = 0;
+        alg2_tree(param, param_1, param_2, param_3, param_4, param_5, v_1786, pc, v_1823, v_1871, v_1899, v_1950, v_2028, walk_id, v_2511, v_2562);
+        uint param_6 = tree.x;
+        uint param_7 = d + (F * n);
+        ulong param_8 = mean_of(param_6, pc, v_1871);
+        sum_add(param_7, param_8, v_1899);
+        return;
+    }
+    uint a = tree.z;
+    for (;;)
+    {
+        bool _3821 = a < tree.w;
+        bool _3834;
+        if (_3821)
+        {
+            _3834 = v_3827.features[a] != int(i);
+        }
+        else
+        {
+            _3834 = _3821;
+        }
+        if (_3834)
+        {
+            a++;
+            continue;
+        }
+        else
+        {
+            break;
+        }
+    }
+    if (a == tree.w)
+    {
+        return;
+    }
+    uint on = on_at(pc) + id;
+    uint off = off_at(pc) + id;
+    if (pc.phase == 2u)
+    {
+        uint param_9 = tree.x;
+        uint param_10 = r;
+        uint param_11 = on;
+        uint param_12 = T;
+        int param_13 = 1;
+        int param_14 = int(i);
+        alg2_tree(param_9, param_10, param_11, param_12, param_13, param_14, v_1786, pc, v_1823, v_1871, v_1899, v_1950, v_2028, walk_id, v_2511, v_2562);
+        return;
+    }
+    if (pc.phase == 5u)
+    {
+        uint param_15 = tree.x;
+        uint param_16 = r;
+        uint param_17 = off;
+        uint param_18 = T;
+        int param_19 = -1;
+        int param_20 = int(i);
+        alg2_tree(param_15, param_16, param_17, param_18, param_19, param_20, v_1786, pc, v_1823, v_1871, v_1899, v_1950, v_2028, walk_id, v_2511, v_2562);
+        return;
+    }
+    uint m = (((((t % pc.num_outputs) * C) + i) * C) * n) + r;
+    for (uint b = tree.z; b < tree.w; b++)
+    {
+        uint j = uint(v_3827.features[b]);
+        if (j != i)
+        {
+            uint2 param_21 = v_1899.sums[on + (j * T)];
+            uint2 param_22 = v_1899.sums[off + (j * T)];
+            ulong param_23 = f64_from_words(param_21);
+            ulong param_24 = f64_from_words(param_22);
+            ulong param_25 = f64_sub(param_23, param_24);
+            ulong param_26 = 4611686018427387904ul;
+            uint param_27 = m + (j * n);
+            ulong param_28 = f64_div(param_25, param_26);
+            sum_add(param_27, param_28, v_1899);
+        }
+        v_1899.sums[on + (j * T)] = uint2(0u);
+        v_1899.sums[off + (j * T)] = uint2(0u);
+    }
+}
+
+static inline __attribute__((always_inline))
+float base_of(thread const uint& r, thread const uint& k, constant Push& pc, const device Leaf& v_2028, const device RowBase& v_3986)
+{
+    float _3980;
+    if (pc.has_row_base != 0u)
+    {
+        _3980 = v_3986.row_base[(r * pc.num_outputs) + k];
+    }
+    else
+    {
+        _3980 = v_2028.leaf[pc.num_nodes + k];
+    }
+    return _3980;
+}
+
+static inline __attribute__((always_inline))
+uint sf_to_f32(thread const ulong& a)
+{
+    uint _sign = uint(a >> ulong(63)) << uint(31);
+    ulong param = a;
+    int e = sf_exp(param);
+    ulong frac = a & 4503599627370495ul;
+    if (e == 2047)
+    {
+        uint _1478;
+        if (frac != 0ul)
+        {
+            _1478 = (_sign | 2143289344u) | uint(frac >> ulong(29));
+        }
+        else
+        {
+            _1478 = _sign | 2139095040u;
+        }
+        return _1478;
+    }
+    if (e == 0)
+    {
+        return _sign;
+    }
+    int ef = e - 896;
+    if (ef >= 255)
+    {
+        return _sign | 2139095040u;
+    }
+    ulong sig = frac | 4503599627370496ul;
+    int _1516;
+    if (ef >= 1)
+    {
+        _1516 = 29;
+    }
+    else
+    {
+        _1516 = 30 - ef;
+    }
+    int shift = _1516;
+    if (shift >= 64)
+    {
+        return _sign;
+    }
+    ulong q = sig >> ulong(shift);
+    ulong rest = sig & ((1ul << ulong(shift)) - 1ul);
+    ulong mid = 1ul << ulong(shift - 1);
+    bool _1546 = rest > mid;
+    bool _1559;
+    if (!_1546)
+    {
+        bool _1552 = rest == mid;
+        bool _1558;
+        if (_1552)
+        {
+            _1558 = (q & 1ul) != 0ul;
+        }
+        else
+        {
+            _1558 = _1552;
+        }
+        _1559 = _1558;
+    }
+    else
+    {
+        _1559 = _1546;
+    }
+    if (_1559)
+    {
+        q += 1ul;
+    }
+    uint _1567;
+    if (ef >= 1)
+    {
+        _1567 = uint(ef - 1) << uint(23);
+    }
+    else
+    {
+        _1567 = 0u;
+    }
+    uint r = _1567 + uint(q);
+    if (r >= 2139095040u)
+    {
+        r = 2139095040u;
+    }
+    return _sign | r;
+}
+
+static inline __attribute__((always_inline))
+uint f64_to_float_bits(thread const ulong& a)
+{
+    ulong param = a;
+    return sf_to_f32(param);
+}
+
+static inline __attribute__((always_inline))
+void finish_contributions(thread const uint& id, constant Push& pc, device Sums& v_1899, const device Leaf& v_2028, const device RowBase& v_3986, device Out& v_4055)
+{
+    uint C = pc.num_features + 1u;
+    uint width = pc.num_outputs * C;
+    uint n = pc.num_rows;
+    uint e = id / n;
+    uint r = id % n;
+    uint2 param = v_1899.sums[id];
+    ulong v = f64_from_words(param);
+    if ((e % C) == (C - 1u))
+    {
+        uint param_1 = r;
+        uint param_2 = e / C;
+        float param_3 = base_of(param_1, param_2, pc, v_2028, v_3986);
+        ulong param_4 = v;
+        ulong param_5 = f64_from_float(param_3);
+        v = f64_add(param_4, param_5);
+    }
+    ulong param_6 = v;
+    v_4055.outv[(r * width) + e] = as_type<float>(f64_to_float_bits(param_6));
+}
+
+static inline __attribute__((always_inline))
+void finish_interactions(thread const uint& id, constant Push& pc, device Sums& v_1899, const device Leaf& v_2028, const device RowBase& v_3986, device Out& v_4055)
+{
+    uint C = pc.num_features + 1u;
+    uint n = pc.num_rows;
+    uint ki = id / n;
+    uint r = id % n;
+    uint k = ki / C;
+    uint i = ki % C;
+    uint2 param = v_1899.sums[diag_at(pc) + id];
+    ulong v = f64_from_words(param);
+    if (i == (C - 1u))
+    {
+        uint param_1 = r;
+        uint param_2 = k;
+        float param_3 = base_of(param_1, param_2, pc, v_2028, v_3986);
+        ulong param_4 = v;
+        ulong param_5 = f64_from_float(param_3);
+        v = f64_add(param_4, param_5);
+    }
+    uint row = ((ki * C) * n) + r;
+    uint o = (((r * pc.num_outputs) * C) + ki) * C;
+    for (uint j = 0u; j < C; j++)
+    {
+        uint2 param_6 = v_1899.sums[row + (j * n)];
+        ulong m = f64_from_words(param_6);
+        ulong param_7 = m;
+        v_4055.outv[o + j] = as_type<float>(f64_to_float_bits(param_7));
+        if (j != i)
+        {
+            ulong param_8 = v;
+            ulong param_9 = m;
+            v = f64_sub(param_8, param_9);
+        }
+    }
+    ulong param_10 = v;
+    v_4055.outv[o + i] = as_type<float>(f64_to_float_bits(param_10));
+}
+
+kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4277 [[buffer(1)]], const device CutPtr& v_1711 [[buffer(2)]], const device Cuts& v_1748 [[buffer(3)]], const device Nodes& v_1950 [[buffer(4)]], const device Leaf& v_2028 [[buffer(5)]], const device Trees& v_3622 [[buffer(6)]], const device NodeNumbers& v_1871 [[buffer(7)]], const device Features& v_3827 [[buffer(8)]], const device CatSets& v_1823 [[buffer(9)]], device Bins& v_1786 [[buffer(10)]], device Sums& v_1899 [[buffer(11)]], device WalkDoubles& v_2511 [[buffer(12)]], device WalkInts& v_2562 [[buffer(13)]], device Out& v_4055 [[buffer(14)]], const device RowBase& v_3986 [[buffer(15)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+{
+    uint stride = gl_NumWorkGroups.x * WG;
+    uint C = pc.num_features + 1u;
+    uint n = pc.num_rows;
+    uint count = n;
+    bool _4200 = pc.phase == 2u;
+    spvUnsafeArray<int, 16> lv_feature;
+    spvUnsafeArray<ulong, 16> lv_p;
+    spvUnsafeArray<int, 16> lv_node;
+    spvUnsafeArray<int, 16> lv_stage;
+    spvUnsafeArray<ulong, 16> lv_zprod;
+    spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_c;
+    spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_h;
+    uint walk_id;
+    bool _4207;
+    if (!_4200)
+    {
+        _4207 = pc.phase == 5u;
+    }
+    else
+    {
+        _4207 = _4200;
+    }
+    bool _4215;
+    if (!_4207)
+    {
+        _4215 = pc.phase == 6u;
+    }
+    else
+    {
+        _4215 = _4207;
+    }
+    if (_4215)
+    {
+        count = n * C;
+    }
+    else
+    {
+        bool _4224 = pc.phase == 3u;
+        bool _4231;
+        if (!_4224)
+        {
+            _4231 = pc.phase == 4u;
+        }
+        else
+        {
+            _4231 = _4224;
+        }
+        if (_4231)
+        {
+            count = (n * pc.num_outputs) * C;
+        }
+    }
+    for (uint id = gl_GlobalInvocationID.x; id < count; id += stride)
+    {
+        walk_id = id;
+        if (pc.phase == 0u)
+        {
+            uint rb = id * pc.row_words;
+            uint word = 0u;
+            for (uint f = 0u; f < pc.num_features; f++)
+            {
+                uint param = f;
+                float param_1 = _4277.data[(f * n) + id];
+                word |= (bin_of(param, param_1, v_1711, v_1748) << ((f & 3u) * 8u));
+                bool _4297 = (f & 3u) == 3u;
+                bool _4306;
+                if (!_4297)
+                {
+                    _4306 = (f + 1u) == pc.num_features;
+                }
+                else
+                {
+                    _4306 = _4297;
+                }
+                if (_4306)
+                {
+                    v_1786.bins[rb + (f >> uint(2))] = word;
+                    word = 0u;
+                }
+            }
+        }
+        else
+        {
+            if (pc.phase == 1u)
+            {
+                uint param_2 = id;
+                contributions(param_2, v_1786, pc, v_1823, v_1871, v_1899, lv_feature, lv_p, v_1950, lv_node, lv_stage, lv_zprod, lv_c, v_2028, lv_h, walk_id, v_2511, v_2562, v_3622);
+            }
+            else
+            {
+                bool _4329 = pc.phase == 2u;
+                bool _4336;
+                if (!_4329)
+                {
+                    _4336 = pc.phase == 5u;
+                }
+                else
+                {
+                    _4336 = _4329;
+                }
+                bool _4343;
+                if (!_4336)
+                {
+                    _4343 = pc.phase == 6u;
+                }
+                else
+                {
+                    _4343 = _4336;
+                }
+                if (_4343)
+                {
+                    uint param_3 = id;
+                    interactions(param_3, v_1786, pc, v_1823, v_1871, v_1899, v_1950, v_2028, walk_id, v_2511, v_2562, v_3622, v_3827);
+                }
+                else
+                {
+                    if (pc.phase == 3u)
+                    {
+                        uint param_4 = id;
+                        finish_contributions(param_4, pc, v_1899, v_2028, v_3986, v_4055);
+                    }
+                    else
+                    {
+                        uint param_5 = id;
+                        finish_interactions(param_5, pc, v_1899, v_2028, v_3986, v_4055);
+                    }
+                }
+            }
+        }
+    }
+}
+
