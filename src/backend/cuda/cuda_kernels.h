@@ -421,7 +421,6 @@ typedef struct gpl_cuda_shap_args {
     const float *base;           /* K: the model's base margins            */
     const float *row_base;       /* num_rows x K, or NULL                  */
     float *out;                  /* num_rows x the row width               */
-    int32_t lanes;               /* contributions: 8 lanes a row           */
 } gpl_cuda_shap_args;
 
 /* Bins the block, walks the trees and writes the values as floats. */

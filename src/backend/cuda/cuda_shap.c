@@ -113,8 +113,6 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     a.view.num_outputs = K;
     a.view.num_features = F;
     a.kind = job->kind;
-    const char *lanes = getenv("GPULAYER_CUDA_SHAP_LANES");
-    a.lanes = !lanes || strcmp(lanes, "0") != 0;
     a.cut_ptr = dev_copy(c, &m, pj->cut_ptr, sizeof(uint32_t) * ((size_t)F + 1),
                          "SHAP cut offsets", &st);
     a.cuts = dev_copy(c, &m, pj->cut_values, sizeof(float) * pj->cut_ptr[F], "SHAP cut values",

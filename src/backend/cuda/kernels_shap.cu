@@ -1,9 +1,10 @@
 /*
  * kernels_shap.cu -- SHAP values of a block of rows: the rows binned as
- * prediction bins them, then shap_math.h's walks, one thread a row for
- * contributions and one a (row, feature) for interactions, then the
- * doubles written as floats. Compiled with -fmad=false: the arithmetic is
- * the CPU's operation for operation, so the values are its bits.
+ * prediction bins them, then shap_math.h's walks (contributions: 8 lanes
+ * a row; Saabas: a thread a row; interactions: a thread a (row, feature)),
+ * then the doubles written as floats. Compiled with -fmad=false: the
+ * arithmetic is the CPU's operation for operation, so the values are its
+ * bits.
  */
 #include <cuda_runtime.h>
 
@@ -26,13 +27,13 @@ __global__ void shap_bins_kernel(gpl_cuda_shap_args a)
     }
 }
 
-/* The walk workspace of thread tid of threads: its path slots interleaved
- * with the other threads', its own stretch of visits. */
-__device__ gpl_shap_work work_of(const gpl_cuda_shap_args &a, int64_t tid, int64_t threads,
-                                 gpl_shap_lin_level *levels)
+/* The walk workspace of thread tid of threads for Algorithm 2: its path
+ * slots interleaved with the other threads', its own stretch of visits
+ * (the linear walk's levels are the lanes kernel's own). */
+__device__ gpl_shap_work work_of(const gpl_cuda_shap_args &a, int64_t tid, int64_t threads)
 {
     gpl_shap_work w;
-    w.levels = levels;
+    w.levels = nullptr;
     w.path.feature = a.path.feature ? a.path.feature + tid : nullptr;
     w.path.zero = a.path.zero ? a.path.zero + tid : nullptr;
     w.path.one = a.path.one ? a.path.one + tid : nullptr;
@@ -42,14 +43,14 @@ __device__ gpl_shap_work work_of(const gpl_cuda_shap_args &a, int64_t tid, int64
     return w;
 }
 
-__global__ void shap_contrib_kernel(gpl_cuda_shap_args a)
+/* Saabas' contributions: one thread a row. */
+__global__ void shap_saabas_kernel(gpl_cuda_shap_args a)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r >= a.num_rows) return;
-    gpl_shap_lin_level levels[GPL_SHAP_LINEAR_DEPTH + 1];
-    const gpl_shap_work w = work_of(a, r, a.num_rows, levels);
-    gpl_shap_contrib_row(&a.view, a.kind == GPL_SHAP_APPROX, a.bins + r * a.view.num_features, &w,
-                         a.acc + r, a.num_rows);
+    const gpl_shap_work w = work_of(a, r, a.num_rows);
+    gpl_shap_contrib_row(&a.view, 1, a.bins + r * a.view.num_features, &w, a.acc + r,
+                         a.num_rows);
 }
 
 /* Contributions with 8 lanes a row, lane q holding quadrature point q of
@@ -73,7 +74,7 @@ __global__ void shap_contrib_lanes_kernel(gpl_cuda_shap_args a)
     const int64_t n = a.num_rows;
     const uint8_t *bins = a.bins + r * F;
     const double t = gpl_shap_point(lane), weight = gpl_shap_point_weight(lane);
-    const gpl_shap_work w = work_of(a, r, n, nullptr);
+    const gpl_shap_work w = work_of(a, r, n);
     double c[kLevels], hl[kLevels], p[kLevels], zprod[kLevels];
     int32_t node[kLevels], stage[kLevels], feature[kLevels];
     for (int32_t tr = 0; tr < a.view.num_trees; tr++) {
@@ -163,7 +164,7 @@ __global__ void shap_interaction_kernel(gpl_cuda_shap_args a)
     const int32_t i = (int32_t)(tid / n);
     const int64_t r = tid % n;
     const uint8_t *row = a.bins + r * F;
-    const gpl_shap_work w = work_of(a, tid, threads, nullptr);
+    const gpl_shap_work w = work_of(a, tid, threads);
     if (i == F) {
         gpl_shap_interaction_diag(&a.view, row, &w, a.diag + r, n);
         return;
@@ -225,11 +226,11 @@ extern "C" cudaError_t gpl_cuda_launch_shap(const gpl_cuda_shap_args *a, cudaStr
     if (a->kind == GPL_SHAP_INTERACTIONS) {
         shap_interaction_kernel<<<blocks_for(n * C), kShapThreads, 0, s>>>(*a);
         shap_interaction_finish_kernel<<<blocks_for(n * K * C), kShapThreads, 0, s>>>(*a);
-    } else if (a->kind == GPL_SHAP_EXACT && a->lanes) {
+    } else if (a->kind == GPL_SHAP_EXACT) {
         shap_contrib_lanes_kernel<<<blocks_for(n * 8), kShapThreads, 0, s>>>(*a);
         shap_contrib_finish_kernel<<<blocks_for(n * K * C), kShapThreads, 0, s>>>(*a);
     } else {
-        shap_contrib_kernel<<<blocks_for(n), kShapThreads, 0, s>>>(*a);
+        shap_saabas_kernel<<<blocks_for(n), kShapThreads, 0, s>>>(*a);
         shap_contrib_finish_kernel<<<blocks_for(n * K * C), kShapThreads, 0, s>>>(*a);
     }
     return cudaGetLastError();
