@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/checks.h"
+#include "common/predict_job.h"
 #include "cuda_context.h"
 #include "error.h"
 
@@ -97,9 +98,7 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
         /* Feature-major within the block: the kernel's reads of one
          * feature by neighbouring rows are neighbouring words. The copy
          * from pageable memory is done with host before it returns. */
-        for (int32_t f = 0; f < F; f++)
-            memcpy(host + (size_t)f * (size_t)n, job->columns[f] + start,
-                   sizeof(float) * (size_t)n);
+        gpl_predict_job_block(job, start, n, host);
         st = copy_in(c, d_data, host, sizeof(float) * (size_t)n * (size_t)F,
                      "copying a block of raw values to the device");
         if (st != GPULAYER_OK) break;

@@ -8,6 +8,7 @@
 
 #include "bytes.h"
 #include "common/checks.h"
+#include "common/predict_job.h"
 #include "cuda_context.h"
 #include "error.h"
 
@@ -57,11 +58,8 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     c->level = -1;
     const int64_t width = (int64_t)K * (job->kind == GPL_SHAP_INTERACTIONS ? (int64_t)C * C : C);
 
-    /* Algorithm 2 runs for interactions and for trees the linear walk
-     * does not take; its paths grow with the depth. */
-    int alg2 = job->kind == GPL_SHAP_INTERACTIONS;
-    for (int32_t t = 0; t < sf->num_trees && job->kind == GPL_SHAP_EXACT; t++)
-        alg2 |= !sf->linear[t];
+    /* Algorithm 2's paths grow with the depth. */
+    const int alg2 = gpl_shap_job_walks_paths(job);
     const int64_t slots = gpl_shap_path_slots(sf->max_depth);
     const size_t per_row = row_bytes(job, alg2, slots);
     size_t free_b = 0, total_b = 0;
@@ -152,8 +150,7 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     }
     for (int64_t start = 0; st == GPULAYER_OK && start < N; start += block) {
         const int64_t n = N - start < block ? N - start : block;
-        for (int32_t f = 0; f < F; f++)
-            memcpy(host + (size_t)f * (size_t)n, pj->columns[f] + start, sizeof(float) * (size_t)n);
+        gpl_predict_job_block(pj, start, n, host);
         cudaError_t e = cudaMemcpyAsync(d_data, host, sizeof(float) * (size_t)n * (size_t)F,
                                         cudaMemcpyHostToDevice, c->dev.stream);
         if (e == cudaSuccess && d_row_base)

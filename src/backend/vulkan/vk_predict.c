@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/checks.h"
+#include "common/predict_job.h"
 #include "error.h"
 #include "vk_context.h"
 
@@ -162,9 +163,7 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
         const int64_t n = N - start < block ? N - start : block;
         /* Feature-major within the block: the kernel's reads of one
          * feature by neighbouring rows are neighbouring words. */
-        for (int32_t f = 0; f < F; f++)
-            memcpy(host + (size_t)f * (size_t)n, job->columns[f] + start,
-                   sizeof(float) * (size_t)n);
+        gpl_predict_job_block(job, start, n, host);
         if (F) st = vk_buffer_write(c, &b.data, 0, host, (VkDeviceSize)n * (VkDeviceSize)F * 4);
         predict_push p = {(uint32_t)n, (uint32_t)F, row_words, (uint32_t)job->forest->num_trees,
                           (uint32_t)K, (uint32_t)job->forest->num_nodes};

@@ -9,6 +9,7 @@
 
 #include "bytes.h"
 #include "common/checks.h"
+#include "common/predict_job.h"
 #include "error.h"
 #include "shap_math.h"
 #include "vk_context.h"
@@ -203,9 +204,7 @@ gpulayer_status vk_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     c->level = -1;
     const int inter = job->kind == GPL_SHAP_INTERACTIONS;
     const int64_t width = (int64_t)K * (inter ? (int64_t)C * C : C);
-    int alg2 = inter;
-    for (int32_t t = 0; t < job->shap->num_trees && job->kind == GPL_SHAP_EXACT; t++)
-        alg2 |= !job->shap->linear[t];
+    const int alg2 = gpl_shap_job_walks_paths(job);
     const uint64_t slots = (uint64_t)gpl_shap_path_slots(job->shap->max_depth);
     const uint32_t row_words = F > 0 ? (uint32_t)((F + 3) / 4) : 1u;
     int64_t block = 0;
@@ -227,8 +226,7 @@ gpulayer_status vk_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     if (st == GPULAYER_OK) st = make(c, &b.row_base, NULL, sz.row_base, "row base margins");
     for (int64_t start = 0; st == GPULAYER_OK && start < N; start += block) {
         const int64_t n = N - start < block ? N - start : block;
-        for (int32_t f = 0; f < F; f++)
-            memcpy(host + (size_t)f * (size_t)n, pj->columns[f] + start, sizeof(float) * (size_t)n);
+        gpl_predict_job_block(pj, start, n, host);
         if (F) st = vk_buffer_write(c, &b.data, 0, host, (VkDeviceSize)n * (VkDeviceSize)F * 4);
         if (st == GPULAYER_OK && job->row_base)
             st = vk_buffer_write(c, &b.row_base, 0, job->row_base + start * K,
