@@ -58,15 +58,16 @@ static float threshold_between(float lo, float hi)
  * cuts; returns the count.
  *
  * With no more distinct values than value bins, each value has a bin of
- * its own. Otherwise the bins are filled in value order, by weight, as
- * LightGBM's GreedyFindBin fills them by count: a value carrying at least a
- * bin's share of the weight (a "heavy" value, such as a round number many
- * rows hold) ends its bin, so no value above it shares it; a bin of other
- * values closes once it holds the mean weight left for each bin left, or
- * half of that when a heavy value comes next, so a heavy value shares its
- * bin with less than half a bin's weight below it. (Closing a bin before
- * every heavy value was tried too: the accuracy suite, docs/accuracy.md,
- * had more cases behind XGBoost with it.) */
+ * its own. Otherwise the values that start a bin are chosen as XGBoost's
+ * sketch chooses them (WQSummary's prune, here on exact ranks): for each
+ * of max_value_bins - 1 targets evenly spaced in weight between the first
+ * and the last value, the value whose middle rank is nearest. A value
+ * carrying at least a bin's share of the weight (a "heavy" value, such as
+ * a round number many rows hold) is nearest to a target, so it starts a
+ * bin; unlike in XGBoost it ends it too, as in LightGBM's GreedyFindBin,
+ * so no larger value shares it. A cut lies halfway between a value that
+ * starts a bin and the distinct value below it. (docs/binning.md compares
+ * this rule with others on the accuracy suite.) */
 static uint32_t feature_cuts(weighted_value *v, double *weight, int64_t n,
                              int max_value_bins, float *cuts)
 {
@@ -87,30 +88,38 @@ static uint32_t feature_cuts(weighted_value *v, double *weight, int64_t n,
             cuts[count++] = threshold_between(v[j - 1].value, v[j].value);
         return count;
     }
+    const uint32_t max_cuts = (uint32_t)max_value_bins - 1;
     const double share = total / max_value_bins;
-    int rest_bins = max_value_bins;
-    double rest_weight = total;
-    for (int64_t j = 0; j < distinct; j++)
-        if (weight[j] >= share) {
-            rest_bins--;
-            rest_weight -= weight[j];
+    const double begin = weight[0];
+    const double range = total - weight[distinct - 1] - begin;
+    const int64_t steps = max_value_bins;
+    int64_t i = 1, last = 0;
+    double below = weight[0]; /* the weight of the values below value i */
+    for (int64_t k = 1; k < steps && count < max_cuts; k++) {
+        /* Twice the target rank, compared with twice the middle ranks. */
+        const double target2 = 2.0 * ((double)k * range / (double)steps + begin);
+        while (i < distinct - 1 && target2 >= 2.0 * (below + weight[i]) + weight[i + 1]) {
+            below += weight[i];
+            i++;
         }
-    double mean = rest_bins > 0 ? rest_weight / rest_bins : INFINITY;
-    double in_bin = 0.0;
-    for (int64_t j = 0; j + 1 < distinct; j++) {
-        const int heavy = weight[j] >= share, heavy_next = weight[j + 1] >= share;
-        if (!heavy) rest_weight = fmax(rest_weight - weight[j], 0.0);
-        in_bin += weight[j];
-        if (heavy || in_bin >= mean || (heavy_next && in_bin >= 0.5 * mean)) {
-            cuts[count++] = threshold_between(v[j].value, v[j + 1].value);
-            if ((int)count >= max_value_bins - 1) break;
-            in_bin = 0.0;
-            if (!heavy) {
-                rest_bins--;
-                mean = rest_bins > 0 ? rest_weight / rest_bins : INFINITY;
+        if (i == distinct - 1) break;
+        const int64_t pick = target2 < 2.0 * (below + weight[i]) ? i : i + 1;
+        if (pick == last) continue;
+        cuts[count++] = threshold_between(v[pick - 1].value, v[pick].value);
+        last = pick;
+        if (weight[pick] >= share && pick + 1 < distinct && count < max_cuts) {
+            /* The next value starts a bin; the targets that fall within
+             * the heavy value's weight pick nothing more. */
+            cuts[count++] = threshold_between(v[pick].value, v[pick + 1].value);
+            last = pick + 1;
+            while (i <= pick) {
+                below += weight[i];
+                i++;
             }
         }
     }
+    if (last != distinct - 1 && count < max_cuts)
+        cuts[count++] = threshold_between(v[distinct - 2].value, v[distinct - 1].value);
     return count;
 }
 
