@@ -49,7 +49,8 @@ def write_data(path, rows, seed):
 def trained(tmp_path_factory):
     """One run with two evaluation sets, two metrics and early stopping."""
     tmp = tmp_path_factory.mktemp("report")
-    train = write_data(tmp / "train.csv", 600, 1)
+    # enough rows that the trees use every feature, more than the chart shows
+    train = write_data(tmp / "train.csv", 1500, 1)
     valid_a = write_data(tmp / "valid_a.csv", 300, 2)
     valid_b = write_data(tmp / "valid_b.csv", 300, 3)
     model, report = str(tmp / "model.json"), str(tmp / "report.html")

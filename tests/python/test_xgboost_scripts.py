@@ -36,7 +36,9 @@ def _binary(seed=0):
 
 
 def _regression(seed=0):
-    X, y = make_friedman1(n_samples=2000, n_features=10, noise=1.0, random_state=seed)
+    # 2,000 test rows: with 500, the RMSE ratio of two equally good models
+    # spread from 0.93 to 1.08 over the seeds, more than the tolerance.
+    X, y = make_friedman1(n_samples=8000, n_features=10, noise=1.0, random_state=seed)
     return train_test_split(X, y, test_size=0.25, random_state=seed)
 
 
