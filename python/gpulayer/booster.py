@@ -1058,6 +1058,28 @@ class Booster:
         self._replace_handle(handle)
         self._attrs.pop(_BEST_SCORE, None)
 
+    def boost(self, dtrain: Dataset, iteration: int, grad=None, hess=None,
+              fobj=None) -> None:
+        """Add one boosting round on dtrain with the given gradient and
+        hessian (one value a row, or rows x outputs), in place, as
+        XGBoost's ``boost``: :meth:`update` with an objective that returns
+        them, or with ``fobj`` where they are not given. ``grad`` and
+        ``hess`` may be given by position, as XGBoost before 3.0 took them.
+        Rounds are numbered on from the model's; ``iteration`` is not
+        used."""
+        if grad is None and hess is None:
+            if fobj is None:
+                raise InvalidArgumentError("boost: give grad and hess, or fobj")
+            self.update(dtrain, iteration, fobj=fobj)
+            return
+        if grad is None or hess is None:
+            raise InvalidArgumentError("boost: give both grad and hess")
+        grad, hess = np.asarray(grad), np.asarray(hess)
+        if grad.shape != hess.shape:
+            raise InvalidArgumentError(
+                f"boost: grad has shape {grad.shape} but hess has shape {hess.shape}")
+        self.update(dtrain, iteration, fobj=lambda preds, data: (grad, hess))
+
     # ---------------------------------------------------- pickle and copy
 
     def _has_model(self) -> bool:

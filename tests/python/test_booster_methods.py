@@ -330,6 +330,46 @@ def test_update_with_a_custom_objective(reg):
     assert np.mean((bst.predict(X) - y) ** 2) < np.mean((before - y) ** 2)
 
 
+def test_boost_adds_the_round_its_gradients_give(reg):
+    X, y = reg
+    data = gpulayer.Dataset(X, label=y)
+
+    def squared(preds, dataset):
+        return preds - dataset.get_label(), np.ones_like(preds)
+
+    bst = gpulayer.train(PARAMS, data, 2, obj=squared)
+    same = bst.copy()
+    seen = []  # the margins training hands the objective
+    same.update(data, 2, fobj=lambda preds, dataset: squared(seen.append(preds) or preds,
+                                                             dataset))
+    grad, hess = squared(seen[0], data)
+    bst.boost(data, 2, grad, hess)
+    assert bst.num_rounds == 3
+    assert bst.save_raw() == same.save_raw()
+    # XGBoost's signature, the same call
+    xbst = xgb.train(PARAMS, xgb.DMatrix(X, label=y), 2, obj=squared)
+    xbst.boost(xgb.DMatrix(X, label=y), 2, grad=grad, hess=hess)
+    again = bst.copy()
+    again.boost(data, 3, grad=np.zeros_like(grad), hess=hess)
+    assert again.num_rounds == 4
+    assert xbst.num_boosted_rounds() == bst.num_boosted_rounds()
+
+
+def test_boost_refuses_gradients_of_the_wrong_shape(reg):
+    X, y = reg
+    data = gpulayer.Dataset(X, label=y)
+    bst = gpulayer.train(PARAMS, data, 1)
+    with pytest.raises(gpulayer.errors.InvalidArgumentError, match="grad has shape .* hess has shape"):
+        bst.boost(data, 1, np.zeros(len(y)), np.ones(len(y) - 1))
+    with pytest.raises(gpulayer.errors.InvalidArgumentError, match="grad has shape"):
+        bst.boost(data, 1, np.zeros(len(y) - 1), np.ones(len(y) - 1))
+    with pytest.raises(gpulayer.errors.InvalidArgumentError, match="give grad and hess"):
+        bst.boost(data, 1)
+    with pytest.raises(gpulayer.errors.InvalidArgumentError, match="give both"):
+        bst.boost(data, 1, grad=np.zeros(len(y)))
+    assert bst.num_rounds == 1
+
+
 # -------------------------------------------------------------- slicing
 
 def base_margin(bst):
