@@ -102,7 +102,17 @@ def test_callback_exception_propagates(binary):
         gpulayer.train(PARAMS, dtrain, 50, callbacks=[fail])
 
 
-def test_sigint_during_training_raises_keyboard_interrupt(binary):
+@pytest.fixture
+def sigint_default():
+    """Python's own SIGINT handler for the test: a process started in the
+    background by a shell without job control inherits SIGINT ignored,
+    and training then leaves it ignored, as it should."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_sigint_during_training_raises_keyboard_interrupt(binary, sigint_default):
     _, _, dtrain, _ = binary
     rounds = []
 
@@ -120,7 +130,8 @@ def test_sigint_during_training_raises_keyboard_interrupt(binary):
 def test_ctrl_c_stops_a_long_run_cleanly(tmp_path):
     """A real SIGINT from outside, while the C library is training."""
     code = textwrap.dedent("""
-        import sys, numpy as np, gpulayer
+        import signal, sys, numpy as np, gpulayer
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as sigint_default
         X = np.random.default_rng(0).normal(size=(20000, 20)).astype(np.float32)
         d = gpulayer.Dataset(X, label=X[:, 0])
         def started(r, _):
