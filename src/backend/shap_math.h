@@ -65,32 +65,22 @@ GPL_HD double gpl_shap_lin_child(double c, double t, double p_new, double a_new,
     return cc;
 }
 
-/* The two terms point q gives the edge's value d: d adds the first terms
- * of every point in order (subtracts them where the row does not take the
- * edge), then subtracts the second terms in order. */
-GPL_HD double gpl_shap_lin_term1(double h, double t, double p_new, double a_new)
+/* Point q's term of the edge's value (shap_linear.c's linear_edge): its
+ * first term, negated where the row does not take the edge, less its
+ * second term where the feature was on the path before. */
+GPL_HD double gpl_shap_lin_point_value(double h, double t, double p_new, double a_new,
+                                       double a_old)
 {
-    if (p_new == 0) return h * (1 / (1 - t));
-    return h * (a_new / (1 + a_new * t));
+    double v = p_new == 0 ? -(h * (1 / (1 - t))) : h * (a_new / (1 + a_new * t));
+    if (a_old != 0) v -= h * a_old / (1 + a_old * t);
+    return v;
 }
 
-GPL_HD double gpl_shap_lin_term2(double h, double t, double a_old)
+/* The edge's value: the points' terms added in pairs, in the order of 3
+ * butterfly steps over 8 lanes. */
+GPL_HD double gpl_shap_lin_edge_sum(const double *v)
 {
-    return h * a_old / (1 + a_old * t);
-}
-
-/* d from the terms, as linear_edge sums them. */
-GPL_HD double gpl_shap_lin_edge_value(const double *term1, const double *term2, double p_new,
-                                      double a_old)
-{
-    double d = 0;
-    for (int q = 0; q < GPL_SHAP_POINTS; q++) {
-        if (p_new == 0) d -= term1[q];
-        else d += term1[q];
-    }
-    if (a_old != 0)
-        for (int q = 0; q < GPL_SHAP_POINTS; q++) d -= term2[q];
-    return d;
+    return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
 }
 
 /* The deepest tree the linear walk takes (GPL_SHAP_LINEAR_MAX_DEPTH of
@@ -170,12 +160,10 @@ GPL_HD void gpl_shap_linear_row(const gpl_infer_node *nodes, const double *frac,
         const double p_new = L->p;
         const double p_old = gpl_shap_lin_p(lv, d - 1, L->feature);
         const double a_old = p_old - 1, a_new = p_new - 1;
-        double t1[GPL_SHAP_POINTS], t2[GPL_SHAP_POINTS];
-        for (int q = 0; q < GPL_SHAP_POINTS; q++) {
-            t1[q] = gpl_shap_lin_term1(h[q], gpl_shap_point(q), p_new, a_new);
-            t2[q] = gpl_shap_lin_term2(h[q], gpl_shap_point(q), a_old);
-        }
-        phi[(int64_t)L->feature * phi_stride] += gpl_shap_lin_edge_value(t1, t2, p_new, a_old);
+        double v[GPL_SHAP_POINTS];
+        for (int q = 0; q < GPL_SHAP_POINTS; q++)
+            v[q] = gpl_shap_lin_point_value(h[q], gpl_shap_point(q), p_new, a_new, a_old);
+        phi[(int64_t)L->feature * phi_stride] += gpl_shap_lin_edge_sum(v);
         d--;
         if (P->stage == 0)
             for (int q = 0; q < GPL_SHAP_POINTS; q++) P->h[q] = h[q];

@@ -14,6 +14,9 @@
 namespace {
 
 constexpr int kShapThreads = 128;
+/* The most shared memory a block of the contributions kernel takes for its
+ * rows' values: within what every device gives a block unasked. */
+constexpr size_t kSharedPhiBytes = 32 * 1024;
 
 __global__ void shap_bins_kernel(gpl_cuda_shap_args a)
 {
@@ -55,15 +58,21 @@ __global__ void shap_saabas_kernel(gpl_cuda_shap_args a)
 
 /* Contributions with 8 lanes a row, lane q holding quadrature point q of
  * the linear walk (gpl_shap_linear_row, its arrays of 8 spread over the
- * lanes); an edge's value is gathered by the row's first lane and summed
- * in point order (gpl_shap_lin_edge_value), so the bits are the walk's.
- * The walk's order does not depend on the row, so the lanes of a warp
- * shuffle at the same points. Trees the linear walk does not take go to
- * Algorithm 2 on the first lane. */
+ * lanes); an edge's value is the lanes' terms added in 3 butterfly steps,
+ * the order gpl_shap_lin_edge_sum adds them in, so the bits are the
+ * walk's. The walk's order does not depend on the row, so the lanes of a
+ * warp shuffle at the same points. Trees the linear walk does not take go
+ * to Algorithm 2 on the first lane. With kSharedPhi the row's values
+ * (every output's) are added up in shared memory, each by its row's first
+ * lane in the walk's order, and copied from and back to acc around the
+ * trees: the same additions as in acc itself, without a trip to global
+ * memory for each edge. */
 constexpr int kLevels = GPL_SHAP_LINEAR_DEPTH + 1;
 
+template <bool kSharedPhi>
 __global__ void shap_contrib_lanes_kernel(gpl_cuda_shap_args a)
 {
+    extern __shared__ double shared_phi[];
     const int lane = threadIdx.x & 7;
     const unsigned group = 0xffu << (threadIdx.x & 24);
     const int64_t row = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 3;
@@ -72,6 +81,15 @@ __global__ void shap_contrib_lanes_kernel(gpl_cuda_shap_args a)
     const int64_t r = row;
     const int32_t F = a.view.num_features, C = F + 1, K = a.view.num_outputs;
     const int64_t n = a.num_rows;
+    /* Value e of the row at values[e * stride]. */
+    double *values = a.acc + r;
+    int64_t stride = n;
+    if (kSharedPhi) {
+        values = shared_phi + (threadIdx.x >> 3);
+        stride = blockDim.x >> 3;
+        if (lane == 0)
+            for (int32_t e = 0; e < K * C; e++) values[e * stride] = a.acc[e * n + r];
+    }
     const uint8_t *bins = a.bins + r * F;
     const double t = gpl_shap_point(lane), weight = gpl_shap_point_weight(lane);
     const gpl_shap_work w = work_of(a, r, n);
@@ -83,10 +101,11 @@ __global__ void shap_contrib_lanes_kernel(gpl_cuda_shap_args a)
         const double *frac = a.view.frac + at;
         const float *leaf = a.view.leaf + at;
         const uint32_t *sets = gpl_shap_tree_sets(&a.view, tr);
-        double *phi = a.acc + (int64_t)(tr % K) * C * n + r;
+        double *phi = values + (int64_t)(tr % K) * C * stride;
         if (!a.view.linear[tr]) {
             if (lane == 0)
-                gpl_shap_alg2_row(nodes, frac, leaf, sets, bins, &w.path, w.stack, phi, n, 0, 0);
+                gpl_shap_alg2_row(nodes, frac, leaf, sets, bins, &w.path, w.stack, phi, stride,
+                                  0, 0);
         } else if (nodes[0].child[0] != 0) {
             int d = 0;
             node[0] = 0;
@@ -133,24 +152,24 @@ __global__ void shap_contrib_lanes_kernel(gpl_cuda_shap_args a)
                         p_old = p[j];
                         break;
                     }
-                const double a_old = p_old - 1;
-                const double t1 = gpl_shap_lin_term1(h, t, p_new, p_new - 1);
-                const double t2 = gpl_shap_lin_term2(h, t, a_old);
-                double v1[GPL_SHAP_POINTS], v2[GPL_SHAP_POINTS];
-                for (int q = 0; q < GPL_SHAP_POINTS; q++) {
-                    v1[q] = __shfl_sync(group, t1, q, 8);
-                    v2[q] = __shfl_sync(group, t2, q, 8);
-                }
-                if (lane == 0)
-                    phi[(int64_t)feature[d] * n] += gpl_shap_lin_edge_value(v1, v2, p_new, a_old);
+                /* The points' terms summed in pairs across the row's
+                 * lanes, as gpl_shap_lin_edge_sum adds them: every lane
+                 * ends with the same sum (addition commutes). */
+                double v = gpl_shap_lin_point_value(h, t, p_new, p_new - 1, p_old - 1);
+                v = v + __shfl_xor_sync(group, v, 1, 8);
+                v = v + __shfl_xor_sync(group, v, 2, 8);
+                v = v + __shfl_xor_sync(group, v, 4, 8);
+                if (lane == 0) phi[(int64_t)feature[d] * stride] += v;
                 d--;
                 if (stage[d] == 0) hl[d] = h;
                 stage[d]++;
             }
         }
-        if (lane == 0) phi[(int64_t)F * n] += a.view.mean[at];
+        if (lane == 0) phi[(int64_t)F * stride] += a.view.mean[at];
         __syncwarp(group);
     }
+    if (kSharedPhi && lane == 0)
+        for (int32_t e = 0; e < K * C; e++) a.acc[e * n + r] = values[e * stride];
 }
 
 /* Thread (i, r): feature i's row of row r's matrices, or for i = F the
@@ -227,7 +246,11 @@ extern "C" cudaError_t gpl_cuda_launch_shap(const gpl_cuda_shap_args *a, cudaStr
         shap_interaction_kernel<<<blocks_for(n * C), kShapThreads, 0, s>>>(*a);
         shap_interaction_finish_kernel<<<blocks_for(n * K * C), kShapThreads, 0, s>>>(*a);
     } else if (a->kind == GPL_SHAP_EXACT) {
-        shap_contrib_lanes_kernel<<<blocks_for(n * 8), kShapThreads, 0, s>>>(*a);
+        const size_t shared = sizeof(double) * (kShapThreads / 8) * (size_t)(K * C);
+        if (shared <= kSharedPhiBytes)
+            shap_contrib_lanes_kernel<true><<<blocks_for(n * 8), kShapThreads, shared, s>>>(*a);
+        else
+            shap_contrib_lanes_kernel<false><<<blocks_for(n * 8), kShapThreads, 0, s>>>(*a);
         shap_contrib_finish_kernel<<<blocks_for(n * K * C), kShapThreads, 0, s>>>(*a);
     } else {
         shap_saabas_kernel<<<blocks_for(n), kShapThreads, 0, s>>>(*a);

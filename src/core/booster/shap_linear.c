@@ -74,14 +74,14 @@ static void linear_edge(const linear_walk *w, const gpl_tree_node *n, int32_t ch
     w->p[f] = p_new;
     linear_node(w, child, cc, zprod * z, h);
     w->p[f] = p_old;
-    double d = 0;
-    if (p_new == 0)
-        for (int q = 0; q < LINEAR_POINTS; q++) d -= h[q] * linear_untaken_inv[q];
-    else
-        for (int q = 0; q < LINEAR_POINTS; q++) d += h[q] * r[q];
-    if (a_old != 0)
-        for (int q = 0; q < LINEAR_POINTS; q++) d -= h[q] * a_old / (1 + a_old * linear_t[q]);
-    w->phi[f] += d;
+    /* Each point's term, then their sum in pairs: ((0+1)+(2+3))+((4+5)+(6+7)),
+     * the order in which a GPU's 8 lanes of a row add them in 3 steps. */
+    double v[LINEAR_POINTS];
+    for (int q = 0; q < LINEAR_POINTS; q++) {
+        v[q] = p_new == 0 ? -(h[q] * linear_untaken_inv[q]) : h[q] * r[q];
+        if (a_old != 0) v[q] -= h[q] * a_old / (1 + a_old * linear_t[q]);
+    }
+    w->phi[f] += ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
 }
 
 static void linear_node(const linear_walk *w, int32_t node, const double *c, double zprod,

@@ -220,22 +220,27 @@ void linear_tree(uint first, uint r, uint phi, uint stride)
         const f64 p_new = lv_p[d];
         const f64 p_old = lin_p(d - 1, lv_feature[d]);
         const f64 a_old = f64_sub(p_old, F64_ONE), a_new = f64_sub(p_new, F64_ONE);
-        f64 v = F64_ZERO;
+        // Each point's term (gpl_shap_lin_point_value), then their sum in
+        // pairs (gpl_shap_lin_edge_sum).
         const bool untaken = f64_eq(p_new, F64_ZERO);
+        f64 pv[8];
         for (int q = 0; q < 8; q++) {
+            f64 x;
             if (untaken) {
                 const f64 inv = f64_div(F64_ONE, f64_sub(F64_ONE, POINT_T[q]));
-                v = f64_sub(v, f64_mul(h[q], inv));
+                x = f64_neg(f64_mul(h[q], inv));
             } else {
                 const f64 ratio =
                     f64_div(a_new, f64_add(F64_ONE, f64_mul(a_new, POINT_T[q])));
-                v = f64_add(v, f64_mul(h[q], ratio));
+                x = f64_mul(h[q], ratio);
             }
-        }
-        if (!f64_eq(a_old, F64_ZERO))
-            for (int q = 0; q < 8; q++)
-                v = f64_sub(v, f64_div(f64_mul(h[q], a_old),
+            if (!f64_eq(a_old, F64_ZERO))
+                x = f64_sub(x, f64_div(f64_mul(h[q], a_old),
                                        f64_add(F64_ONE, f64_mul(a_old, POINT_T[q]))));
+            pv[q] = x;
+        }
+        const f64 v = f64_add(f64_add(f64_add(pv[0], pv[1]), f64_add(pv[2], pv[3])),
+                              f64_add(f64_add(pv[4], pv[5]), f64_add(pv[6], pv[7])));
         sum_add(phi + uint(lv_feature[d]) * stride, v);
         d--;
         if (lv_stage[d] == 0)

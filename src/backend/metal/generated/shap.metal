@@ -146,14 +146,14 @@ struct Data
     float data[1];
 };
 
-constant uint _4365_tmp [[function_constant(0)]];
-constant uint _4365 = is_function_constant_defined(_4365_tmp) ? _4365_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4365, 1u, 1u);
+constant uint _4400_tmp [[function_constant(0)]];
+constant uint _4400 = is_function_constant_defined(_4400_tmp) ? _4400_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4400, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 8> _2062 = spvUnsafeArray<ulong, 8>({ 4587455105808860078ul, 4592676541814352788ul, 4594819256824452622ul, 4595701550497239869ul, 4595701550497239869ul, 4594819256824452622ul, 4592676541814352788ul, 4587455105808860078ul });
-constant spvUnsafeArray<ulong, 8> _2206 = spvUnsafeArray<ulong, 8>({ 4581380056207800736ul, 4591990282875580296ul, 4597715268538136216ul, 4601026586797466415ul, 4603504935360237160ul, 4605045606738117210ul, 4606266686023465487ul, 4607003580212536883ul });
-constant spvUnsafeArray<ulong, 14> _4382 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _4397 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 8> _2070 = spvUnsafeArray<ulong, 8>({ 4587455105808860078ul, 4592676541814352788ul, 4594819256824452622ul, 4595701550497239869ul, 4595701550497239869ul, 4594819256824452622ul, 4592676541814352788ul, 4587455105808860078ul });
+constant spvUnsafeArray<ulong, 8> _2214 = spvUnsafeArray<ulong, 8>({ 4581380056207800736ul, 4591990282875580296ul, 4597715268538136216ul, 4601026586797466415ul, 4603504935360237160ul, 4605045606738117210ul, 4606266686023465487ul, 4607003580212536883ul });
+constant spvUnsafeArray<ulong, 14> _4416 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _4431 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 uint order_key(thread const float& x)
@@ -163,28 +163,28 @@ uint order_key(thread const float& x)
     {
         u = 0u;
     }
-    uint _1686;
+    uint _1694;
     if ((u & 2147483648u) != 0u)
     {
-        _1686 = ~u;
+        _1694 = ~u;
     }
     else
     {
-        _1686 = u | 2147483648u;
+        _1694 = u | 2147483648u;
     }
-    return _1686;
+    return _1694;
 }
 
 static inline __attribute__((always_inline))
-uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_1711, const device Cuts& v_1748)
+uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_1719, const device Cuts& v_1756)
 {
     uint u = as_type<uint>(v);
     if ((u & 2147483647u) > 2139095040u)
     {
         return 0u;
     }
-    uint first = v_1711.cut_ptr[f];
-    uint len = v_1711.cut_ptr[f + 1u] - first;
+    uint first = v_1719.cut_ptr[f];
+    uint len = v_1719.cut_ptr[f + 1u] - first;
     if (len == 0u)
     {
         return 1u;
@@ -195,14 +195,14 @@ uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_
     while (len > 1u)
     {
         uint half_len = len >> uint(1);
-        float param_1 = v_1748.cuts[base + half_len];
+        float param_1 = v_1756.cuts[base + half_len];
         if (order_key(param_1) <= key)
         {
             base += half_len;
         }
         len -= half_len;
     }
-    float param_2 = v_1748.cuts[base];
+    float param_2 = v_1756.cuts[base];
     return (((base - first) + uint(order_key(param_2) <= key)) + 1u) & 255u;
 }
 
@@ -213,9 +213,9 @@ ulong f64_from_words(thread const uint2& w)
 }
 
 static inline __attribute__((always_inline))
-ulong mean_of(thread const uint& node, constant Push& pc, const device NodeNumbers& v_1871)
+ulong mean_of(thread const uint& node, constant Push& pc, const device NodeNumbers& v_1879)
 {
-    uint2 param = v_1871.numbers[pc.num_nodes + node];
+    uint2 param = v_1879.numbers[pc.num_nodes + node];
     return f64_from_words(param);
 }
 
@@ -270,17 +270,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _433 = e > 2045;
-            bool _442;
-            if (!_433)
+            bool _437 = e > 2045;
+            bool _446;
+            if (!_437)
             {
-                _442 = (sig + 512ul) >= 9223372036854775808ul;
+                _446 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _442 = _433;
+                _446 = _437;
             }
-            if (_442)
+            if (_446)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -321,18 +321,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _557;
+            ulong _561;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _557 = sf_propagate_nan(param_2, param_3);
+                _561 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _557 = a;
+                _561 = a;
             }
-            return _557;
+            return _561;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -345,30 +345,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _594;
+                ulong _598;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _594 = sf_propagate_nan(param_4, param_5);
+                    _598 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _594 = _sign | 9218868437227405312ul;
+                    _598 = _sign | 9218868437227405312ul;
                 }
-                return _594;
+                return _598;
             }
             ez = eb;
-            ulong _610;
+            ulong _614;
             if (ea != 0)
             {
-                _610 = sa + 2305843009213693952ul;
+                _614 = sa + 2305843009213693952ul;
             }
             else
             {
-                _610 = sa << ulong(1);
+                _614 = sa << ulong(1);
             }
-            sa = _610;
+            sa = _614;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -377,30 +377,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _633;
+                ulong _637;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _633 = sf_propagate_nan(param_8, param_9);
+                    _637 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _633 = a;
+                    _637 = a;
                 }
-                return _633;
+                return _637;
             }
             ez = ea;
-            ulong _648;
+            ulong _652;
             if (eb != 0)
             {
-                _648 = sb + 2305843009213693952ul;
+                _652 = sb + 2305843009213693952ul;
             }
             else
             {
-                _648 = sb << ulong(1);
+                _652 = sb << ulong(1);
             }
-            sb = _648;
+            sb = _652;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -415,8 +415,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _681 = sf_round_pack(param_12, param_13, param_14);
-    return _681;
+    ulong _685 = sf_round_pack(param_12, param_13, param_14);
+    return _685;
 }
 
 static inline __attribute__((always_inline))
@@ -451,8 +451,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _514 = sf_round_pack(param_4, param_5, param_6);
-    return _514;
+    ulong _518 = sf_round_pack(param_4, param_5, param_6);
+    return _518;
 }
 
 static inline __attribute__((always_inline))
@@ -469,18 +469,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _714;
+            ulong _718;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _714 = sf_propagate_nan(param_2, param_3);
+                _718 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _714 = 18444492273895866368ul;
+                _718 = 18444492273895866368ul;
             }
-            return _714;
+            return _718;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -518,18 +518,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _795;
+            ulong _799;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _795 = sf_propagate_nan(param_8, param_9);
+                _799 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _795 = _sign | 9218868437227405312ul;
+                _799 = _sign | 9218868437227405312ul;
             }
-            return _795;
+            return _799;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -543,18 +543,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _835;
+            ulong _839;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _835 = sf_propagate_nan(param_12, param_13);
+                _839 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _835 = a;
+                _839 = a;
             }
-            return _835;
+            return _839;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -567,8 +567,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _871 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _871;
+    ulong _875 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _875;
 }
 
 static inline __attribute__((always_inline))
@@ -584,8 +584,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _897 = sf_sub_mags(param_3, param_4, param_5);
-    return _897;
+    ulong _901 = sf_sub_mags(param_3, param_4, param_5);
+    return _901;
 }
 
 static inline __attribute__((always_inline))
@@ -603,13 +603,13 @@ uint2 f64_words(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void sum_add(thread const uint& at, thread const ulong& v, device Sums& v_1899)
+void sum_add(thread const uint& at, thread const ulong& v, device Sums& v_1907)
 {
-    uint2 param = v_1899.sums[at];
+    uint2 param = v_1907.sums[at];
     ulong param_1 = f64_from_words(param);
     ulong param_2 = v;
     ulong param_3 = f64_add(param_1, param_2);
-    v_1899.sums[at] = f64_words(param_3);
+    v_1907.sums[at] = f64_words(param_3);
 }
 
 static inline __attribute__((always_inline))
@@ -619,43 +619,43 @@ bool is_leaf(thread const uint4& nd, thread const uint& local)
 }
 
 static inline __attribute__((always_inline))
-uint bin_at(thread const uint& r, thread const uint& f, device Bins& v_1786, constant Push& pc)
+uint bin_at(thread const uint& r, thread const uint& f, device Bins& v_1794, constant Push& pc)
 {
-    return (v_1786.bins[(r * pc.row_words) + (f >> uint(2))] >> ((f & 3u) * 8u)) & 255u;
+    return (v_1794.bins[(r * pc.row_words) + (f >> uint(2))] >> ((f & 3u) * 8u)) & 255u;
 }
 
 static inline __attribute__((always_inline))
-bool goes_left(thread const uint& node, thread const uint4& nd, thread const uint& b, const device CatSets& v_1823)
+bool goes_left(thread const uint& node, thread const uint4& nd, thread const uint& b, const device CatSets& v_1831)
 {
     bool left;
     if (((nd.w >> uint(16)) & 255u) != 0u)
     {
-        left = ((v_1823.cat_sets[(node * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
+        left = ((v_1831.cat_sets[(node * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
     }
     else
     {
         left = (b - 1u) < (nd.w & 255u);
     }
-    bool _1859;
+    bool _1867;
     if (!left)
     {
-        bool _1849 = b == 0u;
-        bool _1858;
-        if (_1849)
+        bool _1857 = b == 0u;
+        bool _1866;
+        if (_1857)
         {
-            _1858 = ((nd.w >> uint(8)) & 255u) != 0u;
+            _1866 = ((nd.w >> uint(8)) & 255u) != 0u;
         }
         else
         {
-            _1858 = _1849;
+            _1866 = _1857;
         }
-        _1859 = _1858;
+        _1867 = _1866;
     }
     else
     {
-        _1859 = left;
+        _1867 = left;
     }
-    return _1859;
+    return _1867;
 }
 
 static inline __attribute__((always_inline))
@@ -666,8 +666,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _914 = sf_sub_mags(param, param_1, param_2);
-        return _914;
+        ulong _918 = sf_sub_mags(param, param_1, param_2);
+        return _918;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -684,18 +684,18 @@ ulong f64_sub(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-void saabas_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, device Bins& v_1786, constant Push& pc, const device CatSets& v_1823, const device NodeNumbers& v_1871, device Sums& v_1899, const device Nodes& v_1950)
+void saabas_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, device Bins& v_1794, constant Push& pc, const device CatSets& v_1831, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958)
 {
     uint i = 0u;
     uint param = first;
-    ulong v = mean_of(param, pc, v_1871);
+    ulong v = mean_of(param, pc, v_1879);
     uint param_1 = phi + (pc.num_features * stride);
     ulong param_2 = v;
-    sum_add(param_1, param_2, v_1899);
-    uint _3577;
+    sum_add(param_1, param_2, v_1907);
+    uint _3614;
     for (;;)
     {
-        uint4 n = v_1950.nodes[first + i];
+        uint4 n = v_1958.nodes[first + i];
         uint4 param_3 = n;
         uint param_4 = i;
         if (is_leaf(param_3, param_4))
@@ -706,23 +706,23 @@ void saabas_tree(thread const uint& first, thread const uint& r, thread const ui
         uint param_6 = n.z;
         uint param_7 = first + i;
         uint4 param_8 = n;
-        uint param_9 = bin_at(param_5, param_6, v_1786, pc);
-        if (goes_left(param_7, param_8, param_9, v_1823))
+        uint param_9 = bin_at(param_5, param_6, v_1794, pc);
+        if (goes_left(param_7, param_8, param_9, v_1831))
         {
-            _3577 = n.x;
+            _3614 = n.x;
         }
         else
         {
-            _3577 = n.y;
+            _3614 = n.y;
         }
-        i = _3577;
+        i = _3614;
         uint param_10 = first + i;
-        ulong m = mean_of(param_10, pc, v_1871);
+        ulong m = mean_of(param_10, pc, v_1879);
         ulong param_11 = m;
         ulong param_12 = v;
         uint param_13 = phi + (n.z * stride);
         ulong param_14 = f64_sub(param_11, param_12);
-        sum_add(param_13, param_14, v_1899);
+        sum_add(param_13, param_14, v_1907);
         v = m;
         continue;
     }
@@ -736,16 +736,16 @@ ulong sf_from_f32(thread const uint& f)
     ulong m = ulong(f & 8388607u);
     if (e == 255)
     {
-        ulong _1409;
+        ulong _1413;
         if (m != 0ul)
         {
-            _1409 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
+            _1413 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
         }
         else
         {
-            _1409 = _sign | 9218868437227405312ul;
+            _1413 = _sign | 9218868437227405312ul;
         }
-        return _1409;
+        return _1413;
     }
     if (e == 0)
     {
@@ -805,32 +805,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _1014 = sa != 0ul;
-        bool _1023;
-        if (!_1014)
+        bool _1018 = sa != 0ul;
+        bool _1027;
+        if (!_1018)
         {
-            _1023 = (eb == 2047) && (sb != 0ul);
+            _1027 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _1023 = _1014;
+            _1027 = _1018;
         }
-        if (_1023)
+        if (_1027)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _1038;
+        ulong _1042;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _1038 = 18444492273895866368ul;
+            _1042 = 18444492273895866368ul;
         }
         else
         {
-            _1038 = _sign | 9218868437227405312ul;
+            _1042 = _sign | 9218868437227405312ul;
         }
-        return _1038;
+        return _1042;
     }
     if (eb == 2047)
     {
@@ -840,16 +840,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _1066;
+        ulong _1070;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _1066 = 18444492273895866368ul;
+            _1070 = 18444492273895866368ul;
         }
         else
         {
-            _1066 = _sign | 9218868437227405312ul;
+            _1070 = _sign | 9218868437227405312ul;
         }
-        return _1066;
+        return _1070;
     }
     if (ea == 0)
     {
@@ -887,8 +887,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1145 = sf_round_pack(param_10, param_11, param_12);
-    return _1145;
+    ulong _1149 = sf_round_pack(param_10, param_11, param_12);
+    return _1149;
 }
 
 static inline __attribute__((always_inline))
@@ -900,9 +900,9 @@ ulong f64_mul(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-ulong frac_of(thread const uint& node, const device NodeNumbers& v_1871)
+ulong frac_of(thread const uint& node, const device NodeNumbers& v_1879)
 {
-    uint2 param = v_1871.numbers[node];
+    uint2 param = v_1879.numbers[node];
     return f64_from_words(param);
 }
 
@@ -939,50 +939,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1187;
+            ulong _1191;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1187 = sf_propagate_nan(param_4, param_5);
+                _1191 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1187 = 18444492273895866368ul;
+                _1191 = 18444492273895866368ul;
             }
-            return _1187;
+            return _1191;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1207;
+        ulong _1211;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1207 = sf_propagate_nan(param_6, param_7);
+            _1211 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1207 = _sign;
+            _1211 = _sign;
         }
-        return _1207;
+        return _1211;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1233;
+            ulong _1237;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1233 = 18444492273895866368ul;
+                _1237 = 18444492273895866368ul;
             }
             else
             {
-                _1233 = _sign | 9218868437227405312ul;
+                _1237 = _sign | 9218868437227405312ul;
             }
-            return _1233;
+            return _1237;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -1024,8 +1024,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1345 = sf_round_pack(param_10, param_11, param_12);
-    return _1345;
+    ulong _1349 = sf_round_pack(param_10, param_11, param_12);
+    return _1349;
 }
 
 static inline __attribute__((always_inline))
@@ -1040,32 +1040,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1590 = sf_is_nan(param);
-    bool _1597;
-    if (!_1590)
+    bool _1594 = sf_is_nan(param);
+    bool _1601;
+    if (!_1594)
     {
         ulong param_1 = b;
-        _1597 = sf_is_nan(param_1);
+        _1601 = sf_is_nan(param_1);
     }
     else
     {
-        _1597 = _1590;
+        _1601 = _1594;
     }
-    if (_1597)
+    if (_1601)
     {
         return false;
     }
-    bool _1604 = a == b;
-    bool _1613;
-    if (!_1604)
+    bool _1608 = a == b;
+    bool _1617;
+    if (!_1608)
     {
-        _1613 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1617 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1613 = _1604;
+        _1617 = _1608;
     }
-    return _1613;
+    return _1617;
 }
 
 static inline __attribute__((always_inline))
@@ -1077,9 +1077,15 @@ bool f64_eq(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-void linear_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, device Bins& v_1786, constant Push& pc, const device CatSets& v_1823, const device NodeNumbers& v_1871, device Sums& v_1899, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1950, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2028, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h)
+ulong f64_neg(thread const ulong& a)
 {
-    uint4 param = v_1950.nodes[first];
+    return a ^ 9223372036854775808ul;
+}
+
+static inline __attribute__((always_inline))
+void linear_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, device Bins& v_1794, constant Push& pc, const device CatSets& v_1831, const device NodeNumbers& v_1879, device Sums& v_1907, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1958, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2036, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h)
+{
+    uint4 param = v_1958.nodes[first];
     uint param_1 = 0u;
     if (is_leaf(param, param_1))
     {
@@ -1100,18 +1106,20 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
     {
         h[q_1] = 0ul;
     }
-    uint _2087;
-    ulong _2133;
+    uint _2095;
+    ulong _2141;
     ulong cc;
+    ulong x;
+    spvUnsafeArray<ulong, 8> pv;
     for (;;)
     {
         uint local = uint(lv_node[d]);
-        uint4 n = v_1950.nodes[first + local];
+        uint4 n = v_1958.nodes[first + local];
         uint4 param_2 = n;
         uint param_3 = local;
         if (is_leaf(param_2, param_3))
         {
-            float param_4 = v_2028.leaf[first + local];
+            float param_4 = v_2036.leaf[first + local];
             ulong param_5 = lv_zprod[d];
             ulong param_6 = f64_from_float(param_4);
             ulong scale = f64_mul(param_5, param_6);
@@ -1120,7 +1128,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 ulong param_7 = lv_c[d][q_2];
                 ulong param_8 = scale;
                 ulong param_9 = f64_mul(param_7, param_8);
-                ulong param_10 = _2062[q_2];
+                ulong param_10 = _2070[q_2];
                 h[q_2] = f64_mul(param_9, param_10);
             }
             lv_stage[d] = 2;
@@ -1131,21 +1139,21 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             {
                 if (lv_stage[d] == 0)
                 {
-                    _2087 = n.x;
+                    _2095 = n.x;
                 }
                 else
                 {
-                    _2087 = n.y;
+                    _2095 = n.y;
                 }
-                uint child = _2087;
+                uint child = _2095;
                 uint param_11 = r;
                 uint param_12 = n.z;
                 uint param_13 = first + local;
                 uint4 param_14 = n;
-                uint param_15 = bin_at(param_11, param_12, v_1786, pc);
-                bool follows = goes_left(param_13, param_14, param_15, v_1823) == (lv_stage[d] == 0);
+                uint param_15 = bin_at(param_11, param_12, v_1794, pc);
+                bool follows = goes_left(param_13, param_14, param_15, v_1831) == (lv_stage[d] == 0);
                 uint param_16 = first + child;
-                ulong z = frac_of(param_16, v_1871);
+                ulong z = frac_of(param_16, v_1879);
                 int param_17 = d;
                 int param_18 = int(n.z);
                 ulong p_old = lin_p(param_17, param_18, lv_feature, lv_p);
@@ -1153,13 +1161,13 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 {
                     ulong param_19 = p_old;
                     ulong param_20 = z;
-                    _2133 = f64_div(param_19, param_20);
+                    _2141 = f64_div(param_19, param_20);
                 }
                 else
                 {
-                    _2133 = 0ul;
+                    _2141 = 0ul;
                 }
-                ulong p_new = _2133;
+                ulong p_new = _2141;
                 ulong param_21 = p_old;
                 ulong param_22 = 4607182418800017408ul;
                 ulong a_old = f64_sub(param_21, param_22);
@@ -1180,7 +1188,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     if (f64_eq(param_27, param_28))
                     {
                         ulong param_29 = 4607182418800017408ul;
-                        ulong param_30 = _2206[q_3];
+                        ulong param_30 = _2214[q_3];
                         ulong param_31 = lv_c[d][q_3];
                         ulong param_32 = f64_sub(param_29, param_30);
                         cc = f64_mul(param_31, param_32);
@@ -1188,7 +1196,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     else
                     {
                         ulong param_33 = a_new;
-                        ulong param_34 = _2206[q_3];
+                        ulong param_34 = _2214[q_3];
                         ulong param_35 = 4607182418800017408ul;
                         ulong param_36 = f64_mul(param_33, param_34);
                         ulong e = f64_add(param_35, param_36);
@@ -1201,7 +1209,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     if (!f64_eq(param_39, param_40))
                     {
                         ulong param_41 = a_old;
-                        ulong param_42 = _2206[q_3];
+                        ulong param_42 = _2214[q_3];
                         ulong param_43 = 4607182418800017408ul;
                         ulong param_44 = f64_mul(param_41, param_42);
                         ulong param_45 = cc;
@@ -1237,7 +1245,6 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
         ulong param_53 = p_new_1;
         ulong param_54 = 4607182418800017408ul;
         ulong a_new_1 = f64_sub(param_53, param_54);
-        ulong v = 0ul;
         ulong param_55 = p_new_1;
         ulong param_56 = 0ul;
         bool untaken = f64_eq(param_55, param_56);
@@ -1246,60 +1253,70 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             if (untaken)
             {
                 ulong param_57 = 4607182418800017408ul;
-                ulong param_58 = _2206[q_5];
+                ulong param_58 = _2214[q_5];
                 ulong param_59 = 4607182418800017408ul;
                 ulong param_60 = f64_sub(param_57, param_58);
                 ulong inv = f64_div(param_59, param_60);
                 ulong param_61 = h[q_5];
                 ulong param_62 = inv;
-                ulong param_63 = v;
-                ulong param_64 = f64_mul(param_61, param_62);
-                v = f64_sub(param_63, param_64);
+                ulong param_63 = f64_mul(param_61, param_62);
+                x = f64_neg(param_63);
             }
             else
             {
-                ulong param_65 = a_new_1;
-                ulong param_66 = _2206[q_5];
-                ulong param_67 = 4607182418800017408ul;
-                ulong param_68 = f64_mul(param_65, param_66);
-                ulong param_69 = a_new_1;
-                ulong param_70 = f64_add(param_67, param_68);
-                ulong ratio = f64_div(param_69, param_70);
-                ulong param_71 = h[q_5];
-                ulong param_72 = ratio;
-                ulong param_73 = v;
-                ulong param_74 = f64_mul(param_71, param_72);
-                v = f64_add(param_73, param_74);
+                ulong param_64 = a_new_1;
+                ulong param_65 = _2214[q_5];
+                ulong param_66 = 4607182418800017408ul;
+                ulong param_67 = f64_mul(param_64, param_65);
+                ulong param_68 = a_new_1;
+                ulong param_69 = f64_add(param_66, param_67);
+                ulong ratio = f64_div(param_68, param_69);
+                ulong param_70 = h[q_5];
+                ulong param_71 = ratio;
+                x = f64_mul(param_70, param_71);
             }
-        }
-        ulong param_75 = a_old_1;
-        ulong param_76 = 0ul;
-        if (!f64_eq(param_75, param_76))
-        {
-            for (int q_6 = 0; q_6 < 8; q_6++)
+            ulong param_72 = a_old_1;
+            ulong param_73 = 0ul;
+            if (!f64_eq(param_72, param_73))
             {
-                ulong param_77 = h[q_6];
-                ulong param_78 = a_old_1;
-                ulong param_79 = a_old_1;
-                ulong param_80 = _2206[q_6];
-                ulong param_81 = 4607182418800017408ul;
-                ulong param_82 = f64_mul(param_79, param_80);
-                ulong param_83 = f64_mul(param_77, param_78);
-                ulong param_84 = f64_add(param_81, param_82);
-                ulong param_85 = v;
-                ulong param_86 = f64_div(param_83, param_84);
-                v = f64_sub(param_85, param_86);
+                ulong param_74 = h[q_5];
+                ulong param_75 = a_old_1;
+                ulong param_76 = a_old_1;
+                ulong param_77 = _2214[q_5];
+                ulong param_78 = 4607182418800017408ul;
+                ulong param_79 = f64_mul(param_76, param_77);
+                ulong param_80 = f64_mul(param_74, param_75);
+                ulong param_81 = f64_add(param_78, param_79);
+                ulong param_82 = x;
+                ulong param_83 = f64_div(param_80, param_81);
+                x = f64_sub(param_82, param_83);
             }
+            pv[q_5] = x;
         }
-        uint param_87 = phi + (uint(lv_feature[d]) * stride);
-        ulong param_88 = v;
-        sum_add(param_87, param_88, v_1899);
+        ulong param_84 = pv[0];
+        ulong param_85 = pv[1];
+        ulong param_86 = pv[2];
+        ulong param_87 = pv[3];
+        ulong param_88 = f64_add(param_84, param_85);
+        ulong param_89 = f64_add(param_86, param_87);
+        ulong param_90 = pv[4];
+        ulong param_91 = pv[5];
+        ulong param_92 = pv[6];
+        ulong param_93 = pv[7];
+        ulong param_94 = f64_add(param_90, param_91);
+        ulong param_95 = f64_add(param_92, param_93);
+        ulong param_96 = f64_add(param_88, param_89);
+        ulong param_97 = f64_add(param_94, param_95);
+        ulong v = f64_add(param_96, param_97);
+        uint param_98 = phi + (uint(lv_feature[d]) * stride);
+        ulong param_99 = v;
+        sum_add(param_98, param_99, v_1907);
         d--;
         if (lv_stage[d] == 0)
         {
-            for (int q_7 = 0; q_7 < 8; q_7++)
+            for (int q_6 = 0; q_6 < 8; q_6++)
             {
-                lv_h[d][q_7] = h[q_7];
+                lv_h[d][q_6] = h[q_6];
             }
         }
         lv_stage[d]++;
@@ -1320,48 +1337,48 @@ uint vd(thread const uint& e, thread const uint& field, constant Push& pc, threa
 }
 
 static inline __attribute__((always_inline))
-void wd_set(thread const uint& at, thread const ulong& v, device WalkDoubles& v_2511)
+void wd_set(thread const uint& at, thread const ulong& v, device WalkDoubles& v_2548)
 {
     ulong param = v;
-    v_2511.walk_d[at] = f64_words(param);
+    v_2548.walk_d[at] = f64_words(param);
 }
 
 static inline __attribute__((always_inline))
-void push_visit(thread const uint& e, thread const int& node, thread const int& depth, thread const uint& parent, thread const int& feature, thread const ulong& zero, thread const ulong& one, thread const ulong& fraction, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562)
+void push_visit(thread const uint& e, thread const int& node, thread const int& depth, thread const uint& parent, thread const int& feature, thread const ulong& zero, thread const ulong& one, thread const ulong& fraction, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599)
 {
     uint param = e;
     uint param_1 = 0u;
-    v_2562.walk_i[vi(param, param_1, pc, walk_id)] = node;
+    v_2599.walk_i[vi(param, param_1, pc, walk_id)] = node;
     uint param_2 = e;
     uint param_3 = 1u;
-    v_2562.walk_i[vi(param_2, param_3, pc, walk_id)] = depth;
+    v_2599.walk_i[vi(param_2, param_3, pc, walk_id)] = depth;
     uint param_4 = e;
     uint param_5 = 2u;
-    v_2562.walk_i[vi(param_4, param_5, pc, walk_id)] = int(parent);
+    v_2599.walk_i[vi(param_4, param_5, pc, walk_id)] = int(parent);
     uint param_6 = e;
     uint param_7 = 3u;
-    v_2562.walk_i[vi(param_6, param_7, pc, walk_id)] = feature;
+    v_2599.walk_i[vi(param_6, param_7, pc, walk_id)] = feature;
     uint param_8 = e;
     uint param_9 = 0u;
     uint param_10 = vd(param_8, param_9, pc, walk_id);
     ulong param_11 = zero;
-    wd_set(param_10, param_11, v_2511);
+    wd_set(param_10, param_11, v_2548);
     uint param_12 = e;
     uint param_13 = 1u;
     uint param_14 = vd(param_12, param_13, pc, walk_id);
     ulong param_15 = one;
-    wd_set(param_14, param_15, v_2511);
+    wd_set(param_14, param_15, v_2548);
     uint param_16 = e;
     uint param_17 = 2u;
     uint param_18 = vd(param_16, param_17, pc, walk_id);
     ulong param_19 = fraction;
-    wd_set(param_18, param_19, v_2511);
+    wd_set(param_18, param_19, v_2548);
 }
 
 static inline __attribute__((always_inline))
-ulong wd(thread const uint& at, device WalkDoubles& v_2511)
+ulong wd(thread const uint& at, device WalkDoubles& v_2548)
 {
-    uint2 param = v_2511.walk_d[at];
+    uint2 param = v_2548.walk_d[at];
     return f64_from_words(param);
 }
 
@@ -1391,21 +1408,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1366;
+    ulong _1370;
     if (a < 0l)
     {
-        _1366 = 0ul - ulong(a);
+        _1370 = 0ul - ulong(a);
     }
     else
     {
-        _1366 = ulong(a);
+        _1370 = ulong(a);
     }
-    ulong m = _1366;
+    ulong m = _1370;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1382 = sf_norm_round_pack(param, param_1, param_2);
-    return _1382;
+    ulong _1386 = sf_norm_round_pack(param, param_1, param_2);
+    return _1386;
 }
 
 static inline __attribute__((always_inline))
@@ -1423,34 +1440,34 @@ ulong f64_of_int(thread const int& v)
 }
 
 static inline __attribute__((always_inline))
-void path_extend(thread const uint& at, thread const int& depth, thread const ulong& zero, thread const ulong& one, thread const int& feature, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562)
+void path_extend(thread const uint& at, thread const int& depth, thread const ulong& zero, thread const ulong& one, thread const int& feature, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599)
 {
     uint s = at + uint(depth);
     uint param = s;
-    v_2562.walk_i[pz(param, pc, walk_id)] = feature;
+    v_2599.walk_i[pz(param, pc, walk_id)] = feature;
     uint param_1 = s;
     uint param_2 = pz(param_1, pc, walk_id);
     ulong param_3 = zero;
-    wd_set(param_2, param_3, v_2511);
+    wd_set(param_2, param_3, v_2548);
     uint param_4 = s;
     uint param_5 = po(param_4, pc, walk_id);
     ulong param_6 = one;
-    wd_set(param_5, param_6, v_2511);
+    wd_set(param_5, param_6, v_2548);
     uint param_7 = s;
     uint param_8 = pw(param_7, pc, walk_id);
     ulong param_9 = (depth == 0) ? 4607182418800017408ul : 0ul;
-    wd_set(param_8, param_9, v_2511);
+    wd_set(param_8, param_9, v_2548);
     int param_10 = depth + 1;
     ulong param_11 = 4607182418800017408ul;
     ulong param_12 = f64_of_int(param_10);
     ulong inv = f64_div(param_11, param_12);
-    int _2602 = depth - 1;
-    for (int i = _2602; i >= 0; i--)
+    int _2639 = depth - 1;
+    for (int i = _2639; i >= 0; i--)
     {
         uint a = at + uint(i);
         uint param_13 = a;
         uint param_14 = pw(param_13, pc, walk_id);
-        ulong w = wd(param_14, v_2511);
+        ulong w = wd(param_14, v_2548);
         uint param_15 = a + 1u;
         uint param_16 = a + 1u;
         uint param_17 = pw(param_16, pc, walk_id);
@@ -1461,11 +1478,11 @@ void path_extend(thread const uint& at, thread const int& depth, thread const ul
         ulong param_22 = f64_of_int(param_20);
         ulong param_23 = f64_mul(param_21, param_22);
         ulong param_24 = inv;
-        ulong param_25 = wd(param_17, v_2511);
+        ulong param_25 = wd(param_17, v_2548);
         ulong param_26 = f64_mul(param_23, param_24);
         uint param_27 = pw(param_15, pc, walk_id);
         ulong param_28 = f64_add(param_25, param_26);
-        wd_set(param_27, param_28, v_2511);
+        wd_set(param_27, param_28, v_2548);
         uint param_29 = a;
         ulong param_30 = zero;
         ulong param_31 = w;
@@ -1476,12 +1493,12 @@ void path_extend(thread const uint& at, thread const int& depth, thread const ul
         ulong param_36 = inv;
         uint param_37 = pw(param_29, pc, walk_id);
         ulong param_38 = f64_mul(param_35, param_36);
-        wd_set(param_37, param_38, v_2511);
+        wd_set(param_37, param_38, v_2548);
     }
 }
 
 static inline __attribute__((always_inline))
-void path_leaf(thread const uint& at, thread const int& depth, thread const ulong& scale, thread const uint& phi, thread const uint& stride, constant Push& pc, device Sums& v_1899, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562)
+void path_leaf(thread const uint& at, thread const int& depth, thread const ulong& scale, thread const uint& phi, thread const uint& stride, constant Push& pc, device Sums& v_1907, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599)
 {
     int param = depth + 1;
     ulong d1 = f64_of_int(param);
@@ -1493,33 +1510,33 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
         int param_3 = depth - i;
         ulong param_4 = d1;
         ulong param_5 = f64_of_int(param_3);
-        ulong param_6 = wd(param_2, v_2511);
+        ulong param_6 = wd(param_2, v_2548);
         ulong param_7 = f64_div(param_4, param_5);
         ulong param_8 = cold_sum;
         ulong param_9 = f64_mul(param_6, param_7);
         cold_sum = f64_add(param_8, param_9);
     }
     ulong sum;
-    ulong _3013;
+    ulong _3050;
     for (int k = 1; k <= depth; k++)
     {
         uint a = at + uint(k);
         uint param_10 = a;
         uint param_11 = pz(param_10, pc, walk_id);
-        ulong zero = wd(param_11, v_2511);
+        ulong zero = wd(param_11, v_2548);
         uint param_12 = a;
         uint param_13 = po(param_12, pc, walk_id);
-        ulong one = wd(param_13, v_2511);
+        ulong one = wd(param_13, v_2548);
         ulong param_14 = one;
         ulong param_15 = 0ul;
         if (!f64_eq(param_14, param_15))
         {
             uint param_16 = at + uint(depth);
             uint param_17 = pw(param_16, pc, walk_id);
-            ulong next = wd(param_17, v_2511);
+            ulong next = wd(param_17, v_2548);
             ulong total = 0ul;
-            int _2950 = depth - 1;
-            for (int i_1 = _2950; i_1 >= 0; i_1--)
+            int _2987 = depth - 1;
+            for (int i_1 = _2987; i_1 >= 0; i_1--)
             {
                 int param_18 = i_1 + 1;
                 ulong param_19 = d1;
@@ -1539,7 +1556,7 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
                 ulong param_31 = d1;
                 ulong param_32 = f64_mul(param_27, param_28);
                 ulong param_33 = f64_div(param_30, param_31);
-                ulong param_34 = wd(param_26, v_2511);
+                ulong param_34 = wd(param_26, v_2548);
                 ulong param_35 = f64_mul(param_32, param_33);
                 next = f64_sub(param_34, param_35);
             }
@@ -1551,15 +1568,15 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
             ulong param_37 = 0ul;
             if (f64_eq(param_36, param_37))
             {
-                _3013 = 0ul;
+                _3050 = 0ul;
             }
             else
             {
                 ulong param_38 = cold_sum;
                 ulong param_39 = zero;
-                _3013 = f64_div(param_38, param_39);
+                _3050 = f64_div(param_38, param_39);
             }
-            sum = _3013;
+            sum = _3050;
         }
         uint param_40 = a;
         ulong param_41 = one;
@@ -1568,28 +1585,28 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
         ulong param_44 = f64_sub(param_41, param_42);
         ulong param_45 = f64_mul(param_43, param_44);
         ulong param_46 = scale;
-        uint param_47 = phi + (uint(v_2562.walk_i[pz(param_40, pc, walk_id)]) * stride);
+        uint param_47 = phi + (uint(v_2599.walk_i[pz(param_40, pc, walk_id)]) * stride);
         ulong param_48 = f64_mul(param_45, param_46);
-        sum_add(param_47, param_48, v_1899);
+        sum_add(param_47, param_48, v_1907);
     }
 }
 
 static inline __attribute__((always_inline))
-void path_unwind(thread const uint& at, thread const int& depth, thread const int& k, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562)
+void path_unwind(thread const uint& at, thread const int& depth, thread const int& k, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599)
 {
     uint param = at + uint(k);
     uint param_1 = po(param, pc, walk_id);
-    ulong one = wd(param_1, v_2511);
+    ulong one = wd(param_1, v_2548);
     uint param_2 = at + uint(k);
     uint param_3 = pz(param_2, pc, walk_id);
-    ulong zero = wd(param_3, v_2511);
+    ulong zero = wd(param_3, v_2548);
     uint param_4 = at + uint(depth);
     uint param_5 = pw(param_4, pc, walk_id);
-    ulong next = wd(param_5, v_2511);
+    ulong next = wd(param_5, v_2548);
     int param_6 = depth + 1;
     ulong d1 = f64_of_int(param_6);
-    int _2712 = depth - 1;
-    for (int i = _2712; i >= 0; i--)
+    int _2749 = depth - 1;
+    for (int i = _2749; i >= 0; i--)
     {
         uint a = at + uint(i);
         ulong param_7 = one;
@@ -1598,7 +1615,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
         {
             uint param_9 = a;
             uint param_10 = pw(param_9, pc, walk_id);
-            ulong w = wd(param_10, v_2511);
+            ulong w = wd(param_10, v_2548);
             ulong param_11 = next;
             ulong param_12 = d1;
             int param_13 = i + 1;
@@ -1610,7 +1627,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             uint param_18 = a;
             uint param_19 = pw(param_18, pc, walk_id);
             ulong param_20 = nw;
-            wd_set(param_19, param_20, v_2511);
+            wd_set(param_19, param_20, v_2548);
             ulong param_21 = nw;
             ulong param_22 = zero;
             int param_23 = depth - i;
@@ -1627,7 +1644,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             uint param_30 = a;
             uint param_31 = a;
             uint param_32 = pw(param_31, pc, walk_id);
-            ulong param_33 = wd(param_32, v_2511);
+            ulong param_33 = wd(param_32, v_2548);
             ulong param_34 = d1;
             int param_35 = depth - i;
             ulong param_36 = zero;
@@ -1636,7 +1653,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             ulong param_39 = f64_mul(param_36, param_37);
             uint param_40 = pw(param_30, pc, walk_id);
             ulong param_41 = f64_div(param_38, param_39);
-            wd_set(param_40, param_41, v_2511);
+            wd_set(param_40, param_41, v_2548);
         }
     }
     for (int i_1 = k; i_1 < depth; i_1++)
@@ -1644,24 +1661,24 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
         uint a_1 = at + uint(i_1);
         uint param_42 = a_1;
         uint param_43 = a_1 + 1u;
-        v_2562.walk_i[pz(param_42, pc, walk_id)] = v_2562.walk_i[pz(param_43, pc, walk_id)];
+        v_2599.walk_i[pz(param_42, pc, walk_id)] = v_2599.walk_i[pz(param_43, pc, walk_id)];
         uint param_44 = a_1;
         uint param_45 = a_1 + 1u;
         uint param_46 = pz(param_45, pc, walk_id);
         uint param_47 = pz(param_44, pc, walk_id);
-        ulong param_48 = wd(param_46, v_2511);
-        wd_set(param_47, param_48, v_2511);
+        ulong param_48 = wd(param_46, v_2548);
+        wd_set(param_47, param_48, v_2548);
         uint param_49 = a_1;
         uint param_50 = a_1 + 1u;
         uint param_51 = po(param_50, pc, walk_id);
         uint param_52 = po(param_49, pc, walk_id);
-        ulong param_53 = wd(param_51, v_2511);
-        wd_set(param_52, param_53, v_2511);
+        ulong param_53 = wd(param_51, v_2548);
+        wd_set(param_52, param_53, v_2548);
     }
 }
 
 static inline __attribute__((always_inline))
-void alg2_visit(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, thread int& top, thread const uint& node, thread int& depth, thread const uint& parent, thread const int& feature, thread const ulong& v_zero, thread const ulong& v_one, thread const ulong& fraction, device Bins& v_1786, constant Push& pc, const device CatSets& v_1823, const device NodeNumbers& v_1871, device Sums& v_1899, const device Nodes& v_1950, const device Leaf& v_2028, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562)
+void alg2_visit(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, thread int& top, thread const uint& node, thread int& depth, thread const uint& parent, thread const int& feature, thread const ulong& v_zero, thread const ulong& v_one, thread const ulong& fraction, device Bins& v_1794, constant Push& pc, const device CatSets& v_1831, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958, const device Leaf& v_2036, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599)
 {
     uint at = (parent + uint(depth)) + 1u;
     if (parent > 0u)
@@ -1672,25 +1689,25 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
             uint p = parent + uint(i);
             uint param = s;
             uint param_1 = p;
-            v_2562.walk_i[pz(param, pc, walk_id)] = v_2562.walk_i[pz(param_1, pc, walk_id)];
+            v_2599.walk_i[pz(param, pc, walk_id)] = v_2599.walk_i[pz(param_1, pc, walk_id)];
             uint param_2 = s;
             uint param_3 = p;
             uint param_4 = pz(param_3, pc, walk_id);
             uint param_5 = pz(param_2, pc, walk_id);
-            ulong param_6 = wd(param_4, v_2511);
-            wd_set(param_5, param_6, v_2511);
+            ulong param_6 = wd(param_4, v_2548);
+            wd_set(param_5, param_6, v_2548);
             uint param_7 = s;
             uint param_8 = p;
             uint param_9 = po(param_8, pc, walk_id);
             uint param_10 = po(param_7, pc, walk_id);
-            ulong param_11 = wd(param_9, v_2511);
-            wd_set(param_10, param_11, v_2511);
+            ulong param_11 = wd(param_9, v_2548);
+            wd_set(param_10, param_11, v_2548);
             uint param_12 = s;
             uint param_13 = p;
             uint param_14 = pw(param_13, pc, walk_id);
             uint param_15 = pw(param_12, pc, walk_id);
-            ulong param_16 = wd(param_14, v_2511);
-            wd_set(param_15, param_16, v_2511);
+            ulong param_16 = wd(param_14, v_2548);
+            wd_set(param_15, param_16, v_2548);
         }
     }
     if ((condition == 0) || (cond_feature != feature))
@@ -1700,14 +1717,14 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_19 = v_zero;
         ulong param_20 = v_one;
         int param_21 = feature;
-        path_extend(param_17, param_18, param_19, param_20, param_21, pc, walk_id, v_2511, v_2562);
+        path_extend(param_17, param_18, param_19, param_20, param_21, pc, walk_id, v_2548, v_2599);
     }
-    uint4 n = v_1950.nodes[first + node];
+    uint4 n = v_1958.nodes[first + node];
     uint4 param_22 = n;
     uint param_23 = node;
     if (is_leaf(param_22, param_23))
     {
-        float param_24 = v_2028.leaf[first + node];
+        float param_24 = v_2036.leaf[first + node];
         ulong param_25 = f64_from_float(param_24);
         ulong param_26 = fraction;
         uint param_27 = at;
@@ -1715,7 +1732,7 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_29 = f64_mul(param_25, param_26);
         uint param_30 = phi;
         uint param_31 = stride;
-        path_leaf(param_27, param_28, param_29, param_30, param_31, pc, v_1899, walk_id, v_2511, v_2562);
+        path_leaf(param_27, param_28, param_29, param_30, param_31, pc, v_1907, walk_id, v_2548, v_2599);
     }
     else
     {
@@ -1723,49 +1740,49 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         uint param_33 = n.z;
         uint param_34 = first + node;
         uint4 param_35 = n;
-        uint param_36 = bin_at(param_32, param_33, v_1786, pc);
-        bool left = goes_left(param_34, param_35, param_36, v_1823);
-        uint _3244;
+        uint param_36 = bin_at(param_32, param_33, v_1794, pc);
+        bool left = goes_left(param_34, param_35, param_36, v_1831);
+        uint _3281;
         if (left)
         {
-            _3244 = n.x;
+            _3281 = n.x;
         }
         else
         {
-            _3244 = n.y;
+            _3281 = n.y;
         }
-        uint hot = _3244;
-        uint _3255;
+        uint hot = _3281;
+        uint _3292;
         if (left)
         {
-            _3255 = n.y;
+            _3292 = n.y;
         }
         else
         {
-            _3255 = n.x;
+            _3292 = n.x;
         }
-        uint cold = _3255;
+        uint cold = _3292;
         uint param_37 = first + hot;
-        ulong hot_zero = frac_of(param_37, v_1871);
+        ulong hot_zero = frac_of(param_37, v_1879);
         uint param_38 = first + cold;
-        ulong cold_zero = frac_of(param_38, v_1871);
+        ulong cold_zero = frac_of(param_38, v_1879);
         ulong in_zero = 4607182418800017408ul;
         ulong in_one = 4607182418800017408ul;
         int k = 0;
         for (;;)
         {
-            bool _3286 = k <= depth;
-            bool _3301;
-            if (_3286)
+            bool _3323 = k <= depth;
+            bool _3338;
+            if (_3323)
             {
                 uint param_39 = at + uint(k);
-                _3301 = v_2562.walk_i[pz(param_39, pc, walk_id)] != int(n.z);
+                _3338 = v_2599.walk_i[pz(param_39, pc, walk_id)] != int(n.z);
             }
             else
             {
-                _3301 = _3286;
+                _3338 = _3323;
             }
-            if (_3301)
+            if (_3338)
             {
                 k++;
                 continue;
@@ -1779,46 +1796,46 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         {
             uint param_40 = at + uint(k);
             uint param_41 = pz(param_40, pc, walk_id);
-            in_zero = wd(param_41, v_2511);
+            in_zero = wd(param_41, v_2548);
             uint param_42 = at + uint(k);
             uint param_43 = po(param_42, pc, walk_id);
-            in_one = wd(param_43, v_2511);
+            in_one = wd(param_43, v_2548);
             uint param_44 = at;
             int param_45 = depth;
             int param_46 = k;
-            path_unwind(param_44, param_45, param_46, pc, walk_id, v_2511, v_2562);
+            path_unwind(param_44, param_45, param_46, pc, walk_id, v_2548, v_2599);
             depth--;
         }
         ulong hot_fraction = fraction;
         ulong cold_fraction = fraction;
-        bool _3339 = condition > 0;
-        bool _3347;
-        if (_3339)
+        bool _3376 = condition > 0;
+        bool _3384;
+        if (_3376)
         {
-            _3347 = int(n.z) == cond_feature;
+            _3384 = int(n.z) == cond_feature;
         }
         else
         {
-            _3347 = _3339;
+            _3384 = _3376;
         }
-        if (_3347)
+        if (_3384)
         {
             cold_fraction = 0ul;
             depth--;
         }
         else
         {
-            bool _3354 = condition < 0;
-            bool _3362;
-            if (_3354)
+            bool _3391 = condition < 0;
+            bool _3399;
+            if (_3391)
             {
-                _3362 = int(n.z) == cond_feature;
+                _3399 = int(n.z) == cond_feature;
             }
             else
             {
-                _3362 = _3354;
+                _3399 = _3391;
             }
-            if (_3362)
+            if (_3399)
             {
                 ulong param_47 = hot_fraction;
                 ulong param_48 = hot_zero;
@@ -1840,7 +1857,7 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_58 = f64_mul(param_51, param_52);
         ulong param_59 = 0ul;
         ulong param_60 = cold_fraction;
-        push_visit(param_53, param_54, param_55, param_56, param_57, param_58, param_59, param_60, pc, walk_id, v_2511, v_2562);
+        push_visit(param_53, param_54, param_55, param_56, param_57, param_58, param_59, param_60, pc, walk_id, v_2548, v_2599);
         top++;
         ulong param_61 = hot_zero;
         ulong param_62 = in_zero;
@@ -1852,12 +1869,12 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_68 = f64_mul(param_61, param_62);
         ulong param_69 = in_one;
         ulong param_70 = hot_fraction;
-        push_visit(param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70, pc, walk_id, v_2511, v_2562);
+        push_visit(param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70, pc, walk_id, v_2548, v_2599);
     }
 }
 
 static inline __attribute__((always_inline))
-void alg2_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, device Bins& v_1786, constant Push& pc, const device CatSets& v_1823, const device NodeNumbers& v_1871, device Sums& v_1899, const device Nodes& v_1950, const device Leaf& v_2028, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562)
+void alg2_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, device Bins& v_1794, constant Push& pc, const device CatSets& v_1831, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958, const device Leaf& v_2036, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599)
 {
     int top = 0;
     uint param = 0u;
@@ -1868,7 +1885,7 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
     ulong param_5 = 4607182418800017408ul;
     ulong param_6 = 4607182418800017408ul;
     ulong param_7 = 4607182418800017408ul;
-    push_visit(param, param_1, param_2, param_3, param_4, param_5, param_6, param_7, pc, walk_id, v_2511, v_2562);
+    push_visit(param, param_1, param_2, param_3, param_4, param_5, param_6, param_7, pc, walk_id, v_2548, v_2599);
     while (top >= 0)
     {
         uint e = uint(top);
@@ -1876,7 +1893,7 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
         uint param_8 = e;
         uint param_9 = 2u;
         uint param_10 = vd(param_8, param_9, pc, walk_id);
-        ulong fraction = wd(param_10, v_2511);
+        ulong fraction = wd(param_10, v_2548);
         ulong param_11 = fraction;
         ulong param_12 = 0ul;
         if (!f64_eq(param_11, param_12))
@@ -1902,26 +1919,26 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
             int param_31 = condition;
             int param_32 = cond_feature;
             int param_33 = top;
-            uint param_34 = uint(v_2562.walk_i[vi(param_13, param_14, pc, walk_id)]);
-            int param_35 = v_2562.walk_i[vi(param_15, param_16, pc, walk_id)];
-            uint param_36 = uint(v_2562.walk_i[vi(param_17, param_18, pc, walk_id)]);
-            int param_37 = v_2562.walk_i[vi(param_19, param_20, pc, walk_id)];
-            ulong param_38 = wd(param_23, v_2511);
-            ulong param_39 = wd(param_26, v_2511);
+            uint param_34 = uint(v_2599.walk_i[vi(param_13, param_14, pc, walk_id)]);
+            int param_35 = v_2599.walk_i[vi(param_15, param_16, pc, walk_id)];
+            uint param_36 = uint(v_2599.walk_i[vi(param_17, param_18, pc, walk_id)]);
+            int param_37 = v_2599.walk_i[vi(param_19, param_20, pc, walk_id)];
+            ulong param_38 = wd(param_23, v_2548);
+            ulong param_39 = wd(param_26, v_2548);
             ulong param_40 = fraction;
-            alg2_visit(param_27, param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38, param_39, param_40, v_1786, pc, v_1823, v_1871, v_1899, v_1950, v_2028, walk_id, v_2511, v_2562);
+            alg2_visit(param_27, param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38, param_39, param_40, v_1794, pc, v_1831, v_1879, v_1907, v_1958, v_2036, walk_id, v_2548, v_2599);
             top = param_33;
         }
     }
 }
 
 static inline __attribute__((always_inline))
-void contributions(thread const uint& r, device Bins& v_1786, constant Push& pc, const device CatSets& v_1823, const device NodeNumbers& v_1871, device Sums& v_1899, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1950, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2028, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562, const device Trees& v_3622)
+void contributions(thread const uint& r, device Bins& v_1794, constant Push& pc, const device CatSets& v_1831, const device NodeNumbers& v_1879, device Sums& v_1907, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1958, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2036, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599, const device Trees& v_3659)
 {
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
     uint t = pc.tree;
-    uint4 tree = v_3622.trees[t];
+    uint4 tree = v_3659.trees[t];
     uint phi = (((t % pc.num_outputs) * C) * n) + r;
     if (pc.approx != 0u)
     {
@@ -1929,7 +1946,7 @@ void contributions(thread const uint& r, device Bins& v_1786, constant Push& pc,
         uint param_1 = r;
         uint param_2 = phi;
         uint param_3 = n;
-        saabas_tree(param, param_1, param_2, param_3, v_1786, pc, v_1823, v_1871, v_1899, v_1950);
+        saabas_tree(param, param_1, param_2, param_3, v_1794, pc, v_1831, v_1879, v_1907, v_1958);
         return;
     }
     if (tree.y != 0u)
@@ -1938,7 +1955,7 @@ void contributions(thread const uint& r, device Bins& v_1786, constant Push& pc,
         uint param_5 = r;
         uint param_6 = phi;
         uint param_7 = n;
-        linear_tree(param_4, param_5, param_6, param_7, v_1786, pc, v_1823, v_1871, v_1899, lv_feature, lv_p, v_1950, lv_node, lv_stage, lv_zprod, lv_c, v_2028, lv_h);
+        linear_tree(param_4, param_5, param_6, param_7, v_1794, pc, v_1831, v_1879, v_1907, lv_feature, lv_p, v_1958, lv_node, lv_stage, lv_zprod, lv_c, v_2036, lv_h);
     }
     else
     {
@@ -1948,12 +1965,12 @@ void contributions(thread const uint& r, device Bins& v_1786, constant Push& pc,
         uint param_11 = n;
         int param_12 = 0;
         int param_13 = 0;
-        alg2_tree(param_8, param_9, param_10, param_11, param_12, param_13, v_1786, pc, v_1823, v_1871, v_1899, v_1950, v_2028, walk_id, v_2511, v_2562);
+        alg2_tree(param_8, param_9, param_10, param_11, param_12, param_13, v_1794, pc, v_1831, v_1879, v_1907, v_1958, v_2036, walk_id, v_2548, v_2599);
     }
     uint param_14 = tree.x;
     uint param_15 = phi + (pc.num_features * n);
-    ulong param_16 = mean_of(param_14, pc, v_1871);
-    sum_add(param_15, param_16, v_1899);
+    ulong param_16 = mean_of(param_14, pc, v_1879);
+    sum_add(param_15, param_16, v_1907);
 }
 
 static inline __attribute__((always_inline))
@@ -1975,7 +1992,7 @@ uint off_at(constant Push& pc)
 }
 
 static inline __attribute__((always_inline))
-void interactions(thread const uint& id, device Bins& v_1786, constant Push& pc, const device CatSets& v_1823, const device NodeNumbers& v_1871, device Sums& v_1899, const device Nodes& v_1950, const device Leaf& v_2028, thread uint& walk_id, device WalkDoubles& v_2511, device WalkInts& v_2562, const device Trees& v_3622, const device Features& v_3827)
+void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc, const device CatSets& v_1831, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958, const device Leaf& v_2036, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599, const device Trees& v_3659, const device Features& v_3862)
 {
     uint F = pc.num_features;
     uint C = F + 1u;
@@ -1984,7 +2001,7 @@ void interactions(thread const uint& id, device Bins& v_1786, constant Push& pc,
     uint i = id / n;
     uint r = id % n;
     uint t = pc.tree;
-    uint4 tree = v_3622.trees[t];
+    uint4 tree = v_3659.trees[t];
     if (i == F)
     {
         if (pc.phase != 2u)
@@ -1998,27 +2015,27 @@ void interactions(thread const uint& id, device Bins& v_1786, constant Push& pc,
         uint param_3 = n;
         int param_4 = 0;
         int param_5 = 0;
-        alg2_tree(param, param_1, param_2, param_3, param_4, param_5, v_1786, pc, v_1823, v_1871, v_1899, v_1950, v_2028, walk_id, v_2511, v_2562);
+        alg2_tree(param, param_1, param_2, param_3, param_4, param_5, v_1794, pc, v_1831, v_1879, v_1907, v_1958, v_2036, walk_id, v_2548, v_2599);
         uint param_6 = tree.x;
         uint param_7 = d + (F * n);
-        ulong param_8 = mean_of(param_6, pc, v_1871);
-        sum_add(param_7, param_8, v_1899);
+        ulong param_8 = mean_of(param_6, pc, v_1879);
+        sum_add(param_7, param_8, v_1907);
         return;
     }
     uint a = tree.z;
     for (;;)
     {
-        bool _3821 = a < tree.w;
-        bool _3834;
-        if (_3821)
+        bool _3856 = a < tree.w;
+        bool _3869;
+        if (_3856)
         {
-            _3834 = v_3827.features[a] != int(i);
+            _3869 = v_3862.features[a] != int(i);
         }
         else
         {
-            _3834 = _3821;
+            _3869 = _3856;
         }
-        if (_3834)
+        if (_3869)
         {
             a++;
             continue;
@@ -2042,7 +2059,7 @@ void interactions(thread const uint& id, device Bins& v_1786, constant Push& pc,
         uint param_12 = T;
         int param_13 = 1;
         int param_14 = int(i);
-        alg2_tree(param_9, param_10, param_11, param_12, param_13, param_14, v_1786, pc, v_1823, v_1871, v_1899, v_1950, v_2028, walk_id, v_2511, v_2562);
+        alg2_tree(param_9, param_10, param_11, param_12, param_13, param_14, v_1794, pc, v_1831, v_1879, v_1907, v_1958, v_2036, walk_id, v_2548, v_2599);
         return;
     }
     if (pc.phase == 5u)
@@ -2053,43 +2070,43 @@ void interactions(thread const uint& id, device Bins& v_1786, constant Push& pc,
         uint param_18 = T;
         int param_19 = -1;
         int param_20 = int(i);
-        alg2_tree(param_15, param_16, param_17, param_18, param_19, param_20, v_1786, pc, v_1823, v_1871, v_1899, v_1950, v_2028, walk_id, v_2511, v_2562);
+        alg2_tree(param_15, param_16, param_17, param_18, param_19, param_20, v_1794, pc, v_1831, v_1879, v_1907, v_1958, v_2036, walk_id, v_2548, v_2599);
         return;
     }
     uint m = (((((t % pc.num_outputs) * C) + i) * C) * n) + r;
     for (uint b = tree.z; b < tree.w; b++)
     {
-        uint j = uint(v_3827.features[b]);
+        uint j = uint(v_3862.features[b]);
         if (j != i)
         {
-            uint2 param_21 = v_1899.sums[on + (j * T)];
-            uint2 param_22 = v_1899.sums[off + (j * T)];
+            uint2 param_21 = v_1907.sums[on + (j * T)];
+            uint2 param_22 = v_1907.sums[off + (j * T)];
             ulong param_23 = f64_from_words(param_21);
             ulong param_24 = f64_from_words(param_22);
             ulong param_25 = f64_sub(param_23, param_24);
             ulong param_26 = 4611686018427387904ul;
             uint param_27 = m + (j * n);
             ulong param_28 = f64_div(param_25, param_26);
-            sum_add(param_27, param_28, v_1899);
+            sum_add(param_27, param_28, v_1907);
         }
-        v_1899.sums[on + (j * T)] = uint2(0u);
-        v_1899.sums[off + (j * T)] = uint2(0u);
+        v_1907.sums[on + (j * T)] = uint2(0u);
+        v_1907.sums[off + (j * T)] = uint2(0u);
     }
 }
 
 static inline __attribute__((always_inline))
-float base_of(thread const uint& r, thread const uint& k, constant Push& pc, const device Leaf& v_2028, const device RowBase& v_3986)
+float base_of(thread const uint& r, thread const uint& k, constant Push& pc, const device Leaf& v_2036, const device RowBase& v_4021)
 {
-    float _3980;
+    float _4015;
     if (pc.has_row_base != 0u)
     {
-        _3980 = v_3986.row_base[(r * pc.num_outputs) + k];
+        _4015 = v_4021.row_base[(r * pc.num_outputs) + k];
     }
     else
     {
-        _3980 = v_2028.leaf[pc.num_nodes + k];
+        _4015 = v_2036.leaf[pc.num_nodes + k];
     }
-    return _3980;
+    return _4015;
 }
 
 static inline __attribute__((always_inline))
@@ -2101,16 +2118,16 @@ uint sf_to_f32(thread const ulong& a)
     ulong frac = a & 4503599627370495ul;
     if (e == 2047)
     {
-        uint _1478;
+        uint _1482;
         if (frac != 0ul)
         {
-            _1478 = (_sign | 2143289344u) | uint(frac >> ulong(29));
+            _1482 = (_sign | 2143289344u) | uint(frac >> ulong(29));
         }
         else
         {
-            _1478 = _sign | 2139095040u;
+            _1482 = _sign | 2139095040u;
         }
-        return _1478;
+        return _1482;
     }
     if (e == 0)
     {
@@ -2122,16 +2139,16 @@ uint sf_to_f32(thread const ulong& a)
         return _sign | 2139095040u;
     }
     ulong sig = frac | 4503599627370496ul;
-    int _1516;
+    int _1520;
     if (ef >= 1)
     {
-        _1516 = 29;
+        _1520 = 29;
     }
     else
     {
-        _1516 = 30 - ef;
+        _1520 = 30 - ef;
     }
-    int shift = _1516;
+    int shift = _1520;
     if (shift >= 64)
     {
         return _sign;
@@ -2139,40 +2156,40 @@ uint sf_to_f32(thread const ulong& a)
     ulong q = sig >> ulong(shift);
     ulong rest = sig & ((1ul << ulong(shift)) - 1ul);
     ulong mid = 1ul << ulong(shift - 1);
-    bool _1546 = rest > mid;
-    bool _1559;
-    if (!_1546)
+    bool _1550 = rest > mid;
+    bool _1563;
+    if (!_1550)
     {
-        bool _1552 = rest == mid;
-        bool _1558;
-        if (_1552)
+        bool _1556 = rest == mid;
+        bool _1562;
+        if (_1556)
         {
-            _1558 = (q & 1ul) != 0ul;
+            _1562 = (q & 1ul) != 0ul;
         }
         else
         {
-            _1558 = _1552;
+            _1562 = _1556;
         }
-        _1559 = _1558;
+        _1563 = _1562;
     }
     else
     {
-        _1559 = _1546;
+        _1563 = _1550;
     }
-    if (_1559)
+    if (_1563)
     {
         q += 1ul;
     }
-    uint _1567;
+    uint _1571;
     if (ef >= 1)
     {
-        _1567 = uint(ef - 1) << uint(23);
+        _1571 = uint(ef - 1) << uint(23);
     }
     else
     {
-        _1567 = 0u;
+        _1571 = 0u;
     }
-    uint r = _1567 + uint(q);
+    uint r = _1571 + uint(q);
     if (r >= 2139095040u)
     {
         r = 2139095040u;
@@ -2188,30 +2205,30 @@ uint f64_to_float_bits(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void finish_contributions(thread const uint& id, constant Push& pc, device Sums& v_1899, const device Leaf& v_2028, const device RowBase& v_3986, device Out& v_4055)
+void finish_contributions(thread const uint& id, constant Push& pc, device Sums& v_1907, const device Leaf& v_2036, const device RowBase& v_4021, device Out& v_4090)
 {
     uint C = pc.num_features + 1u;
     uint width = pc.num_outputs * C;
     uint n = pc.num_rows;
     uint e = id / n;
     uint r = id % n;
-    uint2 param = v_1899.sums[id];
+    uint2 param = v_1907.sums[id];
     ulong v = f64_from_words(param);
     if ((e % C) == (C - 1u))
     {
         uint param_1 = r;
         uint param_2 = e / C;
-        float param_3 = base_of(param_1, param_2, pc, v_2028, v_3986);
+        float param_3 = base_of(param_1, param_2, pc, v_2036, v_4021);
         ulong param_4 = v;
         ulong param_5 = f64_from_float(param_3);
         v = f64_add(param_4, param_5);
     }
     ulong param_6 = v;
-    v_4055.outv[(r * width) + e] = as_type<float>(f64_to_float_bits(param_6));
+    v_4090.outv[(r * width) + e] = as_type<float>(f64_to_float_bits(param_6));
 }
 
 static inline __attribute__((always_inline))
-void finish_interactions(thread const uint& id, constant Push& pc, device Sums& v_1899, const device Leaf& v_2028, const device RowBase& v_3986, device Out& v_4055)
+void finish_interactions(thread const uint& id, constant Push& pc, device Sums& v_1907, const device Leaf& v_2036, const device RowBase& v_4021, device Out& v_4090)
 {
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
@@ -2219,13 +2236,13 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
     uint r = id % n;
     uint k = ki / C;
     uint i = ki % C;
-    uint2 param = v_1899.sums[diag_at(pc) + id];
+    uint2 param = v_1907.sums[diag_at(pc) + id];
     ulong v = f64_from_words(param);
     if (i == (C - 1u))
     {
         uint param_1 = r;
         uint param_2 = k;
-        float param_3 = base_of(param_1, param_2, pc, v_2028, v_3986);
+        float param_3 = base_of(param_1, param_2, pc, v_2036, v_4021);
         ulong param_4 = v;
         ulong param_5 = f64_from_float(param_3);
         v = f64_add(param_4, param_5);
@@ -2234,10 +2251,10 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
     uint o = (((r * pc.num_outputs) * C) + ki) * C;
     for (uint j = 0u; j < C; j++)
     {
-        uint2 param_6 = v_1899.sums[row + (j * n)];
+        uint2 param_6 = v_1907.sums[row + (j * n)];
         ulong m = f64_from_words(param_6);
         ulong param_7 = m;
-        v_4055.outv[o + j] = as_type<float>(f64_to_float_bits(param_7));
+        v_4090.outv[o + j] = as_type<float>(f64_to_float_bits(param_7));
         if (j != i)
         {
             ulong param_8 = v;
@@ -2246,16 +2263,16 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
         }
     }
     ulong param_10 = v;
-    v_4055.outv[o + i] = as_type<float>(f64_to_float_bits(param_10));
+    v_4090.outv[o + i] = as_type<float>(f64_to_float_bits(param_10));
 }
 
-kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4277 [[buffer(1)]], const device CutPtr& v_1711 [[buffer(2)]], const device Cuts& v_1748 [[buffer(3)]], const device Nodes& v_1950 [[buffer(4)]], const device Leaf& v_2028 [[buffer(5)]], const device Trees& v_3622 [[buffer(6)]], const device NodeNumbers& v_1871 [[buffer(7)]], const device Features& v_3827 [[buffer(8)]], const device CatSets& v_1823 [[buffer(9)]], device Bins& v_1786 [[buffer(10)]], device Sums& v_1899 [[buffer(11)]], device WalkDoubles& v_2511 [[buffer(12)]], device WalkInts& v_2562 [[buffer(13)]], device Out& v_4055 [[buffer(14)]], const device RowBase& v_3986 [[buffer(15)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4312 [[buffer(1)]], const device CutPtr& v_1719 [[buffer(2)]], const device Cuts& v_1756 [[buffer(3)]], const device Nodes& v_1958 [[buffer(4)]], const device Leaf& v_2036 [[buffer(5)]], const device Trees& v_3659 [[buffer(6)]], const device NodeNumbers& v_1879 [[buffer(7)]], const device Features& v_3862 [[buffer(8)]], const device CatSets& v_1831 [[buffer(9)]], device Bins& v_1794 [[buffer(10)]], device Sums& v_1907 [[buffer(11)]], device WalkDoubles& v_2548 [[buffer(12)]], device WalkInts& v_2599 [[buffer(13)]], device Out& v_4090 [[buffer(14)]], const device RowBase& v_4021 [[buffer(15)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint stride = gl_NumWorkGroups.x * WG;
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
     uint count = n;
-    bool _4200 = pc.phase == 2u;
+    bool _4235 = pc.phase == 2u;
     spvUnsafeArray<int, 16> lv_feature;
     spvUnsafeArray<ulong, 16> lv_p;
     spvUnsafeArray<int, 16> lv_node;
@@ -2264,41 +2281,41 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4277 [[buf
     spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_c;
     spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_h;
     uint walk_id;
-    bool _4207;
-    if (!_4200)
+    bool _4242;
+    if (!_4235)
     {
-        _4207 = pc.phase == 5u;
+        _4242 = pc.phase == 5u;
     }
     else
     {
-        _4207 = _4200;
+        _4242 = _4235;
     }
-    bool _4215;
-    if (!_4207)
+    bool _4250;
+    if (!_4242)
     {
-        _4215 = pc.phase == 6u;
+        _4250 = pc.phase == 6u;
     }
     else
     {
-        _4215 = _4207;
+        _4250 = _4242;
     }
-    if (_4215)
+    if (_4250)
     {
         count = n * C;
     }
     else
     {
-        bool _4224 = pc.phase == 3u;
-        bool _4231;
-        if (!_4224)
+        bool _4259 = pc.phase == 3u;
+        bool _4266;
+        if (!_4259)
         {
-            _4231 = pc.phase == 4u;
+            _4266 = pc.phase == 4u;
         }
         else
         {
-            _4231 = _4224;
+            _4266 = _4259;
         }
-        if (_4231)
+        if (_4266)
         {
             count = (n * pc.num_outputs) * C;
         }
@@ -2313,21 +2330,21 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4277 [[buf
             for (uint f = 0u; f < pc.num_features; f++)
             {
                 uint param = f;
-                float param_1 = _4277.data[(f * n) + id];
-                word |= (bin_of(param, param_1, v_1711, v_1748) << ((f & 3u) * 8u));
-                bool _4297 = (f & 3u) == 3u;
-                bool _4306;
-                if (!_4297)
+                float param_1 = _4312.data[(f * n) + id];
+                word |= (bin_of(param, param_1, v_1719, v_1756) << ((f & 3u) * 8u));
+                bool _4332 = (f & 3u) == 3u;
+                bool _4341;
+                if (!_4332)
                 {
-                    _4306 = (f + 1u) == pc.num_features;
+                    _4341 = (f + 1u) == pc.num_features;
                 }
                 else
                 {
-                    _4306 = _4297;
+                    _4341 = _4332;
                 }
-                if (_4306)
+                if (_4341)
                 {
-                    v_1786.bins[rb + (f >> uint(2))] = word;
+                    v_1794.bins[rb + (f >> uint(2))] = word;
                     word = 0u;
                 }
             }
@@ -2337,45 +2354,45 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4277 [[buf
             if (pc.phase == 1u)
             {
                 uint param_2 = id;
-                contributions(param_2, v_1786, pc, v_1823, v_1871, v_1899, lv_feature, lv_p, v_1950, lv_node, lv_stage, lv_zprod, lv_c, v_2028, lv_h, walk_id, v_2511, v_2562, v_3622);
+                contributions(param_2, v_1794, pc, v_1831, v_1879, v_1907, lv_feature, lv_p, v_1958, lv_node, lv_stage, lv_zprod, lv_c, v_2036, lv_h, walk_id, v_2548, v_2599, v_3659);
             }
             else
             {
-                bool _4329 = pc.phase == 2u;
-                bool _4336;
-                if (!_4329)
+                bool _4364 = pc.phase == 2u;
+                bool _4371;
+                if (!_4364)
                 {
-                    _4336 = pc.phase == 5u;
+                    _4371 = pc.phase == 5u;
                 }
                 else
                 {
-                    _4336 = _4329;
+                    _4371 = _4364;
                 }
-                bool _4343;
-                if (!_4336)
+                bool _4378;
+                if (!_4371)
                 {
-                    _4343 = pc.phase == 6u;
+                    _4378 = pc.phase == 6u;
                 }
                 else
                 {
-                    _4343 = _4336;
+                    _4378 = _4371;
                 }
-                if (_4343)
+                if (_4378)
                 {
                     uint param_3 = id;
-                    interactions(param_3, v_1786, pc, v_1823, v_1871, v_1899, v_1950, v_2028, walk_id, v_2511, v_2562, v_3622, v_3827);
+                    interactions(param_3, v_1794, pc, v_1831, v_1879, v_1907, v_1958, v_2036, walk_id, v_2548, v_2599, v_3659, v_3862);
                 }
                 else
                 {
                     if (pc.phase == 3u)
                     {
                         uint param_4 = id;
-                        finish_contributions(param_4, pc, v_1899, v_2028, v_3986, v_4055);
+                        finish_contributions(param_4, pc, v_1907, v_2036, v_4021, v_4090);
                     }
                     else
                     {
                         uint param_5 = id;
-                        finish_interactions(param_5, pc, v_1899, v_2028, v_3986, v_4055);
+                        finish_interactions(param_5, pc, v_1907, v_2036, v_4021, v_4090);
                     }
                 }
             }
