@@ -68,6 +68,7 @@
     X(vkWaitForFences)                                                       \
     X(vkGetFenceStatus)                                                      \
     X(vkQueueSubmit)                                                         \
+    X(vkDeviceWaitIdle)                                                      \
     X(vkCreateQueryPool)                                                     \
     X(vkDestroyQueryPool)                                                    \
     X(vkCmdResetQueryPool)                                                   \

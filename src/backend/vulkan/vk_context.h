@@ -312,6 +312,13 @@ VkDeviceSize vk_device_free_bytes(vk_context *c);
 long long gpl_vulkan_live_device_bytes(void);
 void vk_device_close(vk_context *c);
 
+/* vk_device_pool.c: an idle device of the process, on c->physical in
+ * c->dev.soft_f64's mode, with its pipelines, moved into c (1), or none
+ * (0); and c's idle device parked there (1) or left to the caller to
+ * destroy (0: the pool is full). */
+int vk_device_pool_take(vk_context *c);
+int vk_device_pool_park(vk_context *c);
+
 /* vk_memory.c */
 gpulayer_status vk_buffer_create(vk_context *c, vk_buffer *b, VkDeviceSize bytes,
                                  const char *what);

@@ -208,7 +208,7 @@ static void apply_test_limits(vk_context *c)
     }
 }
 
-static gpulayer_status create_device(vk_context *c)
+static gpulayer_status create_logical_device(vk_context *c)
 {
     uint32_t n = 0;
     c->api.vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &n, NULL);
@@ -241,8 +241,23 @@ static gpulayer_status create_device(vk_context *c)
                              : GPULAYER_ERR_DEVICE,
                          "vulkan backend: vkCreateDevice on '%s' failed (%s)",
                          c->dev.device_name, gpl_vk_result_name(r));
+    return GPULAYER_OK;
+}
+
+/* The process's idle device where one fits (vk_device_pool.c), else a new
+ * one. */
+static gpulayer_status create_device(vk_context *c)
+{
+    const int reused = vk_device_pool_take(c);
+    if (!reused) GPL_CHECK(create_logical_device(c));
     if (!gpl_vk_api_load_device(&c->api, c->device)) return GPULAYER_ERR_DEVICE;
-    c->api.vkGetDeviceQueue(c->device, family, 0, &c->queue);
+    c->api.vkGetDeviceQueue(c->device, c->queue_family, 0, &c->queue);
+    if (reused && c->dev.verbose) {
+        int built = 0;
+        for (int k = 0; k < VK_K_COUNT; k++) built += c->dev.pipelines[k].pipeline != VK_NULL_HANDLE;
+        fprintf(stderr, "[gpulayer] vulkan backend: the process's device again, %d kernels "
+                        "already built\n", built);
+    }
     return GPULAYER_OK;
 }
 
@@ -324,8 +339,13 @@ void vk_device_close(vk_context *c)
         if (c->command_pool) c->api.vkDestroyCommandPool(c->device, c->command_pool, NULL);
         vk_profile_destroy(c);
         vk_setcache_destroy(c);
-        vk_pipelines_destroy(c);
-        c->api.vkDestroyDevice(c->device, NULL);
+        /* A device that went wrong is not kept for the next backend. */
+        const int healthy = c->api.vkDeviceWaitIdle &&
+                            c->api.vkDeviceWaitIdle(c->device) == VK_SUCCESS;
+        if (!healthy || !vk_device_pool_park(c)) {
+            vk_pipelines_destroy(c);
+            if (c->api.vkDestroyDevice) c->api.vkDestroyDevice(c->device, NULL);
+        }
     }
     c->instance = VK_NULL_HANDLE; /* the process's, kept (vk_api.c) */
     gpl_vk_api_close(&c->api);
