@@ -327,6 +327,37 @@ static void test_lightgbm_refusals(void **state)
     doc = lgb_doc("regression", bad, "");
     expect_refusal(doc, GPULAYER_ERR_MODEL, "child");
     free(doc);
+    /* A feature name that is not UTF-8 loaded, and then the model could
+     * not be saved (found by fuzz_import). */
+    doc = lgb_doc("regression", tree, "");
+    memcpy(strstr(doc, "feature_names=a b") + 14, "\xff", 1);
+    expect_refusal(doc, GPULAYER_ERR_MODEL, "LightGBM model: the name '\\xFF' of feature 0 is "
+                                            "not valid UTF-8 (byte 1)");
+    free(doc);
+}
+
+/* The version line is quoted in the model's record: bytes there that are
+ * not text made a model that saved but did not load back (fuzz_import). */
+static void test_lightgbm_version_bytes(void **state)
+{
+    (void)state;
+    char tree[1024];
+    lgb_stump(tree, sizeof tree, "0.5", 8);
+    char *doc = lgb_doc("regression", tree, "");
+    char *v = strstr(doc, "version=v4");
+    memcpy(v + 8, "\xfb\xff", 2);
+    gpl_model *m = NULL;
+    assert_int_equal(load_text(doc, &m), GPULAYER_OK);
+    char *json = NULL;
+    size_t len = 0;
+    assert_int_equal(gpl_model_to_json(m, &json, &len), GPULAYER_OK);
+    assert_non_null(strstr(json, "\"imported_from\":\"LightGBM ??\""));
+    gpl_model *again = NULL;
+    assert_int_equal(gpl_model_load_buffer(json, len, "saved", &again), GPULAYER_OK);
+    gpl_model_free(again);
+    gpl_model_free(m);
+    free(json);
+    free(doc);
 }
 
 /* A categorical split's bitset lists the codes going left; NaN goes with
@@ -438,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_xgboost_refusals),
         cmocka_unit_test(test_lightgbm_thresholds_exact),
         cmocka_unit_test(test_lightgbm_refusals),
+        cmocka_unit_test(test_lightgbm_version_bytes),
         cmocka_unit_test(test_lightgbm_categorical),
         cmocka_unit_test(test_ubjson_decodes),
         cmocka_unit_test(test_ubjson_malformed),

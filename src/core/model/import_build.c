@@ -33,9 +33,16 @@ void gpl_import_feature_text(const gpl_model *m, int32_t f, char *buf, size_t si
 
 gpulayer_status gpl_import_set_record(gpl_model *m, const char *what)
 {
+    /* The record quotes the file (its version line): a byte that is not
+     * printable ASCII becomes '?', so that the model's JSON stays UTF-8. */
+    char clean[160];
+    size_t k = 0;
+    for (const char *p = what; *p && k + 1 < sizeof clean; p++)
+        clean[k++] = *p >= 0x20 && *p < 0x7F ? *p : '?';
+    clean[k] = '\0';
     cJSON *o = cJSON_CreateObject();
     char *text = NULL;
-    if (o && cJSON_AddStringToObject(o, "imported_from", what))
+    if (o && cJSON_AddStringToObject(o, "imported_from", clean))
         text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     free(m->params_json);
@@ -467,5 +474,11 @@ gpulayer_status gpl_import_finish(gpl_import *imp)
     free(is_cat);
     free(position);
     if (st == GPULAYER_OK) st = gpl_model_validate(m, imp->source);
+    /* A model loaded must save: its names become GPUlayer's JSON text. */
+    if (st == GPULAYER_OK && gpl_model_check_utf8(m) != GPULAYER_OK) {
+        char why[GPL_ERROR_CAPACITY];
+        snprintf(why, sizeof why, "%s", gpl_error_message());
+        st = gpl_model_error(imp->source, "%s model: %s", imp->library, why);
+    }
     return st;
 }

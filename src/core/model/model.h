@@ -127,6 +127,9 @@ gpulayer_status gpl_model_error(const char *source, const char *fmt, ...)
  * damaged or foreign document is refused with a message saying what is
  * wrong. */
 gpulayer_status gpl_model_to_json(const gpl_model *m, char **out, size_t *len);
+/* Whether every feature name and category name is UTF-8 text (model_write.c);
+ * the error names the feature, the text and the first bad byte. */
+gpulayer_status gpl_model_check_utf8(const gpl_model *m);
 gpulayer_status gpl_model_from_json(const char *text, size_t len,
                                     const char *source, gpl_model **out);
 gpulayer_status gpl_model_export_xgboost(const gpl_model *m, char **out,

@@ -293,7 +293,8 @@ static gpulayer_status build_document(const gpl_model *m, cJSON **out)
 }
 
 /* JSON text is UTF-8: a name in another encoding would make a file that
- * JSON readers refuse. Names come from the C API unchecked. */
+ * JSON readers refuse. Names come from the C API and from other
+ * libraries' models unchecked. */
 static gpulayer_status check_text(const gpl_model *m, int32_t f, const char *what,
                                   const char *s)
 {
@@ -311,13 +312,13 @@ static gpulayer_status check_text(const gpl_model *m, int32_t f, const char *wha
                        gpl_utf8_check(m->feature_names[f], strlen(m->feature_names[f])) ==
                            strlen(m->feature_names[f]) ? m->feature_names[f] : NULL;
     return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                     "cannot write the model: %s '%s' of feature %d%s%s%s is not valid "
-                     "UTF-8 (byte %zu); give names and categories as UTF-8 text",
+                     "%s '%s' of feature %d%s%s%s is not valid UTF-8 (byte %zu); names "
+                     "and categories must be UTF-8 text",
                      what, shown, (int)f, name ? " ('" : "", name ? name : "",
                      name ? "')" : "", bad + 1);
 }
 
-static gpulayer_status check_utf8_text(const gpl_model *m)
+gpulayer_status gpl_model_check_utf8(const gpl_model *m)
 {
     for (int32_t f = 0; f < m->num_features; f++) {
         if (m->feature_names && m->feature_names[f])
@@ -336,7 +337,8 @@ gpulayer_status gpl_model_to_json(const gpl_model *m, char **out, size_t *len)
     gpulayer_status invalid = gpl_model_validate(m, NULL);
     if (invalid != GPULAYER_OK)
         return gpl_error_prefix(invalid, "refusing to write an inconsistent model");
-    GPL_CHECK(check_utf8_text(m));
+    gpulayer_status text = gpl_model_check_utf8(m);
+    if (text != GPULAYER_OK) return gpl_error_prefix(text, "cannot write the model");
     cJSON *doc = NULL;
     GPL_CHECK(build_document(m, &doc));
     gpulayer_status st = gpl_model_json_seal(doc, out, len);
