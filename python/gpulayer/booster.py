@@ -6,7 +6,7 @@ import copy
 import ctypes
 import json
 import os
-import re
+import warnings
 from ctypes import POINTER, byref, c_double, c_float, c_void_p
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
@@ -23,9 +23,6 @@ if TYPE_CHECKING:
     from .predictor import Predictor
 
 __all__ = ["Booster", "format_param"]
-
-# The text of an integer as categorical_feature names a category.
-_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
 
 
 def format_param(value: Any) -> str:
@@ -752,19 +749,31 @@ class Booster:
         return Predictor(self, output_margin=output_margin, num_rounds=num_rounds)
 
     def _feature_kinds(self) -> list[str]:
-        """How prediction data are read, per feature: "numeric";
-        "integer" for a categorical feature whose categories are all
-        integers (categorical_feature columns: numbers are the names);
-        "categorical" for other categorical features (numbers are codes)."""
-        kinds = []
-        for f, kind in enumerate(self.feature_types):
-            if kind == "q":
-                kinds.append("numeric")
-            else:
-                names = self.categories(f)
-                kinds.append("integer" if names and all(_INTEGER.fullmatch(n) for n in names)
-                             else "categorical")
-        return kinds
+        """How prediction data are read, per feature: "numeric", or
+        "category" for a categorical feature, whose values name its
+        categories in every interface: text as it is, a number by its
+        text ("3"), as the command reads a file's cells."""
+        return ["numeric" if kind == "q" else "category" for kind in self.feature_types]
+
+    def _named_categories(self, dense) -> Dataset:
+        """dense as a Dataset, with a warning for each categorical feature
+        none of whose values names a category of the model (numbers given
+        for text categories, say): those rows go the missing way."""
+        names = self.feature_names
+        for col, given in sorted(dense.categories.items()):
+            known = self.categories(col)
+            if not given or not known or set(given) & set(known):
+                continue
+            label = repr(names[col]) if names and names[col] is not None else f"column {col}"
+            warnings.warn(
+                f"categorical feature {label}: none of its values "
+                f"({', '.join(given[:3])}{', ...' if len(given) > 3 else ''}) names one "
+                f"of the model's categories ({', '.join(known[:3])}"
+                f"{', ...' if len(known) > 3 else ''}), so every row goes the missing "
+                "way; a category is given by its name, text or a number whose text "
+                "is the name, in every interface (docs/categorical.md)",
+                UserWarning, stacklevel=4)
+        return Dataset(dense)
 
     def _prediction_data(self, data) -> Dataset:
         """data as a Dataset whose columns are the model's features: a
@@ -785,7 +794,7 @@ class Booster:
                     )
                 table = table.select([columns.index(n) for n in names])
             if table.num_columns == self.num_features:
-                return Dataset(to_dense(table, kinds=self._feature_kinds()))
+                return self._named_categories(to_dense(table, kinds=self._feature_kinds()))
             return Dataset(table)
         if is_dataframe(data):
             columns = {str(c): c for c in data.columns}
@@ -800,13 +809,13 @@ class Booster:
             # Text columns are read as the model reads them, so that a
             # typo in a numeric feature is reported at its row.
             if data.shape[1] == self.num_features:
-                return Dataset(to_dense(data, kinds=self._feature_kinds()))
+                return self._named_categories(to_dense(data, kinds=self._feature_kinds()))
             return Dataset(data)
         if not isinstance(data, Dataset):
             kinds = None if is_sparse(data) else self._feature_kinds()
-            if kinds is None or "integer" not in kinds:
+            if kinds is None or "category" not in kinds:
                 return Dataset(data)
-            return Dataset(to_dense(data, kinds=kinds))
+            return self._named_categories(to_dense(data, kinds=kinds))
         data_names = data.feature_names
         if names is None or data_names is None or data_names == names:
             return data

@@ -26,10 +26,11 @@ Accepted data:
   by index or name, that are categorical. A numeric column there holds
   integer codes: each distinct value is a category named by its text
   ("3", "17"), NaN is missing, and a negative or fractional value is an
-  error naming the column, row and value. At prediction a model reads a
-  numeric column of such a feature (whose categories are all integers) by
-  the same names, in a DataFrame or an array; a value unseen in training,
-  negative or fractional, is missing. ``enable_categorical`` (XGBoost's
+  error naming the column, row and value. At prediction a value names its
+  category in every interface, as the command reads a file's cells: a
+  number of a categorical feature's column, in a DataFrame or an array,
+  is the name it prints as (never a code into a dictionary of text); a
+  value unseen in training, negative or fractional, is missing. ``enable_categorical`` (XGBoost's
   parameter) is accepted and changes nothing: category, string and object
   columns are categorical either way.
 * scipy.sparse matrices. They are densified, and **an absent entry is a
@@ -124,9 +125,9 @@ def to_dense(data, bad_numbers: str = "error", kinds=None,
     """Convert supported data to a dense float32 matrix (see the module
     documentation for the rules). bad_numbers is "error" or "missing" (see
     there); kinds lists per column, as a model reads them, "numeric",
-    "categorical" (text; a numeric column holds codes), "integer"
-    (categorical; numbers are the names, and one that is not an integer is
-    missing) or None (decide by the rule). categorical_feature lists the
+    "category" (categorical; a number names the category that is its
+    text, and one that is not an integer is missing) or None (decide by
+    the rule). categorical_feature lists the
     columns, by index or by name (feature_names, else a DataFrame's
     columns), that are categorical; numbers there must be integer codes."""
     _check_bad_numbers(bad_numbers)
@@ -148,7 +149,7 @@ def to_dense(data, bad_numbers: str = "error", kinds=None,
         return _from_arrow(table, bad_numbers, kinds, forced)
     values, layout = _from_array(data)
     forced = _categorical_set(categorical_feature, values.shape[1], feature_names)
-    lenient = {j for j, k in enumerate(kinds or ()) if k == "integer"} - forced
+    lenient = {j for j, k in enumerate(kinds or ()) if k == "category"} - forced
     if not forced and not lenient:
         return DenseMatrix(values, layout, None, {})
     raw = data if isinstance(data, np.ndarray) else np.asarray(data)
@@ -392,9 +393,9 @@ def _from_dataframe(df, bad_numbers: str = "error", kinds=None,
         kind = kinds[j] if kinds is not None else None
         if j in forced:
             kind = "categorical"
-        if kind == "integer" and _is_categorical_dtype(dtype):
+        if kind == "category" and _is_categorical_dtype(dtype):
             kind = "categorical"
-        if (not _is_categorical_dtype(dtype) and (j in forced or kind == "integer")
+        if (not _is_categorical_dtype(dtype) and (j in forced or kind == "category")
                 and (pd.api.types.is_bool_dtype(dtype)
                      or pd.api.types.is_numeric_dtype(dtype))):
             categories[j], values[:, j] = _integer_categories(
@@ -540,9 +541,9 @@ def _from_arrow(table, bad_numbers: str = "error", kinds=None,
         column = table.column(j)
         what = _arrow_kind(column.type)
         kind = kinds[j] if kinds is not None else None
-        if j in forced:
+        if j in forced or (kind == "category" and what != "numeric"):
             kind = "categorical"
-        if what == "numeric" and (j in forced or kind == "integer"):
+        if what == "numeric" and (j in forced or kind == "category"):
             categories[j], values[:, j] = _integer_categories(
                 _arrow_floats(column, np.float64), names[j], j, strict=j in forced)
         elif what == "numeric":

@@ -435,7 +435,7 @@ class _GPULayerModel(BaseEstimator):
             return to_dense(X, categorical_feature=self.categorical_feature,
                             feature_names=names)
         columns = _categorical_set(self.categorical_feature, X.shape[1], names)
-        return to_dense(X, kinds=["integer" if j in columns else None
+        return to_dense(X, kinds=["category" if j in columns else None
                                   for j in range(X.shape[1])])
 
     def _y_check(self) -> dict:

@@ -202,3 +202,49 @@ def test_sklearn_passes_the_categorical_parameters():
     assert booster.get_dump()[0].startswith("0:[colour in {")
     ordered = GPULayerRegressor(n_estimators=1, categorical="ordered").fit(frame, y)
     assert ordered.get_booster().get_param("categorical") == "ordered"
+
+
+def test_numbers_for_text_categories_are_names_in_every_interface(tmp_path):
+    """The same model and file give the same predictions through the
+    command and through Booster.predict on pandas' reading of the file:
+    a number given for a categorical feature whose categories are text
+    names no category (the command reads the cell "1" as the name "1"),
+    so its rows go the missing way, with a warning in Python; the names
+    give the categories' predictions in both."""
+    import os
+    import subprocess
+    cli = os.environ.get("GPULAYER_CLI", os.path.join(
+        os.path.dirname(__file__), "..", "..", "build", "gpulayer"))
+    if not os.path.exists(cli):
+        pytest.skip(f"the gpulayer command is not built ({cli})")
+    rng = np.random.default_rng(4)
+    colour = rng.choice(["blue", "green", "red"], size=600)
+    x = rng.normal(size=600)
+    train = pd.DataFrame({"y": (colour == "red") * 2.0 + 0.1 * x, "x": x, "colour": colour})
+    train.to_csv(tmp_path / "train.csv", index=False)
+    model = str(tmp_path / "m.json")
+    subprocess.run([cli, "train", "--data", str(tmp_path / "train.csv"), "--label", "y",
+                    "--model", model, "--objective", "reg:squarederror", "--num-round", "5",
+                    "--quiet"], check=True)
+    bst = gpulayer.Booster(model_file=model)
+    assert bst.categories(1) == ["blue", "green", "red"]
+
+    def both(column):
+        test = pd.DataFrame({"x": x[:6], "colour": column})
+        path = tmp_path / "test.csv"
+        test.to_csv(path, index=False)
+        out = tmp_path / "p.txt"
+        subprocess.run([cli, "predict", "--model", model, "--data", str(path),
+                        "--output", str(out)], check=True, capture_output=True)
+        return np.loadtxt(out, delimiter=","), pd.read_csv(path)
+
+    by_cli, frame = both(["red", "blue", "green", "red", "blue", "green"])
+    np.testing.assert_array_equal(bst.predict(frame), by_cli.astype(np.float32))
+    by_cli, frame = both([2, 0, 1, 2, 0, 1])  # the codes of the names above
+    assert frame["colour"].dtype.kind == "i"
+    with pytest.warns(UserWarning, match="categorical feature 'colour': none of its "
+                      r"values \(0, 1, 2\) names one of the model's categories"):
+        by_python = bst.predict(frame)
+    np.testing.assert_array_equal(by_python, by_cli.astype(np.float32))
+    missing = bst.predict(pd.DataFrame({"x": x[:6], "colour": pd.Categorical([None] * 6)}))
+    np.testing.assert_array_equal(by_python, missing)
