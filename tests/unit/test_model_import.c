@@ -327,6 +327,16 @@ static void test_lightgbm_refusals(void **state)
     doc = lgb_doc("regression", bad, "");
     expect_refusal(doc, GPULAYER_ERR_MODEL, "child");
     free(doc);
+    /* A header count at the end of long's range overflowed when one was
+     * added (fuzz_import, under UBSan). */
+    doc = lgb_doc("regression", tree, "");
+    char *idx = strstr(doc, "max_feature_idx=1");
+    char *huge = malloc(strlen(doc) + 32);
+    snprintf(huge, strlen(doc) + 32, "%.*smax_feature_idx=9223372036854775807%s",
+             (int)(idx - doc), doc, idx + strlen("max_feature_idx=1"));
+    expect_refusal(huge, GPULAYER_ERR_MODEL, "max_feature_idx is missing or not a feature index");
+    free(huge);
+    free(doc);
     /* A feature name that is not UTF-8 loaded, and then the model could
      * not be saved (found by fuzz_import). */
     doc = lgb_doc("regression", tree, "");

@@ -15,6 +15,7 @@
  * average LightGBM boosts from is folded into the first tree.
  */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -511,15 +512,26 @@ static gpulayer_status read_categories(lgb_read *r, const char *infos, const cha
     return st;
 }
 
+/* The integer of header line `key`, the whole text and within [lo, hi];
+ * dflt where the line is absent, -1 where it holds anything else. */
+static long header_int(const lgb_read *r, int64_t first_tree, const char *key, long dflt,
+                       long lo, long hi)
+{
+    const char *v = find_key(r, 0, first_tree, key);
+    if (!v) return dflt;
+    char *end = NULL;
+    errno = 0;
+    const long x = strtol(v, &end, 10);
+    return end != v && !*end && errno == 0 && x >= lo && x <= hi ? x : -1;
+}
+
 static gpulayer_status read_header(lgb_read *r, int64_t first_tree)
 {
     gpl_model *m = r->m;
-    char *end = NULL;
-    const char *v = find_key(r, 0, first_tree, "max_feature_idx");
-    long features = v ? strtol(v, &end, 10) + 1 : 0;
-    if (!v || *end || features < 1 || features > 100000000)
-        return malformed(r->source, "max_feature_idx is missing");
-    m->num_features = (int32_t)features;
+    const long last_feature = header_int(r, first_tree, "max_feature_idx", -1, 0, 99999999);
+    if (last_feature < 0)
+        return malformed(r->source, "max_feature_idx is missing or not a feature index");
+    m->num_features = (int32_t)(last_feature + 1);
     for (int64_t i = 0; i < first_tree; i++)
         if (!strcmp(r->lines[i], "average_output"))
             return gpl_import_refuse(r->source, "the LightGBM model is a random forest "
@@ -528,10 +540,10 @@ static gpulayer_status read_header(lgb_read *r, int64_t first_tree)
     const char *objective = find_key(r, 0, first_tree, "objective");
     if (!objective) return malformed(r->source, "the objective line is missing");
     GPL_CHECK(read_objective(r, objective));
-    v = find_key(r, 0, first_tree, "num_tree_per_iteration");
-    long per = v ? strtol(v, &end, 10) : 1;
-    v = find_key(r, 0, first_tree, "num_class");
-    long classes = v ? strtol(v, &end, 10) : 1;
+    const long per = header_int(r, first_tree, "num_tree_per_iteration", 1, 1, 1000000);
+    const long classes = header_int(r, first_tree, "num_class", 1, 1, 1000000);
+    if (per < 0 || classes < 0)
+        return malformed(r->source, "num_class or num_tree_per_iteration is not a count");
     if (m->objective == GPL_OBJ_SOFTMAX) {
         if (classes < 2 || per != classes)
             return malformed(r->source, "a multiclass model needs num_class >= 2 trees a round");
