@@ -337,6 +337,17 @@ static void test_lightgbm_refusals(void **state)
     expect_refusal(huge, GPULAYER_ERR_MODEL, "max_feature_idx is missing or not a feature index");
     free(huge);
     free(doc);
+    /* A decision type far outside int's range was converted to int
+     * (fuzz_import, under UBSan). */
+    char wild[1200];
+    snprintf(wild, sizeof wild, "%s", tree);
+    char *dt = strstr(wild, "decision_type=8");
+    memmove(dt + strlen("decision_type=6e104"), dt + strlen("decision_type=8"),
+            strlen(dt + strlen("decision_type=8")) + 1);
+    memcpy(dt, "decision_type=6e104", strlen("decision_type=6e104"));
+    doc = lgb_doc("regression", wild, "");
+    expect_refusal(doc, GPULAYER_ERR_MODEL, "Tree=0: decision_type 6e+104 is not a byte of flags");
+    free(doc);
     /* A feature name that is not UTF-8 loaded, and then the model could
      * not be saved (found by fuzz_import). */
     doc = lgb_doc("regression", tree, "");

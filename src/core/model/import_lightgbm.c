@@ -288,6 +288,27 @@ static gpulayer_status read_tree_arrays(lgb_read *r, int64_t from, int64_t to, i
     return GPULAYER_OK;
 }
 
+/* The values the reader turns into integers: the decision types (a byte
+ * of flags) and the words of the categorical bitsets (32 bits each). */
+static gpulayer_status check_integer_values(const lgb_read *r, const lgb_tree *x, int32_t t)
+{
+    char what[128];
+    for (int32_t i = 0; i < x->leaves - 1; i++) {
+        const double d = x->decision[i];
+        if (d >= 0 && d <= 255 && d == floor(d)) continue;
+        snprintf(what, sizeof what, "Tree=%d: decision_type %g is not a byte of flags", (int)t,
+                 d);
+        return malformed(r->source, what);
+    }
+    for (int64_t w = 0; w < x->num_words; w++) {
+        const double v = x->cat_words[w];
+        if (v >= 0 && v <= 4294967295.0 && v == floor(v)) continue;
+        snprintf(what, sizeof what, "Tree=%d: cat_threshold %g is not a 32-bit word", (int)t, v);
+        return malformed(r->source, what);
+    }
+    return GPULAYER_OK;
+}
+
 /* One "Tree=" block, lines [from, to). Internal node i is node i, leaf j
  * node L - 1 + j (a tree of one leaf is that leaf). */
 static gpulayer_status read_tree(lgb_read *r, int64_t from, int64_t to, int32_t t)
@@ -299,6 +320,7 @@ static gpulayer_status read_tree(lgb_read *r, int64_t from, int64_t to, int32_t 
                                  (int)t);
     lgb_tree x = {0};
     gpulayer_status st = read_tree_arrays(r, from, to, t, &x);
+    if (st == GPULAYER_OK) st = check_integer_values(r, &x, t);
     const int32_t L = x.leaves, I = L - 1;
     gpl_tree out = {0};
     if (st == GPULAYER_OK) {
