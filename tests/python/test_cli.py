@@ -601,3 +601,19 @@ def test_a_driver_manifest_that_points_nowhere_is_named():
         pytest.skip("no Vulkan loader here, or it found a driver anyway")
     assert "VK_ICD_FILENAMES is '/nowhere/icd.json', and /nowhere/icd.json does not exist" \
         in r.stdout + r.stderr
+
+
+def test_row_messages_name_the_files_line(tmp_path):
+    """A label the objective refuses was named by its row, counted from 1
+    ("row 11"), while the reader names lines ("line 12"); blank lines,
+    comments and quoted fields across lines moved the two further apart.
+    Every message about a row of a file now names its line."""
+    csv = write(tmp_path, "d.csv", 'y,a,b\n1,2,3\n\n0,1,2\n"1",5,"x\ny"\n0,1,4\n7,3,3\n')
+    r = run("train", "--data", csv, "--label", "y", "--model", str(tmp_path / "m.json"),
+            "--param", "objective=binary:logistic", "--quiet")
+    assert r.returncode != 0
+    assert "d.csv: line 8 has label 7, but binary:logistic needs labels in [0, 1]" in r.stderr
+    svm = write(tmp_path, "d.svm", "1 1:2\n# a comment\n\n0 1:3\n5 2:1\n")
+    r = run("train", "--data", svm, "--model", str(tmp_path / "m.json"),
+            "--param", "objective=binary:logistic", "--quiet")
+    assert "d.svm: line 5 has label 5" in r.stderr

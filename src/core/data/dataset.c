@@ -91,7 +91,17 @@ void gpulayer_dataset_free(gpulayer_dataset *ds)
     free(ds->categories);
     free(ds->source);
     free(ds->group_ptr);
+    gpl_row_lines_free(ds->lines);
     free(ds);
+}
+
+const char *gpl_dataset_row_text(const gpulayer_dataset *ds, int64_t row, char *buf,
+                                 size_t size)
+{
+    const int64_t line = gpl_row_lines_find(ds->lines, row);
+    if (line > 0) snprintf(buf, size, "line %lld", (long long)line);
+    else snprintf(buf, size, "row %lld", (long long)row + 1);
+    return buf;
 }
 
 /* ------------------------------------------------------ labels / weights */

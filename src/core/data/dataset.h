@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "gpulayer.h"
+#include "row_lines.h"
 
 /* The category names of one categorical column; a value of the column is the
  * 0-based code of its name (NaN = missing). Codes follow the sorted order of
@@ -53,6 +54,9 @@ struct gpulayer_dataset {
      * (num_groups 0) when the data have none. */
     int64_t *group_ptr;
     int64_t num_groups;
+    /* The line of `source` each row starts on (read from a text file), or
+     * NULL: messages then name rows. */
+    gpl_row_lines *lines;
 };
 
 /* An empty dataset of the given shape with values uninitialised. */
@@ -62,6 +66,11 @@ void gpl_category_dict_free(gpl_category_dict *dict);
 /* A dictionary holding copies of names[0..n); NULL (error set) when out of
  * memory. */
 gpl_category_dict *gpl_category_dict_new(const char *const *names, int32_t n);
+
+/* How a message names a row: "line L" of the file it was read from, else
+ * "row R" counted from 1. Returns buf. */
+const char *gpl_dataset_row_text(const gpulayer_dataset *ds, int64_t row, char *buf,
+                                 size_t size);
 
 /* A cell of either layout (a binary search in a sparse column). */
 float gpl_dataset_value(const gpulayer_dataset *ds, int64_t row, int32_t col);

@@ -45,19 +45,23 @@ gpulayer_status gpl_rank_check(const gpulayer_dataset *ds, gpl_objective_kind ki
                                                   "them with qid or group)");
         for (int64_t r = b; r < e; r++) {
             const float y = ds->label[r];
+            char row[48], first[48];
             if (exp_gain && !(y == floorf(y) && y >= 0.0f && y <= 31.0f))
                 return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                                 "%s: %s: row %lld has relevance grade %g; with "
+                                 "%s: %s: %s has relevance grade %g; with "
                                  "ndcg_exp_gain=true (gain 2^grade - 1) grades must be "
                                  "integers 0..31 (set ndcg_exp_gain=false for other grades)",
-                                 what, source_of(ds), (long long)r + 1, (double)y);
+                                 what, source_of(ds), gpl_dataset_row_text(ds, r, row, sizeof row),
+                                 (double)y);
             if (ds->weight && ds->weight[r] != ds->weight[b])
                 return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                                 "%s: %s: row %lld has weight %g, the first row of its query "
-                                 "(row %lld) %g; %s weighs whole queries: give one weight a "
+                                 "%s: %s: %s has weight %g, the first row of its query "
+                                 "(%s) %g; %s weighs whole queries: give one weight a "
                                  "query",
-                                 what, source_of(ds), (long long)r + 1, (double)ds->weight[r],
-                                 (long long)b + 1, (double)ds->weight[b], name);
+                                 what, source_of(ds), gpl_dataset_row_text(ds, r, row, sizeof row),
+                                 (double)ds->weight[r],
+                                 gpl_dataset_row_text(ds, b, first, sizeof first),
+                                 (double)ds->weight[b], name);
         }
     }
     return GPULAYER_OK;

@@ -54,6 +54,7 @@ typedef struct parser {
     const char *p, *end; /* scanning position */
     int64_t line;        /* 1-based line of p */
     int64_t record_line; /* line the current record starts on */
+    gpl_row_lines lines; /* each row's record_line, for later messages */
     field *fields;       /* the current record */
     int32_t count, capacity;
 
@@ -751,6 +752,7 @@ static gpulayer_status read_rows(parser *ps)
         GPL_CHECK(next_record(ps, &got));
         if (!got) return GPULAYER_OK;
         GPL_CHECK(check_field_count(ps));
+        GPL_CHECK(gpl_row_lines_add(&ps->lines, ps->rows, ps->record_line));
         for (int32_t j = 0; j < ps->ncols; j++)
             if (ps->cols[j].role != ROLE_IGNORE) GPL_CHECK(store_cell(ps, j, ps->rows));
         ps->rows++;
@@ -885,6 +887,7 @@ static gpulayer_status parse(parser *ps, const gpulayer_read_options *opts)
     if (ps->label)
         GPL_CHECK(gpl_label_finish(&ps->labels, ps->label, ps->rows, &ps->ds->label_classes));
     trim_rows(ps);
+    ps->ds->lines = gpl_row_lines_take(&ps->lines);
     return attach_names(ps);
 }
 
@@ -904,6 +907,7 @@ static void parser_free(parser *ps)
     gpl_qid_groups_free(&ps->qids);
     gpl_label_reader_free(&ps->labels);
     gpl_category_dict_free(ps->fixed_classes);
+    gpl_row_lines_clear(&ps->lines);
     gpulayer_dataset_free(ps->ds);
 }
 

@@ -38,6 +38,7 @@ typedef struct sparse_rows {
     int any_weight;
     int32_t max_index;
     int64_t line;              /* the line being parsed */
+    gpl_row_lines lines;       /* each row's line, for later messages */
     const char *line_start;    /* for column numbers in messages */
     /* Query ids (qid:N): the token of this line, or NULL, and the first
      * line with one and without one, since every row needs one or none. */
@@ -272,6 +273,7 @@ static gpulayer_status parse_line(sparse_rows *sr, const char *p, const char *e)
     }
     GPL_CHECK(check_duplicates(sr, first));
     GPL_CHECK(add_qid(sr));
+    GPL_CHECK(gpl_row_lines_add(&sr->lines, sr->rows, sr->line));
     sr->rows++;
     sr->start[sr->rows] = sr->nnz;
     return GPULAYER_OK;
@@ -315,6 +317,7 @@ static gpulayer_status to_dataset(sparse_rows *sr, gpulayer_dataset **out)
         return GPULAYER_ERR_OUT_OF_MEMORY;
     }
     if (sr->qids.rows > 0) gpl_qid_groups_attach(&sr->qids, ds);
+    ds->lines = gpl_row_lines_take(&sr->lines);
     *out = ds;
     return GPULAYER_OK;
 }
@@ -356,6 +359,7 @@ gpulayer_status gpl_parse_libsvm(const gpl_text *text, const char *name,
     free(sr.start);
     free(sr.entries);
     gpl_qid_groups_free(&sr.qids);
+    gpl_row_lines_clear(&sr.lines);
     return status;
 }
 

@@ -25,27 +25,29 @@ static gpulayer_status check_labels(const gpl_params *p, gpl_objective_kind kind
     const char *src = ds->source ? ds->source : what;
     if (!ds->label)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s has no labels", src);
+    char row[48];
     for (int64_t r = 0; r < ds->num_rows; r++) {
         float y = ds->label[r];
         if (!isfinite(y))
-            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                             "%s: row %lld has a %s label", src, (long long)r + 1,
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s: %s has a %s label", src,
+                             gpl_dataset_row_text(ds, r, row, sizeof row),
                              isnan(y) ? "NaN (missing)" : "infinite");
         const char *rule = gpl_objective_label_rule(kind, y, p->num_class);
         if (rule && kind == GPL_OBJ_SOFTMAX)
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                             "%s: row %lld has label %g, but %s with num_class=%d "
-                             "needs integer labels 0..%d", src, (long long)r + 1,
-                             (double)y, p->objective, p->num_class,
-                             p->num_class - 1);
+                             "%s: %s has label %g, but %s with num_class=%d "
+                             "needs integer labels 0..%d", src,
+                             gpl_dataset_row_text(ds, r, row, sizeof row), (double)y,
+                             p->objective, p->num_class, p->num_class - 1);
         if (rule)
-            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                             "%s: row %lld has label %g, but %s needs %s", src,
-                             (long long)r + 1, (double)y, p->objective, rule);
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s: %s has label %g, but %s needs %s",
+                             src, gpl_dataset_row_text(ds, r, row, sizeof row), (double)y,
+                             p->objective, rule);
         if (ds->weight && (!isfinite(ds->weight[r]) || ds->weight[r] < 0.0f))
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                             "%s: row %lld has weight %g; weights must be finite "
-                             "and >= 0", src, (long long)r + 1, (double)ds->weight[r]);
+                             "%s: %s has weight %g; weights must be finite "
+                             "and >= 0", src, gpl_dataset_row_text(ds, r, row, sizeof row),
+                             (double)ds->weight[r]);
     }
     /* Weights of 0 only: a model of nothing, and metrics of 0 / 0. */
     if (ds->weight) {
