@@ -623,7 +623,7 @@ def _label_vector(label, rows: int):
     if arr.dtype.kind in "USO" and (arr.dtype.kind != "O"
                                     or any(_is_text_value(v) for v in arr)):
         return _text_labels(arr)
-    return np.ascontiguousarray(np.asarray(arr, dtype=np.float32)), None
+    return _as_float32(arr, "label"), None
 
 
 def _is_missing_cell(value) -> bool:
@@ -696,10 +696,27 @@ def _text_labels(arr: np.ndarray):
     return text_of.astype(np.float32), [str(t) for t in distinct]
 
 
+def _as_float32(values, what: str) -> np.ndarray:
+    """values as a contiguous float32 array; a finite value past float32's
+    range is an error naming its position, not an infinity the library
+    would then call "not finite"."""
+    arr = np.asarray(values)
+    with np.errstate(over="ignore"):
+        out = np.ascontiguousarray(arr, dtype=np.float32)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize > 4:
+        past = np.isinf(out) & np.isfinite(arr)
+        if past.any():
+            at = np.unravel_index(int(np.flatnonzero(past.reshape(-1))[0]), arr.shape)
+            index = ", ".join(str(int(i)) for i in at)
+            raise ValueError(f"{what}[{index}] is {float(arr[at]):g}, beyond float32's range "
+                             f"(about 3.4e38 either way): {what} is kept as float32")
+    return out
+
+
 def _float_vector(values, rows: int, what: str) -> np.ndarray:
     if is_dataframe(values):
         values = values.to_numpy()
-    vec = np.ascontiguousarray(np.asarray(values, dtype=np.float32).reshape(-1))
+    vec = _as_float32(np.asarray(values).reshape(-1), what)
     if vec.shape[0] != rows:
         raise ValueError(f"{what} has {vec.shape[0]} values, the data {rows} rows")
     return vec
@@ -1161,7 +1178,7 @@ class Dataset:
             _lib.call("gpulayer_dataset_set_base_margin", self.handle, None, 0)
             self._base_margin = None
             return
-        values = np.ascontiguousarray(margin, dtype=np.float32)
+        values = _as_float32(margin, "base_margin")
         if values.ndim == 0 or values.shape[0] != self.num_rows or values.ndim > 2:
             raise ValueError(f"base_margin needs one value a row ({self.num_rows} rows) or "
                              f"(rows, outputs); got shape {values.shape}")
@@ -1176,7 +1193,7 @@ class Dataset:
             _lib.call("gpulayer_dataset_set_feature_weights", self.handle, None, 0)
             self._feature_weights = None
             return
-        values = np.ascontiguousarray(weights, dtype=np.float32).reshape(-1)
+        values = _as_float32(np.asarray(weights).reshape(-1), "feature_weights")
         _lib.call("gpulayer_dataset_set_feature_weights", self.handle, _float_pointer(values),
                   values.size)
         self._feature_weights = values  # kept for slice()

@@ -331,3 +331,15 @@ def test_slice_refuses_bad_indexes_and_datasets_without_data(tmp_path):
     for made in (gpulayer.Dataset.from_file(path, label="y"), full.select_columns([1])):
         with pytest.raises(ValueError, match=r"no in-memory data .*pandas\.read_csv"):
             made.slice([0])
+
+
+@pytest.mark.parametrize("what", ["label", "weight", "base_margin"])
+def test_values_past_float32_are_named_not_called_infinite(what):
+    """1e39 is finite in float64 and infinite in float32: the error names
+    the value and float32's range, not an infinity the caller never gave."""
+    X = np.random.default_rng(0).random((6, 2))
+    values = np.ones(6)
+    values[4] = -1e39
+    with pytest.raises(ValueError, match=rf"{what}\[4\] is -1e\+39, beyond float32's range"):
+        gpulayer.Dataset(X, label=values if what == "label" else np.ones(6),
+                         **({} if what == "label" else {what: values}))
