@@ -56,6 +56,13 @@ int cli_read_config(const char *cmd, const char *path,
     int lineno = 0, rc = 0;
     while (!rc && fgets(line, sizeof line, f)) {
         lineno++;
+        /* A longer line would come back in pieces, each read as a line. */
+        if (!strchr(line, '\n') && !feof(f)) {
+            fprintf(stderr, "gpulayer %s: %s:%d: the line is longer than %d characters\n",
+                    cmd, path, lineno, (int)sizeof line - 2);
+            rc = 2;
+            break;
+        }
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
         char *text = trim(line);

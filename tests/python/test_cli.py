@@ -617,3 +617,15 @@ def test_row_messages_name_the_files_line(tmp_path):
     r = run("train", "--data", svm, "--model", str(tmp_path / "m.json"),
             "--param", "objective=binary:logistic", "--quiet")
     assert "d.svm: line 5 has label 5" in r.stderr
+
+
+def test_config_refuses_a_line_longer_than_it_reads(tmp_path):
+    """A config line past 4,094 characters came back in pieces, each read
+    as a line of its own: the tail of a long value could set a parameter."""
+    tail = "x" * 4100 + "\nmax_depth = 3\n"
+    conf = write(tmp_path, "c.conf", "objective = binary:logistic\neval_metric = " + tail)
+    r = run("train", "--config", conf, "--data", os.path.join(ROOT, "data", "demo",
+            "fertility_train.csv.gz"), "--model", str(tmp_path / "m.json"), "--quiet")
+    assert r.returncode == 2
+    assert "c.conf:2: the line is longer than 4094 characters" in r.stderr
+    assert not os.path.exists(tmp_path / "m.json")
