@@ -19,7 +19,7 @@ if ! grep -q "^GPULAYER_FUZZ:BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null; then
   CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPULAYER_FUZZ=ON \
     -DGPULAYER_CUDA=OFF -DGPULAYER_MPI=OFF -DGPULAYER_BUILD_TESTS=OFF >/dev/null
 fi
-cmake --build "$build" -j "$(nproc)" --target fuzz_delimited fuzz_libsvm fuzz_model fuzz_import fuzz_params >/dev/null
+cmake --build "$build" -j "$(nproc)" --target fuzz_delimited fuzz_libsvm fuzz_model fuzz_import fuzz_params fuzz_config >/dev/null
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -45,7 +45,7 @@ run() { # name
   return $rc
 }
 # Two at a time where there are the cores for it.
-names=(fuzz_delimited fuzz_libsvm fuzz_model fuzz_import fuzz_params)
+names=(fuzz_delimited fuzz_libsvm fuzz_model fuzz_import fuzz_params fuzz_config)
 failed=0
 if [ "$(nproc)" -ge 4 ]; then
   pids=()
