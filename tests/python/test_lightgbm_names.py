@@ -30,11 +30,13 @@ METRICS = [
     ("binary_logloss", "logloss", "binary"), ("binary_error", "error", "binary"),
     ("auc", "auc", "binary"), ("multi_logloss", "mlogloss", "multi"),
     ("multi_error", "merror", "multi"), ("ndcg", "ndcg", "rank"), ("map", "map", "rank01"),
+    ("cross_entropy", "logloss", "prob"), ("xentropy", "logloss", "prob"),
 ]
 
 XGB_OBJECTIVE = {"reg": "reg:squarederror", "count": "count:poisson",
                  "positive": "reg:gamma", "binary": "binary:logistic",
-                 "multi": "multi:softprob", "rank": "rank:ndcg", "rank01": "rank:map"}
+                 "multi": "multi:softprob", "rank": "rank:ndcg", "rank01": "rank:map",
+                 "prob": "reg:logistic"}
 
 
 def task_data(task):
@@ -47,7 +49,8 @@ def task_data(task):
              "binary": (signal + rng.normal(size=300) > 0).astype(float),
              "multi": np.digitize(signal, [-0.7, 0.7]).astype(float),
              "rank": np.clip(np.round(signal + 1.5), 0, 3),
-             "rank01": (signal > 0).astype(float)}[task]
+             "rank01": (signal > 0).astype(float),
+             "prob": 1.0 / (1.0 + np.exp(-signal - rng.normal(size=300)))}[task]
     qid = np.repeat(np.arange(30), 10) if task.startswith("rank") else None
     extra = {"num_class": 3} if task == "multi" else {}
     return X, label, qid, extra
@@ -77,7 +80,7 @@ def test_metric_names(name, xgboost_name, task):
     lightgbm_takes({"objective": {"reg": "regression", "count": "poisson",
                                   "positive": "gamma", "binary": "binary",
                                   "multi": "multiclass", "rank": "lambdarank",
-                                  "rank01": "lambdarank"}[task],
+                                  "rank01": "lambdarank", "prob": "cross_entropy"}[task],
                     "metric": name, **extra}, X, label, qid)
     data = gpulayer.Dataset(X, label=label, qid=qid)
     ours, theirs = {}, {}
@@ -120,3 +123,16 @@ def test_names_that_mean_something_else_are_refused(key, value, reason):
     X, label, _, _ = task_data("reg")
     with pytest.raises(UnsupportedError, match=reason):
         gpulayer.train({key: value}, gpulayer.Dataset(X, label=label), 2)
+
+
+def test_cross_entropy_is_lightgbms_value():
+    """LightGBM's cross_entropy metric of its own predictions, as GPUlayer
+    computes it (logloss, labels in [0, 1])."""
+    X, label, _, _ = task_data("prob")
+    record = {}
+    data = lgb.Dataset(X, label)
+    model = lgb.train({"objective": "cross_entropy", "metric": "cross_entropy", "verbose": -1,
+                       "num_threads": 1, "num_leaves": 4}, data, 3, valid_sets=[data],
+                      callbacks=[lgb.record_evaluation(record)])
+    ours = gpulayer.evaluate("logloss", model.predict(X), gpulayer.Dataset(X, label=label))
+    assert ours == pytest.approx(record["training"]["cross_entropy"][-1], rel=1e-6)

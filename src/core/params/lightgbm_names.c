@@ -44,6 +44,8 @@ static const name_map metrics[] = {
     {"gamma", "gamma-nloglik", NULL},
     {"gamma_deviance", "gamma-deviance", NULL},
     {"binary_logloss,binary", "logloss", NULL},
+    /* The same sum: -(y log p + (1 - y) log(1 - p)) for labels in [0, 1]. */
+    {"cross_entropy,xentropy", "logloss", NULL},
     {"binary_error", "error", NULL},
     {"auc", "auc", NULL},
     {"multi_logloss,multiclass,softmax,multiclassova,multiclass_ova,ova,ovr", "mlogloss", NULL},
@@ -54,7 +56,7 @@ static const name_map metrics[] = {
     {"tweedie", NULL, "give the power: tweedie-nloglik@1.5"},
     {"average_precision", NULL, "not implemented; aucpr is the area under the "
                                 "precision-recall curve"},
-    {"huber,fair,cross_entropy,xentropy,cross_entropy_lambda,xentlambda,"
+    {"huber,fair,cross_entropy_lambda,xentlambda,"
      "kullback_leibler,kldiv,auc_mu",
      NULL, "not implemented"},
 };
