@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing GPUlayer needs, where it is missing:
 # Debian packages (compiler, CMake, cJSON, zlib, cmocka, Graphviz) and Python
-# packages (numpy, pandas, scikit-learn, pytest, matplotlib, graphviz, pdoc; XGBoost
-# and LightGBM for the accuracy tests and benchmarks). Safe to run again.
+# packages (numpy, pandas, scikit-learn, pytest, matplotlib, graphviz, pdoc, onnx,
+# onnxruntime; XGBoost and LightGBM for the accuracy tests and benchmarks). Safe
+# to run again.
 set -euo pipefail
 
 need_apt=()
@@ -56,6 +57,9 @@ py_has graphviz || need_pip+=(graphviz)
 py_has pdoc || need_pip+=(pdoc)
 # The property-based test of the Python API (tests/python/test_api_properties.py).
 py_has hypothesis || need_pip+=(hypothesis)
+# The ONNX export and the runtime its test runs the graphs in.
+py_has onnx || need_pip+=(onnx)
+py_has onnxruntime || need_pip+=(onnxruntime)
 if [ ${#need_pip[@]} -gt 0 ]; then
   echo "setup: installing Python packages: ${need_pip[*]}"
   python3 -m pip install -q "${need_pip[@]}" 2>/dev/null ||
