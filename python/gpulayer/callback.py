@@ -321,6 +321,27 @@ class CallbackEvalResult(NamedTuple):
         return self.maximize
 
 
+class _ResetTarget:
+    """What LightGBM's ``reset_parameter`` callback sees as ``env.model``:
+    its ``boosters`` each take ``reset_parameter(params)``, which here sets
+    the parameters for the rounds still to train (the training model's,
+    or every fold's in cv)."""
+
+    def __init__(self, apply):
+        self.boosters = [self]
+        self._apply = apply
+
+    def reset_parameter(self, params) -> "_ResetTarget":
+        self._apply(dict(params))
+        return self
+
+
+def _is_reset_parameter(cb) -> bool:
+    """Whether cb is LightGBM's reset_parameter callback."""
+    return any(c.__module__.startswith("lightgbm") and c.__name__ == "_ResetParameterCallback"
+               for c in type(cb).__mro__)
+
+
 class CallbackEnv(NamedTuple):
     """What a LightGBM callback gets after (or, for one whose
     ``before_iteration`` attribute is true, before) each round, with

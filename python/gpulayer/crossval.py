@@ -407,10 +407,6 @@ def _lightgbm_cv(params, train_set, num_boost_round, folds, nfold, stratified, s
             raise TypeError(
                 "LightGBM's cv takes callback functions callback(env) (lgb.early_stopping, "
                 f"lgb.log_evaluation, ...); got {type(cb).__name__}")
-        if ("lightgbm", "_ResetParameterCallback") in _class_names(cb):
-            raise NotImplementedError(
-                "LightGBM's reset_parameter changes LightGBM Boosters; for the learning "
-                "rate use XGBoost's cv with gpulayer.callback.LearningRateScheduler")
     if early_stopping_rounds is not None and early_stopping_rounds > 0:
         callbacks.append(_callback.early_stopping(
             early_stopping_rounds, first_metric_only=first_metric_only,
@@ -444,7 +440,11 @@ def _lightgbm_cv(params, train_set, num_boost_round, folds, nfold, stratified, s
     for i in range(num_boost_round):
         run.show(i)
         for cb in before:
-            cb(_callback.CallbackEnv(cvbooster, env_params, i, 0, num_boost_round, None))
+            # reset_parameter sets every fold's parameters for the rounds to come.
+            model = (_callback._ResetTarget(lambda p: run.set_params(list(p.items())))
+                     if _callback._is_reset_parameter(cb) else cvbooster)
+            cb(_callback.CallbackEnv(model, env_params, i, 0, num_boost_round, None))
+        run.params_set(i)
         run.train_to(i + 1)
         run.show(i + 1)
         entries = [_callback.CallbackEvalResult(d, m, mean, higher_better(m), std)
@@ -482,7 +482,8 @@ def _lightgbm_cv(params, train_set, num_boost_round, folds, nfold, stratified, s
 def _step(num_boost_round: int, callbacks: list, early_stopping_rounds) -> int:
     """Rounds the folds train at a time."""
     if any(isinstance(cb, _callback.LearningRateScheduler)
-           or ("xgboost", "LearningRateScheduler") in _class_names(cb) for cb in callbacks):
+           or ("xgboost", "LearningRateScheduler") in _class_names(cb)
+           or _callback._is_reset_parameter(cb) for cb in callbacks):
         return 1
     if callbacks or early_stopping_rounds:
         return max(int(early_stopping_rounds or 0), _MIN_CHUNK)

@@ -346,10 +346,6 @@ class _CallbackRunner:
             if callable(getattr(cb, "after_iteration", None)):
                 self.entries.append(("xgboost", _from_xgboost(cb)))
             elif callable(cb):
-                if ("lightgbm", "_ResetParameterCallback") in _class_names(cb):
-                    raise NotImplementedError(
-                        "LightGBM's reset_parameter changes a LightGBM Booster; for the "
-                        "learning rate use gpulayer.callback.LearningRateScheduler")
                 if _takes_one_argument(cb):
                     if not lightgbm:
                         self.entries.append(("lightgbm", lightgbm))
@@ -382,7 +378,8 @@ class _CallbackRunner:
         needs training one round at a time."""
         return any(("xgboost", "LearningRateScheduler") in _class_names(cb)
                    or isinstance(cb, _callback.LearningRateScheduler)
-                   for cb in self.objects)
+                   for cb in self.objects) or any(
+            _callback._is_reset_parameter(cb) for cb in self.lightgbm_before)
 
     def _higher_better(self, metric: str) -> bool:
         if self.maximize is not None:
@@ -402,7 +399,10 @@ class _CallbackRunner:
     def _run_lightgbm(self, group: list[Any], env) -> bool:
         try:
             for cb in group:
-                cb(env)
+                # reset_parameter sets the parameters of the rounds to come,
+                # which round by round training then applies.
+                cb(env._replace(model=_callback._ResetTarget(self.model.set_params))
+                   if _callback._is_reset_parameter(cb) else env)
         except Exception as exc:
             if not _is_lightgbm_early_stop(exc):
                 raise
@@ -648,9 +648,9 @@ def train(
           :class:`gpulayer.callback.CallbackEnv`; LightGBM's run together,
           ordered by their ``order`` attribute, where the first one is in
           the list. ``lightgbm.callback.EarlyStopException`` stops training
-          with its ``best_iteration``. ``lgb.reset_parameter`` is refused
-          (NotImplementedError): use
-          :class:`gpulayer.callback.LearningRateScheduler`.
+          with its ``best_iteration``. ``lgb.reset_parameter`` sets its
+          parameters before each round, which train() then trains one at
+          a time.
         - any other callable: ``callback(round, results)``, with ``results``
           a list of :class:`EvalResult` and ``round`` counted on from the
           rounds of a model training continues.

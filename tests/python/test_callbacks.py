@@ -276,9 +276,33 @@ def test_lightgbm_env_and_signature_rule(data):
 
     bst = gpulayer.train(PARAMS, dtrain, 10, evals=evals_of(data), callbacks=[stop])
     assert bst.num_rounds == 2 and bst.best_iteration == 0
-    with pytest.raises(NotImplementedError, match="LearningRateScheduler"):
-        gpulayer.train(PARAMS, dtrain, 2,
-                       callbacks=[lgb.reset_parameter(learning_rate=[0.1, 0.2])])
+
+
+def test_lightgbm_reset_parameter_in_train_and_cv():
+    """lgb.reset_parameter sets round i's rate before round i (LightGBM's
+    before_iteration); XGBoost's LearningRateScheduler sets it after round
+    i for round i + 1. Shifted by one, the two give the same models and
+    the same cross-validation, in every fold (it used to be refused)."""
+    X = np.random.default_rng(0).random((400, 3))
+    d = gpulayer.Dataset(X, label=X[:, 0] * 2 + X[:, 1])
+    rate = lambda i: 0.3 * 0.7 ** i  # noqa: E731
+    params = {"objective": "regression", "metric": "l2", "nthread": 1}
+    by_lightgbm = gpulayer.train(params, d, 5, callbacks=[lgb.reset_parameter(learning_rate=rate)])
+    by_xgboost = gpulayer.train({**params, "eta": rate(0)}, d, 5, callbacks=[
+        gpulayer.callback.LearningRateScheduler(lambda e: rate(e + 1))])
+    np.testing.assert_array_equal(by_lightgbm.predict(d), by_xgboost.predict(d))
+    assert not np.array_equal(by_lightgbm.predict(d), gpulayer.train(params, d, 5).predict(d))
+    folds = [(np.flatnonzero(np.arange(400) % 3 != k), np.flatnonzero(np.arange(400) % 3 == k))
+             for k in range(3)]
+    lightgbm_cv = gpulayer.cv(params, d, num_boost_round=5, folds=folds,
+                              callbacks=[lgb.reset_parameter(learning_rate=rate)])
+    xgboost_cv = gpulayer.cv({**params, "eta": rate(0)}, d, num_boost_round=5, folds=folds,
+                             callbacks=[gpulayer.callback.LearningRateScheduler(
+                                 lambda e: rate(e + 1))])
+    assert lightgbm_cv["valid mse-mean"] == list(xgboost_cv["test-mse-mean"])
+    listed = gpulayer.cv(params, d, num_boost_round=5, folds=folds, callbacks=[
+        lgb.reset_parameter(learning_rate=[rate(i) for i in range(5)])])
+    assert listed["valid mse-mean"] == lightgbm_cv["valid mse-mean"]
 
 
 def test_plain_callables_and_raising_callbacks(data):
