@@ -337,6 +337,17 @@ static void test_lightgbm_refusals(void **state)
     expect_refusal(huge, GPULAYER_ERR_MODEL, "max_feature_idx is missing or not a feature index");
     free(huge);
     free(doc);
+    /* A child far outside int64's range was converted to int64
+     * (fuzz_import, under UBSan). */
+    char far[1200];
+    snprintf(far, sizeof far, "%s", tree);
+    char *rc = strstr(far, "right_child=-2");
+    memmove(rc + strlen("right_child=-2e+44"), rc + strlen("right_child=-2"),
+            strlen(rc + strlen("right_child=-2")) + 1);
+    memcpy(rc, "right_child=-2e+44", strlen("right_child=-2e+44"));
+    doc = lgb_doc("regression", far, "");
+    expect_refusal(doc, GPULAYER_ERR_MODEL, "child");
+    free(doc);
     /* A decision type far outside int's range was converted to int
      * (fuzz_import, under UBSan). */
     char wild[1200];

@@ -162,7 +162,12 @@ static void lgb_tree_free(lgb_tree *x)
  * nodes. */
 static int32_t child_id(double c, int32_t leaves, int *ok)
 {
-    if (c != floor(c)) *ok = 0;
+    /* Checked before the conversion: a value past int64's range (or NaN)
+     * has no int64 to convert to. */
+    if (!(c == floor(c) && fabs(c) <= (double)leaves)) {
+        *ok = 0;
+        return 0;
+    }
     int64_t v = (int64_t)c;
     if (v >= 0 && v < leaves - 1) return (int32_t)v;
     if (v < 0 && ~v < leaves) return (int32_t)(leaves - 1 + ~v);
