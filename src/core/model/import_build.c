@@ -141,7 +141,8 @@ gpulayer_status gpl_import_cat_split_add(gpl_import *imp, int32_t tree, int32_t 
         imp->codes = p;
         imp->code_cap = cap;
     }
-    memcpy(imp->codes + imp->num_codes, codes, sizeof *codes * (size_t)n);
+    /* A split may list no codes, and the list may not exist yet. */
+    if (n > 0) memcpy(imp->codes + imp->num_codes, codes, sizeof *codes * (size_t)n);
     imp->splits[imp->num_splits++] = (gpl_import_cat_split){
         tree, node, imp->num_codes, n, listed_left != 0};
     imp->num_codes += n;
