@@ -336,12 +336,6 @@ class _ResetTarget:
         return self
 
 
-def _is_reset_parameter(cb) -> bool:
-    """Whether cb is LightGBM's reset_parameter callback."""
-    return any(c.__module__.startswith("lightgbm") and c.__name__ == "_ResetParameterCallback"
-               for c in type(cb).__mro__)
-
-
 class CallbackEnv(NamedTuple):
     """What a LightGBM callback gets after (or, for one whose
     ``before_iteration`` attribute is true, before) each round, with

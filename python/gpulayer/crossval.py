@@ -17,7 +17,7 @@ from .errors import InvalidArgumentError
 from .params import canonical_names, is_lightgbm_params, with_lightgbm_defaults
 from .training import (EvalResult, Metric, Objective, _EarlyStopping,
                        _class_names, _is_lightgbm_early_stop, _is_maximize,
-                       _takes_one_argument, train)
+                       _is_reset_parameter, _takes_one_argument, train)
 
 __all__ = ["cv", "CVBooster"]
 
@@ -442,7 +442,7 @@ def _lightgbm_cv(params, train_set, num_boost_round, folds, nfold, stratified, s
         for cb in before:
             # reset_parameter sets every fold's parameters for the rounds to come.
             model = (_callback._ResetTarget(lambda p: run.set_params(list(p.items())))
-                     if _callback._is_reset_parameter(cb) else cvbooster)
+                     if _is_reset_parameter(cb) else cvbooster)
             cb(_callback.CallbackEnv(model, env_params, i, 0, num_boost_round, None))
         run.params_set(i)
         run.train_to(i + 1)
@@ -483,7 +483,7 @@ def _step(num_boost_round: int, callbacks: list, early_stopping_rounds) -> int:
     """Rounds the folds train at a time."""
     if any(isinstance(cb, _callback.LearningRateScheduler)
            or ("xgboost", "LearningRateScheduler") in _class_names(cb)
-           or _callback._is_reset_parameter(cb) for cb in callbacks):
+           or _is_reset_parameter(cb) for cb in callbacks):
         return 1
     if callbacks or early_stopping_rounds:
         return max(int(early_stopping_rounds or 0), _MIN_CHUNK)

@@ -309,6 +309,11 @@ def _class_names(obj) -> set[tuple[str, str]]:
     return {(c.__module__.split(".")[0], c.__name__) for c in type(obj).__mro__}
 
 
+def _is_reset_parameter(cb) -> bool:
+    """Whether cb is LightGBM's reset_parameter callback."""
+    return ("lightgbm", "_ResetParameterCallback") in _class_names(cb)
+
+
 def _is_lightgbm_early_stop(exc: BaseException) -> bool:
     return (isinstance(exc, _callback.EarlyStopException)
             or ("lightgbm", "EarlyStopException") in _class_names(exc))
@@ -379,7 +384,7 @@ class _CallbackRunner:
         return any(("xgboost", "LearningRateScheduler") in _class_names(cb)
                    or isinstance(cb, _callback.LearningRateScheduler)
                    for cb in self.objects) or any(
-            _callback._is_reset_parameter(cb) for cb in self.lightgbm_before)
+            _is_reset_parameter(cb) for cb in self.lightgbm_before)
 
     def _higher_better(self, metric: str) -> bool:
         if self.maximize is not None:
@@ -402,7 +407,7 @@ class _CallbackRunner:
                 # reset_parameter sets the parameters of the rounds to come,
                 # which round by round training then applies.
                 cb(env._replace(model=_callback._ResetTarget(self.model.set_params))
-                   if _callback._is_reset_parameter(cb) else env)
+                   if _is_reset_parameter(cb) else env)
         except Exception as exc:
             if not _is_lightgbm_early_stop(exc):
                 raise
