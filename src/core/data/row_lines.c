@@ -8,7 +8,9 @@
 
 gpulayer_status gpl_row_lines_add(gpl_row_lines *l, int64_t row, int64_t line)
 {
-    if (l->count > 0 && gpl_row_lines_find(l, row) == line) return GPULAYER_OK;
+    /* Rows come in order: only the last mark can cover this one. */
+    const int64_t last = l->count - 1;
+    if (last >= 0 && l->line[last] + (row - l->row[last]) == line) return GPULAYER_OK;
     if (l->count == l->cap) {
         const int64_t cap = l->cap ? 2 * l->cap : 16;
         int64_t *rows = gpl_malloc((size_t)cap * sizeof *rows, "row line numbers");
