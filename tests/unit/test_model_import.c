@@ -235,6 +235,15 @@ static char *lgb_doc(const char *objective, const char *tree, const char *extra_
     return s;
 }
 
+/* text with its first `from` replaced by `to`, written into buf. */
+static const char *with_line(char *buf, size_t size, const char *text, const char *from,
+                             const char *to)
+{
+    const char *at = strstr(text, from);
+    snprintf(buf, size, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return buf;
+}
+
 static void lgb_stump(char *buf, size_t size, const char *thr, int decision)
 {
     snprintf(buf, size,
@@ -330,33 +339,23 @@ static void test_lightgbm_refusals(void **state)
     /* A header count at the end of long's range overflowed when one was
      * added (fuzz_import, under UBSan). */
     doc = lgb_doc("regression", tree, "");
-    char *idx = strstr(doc, "max_feature_idx=1");
     char *huge = malloc(strlen(doc) + 32);
-    snprintf(huge, strlen(doc) + 32, "%.*smax_feature_idx=9223372036854775807%s",
-             (int)(idx - doc), doc, idx + strlen("max_feature_idx=1"));
-    expect_refusal(huge, GPULAYER_ERR_MODEL, "max_feature_idx is missing or not a feature index");
+    expect_refusal(with_line(huge, strlen(doc) + 32, doc, "max_feature_idx=1",
+                             "max_feature_idx=9223372036854775807"),
+                   GPULAYER_ERR_MODEL, "max_feature_idx is missing or not a feature index");
     free(huge);
     free(doc);
     /* A child far outside int64's range was converted to int64
      * (fuzz_import, under UBSan). */
-    char far[1200];
-    snprintf(far, sizeof far, "%s", tree);
-    char *rc = strstr(far, "right_child=-2");
-    memmove(rc + strlen("right_child=-2e+44"), rc + strlen("right_child=-2"),
-            strlen(rc + strlen("right_child=-2")) + 1);
-    memcpy(rc, "right_child=-2e+44", strlen("right_child=-2e+44"));
-    doc = lgb_doc("regression", far, "");
+    char edited[1200];
+    doc = lgb_doc("regression", with_line(edited, sizeof edited, tree, "right_child=-2",
+                                          "right_child=-2e+44"), "");
     expect_refusal(doc, GPULAYER_ERR_MODEL, "child");
     free(doc);
     /* A decision type far outside int's range was converted to int
      * (fuzz_import, under UBSan). */
-    char wild[1200];
-    snprintf(wild, sizeof wild, "%s", tree);
-    char *dt = strstr(wild, "decision_type=8");
-    memmove(dt + strlen("decision_type=6e104"), dt + strlen("decision_type=8"),
-            strlen(dt + strlen("decision_type=8")) + 1);
-    memcpy(dt, "decision_type=6e104", strlen("decision_type=6e104"));
-    doc = lgb_doc("regression", wild, "");
+    doc = lgb_doc("regression", with_line(edited, sizeof edited, tree, "decision_type=8",
+                                          "decision_type=6e104"), "");
     expect_refusal(doc, GPULAYER_ERR_MODEL, "Tree=0: decision_type 6e+104 is not a byte of flags");
     free(doc);
     /* A feature name that is not UTF-8 loaded, and then the model could
