@@ -460,6 +460,13 @@ class Booster:
         return [_lib.decode(lib.gpulayer_booster_category_name(self.handle, feature, c))
                 for c in range(count)]
 
+    def _trees_per_round(self) -> int:
+        """The trees of one round: an output's num_parallel_tree trees for
+        every output (multi:softmax included)."""
+        lib = _lib.get()
+        rounds = int(lib.gpulayer_booster_num_rounds(self.handle))
+        return int(lib.gpulayer_booster_num_trees(self.handle)) // rounds if rounds else 1
+
     def _tree_texts(self, with_stats: bool, max_depth: int = 0) -> list[str]:
         self._check_trees("the trees' dump")
         trees = int(_lib.get().gpulayer_booster_num_trees(self.handle))
@@ -712,7 +719,7 @@ class Booster:
         each an output of its own, with the node index as leaf value and no
         base score; the rows' own base margins are left out."""
         rounds = self.num_rounds if num_rounds == 0 else min(num_rounds, self.num_rounds)
-        width = self.num_outputs
+        width = self._trees_per_round()
         if rounds == 0:
             return np.zeros((dataset.num_rows, 0), dtype=np.float32)
         doc = _model_text.parse(_lib.take_buffer("gpulayer_booster_save_to_buffer",
@@ -934,7 +941,7 @@ class Booster:
         if start < 0 or stop > rounds or start >= stop:
             raise IndexError(f"rounds {start}:{stop} are out of range: the model has "
                              f"{rounds} rounds")
-        width = self.num_outputs
+        width = self._trees_per_round()
         doc = _model_text.parse(_lib.take_buffer("gpulayer_booster_save_to_buffer",
                                                  self.handle))
         doc["trees"] = [doc["trees"][r * width + k]

@@ -398,6 +398,17 @@ def test_slices_predict_as_their_rounds(multi):
         bst[3:1]
 
 
+def test_multi_softmax_slices_and_leaves_count_every_class(multi):
+    """multi:softmax predicts one column but grows a tree a class a round."""
+    X, y = multi
+    bst = gpulayer.train({"objective": "multi:softmax", "num_class": 3, "max_depth": 2},
+                         gpulayer.Dataset(X, y), 4)
+    assert bst[0:2].num_rounds == 2
+    np.testing.assert_array_equal(bst[0:2].predict(X), bst.predict(X, iteration_range=(0, 2)))
+    np.testing.assert_array_equal(bst[1:3].predict(X), bst.predict(X, iteration_range=(1, 3)))
+    assert bst.predict(X, pred_leaf=True).shape == (len(X), 12)
+
+
 def test_slice_drops_best_round_keeps_other_attributes(multi):
     X, y = multi
     data = gpulayer.Dataset(X, label=(y > 0).astype(np.float32))
