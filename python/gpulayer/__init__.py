@@ -9,12 +9,14 @@ A thin layer over the C library ``libgpulayer``:
   (``EarlyStopping``, ``EvaluationMonitor``, ``LearningRateScheduler``);
 * :class:`GPULayerRegressor`, :class:`GPULayerClassifier` and
   :class:`GPULayerRanker`, scikit-learn
-  estimators (``pip install scikit-learn`` to use them);
+  estimators (``pip install scikit-learn`` to use them), and the random
+  forests :class:`GPULayerRFRegressor` and :class:`GPULayerRFClassifier`;
 * :func:`devices` and :func:`place`, device discovery and placement.
 * XGBoost's and LightGBM's names, so that their scripts run with
   ``import gpulayer as xgb`` or ``import gpulayer as lgb``:
   :class:`DMatrix`, :class:`QuantileDMatrix`, ``XGBRegressor``,
-  ``XGBClassifier``, ``XGBRanker``; :func:`early_stopping`,
+  ``XGBClassifier``, ``XGBRanker``, ``XGBRFRegressor``,
+  ``XGBRFClassifier``; :func:`early_stopping`,
   :func:`log_evaluation`, :func:`record_evaluation`, ``LGBMRegressor``,
   ``LGBMClassifier``, ``LGBMRanker`` (docs/porting.md lists what is
   accepted and ignored).
@@ -52,6 +54,8 @@ __all__ = [
     "Dataset",
     "QuantileDMatrix",
     "XGBClassifier",
+    "XGBRFClassifier",
+    "XGBRFRegressor",
     "XGBRanker",
     "XGBRegressor",
     "LGBMClassifier",
@@ -66,6 +70,8 @@ __all__ = [
     "GPULayerClassifier",
     "GPULayerRanker",
     "GPULayerError",
+    "GPULayerRFClassifier",
+    "GPULayerRFRegressor",
     "GPULayerRegressor",
     "LibraryNotFoundError",
     "Placement",
@@ -124,6 +130,10 @@ _ESTIMATORS = {
     "XGBRegressor": "GPULayerRegressor",
     "XGBClassifier": "GPULayerClassifier",
     "XGBRanker": "GPULayerRanker",
+    "GPULayerRFRegressor": "GPULayerRFRegressor",
+    "GPULayerRFClassifier": "GPULayerRFClassifier",
+    "XGBRFRegressor": "GPULayerRFRegressor",
+    "XGBRFClassifier": "GPULayerRFClassifier",
     "LGBMRegressor": "LGBMRegressor",
     "LGBMClassifier": "LGBMClassifier",
     "LGBMRanker": "LGBMRanker",

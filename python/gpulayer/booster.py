@@ -733,6 +733,7 @@ class Booster:
         doc["num_class"] = doc["num_outputs"] = _model_text.Number(n)
         doc["base_score"] = doc["base_margin"] = _model_text.Number(0)
         doc.pop("base_margins", None)
+        doc.pop("num_parallel_tree", None)
         doc["best_round"] = _model_text.Number(-1)
         doc.pop("class_names", None)
         doc.pop("objective_params", None)

@@ -99,6 +99,7 @@ from .params import canonical_names, with_lightgbm_defaults
 from .training import train
 
 __all__ = ["GPULayerRegressor", "GPULayerClassifier", "GPULayerRanker",
+           "GPULayerRFRegressor", "GPULayerRFClassifier",
            "LGBMRegressor", "LGBMClassifier", "LGBMRanker", "expected_failed_checks"]
 
 _WEIGHTS_ROUNDED = (
@@ -168,6 +169,7 @@ class _GPULayerModel(BaseEstimator):
         colsample_bytree=None,
         colsample_bylevel=None,
         colsample_bynode=None,
+        num_parallel_tree=None,
         interaction_constraints=None,
         monotone_constraints=None,
         monotone_penalty=None,
@@ -225,6 +227,7 @@ class _GPULayerModel(BaseEstimator):
         self.colsample_bytree = colsample_bytree
         self.colsample_bylevel = colsample_bylevel
         self.colsample_bynode = colsample_bynode
+        self.num_parallel_tree = num_parallel_tree
         self.interaction_constraints = interaction_constraints
         self.monotone_constraints = monotone_constraints
         self.monotone_penalty = monotone_penalty
@@ -1042,3 +1045,39 @@ class LGBMRanker(GPULayerRanker):
     :class:`LGBMRegressor`); as ``lightgbm.LGBMRanker``."""
 
     _lightgbm_defaults = True
+
+
+class _RandomForest:
+    """XGBoost's random forests (``XGBRFRegressor``, ``XGBRFClassifier``):
+    ``n_estimators`` trees grown in one round (``num_parallel_tree``), each
+    on its own sample of rows and features, their leaves averaged. The
+    parameters not given take XGBoost's random-forest defaults."""
+
+    # XGBoost's XGBRF* defaults, under the library's names.
+    _FOREST_DEFAULTS = {"eta": 1.0, "subsample": 0.8, "colsample_bynode": 0.8, "lambda": 1e-5}
+
+    def _booster_params(self) -> dict:
+        params = super()._booster_params()
+        for key, value in self._FOREST_DEFAULTS.items():
+            params.setdefault(key, value)
+        params["num_parallel_tree"] = params.pop("num_round")
+        params["num_round"] = 1
+        return params
+
+    def _fit(self, *args, callbacks=None, **kwargs):
+        if self.early_stopping_rounds is not None or callbacks or self.callbacks:
+            raise UnsupportedError("early_stopping_rounds and callbacks are not implemented "
+                                   "for random forests: a forest is one round")
+        return super()._fit(*args, callbacks=callbacks, **kwargs)
+
+
+class GPULayerRFRegressor(_RandomForest, GPULayerRegressor):
+    """A random forest for regression, as ``xgboost.XGBRFRegressor``:
+    ``n_estimators`` trees in one round, with ``learning_rate=1``,
+    ``subsample=0.8``, ``colsample_bynode=0.8`` and ``reg_lambda=1e-5``
+    unless given (docs/random-forests.md)."""
+
+
+class GPULayerRFClassifier(_RandomForest, GPULayerClassifier):
+    """A random forest for classification, as ``xgboost.XGBRFClassifier``
+    (see :class:`GPULayerRFRegressor`)."""

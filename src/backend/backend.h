@@ -136,13 +136,20 @@ typedef struct gpl_gradient_request {
     /* LightGBM's bagging_freq: the rows are drawn anew every this many
      * rounds; 0 or 1: every round. */
     int32_t sample_every;
+    /* num_parallel_tree > 1: this tree's place among the round's trees of
+     * its output, each drawing its own rows; 0 or 1: one tree a round. */
+    int32_t parallel_tree;
+    int32_t num_parallel_tree;
 } gpl_gradient_request;
 
 /* The round whose row sample a tree uses (gpl_row_sampled's round): with
  * sample_every k, the first round of its block of k. */
 static inline int32_t gpl_sample_round(const gpl_gradient_request *req)
 {
-    return req->sample_every > 1 ? req->round - req->round % req->sample_every : req->round;
+    const int32_t round =
+        req->sample_every > 1 ? req->round - req->round % req->sample_every : req->round;
+    return req->num_parallel_tree > 1 ? round * req->num_parallel_tree + req->parallel_tree
+                                      : round;
 }
 
 /* Power-of-two factors that turned float gradients into int64; a sum of

@@ -15,7 +15,8 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
 
-from gpulayer import GPULayerClassifier, GPULayerRanker, GPULayerRegressor  # noqa: E402
+from gpulayer import (GPULayerClassifier, GPULayerRanker, GPULayerRegressor,  # noqa: E402
+                      GPULayerRFClassifier, GPULayerRFRegressor)
 from gpulayer.sklearn import expected_failed_checks  # noqa: E402
 
 # The whole suite; the sample-weight equivalence checks are declared
@@ -23,7 +24,9 @@ from gpulayer.sklearn import expected_failed_checks  # noqa: E402
 # is tested below).
 @parametrize_with_checks(
     [GPULayerRegressor(n_estimators=5, n_jobs=2),
-     GPULayerClassifier(n_estimators=5, n_jobs=2)],
+     GPULayerClassifier(n_estimators=5, n_jobs=2),
+     GPULayerRFRegressor(n_estimators=5, n_jobs=2),
+     GPULayerRFClassifier(n_estimators=5, n_jobs=2)],
     expected_failed_checks=expected_failed_checks,
 )
 def test_sklearn_compatible_estimator(estimator, check):

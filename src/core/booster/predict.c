@@ -329,7 +329,7 @@ int32_t gpl_predict_num_trees(const gpl_model *m, int32_t num_rounds)
     int32_t rounds = gpl_model_num_rounds(m);
     if (num_rounds <= 0 && m->best_round >= 0) num_rounds = m->best_round + 1;
     if (num_rounds > 0 && num_rounds < rounds) rounds = num_rounds;
-    return rounds * m->num_outputs;
+    return rounds * gpl_model_trees_per_round(m);
 }
 
 void gpl_predict_columns_free(const gpl_model *m, const float **columns, float **owned)

@@ -61,7 +61,7 @@ gpulayer_status gpulayer_booster_predictor_create(const gpulayer_booster *b, int
         if (num_rounds == 0 && m->best_round >= 0) num_rounds = m->best_round + 1;
         if (num_rounds > 0 && num_rounds < rounds) rounds = num_rounds;
         p->width = gpl_model_prediction_width(m, p->margin);
-        st = gpl_infer_forest_build(m, rounds * m->num_outputs, &p->forest);
+        st = gpl_infer_forest_build(m, rounds * gpl_model_trees_per_round(m), &p->forest);
     }
     if (st == GPULAYER_OK && !(p->padded = gpl_padded_cuts_all(&p->model->cuts)))
         st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for a predictor");

@@ -309,7 +309,7 @@ static cJSON *iteration_indptr(const gpl_model *m)
 {
     cJSON *a = cJSON_CreateArray();
     for (int32_t r = 0; a && r <= gpl_model_num_rounds(m); r++)
-        if (!attach(a, NULL, cJSON_CreateNumber((double)r * m->num_outputs))) {
+        if (!attach(a, NULL, cJSON_CreateNumber((double)r * gpl_model_trees_per_round(m)))) {
             cJSON_Delete(a);
             return NULL;
         }
@@ -322,7 +322,7 @@ static gpulayer_status gbtree_model(const gpl_model *m, cJSON *model)
 {
     cJSON *param = cJSON_CreateObject();
     int ok = attach(model, "gbtree_model_param", param);
-    ok = ok && attach(param, "num_parallel_tree", cJSON_CreateString("1"));
+    ok = ok && attach(param, "num_parallel_tree", xgb_string_int(m->num_parallel_tree));
     ok = ok && attach(param, "num_trees", xgb_string_int(m->num_trees));
     ok = ok && attach(model, "iteration_indptr", iteration_indptr(m));
     ok = ok && attach(model, "tree_info", tree_info(m));

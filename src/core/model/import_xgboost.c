@@ -427,9 +427,17 @@ static gpulayer_status read_feature_types(xgb_read *r, const cJSON *learner, con
     return GPULAYER_OK;
 }
 
-/* Tree t fits output tree_info[t]; GPUlayer's tree t fits output
- * t % num_outputs, which is XGBoost's order with one tree a round and
- * output (num_parallel_tree 1, or any for one output). */
+/* XGBoost's rounds hold, output by output, num_parallel_tree trees each
+ * (tree_info: 0 0 1 1 2 2 for three outputs and two trees); GPUlayer's
+ * hold num_parallel_tree groups of one tree an output (0 1 2 0 1 2), so
+ * that tree t fits output t % num_outputs. Where XGBoost's tree of
+ * GPUlayer's position p is. */
+static int32_t xgboost_position(int32_t p, int32_t K, int32_t P)
+{
+    const int32_t per_round = K * P, in_round = p % per_round;
+    return p - in_round + (in_round % K) * P + in_round / K;
+}
+
 static gpulayer_status read_trees(xgb_read *r, const cJSON *model)
 {
     const cJSON *trees = member(model, "trees"), *info = member(model, "tree_info");
@@ -437,21 +445,32 @@ static gpulayer_status read_trees(xgb_read *r, const cJSON *model)
     const int32_t n = cJSON_GetArraySize(trees);
     if (!cJSON_IsArray(info) || cJSON_GetArraySize(info) != n)
         return malformed(r->source, "tree_info does not give every tree's output");
-    const int32_t K = r->m->num_outputs;
-    int32_t t = 0;
-    for (const cJSON *e = info->child; e; e = e->next, t++)
-        if (!cJSON_IsNumber(e) || e->valuedouble != (double)(t % K))
-            return gpl_import_refuse(r->source, "tree %d fits output %g, but GPUlayer's "
-                                     "tree %d fits output %d (models of several outputs "
-                                     "with num_parallel_tree > 1 are not supported)",
-                                     (int)t, cJSON_IsNumber(e) ? e->valuedouble : -1.0,
-                                     (int)t, (int)(t % K));
-    if (n % K != 0)
+    double parallel = 1;
+    if (param_number(member(model, "gbtree_model_param"), "num_parallel_tree", &parallel) &&
+        !(parallel >= 1 && parallel <= 1e6 && parallel == floor(parallel)))
+        return malformed(r->source, "num_parallel_tree is not a whole number >= 1");
+    const int32_t K = r->m->num_outputs, P = (int32_t)parallel;
+    if (n % (K * P) != 0)
         return malformed(r->source, "the trees are not a whole number of rounds");
+    r->m->num_parallel_tree = P;
+    const cJSON **by_index = gpl_malloc(sizeof *by_index * (size_t)(n ? n : 1), "tree list");
+    if (!by_index) return GPULAYER_ERR_OUT_OF_MEMORY;
+    gpulayer_status st = GPULAYER_OK;
+    int32_t t = 0;
+    for (const cJSON *e = info->child; e && st == GPULAYER_OK; e = e->next, t++) {
+        const int32_t want = (t % (K * P)) / P;
+        if (!cJSON_IsNumber(e) || e->valuedouble != (double)want)
+            st = gpl_import_refuse(r->source, "tree %d fits output %g, but a round of %d "
+                                   "outputs and num_parallel_tree %d puts output %d there",
+                                   (int)t, cJSON_IsNumber(e) ? e->valuedouble : -1.0, (int)K,
+                                   (int)P, (int)want);
+    }
     t = 0;
-    for (const cJSON *tree = trees->child; tree; tree = tree->next, t++)
-        GPL_CHECK(convert_tree(r, tree, t));
-    return GPULAYER_OK;
+    for (const cJSON *tree = trees->child; tree; tree = tree->next) by_index[t++] = tree;
+    for (int32_t p = 0; st == GPULAYER_OK && p < n; p++)
+        st = convert_tree(r, by_index[xgboost_position(p, K, P)], p);
+    free(by_index);
+    return st;
 }
 
 static gpulayer_status read_booster(xgb_read *r, const cJSON *learner)

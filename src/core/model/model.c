@@ -18,6 +18,7 @@ gpl_model *gpl_model_new(void)
     m->objective = GPL_OBJ_SQUARED_ERROR;
     m->num_class = 1;
     m->num_outputs = 1;
+    m->num_parallel_tree = 1;
     m->best_round = -1;
     gpl_objective_params_default(&m->obj_params);
     return m;

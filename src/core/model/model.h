@@ -87,6 +87,10 @@ typedef struct gpl_model {
      * feature split by sets (its value bin b is the category of code
      * b - 1); NULL when none is. Not saved: the nodes say it. */
     uint8_t *cat_split;
+    /* Trees a round grows for each output (num_parallel_tree: a random
+     * forest's trees are the parallel trees of one round); >= 1. A round
+     * holds num_parallel_tree groups of num_outputs trees. */
+    int32_t num_parallel_tree;
     int32_t num_trees;    /* tree t fits output t % num_outputs        */
     int32_t tree_capacity;
     gpl_tree *trees;
@@ -99,9 +103,15 @@ void gpl_model_free(gpl_model *m);
 void gpl_bin_cuts_free(gpl_bin_cuts *c);
 /* Appends a tree (takes ownership of its nodes). */
 gpulayer_status gpl_model_add_tree(gpl_model *m, gpl_tree *tree);
+/* The trees of one round: num_parallel_tree x num_outputs. */
+static inline int32_t gpl_model_trees_per_round(const gpl_model *m)
+{
+    return m->num_outputs * (m->num_parallel_tree > 1 ? m->num_parallel_tree : 1);
+}
+
 static inline int32_t gpl_model_num_rounds(const gpl_model *m)
 {
-    return m->num_outputs ? m->num_trees / m->num_outputs : 0;
+    return m->num_outputs ? m->num_trees / gpl_model_trees_per_round(m) : 0;
 }
 
 /* Output k's initial margin. */

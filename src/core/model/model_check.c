@@ -53,9 +53,12 @@ static gpulayer_status check_header(const gpl_model *m, const char *source)
     }
     if (m->softmax_output_class && m->objective != GPL_OBJ_SOFTMAX)
         return gpl_model_error(source, "class output set for a non-softmax objective");
-    if (m->num_trees % m->num_outputs != 0)
+    if (m->num_parallel_tree < 1)
+        return gpl_model_error(source, "num_parallel_tree is %d; it must be at least 1",
+                               m->num_parallel_tree);
+    if (m->num_trees % gpl_model_trees_per_round(m) != 0)
         return gpl_model_error(source, "%d trees is not a whole number of rounds of "
-                           "%d trees", m->num_trees, m->num_outputs);
+                           "%d trees", m->num_trees, gpl_model_trees_per_round(m));
     if (m->best_round < -1 || m->best_round >= gpl_model_num_rounds(m))
         return gpl_model_error(source, "best_round %d is outside the %d rounds "
                                "of the model", m->best_round, gpl_model_num_rounds(m));

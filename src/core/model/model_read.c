@@ -549,6 +549,8 @@ static gpulayer_status read_scalars(const cJSON *doc, const char *source,
     GPL_CHECK(read_int_member(doc, "num_class", source, 0, &m->num_class));
     GPL_CHECK(read_int_member(doc, "num_outputs", source, 1, &m->num_outputs));
     GPL_CHECK(read_int_member(doc, "num_features", source, 0, &m->num_features));
+    if (cJSON_GetObjectItemCaseSensitive(doc, "num_parallel_tree"))
+        GPL_CHECK(read_int_member(doc, "num_parallel_tree", source, 1, &m->num_parallel_tree));
     GPL_CHECK(read_int_member(doc, "best_round", source, -1, &m->best_round));
     GPL_CHECK(read_float_member(doc, "base_score", source, &m->base_score));
     GPL_CHECK(read_float_member(doc, "base_margin", source, &m->base_margin));

@@ -274,6 +274,8 @@ static gpulayer_status build_document(const gpl_model *m, cJSON **out)
     ok = ok && attach(d, "base_score", real_value(m->base_score, 1));
     ok = ok && attach(d, "base_margin", real_value(m->base_margin, 1));
     ok = ok && attach_base_margins(d, m);
+    if (m->num_parallel_tree > 1) /* other models keep their bytes */
+        ok = ok && attach(d, "num_parallel_tree", cJSON_CreateNumber(m->num_parallel_tree));
     ok = ok && attach(d, "best_round", cJSON_CreateNumber(m->best_round));
     ok = ok && attach(d, "feature_names", feature_names_array(m));
     ok = ok && attach(d, "categories", categories_array(m));

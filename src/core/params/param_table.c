@@ -460,6 +460,11 @@ static const gpl_param_spec table[] = {
     {"colsample_bynode", "feature_fraction_bynode", "sampling", NUMBER, "1", "(0, 1]", ALL,
      "the share of the level's features each node samples", MEMBER(colsample_bynode), NULL,
      NULL},
+    {"num_parallel_tree", "", "sampling", INTEGER, "1", "1..100000", ALL,
+     "trees a round grows for each output, each on its own sample of rows and features "
+     "from the same gradients, their leaves divided by this number (a random forest: "
+     "one round, subsample and colsample_bynode below 1)", MEMBER(num_parallel_tree), NULL,
+     NULL},
 
     {"eval_metric", "metric,metrics,metric_types", "evaluation", CUSTOM("text"),
      "(the objective's)",
@@ -606,7 +611,6 @@ static const struct {
     {"extra_trees,extra_tree", "split thresholds are not drawn at random"},
     {"linear_tree,linear_lambda", "leaves hold constants, not linear models"},
     {"path_smooth", "leaf values are not smoothed towards their parents'"},
-    {"num_parallel_tree", "one tree a round and output (no random forests)"},
     {"sampling_method", "rows are sampled uniformly (subsample)"},
     {"is_unbalance,unbalance,unbalanced_sets", "use scale_pos_weight"},
     {"device_type", "use device (cpu, cuda, vulkan, mps)"},

@@ -27,6 +27,7 @@ void gpl_params_default(gpl_params *p)
     p->colsample_bytree = 1.0;
     p->colsample_bylevel = 1.0;
     p->colsample_bynode = 1.0;
+    p->num_parallel_tree = 1;
     p->max_bin = 256;
     p->num_round = 10;
     p->seed = 0;
@@ -151,6 +152,7 @@ char *gpl_params_to_json(const gpl_params *p, int categorical)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) list[num_keys++] = keys[i];
     if (p->colsample_bylevel < 1.0) list[num_keys++] = "colsample_bylevel";
     if (p->colsample_bynode < 1.0) list[num_keys++] = "colsample_bynode";
+    if (p->num_parallel_tree > 1) list[num_keys++] = "num_parallel_tree";
     if (p->bagging_fraction < 1.0) list[num_keys++] = "bagging_fraction";
     if (p->bagging_freq > 0) list[num_keys++] = "bagging_freq";
     if (p->interaction_constraints[0]) list[num_keys++] = "interaction_constraints";

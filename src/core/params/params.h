@@ -43,6 +43,10 @@ typedef struct gpl_params {
     double colsample_bytree;
     double colsample_bylevel; /* of the tree's features, a depth level */
     double colsample_bynode;  /* of the level's features, a node       */
+    /* Trees a round grows for each output, each from the round's
+     * gradients on its own sample; their leaves share eta (a random
+     * forest: one round of many). */
+    int32_t num_parallel_tree;
     /* XGBoost's "[[0,1],[2,3,4]]" (interaction.h); "" = none */
     char interaction_constraints[1024];
     /* XGBoost's "(1,-1,0)" (monotone.h); "" = none */

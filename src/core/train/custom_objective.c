@@ -134,7 +134,8 @@ gpulayer_status gpl_custom_gradients(gpl_custom_objective *c, gpl_backend *be,
 {
     const int64_t N = c->num_rows;
     const int32_t K = c->num_outputs, k = req->output;
-    if (k == 0) {
+    /* Once a round: a forest's trees all fit the gradients of its start. */
+    if (k == 0 && req->parallel_tree == 0) {
         GPL_CHECK(be->ops->get_margins(be, c->margins));
         if (c->fn(c->user, req->round, c->margins, N, K, c->grad, c->hess) != 0)
             return gpl_error(GPULAYER_ERR_INTERRUPTED,

@@ -66,6 +66,7 @@ typedef struct train_run {
      * and room for the backend's margins. */
     gpl_leaf_refit_job refit;
     float *refit_margins;
+    float *round_margins; /* num_parallel_tree > 1: the margins at a round's start */
     gpl_custom_objective custom; /* the caller's gradients, when given */
 } train_run;
 
@@ -85,6 +86,7 @@ static void train_run_free(train_run *t)
     free(t->evals);
     free(t->feature_mask);
     free(t->refit_margins);
+    free(t->round_margins);
     gpl_custom_objective_free(&t->custom);
     for (int i = 0; t->owned && t->matched && i < t->num_matched; i++)
         gpulayer_dataset_free(t->owned[i]);
@@ -125,12 +127,13 @@ static gpulayer_status prepare_evals(train_run *t,
     return GPULAYER_OK;
 }
 
-/* Column sampling for one tree (colsample_bytree), from the seed, round and
- * output alone so that every backend sees the same features. */
-static void choose_features(train_run *t, int32_t round, int32_t output)
+/* Column sampling for one tree (colsample_bytree), from the seed, the
+ * tree's sampling round (gpl_sample_round without bagging) and output
+ * alone, so that every backend sees the same features. */
+static void choose_features(train_run *t, int32_t key, int32_t output)
 {
     gpl_sample_features(NULL, t->model->num_features, t->p->colsample_bytree,
-                        t->feature_weights, gpl_sample_stream_tree(t->p->seed, round, output),
+                        t->feature_weights, gpl_sample_stream_tree(t->p->seed, key, output),
                         t->feature_mask);
 }
 
@@ -202,51 +205,87 @@ static gpulayer_status setup_monotone(train_run *t)
     return GPULAYER_OK;
 }
 
+/* Grows the tree of output k that is tree j of its output in the round,
+ * on gradients of the backend's margins as they are; tp is t->p with the
+ * round's learning rate a tree. */
+static gpulayer_status grow_output_tree(train_run *t, const gpl_params *tp, int32_t round,
+                                        int32_t j, int32_t k)
+{
+    const int32_t K = t->model->num_outputs, P = t->model->num_parallel_tree;
+    gpl_gradient_request req = {gpl_train_objective(t->model), K, k, round,
+                                t->p->seed, row_fraction(t->p),
+                                gpl_objective_param(t->model->objective,
+                                                    &t->model->obj_params, k),
+                                gpl_objective_rank_request(&t->model->obj_params),
+                                t->p->bagging_freq, j, P};
+    const int32_t key = P > 1 ? round * P + j : round;
+    gpl_grow_config cfg = {.params = tp, .cuts = &t->model->cuts,
+                           .feature_mask = t->feature_mask, .scale = {1, 1}};
+    cfg.max_nodes = t->be->config.max_nodes;
+    cfg.num_rows = t->num_rows;
+    cfg.sample_stream = gpl_sample_stream_tree(t->p->seed, key, k);
+    cfg.interactions = &t->interactions;
+    cfg.feature_weights = t->feature_weights;
+    cfg.monotone = t->monotone;
+    if (t->refit_margins) {
+        t->refit.round = gpl_sample_round(&req);
+        t->refit.eta = tp->eta;
+        cfg.refit_leaves = refit_leaves;
+        cfg.refit_user = t;
+    }
+    if (t->hooks) {
+        cfg.reduce = &t->hooks->reduce;
+        GPL_CHECK(t->hooks->gradients(t->hooks->user, t->be, &req, &cfg.scale));
+    } else if (t->custom.fn) {
+        GPL_CHECK(gpl_custom_gradients(&t->custom, t->be, &req, &cfg.scale));
+    } else {
+        GPL_CHECK(t->be->ops->compute_gradients(t->be, &req, &cfg.scale));
+    }
+    choose_features(t, key, k);
+    gpl_tree tree = {0, NULL};
+    GPL_CHECK(gpl_grow_tree(t->be, &cfg, k, &tree));
+    gpulayer_status st = gpl_model_add_tree(t->model, &tree);
+    if (st != GPULAYER_OK) {
+        free(tree.nodes);
+        return st;
+    }
+    const gpl_tree *added = &t->model->trees[t->model->num_trees - 1];
+    for (int i = 0; i < t->num_evals; i++)
+        gpl_tree_add_to_margins(added, t->evals[i].bins, t->evals[i].ds->num_rows,
+                                t->model->num_features, K, k, t->evals[i].margins,
+                                t->nthread);
+    return GPULAYER_OK;
+}
+
+/* A round of num_parallel_tree > 1 trees an output, as XGBoost's: every
+ * tree fits the gradients of the margins at the round's start (set again
+ * before each), with its own rows and features and eta / P in its leaves.
+ * The margins then take each tree in order, added on the host's bins as
+ * the evaluation sets' are, which gives the bits update_margins would. */
+static gpulayer_status run_forest_round(train_run *t, int32_t round)
+{
+    const int32_t K = t->model->num_outputs, P = t->model->num_parallel_tree;
+    gpl_params tp = *t->p;
+    tp.eta = t->p->eta / P;
+    GPL_CHECK(t->be->ops->get_margins(t->be, t->round_margins));
+    const int32_t first = t->model->num_trees;
+    for (int32_t j = 0; j < P; j++)
+        for (int32_t k = 0; k < K; k++) {
+            if (j > 0 || k > 0) GPL_CHECK(t->be->ops->set_margins(t->be, t->round_margins));
+            GPL_CHECK(grow_output_tree(t, &tp, round, j, k));
+        }
+    for (int32_t i = first; i < t->model->num_trees; i++)
+        gpl_tree_add_to_margins(&t->model->trees[i], t->bins, t->num_rows,
+                                t->model->num_features, K, i % K, t->round_margins,
+                                t->nthread);
+    return t->be->ops->set_margins(t->be, t->round_margins);
+}
+
 static gpulayer_status run_round(train_run *t, int32_t round)
 {
-    const int32_t K = t->model->num_outputs;
-    for (int32_t k = 0; k < K; k++) {
-        gpl_gradient_request req = {gpl_train_objective(t->model), K, k, round,
-                                    t->p->seed, row_fraction(t->p),
-                                    gpl_objective_param(t->model->objective,
-                                                        &t->model->obj_params, k),
-                                    gpl_objective_rank_request(&t->model->obj_params),
-                                    t->p->bagging_freq};
-        gpl_grow_config cfg = {.params = t->p, .cuts = &t->model->cuts,
-                               .feature_mask = t->feature_mask, .scale = {1, 1}};
-        cfg.max_nodes = t->be->config.max_nodes;
-        cfg.num_rows = t->num_rows;
-        cfg.sample_stream = gpl_sample_stream_tree(t->p->seed, round, k);
-        cfg.interactions = &t->interactions;
-        cfg.feature_weights = t->feature_weights;
-        cfg.monotone = t->monotone;
-        if (t->refit_margins) {
-            t->refit.round = gpl_sample_round(&req);
-            cfg.refit_leaves = refit_leaves;
-            cfg.refit_user = t;
-        }
-        if (t->hooks) {
-            cfg.reduce = &t->hooks->reduce;
-            GPL_CHECK(t->hooks->gradients(t->hooks->user, t->be, &req, &cfg.scale));
-        } else if (t->custom.fn) {
-            GPL_CHECK(gpl_custom_gradients(&t->custom, t->be, &req, &cfg.scale));
-        } else {
-            GPL_CHECK(t->be->ops->compute_gradients(t->be, &req, &cfg.scale));
-        }
-        choose_features(t, round, k);
-        gpl_tree tree = {0, NULL};
-        GPL_CHECK(gpl_grow_tree(t->be, &cfg, k, &tree));
-        gpulayer_status st = gpl_model_add_tree(t->model, &tree);
-        if (st != GPULAYER_OK) {
-            free(tree.nodes);
-            return st;
-        }
-        const gpl_tree *added = &t->model->trees[t->model->num_trees - 1];
-        for (int i = 0; i < t->num_evals; i++)
-            gpl_tree_add_to_margins(added, t->evals[i].bins, t->evals[i].ds->num_rows,
-                                    t->model->num_features, K, k,
-                                    t->evals[i].margins, t->nthread);
-    }
+    if (t->model->num_parallel_tree > 1) return run_forest_round(t, round);
+    for (int32_t k = 0; k < t->model->num_outputs; k++)
+        GPL_CHECK(grow_output_tree(t, t->p, round, 0, k));
     return GPULAYER_OK;
 }
 
@@ -310,6 +349,13 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     double t2 = omp_get_wtime();
     if (st == GPULAYER_OK) st = gpl_feature_offsets(&t->model->cuts, &t->feature_offset);
     if (st == GPULAYER_OK) st = setup_refit(t, train);
+    if (st == GPULAYER_OK && t->model->num_parallel_tree > 1) {
+        const size_t n = (size_t)train->num_rows * (size_t)t->model->num_outputs;
+        st = gpl_check_host_memory(sizeof(float) * (uint64_t)n, "the margins of a forest round");
+        if (st == GPULAYER_OK &&
+            !(t->round_margins = gpl_malloc(sizeof(float) * n, "margins of a forest round")))
+            st = GPULAYER_ERR_OUT_OF_MEMORY;
+    }
     if (st == GPULAYER_OK)
         st = gpl_dataset_check_base_margin(train, t->model->num_outputs, "the training data");
     t->feature_weights = train->feature_weights;

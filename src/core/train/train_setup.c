@@ -128,6 +128,15 @@ gpulayer_status gpl_train_validate(const gpl_params *p,
     if (p->early_stopping_rounds > 0 && num_evals == 0)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "early_stopping_rounds needs at least one evaluation set");
+    /* A model's tree count is an int32; the sampling keys round x P too. */
+    const int64_t trees =
+        (int64_t)p->num_round * p->num_parallel_tree * gpl_train_num_outputs(p);
+    if (trees >= INT32_MAX)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "num_round=%d x num_parallel_tree=%d x %d output(s) is %lld trees, "
+                         "more than a model holds (%d)", (int)p->num_round,
+                         (int)p->num_parallel_tree, (int)gpl_train_num_outputs(p),
+                         (long long)trees, INT32_MAX - 1);
     return GPULAYER_OK;
 }
 
@@ -309,6 +318,7 @@ gpulayer_status gpl_train_model_init(const gpl_params *p,
     m->num_outputs = gpl_train_num_outputs(p);
     m->num_class = kind == GPL_OBJ_SOFTMAX ? m->num_outputs : 1;
     m->num_features = train->num_cols;
+    m->num_parallel_tree = p->num_parallel_tree;
     m->best_round = -1;
     if (st == GPULAYER_OK) st = estimate_base_score(p, m, labels ? labels : train);
     if (st == GPULAYER_OK) st = copy_names(m, train);
@@ -396,6 +406,12 @@ gpulayer_status gpl_train_model_continue(const gpl_params *p,
                          gpl_objective_name(init), (int)init->num_outputs, p->objective,
                          (int)outputs, gpl_objective_name(init), num_class);
     }
+    if (p->num_parallel_tree != init->num_parallel_tree)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "continued training: the initial model grows %d tree(s) a round "
+                         "and output, the parameters ask for num_parallel_tree=%d; give the "
+                         "model's (num_parallel_tree=%d)", (int)init->num_parallel_tree,
+                         (int)p->num_parallel_tree, (int)init->num_parallel_tree);
     if (train->num_cols != init->num_features)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "continued training: the initial model has %d features, the "
