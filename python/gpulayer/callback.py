@@ -72,9 +72,10 @@ class TrainingCallback:
         return False
 
 
-# XGBoost's rule for a metric's direction when maximize is not given.
+# XGBoost's rule for a metric's direction when maximize is not given, and
+# LightGBM's average_precision, which XGBoost does not have.
 _MAXIMIZE_PREFIXES = ("auc", "aucpr", "pre", "pre@", "map", "ndcg",
-                      "auc@", "aucpr@", "map@", "ndcg@")
+                      "auc@", "aucpr@", "map@", "ndcg@", "average_precision")
 
 
 def _xgboost_maximize(metric: str) -> bool:

@@ -31,6 +31,7 @@ METRICS = [
     ("auc", "auc", "binary"), ("multi_logloss", "mlogloss", "multi"),
     ("multi_error", "merror", "multi"), ("ndcg", "ndcg", "rank"), ("map", "map", "rank01"),
     ("cross_entropy", "logloss", "prob"), ("xentropy", "logloss", "prob"),
+    ("tweedie", "tweedie-nloglik@1.5", "count"),
 ]
 
 XGB_OBJECTIVE = {"reg": "reg:squarederror", "count": "count:poisson",
@@ -117,7 +118,7 @@ def test_l2_is_the_mean_squared_error(name):
     ("objective", "huber", "pseudohubererror"),
     ("objective", "multiclassova", "multi:softprob"),
     ("objective", "rank_xendcg", "rank:ndcg"),
-    ("metric", "tweedie", "tweedie-nloglik@1.5"),
+    ("metric", "fair", "not implemented"),
 ])
 def test_names_that_mean_something_else_are_refused(key, value, reason):
     X, label, _, _ = task_data("reg")
@@ -136,3 +137,61 @@ def test_cross_entropy_is_lightgbms_value():
                       callbacks=[lgb.record_evaluation(record)])
     ours = gpulayer.evaluate("logloss", model.predict(X), gpulayer.Dataset(X, label=label))
     assert ours == pytest.approx(record["training"]["cross_entropy"][-1], rel=1e-6)
+
+
+def lightgbm_figure(params, X, label, weight, metric):
+    """LightGBM's last figure of metric on its training data, and its
+    predictions."""
+    record = {}
+    data = lgb.Dataset(X, label, weight=weight)
+    model = lgb.train({**params, "metric": metric, "verbose": -1, "num_threads": 1}, data, 3,
+                      valid_sets=[data], callbacks=[lgb.record_evaluation(record)])
+    return record["training"][metric][-1], model.predict(X)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("leaves", [4, 31])
+def test_average_precision_is_lightgbms(weighted, leaves):
+    """With ties (4 leaves: few distinct predictions) and without."""
+    X, label, _, _ = task_data("binary")
+    weight = np.random.default_rng(3).uniform(0.5, 2.0, len(label)) if weighted else None
+    theirs, pred = lightgbm_figure({"objective": "binary", "num_leaves": leaves}, X, label,
+                                   weight, "average_precision")
+    data = gpulayer.Dataset(X, label=label, weight=weight)
+    assert gpulayer.evaluate("average_precision", pred, data) == pytest.approx(theirs, rel=1e-9)
+    log = {}
+    gpulayer.train({"objective": "binary", "metric": "average_precision"}, data, 2,
+                   evals=[(data, "train")], evals_result=log)
+    assert list(log["train"]) == ["average_precision"]
+
+
+@pytest.mark.parametrize("alpha", [0.9, 2.0])
+def test_huber_is_lightgbms(alpha):
+    """LightGBM's huber metric turns linear at its alpha: huber (0.9, its
+    default) or huber@alpha here, where alpha is XGBoost's L1 term."""
+    X, label, _, _ = task_data("reg")
+    weight = np.random.default_rng(4).uniform(0.5, 2.0, len(label))
+    theirs, pred = lightgbm_figure({"objective": "regression", "alpha": alpha}, X, label,
+                                   weight, "huber")
+    name = "huber" if alpha == 0.9 else f"huber@{alpha:g}"
+    ours = gpulayer.evaluate(name, pred, gpulayer.Dataset(X, label=label, weight=weight))
+    assert ours == pytest.approx(theirs, rel=1e-7)
+
+
+def test_tweedie_metric_takes_the_training_power():
+    X, label, _, _ = task_data("count")
+    theirs, pred = lightgbm_figure({"objective": "tweedie", "tweedie_variance_power": 1.2}, X,
+                                   label, None, "tweedie")
+    data = gpulayer.Dataset(X, label=label)
+    assert gpulayer.evaluate("tweedie-nloglik@1.2", pred, data) == pytest.approx(theirs,
+                                                                               rel=1e-6)
+    log = {}
+    gpulayer.train({"objective": "tweedie", "metric": "tweedie", "tweedie_variance_power": 1.2},
+                   data, 2, evals=[(data, "train")], evals_result=log)
+    assert list(log["train"]) == ["tweedie-nloglik@1.2"]
+
+
+def test_huber_delta_must_be_positive():
+    X, label, _, _ = task_data("reg")
+    with pytest.raises(gpulayer.GPULayerError, match="huber@delta"):
+        gpulayer.train({"metric": "huber@0"}, gpulayer.Dataset(X, label=label), 1)

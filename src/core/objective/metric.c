@@ -34,6 +34,8 @@
 #define XGB_LOG_FLOOR 1e-16
 #define XGB_GAMMA_FLOOR 1e-6
 #define XGB_RT_EPS 1e-6
+/* LightGBM's default alpha, where its huber metric turns linear. */
+#define LIGHTGBM_HUBER_DELTA 0.9
 
 /* param: none, optional after '@' (error), required (tweedie-nloglik), or
  * a ranking metric's "@k", "@k-", "@-" or trailing "-". */
@@ -65,6 +67,8 @@ static const struct {
     {"ndcg", GPL_METRIC_NDCG, 1, PARAM_RANK},
     {"map", GPL_METRIC_MAP, 1, PARAM_RANK},
     {"pre", GPL_METRIC_PRE, 1, PARAM_RANK},
+    {"huber", GPL_METRIC_HUBER, 0, PARAM_OPTIONAL},
+    {"average_precision", GPL_METRIC_AP, 1, PARAM_NONE},
 };
 #define NUM_METRICS (sizeof metric_table / sizeof metric_table[0])
 
@@ -73,7 +77,8 @@ const char *gpl_metric_names(void)
     return "rmse, mse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "
            "mlogloss, merror, poisson-nloglik, gamma-nloglik, gamma-deviance, "
            "tweedie-nloglik@rho, quantile, ndcg, ndcg@k, map, map@k, pre, pre@k "
-           "(the ranking metrics also with a trailing '-')";
+           "(the ranking metrics also with a trailing '-'), and LightGBM's huber, "
+           "huber@delta and average_precision";
 }
 
 static int is_ranking(gpl_metric_kind kind)
@@ -93,7 +98,10 @@ gpl_metric gpl_metric_of_kind(gpl_metric_kind kind)
     gpl_metric m;
     memset(&m, 0, sizeof m);
     m.kind = kind;
-    m.param = kind == GPL_METRIC_ERROR ? 0.5 : kind == GPL_METRIC_MPHE ? 1.0 : 0.0;
+    m.param = kind == GPL_METRIC_ERROR ? 0.5
+              : kind == GPL_METRIC_MPHE ? 1.0
+              : kind == GPL_METRIC_HUBER ? LIGHTGBM_HUBER_DELTA
+                                         : 0.0;
     m.num_alphas = 1;
     m.alphas[0] = 0.5;
     m.ndcg_exp_gain = 1;
@@ -157,6 +165,14 @@ gpl_metric gpl_metric_tweedie(double rho)
     return m;
 }
 
+gpl_metric gpl_metric_tweedie_of_objective(void)
+{
+    gpl_metric m = gpl_metric_of_kind(GPL_METRIC_TWEEDIE_NLOGLIK);
+    m.param = NAN;
+    snprintf(m.name, sizeof m.name, "tweedie");
+    return m;
+}
+
 static gpulayer_status parse_number(const char *metric, const char *text, double *out)
 {
     char *end;
@@ -186,6 +202,15 @@ static gpulayer_status set_param(gpl_metric *m, const char *text, const char *pa
         m->param = (double)(float)v;
         /* XGBoost writes error@0.5 as "error". */
         if ((float)v != 0.5f) snprintf(m->name, sizeof m->name, "error@%g", (double)(float)v);
+        return GPULAYER_OK;
+    }
+    if (m->kind == GPL_METRIC_HUBER) {
+        if (!(v > 0.0))
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                             "metric '%s': delta of huber@delta is where the loss turns "
+                             "from quadratic to linear and must be > 0", text);
+        m->param = v;
+        if (v != LIGHTGBM_HUBER_DELTA) snprintf(m->name, sizeof m->name, "huber@%g", v);
         return GPULAYER_OK;
     }
     if (!(v >= 1.0 && v < 2.0))
@@ -347,7 +372,12 @@ static double row_loss(const metric_input *in, int64_t r)
         return b - a;
     }
     case GPL_METRIC_QUANTILE: return pinball(in->m->alphas, in->m->num_alphas, p, y);
+    case GPL_METRIC_HUBER: { /* LightGBM's HuberLossMetric */
+        const double d = fabs(q - y);
+        return d <= param ? 0.5 * d * d : param * (d - 0.5 * param);
+    }
     case GPL_METRIC_AUC:
+    case GPL_METRIC_AP:
     case GPL_METRIC_AUCPR:
     case GPL_METRIC_NDCG:
     case GPL_METRIC_MAP:
@@ -462,6 +492,13 @@ static double pr_step(double fp0, double fp, double tp0, double tp, double total
     return (r - r0 - b / a * (log(a * r + b) - log(a * r0 + b))) / a;
 }
 
+/* Average precision (LightGBM's, scikit-learn's): each step's recall gain
+ * times the precision at its end. */
+static double ap_step(double fp, double tp0, double tp, double total_pos)
+{
+    return tp > tp0 ? (tp - tp0) / total_pos * (tp / (tp + fp)) : 0.0;
+}
+
 /* The area under a curve from rows sorted by prediction: walking from the
  * highest prediction down, each group of tied predictions adds one step.
  * A label is its weight of being positive, so fractional labels work as
@@ -488,12 +525,14 @@ static double area_of_sorted(const keyed_row *s, int64_t n, const float *label,
             dfp += w * (1.0 - y);
         }
         area += kind == GPL_METRIC_AUCPR ? pr_step(fp, fp + dfp, tp, tp + dtp, total_pos)
+                : kind == GPL_METRIC_AP  ? ap_step(fp + dfp, tp, tp + dtp, total_pos)
                                          : roc_step(fp, fp + dfp, tp, tp + dtp, total_pos);
         tp += dtp;
         fp += dfp;
         hi = lo;
     }
     if (kind == GPL_METRIC_AUCPR) return area < 1.0 ? area : 1.0;
+    if (kind == GPL_METRIC_AP) return area;
     return area / (tp * fp);
 }
 
@@ -536,7 +575,7 @@ double gpl_metric_eval_groups(const gpl_metric *m, const float *pred,
     if (m->kind == GPL_METRIC_QUANTILE &&
         (m->num_alphas < 1 || m->output + m->num_alphas > num_outputs))
         return NAN;
-    if (m->kind == GPL_METRIC_AUC || m->kind == GPL_METRIC_AUCPR)
+    if (m->kind == GPL_METRIC_AUC || m->kind == GPL_METRIC_AUCPR || m->kind == GPL_METRIC_AP)
         return auc(m->kind, pred, label, weight, num_rows, num_outputs);
     if (is_ranking(m->kind))
         return gpl_metric_rank_eval(m, pred, label, weight, num_rows, num_outputs, group_ptr,

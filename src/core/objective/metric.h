@@ -27,7 +27,9 @@ typedef enum gpl_metric_kind {
     GPL_METRIC_NDCG,     /* ranking: over query groups (metric_rank.c)  */
     GPL_METRIC_MAP,
     GPL_METRIC_PRE,
-    GPL_METRIC_MSE       /* LightGBM's l2: rmse before its square root  */
+    GPL_METRIC_MSE,      /* LightGBM's l2: rmse before its square root  */
+    GPL_METRIC_HUBER,    /* LightGBM's huber; param: where it turns linear */
+    GPL_METRIC_AP        /* LightGBM's average_precision                */
 } gpl_metric_kind;
 
 /* Room for a metric's name: "tweedie-nloglik@" and a number. */
@@ -56,10 +58,15 @@ typedef struct gpl_metric {
  * parameters later (gpl_eval_tracker_init). */
 gpulayer_status gpl_metric_parse(const char *text, gpl_metric *out);
 /* A metric of a kind with its default parameter (error: 0.5; mphe: 1;
- * quantile: alpha 0.5 of output 0; ndcg, map, pre: the top 32). Not for
- * tweedie-nloglik, which needs rho: use gpl_metric_tweedie. */
+ * huber: 0.9, LightGBM's alpha; quantile: alpha 0.5 of output 0; ndcg,
+ * map, pre: the top 32). Not for tweedie-nloglik, which needs rho: use
+ * gpl_metric_tweedie. */
 gpl_metric gpl_metric_of_kind(gpl_metric_kind kind);
 gpl_metric gpl_metric_tweedie(double rho);
+/* LightGBM's "tweedie" metric: tweedie-nloglik at the training's
+ * tweedie_variance_power, which gpl_eval_tracker_init sets (param NaN
+ * until then; named "tweedie" so that the parameters read back). */
+gpl_metric gpl_metric_tweedie_of_objective(void);
 /* The positions ndcg, map and pre score when given without @k: XGBoost
  * 3.2 scores its lambdarank default top k there, not the whole query. */
 #define GPL_METRIC_RANK_DEFAULT_K 32

@@ -53,10 +53,9 @@ static const name_map metrics[] = {
     {"ndcg,lambdarank,rank_xendcg,xendcg,xe_ndcg,xe_ndcg_mart,xendcg_mart", "ndcg", NULL},
     {"map,mean_average_precision", "map", NULL},
     {"l2,mean_squared_error,mse,regression_l2,regression", "mse", NULL},
-    {"tweedie", NULL, "give the power: tweedie-nloglik@1.5"},
-    {"average_precision", NULL, "not implemented; aucpr is the area under the "
-                                "precision-recall curve"},
-    {"huber,fair,cross_entropy_lambda,xentlambda,"
+    /* huber and average_precision are metrics of their own (metric.c);
+     * tweedie is tweedie-nloglik at tweedie_variance_power (param_table.c). */
+    {"fair,cross_entropy_lambda,xentlambda,"
      "kullback_leibler,kldiv,auc_mu",
      NULL, "not implemented"},
 };

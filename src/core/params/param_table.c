@@ -107,7 +107,9 @@ static gpulayer_status add_metric(gpl_params *p, const char *value)
     gpulayer_status st;
     const char *name = lightgbm_name(gpl_lightgbm_metric, "metric", value, &st);
     if (st != GPULAYER_OK) return st;
-    GPL_CHECK(gpl_metric_parse(name ? name : value, &m));
+    /* LightGBM's tweedie: at the training's tweedie_variance_power. */
+    if (!strcmp(value, "tweedie")) m = gpl_metric_tweedie_of_objective();
+    else GPL_CHECK(gpl_metric_parse(name ? name : value, &m));
     /* By name: error and error@0.7 are two metrics, error@0.5 is error. */
     for (int i = 0; i < p->num_metrics; i++)
         if (!strcmp(p->metrics[i].name, m.name)) return GPULAYER_OK;

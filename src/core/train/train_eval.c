@@ -47,6 +47,8 @@ static gpulayer_status add_metric(gpl_eval_tracker *t, gpl_metric metric, const 
 {
     const gpl_objective_params *op = &m->obj_params;
     if (metric.kind == GPL_METRIC_MPHE) metric.param = op->huber_slope;
+    if (metric.kind == GPL_METRIC_TWEEDIE_NLOGLIK && isnan(metric.param))
+        metric = gpl_metric_tweedie(op->tweedie_variance_power);
     if (metric.kind == GPL_METRIC_NDCG) metric.ndcg_exp_gain = op->ndcg_exp_gain;
     if (metric.kind != GPL_METRIC_QUANTILE) {
         add_figure(t, &metric);
