@@ -2,7 +2,8 @@
 # Installs what building and testing GPUlayer needs, where it is missing:
 # Debian packages (compiler, CMake, cJSON, zlib, cmocka, Graphviz) and Python
 # packages (numpy, pandas, scikit-learn, pytest, matplotlib, graphviz, pdoc, onnx,
-# onnxruntime; XGBoost and LightGBM for the accuracy tests and benchmarks). Safe
+# onnxruntime, skl2onnx; XGBoost and LightGBM for the accuracy tests and
+# benchmarks). Safe
 # to run again.
 set -euo pipefail
 
@@ -60,6 +61,8 @@ py_has hypothesis || need_pip+=(hypothesis)
 # The ONNX export and the runtime its test runs the graphs in.
 py_has onnx || need_pip+=(onnx)
 py_has onnxruntime || need_pip+=(onnxruntime)
+# The estimators' skl2onnx converters (register_skl2onnx).
+py_has skl2onnx || need_pip+=(skl2onnx)
 if [ ${#need_pip[@]} -gt 0 ]; then
   echo "setup: installing Python packages: ${need_pip[*]}"
   python3 -m pip install -q "${need_pip[@]}" 2>/dev/null ||

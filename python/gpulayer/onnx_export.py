@@ -14,6 +14,12 @@ margins with ``output_margin=True``. The trees become one
 model's cut values are float32, so ``x < threshold`` is decided exactly as
 GPUlayer decides it); the objective's link follows as standard operators.
 
+The scikit-learn estimators convert with skl2onnx too, alone or in a
+pipeline, once registered::
+
+    gpulayer.onnx_export.register_skl2onnx()
+    onx = skl2onnx.to_onnx(pipeline, X[:1])
+
 Categorical features: a value names its category by the number it is, as
 everywhere in GPUlayer, so a feature whose categories are integers
 (``categorical_feature`` columns) is exported as a chain of equality
@@ -32,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["to_onnx"]
+__all__ = ["to_onnx", "register_skl2onnx"]
 
 # The link from margins to predictions, by objective.
 _LINKS = {
@@ -170,16 +176,10 @@ def _base_margins(booster, outputs: int) -> list[float]:
     return [float(native.get("base_margin", 0.0))] * outputs
 
 
-def to_onnx(model, path: str | os.PathLike | None = None, output_margin: bool = False) -> Any:
-    """The model (a Booster or a scikit-learn estimator of this package) as
-    an ``onnx.ModelProto``, written to ``path`` too when given. Needs the
-    ``onnx`` package."""
-    try:
-        import onnx
-        from onnx import TensorProto, helper
-    except ImportError as e:
-        raise ImportError("ONNX export needs the onnx package (pip install onnx)") from e
-    booster = _booster_of(model)
+def _ensemble(booster) -> tuple[dict, str, int, int]:
+    """The trees as TreeEnsembleRegressor's attributes (n_targets, base
+    values and node arrays), the objective, the number of outputs and of
+    features."""
     doc = _xgboost_document(booster)
     learner = doc["learner"]
     objective = learner["objective"]["name"]
@@ -212,10 +212,25 @@ def to_onnx(model, path: str | os.PathLike | None = None, output_margin: bool = 
                   None if target in started else base[target])
         started.add(target)
     base_values = [0.0 if k in started else base[k] for k in range(outputs)]
-    ensemble = helper.make_node(
-        "TreeEnsembleRegressor", ["input"], ["margin"], domain="ai.onnx.ml",
-        n_targets=outputs, aggregate_function="SUM", post_transform="NONE",
-        base_values=base_values, **forest.nodes, **forest.targets)
+    attrs = dict(n_targets=outputs, aggregate_function="SUM", post_transform="NONE",
+                 base_values=base_values, **forest.nodes, **forest.targets)
+    return attrs, objective, outputs, num_features
+
+
+def to_onnx(model, path: str | os.PathLike | None = None, output_margin: bool = False) -> Any:
+    """The model (a Booster or a scikit-learn estimator of this package) as
+    an ``onnx.ModelProto``, written to ``path`` too when given. Needs the
+    ``onnx`` package."""
+    try:
+        import onnx
+        from onnx import TensorProto, helper
+    except ImportError as e:
+        raise ImportError("ONNX export needs the onnx package (pip install onnx)") from e
+    booster = _booster_of(model)
+    names = booster.feature_names
+    attrs, objective, outputs, num_features = _ensemble(booster)
+    ensemble = helper.make_node("TreeEnsembleRegressor", ["input"], ["margin"],
+                                domain="ai.onnx.ml", **attrs)
     nodes = [ensemble]
     link = None if output_margin else _LINKS.get(objective)
     last = "margin"
@@ -254,3 +269,91 @@ def to_onnx(model, path: str | os.PathLike | None = None, output_margin: bool = 
     if path is not None:
         onnx.save(out, os.fspath(path))
     return out
+
+
+# ------------------------------------------------------------ skl2onnx
+
+def _skl2onnx_ensemble(scope, operator, container) -> tuple[str, str]:
+    """Adds the trees on the operator's input; the margins' variable name
+    and the objective."""
+    attrs, objective, _, _ = _ensemble(_booster_of(operator.raw_operator))
+    margin = scope.get_unique_variable_name("margin")
+    container.add_node("TreeEnsembleRegressor", operator.inputs[0].full_name, margin,
+                       op_domain="ai.onnx.ml", op_version=_ML_OPSET,
+                       name=scope.get_unique_operator_name("TreeEnsembleRegressor"), **attrs)
+    return margin, objective
+
+
+def _convert_regressor(scope, operator, container) -> None:
+    margin, objective = _skl2onnx_ensemble(scope, operator, container)
+    link = _LINKS.get(objective)
+    op = {None: "Identity", "sigmoid": "Sigmoid", "exp": "Exp"}.get(link)
+    if op is None:
+        raise ValueError(f"skl2onnx: a regressor of objective {objective} is not converted")
+    container.add_node(op, margin, operator.outputs[0].full_name,
+                       name=scope.get_unique_operator_name(op))
+
+
+def _convert_classifier(scope, operator, container) -> None:
+    from onnx import TensorProto
+    est = operator.raw_operator
+    margin, objective = _skl2onnx_ensemble(scope, operator, container)
+    probabilities = operator.outputs[1].full_name
+    name = scope.get_unique_operator_name
+    if objective == "binary:logistic":
+        p, one = scope.get_unique_variable_name("p"), scope.get_unique_variable_name("one")
+        rest = scope.get_unique_variable_name("rest")
+        container.add_initializer(one, TensorProto.FLOAT, [], [1.0])
+        container.add_node("Sigmoid", margin, p, name=name("Sigmoid"))
+        container.add_node("Sub", [one, p], rest, name=name("Sub"))
+        container.add_node("Concat", [rest, p], probabilities, axis=1, name=name("Concat"))
+    elif objective == "multi:softprob":
+        container.add_node("Softmax", margin, probabilities, axis=1, name=name("Softmax"))
+    else:
+        raise ValueError(f"skl2onnx: a classifier of objective {objective} gives no "
+                         "probabilities; train it with binary:logistic or multi:softprob")
+    index = scope.get_unique_variable_name("index")
+    if scope.get_options(est, dict(nocl=False))["nocl"]:  # labels are the class indexes
+        container.add_node("ArgMax", probabilities, operator.outputs[0].full_name, axis=1,
+                           keepdims=0, name=name("ArgMax"))
+        return
+    container.add_node("ArgMax", probabilities, index, axis=1, keepdims=0, name=name("ArgMax"))
+    classes = np.asarray(est.classes_)
+    table = scope.get_unique_variable_name("classes")
+    if classes.dtype.kind in "iufb":
+        container.add_initializer(table, TensorProto.INT64, [len(classes)],
+                                  classes.astype(np.int64).tolist())
+    else:
+        container.add_initializer(table, TensorProto.STRING, [len(classes)],
+                                  [str(c).encode("utf-8") for c in classes])
+    picked, shape = scope.get_unique_variable_name("picked"), scope.get_unique_variable_name("n")
+    container.add_node("ArrayFeatureExtractor", [table, index], picked, op_domain="ai.onnx.ml",
+                       name=name("ArrayFeatureExtractor"))
+    container.add_initializer(shape, TensorProto.INT64, [1], [-1])
+    container.add_node("Reshape", [picked, shape], operator.outputs[0].full_name,
+                       name=name("Reshape"))
+
+
+def register_skl2onnx() -> None:
+    """Registers every estimator of this package (by its own, XGBoost's
+    and LightGBM's names) with skl2onnx, so that ``skl2onnx.to_onnx`` and
+    ``convert_sklearn`` convert them, in pipelines too. Classifiers give
+    skl2onnx's two outputs (label, probabilities), with the ``zipmap`` and
+    ``nocl`` options of scikit-learn's classifiers. Needs skl2onnx."""
+    try:
+        from skl2onnx import update_registered_converter
+        from skl2onnx.common.shape_calculator import (
+            calculate_linear_classifier_output_shapes, calculate_linear_regressor_output_shapes)
+    except ImportError as e:
+        raise ImportError("register_skl2onnx needs skl2onnx (pip install skl2onnx)") from e
+    from . import sklearn as estimators
+    for cls in (estimators.GPULayerRegressor, estimators.GPULayerRFRegressor,
+                estimators.LGBMRegressor):
+        update_registered_converter(cls, f"GPULayer{cls.__name__}",
+                                    calculate_linear_regressor_output_shapes, _convert_regressor)
+    for cls in (estimators.GPULayerClassifier, estimators.GPULayerRFClassifier,
+                estimators.LGBMClassifier):
+        update_registered_converter(cls, f"GPULayer{cls.__name__}",
+                                    calculate_linear_classifier_output_shapes,
+                                    _convert_classifier, options={"zipmap": [True, False, "columns"],
+                                             "nocl": [True, False]})

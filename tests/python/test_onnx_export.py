@@ -97,3 +97,49 @@ def test_estimators_export():
     model.fit(X, LABELS["binary"])
     got = run_onnx(to_onnx(model), X)
     np.testing.assert_allclose(got, model.predict_proba(X)[:, 1], rtol=1e-6, atol=1e-6)
+
+
+# ------------------------------------------------------------ skl2onnx
+
+def skl2onnx_run(model, data, options=None):
+    skl2onnx = pytest.importorskip("skl2onnx")
+    from gpulayer.onnx_export import register_skl2onnx
+    register_skl2onnx()
+    onx = skl2onnx.to_onnx(model, data[:1], options=options)
+    session = ort.InferenceSession(onx.SerializeToString())
+    return session.run(None, {session.get_inputs()[0].name: data})
+
+
+@pytest.mark.parametrize("cls,objective,task", [
+    ("GPULayerRegressor", "reg:squarederror", "reg"), ("XGBRFRegressor", None, "reg"),
+    ("GPULayerRegressor", "count:poisson", "count"), ("LGBMRegressor", None, "reg")])
+def test_skl2onnx_converts_regressors_in_pipelines(cls, objective, task):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    est = getattr(gpulayer, cls)(n_estimators=20, n_jobs=2, objective=objective)
+    pipe = make_pipeline(StandardScaler(), est).fit(X, LABELS[task])
+    (got,) = skl2onnx_run(pipe, X)
+    assert got.shape == (len(X), 1)
+    np.testing.assert_allclose(got[:, 0], pipe.predict(X), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("classes", [[0, 1], [0, 1, 2], ["no", "maybe", "yes"], [2.0, 5.0]],
+                         ids=["binary", "three", "text", "float"])
+@pytest.mark.parametrize("cls", ["GPULayerClassifier", "XGBRFClassifier"])
+def test_skl2onnx_converts_classifiers(cls, classes):
+    labels = np.array(classes)[LABELS["class"].astype(int) % len(classes)]
+    est = getattr(gpulayer, cls)(n_estimators=15, n_jobs=2).fit(X, labels)
+    label, proba = skl2onnx_run(est, X, options={id(est): {"zipmap": False}})
+    np.testing.assert_allclose(proba, est.predict_proba(X), rtol=1e-6, atol=1e-6)
+    assert (label == est.predict(X)).all()
+    index, _ = skl2onnx_run(est, X, options={id(est): {"zipmap": False, "nocl": True}})
+    np.testing.assert_array_equal(index, np.argmax(est.predict_proba(X), axis=1))
+    _, mapped = skl2onnx_run(est, X)  # zipmap: a dictionary a row, keyed by class
+    assert list(mapped[0]) == [c if isinstance(c, str) else int(c) for c in est.classes_]
+
+
+def test_skl2onnx_refuses_what_has_no_onnx_form():
+    est = gpulayer.GPULayerClassifier(n_estimators=5, objective="multi:softmax", n_jobs=2)
+    est.fit(X, LABELS["class"])
+    with pytest.raises(ValueError, match="gives no probabilities"):
+        skl2onnx_run(est, X)
