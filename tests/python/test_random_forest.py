@@ -4,7 +4,7 @@ XGBRF* estimators, rounds in slicing, pred_leaf and iteration_range, the
 model file, and the XGBoost export and import of forests.
 
 Accuracy against XGBoost's forests on real data is in
-tests/accuracy/test_random_forest.py; CPU against GPU bits in the
+tests/accuracy/test_forest_accuracy.py; CPU against GPU bits in the
 conformance model suites (test_api_random_forest)."""
 import json
 

@@ -8,7 +8,7 @@ or better. The two libraries draw different rows and features for their
 trees, so one split or one seed differs more than the means (diamonds,
 one seed over 5 splits: ratios 0.997 to 1.007).
 
-    python3 tests/accuracy/test_random_forest.py   # the table of docs/random-forests.md
+    python3 tests/accuracy/test_forest_accuracy.py   # the table of docs/random-forests.md
 """
 import numpy as np
 import pytest
