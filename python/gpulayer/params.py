@@ -16,9 +16,10 @@ __all__ = ["parameters", "canonical_names", "LIGHTGBM_DEFAULTS", "is_lightgbm_pa
 # LightGBM's defaults where they differ from XGBoost's, for a call made
 # LightGBM's way (lgb.train, lgb.cv, the LGBM* estimators): leaf-wise
 # growth to 31 leaves with no depth limit, learning rate 0.1, no L2, a
-# leaf's hessian sum at least 1e-3.
+# leaf's hessian sum at least 1e-3 and its rows at least 20.
 LIGHTGBM_DEFAULTS = {"grow_policy": "lossguide", "max_depth": 0, "max_leaves": 31,
-                     "eta": 0.1, "lambda": 0.0, "min_child_weight": 1e-3}
+                     "eta": 0.1, "lambda": 0.0, "min_child_weight": 1e-3,
+                     "min_data_in_leaf": 20}
 # Keys only LightGBM's scripts give.
 _LIGHTGBM_KEYS = ("metric", "metrics", "metric_types", "verbose", "first_metric_only",
                   "early_stopping_min_delta")

@@ -11,8 +11,8 @@ estimators: by its name or an alias (LightGBM's ``num_leaves``,
 ``get_params``, ``set_params`` and ``clone``, and refused by the library at
 fit when unknown. A parameter and its alias given together are an error.
 LightGBM's ``subsample_freq``, ``subsample_for_bin`` and ``class_weight``
-mean no parameter and are refused at fit with the reason (as the library
-refuses ``min_child_samples``). ``importance_type`` takes LightGBM's
+mean no parameter and are refused at fit with the reason.
+``importance_type`` takes LightGBM's
 ``"split"`` as ``"weight"``; ``"gain"`` is XGBoost's mean gain.
 ``fit(X, y, sample_weight=None, eval_set=[(X, y), ...])`` records the
 evaluation history, returned by ``evals_result()`` (also ``evals_result_``)
@@ -133,8 +133,8 @@ _NOT_ARGUMENTS = {
 }
 # LightGBM's estimator arguments that no library parameter means, and why
 # (LightGBM's others are the table's names or aliases: num_leaves,
-# min_split_gain, colsample_bytree, reg_alpha, reg_lambda, boosting_type...,
-# or refused by the library with its reason: min_child_samples).
+# min_split_gain, colsample_bytree, reg_alpha, reg_lambda, boosting_type,
+# min_child_samples...).
 _LIGHTGBM_ONLY = {
     "subsample_freq": "rows are sampled anew for every tree: subsample alone is "
                       "LightGBM's subsample with subsample_freq=1",
@@ -160,6 +160,7 @@ class _GPULayerModel(BaseEstimator):
         learning_rate=None,
         max_depth=None,
         min_child_weight=None,
+        min_data_in_leaf=None,
         reg_lambda=None,
         reg_alpha=None,
         gamma=None,
@@ -218,6 +219,7 @@ class _GPULayerModel(BaseEstimator):
         self.learning_rate = learning_rate
         self.max_depth = max_depth
         self.min_child_weight = min_child_weight
+        self.min_data_in_leaf = min_data_in_leaf
         self.reg_lambda = reg_lambda
         self.reg_alpha = reg_alpha
         self.gamma = gamma
@@ -1028,7 +1030,8 @@ class LGBMRegressor(GPULayerRegressor):
     parameters not given (``gpulayer.params.LIGHTGBM_DEFAULTS``): leaf-wise
     growth to ``num_leaves=31`` with no depth limit (``max_depth=-1`` is no
     limit), ``learning_rate=0.1``, ``reg_lambda=0``,
-    ``min_child_weight=1e-3``; as ``lightgbm.LGBMRegressor``."""
+    ``min_child_weight=1e-3``, ``min_child_samples=20``; as
+    ``lightgbm.LGBMRegressor``."""
 
     _lightgbm_defaults = True
 

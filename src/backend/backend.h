@@ -196,9 +196,12 @@ typedef struct gpl_split_params {
     double monotone_gain_factor;
     /* The rows of each node, in the order of the call's nodes, at most
      * UINT32_MAX (more are counted as that many); 0 or NULL: unknown, and
-     * the categorical row rules above then pass every category and
-     * candidate. */
+     * the row rules (the categorical ones above, min_data_in_leaf) then
+     * pass every category and candidate. */
     const uint32_t *node_rows;
+    /* LightGBM's min_data_in_leaf: a candidate whose children do not both
+     * hold this many rows (gpl_children_rows_ok) is not tried; 0: none. */
+    double min_data_in_leaf;
 } gpl_split_params;
 
 /* A node's bounds on its weight (split_math.h). */

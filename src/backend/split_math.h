@@ -204,6 +204,19 @@ GPL_HD int gpl_cat_rows_at_least(long long part, long long whole, unsigned int n
     return (double)part * (double)node_rows >= rows * (double)whole;
 }
 
+/* LightGBM's min_data_in_leaf: do both children of a candidate, of
+ * hessian sums left and right, hold at least min_rows of the node's
+ * node_rows rows (counted as gpl_cat_rows_at_least counts them)? 0: no
+ * limit. */
+GPL_HD int gpl_children_rows_ok(long long left, long long right, unsigned int node_rows,
+                                double min_rows)
+{
+    if (!(min_rows > 0.0)) return 1;
+    const long long whole = left + right;
+    return gpl_cat_rows_at_least(left, whole, node_rows, min_rows) &&
+           gpl_cat_rows_at_least(right, whole, node_rows, min_rows);
+}
+
 /* One step of a direction's scan: the category of hessian sum cat joins
  * the left set, whose sum is now left, in a node of sums whole and
  * node_rows rows; added (0 when the scan starts) carries the hessian of

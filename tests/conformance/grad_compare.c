@@ -233,7 +233,7 @@ void run_write_pairs_case(const problem *p)
         OK(cpu->ops->read_histogram(cpu, 0, x));
         OK(gpu->ops->read_histogram(gpu, 0, y));
         assert_memory_equal(x, y, sizeof *x * len);
-        gpl_split_params sp = {1.0, 0.0, 0.0, {1.0, 1.0}, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL};
+        gpl_split_params sp = {1.0, 0.0, 0.0, {1.0, 1.0}, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL, 0.0};
         gpl_split_record rc, rg;
         OK(cpu->ops->evaluate_splits(cpu, &root, 1, &sp, NULL, &rc));
         OK(gpu->ops->evaluate_splits(gpu, &root, 1, &sp, NULL, &rg));

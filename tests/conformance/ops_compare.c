@@ -215,7 +215,7 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     OK(b->cpu->ops->compute_gradients(b->cpu, &req, &sc));
     OK(b->gpu->ops->compute_gradients(b->gpu, &req, &sg));
     assert_memory_equal(&sc, &sg, sizeof sc);
-    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL};
+    gpl_split_params sp = {1.0, p->alpha, p->min_child_weight, sc, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL, 0.0};
     double *node_bounds = malloc(sizeof(double) * 2 * (size_t)M);
     double *level_bounds = malloc(sizeof(double) * 2 * (size_t)M);
     /* Categorical groups (gpl_cat_group_step) of 10 rows, of 1/200 of the
@@ -225,6 +225,8 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     node_rows[0] = (uint32_t)p->rows;
     sp.min_data_per_group = round % 3 == 1 ? (double)p->rows / 200.0 : 10.0;
     sp.node_rows = round % 3 == 2 ? NULL : level_rows;
+    /* min_data_in_leaf (a whole number, as the parameter) in odd rounds. */
+    sp.min_data_in_leaf = round % 2 ? (double)(p->rows / 40 + 3) : 0.0;
     if (b->monotone) {
         round_bounds(round, node_bounds, &sp.max_delta_step);
         sp.monotone = b->monotone;

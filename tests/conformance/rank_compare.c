@@ -125,7 +125,7 @@ static void grow_and_compare(gpl_backend *cpu, gpl_backend *gpu, const gpl_quant
                              const char *what)
 {
     int32_t root = 0;
-    gpl_split_params sp = {1.0, 0.0, 0.0, *sc, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL};
+    gpl_split_params sp = {1.0, 0.0, 0.0, *sc, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL, 0.0};
     gpl_split_record rc, rg;
     OK(cpu->ops->evaluate_splits(cpu, &root, 1, &sp, NULL, &rc));
     OK(gpu->ops->evaluate_splits(gpu, &root, 1, &sp, NULL, &rg));

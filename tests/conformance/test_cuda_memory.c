@@ -71,7 +71,7 @@ static void one_cycle(const small_data *d, gpl_memory_report *report)
     gpl_quant_scale sc;
     OK(be->ops->compute_gradients(be, &req, &sc));
     OK(be->ops->begin_tree(be));
-    gpl_split_params sp = {1.0, 0.0, 1.0, sc, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL};
+    gpl_split_params sp = {1.0, 0.0, 1.0, sc, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL, 0.0};
     int32_t level[64], next = 1, n = 1, build[32];
     gpl_split_record rec[64];
     gpl_split_apply ap[32];

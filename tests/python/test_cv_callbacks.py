@@ -41,9 +41,8 @@ def xgb_params(xgb, **extra):
 def lgb_params(lgb, **extra):
     params = {"objective": "binary", "metric": "auc", "learning_rate": 0.3,
               "max_depth": 3, "num_leaves": 8, "min_sum_hessian_in_leaf": 1, "verbose": -1}
-    if lgb is lightgbm:  # leaves limited by their hessian only, as gpulayer's
-        params.update(min_data_in_leaf=1)
-    else:
+    params.update(min_data_in_leaf=1)  # leaves limited by their hessian only
+    if lgb is not lightgbm:
         params.update(device="cpu", nthread=1)
     params.update(extra)
     return params

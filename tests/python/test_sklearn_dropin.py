@@ -15,7 +15,8 @@ from sklearn.base import clone
 from sklearn.datasets import make_classification, make_regression
 
 from gpulayer.errors import InvalidArgumentError, UnsupportedError
-from gpulayer.sklearn import GPULayerClassifier, GPULayerRanker, GPULayerRegressor
+from gpulayer.sklearn import (GPULayerClassifier, GPULayerRanker, GPULayerRegressor,
+                              LGBMRegressor)
 
 xgb = pytest.importorskip("xgboost")
 lgb = pytest.importorskip("lightgbm")
@@ -239,8 +240,7 @@ def test_lightgbm_s_estimator_arguments_reach_the_model(regression):
     assert clone(ours).get_params()["num_leaves"] == 7
 
 
-@pytest.mark.parametrize("name, value", [("min_child_samples", 5), ("subsample_freq", 1),
-                                         ("subsample_for_bin", 1000),
+@pytest.mark.parametrize("name, value", [("subsample_freq", 1), ("subsample_for_bin", 1000),
                                          ("class_weight", "balanced")])
 def test_lightgbm_s_arguments_without_a_parameter_are_refused_by_name(regression, name,
                                                                       value):
@@ -248,6 +248,25 @@ def test_lightgbm_s_arguments_without_a_parameter_are_refused_by_name(regression
     lgb.LGBMRegressor(n_estimators=2, verbose=-1, **{name: value}).fit(X, y)  # accepted there
     with pytest.raises(UnsupportedError, match=f"'{name}' is not implemented: .+"):
         GPULayerRegressor(n_estimators=2, **{name: value}).fit(X, y)
+
+
+@pytest.mark.parametrize("rows", [5, 60])
+def test_min_child_samples_limits_every_leaf_as_lightgbm(rows):
+    """Squared error gives every row the same hessian, so LightGBM's count
+    by hessian is the row count: no leaf of either library holds fewer
+    rows, and the test errors agree."""
+    X, y = make_regression(n_samples=1500, n_features=8, noise=20.0, random_state=3)
+    Xt, yt, Xv, yv = X[:1000], y[:1000], X[1000:], y[1000:]
+    args = dict(n_estimators=30, num_leaves=31, min_child_samples=rows)
+    ours = LGBMRegressor(**args).fit(Xt, yt)
+    theirs = lgb.LGBMRegressor(**args, verbose=-1).fit(Xt, yt)
+    assert int(ours.get_booster().get_param("min_data_in_leaf")) == rows
+    leaves = ours.get_booster().trees_to_dataframe()
+    assert leaves[leaves["Feature"] == "Leaf"]["Cover"].min() >= rows
+    counts = theirs.booster_.trees_to_dataframe()
+    assert counts[counts["left_child"].isna()]["count"].min() >= rows
+    rmse = [float(np.sqrt(np.mean((m.predict(Xv) - yv) ** 2))) for m in (ours, theirs)]
+    assert rmse[0] <= rmse[1] * 1.05, rmse
 
 
 def test_lightgbm_s_split_importance_is_the_split_count(regression):
@@ -366,7 +385,7 @@ def test_docs_porting_md_names_what_the_estimators_take():
 def test_docs_porting_md_refused_estimator_arguments_are_refused(regression):
     X, y, _, _ = regression
     text = _porting_section().split("are refused at `fit`")[1]
-    names = re.findall(r"`([a-z_]+)` \(", text) + ["min_child_samples"]
+    names = re.findall(r"`([a-z_]+)`(?: \(|,)", text.split(".")[0])
     assert len(names) >= 3
     for name in names:
         with pytest.raises(UnsupportedError, match=f"'{name}' is not implemented"):

@@ -74,53 +74,82 @@ static void test_histogram_matches_row_sums(void **state)
     gpl_backend_destroy(be);
 }
 
-/* Every (feature, bin, direction) tried by hand; the backend must find the
- * same best split (ties to the smallest key). */
+typedef struct brute_best {
+    double gain;
+    int feature, bin, dl;
+} brute_best;
+
+/* Every (feature, bin, direction) tried by hand: the best split whose
+ * children hold at least min_rows rows each (min_data_in_leaf; the rows'
+ * hessians are equal, so counting them is counting by hessian). */
+static brute_best brute_force(const fixture *fx, gpl_quant_scale scale, const int64_t *qg,
+                              int64_t qh, int64_t G, int64_t H, int min_rows)
+{
+    double parent = gpl_node_score((double)G / scale.grad, (double)H / scale.hess, 1.0, 0.1);
+    brute_best best = {0.0, -1, 0, 0};
+    for (int f = 0; f < FEATURES; f++)
+        for (uint32_t b = 1; b <= nbins[f]; b++)
+            for (int dl = 0; dl <= (b < nbins[f] ? 1 : 0); dl++) {
+                int64_t lg = 0, lh = 0;
+                int count = 0;
+                for (int r = 0; r < ROWS; r++) {
+                    int v = fx->bins[r * FEATURES + f];
+                    if (v == 0 ? dl : v <= (int)b) {
+                        lg += qg[r];
+                        lh += qh;
+                        count++;
+                    }
+                }
+                double hl = (double)lh / scale.hess, hr = (double)(H - lh) / scale.hess;
+                if (lh <= 0 || H - lh <= 0 || hl < 1.0 || hr < 1.0) continue;
+                if (count < min_rows || ROWS - count < min_rows) continue;
+                double gain = gpl_node_score((double)lg / scale.grad, hl, 1.0, 0.1) +
+                              gpl_node_score((double)(G - lg) / scale.grad, hr, 1.0, 0.1) -
+                              parent;
+                if (gpl_split_better(gain, f, (int)b, dl, best.gain, best.feature, best.bin,
+                                     best.dl))
+                    best = (brute_best){gain, f, (int)b, dl};
+            }
+    return best;
+}
+
+/* The backend must find the brute-force best split (ties to the smallest
+ * key), without and with min_data_in_leaf. */
 static void test_split_matches_brute_force(void **state)
 {
     (void)state;
+    int limited = 0; /* searches whose answer min_data_in_leaf changed */
     for (unsigned seed = 1; seed <= 5; seed++) {
         fixture fx;
         make_fixture(&fx, seed);
         gpl_quant_scale scale;
         gpl_backend *be = backend_for(&fx, 1, &scale);
-        gpl_split_params p = {1.0, 0.1, 1.0, scale, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, NULL};
-        gpl_split_record rec;
-        int32_t root = 0;
-        assert_int_equal(be->ops->evaluate_splits(be, &root, 1, &p, NULL, &rec), GPULAYER_OK);
-
         int64_t G = 0, H = 0, qg[ROWS], qh = llrint(scale.hess);
         for (int r = 0; r < ROWS; r++) {
             qg[r] = llrint(((double)fx.margins[r] - (double)fx.label[r]) * scale.grad);
             G += qg[r];
             H += qh;
         }
-        double parent = gpl_node_score((double)G / scale.grad, (double)H / scale.hess, 1.0, 0.1);
-        double best = 0;
-        int bf = -1, bb = 0, bd = 0;
-        for (int f = 0; f < FEATURES; f++)
-            for (uint32_t b = 1; b <= nbins[f]; b++)
-                for (int dl = 0; dl <= (b < nbins[f] ? 1 : 0); dl++) {
-                    int64_t lg = 0, lh = 0;
-                    for (int r = 0; r < ROWS; r++) {
-                        int v = fx.bins[r * FEATURES + f];
-                        if (v == 0 ? dl : v <= (int)b) {
-                            lg += qg[r];
-                            lh += qh;
-                        }
-                    }
-                    double hl = (double)lh / scale.hess, hr = (double)(H - lh) / scale.hess;
-                    if (lh <= 0 || H - lh <= 0 || hl < 1.0 || hr < 1.0) continue;
-                    double gain = gpl_node_score((double)lg / scale.grad, hl, 1.0, 0.1) +
-                                  gpl_node_score((double)(G - lg) / scale.grad, hr, 1.0, 0.1) -
-                                  parent;
-                    if (gpl_split_better(gain, f, (int)b, dl, best, bf, bb, bd)) {
-                        best = gain;
-                        bf = f;
-                        bb = (int)b;
-                        bd = dl;
-                    }
-                }
+        const uint32_t rows = ROWS;
+        gpl_split_params p = {1.0, 0.1, 1.0, scale, 0, 4, 64, 10.0, 10.0, 1.0, 0.0, NULL, NULL, 1.0, &rows, 0.0};
+        gpl_split_record rec;
+        int32_t root = 0;
+        /* 120 and 230 rows a child rule out the best splits of most seeds. */
+        for (int min_rows = 120; min_rows <= 230; min_rows += 110) {
+            p.min_data_in_leaf = min_rows;
+            assert_int_equal(be->ops->evaluate_splits(be, &root, 1, &p, NULL, &rec), GPULAYER_OK);
+            const brute_best want = brute_force(&fx, scale, qg, qh, G, H, min_rows);
+            assert_int_equal(rec.feature, want.feature);
+            assert_int_equal(rec.bin, want.bin);
+            assert_int_equal(rec.default_left, want.dl);
+            const brute_best free = brute_force(&fx, scale, qg, qh, G, H, 0);
+            limited += want.feature != free.feature || want.bin != free.bin;
+        }
+        p.min_data_in_leaf = 0.0;
+        assert_int_equal(be->ops->evaluate_splits(be, &root, 1, &p, NULL, &rec), GPULAYER_OK);
+        const brute_best want = brute_force(&fx, scale, qg, qh, G, H, 0);
+        const int bf = want.feature, bb = want.bin, bd = want.dl;
+        const double best = want.gain;
         assert_int_equal(rec.feature, bf);
         assert_int_equal(rec.bin, bb);
         assert_int_equal(rec.default_left, bd);
@@ -139,12 +168,14 @@ static void test_split_matches_brute_force(void **state)
         assert_int_equal(be->ops->subtract_histograms(be, &sub, 1), GPULAYER_OK);
         int32_t kids[2] = {1, 2};
         gpl_split_record kr[2];
+        p.node_rows = NULL; /* one node's rows above */
         assert_int_equal(be->ops->evaluate_splits(be, kids, 2, &p, NULL, kr), GPULAYER_OK);
         assert_int_equal(kr[0].total.grad, rec.left.grad);
         assert_int_equal(kr[1].total.grad, rec.right.grad);
         assert_int_equal(kr[1].total.hess, rec.right.hess);
         gpl_backend_destroy(be);
     }
+    assert_true(limited > 0);
 }
 
 /* Integer histograms: one thread and two give the same bits. */

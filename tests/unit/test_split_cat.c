@@ -58,7 +58,7 @@ static gpl_backend *make_backend(fixture *fx, unsigned seed, int32_t cats, int m
 
 static gpl_split_params params(const fixture *fx, int32_t onehot, int32_t threshold)
 {
-    gpl_split_params p = {0.0, 0.0, 0.0, fx->scale, 0, onehot, threshold, 0.0, 0.0, 0.0, 0.0, NULL, NULL, 1.0, NULL};
+    gpl_split_params p = {0.0, 0.0, 0.0, fx->scale, 0, onehot, threshold, 0.0, 0.0, 0.0, 0.0, NULL, NULL, 1.0, NULL, 0.0};
     return p;
 }
 

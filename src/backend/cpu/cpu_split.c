@@ -74,6 +74,10 @@ typedef struct scan_context {
     /* 1 / scale.grad and 1 / scale.hess when both are exact (see
      * exact_reciprocal), else 0. */
     double inv_sg, inv_sh;
+    /* min_data_in_leaf (gpl_children_rows_ok): the node's rows as a
+     * double, and min_data_in_leaf x the node's hessian sum; rows 0: no
+     * limit. */
+    double rows, rows_limit;
 } scan_context;
 
 /* 1 / s when s is a power of two whose reciprocal is a normal double, else
@@ -122,6 +126,9 @@ static void scan_candidates(const scan_context *sc, const int64_t *cum_g,
         }
         vint64 valid = (lh > 0) & (rh > 0) & ~(hl < vsplat(p->min_child_weight)) &
                        ~(hr < vsplat(p->min_child_weight));
+        if (sc->rows > 0.0) /* gpl_children_rows_ok's products */
+            valid &= ~(vto_double(lh) * vsplat(sc->rows) < vsplat(sc->rows_limit)) &
+                     ~(vto_double(rh) * vsplat(sc->rows) < vsplat(sc->rows_limit));
         /* gpl_node_score(gl, hl) + gpl_node_score(gr, hr) - parent */
         const vdouble tl = vl1_threshold(gl, p->alpha), tr = vl1_threshold(gr, p->alpha);
         vdouble sl, sr;
@@ -199,7 +206,9 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
                                (double)total.hess / p->scale.hess, p->lambda, p->alpha,
                                p->max_delta_step, bounds.lo, bounds.hi),
         bounds, gpl_weights_may_clamp(p->max_delta_step, bounds.lo, bounds.hi),
-        exact_reciprocal(p->scale.grad), exact_reciprocal(p->scale.hess)};
+        exact_reciprocal(p->scale.grad), exact_reciprocal(p->scale.hess),
+        p->min_data_in_leaf > 0.0 ? (double)rows : 0.0,
+        p->min_data_in_leaf * (double)total.hess};
     if (sc.inv_sg == 0.0 || sc.inv_sh == 0.0) sc.inv_sg = sc.inv_sh = 0.0;
     rec->feature = -1;
     rec->bin = 0;

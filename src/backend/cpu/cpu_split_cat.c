@@ -52,7 +52,7 @@ static int is_onehot(const gpl_split_params *p, int32_t last_bin)
 
 /* Tries the candidate whose left child (missing values aside) has sums
  * left, for both missing directions. */
-static void try_candidate(const gpl_split_params *p, const gpl_node_bounds *b,
+static void try_candidate(const gpl_split_params *p, const gpl_node_bounds *b, uint32_t rows,
                           gpl_grad_pair total, double parent, double lambda, gpl_grad_pair left,
                           gpl_grad_pair missing, int32_t f, int32_t key, gpl_split_record *rec)
 {
@@ -67,6 +67,7 @@ static void try_candidate(const gpl_split_params *p, const gpl_node_bounds *b,
         if (l.hess <= 0 || r.hess <= 0) continue;
         const double hl = (double)l.hess / p->scale.hess, hr = (double)r.hess / p->scale.hess;
         if (hl < p->min_child_weight || hr < p->min_child_weight) continue;
+        if (!gpl_children_rows_ok(l.hess, r.hess, rows, p->min_data_in_leaf)) continue;
         int ok; /* categorical features take no monotone constraint */
         const double gain = gpl_bounded_gain((double)l.grad / p->scale.grad, hl,
                                              (double)r.grad / p->scale.grad, hr, lambda,
@@ -102,11 +103,12 @@ void cpu_scan_categorical(const gpl_split_params *p, const gpl_node_bounds *boun
     if (is_onehot(p, last_bin)) {
         const double parent = parent_score(p, bounds, total, p->lambda);
         /* Key 0: no category left, so missing values alone (dl = 1). */
-        try_candidate(p, bounds, total, parent, p->lambda, (gpl_grad_pair){0, 0}, missing, f,
-                      0, rec);
+        try_candidate(p, bounds, rows, total, parent, p->lambda, (gpl_grad_pair){0, 0}, missing,
+                      f, 0, rec);
         for (int32_t b = 1; b <= last_bin; b++)
             if (h[b].hess > 0)
-                try_candidate(p, bounds, total, parent, p->lambda, h[b], missing, f, b, rec);
+                try_candidate(p, bounds, rows, total, parent, p->lambda, h[b], missing, f, b,
+                              rec);
         return;
     }
     const double lambda = p->lambda + p->cat_l2;
@@ -125,7 +127,7 @@ void cpu_scan_categorical(const gpl_split_params *p, const gpl_node_bounds *boun
                                                 p->min_data_per_group);
             if (step < 0) break;
             if (step == 0) continue;
-            try_candidate(p, bounds, total, parent, lambda, left, missing, f,
+            try_candidate(p, bounds, rows, total, parent, lambda, left, missing, f,
                           gpl_cat_key(dir, k), rec);
         }
     }

@@ -111,6 +111,7 @@ split_scan_kernel(gpl_cuda_split_args a)
     const gpl_node_bounds nb = node_bounds(a, n);
     const double parent = parent_score(a.params, nb, total, a.params.lambda);
     const bool bounded = gpl_weights_may_clamp(a.params.max_delta_step, nb.lo, nb.hi) != 0;
+    const unsigned rows = a.node_rows ? a.node_rows[n] : 0u;
 
     Best best = {0.0, -1, 0, 0};
     const int f_end = min(a.num_features, (group + 1) * GPL_CUDA_SPLIT_FEATURES);
@@ -159,6 +160,7 @@ split_scan_kernel(gpl_cuda_split_args a)
                 const double hl = (double)lh / sh, hr = (double)rh / sh;
                 if (hl < a.params.min_child_weight || hr < a.params.min_child_weight)
                     continue;
+                if (!gpl_children_rows_ok(lh, rh, rows, a.params.min_data_in_leaf)) continue;
                 double gain;
                 if (bounded || constraint != 0) {
                     int ok;
@@ -192,8 +194,9 @@ split_scan_kernel(gpl_cuda_split_args a)
 /* The candidate whose left child (missing values aside) has sums left, in
  * both missing directions, against best (cpu_split_cat.c's try_candidate). */
 __device__ void cat_candidate(const gpl_split_params &p, const gpl_node_bounds &nb,
-                              gpl_grad_pair total, double parent, double lambda, long long lg0,
-                              long long lh0, gpl_grad_pair missing, int f, int key, Best &best)
+                              unsigned rows, gpl_grad_pair total, double parent, double lambda,
+                              long long lg0, long long lh0, gpl_grad_pair missing, int f,
+                              int key, Best &best)
 {
     const int two_way = missing.grad != 0 || missing.hess != 0;
     for (int dl = 0; dl <= two_way; dl++) {
@@ -202,6 +205,7 @@ __device__ void cat_candidate(const gpl_split_params &p, const gpl_node_bounds &
         if (lh <= 0 || rh <= 0) continue;
         const double hl = (double)lh / p.scale.hess, hr = (double)rh / p.scale.hess;
         if (hl < p.min_child_weight || hr < p.min_child_weight) continue;
+        if (!gpl_children_rows_ok(lh, rh, rows, p.min_data_in_leaf)) continue;
         int ok; /* categorical features take no monotone constraint */
         const double gain = gpl_bounded_gain((double)lg / p.scale.grad, hl,
                                              (double)rg / p.scale.grad, hr, lambda, p.alpha,
@@ -273,15 +277,16 @@ split_cat_kernel(gpl_cuda_split_args a)
     const bool masked = a.feature_mask && !a.feature_mask[f];
     const bool onehot = last_bin <= p.max_cat_to_onehot;
     const gpl_node_bounds nb = node_bounds(a, n);
+    const unsigned rows = a.node_rows ? a.node_rows[n] : 0u;
     Best best = {0.0, -1, 0, 0};
     int rank = -1, used_count = 0;
     if (onehot) {
         const double parent = parent_score(p, nb, total, p.lambda);
         if (!masked && t == 0)
-            cat_candidate(p, nb, total, parent, p.lambda, 0, 0, missing, f, 0, best);
+            cat_candidate(p, nb, rows, total, parent, p.lambda, 0, 0, missing, f, 0, best);
         else if (!masked && t <= last_bin && h[t].hess > 0)
-            cat_candidate(p, nb, total, parent, p.lambda, h[t].grad, h[t].hess, missing, f, t,
-                          best);
+            cat_candidate(p, nb, rows, total, parent, p.lambda, h[t].grad, h[t].hess, missing,
+                          f, t, best);
     } else {
         const double lambda = p.lambda + p.cat_l2;
         const double parent = parent_score(p, nb, total, lambda);
@@ -312,7 +317,6 @@ split_cat_kernel(gpl_cuda_split_args a)
         /* Which k each direction tries (gpl_cat_group_step): a walk in
          * order, by one thread. */
         if (t == 0) {
-            const unsigned rows = a.node_rows ? a.node_rows[n] : 0u;
             for (int dir = 0; dir < 2; dir++) {
                 long long added = 0;
                 int stop = 0;
@@ -333,13 +337,13 @@ split_cat_kernel(gpl_cuda_split_args a)
         const int k = t + 1;
         if (!masked && k <= kmax) {
             if (tried_s[0][t])
-                cat_candidate(p, nb, total, parent, lambda, cg_s[k - 1], ch_s[k - 1], missing, f,
-                              gpl_cat_key(0, k), best);
+                cat_candidate(p, nb, rows, total, parent, lambda, cg_s[k - 1], ch_s[k - 1],
+                              missing, f, gpl_cat_key(0, k), best);
             const int rest = used_count - k; /* the first `rest` are not in the set */
             const long long lg = cg_s[used_count - 1] - (rest > 0 ? cg_s[rest - 1] : 0);
             const long long lh = ch_s[used_count - 1] - (rest > 0 ? ch_s[rest - 1] : 0);
             if (tried_s[1][t])
-                cat_candidate(p, nb, total, parent, lambda, lg, lh, missing, f,
+                cat_candidate(p, nb, rows, total, parent, lambda, lg, lh, missing, f,
                               gpl_cat_key(1, k), best);
         }
     }

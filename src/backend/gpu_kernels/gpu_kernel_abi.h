@@ -312,8 +312,8 @@ typedef struct gpl_partition_split {
 } gpl_partition_split;
 
 /* Push constants of split_eval.comp (doubles as (low, high) words); the
- * categorical ones, max_delta_step and monotone_gain_factor as in
- * gpl_split_params. The node's
+ * categorical ones, max_delta_step, monotone_gain_factor and
+ * min_data_in_leaf (a whole number) as in gpl_split_params. The node's
  * bounds on its weight are lower and upper, unless bounds_first is not 0:
  * the node table binding (split_eval_level's) then holds them, a 16-byte
  * entry (lower, upper) a record from entry bounds_first on
@@ -323,7 +323,9 @@ typedef struct gpl_split_push {
     double cat_smooth, cat_l2, min_data_per_group;
     double max_delta_step, lower, upper, monotone_gain_factor;
     int32_t node;
-    uint32_t record, num_features, has_mask;
+    uint32_t record;
+    uint32_t features; /* the feature count; bit 31 set when the mask words are read */
+    uint32_t min_data_in_leaf;
     int32_t max_cat_to_onehot, max_cat_threshold;
     uint32_t bounds_first;
     uint32_t node_rows; /* the node's (0: unknown), unless in the node table */
@@ -351,7 +353,8 @@ static inline gpl_split_push gpl_split_push_make(const gpl_split_params *params,
                         params->cat_l2, params->min_data_per_group,
                         params->max_delta_step, -HUGE_VAL, HUGE_VAL,
                         params->monotone_gain_factor,
-                        node, record, (uint32_t)num_features, has_mask ? 1u : 0u,
+                        node, record, (uint32_t)num_features | (has_mask ? 1u << 31 : 0u),
+                        (uint32_t)params->min_data_in_leaf,
                         params->max_cat_to_onehot, params->max_cat_threshold, 0, 0};
     return p;
 }

@@ -413,6 +413,11 @@ static const gpl_param_spec table[] = {
     {"min_child_weight", "min_sum_hessian_in_leaf,min_sum_hessian_per_leaf,min_sum_hessian,min_hessian", "tree", NUMBER, "1", "[0, inf)", ALL,
      "the hessian sum a child needs for its split to count", MEMBER(min_child_weight), NULL,
      NULL},
+    {"min_data_in_leaf", "min_child_samples,min_data_per_leaf,min_data,min_samples_leaf",
+     "tree", INTEGER, "0", "0..2147483647", ALL,
+     "LightGBM's: the rows each child of a split needs, counted as LightGBM counts them "
+     "(the node's rows times the child's share of the node's hessian sum); 0: no limit",
+     MEMBER(min_data_in_leaf), NULL, NULL},
     {"lambda", "reg_lambda,lambda_l2", "tree", NUMBER, "1", "[0, inf)", ALL,
      "L2 regularisation of leaf values", MEMBER(lambda), NULL, NULL},
     {"alpha", "reg_alpha,lambda_l1", "tree", NUMBER, "0", "[0, inf)", ALL,
@@ -606,8 +611,6 @@ static int edit_distance(const char *a, const char *b, size_t nb)
 static const struct {
     const char *names, *reason;
 } not_implemented[] = {
-    {"min_data_in_leaf,min_child_samples,min_data_per_leaf,min_data,min_samples_leaf",
-     "children are limited by their hessian sum, not their row count: use min_child_weight"},
     {"pos_bagging_fraction,neg_bagging_fraction",
      "rows are sampled alike whatever their label: use bagging_fraction or subsample"},
     {"extra_trees,extra_tree", "split thresholds are not drawn at random"},

@@ -153,6 +153,7 @@ char *gpl_params_to_json(const gpl_params *p, int categorical)
     if (p->colsample_bylevel < 1.0) list[num_keys++] = "colsample_bylevel";
     if (p->colsample_bynode < 1.0) list[num_keys++] = "colsample_bynode";
     if (p->num_parallel_tree > 1) list[num_keys++] = "num_parallel_tree";
+    if (p->min_data_in_leaf > 0) list[num_keys++] = "min_data_in_leaf";
     if (p->bagging_fraction < 1.0) list[num_keys++] = "bagging_fraction";
     if (p->bagging_freq > 0) list[num_keys++] = "bagging_freq";
     if (p->interaction_constraints[0]) list[num_keys++] = "interaction_constraints";

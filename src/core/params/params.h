@@ -32,6 +32,9 @@ typedef struct gpl_params {
     int32_t max_leaves;       /* 0 = unlimited                         */
     gpl_grow_policy grow_policy;
     double min_child_weight;
+    /* LightGBM's: the rows each child of a split needs, counted by
+     * hessian share (gpl_children_rows_ok); 0 = no limit. */
+    int32_t min_data_in_leaf;
     double lambda;
     double alpha;
     double gamma;

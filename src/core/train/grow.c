@@ -79,6 +79,7 @@ static gpl_split_params split_params(const gpl_grow_config *cfg)
                            .cat_smooth = p->cat_smooth,
                            .cat_l2 = p->cat_l2,
                            .min_data_per_group = p->min_data_per_group,
+                           .min_data_in_leaf = p->min_data_in_leaf,
                            .max_delta_step = p->max_delta_step,
                            .monotone = cfg->monotone,
                            .monotone_gain_factor = 1.0};

@@ -33,8 +33,8 @@ layout(push_constant) uniform Push {
     uvec2 monotone_gain_factor;
     int node;
     uint record;       // where the record goes in the output
-    uint num_features;
-    uint has_mask;
+    uint features;     // the feature count; bit 31 set: the mask words are read
+    uint min_data_in_leaf; // LightGBM's: the rows each child needs; 0: none
     int max_cat_to_onehot;
     int max_cat_threshold;
     uint bounds_first; // node table entry of record 0's bounds; 0: none
@@ -89,6 +89,20 @@ i64vec2 load(uint i)
     return i64vec2(int64_t(packUint2x32(v.xy)), int64_t(packUint2x32(v.zw)));
 }
 
+// gpl_cat_rows_at_least of split_math.h, given the node's side of the
+// comparison, limit = rows x whole (a double, once a node). Below 2^53 the
+// product part x node_rows is exact both as an int64 and as a double, so
+// the int64 (which cannot overflow: part < 2^31, node_rows < 2^32) stands
+// for the double product the CPU takes; the software double multiply of
+// float64-free devices is left for larger products.
+bool rows_reach(int64_t part, uint node_rows, f64 limit)
+{
+    if (node_rows == 0u) return true;
+    const int64_t product = part * int64_t(node_rows);
+    if (product < (int64_t(1) << 53)) return !f64_lt(f64_from_i64(product), limit);
+    return !f64_lt(f64_mul(f64_from_i64(part), f64_from_i64(int64_t(node_rows))), limit);
+}
+
 // gpl_cat_before: a before b, by ordering value, then bin.
 bool cat_before(f64 ra, uint ba, f64 rb, uint bb)
 {
@@ -104,10 +118,13 @@ bool cat_before(f64 ra, uint ba, f64 rb, uint bb)
 // The bounded score (bounded_score) is taken where a weight may be
 // clamped (bounded) or the feature is monotone (constraint != 0); else the
 // shorter node_score, which gives the same bits where nothing is clamped.
+// min_data_in_leaf (gpl_children_rows_ok): each child's hessian sum must
+// reach rows_limit = min_data_in_leaf x the node's in rows_reach; rows 0
+// (no limit, or the node's rows unknown) passes every candidate.
 void try_split(i64vec2 total, f64 parent, f64 lambda, f64 alpha, f64 sg, f64 sh,
                f64 min_child_weight, f64 lo, f64 hi, bool bounded, int constraint,
-               i64vec2 left, i64vec2 missing, int two_way, int f, int key,
-               inout f64 best_gain, inout ivec3 best, inout i64vec2 best_left)
+               i64vec2 left, i64vec2 missing, int two_way, int f, int key, uint rows,
+               f64 rows_limit, inout f64 best_gain, inout ivec3 best, inout i64vec2 best_left)
 {
     for (int dl = 0; dl <= two_way; dl++) {
         i64vec2 L = left;
@@ -117,6 +134,7 @@ void try_split(i64vec2 total, f64 parent, f64 lambda, f64 alpha, f64 sg, f64 sh,
         const f64 hl = f64_div(f64_from_i64(L.y), sh);
         const f64 hr = f64_div(f64_from_i64(R.y), sh);
         if (f64_lt(hl, min_child_weight) || f64_lt(hr, min_child_weight)) continue;
+        if (!rows_reach(L.y, rows, rows_limit) || !rows_reach(R.y, rows, rows_limit)) continue;
         const f64 gl = f64_div(f64_from_i64(L.x), sg), gr = f64_div(f64_from_i64(R.x), sg);
         f64 gain;
         if (bounded || constraint != 0) {
@@ -140,27 +158,13 @@ void try_split(i64vec2 total, f64 parent, f64 lambda, f64 alpha, f64 sg, f64 sh,
     }
 }
 
-// gpl_cat_rows_at_least of split_math.h, given the node's side of the
-// comparison, limit = rows x whole (a double, once a node). Below 2^53 the
-// product part x node_rows is exact both as an int64 and as a double, so
-// the int64 (which cannot overflow: part < 2^31, node_rows < 2^32) stands
-// for the double product the CPU takes; the software double multiply of
-// float64-free devices is left for larger products.
-bool cat_rows_reach(int64_t part, uint node_rows, f64 limit)
-{
-    if (node_rows == 0u) return true;
-    const int64_t product = part * int64_t(node_rows);
-    if (product < (int64_t(1) << 53)) return !f64_lt(f64_from_i64(product), limit);
-    return !f64_lt(f64_mul(f64_from_i64(part), f64_from_i64(int64_t(node_rows))), limit);
-}
-
 // gpl_cat_group_step of split_math.h: 1 try this k, 0 skip it, -1 stop.
 int cat_group_step(inout int64_t added, int64_t cat, int64_t left, int64_t whole,
                    uint node_rows, f64 limit)
 {
     added += cat;
-    if (!cat_rows_reach(whole - left, node_rows, limit)) return -1;
-    if (!cat_rows_reach(added, node_rows, limit)) return 0;
+    if (!rows_reach(whole - left, node_rows, limit)) return -1;
+    if (!rows_reach(added, node_rows, limit)) return 0;
     added = 0;
     return 1;
 }
@@ -229,19 +233,24 @@ void main()
     const f64 sg = f64_from_words(pc.scale_grad), sh = f64_from_words(pc.scale_hess);
     const f64 lambda = f64_from_words(pc.lambda), alpha = f64_from_words(pc.alpha);
     const f64 min_child_weight = f64_from_words(pc.min_child_weight);
+    const uint num_features = pc.features & 0x7fffffffu;
+    const bool has_mask = (pc.features >> 31) != 0u;
     // Any feature's bins add up to the node's total; take feature 0's.
     i64vec2 total = i64vec2(0);
     for (uint k = feature_offset[0]; k < feature_offset[1]; k++) total += load(k);
+    const uint rows = pc.min_data_in_leaf != 0u ? node_rows : 0u;
+    const f64 rows_limit = f64_mul(f64_from_i64(int64_t(pc.min_data_in_leaf)),
+                                   f64_from_i64(total.y));
     const f64 parent = bounded_score(f64_div(f64_from_i64(total.x), sg),
                                      f64_div(f64_from_i64(total.y), sh), lambda, alpha, mds, lo,
                                      hi, weight);
     f64 best_gain = F64_ZERO;
     ivec3 best = ivec3(-1, 0, 0);
     i64vec2 best_left = total;
-    const uint segments = max(1u, WG / max(pc.num_features, 1u));
-    for (uint item = lid; item < pc.num_features * segments; item += WG) {
+    const uint segments = max(1u, WG / max(num_features, 1u));
+    for (uint item = lid; item < num_features * segments; item += WG) {
         const uint f = item / segments, seg = item % segments;
-        const uint words = pc.has_mask != 0u ? mask[f] : 1u;
+        const uint words = has_mask ? mask[f] : 1u;
         if ((words & 1u) == 0u || categorical[f] != 0u) continue;
         const int constraint = int((words >> 1) & 1u) - int((words >> 2) & 1u);
         const uint first = feature_offset[f];
@@ -257,13 +266,14 @@ void main()
             cum += load(first + uint(b));
             const int two_way = (b < last_bin && (missing.y != 0 || missing.x != 0)) ? 1 : 0;
             try_split(total, parent, lambda, alpha, sg, sh, min_child_weight, lo, hi, bounded,
-                      constraint, cum, missing, two_way, int(f), b, best_gain, best, best_left);
+                      constraint, cum, missing, two_way, int(f), b, rows, rows_limit, best_gain,
+                      best, best_left);
         }
     }
-    const uint num_cat = categorical[pc.num_features];
+    const uint num_cat = categorical[num_features];
     for (uint c = 0u; c < num_cat; c++) {
-        const uint f = categorical[pc.num_features + 1u + c];
-        if (pc.has_mask != 0u && (mask[f] & 1u) == 0u) continue;
+        const uint f = categorical[num_features + 1u + c];
+        if (has_mask && (mask[f] & 1u) == 0u) continue;
         const uint first = feature_offset[f];
         const int last_bin = int(feature_offset[f + 1u] - first) - 1;
         const i64vec2 missing = load(first);
@@ -323,8 +333,8 @@ void main()
                 left = dir == 0u ? c_prefix[k] : c_prefix[n] - c_prefix[n - k];
             }
             try_split(total, cat_parent, cat_lambda, alpha, sg, sh, min_child_weight, lo, hi,
-                      bounded, 0, left, missing, two_way, int(f), key, best_gain, best,
-                      best_left);
+                      bounded, 0, left, missing, two_way, int(f), key, rows, rows_limit,
+                      best_gain, best, best_left);
         }
         barrier();
     }

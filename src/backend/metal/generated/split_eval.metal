@@ -74,8 +74,8 @@ struct Push
     uint2 monotone_gain_factor;
     int node;
     uint record;
-    uint num_features;
-    uint has_mask;
+    uint features;
+    uint min_data_in_leaf;
     int max_cat_to_onehot;
     int max_cat_threshold;
     uint bounds_first;
@@ -86,8 +86,8 @@ struct Push
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant int _2193 = int(WG + 0u);
-constant int _2294 = int(WG + 0u);
+constant int _2220 = int(WG + 0u);
+constant int _2321 = int(WG + 0u);
 
 struct Offsets
 {
@@ -104,19 +104,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _3156 = (WG / 2u);
+constant uint _3213 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _3547_tmp [[function_constant(0)]];
-constant uint _3547 = is_function_constant_defined(_3547_tmp) ? _3547_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3547, 1u, 1u);
+constant uint _3604_tmp [[function_constant(0)]];
+constant uint _3604 = is_function_constant_defined(_3604_tmp) ? _3604_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3604, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _3564 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _3579 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _3621 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3636 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -134,18 +134,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1353 = sf_is_nan(param);
-    bool _1360;
-    if (!_1353)
+    bool _1355 = sf_is_nan(param);
+    bool _1362;
+    if (!_1355)
     {
         ulong param_1 = b;
-        _1360 = sf_is_nan(param_1);
+        _1362 = sf_is_nan(param_1);
     }
     else
     {
-        _1360 = _1353;
+        _1362 = _1355;
     }
-    if (_1360)
+    if (_1362)
     {
         return false;
     }
@@ -153,28 +153,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1385;
+        bool _1387;
         if (na)
         {
-            _1385 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1387 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1385 = na;
+            _1387 = na;
         }
-        return _1385;
+        return _1387;
     }
-    bool _1389 = a != b;
-    bool _1397;
-    if (_1389)
+    bool _1391 = a != b;
+    bool _1399;
+    if (_1391)
     {
-        _1397 = na != (a < b);
+        _1399 = na != (a < b);
     }
     else
     {
-        _1397 = _1389;
+        _1399 = _1391;
     }
-    return _1397;
+    return _1399;
 }
 
 static inline __attribute__((always_inline))
@@ -206,9 +206,9 @@ bool f64_lt(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-long2 load(thread const uint& i, const device Hist& v_1744)
+long2 load(thread const uint& i, const device Hist& v_1746)
 {
-    uint4 v = v_1744.hist[0u + i];
+    uint4 v = v_1746.hist[0u + i];
     return long2(long(as_type<ulong>(v.xy)), long(as_type<ulong>(v.zw)));
 }
 
@@ -260,17 +260,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _371 = e > 2045;
-            bool _380;
-            if (!_371)
+            bool _373 = e > 2045;
+            bool _382;
+            if (!_373)
             {
-                _380 = (sig + 512ul) >= 9223372036854775808ul;
+                _382 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _380 = _371;
+                _382 = _373;
             }
-            if (_380)
+            if (_382)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -307,8 +307,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _452 = sf_round_pack(param_4, param_5, param_6);
-    return _452;
+    ulong _454 = sf_round_pack(param_4, param_5, param_6);
+    return _454;
 }
 
 static inline __attribute__((always_inline))
@@ -319,21 +319,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1304;
+    ulong _1306;
     if (a < 0l)
     {
-        _1304 = 0ul - ulong(a);
+        _1306 = 0ul - ulong(a);
     }
     else
     {
-        _1304 = ulong(a);
+        _1306 = ulong(a);
     }
-    ulong m = _1304;
+    ulong m = _1306;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1320 = sf_norm_round_pack(param, param_1, param_2);
-    return _1320;
+    ulong _1322 = sf_norm_round_pack(param, param_1, param_2);
+    return _1322;
 }
 
 static inline __attribute__((always_inline))
@@ -364,6 +364,130 @@ int sf_norm_shift(thread const ulong& frac)
 }
 
 static inline __attribute__((always_inline))
+ulong sf_mul_hi_jam(thread const ulong& a, thread const ulong& b)
+{
+    ulong a1 = a >> ulong(32);
+    ulong a0 = a & 4294967295ul;
+    ulong b1 = b >> ulong(32);
+    ulong b0 = b & 4294967295ul;
+    ulong lo = a0 * b0;
+    ulong mid1 = a1 * b0;
+    ulong mid = mid1 + (a0 * b1);
+    ulong hi = a1 * b1;
+    hi += (((mid < mid1) ? 4294967296ul : 0ul) + (mid >> ulong(32)));
+    mid = mid << ulong(32);
+    lo += mid;
+    hi += ulong(lo < mid);
+    return hi | ulong(lo != 0ul);
+}
+
+static inline __attribute__((always_inline))
+ulong sf_mul(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    int ea = sf_exp(param);
+    ulong param_1 = b;
+    int eb = sf_exp(param_1);
+    ulong sa = a & 4503599627370495ul;
+    ulong sb = b & 4503599627370495ul;
+    ulong _sign = (a ^ b) & 9223372036854775808ul;
+    if (ea == 2047)
+    {
+        bool _954 = sa != 0ul;
+        bool _963;
+        if (!_954)
+        {
+            _963 = (eb == 2047) && (sb != 0ul);
+        }
+        else
+        {
+            _963 = _954;
+        }
+        if (_963)
+        {
+            ulong param_2 = a;
+            ulong param_3 = b;
+            return sf_propagate_nan(param_2, param_3);
+        }
+        ulong _978;
+        if ((ulong(long(eb)) | sb) == 0ul)
+        {
+            _978 = 18444492273895866368ul;
+        }
+        else
+        {
+            _978 = _sign | 9218868437227405312ul;
+        }
+        return _978;
+    }
+    if (eb == 2047)
+    {
+        if (sb != 0ul)
+        {
+            ulong param_4 = a;
+            ulong param_5 = b;
+            return sf_propagate_nan(param_4, param_5);
+        }
+        ulong _1006;
+        if ((ulong(long(ea)) | sa) == 0ul)
+        {
+            _1006 = 18444492273895866368ul;
+        }
+        else
+        {
+            _1006 = _sign | 9218868437227405312ul;
+        }
+        return _1006;
+    }
+    if (ea == 0)
+    {
+        if (sa == 0ul)
+        {
+            return _sign;
+        }
+        ulong param_6 = sa;
+        int s = sf_norm_shift(param_6);
+        ea = 1 - s;
+        sa = sa << ulong(s);
+    }
+    if (eb == 0)
+    {
+        if (sb == 0ul)
+        {
+            return _sign;
+        }
+        ulong param_7 = sb;
+        int s_1 = sf_norm_shift(param_7);
+        eb = 1 - s_1;
+        sb = sb << ulong(s_1);
+    }
+    int ez = (ea + eb) - 1023;
+    sa = (sa | 4503599627370496ul) << ulong(10);
+    sb = (sb | 4503599627370496ul) << ulong(11);
+    ulong param_8 = sa;
+    ulong param_9 = sb;
+    ulong sz = sf_mul_hi_jam(param_8, param_9);
+    if (sz < 4611686018427387904ul)
+    {
+        ez--;
+        sz = sz << ulong(1);
+    }
+    ulong param_10 = _sign;
+    int param_11 = ez;
+    ulong param_12 = sz;
+    ulong _1085 = sf_round_pack(param_10, param_11, param_12);
+    return _1085;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_mul(thread const ulong& a, thread const ulong& b)
+{
+    ulong param = a;
+    ulong param_1 = b;
+    return sf_mul(param, param_1);
+}
+
+static inline __attribute__((always_inline))
 ulong sf_div(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
@@ -383,50 +507,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1125;
+            ulong _1127;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1125 = sf_propagate_nan(param_4, param_5);
+                _1127 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1125 = 18444492273895866368ul;
+                _1127 = 18444492273895866368ul;
             }
-            return _1125;
+            return _1127;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1145;
+        ulong _1147;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1145 = sf_propagate_nan(param_6, param_7);
+            _1147 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1145 = _sign;
+            _1147 = _sign;
         }
-        return _1145;
+        return _1147;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1171;
+            ulong _1173;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1171 = 18444492273895866368ul;
+                _1173 = 18444492273895866368ul;
             }
             else
             {
-                _1171 = _sign | 9218868437227405312ul;
+                _1173 = _sign | 9218868437227405312ul;
             }
-            return _1171;
+            return _1173;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -468,8 +592,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1283 = sf_round_pack(param_10, param_11, param_12);
-    return _1283;
+    ulong _1285 = sf_round_pack(param_10, param_11, param_12);
+    return _1285;
 }
 
 static inline __attribute__((always_inline))
@@ -494,18 +618,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _652;
+            ulong _654;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _652 = sf_propagate_nan(param_2, param_3);
+                _654 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _652 = 18444492273895866368ul;
+                _654 = 18444492273895866368ul;
             }
-            return _652;
+            return _654;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -543,18 +667,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _733;
+            ulong _735;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _733 = sf_propagate_nan(param_8, param_9);
+                _735 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _733 = _sign | 9218868437227405312ul;
+                _735 = _sign | 9218868437227405312ul;
             }
-            return _733;
+            return _735;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -568,18 +692,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _773;
+            ulong _775;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _773 = sf_propagate_nan(param_12, param_13);
+                _775 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _773 = a;
+                _775 = a;
             }
-            return _773;
+            return _775;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -592,8 +716,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _809 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _809;
+    ulong _811 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _811;
 }
 
 static inline __attribute__((always_inline))
@@ -616,18 +740,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _495;
+            ulong _497;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _495 = sf_propagate_nan(param_2, param_3);
+                _497 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _495 = a;
+                _497 = a;
             }
-            return _495;
+            return _497;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -640,30 +764,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _532;
+                ulong _534;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _532 = sf_propagate_nan(param_4, param_5);
+                    _534 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _532 = _sign | 9218868437227405312ul;
+                    _534 = _sign | 9218868437227405312ul;
                 }
-                return _532;
+                return _534;
             }
             ez = eb;
-            ulong _548;
+            ulong _550;
             if (ea != 0)
             {
-                _548 = sa + 2305843009213693952ul;
+                _550 = sa + 2305843009213693952ul;
             }
             else
             {
-                _548 = sa << ulong(1);
+                _550 = sa << ulong(1);
             }
-            sa = _548;
+            sa = _550;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -672,30 +796,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _571;
+                ulong _573;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _571 = sf_propagate_nan(param_8, param_9);
+                    _573 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _571 = a;
+                    _573 = a;
                 }
-                return _571;
+                return _573;
             }
             ez = ea;
-            ulong _586;
+            ulong _588;
             if (eb != 0)
             {
-                _586 = sb + 2305843009213693952ul;
+                _588 = sb + 2305843009213693952ul;
             }
             else
             {
-                _586 = sb << ulong(1);
+                _588 = sb << ulong(1);
             }
-            sb = _586;
+            sb = _588;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -710,8 +834,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _619 = sf_round_pack(param_12, param_13, param_14);
-    return _619;
+    ulong _621 = sf_round_pack(param_12, param_13, param_14);
+    return _621;
 }
 
 static inline __attribute__((always_inline))
@@ -722,8 +846,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _852 = sf_sub_mags(param, param_1, param_2);
-        return _852;
+        ulong _854 = sf_sub_mags(param, param_1, param_2);
+        return _854;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -752,8 +876,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _835 = sf_sub_mags(param_3, param_4, param_5);
-    return _835;
+    ulong _837 = sf_sub_mags(param_3, param_4, param_5);
+    return _837;
 }
 
 static inline __attribute__((always_inline))
@@ -831,32 +955,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1325 = sf_is_nan(param);
-    bool _1332;
-    if (!_1325)
+    bool _1327 = sf_is_nan(param);
+    bool _1334;
+    if (!_1327)
     {
         ulong param_1 = b;
-        _1332 = sf_is_nan(param_1);
+        _1334 = sf_is_nan(param_1);
     }
     else
     {
-        _1332 = _1325;
+        _1334 = _1327;
     }
-    if (_1332)
+    if (_1334)
     {
         return false;
     }
-    bool _1339 = a == b;
-    bool _1348;
-    if (!_1339)
+    bool _1341 = a == b;
+    bool _1350;
+    if (!_1341)
     {
-        _1348 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1350 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1348 = _1339;
+        _1350 = _1341;
     }
-    return _1348;
+    return _1350;
 }
 
 static inline __attribute__((always_inline))
@@ -865,130 +989,6 @@ bool f64_eq(thread const ulong& a, thread const ulong& b)
     ulong param = a;
     ulong param_1 = b;
     return sf_eq(param, param_1);
-}
-
-static inline __attribute__((always_inline))
-ulong sf_mul_hi_jam(thread const ulong& a, thread const ulong& b)
-{
-    ulong a1 = a >> ulong(32);
-    ulong a0 = a & 4294967295ul;
-    ulong b1 = b >> ulong(32);
-    ulong b0 = b & 4294967295ul;
-    ulong lo = a0 * b0;
-    ulong mid1 = a1 * b0;
-    ulong mid = mid1 + (a0 * b1);
-    ulong hi = a1 * b1;
-    hi += (((mid < mid1) ? 4294967296ul : 0ul) + (mid >> ulong(32)));
-    mid = mid << ulong(32);
-    lo += mid;
-    hi += ulong(lo < mid);
-    return hi | ulong(lo != 0ul);
-}
-
-static inline __attribute__((always_inline))
-ulong sf_mul(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    int ea = sf_exp(param);
-    ulong param_1 = b;
-    int eb = sf_exp(param_1);
-    ulong sa = a & 4503599627370495ul;
-    ulong sb = b & 4503599627370495ul;
-    ulong _sign = (a ^ b) & 9223372036854775808ul;
-    if (ea == 2047)
-    {
-        bool _952 = sa != 0ul;
-        bool _961;
-        if (!_952)
-        {
-            _961 = (eb == 2047) && (sb != 0ul);
-        }
-        else
-        {
-            _961 = _952;
-        }
-        if (_961)
-        {
-            ulong param_2 = a;
-            ulong param_3 = b;
-            return sf_propagate_nan(param_2, param_3);
-        }
-        ulong _976;
-        if ((ulong(long(eb)) | sb) == 0ul)
-        {
-            _976 = 18444492273895866368ul;
-        }
-        else
-        {
-            _976 = _sign | 9218868437227405312ul;
-        }
-        return _976;
-    }
-    if (eb == 2047)
-    {
-        if (sb != 0ul)
-        {
-            ulong param_4 = a;
-            ulong param_5 = b;
-            return sf_propagate_nan(param_4, param_5);
-        }
-        ulong _1004;
-        if ((ulong(long(ea)) | sa) == 0ul)
-        {
-            _1004 = 18444492273895866368ul;
-        }
-        else
-        {
-            _1004 = _sign | 9218868437227405312ul;
-        }
-        return _1004;
-    }
-    if (ea == 0)
-    {
-        if (sa == 0ul)
-        {
-            return _sign;
-        }
-        ulong param_6 = sa;
-        int s = sf_norm_shift(param_6);
-        ea = 1 - s;
-        sa = sa << ulong(s);
-    }
-    if (eb == 0)
-    {
-        if (sb == 0ul)
-        {
-            return _sign;
-        }
-        ulong param_7 = sb;
-        int s_1 = sf_norm_shift(param_7);
-        eb = 1 - s_1;
-        sb = sb << ulong(s_1);
-    }
-    int ez = (ea + eb) - 1023;
-    sa = (sa | 4503599627370496ul) << ulong(10);
-    sb = (sb | 4503599627370496ul) << ulong(11);
-    ulong param_8 = sa;
-    ulong param_9 = sb;
-    ulong sz = sf_mul_hi_jam(param_8, param_9);
-    if (sz < 4611686018427387904ul)
-    {
-        ez--;
-        sz = sz << ulong(1);
-    }
-    ulong param_10 = _sign;
-    int param_11 = ez;
-    ulong param_12 = sz;
-    ulong _1083 = sf_round_pack(param_10, param_11, param_12);
-    return _1083;
-}
-
-static inline __attribute__((always_inline))
-ulong f64_mul(thread const ulong& a, thread const ulong& b)
-{
-    ulong param = a;
-    ulong param_1 = b;
-    return sf_mul(param, param_1);
 }
 
 static inline __attribute__((always_inline))
@@ -1007,8 +1007,8 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     ulong param_8 = max_delta_step;
     ulong param_9 = lo;
     ulong param_10 = hi;
-    ulong _1595 = clamp_weight(param_7, param_8, param_9, param_10);
-    ulong w = _1595;
+    ulong _1597 = clamp_weight(param_7, param_8, param_9, param_10);
+    ulong w = _1597;
     weight = w;
     ulong param_11 = w;
     ulong param_12 = optimum;
@@ -1024,17 +1024,17 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     }
     ulong param_19 = w;
     ulong param_20 = 0ul;
-    ulong _1623;
+    ulong _1625;
     if (f64_lt(param_19, param_20))
     {
         ulong param_21 = w;
-        _1623 = f64_neg(param_21);
+        _1625 = f64_neg(param_21);
     }
     else
     {
-        _1623 = w;
+        _1625 = w;
     }
-    ulong abs_w = _1623;
+    ulong abs_w = _1625;
     ulong param_22 = 4611686018427387904ul;
     ulong param_23 = G;
     ulong param_24 = f64_mul(param_22, param_23);
@@ -1055,6 +1055,30 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     ulong param_39 = f64_mul(param_36, param_37);
     ulong param_40 = f64_add(param_38, param_39);
     return f64_neg(param_40);
+}
+
+static inline __attribute__((always_inline))
+bool rows_reach(thread const long& part, thread const uint& node_rows, thread const ulong& limit)
+{
+    if (node_rows == 0u)
+    {
+        return true;
+    }
+    long product = part * long(ulong(node_rows));
+    if (product < 9007199254740992l)
+    {
+        long param = product;
+        ulong param_1 = f64_from_i64(param);
+        ulong param_2 = limit;
+        return !f64_lt(param_1, param_2);
+    }
+    long param_3 = part;
+    long param_4 = long(ulong(node_rows));
+    ulong param_5 = f64_from_i64(param_3);
+    ulong param_6 = f64_from_i64(param_4);
+    ulong param_7 = f64_mul(param_5, param_6);
+    ulong param_8 = limit;
+    return !f64_lt(param_7, param_8);
 }
 
 static inline __attribute__((always_inline))
@@ -1117,10 +1141,10 @@ bool split_better(thread const ulong& gain, thread const int& feature, thread co
 }
 
 static inline __attribute__((always_inline))
-void try_split(thread const long2& total, thread const ulong& parent, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const ulong& lo, thread const ulong& hi, thread const bool& bounded, thread const int& constraint, thread const long2& left, thread const long2& missing, thread const int& two_way, thread const int& f, thread const int& key, thread ulong& best_gain, thread int3& best, thread long2& best_left, constant Push& pc)
+void try_split(thread const long2& total, thread const ulong& parent, thread const ulong& lambda, thread const ulong& alpha, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const ulong& lo, thread const ulong& hi, thread const bool& bounded, thread const int& constraint, thread const long2& left, thread const long2& missing, thread const int& two_way, thread const int& f, thread const int& key, thread const uint& rows, thread const ulong& rows_limit, thread ulong& best_gain, thread int3& best, thread long2& best_left, constant Push& pc)
 {
-    ulong param_24;
-    ulong param_32;
+    ulong param_30;
+    ulong param_38;
     ulong gain;
     for (int dl = 0; dl <= two_way; dl++)
     {
@@ -1130,17 +1154,17 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             L += missing;
         }
         long2 R = total - L;
-        bool _1805 = L.y <= 0l;
-        bool _1812;
-        if (!_1805)
+        bool _1850 = L.y <= 0l;
+        bool _1857;
+        if (!_1850)
         {
-            _1812 = R.y <= 0l;
+            _1857 = R.y <= 0l;
         }
         else
         {
-            _1812 = _1805;
+            _1857 = _1850;
         }
-        if (_1812)
+        if (_1857)
         {
             continue;
         }
@@ -1154,99 +1178,119 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
         ulong hr = f64_div(param_4, param_5);
         ulong param_6 = hl;
         ulong param_7 = min_child_weight;
-        bool _1838 = f64_lt(param_6, param_7);
-        bool _1847;
-        if (!_1838)
+        bool _1883 = f64_lt(param_6, param_7);
+        bool _1892;
+        if (!_1883)
         {
             ulong param_8 = hr;
             ulong param_9 = min_child_weight;
-            _1847 = f64_lt(param_8, param_9);
+            _1892 = f64_lt(param_8, param_9);
         }
         else
         {
-            _1847 = _1838;
+            _1892 = _1883;
         }
-        if (_1847)
+        if (_1892)
         {
             continue;
         }
-        long param_10 = L.x;
-        ulong param_11 = f64_from_i64(param_10);
-        ulong param_12 = sg;
-        ulong gl = f64_div(param_11, param_12);
-        long param_13 = R.x;
-        ulong param_14 = f64_from_i64(param_13);
-        ulong param_15 = sg;
-        ulong gr = f64_div(param_14, param_15);
+        long param_10 = L.y;
+        uint param_11 = rows;
+        ulong param_12 = rows_limit;
+        bool _1904 = !rows_reach(param_10, param_11, param_12);
+        bool _1917;
+        if (!_1904)
+        {
+            long param_13 = R.y;
+            uint param_14 = rows;
+            ulong param_15 = rows_limit;
+            _1917 = !rows_reach(param_13, param_14, param_15);
+        }
+        else
+        {
+            _1917 = _1904;
+        }
+        if (_1917)
+        {
+            continue;
+        }
+        long param_16 = L.x;
+        ulong param_17 = f64_from_i64(param_16);
+        ulong param_18 = sg;
+        ulong gl = f64_div(param_17, param_18);
+        long param_19 = R.x;
+        ulong param_20 = f64_from_i64(param_19);
+        ulong param_21 = sg;
+        ulong gr = f64_div(param_20, param_21);
         if (bounded || (constraint != 0))
         {
-            uint2 param_16 = pc.max_delta_step;
-            ulong mds = f64_from_words(param_16);
-            ulong param_17 = gl;
-            ulong param_18 = hl;
-            ulong param_19 = lambda;
-            ulong param_20 = alpha;
-            ulong param_21 = mds;
-            ulong param_22 = lo;
-            ulong param_23 = hi;
-            ulong _1902 = bounded_score(param_17, param_18, param_19, param_20, param_21, param_22, param_23, param_24);
-            ulong wl = param_24;
-            ulong sl = _1902;
-            ulong param_25 = gr;
-            ulong param_26 = hr;
-            ulong param_27 = lambda;
-            ulong param_28 = alpha;
-            ulong param_29 = mds;
-            ulong param_30 = lo;
-            ulong param_31 = hi;
-            ulong _1921 = bounded_score(param_25, param_26, param_27, param_28, param_29, param_30, param_31, param_32);
-            ulong wr = param_32;
-            ulong sr = _1921;
-            int param_33 = constraint;
-            ulong param_34 = wl;
-            ulong param_35 = wr;
-            if (!monotone_ok(param_33, param_34, param_35))
+            uint2 param_22 = pc.max_delta_step;
+            ulong mds = f64_from_words(param_22);
+            ulong param_23 = gl;
+            ulong param_24 = hl;
+            ulong param_25 = lambda;
+            ulong param_26 = alpha;
+            ulong param_27 = mds;
+            ulong param_28 = lo;
+            ulong param_29 = hi;
+            ulong _1972 = bounded_score(param_23, param_24, param_25, param_26, param_27, param_28, param_29, param_30);
+            ulong wl = param_30;
+            ulong sl = _1972;
+            ulong param_31 = gr;
+            ulong param_32 = hr;
+            ulong param_33 = lambda;
+            ulong param_34 = alpha;
+            ulong param_35 = mds;
+            ulong param_36 = lo;
+            ulong param_37 = hi;
+            ulong _1991 = bounded_score(param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38);
+            ulong wr = param_38;
+            ulong sr = _1991;
+            int param_39 = constraint;
+            ulong param_40 = wl;
+            ulong param_41 = wr;
+            if (!monotone_ok(param_39, param_40, param_41))
             {
                 continue;
             }
-            ulong param_36 = sl;
-            ulong param_37 = sr;
-            ulong param_38 = f64_add(param_36, param_37);
-            ulong param_39 = parent;
-            gain = f64_sub(param_38, param_39);
+            ulong param_42 = sl;
+            ulong param_43 = sr;
+            ulong param_44 = f64_add(param_42, param_43);
+            ulong param_45 = parent;
+            gain = f64_sub(param_44, param_45);
             if (constraint != 0)
             {
-                uint2 param_40 = pc.monotone_gain_factor;
-                ulong param_41 = gain;
-                ulong param_42 = f64_from_words(param_40);
-                gain = f64_mul(param_41, param_42);
+                uint2 param_46 = pc.monotone_gain_factor;
+                ulong param_47 = gain;
+                ulong param_48 = f64_from_words(param_46);
+                gain = f64_mul(param_47, param_48);
             }
         }
         else
         {
-            ulong param_43 = gl;
-            ulong param_44 = hl;
-            ulong param_45 = lambda;
-            ulong param_46 = alpha;
-            ulong param_47 = gr;
-            ulong param_48 = hr;
-            ulong param_49 = lambda;
-            ulong param_50 = alpha;
-            ulong param_51 = node_score(param_43, param_44, param_45, param_46);
-            ulong param_52 = node_score(param_47, param_48, param_49, param_50);
-            ulong param_53 = f64_add(param_51, param_52);
-            ulong param_54 = parent;
-            gain = f64_sub(param_53, param_54);
+            ulong param_49 = gl;
+            ulong param_50 = hl;
+            ulong param_51 = lambda;
+            ulong param_52 = alpha;
+            ulong param_53 = gr;
+            ulong param_54 = hr;
+            ulong param_55 = lambda;
+            ulong param_56 = alpha;
+            ulong param_57 = node_score(param_49, param_50, param_51, param_52);
+            ulong param_58 = node_score(param_53, param_54, param_55, param_56);
+            ulong param_59 = f64_add(param_57, param_58);
+            ulong param_60 = parent;
+            gain = f64_sub(param_59, param_60);
         }
-        ulong param_55 = gain;
-        int param_56 = f;
-        int param_57 = key;
-        int param_58 = dl;
-        ulong param_59 = best_gain;
-        int param_60 = best.x;
-        int param_61 = best.y;
-        int param_62 = best.z;
-        if (split_better(param_55, param_56, param_57, param_58, param_59, param_60, param_61, param_62))
+        ulong param_61 = gain;
+        int param_62 = f;
+        int param_63 = key;
+        int param_64 = dl;
+        ulong param_65 = best_gain;
+        int param_66 = best.x;
+        int param_67 = best.y;
+        int param_68 = best.z;
+        if (split_better(param_61, param_62, param_63, param_64, param_65, param_66, param_67, param_68))
         {
             best_gain = gain;
             best = int3(f, key, dl);
@@ -1270,7 +1314,7 @@ bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulon
 }
 
 static inline __attribute__((always_inline))
-uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1744, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
+uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1746, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
 {
     uint lid = gl_LocalInvocationID.x;
     uint2 param = pc.cat_smooth;
@@ -1282,28 +1326,28 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         c_ok[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    int _2119 = 1 + int(lid);
-    for (int b = _2119; b <= last_bin; b += _2193)
+    int _2146 = 1 + int(lid);
+    for (int b = _2146; b <= last_bin; b += _2220)
     {
         uint param_2 = first + uint(b);
-        long2 h = load(param_2, v_1744);
+        long2 h = load(param_2, v_1746);
         long param_3 = h.y;
         ulong param_4 = f64_from_i64(param_3);
         ulong param_5 = sh;
         ulong hs = f64_div(param_4, param_5);
-        bool _2146 = h.y <= 0l;
-        bool _2155;
-        if (!_2146)
+        bool _2173 = h.y <= 0l;
+        bool _2182;
+        if (!_2173)
         {
             ulong param_6 = hs;
             ulong param_7 = min_child_weight;
-            _2155 = f64_lt(param_6, param_7);
+            _2182 = f64_lt(param_6, param_7);
         }
         else
         {
-            _2155 = _2146;
+            _2182 = _2173;
         }
-        if (_2155)
+        if (_2182)
         {
             continue;
         }
@@ -1315,7 +1359,7 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_13 = f64_div(param_9, param_10);
         ulong param_14 = f64_add(param_11, param_12);
         c_ratio[b] = f64_div(param_13, param_14);
-        uint _2191 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+        uint _2218 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint n = 0u;
@@ -1323,8 +1367,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
     {
         n += uint(int(popcount(c_ok[w])));
     }
-    int _2217 = 1 + int(lid);
-    for (int b_1 = _2217; b_1 <= last_bin; b_1 += _2294)
+    int _2244 = 1 + int(lid);
+    for (int b_1 = _2244; b_1 <= last_bin; b_1 += _2321)
     {
         if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
         {
@@ -1334,21 +1378,21 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         uint rank = 0u;
         for (int o = 1; o <= last_bin; o++)
         {
-            bool _2264 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
-            bool _2280;
-            if (_2264)
+            bool _2291 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _2307;
+            if (_2291)
             {
                 ulong param_15 = c_ratio[o];
                 uint param_16 = uint(o);
                 ulong param_17 = r;
                 uint param_18 = uint(b_1);
-                _2280 = cat_before(param_15, param_16, param_17, param_18);
+                _2307 = cat_before(param_15, param_16, param_17, param_18);
             }
             else
             {
-                _2280 = _2264;
+                _2307 = _2291;
             }
-            if (_2280)
+            if (_2307)
             {
                 rank++;
             }
@@ -1360,44 +1404,20 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
 }
 
 static inline __attribute__((always_inline))
-bool cat_rows_reach(thread const long& part, thread const uint& node_rows, thread const ulong& limit)
-{
-    if (node_rows == 0u)
-    {
-        return true;
-    }
-    long product = part * long(ulong(node_rows));
-    if (product < 9007199254740992l)
-    {
-        long param = product;
-        ulong param_1 = f64_from_i64(param);
-        ulong param_2 = limit;
-        return !f64_lt(param_1, param_2);
-    }
-    long param_3 = part;
-    long param_4 = long(ulong(node_rows));
-    ulong param_5 = f64_from_i64(param_3);
-    ulong param_6 = f64_from_i64(param_4);
-    ulong param_7 = f64_mul(param_5, param_6);
-    ulong param_8 = limit;
-    return !f64_lt(param_7, param_8);
-}
-
-static inline __attribute__((always_inline))
 int cat_group_step(thread long& added, thread const long& cat, thread const long& left, thread const long& whole, thread const uint& node_rows, thread const ulong& limit)
 {
     added += cat;
     long param = whole - left;
     uint param_1 = node_rows;
     ulong param_2 = limit;
-    if (!cat_rows_reach(param, param_1, param_2))
+    if (!rows_reach(param, param_1, param_2))
     {
         return -1;
     }
     long param_3 = added;
     uint param_4 = node_rows;
     ulong param_5 = limit;
-    if (!cat_rows_reach(param_3, param_4, param_5))
+    if (!rows_reach(param_3, param_4, param_5))
     {
         return 0;
     }
@@ -1411,7 +1431,7 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1744 [[buffer(1)]], const device Offsets& _2393 [[buffer(2)]], const device Mask& _2490 [[buffer(3)]], device Records& _3392 [[buffer(4)]], const device Categorical& _2505 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
+kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1746 [[buffer(1)]], const device Offsets& _2431 [[buffer(2)]], const device Mask& _2543 [[buffer(3)]], device Records& _3449 [[buffer(4)]], const device Categorical& _2558 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
@@ -1434,33 +1454,33 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     ulong mds = f64_from_words(param_2);
     ulong param_3 = mds;
     ulong param_4 = 0ul;
-    bool _2336 = f64_gt(param_3, param_4);
-    bool _2347;
-    if (!_2336)
+    bool _2363 = f64_gt(param_3, param_4);
+    bool _2374;
+    if (!_2363)
     {
         ulong param_5 = 18442240474082181120ul;
         ulong param_6 = lo;
         ulong param_7 = f64_from_bits(param_5);
-        _2347 = f64_gt(param_6, param_7);
+        _2374 = f64_gt(param_6, param_7);
     }
     else
     {
-        _2347 = _2336;
+        _2374 = _2363;
     }
-    bool _2359;
-    if (!_2347)
+    bool _2386;
+    if (!_2374)
     {
         ulong param_8 = 18442240474082181120ul;
         ulong param_9 = f64_from_bits(param_8);
         ulong param_10 = hi;
         ulong param_11 = f64_neg(param_9);
-        _2359 = f64_lt(param_10, param_11);
+        _2386 = f64_lt(param_10, param_11);
     }
     else
     {
-        _2359 = _2347;
+        _2386 = _2374;
     }
-    bool bounded = _2359;
+    bool bounded = _2386;
     uint2 param_12 = pc.scale_grad;
     ulong sg = f64_from_words(param_12);
     uint2 param_13 = pc.scale_hess;
@@ -1471,64 +1491,72 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     ulong alpha = f64_from_words(param_15);
     uint2 param_16 = pc.min_child_weight;
     ulong min_child_weight = f64_from_words(param_16);
+    uint num_features = pc.features & 2147483647u;
+    bool has_mask = (pc.features >> uint(31)) != 0u;
     long2 total = long2(0l);
-    for (uint k = _2393.feature_offset[0]; k < _2393.feature_offset[1]; k++)
+    for (uint k = _2431.feature_offset[0]; k < _2431.feature_offset[1]; k++)
     {
         uint param_17 = k;
-        total += load(param_17, v_1744);
+        total += load(param_17, v_1746);
     }
-    long param_18 = total.x;
-    ulong param_19 = f64_from_i64(param_18);
-    ulong param_20 = sg;
-    long param_21 = total.y;
-    ulong param_22 = f64_from_i64(param_21);
-    ulong param_23 = sh;
-    ulong param_24 = f64_div(param_19, param_20);
-    ulong param_25 = f64_div(param_22, param_23);
-    ulong param_26 = lambda;
-    ulong param_27 = alpha;
-    ulong param_28 = mds;
-    ulong param_29 = lo;
-    ulong param_30 = hi;
-    ulong param_31;
-    ulong _2444 = bounded_score(param_24, param_25, param_26, param_27, param_28, param_29, param_30, param_31);
-    ulong weight = param_31;
-    ulong parent = _2444;
+    uint rows = (pc.min_data_in_leaf != 0u) ? node_rows : 0u;
+    long param_18 = long(ulong(pc.min_data_in_leaf));
+    long param_19 = total.y;
+    ulong param_20 = f64_from_i64(param_18);
+    ulong param_21 = f64_from_i64(param_19);
+    ulong rows_limit = f64_mul(param_20, param_21);
+    long param_22 = total.x;
+    ulong param_23 = f64_from_i64(param_22);
+    ulong param_24 = sg;
+    long param_25 = total.y;
+    ulong param_26 = f64_from_i64(param_25);
+    ulong param_27 = sh;
+    ulong param_28 = f64_div(param_23, param_24);
+    ulong param_29 = f64_div(param_26, param_27);
+    ulong param_30 = lambda;
+    ulong param_31 = alpha;
+    ulong param_32 = mds;
+    ulong param_33 = lo;
+    ulong param_34 = hi;
+    ulong param_35;
+    ulong _2503 = bounded_score(param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35);
+    ulong weight = param_35;
+    ulong parent = _2503;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
-    uint segments = max(1u, (WG / max(pc.num_features, 1u)));
-    uint _2484;
-    for (uint item = lid; item < (pc.num_features * segments); item += WG)
+    uint segments = max(1u, (WG / max(num_features, 1u)));
+    uint _2537;
+    for (uint item = lid; item < (num_features * segments); item += WG)
     {
         uint f = item / segments;
         uint seg = item % segments;
-        if (pc.has_mask != 0u)
+        if (has_mask)
         {
-            _2484 = _2490.mask[f];
+            _2537 = _2543.mask[f];
         }
         else
         {
-            _2484 = 1u;
+            _2537 = 1u;
         }
-        uint words = _2484;
-        bool _2498 = (words & 1u) == 0u;
-        bool _2510;
-        if (!_2498)
+        uint words = _2537;
+        bool _2551 = (words & 1u) == 0u;
+        bool _2563;
+        if (!_2551)
         {
-            _2510 = _2505.categorical[f] != 0u;
+            _2563 = _2558.categorical[f] != 0u;
         }
         else
         {
-            _2510 = _2498;
+            _2563 = _2551;
         }
-        if (_2510)
+        if (_2563)
         {
             continue;
         }
         int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
-        uint first = _2393.feature_offset[f];
-        int last_bin = int(_2393.feature_offset[f + 1u] - first) - 1;
+        uint first = _2431.feature_offset[f];
+        int last_bin = int(_2431.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1536,117 +1564,118 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
         {
             continue;
         }
-        uint param_32 = first;
-        long2 missing = load(param_32, v_1744);
+        uint param_36 = first;
+        long2 missing = load(param_36, v_1746);
         long2 cum = long2(0l);
         for (int b = 1; b < b_lo; b++)
         {
-            uint param_33 = first + uint(b);
-            cum += load(param_33, v_1744);
+            uint param_37 = first + uint(b);
+            cum += load(param_37, v_1746);
         }
         for (int b_1 = b_lo; b_1 <= b_hi; b_1++)
         {
-            uint param_34 = first + uint(b_1);
-            cum += load(param_34, v_1744);
-            bool _2610 = b_1 < last_bin;
-            bool _2623;
-            if (_2610)
+            uint param_38 = first + uint(b_1);
+            cum += load(param_38, v_1746);
+            bool _2663 = b_1 < last_bin;
+            bool _2676;
+            if (_2663)
             {
-                bool _2615 = missing.y != 0l;
-                bool _2622;
-                if (!_2615)
+                bool _2668 = missing.y != 0l;
+                bool _2675;
+                if (!_2668)
                 {
-                    _2622 = missing.x != 0l;
+                    _2675 = missing.x != 0l;
                 }
                 else
                 {
-                    _2622 = _2615;
+                    _2675 = _2668;
                 }
-                _2623 = _2622;
+                _2676 = _2675;
             }
             else
             {
-                _2623 = _2610;
+                _2676 = _2663;
             }
-            int two_way = int(_2623);
-            long2 param_35 = total;
-            ulong param_36 = parent;
-            ulong param_37 = lambda;
-            ulong param_38 = alpha;
-            ulong param_39 = sg;
-            ulong param_40 = sh;
-            ulong param_41 = min_child_weight;
-            ulong param_42 = lo;
-            ulong param_43 = hi;
-            bool param_44 = bounded;
-            int param_45 = constraint;
-            long2 param_46 = cum;
-            long2 param_47 = missing;
-            int param_48 = two_way;
-            int param_49 = int(f);
-            int param_50 = b_1;
-            ulong param_51 = best_gain;
-            int3 param_52 = best;
-            long2 param_53 = best_left;
-            try_split(param_35, param_36, param_37, param_38, param_39, param_40, param_41, param_42, param_43, param_44, param_45, param_46, param_47, param_48, param_49, param_50, param_51, param_52, param_53, pc);
-            best_gain = param_51;
-            best = param_52;
-            best_left = param_53;
+            int two_way = int(_2676);
+            long2 param_39 = total;
+            ulong param_40 = parent;
+            ulong param_41 = lambda;
+            ulong param_42 = alpha;
+            ulong param_43 = sg;
+            ulong param_44 = sh;
+            ulong param_45 = min_child_weight;
+            ulong param_46 = lo;
+            ulong param_47 = hi;
+            bool param_48 = bounded;
+            int param_49 = constraint;
+            long2 param_50 = cum;
+            long2 param_51 = missing;
+            int param_52 = two_way;
+            int param_53 = int(f);
+            int param_54 = b_1;
+            uint param_55 = rows;
+            ulong param_56 = rows_limit;
+            ulong param_57 = best_gain;
+            int3 param_58 = best;
+            long2 param_59 = best_left;
+            try_split(param_39, param_40, param_41, param_42, param_43, param_44, param_45, param_46, param_47, param_48, param_49, param_50, param_51, param_52, param_53, param_54, param_55, param_56, param_57, param_58, param_59, pc);
+            best_gain = param_57;
+            best = param_58;
+            best_left = param_59;
         }
     }
-    uint num_cat = _2505.categorical[pc.num_features];
-    uint _2853;
-    long _2876;
-    ulong _2940;
-    ulong _2957;
-    ulong param_86;
+    uint num_cat = _2558.categorical[num_features];
+    uint _2906;
+    long _2929;
+    ulong _2993;
+    ulong _3010;
+    ulong param_92;
     int key;
     long2 left_1;
-    long2 _3013;
-    long2 _3073;
+    long2 _3066;
+    long2 _3126;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2505.categorical[(pc.num_features + 1u) + c];
-        bool _2696 = pc.has_mask != 0u;
-        bool _2704;
-        if (_2696)
+        uint f_1 = _2558.categorical[(num_features + 1u) + c];
+        bool _2757;
+        if (has_mask)
         {
-            _2704 = (_2490.mask[f_1] & 1u) == 0u;
+            _2757 = (_2543.mask[f_1] & 1u) == 0u;
         }
         else
         {
-            _2704 = _2696;
+            _2757 = has_mask;
         }
-        if (_2704)
+        if (_2757)
         {
             continue;
         }
-        uint first_1 = _2393.feature_offset[f_1];
-        int last_bin_1 = int(_2393.feature_offset[f_1 + 1u] - first_1) - 1;
-        uint param_54 = first_1;
-        long2 missing_1 = load(param_54, v_1744);
-        bool _2728 = missing_1.x != 0l;
-        bool _2735;
-        if (!_2728)
+        uint first_1 = _2431.feature_offset[f_1];
+        int last_bin_1 = int(_2431.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint param_60 = first_1;
+        long2 missing_1 = load(param_60, v_1746);
+        bool _2781 = missing_1.x != 0l;
+        bool _2788;
+        if (!_2781)
         {
-            _2735 = missing_1.y != 0l;
+            _2788 = missing_1.y != 0l;
         }
         else
         {
-            _2735 = _2728;
+            _2788 = _2781;
         }
-        int two_way_1 = int(_2735);
+        int two_way_1 = int(_2788);
         bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
         uint n = 0u;
         uint items = uint(last_bin_1) + 1u;
         if (!onehot)
         {
-            uint param_55 = first_1;
-            int param_56 = last_bin_1;
-            ulong param_57 = sg;
-            ulong param_58 = sh;
-            uint _2760 = order_categories(param_55, param_56, param_57, param_58, v_1744, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            n = _2760;
+            uint param_61 = first_1;
+            int param_62 = last_bin_1;
+            ulong param_63 = sg;
+            ulong param_64 = sh;
+            uint _2813 = order_categories(param_61, param_62, param_63, param_64, v_1746, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            n = _2813;
             uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
             if (lid == 0u)
             {
@@ -1654,15 +1683,15 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
                 c_prefix[0] = sum;
                 for (uint k_1 = 1u; k_1 <= n; k_1++)
                 {
-                    uint param_59 = first_1 + c_bin[k_1 - 1u];
-                    sum += load(param_59, v_1744);
+                    uint param_65 = first_1 + c_bin[k_1 - 1u];
+                    sum += load(param_65, v_1746);
                     c_prefix[k_1] = sum;
                 }
-                uint2 param_60 = pc.min_data_per_group;
-                long param_61 = total.y;
-                ulong param_62 = f64_from_words(param_60);
-                ulong param_63 = f64_from_i64(param_61);
-                ulong limit = f64_mul(param_62, param_63);
+                uint2 param_66 = pc.min_data_per_group;
+                long param_67 = total.y;
+                ulong param_68 = f64_from_words(param_66);
+                ulong param_69 = f64_from_i64(param_67);
+                ulong limit = f64_mul(param_68, param_69);
                 for (uint w = 0u; w < 16u; w++)
                 {
                     c_tried[w] = 0u;
@@ -1674,40 +1703,40 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
                     {
                         if (dir == 0u)
                         {
-                            _2853 = k_2 - 1u;
+                            _2906 = k_2 - 1u;
                         }
                         else
                         {
-                            _2853 = n - k_2;
+                            _2906 = n - k_2;
                         }
-                        uint i = _2853;
+                        uint i = _2906;
                         long cat = ((threadgroup long*)&c_prefix[i + 1u])[1u] - ((threadgroup long*)&c_prefix[i])[1u];
                         if (dir == 0u)
                         {
-                            _2876 = ((threadgroup long*)&c_prefix[k_2])[1u];
+                            _2929 = ((threadgroup long*)&c_prefix[k_2])[1u];
                         }
                         else
                         {
-                            _2876 = ((threadgroup long*)&c_prefix[n])[1u] - ((threadgroup long*)&c_prefix[n - k_2])[1u];
+                            _2929 = ((threadgroup long*)&c_prefix[n])[1u] - ((threadgroup long*)&c_prefix[n - k_2])[1u];
                         }
-                        long left = _2876;
-                        long param_64 = added;
-                        long param_65 = cat;
-                        long param_66 = left;
-                        long param_67 = total.y;
-                        uint param_68 = node_rows;
-                        ulong param_69 = limit;
-                        int _2907 = cat_group_step(param_64, param_65, param_66, param_67, param_68, param_69);
-                        added = param_64;
-                        int _step = _2907;
+                        long left = _2929;
+                        long param_70 = added;
+                        long param_71 = cat;
+                        long param_72 = left;
+                        long param_73 = total.y;
+                        uint param_74 = node_rows;
+                        ulong param_75 = limit;
+                        int _2960 = cat_group_step(param_70, param_71, param_72, param_73, param_74, param_75);
+                        added = param_70;
+                        int _step = _2960;
                         if (_step < 0)
                         {
                             break;
                         }
                         if (_step > 0)
                         {
-                            uint _2923 = (8u * dir) + ((k_2 - 1u) >> uint(5));
-                            c_tried[_2923] |= (1u << ((k_2 - 1u) & 31u));
+                            uint _2976 = (8u * dir) + ((k_2 - 1u) >> uint(5));
+                            c_tried[_2976] |= (1u << ((k_2 - 1u) & 31u));
                         }
                     }
                 }
@@ -1717,40 +1746,40 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
         }
         if (onehot)
         {
-            _2940 = lambda;
+            _2993 = lambda;
         }
         else
         {
-            uint2 param_70 = pc.cat_l2;
-            ulong param_71 = lambda;
-            ulong param_72 = f64_from_words(param_70);
-            _2940 = f64_add(param_71, param_72);
+            uint2 param_76 = pc.cat_l2;
+            ulong param_77 = lambda;
+            ulong param_78 = f64_from_words(param_76);
+            _2993 = f64_add(param_77, param_78);
         }
-        ulong cat_lambda = _2940;
+        ulong cat_lambda = _2993;
         if (onehot)
         {
-            _2957 = parent;
+            _3010 = parent;
         }
         else
         {
-            long param_73 = total.x;
-            ulong param_74 = f64_from_i64(param_73);
-            ulong param_75 = sg;
-            long param_76 = total.y;
-            ulong param_77 = f64_from_i64(param_76);
-            ulong param_78 = sh;
-            ulong param_79 = f64_div(param_74, param_75);
-            ulong param_80 = f64_div(param_77, param_78);
-            ulong param_81 = cat_lambda;
-            ulong param_82 = alpha;
-            ulong param_83 = mds;
-            ulong param_84 = lo;
-            ulong param_85 = hi;
-            ulong _2991 = bounded_score(param_79, param_80, param_81, param_82, param_83, param_84, param_85, param_86);
-            weight = param_86;
-            _2957 = _2991;
+            long param_79 = total.x;
+            ulong param_80 = f64_from_i64(param_79);
+            ulong param_81 = sg;
+            long param_82 = total.y;
+            ulong param_83 = f64_from_i64(param_82);
+            ulong param_84 = sh;
+            ulong param_85 = f64_div(param_80, param_81);
+            ulong param_86 = f64_div(param_83, param_84);
+            ulong param_87 = cat_lambda;
+            ulong param_88 = alpha;
+            ulong param_89 = mds;
+            ulong param_90 = lo;
+            ulong param_91 = hi;
+            ulong _3044 = bounded_score(param_85, param_86, param_87, param_88, param_89, param_90, param_91, param_92);
+            weight = param_92;
+            _3010 = _3044;
         }
-        ulong cat_parent = _2957;
+        ulong cat_parent = _3010;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -1758,25 +1787,25 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _3013 = long2(0l);
+                    _3066 = long2(0l);
                 }
                 else
                 {
-                    uint param_87 = first_1 + item_1;
-                    _3013 = load(param_87, v_1744);
+                    uint param_93 = first_1 + item_1;
+                    _3066 = load(param_93, v_1746);
                 }
-                left_1 = _3013;
-                bool _3024 = item_1 != 0u;
-                bool _3030;
-                if (_3024)
+                left_1 = _3066;
+                bool _3077 = item_1 != 0u;
+                bool _3083;
+                if (_3077)
                 {
-                    _3030 = left_1.y <= 0l;
+                    _3083 = left_1.y <= 0l;
                 }
                 else
                 {
-                    _3030 = _3024;
+                    _3083 = _3077;
                 }
-                if (_3030)
+                if (_3083)
                 {
                     continue;
                 }
@@ -1793,37 +1822,39 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
                 key = (int(dir_1) * 256) + int(k_3);
                 if (dir_1 == 0u)
                 {
-                    _3073 = c_prefix[k_3];
+                    _3126 = c_prefix[k_3];
                 }
                 else
                 {
-                    _3073 = c_prefix[n] - c_prefix[n - k_3];
+                    _3126 = c_prefix[n] - c_prefix[n - k_3];
                 }
-                left_1 = _3073;
+                left_1 = _3126;
             }
-            long2 param_88 = total;
-            ulong param_89 = cat_parent;
-            ulong param_90 = cat_lambda;
-            ulong param_91 = alpha;
-            ulong param_92 = sg;
-            ulong param_93 = sh;
-            ulong param_94 = min_child_weight;
-            ulong param_95 = lo;
-            ulong param_96 = hi;
-            bool param_97 = bounded;
-            int param_98 = 0;
-            long2 param_99 = left_1;
-            long2 param_100 = missing_1;
-            int param_101 = two_way_1;
-            int param_102 = int(f_1);
-            int param_103 = key;
-            ulong param_104 = best_gain;
-            int3 param_105 = best;
-            long2 param_106 = best_left;
-            try_split(param_88, param_89, param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97, param_98, param_99, param_100, param_101, param_102, param_103, param_104, param_105, param_106, pc);
-            best_gain = param_104;
-            best = param_105;
-            best_left = param_106;
+            long2 param_94 = total;
+            ulong param_95 = cat_parent;
+            ulong param_96 = cat_lambda;
+            ulong param_97 = alpha;
+            ulong param_98 = sg;
+            ulong param_99 = sh;
+            ulong param_100 = min_child_weight;
+            ulong param_101 = lo;
+            ulong param_102 = hi;
+            bool param_103 = bounded;
+            int param_104 = 0;
+            long2 param_105 = left_1;
+            long2 param_106 = missing_1;
+            int param_107 = two_way_1;
+            int param_108 = int(f_1);
+            int param_109 = key;
+            uint param_110 = rows;
+            ulong param_111 = rows_limit;
+            ulong param_112 = best_gain;
+            int3 param_113 = best;
+            long2 param_114 = best_left;
+            try_split(param_94, param_95, param_96, param_97, param_98, param_99, param_100, param_101, param_102, param_103, param_104, param_105, param_106, param_107, param_108, param_109, param_110, param_111, param_112, param_113, param_114, pc);
+            best_gain = param_112;
+            best = param_113;
+            best_left = param_114;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
@@ -1831,20 +1862,20 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _3156; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _3213; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
             uint o = lid + half_size;
-            ulong param_107 = s_gain[o];
-            int param_108 = ((threadgroup int*)&s_key[o])[0u];
-            int param_109 = ((threadgroup int*)&s_key[o])[1u];
-            int param_110 = ((threadgroup int*)&s_key[o])[2u];
-            ulong param_111 = s_gain[lid];
-            int param_112 = ((threadgroup int*)&s_key[lid])[0u];
-            int param_113 = ((threadgroup int*)&s_key[lid])[1u];
-            int param_114 = ((threadgroup int*)&s_key[lid])[2u];
-            if (split_better(param_107, param_108, param_109, param_110, param_111, param_112, param_113, param_114))
+            ulong param_115 = s_gain[o];
+            int param_116 = ((threadgroup int*)&s_key[o])[0u];
+            int param_117 = ((threadgroup int*)&s_key[o])[1u];
+            int param_118 = ((threadgroup int*)&s_key[o])[2u];
+            ulong param_119 = s_gain[lid];
+            int param_120 = ((threadgroup int*)&s_key[lid])[0u];
+            int param_121 = ((threadgroup int*)&s_key[lid])[1u];
+            int param_122 = ((threadgroup int*)&s_key[lid])[2u];
+            if (split_better(param_115, param_116, param_117, param_118, param_119, param_120, param_121, param_122))
             {
                 s_gain[lid] = s_gain[o];
                 s_key[lid] = s_key[o];
@@ -1854,17 +1885,17 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _3232 = win.x >= 0;
-    bool _3241;
-    if (_3232)
+    bool _3289 = win.x >= 0;
+    bool _3298;
+    if (_3289)
     {
-        _3241 = _2505.categorical[uint(win.x)] != 0u;
+        _3298 = _2558.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _3241 = _3232;
+        _3298 = _3289;
     }
-    bool win_cat = _3241;
+    bool win_cat = _3298;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
@@ -1872,48 +1903,48 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (win_cat)
     {
-        uint first_2 = _2393.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_2393.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        uint first_2 = _2431.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_2431.feature_offset[uint(win.x) + 1u] - first_2) - 1;
         if (last_bin_2 <= pc.max_cat_to_onehot)
         {
-            bool _3276 = lid == 0u;
-            bool _3282;
-            if (_3276)
+            bool _3333 = lid == 0u;
+            bool _3339;
+            if (_3333)
             {
-                _3282 = win.y > 0;
+                _3339 = win.y > 0;
             }
             else
             {
-                _3282 = _3276;
+                _3339 = _3333;
             }
-            if (_3282)
+            if (_3339)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
         }
         else
         {
-            uint param_115 = first_2;
-            int param_116 = last_bin_2;
-            ulong param_117 = sg;
-            ulong param_118 = sh;
-            uint _3305 = order_categories(param_115, param_116, param_117, param_118, v_1744, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            uint n_1 = _3305;
+            uint param_123 = first_2;
+            int param_124 = last_bin_2;
+            ulong param_125 = sg;
+            ulong param_126 = sh;
+            uint _3362 = order_categories(param_123, param_124, param_125, param_126, v_1746, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3362;
             uint dir_2 = uint(win.y / 256);
             uint k_4 = uint(win.y % 256);
-            uint _3333;
+            uint _3390;
             for (uint i_1 = lid; (i_1 < k_4) && (i_1 < n_1); i_1 += WG)
             {
                 if (dir_2 != 0u)
                 {
-                    _3333 = (n_1 - 1u) - i_1;
+                    _3390 = (n_1 - 1u) - i_1;
                 }
                 else
                 {
-                    _3333 = i_1;
+                    _3390 = i_1;
                 }
-                uint b_2 = c_bin[_3333];
-                uint _3351 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
+                uint b_2 = c_bin[_3390];
+                uint _3408 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -1921,78 +1952,78 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _3365;
+        long2 _3422;
         if (key_1.x >= 0)
         {
-            _3365 = s_left[0];
+            _3422 = s_left[0];
         }
         else
         {
-            _3365 = total;
+            _3422 = total;
         }
-        long2 L = _3365;
-        long2 _3377;
+        long2 L = _3422;
+        long2 _3434;
         if (key_1.x >= 0)
         {
-            _3377 = total - L;
+            _3434 = total - L;
         }
         else
         {
-            _3377 = long2(0l);
+            _3434 = long2(0l);
         }
-        long2 R = _3377;
+        long2 R = _3434;
         uint o_1 = record * 27u;
-        _3392.records[o_1 + 0u] = uint(node);
-        _3392.records[o_1 + 1u] = uint(key_1.x);
-        uint _3409;
+        _3449.records[o_1 + 0u] = uint(node);
+        _3449.records[o_1 + 1u] = uint(key_1.x);
+        uint _3466;
         if (key_1.x >= 0)
         {
-            _3409 = uint(key_1.y);
+            _3466 = uint(key_1.y);
         }
         else
         {
-            _3409 = 0u;
+            _3466 = 0u;
         }
-        _3392.records[o_1 + 2u] = _3409;
-        uint _3424;
+        _3449.records[o_1 + 2u] = _3466;
+        uint _3481;
         if (key_1.x >= 0)
         {
-            _3424 = uint(key_1.z);
+            _3481 = uint(key_1.z);
         }
         else
         {
-            _3424 = 0u;
+            _3481 = 0u;
         }
-        _3392.records[o_1 + 3u] = _3424;
-        ulong _3437;
+        _3449.records[o_1 + 3u] = _3481;
+        ulong _3494;
         if (key_1.x >= 0)
         {
-            _3437 = s_gain[0];
+            _3494 = s_gain[0];
         }
         else
         {
-            _3437 = 0ul;
+            _3494 = 0ul;
         }
-        ulong param_119 = _3437;
-        uint2 gw = f64_words(param_119);
-        _3392.records[o_1 + 4u] = gw.x;
-        _3392.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _3464 = spvUnsafeArray<long2, 3>({ L, R, total });
+        ulong param_127 = _3494;
+        uint2 gw = f64_words(param_127);
+        _3449.records[o_1 + 4u] = gw.x;
+        _3449.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _3521 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _3464;
+        sums = _3521;
         for (uint k_5 = 0u; k_5 < 3u; k_5++)
         {
             uint2 g = as_type<uint2>(ulong(sums[k_5].x));
             uint2 h = as_type<uint2>(ulong(sums[k_5].y));
-            _3392.records[(o_1 + 6u) + (4u * k_5)] = g.x;
-            _3392.records[(o_1 + 7u) + (4u * k_5)] = g.y;
-            _3392.records[(o_1 + 8u) + (4u * k_5)] = h.x;
-            _3392.records[(o_1 + 9u) + (4u * k_5)] = h.y;
+            _3449.records[(o_1 + 6u) + (4u * k_5)] = g.x;
+            _3449.records[(o_1 + 7u) + (4u * k_5)] = g.y;
+            _3449.records[(o_1 + 8u) + (4u * k_5)] = h.x;
+            _3449.records[(o_1 + 9u) + (4u * k_5)] = h.y;
         }
-        _3392.records[o_1 + 18u] = uint(win_cat);
+        _3449.records[o_1 + 18u] = uint(win_cat);
         for (uint w_1 = 0u; w_1 < 8u; w_1++)
         {
-            _3392.records[(o_1 + 19u) + w_1] = c_set[w_1];
+            _3449.records[(o_1 + 19u) + w_1] = c_set[w_1];
         }
     }
 }
