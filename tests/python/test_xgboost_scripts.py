@@ -136,6 +136,33 @@ def xgb_sklearn_regressor(xgb):
     return mean_squared_error(y_test, predictions) ** 0.5
 
 
+def xgb_random_forest(xgb):
+    """doc/tutorials/rf.rst: a random forest with the scikit-learn
+    interface (XGBRFClassifier)."""
+    X_train, X_test, y_train, y_test = _binary(2)
+    model = xgb.XGBRFClassifier(n_estimators=100, subsample=0.9, colsample_bynode=0.2)
+    model.fit(X_train, y_train)
+    return roc_auc_score(y_test, model.predict_proba(X_test)[:, 1])
+
+
+def xgb_random_forest_train(xgb):
+    """doc/tutorials/rf.rst: the same with train(), one round of
+    num_parallel_tree trees (its parameters, with reg:squarederror for its
+    binary:logistic and its device="cuda" left out)."""
+    X_train, X_test, y_train, y_test = _regression(2)
+    params = {
+        "colsample_bynode": 0.8,
+        "learning_rate": 1,
+        "max_depth": 5,
+        "num_parallel_tree": 100,
+        "objective": "reg:squarederror",
+        "subsample": 0.8,
+        "tree_method": "hist",
+    }
+    bst = xgb.train(params, xgb.DMatrix(X_train, label=y_train), num_boost_round=1)
+    return mean_squared_error(y_test, bst.predict(xgb.DMatrix(X_test))) ** 0.5
+
+
 def xgb_callback_early_stopping(xgb):
     """doc/python/callbacks.rst: the EarlyStopping callback object."""
     X_train, X_test, y_train, y_test = _binary(5)
@@ -326,6 +353,8 @@ SNIPPETS = [
     (xgb_cross_validation_monitor, xgboost, "loss"),
     (xgb_sklearn_early_stopping, xgboost, "auc"),
     (xgb_sklearn_regressor, xgboost, "loss"),
+    (xgb_random_forest, xgboost, "auc"),
+    (xgb_random_forest_train, xgboost, "loss"),
     (xgb_callback_early_stopping, xgboost, "auc"),
     (xgb_custom_callback, xgboost, "loss"),
     (xgb_learning_rate_scheduler, xgboost, "loss"),
@@ -384,7 +413,7 @@ def test_snippet_runs_unmodified(snippet, peer, kind, capsys):
 
 def test_names_at_the_top_level():
     for name in ("DMatrix", "QuantileDMatrix", "XGBRegressor", "XGBClassifier",
-                 "XGBRanker", "train", "cv", "callback", "Dataset", "early_stopping",
+                 "XGBRanker", "XGBRFRegressor", "XGBRFClassifier", "train", "cv", "callback", "Dataset", "early_stopping",
                  "log_evaluation", "record_evaluation", "LGBMRegressor",
                  "LGBMClassifier", "LGBMRanker"):
         assert getattr(gpulayer, name) is not None, name
