@@ -391,6 +391,28 @@ static void test_lightgbm_version_bytes(void **state)
     free(doc);
 }
 
+/* A version part beyond int's range was converted to int (fuzz_import):
+ * the record says the version is unknown. */
+static void test_xgboost_version_out_of_range(void **state)
+{
+    (void)state;
+    char tree[1024];
+    xgb_stump(tree, sizeof tree, 0, "0.5", 0, 0, "");
+    char *doc = xgb_doc(tree, "[0]", "reg:squarederror", "[]");
+    char *v = strstr(doc, "\"version\":[3,2,0]");
+    assert_non_null(v);
+    memcpy(v + 10, "[3e9,0]", 7); /* 3e9 > INT_MAX */
+    gpl_model *m = NULL;
+    assert_int_equal(load_text(doc, &m), GPULAYER_OK);
+    char *json = NULL;
+    size_t len = 0;
+    assert_int_equal(gpl_model_to_json(m, &json, &len), GPULAYER_OK);
+    assert_non_null(strstr(json, "\"imported_from\":\"XGBoost (unknown version)\""));
+    gpl_model_free(m);
+    free(json);
+    free(doc);
+}
+
 /* A categorical split's bitset lists the codes going left; NaN goes with
  * category 0 (missing type None) or right (NaN). */
 static void test_lightgbm_categorical(void **state)
@@ -501,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_lightgbm_thresholds_exact),
         cmocka_unit_test(test_lightgbm_refusals),
         cmocka_unit_test(test_lightgbm_version_bytes),
+        cmocka_unit_test(test_xgboost_version_out_of_range),
         cmocka_unit_test(test_lightgbm_categorical),
         cmocka_unit_test(test_ubjson_decodes),
         cmocka_unit_test(test_ubjson_malformed),

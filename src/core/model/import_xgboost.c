@@ -502,13 +502,21 @@ static void read_best_iteration(gpl_model *m, const cJSON *learner)
         m->best_round = (int32_t)best;
 }
 
+/* "XGBoost a.b.c" for the model's record; a part that is not a whole
+ * number from 0 to a million makes the version unknown. */
 static void version_text(const cJSON *doc, char *buf, size_t size)
 {
     const cJSON *v = member(doc, "version");
     int a[3] = {0, 0, 0};
     for (int i = 0; i < 3 && cJSON_IsArray(v); i++) {
         const cJSON *e = cJSON_GetArrayItem(v, i);
-        a[i] = cJSON_IsNumber(e) ? (int)e->valuedouble : 0;
+        if (!cJSON_IsNumber(e)) continue;
+        const double d = e->valuedouble;
+        if (!(d >= 0.0 && d <= 1e6 && d == floor(d))) {
+            snprintf(buf, size, "XGBoost (unknown version)");
+            return;
+        }
+        a[i] = (int)d;
     }
     snprintf(buf, size, "XGBoost %d.%d.%d", a[0], a[1], a[2]);
 }
