@@ -83,6 +83,7 @@ def test_lightgbm_names_set_the_same_parameters(data):
     ("extra_trees", True, "not drawn at random"),
     ("is_unbalance", True, "use scale_pos_weight"),
     ("boosting_type", "goss", "goss is not implemented"),
+    ("boosting", "rf", "give num_parallel_tree=N with one round"),
 ])
 def test_parameters_not_implemented_say_so_and_what_is_nearest(data, name, value, reason):
     from gpulayer.errors import UnsupportedError

@@ -266,8 +266,14 @@ static gpulayer_status set_booster(gpl_params *p, const char *key, const char *v
 {
     (void)p;
     if (!strcmp(value, "gbtree") || !strcmp(value, "gbdt")) return GPULAYER_OK;
-    if (!strcmp(value, "gblinear") || !strcmp(value, "dart") || !strcmp(value, "rf") ||
-        !strcmp(value, "goss"))
+    /* LightGBM's forests average trees counted as iterations; a forest here
+     * is one round of num_parallel_tree trees (docs/random-forests.md). */
+    if (!strcmp(value, "rf"))
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "parameter %s: LightGBM's rf is not implemented; for a random "
+                         "forest give num_parallel_tree=N with one round, learning rate 1 "
+                         "and row or column sampling (XGBoost's way)", key);
+    if (!strcmp(value, "gblinear") || !strcmp(value, "dart") || !strcmp(value, "goss"))
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "parameter %s: %s is not implemented; GPUlayer trains gradient-"
                          "boosted trees (gbtree)",
