@@ -15,6 +15,7 @@
  */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,6 +291,8 @@ static gpulayer_status read_outputs(xgb_read *r, const cJSON *param)
             return malformed(r->source, "a softmax model needs num_class >= 2");
         m->num_class = m->num_outputs = (int32_t)classes;
     } else if (m->objective == GPL_OBJ_QUANTILE) {
+        if (m->obj_params.num_quantiles < 1)
+            return malformed(r->source, "reg:quantileerror gives no quantile_alpha");
         m->num_outputs = m->obj_params.num_quantiles;
     } else if (targets > 1) {
         return gpl_import_refuse(r->source, "the XGBoost model has %g targets of %s; "
@@ -396,8 +399,15 @@ static gpulayer_status declare_from_cats(xgb_read *r, const cJSON *enc, int32_t 
                 break;
             }
             names[c] = malloc((size_t)(b - a) + 1);
-            for (int64_t i = (int64_t)a; names[c] && i < (int64_t)b; i++)
+            for (int64_t i = (int64_t)a; names[c] && i < (int64_t)b; i++) {
+                if (!(val[i] >= 0 && val[i] <= 255 && val[i] == floor(val[i]))) {
+                    st = malformed(r->source, "a category name in \"cats\" holds a value "
+                                              "that is not a byte");
+                    break;
+                }
                 names[c][i - (int64_t)a] = (char)(int)val[i];
+            }
+            if (st != GPULAYER_OK) break;
             if (names[c]) names[c][(int64_t)(b - a)] = '\0';
         }
         if (st == GPULAYER_OK && !names[c]) st = GPULAYER_ERR_OUT_OF_MEMORY;
@@ -450,7 +460,8 @@ static gpulayer_status read_trees(xgb_read *r, const cJSON *model)
         !(parallel >= 1 && parallel <= 1e6 && parallel == floor(parallel)))
         return malformed(r->source, "num_parallel_tree is not a whole number >= 1");
     const int32_t K = r->m->num_outputs, P = (int32_t)parallel;
-    if (n % (K * P) != 0)
+    const int64_t per_round = (int64_t)K * P; /* both may be near a million */
+    if (per_round < 1 || per_round > INT32_MAX || n % per_round != 0)
         return malformed(r->source, "the trees are not a whole number of rounds");
     r->m->num_parallel_tree = P;
     const cJSON **by_index = gpl_malloc(sizeof *by_index * (size_t)(n ? n : 1), "tree list");
