@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "memory_limit.h"
 #include "model_import.h"
 
 #define MAX_CATEGORIES (GPL_MAX_CUTS + 1)
@@ -455,8 +456,12 @@ gpulayer_status gpl_import_finish(gpl_import *imp)
 {
     gpl_model *m = imp->m;
     const int32_t F = m->num_features;
+    /* A header may declare millions of features: the table is checked
+     * against the memory limit before it is asked for. */
+    const uint64_t table = sizeof(int32_t) * (uint64_t)(F > 0 ? F : 1) * MAX_CATEGORIES;
+    GPL_CHECK(gpl_check_host_memory(table, "the imported model's category table"));
     uint8_t *is_cat = calloc((size_t)(F > 0 ? F : 1), 1);
-    int32_t *position = malloc(sizeof(int32_t) * (size_t)(F > 0 ? F : 1) * MAX_CATEGORIES);
+    int32_t *position = malloc((size_t)table);
     gpulayer_status st = is_cat && position ? GPULAYER_OK : oom();
     if (st == GPULAYER_OK) st = categorical_features(imp, is_cat);
     for (int32_t f = 0; st == GPULAYER_OK && f < F; f++) {
