@@ -367,6 +367,19 @@ static void test_lightgbm_refusals(void **state)
     free(doc);
 }
 
+/* doc loaded and saved: the saved text (freed by the caller), which must
+ * hold record. */
+static char *saved_record(const char *doc, const char *record, size_t *len)
+{
+    gpl_model *m = NULL;
+    assert_int_equal(load_text(doc, &m), GPULAYER_OK);
+    char *json = NULL;
+    assert_int_equal(gpl_model_to_json(m, &json, len), GPULAYER_OK);
+    assert_non_null(strstr(json, record));
+    gpl_model_free(m);
+    return json;
+}
+
 /* The version line is quoted in the model's record: bytes there that are
  * not text made a model that saved but did not load back (fuzz_import). */
 static void test_lightgbm_version_bytes(void **state)
@@ -377,16 +390,11 @@ static void test_lightgbm_version_bytes(void **state)
     char *doc = lgb_doc("regression", tree, "");
     char *v = strstr(doc, "version=v4");
     memcpy(v + 8, "\xfb\xff", 2);
-    gpl_model *m = NULL;
-    assert_int_equal(load_text(doc, &m), GPULAYER_OK);
-    char *json = NULL;
     size_t len = 0;
-    assert_int_equal(gpl_model_to_json(m, &json, &len), GPULAYER_OK);
-    assert_non_null(strstr(json, "\"imported_from\":\"LightGBM ??\""));
+    char *json = saved_record(doc, "\"imported_from\":\"LightGBM ??\"", &len);
     gpl_model *again = NULL;
     assert_int_equal(gpl_model_load_buffer(json, len, "saved", &again), GPULAYER_OK);
     gpl_model_free(again);
-    gpl_model_free(m);
     free(json);
     free(doc);
 }
@@ -402,14 +410,8 @@ static void test_xgboost_version_out_of_range(void **state)
     char *v = strstr(doc, "\"version\":[3,2,0]");
     assert_non_null(v);
     memcpy(v + 10, "[3e9,0]", 7); /* 3e9 > INT_MAX */
-    gpl_model *m = NULL;
-    assert_int_equal(load_text(doc, &m), GPULAYER_OK);
-    char *json = NULL;
     size_t len = 0;
-    assert_int_equal(gpl_model_to_json(m, &json, &len), GPULAYER_OK);
-    assert_non_null(strstr(json, "\"imported_from\":\"XGBoost (unknown version)\""));
-    gpl_model_free(m);
-    free(json);
+    free(saved_record(doc, "\"imported_from\":\"XGBoost (unknown version)\"", &len));
     free(doc);
 }
 
