@@ -303,11 +303,14 @@ typedef struct gpl_backend gpl_backend;
 typedef struct gpl_infer_node {
     int32_t child[2]; /* left, right; a leaf: its own index twice */
     int32_t feature;
-    uint8_t bin;
+    uint16_t bin;        /* a leaf: GPL_INFER_LEAF_BIN                 */
     uint8_t default_left;
     uint8_t categorical; /* the node's set in cat_sets decides, not bin */
-    uint8_t pad;         /* zero */
 } gpl_infer_node;
+
+/* A leaf's bin: every value bin is <= it, so a walk that goes on past a
+ * leaf stays on it whatever the row. */
+#define GPL_INFER_LEAF_BIN 0xffffu
 
 /* All the trees used, concatenated; child indices are within a tree. */
 typedef struct gpl_infer_forest {

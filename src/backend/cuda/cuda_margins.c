@@ -41,14 +41,14 @@ void cuda_record_splits(cuda_context *c, const gpl_split_apply *splits, int32_t 
         const gpl_split_apply *a = &splits[i];
         const int32_t kids[2] = {a->left_child, a->right_child};
         c->tree_nodes[a->node] = (gpl_infer_node){{kids[0], kids[1]}, a->feature,
-                                                  (uint8_t)a->bin,
+                                                  (uint16_t)a->bin,
                                                   (uint8_t)(a->default_left != 0),
-                                                  (uint8_t)(a->categorical != 0), 0};
+                                                  (uint8_t)(a->categorical != 0)};
         if (a->categorical && c->tree_sets)
             memcpy(c->tree_sets + (size_t)a->node * GPL_CAT_WORDS, a->left_set,
                    sizeof a->left_set);
         for (int k = 0; k < 2; k++) {
-            c->tree_nodes[kids[k]] = (gpl_infer_node){{kids[k], kids[k]}, 0, 0, 0, 0, 0};
+            c->tree_nodes[kids[k]] = (gpl_infer_node){{kids[k], kids[k]}, 0, 0, 0, 0};
             if (kids[k] >= c->tree_top) c->tree_top = kids[k] + 1;
         }
     }

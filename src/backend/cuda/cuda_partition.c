@@ -29,7 +29,7 @@ gpulayer_status cuda_begin_tree(gpl_backend *be)
     if (c->tree_nodes) {
         /* The previous tree's table has been copied before it is rewritten. */
         GPL_CHECK(cuda_stage_wait(c, &c->stage_tree));
-        c->tree_nodes[0] = (gpl_infer_node){{0, 0}, 0, 0, 0, 0, 0};
+        c->tree_nodes[0] = (gpl_infer_node){{0, 0}, 0, 0, 0, 0};
         c->tree_top = 1;
     }
     return GPULAYER_OK;

@@ -76,9 +76,9 @@ gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
             /* A leaf points to itself (any bin goes "left" to it), so a
              * walk of the tree's full depth needs no test for leaves. */
             f->nodes[at + i] = n->left < 0
-                ? (gpl_infer_node){{i, i}, 0, 255, 1, 0, 0}
-                : (gpl_infer_node){{n->left, n->right}, n->feature, (uint8_t)n->split_bin,
-                                   (uint8_t)n->default_left, (uint8_t)(n->categorical != 0), 0};
+                ? (gpl_infer_node){{i, i}, 0, GPL_INFER_LEAF_BIN, 1, 0}
+                : (gpl_infer_node){{n->left, n->right}, n->feature, (uint16_t)n->split_bin,
+                                   (uint8_t)n->default_left, (uint8_t)(n->categorical != 0)};
             if (n->left >= 0 && n->categorical)
                 memcpy(f->cat_sets + (at + i) * GPL_CAT_WORDS, n->left_set, sizeof n->left_set);
             f->leaf[at + i] = n->leaf_value;

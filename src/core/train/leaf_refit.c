@@ -143,7 +143,7 @@ static gpulayer_status infer_nodes(const gpl_tree_node *nodes, int32_t num_nodes
         x->child[0] = n->left;
         x->child[1] = n->right;
         x->feature = n->feature;
-        x->bin = (uint8_t)n->split_bin;
+        x->bin = (uint16_t)n->split_bin;
         x->default_left = (uint8_t)(n->default_left != 0);
         x->categorical = (uint8_t)(n->categorical != 0);
         if (n->categorical)

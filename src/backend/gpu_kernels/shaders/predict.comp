@@ -21,8 +21,8 @@ layout(push_constant) uniform Push {
 layout(std430, binding = 1) readonly buffer Data { float data[]; };
 layout(std430, binding = 2) readonly buffer CutPtr { uint cut_ptr[]; };
 layout(std430, binding = 3) readonly buffer Cuts { float cuts[]; };
-// gpl_infer_node: left, right, feature, bin | default_left << 8 |
-// categorical << 16.
+// gpl_infer_node: left, right, feature, bin | default_left << 16 |
+// categorical << 24.
 layout(std430, binding = 4) readonly buffer Nodes { uvec4 nodes[]; };
 // The leaf values of every node, then the base margin of every output.
 layout(std430, binding = 5) readonly buffer Leaf { float leaf[]; };
@@ -88,10 +88,10 @@ void main()
                     const uvec4 nd = nodes[tree.x + i];
                     const uint b = (bins[rb + (nd.z >> 2)] >> ((nd.z & 3u) * 8u)) & 0xffu;
                     bool left;
-                    if (b == 0u) left = ((nd.w >> 8) & 0xffu) != 0u;
-                    else if (((nd.w >> 16) & 0xffu) != 0u)
+                    if (b == 0u) left = ((nd.w >> 16) & 0xffu) != 0u;
+                    else if ((nd.w >> 24) != 0u)
                         left = ((cat_sets[(tree.x + i) * 8u + (b >> 5)] >> (b & 31u)) & 1u) != 0u;
-                    else left = b <= (nd.w & 0xffu);
+                    else left = b <= (nd.w & 0xffffu);
                     i = left ? nd.x : nd.y;
                 }
                 acc = acc + leaf[tree.x + i];

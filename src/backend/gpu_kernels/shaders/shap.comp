@@ -47,8 +47,8 @@ const uint PHASE_INTERACTIONS_PAIRS = 6u;
 layout(std430, binding = 1) readonly buffer Data { float data[]; };
 layout(std430, binding = 2) readonly buffer CutPtr { uint cut_ptr[]; };
 layout(std430, binding = 3) readonly buffer Cuts { float cuts[]; };
-// gpl_infer_node: left, right, feature, bin | default_left << 8 |
-// categorical << 16 (tree-local children).
+// gpl_infer_node: left, right, feature, bin | default_left << 16 |
+// categorical << 24 (tree-local children).
 layout(std430, binding = 4) readonly buffer Nodes { uvec4 nodes[]; };
 // The leaf values of every node, then the base margin of every output.
 layout(std430, binding = 5) readonly buffer Leaf { float leaf[]; };
@@ -129,11 +129,11 @@ uint bin_at(uint r, uint f)
 bool goes_left(uint node, uvec4 nd, uint b)
 {
     bool left;
-    if (((nd.w >> 16) & 0xffu) != 0u)
+    if ((nd.w >> 24) != 0u)
         left = ((cat_sets[node * 8u + (b >> 5)] >> (b & 31u)) & 1u) != 0u;
     else
-        left = (b - 1u) < (nd.w & 0xffu);
-    return left || (b == 0u && ((nd.w >> 8) & 0xffu) != 0u);
+        left = (b - 1u) < (nd.w & 0xffffu);
+    return left || (b == 0u && ((nd.w >> 16) & 0xffu) != 0u);
 }
 
 bool is_leaf(uvec4 nd, uint local) { return nd.x == local; }

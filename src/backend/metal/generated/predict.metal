@@ -124,7 +124,7 @@ uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_
     return (((base - first) + uint(order_key(param_2) <= key)) + 1u) & 255u;
 }
 
-kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[buffer(1)]], const device CutPtr& v_58 [[buffer(2)]], const device Cuts& v_98 [[buffer(3)]], const device Nodes& _292 [[buffer(4)]], const device Leaf& _244 [[buffer(5)]], const device Trees& _270 [[buffer(6)]], device Bins& _222 [[buffer(7)]], device Margins& _388 [[buffer(8)]], const device CatSets& _339 [[buffer(9)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[buffer(1)]], const device CutPtr& v_58 [[buffer(2)]], const device Cuts& v_98 [[buffer(3)]], const device Nodes& _292 [[buffer(4)]], const device Leaf& _244 [[buffer(5)]], const device Trees& _270 [[buffer(6)]], device Bins& _222 [[buffer(7)]], device Margins& _388 [[buffer(8)]], const device CatSets& _338 [[buffer(9)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint _142 = gl_NumWorkGroups.x * WG;
     uint K = pc.num_outputs;
@@ -168,17 +168,17 @@ kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[b
                     uint b = (_222.bins[rb + (nd.z >> uint(2))] >> ((nd.z & 3u) * 8u)) & 255u;
                     if (b == 0u)
                     {
-                        left = ((nd.w >> uint(8)) & 255u) != 0u;
+                        left = ((nd.w >> uint(16)) & 255u) != 0u;
                     }
                     else
                     {
-                        if (((nd.w >> uint(16)) & 255u) != 0u)
+                        if ((nd.w >> uint(24)) != 0u)
                         {
-                            left = ((_339.cat_sets[((tree.x + i) * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
+                            left = ((_338.cat_sets[((tree.x + i) * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
                         }
                         else
                         {
-                            left = b <= (nd.w & 255u);
+                            left = b <= (nd.w & 65535u);
                         }
                     }
                     if (left)

@@ -146,14 +146,14 @@ struct Data
     float data[1];
 };
 
-constant uint _4400_tmp [[function_constant(0)]];
-constant uint _4400 = is_function_constant_defined(_4400_tmp) ? _4400_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4400, 1u, 1u);
+constant uint _4401_tmp [[function_constant(0)]];
+constant uint _4401 = is_function_constant_defined(_4401_tmp) ? _4401_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4401, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 8> _2070 = spvUnsafeArray<ulong, 8>({ 4587455105808860078ul, 4592676541814352788ul, 4594819256824452622ul, 4595701550497239869ul, 4595701550497239869ul, 4594819256824452622ul, 4592676541814352788ul, 4587455105808860078ul });
-constant spvUnsafeArray<ulong, 8> _2214 = spvUnsafeArray<ulong, 8>({ 4581380056207800736ul, 4591990282875580296ul, 4597715268538136216ul, 4601026586797466415ul, 4603504935360237160ul, 4605045606738117210ul, 4606266686023465487ul, 4607003580212536883ul });
-constant spvUnsafeArray<ulong, 14> _4416 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _4431 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 8> _2071 = spvUnsafeArray<ulong, 8>({ 4587455105808860078ul, 4592676541814352788ul, 4594819256824452622ul, 4595701550497239869ul, 4595701550497239869ul, 4594819256824452622ul, 4592676541814352788ul, 4587455105808860078ul });
+constant spvUnsafeArray<ulong, 8> _2215 = spvUnsafeArray<ulong, 8>({ 4581380056207800736ul, 4591990282875580296ul, 4597715268538136216ul, 4601026586797466415ul, 4603504935360237160ul, 4605045606738117210ul, 4606266686023465487ul, 4607003580212536883ul });
+constant spvUnsafeArray<ulong, 14> _4417 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _4432 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 uint order_key(thread const float& x)
@@ -625,16 +625,16 @@ uint bin_at(thread const uint& r, thread const uint& f, device Bins& v_1794, con
 }
 
 static inline __attribute__((always_inline))
-bool goes_left(thread const uint& node, thread const uint4& nd, thread const uint& b, const device CatSets& v_1831)
+bool goes_left(thread const uint& node, thread const uint4& nd, thread const uint& b, const device CatSets& v_1830)
 {
     bool left;
-    if (((nd.w >> uint(16)) & 255u) != 0u)
+    if ((nd.w >> uint(24)) != 0u)
     {
-        left = ((v_1831.cat_sets[(node * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
+        left = ((v_1830.cat_sets[(node * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
     }
     else
     {
-        left = (b - 1u) < (nd.w & 255u);
+        left = (b - 1u) < (nd.w & 65535u);
     }
     bool _1867;
     if (!left)
@@ -643,7 +643,7 @@ bool goes_left(thread const uint& node, thread const uint4& nd, thread const uin
         bool _1866;
         if (_1857)
         {
-            _1866 = ((nd.w >> uint(8)) & 255u) != 0u;
+            _1866 = ((nd.w >> uint(16)) & 255u) != 0u;
         }
         else
         {
@@ -684,7 +684,7 @@ ulong f64_sub(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-void saabas_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, device Bins& v_1794, constant Push& pc, const device CatSets& v_1831, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958)
+void saabas_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, device Bins& v_1794, constant Push& pc, const device CatSets& v_1830, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958)
 {
     uint i = 0u;
     uint param = first;
@@ -692,7 +692,7 @@ void saabas_tree(thread const uint& first, thread const uint& r, thread const ui
     uint param_1 = phi + (pc.num_features * stride);
     ulong param_2 = v;
     sum_add(param_1, param_2, v_1907);
-    uint _3614;
+    uint _3615;
     for (;;)
     {
         uint4 n = v_1958.nodes[first + i];
@@ -707,15 +707,15 @@ void saabas_tree(thread const uint& first, thread const uint& r, thread const ui
         uint param_7 = first + i;
         uint4 param_8 = n;
         uint param_9 = bin_at(param_5, param_6, v_1794, pc);
-        if (goes_left(param_7, param_8, param_9, v_1831))
+        if (goes_left(param_7, param_8, param_9, v_1830))
         {
-            _3614 = n.x;
+            _3615 = n.x;
         }
         else
         {
-            _3614 = n.y;
+            _3615 = n.y;
         }
-        i = _3614;
+        i = _3615;
         uint param_10 = first + i;
         ulong m = mean_of(param_10, pc, v_1879);
         ulong param_11 = m;
@@ -1083,7 +1083,7 @@ ulong f64_neg(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void linear_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, device Bins& v_1794, constant Push& pc, const device CatSets& v_1831, const device NodeNumbers& v_1879, device Sums& v_1907, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1958, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2036, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h)
+void linear_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, device Bins& v_1794, constant Push& pc, const device CatSets& v_1830, const device NodeNumbers& v_1879, device Sums& v_1907, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1958, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2037, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h)
 {
     uint4 param = v_1958.nodes[first];
     uint param_1 = 0u;
@@ -1106,8 +1106,8 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
     {
         h[q_1] = 0ul;
     }
-    uint _2095;
-    ulong _2141;
+    uint _2096;
+    ulong _2142;
     ulong cc;
     ulong x;
     spvUnsafeArray<ulong, 8> pv;
@@ -1119,7 +1119,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
         uint param_3 = local;
         if (is_leaf(param_2, param_3))
         {
-            float param_4 = v_2036.leaf[first + local];
+            float param_4 = v_2037.leaf[first + local];
             ulong param_5 = lv_zprod[d];
             ulong param_6 = f64_from_float(param_4);
             ulong scale = f64_mul(param_5, param_6);
@@ -1128,7 +1128,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 ulong param_7 = lv_c[d][q_2];
                 ulong param_8 = scale;
                 ulong param_9 = f64_mul(param_7, param_8);
-                ulong param_10 = _2070[q_2];
+                ulong param_10 = _2071[q_2];
                 h[q_2] = f64_mul(param_9, param_10);
             }
             lv_stage[d] = 2;
@@ -1139,19 +1139,19 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             {
                 if (lv_stage[d] == 0)
                 {
-                    _2095 = n.x;
+                    _2096 = n.x;
                 }
                 else
                 {
-                    _2095 = n.y;
+                    _2096 = n.y;
                 }
-                uint child = _2095;
+                uint child = _2096;
                 uint param_11 = r;
                 uint param_12 = n.z;
                 uint param_13 = first + local;
                 uint4 param_14 = n;
                 uint param_15 = bin_at(param_11, param_12, v_1794, pc);
-                bool follows = goes_left(param_13, param_14, param_15, v_1831) == (lv_stage[d] == 0);
+                bool follows = goes_left(param_13, param_14, param_15, v_1830) == (lv_stage[d] == 0);
                 uint param_16 = first + child;
                 ulong z = frac_of(param_16, v_1879);
                 int param_17 = d;
@@ -1161,13 +1161,13 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 {
                     ulong param_19 = p_old;
                     ulong param_20 = z;
-                    _2141 = f64_div(param_19, param_20);
+                    _2142 = f64_div(param_19, param_20);
                 }
                 else
                 {
-                    _2141 = 0ul;
+                    _2142 = 0ul;
                 }
-                ulong p_new = _2141;
+                ulong p_new = _2142;
                 ulong param_21 = p_old;
                 ulong param_22 = 4607182418800017408ul;
                 ulong a_old = f64_sub(param_21, param_22);
@@ -1188,7 +1188,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     if (f64_eq(param_27, param_28))
                     {
                         ulong param_29 = 4607182418800017408ul;
-                        ulong param_30 = _2214[q_3];
+                        ulong param_30 = _2215[q_3];
                         ulong param_31 = lv_c[d][q_3];
                         ulong param_32 = f64_sub(param_29, param_30);
                         cc = f64_mul(param_31, param_32);
@@ -1196,7 +1196,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     else
                     {
                         ulong param_33 = a_new;
-                        ulong param_34 = _2214[q_3];
+                        ulong param_34 = _2215[q_3];
                         ulong param_35 = 4607182418800017408ul;
                         ulong param_36 = f64_mul(param_33, param_34);
                         ulong e = f64_add(param_35, param_36);
@@ -1209,7 +1209,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     if (!f64_eq(param_39, param_40))
                     {
                         ulong param_41 = a_old;
-                        ulong param_42 = _2214[q_3];
+                        ulong param_42 = _2215[q_3];
                         ulong param_43 = 4607182418800017408ul;
                         ulong param_44 = f64_mul(param_41, param_42);
                         ulong param_45 = cc;
@@ -1253,7 +1253,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             if (untaken)
             {
                 ulong param_57 = 4607182418800017408ul;
-                ulong param_58 = _2214[q_5];
+                ulong param_58 = _2215[q_5];
                 ulong param_59 = 4607182418800017408ul;
                 ulong param_60 = f64_sub(param_57, param_58);
                 ulong inv = f64_div(param_59, param_60);
@@ -1265,7 +1265,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             else
             {
                 ulong param_64 = a_new_1;
-                ulong param_65 = _2214[q_5];
+                ulong param_65 = _2215[q_5];
                 ulong param_66 = 4607182418800017408ul;
                 ulong param_67 = f64_mul(param_64, param_65);
                 ulong param_68 = a_new_1;
@@ -1282,7 +1282,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 ulong param_74 = h[q_5];
                 ulong param_75 = a_old_1;
                 ulong param_76 = a_old_1;
-                ulong param_77 = _2214[q_5];
+                ulong param_77 = _2215[q_5];
                 ulong param_78 = 4607182418800017408ul;
                 ulong param_79 = f64_mul(param_76, param_77);
                 ulong param_80 = f64_mul(param_74, param_75);
@@ -1337,48 +1337,48 @@ uint vd(thread const uint& e, thread const uint& field, constant Push& pc, threa
 }
 
 static inline __attribute__((always_inline))
-void wd_set(thread const uint& at, thread const ulong& v, device WalkDoubles& v_2548)
+void wd_set(thread const uint& at, thread const ulong& v, device WalkDoubles& v_2549)
 {
     ulong param = v;
-    v_2548.walk_d[at] = f64_words(param);
+    v_2549.walk_d[at] = f64_words(param);
 }
 
 static inline __attribute__((always_inline))
-void push_visit(thread const uint& e, thread const int& node, thread const int& depth, thread const uint& parent, thread const int& feature, thread const ulong& zero, thread const ulong& one, thread const ulong& fraction, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599)
+void push_visit(thread const uint& e, thread const int& node, thread const int& depth, thread const uint& parent, thread const int& feature, thread const ulong& zero, thread const ulong& one, thread const ulong& fraction, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600)
 {
     uint param = e;
     uint param_1 = 0u;
-    v_2599.walk_i[vi(param, param_1, pc, walk_id)] = node;
+    v_2600.walk_i[vi(param, param_1, pc, walk_id)] = node;
     uint param_2 = e;
     uint param_3 = 1u;
-    v_2599.walk_i[vi(param_2, param_3, pc, walk_id)] = depth;
+    v_2600.walk_i[vi(param_2, param_3, pc, walk_id)] = depth;
     uint param_4 = e;
     uint param_5 = 2u;
-    v_2599.walk_i[vi(param_4, param_5, pc, walk_id)] = int(parent);
+    v_2600.walk_i[vi(param_4, param_5, pc, walk_id)] = int(parent);
     uint param_6 = e;
     uint param_7 = 3u;
-    v_2599.walk_i[vi(param_6, param_7, pc, walk_id)] = feature;
+    v_2600.walk_i[vi(param_6, param_7, pc, walk_id)] = feature;
     uint param_8 = e;
     uint param_9 = 0u;
     uint param_10 = vd(param_8, param_9, pc, walk_id);
     ulong param_11 = zero;
-    wd_set(param_10, param_11, v_2548);
+    wd_set(param_10, param_11, v_2549);
     uint param_12 = e;
     uint param_13 = 1u;
     uint param_14 = vd(param_12, param_13, pc, walk_id);
     ulong param_15 = one;
-    wd_set(param_14, param_15, v_2548);
+    wd_set(param_14, param_15, v_2549);
     uint param_16 = e;
     uint param_17 = 2u;
     uint param_18 = vd(param_16, param_17, pc, walk_id);
     ulong param_19 = fraction;
-    wd_set(param_18, param_19, v_2548);
+    wd_set(param_18, param_19, v_2549);
 }
 
 static inline __attribute__((always_inline))
-ulong wd(thread const uint& at, device WalkDoubles& v_2548)
+ulong wd(thread const uint& at, device WalkDoubles& v_2549)
 {
-    uint2 param = v_2548.walk_d[at];
+    uint2 param = v_2549.walk_d[at];
     return f64_from_words(param);
 }
 
@@ -1440,34 +1440,34 @@ ulong f64_of_int(thread const int& v)
 }
 
 static inline __attribute__((always_inline))
-void path_extend(thread const uint& at, thread const int& depth, thread const ulong& zero, thread const ulong& one, thread const int& feature, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599)
+void path_extend(thread const uint& at, thread const int& depth, thread const ulong& zero, thread const ulong& one, thread const int& feature, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600)
 {
     uint s = at + uint(depth);
     uint param = s;
-    v_2599.walk_i[pz(param, pc, walk_id)] = feature;
+    v_2600.walk_i[pz(param, pc, walk_id)] = feature;
     uint param_1 = s;
     uint param_2 = pz(param_1, pc, walk_id);
     ulong param_3 = zero;
-    wd_set(param_2, param_3, v_2548);
+    wd_set(param_2, param_3, v_2549);
     uint param_4 = s;
     uint param_5 = po(param_4, pc, walk_id);
     ulong param_6 = one;
-    wd_set(param_5, param_6, v_2548);
+    wd_set(param_5, param_6, v_2549);
     uint param_7 = s;
     uint param_8 = pw(param_7, pc, walk_id);
     ulong param_9 = (depth == 0) ? 4607182418800017408ul : 0ul;
-    wd_set(param_8, param_9, v_2548);
+    wd_set(param_8, param_9, v_2549);
     int param_10 = depth + 1;
     ulong param_11 = 4607182418800017408ul;
     ulong param_12 = f64_of_int(param_10);
     ulong inv = f64_div(param_11, param_12);
-    int _2639 = depth - 1;
-    for (int i = _2639; i >= 0; i--)
+    int _2640 = depth - 1;
+    for (int i = _2640; i >= 0; i--)
     {
         uint a = at + uint(i);
         uint param_13 = a;
         uint param_14 = pw(param_13, pc, walk_id);
-        ulong w = wd(param_14, v_2548);
+        ulong w = wd(param_14, v_2549);
         uint param_15 = a + 1u;
         uint param_16 = a + 1u;
         uint param_17 = pw(param_16, pc, walk_id);
@@ -1478,11 +1478,11 @@ void path_extend(thread const uint& at, thread const int& depth, thread const ul
         ulong param_22 = f64_of_int(param_20);
         ulong param_23 = f64_mul(param_21, param_22);
         ulong param_24 = inv;
-        ulong param_25 = wd(param_17, v_2548);
+        ulong param_25 = wd(param_17, v_2549);
         ulong param_26 = f64_mul(param_23, param_24);
         uint param_27 = pw(param_15, pc, walk_id);
         ulong param_28 = f64_add(param_25, param_26);
-        wd_set(param_27, param_28, v_2548);
+        wd_set(param_27, param_28, v_2549);
         uint param_29 = a;
         ulong param_30 = zero;
         ulong param_31 = w;
@@ -1493,12 +1493,12 @@ void path_extend(thread const uint& at, thread const int& depth, thread const ul
         ulong param_36 = inv;
         uint param_37 = pw(param_29, pc, walk_id);
         ulong param_38 = f64_mul(param_35, param_36);
-        wd_set(param_37, param_38, v_2548);
+        wd_set(param_37, param_38, v_2549);
     }
 }
 
 static inline __attribute__((always_inline))
-void path_leaf(thread const uint& at, thread const int& depth, thread const ulong& scale, thread const uint& phi, thread const uint& stride, constant Push& pc, device Sums& v_1907, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599)
+void path_leaf(thread const uint& at, thread const int& depth, thread const ulong& scale, thread const uint& phi, thread const uint& stride, constant Push& pc, device Sums& v_1907, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600)
 {
     int param = depth + 1;
     ulong d1 = f64_of_int(param);
@@ -1510,33 +1510,33 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
         int param_3 = depth - i;
         ulong param_4 = d1;
         ulong param_5 = f64_of_int(param_3);
-        ulong param_6 = wd(param_2, v_2548);
+        ulong param_6 = wd(param_2, v_2549);
         ulong param_7 = f64_div(param_4, param_5);
         ulong param_8 = cold_sum;
         ulong param_9 = f64_mul(param_6, param_7);
         cold_sum = f64_add(param_8, param_9);
     }
     ulong sum;
-    ulong _3050;
+    ulong _3051;
     for (int k = 1; k <= depth; k++)
     {
         uint a = at + uint(k);
         uint param_10 = a;
         uint param_11 = pz(param_10, pc, walk_id);
-        ulong zero = wd(param_11, v_2548);
+        ulong zero = wd(param_11, v_2549);
         uint param_12 = a;
         uint param_13 = po(param_12, pc, walk_id);
-        ulong one = wd(param_13, v_2548);
+        ulong one = wd(param_13, v_2549);
         ulong param_14 = one;
         ulong param_15 = 0ul;
         if (!f64_eq(param_14, param_15))
         {
             uint param_16 = at + uint(depth);
             uint param_17 = pw(param_16, pc, walk_id);
-            ulong next = wd(param_17, v_2548);
+            ulong next = wd(param_17, v_2549);
             ulong total = 0ul;
-            int _2987 = depth - 1;
-            for (int i_1 = _2987; i_1 >= 0; i_1--)
+            int _2988 = depth - 1;
+            for (int i_1 = _2988; i_1 >= 0; i_1--)
             {
                 int param_18 = i_1 + 1;
                 ulong param_19 = d1;
@@ -1556,7 +1556,7 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
                 ulong param_31 = d1;
                 ulong param_32 = f64_mul(param_27, param_28);
                 ulong param_33 = f64_div(param_30, param_31);
-                ulong param_34 = wd(param_26, v_2548);
+                ulong param_34 = wd(param_26, v_2549);
                 ulong param_35 = f64_mul(param_32, param_33);
                 next = f64_sub(param_34, param_35);
             }
@@ -1568,15 +1568,15 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
             ulong param_37 = 0ul;
             if (f64_eq(param_36, param_37))
             {
-                _3050 = 0ul;
+                _3051 = 0ul;
             }
             else
             {
                 ulong param_38 = cold_sum;
                 ulong param_39 = zero;
-                _3050 = f64_div(param_38, param_39);
+                _3051 = f64_div(param_38, param_39);
             }
-            sum = _3050;
+            sum = _3051;
         }
         uint param_40 = a;
         ulong param_41 = one;
@@ -1585,28 +1585,28 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
         ulong param_44 = f64_sub(param_41, param_42);
         ulong param_45 = f64_mul(param_43, param_44);
         ulong param_46 = scale;
-        uint param_47 = phi + (uint(v_2599.walk_i[pz(param_40, pc, walk_id)]) * stride);
+        uint param_47 = phi + (uint(v_2600.walk_i[pz(param_40, pc, walk_id)]) * stride);
         ulong param_48 = f64_mul(param_45, param_46);
         sum_add(param_47, param_48, v_1907);
     }
 }
 
 static inline __attribute__((always_inline))
-void path_unwind(thread const uint& at, thread const int& depth, thread const int& k, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599)
+void path_unwind(thread const uint& at, thread const int& depth, thread const int& k, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600)
 {
     uint param = at + uint(k);
     uint param_1 = po(param, pc, walk_id);
-    ulong one = wd(param_1, v_2548);
+    ulong one = wd(param_1, v_2549);
     uint param_2 = at + uint(k);
     uint param_3 = pz(param_2, pc, walk_id);
-    ulong zero = wd(param_3, v_2548);
+    ulong zero = wd(param_3, v_2549);
     uint param_4 = at + uint(depth);
     uint param_5 = pw(param_4, pc, walk_id);
-    ulong next = wd(param_5, v_2548);
+    ulong next = wd(param_5, v_2549);
     int param_6 = depth + 1;
     ulong d1 = f64_of_int(param_6);
-    int _2749 = depth - 1;
-    for (int i = _2749; i >= 0; i--)
+    int _2750 = depth - 1;
+    for (int i = _2750; i >= 0; i--)
     {
         uint a = at + uint(i);
         ulong param_7 = one;
@@ -1615,7 +1615,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
         {
             uint param_9 = a;
             uint param_10 = pw(param_9, pc, walk_id);
-            ulong w = wd(param_10, v_2548);
+            ulong w = wd(param_10, v_2549);
             ulong param_11 = next;
             ulong param_12 = d1;
             int param_13 = i + 1;
@@ -1627,7 +1627,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             uint param_18 = a;
             uint param_19 = pw(param_18, pc, walk_id);
             ulong param_20 = nw;
-            wd_set(param_19, param_20, v_2548);
+            wd_set(param_19, param_20, v_2549);
             ulong param_21 = nw;
             ulong param_22 = zero;
             int param_23 = depth - i;
@@ -1644,7 +1644,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             uint param_30 = a;
             uint param_31 = a;
             uint param_32 = pw(param_31, pc, walk_id);
-            ulong param_33 = wd(param_32, v_2548);
+            ulong param_33 = wd(param_32, v_2549);
             ulong param_34 = d1;
             int param_35 = depth - i;
             ulong param_36 = zero;
@@ -1653,7 +1653,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             ulong param_39 = f64_mul(param_36, param_37);
             uint param_40 = pw(param_30, pc, walk_id);
             ulong param_41 = f64_div(param_38, param_39);
-            wd_set(param_40, param_41, v_2548);
+            wd_set(param_40, param_41, v_2549);
         }
     }
     for (int i_1 = k; i_1 < depth; i_1++)
@@ -1661,24 +1661,24 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
         uint a_1 = at + uint(i_1);
         uint param_42 = a_1;
         uint param_43 = a_1 + 1u;
-        v_2599.walk_i[pz(param_42, pc, walk_id)] = v_2599.walk_i[pz(param_43, pc, walk_id)];
+        v_2600.walk_i[pz(param_42, pc, walk_id)] = v_2600.walk_i[pz(param_43, pc, walk_id)];
         uint param_44 = a_1;
         uint param_45 = a_1 + 1u;
         uint param_46 = pz(param_45, pc, walk_id);
         uint param_47 = pz(param_44, pc, walk_id);
-        ulong param_48 = wd(param_46, v_2548);
-        wd_set(param_47, param_48, v_2548);
+        ulong param_48 = wd(param_46, v_2549);
+        wd_set(param_47, param_48, v_2549);
         uint param_49 = a_1;
         uint param_50 = a_1 + 1u;
         uint param_51 = po(param_50, pc, walk_id);
         uint param_52 = po(param_49, pc, walk_id);
-        ulong param_53 = wd(param_51, v_2548);
-        wd_set(param_52, param_53, v_2548);
+        ulong param_53 = wd(param_51, v_2549);
+        wd_set(param_52, param_53, v_2549);
     }
 }
 
 static inline __attribute__((always_inline))
-void alg2_visit(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, thread int& top, thread const uint& node, thread int& depth, thread const uint& parent, thread const int& feature, thread const ulong& v_zero, thread const ulong& v_one, thread const ulong& fraction, device Bins& v_1794, constant Push& pc, const device CatSets& v_1831, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958, const device Leaf& v_2036, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599)
+void alg2_visit(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, thread int& top, thread const uint& node, thread int& depth, thread const uint& parent, thread const int& feature, thread const ulong& v_zero, thread const ulong& v_one, thread const ulong& fraction, device Bins& v_1794, constant Push& pc, const device CatSets& v_1830, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958, const device Leaf& v_2037, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600)
 {
     uint at = (parent + uint(depth)) + 1u;
     if (parent > 0u)
@@ -1689,25 +1689,25 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
             uint p = parent + uint(i);
             uint param = s;
             uint param_1 = p;
-            v_2599.walk_i[pz(param, pc, walk_id)] = v_2599.walk_i[pz(param_1, pc, walk_id)];
+            v_2600.walk_i[pz(param, pc, walk_id)] = v_2600.walk_i[pz(param_1, pc, walk_id)];
             uint param_2 = s;
             uint param_3 = p;
             uint param_4 = pz(param_3, pc, walk_id);
             uint param_5 = pz(param_2, pc, walk_id);
-            ulong param_6 = wd(param_4, v_2548);
-            wd_set(param_5, param_6, v_2548);
+            ulong param_6 = wd(param_4, v_2549);
+            wd_set(param_5, param_6, v_2549);
             uint param_7 = s;
             uint param_8 = p;
             uint param_9 = po(param_8, pc, walk_id);
             uint param_10 = po(param_7, pc, walk_id);
-            ulong param_11 = wd(param_9, v_2548);
-            wd_set(param_10, param_11, v_2548);
+            ulong param_11 = wd(param_9, v_2549);
+            wd_set(param_10, param_11, v_2549);
             uint param_12 = s;
             uint param_13 = p;
             uint param_14 = pw(param_13, pc, walk_id);
             uint param_15 = pw(param_12, pc, walk_id);
-            ulong param_16 = wd(param_14, v_2548);
-            wd_set(param_15, param_16, v_2548);
+            ulong param_16 = wd(param_14, v_2549);
+            wd_set(param_15, param_16, v_2549);
         }
     }
     if ((condition == 0) || (cond_feature != feature))
@@ -1717,14 +1717,14 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_19 = v_zero;
         ulong param_20 = v_one;
         int param_21 = feature;
-        path_extend(param_17, param_18, param_19, param_20, param_21, pc, walk_id, v_2548, v_2599);
+        path_extend(param_17, param_18, param_19, param_20, param_21, pc, walk_id, v_2549, v_2600);
     }
     uint4 n = v_1958.nodes[first + node];
     uint4 param_22 = n;
     uint param_23 = node;
     if (is_leaf(param_22, param_23))
     {
-        float param_24 = v_2036.leaf[first + node];
+        float param_24 = v_2037.leaf[first + node];
         ulong param_25 = f64_from_float(param_24);
         ulong param_26 = fraction;
         uint param_27 = at;
@@ -1732,7 +1732,7 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_29 = f64_mul(param_25, param_26);
         uint param_30 = phi;
         uint param_31 = stride;
-        path_leaf(param_27, param_28, param_29, param_30, param_31, pc, v_1907, walk_id, v_2548, v_2599);
+        path_leaf(param_27, param_28, param_29, param_30, param_31, pc, v_1907, walk_id, v_2549, v_2600);
     }
     else
     {
@@ -1741,27 +1741,27 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         uint param_34 = first + node;
         uint4 param_35 = n;
         uint param_36 = bin_at(param_32, param_33, v_1794, pc);
-        bool left = goes_left(param_34, param_35, param_36, v_1831);
-        uint _3281;
+        bool left = goes_left(param_34, param_35, param_36, v_1830);
+        uint _3282;
         if (left)
         {
-            _3281 = n.x;
+            _3282 = n.x;
         }
         else
         {
-            _3281 = n.y;
+            _3282 = n.y;
         }
-        uint hot = _3281;
-        uint _3292;
+        uint hot = _3282;
+        uint _3293;
         if (left)
         {
-            _3292 = n.y;
+            _3293 = n.y;
         }
         else
         {
-            _3292 = n.x;
+            _3293 = n.x;
         }
-        uint cold = _3292;
+        uint cold = _3293;
         uint param_37 = first + hot;
         ulong hot_zero = frac_of(param_37, v_1879);
         uint param_38 = first + cold;
@@ -1771,18 +1771,18 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         int k = 0;
         for (;;)
         {
-            bool _3323 = k <= depth;
-            bool _3338;
-            if (_3323)
+            bool _3324 = k <= depth;
+            bool _3339;
+            if (_3324)
             {
                 uint param_39 = at + uint(k);
-                _3338 = v_2599.walk_i[pz(param_39, pc, walk_id)] != int(n.z);
+                _3339 = v_2600.walk_i[pz(param_39, pc, walk_id)] != int(n.z);
             }
             else
             {
-                _3338 = _3323;
+                _3339 = _3324;
             }
-            if (_3338)
+            if (_3339)
             {
                 k++;
                 continue;
@@ -1796,46 +1796,46 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         {
             uint param_40 = at + uint(k);
             uint param_41 = pz(param_40, pc, walk_id);
-            in_zero = wd(param_41, v_2548);
+            in_zero = wd(param_41, v_2549);
             uint param_42 = at + uint(k);
             uint param_43 = po(param_42, pc, walk_id);
-            in_one = wd(param_43, v_2548);
+            in_one = wd(param_43, v_2549);
             uint param_44 = at;
             int param_45 = depth;
             int param_46 = k;
-            path_unwind(param_44, param_45, param_46, pc, walk_id, v_2548, v_2599);
+            path_unwind(param_44, param_45, param_46, pc, walk_id, v_2549, v_2600);
             depth--;
         }
         ulong hot_fraction = fraction;
         ulong cold_fraction = fraction;
-        bool _3376 = condition > 0;
-        bool _3384;
-        if (_3376)
+        bool _3377 = condition > 0;
+        bool _3385;
+        if (_3377)
         {
-            _3384 = int(n.z) == cond_feature;
+            _3385 = int(n.z) == cond_feature;
         }
         else
         {
-            _3384 = _3376;
+            _3385 = _3377;
         }
-        if (_3384)
+        if (_3385)
         {
             cold_fraction = 0ul;
             depth--;
         }
         else
         {
-            bool _3391 = condition < 0;
-            bool _3399;
-            if (_3391)
+            bool _3392 = condition < 0;
+            bool _3400;
+            if (_3392)
             {
-                _3399 = int(n.z) == cond_feature;
+                _3400 = int(n.z) == cond_feature;
             }
             else
             {
-                _3399 = _3391;
+                _3400 = _3392;
             }
-            if (_3399)
+            if (_3400)
             {
                 ulong param_47 = hot_fraction;
                 ulong param_48 = hot_zero;
@@ -1857,7 +1857,7 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_58 = f64_mul(param_51, param_52);
         ulong param_59 = 0ul;
         ulong param_60 = cold_fraction;
-        push_visit(param_53, param_54, param_55, param_56, param_57, param_58, param_59, param_60, pc, walk_id, v_2548, v_2599);
+        push_visit(param_53, param_54, param_55, param_56, param_57, param_58, param_59, param_60, pc, walk_id, v_2549, v_2600);
         top++;
         ulong param_61 = hot_zero;
         ulong param_62 = in_zero;
@@ -1869,12 +1869,12 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_68 = f64_mul(param_61, param_62);
         ulong param_69 = in_one;
         ulong param_70 = hot_fraction;
-        push_visit(param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70, pc, walk_id, v_2548, v_2599);
+        push_visit(param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70, pc, walk_id, v_2549, v_2600);
     }
 }
 
 static inline __attribute__((always_inline))
-void alg2_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, device Bins& v_1794, constant Push& pc, const device CatSets& v_1831, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958, const device Leaf& v_2036, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599)
+void alg2_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, device Bins& v_1794, constant Push& pc, const device CatSets& v_1830, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958, const device Leaf& v_2037, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600)
 {
     int top = 0;
     uint param = 0u;
@@ -1885,7 +1885,7 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
     ulong param_5 = 4607182418800017408ul;
     ulong param_6 = 4607182418800017408ul;
     ulong param_7 = 4607182418800017408ul;
-    push_visit(param, param_1, param_2, param_3, param_4, param_5, param_6, param_7, pc, walk_id, v_2548, v_2599);
+    push_visit(param, param_1, param_2, param_3, param_4, param_5, param_6, param_7, pc, walk_id, v_2549, v_2600);
     while (top >= 0)
     {
         uint e = uint(top);
@@ -1893,7 +1893,7 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
         uint param_8 = e;
         uint param_9 = 2u;
         uint param_10 = vd(param_8, param_9, pc, walk_id);
-        ulong fraction = wd(param_10, v_2548);
+        ulong fraction = wd(param_10, v_2549);
         ulong param_11 = fraction;
         ulong param_12 = 0ul;
         if (!f64_eq(param_11, param_12))
@@ -1919,26 +1919,26 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
             int param_31 = condition;
             int param_32 = cond_feature;
             int param_33 = top;
-            uint param_34 = uint(v_2599.walk_i[vi(param_13, param_14, pc, walk_id)]);
-            int param_35 = v_2599.walk_i[vi(param_15, param_16, pc, walk_id)];
-            uint param_36 = uint(v_2599.walk_i[vi(param_17, param_18, pc, walk_id)]);
-            int param_37 = v_2599.walk_i[vi(param_19, param_20, pc, walk_id)];
-            ulong param_38 = wd(param_23, v_2548);
-            ulong param_39 = wd(param_26, v_2548);
+            uint param_34 = uint(v_2600.walk_i[vi(param_13, param_14, pc, walk_id)]);
+            int param_35 = v_2600.walk_i[vi(param_15, param_16, pc, walk_id)];
+            uint param_36 = uint(v_2600.walk_i[vi(param_17, param_18, pc, walk_id)]);
+            int param_37 = v_2600.walk_i[vi(param_19, param_20, pc, walk_id)];
+            ulong param_38 = wd(param_23, v_2549);
+            ulong param_39 = wd(param_26, v_2549);
             ulong param_40 = fraction;
-            alg2_visit(param_27, param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38, param_39, param_40, v_1794, pc, v_1831, v_1879, v_1907, v_1958, v_2036, walk_id, v_2548, v_2599);
+            alg2_visit(param_27, param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38, param_39, param_40, v_1794, pc, v_1830, v_1879, v_1907, v_1958, v_2037, walk_id, v_2549, v_2600);
             top = param_33;
         }
     }
 }
 
 static inline __attribute__((always_inline))
-void contributions(thread const uint& r, device Bins& v_1794, constant Push& pc, const device CatSets& v_1831, const device NodeNumbers& v_1879, device Sums& v_1907, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1958, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2036, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599, const device Trees& v_3659)
+void contributions(thread const uint& r, device Bins& v_1794, constant Push& pc, const device CatSets& v_1830, const device NodeNumbers& v_1879, device Sums& v_1907, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1958, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2037, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600, const device Trees& v_3660)
 {
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
     uint t = pc.tree;
-    uint4 tree = v_3659.trees[t];
+    uint4 tree = v_3660.trees[t];
     uint phi = (((t % pc.num_outputs) * C) * n) + r;
     if (pc.approx != 0u)
     {
@@ -1946,7 +1946,7 @@ void contributions(thread const uint& r, device Bins& v_1794, constant Push& pc,
         uint param_1 = r;
         uint param_2 = phi;
         uint param_3 = n;
-        saabas_tree(param, param_1, param_2, param_3, v_1794, pc, v_1831, v_1879, v_1907, v_1958);
+        saabas_tree(param, param_1, param_2, param_3, v_1794, pc, v_1830, v_1879, v_1907, v_1958);
         return;
     }
     if (tree.y != 0u)
@@ -1955,7 +1955,7 @@ void contributions(thread const uint& r, device Bins& v_1794, constant Push& pc,
         uint param_5 = r;
         uint param_6 = phi;
         uint param_7 = n;
-        linear_tree(param_4, param_5, param_6, param_7, v_1794, pc, v_1831, v_1879, v_1907, lv_feature, lv_p, v_1958, lv_node, lv_stage, lv_zprod, lv_c, v_2036, lv_h);
+        linear_tree(param_4, param_5, param_6, param_7, v_1794, pc, v_1830, v_1879, v_1907, lv_feature, lv_p, v_1958, lv_node, lv_stage, lv_zprod, lv_c, v_2037, lv_h);
     }
     else
     {
@@ -1965,7 +1965,7 @@ void contributions(thread const uint& r, device Bins& v_1794, constant Push& pc,
         uint param_11 = n;
         int param_12 = 0;
         int param_13 = 0;
-        alg2_tree(param_8, param_9, param_10, param_11, param_12, param_13, v_1794, pc, v_1831, v_1879, v_1907, v_1958, v_2036, walk_id, v_2548, v_2599);
+        alg2_tree(param_8, param_9, param_10, param_11, param_12, param_13, v_1794, pc, v_1830, v_1879, v_1907, v_1958, v_2037, walk_id, v_2549, v_2600);
     }
     uint param_14 = tree.x;
     uint param_15 = phi + (pc.num_features * n);
@@ -1992,7 +1992,7 @@ uint off_at(constant Push& pc)
 }
 
 static inline __attribute__((always_inline))
-void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc, const device CatSets& v_1831, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958, const device Leaf& v_2036, thread uint& walk_id, device WalkDoubles& v_2548, device WalkInts& v_2599, const device Trees& v_3659, const device Features& v_3862)
+void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc, const device CatSets& v_1830, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958, const device Leaf& v_2037, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600, const device Trees& v_3660, const device Features& v_3863)
 {
     uint F = pc.num_features;
     uint C = F + 1u;
@@ -2001,7 +2001,7 @@ void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc,
     uint i = id / n;
     uint r = id % n;
     uint t = pc.tree;
-    uint4 tree = v_3659.trees[t];
+    uint4 tree = v_3660.trees[t];
     if (i == F)
     {
         if (pc.phase != 2u)
@@ -2015,7 +2015,7 @@ void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc,
         uint param_3 = n;
         int param_4 = 0;
         int param_5 = 0;
-        alg2_tree(param, param_1, param_2, param_3, param_4, param_5, v_1794, pc, v_1831, v_1879, v_1907, v_1958, v_2036, walk_id, v_2548, v_2599);
+        alg2_tree(param, param_1, param_2, param_3, param_4, param_5, v_1794, pc, v_1830, v_1879, v_1907, v_1958, v_2037, walk_id, v_2549, v_2600);
         uint param_6 = tree.x;
         uint param_7 = d + (F * n);
         ulong param_8 = mean_of(param_6, pc, v_1879);
@@ -2025,17 +2025,17 @@ void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc,
     uint a = tree.z;
     for (;;)
     {
-        bool _3856 = a < tree.w;
-        bool _3869;
-        if (_3856)
+        bool _3857 = a < tree.w;
+        bool _3870;
+        if (_3857)
         {
-            _3869 = v_3862.features[a] != int(i);
+            _3870 = v_3863.features[a] != int(i);
         }
         else
         {
-            _3869 = _3856;
+            _3870 = _3857;
         }
-        if (_3869)
+        if (_3870)
         {
             a++;
             continue;
@@ -2059,7 +2059,7 @@ void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc,
         uint param_12 = T;
         int param_13 = 1;
         int param_14 = int(i);
-        alg2_tree(param_9, param_10, param_11, param_12, param_13, param_14, v_1794, pc, v_1831, v_1879, v_1907, v_1958, v_2036, walk_id, v_2548, v_2599);
+        alg2_tree(param_9, param_10, param_11, param_12, param_13, param_14, v_1794, pc, v_1830, v_1879, v_1907, v_1958, v_2037, walk_id, v_2549, v_2600);
         return;
     }
     if (pc.phase == 5u)
@@ -2070,13 +2070,13 @@ void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc,
         uint param_18 = T;
         int param_19 = -1;
         int param_20 = int(i);
-        alg2_tree(param_15, param_16, param_17, param_18, param_19, param_20, v_1794, pc, v_1831, v_1879, v_1907, v_1958, v_2036, walk_id, v_2548, v_2599);
+        alg2_tree(param_15, param_16, param_17, param_18, param_19, param_20, v_1794, pc, v_1830, v_1879, v_1907, v_1958, v_2037, walk_id, v_2549, v_2600);
         return;
     }
     uint m = (((((t % pc.num_outputs) * C) + i) * C) * n) + r;
     for (uint b = tree.z; b < tree.w; b++)
     {
-        uint j = uint(v_3862.features[b]);
+        uint j = uint(v_3863.features[b]);
         if (j != i)
         {
             uint2 param_21 = v_1907.sums[on + (j * T)];
@@ -2095,18 +2095,18 @@ void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc,
 }
 
 static inline __attribute__((always_inline))
-float base_of(thread const uint& r, thread const uint& k, constant Push& pc, const device Leaf& v_2036, const device RowBase& v_4021)
+float base_of(thread const uint& r, thread const uint& k, constant Push& pc, const device Leaf& v_2037, const device RowBase& v_4022)
 {
-    float _4015;
+    float _4016;
     if (pc.has_row_base != 0u)
     {
-        _4015 = v_4021.row_base[(r * pc.num_outputs) + k];
+        _4016 = v_4022.row_base[(r * pc.num_outputs) + k];
     }
     else
     {
-        _4015 = v_2036.leaf[pc.num_nodes + k];
+        _4016 = v_2037.leaf[pc.num_nodes + k];
     }
-    return _4015;
+    return _4016;
 }
 
 static inline __attribute__((always_inline))
@@ -2205,7 +2205,7 @@ uint f64_to_float_bits(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void finish_contributions(thread const uint& id, constant Push& pc, device Sums& v_1907, const device Leaf& v_2036, const device RowBase& v_4021, device Out& v_4090)
+void finish_contributions(thread const uint& id, constant Push& pc, device Sums& v_1907, const device Leaf& v_2037, const device RowBase& v_4022, device Out& v_4091)
 {
     uint C = pc.num_features + 1u;
     uint width = pc.num_outputs * C;
@@ -2218,17 +2218,17 @@ void finish_contributions(thread const uint& id, constant Push& pc, device Sums&
     {
         uint param_1 = r;
         uint param_2 = e / C;
-        float param_3 = base_of(param_1, param_2, pc, v_2036, v_4021);
+        float param_3 = base_of(param_1, param_2, pc, v_2037, v_4022);
         ulong param_4 = v;
         ulong param_5 = f64_from_float(param_3);
         v = f64_add(param_4, param_5);
     }
     ulong param_6 = v;
-    v_4090.outv[(r * width) + e] = as_type<float>(f64_to_float_bits(param_6));
+    v_4091.outv[(r * width) + e] = as_type<float>(f64_to_float_bits(param_6));
 }
 
 static inline __attribute__((always_inline))
-void finish_interactions(thread const uint& id, constant Push& pc, device Sums& v_1907, const device Leaf& v_2036, const device RowBase& v_4021, device Out& v_4090)
+void finish_interactions(thread const uint& id, constant Push& pc, device Sums& v_1907, const device Leaf& v_2037, const device RowBase& v_4022, device Out& v_4091)
 {
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
@@ -2242,7 +2242,7 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
     {
         uint param_1 = r;
         uint param_2 = k;
-        float param_3 = base_of(param_1, param_2, pc, v_2036, v_4021);
+        float param_3 = base_of(param_1, param_2, pc, v_2037, v_4022);
         ulong param_4 = v;
         ulong param_5 = f64_from_float(param_3);
         v = f64_add(param_4, param_5);
@@ -2254,7 +2254,7 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
         uint2 param_6 = v_1907.sums[row + (j * n)];
         ulong m = f64_from_words(param_6);
         ulong param_7 = m;
-        v_4090.outv[o + j] = as_type<float>(f64_to_float_bits(param_7));
+        v_4091.outv[o + j] = as_type<float>(f64_to_float_bits(param_7));
         if (j != i)
         {
             ulong param_8 = v;
@@ -2263,16 +2263,16 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
         }
     }
     ulong param_10 = v;
-    v_4090.outv[o + i] = as_type<float>(f64_to_float_bits(param_10));
+    v_4091.outv[o + i] = as_type<float>(f64_to_float_bits(param_10));
 }
 
-kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4312 [[buffer(1)]], const device CutPtr& v_1719 [[buffer(2)]], const device Cuts& v_1756 [[buffer(3)]], const device Nodes& v_1958 [[buffer(4)]], const device Leaf& v_2036 [[buffer(5)]], const device Trees& v_3659 [[buffer(6)]], const device NodeNumbers& v_1879 [[buffer(7)]], const device Features& v_3862 [[buffer(8)]], const device CatSets& v_1831 [[buffer(9)]], device Bins& v_1794 [[buffer(10)]], device Sums& v_1907 [[buffer(11)]], device WalkDoubles& v_2548 [[buffer(12)]], device WalkInts& v_2599 [[buffer(13)]], device Out& v_4090 [[buffer(14)]], const device RowBase& v_4021 [[buffer(15)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4313 [[buffer(1)]], const device CutPtr& v_1719 [[buffer(2)]], const device Cuts& v_1756 [[buffer(3)]], const device Nodes& v_1958 [[buffer(4)]], const device Leaf& v_2037 [[buffer(5)]], const device Trees& v_3660 [[buffer(6)]], const device NodeNumbers& v_1879 [[buffer(7)]], const device Features& v_3863 [[buffer(8)]], const device CatSets& v_1830 [[buffer(9)]], device Bins& v_1794 [[buffer(10)]], device Sums& v_1907 [[buffer(11)]], device WalkDoubles& v_2549 [[buffer(12)]], device WalkInts& v_2600 [[buffer(13)]], device Out& v_4091 [[buffer(14)]], const device RowBase& v_4022 [[buffer(15)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint stride = gl_NumWorkGroups.x * WG;
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
     uint count = n;
-    bool _4235 = pc.phase == 2u;
+    bool _4236 = pc.phase == 2u;
     spvUnsafeArray<int, 16> lv_feature;
     spvUnsafeArray<ulong, 16> lv_p;
     spvUnsafeArray<int, 16> lv_node;
@@ -2281,41 +2281,41 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4312 [[buf
     spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_c;
     spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_h;
     uint walk_id;
-    bool _4242;
-    if (!_4235)
+    bool _4243;
+    if (!_4236)
     {
-        _4242 = pc.phase == 5u;
+        _4243 = pc.phase == 5u;
     }
     else
     {
-        _4242 = _4235;
+        _4243 = _4236;
     }
-    bool _4250;
-    if (!_4242)
+    bool _4251;
+    if (!_4243)
     {
-        _4250 = pc.phase == 6u;
+        _4251 = pc.phase == 6u;
     }
     else
     {
-        _4250 = _4242;
+        _4251 = _4243;
     }
-    if (_4250)
+    if (_4251)
     {
         count = n * C;
     }
     else
     {
-        bool _4259 = pc.phase == 3u;
-        bool _4266;
-        if (!_4259)
+        bool _4260 = pc.phase == 3u;
+        bool _4267;
+        if (!_4260)
         {
-            _4266 = pc.phase == 4u;
+            _4267 = pc.phase == 4u;
         }
         else
         {
-            _4266 = _4259;
+            _4267 = _4260;
         }
-        if (_4266)
+        if (_4267)
         {
             count = (n * pc.num_outputs) * C;
         }
@@ -2330,19 +2330,19 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4312 [[buf
             for (uint f = 0u; f < pc.num_features; f++)
             {
                 uint param = f;
-                float param_1 = _4312.data[(f * n) + id];
+                float param_1 = _4313.data[(f * n) + id];
                 word |= (bin_of(param, param_1, v_1719, v_1756) << ((f & 3u) * 8u));
-                bool _4332 = (f & 3u) == 3u;
-                bool _4341;
-                if (!_4332)
+                bool _4333 = (f & 3u) == 3u;
+                bool _4342;
+                if (!_4333)
                 {
-                    _4341 = (f + 1u) == pc.num_features;
+                    _4342 = (f + 1u) == pc.num_features;
                 }
                 else
                 {
-                    _4341 = _4332;
+                    _4342 = _4333;
                 }
-                if (_4341)
+                if (_4342)
                 {
                     v_1794.bins[rb + (f >> uint(2))] = word;
                     word = 0u;
@@ -2354,45 +2354,45 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4312 [[buf
             if (pc.phase == 1u)
             {
                 uint param_2 = id;
-                contributions(param_2, v_1794, pc, v_1831, v_1879, v_1907, lv_feature, lv_p, v_1958, lv_node, lv_stage, lv_zprod, lv_c, v_2036, lv_h, walk_id, v_2548, v_2599, v_3659);
+                contributions(param_2, v_1794, pc, v_1830, v_1879, v_1907, lv_feature, lv_p, v_1958, lv_node, lv_stage, lv_zprod, lv_c, v_2037, lv_h, walk_id, v_2549, v_2600, v_3660);
             }
             else
             {
-                bool _4364 = pc.phase == 2u;
-                bool _4371;
-                if (!_4364)
+                bool _4365 = pc.phase == 2u;
+                bool _4372;
+                if (!_4365)
                 {
-                    _4371 = pc.phase == 5u;
+                    _4372 = pc.phase == 5u;
                 }
                 else
                 {
-                    _4371 = _4364;
+                    _4372 = _4365;
                 }
-                bool _4378;
-                if (!_4371)
+                bool _4379;
+                if (!_4372)
                 {
-                    _4378 = pc.phase == 6u;
+                    _4379 = pc.phase == 6u;
                 }
                 else
                 {
-                    _4378 = _4371;
+                    _4379 = _4372;
                 }
-                if (_4378)
+                if (_4379)
                 {
                     uint param_3 = id;
-                    interactions(param_3, v_1794, pc, v_1831, v_1879, v_1907, v_1958, v_2036, walk_id, v_2548, v_2599, v_3659, v_3862);
+                    interactions(param_3, v_1794, pc, v_1830, v_1879, v_1907, v_1958, v_2037, walk_id, v_2549, v_2600, v_3660, v_3863);
                 }
                 else
                 {
                     if (pc.phase == 3u)
                     {
                         uint param_4 = id;
-                        finish_contributions(param_4, pc, v_1907, v_2036, v_4021, v_4090);
+                        finish_contributions(param_4, pc, v_1907, v_2037, v_4022, v_4091);
                     }
                     else
                     {
                         uint param_5 = id;
-                        finish_interactions(param_5, pc, v_1907, v_2036, v_4021, v_4090);
+                        finish_interactions(param_5, pc, v_1907, v_2037, v_4022, v_4091);
                     }
                 }
             }
