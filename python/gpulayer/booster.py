@@ -891,8 +891,16 @@ class Booster:
         self._attrs = _read_attributes_file(path)
         return self
 
-    def save_raw(self) -> bytes:
-        """The model as JSON text (bytes), with its attributes."""
+    def save_raw(self, raw_format: str = "json") -> bytes:
+        """The model as JSON text (bytes), with its attributes.
+
+        ``raw_format`` is XGBoost's argument: GPUlayer's model is JSON, so
+        "json" is the one format; XGBoost's "ubj" and "deprecated" are
+        refused (``export_xgboost`` writes XGBoost's JSON model)."""
+        if raw_format != "json":
+            raise InvalidArgumentError(
+                f"save_raw: raw_format '{raw_format}' is not a GPUlayer model format; the "
+                f"model is JSON (raw_format='json'), and export_xgboost writes XGBoost's")
         self._check_trees("save_raw")
         raw = _lib.take_buffer("gpulayer_booster_save_to_buffer", self.handle)
         return _with_attributes(raw, self._attrs)

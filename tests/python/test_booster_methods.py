@@ -109,6 +109,16 @@ def test_save_config_load_config_round_trip(reg):
     assert a.save_raw() == b.save_raw()
 
 
+def test_save_raw_takes_xgboosts_raw_format(reg):
+    X, y = reg
+    bst = gpulayer.train({"max_depth": 3}, gpulayer.Dataset(X, label=y), 2)
+    assert bst.save_raw(raw_format="json") == bst.save_raw()
+    for other in ("ubj", "deprecated"):
+        with pytest.raises(gpulayer.errors.InvalidArgumentError,
+                           match=f"raw_format '{other}'.*export_xgboost"):
+            bst.save_raw(raw_format=other)
+
+
 # ------------------------------------------------------ importance, dumps
 
 @pytest.mark.parametrize("kind", ["weight", "gain", "cover", "total_gain", "total_cover"])
