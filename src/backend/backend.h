@@ -36,7 +36,9 @@ typedef struct gpl_grad_pair {
     int64_t hess;
 } gpl_grad_pair;
 
-/* The binned training matrix. bins is row-major (num_rows x num_features);
+/* The binned training matrix. bins is row-major (num_rows x num_features
+ * codes of code_bytes bytes: 2 when a feature has more than 255 value
+ * bins, else 1);
  * bin 0 of every feature is the missing-value bin, value bins are
  * 1..nbins(f). Feature f's bin b lives at histogram index
  * feature_offset[f] + b; feature_offset has num_features + 1 entries and
@@ -49,7 +51,11 @@ typedef struct gpl_binned_matrix {
     /* num_features bytes, non-zero for a categorical feature whose splits
      * are sets of categories (value bin b is category b - 1); NULL: none. */
     const uint8_t *categorical;
+    int32_t code_bytes;
 } gpl_binned_matrix;
+
+/* The largest bin code: codes are at most 16 bits. */
+#define GPL_MAX_BIN_CODE 65535
 
 /* A set of value bins, one bit a bin: bin b is bit b % 32 of word b / 32
  * (bin 0, missing, is never in a set: default_left says where it goes). */
@@ -323,6 +329,9 @@ typedef struct gpl_infer_forest {
     uint32_t *cat_sets;
     int32_t num_trees;
     int64_t num_nodes;
+    /* Bytes of a bin code (1, or 2 when a feature has more than 255 value
+     * bins): the width of the codes the trees are walked on. */
+    int32_t code_bytes;
 } gpl_infer_forest;
 
 typedef struct gpl_predict_job {
@@ -388,10 +397,13 @@ typedef enum gpl_backend_cap {
     GPL_BACKEND_CAP_PREDICT = 1 << 2,           /* predict                   */
     GPL_BACKEND_CAP_REFIT = 1 << 3,             /* refit_sort, refit_values  */
     GPL_BACKEND_CAP_RANK_GROUPS = 1 << 4,       /* set_groups                */
-    GPL_BACKEND_CAP_SHAP = 1 << 5               /* shap                      */
+    GPL_BACKEND_CAP_SHAP = 1 << 5,              /* shap                      */
+    /* Not an operation: upload, predict and shap take 16-bit bin codes
+     * (gpl_binned_matrix.code_bytes, gpl_infer_forest.code_bytes 2). */
+    GPL_BACKEND_CAP_WIDE_BINS = 1 << 6
 } gpl_backend_cap;
 
-#define GPL_BACKEND_CAP_ALL 0x3fu
+#define GPL_BACKEND_CAP_ALL 0x7fu
 
 /* Every operation returns a status and sets the last error on failure; a
  * failure names the operation (and kernel) concerned. The required

@@ -106,7 +106,7 @@ static void make_inputs(const gradient_case *g, const grad_inputs *in, data *d)
         /* Every seventh weight zero. */
         if (d->weight) d->weight[r] = r % 7 == 3 ? 0.0f : (float)(0.25 + 2.0 * unit());
     }
-    d->m = (gpl_binned_matrix){N, F, d->bins, d->offset, NULL};
+    d->m = (gpl_binned_matrix){N, F, d->bins, d->offset, NULL, 1};
 }
 
 void compare_root(gpl_backend *cpu, gpl_backend *gpu, uint32_t len, const char *what,

@@ -95,7 +95,7 @@ static void make_data_cat(const problem *p, int32_t categories, data *d)
             for (int k = 0; k < p->outputs; k++)
                 d->margins[r * p->outputs + k] = (float)(80.0 * (uniform() - 0.5));
     }
-    d->m = (gpl_binned_matrix){N, F, d->bins, d->offset, d->categorical};
+    d->m = (gpl_binned_matrix){N, F, d->bins, d->offset, d->categorical, 1};
 }
 
 void make_data(const problem *p, data *d)

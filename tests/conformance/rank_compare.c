@@ -108,7 +108,7 @@ static void make_rank_data(const rank_layout *l, gpl_objective_kind objective, d
                                                          : (float)(6.0 * (unit() - 0.5));
         }
     }
-    d->m = (gpl_binned_matrix){N, F, d->bins, d->offset, NULL};
+    d->m = (gpl_binned_matrix){N, F, d->bins, d->offset, NULL, 1};
     memset(ds, 0, sizeof *ds);
     ds->num_rows = N;
     ds->num_cols = F;

@@ -64,7 +64,7 @@ static void one_cycle(const small_data *d, gpl_memory_report *report)
 {
     gpl_backend_config cfg = {1, 0, (1 << (DEPTH + 1)) - 1, 1, 0};
     gpl_backend *be = create_or_skip(&cfg);
-    gpl_binned_matrix m = {ROWS, FEATURES, d->bins, d->offset, NULL};
+    gpl_binned_matrix m = {ROWS, FEATURES, d->bins, d->offset, NULL, 1};
     OK(be->ops->upload(be, &m, d->label, NULL));
     OK(be->ops->set_margins(be, d->margins));
     gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 1, 1.0f, 0.0, {0}, 0, 0, 0};
@@ -162,7 +162,7 @@ static void test_too_large_job_is_refused(void **state)
     if (rows > 4000000000LL) rows = 4000000000LL;
     uint8_t byte = 0;
     float label = 0;
-    gpl_binned_matrix m = {rows, F, &byte, offset, NULL};
+    gpl_binned_matrix m = {rows, F, &byte, offset, NULL, 1};
     assert_int_equal(be->ops->upload(be, &m, &label, NULL), GPULAYER_ERR_OUT_OF_MEMORY);
     const char *msg = gpulayer_last_error();
     print_message("refusal: %s\n", msg);

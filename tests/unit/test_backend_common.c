@@ -130,7 +130,9 @@ static void test_check_messages(void **state)
     assert_string_equal(gpl_error_message(), "cuda backend: partition_rows: node 1 holds no rows");
     gpl_split_apply s = {0, 4, 3, 0, 1, 2, 0, {0}};
     assert_int_equal(gpl_check_split("metal", &t, 5, &s), GPULAYER_OK);
-    s.bin = 256;
+    s.bin = 65535;
+    assert_int_equal(gpl_check_split("metal", &t, 5, &s), GPULAYER_OK);
+    s.bin = 65536;
     assert_int_equal(gpl_check_split("metal", &t, 5, &s), GPULAYER_ERR_INTERNAL);
     assert_string_equal(gpl_error_message(), "metal backend: invalid split of node 0");
     assert_int_equal(gpl_check_histogram("cpu", NULL, GPULAYER_ERR_INVALID_ARGUMENT, &p, 2),

@@ -159,7 +159,7 @@ static void test_all_missing_and_bad_max_bin(void **state)
     assert_int_equal(off[1], 2);
     free(off);
     gpl_bin_cuts_free(&cuts);
-    assert_int_equal(gpl_bin_cuts_build(ds, 300, 1, &cuts), GPULAYER_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gpl_bin_cuts_build(ds, 65537, 1, &cuts), GPULAYER_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(gpulayer_last_error(), "max_bin"));
     gpulayer_dataset_free(ds);
 }
@@ -184,17 +184,18 @@ static void test_max_bin_256_fits_uint8(void **state)
 }
 
 /* The eight-lane search gives gpl_bin_of's bin for every threshold count
- * (0, powers of two and their neighbours, 254), for values on, just beside
- * and between thresholds, infinities, -0, NaN, and counts not a multiple
- * of eight. */
+ * (0, powers of two and their neighbours, 254 for byte codes, 255 up to
+ * GPL_MAX_CUTS for 16-bit ones), for values on, just beside and between
+ * thresholds, infinities, -0, NaN, and counts not a multiple of eight. */
 static void test_bin_values_match_search(void **state)
 {
     (void)state;
-    const uint32_t counts[] = {0, 1, 2, 3, 7, 8, 15, 16, 17, 100, 127, 128, 254};
+    const uint32_t counts[] = {0,   1,   2,   3,    7,    8,    15,   16,          17,
+                               100, 127, 128, 254,  255,  256,  1000, GPL_MAX_CUTS};
     enum { N = 1003, STRIDE = 3 };
     float *values = malloc(sizeof(float) * N);
-    uint8_t *out = malloc((size_t)N * STRIDE);
-    float cut_values[254];
+    uint8_t *out = malloc((size_t)N * STRIDE * 2);
+    float *cut_values = malloc(sizeof(float) * GPL_MAX_CUTS);
     uint32_t cut_ptr[2] = {0, 0};
     gpl_bin_cuts cuts = {1, cut_ptr, cut_values};
     srand(7);
@@ -217,16 +218,20 @@ static void test_bin_values_match_search(void **state)
         }
         gpl_padded_cuts *padded = gpl_padded_cuts_all(&cuts);
         assert_non_null(padded);
+        const int w = gpl_bin_code_bytes(&cuts);
+        assert_int_equal(w, n > GPL_BYTE_CUTS ? 2 : 1);
         for (int64_t len = N; len >= N - 9; len -= 3) {
-            memset(out, 0xAB, (size_t)N * STRIDE);
-            gpl_bin_values(padded, values, len, out, STRIDE);
+            memset(out, 0xAB, (size_t)N * STRIDE * 2);
+            gpl_bin_values(padded, values, len, out, STRIDE, w);
             for (int64_t i = 0; i < len; i++)
-                assert_int_equal(out[i * STRIDE], gpl_bin_of(cut_values, n, values[i]));
-            assert_int_equal(out[1], 0xAB); /* only the strided bytes written */
+                assert_int_equal(gpl_bin_code(out, w, i * STRIDE),
+                                 gpl_bin_of(cut_values, n, values[i]));
+            assert_int_equal(out[w], 0xAB); /* only the strided codes written */
         }
         free(padded);
     }
     free(values);
+    free(cut_values);
     free(out);
 }
 

@@ -68,7 +68,7 @@ static void check_objective(gpl_objective_kind kind, double param, unsigned seed
     gpl_backend_config cfg = {2, 0, 3, 1, 0};
     gpl_backend *be;
     assert_int_equal(gpl_backend_create("cpu", &cfg, &be), GPULAYER_OK);
-    gpl_binned_matrix m = {ROWS, 1, bins, offset, NULL};
+    gpl_binned_matrix m = {ROWS, 1, bins, offset, NULL, 1};
     assert_int_equal(be->ops->upload(be, &m, label, weighted ? weight : NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, margins), GPULAYER_OK);
     gpl_gradient_request req = {kind, 1, 0, 0, 0, 1.0f, param, {0}, 0, 0, 0};
@@ -115,7 +115,7 @@ static void check_softmax(unsigned seed, int weighted, int32_t K)
     gpl_backend_config cfg = {2, 0, 3, K, 0};
     gpl_backend *be;
     assert_int_equal(gpl_backend_create("cpu", &cfg, &be), GPULAYER_OK);
-    gpl_binned_matrix m = {ROWS, 1, bins, offset, NULL};
+    gpl_binned_matrix m = {ROWS, 1, bins, offset, NULL, 1};
     assert_int_equal(be->ops->upload(be, &m, label, weighted ? weight : NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, margins), GPULAYER_OK);
     for (int32_t k = 0; k < K; k++) {

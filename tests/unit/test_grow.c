@@ -192,7 +192,7 @@ static gpl_tree grow_one(fixture *fx, gpl_grow_policy policy, int32_t max_depth,
     assert_non_null(watch.alive);
     be->ops = &watch.ops;
 
-    gpl_binned_matrix m = {N, F, fx->bins, fx->offset, NULL};
+    gpl_binned_matrix m = {N, F, fx->bins, fx->offset, NULL, 1};
     OK(be->ops->upload(be, &m, fx->y, NULL));
     float *margins = calloc(N, sizeof(float));
     assert_non_null(margins);

@@ -90,7 +90,7 @@ static void test_refit_sets_each_leaf_to_its_rows_quantile(void **state)
     const float margins[6] = {0, 1, 0, 10, 10, 10};
     gpl_objective_params op;
     gpl_objective_params_default(&op);
-    gpl_leaf_refit_job job = {bins, 6, 1, label, NULL, 1, 0, 0, 1.0f, 0.5, &op,
+    gpl_leaf_refit_job job = {bins, 1, 6, 1, label, NULL, 1, 0, 0, 1.0f, 0.5, &op,
                               GPL_OBJ_ABSOLUTE_ERROR, 1, 0, NULL, NULL};
     float leaf_value[3] = {0, 9, 9};
     assert_int_equal(gpl_leaf_refit(&job, margins, 0, nodes, 3, leaf_value), GPULAYER_OK);
@@ -200,7 +200,7 @@ static void test_backend_refit_matches_the_host_refit(void **state)
     for (int trial = 0; trial < 4; trial++) {
         const float subsample = trial < 2 ? 1.0f : 0.6f;
         const int32_t output = trial % 2;
-        gpl_leaf_refit_job job = {bins, ROWS, FEATURES, label, NULL, 2, trial, 9, subsample,
+        gpl_leaf_refit_job job = {bins, 1, ROWS, FEATURES, label, NULL, 2, trial, 9, subsample,
                                   0.3, &op, trial == 3 ? GPL_OBJ_ABSOLUTE_ERROR : GPL_OBJ_QUANTILE,
                                   1, 0, NULL, NULL};
         fake = (fake_refit){&job, margins, NULL};

@@ -514,7 +514,8 @@ static void cuts_not_ascending(cJSON *d)
     cJSON *v = cJSON_GetObjectItem(cJSON_GetObjectItem(d, "cuts"), "values");
     assert_true(cJSON_ReplaceItemInArray(v, 2, cJSON_CreateNumber(0.05)));
 }
-/* The last feature gets 255 thresholds: one more than a byte of bins has. */
+/* The last feature gets GPL_MAX_CUTS + 1 thresholds: one more than 16-bit
+ * bin codes have room for. */
 static void too_many_cuts(cJSON *d)
 {
     cJSON *cuts = cJSON_GetObjectItem(d, "cuts");
@@ -523,8 +524,9 @@ static void too_many_cuts(cJSON *d)
     int first = (int)cJSON_GetArrayItem(ptr, last - 1)->valuedouble;
     int have = (int)cJSON_GetArrayItem(ptr, last)->valuedouble - first;
     double top = have ? cJSON_GetArrayItem(v, first + have - 1)->valuedouble : 0.0;
-    for (int i = have; i < 255; i++) cJSON_AddItemToArray(v, cJSON_CreateNumber(top + i + 1));
-    assert_true(cJSON_ReplaceItemInArray(ptr, last, cJSON_CreateNumber(first + 255)));
+    for (int i = have; i < GPL_MAX_CUTS + 1; i++)
+        cJSON_AddItemToArray(v, cJSON_CreateNumber(top + i + 1));
+    assert_true(cJSON_ReplaceItemInArray(ptr, last, cJSON_CreateNumber(first + GPL_MAX_CUTS + 1)));
 }
 /* Node 1 (a leaf) becomes a split onto node 2's children. */
 static void shared_children(cJSON *d)
@@ -575,7 +577,7 @@ static const field_case field_cases[] = {
     {unsorted_categories, 0, "categories[2] is not sorted"},
     {cut_ptr_not_monotone, 0, "cuts.cut_ptr is not monotone"},
     {cuts_not_ascending, 0, "thresholds of feature 0 are not ascending"},
-    {too_many_cuts, 0, "has 255 thresholds; at most 254"},
+    {too_many_cuts, 0, "has 65535 thresholds; at most 65534"},
     {shared_children, 0, "has more than one parent"},
     {drop_last_tree, 1, "5 trees is not a whole number of rounds of 3 trees"},
     {infinite_margin, 0, "field \"base_margin\": must be a finite number, got inf"},

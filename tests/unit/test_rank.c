@@ -83,7 +83,7 @@ static void test_two_rows_by_hand(void **state)
     assert_int_equal(gpl_backend_create("cpu", &cfg, &be), GPULAYER_OK);
     const uint32_t offset[2] = {0, 3};
     const uint8_t bins[2] = {1, 2};
-    gpl_binned_matrix m = {2, 1, bins, offset, NULL};
+    gpl_binned_matrix m = {2, 1, bins, offset, NULL, 1};
     assert_int_equal(be->ops->upload(be, &m, y, NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_groups(be, &t.groups), GPULAYER_OK);
     const float margins[2] = {0.0f, 0.0f};

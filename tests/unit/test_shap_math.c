@@ -105,7 +105,7 @@ static float *emulate(const gpl_model *m, const gpulayer_dataset *ds, gpl_shap_k
     float *out = malloc(sizeof(float) * (size_t)(N * width));
     const float *base_margin = ds->base_margin;
     for (int64_t r = 0; r < N; r++) {
-        for (int32_t f = 0; f < F; f++) gpl_bin_values(&padded[f], columns[f] + r, 1, row + f, 1);
+        for (int32_t f = 0; f < F; f++) gpl_bin_values(&padded[f], columns[f] + r, 1, row + f, 1, 1);
         memset(acc, 0, sizeof(double) * (size_t)width);
         if (kind == GPL_SHAP_INTERACTIONS) {
             memset(diag, 0, sizeof(double) * (size_t)(K * C));

@@ -44,7 +44,7 @@ static void root_histogram(const data *d, int32_t output, int moved, gpl_grad_pa
     gpl_backend_config cfg = {1, 0, 3, CLASSES, 0};
     gpl_backend *be = NULL;
     assert_int_equal(gpl_backend_create("cpu", &cfg, &be), GPULAYER_OK);
-    gpl_binned_matrix m = {ROWS, FEATURES, d->bins, d->offset, NULL};
+    gpl_binned_matrix m = {ROWS, FEATURES, d->bins, d->offset, NULL, 1};
     assert_int_equal(be->ops->upload(be, &m, d->label, NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, d->margins), GPULAYER_OK);
     for (int32_t k = 0; k <= output; k++) {

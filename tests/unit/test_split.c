@@ -1,5 +1,6 @@
 /* test_split.c -- the CPU backend's histograms, split finding and partition
- * against brute-force references on small random data. */
+ * against brute-force references on small random data, with byte codes and
+ * with 16-bit ones (features of more than 256 bins). */
 #include "test_util.h"
 
 #include <math.h>
@@ -7,30 +8,44 @@
 #include <string.h>
 
 #include "backend.h"
+#include "binning.h"
 #include "split_math.h"
 
-enum { ROWS = 500, FEATURES = 4 };
-static const uint32_t nbins[FEATURES] = {2, 5, 17, 9}; /* value bins */
+enum { ROWS = 500, FEATURES = 4, MAX_HIST = 4 * 1031 };
+/* Value bins a feature, with byte codes and with 16-bit ones. */
+static const uint32_t narrow_bins[FEATURES] = {2, 5, 17, 9};
+static const uint32_t wide_bins[FEATURES] = {300, 5, 700, 1030};
 
 typedef struct fixture {
-    uint8_t bins[ROWS * FEATURES];
+    int w; /* bytes a code */
+    const uint32_t *nbins;
+    uint8_t bins[ROWS * FEATURES * 2];
     uint32_t offset[FEATURES + 1];
     float label[ROWS];
     float margins[ROWS];
 } fixture;
 
-static void make_fixture(fixture *fx, unsigned seed)
+static uint32_t bin_at(const fixture *fx, int r, int f)
+{
+    return gpl_bin_code(fx->bins, fx->w, (int64_t)r * FEATURES + f);
+}
+
+static void make_fixture(fixture *fx, unsigned seed, int w)
 {
     srand(seed);
+    fx->w = w;
+    fx->nbins = w == 1 ? narrow_bins : wide_bins;
     fx->offset[0] = 0;
-    for (int f = 0; f < FEATURES; f++) fx->offset[f + 1] = fx->offset[f] + nbins[f] + 1;
+    for (int f = 0; f < FEATURES; f++) fx->offset[f + 1] = fx->offset[f] + fx->nbins[f] + 1;
     for (int r = 0; r < ROWS; r++) {
         for (int f = 0; f < FEATURES; f++) {
             int missing = rand() % 10 == 0;
-            fx->bins[r * FEATURES + f] = missing ? 0 : (uint8_t)(1 + rand() % nbins[f]);
+            gpl_bin_code_set(fx->bins, w, (int64_t)r * FEATURES + f,
+                             missing ? 0 : 1 + (uint32_t)rand() % fx->nbins[f]);
         }
-        int b = fx->bins[r * FEATURES + 2];
-        fx->label[r] = (float)(b > 8 ? 3.0 : -1.0) + (float)(rand() % 100) / 100.0f;
+        const uint32_t b = bin_at(fx, r, 2);
+        fx->label[r] = (float)(b > (w == 1 ? 8 : 400) ? 3.0 : -1.0) +
+                       (float)(rand() % 100) / 100.0f;
         fx->margins[r] = 0.5f;
     }
 }
@@ -40,7 +55,7 @@ static gpl_backend *backend_for(fixture *fx, int nthread, gpl_quant_scale *scale
     gpl_backend_config cfg = {nthread, 0, 15, 1, 0};
     gpl_backend *be;
     assert_int_equal(gpl_backend_create("cpu", &cfg, &be), GPULAYER_OK);
-    gpl_binned_matrix m = {ROWS, FEATURES, fx->bins, fx->offset, NULL};
+    gpl_binned_matrix m = {ROWS, FEATURES, fx->bins, fx->offset, NULL, fx->w};
     assert_int_equal(be->ops->upload(be, &m, fx->label, NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, fx->margins), GPULAYER_OK);
     gpl_gradient_request req = {GPL_OBJ_SQUARED_ERROR, 1, 0, 0, 0, 1.0f, 0.0, {0}, 0, 0, 0};
@@ -54,24 +69,26 @@ static gpl_backend *backend_for(fixture *fx, int nthread, gpl_quant_scale *scale
 static void test_histogram_matches_row_sums(void **state)
 {
     (void)state;
-    fixture fx;
-    make_fixture(&fx, 1);
-    gpl_quant_scale scale;
-    gpl_backend *be = backend_for(&fx, 2, &scale);
-    gpl_grad_pair hist[64], expect[64];
-    memset(expect, 0, sizeof expect);
-    assert_int_equal(be->ops->read_histogram(be, 0, hist), GPULAYER_OK);
-    for (int r = 0; r < ROWS; r++) {
-        double g = (double)fx.margins[r] - (double)fx.label[r];
-        int64_t qg = llrint(g * scale.grad), qh = llrint(1.0 * scale.hess);
-        for (int f = 0; f < FEATURES; f++) {
-            gpl_grad_pair *e = &expect[fx.offset[f] + fx.bins[r * FEATURES + f]];
-            e->grad += qg;
-            e->hess += qh;
+    for (int w = 1; w <= 2; w++) {
+        fixture fx;
+        make_fixture(&fx, 1, w);
+        gpl_quant_scale scale;
+        gpl_backend *be = backend_for(&fx, 2, &scale);
+        static gpl_grad_pair hist[MAX_HIST], expect[MAX_HIST];
+        memset(expect, 0, sizeof expect);
+        assert_int_equal(be->ops->read_histogram(be, 0, hist), GPULAYER_OK);
+        for (int r = 0; r < ROWS; r++) {
+            double g = (double)fx.margins[r] - (double)fx.label[r];
+            int64_t qg = llrint(g * scale.grad), qh = llrint(1.0 * scale.hess);
+            for (int f = 0; f < FEATURES; f++) {
+                gpl_grad_pair *e = &expect[fx.offset[f] + bin_at(&fx, r, f)];
+                e->grad += qg;
+                e->hess += qh;
+            }
         }
+        assert_memory_equal(hist, expect, sizeof(gpl_grad_pair) * fx.offset[FEATURES]);
+        gpl_backend_destroy(be);
     }
-    assert_memory_equal(hist, expect, sizeof(gpl_grad_pair) * fx.offset[FEATURES]);
-    gpl_backend_destroy(be);
 }
 
 typedef struct brute_best {
@@ -88,12 +105,12 @@ static brute_best brute_force(const fixture *fx, gpl_quant_scale scale, const in
     double parent = gpl_node_score((double)G / scale.grad, (double)H / scale.hess, 1.0, 0.1);
     brute_best best = {0.0, -1, 0, 0};
     for (int f = 0; f < FEATURES; f++)
-        for (uint32_t b = 1; b <= nbins[f]; b++)
-            for (int dl = 0; dl <= (b < nbins[f] ? 1 : 0); dl++) {
+        for (uint32_t b = 1; b <= fx->nbins[f]; b++)
+            for (int dl = 0; dl <= (b < fx->nbins[f] ? 1 : 0); dl++) {
                 int64_t lg = 0, lh = 0;
                 int count = 0;
                 for (int r = 0; r < ROWS; r++) {
-                    int v = fx->bins[r * FEATURES + f];
+                    int v = (int)bin_at(fx, r, f);
                     if (v == 0 ? dl : v <= (int)b) {
                         lg += qg[r];
                         lh += qh;
@@ -115,13 +132,13 @@ static brute_best brute_force(const fixture *fx, gpl_quant_scale scale, const in
 
 /* The backend must find the brute-force best split (ties to the smallest
  * key), without and with min_data_in_leaf. */
-static void test_split_matches_brute_force(void **state)
+static void check_split_matches_brute_force(int w)
 {
-    (void)state;
     int limited = 0; /* searches whose answer min_data_in_leaf changed */
+    int high = 0;    /* best splits above bin 255 */
     for (unsigned seed = 1; seed <= 5; seed++) {
         fixture fx;
-        make_fixture(&fx, seed);
+        make_fixture(&fx, seed, w);
         gpl_quant_scale scale;
         gpl_backend *be = backend_for(&fx, 1, &scale);
         int64_t G = 0, H = 0, qg[ROWS], qh = llrint(scale.hess);
@@ -154,6 +171,7 @@ static void test_split_matches_brute_force(void **state)
         assert_int_equal(rec.bin, bb);
         assert_int_equal(rec.default_left, bd);
         assert_true(rec.gain == best);
+        high += rec.bin > 255;
         assert_int_equal(rec.total.grad, G);
         assert_int_equal(rec.left.grad + rec.right.grad, G);
 
@@ -176,14 +194,28 @@ static void test_split_matches_brute_force(void **state)
         gpl_backend_destroy(be);
     }
     assert_true(limited > 0);
+    assert_true(w == 1 ? high == 0 : high > 0);
+}
+
+static void test_split_matches_brute_force(void **state)
+{
+    (void)state;
+    check_split_matches_brute_force(1);
+}
+
+/* The same with 16-bit codes: the best split lies above bin 255. */
+static void test_wide_split_matches_brute_force(void **state)
+{
+    (void)state;
+    check_split_matches_brute_force(2);
 }
 
 /* Integer histograms: one thread and two give the same bits. */
 static void test_thread_count_does_not_change_histograms(void **state)
 {
     (void)state;
-    fixture fx;
-    make_fixture(&fx, 7);
+    static fixture fx;
+    make_fixture(&fx, 7, 1);
     gpl_quant_scale s1, s2;
     gpl_backend *a = backend_for(&fx, 1, &s1), *b = backend_for(&fx, 2, &s2);
     gpl_grad_pair ha[64], hb[64];
@@ -199,6 +231,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_histogram_matches_row_sums),
         cmocka_unit_test(test_split_matches_brute_force),
+        cmocka_unit_test(test_wide_split_matches_brute_force),
         cmocka_unit_test(test_thread_count_does_not_change_histograms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

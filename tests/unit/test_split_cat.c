@@ -44,7 +44,7 @@ static gpl_backend *make_backend(fixture *fx, unsigned seed, int32_t cats, int m
     gpl_backend_config cfg = {2, 0, 3, 1, 0};
     gpl_backend *be;
     assert_int_equal(gpl_backend_create("cpu", &cfg, &be), GPULAYER_OK);
-    gpl_binned_matrix m = {ROWS, 1, fx->bins, fx->offset, fx->categorical};
+    gpl_binned_matrix m = {ROWS, 1, fx->bins, fx->offset, fx->categorical, 1};
     assert_int_equal(be->ops->upload(be, &m, fx->label, NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, fx->margins), GPULAYER_OK);
     gpl_gradient_request req = {GPL_OBJ_SQUARED_ERROR, 1, 0, 0, 0, 1.0f, 0.0, {0}, 0, 0, 0};

@@ -26,7 +26,7 @@ gpulayer_status gpl_check_split(const char *backend, const gpl_node_table *t,
     if (s->node < 0 || s->node >= M || t->state[s->node] != GPL_NODE_LIVE ||
         s->left_child < 0 || s->left_child >= M || s->right_child < 0 ||
         s->right_child >= M || s->feature < 0 || s->feature >= num_features ||
-        (!s->categorical && (s->bin < 0 || s->bin > 255)))
+        (!s->categorical && (s->bin < 0 || s->bin > GPL_MAX_BIN_CODE)))
         return gpl_error(GPULAYER_ERR_INTERNAL, "%s backend: invalid split of node %d", backend,
                          s->node);
     return GPULAYER_OK;

@@ -20,7 +20,7 @@ gpulayer_status gpl_check_node_id(const char *backend, const char *op, int32_t n
 gpulayer_status gpl_check_node_live(const char *backend, const char *op,
                                     const gpl_node_table *t, int32_t node);
 /* Split s splits a live node into two node ids, on a feature below
- * num_features at a bin of 0..255: "invalid split of node N". */
+ * num_features at a bin of 0..65,535: "invalid split of node N". */
 gpulayer_status gpl_check_split(const char *backend, const gpl_node_table *t,
                                 int32_t num_features, const gpl_split_apply *s);
 /* node has a histogram: "<op>: node N has no histogram" (op NULL: "node N

@@ -12,9 +12,10 @@
 /* The job's data in host memory (cpu_upload.c): the bins, gradients,
  * margins, row lists and histogram accumulators. */
 typedef struct cpu_buffers {
-    const uint8_t *bins;
+    const uint8_t *bins;  /* codes of code_bytes bytes               */
+    int code_bytes;
     /* The same bins column by column: partitioning reads one feature of
-     * scattered rows, which is one byte a row here (the column stays in
+     * scattered rows, which is one code a row here (the column stays in
      * cache) instead of one cache line a row in the row-major matrix. */
     uint8_t *bins_by_feature;
     const float *label;
@@ -39,8 +40,9 @@ typedef struct cpu_buffers {
      * nodes.begin[n] + nodes.count[n]), in ascending order. */
     uint32_t *rows;
     uint32_t *rows_scratch;
-    /* nthread private packed accumulators, CPU_ACC_STRIDE bins a feature
-     * (feature f's bin b at f * CPU_ACC_STRIDE + b), acc_len each. */
+    /* nthread private packed accumulators, acc_len each: CPU_ACC_STRIDE
+     * bins a feature (feature f's bin b at f * CPU_ACC_STRIDE + b), or
+     * with 16-bit codes the histogram's layout (at feature_offset[f] + b). */
     int64_t *thread_hist;
     size_t acc_len;
 } cpu_buffers;
@@ -132,8 +134,8 @@ gpulayer_status cpu_hist_grow(void *user, int32_t node, int32_t first, int32_t r
 #define GPL_VECTOR_CLONES
 #endif
 
-/* Bins a feature takes in the packed accumulators of histogram building.
- * A bin is a byte, so 256 holds every feature: the row loop then adds a
+/* Bins a feature takes in the packed accumulators of histogram building
+ * with byte codes: 256 holds every feature, so the row loop adds a
  * constant offset a feature instead of loading feature_offset[f], which
  * took a third of its instructions with 28 features. */
 #define CPU_ACC_STRIDE 256

@@ -197,6 +197,32 @@ static void accumulate_in_order(const cpu_context *c, int64_t first, int64_t las
     }
 }
 
+/* Rows with 16-bit codes (a feature has more than 256 bins), into
+ * accumulators in the histogram's layout: a row at a time over all its
+ * features. */
+static void accumulate_wide(const cpu_context *c, const uint32_t *rows, int64_t first,
+                            int64_t last, int64_t *acc, int identity)
+{
+    const int32_t F = c->shape.num_features;
+    const uint32_t *off = c->feature_offset;
+    const int64_t row_bytes = 2 * (int64_t)F;
+    for (int64_t i = first; i < last; i++) {
+        if (!identity && i + PREFETCH_DISTANCE < last) {
+            const uint32_t ahead = rows[i + PREFETCH_DISTANCE];
+            __builtin_prefetch(c->buf.bins + (int64_t)ahead * row_bytes);
+            __builtin_prefetch(&c->buf.packed_grad[ahead]);
+        }
+        const uint32_t r = identity ? (uint32_t)i : rows[i];
+        const uint8_t *b = c->buf.bins + (int64_t)r * row_bytes;
+        const int64_t gh = c->buf.packed_grad[r];
+        for (int32_t f = 0; f < F; f++) {
+            uint16_t code;
+            memcpy(&code, b + 2 * f, sizeof code);
+            acc[off[f] + code] += gh;
+        }
+    }
+}
+
 #define FIXED_CASES(identity)                                                      \
     case 1: accumulate_fixed(c, rows, first, last, acc, 1, identity); return;      \
     case 2: accumulate_fixed(c, rows, first, last, acc, 2, identity); return;      \
@@ -213,6 +239,10 @@ static void accumulate_in_order(const cpu_context *c, int64_t first, int64_t las
 static void accumulate_rows(const cpu_context *c, const uint32_t *rows, int64_t first,
                             int64_t last, int64_t *acc, int identity)
 {
+    if (c->buf.code_bytes == 2) {
+        accumulate_wide(c, rows, first, last, acc, identity);
+        return;
+    }
     if (identity) {
         if (c->buf.row_records) switch (c->shape.num_features) {
             FIXED_CASES(1);
@@ -244,7 +274,8 @@ static void unpack_features(const cpu_context *c, const int64_t *acc, int used,
 {
     for (int32_t f = f0; f < f1; f++) {
         const uint32_t begin = c->feature_offset[f], nbins = c->feature_offset[f + 1] - begin;
-        const int64_t *a = acc + (size_t)f * CPU_ACC_STRIDE;
+        const int64_t *a =
+            acc + (c->buf.code_bytes == 2 ? (size_t)begin : (size_t)f * CPU_ACC_STRIDE);
         gpl_grad_pair *out = hist + begin;
         if (used == 1) { /* the common case: a plain loop */
             for (uint32_t b = 0; b < nbins; b++) {

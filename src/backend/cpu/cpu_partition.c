@@ -10,6 +10,30 @@
 
 #define PREFETCH_DISTANCE 32
 
+/* split_rows with 16-bit codes: the direction of each row's bin is
+ * computed, as a table would span up to 65,536 bins. */
+static int64_t split_rows_wide(const cpu_context *c, const gpl_split_apply *s,
+                               const uint32_t *rows, int64_t count, uint32_t *left_out,
+                               uint32_t *right_out)
+{
+    const uint8_t *column =
+        c->buf.bins_by_feature + 2 * (int64_t)s->feature * c->shape.num_rows;
+    int64_t nl = 0, nr = 0;
+    for (int64_t i = 0; i < count; i++) {
+        if (i + PREFETCH_DISTANCE < count)
+            __builtin_prefetch(column + 2 * (int64_t)rows[i + PREFETCH_DISTANCE]);
+        const uint32_t r = rows[i];
+        uint16_t code;
+        memcpy(&code, column + 2 * (int64_t)r, sizeof code);
+        const int64_t left = gpl_split_goes_left(s, code);
+        left_out[nl] = r;
+        right_out[nr] = r;
+        nl += left;
+        nr += 1 - left;
+    }
+    return nl;
+}
+
 /* Splits rows[0..count) by the split s: left rows to left_out, right rows
  * to right_out, in order. Returns the number of left rows. The direction
  * of every bin is looked up in a table made once a node (a byte load
@@ -19,6 +43,7 @@ static int64_t split_rows(const cpu_context *c, const gpl_split_apply *s,
                           const uint32_t *rows, int64_t count, uint32_t *left_out,
                           uint32_t *right_out)
 {
+    if (c->buf.code_bytes == 2) return split_rows_wide(c, s, rows, count, left_out, right_out);
     const uint8_t *column = c->buf.bins_by_feature + (int64_t)s->feature * c->shape.num_rows;
     uint8_t go_left[256];
     for (int b = 0; b < 256; b++) go_left[b] = (uint8_t)gpl_split_goes_left(s, (uint32_t)b);

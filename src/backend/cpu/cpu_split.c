@@ -92,14 +92,15 @@ static double exact_reciprocal(double s)
     return ldexp(1.0, 1 - e);
 }
 
-/* The candidates bins 1..count of feature f with missing values going
- * left (dl = 1, `missing` added to the left sums) or right (dl = 0):
- * cum_g/cum_h[i] are the sums of bins 1..i+1, zero-padded to a multiple of
- * LANES. The best candidate is kept in rec (gpl_split_better: the result
+/* The candidates bins first+1..first+count of feature f with missing
+ * values going left (dl = 1, `missing` added to the left sums) or right
+ * (dl = 0): cum_g/cum_h[i] are the sums of bins 1..first+i+1, zero-padded
+ * to a multiple of LANES. The best candidate is kept in rec (gpl_split_better: the result
  * does not depend on the order in which candidates are compared). */
 GPL_VECTOR_CLONES
 static void scan_candidates(const scan_context *sc, const int64_t *cum_g,
-                            const int64_t *cum_h, int32_t count, gpl_grad_pair missing,
+                            const int64_t *cum_h, int32_t first, int32_t count,
+                            gpl_grad_pair missing,
                             int32_t f, int dl, int constraint, gpl_split_record *rec)
 {
     const gpl_split_params *p = sc->p;
@@ -149,11 +150,12 @@ static void scan_candidates(const scan_context *sc, const int64_t *cum_g,
         const vint64 take = valid & (gain >= vsplat(rec->gain)) & (lane + vsplat(i) < vsplat(count));
         if (!(take[0] | take[1] | take[2] | take[3])) continue;
         for (int32_t k = 0; k < LANES; k++) {
-            if (take[k] && gpl_split_better(gain[k], f, i + k + 1, dl, rec->gain,
+            const int32_t bin = first + i + k + 1;
+            if (take[k] && gpl_split_better(gain[k], f, bin, dl, rec->gain,
                                             rec->feature, rec->bin, rec->default_left)) {
                 rec->gain = gain[k];
                 rec->feature = f;
-                rec->bin = i + k + 1;
+                rec->bin = bin;
                 rec->default_left = dl;
                 rec->left = (gpl_grad_pair){lg[k], lh[k]};
                 rec->right = (gpl_grad_pair){rg[k], rh[k]};
@@ -166,27 +168,36 @@ static void scan_candidates(const scan_context *sc, const int64_t *cum_g,
 /* Every candidate of feature f, whose histogram is h with bins 0..last_bin
  * (bin 0: missing values). Split b sends value bins 1..b left;
  * b = last_bin sends every value left and only missing values right (the
- * one split a feature with a single value has). */
+ * one split a feature with a single value has). The bins go in windows of
+ * CPU_ACC_STRIDE, so that a feature of 16-bit codes needs no larger
+ * buffers; the best candidate does not depend on the order. */
 static void scan_feature(const scan_context *sc, const gpl_grad_pair *h, int32_t last_bin,
                          int32_t f, int constraint, gpl_split_record *rec)
 {
     int64_t cum_g[CPU_ACC_STRIDE + LANES], cum_h[CPU_ACC_STRIDE + LANES];
-    int64_t g = 0, hs = 0;
-    int32_t i = 0;
-    for (; i < last_bin; i++) {
-        g += h[i + 1].grad;
-        hs += h[i + 1].hess;
-        cum_g[i] = g;
-        cum_h[i] = hs;
-    }
-    for (; i % LANES != 0; i++) cum_g[i] = cum_h[i] = 0;
-    scan_candidates(sc, cum_g, cum_h, last_bin, (gpl_grad_pair){0, 0}, f, 0, constraint, rec);
     /* Missing values left: not at b = last_bin (the right child would be
      * empty), and not without missing values (both directions then give
      * the same split, and the tie rule would keep default_left = 0). */
     const gpl_grad_pair missing = h[0];
-    if (missing.hess != 0 || missing.grad != 0)
-        scan_candidates(sc, cum_g, cum_h, last_bin - 1, missing, f, 1, constraint, rec);
+    const int missing_left = missing.hess != 0 || missing.grad != 0;
+    int64_t g = 0, hs = 0;
+    for (int32_t first = 0; first < last_bin; first += CPU_ACC_STRIDE) {
+        const int32_t n = last_bin - first < CPU_ACC_STRIDE ? last_bin - first : CPU_ACC_STRIDE;
+        int32_t i = 0;
+        for (; i < n; i++) {
+            g += h[first + i + 1].grad;
+            hs += h[first + i + 1].hess;
+            cum_g[i] = g;
+            cum_h[i] = hs;
+        }
+        for (; i % LANES != 0; i++) cum_g[i] = cum_h[i] = 0;
+        scan_candidates(sc, cum_g, cum_h, first, n, (gpl_grad_pair){0, 0}, f, 0, constraint,
+                        rec);
+        if (missing_left)
+            scan_candidates(sc, cum_g, cum_h, first,
+                            n < last_bin - 1 - first ? n : last_bin - 1 - first, missing, f, 1,
+                            constraint, rec);
+    }
 }
 
 static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,

@@ -12,16 +12,27 @@
 #include "error.h"
 #include "memory_limit.h"
 
+/* Rows [start, end) of 16-bit column f of the row-major matrix bins. */
+static void memcpy_columns(uint8_t *col, const uint8_t *bins, int32_t F, int32_t f,
+                           int64_t start, int64_t end)
+{
+    for (int64_t r = start; r < end; r++) memcpy(col + 2 * r, bins + 2 * (r * F + f), 2);
+}
+
 static void transpose_bins(cpu_context *c)
 {
     const int64_t N = c->shape.num_rows, block = 4096;
     const int32_t F = c->shape.num_features;
+    const int w = c->buf.code_bytes;
 #pragma omp parallel for num_threads(c->nthread) schedule(static)
     for (int64_t start = 0; start < N; start += block) {
         int64_t end = start + block < N ? start + block : N;
         for (int32_t f = 0; f < F; f++) {
-            uint8_t *col = c->buf.bins_by_feature + (int64_t)f * N;
-            for (int64_t r = start; r < end; r++) col[r] = c->buf.bins[r * F + f];
+            uint8_t *col = c->buf.bins_by_feature + (int64_t)f * N * w;
+            if (w == 1)
+                for (int64_t r = start; r < end; r++) col[r] = c->buf.bins[r * F + f];
+            else
+                memcpy_columns(col, c->buf.bins, F, f, start, end);
         }
     }
 }
@@ -44,14 +55,16 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
 {
     cpu_context *c = cpu_ctx(be);
     GPL_CHECK(gpl_check_row_limit("cpu", m->num_rows));
+    const int wide = m->code_bytes == 2;
     for (int32_t f = 0; f < m->num_features; f++)
-        if (m->feature_offset[f + 1] - m->feature_offset[f] > CPU_ACC_STRIDE)
+        if (!wide && m->feature_offset[f + 1] - m->feature_offset[f] > CPU_ACC_STRIDE)
             return gpl_error(GPULAYER_ERR_INTERNAL,
-                             "cpu backend: feature %d has more than %d bins", f,
+                             "cpu backend: feature %d has more than %d bins but byte codes", f,
                              CPU_ACC_STRIDE);
     c->shape.num_rows = m->num_rows;
     c->shape.num_features = m->num_features;
     c->buf.bins = m->bins; /* the host matrix is used in place, not copied */
+    c->buf.code_bytes = wide ? 2 : 1;
     c->feature_offset = m->feature_offset;
     c->categorical = m->categorical;
     c->shape.hist_len = m->feature_offset[m->num_features];
@@ -60,12 +73,13 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
     size_t n = (size_t)m->num_rows;
     size_t nodes = (size_t)c->shape.max_nodes;
     const int softmax = c->shape.num_outputs > 1;
-    const int records = m->num_features <= CPU_RECORD_FEATURES;
-    c->buf.acc_len = (size_t)CPU_ACC_STRIDE * (size_t)m->num_features;
+    const int records = !wide && m->num_features <= CPU_RECORD_FEATURES;
+    c->buf.acc_len = wide ? (size_t)c->shape.hist_len
+                          : (size_t)CPU_ACC_STRIDE * (size_t)m->num_features;
     /* What the buffers below take: checked against the limit before, and
      * counted after. A row: its bins by feature, margins, pair, packed
      * pair(s), row list entries (and softmax normaliser). */
-    const uint64_t row_bytes = (uint64_t)m->num_features +
+    const uint64_t row_bytes = (uint64_t)m->num_features * (uint64_t)c->buf.code_bytes +
                                sizeof(float) * (uint64_t)c->shape.num_outputs +
                                sizeof(gpl_grad_pair) + sizeof(int64_t) * (records ? 2 : 1) +
                                3 * sizeof(uint32_t) + (softmax ? 2 * sizeof(double) : 0);
@@ -96,7 +110,8 @@ gpulayer_status cpu_upload(gpl_backend *be, const gpl_binned_matrix *m,
         gpl_hist_slots_init(&c->slots, "cpu", c->shape.max_nodes, cpu_hist_grow, c) == 0;
     c->slot_hist = calloc(nodes, sizeof(gpl_grad_pair *));
     c->buf.thread_hist = malloc(sizeof(int64_t) * c->buf.acc_len * (size_t)c->nthread);
-    c->buf.bins_by_feature = gpl_malloc_large(n * (size_t)m->num_features + 1, "binned columns");
+    c->buf.bins_by_feature = gpl_malloc_large(n * (size_t)m->num_features * (size_t)c->buf.code_bytes + 1,
+                                              "binned columns");
     if (!c->buf.margins || !c->buf.grad || !c->buf.packed_grad || !c->buf.rows || !c->buf.rows_scratch ||
         (softmax && !c->buf.softmax_norm) ||
         !tables || !c->slot_hist || !c->buf.thread_hist || !c->buf.bins_by_feature)

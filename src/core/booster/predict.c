@@ -86,6 +86,7 @@ gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
         at += tree->num_nodes;
     }
     f->first[num_trees] = at;
+    f->code_bytes = gpl_bin_code_bytes(&m->cuts);
     f->num_trees = num_trees;
     f->num_nodes = at;
     return GPULAYER_OK;
@@ -94,20 +95,22 @@ gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
 /* Which child a row goes to, without branches (the direction is data
  * dependent, so branches would mispredict): value bins 1..bin go left (b - 1
  * wraps around for the missing bin 0), missing values where they learned. */
-static inline int32_t infer_step(const gpl_infer_node *nodes, int32_t k, const uint8_t *row)
+static inline __attribute__((always_inline)) int32_t
+infer_step(const gpl_infer_node *nodes, int32_t k, const uint8_t *row, const int w)
 {
     const gpl_infer_node *nd = &nodes[k];
-    unsigned b = row[nd->feature];
+    unsigned b = gpl_bin_code(row, w, nd->feature);
     unsigned left = ((b - 1u) < nd->bin) | ((b == 0u) & nd->default_left);
     return nd->child[left ^ 1u];
 }
 
 /* The same for a forest with categorical nodes (sets: the tree's). */
-static inline int32_t infer_step_cat(const gpl_infer_node *nodes, const uint32_t *sets,
-                                     int32_t k, const uint8_t *row)
+static inline __attribute__((always_inline)) int32_t
+infer_step_cat(const gpl_infer_node *nodes, const uint32_t *sets, int32_t k, const uint8_t *row,
+               const int w)
 {
     const gpl_infer_node *nd = &nodes[k];
-    unsigned b = row[nd->feature];
+    unsigned b = gpl_bin_code(row, w, nd->feature);
     /* Both tests, then a select: which one applies varies from node to
      * node along a path, so a branch on the node's kind would mispredict.
      * Every node has a set (numeric ones a zero one). */
@@ -119,11 +122,14 @@ static inline int32_t infer_step_cat(const gpl_infer_node *nodes, const uint32_t
     return nd->child[left ^ 1u];
 }
 
-#define STEP(k, row) (sets ? infer_step_cat(nodes, sets, (k), (row)) : infer_step(nodes, (k), (row)))
+#define STEP(k, row) \
+    (sets ? infer_step_cat(nodes, sets, (k), (row), w) : infer_step(nodes, (k), (row), w))
 
-/* Adds one tree's leaf values for n rows of bins (row stride F). */
-static void forest_add_tree(const gpl_infer_forest *f, int32_t t, const uint8_t *bins,
-                            int64_t n, int32_t F, float *out, int32_t stride)
+/* Adds one tree's leaf values for n rows of bins (row stride F codes of w
+ * bytes). */
+static inline __attribute__((always_inline)) void
+forest_add_tree_codes(const gpl_infer_forest *f, int32_t t, const uint8_t *bins, int64_t n,
+                      int32_t F, float *out, int32_t stride, const int w)
 {
     const gpl_infer_node *nodes = f->nodes + f->first[t];
     const uint32_t *sets = f->cat_sets ? f->cat_sets + f->first[t] * GPL_CAT_WORDS : NULL;
@@ -132,31 +138,40 @@ static void forest_add_tree(const gpl_infer_forest *f, int32_t t, const uint8_t 
     int64_t i = 0;
     for (; i + PREDICT_LANES <= n; i += PREDICT_LANES) {
         int32_t idx[PREDICT_LANES] = {0};
-        const uint8_t *row = bins + i * F;
+        const uint8_t *row = bins + i * F * w;
         for (int32_t d = 0; d < depth; d++) {
 #pragma GCC unroll 8
-            for (int j = 0; j < PREDICT_LANES; j++) idx[j] = STEP(idx[j], row + j * F);
+            for (int j = 0; j < PREDICT_LANES; j++) idx[j] = STEP(idx[j], row + j * F * w);
         }
         for (int j = 0; j < PREDICT_LANES; j++) out[(i + j) * stride] += leaf[idx[j]];
     }
     for (; i < n; i++) {
         int32_t k = 0;
-        for (int32_t d = 0; d < depth; d++) k = STEP(k, bins + i * F);
+        for (int32_t d = 0; d < depth; d++) k = STEP(k, bins + i * F * w);
         out[i * stride] += leaf[k];
     }
 }
 
 #undef STEP
 
-void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins,
+static void forest_add_tree(const gpl_infer_forest *f, int32_t t, const uint8_t *bins,
+                            int64_t n, int32_t F, float *out, int32_t stride)
+{
+    if (f->code_bytes == 1) forest_add_tree_codes(f, t, bins, n, F, out, stride, 1);
+    else forest_add_tree_codes(f, t, bins, n, F, out, stride, 2);
+}
+
+void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins, int code_bytes,
                              int64_t num_rows, int32_t num_features,
                              int32_t num_outputs, int32_t output,
                              float *margins, int nthread)
 {
 #pragma omp parallel for num_threads(nthread) schedule(static)
-    for (int64_t r = 0; r < num_rows; r++)
+    for (int64_t r = 0; r < num_rows; r++) {
+        const uint8_t *row = bins + r * num_features * code_bytes;
         margins[r * num_outputs + output] +=
-            gpl_tree_leaf(t, bins + r * num_features);
+            t->nodes[gpl_tree_leaf_index(t, row, code_bytes)].leaf_value;
+    }
 }
 
 /* A name of dict that is not a number (the cell that made the column
@@ -248,7 +263,9 @@ void gpl_predict_block(const gpl_model *m, const gpl_infer_forest *forest,
                        const float *base, int margin, uint8_t *bins, float *o, float *out)
 {
     const int32_t F = m->num_features, K = m->num_outputs;
-    for (int32_t f = 0; f < F; f++) gpl_bin_values(&padded[f], columns[f], n, bins + f, F);
+    const int w = forest->code_bytes;
+    for (int32_t f = 0; f < F; f++)
+        gpl_bin_values(&padded[f], columns[f], n, bins + f * w, F, w);
     if (base) memcpy(o, base, sizeof(float) * (size_t)(n * K));
     else
         for (int64_t i = 0; i < n * K; i++) o[i] = gpl_model_base_margin(m, (int32_t)(i % K));
@@ -299,6 +316,11 @@ static gpulayer_status predict_device(const gpl_model *m, const gpl_infer_forest
         return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                          "prediction on device '%s': the %s backend cannot predict; "
                          "use device cpu", device, accelerator);
+    }
+    st = gpl_bin_codes_supported(&m->cuts, be, "prediction");
+    if (st != GPULAYER_OK) {
+        gpl_backend_destroy(be);
+        return st;
     }
     float *margins = width == K ? out : malloc(sizeof(float) * (size_t)(N > 0 ? N * K : 1));
     float *base = malloc(sizeof(float) * (size_t)K);
@@ -411,7 +433,8 @@ static gpulayer_status predict_dense(const gpl_model *m, const gpulayer_dataset 
         if (padded)
 #pragma omp parallel num_threads(nt)
         {
-            uint8_t *bins = malloc((size_t)PREDICT_BLOCK_ROWS * (size_t)(F ? F : 1));
+            uint8_t *bins = malloc((size_t)PREDICT_BLOCK_ROWS * (size_t)(F ? F : 1) *
+                                   (size_t)forest.code_bytes);
             float *o = malloc(sizeof(float) * PREDICT_BLOCK_ROWS * (size_t)K);
             const float **block = malloc(sizeof(float *) * (size_t)(F ? F : 1));
 #pragma omp for schedule(dynamic)

@@ -19,27 +19,23 @@ static inline int gpl_node_goes_left(const gpl_tree_node *n, int b)
 }
 
 /* The index of the leaf a tree sends a row of bins to (num_features
- * bytes). */
-static inline int32_t gpl_tree_leaf_index(const gpl_tree *t, const uint8_t *row)
+ * codes of code_bytes bytes). */
+static inline int32_t gpl_tree_leaf_index(const gpl_tree *t, const uint8_t *row,
+                                          int code_bytes)
 {
     const gpl_tree_node *nodes = t->nodes;
     int32_t i = 0;
     while (nodes[i].left >= 0) {
         const gpl_tree_node *n = &nodes[i];
-        i = gpl_node_goes_left(n, row[n->feature]) ? n->left : n->right;
+        const int b = (int)gpl_bin_code(row, code_bytes, n->feature);
+        i = gpl_node_goes_left(n, b) ? n->left : n->right;
     }
     return i;
 }
 
-/* The leaf value a tree gives a row of bins. */
-static inline float gpl_tree_leaf(const gpl_tree *t, const uint8_t *row)
-{
-    return t->nodes[gpl_tree_leaf_index(t, row)].leaf_value;
-}
-
 /* margins[r * num_outputs + output] += tree(r) for rows of a binned
- * row-major matrix. */
-void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins,
+ * row-major matrix of codes of code_bytes bytes. */
+void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins, int code_bytes,
                              int64_t num_rows, int32_t num_features,
                              int32_t num_outputs, int32_t output,
                              float *margins, int nthread);
@@ -51,7 +47,8 @@ gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
 void gpl_infer_forest_free(gpl_infer_forest *f);
 
 /* The predictions of n rows on the CPU (column f's values at columns[f],
- * n of them, as the model reads them): binned into bins (n x features),
+ * n of them, as the model reads them): binned into bins (n x features
+ * codes of forest->code_bytes bytes),
  * margins summed in o (n x outputs) from the rows' base margins (n x
  * outputs; NULL: the model's base score), then gpl_model_prediction_width
  * values a row written to out (margins, or transformed when margin is 0). */

@@ -123,7 +123,7 @@ static int scratch_alloc(scratch *s, const gpl_model *m, int64_t rows)
 {
     const size_t F = (size_t)(m->num_features ? m->num_features : 1);
     s->cols = malloc(sizeof(float) * F * (size_t)rows);
-    s->bins = malloc(F * (size_t)rows);
+    s->bins = malloc(F * (size_t)rows * (size_t)gpl_bin_code_bytes(&m->cuts));
     s->o = malloc(sizeof(float) * (size_t)m->num_outputs * (size_t)rows);
     s->columns = malloc(sizeof(float *) * F);
     return s->cols && s->bins && s->o && s->columns;

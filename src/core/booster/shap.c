@@ -205,7 +205,7 @@ static void path_unwound_sums(const shap_path *p, int32_t depth, const shap_fact
  * condition_feature always present, < 0: always absent, 0: plain SHAP. */
 typedef struct shap_walk {
     const gpl_tree_node *nodes;
-    const uint8_t *row;
+    const uint16_t *row;
     double *phi;
     const shap_factors *factors;
     shap_leaf_scratch *leaf;
@@ -260,7 +260,7 @@ static void tree_shap(const shap_walk *w, int32_t node, shap_path *parent, int32
 
 /* Buffers of one thread. */
 typedef struct shap_scratch {
-    uint8_t *bins;
+    uint16_t *bins; /* 16-bit codes whatever the model's width */
     shap_path *path;
     shap_factors factors;
     shap_leaf_scratch leaf;
@@ -272,7 +272,7 @@ typedef struct shap_scratch {
     double *diag; /* interactions: outputs x (F + 1)             */
 } shap_scratch;
 
-static void tree_shap_row(const gpl_tree *t, const uint8_t *row, shap_scratch *s,
+static void tree_shap_row(const gpl_tree *t, const uint16_t *row, shap_scratch *s,
                           double *phi, int condition, int32_t condition_feature)
 {
     shap_walk w = {t->nodes, row, phi, &s->factors, &s->leaf, s->sums, condition,
@@ -282,7 +282,7 @@ static void tree_shap_row(const gpl_tree *t, const uint8_t *row, shap_scratch *s
 
 /* Saabas: each split's feature gets the change of the expected value
  * from the node to the child the row takes. */
-static void tree_saabas_row(const gpl_tree *t, const double *mean, const uint8_t *row,
+static void tree_saabas_row(const gpl_tree *t, const double *mean, const uint16_t *row,
                             double *phi, int32_t F)
 {
     const gpl_tree_node *nodes = t->nodes;
@@ -322,7 +322,7 @@ static int scratch_alloc(shap_scratch *s, const gpl_model *m, const gpl_shap_for
     const size_t F = (size_t)m->num_features, K = (size_t)m->num_outputs;
     const size_t width = (size_t)gpl_shap_row_width(m, kind);
     memset(s, 0, sizeof *s);
-    s->bins = malloc(SHAP_BLOCK_ROWS * (F ? F : 1));
+    s->bins = malloc(sizeof(uint16_t) * SHAP_BLOCK_ROWS * (F ? F : 1));
     s->path = malloc(sizeof(shap_path) * shap_path_capacity(f->max_depth));
     s->acc = malloc(sizeof(double) * width);
     s->p = malloc(sizeof(double) * (F ? F : 1));
@@ -361,7 +361,7 @@ static int scratch_alloc(shap_scratch *s, const gpl_model *m, const gpl_shap_for
  * difference of the tree's SHAP values with i present and with i absent
  * goes to (i, j); the diagonal is what is left of i's SHAP value. */
 static void row_interactions(const gpl_model *m, const gpl_shap_forest *f, const float *base,
-                             const uint8_t *row, shap_scratch *s)
+                             const uint16_t *row, shap_scratch *s)
 {
     const int32_t F = m->num_features, K = m->num_outputs, C = F + 1;
     memset(s->acc, 0, sizeof(double) * (size_t)K * (size_t)C * (size_t)C);
@@ -400,7 +400,7 @@ static void row_interactions(const gpl_model *m, const gpl_shap_forest *f, const
 /* The row's values into s->acc; the bias starts from the row's base
  * margins (K of them) where the data have them, else the model's. */
 static void row_values(const gpl_model *m, const gpl_shap_forest *f, gpl_shap_kind kind,
-                       const float *base, const uint8_t *row, shap_scratch *s)
+                       const float *base, const uint16_t *row, shap_scratch *s)
 {
     const int32_t F = m->num_features, K = m->num_outputs, C = F + 1;
     if (kind == GPL_SHAP_INTERACTIONS) {
@@ -470,7 +470,7 @@ static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds
             if (!ok) continue;
             const int64_t n = N - start < SHAP_BLOCK_ROWS ? N - start : SHAP_BLOCK_ROWS;
             for (int32_t f = 0; f < F; f++)
-                gpl_bin_values(&padded[f], columns[f] + start, n, s.bins + f, F);
+                gpl_bin_values(&padded[f], columns[f] + start, n, (uint8_t *)(s.bins + f), F, 2);
             for (int64_t i = 0; i < n; i++) {
                 const float *base =
                     ds->base_margin ? ds->base_margin + (start + i) * m->num_outputs : NULL;

@@ -25,6 +25,11 @@ gpulayer_status gpl_shap_device(const gpl_model *m, const gpl_shap_forest *fores
                          "SHAP values on device '%s': the %s backend cannot compute them; "
                          "use device cpu", device, accelerator);
     }
+    st = gpl_bin_codes_supported(&m->cuts, be, "SHAP values");
+    if (st != GPULAYER_OK) {
+        gpl_backend_destroy(be);
+        return st;
+    }
     gpl_infer_forest infer;
     st = gpl_infer_forest_build(m, forest->num_trees, &infer);
     float *base = st == GPULAYER_OK ? malloc(sizeof(float) * (size_t)K) : NULL;

@@ -25,7 +25,7 @@ static const double linear_w[LINEAR_POINTS] = {
 
 typedef struct linear_walk {
     const gpl_tree_node *nodes;
-    const uint8_t *row;
+    const uint16_t *row;
     double *phi;
     double *p; /* per feature: p_j on the current path, 1 when not on it */
 } linear_walk;
@@ -100,7 +100,7 @@ static void linear_node(const linear_walk *w, int32_t node, const double *c, dou
     for (int q = 0; q < LINEAR_POINTS; q++) h[q] += hr[q];
 }
 
-void gpl_shap_linear_tree(const gpl_tree *t, const uint8_t *row, double *p, double *phi)
+void gpl_shap_linear_tree(const gpl_tree *t, const uint16_t *row, double *p, double *phi)
 {
     if (t->nodes[0].left < 0) return;
     const linear_walk w = {t->nodes, row, phi, p};

@@ -15,6 +15,6 @@
 /* Adds tree t's SHAP values of a row of bins to phi (one a feature; the
  * expected value is the caller's). p: one value a feature, all 1 on entry
  * and again on return. */
-void gpl_shap_linear_tree(const gpl_tree *t, const uint8_t *row, double *p, double *phi);
+void gpl_shap_linear_tree(const gpl_tree *t, const uint16_t *row, double *p, double *phi);
 
 #endif

@@ -184,14 +184,15 @@ gpulayer_status gpl_bin_cuts_from_sample(const gpl_bin_sample *sample, int max_b
                                          int nthread, gpl_bin_cuts *out)
 {
     memset(out, 0, sizeof *out);
-    if (max_bin < 2 || max_bin > 256)
+    if (max_bin < 2 || max_bin > GPL_MAX_CUTS + 2)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "max_bin must be in 2..256, got %d", max_bin);
-    const int max_value_bins = max_bin - 1;
+                         "max_bin must be in 2..%d, got %d", GPL_MAX_CUTS + 2, max_bin);
     const int32_t F = sample->num_features;
     const int64_t *rows = sample->rows;
     const float *weight = sample->weight;
     const int64_t n = sample->num_rows;
+    /* A feature has fewer cuts than sample values, whatever max_bin. */
+    const int max_value_bins = max_bin - 1 <= n ? max_bin - 1 : (int)n + 1;
 
     const uint64_t cut_bytes = sizeof(float) * (uint64_t)F * (uint64_t)max_value_bins;
     char what[96];
@@ -295,27 +296,64 @@ gpulayer_status gpl_feature_offsets(const gpl_bin_cuts *cuts, uint32_t **out)
     return GPULAYER_OK;
 }
 
+int gpl_bin_code_bytes(const gpl_bin_cuts *cuts)
+{
+    for (int32_t f = 0; f < cuts->num_features; f++)
+        if (cuts->cut_ptr[f + 1] - cuts->cut_ptr[f] > GPL_BYTE_CUTS) return 2;
+    return 1;
+}
+
+gpulayer_status gpl_bin_codes_supported(const gpl_bin_cuts *cuts, const gpl_backend *be,
+                                        const char *job)
+{
+    if (gpl_bin_code_bytes(cuts) == 1 || gpl_backend_has(be, GPL_BACKEND_CAP_WIDE_BINS))
+        return GPULAYER_OK;
+    int32_t widest = 0;
+    for (int32_t f = 1; f < cuts->num_features; f++)
+        if (cuts->cut_ptr[f + 1] - cuts->cut_ptr[f] >
+            cuts->cut_ptr[widest + 1] - cuts->cut_ptr[widest])
+            widest = f;
+    return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                     "%s on the %s backend: feature %d has %u bins, but this backend takes at "
+                     "most 256 bins a feature; train with max_bin 256 or less, or use "
+                     "device cpu", job, be->ops->name, (int)widest,
+                     cuts->cut_ptr[widest + 1] - cuts->cut_ptr[widest] + 2);
+}
+
+static uint32_t padded_size(uint32_t count)
+{
+    uint32_t size = 1;
+    while (size <= count) size <<= 1;
+    return size;
+}
+
 gpl_padded_cuts *gpl_padded_cuts_all(const gpl_bin_cuts *cuts)
 {
     const int32_t F = cuts->num_features;
-    gpl_padded_cuts *all = gpl_malloc(sizeof(gpl_padded_cuts) * (size_t)(F ? F : 1),
-                                      "padded bin cuts");
+    size_t values = 0;
+    for (int32_t f = 0; f < F; f++) values += padded_size(cuts->cut_ptr[f + 1] - cuts->cut_ptr[f]);
+    gpl_padded_cuts *all = gpl_malloc(sizeof(gpl_padded_cuts) * (size_t)(F ? F : 1) +
+                                      sizeof(float) * values, "padded bin cuts");
     if (!all) return NULL;
+    float *at = (float *)(all + (F ? F : 1));
     for (int32_t f = 0; f < F; f++) {
         gpl_padded_cuts *p = &all[f];
         uint32_t n = cuts->cut_ptr[f + 1] - cuts->cut_ptr[f];
-        uint32_t size = 1;
-        while (size <= n) size <<= 1;
-        memcpy(p->values, cuts->values + cuts->cut_ptr[f], sizeof(float) * n);
-        for (uint32_t i = n; i < size; i++) p->values[i] = NAN;
+        uint32_t size = padded_size(n);
+        memcpy(at, cuts->values + cuts->cut_ptr[f], sizeof(float) * n);
+        for (uint32_t i = n; i < size; i++) at[i] = NAN;
+        p->values = at;
         p->count = n;
         p->size = size;
+        at += size;
     }
     return all;
 }
 
-void gpl_bin_values(const gpl_padded_cuts *p, const float *values, int64_t count,
-                    uint8_t *out, int64_t out_stride)
+/* gpl_bin_values for a code width known at compile time. */
+static inline __attribute__((always_inline)) void
+bin_values(const gpl_padded_cuts *p, const float *values, int64_t count, uint8_t *out,
+           int64_t out_stride, const int code_bytes)
 {
     enum { LANES = 8 };
     const float *c = p->values;
@@ -328,10 +366,18 @@ void gpl_bin_values(const gpl_padded_cuts *p, const float *values, int64_t count
             for (int k = 0; k < LANES; k++)
                 pos[k] += c[pos[k] + step - 1] <= values[i + k] ? step : 0;
         for (int k = 0; k < LANES; k++)
-            out[(i + k) * out_stride] = isnan(values[i + k]) ? 0 : (uint8_t)(pos[k] + 1);
+            gpl_bin_code_set(out, code_bytes, (i + k) * out_stride,
+                             isnan(values[i + k]) ? 0 : pos[k] + 1);
     }
     for (; i < count; i++)
-        out[i * out_stride] = gpl_bin_of(c, p->count, values[i]);
+        gpl_bin_code_set(out, code_bytes, i * out_stride, gpl_bin_of(c, p->count, values[i]));
+}
+
+void gpl_bin_values(const gpl_padded_cuts *p, const float *values, int64_t count,
+                    uint8_t *out, int64_t out_stride, int code_bytes)
+{
+    if (code_bytes == 1) bin_values(p, values, count, out, out_stride, 1);
+    else bin_values(p, values, count, out, out_stride, 2);
 }
 
 gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
@@ -344,10 +390,11 @@ gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
                          "data have %d columns but the model expects %d",
                          ds->num_cols, F);
+    const int w = gpl_bin_code_bytes(cuts);
     char what[96];
     snprintf(what, sizeof what, "the binned matrix of %lld rows x %d features", (long long)N, F);
-    GPL_CHECK(gpl_check_host_memory((uint64_t)N * (uint64_t)F, what));
-    uint8_t *bins = gpl_malloc_large((size_t)N * (size_t)F, "binned matrix");
+    GPL_CHECK(gpl_check_host_memory((uint64_t)N * (uint64_t)F * (uint64_t)w, what));
+    uint8_t *bins = gpl_malloc_large((size_t)N * (size_t)F * (size_t)w, "binned matrix");
     gpl_padded_cuts *padded = gpl_padded_cuts_all(cuts);
     if (!bins || !padded) {
         free(bins);
@@ -358,11 +405,12 @@ gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
     if (ds->sparse) {
         /* Bin 0 (missing) everywhere but at the present entries. */
         const gpl_sparse_columns *s = ds->sparse;
-        memset(bins, 0, (size_t)N * (size_t)F);
+        memset(bins, 0, (size_t)N * (size_t)F * (size_t)w);
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 64)
         for (int32_t f = 0; f < F; f++)
             for (int64_t k = s->col_start[f]; k < s->col_start[f + 1]; k++)
-                gpl_bin_values(&padded[f], &s->values[k], 1, bins + s->rows[k] * F + f, 1);
+                gpl_bin_values(&padded[f], &s->values[k], 1,
+                               bins + (s->rows[k] * F + f) * w, 1, w);
         free(padded);
         *out = bins;
         return GPULAYER_OK;
@@ -374,7 +422,7 @@ gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
         int64_t end = start + block < N ? start + block : N;
         for (int32_t f = 0; f < F; f++)
             gpl_bin_values(&padded[f], ds->values + (int64_t)f * N + start, end - start,
-                           bins + start * F + f, F);
+                           bins + (start * F + f) * w, F, w);
     }
     free(padded);
     *out = bins;

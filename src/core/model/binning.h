@@ -1,9 +1,10 @@
-/* binning.h -- quantile cut points and the uint8 binned matrix. */
+/* binning.h -- quantile cut points and the binned matrix. */
 #ifndef GPL_BINNING_H
 #define GPL_BINNING_H
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "dataset.h"
 #include "model.h"
@@ -52,7 +53,7 @@ gpulayer_status gpl_bin_cuts_build(const gpulayer_dataset *ds, int max_bin,
 /* The bin of v among the ascending thresholds cuts[0..n): one plus the
  * number of thresholds <= v. A branch-free binary search: the comparisons
  * are data-dependent, so branches would mispredict half the time. */
-static inline uint8_t gpl_bin_of(const float *cuts, uint32_t n, float v)
+static inline uint32_t gpl_bin_of(const float *cuts, uint32_t n, float v)
 {
     if (isnan(v)) return 0;
     if (n == 0) return 1;
@@ -65,33 +66,65 @@ static inline uint8_t gpl_bin_of(const float *cuts, uint32_t n, float v)
         base = base[half] <= v ? base + half : base;
         len -= half;
     }
-    return (uint8_t)((base - cuts) + (*base <= v) + 1);
+    return (uint32_t)((base - cuts) + (*base <= v) + 1);
+}
+
+/* Bytes a bin code takes in the binned matrix of these cuts: 1 while every
+ * feature's bins fit a byte (at most GPL_BYTE_CUTS thresholds), else 2. */
+int gpl_bin_code_bytes(const gpl_bin_cuts *cuts);
+
+/* OK when backend be takes the bin codes of these cuts; otherwise
+ * UNSUPPORTED, naming the job ("training", "prediction", ...), the backend
+ * and the feature with the most bins. */
+gpulayer_status gpl_bin_codes_supported(const gpl_bin_cuts *cuts, const gpl_backend *be,
+                                        const char *job);
+
+/* Bin code i of a binned matrix of codes of code_bytes bytes. */
+static inline uint32_t gpl_bin_code(const uint8_t *codes, int code_bytes, int64_t i)
+{
+    if (code_bytes == 1) return codes[i];
+    uint16_t v;
+    memcpy(&v, codes + 2 * i, sizeof v);
+    return v;
+}
+
+static inline void gpl_bin_code_set(uint8_t *codes, int code_bytes, int64_t i, uint32_t bin)
+{
+    if (code_bytes == 1) {
+        codes[i] = (uint8_t)bin;
+    } else {
+        const uint16_t v = (uint16_t)bin;
+        memcpy(codes + 2 * i, &v, sizeof v);
+    }
 }
 
 /* One feature's thresholds padded with NaN to a power-of-two length, for
  * gpl_bin_values. NaN compares false, so the padding never counts. */
 typedef struct gpl_padded_cuts {
-    float values[256];
+    const float *values;
     uint32_t count; /* thresholds */
     uint32_t size;  /* a power of two > count */
 } gpl_padded_cuts;
 
 /* Every feature's padded thresholds (cuts->num_features entries, at least
- * one), or NULL when out of memory. Free with free(). */
+ * one) in one allocation with their values, or NULL when out of memory.
+ * Free with free(). */
 gpl_padded_cuts *gpl_padded_cuts_all(const gpl_bin_cuts *cuts);
 
-/* out[i * out_stride] = gpl_bin_of(the feature's cuts, values[i]) for i in
- * [0, count). Eight values are searched side by side in fixed steps, so
- * their loads overlap instead of waiting on each other. */
+/* Code i * out_stride of out (codes of code_bytes bytes) = gpl_bin_of(the
+ * feature's cuts, values[i]) for i in [0, count). Eight values are
+ * searched side by side in fixed steps, so their loads overlap instead of
+ * waiting on each other. */
 void gpl_bin_values(const gpl_padded_cuts *p, const float *values, int64_t count,
-                    uint8_t *out, int64_t out_stride);
+                    uint8_t *out, int64_t out_stride, int code_bytes);
 
 /* Histogram offsets: feature f's bins are [offset[f], offset[f+1]), each
  * feature having one missing bin plus its value bins. */
 gpulayer_status gpl_feature_offsets(const gpl_bin_cuts *cuts, uint32_t **out);
 
-/* Bins every row of ds into a row-major num_rows x num_features uint8
- * matrix. ds must have cuts->num_features columns. */
+/* Bins every row of ds into a row-major num_rows x num_features matrix of
+ * codes of gpl_bin_code_bytes(cuts) bytes. ds must have
+ * cuts->num_features columns. */
 gpulayer_status gpl_bin_matrix(const gpl_bin_cuts *cuts,
                                const gpulayer_dataset *ds, int nthread,
                                uint8_t **out);

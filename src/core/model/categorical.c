@@ -205,13 +205,14 @@ gpulayer_status gpl_categorical_bin_matrix(const gpl_model *m, const gpulayer_da
     const int32_t F = m->num_features;
     const int64_t N = ds->num_rows;
     uint8_t *bins = *out;
+    const int w = gpl_bin_code_bytes(&m->cuts);
     for (int32_t f = 0; f < F; f++) {
         const int32_t *group = m->cat_groups[f];
         if (!group) continue;
         const int32_t count = m->categories[f]->count;
         const float *col = ds->values + (int64_t)f * N;
         for (int64_t r = 0; r < N; r++)
-            bins[r * F + f] = (uint8_t)(group_of(group, count, col[r]) + 1);
+            gpl_bin_code_set(bins, w, r * F + f, (uint32_t)(group_of(group, count, col[r]) + 1));
     }
     return GPULAYER_OK;
 }

@@ -13,7 +13,8 @@
 #include "memory_limit.h"
 #include "model_import.h"
 
-#define MAX_CATEGORIES (GPL_MAX_CUTS + 1)
+/* A split by a set of categories names bins of a byte (GPL_CAT_WORDS). */
+#define MAX_CATEGORIES (GPL_BYTE_CUTS + 1)
 
 gpulayer_status gpl_import_refuse(const char *source, const char *fmt, ...)
 {
@@ -403,7 +404,7 @@ static gpulayer_status feature_cuts(gpl_import *imp, int32_t f, int is_cat, floa
         gpl_import_feature_text(m, f, feature, sizeof feature);
         return gpl_import_refuse(imp->source, "the %s model splits %s at %d distinct "
                                  "thresholds, but GPUlayer holds at most %d a feature "
-                                 "(%d value bins of a byte)", imp->library, feature,
+                                 "(%d value bins)", imp->library, feature,
                                  (int)*count, GPL_MAX_CUTS, GPL_MAX_CUTS + 1);
     }
     return GPULAYER_OK;
@@ -416,7 +417,8 @@ static gpulayer_status build_cuts(gpl_import *imp, const uint8_t *is_cat)
     gpl_bin_cuts *c = &m->cuts;
     c->num_features = F;
     c->cut_ptr = calloc((size_t)F + 1, sizeof *c->cut_ptr);
-    c->values = malloc(sizeof(float) * ((size_t)F * GPL_MAX_CUTS + 1));
+    size_t room = 1024;
+    c->values = malloc(sizeof(float) * room);
     int32_t cap = 1024;
     float *buf = malloc(sizeof(float) * (size_t)cap);
     gpulayer_status st = c->cut_ptr && c->values && buf ? GPULAYER_OK : oom();
@@ -424,6 +426,15 @@ static gpulayer_status build_cuts(gpl_import *imp, const uint8_t *is_cat)
         int32_t count = 0;
         st = feature_cuts(imp, f, is_cat[f], &buf, &cap, &count);
         if (st != GPULAYER_OK) break;
+        if (c->cut_ptr[f] + (size_t)count > room) {
+            room = 2 * (c->cut_ptr[f] + (size_t)count);
+            float *grown = realloc(c->values, sizeof(float) * room);
+            if (!grown) {
+                st = oom();
+                break;
+            }
+            c->values = grown;
+        }
         memcpy(c->values + c->cut_ptr[f], buf, sizeof(float) * (size_t)count);
         c->cut_ptr[f + 1] = c->cut_ptr[f] + (uint32_t)count;
     }

@@ -11,9 +11,11 @@
 #include "dataset.h"
 #include "objective.h"
 
-/* Bins are bytes: bin 0 (missing) and at most 255 value bins, so a
- * feature has at most this many thresholds. */
-#define GPL_MAX_CUTS 254
+/* Bin codes are 16 bits: bin 0 (missing) and at most 65,535 value bins, so
+ * a feature has at most this many thresholds (max_bin at most 65,536). */
+#define GPL_MAX_CUTS (GPL_MAX_BIN_CODE - 1)
+/* The most thresholds a feature may have for its bins to fit a byte. */
+#define GPL_BYTE_CUTS 254
 
 /* Quantile cut points. Feature f has the ascending thresholds
  * values[cut_ptr[f] .. cut_ptr[f+1]); a value v falls in bin

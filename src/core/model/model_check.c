@@ -80,10 +80,11 @@ static gpulayer_status check_cuts(const gpl_model *m, const char *source)
                                "(%u after %u)", f + 1, c->cut_ptr[f + 1], c->cut_ptr[f]);
     for (int32_t f = 0; f < m->num_features; f++) {
         uint32_t lo = c->cut_ptr[f], hi = c->cut_ptr[f + 1];
-        /* Bins are bytes: the missing bin and hi - lo + 1 value bins. */
+        /* Bin codes are 16 bits: the missing bin and hi - lo + 1 value
+         * bins. */
         if (hi - lo > GPL_MAX_CUTS)
             return gpl_model_error(source, "feature %d has %u thresholds; at most %d "
-                               "fit the 256 bins of a byte", f, hi - lo, GPL_MAX_CUTS);
+                               "fit the 65,536 bins of a feature", f, hi - lo, GPL_MAX_CUTS);
         for (uint32_t i = lo; i < hi; i++) {
             if (isnan(c->values[i]))
                 return gpl_model_error(source, "cuts.values[%u] (feature %d) is NaN", i, f);

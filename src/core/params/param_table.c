@@ -430,9 +430,9 @@ static const gpl_param_spec table[] = {
      "L1 regularisation of leaf values", MEMBER(alpha), NULL, NULL},
     {"gamma", "min_split_loss,min_split_gain,min_gain_to_split", "tree", NUMBER, "0", "[0, inf)", ALL,
      "the loss reduction a split needs", MEMBER(gamma), NULL, NULL},
-    {"max_bin", "max_bins", "tree", INTEGER, "256", "2..256", ALL,
-     "histogram bins a feature, one of them kept for missing values", MEMBER(max_bin), NULL,
-     NULL},
+    {"max_bin", "max_bins", "tree", INTEGER, "256", "2..65536", ALL,
+     "histogram bins a feature, one of them kept for missing values; more than 256 trains "
+     "on the CPU only", MEMBER(max_bin), NULL, NULL},
     {"interaction_constraints", "", "tree", CUSTOM("list"), "", "a JSON list of lists of "
      "feature indexes, as [[0,1],[2,3,4]]", ALL,
      "features that may be split on together down a branch", 0, set_interactions,

@@ -244,7 +244,9 @@ gpulayer_status gpl_leaf_refit(const gpl_leaf_refit_job *job, const float *margi
 #pragma omp parallel for num_threads(job->nthread) schedule(static)
     for (int64_t r = 0; r < N; r++)
         leaf_of[r] = gpl_row_sampled(job->seed, job->round, job->first_row + r, job->subsample)
-                         ? gpl_tree_leaf_index(&tree, job->bins + r * job->num_features)
+                         ? gpl_tree_leaf_index(&tree,
+                                               job->bins + r * job->num_features * job->code_bytes,
+                                               job->code_bytes)
                          : -1;
     /* Rows grouped by leaf (a counting sort), each with its residual. */
     for (int64_t r = 0; r < N; r++)

@@ -21,7 +21,8 @@ double gpl_weighted_quantile(float *values, float *weight, int64_t n, double alp
  * them (binned rows, labels, weights, the margins before the tree) and
  * the row sample of the round. */
 typedef struct gpl_leaf_refit_job {
-    const uint8_t *bins;  /* num_rows x num_features           */
+    const uint8_t *bins;  /* num_rows x num_features codes      */
+    int code_bytes;       /* of a code (binning.h)             */
     int64_t num_rows;
     int32_t num_features;
     const float *label;

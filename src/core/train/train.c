@@ -47,6 +47,7 @@ typedef struct train_run {
     int nthread;
     int64_t num_rows; /* of the training data (this rank's) */
     uint8_t *bins;
+    int code_bytes;   /* of bins and the evaluation sets' (binning.h) */
     uint32_t *feature_offset;
     eval_state *evals;
     int num_evals;
@@ -121,7 +122,8 @@ static gpulayer_status prepare_evals(train_run *t,
             for (size_t k = 0; k < n; k++)
                 e->margins[k] = gpl_model_base_margin(t->model, (int32_t)(k % (size_t)K));
         for (int32_t k = 0; k < t->model->num_trees; k++) /* continued training */
-            gpl_tree_add_to_margins(&t->model->trees[k], e->bins, evals[i]->num_rows,
+            gpl_tree_add_to_margins(&t->model->trees[k], e->bins, t->code_bytes,
+                                    evals[i]->num_rows,
                                     t->model->num_features, K, k % K, e->margins, t->nthread);
     }
     return GPULAYER_OK;
@@ -165,7 +167,8 @@ static gpulayer_status setup_refit(train_run *t, const gpulayer_dataset *train)
     const size_t n = (size_t)train->num_rows * (size_t)t->model->num_outputs;
     t->refit_margins = gpl_malloc(sizeof(float) * n, "margins for the leaf refit");
     if (!t->refit_margins) return GPULAYER_ERR_OUT_OF_MEMORY;
-    t->refit = (gpl_leaf_refit_job){t->bins, train->num_rows, train->num_cols, train->label,
+    t->refit = (gpl_leaf_refit_job){t->bins, t->code_bytes, train->num_rows, train->num_cols,
+                                    train->label,
                                     train->weight, t->model->num_outputs, 0, t->p->seed,
                                     row_fraction(t->p), t->p->eta, &t->model->obj_params,
                                     t->model->objective, t->nthread, 0, NULL, NULL};
@@ -251,7 +254,8 @@ static gpulayer_status grow_output_tree(train_run *t, const gpl_params *tp, int3
     }
     const gpl_tree *added = &t->model->trees[t->model->num_trees - 1];
     for (int i = 0; i < t->num_evals; i++)
-        gpl_tree_add_to_margins(added, t->evals[i].bins, t->evals[i].ds->num_rows,
+        gpl_tree_add_to_margins(added, t->evals[i].bins, t->code_bytes,
+                                t->evals[i].ds->num_rows,
                                 t->model->num_features, K, k, t->evals[i].margins,
                                 t->nthread);
     return GPULAYER_OK;
@@ -275,7 +279,7 @@ static gpulayer_status run_forest_round(train_run *t, int32_t round)
             GPL_CHECK(grow_output_tree(t, &tp, round, j, k));
         }
     for (int32_t i = first; i < t->model->num_trees; i++)
-        gpl_tree_add_to_margins(&t->model->trees[i], t->bins, t->num_rows,
+        gpl_tree_add_to_margins(&t->model->trees[i], t->bins, t->code_bytes, t->num_rows,
                                 t->model->num_features, K, i % K, t->round_margins,
                                 t->nthread);
     return t->be->ops->set_margins(t->be, t->round_margins);
@@ -345,6 +349,7 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
     free(labels.weight);
     gpl_bin_cuts_free(&cuts);
     double t1 = omp_get_wtime();
+    if (st == GPULAYER_OK) t->code_bytes = gpl_bin_code_bytes(&t->model->cuts);
     if (st == GPULAYER_OK) st = gpl_categorical_bin_matrix(t->model, train, t->nthread, &t->bins);
     double t2 = omp_get_wtime();
     if (st == GPULAYER_OK) st = gpl_feature_offsets(&t->model->cuts, &t->feature_offset);

@@ -506,8 +506,10 @@ gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_params *p,
                                        const uint8_t *bins, const uint32_t *feature_offset,
                                        int nthread, float **weights_kept)
 {
+    GPL_CHECK(gpl_bin_codes_supported(&m->cuts, be, "training"));
+    const int code_bytes = gpl_bin_code_bytes(&m->cuts);
     gpl_binned_matrix bm = {train->num_rows, train->num_cols, bins, feature_offset,
-                            m->cat_split};
+                            m->cat_split, code_bytes};
     const float *weight;
     GPL_CHECK(scaled_weights(p, m, train, weights_kept, &weight));
     GPL_CHECK(be->ops->upload(be, &bm, train->label, weight));
@@ -520,7 +522,7 @@ gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_params *p,
         for (size_t i = 0; i < n; i++)
             margins[i] = gpl_model_base_margin(m, (int32_t)(i % (size_t)m->num_outputs));
     for (int32_t t = 0; t < m->num_trees; t++)
-        gpl_tree_add_to_margins(&m->trees[t], bins, train->num_rows, train->num_cols,
+        gpl_tree_add_to_margins(&m->trees[t], bins, code_bytes, train->num_rows, train->num_cols,
                                 m->num_outputs, t % m->num_outputs, margins, nthread);
     gpulayer_status st = be->ops->set_margins(be, margins);
     free(margins);
