@@ -28,8 +28,10 @@ def data(rows=ROWS, seed=0):
 
 
 def params(max_bin, **extra):
-    return dict(objective="reg:squarederror", max_depth=6, eta=0.3, max_bin=max_bin, nthread=2,
-                **extra)
+    """On the CPU unless extra names a device: on a machine with a GPU the
+    default device would be the GPU, which refuses wide bins."""
+    return dict(dict(objective="reg:squarederror", max_depth=6, eta=0.3, max_bin=max_bin,
+                     nthread=2, device="cpu"), **extra)
 
 
 def cut_counts(booster):
@@ -146,3 +148,21 @@ def test_xgboost_model_of_many_thresholds_predicts_as_xgboost(tmp_path):
     want = bst.predict(xgb.DMatrix(rows), output_margin=True)
     got = ours.predict(gpulayer.Dataset(rows), output_margin=True)
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-5)
+
+
+def test_auto_trains_wide_bins_on_the_cpu(capfd):
+    """device=auto picks a device that can do the job: where it would place
+    training on a GPU backend, wide bins make it train on the CPU and say
+    so; the trees are the CPU's either way."""
+    X, y = data(rows=800)
+    cpu = gpulayer.train(params(1024), gpulayer.Dataset(X, y), 3)
+    capfd.readouterr()
+    auto = gpulayer.train(params(1024, device="auto", verbosity=1), gpulayer.Dataset(X, y), 3)
+    err = capfd.readouterr().err
+    assert json.loads(auto.save_raw())["trees"] == json.loads(cpu.save_raw())["trees"]
+    chosen = gpulayer.place("auto", backend=True).accelerator
+    if chosen == "cpu":
+        assert "device auto" not in err
+    else:
+        assert f"device auto: the {chosen} backend takes at most 256 bins a feature" in err
+        assert "training on the CPU" in err

@@ -374,7 +374,9 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
                                      "feature mask");
         if (!t->feature_mask) st = GPULAYER_ERR_OUT_OF_MEMORY;
     }
-    if (st == GPULAYER_OK) st = gpl_backend_open_finish(&opening, &t->be);
+    if (st == GPULAYER_OK)
+        st = gpl_backend_open_finish(&opening, t->code_bytes == 2 ? GPL_BACKEND_CAP_WIDE_BINS : 0,
+                                     &t->be);
     else gpl_backend_open_cancel(&opening);
     double t3 = omp_get_wtime();
     if (st == GPULAYER_OK)

@@ -15,6 +15,13 @@
 #include "grow.h"
 #include "train_hooks.h"
 
+static gpl_backend_config backend_config(const gpl_backend_opening *o, int device)
+{
+    const gpl_params *p = o->p;
+    return (gpl_backend_config){o->nthread, device, gpl_grow_max_nodes(p, o->num_rows),
+                                o->num_outputs, p->verbosity >= 2};
+}
+
 static gpulayer_status open_backend(gpl_backend_opening *o)
 {
     const gpl_params *p = o->p;
@@ -31,8 +38,7 @@ static gpulayer_status open_backend(gpl_backend_opening *o)
             p->device, h ? h->local_rank : 0, h ? h->local_size : 1, accelerator,
             sizeof accelerator, &device, reason, sizeof reason));
     if (p->verbosity >= 2 && reason[0]) fprintf(stderr, "[gpulayer] %s\n", reason);
-    gpl_backend_config cfg = {o->nthread, device, gpl_grow_max_nodes(p, o->num_rows),
-                              o->num_outputs, p->verbosity >= 2};
+    gpl_backend_config cfg = backend_config(o, device);
     double t1 = omp_get_wtime();
     gpulayer_status st = gpl_backend_create(accelerator, &cfg, &o->be);
     o->placement_s = t1 - t0;
@@ -98,7 +104,23 @@ void gpl_backend_open_start(gpl_backend_opening *o, const gpl_params *p, int64_t
     }
 }
 
-gpulayer_status gpl_backend_open_finish(gpl_backend_opening *o, gpl_backend **out)
+/* "auto" chose a backend without a capability the data need: the CPU
+ * instead. */
+static gpulayer_status give_way_to_cpu(gpl_backend_opening *o, unsigned needs)
+{
+    if (strcmp(o->p->device, "auto") != 0 || gpl_backend_has(o->be, needs)) return GPULAYER_OK;
+    if (o->p->verbosity >= 1)
+        fprintf(stderr, "[gpulayer] device auto: the %s backend takes at most 256 bins a "
+                        "feature, and the data have more (max_bin); training on the CPU\n",
+                o->be->ops->name);
+    gpl_backend_destroy(o->be);
+    o->be = NULL;
+    const gpl_backend_config cfg = backend_config(o, 0);
+    return gpl_backend_create("cpu", &cfg, &o->be);
+}
+
+gpulayer_status gpl_backend_open_finish(gpl_backend_opening *o, unsigned needs,
+                                        gpl_backend **out)
 {
     *out = NULL;
     if (o->threaded) {
@@ -108,6 +130,7 @@ gpulayer_status gpl_backend_open_finish(gpl_backend_opening *o, gpl_backend **ou
     } else {
         GPL_CHECK(open_backend(o));
     }
+    GPL_CHECK(give_way_to_cpu(o, needs));
     *out = o->be;
     o->be = NULL;
     return GPULAYER_OK;

@@ -34,8 +34,13 @@ typedef struct gpl_backend_opening {
 void gpl_backend_open_start(gpl_backend_opening *o, const gpl_params *p, int64_t num_rows,
                             int32_t num_outputs, int nthread,
                             const struct gpl_train_hooks *hooks);
-/* Waits for the backend; *out gets it, or the error is raised here. */
-gpulayer_status gpl_backend_open_finish(gpl_backend_opening *o, gpl_backend **out);
+/* Waits for the backend; *out gets it, or the error is raised here. With
+ * device "auto", a backend that lacks a capability of needs (the data's:
+ * GPL_BACKEND_CAP_* bits, 0 for none) gives way to the CPU, which has them
+ * all, and the choice is reported at verbosity 1 and up; a device named
+ * outright stays, and the operation that needs it refuses. */
+gpulayer_status gpl_backend_open_finish(gpl_backend_opening *o, unsigned needs,
+                                        gpl_backend **out);
 /* Instead of finishing, when training failed before it needed the backend:
  * waits for the thread and frees what it made, leaving the caller's error
  * message as it is. A zeroed opening that was never started is fine. */
