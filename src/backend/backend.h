@@ -398,12 +398,14 @@ typedef enum gpl_backend_cap {
     GPL_BACKEND_CAP_REFIT = 1 << 3,             /* refit_sort, refit_values  */
     GPL_BACKEND_CAP_RANK_GROUPS = 1 << 4,       /* set_groups                */
     GPL_BACKEND_CAP_SHAP = 1 << 5,              /* shap                      */
-    /* Not an operation: upload, predict and shap take 16-bit bin codes
-     * (gpl_binned_matrix.code_bytes, gpl_infer_forest.code_bytes 2). */
-    GPL_BACKEND_CAP_WIDE_BINS = 1 << 6
+    /* Not operations: 16-bit bin codes (a feature of more than 256 bins)
+     * in upload (gpl_binned_matrix.code_bytes 2), and in predict and shap
+     * (gpl_infer_forest.code_bytes 2). */
+    GPL_BACKEND_CAP_WIDE_BINS = 1 << 6,
+    GPL_BACKEND_CAP_WIDE_PREDICT = 1 << 7
 } gpl_backend_cap;
 
-#define GPL_BACKEND_CAP_ALL 0x7fu
+#define GPL_BACKEND_CAP_ALL 0xffu
 
 /* Every operation returns a status and sets the last error on failure; a
  * failure names the operation (and kernel) concerned. The required

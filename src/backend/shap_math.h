@@ -112,7 +112,7 @@ GPL_HD double gpl_shap_lin_p(const gpl_shap_lin_level *lv, int d, int32_t f)
  * sets are the tree's (sets indexed by tree node). lv:
  * GPL_SHAP_LINEAR_DEPTH + 1 levels. */
 GPL_HD void gpl_shap_linear_row(const gpl_infer_node *nodes, const double *frac,
-                                const float *leaf, const uint32_t *sets, const uint8_t *row,
+                                const float *leaf, const uint32_t *sets, const uint16_t *row,
                                 gpl_shap_lin_level *lv, double *phi, int64_t phi_stride)
 {
     if (nodes[0].child[0] == 0) return;
@@ -269,7 +269,7 @@ typedef struct gpl_shap_visit {
  * of shap.c (> 0: condition_feature present, < 0: absent, 0: none).
  * stack: max depth + 2 visits; path: gpl_shap_path_slots(max depth). */
 GPL_HD void gpl_shap_alg2_row(const gpl_infer_node *nodes, const double *frac, const float *leaf,
-                              const uint32_t *sets, const uint8_t *row, const gpl_shap_path *p,
+                              const uint32_t *sets, const uint16_t *row, const gpl_shap_path *p,
                               gpl_shap_visit *stack, double *phi, int64_t phi_stride,
                               int condition, int32_t condition_feature)
 {
@@ -344,7 +344,7 @@ GPL_HD void gpl_shap_alg2_row(const gpl_infer_node *nodes, const double *frac, c
 
 /* ---------------------------------------------------------------- Saabas */
 GPL_HD void gpl_shap_saabas_row(const gpl_infer_node *nodes, const double *mean,
-                                const uint32_t *sets, const uint8_t *row, double *phi,
+                                const uint32_t *sets, const uint16_t *row, double *phi,
                                 int64_t phi_stride, int32_t num_features)
 {
     int32_t i = 0;
@@ -389,7 +389,7 @@ GPL_HD const uint32_t *gpl_shap_tree_sets(const gpl_shap_view *v, int32_t t)
  * phi[(k * (F + 1) + f) * stride], zero on entry; the bias gets each
  * tree's expected value, the base margin is the caller's (shap.c's
  * row_values). */
-GPL_HD void gpl_shap_contrib_row(const gpl_shap_view *v, int approx, const uint8_t *row,
+GPL_HD void gpl_shap_contrib_row(const gpl_shap_view *v, int approx, const uint16_t *row,
                                  const gpl_shap_work *w, double *phi, int64_t stride)
 {
     const int32_t F = v->num_features, C = F + 1;
@@ -414,7 +414,7 @@ GPL_HD void gpl_shap_contrib_row(const gpl_shap_view *v, int approx, const uint8
 
 /* Interactions, the diagonal's start: every tree's Algorithm 2 values and
  * expected value into diag (K x (F + 1), as phi above). */
-GPL_HD void gpl_shap_interaction_diag(const gpl_shap_view *v, const uint8_t *row,
+GPL_HD void gpl_shap_interaction_diag(const gpl_shap_view *v, const uint16_t *row,
                                       const gpl_shap_work *w, double *diag, int64_t stride)
 {
     const int32_t F = v->num_features, C = F + 1;
@@ -432,7 +432,7 @@ GPL_HD void gpl_shap_interaction_diag(const gpl_shap_view *v, const uint8_t *row
  * and absent, into mat (output k's (i, j) at mat[k * out_stride + j *
  * stride]). on, off: F + 1 values (on_stride apart), zero on entry and on
  * return. */
-GPL_HD void gpl_shap_interaction_row(const gpl_shap_view *v, const uint8_t *row, int32_t i,
+GPL_HD void gpl_shap_interaction_row(const gpl_shap_view *v, const uint16_t *row, int32_t i,
                                      const gpl_shap_work *w, double *on, double *off,
                                      int64_t on_stride, double *mat, int64_t out_stride,
                                      int64_t stride)

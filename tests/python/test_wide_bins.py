@@ -109,10 +109,11 @@ def test_max_bin_bounds():
     assert max(cut_counts(b)) <= 299  # fewer cuts than rows, whatever max_bin
 
 
-def test_gpu_backends_refuse_wide_bins_by_name():
-    """No silent fallback: a GPU backend that is present refuses with the
-    feature, its bins and what to do. Where none can run, the device
-    layer's own error is accepted (skip)."""
+def test_gpu_backends_refuse_wide_training_and_predict_wide_models():
+    """No silent fallback: a GPU backend that is present refuses to train
+    on wide bins with the feature, its bins and what to do; it predicts and
+    explains a wide model with the CPU's bits. Where none can run, the
+    device layer's own error is accepted (skip)."""
     X, y = data(rows=500)
     tried = 0
     for device in ("vulkan", "cuda"):
@@ -127,11 +128,10 @@ def test_gpu_backends_refuse_wide_bins_by_name():
         assert re.search(rf"training on the {device} backend: feature \d+ has \d+ bins", message)
         assert "at most 256 bins a feature" in message
         assert "max_bin 256 or less" in message and "device cpu" in message
-        wide = gpulayer.train(params(1024), gpulayer.Dataset(X, y), 2)
-        with pytest.raises(gpulayer.errors.UnsupportedError, match="at most 256 bins"):
-            wide.predict(gpulayer.Dataset(X), device=device)
-        with pytest.raises(gpulayer.errors.UnsupportedError, match="SHAP values on the"):
-            wide.predict(gpulayer.Dataset(X), device=device, pred_contribs=True)
+        wide = gpulayer.train(params(1024), gpulayer.Dataset(X, y), 5)
+        for how in (dict(), dict(output_margin=True), dict(pred_contribs=True)):
+            assert np.array_equal(wide.predict(gpulayer.Dataset(X), device=device, **how),
+                                  wide.predict(gpulayer.Dataset(X), **how))
     if not tried:
         pytest.skip("no GPU backend can run here")
 

@@ -209,7 +209,7 @@ static void refused(const struct gpl_backend_ops *ops, const char *what)
 static const unsigned every_cap[] = {
     GPL_BACKEND_CAP_SPLIT_INTO_LEAVES, GPL_BACKEND_CAP_WRITE_PAIRS, GPL_BACKEND_CAP_PREDICT,
     GPL_BACKEND_CAP_REFIT, GPL_BACKEND_CAP_RANK_GROUPS, GPL_BACKEND_CAP_SHAP,
-    GPL_BACKEND_CAP_WIDE_BINS,
+    GPL_BACKEND_CAP_WIDE_BINS, GPL_BACKEND_CAP_WIDE_PREDICT,
 };
 enum { NUM_CAPS = sizeof every_cap / sizeof every_cap[0] };
 

@@ -91,7 +91,7 @@ static float *emulate(const gpl_model *m, const gpulayer_dataset *ds, gpl_shap_k
     float **owned;
     OK(gpl_predict_columns(m, ds, &columns, &owned));
     gpl_padded_cuts *padded = gpl_padded_cuts_all(&m->cuts);
-    uint8_t *row = malloc((size_t)F);
+    uint16_t *row = malloc(sizeof(uint16_t) * (size_t)F);
     const int64_t slots = gpl_shap_path_slots(sf.max_depth);
     gpl_shap_work w = {malloc(sizeof(gpl_shap_lin_level) * (GPL_SHAP_LINEAR_DEPTH + 1)),
                        {malloc(sizeof(int32_t) * (size_t)slots),
@@ -105,7 +105,7 @@ static float *emulate(const gpl_model *m, const gpulayer_dataset *ds, gpl_shap_k
     float *out = malloc(sizeof(float) * (size_t)(N * width));
     const float *base_margin = ds->base_margin;
     for (int64_t r = 0; r < N; r++) {
-        for (int32_t f = 0; f < F; f++) gpl_bin_values(&padded[f], columns[f] + r, 1, row + f, 1, 1);
+        for (int32_t f = 0; f < F; f++) gpl_bin_values(&padded[f], columns[f] + r, 1, (uint8_t *)(row + f), 1, 2);
         memset(acc, 0, sizeof(double) * (size_t)width);
         if (kind == GPL_SHAP_INTERACTIONS) {
             memset(diag, 0, sizeof(double) * (size_t)(K * C));

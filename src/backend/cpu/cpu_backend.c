@@ -70,7 +70,7 @@ static const struct gpl_backend_ops cpu_ops = {
     /* Optional: the CPU moves the rows of every split and predicts on the
      * host (src/core/booster/predict.c), and the leaf refit reads its rows there. */
     .capabilities = GPL_BACKEND_CAP_WRITE_PAIRS | GPL_BACKEND_CAP_RANK_GROUPS |
-                    GPL_BACKEND_CAP_WIDE_BINS,
+                    GPL_BACKEND_CAP_WIDE_BINS | GPL_BACKEND_CAP_WIDE_PREDICT,
     .write_pairs = gpl_cpu_write_pairs,
     .set_groups = cpu_set_groups,
 };

@@ -16,7 +16,7 @@ static __device__ __forceinline__ uint32_t order_key(float x)
 }
 
 /* gpl_bin_of of binning.h, step for step. */
-static __device__ __forceinline__ uint8_t bin_of(const float *cuts, uint32_t n, float v)
+static __device__ __forceinline__ uint32_t bin_of(const float *cuts, uint32_t n, float v)
 {
     const uint32_t u = __float_as_uint(v);
     if ((u & 0x7fffffffu) > 0x7f800000u) return 0; /* NaN: the missing bin */
@@ -28,7 +28,7 @@ static __device__ __forceinline__ uint8_t bin_of(const float *cuts, uint32_t n, 
         base = order_key(cuts[base + half]) <= key ? base + half : base;
         len -= half;
     }
-    return (uint8_t)(base + (order_key(cuts[base]) <= key ? 1u : 0u) + 1u);
+    return base + (order_key(cuts[base]) <= key ? 1u : 0u) + 1u;
 }
 
 #endif

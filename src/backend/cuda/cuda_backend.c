@@ -58,7 +58,8 @@ static const struct gpl_backend_ops cuda_ops = {
     /* Optional: every one. */
     .capabilities = GPL_BACKEND_CAP_SPLIT_INTO_LEAVES | GPL_BACKEND_CAP_WRITE_PAIRS |
                     GPL_BACKEND_CAP_PREDICT | GPL_BACKEND_CAP_REFIT |
-                    GPL_BACKEND_CAP_RANK_GROUPS | GPL_BACKEND_CAP_SHAP,
+                    GPL_BACKEND_CAP_RANK_GROUPS | GPL_BACKEND_CAP_SHAP |
+                    GPL_BACKEND_CAP_WIDE_PREDICT,
     .split_into_leaves = cuda_split_into_leaves,
     .write_pairs = cuda_write_pairs,
     .predict = cuda_predict,

@@ -391,8 +391,10 @@ typedef struct gpl_cuda_predict_args {
     const float *leaf;
     const int64_t *first;
     const int32_t *depth;
-    uint8_t *bins;               /* num_rows x num_features scratch      */
+    void *bins;                  /* num_rows x num_features scratch of
+                                  * codes of code_bytes bytes            */
     float *margins;              /* num_rows x num_outputs               */
+    int32_t code_bytes;          /* gpl_infer_forest.code_bytes          */
 } gpl_cuda_predict_args;
 
 /* Bins every row and walks every tree, one thread a row. */
@@ -410,7 +412,8 @@ typedef struct gpl_cuda_shap_args {
     const float *data;           /* feature-major raw values of the block  */
     const uint32_t *cut_ptr;
     const float *cuts;
-    uint8_t *bins;               /* num_rows x features                    */
+    uint16_t *bins;              /* num_rows x features (16-bit codes,
+                                  * whatever the model's width)            */
     double *acc;                 /* K (F + 1) values a row, or K (F + 1)^2 */
     double *diag;                /* interactions: K (F + 1) a row          */
     gpl_shap_path path;          /* interleaved over the kernel's threads  */

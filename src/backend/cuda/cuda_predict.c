@@ -35,7 +35,8 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
     GPL_CHECK(gpl_check_predict_job("cuda", job));
     if (N <= 0) return GPULAYER_OK;
     c->level = -1;
-    const size_t row_bytes = (size_t)F * 5 + (size_t)K * 4;
+    const size_t code_bytes = (size_t)fo->code_bytes;
+    const size_t row_bytes = (size_t)F * (4 + code_bytes) + (size_t)K * 4;
     int64_t block = (int64_t)(CUDA_PREDICT_BLOCK_BYTES / row_bytes);
     if (block < 1) block = 1;
     if (block > N) block = N;
@@ -62,7 +63,7 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
     float *d_cuts = cuda_job_get(c, &m, sizeof(float) * num_cuts, "prediction cut values", &st);
     float *d_data = cuda_job_get(c, &m, sizeof(float) * B * (size_t)F, "prediction raw values",
                               &st);
-    uint8_t *d_bins = cuda_job_get(c, &m, B * (size_t)F, "prediction bins", &st);
+    void *d_bins = cuda_job_get(c, &m, B * (size_t)F * code_bytes, "prediction bins", &st);
     uint32_t *d_sets = NULL;
     if (fo->cat_sets) {
         const size_t set_bytes = sizeof(uint32_t) * GPL_CAT_WORDS * (size_t)fo->num_nodes;
@@ -104,7 +105,7 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
         if (st != GPULAYER_OK) break;
         gpl_cuda_predict_args a = {d_data, n, F, fo->num_trees, K, d_leaf + fo->num_nodes,
                                    d_cut_ptr, d_cuts, d_nodes, d_sets, d_leaf, d_first, d_depth,
-                                   d_bins, d_out};
+                                   d_bins, d_out, fo->code_bytes};
         cudaError_t e = gpl_cuda_launch_predict(&a, c->dev.stream);
         if (e == cudaSuccess) e = cudaStreamSynchronize(c->dev.stream);
         if (e != cudaSuccess) {

@@ -37,7 +37,7 @@ static size_t row_bytes(const gpl_shap_job *job, int alg2, int64_t slots)
     const size_t walk = alg2 ? (size_t)slots * (sizeof(int32_t) + 3 * sizeof(double)) +
                                    (size_t)(job->shap->max_depth + 2) * sizeof(gpl_shap_visit)
                              : 0;
-    size_t bytes = F * (sizeof(float) + 1) + (job->row_base ? K * sizeof(float) : 0);
+    size_t bytes = F * (sizeof(float) + sizeof(uint16_t)) + (job->row_base ? K * sizeof(float) : 0);
     if (job->kind == GPL_SHAP_INTERACTIONS)
         return bytes + K * C * C * (sizeof(double) + sizeof(float)) + K * C * sizeof(double) +
                C * (walk + 2 * C * sizeof(double));
@@ -119,7 +119,7 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
                       &st);
     float *d_data = cuda_job_get(c, &m, sizeof(float) * B * (size_t)F, "SHAP raw values", &st);
     a.data = d_data;
-    a.bins = cuda_job_get(c, &m, B * (size_t)F, "SHAP bins", &st);
+    a.bins = cuda_job_get(c, &m, B * (size_t)F * sizeof(uint16_t), "SHAP bins", &st);
     const size_t acc_values = (size_t)width * B;
     a.acc = cuda_job_get(c, &m, sizeof(double) * acc_values, "SHAP sums", &st);
     float *d_row_base = job->row_base ? cuda_job_get(c, &m, sizeof(float) * B * (size_t)K,

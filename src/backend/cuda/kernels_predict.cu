@@ -16,16 +16,19 @@ namespace {
 
 constexpr int kPredictThreads = 256;
 
+/* Code: the bin code's type, uint8_t or uint16_t (a model with features
+ * of more than 256 bins). */
+template <typename Code>
 __global__ void predict_kernel(gpl_cuda_predict_args a)
 {
     const int32_t F = a.num_features, K = a.num_outputs;
     for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < a.num_rows;
          r += (int64_t)gridDim.x * blockDim.x) {
-        uint8_t *row = a.bins + r * F;
+        Code *row = static_cast<Code *>(a.bins) + r * F;
         for (int32_t f = 0; f < F; f++) {
             const uint32_t first = a.cut_ptr[f];
-            row[f] = bin_of(a.cuts + first, a.cut_ptr[f + 1] - first,
-                            a.data[(int64_t)f * a.num_rows + r]);
+            row[f] = (Code)bin_of(a.cuts + first, a.cut_ptr[f + 1] - first,
+                                  a.data[(int64_t)f * a.num_rows + r]);
         }
         for (int32_t k = 0; k < K; k++) {
             float acc = a.base_margins[k];
@@ -57,6 +60,9 @@ extern "C" cudaError_t gpl_cuda_launch_predict(const gpl_cuda_predict_args *a, c
     if (a->num_rows <= 0) return cudaSuccess;
     int64_t blocks = (a->num_rows + kPredictThreads - 1) / kPredictThreads;
     if (blocks > 65536) blocks = 65536; /* the kernel loops (grid-stride) */
-    predict_kernel<<<(unsigned)blocks, kPredictThreads, 0, s>>>(*a);
+    if (a->code_bytes == 2)
+        predict_kernel<uint16_t><<<(unsigned)blocks, kPredictThreads, 0, s>>>(*a);
+    else
+        predict_kernel<uint8_t><<<(unsigned)blocks, kPredictThreads, 0, s>>>(*a);
     return cudaGetLastError();
 }

@@ -90,7 +90,7 @@ __global__ void shap_contrib_lanes_kernel(gpl_cuda_shap_args a)
         if (lane == 0)
             for (int32_t e = 0; e < K * C; e++) values[e * stride] = a.acc[e * n + r];
     }
-    const uint8_t *bins = a.bins + r * F;
+    const uint16_t *bins = a.bins + r * F;
     const double t = gpl_shap_point(lane), weight = gpl_shap_point_weight(lane);
     const gpl_shap_work w = work_of(a, r, n);
     double c[kLevels], hl[kLevels], p[kLevels], zprod[kLevels];
@@ -182,7 +182,7 @@ __global__ void shap_interaction_kernel(gpl_cuda_shap_args a)
     if (tid >= threads) return;
     const int32_t i = (int32_t)(tid / n);
     const int64_t r = tid % n;
-    const uint8_t *row = a.bins + r * F;
+    const uint16_t *row = a.bins + r * F;
     const gpl_shap_work w = work_of(a, tid, threads);
     if (i == F) {
         gpl_shap_interaction_diag(&a.view, row, &w, a.diag + r, n);

@@ -19,6 +19,7 @@
 typedef struct predict_push {
     uint32_t num_rows, num_features, row_words, num_trees, num_outputs;
     uint32_t base_at; /* the base margins' first word in the leaf buffer */
+    uint32_t code_bits;
 } predict_push;
 
 /* Everything predict.comp binds, bound whole. */
@@ -131,7 +132,7 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
     GPL_CHECK(gpl_check_predict_job("vulkan", job));
     if (N <= 0) return GPULAYER_OK;
     c->level = -1;
-    const uint32_t row_words = F > 0 ? (uint32_t)((F + 3) / 4) : 1u;
+    const uint32_t row_words = gpl_packed_row_words(F, job->forest->code_bytes);
     int64_t block = 0;
     GPL_CHECK(plan_block(c, job, row_words, &block));
     const VkDeviceSize B = (VkDeviceSize)block;
@@ -166,7 +167,8 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
         gpl_predict_job_block(job, start, n, host);
         if (F) st = vk_buffer_write(c, &b.data, 0, host, (VkDeviceSize)n * (VkDeviceSize)F * 4);
         predict_push p = {(uint32_t)n, (uint32_t)F, row_words, (uint32_t)job->forest->num_trees,
-                          (uint32_t)K, (uint32_t)job->forest->num_nodes};
+                          (uint32_t)K, (uint32_t)job->forest->num_nodes,
+                          8u * (uint32_t)job->forest->code_bytes};
         vk_range bind[9] = {vk_whole(&b.data), vk_whole(&b.cut_ptr), vk_whole(&b.cuts),
                             vk_whole(&b.nodes), vk_whole(&b.leaf), vk_whole(&b.trees),
                             vk_whole(&b.bins), vk_whole(&b.out), vk_whole(&b.cat_sets)};

@@ -23,7 +23,7 @@ enum { PHASE_BINS, PHASE_CONTRIBS, PHASE_INTERACTIONS, PHASE_FINISH_CONTRIBS,
 /* Push constants of shap.comp. */
 typedef struct shap_push {
     uint32_t phase, num_rows, num_features, num_outputs, num_trees, num_nodes, approx, threads,
-        slots, stack_len, row_words, has_row_base, tree;
+        slots, stack_len, row_words, has_row_base, tree, code_bits;
 } shap_push;
 
 /* Everything shap.comp binds, in binding order. */
@@ -206,7 +206,7 @@ gpulayer_status vk_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     const int64_t width = (int64_t)K * (inter ? (int64_t)C * C : C);
     const int alg2 = gpl_shap_job_walks_paths(job);
     const uint64_t slots = (uint64_t)gpl_shap_path_slots(job->shap->max_depth);
-    const uint32_t row_words = F > 0 ? (uint32_t)((F + 3) / 4) : 1u;
+    const uint32_t row_words = gpl_packed_row_words(F, pj->forest->code_bytes);
     int64_t block = 0;
     GPL_CHECK(plan_block(c, job, row_words, alg2, slots, &block));
     const shap_sizes sz = sizes_for(job, (uint64_t)block, row_words, alg2, slots);
@@ -244,7 +244,8 @@ gpulayer_status vk_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
                        (uint32_t)(job->shap->max_depth + 2),
                        row_words,
                        job->row_base != NULL,
-                       0};
+                       0,
+                       8u * (uint32_t)pj->forest->code_bytes};
         if (st == GPULAYER_OK) st = vk_begin(c, "shap");
         if (st != GPULAYER_OK) break;
         /* The sums start at zero (the walks add); on and off stay zero. */

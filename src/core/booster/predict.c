@@ -317,7 +317,7 @@ static gpulayer_status predict_device(const gpl_model *m, const gpl_infer_forest
                          "prediction on device '%s': the %s backend cannot predict; "
                          "use device cpu", device, accelerator);
     }
-    st = gpl_bin_codes_supported(&m->cuts, be, "prediction");
+    st = gpl_bin_codes_supported(&m->cuts, be, GPL_BACKEND_CAP_WIDE_PREDICT, "prediction");
     if (st != GPULAYER_OK) {
         gpl_backend_destroy(be);
         return st;

@@ -25,7 +25,7 @@ gpulayer_status gpl_shap_device(const gpl_model *m, const gpl_shap_forest *fores
                          "SHAP values on device '%s': the %s backend cannot compute them; "
                          "use device cpu", device, accelerator);
     }
-    st = gpl_bin_codes_supported(&m->cuts, be, "SHAP values");
+    st = gpl_bin_codes_supported(&m->cuts, be, GPL_BACKEND_CAP_WIDE_PREDICT, "SHAP values");
     if (st != GPULAYER_OK) {
         gpl_backend_destroy(be);
         return st;

@@ -304,9 +304,9 @@ int gpl_bin_code_bytes(const gpl_bin_cuts *cuts)
 }
 
 gpulayer_status gpl_bin_codes_supported(const gpl_bin_cuts *cuts, const gpl_backend *be,
-                                        const char *job)
+                                        unsigned cap, const char *job)
 {
-    if (gpl_bin_code_bytes(cuts) == 1 || gpl_backend_has(be, GPL_BACKEND_CAP_WIDE_BINS))
+    if (gpl_bin_code_bytes(cuts) == 1 || gpl_backend_has(be, cap))
         return GPULAYER_OK;
     int32_t widest = 0;
     for (int32_t f = 1; f < cuts->num_features; f++)

@@ -73,11 +73,13 @@ static inline uint32_t gpl_bin_of(const float *cuts, uint32_t n, float v)
  * feature's bins fit a byte (at most GPL_BYTE_CUTS thresholds), else 2. */
 int gpl_bin_code_bytes(const gpl_bin_cuts *cuts);
 
-/* OK when backend be takes the bin codes of these cuts; otherwise
- * UNSUPPORTED, naming the job ("training", "prediction", ...), the backend
- * and the feature with the most bins. */
+/* OK when backend be takes the bin codes of these cuts for a job that
+ * needs capability cap for 16-bit codes (GPL_BACKEND_CAP_WIDE_BINS to
+ * train, GPL_BACKEND_CAP_WIDE_PREDICT to predict); otherwise UNSUPPORTED,
+ * naming the job ("training", "prediction", ...), the backend and the
+ * feature with the most bins. */
 gpulayer_status gpl_bin_codes_supported(const gpl_bin_cuts *cuts, const gpl_backend *be,
-                                        const char *job);
+                                        unsigned cap, const char *job);
 
 /* Bin code i of a binned matrix of codes of code_bytes bytes. */
 static inline uint32_t gpl_bin_code(const uint8_t *codes, int code_bytes, int64_t i)

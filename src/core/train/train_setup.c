@@ -506,7 +506,7 @@ gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_params *p,
                                        const uint8_t *bins, const uint32_t *feature_offset,
                                        int nthread, float **weights_kept)
 {
-    GPL_CHECK(gpl_bin_codes_supported(&m->cuts, be, "training"));
+    GPL_CHECK(gpl_bin_codes_supported(&m->cuts, be, GPL_BACKEND_CAP_WIDE_BINS, "training"));
     const int code_bytes = gpl_bin_code_bytes(&m->cuts);
     gpl_binned_matrix bm = {train->num_rows, train->num_cols, bins, feature_offset,
                             m->cat_split, code_bytes};

@@ -15,6 +15,7 @@ layout(push_constant) uniform Push {
     uint num_trees;
     uint num_outputs;
     uint base_at;      // leaf[base_at + k]: output k's base margin
+    uint code_bits;    // bits of a bin code: 8, or 16 (gpl_infer_forest.code_bytes)
 } pc;
 
 // Feature-major: value of feature f of row r at data[f * num_rows + r].
@@ -28,8 +29,8 @@ layout(std430, binding = 4) readonly buffer Nodes { uvec4 nodes[]; };
 layout(std430, binding = 5) readonly buffer Leaf { float leaf[]; };
 // Per tree: its first node, its depth.
 layout(std430, binding = 6) readonly buffer Trees { uvec2 trees[]; };
-// Row-major bins, four a word; a row's words are written and read by the
-// row's own invocation only.
+// Row-major bins, four a word (two with 16-bit codes); a row's words are
+// written and read by the row's own invocation only.
 layout(std430, binding = 7) buffer Bins { uint bins[]; };
 layout(std430, binding = 8) writeonly buffer Margins { float margins[]; };
 // gpl_infer_forest.cat_sets: 8 words a node, read for categorical nodes
@@ -61,20 +62,23 @@ uint bin_of(uint f, float v)
         if (order_key(cuts[base + half_len]) <= key) base += half_len;
         len -= half_len;
     }
-    return (base - first + (order_key(cuts[base]) <= key ? 1u : 0u) + 1u) & 0xffu;
+    return (base - first + (order_key(cuts[base]) <= key ? 1u : 0u) + 1u) & 0xffffu;
 }
 
 void main()
 {
     const uint stride = gl_NumWorkGroups.x * WG;
     const uint K = pc.num_outputs;
+    // Codes a word: 1 << per_shift of code_bits bits each.
+    const uint per_shift = pc.code_bits == 16u ? 1u : 2u;
+    const uint lane = (1u << per_shift) - 1u, code_mask = (1u << pc.code_bits) - 1u;
     for (uint r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride) {
         const uint rb = r * pc.row_words;
         uint word = 0u;
         for (uint f = 0u; f < pc.num_features; f++) {
-            word |= bin_of(f, data[f * pc.num_rows + r]) << ((f & 3u) * 8u);
-            if ((f & 3u) == 3u || f + 1u == pc.num_features) {
-                bins[rb + (f >> 2)] = word;
+            word |= bin_of(f, data[f * pc.num_rows + r]) << ((f & lane) * pc.code_bits);
+            if ((f & lane) == lane || f + 1u == pc.num_features) {
+                bins[rb + (f >> per_shift)] = word;
                 word = 0u;
             }
         }
@@ -86,7 +90,9 @@ void main()
                 // Leaves point to themselves: the full depth ends on one.
                 for (uint d = 0u; d < tree.y; d++) {
                     const uvec4 nd = nodes[tree.x + i];
-                    const uint b = (bins[rb + (nd.z >> 2)] >> ((nd.z & 3u) * 8u)) & 0xffu;
+                    const uint b =
+                        (bins[rb + (nd.z >> per_shift)] >> ((nd.z & lane) * pc.code_bits)) &
+                        code_mask;
                     bool left;
                     if (b == 0u) left = ((nd.w >> 16) & 0xffu) != 0u;
                     else if ((nd.w >> 24) != 0u)

@@ -33,6 +33,7 @@ layout(push_constant) uniform Push {
     uint row_words;    // words of one row's packed bins
     uint has_row_base; // row_base holds num_rows x outputs base margins
     uint tree;         // the tree the walk phases take
+    uint code_bits;    // bits of a bin code: 8, or 16 (gpl_infer_forest.code_bytes)
 } pc;
 
 const uint PHASE_BINS = 0u;
@@ -117,12 +118,18 @@ uint bin_of(uint f, float v)
         if (order_key(cuts[base + half_len]) <= key) base += half_len;
         len -= half_len;
     }
-    return (base - first + (order_key(cuts[base]) <= key ? 1u : 0u) + 1u) & 0xffu;
+    return (base - first + (order_key(cuts[base]) <= key ? 1u : 0u) + 1u) & 0xffffu;
 }
+
+// Codes a word of the packed bins: 1 << code_shift() (four bytes, or two
+// 16-bit codes).
+uint code_shift() { return pc.code_bits == 16u ? 1u : 2u; }
 
 uint bin_at(uint r, uint f)
 {
-    return (bins[r * pc.row_words + (f >> 2)] >> ((f & 3u) * 8u)) & 0xffu;
+    const uint lane = (1u << code_shift()) - 1u;
+    return (bins[r * pc.row_words + (f >> code_shift())] >> ((f & lane) * pc.code_bits)) &
+           ((1u << pc.code_bits) - 1u);
 }
 
 // gpl_shap_goes_left: node is the forest-wide index (for its set).
@@ -534,11 +541,12 @@ void main()
         walk_id = id;
         if (pc.phase == PHASE_BINS) {
             const uint rb = id * pc.row_words;
+            const uint lane = (1u << code_shift()) - 1u;
             uint word = 0u;
             for (uint f = 0u; f < pc.num_features; f++) {
-                word |= bin_of(f, data[f * n + id]) << ((f & 3u) * 8u);
-                if ((f & 3u) == 3u || f + 1u == pc.num_features) {
-                    bins[rb + (f >> 2)] = word;
+                word |= bin_of(f, data[f * n + id]) << ((f & lane) * pc.code_bits);
+                if ((f & lane) == lane || f + 1u == pc.num_features) {
+                    bins[rb + (f >> code_shift())] = word;
                     word = 0u;
                 }
             }

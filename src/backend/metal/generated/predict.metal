@@ -32,6 +32,7 @@ struct Push
     uint num_trees;
     uint num_outputs;
     uint base_at;
+    uint code_bits;
 };
 
 struct Data
@@ -69,9 +70,9 @@ struct Margins
     float margins[1];
 };
 
-constant uint _401_tmp [[function_constant(0)]];
-constant uint _401 = is_function_constant_defined(_401_tmp) ? _401_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_401, 1u, 1u);
+constant uint _428_tmp [[function_constant(0)]];
+constant uint _428 = is_function_constant_defined(_428_tmp) ? _428_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_428, 1u, 1u);
 
 static inline __attribute__((always_inline))
 uint order_key(thread const float& x)
@@ -121,15 +122,18 @@ uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_
         len -= half_len;
     }
     float param_2 = v_98.cuts[base];
-    return (((base - first) + uint(order_key(param_2) <= key)) + 1u) & 255u;
+    return (((base - first) + uint(order_key(param_2) <= key)) + 1u) & 65535u;
 }
 
-kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[buffer(1)]], const device CutPtr& v_58 [[buffer(2)]], const device Cuts& v_98 [[buffer(3)]], const device Nodes& _292 [[buffer(4)]], const device Leaf& _244 [[buffer(5)]], const device Trees& _270 [[buffer(6)]], device Bins& _222 [[buffer(7)]], device Margins& _388 [[buffer(8)]], const device CatSets& _338 [[buffer(9)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _201 [[buffer(1)]], const device CutPtr& v_58 [[buffer(2)]], const device Cuts& v_98 [[buffer(3)]], const device Nodes& _313 [[buffer(4)]], const device Leaf& _265 [[buffer(5)]], const device Trees& _291 [[buffer(6)]], device Bins& _242 [[buffer(7)]], device Margins& _415 [[buffer(8)]], const device CatSets& _365 [[buffer(9)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint _142 = gl_NumWorkGroups.x * WG;
     uint K = pc.num_outputs;
+    uint per_shift = (pc.code_bits == 16u) ? 1u : 2u;
+    uint lane = (1u << per_shift) - 1u;
+    uint code_mask = (1u << pc.code_bits) - 1u;
     bool left;
-    uint _363;
+    uint _390;
     for (uint stride = _142, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
     {
         uint rb = r * pc.row_words;
@@ -137,35 +141,35 @@ kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[b
         for (uint f = 0u; f < pc.num_features; f++)
         {
             uint param = f;
-            float param_1 = _184.data[(f * pc.num_rows) + r];
-            word |= (bin_of(param, param_1, v_58, v_98) << ((f & 3u) * 8u));
-            bool _207 = (f & 3u) == 3u;
-            bool _216;
-            if (!_207)
+            float param_1 = _201.data[(f * pc.num_rows) + r];
+            word |= (bin_of(param, param_1, v_58, v_98) << ((f & lane) * pc.code_bits));
+            bool _227 = (f & lane) == lane;
+            bool _236;
+            if (!_227)
             {
-                _216 = (f + 1u) == pc.num_features;
+                _236 = (f + 1u) == pc.num_features;
             }
             else
             {
-                _216 = _207;
+                _236 = _227;
             }
-            if (_216)
+            if (_236)
             {
-                _222.bins[rb + (f >> uint(2))] = word;
+                _242.bins[rb + (f >> per_shift)] = word;
                 word = 0u;
             }
         }
         for (uint k = 0u; k < K; k++)
         {
-            float acc = _244.leaf[pc.base_at + k];
+            float acc = _265.leaf[pc.base_at + k];
             for (uint t = k; t < pc.num_trees; t += K)
             {
-                uint2 tree = _270.trees[t];
+                uint2 tree = _291.trees[t];
                 uint i = 0u;
                 for (uint d = 0u; d < tree.y; d++)
                 {
-                    uint4 nd = _292.nodes[tree.x + i];
-                    uint b = (_222.bins[rb + (nd.z >> uint(2))] >> ((nd.z & 3u) * 8u)) & 255u;
+                    uint4 nd = _313.nodes[tree.x + i];
+                    uint b = (_242.bins[rb + (nd.z >> per_shift)] >> ((nd.z & lane) * pc.code_bits)) & code_mask;
                     if (b == 0u)
                     {
                         left = ((nd.w >> uint(16)) & 255u) != 0u;
@@ -174,7 +178,7 @@ kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[b
                     {
                         if ((nd.w >> uint(24)) != 0u)
                         {
-                            left = ((_338.cat_sets[((tree.x + i) * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
+                            left = ((_365.cat_sets[((tree.x + i) * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
                         }
                         else
                         {
@@ -183,17 +187,17 @@ kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _184 [[b
                     }
                     if (left)
                     {
-                        _363 = nd.x;
+                        _390 = nd.x;
                     }
                     else
                     {
-                        _363 = nd.y;
+                        _390 = nd.y;
                     }
-                    i = _363;
+                    i = _390;
                 }
-                acc = spvFAdd(acc, _244.leaf[tree.x + i]);
+                acc = spvFAdd(acc, _265.leaf[tree.x + i]);
             }
-            _388.margins[(r * K) + k] = acc;
+            _415.margins[(r * K) + k] = acc;
         }
     }
 }

@@ -61,11 +61,6 @@ struct Cuts
     float cuts[1];
 };
 
-struct Bins
-{
-    uint bins[1];
-};
-
 struct Push
 {
     uint phase;
@@ -81,6 +76,12 @@ struct Push
     uint row_words;
     uint has_row_base;
     uint tree;
+    uint code_bits;
+};
+
+struct Bins
+{
+    uint bins[1];
 };
 
 struct CatSets
@@ -146,14 +147,20 @@ struct Data
     float data[1];
 };
 
-constant uint _4401_tmp [[function_constant(0)]];
-constant uint _4401 = is_function_constant_defined(_4401_tmp) ? _4401_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4401, 1u, 1u);
+constant uint _4432_tmp [[function_constant(0)]];
+constant uint _4432 = is_function_constant_defined(_4432_tmp) ? _4432_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4432, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 8> _2071 = spvUnsafeArray<ulong, 8>({ 4587455105808860078ul, 4592676541814352788ul, 4594819256824452622ul, 4595701550497239869ul, 4595701550497239869ul, 4594819256824452622ul, 4592676541814352788ul, 4587455105808860078ul });
-constant spvUnsafeArray<ulong, 8> _2215 = spvUnsafeArray<ulong, 8>({ 4581380056207800736ul, 4591990282875580296ul, 4597715268538136216ul, 4601026586797466415ul, 4603504935360237160ul, 4605045606738117210ul, 4606266686023465487ul, 4607003580212536883ul });
-constant spvUnsafeArray<ulong, 14> _4417 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _4432 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 8> _2092 = spvUnsafeArray<ulong, 8>({ 4587455105808860078ul, 4592676541814352788ul, 4594819256824452622ul, 4595701550497239869ul, 4595701550497239869ul, 4594819256824452622ul, 4592676541814352788ul, 4587455105808860078ul });
+constant spvUnsafeArray<ulong, 8> _2236 = spvUnsafeArray<ulong, 8>({ 4581380056207800736ul, 4591990282875580296ul, 4597715268538136216ul, 4601026586797466415ul, 4603504935360237160ul, 4605045606738117210ul, 4606266686023465487ul, 4607003580212536883ul });
+constant spvUnsafeArray<ulong, 14> _4448 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _4463 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+
+static inline __attribute__((always_inline))
+uint code_shift(constant Push& pc)
+{
+    return (pc.code_bits == 16u) ? 1u : 2u;
+}
 
 static inline __attribute__((always_inline))
 uint order_key(thread const float& x)
@@ -163,28 +170,28 @@ uint order_key(thread const float& x)
     {
         u = 0u;
     }
-    uint _1694;
+    uint _1696;
     if ((u & 2147483648u) != 0u)
     {
-        _1694 = ~u;
+        _1696 = ~u;
     }
     else
     {
-        _1694 = u | 2147483648u;
+        _1696 = u | 2147483648u;
     }
-    return _1694;
+    return _1696;
 }
 
 static inline __attribute__((always_inline))
-uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_1719, const device Cuts& v_1756)
+uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_1721, const device Cuts& v_1758)
 {
     uint u = as_type<uint>(v);
     if ((u & 2147483647u) > 2139095040u)
     {
         return 0u;
     }
-    uint first = v_1719.cut_ptr[f];
-    uint len = v_1719.cut_ptr[f + 1u] - first;
+    uint first = v_1721.cut_ptr[f];
+    uint len = v_1721.cut_ptr[f + 1u] - first;
     if (len == 0u)
     {
         return 1u;
@@ -195,15 +202,15 @@ uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_
     while (len > 1u)
     {
         uint half_len = len >> uint(1);
-        float param_1 = v_1756.cuts[base + half_len];
+        float param_1 = v_1758.cuts[base + half_len];
         if (order_key(param_1) <= key)
         {
             base += half_len;
         }
         len -= half_len;
     }
-    float param_2 = v_1756.cuts[base];
-    return (((base - first) + uint(order_key(param_2) <= key)) + 1u) & 255u;
+    float param_2 = v_1758.cuts[base];
+    return (((base - first) + uint(order_key(param_2) <= key)) + 1u) & 65535u;
 }
 
 static inline __attribute__((always_inline))
@@ -213,9 +220,9 @@ ulong f64_from_words(thread const uint2& w)
 }
 
 static inline __attribute__((always_inline))
-ulong mean_of(thread const uint& node, constant Push& pc, const device NodeNumbers& v_1879)
+ulong mean_of(thread const uint& node, constant Push& pc, const device NodeNumbers& v_1901)
 {
-    uint2 param = v_1879.numbers[pc.num_nodes + node];
+    uint2 param = v_1901.numbers[pc.num_nodes + node];
     return f64_from_words(param);
 }
 
@@ -270,17 +277,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _437 = e > 2045;
-            bool _446;
-            if (!_437)
+            bool _439 = e > 2045;
+            bool _448;
+            if (!_439)
             {
-                _446 = (sig + 512ul) >= 9223372036854775808ul;
+                _448 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _446 = _437;
+                _448 = _439;
             }
-            if (_446)
+            if (_448)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -321,18 +328,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _561;
+            ulong _563;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _561 = sf_propagate_nan(param_2, param_3);
+                _563 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _561 = a;
+                _563 = a;
             }
-            return _561;
+            return _563;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -345,30 +352,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _598;
+                ulong _600;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _598 = sf_propagate_nan(param_4, param_5);
+                    _600 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _598 = _sign | 9218868437227405312ul;
+                    _600 = _sign | 9218868437227405312ul;
                 }
-                return _598;
+                return _600;
             }
             ez = eb;
-            ulong _614;
+            ulong _616;
             if (ea != 0)
             {
-                _614 = sa + 2305843009213693952ul;
+                _616 = sa + 2305843009213693952ul;
             }
             else
             {
-                _614 = sa << ulong(1);
+                _616 = sa << ulong(1);
             }
-            sa = _614;
+            sa = _616;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -377,30 +384,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _637;
+                ulong _639;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _637 = sf_propagate_nan(param_8, param_9);
+                    _639 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _637 = a;
+                    _639 = a;
                 }
-                return _637;
+                return _639;
             }
             ez = ea;
-            ulong _652;
+            ulong _654;
             if (eb != 0)
             {
-                _652 = sb + 2305843009213693952ul;
+                _654 = sb + 2305843009213693952ul;
             }
             else
             {
-                _652 = sb << ulong(1);
+                _654 = sb << ulong(1);
             }
-            sb = _652;
+            sb = _654;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -415,8 +422,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _685 = sf_round_pack(param_12, param_13, param_14);
-    return _685;
+    ulong _687 = sf_round_pack(param_12, param_13, param_14);
+    return _687;
 }
 
 static inline __attribute__((always_inline))
@@ -451,8 +458,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _518 = sf_round_pack(param_4, param_5, param_6);
-    return _518;
+    ulong _520 = sf_round_pack(param_4, param_5, param_6);
+    return _520;
 }
 
 static inline __attribute__((always_inline))
@@ -469,18 +476,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _718;
+            ulong _720;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _718 = sf_propagate_nan(param_2, param_3);
+                _720 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _718 = 18444492273895866368ul;
+                _720 = 18444492273895866368ul;
             }
-            return _718;
+            return _720;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -518,18 +525,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _799;
+            ulong _801;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _799 = sf_propagate_nan(param_8, param_9);
+                _801 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _799 = _sign | 9218868437227405312ul;
+                _801 = _sign | 9218868437227405312ul;
             }
-            return _799;
+            return _801;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -543,18 +550,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _839;
+            ulong _841;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _839 = sf_propagate_nan(param_12, param_13);
+                _841 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _839 = a;
+                _841 = a;
             }
-            return _839;
+            return _841;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -567,8 +574,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _875 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _875;
+    ulong _877 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _877;
 }
 
 static inline __attribute__((always_inline))
@@ -584,8 +591,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _901 = sf_sub_mags(param_3, param_4, param_5);
-    return _901;
+    ulong _903 = sf_sub_mags(param_3, param_4, param_5);
+    return _903;
 }
 
 static inline __attribute__((always_inline))
@@ -603,13 +610,13 @@ uint2 f64_words(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void sum_add(thread const uint& at, thread const ulong& v, device Sums& v_1907)
+void sum_add(thread const uint& at, thread const ulong& v, device Sums& v_1929)
 {
-    uint2 param = v_1907.sums[at];
+    uint2 param = v_1929.sums[at];
     ulong param_1 = f64_from_words(param);
     ulong param_2 = v;
     ulong param_3 = f64_add(param_1, param_2);
-    v_1907.sums[at] = f64_words(param_3);
+    v_1929.sums[at] = f64_words(param_3);
 }
 
 static inline __attribute__((always_inline))
@@ -619,43 +626,44 @@ bool is_leaf(thread const uint4& nd, thread const uint& local)
 }
 
 static inline __attribute__((always_inline))
-uint bin_at(thread const uint& r, thread const uint& f, device Bins& v_1794, constant Push& pc)
+uint bin_at(thread const uint& r, thread const uint& f, constant Push& pc, device Bins& v_1814)
 {
-    return (v_1794.bins[(r * pc.row_words) + (f >> uint(2))] >> ((f & 3u) * 8u)) & 255u;
+    uint lane = (1u << code_shift(pc)) - 1u;
+    return (v_1814.bins[(r * pc.row_words) + (f >> code_shift(pc))] >> ((f & lane) * pc.code_bits)) & ((1u << pc.code_bits) - 1u);
 }
 
 static inline __attribute__((always_inline))
-bool goes_left(thread const uint& node, thread const uint4& nd, thread const uint& b, const device CatSets& v_1830)
+bool goes_left(thread const uint& node, thread const uint4& nd, thread const uint& b, const device CatSets& v_1852)
 {
     bool left;
     if ((nd.w >> uint(24)) != 0u)
     {
-        left = ((v_1830.cat_sets[(node * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
+        left = ((v_1852.cat_sets[(node * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
     }
     else
     {
         left = (b - 1u) < (nd.w & 65535u);
     }
-    bool _1867;
+    bool _1889;
     if (!left)
     {
-        bool _1857 = b == 0u;
-        bool _1866;
-        if (_1857)
+        bool _1879 = b == 0u;
+        bool _1888;
+        if (_1879)
         {
-            _1866 = ((nd.w >> uint(16)) & 255u) != 0u;
+            _1888 = ((nd.w >> uint(16)) & 255u) != 0u;
         }
         else
         {
-            _1866 = _1857;
+            _1888 = _1879;
         }
-        _1867 = _1866;
+        _1889 = _1888;
     }
     else
     {
-        _1867 = left;
+        _1889 = left;
     }
-    return _1867;
+    return _1889;
 }
 
 static inline __attribute__((always_inline))
@@ -666,8 +674,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _918 = sf_sub_mags(param, param_1, param_2);
-        return _918;
+        ulong _920 = sf_sub_mags(param, param_1, param_2);
+        return _920;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -684,18 +692,18 @@ ulong f64_sub(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-void saabas_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, device Bins& v_1794, constant Push& pc, const device CatSets& v_1830, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958)
+void saabas_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, constant Push& pc, device Bins& v_1814, const device CatSets& v_1852, const device NodeNumbers& v_1901, device Sums& v_1929, const device Nodes& v_1979)
 {
     uint i = 0u;
     uint param = first;
-    ulong v = mean_of(param, pc, v_1879);
+    ulong v = mean_of(param, pc, v_1901);
     uint param_1 = phi + (pc.num_features * stride);
     ulong param_2 = v;
-    sum_add(param_1, param_2, v_1907);
-    uint _3615;
+    sum_add(param_1, param_2, v_1929);
+    uint _3636;
     for (;;)
     {
-        uint4 n = v_1958.nodes[first + i];
+        uint4 n = v_1979.nodes[first + i];
         uint4 param_3 = n;
         uint param_4 = i;
         if (is_leaf(param_3, param_4))
@@ -706,23 +714,23 @@ void saabas_tree(thread const uint& first, thread const uint& r, thread const ui
         uint param_6 = n.z;
         uint param_7 = first + i;
         uint4 param_8 = n;
-        uint param_9 = bin_at(param_5, param_6, v_1794, pc);
-        if (goes_left(param_7, param_8, param_9, v_1830))
+        uint param_9 = bin_at(param_5, param_6, pc, v_1814);
+        if (goes_left(param_7, param_8, param_9, v_1852))
         {
-            _3615 = n.x;
+            _3636 = n.x;
         }
         else
         {
-            _3615 = n.y;
+            _3636 = n.y;
         }
-        i = _3615;
+        i = _3636;
         uint param_10 = first + i;
-        ulong m = mean_of(param_10, pc, v_1879);
+        ulong m = mean_of(param_10, pc, v_1901);
         ulong param_11 = m;
         ulong param_12 = v;
         uint param_13 = phi + (n.z * stride);
         ulong param_14 = f64_sub(param_11, param_12);
-        sum_add(param_13, param_14, v_1907);
+        sum_add(param_13, param_14, v_1929);
         v = m;
         continue;
     }
@@ -736,16 +744,16 @@ ulong sf_from_f32(thread const uint& f)
     ulong m = ulong(f & 8388607u);
     if (e == 255)
     {
-        ulong _1413;
+        ulong _1415;
         if (m != 0ul)
         {
-            _1413 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
+            _1415 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
         }
         else
         {
-            _1413 = _sign | 9218868437227405312ul;
+            _1415 = _sign | 9218868437227405312ul;
         }
-        return _1413;
+        return _1415;
     }
     if (e == 0)
     {
@@ -805,32 +813,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _1018 = sa != 0ul;
-        bool _1027;
-        if (!_1018)
+        bool _1020 = sa != 0ul;
+        bool _1029;
+        if (!_1020)
         {
-            _1027 = (eb == 2047) && (sb != 0ul);
+            _1029 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _1027 = _1018;
+            _1029 = _1020;
         }
-        if (_1027)
+        if (_1029)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _1042;
+        ulong _1044;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _1042 = 18444492273895866368ul;
+            _1044 = 18444492273895866368ul;
         }
         else
         {
-            _1042 = _sign | 9218868437227405312ul;
+            _1044 = _sign | 9218868437227405312ul;
         }
-        return _1042;
+        return _1044;
     }
     if (eb == 2047)
     {
@@ -840,16 +848,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _1070;
+        ulong _1072;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _1070 = 18444492273895866368ul;
+            _1072 = 18444492273895866368ul;
         }
         else
         {
-            _1070 = _sign | 9218868437227405312ul;
+            _1072 = _sign | 9218868437227405312ul;
         }
-        return _1070;
+        return _1072;
     }
     if (ea == 0)
     {
@@ -887,8 +895,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1149 = sf_round_pack(param_10, param_11, param_12);
-    return _1149;
+    ulong _1151 = sf_round_pack(param_10, param_11, param_12);
+    return _1151;
 }
 
 static inline __attribute__((always_inline))
@@ -900,9 +908,9 @@ ulong f64_mul(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-ulong frac_of(thread const uint& node, const device NodeNumbers& v_1879)
+ulong frac_of(thread const uint& node, const device NodeNumbers& v_1901)
 {
-    uint2 param = v_1879.numbers[node];
+    uint2 param = v_1901.numbers[node];
     return f64_from_words(param);
 }
 
@@ -939,50 +947,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1191;
+            ulong _1193;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1191 = sf_propagate_nan(param_4, param_5);
+                _1193 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1191 = 18444492273895866368ul;
+                _1193 = 18444492273895866368ul;
             }
-            return _1191;
+            return _1193;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1211;
+        ulong _1213;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1211 = sf_propagate_nan(param_6, param_7);
+            _1213 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1211 = _sign;
+            _1213 = _sign;
         }
-        return _1211;
+        return _1213;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1237;
+            ulong _1239;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1237 = 18444492273895866368ul;
+                _1239 = 18444492273895866368ul;
             }
             else
             {
-                _1237 = _sign | 9218868437227405312ul;
+                _1239 = _sign | 9218868437227405312ul;
             }
-            return _1237;
+            return _1239;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -1024,8 +1032,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1349 = sf_round_pack(param_10, param_11, param_12);
-    return _1349;
+    ulong _1351 = sf_round_pack(param_10, param_11, param_12);
+    return _1351;
 }
 
 static inline __attribute__((always_inline))
@@ -1040,32 +1048,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1594 = sf_is_nan(param);
-    bool _1601;
-    if (!_1594)
+    bool _1596 = sf_is_nan(param);
+    bool _1603;
+    if (!_1596)
     {
         ulong param_1 = b;
-        _1601 = sf_is_nan(param_1);
+        _1603 = sf_is_nan(param_1);
     }
     else
     {
-        _1601 = _1594;
+        _1603 = _1596;
     }
-    if (_1601)
+    if (_1603)
     {
         return false;
     }
-    bool _1608 = a == b;
-    bool _1617;
-    if (!_1608)
+    bool _1610 = a == b;
+    bool _1619;
+    if (!_1610)
     {
-        _1617 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1619 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1617 = _1608;
+        _1619 = _1610;
     }
-    return _1617;
+    return _1619;
 }
 
 static inline __attribute__((always_inline))
@@ -1083,9 +1091,9 @@ ulong f64_neg(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void linear_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, device Bins& v_1794, constant Push& pc, const device CatSets& v_1830, const device NodeNumbers& v_1879, device Sums& v_1907, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1958, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2037, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h)
+void linear_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, constant Push& pc, device Bins& v_1814, const device CatSets& v_1852, const device NodeNumbers& v_1901, device Sums& v_1929, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1979, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2058, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h)
 {
-    uint4 param = v_1958.nodes[first];
+    uint4 param = v_1979.nodes[first];
     uint param_1 = 0u;
     if (is_leaf(param, param_1))
     {
@@ -1106,20 +1114,20 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
     {
         h[q_1] = 0ul;
     }
-    uint _2096;
-    ulong _2142;
+    uint _2118;
+    ulong _2163;
     ulong cc;
     ulong x;
     spvUnsafeArray<ulong, 8> pv;
     for (;;)
     {
         uint local = uint(lv_node[d]);
-        uint4 n = v_1958.nodes[first + local];
+        uint4 n = v_1979.nodes[first + local];
         uint4 param_2 = n;
         uint param_3 = local;
         if (is_leaf(param_2, param_3))
         {
-            float param_4 = v_2037.leaf[first + local];
+            float param_4 = v_2058.leaf[first + local];
             ulong param_5 = lv_zprod[d];
             ulong param_6 = f64_from_float(param_4);
             ulong scale = f64_mul(param_5, param_6);
@@ -1128,7 +1136,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 ulong param_7 = lv_c[d][q_2];
                 ulong param_8 = scale;
                 ulong param_9 = f64_mul(param_7, param_8);
-                ulong param_10 = _2071[q_2];
+                ulong param_10 = _2092[q_2];
                 h[q_2] = f64_mul(param_9, param_10);
             }
             lv_stage[d] = 2;
@@ -1139,21 +1147,21 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             {
                 if (lv_stage[d] == 0)
                 {
-                    _2096 = n.x;
+                    _2118 = n.x;
                 }
                 else
                 {
-                    _2096 = n.y;
+                    _2118 = n.y;
                 }
-                uint child = _2096;
+                uint child = _2118;
                 uint param_11 = r;
                 uint param_12 = n.z;
                 uint param_13 = first + local;
                 uint4 param_14 = n;
-                uint param_15 = bin_at(param_11, param_12, v_1794, pc);
-                bool follows = goes_left(param_13, param_14, param_15, v_1830) == (lv_stage[d] == 0);
+                uint param_15 = bin_at(param_11, param_12, pc, v_1814);
+                bool follows = goes_left(param_13, param_14, param_15, v_1852) == (lv_stage[d] == 0);
                 uint param_16 = first + child;
-                ulong z = frac_of(param_16, v_1879);
+                ulong z = frac_of(param_16, v_1901);
                 int param_17 = d;
                 int param_18 = int(n.z);
                 ulong p_old = lin_p(param_17, param_18, lv_feature, lv_p);
@@ -1161,13 +1169,13 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 {
                     ulong param_19 = p_old;
                     ulong param_20 = z;
-                    _2142 = f64_div(param_19, param_20);
+                    _2163 = f64_div(param_19, param_20);
                 }
                 else
                 {
-                    _2142 = 0ul;
+                    _2163 = 0ul;
                 }
-                ulong p_new = _2142;
+                ulong p_new = _2163;
                 ulong param_21 = p_old;
                 ulong param_22 = 4607182418800017408ul;
                 ulong a_old = f64_sub(param_21, param_22);
@@ -1188,7 +1196,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     if (f64_eq(param_27, param_28))
                     {
                         ulong param_29 = 4607182418800017408ul;
-                        ulong param_30 = _2215[q_3];
+                        ulong param_30 = _2236[q_3];
                         ulong param_31 = lv_c[d][q_3];
                         ulong param_32 = f64_sub(param_29, param_30);
                         cc = f64_mul(param_31, param_32);
@@ -1196,7 +1204,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     else
                     {
                         ulong param_33 = a_new;
-                        ulong param_34 = _2215[q_3];
+                        ulong param_34 = _2236[q_3];
                         ulong param_35 = 4607182418800017408ul;
                         ulong param_36 = f64_mul(param_33, param_34);
                         ulong e = f64_add(param_35, param_36);
@@ -1209,7 +1217,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     if (!f64_eq(param_39, param_40))
                     {
                         ulong param_41 = a_old;
-                        ulong param_42 = _2215[q_3];
+                        ulong param_42 = _2236[q_3];
                         ulong param_43 = 4607182418800017408ul;
                         ulong param_44 = f64_mul(param_41, param_42);
                         ulong param_45 = cc;
@@ -1253,7 +1261,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             if (untaken)
             {
                 ulong param_57 = 4607182418800017408ul;
-                ulong param_58 = _2215[q_5];
+                ulong param_58 = _2236[q_5];
                 ulong param_59 = 4607182418800017408ul;
                 ulong param_60 = f64_sub(param_57, param_58);
                 ulong inv = f64_div(param_59, param_60);
@@ -1265,7 +1273,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             else
             {
                 ulong param_64 = a_new_1;
-                ulong param_65 = _2215[q_5];
+                ulong param_65 = _2236[q_5];
                 ulong param_66 = 4607182418800017408ul;
                 ulong param_67 = f64_mul(param_64, param_65);
                 ulong param_68 = a_new_1;
@@ -1282,7 +1290,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 ulong param_74 = h[q_5];
                 ulong param_75 = a_old_1;
                 ulong param_76 = a_old_1;
-                ulong param_77 = _2215[q_5];
+                ulong param_77 = _2236[q_5];
                 ulong param_78 = 4607182418800017408ul;
                 ulong param_79 = f64_mul(param_76, param_77);
                 ulong param_80 = f64_mul(param_74, param_75);
@@ -1310,7 +1318,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
         ulong v = f64_add(param_96, param_97);
         uint param_98 = phi + (uint(lv_feature[d]) * stride);
         ulong param_99 = v;
-        sum_add(param_98, param_99, v_1907);
+        sum_add(param_98, param_99, v_1929);
         d--;
         if (lv_stage[d] == 0)
         {
@@ -1337,48 +1345,48 @@ uint vd(thread const uint& e, thread const uint& field, constant Push& pc, threa
 }
 
 static inline __attribute__((always_inline))
-void wd_set(thread const uint& at, thread const ulong& v, device WalkDoubles& v_2549)
+void wd_set(thread const uint& at, thread const ulong& v, device WalkDoubles& v_2570)
 {
     ulong param = v;
-    v_2549.walk_d[at] = f64_words(param);
+    v_2570.walk_d[at] = f64_words(param);
 }
 
 static inline __attribute__((always_inline))
-void push_visit(thread const uint& e, thread const int& node, thread const int& depth, thread const uint& parent, thread const int& feature, thread const ulong& zero, thread const ulong& one, thread const ulong& fraction, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600)
+void push_visit(thread const uint& e, thread const int& node, thread const int& depth, thread const uint& parent, thread const int& feature, thread const ulong& zero, thread const ulong& one, thread const ulong& fraction, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621)
 {
     uint param = e;
     uint param_1 = 0u;
-    v_2600.walk_i[vi(param, param_1, pc, walk_id)] = node;
+    v_2621.walk_i[vi(param, param_1, pc, walk_id)] = node;
     uint param_2 = e;
     uint param_3 = 1u;
-    v_2600.walk_i[vi(param_2, param_3, pc, walk_id)] = depth;
+    v_2621.walk_i[vi(param_2, param_3, pc, walk_id)] = depth;
     uint param_4 = e;
     uint param_5 = 2u;
-    v_2600.walk_i[vi(param_4, param_5, pc, walk_id)] = int(parent);
+    v_2621.walk_i[vi(param_4, param_5, pc, walk_id)] = int(parent);
     uint param_6 = e;
     uint param_7 = 3u;
-    v_2600.walk_i[vi(param_6, param_7, pc, walk_id)] = feature;
+    v_2621.walk_i[vi(param_6, param_7, pc, walk_id)] = feature;
     uint param_8 = e;
     uint param_9 = 0u;
     uint param_10 = vd(param_8, param_9, pc, walk_id);
     ulong param_11 = zero;
-    wd_set(param_10, param_11, v_2549);
+    wd_set(param_10, param_11, v_2570);
     uint param_12 = e;
     uint param_13 = 1u;
     uint param_14 = vd(param_12, param_13, pc, walk_id);
     ulong param_15 = one;
-    wd_set(param_14, param_15, v_2549);
+    wd_set(param_14, param_15, v_2570);
     uint param_16 = e;
     uint param_17 = 2u;
     uint param_18 = vd(param_16, param_17, pc, walk_id);
     ulong param_19 = fraction;
-    wd_set(param_18, param_19, v_2549);
+    wd_set(param_18, param_19, v_2570);
 }
 
 static inline __attribute__((always_inline))
-ulong wd(thread const uint& at, device WalkDoubles& v_2549)
+ulong wd(thread const uint& at, device WalkDoubles& v_2570)
 {
-    uint2 param = v_2549.walk_d[at];
+    uint2 param = v_2570.walk_d[at];
     return f64_from_words(param);
 }
 
@@ -1408,21 +1416,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1370;
+    ulong _1372;
     if (a < 0l)
     {
-        _1370 = 0ul - ulong(a);
+        _1372 = 0ul - ulong(a);
     }
     else
     {
-        _1370 = ulong(a);
+        _1372 = ulong(a);
     }
-    ulong m = _1370;
+    ulong m = _1372;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1386 = sf_norm_round_pack(param, param_1, param_2);
-    return _1386;
+    ulong _1388 = sf_norm_round_pack(param, param_1, param_2);
+    return _1388;
 }
 
 static inline __attribute__((always_inline))
@@ -1440,34 +1448,34 @@ ulong f64_of_int(thread const int& v)
 }
 
 static inline __attribute__((always_inline))
-void path_extend(thread const uint& at, thread const int& depth, thread const ulong& zero, thread const ulong& one, thread const int& feature, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600)
+void path_extend(thread const uint& at, thread const int& depth, thread const ulong& zero, thread const ulong& one, thread const int& feature, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621)
 {
     uint s = at + uint(depth);
     uint param = s;
-    v_2600.walk_i[pz(param, pc, walk_id)] = feature;
+    v_2621.walk_i[pz(param, pc, walk_id)] = feature;
     uint param_1 = s;
     uint param_2 = pz(param_1, pc, walk_id);
     ulong param_3 = zero;
-    wd_set(param_2, param_3, v_2549);
+    wd_set(param_2, param_3, v_2570);
     uint param_4 = s;
     uint param_5 = po(param_4, pc, walk_id);
     ulong param_6 = one;
-    wd_set(param_5, param_6, v_2549);
+    wd_set(param_5, param_6, v_2570);
     uint param_7 = s;
     uint param_8 = pw(param_7, pc, walk_id);
     ulong param_9 = (depth == 0) ? 4607182418800017408ul : 0ul;
-    wd_set(param_8, param_9, v_2549);
+    wd_set(param_8, param_9, v_2570);
     int param_10 = depth + 1;
     ulong param_11 = 4607182418800017408ul;
     ulong param_12 = f64_of_int(param_10);
     ulong inv = f64_div(param_11, param_12);
-    int _2640 = depth - 1;
-    for (int i = _2640; i >= 0; i--)
+    int _2661 = depth - 1;
+    for (int i = _2661; i >= 0; i--)
     {
         uint a = at + uint(i);
         uint param_13 = a;
         uint param_14 = pw(param_13, pc, walk_id);
-        ulong w = wd(param_14, v_2549);
+        ulong w = wd(param_14, v_2570);
         uint param_15 = a + 1u;
         uint param_16 = a + 1u;
         uint param_17 = pw(param_16, pc, walk_id);
@@ -1478,11 +1486,11 @@ void path_extend(thread const uint& at, thread const int& depth, thread const ul
         ulong param_22 = f64_of_int(param_20);
         ulong param_23 = f64_mul(param_21, param_22);
         ulong param_24 = inv;
-        ulong param_25 = wd(param_17, v_2549);
+        ulong param_25 = wd(param_17, v_2570);
         ulong param_26 = f64_mul(param_23, param_24);
         uint param_27 = pw(param_15, pc, walk_id);
         ulong param_28 = f64_add(param_25, param_26);
-        wd_set(param_27, param_28, v_2549);
+        wd_set(param_27, param_28, v_2570);
         uint param_29 = a;
         ulong param_30 = zero;
         ulong param_31 = w;
@@ -1493,12 +1501,12 @@ void path_extend(thread const uint& at, thread const int& depth, thread const ul
         ulong param_36 = inv;
         uint param_37 = pw(param_29, pc, walk_id);
         ulong param_38 = f64_mul(param_35, param_36);
-        wd_set(param_37, param_38, v_2549);
+        wd_set(param_37, param_38, v_2570);
     }
 }
 
 static inline __attribute__((always_inline))
-void path_leaf(thread const uint& at, thread const int& depth, thread const ulong& scale, thread const uint& phi, thread const uint& stride, constant Push& pc, device Sums& v_1907, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600)
+void path_leaf(thread const uint& at, thread const int& depth, thread const ulong& scale, thread const uint& phi, thread const uint& stride, constant Push& pc, device Sums& v_1929, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621)
 {
     int param = depth + 1;
     ulong d1 = f64_of_int(param);
@@ -1510,33 +1518,33 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
         int param_3 = depth - i;
         ulong param_4 = d1;
         ulong param_5 = f64_of_int(param_3);
-        ulong param_6 = wd(param_2, v_2549);
+        ulong param_6 = wd(param_2, v_2570);
         ulong param_7 = f64_div(param_4, param_5);
         ulong param_8 = cold_sum;
         ulong param_9 = f64_mul(param_6, param_7);
         cold_sum = f64_add(param_8, param_9);
     }
     ulong sum;
-    ulong _3051;
+    ulong _3072;
     for (int k = 1; k <= depth; k++)
     {
         uint a = at + uint(k);
         uint param_10 = a;
         uint param_11 = pz(param_10, pc, walk_id);
-        ulong zero = wd(param_11, v_2549);
+        ulong zero = wd(param_11, v_2570);
         uint param_12 = a;
         uint param_13 = po(param_12, pc, walk_id);
-        ulong one = wd(param_13, v_2549);
+        ulong one = wd(param_13, v_2570);
         ulong param_14 = one;
         ulong param_15 = 0ul;
         if (!f64_eq(param_14, param_15))
         {
             uint param_16 = at + uint(depth);
             uint param_17 = pw(param_16, pc, walk_id);
-            ulong next = wd(param_17, v_2549);
+            ulong next = wd(param_17, v_2570);
             ulong total = 0ul;
-            int _2988 = depth - 1;
-            for (int i_1 = _2988; i_1 >= 0; i_1--)
+            int _3009 = depth - 1;
+            for (int i_1 = _3009; i_1 >= 0; i_1--)
             {
                 int param_18 = i_1 + 1;
                 ulong param_19 = d1;
@@ -1556,7 +1564,7 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
                 ulong param_31 = d1;
                 ulong param_32 = f64_mul(param_27, param_28);
                 ulong param_33 = f64_div(param_30, param_31);
-                ulong param_34 = wd(param_26, v_2549);
+                ulong param_34 = wd(param_26, v_2570);
                 ulong param_35 = f64_mul(param_32, param_33);
                 next = f64_sub(param_34, param_35);
             }
@@ -1568,15 +1576,15 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
             ulong param_37 = 0ul;
             if (f64_eq(param_36, param_37))
             {
-                _3051 = 0ul;
+                _3072 = 0ul;
             }
             else
             {
                 ulong param_38 = cold_sum;
                 ulong param_39 = zero;
-                _3051 = f64_div(param_38, param_39);
+                _3072 = f64_div(param_38, param_39);
             }
-            sum = _3051;
+            sum = _3072;
         }
         uint param_40 = a;
         ulong param_41 = one;
@@ -1585,28 +1593,28 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
         ulong param_44 = f64_sub(param_41, param_42);
         ulong param_45 = f64_mul(param_43, param_44);
         ulong param_46 = scale;
-        uint param_47 = phi + (uint(v_2600.walk_i[pz(param_40, pc, walk_id)]) * stride);
+        uint param_47 = phi + (uint(v_2621.walk_i[pz(param_40, pc, walk_id)]) * stride);
         ulong param_48 = f64_mul(param_45, param_46);
-        sum_add(param_47, param_48, v_1907);
+        sum_add(param_47, param_48, v_1929);
     }
 }
 
 static inline __attribute__((always_inline))
-void path_unwind(thread const uint& at, thread const int& depth, thread const int& k, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600)
+void path_unwind(thread const uint& at, thread const int& depth, thread const int& k, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621)
 {
     uint param = at + uint(k);
     uint param_1 = po(param, pc, walk_id);
-    ulong one = wd(param_1, v_2549);
+    ulong one = wd(param_1, v_2570);
     uint param_2 = at + uint(k);
     uint param_3 = pz(param_2, pc, walk_id);
-    ulong zero = wd(param_3, v_2549);
+    ulong zero = wd(param_3, v_2570);
     uint param_4 = at + uint(depth);
     uint param_5 = pw(param_4, pc, walk_id);
-    ulong next = wd(param_5, v_2549);
+    ulong next = wd(param_5, v_2570);
     int param_6 = depth + 1;
     ulong d1 = f64_of_int(param_6);
-    int _2750 = depth - 1;
-    for (int i = _2750; i >= 0; i--)
+    int _2771 = depth - 1;
+    for (int i = _2771; i >= 0; i--)
     {
         uint a = at + uint(i);
         ulong param_7 = one;
@@ -1615,7 +1623,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
         {
             uint param_9 = a;
             uint param_10 = pw(param_9, pc, walk_id);
-            ulong w = wd(param_10, v_2549);
+            ulong w = wd(param_10, v_2570);
             ulong param_11 = next;
             ulong param_12 = d1;
             int param_13 = i + 1;
@@ -1627,7 +1635,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             uint param_18 = a;
             uint param_19 = pw(param_18, pc, walk_id);
             ulong param_20 = nw;
-            wd_set(param_19, param_20, v_2549);
+            wd_set(param_19, param_20, v_2570);
             ulong param_21 = nw;
             ulong param_22 = zero;
             int param_23 = depth - i;
@@ -1644,7 +1652,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             uint param_30 = a;
             uint param_31 = a;
             uint param_32 = pw(param_31, pc, walk_id);
-            ulong param_33 = wd(param_32, v_2549);
+            ulong param_33 = wd(param_32, v_2570);
             ulong param_34 = d1;
             int param_35 = depth - i;
             ulong param_36 = zero;
@@ -1653,7 +1661,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             ulong param_39 = f64_mul(param_36, param_37);
             uint param_40 = pw(param_30, pc, walk_id);
             ulong param_41 = f64_div(param_38, param_39);
-            wd_set(param_40, param_41, v_2549);
+            wd_set(param_40, param_41, v_2570);
         }
     }
     for (int i_1 = k; i_1 < depth; i_1++)
@@ -1661,24 +1669,24 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
         uint a_1 = at + uint(i_1);
         uint param_42 = a_1;
         uint param_43 = a_1 + 1u;
-        v_2600.walk_i[pz(param_42, pc, walk_id)] = v_2600.walk_i[pz(param_43, pc, walk_id)];
+        v_2621.walk_i[pz(param_42, pc, walk_id)] = v_2621.walk_i[pz(param_43, pc, walk_id)];
         uint param_44 = a_1;
         uint param_45 = a_1 + 1u;
         uint param_46 = pz(param_45, pc, walk_id);
         uint param_47 = pz(param_44, pc, walk_id);
-        ulong param_48 = wd(param_46, v_2549);
-        wd_set(param_47, param_48, v_2549);
+        ulong param_48 = wd(param_46, v_2570);
+        wd_set(param_47, param_48, v_2570);
         uint param_49 = a_1;
         uint param_50 = a_1 + 1u;
         uint param_51 = po(param_50, pc, walk_id);
         uint param_52 = po(param_49, pc, walk_id);
-        ulong param_53 = wd(param_51, v_2549);
-        wd_set(param_52, param_53, v_2549);
+        ulong param_53 = wd(param_51, v_2570);
+        wd_set(param_52, param_53, v_2570);
     }
 }
 
 static inline __attribute__((always_inline))
-void alg2_visit(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, thread int& top, thread const uint& node, thread int& depth, thread const uint& parent, thread const int& feature, thread const ulong& v_zero, thread const ulong& v_one, thread const ulong& fraction, device Bins& v_1794, constant Push& pc, const device CatSets& v_1830, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958, const device Leaf& v_2037, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600)
+void alg2_visit(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, thread int& top, thread const uint& node, thread int& depth, thread const uint& parent, thread const int& feature, thread const ulong& v_zero, thread const ulong& v_one, thread const ulong& fraction, constant Push& pc, device Bins& v_1814, const device CatSets& v_1852, const device NodeNumbers& v_1901, device Sums& v_1929, const device Nodes& v_1979, const device Leaf& v_2058, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621)
 {
     uint at = (parent + uint(depth)) + 1u;
     if (parent > 0u)
@@ -1689,25 +1697,25 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
             uint p = parent + uint(i);
             uint param = s;
             uint param_1 = p;
-            v_2600.walk_i[pz(param, pc, walk_id)] = v_2600.walk_i[pz(param_1, pc, walk_id)];
+            v_2621.walk_i[pz(param, pc, walk_id)] = v_2621.walk_i[pz(param_1, pc, walk_id)];
             uint param_2 = s;
             uint param_3 = p;
             uint param_4 = pz(param_3, pc, walk_id);
             uint param_5 = pz(param_2, pc, walk_id);
-            ulong param_6 = wd(param_4, v_2549);
-            wd_set(param_5, param_6, v_2549);
+            ulong param_6 = wd(param_4, v_2570);
+            wd_set(param_5, param_6, v_2570);
             uint param_7 = s;
             uint param_8 = p;
             uint param_9 = po(param_8, pc, walk_id);
             uint param_10 = po(param_7, pc, walk_id);
-            ulong param_11 = wd(param_9, v_2549);
-            wd_set(param_10, param_11, v_2549);
+            ulong param_11 = wd(param_9, v_2570);
+            wd_set(param_10, param_11, v_2570);
             uint param_12 = s;
             uint param_13 = p;
             uint param_14 = pw(param_13, pc, walk_id);
             uint param_15 = pw(param_12, pc, walk_id);
-            ulong param_16 = wd(param_14, v_2549);
-            wd_set(param_15, param_16, v_2549);
+            ulong param_16 = wd(param_14, v_2570);
+            wd_set(param_15, param_16, v_2570);
         }
     }
     if ((condition == 0) || (cond_feature != feature))
@@ -1717,14 +1725,14 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_19 = v_zero;
         ulong param_20 = v_one;
         int param_21 = feature;
-        path_extend(param_17, param_18, param_19, param_20, param_21, pc, walk_id, v_2549, v_2600);
+        path_extend(param_17, param_18, param_19, param_20, param_21, pc, walk_id, v_2570, v_2621);
     }
-    uint4 n = v_1958.nodes[first + node];
+    uint4 n = v_1979.nodes[first + node];
     uint4 param_22 = n;
     uint param_23 = node;
     if (is_leaf(param_22, param_23))
     {
-        float param_24 = v_2037.leaf[first + node];
+        float param_24 = v_2058.leaf[first + node];
         ulong param_25 = f64_from_float(param_24);
         ulong param_26 = fraction;
         uint param_27 = at;
@@ -1732,7 +1740,7 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_29 = f64_mul(param_25, param_26);
         uint param_30 = phi;
         uint param_31 = stride;
-        path_leaf(param_27, param_28, param_29, param_30, param_31, pc, v_1907, walk_id, v_2549, v_2600);
+        path_leaf(param_27, param_28, param_29, param_30, param_31, pc, v_1929, walk_id, v_2570, v_2621);
     }
     else
     {
@@ -1740,49 +1748,49 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         uint param_33 = n.z;
         uint param_34 = first + node;
         uint4 param_35 = n;
-        uint param_36 = bin_at(param_32, param_33, v_1794, pc);
-        bool left = goes_left(param_34, param_35, param_36, v_1830);
-        uint _3282;
+        uint param_36 = bin_at(param_32, param_33, pc, v_1814);
+        bool left = goes_left(param_34, param_35, param_36, v_1852);
+        uint _3303;
         if (left)
         {
-            _3282 = n.x;
+            _3303 = n.x;
         }
         else
         {
-            _3282 = n.y;
+            _3303 = n.y;
         }
-        uint hot = _3282;
-        uint _3293;
+        uint hot = _3303;
+        uint _3314;
         if (left)
         {
-            _3293 = n.y;
+            _3314 = n.y;
         }
         else
         {
-            _3293 = n.x;
+            _3314 = n.x;
         }
-        uint cold = _3293;
+        uint cold = _3314;
         uint param_37 = first + hot;
-        ulong hot_zero = frac_of(param_37, v_1879);
+        ulong hot_zero = frac_of(param_37, v_1901);
         uint param_38 = first + cold;
-        ulong cold_zero = frac_of(param_38, v_1879);
+        ulong cold_zero = frac_of(param_38, v_1901);
         ulong in_zero = 4607182418800017408ul;
         ulong in_one = 4607182418800017408ul;
         int k = 0;
         for (;;)
         {
-            bool _3324 = k <= depth;
-            bool _3339;
-            if (_3324)
+            bool _3345 = k <= depth;
+            bool _3360;
+            if (_3345)
             {
                 uint param_39 = at + uint(k);
-                _3339 = v_2600.walk_i[pz(param_39, pc, walk_id)] != int(n.z);
+                _3360 = v_2621.walk_i[pz(param_39, pc, walk_id)] != int(n.z);
             }
             else
             {
-                _3339 = _3324;
+                _3360 = _3345;
             }
-            if (_3339)
+            if (_3360)
             {
                 k++;
                 continue;
@@ -1796,46 +1804,46 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         {
             uint param_40 = at + uint(k);
             uint param_41 = pz(param_40, pc, walk_id);
-            in_zero = wd(param_41, v_2549);
+            in_zero = wd(param_41, v_2570);
             uint param_42 = at + uint(k);
             uint param_43 = po(param_42, pc, walk_id);
-            in_one = wd(param_43, v_2549);
+            in_one = wd(param_43, v_2570);
             uint param_44 = at;
             int param_45 = depth;
             int param_46 = k;
-            path_unwind(param_44, param_45, param_46, pc, walk_id, v_2549, v_2600);
+            path_unwind(param_44, param_45, param_46, pc, walk_id, v_2570, v_2621);
             depth--;
         }
         ulong hot_fraction = fraction;
         ulong cold_fraction = fraction;
-        bool _3377 = condition > 0;
-        bool _3385;
-        if (_3377)
+        bool _3398 = condition > 0;
+        bool _3406;
+        if (_3398)
         {
-            _3385 = int(n.z) == cond_feature;
+            _3406 = int(n.z) == cond_feature;
         }
         else
         {
-            _3385 = _3377;
+            _3406 = _3398;
         }
-        if (_3385)
+        if (_3406)
         {
             cold_fraction = 0ul;
             depth--;
         }
         else
         {
-            bool _3392 = condition < 0;
-            bool _3400;
-            if (_3392)
+            bool _3413 = condition < 0;
+            bool _3421;
+            if (_3413)
             {
-                _3400 = int(n.z) == cond_feature;
+                _3421 = int(n.z) == cond_feature;
             }
             else
             {
-                _3400 = _3392;
+                _3421 = _3413;
             }
-            if (_3400)
+            if (_3421)
             {
                 ulong param_47 = hot_fraction;
                 ulong param_48 = hot_zero;
@@ -1857,7 +1865,7 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_58 = f64_mul(param_51, param_52);
         ulong param_59 = 0ul;
         ulong param_60 = cold_fraction;
-        push_visit(param_53, param_54, param_55, param_56, param_57, param_58, param_59, param_60, pc, walk_id, v_2549, v_2600);
+        push_visit(param_53, param_54, param_55, param_56, param_57, param_58, param_59, param_60, pc, walk_id, v_2570, v_2621);
         top++;
         ulong param_61 = hot_zero;
         ulong param_62 = in_zero;
@@ -1869,12 +1877,12 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_68 = f64_mul(param_61, param_62);
         ulong param_69 = in_one;
         ulong param_70 = hot_fraction;
-        push_visit(param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70, pc, walk_id, v_2549, v_2600);
+        push_visit(param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70, pc, walk_id, v_2570, v_2621);
     }
 }
 
 static inline __attribute__((always_inline))
-void alg2_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, device Bins& v_1794, constant Push& pc, const device CatSets& v_1830, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958, const device Leaf& v_2037, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600)
+void alg2_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, constant Push& pc, device Bins& v_1814, const device CatSets& v_1852, const device NodeNumbers& v_1901, device Sums& v_1929, const device Nodes& v_1979, const device Leaf& v_2058, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621)
 {
     int top = 0;
     uint param = 0u;
@@ -1885,7 +1893,7 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
     ulong param_5 = 4607182418800017408ul;
     ulong param_6 = 4607182418800017408ul;
     ulong param_7 = 4607182418800017408ul;
-    push_visit(param, param_1, param_2, param_3, param_4, param_5, param_6, param_7, pc, walk_id, v_2549, v_2600);
+    push_visit(param, param_1, param_2, param_3, param_4, param_5, param_6, param_7, pc, walk_id, v_2570, v_2621);
     while (top >= 0)
     {
         uint e = uint(top);
@@ -1893,7 +1901,7 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
         uint param_8 = e;
         uint param_9 = 2u;
         uint param_10 = vd(param_8, param_9, pc, walk_id);
-        ulong fraction = wd(param_10, v_2549);
+        ulong fraction = wd(param_10, v_2570);
         ulong param_11 = fraction;
         ulong param_12 = 0ul;
         if (!f64_eq(param_11, param_12))
@@ -1919,26 +1927,26 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
             int param_31 = condition;
             int param_32 = cond_feature;
             int param_33 = top;
-            uint param_34 = uint(v_2600.walk_i[vi(param_13, param_14, pc, walk_id)]);
-            int param_35 = v_2600.walk_i[vi(param_15, param_16, pc, walk_id)];
-            uint param_36 = uint(v_2600.walk_i[vi(param_17, param_18, pc, walk_id)]);
-            int param_37 = v_2600.walk_i[vi(param_19, param_20, pc, walk_id)];
-            ulong param_38 = wd(param_23, v_2549);
-            ulong param_39 = wd(param_26, v_2549);
+            uint param_34 = uint(v_2621.walk_i[vi(param_13, param_14, pc, walk_id)]);
+            int param_35 = v_2621.walk_i[vi(param_15, param_16, pc, walk_id)];
+            uint param_36 = uint(v_2621.walk_i[vi(param_17, param_18, pc, walk_id)]);
+            int param_37 = v_2621.walk_i[vi(param_19, param_20, pc, walk_id)];
+            ulong param_38 = wd(param_23, v_2570);
+            ulong param_39 = wd(param_26, v_2570);
             ulong param_40 = fraction;
-            alg2_visit(param_27, param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38, param_39, param_40, v_1794, pc, v_1830, v_1879, v_1907, v_1958, v_2037, walk_id, v_2549, v_2600);
+            alg2_visit(param_27, param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38, param_39, param_40, pc, v_1814, v_1852, v_1901, v_1929, v_1979, v_2058, walk_id, v_2570, v_2621);
             top = param_33;
         }
     }
 }
 
 static inline __attribute__((always_inline))
-void contributions(thread const uint& r, device Bins& v_1794, constant Push& pc, const device CatSets& v_1830, const device NodeNumbers& v_1879, device Sums& v_1907, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1958, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2037, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600, const device Trees& v_3660)
+void contributions(thread const uint& r, constant Push& pc, device Bins& v_1814, const device CatSets& v_1852, const device NodeNumbers& v_1901, device Sums& v_1929, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1979, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2058, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621, const device Trees& v_3681)
 {
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
     uint t = pc.tree;
-    uint4 tree = v_3660.trees[t];
+    uint4 tree = v_3681.trees[t];
     uint phi = (((t % pc.num_outputs) * C) * n) + r;
     if (pc.approx != 0u)
     {
@@ -1946,7 +1954,7 @@ void contributions(thread const uint& r, device Bins& v_1794, constant Push& pc,
         uint param_1 = r;
         uint param_2 = phi;
         uint param_3 = n;
-        saabas_tree(param, param_1, param_2, param_3, v_1794, pc, v_1830, v_1879, v_1907, v_1958);
+        saabas_tree(param, param_1, param_2, param_3, pc, v_1814, v_1852, v_1901, v_1929, v_1979);
         return;
     }
     if (tree.y != 0u)
@@ -1955,7 +1963,7 @@ void contributions(thread const uint& r, device Bins& v_1794, constant Push& pc,
         uint param_5 = r;
         uint param_6 = phi;
         uint param_7 = n;
-        linear_tree(param_4, param_5, param_6, param_7, v_1794, pc, v_1830, v_1879, v_1907, lv_feature, lv_p, v_1958, lv_node, lv_stage, lv_zprod, lv_c, v_2037, lv_h);
+        linear_tree(param_4, param_5, param_6, param_7, pc, v_1814, v_1852, v_1901, v_1929, lv_feature, lv_p, v_1979, lv_node, lv_stage, lv_zprod, lv_c, v_2058, lv_h);
     }
     else
     {
@@ -1965,12 +1973,12 @@ void contributions(thread const uint& r, device Bins& v_1794, constant Push& pc,
         uint param_11 = n;
         int param_12 = 0;
         int param_13 = 0;
-        alg2_tree(param_8, param_9, param_10, param_11, param_12, param_13, v_1794, pc, v_1830, v_1879, v_1907, v_1958, v_2037, walk_id, v_2549, v_2600);
+        alg2_tree(param_8, param_9, param_10, param_11, param_12, param_13, pc, v_1814, v_1852, v_1901, v_1929, v_1979, v_2058, walk_id, v_2570, v_2621);
     }
     uint param_14 = tree.x;
     uint param_15 = phi + (pc.num_features * n);
-    ulong param_16 = mean_of(param_14, pc, v_1879);
-    sum_add(param_15, param_16, v_1907);
+    ulong param_16 = mean_of(param_14, pc, v_1901);
+    sum_add(param_15, param_16, v_1929);
 }
 
 static inline __attribute__((always_inline))
@@ -1992,7 +2000,7 @@ uint off_at(constant Push& pc)
 }
 
 static inline __attribute__((always_inline))
-void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc, const device CatSets& v_1830, const device NodeNumbers& v_1879, device Sums& v_1907, const device Nodes& v_1958, const device Leaf& v_2037, thread uint& walk_id, device WalkDoubles& v_2549, device WalkInts& v_2600, const device Trees& v_3660, const device Features& v_3863)
+void interactions(thread const uint& id, constant Push& pc, device Bins& v_1814, const device CatSets& v_1852, const device NodeNumbers& v_1901, device Sums& v_1929, const device Nodes& v_1979, const device Leaf& v_2058, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621, const device Trees& v_3681, const device Features& v_3884)
 {
     uint F = pc.num_features;
     uint C = F + 1u;
@@ -2001,7 +2009,7 @@ void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc,
     uint i = id / n;
     uint r = id % n;
     uint t = pc.tree;
-    uint4 tree = v_3660.trees[t];
+    uint4 tree = v_3681.trees[t];
     if (i == F)
     {
         if (pc.phase != 2u)
@@ -2015,27 +2023,27 @@ void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc,
         uint param_3 = n;
         int param_4 = 0;
         int param_5 = 0;
-        alg2_tree(param, param_1, param_2, param_3, param_4, param_5, v_1794, pc, v_1830, v_1879, v_1907, v_1958, v_2037, walk_id, v_2549, v_2600);
+        alg2_tree(param, param_1, param_2, param_3, param_4, param_5, pc, v_1814, v_1852, v_1901, v_1929, v_1979, v_2058, walk_id, v_2570, v_2621);
         uint param_6 = tree.x;
         uint param_7 = d + (F * n);
-        ulong param_8 = mean_of(param_6, pc, v_1879);
-        sum_add(param_7, param_8, v_1907);
+        ulong param_8 = mean_of(param_6, pc, v_1901);
+        sum_add(param_7, param_8, v_1929);
         return;
     }
     uint a = tree.z;
     for (;;)
     {
-        bool _3857 = a < tree.w;
-        bool _3870;
-        if (_3857)
+        bool _3878 = a < tree.w;
+        bool _3891;
+        if (_3878)
         {
-            _3870 = v_3863.features[a] != int(i);
+            _3891 = v_3884.features[a] != int(i);
         }
         else
         {
-            _3870 = _3857;
+            _3891 = _3878;
         }
-        if (_3870)
+        if (_3891)
         {
             a++;
             continue;
@@ -2059,7 +2067,7 @@ void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc,
         uint param_12 = T;
         int param_13 = 1;
         int param_14 = int(i);
-        alg2_tree(param_9, param_10, param_11, param_12, param_13, param_14, v_1794, pc, v_1830, v_1879, v_1907, v_1958, v_2037, walk_id, v_2549, v_2600);
+        alg2_tree(param_9, param_10, param_11, param_12, param_13, param_14, pc, v_1814, v_1852, v_1901, v_1929, v_1979, v_2058, walk_id, v_2570, v_2621);
         return;
     }
     if (pc.phase == 5u)
@@ -2070,43 +2078,43 @@ void interactions(thread const uint& id, device Bins& v_1794, constant Push& pc,
         uint param_18 = T;
         int param_19 = -1;
         int param_20 = int(i);
-        alg2_tree(param_15, param_16, param_17, param_18, param_19, param_20, v_1794, pc, v_1830, v_1879, v_1907, v_1958, v_2037, walk_id, v_2549, v_2600);
+        alg2_tree(param_15, param_16, param_17, param_18, param_19, param_20, pc, v_1814, v_1852, v_1901, v_1929, v_1979, v_2058, walk_id, v_2570, v_2621);
         return;
     }
     uint m = (((((t % pc.num_outputs) * C) + i) * C) * n) + r;
     for (uint b = tree.z; b < tree.w; b++)
     {
-        uint j = uint(v_3863.features[b]);
+        uint j = uint(v_3884.features[b]);
         if (j != i)
         {
-            uint2 param_21 = v_1907.sums[on + (j * T)];
-            uint2 param_22 = v_1907.sums[off + (j * T)];
+            uint2 param_21 = v_1929.sums[on + (j * T)];
+            uint2 param_22 = v_1929.sums[off + (j * T)];
             ulong param_23 = f64_from_words(param_21);
             ulong param_24 = f64_from_words(param_22);
             ulong param_25 = f64_sub(param_23, param_24);
             ulong param_26 = 4611686018427387904ul;
             uint param_27 = m + (j * n);
             ulong param_28 = f64_div(param_25, param_26);
-            sum_add(param_27, param_28, v_1907);
+            sum_add(param_27, param_28, v_1929);
         }
-        v_1907.sums[on + (j * T)] = uint2(0u);
-        v_1907.sums[off + (j * T)] = uint2(0u);
+        v_1929.sums[on + (j * T)] = uint2(0u);
+        v_1929.sums[off + (j * T)] = uint2(0u);
     }
 }
 
 static inline __attribute__((always_inline))
-float base_of(thread const uint& r, thread const uint& k, constant Push& pc, const device Leaf& v_2037, const device RowBase& v_4022)
+float base_of(thread const uint& r, thread const uint& k, constant Push& pc, const device Leaf& v_2058, const device RowBase& v_4043)
 {
-    float _4016;
+    float _4037;
     if (pc.has_row_base != 0u)
     {
-        _4016 = v_4022.row_base[(r * pc.num_outputs) + k];
+        _4037 = v_4043.row_base[(r * pc.num_outputs) + k];
     }
     else
     {
-        _4016 = v_2037.leaf[pc.num_nodes + k];
+        _4037 = v_2058.leaf[pc.num_nodes + k];
     }
-    return _4016;
+    return _4037;
 }
 
 static inline __attribute__((always_inline))
@@ -2118,16 +2126,16 @@ uint sf_to_f32(thread const ulong& a)
     ulong frac = a & 4503599627370495ul;
     if (e == 2047)
     {
-        uint _1482;
+        uint _1484;
         if (frac != 0ul)
         {
-            _1482 = (_sign | 2143289344u) | uint(frac >> ulong(29));
+            _1484 = (_sign | 2143289344u) | uint(frac >> ulong(29));
         }
         else
         {
-            _1482 = _sign | 2139095040u;
+            _1484 = _sign | 2139095040u;
         }
-        return _1482;
+        return _1484;
     }
     if (e == 0)
     {
@@ -2139,16 +2147,16 @@ uint sf_to_f32(thread const ulong& a)
         return _sign | 2139095040u;
     }
     ulong sig = frac | 4503599627370496ul;
-    int _1520;
+    int _1522;
     if (ef >= 1)
     {
-        _1520 = 29;
+        _1522 = 29;
     }
     else
     {
-        _1520 = 30 - ef;
+        _1522 = 30 - ef;
     }
-    int shift = _1520;
+    int shift = _1522;
     if (shift >= 64)
     {
         return _sign;
@@ -2156,40 +2164,40 @@ uint sf_to_f32(thread const ulong& a)
     ulong q = sig >> ulong(shift);
     ulong rest = sig & ((1ul << ulong(shift)) - 1ul);
     ulong mid = 1ul << ulong(shift - 1);
-    bool _1550 = rest > mid;
-    bool _1563;
-    if (!_1550)
+    bool _1552 = rest > mid;
+    bool _1565;
+    if (!_1552)
     {
-        bool _1556 = rest == mid;
-        bool _1562;
-        if (_1556)
+        bool _1558 = rest == mid;
+        bool _1564;
+        if (_1558)
         {
-            _1562 = (q & 1ul) != 0ul;
+            _1564 = (q & 1ul) != 0ul;
         }
         else
         {
-            _1562 = _1556;
+            _1564 = _1558;
         }
-        _1563 = _1562;
+        _1565 = _1564;
     }
     else
     {
-        _1563 = _1550;
+        _1565 = _1552;
     }
-    if (_1563)
+    if (_1565)
     {
         q += 1ul;
     }
-    uint _1571;
+    uint _1573;
     if (ef >= 1)
     {
-        _1571 = uint(ef - 1) << uint(23);
+        _1573 = uint(ef - 1) << uint(23);
     }
     else
     {
-        _1571 = 0u;
+        _1573 = 0u;
     }
-    uint r = _1571 + uint(q);
+    uint r = _1573 + uint(q);
     if (r >= 2139095040u)
     {
         r = 2139095040u;
@@ -2205,30 +2213,30 @@ uint f64_to_float_bits(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void finish_contributions(thread const uint& id, constant Push& pc, device Sums& v_1907, const device Leaf& v_2037, const device RowBase& v_4022, device Out& v_4091)
+void finish_contributions(thread const uint& id, constant Push& pc, device Sums& v_1929, const device Leaf& v_2058, const device RowBase& v_4043, device Out& v_4112)
 {
     uint C = pc.num_features + 1u;
     uint width = pc.num_outputs * C;
     uint n = pc.num_rows;
     uint e = id / n;
     uint r = id % n;
-    uint2 param = v_1907.sums[id];
+    uint2 param = v_1929.sums[id];
     ulong v = f64_from_words(param);
     if ((e % C) == (C - 1u))
     {
         uint param_1 = r;
         uint param_2 = e / C;
-        float param_3 = base_of(param_1, param_2, pc, v_2037, v_4022);
+        float param_3 = base_of(param_1, param_2, pc, v_2058, v_4043);
         ulong param_4 = v;
         ulong param_5 = f64_from_float(param_3);
         v = f64_add(param_4, param_5);
     }
     ulong param_6 = v;
-    v_4091.outv[(r * width) + e] = as_type<float>(f64_to_float_bits(param_6));
+    v_4112.outv[(r * width) + e] = as_type<float>(f64_to_float_bits(param_6));
 }
 
 static inline __attribute__((always_inline))
-void finish_interactions(thread const uint& id, constant Push& pc, device Sums& v_1907, const device Leaf& v_2037, const device RowBase& v_4022, device Out& v_4091)
+void finish_interactions(thread const uint& id, constant Push& pc, device Sums& v_1929, const device Leaf& v_2058, const device RowBase& v_4043, device Out& v_4112)
 {
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
@@ -2236,13 +2244,13 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
     uint r = id % n;
     uint k = ki / C;
     uint i = ki % C;
-    uint2 param = v_1907.sums[diag_at(pc) + id];
+    uint2 param = v_1929.sums[diag_at(pc) + id];
     ulong v = f64_from_words(param);
     if (i == (C - 1u))
     {
         uint param_1 = r;
         uint param_2 = k;
-        float param_3 = base_of(param_1, param_2, pc, v_2037, v_4022);
+        float param_3 = base_of(param_1, param_2, pc, v_2058, v_4043);
         ulong param_4 = v;
         ulong param_5 = f64_from_float(param_3);
         v = f64_add(param_4, param_5);
@@ -2251,10 +2259,10 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
     uint o = (((r * pc.num_outputs) * C) + ki) * C;
     for (uint j = 0u; j < C; j++)
     {
-        uint2 param_6 = v_1907.sums[row + (j * n)];
+        uint2 param_6 = v_1929.sums[row + (j * n)];
         ulong m = f64_from_words(param_6);
         ulong param_7 = m;
-        v_4091.outv[o + j] = as_type<float>(f64_to_float_bits(param_7));
+        v_4112.outv[o + j] = as_type<float>(f64_to_float_bits(param_7));
         if (j != i)
         {
             ulong param_8 = v;
@@ -2263,16 +2271,16 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
         }
     }
     ulong param_10 = v;
-    v_4091.outv[o + i] = as_type<float>(f64_to_float_bits(param_10));
+    v_4112.outv[o + i] = as_type<float>(f64_to_float_bits(param_10));
 }
 
-kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4313 [[buffer(1)]], const device CutPtr& v_1719 [[buffer(2)]], const device Cuts& v_1756 [[buffer(3)]], const device Nodes& v_1958 [[buffer(4)]], const device Leaf& v_2037 [[buffer(5)]], const device Trees& v_3660 [[buffer(6)]], const device NodeNumbers& v_1879 [[buffer(7)]], const device Features& v_3863 [[buffer(8)]], const device CatSets& v_1830 [[buffer(9)]], device Bins& v_1794 [[buffer(10)]], device Sums& v_1907 [[buffer(11)]], device WalkDoubles& v_2549 [[buffer(12)]], device WalkInts& v_2600 [[buffer(13)]], device Out& v_4091 [[buffer(14)]], const device RowBase& v_4022 [[buffer(15)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4338 [[buffer(1)]], const device CutPtr& v_1721 [[buffer(2)]], const device Cuts& v_1758 [[buffer(3)]], const device Nodes& v_1979 [[buffer(4)]], const device Leaf& v_2058 [[buffer(5)]], const device Trees& v_3681 [[buffer(6)]], const device NodeNumbers& v_1901 [[buffer(7)]], const device Features& v_3884 [[buffer(8)]], const device CatSets& v_1852 [[buffer(9)]], device Bins& v_1814 [[buffer(10)]], device Sums& v_1929 [[buffer(11)]], device WalkDoubles& v_2570 [[buffer(12)]], device WalkInts& v_2621 [[buffer(13)]], device Out& v_4112 [[buffer(14)]], const device RowBase& v_4043 [[buffer(15)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint stride = gl_NumWorkGroups.x * WG;
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
     uint count = n;
-    bool _4236 = pc.phase == 2u;
+    bool _4257 = pc.phase == 2u;
     spvUnsafeArray<int, 16> lv_feature;
     spvUnsafeArray<ulong, 16> lv_p;
     spvUnsafeArray<int, 16> lv_node;
@@ -2281,41 +2289,41 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4313 [[buf
     spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_c;
     spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_h;
     uint walk_id;
-    bool _4243;
-    if (!_4236)
+    bool _4264;
+    if (!_4257)
     {
-        _4243 = pc.phase == 5u;
+        _4264 = pc.phase == 5u;
     }
     else
     {
-        _4243 = _4236;
+        _4264 = _4257;
     }
-    bool _4251;
-    if (!_4243)
+    bool _4272;
+    if (!_4264)
     {
-        _4251 = pc.phase == 6u;
+        _4272 = pc.phase == 6u;
     }
     else
     {
-        _4251 = _4243;
+        _4272 = _4264;
     }
-    if (_4251)
+    if (_4272)
     {
         count = n * C;
     }
     else
     {
-        bool _4260 = pc.phase == 3u;
-        bool _4267;
-        if (!_4260)
+        bool _4281 = pc.phase == 3u;
+        bool _4288;
+        if (!_4281)
         {
-            _4267 = pc.phase == 4u;
+            _4288 = pc.phase == 4u;
         }
         else
         {
-            _4267 = _4260;
+            _4288 = _4281;
         }
-        if (_4267)
+        if (_4288)
         {
             count = (n * pc.num_outputs) * C;
         }
@@ -2326,25 +2334,26 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4313 [[buf
         if (pc.phase == 0u)
         {
             uint rb = id * pc.row_words;
+            uint lane = (1u << code_shift(pc)) - 1u;
             uint word = 0u;
             for (uint f = 0u; f < pc.num_features; f++)
             {
                 uint param = f;
-                float param_1 = _4313.data[(f * n) + id];
-                word |= (bin_of(param, param_1, v_1719, v_1756) << ((f & 3u) * 8u));
-                bool _4333 = (f & 3u) == 3u;
-                bool _4342;
-                if (!_4333)
+                float param_1 = _4338.data[(f * n) + id];
+                word |= (bin_of(param, param_1, v_1721, v_1758) << ((f & lane) * pc.code_bits));
+                bool _4363 = (f & lane) == lane;
+                bool _4372;
+                if (!_4363)
                 {
-                    _4342 = (f + 1u) == pc.num_features;
+                    _4372 = (f + 1u) == pc.num_features;
                 }
                 else
                 {
-                    _4342 = _4333;
+                    _4372 = _4363;
                 }
-                if (_4342)
+                if (_4372)
                 {
-                    v_1794.bins[rb + (f >> uint(2))] = word;
+                    v_1814.bins[rb + (f >> code_shift(pc))] = word;
                     word = 0u;
                 }
             }
@@ -2354,45 +2363,45 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4313 [[buf
             if (pc.phase == 1u)
             {
                 uint param_2 = id;
-                contributions(param_2, v_1794, pc, v_1830, v_1879, v_1907, lv_feature, lv_p, v_1958, lv_node, lv_stage, lv_zprod, lv_c, v_2037, lv_h, walk_id, v_2549, v_2600, v_3660);
+                contributions(param_2, pc, v_1814, v_1852, v_1901, v_1929, lv_feature, lv_p, v_1979, lv_node, lv_stage, lv_zprod, lv_c, v_2058, lv_h, walk_id, v_2570, v_2621, v_3681);
             }
             else
             {
-                bool _4365 = pc.phase == 2u;
-                bool _4372;
-                if (!_4365)
+                bool _4396 = pc.phase == 2u;
+                bool _4403;
+                if (!_4396)
                 {
-                    _4372 = pc.phase == 5u;
+                    _4403 = pc.phase == 5u;
                 }
                 else
                 {
-                    _4372 = _4365;
+                    _4403 = _4396;
                 }
-                bool _4379;
-                if (!_4372)
+                bool _4410;
+                if (!_4403)
                 {
-                    _4379 = pc.phase == 6u;
+                    _4410 = pc.phase == 6u;
                 }
                 else
                 {
-                    _4379 = _4372;
+                    _4410 = _4403;
                 }
-                if (_4379)
+                if (_4410)
                 {
                     uint param_3 = id;
-                    interactions(param_3, v_1794, pc, v_1830, v_1879, v_1907, v_1958, v_2037, walk_id, v_2549, v_2600, v_3660, v_3863);
+                    interactions(param_3, pc, v_1814, v_1852, v_1901, v_1929, v_1979, v_2058, walk_id, v_2570, v_2621, v_3681, v_3884);
                 }
                 else
                 {
                     if (pc.phase == 3u)
                     {
                         uint param_4 = id;
-                        finish_contributions(param_4, pc, v_1907, v_2037, v_4022, v_4091);
+                        finish_contributions(param_4, pc, v_1929, v_2058, v_4043, v_4112);
                     }
                     else
                     {
                         uint param_5 = id;
-                        finish_interactions(param_5, pc, v_1907, v_2037, v_4022, v_4091);
+                        finish_interactions(param_5, pc, v_1929, v_2058, v_4043, v_4112);
                     }
                 }
             }
