@@ -150,12 +150,14 @@ def main():
     ap.add_argument("--workloads", default="synthetic,flights")
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=PARAMS["rounds"])
+    ap.add_argument("--max-bin", type=int, default=PARAMS["max_bin"],
+                    help="bins a feature for all three (above 256: GPUlayer's 16-bit codes)")
     ap.add_argument("--flights", default=FLIGHTS, help="path of flights_3m.csv.xz")
     ap.add_argument("--bench", default=os.path.join(HERE, "..", "build", "bench", "gpulayer-bench"))
     ap.add_argument("--device", default="cpu", choices=("cpu", "mps"),
                     help="where GPUlayer trains; mps adds macboost where installed")
     args = ap.parse_args()
-    p = dict(PARAMS, rounds=args.rounds)
+    p = dict(PARAMS, rounds=args.rounds, max_bin=args.max_bin)
     libs = ["gpulayer", "xgboost", "lightgbm"]
     if args.device == "mps":
         try:
