@@ -166,3 +166,30 @@ def test_auto_trains_wide_bins_on_the_cpu(capfd):
     else:
         assert f"device auto: the {chosen} backend takes at most 256 bins a feature" in err
         assert "training on the CPU" in err
+
+
+def test_wide_and_categorical_features_together():
+    """Sets of categories beside 16-bit numeric codes: the walk reads a
+    categorical node's set and a numeric node's wide bin in one tree."""
+    pd = pytest.importorskip("pandas")
+    X, y = data(rows=3000)
+    rng = np.random.default_rng(3)
+    colour = rng.choice(list("abcdefghij"), len(y))
+    y = y + np.where(np.isin(colour, list("aeiou")), 1.0, 0.0).astype(np.float32)
+    frame = pd.DataFrame({"x0": X[:, 0], "x1": X[:, 1], "fine": X[:, 2],
+                          "colour": pd.Categorical(colour)})
+    evals = {}
+    b = gpulayer.train(params(2048), gpulayer.Dataset(frame, y), 20,
+                       evals=[(gpulayer.Dataset(frame, y), "train")], evals_result=evals,
+                       verbose_eval=False)
+    doc = json.loads(b.save_raw())
+    by_sets = sum(len(tree.get("categories_nodes", [])) for tree in doc["trees"])
+    assert by_sets > 0 and max(split_bins(b)) > 255
+    pred = b.predict(gpulayer.Dataset(frame))
+    assert evals["train"]["rmse"][-1] == pytest.approx(rmse(pred, y), rel=1e-6)
+    for device in ("vulkan", "cuda"):
+        try:
+            got = b.predict(gpulayer.Dataset(frame), device=device)
+        except gpulayer.errors.GPULayerError:
+            continue  # the device is absent here
+        assert np.array_equal(got, pred)

@@ -1,7 +1,8 @@
 /* test_categorical_model.c -- models with splits by sets of categories
  * through the public API: saved and read back unchanged, damaged sets and
- * groups refused, the rarest of many categories grouped, and
- * categorical=ordered keeping splits on codes. */
+ * groups refused, the rarest of many categories grouped,
+ * categorical=ordered keeping splits on codes, and sets beside a numeric
+ * feature of 16-bit bin codes. */
 #include "test_util.h"
 
 #include <math.h>
@@ -9,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "booster.h"
+#include "categorical.h"
 #include "gpulayer.h"
 #include "model.h"
+#include "predict.h"
 
 enum { ROWS = 3000 };
 
@@ -45,10 +49,12 @@ static gpulayer_dataset *make_data(int32_t cats)
     return ds;
 }
 
-static gpulayer_booster *train(gpulayer_dataset *ds, const char *categorical)
+static gpulayer_booster *train_bins(gpulayer_dataset *ds, const char *categorical,
+                                    const char *max_bin)
 {
     gpulayer_booster *b = NULL;
     assert_int_equal(gpulayer_booster_create(&b), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_set_param(b, "max_bin", max_bin), GPULAYER_OK);
     assert_int_equal(gpulayer_booster_set_param(b, "num_round", "8"), GPULAYER_OK);
     assert_int_equal(gpulayer_booster_set_param(b, "nthread", "1"), GPULAYER_OK);
     assert_int_equal(gpulayer_booster_set_param(b, "verbosity", "0"), GPULAYER_OK);
@@ -56,6 +62,11 @@ static gpulayer_booster *train(gpulayer_dataset *ds, const char *categorical)
         assert_int_equal(gpulayer_booster_set_param(b, "categorical", categorical), GPULAYER_OK);
     assert_int_equal(gpulayer_booster_train(b, ds, NULL, NULL, 0, NULL, NULL), GPULAYER_OK);
     return b;
+}
+
+static gpulayer_booster *train(gpulayer_dataset *ds, const char *categorical)
+{
+    return train_bins(ds, categorical, "256");
 }
 
 static char *model_text(const gpulayer_booster *b, size_t *len)
@@ -101,6 +112,41 @@ static void test_sets_survive_save_and_load(void **state)
     gpulayer_free_buffer(again);
     gpulayer_free_buffer(text);
     gpulayer_booster_free(back);
+    gpulayer_booster_free(b);
+    gpulayer_dataset_free(ds);
+}
+
+/* Column 1's 1,000 values take 16-bit codes with max_bin 1024; the
+ * prediction's branch-free walk reads every node's set word, and a
+ * numeric node's wide bin must not index past it. Margins as the trees
+ * give them, walked node by node on the training matrix. */
+static void test_sets_beside_wide_codes(void **state)
+{
+    (void)state;
+    gpulayer_dataset *ds = make_data(40);
+    gpulayer_booster *b = train_bins(ds, NULL, "1024");
+    const gpl_model *m = b->model;
+    assert_int_equal(gpl_bin_code_bytes(&m->cuts), 2);
+    int sets = 0, high = 0;
+    for (int32_t t = 0; t < m->num_trees; t++)
+        for (int32_t i = 0; i < m->trees[t].num_nodes; i++) {
+            sets += m->trees[t].nodes[i].categorical != 0;
+            high += m->trees[t].nodes[i].split_bin > 255;
+        }
+    assert_true(sets > 0 && high > 0);
+    static float margins[ROWS];
+    assert_int_equal(gpulayer_booster_predict(b, ds, GPULAYER_PREDICT_MARGIN, 0, margins, ROWS),
+                     GPULAYER_OK);
+    uint8_t *bins = NULL;
+    assert_int_equal(gpl_categorical_bin_matrix(m, ds, 1, &bins), GPULAYER_OK);
+    for (int r = 0; r < ROWS; r++) {
+        float want = gpl_model_base_margin(m, 0);
+        for (int32_t t = 0; t < m->num_trees; t++)
+            want += m->trees[t].nodes[gpl_tree_leaf_index(&m->trees[t], bins + 2 * 2 * r, 2)]
+                        .leaf_value;
+        assert_true(margins[r] == want);
+    }
+    free(bins);
     gpulayer_booster_free(b);
     gpulayer_dataset_free(ds);
 }
@@ -198,6 +244,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sets_survive_save_and_load),
+        cmocka_unit_test(test_sets_beside_wide_codes),
         cmocka_unit_test(test_damaged_sets_are_refused),
         cmocka_unit_test(test_many_categories_are_grouped),
         cmocka_unit_test(test_ordered_keeps_splits_on_codes),

@@ -13,7 +13,7 @@
 #include "memory_limit.h"
 
 /* Rows [start, end) of 16-bit column f of the row-major matrix bins. */
-static void memcpy_columns(uint8_t *col, const uint8_t *bins, int32_t F, int32_t f,
+static void copy_wide_column(uint8_t *col, const uint8_t *bins, int32_t F, int32_t f,
                            int64_t start, int64_t end)
 {
     for (int64_t r = start; r < end; r++) memcpy(col + 2 * r, bins + 2 * (r * F + f), 2);
@@ -32,7 +32,7 @@ static void transpose_bins(cpu_context *c)
             if (w == 1)
                 for (int64_t r = start; r < end; r++) col[r] = c->buf.bins[r * F + f];
             else
-                memcpy_columns(col, c->buf.bins, F, f, start, end);
+                copy_wide_column(col, c->buf.bins, F, f, start, end);
         }
     }
 }

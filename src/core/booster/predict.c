@@ -113,8 +113,11 @@ infer_step_cat(const gpl_infer_node *nodes, const uint32_t *sets, int32_t k, con
     unsigned b = gpl_bin_code(row, w, nd->feature);
     /* Both tests, then a select: which one applies varies from node to
      * node along a path, so a branch on the node's kind would mispredict.
-     * Every node has a set (numeric ones a zero one). */
-    const unsigned in_set = (sets[(int64_t)k * GPL_CAT_WORDS + (b >> 5)] >> (b & 31)) & 1u;
+     * Every node has a set (numeric ones a zero one). A categorical bin is
+     * below 256; a numeric node's 16-bit bin may not be, and the word index
+     * is kept within the node's set (the set's answer is not used). */
+    const unsigned word = (b >> 5) & (GPL_CAT_WORDS - 1);
+    const unsigned in_set = (sets[(int64_t)k * GPL_CAT_WORDS + word] >> (b & 31)) & 1u;
     const unsigned below = (b - 1u) < nd->bin;
     const unsigned cat = nd->categorical;
     unsigned left = (in_set & cat) | (below & (cat ^ 1u));
