@@ -1,8 +1,9 @@
 """Features of more than 256 bins: max_bin up to 65,536 (16-bit bin codes
 where a feature needs them), models whose features have more thresholds
-than a byte's bins (trained here, or imported from XGBoost), their
-predictions, SHAP values and file round trip, and the GPU backends'
-refusal, which names the feature and the limit.
+than a byte's bins (trained here, or imported from XGBoost and LightGBM),
+their predictions, SHAP values and file round trip; the GPU backends
+refuse to train on them, naming the feature and the limit, and predict
+them with the CPU's bits.
 
 Histograms and splits with 16-bit codes against brute force are in
 tests/unit/test_cpu_hist.c and tests/unit/test_split.c."""
@@ -193,3 +194,17 @@ def test_wide_and_categorical_features_together():
         except gpulayer.errors.GPULayerError:
             continue  # the device is absent here
         assert np.array_equal(got, pred)
+
+
+def test_lightgbm_model_of_many_thresholds_predicts_as_lightgbm(tmp_path):
+    lgb = pytest.importorskip("lightgbm")
+    X, y = data()
+    bst = lgb.train(dict(objective="regression", max_bin=2047, num_leaves=63, verbose=-1,
+                         seed=1, deterministic=True, num_threads=1), lgb.Dataset(X, y), 30)
+    path = tmp_path / "lgb.txt"
+    bst.save_model(path)
+    ours = gpulayer.Booster(model_file=path)
+    assert max(cut_counts(ours)) > 254
+    rows = np.vstack([X[:2000], np.where(np.arange(3)[None, :] == 2, np.nan, X[:5])])
+    np.testing.assert_allclose(ours.predict(gpulayer.Dataset(rows), output_margin=True),
+                               bst.predict(rows, raw_score=True), rtol=1e-5, atol=1e-5)
