@@ -273,6 +273,20 @@ def test_libsvm_with_a_huge_index_is_refused_within_the_memory_limit(tmp_path):
     assert not os.path.exists(model)
 
 
+def test_model_declaring_millions_of_features_is_refused_at_once(tmp_path):
+    """A LightGBM header may declare any feature count: what each feature
+    takes is checked against the memory limit before any is walked (this
+    took seconds, and a category table of every feature 78 GiB)."""
+    model = write(tmp_path, "wide.txt", "tree\nversion=v4\nnum_class=1\n"
+                  "num_tree_per_iteration=1\nlabel_index=0\nmax_feature_idx=81985529\n"
+                  "objective=regression\n\nTree=0\nnum_leaves=1\nleaf_value=0.5\n"
+                  "\nend of trees\n")
+    env = dict(os.environ, GPULAYER_MEMORY_LIMIT="64M")
+    r = subprocess.run([CLI, "dump", "--model", model], capture_output=True, text=True, env=env)
+    assert r.returncode == 1, r.stderr
+    assert "the imported model's feature tables needs 2.0 GiB" in r.stderr
+
+
 def test_memory_limit_must_be_a_size(tmp_path):
     data = write(tmp_path, "small.csv", SMALL)
     env = dict(os.environ, GPULAYER_MEMORY_LIMIT="lots")

@@ -68,6 +68,12 @@ gpulayer_status gpl_import_init(gpl_import *imp, gpl_model *m, const char *sourc
     imp->source = source;
     imp->library = library;
     size_t n = (size_t)(m->num_features > 0 ? m->num_features : 1);
+    /* A header may declare millions of features: what every feature takes
+     * here and in gpl_import_finish (its flag and table slot) is checked
+     * against the memory limit before any of it is asked for or walked. */
+    const uint64_t per_feature = sizeof *imp->cat_codes + sizeof *imp->cat_names +
+                                 sizeof *imp->cat_count + 2 + sizeof(int32_t);
+    GPL_CHECK(gpl_check_host_memory(per_feature * n, "the imported model's feature tables"));
     imp->cat_codes = calloc(n, sizeof *imp->cat_codes);
     imp->cat_names = calloc(n, sizeof *imp->cat_names);
     imp->cat_count = calloc(n, sizeof *imp->cat_count);
@@ -467,28 +473,36 @@ gpulayer_status gpl_import_finish(gpl_import *imp)
 {
     gpl_model *m = imp->m;
     const int32_t F = m->num_features;
-    /* A header may declare millions of features: the table is checked
-     * against the memory limit before it is asked for. */
-    const uint64_t table = sizeof(int32_t) * (uint64_t)(F > 0 ? F : 1) * MAX_CATEGORIES;
-    GPL_CHECK(gpl_check_host_memory(table, "the imported model's category table"));
     uint8_t *is_cat = calloc((size_t)(F > 0 ? F : 1), 1);
-    int32_t *position = malloc((size_t)table);
-    gpulayer_status st = is_cat && position ? GPULAYER_OK : oom();
+    /* Each categorical feature's positions of its codes, at slot[f] *
+     * MAX_CATEGORIES: a table for the categorical features only, as a wide
+     * model may have millions of numeric ones. */
+    int32_t *slot = malloc(sizeof(int32_t) * (size_t)(F > 0 ? F : 1));
+    int32_t *position = NULL;
+    gpulayer_status st = is_cat && slot ? GPULAYER_OK : oom();
     if (st == GPULAYER_OK) st = categorical_features(imp, is_cat);
+    int32_t num_cat = 0;
+    for (int32_t f = 0; st == GPULAYER_OK && f < F; f++) slot[f] = is_cat[f] ? num_cat++ : -1;
+    const uint64_t table = sizeof(int32_t) * (uint64_t)(num_cat > 0 ? num_cat : 1) * MAX_CATEGORIES;
+    if (st == GPULAYER_OK)
+        st = gpl_check_host_memory(table, "the imported model's category table");
+    if (st == GPULAYER_OK && !(position = malloc((size_t)table))) st = oom();
     for (int32_t f = 0; st == GPULAYER_OK && f < F; f++) {
         if (!is_cat[f]) continue;
         if (imp->cat_count[f] == 0) st = derive_categories(imp, f);
-        if (st == GPULAYER_OK) st = make_dictionary(imp, f, position + (size_t)f * MAX_CATEGORIES);
+        if (st == GPULAYER_OK)
+            st = make_dictionary(imp, f, position + (size_t)slot[f] * MAX_CATEGORIES);
     }
     if (st == GPULAYER_OK) st = build_cuts(imp, is_cat);
     for (int32_t i = 0; st == GPULAYER_OK && i < imp->num_splits; i++) {
         const gpl_import_cat_split *s = &imp->splits[i];
         qsort(imp->codes + s->first, (size_t)s->count, sizeof(int64_t), cmp_i64);
         st = fill_cat_split(imp, s,
-                            position + (size_t)split_node(imp, s)->feature * MAX_CATEGORIES);
+                            position + (size_t)slot[split_node(imp, s)->feature] * MAX_CATEGORIES);
     }
     if (st == GPULAYER_OK) bin_numeric_splits(m);
     free(is_cat);
+    free(slot);
     free(position);
     if (st == GPULAYER_OK) st = gpl_model_validate(m, imp->source);
     /* A model loaded must save: its names become GPUlayer's JSON text. */
