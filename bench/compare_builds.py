@@ -8,7 +8,7 @@ For a change that must not alter speed (a restructuring), run on the
 machine whose numbers matter, record the table in docs/benchmarks.md.
 Data: bench/synth.py's recipe (--rows training rows, 28 features, or 256
 with --workload wide, seed 1; a tenth as many test rows, seed 2); binary:logistic, eta 0.1, max_depth 8,
-max_bin 256. Each repeat runs before then after, alternating the order
+max_bin 256 (--max-bin). Each repeat runs before then after, alternating the order
 every other repeat so that neither build always runs on a warmer machine.
 Also checks that both builds saved the same model bytes for each device.
 """
@@ -25,10 +25,11 @@ sys.path.insert(0, HERE)
 import bench_cuda  # noqa: E402
 
 
-def run_once(binary, train, test, features, device, rounds, nthread, model, extra_env):
+def run_once(binary, train, test, features, device, rounds, nthread, model, extra_env,
+             max_bin=256):
     cmd = [binary, train + ".X.f32", train + ".y.f32", test + ".X.f32", test + ".y.f32",
            str(features), "objective=binary:logistic", f"num_round={rounds}", "eta=0.1",
-           "max_depth=8", "max_bin=256", f"device={device}"]
+           "max_depth=8", f"max_bin={max_bin}", f"device={device}"]
     if nthread:
         cmd.append(f"nthread={nthread}")
     env = dict(os.environ, BENCH_MODEL=model, **extra_env)
@@ -54,6 +55,8 @@ def main():
                     help="environment of the after runs only (a tuning variant of "
                          "one build: --before B --after B --after-env ...)")
     ap.add_argument("--workload", default="synthetic", choices=["synthetic", "wide"])
+    ap.add_argument("--max-bin", type=int, default=256,
+                    help="above 256: every synthetic feature takes 16-bit bin codes")
     ap.add_argument("--data", default="/tmp/gpulayer-bench-data")
     ap.add_argument("--out", default=None, help="write the results as JSON here")
     args = ap.parse_args()
@@ -75,7 +78,8 @@ def main():
                 binary = args.before if which == "before" else args.after
                 res = run_once(binary, train, test, features, device, args.rounds,
                                args.nthread, os.path.join(data, f"model-{which}.json"),
-                               after_env if which == "after" else {})
+                               after_env if which == "after" else {},
+                               max_bin=args.max_bin)
                 times[which].append(res["train_s"])
                 digests[which].add(res["model_sha256"])
         med = {k: statistics.median(v) for k, v in times.items()}
