@@ -46,9 +46,16 @@ static int32_t tree_depth(const gpl_tree *t, int32_t node)
 gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
                                        gpl_infer_forest *f)
 {
+    return gpl_infer_forest_build_range(m, 0, num_trees, f);
+}
+
+gpulayer_status gpl_infer_forest_build_range(const gpl_model *m, int32_t first_tree,
+                                             int32_t num_trees, gpl_infer_forest *f)
+{
     memset(f, 0, sizeof *f);
+    const gpl_tree *trees = m->trees + first_tree;
     int64_t total = 0;
-    for (int32_t t = 0; t < num_trees; t++) total += m->trees[t].num_nodes;
+    for (int32_t t = 0; t < num_trees; t++) total += trees[t].num_nodes;
     f->nodes = malloc(sizeof(gpl_infer_node) * (size_t)(total ? total : 1));
     f->leaf = malloc(sizeof(float) * (size_t)(total ? total : 1));
     f->first = malloc(sizeof(int64_t) * (size_t)(num_trees + 1));
@@ -59,8 +66,8 @@ gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
     }
     int any_categorical = 0;
     for (int32_t t = 0; t < num_trees; t++)
-        for (int32_t i = 0; i < m->trees[t].num_nodes; i++)
-            any_categorical |= m->trees[t].nodes[i].categorical != 0;
+        for (int32_t i = 0; i < trees[t].num_nodes; i++)
+            any_categorical |= trees[t].nodes[i].categorical != 0;
     if (any_categorical &&
         !(f->cat_sets = calloc((size_t)(total ? total : 1) * GPL_CAT_WORDS, sizeof(uint32_t)))) {
         gpl_infer_forest_free(f);
@@ -68,7 +75,7 @@ gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
     }
     int64_t at = 0;
     for (int32_t t = 0; t < num_trees; t++) {
-        const gpl_tree *tree = &m->trees[t];
+        const gpl_tree *tree = &trees[t];
         f->first[t] = at;
         f->depth[t] = tree_depth(tree, 0);
         for (int32_t i = 0; i < tree->num_nodes; i++) {
@@ -162,6 +169,21 @@ static void forest_add_tree(const gpl_infer_forest *f, int32_t t, const uint8_t 
 {
     if (f->code_bytes == 1) forest_add_tree_codes(f, t, bins, n, F, out, stride, 1);
     else forest_add_tree_codes(f, t, bins, n, F, out, stride, 2);
+}
+
+void gpl_forest_add_to_margins(const gpl_infer_forest *f, const uint8_t *bins,
+                               int64_t num_rows, int32_t num_features, int32_t num_outputs,
+                               float *margins, int nthread)
+{
+    const int64_t row_bytes = (int64_t)num_features * f->code_bytes;
+#pragma omp parallel for num_threads(nthread) schedule(dynamic, 4)
+    for (int64_t start = 0; start < num_rows; start += PREDICT_BLOCK_ROWS) {
+        const int64_t n = num_rows - start < PREDICT_BLOCK_ROWS ? num_rows - start
+                                                                : PREDICT_BLOCK_ROWS;
+        for (int32_t t = 0; t < f->num_trees; t++)
+            forest_add_tree(f, t, bins + start * row_bytes, n, num_features,
+                            margins + start * num_outputs + t % num_outputs, num_outputs);
+    }
 }
 
 void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins, int code_bytes,

@@ -44,6 +44,17 @@ void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins, int code_by
  * free with gpl_infer_forest_free. */
 gpulayer_status gpl_infer_forest_build(const gpl_model *m, int32_t num_trees,
                                        gpl_infer_forest *f);
+/* The same for trees first_tree .. first_tree + num_trees - 1. */
+gpulayer_status gpl_infer_forest_build_range(const gpl_model *m, int32_t first_tree,
+                                             int32_t num_trees, gpl_infer_forest *f);
+/* margins[r * num_outputs + t % num_outputs] += tree t of f at row r, for
+ * every tree of f in order and rows of a binned row-major matrix (codes of
+ * f->code_bytes bytes): the bits of gpl_tree_add_to_margins tree after
+ * tree, the rows walked eight at a time without branches. The forest's
+ * first tree must fit output 0. */
+void gpl_forest_add_to_margins(const gpl_infer_forest *f, const uint8_t *bins,
+                               int64_t num_rows, int32_t num_features, int32_t num_outputs,
+                               float *margins, int nthread);
 void gpl_infer_forest_free(gpl_infer_forest *f);
 
 /* The predictions of n rows on the CPU (column f's values at columns[f],

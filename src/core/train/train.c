@@ -265,7 +265,8 @@ static gpulayer_status grow_output_tree(train_run *t, const gpl_params *tp, int3
  * tree fits the gradients of the margins at the round's start (set again
  * before each), with its own rows and features and eta / P in its leaves.
  * The margins then take each tree in order, added on the host's bins as
- * the evaluation sets' are, which gives the bits update_margins would. */
+ * prediction walks them (eight rows at a time, without branches), which
+ * gives the bits update_margins would. */
 static gpulayer_status run_forest_round(train_run *t, int32_t round)
 {
     const int32_t K = t->model->num_outputs, P = t->model->num_parallel_tree;
@@ -278,10 +279,11 @@ static gpulayer_status run_forest_round(train_run *t, int32_t round)
             if (j > 0 || k > 0) GPL_CHECK(t->be->ops->set_margins(t->be, t->round_margins));
             GPL_CHECK(grow_output_tree(t, &tp, round, j, k));
         }
-    for (int32_t i = first; i < t->model->num_trees; i++)
-        gpl_tree_add_to_margins(&t->model->trees[i], t->bins, t->code_bytes, t->num_rows,
-                                t->model->num_features, K, i % K, t->round_margins,
-                                t->nthread);
+    gpl_infer_forest trees;
+    GPL_CHECK(gpl_infer_forest_build_range(t->model, first, t->model->num_trees - first, &trees));
+    gpl_forest_add_to_margins(&trees, t->bins, t->num_rows, t->model->num_features, K,
+                              t->round_margins, t->nthread);
+    gpl_infer_forest_free(&trees);
     return t->be->ops->set_margins(t->be, t->round_margins);
 }
 
