@@ -53,7 +53,8 @@ gpulayer_status gpl_infer_forest_build_range(const gpl_model *m, int32_t first_t
                                              int32_t num_trees, gpl_infer_forest *f)
 {
     memset(f, 0, sizeof *f);
-    const gpl_tree *trees = m->trees + first_tree;
+    /* A model may have no trees at all (m->trees NULL). */
+    const gpl_tree *trees = num_trees > 0 ? m->trees + first_tree : NULL;
     int64_t total = 0;
     for (int32_t t = 0; t < num_trees; t++) total += trees[t].num_nodes;
     f->nodes = malloc(sizeof(gpl_infer_node) * (size_t)(total ? total : 1));
