@@ -83,6 +83,16 @@ GPL_HD double gpl_shap_lin_edge_sum(const double *v)
     return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
 }
 
+/* The factor a / (1 + a t) of an edge's feature in a term at point t, a =
+ * p_new - 1; an edge the row does not take (p_new == 0) has -1 / (1 - t).
+ * The pairs of the quadrature interactions multiply the terms of an edge
+ * by it for each other feature above the edge. */
+GPL_HD double gpl_shap_lin_ratio(double p_new, double t)
+{
+    const double a = p_new - 1;
+    return p_new == 0 ? -(1 / (1 - t)) : a / (1 + a * t);
+}
+
 /* The deepest tree the linear walk takes (GPL_SHAP_LINEAR_MAX_DEPTH of
  * shap_linear.h). */
 #define GPL_SHAP_LINEAR_DEPTH 15
@@ -97,6 +107,7 @@ typedef struct gpl_shap_lin_level {
     double zprod;
     double c[GPL_SHAP_POINTS];
     double h[GPL_SHAP_POINTS]; /* the left child's sums */
+    double r[GPL_SHAP_POINTS]; /* pairs: gpl_shap_lin_ratio of the edge */
 } gpl_shap_lin_level;
 
 /* p of feature f on the path down to level d: the innermost edge's. */
@@ -107,13 +118,43 @@ GPL_HD double gpl_shap_lin_p(const gpl_shap_lin_level *lv, int d, int32_t f)
     return 1;
 }
 
+/* Whether level k's edge is the innermost of its feature down to level d. */
+GPL_HD int gpl_shap_lin_innermost(const gpl_shap_lin_level *lv, int k, int d)
+{
+    for (int m = k + 1; m <= d; m++)
+        if (lv[m].feature == lv[k].feature) return 0;
+    return 1;
+}
+
+/* ------------------------------------------ interactions by quadrature
+ * The interaction value of features i != j (XGBoost's pred_interactions:
+ * half the difference of i's value with j present and with j absent)
+ * that a leaf of value v gives, when its path splits on both, is
+ *     v * prod(z) / 2 * integral over [0, 1] of C(t) * r_i(t) * r_j(t) dt
+ * with C, z and r_k(t) = a_k / (1 + a_k t) those of the linear walk
+ * (shap_linear.c): a polynomial of degree below the path's length less
+ * one, which the walk's 8 points integrate exactly. At each point a
+ * leaf's r_i r_j is the sum of its changes down the path: an edge of
+ * feature i changes r_i by its point term divided by the sums h, while
+ * r_j is that of j's innermost edge above. So each edge adds, for each
+ * other feature j on the path above it, its point terms times r_j added
+ * in pairs; halved, these sums are the matrix. The pair (i, j) is kept at
+ * (min, max) of a (F + 1) x (F + 1) matrix. */
+GPL_HD int64_t gpl_shap_pair_at(int32_t i, int32_t j, int32_t C)
+{
+    return i < j ? (int64_t)i * C + j : (int64_t)j * C + i;
+}
+
 /* Adds a tree's values for a row of bins to phi (feature f's at
  * phi[f * phi_stride]), as gpl_shap_linear_tree; nodes, frac, leaf and
  * sets are the tree's (sets indexed by tree node). lv:
- * GPL_SHAP_LINEAR_DEPTH + 1 levels. */
+ * GPL_SHAP_LINEAR_DEPTH + 1 levels. With pairs (else NULL), each edge also
+ * adds its sums for the pairs of its feature to pairs ((i, j) at
+ * pairs[gpl_shap_pair_at(i, j, C) * phi_stride]). */
 GPL_HD void gpl_shap_linear_row(const gpl_infer_node *nodes, const double *frac,
                                 const float *leaf, const uint32_t *sets, const uint16_t *row,
-                                gpl_shap_lin_level *lv, double *phi, int64_t phi_stride)
+                                gpl_shap_lin_level *lv, double *phi, int64_t phi_stride,
+                                double *pairs, int32_t C)
 {
     if (nodes[0].child[0] == 0) return;
     int d = 0;
@@ -141,14 +182,17 @@ GPL_HD void gpl_shap_linear_row(const gpl_infer_node *nodes, const double *frac,
             const double p_old = gpl_shap_lin_p(lv, d, n->feature);
             const double p_new = follows ? p_old / z : 0;
             const double a_old = p_old - 1, a_new = p_new - 1;
-            gpl_shap_lin_level *C = &lv[d + 1];
-            C->node = child;
-            C->stage = 0;
-            C->feature = n->feature;
-            C->p = p_new;
-            C->zprod = L->zprod * z;
+            gpl_shap_lin_level *C1 = &lv[d + 1];
+            C1->node = child;
+            C1->stage = 0;
+            C1->feature = n->feature;
+            C1->p = p_new;
+            C1->zprod = L->zprod * z;
             for (int q = 0; q < GPL_SHAP_POINTS; q++)
-                C->c[q] = gpl_shap_lin_child(L->c[q], gpl_shap_point(q), p_new, a_new, a_old);
+                C1->c[q] = gpl_shap_lin_child(L->c[q], gpl_shap_point(q), p_new, a_new, a_old);
+            if (pairs)
+                for (int q = 0; q < GPL_SHAP_POINTS; q++)
+                    C1->r[q] = gpl_shap_lin_ratio(p_new, gpl_shap_point(q));
             d++;
             continue;
         } else {
@@ -164,6 +208,15 @@ GPL_HD void gpl_shap_linear_row(const gpl_infer_node *nodes, const double *frac,
         for (int q = 0; q < GPL_SHAP_POINTS; q++)
             v[q] = gpl_shap_lin_point_value(h[q], gpl_shap_point(q), p_new, a_new, a_old);
         phi[(int64_t)L->feature * phi_stride] += gpl_shap_lin_edge_sum(v);
+        if (pairs)
+            for (int k = 1; k < d; k++) {
+                if (lv[k].feature == L->feature || !gpl_shap_lin_innermost(lv, k, d - 1))
+                    continue;
+                double pv[GPL_SHAP_POINTS];
+                for (int q = 0; q < GPL_SHAP_POINTS; q++) pv[q] = v[q] * lv[k].r[q];
+                pairs[gpl_shap_pair_at(L->feature, lv[k].feature, C) * phi_stride] +=
+                    gpl_shap_lin_edge_sum(pv);
+            }
         d--;
         if (P->stage == 0)
             for (int q = 0; q < GPL_SHAP_POINTS; q++) P->h[q] = h[q];
@@ -404,12 +457,58 @@ GPL_HD void gpl_shap_contrib_row(const gpl_shap_view *v, int approx, const uint1
         }
         if (v->linear[t])
             gpl_shap_linear_row(nodes, v->frac + at, v->leaf + at, sets, row, w->levels, ph,
-                                stride);
+                                stride, 0, 0);
         else
             gpl_shap_alg2_row(nodes, v->frac + at, v->leaf + at, sets, row, &w->path, w->stack,
                               ph, stride, 0, 0);
         ph[(int64_t)F * stride] += v->mean[at];
     }
+}
+
+/* Whether interaction values go by quadrature: when every tree takes the
+ * linear walk (else every tree takes Algorithm 2 with each feature present
+ * and absent), on the CPU and every device alike. */
+GPL_HD int gpl_shap_pairs_by_quadrature(const uint8_t *linear, int32_t num_trees)
+{
+    for (int32_t t = 0; t < num_trees; t++)
+        if (!linear[t]) return 0;
+    return 1;
+}
+
+/* Interactions by quadrature: a row's diagonal starts (every tree's values
+ * and expected value into diag, as phi of gpl_shap_contrib_row) and pair
+ * sums (output k's matrix at mat[k * C * C * stride], pair (i, j) of it at
+ * gpl_shap_pair_at(i, j, C) * stride), tree by tree in order. */
+GPL_HD void gpl_shap_pairs_row(const gpl_shap_view *v, const uint16_t *row,
+                               const gpl_shap_work *w, double *diag, double *mat, int64_t stride)
+{
+    const int32_t F = v->num_features, C = F + 1;
+    for (int32_t t = 0; t < v->num_trees; t++) {
+        const int64_t at = v->first[t], k = t % v->num_outputs;
+        double *d = diag + k * C * stride;
+        gpl_shap_linear_row(v->nodes + at, v->frac + at, v->leaf + at, gpl_shap_tree_sets(v, t),
+                            row, w->levels, d, stride, mat + k * C * C * stride, C);
+        d[(int64_t)F * stride] += v->mean[at];
+    }
+}
+
+/* The value of pair (i, j), i != j, from one output's pair sums. */
+GPL_HD double gpl_shap_pair_value(const double *mat, int32_t i, int32_t j, int32_t C,
+                                  int64_t stride)
+{
+    return mat[gpl_shap_pair_at(i, j, C) * stride] / 2;
+}
+
+/* The diagonal entry (i, i) from one output's pair sums: what the pairs
+ * leave of start, the diagonal's start (with the bias and base margin for
+ * i = F), in the order of gpl_shap_interaction_self. */
+GPL_HD double gpl_shap_pair_self(double start, const double *mat, int32_t i, int32_t C,
+                                 int64_t stride)
+{
+    double v = start;
+    for (int32_t j = 0; j < C; j++)
+        if (j != i) v -= gpl_shap_pair_value(mat, i, j, C, stride);
+    return v;
 }
 
 /* Interactions, the diagonal's start: every tree's Algorithm 2 values and

@@ -1,7 +1,8 @@
 /* test_shap_math.c -- the devices' SHAP arithmetic (shap_math.h), run on
  * the host the way the kernels drive it, against the CPU's values
  * (shap.c) bit for bit: contributions (exact and Saabas) and
- * interactions, for binary and multiclass models, categorical splits,
+ * interactions (by quadrature, and by Algorithm 2 for deeper trees, the
+ * two compared in doubles too), for binary and multiclass models, categorical splits,
  * missing values, per-row base margins, and trees deeper than the linear
  * walk takes. A failure here is a difference of arithmetic, before any
  * GPU. */
@@ -73,9 +74,28 @@ static gpulayer_booster *train(gpulayer_dataset *ds, const char *const *kv)
     return b;
 }
 
+/* Interactions of a row by Algorithm 2 with each feature present and
+ * absent, into acc (K (F + 1)^2, the diagonal's entries left alone) and
+ * diag (K (F + 1), without the base margin), as the devices walk deeper
+ * trees. */
+static void alg2_interactions(const gpl_shap_view *v, const uint16_t *row,
+                              const gpl_shap_work *w, double *on, double *off, double *acc,
+                              double *diag)
+{
+    const int32_t F = v->num_features, K = v->num_outputs, C = F + 1;
+    memset(acc, 0, sizeof(double) * (size_t)(K * C * C));
+    memset(diag, 0, sizeof(double) * (size_t)(K * C));
+    gpl_shap_interaction_diag(v, row, w, diag, 1);
+    /* Output k's matrix row i: F + 1 values at acc + (k C + i) C. */
+    for (int32_t i = 0; i < F; i++)
+        gpl_shap_interaction_row(v, row, i, w, on, off, 1, acc + (int64_t)i * C, (int64_t)C * C,
+                                 1);
+}
+
 /* The values of every row, computed with shap_math.h as a device does:
- * one workspace a thread (here one), contributions a row, interactions a
- * (row, feature) and then the diagonal. */
+ * one workspace a thread (here one), contributions a row, interactions
+ * by quadrature a row, or (deeper trees) a (row, feature) and then the
+ * diagonal. */
 static float *emulate(const gpl_model *m, const gpulayer_dataset *ds, gpl_shap_kind kind)
 {
     const int32_t F = m->num_features, K = m->num_outputs, C = F + 1;
@@ -107,13 +127,23 @@ static float *emulate(const gpl_model *m, const gpulayer_dataset *ds, gpl_shap_k
     for (int64_t r = 0; r < N; r++) {
         for (int32_t f = 0; f < F; f++) gpl_bin_values(&padded[f], columns[f] + r, 1, (uint8_t *)(row + f), 1, 2);
         memset(acc, 0, sizeof(double) * (size_t)width);
-        if (kind == GPL_SHAP_INTERACTIONS) {
+        if (kind == GPL_SHAP_INTERACTIONS && gpl_shap_pairs_by_quadrature(sf.linear, T)) {
             memset(diag, 0, sizeof(double) * (size_t)(K * C));
-            gpl_shap_interaction_diag(&v, row, &w, diag, 1);
-            /* Output k's matrix row i: F + 1 values at acc + (k C + i) C. */
-            for (int32_t i = 0; i < F; i++)
-                gpl_shap_interaction_row(&v, row, i, &w, on, off, 1, acc + (int64_t)i * C,
-                                         (int64_t)C * C, 1);
+            gpl_shap_pairs_row(&v, row, &w, diag, acc, 1);
+            for (int32_t k = 0; k < K; k++) {
+                diag[k * C + F] +=
+                    base_margin ? base_margin[r * K + k] : gpl_model_base_margin(m, k);
+                const double *mat = acc + (int64_t)k * C * C;
+                float *o = out + r * width + (int64_t)k * C * C;
+                for (int32_t i = 0; i < C; i++)
+                    for (int32_t j = 0; j < C; j++)
+                        o[i * C + j] = (float)(i == j ? gpl_shap_pair_self(diag[k * C + i], mat,
+                                                                           i, C, 1)
+                                                      : gpl_shap_pair_value(mat, i, j, C, 1));
+            }
+            continue;
+        } else if (kind == GPL_SHAP_INTERACTIONS) {
+            alg2_interactions(&v, row, &w, on, off, acc, diag);
             for (int32_t k = 0; k < K; k++) {
                 diag[k * C + F] += base_margin ? base_margin[r * K + k] : gpl_model_base_margin(m, k);
                 double *mat = acc + (int64_t)k * C * C;
@@ -214,12 +244,96 @@ static void test_deep_trees(void **state)
     check(kv, 0, 0, "regression, lossguide trees deeper than the linear walk");
 }
 
+/* Interactions by quadrature against Algorithm 2 with each feature
+ * present and absent, in doubles, on trees of depth 12 over 7 features
+ * (so paths split on a feature several times) and the deepest the linear
+ * walk takes: the same values but for rounding. */
+static void test_quadrature_equals_algorithm2(void **state)
+{
+    (void)state;
+    for (int depth = 12; depth <= GPL_SHAP_LINEAR_DEPTH; depth += GPL_SHAP_LINEAR_DEPTH - 12) {
+        char depth_text[8];
+        snprintf(depth_text, sizeof depth_text, "%d", depth);
+        const char *kv[] = {"objective", "reg:squarederror", "num_round", "3", "max_depth",
+                            depth_text, "min_child_weight", "0", "lambda", "0", NULL};
+        gpulayer_dataset *ds = make_data(3000, 0, 5, 0, 1);
+        gpulayer_booster *b = train(ds, kv);
+        const gpl_model *m = b->model;
+        const int32_t F = m->num_features, C = F + 1, T = gpl_predict_num_trees(m, 0);
+        gpl_infer_forest infer;
+        gpl_shap_forest sf;
+        OK(gpl_infer_forest_build(m, T, &infer));
+        OK(gpl_shap_forest_build(m, T, &sf));
+        assert_true(gpl_shap_pairs_by_quadrature(sf.linear, T));
+        assert_true(sf.max_depth > 10);
+        const gpl_shap_view v = {infer.nodes, infer.leaf, infer.cat_sets, infer.first, sf.frac,
+                                 sf.mean, sf.linear, sf.feat_first, sf.features, T, 1, F};
+        const int64_t slots = gpl_shap_path_slots(sf.max_depth);
+        gpl_shap_work w = {malloc(sizeof(gpl_shap_lin_level) * (GPL_SHAP_LINEAR_DEPTH + 1)),
+                           {malloc(sizeof(int32_t) * (size_t)slots),
+                            malloc(sizeof(double) * (size_t)slots),
+                            malloc(sizeof(double) * (size_t)slots),
+                            malloc(sizeof(double) * (size_t)slots), 1},
+                           malloc(sizeof(gpl_shap_visit) * (size_t)(sf.max_depth + 2))};
+        double *pairs = malloc(sizeof(double) * (size_t)(C * C));
+        double *acc = malloc(sizeof(double) * (size_t)(C * C));
+        double *diag = malloc(sizeof(double) * (size_t)C);
+        double *diag2 = malloc(sizeof(double) * (size_t)C);
+        double *on = calloc((size_t)C, sizeof(double)), *off = calloc((size_t)C, sizeof(double));
+        uint16_t row[COLS];
+        double largest = 0, worst = 0;
+        srand(11);
+        for (int r = 0; r < 200; r++) {
+            /* Rows of random bins, missing ones included. */
+            for (int32_t f = 0; f < F; f++) {
+                const int bins = (int)(m->cuts.cut_ptr[f + 1] - m->cuts.cut_ptr[f]) + 2;
+                row[f] = (uint16_t)(rand() % bins);
+            }
+            memset(pairs, 0, sizeof(double) * (size_t)(C * C));
+            memset(diag, 0, sizeof(double) * (size_t)C);
+            gpl_shap_pairs_row(&v, row, &w, diag, pairs, 1);
+            alg2_interactions(&v, row, &w, on, off, acc, diag2);
+            for (int32_t i = 0; i < C; i++) {
+                for (int32_t j = 0; j < C; j++) {
+                    if (i == j) continue;
+                    const double q = gpl_shap_pair_value(pairs, i, j, C, 1);
+                    const double a = acc[i * C + j];
+                    if (fabs(a) > largest) largest = fabs(a);
+                    if (fabs(q - a) > worst) worst = fabs(q - a);
+                }
+                if (fabs(diag[i] - diag2[i]) > worst) worst = fabs(diag[i] - diag2[i]);
+            }
+        }
+        print_message("depth %d (trees %d deep): largest pair value %.3g, largest difference "
+                      "%.3g\n", depth, sf.max_depth, largest, worst);
+        assert_true(largest > 1e-3);
+        assert_true(worst <= 1e-10 * largest);
+        free(pairs);
+        free(acc);
+        free(diag);
+        free(diag2);
+        free(on);
+        free(off);
+        free(w.levels);
+        free(w.path.feature);
+        free(w.path.zero);
+        free(w.path.one);
+        free(w.path.weight);
+        free(w.stack);
+        gpl_shap_forest_free(&sf);
+        gpl_infer_forest_free(&infer);
+        gpulayer_dataset_free(ds);
+        gpulayer_booster_free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_binary),
         cmocka_unit_test(test_multiclass_base_margins),
         cmocka_unit_test(test_deep_trees),
+        cmocka_unit_test(test_quadrature_equals_algorithm2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -408,6 +408,8 @@ cudaError_t gpl_cuda_launch_predict(const gpl_cuda_predict_args *a, cudaStream_t
 typedef struct gpl_cuda_shap_args {
     gpl_shap_view view;          /* device copies of the forest            */
     int32_t kind;                /* gpl_shap_kind                          */
+    int32_t pairs;               /* interactions by quadrature: acc holds
+                                  * each output's pair sums (shap_math.h) */
     int64_t num_rows;            /* rows of the block                      */
     const float *data;           /* feature-major raw values of the block  */
     const uint32_t *cut_ptr;
@@ -420,7 +422,8 @@ typedef struct gpl_cuda_shap_args {
     gpl_shap_visit *stack;       /* stack_len a thread (NULL: no walk
                                   * of Algorithm 2 in this job)            */
     int32_t stack_len;
-    double *on, *off;            /* interactions: F + 1 a thread           */
+    double *on, *off;            /* interactions by Algorithm 2: F + 1 a
+                                  * thread                                 */
     const float *base;           /* K: the model's base margins            */
     const float *row_base;       /* num_rows x K, or NULL                  */
     float *out;                  /* num_rows x the row width               */

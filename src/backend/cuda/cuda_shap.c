@@ -30,7 +30,7 @@ static void *dev_copy(cuda_context *c, cuda_job_mem *m, const void *src, size_t 
 }
 
 /* Device bytes a row of the block needs, beside the model. */
-static size_t row_bytes(const gpl_shap_job *job, int alg2, int64_t slots)
+static size_t row_bytes(const gpl_shap_job *job, int alg2, int64_t slots, int pairs)
 {
     const size_t F = (size_t)job->predict.num_features, C = F + 1;
     const size_t K = (size_t)job->predict.num_outputs;
@@ -40,7 +40,7 @@ static size_t row_bytes(const gpl_shap_job *job, int alg2, int64_t slots)
     size_t bytes = F * (sizeof(float) + sizeof(uint16_t)) + (job->row_base ? K * sizeof(float) : 0);
     if (job->kind == GPL_SHAP_INTERACTIONS)
         return bytes + K * C * C * (sizeof(double) + sizeof(float)) + K * C * sizeof(double) +
-               C * (walk + 2 * C * sizeof(double));
+               (pairs ? 0 : C * (walk + 2 * C * sizeof(double)));
     return bytes + K * C * (sizeof(double) + sizeof(float)) + walk;
 }
 
@@ -60,8 +60,10 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
 
     /* Algorithm 2's paths grow with the depth. */
     const int alg2 = gpl_shap_job_walks_paths(job);
+    const int pairs = job->kind == GPL_SHAP_INTERACTIONS &&
+                      gpl_shap_pairs_by_quadrature(sf->linear, sf->num_trees);
     const int64_t slots = gpl_shap_path_slots(sf->max_depth);
-    const size_t per_row = row_bytes(job, alg2, slots);
+    const size_t per_row = row_bytes(job, alg2, slots, pairs);
     size_t free_b = 0, total_b = 0;
     cudaMemGetInfo(&free_b, &total_b);
     size_t budget = free_b / 2 < CUDA_SHAP_MAX_BLOCK_BYTES ? free_b / 2 : CUDA_SHAP_MAX_BLOCK_BYTES;
@@ -82,7 +84,7 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     if (cap && atoll(cap) > 0 && atoll(cap) < block) block = atoll(cap);
     if (block > N) block = N;
     const size_t B = (size_t)block;
-    const int64_t threads = job->kind == GPL_SHAP_INTERACTIONS ? block * C : block;
+    const int64_t threads = job->kind == GPL_SHAP_INTERACTIONS && !pairs ? block * C : block;
 
     float *host = malloc(sizeof(float) * B * (size_t)(F ? F : 1));
     if (!host)
@@ -111,6 +113,7 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     a.view.num_outputs = K;
     a.view.num_features = F;
     a.kind = job->kind;
+    a.pairs = pairs;
     a.cut_ptr = dev_copy(c, &m, pj->cut_ptr, sizeof(uint32_t) * ((size_t)F + 1),
                          "SHAP cut offsets", &st);
     a.cuts = dev_copy(c, &m, pj->cut_values, sizeof(float) * pj->cut_ptr[F], "SHAP cut values",
@@ -126,9 +129,10 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
                                                   "SHAP row base margins", &st)
                                       : NULL;
     a.out = cuda_job_get(c, &m, sizeof(float) * acc_values, "SHAP values", &st);
-    if (job->kind == GPL_SHAP_INTERACTIONS) {
+    if (job->kind == GPL_SHAP_INTERACTIONS)
         a.diag = cuda_job_get(c, &m, sizeof(double) * (size_t)K * (size_t)C * B, "SHAP diagonals",
-                           &st);
+                              &st);
+    if (job->kind == GPL_SHAP_INTERACTIONS && !pairs) {
         const size_t onoff = sizeof(double) * (size_t)C * (size_t)threads;
         a.on = cuda_job_get(c, &m, onoff, "SHAP interaction sums", &st);
         a.off = cuda_job_get(c, &m, onoff, "SHAP interaction sums", &st);

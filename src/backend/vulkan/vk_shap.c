@@ -18,7 +18,8 @@
 #define VK_SHAP_BLOCK_BYTES ((VkDeviceSize)1 << 30)
 
 enum { PHASE_BINS, PHASE_CONTRIBS, PHASE_INTERACTIONS, PHASE_FINISH_CONTRIBS,
-       PHASE_FINISH_INTERACTIONS, PHASE_INTERACTIONS_OFF, PHASE_INTERACTIONS_PAIRS };
+       PHASE_FINISH_INTERACTIONS, PHASE_INTERACTIONS_OFF, PHASE_INTERACTIONS_PAIRS, PHASE_PAIRS,
+       PHASE_FINISH_PAIRS };
 
 /* Push constants of shap.comp. */
 typedef struct shap_push {
@@ -115,12 +116,13 @@ static shap_sizes sizes_for(const gpl_shap_job *job, uint64_t n, uint32_t row_wo
     const uint64_t F = (uint64_t)job->predict.num_features, C = F + 1;
     const uint64_t K = (uint64_t)job->predict.num_outputs;
     const int inter = job->kind == GPL_SHAP_INTERACTIONS;
-    const uint64_t width = K * (inter ? C * C : C), threads = inter ? n * C : n;
+    /* Interactions without paths go by quadrature: no on and off. */
+    const uint64_t width = K * (inter ? C * C : C), threads = inter && alg2 ? n * C : n;
     const uint64_t stack = (uint64_t)job->shap->max_depth + 2;
     shap_sizes s;
     s.data = n * F * 4;
     s.bins = n * row_words * 4;
-    s.sums = 8 * (width * n + (inter ? K * C * n + 2 * C * threads : 0));
+    s.sums = 8 * (width * n + (inter ? K * C * n + (alg2 ? 2 * C * threads : 0) : 0));
     s.walk_d = alg2 ? 8 * (3 * slots + 3 * stack) * threads : 0;
     s.walk_i = alg2 ? 4 * (slots + 4 * stack) * threads : 0;
     s.out = 4 * width * n;
@@ -205,6 +207,7 @@ gpulayer_status vk_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     const int inter = job->kind == GPL_SHAP_INTERACTIONS;
     const int64_t width = (int64_t)K * (inter ? (int64_t)C * C : C);
     const int alg2 = gpl_shap_job_walks_paths(job);
+    const int pairs = inter && !alg2; /* interactions by quadrature */
     const uint64_t slots = (uint64_t)gpl_shap_path_slots(job->shap->max_depth);
     const uint32_t row_words = gpl_packed_row_words(F, pj->forest->code_bytes);
     int64_t block = 0;
@@ -231,7 +234,7 @@ gpulayer_status vk_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
         if (st == GPULAYER_OK && job->row_base)
             st = vk_buffer_write(c, &b.row_base, 0, job->row_base + start * K,
                                  (VkDeviceSize)n * (VkDeviceSize)K * 4);
-        const uint64_t threads = inter ? (uint64_t)n * (uint64_t)C : (uint64_t)n;
+        const uint64_t threads = inter && !pairs ? (uint64_t)n * (uint64_t)C : (uint64_t)n;
         shap_push p = {0,
                        (uint32_t)n,
                        (uint32_t)F,
@@ -254,6 +257,10 @@ gpulayer_status vk_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
         st = dispatch(c, &b, &p, PHASE_BINS, (uint64_t)n);
         /* One tree and one walk a dispatch, in order (shap.comp says why). */
         for (p.tree = 0; st == GPULAYER_OK && p.tree < p.num_trees; p.tree++) {
+            if (pairs) {
+                st = dispatch(c, &b, &p, PHASE_PAIRS, threads);
+                continue;
+            }
             st = dispatch(c, &b, &p, inter ? PHASE_INTERACTIONS : PHASE_CONTRIBS, threads);
             if (st == GPULAYER_OK && inter)
                 st = dispatch(c, &b, &p, PHASE_INTERACTIONS_OFF, threads);
@@ -261,7 +268,10 @@ gpulayer_status vk_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
                 st = dispatch(c, &b, &p, PHASE_INTERACTIONS_PAIRS, threads);
         }
         if (st == GPULAYER_OK)
-            st = dispatch(c, &b, &p, inter ? PHASE_FINISH_INTERACTIONS : PHASE_FINISH_CONTRIBS,
+            st = dispatch(c, &b, &p,
+                          pairs   ? PHASE_FINISH_PAIRS
+                          : inter ? PHASE_FINISH_INTERACTIONS
+                                  : PHASE_FINISH_CONTRIBS,
                           (uint64_t)n * (uint64_t)K * (uint64_t)C);
         if (st == GPULAYER_OK) st = vk_submit(c);
         if (st == GPULAYER_OK)

@@ -270,6 +270,7 @@ typedef struct shap_scratch {
     double *on;   /* interactions: F + 1 each, zero between uses */
     double *off;
     double *diag; /* interactions: outputs x (F + 1)             */
+    gpl_shap_lin_level *levels; /* interactions by quadrature    */
 } shap_scratch;
 
 static void tree_shap_row(const gpl_tree *t, const uint16_t *row, shap_scratch *s,
@@ -314,6 +315,7 @@ static void scratch_free(shap_scratch *s)
     free(s->on);
     free(s->off);
     free(s->diag);
+    free(s->levels);
 }
 
 static int scratch_alloc(shap_scratch *s, const gpl_model *m, const gpl_shap_forest *f,
@@ -352,18 +354,55 @@ static int scratch_alloc(shap_scratch *s, const gpl_model *m, const gpl_shap_for
         s->on = calloc(F + 1, sizeof(double));
         s->off = calloc(F + 1, sizeof(double));
         s->diag = malloc(sizeof(double) * K * (F + 1));
+        s->levels = malloc(sizeof(gpl_shap_lin_level) * (GPL_SHAP_LINEAR_DEPTH + 1));
     }
     return s->bins && s->path && s->acc &&
-           (kind != GPL_SHAP_INTERACTIONS || (s->on && s->off && s->diag));
+           (kind != GPL_SHAP_INTERACTIONS || (s->on && s->off && s->diag && s->levels));
+}
+
+/* A row's interaction values by quadrature (shap_math.h's walk, the
+ * devices' arithmetic): the pairs' sums halved, the diagonal what is left
+ * of each feature's SHAP value. */
+static void row_pairs(const gpl_model *m, const gpl_shap_view *view, const float *base,
+                      const uint16_t *row, shap_scratch *s)
+{
+    const int32_t K = m->num_outputs, C = m->num_features + 1;
+    memset(s->acc, 0, sizeof(double) * (size_t)K * (size_t)C * (size_t)C);
+    memset(s->diag, 0, sizeof(double) * (size_t)K * (size_t)C);
+    const gpl_shap_work w = {s->levels, {0}, NULL};
+    gpl_shap_pairs_row(view, row, &w, s->diag, s->acc, 1);
+    for (int32_t k = 0; k < K; k++) {
+        double *mat = s->acc + (int64_t)k * C * C;
+        const double *diag = s->diag + (int64_t)k * C;
+        const double bias = diag[C - 1] + (base ? base[k] : gpl_model_base_margin(m, k));
+        /* The diagonal first: it reads the sums the loop below rewrites. */
+        for (int32_t i = 0; i < C; i++)
+            s->on[i] = gpl_shap_pair_self(i == C - 1 ? bias : diag[i], mat, i, C, 1);
+        for (int32_t i = 0; i < C; i++)
+            for (int32_t j = i + 1; j < C; j++)
+                mat[(int64_t)i * C + j] = mat[(int64_t)j * C + i] =
+                    gpl_shap_pair_value(mat, i, j, C, 1);
+        for (int32_t i = 0; i < C; i++) {
+            mat[(int64_t)i * C + i] = s->on[i];
+            s->on[i] = 0;
+        }
+    }
 }
 
 /* A row's interaction values: for each feature i of a tree, half the
  * difference of the tree's SHAP values with i present and with i absent
- * goes to (i, j); the diagonal is what is left of i's SHAP value. */
-static void row_interactions(const gpl_model *m, const gpl_shap_forest *f, const float *base,
-                             const uint16_t *row, shap_scratch *s)
+ * goes to (i, j); the diagonal is what is left of i's SHAP value. With a
+ * view, every tree takes the linear walk and the values go by quadrature
+ * instead (row_pairs). */
+static void row_interactions(const gpl_model *m, const gpl_shap_forest *f,
+                             const gpl_shap_view *view, const float *base, const uint16_t *row,
+                             shap_scratch *s)
 {
     const int32_t F = m->num_features, K = m->num_outputs, C = F + 1;
+    if (view) {
+        row_pairs(m, view, base, row, s);
+        return;
+    }
     memset(s->acc, 0, sizeof(double) * (size_t)K * (size_t)C * (size_t)C);
     memset(s->diag, 0, sizeof(double) * (size_t)K * (size_t)C);
     for (int32_t t = 0; t < f->num_trees; t++) {
@@ -399,12 +438,13 @@ static void row_interactions(const gpl_model *m, const gpl_shap_forest *f, const
 
 /* The row's values into s->acc; the bias starts from the row's base
  * margins (K of them) where the data have them, else the model's. */
-static void row_values(const gpl_model *m, const gpl_shap_forest *f, gpl_shap_kind kind,
-                       const float *base, const uint16_t *row, shap_scratch *s)
+static void row_values(const gpl_model *m, const gpl_shap_forest *f, const gpl_shap_view *view,
+                       gpl_shap_kind kind, const float *base, const uint16_t *row,
+                       shap_scratch *s)
 {
     const int32_t F = m->num_features, K = m->num_outputs, C = F + 1;
     if (kind == GPL_SHAP_INTERACTIONS) {
-        row_interactions(m, f, base, row, s);
+        row_interactions(m, f, view, base, row, s);
         return;
     }
     memset(s->acc, 0, sizeof(double) * (size_t)K * (size_t)C);
@@ -453,6 +493,24 @@ static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds
         gpl_predict_columns_free(m, columns, owned);
         return st;
     }
+    /* Interactions by quadrature walk the inference forest, as the
+     * devices do. */
+    gpl_infer_forest infer = {0};
+    gpl_shap_view pairs_view, *view = NULL;
+    if (st == GPULAYER_OK && kind == GPL_SHAP_INTERACTIONS &&
+        gpl_shap_pairs_by_quadrature(forest.linear, forest.num_trees)) {
+        st = gpl_infer_forest_build(m, forest.num_trees, &infer);
+        if (st != GPULAYER_OK) {
+            gpl_shap_forest_free(&forest);
+            gpl_predict_columns_free(m, columns, owned);
+            return st;
+        }
+        pairs_view = (gpl_shap_view){infer.nodes,       infer.leaf,       infer.cat_sets,
+                                     infer.first,       forest.frac,      forest.mean,
+                                     forest.linear,     forest.feat_first, forest.features,
+                                     forest.num_trees,  m->num_outputs,   F};
+        view = &pairs_view;
+    }
     gpl_padded_cuts *padded = st == GPULAYER_OK ? gpl_padded_cuts_all(&m->cuts) : NULL;
     if (st == GPULAYER_OK && !padded) st = GPULAYER_ERR_OUT_OF_MEMORY;
     const int nt = gpl_threads(nthread);
@@ -474,7 +532,7 @@ static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds
             for (int64_t i = 0; i < n; i++) {
                 const float *base =
                     ds->base_margin ? ds->base_margin + (start + i) * m->num_outputs : NULL;
-                row_values(m, &forest, kind, base, s.bins + i * F, &s);
+                row_values(m, &forest, view, kind, base, s.bins + i * F, &s);
                 float *o = out + (start + i) * width;
                 for (int64_t j = 0; j < width; j++) o[j] = (float)s.acc[j];
             }
@@ -483,6 +541,7 @@ static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds
     }
     if (st != GPULAYER_OK) gpl_error(st, "out of host memory for SHAP values");
     free(padded);
+    if (view) gpl_infer_forest_free(&infer);
     gpl_shap_forest_free(&forest);
     gpl_predict_columns_free(m, columns, owned);
     return st;

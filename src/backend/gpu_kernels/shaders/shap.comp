@@ -2,7 +2,8 @@
 // shap.comp -- SHAP values of a block of rows (the shap operation of
 // backend.h), in the phases the host dispatches in turn: the rows binned
 // as prediction bins them; the walks, one invocation a row for
-// contributions and one a (row, feature) for interactions; the doubles
+// contributions and interactions by quadrature (every tree linear), one a
+// (row, feature) for interactions of deeper trees; the doubles
 // written as floats. The walks are src/backend/shap_math.h operation for
 // operation (f64_* of numeric.glsl: nothing fused), so the values are the
 // CPU's bit for bit.
@@ -43,6 +44,8 @@ const uint PHASE_FINISH_CONTRIBS = 3u;
 const uint PHASE_FINISH_INTERACTIONS = 4u;
 const uint PHASE_INTERACTIONS_OFF = 5u;
 const uint PHASE_INTERACTIONS_PAIRS = 6u;
+const uint PHASE_PAIRS = 7u;
+const uint PHASE_FINISH_PAIRS = 8u;
 
 // Feature-major: value of feature f of row r at data[f * num_rows + r].
 layout(std430, binding = 1) readonly buffer Data { float data[]; };
@@ -159,6 +162,7 @@ const int LINEAR_LEVELS = 16; // GPL_SHAP_LINEAR_DEPTH + 1
 
 f64 lv_c[LINEAR_LEVELS][8];
 f64 lv_h[LINEAR_LEVELS][8];
+f64 lv_r[LINEAR_LEVELS][8];
 f64 lv_p[LINEAR_LEVELS];
 f64 lv_zprod[LINEAR_LEVELS];
 int lv_node[LINEAR_LEVELS];
@@ -172,8 +176,9 @@ f64 lin_p(int d, int f)
     return F64_ONE;
 }
 
-// phi of feature f at sums[phi + f * stride].
-void linear_tree(uint first, uint r, uint phi, uint stride)
+// phi of feature f at sums[phi + f * stride]; with_pairs: the pair sums
+// too, pair (i, j) at sums[pairs + gpl_shap_pair_at(i, j, C) * stride].
+void linear_tree(uint first, uint r, uint phi, uint stride, bool with_pairs, uint pairs)
 {
     if (is_leaf(nodes[first], 0u)) return;
     int d = 0;
@@ -216,6 +221,12 @@ void linear_tree(uint first, uint r, uint phi, uint stride)
                 if (!f64_eq(a_old, F64_ZERO))
                     cc = f64_div(cc, f64_add(F64_ONE, f64_mul(a_old, POINT_T[q])));
                 lv_c[d + 1][q] = cc;
+                // gpl_shap_lin_ratio
+                if (with_pairs)
+                    lv_r[d + 1][q] =
+                        f64_eq(p_new, F64_ZERO)
+                            ? f64_neg(f64_div(F64_ONE, f64_sub(F64_ONE, POINT_T[q])))
+                            : f64_div(a_new, f64_add(F64_ONE, f64_mul(a_new, POINT_T[q])));
             }
             d++;
             continue;
@@ -249,6 +260,20 @@ void linear_tree(uint first, uint r, uint phi, uint stride)
         const f64 v = f64_add(f64_add(f64_add(pv[0], pv[1]), f64_add(pv[2], pv[3])),
                               f64_add(f64_add(pv[4], pv[5]), f64_add(pv[6], pv[7])));
         sum_add(phi + uint(lv_feature[d]) * stride, v);
+        // The pairs of the edge's feature with each other feature's
+        // innermost edge above (gpl_shap_linear_row).
+        if (with_pairs)
+            for (int k = 1; k < d; k++) {
+                bool inner = lv_feature[k] != lv_feature[d];
+                for (int m = k + 1; inner && m < d; m++) inner = lv_feature[m] != lv_feature[k];
+                if (!inner) continue;
+                f64 x[8];
+                for (int q = 0; q < 8; q++) x[q] = f64_mul(pv[q], lv_r[k][q]);
+                const f64 s = f64_add(f64_add(f64_add(x[0], x[1]), f64_add(x[2], x[3])),
+                                      f64_add(f64_add(x[4], x[5]), f64_add(x[6], x[7])));
+                const uint i = uint(lv_feature[d]), j = uint(lv_feature[k]);
+                sum_add(pairs + (min(i, j) * (pc.num_features + 1u) + max(i, j)) * stride, s);
+            }
         d--;
         if (lv_stage[d] == 0)
             for (int q = 0; q < 8; q++) lv_h[d][q] = h[q];
@@ -446,7 +471,7 @@ void contributions(uint r)
         saabas_tree(tree.x, r, phi, n);
         return;
     }
-    if (tree.y != 0u) linear_tree(tree.x, r, phi, n);
+    if (tree.y != 0u) linear_tree(tree.x, r, phi, n, false, 0u);
     else alg2_tree(tree.x, r, phi, n, 0, 0);
     sum_add(phi + pc.num_features * n, mean_of(tree.x));
 }
@@ -497,6 +522,18 @@ void interactions(uint id)
     }
 }
 
+// Interactions by quadrature (every tree linear), tree pc.tree for row r:
+// gpl_shap_pairs_row's diagonal starts and pair sums.
+void pairs_tree(uint r)
+{
+    const uint F = pc.num_features, C = F + 1u, n = pc.num_rows, t = pc.tree;
+    const uvec4 tree = trees[t];
+    const uint k = t % pc.num_outputs;
+    const uint d = diag_at() + k * C * n + r;
+    linear_tree(tree.x, r, d, n, true, k * C * C * n + r);
+    sum_add(d + F * n, mean_of(tree.x));
+}
+
 float base_of(uint r, uint k)
 {
     return pc.has_row_base != 0u ? row_base[r * pc.num_outputs + k] : leaf[pc.num_nodes + k];
@@ -527,6 +564,26 @@ void finish_interactions(uint id)
     outv[o + i] = uintBitsToFloat(f64_to_float_bits(v));
 }
 
+// Row i of output k's matrix of row r from the pair sums, the diagonal
+// what the pairs leave (gpl_shap_pair_value, gpl_shap_pair_self).
+void finish_pairs(uint id)
+{
+    const uint C = pc.num_features + 1u, n = pc.num_rows;
+    const uint ki = id / n, r = id % n, k = ki / C, i = ki % C;
+    f64 v = f64_from_words(sums[diag_at() + id]);
+    if (i == C - 1u) v = f64_add(v, f64_from_float(base_of(r, k)));
+    const uint mat = k * C * C * n + r;
+    const uint o = (r * pc.num_outputs * C + ki) * C;
+    for (uint j = 0u; j < C; j++) {
+        if (j == i) continue;
+        const f64 m =
+            f64_div(f64_from_words(sums[mat + (min(i, j) * C + max(i, j)) * n]), F64_TWO);
+        outv[o + j] = uintBitsToFloat(f64_to_float_bits(m));
+        v = f64_sub(v, m);
+    }
+    outv[o + i] = uintBitsToFloat(f64_to_float_bits(v));
+}
+
 void main()
 {
     const uint stride = gl_NumWorkGroups.x * WG;
@@ -535,7 +592,8 @@ void main()
     if (pc.phase == PHASE_INTERACTIONS || pc.phase == PHASE_INTERACTIONS_OFF ||
         pc.phase == PHASE_INTERACTIONS_PAIRS)
         count = n * C;
-    else if (pc.phase == PHASE_FINISH_CONTRIBS || pc.phase == PHASE_FINISH_INTERACTIONS)
+    else if (pc.phase == PHASE_FINISH_CONTRIBS || pc.phase == PHASE_FINISH_INTERACTIONS ||
+             pc.phase == PHASE_FINISH_PAIRS)
         count = n * pc.num_outputs * C;
     for (uint id = gl_GlobalInvocationID.x; id < count; id += stride) {
         walk_id = id;
@@ -555,6 +613,10 @@ void main()
         } else if (pc.phase == PHASE_INTERACTIONS || pc.phase == PHASE_INTERACTIONS_OFF ||
                    pc.phase == PHASE_INTERACTIONS_PAIRS) {
             interactions(id);
+        } else if (pc.phase == PHASE_PAIRS) {
+            pairs_tree(id);
+        } else if (pc.phase == PHASE_FINISH_PAIRS) {
+            finish_pairs(id);
         } else if (pc.phase == PHASE_FINISH_CONTRIBS) {
             finish_contributions(id);
         } else {

@@ -147,14 +147,14 @@ struct Data
     float data[1];
 };
 
-constant uint _4432_tmp [[function_constant(0)]];
-constant uint _4432 = is_function_constant_defined(_4432_tmp) ? _4432_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4432, 1u, 1u);
+constant uint _4845_tmp [[function_constant(0)]];
+constant uint _4845 = is_function_constant_defined(_4845_tmp) ? _4845_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4845, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 8> _2092 = spvUnsafeArray<ulong, 8>({ 4587455105808860078ul, 4592676541814352788ul, 4594819256824452622ul, 4595701550497239869ul, 4595701550497239869ul, 4594819256824452622ul, 4592676541814352788ul, 4587455105808860078ul });
-constant spvUnsafeArray<ulong, 8> _2236 = spvUnsafeArray<ulong, 8>({ 4581380056207800736ul, 4591990282875580296ul, 4597715268538136216ul, 4601026586797466415ul, 4603504935360237160ul, 4605045606738117210ul, 4606266686023465487ul, 4607003580212536883ul });
-constant spvUnsafeArray<ulong, 14> _4448 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _4463 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 8> _2101 = spvUnsafeArray<ulong, 8>({ 4587455105808860078ul, 4592676541814352788ul, 4594819256824452622ul, 4595701550497239869ul, 4595701550497239869ul, 4594819256824452622ul, 4592676541814352788ul, 4587455105808860078ul });
+constant spvUnsafeArray<ulong, 8> _2245 = spvUnsafeArray<ulong, 8>({ 4581380056207800736ul, 4591990282875580296ul, 4597715268538136216ul, 4601026586797466415ul, 4603504935360237160ul, 4605045606738117210ul, 4606266686023465487ul, 4607003580212536883ul });
+constant spvUnsafeArray<ulong, 14> _4861 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _4876 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 uint code_shift(constant Push& pc)
@@ -170,28 +170,28 @@ uint order_key(thread const float& x)
     {
         u = 0u;
     }
-    uint _1696;
+    uint _1706;
     if ((u & 2147483648u) != 0u)
     {
-        _1696 = ~u;
+        _1706 = ~u;
     }
     else
     {
-        _1696 = u | 2147483648u;
+        _1706 = u | 2147483648u;
     }
-    return _1696;
+    return _1706;
 }
 
 static inline __attribute__((always_inline))
-uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_1721, const device Cuts& v_1758)
+uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_1731, const device Cuts& v_1768)
 {
     uint u = as_type<uint>(v);
     if ((u & 2147483647u) > 2139095040u)
     {
         return 0u;
     }
-    uint first = v_1721.cut_ptr[f];
-    uint len = v_1721.cut_ptr[f + 1u] - first;
+    uint first = v_1731.cut_ptr[f];
+    uint len = v_1731.cut_ptr[f + 1u] - first;
     if (len == 0u)
     {
         return 1u;
@@ -202,14 +202,14 @@ uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_
     while (len > 1u)
     {
         uint half_len = len >> uint(1);
-        float param_1 = v_1758.cuts[base + half_len];
+        float param_1 = v_1768.cuts[base + half_len];
         if (order_key(param_1) <= key)
         {
             base += half_len;
         }
         len -= half_len;
     }
-    float param_2 = v_1758.cuts[base];
+    float param_2 = v_1768.cuts[base];
     return (((base - first) + uint(order_key(param_2) <= key)) + 1u) & 65535u;
 }
 
@@ -220,9 +220,9 @@ ulong f64_from_words(thread const uint2& w)
 }
 
 static inline __attribute__((always_inline))
-ulong mean_of(thread const uint& node, constant Push& pc, const device NodeNumbers& v_1901)
+ulong mean_of(thread const uint& node, constant Push& pc, const device NodeNumbers& v_1910)
 {
-    uint2 param = v_1901.numbers[pc.num_nodes + node];
+    uint2 param = v_1910.numbers[pc.num_nodes + node];
     return f64_from_words(param);
 }
 
@@ -277,17 +277,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _439 = e > 2045;
-            bool _448;
-            if (!_439)
+            bool _449 = e > 2045;
+            bool _458;
+            if (!_449)
             {
-                _448 = (sig + 512ul) >= 9223372036854775808ul;
+                _458 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _448 = _439;
+                _458 = _449;
             }
-            if (_448)
+            if (_458)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -328,18 +328,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _563;
+            ulong _573;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _563 = sf_propagate_nan(param_2, param_3);
+                _573 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _563 = a;
+                _573 = a;
             }
-            return _563;
+            return _573;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -352,30 +352,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _600;
+                ulong _610;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _600 = sf_propagate_nan(param_4, param_5);
+                    _610 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _600 = _sign | 9218868437227405312ul;
+                    _610 = _sign | 9218868437227405312ul;
                 }
-                return _600;
+                return _610;
             }
             ez = eb;
-            ulong _616;
+            ulong _626;
             if (ea != 0)
             {
-                _616 = sa + 2305843009213693952ul;
+                _626 = sa + 2305843009213693952ul;
             }
             else
             {
-                _616 = sa << ulong(1);
+                _626 = sa << ulong(1);
             }
-            sa = _616;
+            sa = _626;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -384,30 +384,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _639;
+                ulong _649;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _639 = sf_propagate_nan(param_8, param_9);
+                    _649 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _639 = a;
+                    _649 = a;
                 }
-                return _639;
+                return _649;
             }
             ez = ea;
-            ulong _654;
+            ulong _664;
             if (eb != 0)
             {
-                _654 = sb + 2305843009213693952ul;
+                _664 = sb + 2305843009213693952ul;
             }
             else
             {
-                _654 = sb << ulong(1);
+                _664 = sb << ulong(1);
             }
-            sb = _654;
+            sb = _664;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -422,8 +422,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _687 = sf_round_pack(param_12, param_13, param_14);
-    return _687;
+    ulong _697 = sf_round_pack(param_12, param_13, param_14);
+    return _697;
 }
 
 static inline __attribute__((always_inline))
@@ -458,8 +458,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _520 = sf_round_pack(param_4, param_5, param_6);
-    return _520;
+    ulong _530 = sf_round_pack(param_4, param_5, param_6);
+    return _530;
 }
 
 static inline __attribute__((always_inline))
@@ -476,18 +476,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _720;
+            ulong _730;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _720 = sf_propagate_nan(param_2, param_3);
+                _730 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _720 = 18444492273895866368ul;
+                _730 = 18444492273895866368ul;
             }
-            return _720;
+            return _730;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -525,18 +525,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _801;
+            ulong _811;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _801 = sf_propagate_nan(param_8, param_9);
+                _811 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _801 = _sign | 9218868437227405312ul;
+                _811 = _sign | 9218868437227405312ul;
             }
-            return _801;
+            return _811;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -550,18 +550,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _841;
+            ulong _851;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _841 = sf_propagate_nan(param_12, param_13);
+                _851 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _841 = a;
+                _851 = a;
             }
-            return _841;
+            return _851;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -574,8 +574,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _877 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _877;
+    ulong _887 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _887;
 }
 
 static inline __attribute__((always_inline))
@@ -591,8 +591,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _903 = sf_sub_mags(param_3, param_4, param_5);
-    return _903;
+    ulong _913 = sf_sub_mags(param_3, param_4, param_5);
+    return _913;
 }
 
 static inline __attribute__((always_inline))
@@ -610,13 +610,13 @@ uint2 f64_words(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void sum_add(thread const uint& at, thread const ulong& v, device Sums& v_1929)
+void sum_add(thread const uint& at, thread const ulong& v, device Sums& v_1938)
 {
-    uint2 param = v_1929.sums[at];
+    uint2 param = v_1938.sums[at];
     ulong param_1 = f64_from_words(param);
     ulong param_2 = v;
     ulong param_3 = f64_add(param_1, param_2);
-    v_1929.sums[at] = f64_words(param_3);
+    v_1938.sums[at] = f64_words(param_3);
 }
 
 static inline __attribute__((always_inline))
@@ -626,44 +626,44 @@ bool is_leaf(thread const uint4& nd, thread const uint& local)
 }
 
 static inline __attribute__((always_inline))
-uint bin_at(thread const uint& r, thread const uint& f, constant Push& pc, device Bins& v_1814)
+uint bin_at(thread const uint& r, thread const uint& f, constant Push& pc, device Bins& v_1824)
 {
     uint lane = (1u << code_shift(pc)) - 1u;
-    return (v_1814.bins[(r * pc.row_words) + (f >> code_shift(pc))] >> ((f & lane) * pc.code_bits)) & ((1u << pc.code_bits) - 1u);
+    return (v_1824.bins[(r * pc.row_words) + (f >> code_shift(pc))] >> ((f & lane) * pc.code_bits)) & ((1u << pc.code_bits) - 1u);
 }
 
 static inline __attribute__((always_inline))
-bool goes_left(thread const uint& node, thread const uint4& nd, thread const uint& b, const device CatSets& v_1852)
+bool goes_left(thread const uint& node, thread const uint4& nd, thread const uint& b, const device CatSets& v_1861)
 {
     bool left;
     if ((nd.w >> uint(24)) != 0u)
     {
-        left = ((v_1852.cat_sets[(node * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
+        left = ((v_1861.cat_sets[(node * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
     }
     else
     {
         left = (b - 1u) < (nd.w & 65535u);
     }
-    bool _1889;
+    bool _1898;
     if (!left)
     {
-        bool _1879 = b == 0u;
-        bool _1888;
-        if (_1879)
+        bool _1888 = b == 0u;
+        bool _1897;
+        if (_1888)
         {
-            _1888 = ((nd.w >> uint(16)) & 255u) != 0u;
+            _1897 = ((nd.w >> uint(16)) & 255u) != 0u;
         }
         else
         {
-            _1888 = _1879;
+            _1897 = _1888;
         }
-        _1889 = _1888;
+        _1898 = _1897;
     }
     else
     {
-        _1889 = left;
+        _1898 = left;
     }
-    return _1889;
+    return _1898;
 }
 
 static inline __attribute__((always_inline))
@@ -674,8 +674,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _920 = sf_sub_mags(param, param_1, param_2);
-        return _920;
+        ulong _930 = sf_sub_mags(param, param_1, param_2);
+        return _930;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -692,18 +692,18 @@ ulong f64_sub(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-void saabas_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, constant Push& pc, device Bins& v_1814, const device CatSets& v_1852, const device NodeNumbers& v_1901, device Sums& v_1929, const device Nodes& v_1979)
+void saabas_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, const device Nodes& v_1988)
 {
     uint i = 0u;
     uint param = first;
-    ulong v = mean_of(param, pc, v_1901);
+    ulong v = mean_of(param, pc, v_1910);
     uint param_1 = phi + (pc.num_features * stride);
     ulong param_2 = v;
-    sum_add(param_1, param_2, v_1929);
-    uint _3636;
+    sum_add(param_1, param_2, v_1938);
+    uint _3828;
     for (;;)
     {
-        uint4 n = v_1979.nodes[first + i];
+        uint4 n = v_1988.nodes[first + i];
         uint4 param_3 = n;
         uint param_4 = i;
         if (is_leaf(param_3, param_4))
@@ -714,23 +714,23 @@ void saabas_tree(thread const uint& first, thread const uint& r, thread const ui
         uint param_6 = n.z;
         uint param_7 = first + i;
         uint4 param_8 = n;
-        uint param_9 = bin_at(param_5, param_6, pc, v_1814);
-        if (goes_left(param_7, param_8, param_9, v_1852))
+        uint param_9 = bin_at(param_5, param_6, pc, v_1824);
+        if (goes_left(param_7, param_8, param_9, v_1861))
         {
-            _3636 = n.x;
+            _3828 = n.x;
         }
         else
         {
-            _3636 = n.y;
+            _3828 = n.y;
         }
-        i = _3636;
+        i = _3828;
         uint param_10 = first + i;
-        ulong m = mean_of(param_10, pc, v_1901);
+        ulong m = mean_of(param_10, pc, v_1910);
         ulong param_11 = m;
         ulong param_12 = v;
         uint param_13 = phi + (n.z * stride);
         ulong param_14 = f64_sub(param_11, param_12);
-        sum_add(param_13, param_14, v_1929);
+        sum_add(param_13, param_14, v_1938);
         v = m;
         continue;
     }
@@ -744,16 +744,16 @@ ulong sf_from_f32(thread const uint& f)
     ulong m = ulong(f & 8388607u);
     if (e == 255)
     {
-        ulong _1415;
+        ulong _1425;
         if (m != 0ul)
         {
-            _1415 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
+            _1425 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
         }
         else
         {
-            _1415 = _sign | 9218868437227405312ul;
+            _1425 = _sign | 9218868437227405312ul;
         }
-        return _1415;
+        return _1425;
     }
     if (e == 0)
     {
@@ -813,32 +813,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _1020 = sa != 0ul;
-        bool _1029;
-        if (!_1020)
+        bool _1030 = sa != 0ul;
+        bool _1039;
+        if (!_1030)
         {
-            _1029 = (eb == 2047) && (sb != 0ul);
+            _1039 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _1029 = _1020;
+            _1039 = _1030;
         }
-        if (_1029)
+        if (_1039)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _1044;
+        ulong _1054;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _1044 = 18444492273895866368ul;
+            _1054 = 18444492273895866368ul;
         }
         else
         {
-            _1044 = _sign | 9218868437227405312ul;
+            _1054 = _sign | 9218868437227405312ul;
         }
-        return _1044;
+        return _1054;
     }
     if (eb == 2047)
     {
@@ -848,16 +848,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _1072;
+        ulong _1082;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _1072 = 18444492273895866368ul;
+            _1082 = 18444492273895866368ul;
         }
         else
         {
-            _1072 = _sign | 9218868437227405312ul;
+            _1082 = _sign | 9218868437227405312ul;
         }
-        return _1072;
+        return _1082;
     }
     if (ea == 0)
     {
@@ -895,8 +895,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1151 = sf_round_pack(param_10, param_11, param_12);
-    return _1151;
+    ulong _1161 = sf_round_pack(param_10, param_11, param_12);
+    return _1161;
 }
 
 static inline __attribute__((always_inline))
@@ -908,9 +908,9 @@ ulong f64_mul(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-ulong frac_of(thread const uint& node, const device NodeNumbers& v_1901)
+ulong frac_of(thread const uint& node, const device NodeNumbers& v_1910)
 {
-    uint2 param = v_1901.numbers[node];
+    uint2 param = v_1910.numbers[node];
     return f64_from_words(param);
 }
 
@@ -947,50 +947,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1193;
+            ulong _1203;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1193 = sf_propagate_nan(param_4, param_5);
+                _1203 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1193 = 18444492273895866368ul;
+                _1203 = 18444492273895866368ul;
             }
-            return _1193;
+            return _1203;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1213;
+        ulong _1223;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1213 = sf_propagate_nan(param_6, param_7);
+            _1223 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1213 = _sign;
+            _1223 = _sign;
         }
-        return _1213;
+        return _1223;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1239;
+            ulong _1249;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1239 = 18444492273895866368ul;
+                _1249 = 18444492273895866368ul;
             }
             else
             {
-                _1239 = _sign | 9218868437227405312ul;
+                _1249 = _sign | 9218868437227405312ul;
             }
-            return _1239;
+            return _1249;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -1032,8 +1032,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1351 = sf_round_pack(param_10, param_11, param_12);
-    return _1351;
+    ulong _1361 = sf_round_pack(param_10, param_11, param_12);
+    return _1361;
 }
 
 static inline __attribute__((always_inline))
@@ -1048,32 +1048,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1596 = sf_is_nan(param);
-    bool _1603;
-    if (!_1596)
+    bool _1606 = sf_is_nan(param);
+    bool _1613;
+    if (!_1606)
     {
         ulong param_1 = b;
-        _1603 = sf_is_nan(param_1);
+        _1613 = sf_is_nan(param_1);
     }
     else
     {
-        _1603 = _1596;
+        _1613 = _1606;
     }
-    if (_1603)
+    if (_1613)
     {
         return false;
     }
-    bool _1610 = a == b;
-    bool _1619;
-    if (!_1610)
+    bool _1620 = a == b;
+    bool _1629;
+    if (!_1620)
     {
-        _1619 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1629 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1619 = _1610;
+        _1629 = _1620;
     }
-    return _1619;
+    return _1629;
 }
 
 static inline __attribute__((always_inline))
@@ -1091,9 +1091,9 @@ ulong f64_neg(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void linear_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, constant Push& pc, device Bins& v_1814, const device CatSets& v_1852, const device NodeNumbers& v_1901, device Sums& v_1929, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1979, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2058, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h)
+void linear_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const bool& with_pairs, thread const uint& pairs, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1988, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2067, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_r, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h)
 {
-    uint4 param = v_1979.nodes[first];
+    uint4 param = v_1988.nodes[first];
     uint param_1 = 0u;
     if (is_leaf(param, param_1))
     {
@@ -1114,20 +1114,22 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
     {
         h[q_1] = 0ul;
     }
-    uint _2118;
-    ulong _2163;
+    uint _2127;
+    ulong _2172;
     ulong cc;
+    ulong _2317;
     ulong x;
     spvUnsafeArray<ulong, 8> pv;
+    spvUnsafeArray<ulong, 8> x_1;
     for (;;)
     {
         uint local = uint(lv_node[d]);
-        uint4 n = v_1979.nodes[first + local];
+        uint4 n = v_1988.nodes[first + local];
         uint4 param_2 = n;
         uint param_3 = local;
         if (is_leaf(param_2, param_3))
         {
-            float param_4 = v_2058.leaf[first + local];
+            float param_4 = v_2067.leaf[first + local];
             ulong param_5 = lv_zprod[d];
             ulong param_6 = f64_from_float(param_4);
             ulong scale = f64_mul(param_5, param_6);
@@ -1136,7 +1138,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 ulong param_7 = lv_c[d][q_2];
                 ulong param_8 = scale;
                 ulong param_9 = f64_mul(param_7, param_8);
-                ulong param_10 = _2092[q_2];
+                ulong param_10 = _2101[q_2];
                 h[q_2] = f64_mul(param_9, param_10);
             }
             lv_stage[d] = 2;
@@ -1147,21 +1149,21 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             {
                 if (lv_stage[d] == 0)
                 {
-                    _2118 = n.x;
+                    _2127 = n.x;
                 }
                 else
                 {
-                    _2118 = n.y;
+                    _2127 = n.y;
                 }
-                uint child = _2118;
+                uint child = _2127;
                 uint param_11 = r;
                 uint param_12 = n.z;
                 uint param_13 = first + local;
                 uint4 param_14 = n;
-                uint param_15 = bin_at(param_11, param_12, pc, v_1814);
-                bool follows = goes_left(param_13, param_14, param_15, v_1852) == (lv_stage[d] == 0);
+                uint param_15 = bin_at(param_11, param_12, pc, v_1824);
+                bool follows = goes_left(param_13, param_14, param_15, v_1861) == (lv_stage[d] == 0);
                 uint param_16 = first + child;
-                ulong z = frac_of(param_16, v_1901);
+                ulong z = frac_of(param_16, v_1910);
                 int param_17 = d;
                 int param_18 = int(n.z);
                 ulong p_old = lin_p(param_17, param_18, lv_feature, lv_p);
@@ -1169,13 +1171,13 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 {
                     ulong param_19 = p_old;
                     ulong param_20 = z;
-                    _2163 = f64_div(param_19, param_20);
+                    _2172 = f64_div(param_19, param_20);
                 }
                 else
                 {
-                    _2163 = 0ul;
+                    _2172 = 0ul;
                 }
-                ulong p_new = _2163;
+                ulong p_new = _2172;
                 ulong param_21 = p_old;
                 ulong param_22 = 4607182418800017408ul;
                 ulong a_old = f64_sub(param_21, param_22);
@@ -1196,7 +1198,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     if (f64_eq(param_27, param_28))
                     {
                         ulong param_29 = 4607182418800017408ul;
-                        ulong param_30 = _2236[q_3];
+                        ulong param_30 = _2245[q_3];
                         ulong param_31 = lv_c[d][q_3];
                         ulong param_32 = f64_sub(param_29, param_30);
                         cc = f64_mul(param_31, param_32);
@@ -1204,7 +1206,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     else
                     {
                         ulong param_33 = a_new;
-                        ulong param_34 = _2236[q_3];
+                        ulong param_34 = _2245[q_3];
                         ulong param_35 = 4607182418800017408ul;
                         ulong param_36 = f64_mul(param_33, param_34);
                         ulong e = f64_add(param_35, param_36);
@@ -1217,7 +1219,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     if (!f64_eq(param_39, param_40))
                     {
                         ulong param_41 = a_old;
-                        ulong param_42 = _2236[q_3];
+                        ulong param_42 = _2245[q_3];
                         ulong param_43 = 4607182418800017408ul;
                         ulong param_44 = f64_mul(param_41, param_42);
                         ulong param_45 = cc;
@@ -1225,6 +1227,31 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                         cc = f64_div(param_45, param_46);
                     }
                     lv_c[d + 1][q_3] = cc;
+                    if (with_pairs)
+                    {
+                        ulong param_47 = p_new;
+                        ulong param_48 = 0ul;
+                        if (f64_eq(param_47, param_48))
+                        {
+                            ulong param_49 = 4607182418800017408ul;
+                            ulong param_50 = _2245[q_3];
+                            ulong param_51 = 4607182418800017408ul;
+                            ulong param_52 = f64_sub(param_49, param_50);
+                            ulong param_53 = f64_div(param_51, param_52);
+                            _2317 = f64_neg(param_53);
+                        }
+                        else
+                        {
+                            ulong param_54 = a_new;
+                            ulong param_55 = _2245[q_3];
+                            ulong param_56 = 4607182418800017408ul;
+                            ulong param_57 = f64_mul(param_54, param_55);
+                            ulong param_58 = a_new;
+                            ulong param_59 = f64_add(param_56, param_57);
+                            _2317 = f64_div(param_58, param_59);
+                        }
+                        lv_r[d + 1][q_3] = _2317;
+                    }
                 }
                 d++;
                 continue;
@@ -1233,9 +1260,9 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             {
                 for (int q_4 = 0; q_4 < 8; q_4++)
                 {
-                    ulong param_47 = lv_h[d][q_4];
-                    ulong param_48 = h[q_4];
-                    h[q_4] = f64_add(param_47, param_48);
+                    ulong param_60 = lv_h[d][q_4];
+                    ulong param_61 = h[q_4];
+                    h[q_4] = f64_add(param_60, param_61);
                 }
             }
         }
@@ -1244,87 +1271,129 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             return;
         }
         ulong p_new_1 = lv_p[d];
-        int param_49 = d - 1;
-        int param_50 = lv_feature[d];
-        ulong p_old_1 = lin_p(param_49, param_50, lv_feature, lv_p);
-        ulong param_51 = p_old_1;
-        ulong param_52 = 4607182418800017408ul;
-        ulong a_old_1 = f64_sub(param_51, param_52);
-        ulong param_53 = p_new_1;
-        ulong param_54 = 4607182418800017408ul;
-        ulong a_new_1 = f64_sub(param_53, param_54);
-        ulong param_55 = p_new_1;
-        ulong param_56 = 0ul;
-        bool untaken = f64_eq(param_55, param_56);
+        int param_62 = d - 1;
+        int param_63 = lv_feature[d];
+        ulong p_old_1 = lin_p(param_62, param_63, lv_feature, lv_p);
+        ulong param_64 = p_old_1;
+        ulong param_65 = 4607182418800017408ul;
+        ulong a_old_1 = f64_sub(param_64, param_65);
+        ulong param_66 = p_new_1;
+        ulong param_67 = 4607182418800017408ul;
+        ulong a_new_1 = f64_sub(param_66, param_67);
+        ulong param_68 = p_new_1;
+        ulong param_69 = 0ul;
+        bool untaken = f64_eq(param_68, param_69);
         for (int q_5 = 0; q_5 < 8; q_5++)
         {
             if (untaken)
             {
-                ulong param_57 = 4607182418800017408ul;
-                ulong param_58 = _2236[q_5];
-                ulong param_59 = 4607182418800017408ul;
-                ulong param_60 = f64_sub(param_57, param_58);
-                ulong inv = f64_div(param_59, param_60);
-                ulong param_61 = h[q_5];
-                ulong param_62 = inv;
-                ulong param_63 = f64_mul(param_61, param_62);
-                x = f64_neg(param_63);
+                ulong param_70 = 4607182418800017408ul;
+                ulong param_71 = _2245[q_5];
+                ulong param_72 = 4607182418800017408ul;
+                ulong param_73 = f64_sub(param_70, param_71);
+                ulong inv = f64_div(param_72, param_73);
+                ulong param_74 = h[q_5];
+                ulong param_75 = inv;
+                ulong param_76 = f64_mul(param_74, param_75);
+                x = f64_neg(param_76);
             }
             else
             {
-                ulong param_64 = a_new_1;
-                ulong param_65 = _2236[q_5];
-                ulong param_66 = 4607182418800017408ul;
-                ulong param_67 = f64_mul(param_64, param_65);
-                ulong param_68 = a_new_1;
-                ulong param_69 = f64_add(param_66, param_67);
-                ulong ratio = f64_div(param_68, param_69);
-                ulong param_70 = h[q_5];
-                ulong param_71 = ratio;
-                x = f64_mul(param_70, param_71);
+                ulong param_77 = a_new_1;
+                ulong param_78 = _2245[q_5];
+                ulong param_79 = 4607182418800017408ul;
+                ulong param_80 = f64_mul(param_77, param_78);
+                ulong param_81 = a_new_1;
+                ulong param_82 = f64_add(param_79, param_80);
+                ulong ratio = f64_div(param_81, param_82);
+                ulong param_83 = h[q_5];
+                ulong param_84 = ratio;
+                x = f64_mul(param_83, param_84);
             }
-            ulong param_72 = a_old_1;
-            ulong param_73 = 0ul;
-            if (!f64_eq(param_72, param_73))
+            ulong param_85 = a_old_1;
+            ulong param_86 = 0ul;
+            if (!f64_eq(param_85, param_86))
             {
-                ulong param_74 = h[q_5];
-                ulong param_75 = a_old_1;
-                ulong param_76 = a_old_1;
-                ulong param_77 = _2236[q_5];
-                ulong param_78 = 4607182418800017408ul;
-                ulong param_79 = f64_mul(param_76, param_77);
-                ulong param_80 = f64_mul(param_74, param_75);
-                ulong param_81 = f64_add(param_78, param_79);
-                ulong param_82 = x;
-                ulong param_83 = f64_div(param_80, param_81);
-                x = f64_sub(param_82, param_83);
+                ulong param_87 = h[q_5];
+                ulong param_88 = a_old_1;
+                ulong param_89 = a_old_1;
+                ulong param_90 = _2245[q_5];
+                ulong param_91 = 4607182418800017408ul;
+                ulong param_92 = f64_mul(param_89, param_90);
+                ulong param_93 = f64_mul(param_87, param_88);
+                ulong param_94 = f64_add(param_91, param_92);
+                ulong param_95 = x;
+                ulong param_96 = f64_div(param_93, param_94);
+                x = f64_sub(param_95, param_96);
             }
             pv[q_5] = x;
         }
-        ulong param_84 = pv[0];
-        ulong param_85 = pv[1];
-        ulong param_86 = pv[2];
-        ulong param_87 = pv[3];
-        ulong param_88 = f64_add(param_84, param_85);
-        ulong param_89 = f64_add(param_86, param_87);
-        ulong param_90 = pv[4];
-        ulong param_91 = pv[5];
-        ulong param_92 = pv[6];
-        ulong param_93 = pv[7];
-        ulong param_94 = f64_add(param_90, param_91);
-        ulong param_95 = f64_add(param_92, param_93);
-        ulong param_96 = f64_add(param_88, param_89);
-        ulong param_97 = f64_add(param_94, param_95);
-        ulong v = f64_add(param_96, param_97);
-        uint param_98 = phi + (uint(lv_feature[d]) * stride);
-        ulong param_99 = v;
-        sum_add(param_98, param_99, v_1929);
+        ulong param_97 = pv[0];
+        ulong param_98 = pv[1];
+        ulong param_99 = pv[2];
+        ulong param_100 = pv[3];
+        ulong param_101 = f64_add(param_97, param_98);
+        ulong param_102 = f64_add(param_99, param_100);
+        ulong param_103 = pv[4];
+        ulong param_104 = pv[5];
+        ulong param_105 = pv[6];
+        ulong param_106 = pv[7];
+        ulong param_107 = f64_add(param_103, param_104);
+        ulong param_108 = f64_add(param_105, param_106);
+        ulong param_109 = f64_add(param_101, param_102);
+        ulong param_110 = f64_add(param_107, param_108);
+        ulong v = f64_add(param_109, param_110);
+        uint param_111 = phi + (uint(lv_feature[d]) * stride);
+        ulong param_112 = v;
+        sum_add(param_111, param_112, v_1938);
+        if (with_pairs)
+        {
+            for (int k = 1; k < d; k++)
+            {
+                bool inner = lv_feature[k] != lv_feature[d];
+                int _2581 = k + 1;
+                for (int m = _2581; inner && (m < d); m++)
+                {
+                    inner = lv_feature[m] != lv_feature[k];
+                }
+                if (!inner)
+                {
+                    continue;
+                }
+                for (int q_6 = 0; q_6 < 8; q_6++)
+                {
+                    ulong param_113 = pv[q_6];
+                    ulong param_114 = lv_r[k][q_6];
+                    x_1[q_6] = f64_mul(param_113, param_114);
+                }
+                ulong param_115 = x_1[0];
+                ulong param_116 = x_1[1];
+                ulong param_117 = x_1[2];
+                ulong param_118 = x_1[3];
+                ulong param_119 = f64_add(param_115, param_116);
+                ulong param_120 = f64_add(param_117, param_118);
+                ulong param_121 = x_1[4];
+                ulong param_122 = x_1[5];
+                ulong param_123 = x_1[6];
+                ulong param_124 = x_1[7];
+                ulong param_125 = f64_add(param_121, param_122);
+                ulong param_126 = f64_add(param_123, param_124);
+                ulong param_127 = f64_add(param_119, param_120);
+                ulong param_128 = f64_add(param_125, param_126);
+                ulong s = f64_add(param_127, param_128);
+                uint i = uint(lv_feature[d]);
+                uint j = uint(lv_feature[k]);
+                uint param_129 = pairs + (((min(i, j) * (pc.num_features + 1u)) + max(i, j)) * stride);
+                ulong param_130 = s;
+                sum_add(param_129, param_130, v_1938);
+            }
+        }
         d--;
         if (lv_stage[d] == 0)
         {
-            for (int q_6 = 0; q_6 < 8; q_6++)
+            for (int q_7 = 0; q_7 < 8; q_7++)
             {
-                lv_h[d][q_6] = h[q_6];
+                lv_h[d][q_7] = h[q_7];
             }
         }
         lv_stage[d]++;
@@ -1345,48 +1414,48 @@ uint vd(thread const uint& e, thread const uint& field, constant Push& pc, threa
 }
 
 static inline __attribute__((always_inline))
-void wd_set(thread const uint& at, thread const ulong& v, device WalkDoubles& v_2570)
+void wd_set(thread const uint& at, thread const ulong& v, device WalkDoubles& v_2762)
 {
     ulong param = v;
-    v_2570.walk_d[at] = f64_words(param);
+    v_2762.walk_d[at] = f64_words(param);
 }
 
 static inline __attribute__((always_inline))
-void push_visit(thread const uint& e, thread const int& node, thread const int& depth, thread const uint& parent, thread const int& feature, thread const ulong& zero, thread const ulong& one, thread const ulong& fraction, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621)
+void push_visit(thread const uint& e, thread const int& node, thread const int& depth, thread const uint& parent, thread const int& feature, thread const ulong& zero, thread const ulong& one, thread const ulong& fraction, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813)
 {
     uint param = e;
     uint param_1 = 0u;
-    v_2621.walk_i[vi(param, param_1, pc, walk_id)] = node;
+    v_2813.walk_i[vi(param, param_1, pc, walk_id)] = node;
     uint param_2 = e;
     uint param_3 = 1u;
-    v_2621.walk_i[vi(param_2, param_3, pc, walk_id)] = depth;
+    v_2813.walk_i[vi(param_2, param_3, pc, walk_id)] = depth;
     uint param_4 = e;
     uint param_5 = 2u;
-    v_2621.walk_i[vi(param_4, param_5, pc, walk_id)] = int(parent);
+    v_2813.walk_i[vi(param_4, param_5, pc, walk_id)] = int(parent);
     uint param_6 = e;
     uint param_7 = 3u;
-    v_2621.walk_i[vi(param_6, param_7, pc, walk_id)] = feature;
+    v_2813.walk_i[vi(param_6, param_7, pc, walk_id)] = feature;
     uint param_8 = e;
     uint param_9 = 0u;
     uint param_10 = vd(param_8, param_9, pc, walk_id);
     ulong param_11 = zero;
-    wd_set(param_10, param_11, v_2570);
+    wd_set(param_10, param_11, v_2762);
     uint param_12 = e;
     uint param_13 = 1u;
     uint param_14 = vd(param_12, param_13, pc, walk_id);
     ulong param_15 = one;
-    wd_set(param_14, param_15, v_2570);
+    wd_set(param_14, param_15, v_2762);
     uint param_16 = e;
     uint param_17 = 2u;
     uint param_18 = vd(param_16, param_17, pc, walk_id);
     ulong param_19 = fraction;
-    wd_set(param_18, param_19, v_2570);
+    wd_set(param_18, param_19, v_2762);
 }
 
 static inline __attribute__((always_inline))
-ulong wd(thread const uint& at, device WalkDoubles& v_2570)
+ulong wd(thread const uint& at, device WalkDoubles& v_2762)
 {
-    uint2 param = v_2570.walk_d[at];
+    uint2 param = v_2762.walk_d[at];
     return f64_from_words(param);
 }
 
@@ -1416,21 +1485,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1372;
+    ulong _1382;
     if (a < 0l)
     {
-        _1372 = 0ul - ulong(a);
+        _1382 = 0ul - ulong(a);
     }
     else
     {
-        _1372 = ulong(a);
+        _1382 = ulong(a);
     }
-    ulong m = _1372;
+    ulong m = _1382;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1388 = sf_norm_round_pack(param, param_1, param_2);
-    return _1388;
+    ulong _1398 = sf_norm_round_pack(param, param_1, param_2);
+    return _1398;
 }
 
 static inline __attribute__((always_inline))
@@ -1448,34 +1517,34 @@ ulong f64_of_int(thread const int& v)
 }
 
 static inline __attribute__((always_inline))
-void path_extend(thread const uint& at, thread const int& depth, thread const ulong& zero, thread const ulong& one, thread const int& feature, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621)
+void path_extend(thread const uint& at, thread const int& depth, thread const ulong& zero, thread const ulong& one, thread const int& feature, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813)
 {
     uint s = at + uint(depth);
     uint param = s;
-    v_2621.walk_i[pz(param, pc, walk_id)] = feature;
+    v_2813.walk_i[pz(param, pc, walk_id)] = feature;
     uint param_1 = s;
     uint param_2 = pz(param_1, pc, walk_id);
     ulong param_3 = zero;
-    wd_set(param_2, param_3, v_2570);
+    wd_set(param_2, param_3, v_2762);
     uint param_4 = s;
     uint param_5 = po(param_4, pc, walk_id);
     ulong param_6 = one;
-    wd_set(param_5, param_6, v_2570);
+    wd_set(param_5, param_6, v_2762);
     uint param_7 = s;
     uint param_8 = pw(param_7, pc, walk_id);
     ulong param_9 = (depth == 0) ? 4607182418800017408ul : 0ul;
-    wd_set(param_8, param_9, v_2570);
+    wd_set(param_8, param_9, v_2762);
     int param_10 = depth + 1;
     ulong param_11 = 4607182418800017408ul;
     ulong param_12 = f64_of_int(param_10);
     ulong inv = f64_div(param_11, param_12);
-    int _2661 = depth - 1;
-    for (int i = _2661; i >= 0; i--)
+    int _2853 = depth - 1;
+    for (int i = _2853; i >= 0; i--)
     {
         uint a = at + uint(i);
         uint param_13 = a;
         uint param_14 = pw(param_13, pc, walk_id);
-        ulong w = wd(param_14, v_2570);
+        ulong w = wd(param_14, v_2762);
         uint param_15 = a + 1u;
         uint param_16 = a + 1u;
         uint param_17 = pw(param_16, pc, walk_id);
@@ -1486,11 +1555,11 @@ void path_extend(thread const uint& at, thread const int& depth, thread const ul
         ulong param_22 = f64_of_int(param_20);
         ulong param_23 = f64_mul(param_21, param_22);
         ulong param_24 = inv;
-        ulong param_25 = wd(param_17, v_2570);
+        ulong param_25 = wd(param_17, v_2762);
         ulong param_26 = f64_mul(param_23, param_24);
         uint param_27 = pw(param_15, pc, walk_id);
         ulong param_28 = f64_add(param_25, param_26);
-        wd_set(param_27, param_28, v_2570);
+        wd_set(param_27, param_28, v_2762);
         uint param_29 = a;
         ulong param_30 = zero;
         ulong param_31 = w;
@@ -1501,12 +1570,12 @@ void path_extend(thread const uint& at, thread const int& depth, thread const ul
         ulong param_36 = inv;
         uint param_37 = pw(param_29, pc, walk_id);
         ulong param_38 = f64_mul(param_35, param_36);
-        wd_set(param_37, param_38, v_2570);
+        wd_set(param_37, param_38, v_2762);
     }
 }
 
 static inline __attribute__((always_inline))
-void path_leaf(thread const uint& at, thread const int& depth, thread const ulong& scale, thread const uint& phi, thread const uint& stride, constant Push& pc, device Sums& v_1929, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621)
+void path_leaf(thread const uint& at, thread const int& depth, thread const ulong& scale, thread const uint& phi, thread const uint& stride, constant Push& pc, device Sums& v_1938, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813)
 {
     int param = depth + 1;
     ulong d1 = f64_of_int(param);
@@ -1518,33 +1587,33 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
         int param_3 = depth - i;
         ulong param_4 = d1;
         ulong param_5 = f64_of_int(param_3);
-        ulong param_6 = wd(param_2, v_2570);
+        ulong param_6 = wd(param_2, v_2762);
         ulong param_7 = f64_div(param_4, param_5);
         ulong param_8 = cold_sum;
         ulong param_9 = f64_mul(param_6, param_7);
         cold_sum = f64_add(param_8, param_9);
     }
     ulong sum;
-    ulong _3072;
+    ulong _3264;
     for (int k = 1; k <= depth; k++)
     {
         uint a = at + uint(k);
         uint param_10 = a;
         uint param_11 = pz(param_10, pc, walk_id);
-        ulong zero = wd(param_11, v_2570);
+        ulong zero = wd(param_11, v_2762);
         uint param_12 = a;
         uint param_13 = po(param_12, pc, walk_id);
-        ulong one = wd(param_13, v_2570);
+        ulong one = wd(param_13, v_2762);
         ulong param_14 = one;
         ulong param_15 = 0ul;
         if (!f64_eq(param_14, param_15))
         {
             uint param_16 = at + uint(depth);
             uint param_17 = pw(param_16, pc, walk_id);
-            ulong next = wd(param_17, v_2570);
+            ulong next = wd(param_17, v_2762);
             ulong total = 0ul;
-            int _3009 = depth - 1;
-            for (int i_1 = _3009; i_1 >= 0; i_1--)
+            int _3201 = depth - 1;
+            for (int i_1 = _3201; i_1 >= 0; i_1--)
             {
                 int param_18 = i_1 + 1;
                 ulong param_19 = d1;
@@ -1564,7 +1633,7 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
                 ulong param_31 = d1;
                 ulong param_32 = f64_mul(param_27, param_28);
                 ulong param_33 = f64_div(param_30, param_31);
-                ulong param_34 = wd(param_26, v_2570);
+                ulong param_34 = wd(param_26, v_2762);
                 ulong param_35 = f64_mul(param_32, param_33);
                 next = f64_sub(param_34, param_35);
             }
@@ -1576,15 +1645,15 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
             ulong param_37 = 0ul;
             if (f64_eq(param_36, param_37))
             {
-                _3072 = 0ul;
+                _3264 = 0ul;
             }
             else
             {
                 ulong param_38 = cold_sum;
                 ulong param_39 = zero;
-                _3072 = f64_div(param_38, param_39);
+                _3264 = f64_div(param_38, param_39);
             }
-            sum = _3072;
+            sum = _3264;
         }
         uint param_40 = a;
         ulong param_41 = one;
@@ -1593,28 +1662,28 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
         ulong param_44 = f64_sub(param_41, param_42);
         ulong param_45 = f64_mul(param_43, param_44);
         ulong param_46 = scale;
-        uint param_47 = phi + (uint(v_2621.walk_i[pz(param_40, pc, walk_id)]) * stride);
+        uint param_47 = phi + (uint(v_2813.walk_i[pz(param_40, pc, walk_id)]) * stride);
         ulong param_48 = f64_mul(param_45, param_46);
-        sum_add(param_47, param_48, v_1929);
+        sum_add(param_47, param_48, v_1938);
     }
 }
 
 static inline __attribute__((always_inline))
-void path_unwind(thread const uint& at, thread const int& depth, thread const int& k, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621)
+void path_unwind(thread const uint& at, thread const int& depth, thread const int& k, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813)
 {
     uint param = at + uint(k);
     uint param_1 = po(param, pc, walk_id);
-    ulong one = wd(param_1, v_2570);
+    ulong one = wd(param_1, v_2762);
     uint param_2 = at + uint(k);
     uint param_3 = pz(param_2, pc, walk_id);
-    ulong zero = wd(param_3, v_2570);
+    ulong zero = wd(param_3, v_2762);
     uint param_4 = at + uint(depth);
     uint param_5 = pw(param_4, pc, walk_id);
-    ulong next = wd(param_5, v_2570);
+    ulong next = wd(param_5, v_2762);
     int param_6 = depth + 1;
     ulong d1 = f64_of_int(param_6);
-    int _2771 = depth - 1;
-    for (int i = _2771; i >= 0; i--)
+    int _2963 = depth - 1;
+    for (int i = _2963; i >= 0; i--)
     {
         uint a = at + uint(i);
         ulong param_7 = one;
@@ -1623,7 +1692,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
         {
             uint param_9 = a;
             uint param_10 = pw(param_9, pc, walk_id);
-            ulong w = wd(param_10, v_2570);
+            ulong w = wd(param_10, v_2762);
             ulong param_11 = next;
             ulong param_12 = d1;
             int param_13 = i + 1;
@@ -1635,7 +1704,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             uint param_18 = a;
             uint param_19 = pw(param_18, pc, walk_id);
             ulong param_20 = nw;
-            wd_set(param_19, param_20, v_2570);
+            wd_set(param_19, param_20, v_2762);
             ulong param_21 = nw;
             ulong param_22 = zero;
             int param_23 = depth - i;
@@ -1652,7 +1721,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             uint param_30 = a;
             uint param_31 = a;
             uint param_32 = pw(param_31, pc, walk_id);
-            ulong param_33 = wd(param_32, v_2570);
+            ulong param_33 = wd(param_32, v_2762);
             ulong param_34 = d1;
             int param_35 = depth - i;
             ulong param_36 = zero;
@@ -1661,7 +1730,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             ulong param_39 = f64_mul(param_36, param_37);
             uint param_40 = pw(param_30, pc, walk_id);
             ulong param_41 = f64_div(param_38, param_39);
-            wd_set(param_40, param_41, v_2570);
+            wd_set(param_40, param_41, v_2762);
         }
     }
     for (int i_1 = k; i_1 < depth; i_1++)
@@ -1669,24 +1738,24 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
         uint a_1 = at + uint(i_1);
         uint param_42 = a_1;
         uint param_43 = a_1 + 1u;
-        v_2621.walk_i[pz(param_42, pc, walk_id)] = v_2621.walk_i[pz(param_43, pc, walk_id)];
+        v_2813.walk_i[pz(param_42, pc, walk_id)] = v_2813.walk_i[pz(param_43, pc, walk_id)];
         uint param_44 = a_1;
         uint param_45 = a_1 + 1u;
         uint param_46 = pz(param_45, pc, walk_id);
         uint param_47 = pz(param_44, pc, walk_id);
-        ulong param_48 = wd(param_46, v_2570);
-        wd_set(param_47, param_48, v_2570);
+        ulong param_48 = wd(param_46, v_2762);
+        wd_set(param_47, param_48, v_2762);
         uint param_49 = a_1;
         uint param_50 = a_1 + 1u;
         uint param_51 = po(param_50, pc, walk_id);
         uint param_52 = po(param_49, pc, walk_id);
-        ulong param_53 = wd(param_51, v_2570);
-        wd_set(param_52, param_53, v_2570);
+        ulong param_53 = wd(param_51, v_2762);
+        wd_set(param_52, param_53, v_2762);
     }
 }
 
 static inline __attribute__((always_inline))
-void alg2_visit(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, thread int& top, thread const uint& node, thread int& depth, thread const uint& parent, thread const int& feature, thread const ulong& v_zero, thread const ulong& v_one, thread const ulong& fraction, constant Push& pc, device Bins& v_1814, const device CatSets& v_1852, const device NodeNumbers& v_1901, device Sums& v_1929, const device Nodes& v_1979, const device Leaf& v_2058, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621)
+void alg2_visit(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, thread int& top, thread const uint& node, thread int& depth, thread const uint& parent, thread const int& feature, thread const ulong& v_zero, thread const ulong& v_one, thread const ulong& fraction, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, const device Nodes& v_1988, const device Leaf& v_2067, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813)
 {
     uint at = (parent + uint(depth)) + 1u;
     if (parent > 0u)
@@ -1697,25 +1766,25 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
             uint p = parent + uint(i);
             uint param = s;
             uint param_1 = p;
-            v_2621.walk_i[pz(param, pc, walk_id)] = v_2621.walk_i[pz(param_1, pc, walk_id)];
+            v_2813.walk_i[pz(param, pc, walk_id)] = v_2813.walk_i[pz(param_1, pc, walk_id)];
             uint param_2 = s;
             uint param_3 = p;
             uint param_4 = pz(param_3, pc, walk_id);
             uint param_5 = pz(param_2, pc, walk_id);
-            ulong param_6 = wd(param_4, v_2570);
-            wd_set(param_5, param_6, v_2570);
+            ulong param_6 = wd(param_4, v_2762);
+            wd_set(param_5, param_6, v_2762);
             uint param_7 = s;
             uint param_8 = p;
             uint param_9 = po(param_8, pc, walk_id);
             uint param_10 = po(param_7, pc, walk_id);
-            ulong param_11 = wd(param_9, v_2570);
-            wd_set(param_10, param_11, v_2570);
+            ulong param_11 = wd(param_9, v_2762);
+            wd_set(param_10, param_11, v_2762);
             uint param_12 = s;
             uint param_13 = p;
             uint param_14 = pw(param_13, pc, walk_id);
             uint param_15 = pw(param_12, pc, walk_id);
-            ulong param_16 = wd(param_14, v_2570);
-            wd_set(param_15, param_16, v_2570);
+            ulong param_16 = wd(param_14, v_2762);
+            wd_set(param_15, param_16, v_2762);
         }
     }
     if ((condition == 0) || (cond_feature != feature))
@@ -1725,14 +1794,14 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_19 = v_zero;
         ulong param_20 = v_one;
         int param_21 = feature;
-        path_extend(param_17, param_18, param_19, param_20, param_21, pc, walk_id, v_2570, v_2621);
+        path_extend(param_17, param_18, param_19, param_20, param_21, pc, walk_id, v_2762, v_2813);
     }
-    uint4 n = v_1979.nodes[first + node];
+    uint4 n = v_1988.nodes[first + node];
     uint4 param_22 = n;
     uint param_23 = node;
     if (is_leaf(param_22, param_23))
     {
-        float param_24 = v_2058.leaf[first + node];
+        float param_24 = v_2067.leaf[first + node];
         ulong param_25 = f64_from_float(param_24);
         ulong param_26 = fraction;
         uint param_27 = at;
@@ -1740,7 +1809,7 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_29 = f64_mul(param_25, param_26);
         uint param_30 = phi;
         uint param_31 = stride;
-        path_leaf(param_27, param_28, param_29, param_30, param_31, pc, v_1929, walk_id, v_2570, v_2621);
+        path_leaf(param_27, param_28, param_29, param_30, param_31, pc, v_1938, walk_id, v_2762, v_2813);
     }
     else
     {
@@ -1748,49 +1817,49 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         uint param_33 = n.z;
         uint param_34 = first + node;
         uint4 param_35 = n;
-        uint param_36 = bin_at(param_32, param_33, pc, v_1814);
-        bool left = goes_left(param_34, param_35, param_36, v_1852);
-        uint _3303;
+        uint param_36 = bin_at(param_32, param_33, pc, v_1824);
+        bool left = goes_left(param_34, param_35, param_36, v_1861);
+        uint _3495;
         if (left)
         {
-            _3303 = n.x;
+            _3495 = n.x;
         }
         else
         {
-            _3303 = n.y;
+            _3495 = n.y;
         }
-        uint hot = _3303;
-        uint _3314;
+        uint hot = _3495;
+        uint _3506;
         if (left)
         {
-            _3314 = n.y;
+            _3506 = n.y;
         }
         else
         {
-            _3314 = n.x;
+            _3506 = n.x;
         }
-        uint cold = _3314;
+        uint cold = _3506;
         uint param_37 = first + hot;
-        ulong hot_zero = frac_of(param_37, v_1901);
+        ulong hot_zero = frac_of(param_37, v_1910);
         uint param_38 = first + cold;
-        ulong cold_zero = frac_of(param_38, v_1901);
+        ulong cold_zero = frac_of(param_38, v_1910);
         ulong in_zero = 4607182418800017408ul;
         ulong in_one = 4607182418800017408ul;
         int k = 0;
         for (;;)
         {
-            bool _3345 = k <= depth;
-            bool _3360;
-            if (_3345)
+            bool _3537 = k <= depth;
+            bool _3552;
+            if (_3537)
             {
                 uint param_39 = at + uint(k);
-                _3360 = v_2621.walk_i[pz(param_39, pc, walk_id)] != int(n.z);
+                _3552 = v_2813.walk_i[pz(param_39, pc, walk_id)] != int(n.z);
             }
             else
             {
-                _3360 = _3345;
+                _3552 = _3537;
             }
-            if (_3360)
+            if (_3552)
             {
                 k++;
                 continue;
@@ -1804,46 +1873,46 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         {
             uint param_40 = at + uint(k);
             uint param_41 = pz(param_40, pc, walk_id);
-            in_zero = wd(param_41, v_2570);
+            in_zero = wd(param_41, v_2762);
             uint param_42 = at + uint(k);
             uint param_43 = po(param_42, pc, walk_id);
-            in_one = wd(param_43, v_2570);
+            in_one = wd(param_43, v_2762);
             uint param_44 = at;
             int param_45 = depth;
             int param_46 = k;
-            path_unwind(param_44, param_45, param_46, pc, walk_id, v_2570, v_2621);
+            path_unwind(param_44, param_45, param_46, pc, walk_id, v_2762, v_2813);
             depth--;
         }
         ulong hot_fraction = fraction;
         ulong cold_fraction = fraction;
-        bool _3398 = condition > 0;
-        bool _3406;
-        if (_3398)
+        bool _3590 = condition > 0;
+        bool _3598;
+        if (_3590)
         {
-            _3406 = int(n.z) == cond_feature;
+            _3598 = int(n.z) == cond_feature;
         }
         else
         {
-            _3406 = _3398;
+            _3598 = _3590;
         }
-        if (_3406)
+        if (_3598)
         {
             cold_fraction = 0ul;
             depth--;
         }
         else
         {
-            bool _3413 = condition < 0;
-            bool _3421;
-            if (_3413)
+            bool _3605 = condition < 0;
+            bool _3613;
+            if (_3605)
             {
-                _3421 = int(n.z) == cond_feature;
+                _3613 = int(n.z) == cond_feature;
             }
             else
             {
-                _3421 = _3413;
+                _3613 = _3605;
             }
-            if (_3421)
+            if (_3613)
             {
                 ulong param_47 = hot_fraction;
                 ulong param_48 = hot_zero;
@@ -1865,7 +1934,7 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_58 = f64_mul(param_51, param_52);
         ulong param_59 = 0ul;
         ulong param_60 = cold_fraction;
-        push_visit(param_53, param_54, param_55, param_56, param_57, param_58, param_59, param_60, pc, walk_id, v_2570, v_2621);
+        push_visit(param_53, param_54, param_55, param_56, param_57, param_58, param_59, param_60, pc, walk_id, v_2762, v_2813);
         top++;
         ulong param_61 = hot_zero;
         ulong param_62 = in_zero;
@@ -1877,12 +1946,12 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_68 = f64_mul(param_61, param_62);
         ulong param_69 = in_one;
         ulong param_70 = hot_fraction;
-        push_visit(param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70, pc, walk_id, v_2570, v_2621);
+        push_visit(param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70, pc, walk_id, v_2762, v_2813);
     }
 }
 
 static inline __attribute__((always_inline))
-void alg2_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, constant Push& pc, device Bins& v_1814, const device CatSets& v_1852, const device NodeNumbers& v_1901, device Sums& v_1929, const device Nodes& v_1979, const device Leaf& v_2058, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621)
+void alg2_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, const device Nodes& v_1988, const device Leaf& v_2067, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813)
 {
     int top = 0;
     uint param = 0u;
@@ -1893,7 +1962,7 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
     ulong param_5 = 4607182418800017408ul;
     ulong param_6 = 4607182418800017408ul;
     ulong param_7 = 4607182418800017408ul;
-    push_visit(param, param_1, param_2, param_3, param_4, param_5, param_6, param_7, pc, walk_id, v_2570, v_2621);
+    push_visit(param, param_1, param_2, param_3, param_4, param_5, param_6, param_7, pc, walk_id, v_2762, v_2813);
     while (top >= 0)
     {
         uint e = uint(top);
@@ -1901,7 +1970,7 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
         uint param_8 = e;
         uint param_9 = 2u;
         uint param_10 = vd(param_8, param_9, pc, walk_id);
-        ulong fraction = wd(param_10, v_2570);
+        ulong fraction = wd(param_10, v_2762);
         ulong param_11 = fraction;
         ulong param_12 = 0ul;
         if (!f64_eq(param_11, param_12))
@@ -1927,26 +1996,26 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
             int param_31 = condition;
             int param_32 = cond_feature;
             int param_33 = top;
-            uint param_34 = uint(v_2621.walk_i[vi(param_13, param_14, pc, walk_id)]);
-            int param_35 = v_2621.walk_i[vi(param_15, param_16, pc, walk_id)];
-            uint param_36 = uint(v_2621.walk_i[vi(param_17, param_18, pc, walk_id)]);
-            int param_37 = v_2621.walk_i[vi(param_19, param_20, pc, walk_id)];
-            ulong param_38 = wd(param_23, v_2570);
-            ulong param_39 = wd(param_26, v_2570);
+            uint param_34 = uint(v_2813.walk_i[vi(param_13, param_14, pc, walk_id)]);
+            int param_35 = v_2813.walk_i[vi(param_15, param_16, pc, walk_id)];
+            uint param_36 = uint(v_2813.walk_i[vi(param_17, param_18, pc, walk_id)]);
+            int param_37 = v_2813.walk_i[vi(param_19, param_20, pc, walk_id)];
+            ulong param_38 = wd(param_23, v_2762);
+            ulong param_39 = wd(param_26, v_2762);
             ulong param_40 = fraction;
-            alg2_visit(param_27, param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38, param_39, param_40, pc, v_1814, v_1852, v_1901, v_1929, v_1979, v_2058, walk_id, v_2570, v_2621);
+            alg2_visit(param_27, param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38, param_39, param_40, pc, v_1824, v_1861, v_1910, v_1938, v_1988, v_2067, walk_id, v_2762, v_2813);
             top = param_33;
         }
     }
 }
 
 static inline __attribute__((always_inline))
-void contributions(thread const uint& r, constant Push& pc, device Bins& v_1814, const device CatSets& v_1852, const device NodeNumbers& v_1901, device Sums& v_1929, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1979, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2058, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621, const device Trees& v_3681)
+void contributions(thread const uint& r, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1988, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2067, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_r, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813, const device Trees& v_3873)
 {
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
     uint t = pc.tree;
-    uint4 tree = v_3681.trees[t];
+    uint4 tree = v_3873.trees[t];
     uint phi = (((t % pc.num_outputs) * C) * n) + r;
     if (pc.approx != 0u)
     {
@@ -1954,7 +2023,7 @@ void contributions(thread const uint& r, constant Push& pc, device Bins& v_1814,
         uint param_1 = r;
         uint param_2 = phi;
         uint param_3 = n;
-        saabas_tree(param, param_1, param_2, param_3, pc, v_1814, v_1852, v_1901, v_1929, v_1979);
+        saabas_tree(param, param_1, param_2, param_3, pc, v_1824, v_1861, v_1910, v_1938, v_1988);
         return;
     }
     if (tree.y != 0u)
@@ -1963,22 +2032,24 @@ void contributions(thread const uint& r, constant Push& pc, device Bins& v_1814,
         uint param_5 = r;
         uint param_6 = phi;
         uint param_7 = n;
-        linear_tree(param_4, param_5, param_6, param_7, pc, v_1814, v_1852, v_1901, v_1929, lv_feature, lv_p, v_1979, lv_node, lv_stage, lv_zprod, lv_c, v_2058, lv_h);
+        bool param_8 = false;
+        uint param_9 = 0u;
+        linear_tree(param_4, param_5, param_6, param_7, param_8, param_9, pc, v_1824, v_1861, v_1910, v_1938, lv_feature, lv_p, v_1988, lv_node, lv_stage, lv_zprod, lv_c, v_2067, lv_r, lv_h);
     }
     else
     {
-        uint param_8 = tree.x;
-        uint param_9 = r;
-        uint param_10 = phi;
-        uint param_11 = n;
-        int param_12 = 0;
-        int param_13 = 0;
-        alg2_tree(param_8, param_9, param_10, param_11, param_12, param_13, pc, v_1814, v_1852, v_1901, v_1929, v_1979, v_2058, walk_id, v_2570, v_2621);
+        uint param_10 = tree.x;
+        uint param_11 = r;
+        uint param_12 = phi;
+        uint param_13 = n;
+        int param_14 = 0;
+        int param_15 = 0;
+        alg2_tree(param_10, param_11, param_12, param_13, param_14, param_15, pc, v_1824, v_1861, v_1910, v_1938, v_1988, v_2067, walk_id, v_2762, v_2813);
     }
-    uint param_14 = tree.x;
-    uint param_15 = phi + (pc.num_features * n);
-    ulong param_16 = mean_of(param_14, pc, v_1901);
-    sum_add(param_15, param_16, v_1929);
+    uint param_16 = tree.x;
+    uint param_17 = phi + (pc.num_features * n);
+    ulong param_18 = mean_of(param_16, pc, v_1910);
+    sum_add(param_17, param_18, v_1938);
 }
 
 static inline __attribute__((always_inline))
@@ -2000,7 +2071,7 @@ uint off_at(constant Push& pc)
 }
 
 static inline __attribute__((always_inline))
-void interactions(thread const uint& id, constant Push& pc, device Bins& v_1814, const device CatSets& v_1852, const device NodeNumbers& v_1901, device Sums& v_1929, const device Nodes& v_1979, const device Leaf& v_2058, thread uint& walk_id, device WalkDoubles& v_2570, device WalkInts& v_2621, const device Trees& v_3681, const device Features& v_3884)
+void interactions(thread const uint& id, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, const device Nodes& v_1988, const device Leaf& v_2067, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813, const device Trees& v_3873, const device Features& v_4078)
 {
     uint F = pc.num_features;
     uint C = F + 1u;
@@ -2009,7 +2080,7 @@ void interactions(thread const uint& id, constant Push& pc, device Bins& v_1814,
     uint i = id / n;
     uint r = id % n;
     uint t = pc.tree;
-    uint4 tree = v_3681.trees[t];
+    uint4 tree = v_3873.trees[t];
     if (i == F)
     {
         if (pc.phase != 2u)
@@ -2023,27 +2094,27 @@ void interactions(thread const uint& id, constant Push& pc, device Bins& v_1814,
         uint param_3 = n;
         int param_4 = 0;
         int param_5 = 0;
-        alg2_tree(param, param_1, param_2, param_3, param_4, param_5, pc, v_1814, v_1852, v_1901, v_1929, v_1979, v_2058, walk_id, v_2570, v_2621);
+        alg2_tree(param, param_1, param_2, param_3, param_4, param_5, pc, v_1824, v_1861, v_1910, v_1938, v_1988, v_2067, walk_id, v_2762, v_2813);
         uint param_6 = tree.x;
         uint param_7 = d + (F * n);
-        ulong param_8 = mean_of(param_6, pc, v_1901);
-        sum_add(param_7, param_8, v_1929);
+        ulong param_8 = mean_of(param_6, pc, v_1910);
+        sum_add(param_7, param_8, v_1938);
         return;
     }
     uint a = tree.z;
     for (;;)
     {
-        bool _3878 = a < tree.w;
-        bool _3891;
-        if (_3878)
+        bool _4072 = a < tree.w;
+        bool _4085;
+        if (_4072)
         {
-            _3891 = v_3884.features[a] != int(i);
+            _4085 = v_4078.features[a] != int(i);
         }
         else
         {
-            _3891 = _3878;
+            _4085 = _4072;
         }
-        if (_3891)
+        if (_4085)
         {
             a++;
             continue;
@@ -2067,7 +2138,7 @@ void interactions(thread const uint& id, constant Push& pc, device Bins& v_1814,
         uint param_12 = T;
         int param_13 = 1;
         int param_14 = int(i);
-        alg2_tree(param_9, param_10, param_11, param_12, param_13, param_14, pc, v_1814, v_1852, v_1901, v_1929, v_1979, v_2058, walk_id, v_2570, v_2621);
+        alg2_tree(param_9, param_10, param_11, param_12, param_13, param_14, pc, v_1824, v_1861, v_1910, v_1938, v_1988, v_2067, walk_id, v_2762, v_2813);
         return;
     }
     if (pc.phase == 5u)
@@ -2078,43 +2149,66 @@ void interactions(thread const uint& id, constant Push& pc, device Bins& v_1814,
         uint param_18 = T;
         int param_19 = -1;
         int param_20 = int(i);
-        alg2_tree(param_15, param_16, param_17, param_18, param_19, param_20, pc, v_1814, v_1852, v_1901, v_1929, v_1979, v_2058, walk_id, v_2570, v_2621);
+        alg2_tree(param_15, param_16, param_17, param_18, param_19, param_20, pc, v_1824, v_1861, v_1910, v_1938, v_1988, v_2067, walk_id, v_2762, v_2813);
         return;
     }
     uint m = (((((t % pc.num_outputs) * C) + i) * C) * n) + r;
     for (uint b = tree.z; b < tree.w; b++)
     {
-        uint j = uint(v_3884.features[b]);
+        uint j = uint(v_4078.features[b]);
         if (j != i)
         {
-            uint2 param_21 = v_1929.sums[on + (j * T)];
-            uint2 param_22 = v_1929.sums[off + (j * T)];
+            uint2 param_21 = v_1938.sums[on + (j * T)];
+            uint2 param_22 = v_1938.sums[off + (j * T)];
             ulong param_23 = f64_from_words(param_21);
             ulong param_24 = f64_from_words(param_22);
             ulong param_25 = f64_sub(param_23, param_24);
             ulong param_26 = 4611686018427387904ul;
             uint param_27 = m + (j * n);
             ulong param_28 = f64_div(param_25, param_26);
-            sum_add(param_27, param_28, v_1929);
+            sum_add(param_27, param_28, v_1938);
         }
-        v_1929.sums[on + (j * T)] = uint2(0u);
-        v_1929.sums[off + (j * T)] = uint2(0u);
+        v_1938.sums[on + (j * T)] = uint2(0u);
+        v_1938.sums[off + (j * T)] = uint2(0u);
     }
 }
 
 static inline __attribute__((always_inline))
-float base_of(thread const uint& r, thread const uint& k, constant Push& pc, const device Leaf& v_2058, const device RowBase& v_4043)
+void pairs_tree(thread const uint& r, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1988, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2067, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_r, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, const device Trees& v_3873)
 {
-    float _4037;
+    uint F = pc.num_features;
+    uint C = F + 1u;
+    uint n = pc.num_rows;
+    uint t = pc.tree;
+    uint4 tree = v_3873.trees[t];
+    uint k = t % pc.num_outputs;
+    uint d = (diag_at(pc) + ((k * C) * n)) + r;
+    uint param = tree.x;
+    uint param_1 = r;
+    uint param_2 = d;
+    uint param_3 = n;
+    bool param_4 = true;
+    uint param_5 = (((k * C) * C) * n) + r;
+    linear_tree(param, param_1, param_2, param_3, param_4, param_5, pc, v_1824, v_1861, v_1910, v_1938, lv_feature, lv_p, v_1988, lv_node, lv_stage, lv_zprod, lv_c, v_2067, lv_r, lv_h);
+    uint param_6 = tree.x;
+    uint param_7 = d + (F * n);
+    ulong param_8 = mean_of(param_6, pc, v_1910);
+    sum_add(param_7, param_8, v_1938);
+}
+
+static inline __attribute__((always_inline))
+float base_of(thread const uint& r, thread const uint& k, constant Push& pc, const device Leaf& v_2067, const device RowBase& v_4302)
+{
+    float _4296;
     if (pc.has_row_base != 0u)
     {
-        _4037 = v_4043.row_base[(r * pc.num_outputs) + k];
+        _4296 = v_4302.row_base[(r * pc.num_outputs) + k];
     }
     else
     {
-        _4037 = v_2058.leaf[pc.num_nodes + k];
+        _4296 = v_2067.leaf[pc.num_nodes + k];
     }
-    return _4037;
+    return _4296;
 }
 
 static inline __attribute__((always_inline))
@@ -2126,16 +2220,16 @@ uint sf_to_f32(thread const ulong& a)
     ulong frac = a & 4503599627370495ul;
     if (e == 2047)
     {
-        uint _1484;
+        uint _1494;
         if (frac != 0ul)
         {
-            _1484 = (_sign | 2143289344u) | uint(frac >> ulong(29));
+            _1494 = (_sign | 2143289344u) | uint(frac >> ulong(29));
         }
         else
         {
-            _1484 = _sign | 2139095040u;
+            _1494 = _sign | 2139095040u;
         }
-        return _1484;
+        return _1494;
     }
     if (e == 0)
     {
@@ -2147,16 +2241,16 @@ uint sf_to_f32(thread const ulong& a)
         return _sign | 2139095040u;
     }
     ulong sig = frac | 4503599627370496ul;
-    int _1522;
+    int _1532;
     if (ef >= 1)
     {
-        _1522 = 29;
+        _1532 = 29;
     }
     else
     {
-        _1522 = 30 - ef;
+        _1532 = 30 - ef;
     }
-    int shift = _1522;
+    int shift = _1532;
     if (shift >= 64)
     {
         return _sign;
@@ -2164,40 +2258,40 @@ uint sf_to_f32(thread const ulong& a)
     ulong q = sig >> ulong(shift);
     ulong rest = sig & ((1ul << ulong(shift)) - 1ul);
     ulong mid = 1ul << ulong(shift - 1);
-    bool _1552 = rest > mid;
-    bool _1565;
-    if (!_1552)
+    bool _1562 = rest > mid;
+    bool _1575;
+    if (!_1562)
     {
-        bool _1558 = rest == mid;
-        bool _1564;
-        if (_1558)
+        bool _1568 = rest == mid;
+        bool _1574;
+        if (_1568)
         {
-            _1564 = (q & 1ul) != 0ul;
+            _1574 = (q & 1ul) != 0ul;
         }
         else
         {
-            _1564 = _1558;
+            _1574 = _1568;
         }
-        _1565 = _1564;
+        _1575 = _1574;
     }
     else
     {
-        _1565 = _1552;
+        _1575 = _1562;
     }
-    if (_1565)
+    if (_1575)
     {
         q += 1ul;
     }
-    uint _1573;
+    uint _1583;
     if (ef >= 1)
     {
-        _1573 = uint(ef - 1) << uint(23);
+        _1583 = uint(ef - 1) << uint(23);
     }
     else
     {
-        _1573 = 0u;
+        _1583 = 0u;
     }
-    uint r = _1573 + uint(q);
+    uint r = _1583 + uint(q);
     if (r >= 2139095040u)
     {
         r = 2139095040u;
@@ -2213,30 +2307,7 @@ uint f64_to_float_bits(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void finish_contributions(thread const uint& id, constant Push& pc, device Sums& v_1929, const device Leaf& v_2058, const device RowBase& v_4043, device Out& v_4112)
-{
-    uint C = pc.num_features + 1u;
-    uint width = pc.num_outputs * C;
-    uint n = pc.num_rows;
-    uint e = id / n;
-    uint r = id % n;
-    uint2 param = v_1929.sums[id];
-    ulong v = f64_from_words(param);
-    if ((e % C) == (C - 1u))
-    {
-        uint param_1 = r;
-        uint param_2 = e / C;
-        float param_3 = base_of(param_1, param_2, pc, v_2058, v_4043);
-        ulong param_4 = v;
-        ulong param_5 = f64_from_float(param_3);
-        v = f64_add(param_4, param_5);
-    }
-    ulong param_6 = v;
-    v_4112.outv[(r * width) + e] = as_type<float>(f64_to_float_bits(param_6));
-}
-
-static inline __attribute__((always_inline))
-void finish_interactions(thread const uint& id, constant Push& pc, device Sums& v_1929, const device Leaf& v_2058, const device RowBase& v_4043, device Out& v_4112)
+void finish_pairs(thread const uint& id, constant Push& pc, device Sums& v_1938, const device Leaf& v_2067, const device RowBase& v_4302, device Out& v_4371)
 {
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
@@ -2244,13 +2315,78 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
     uint r = id % n;
     uint k = ki / C;
     uint i = ki % C;
-    uint2 param = v_1929.sums[diag_at(pc) + id];
+    uint2 param = v_1938.sums[diag_at(pc) + id];
     ulong v = f64_from_words(param);
     if (i == (C - 1u))
     {
         uint param_1 = r;
         uint param_2 = k;
-        float param_3 = base_of(param_1, param_2, pc, v_2058, v_4043);
+        float param_3 = base_of(param_1, param_2, pc, v_2067, v_4302);
+        ulong param_4 = v;
+        ulong param_5 = f64_from_float(param_3);
+        v = f64_add(param_4, param_5);
+    }
+    uint mat = (((k * C) * C) * n) + r;
+    uint o = (((r * pc.num_outputs) * C) + ki) * C;
+    for (uint j = 0u; j < C; j++)
+    {
+        if (j == i)
+        {
+            continue;
+        }
+        uint2 param_6 = v_1938.sums[mat + (((min(i, j) * C) + max(i, j)) * n)];
+        ulong param_7 = f64_from_words(param_6);
+        ulong param_8 = 4611686018427387904ul;
+        ulong m = f64_div(param_7, param_8);
+        ulong param_9 = m;
+        v_4371.outv[o + j] = as_type<float>(f64_to_float_bits(param_9));
+        ulong param_10 = v;
+        ulong param_11 = m;
+        v = f64_sub(param_10, param_11);
+    }
+    ulong param_12 = v;
+    v_4371.outv[o + i] = as_type<float>(f64_to_float_bits(param_12));
+}
+
+static inline __attribute__((always_inline))
+void finish_contributions(thread const uint& id, constant Push& pc, device Sums& v_1938, const device Leaf& v_2067, const device RowBase& v_4302, device Out& v_4371)
+{
+    uint C = pc.num_features + 1u;
+    uint width = pc.num_outputs * C;
+    uint n = pc.num_rows;
+    uint e = id / n;
+    uint r = id % n;
+    uint2 param = v_1938.sums[id];
+    ulong v = f64_from_words(param);
+    if ((e % C) == (C - 1u))
+    {
+        uint param_1 = r;
+        uint param_2 = e / C;
+        float param_3 = base_of(param_1, param_2, pc, v_2067, v_4302);
+        ulong param_4 = v;
+        ulong param_5 = f64_from_float(param_3);
+        v = f64_add(param_4, param_5);
+    }
+    ulong param_6 = v;
+    v_4371.outv[(r * width) + e] = as_type<float>(f64_to_float_bits(param_6));
+}
+
+static inline __attribute__((always_inline))
+void finish_interactions(thread const uint& id, constant Push& pc, device Sums& v_1938, const device Leaf& v_2067, const device RowBase& v_4302, device Out& v_4371)
+{
+    uint C = pc.num_features + 1u;
+    uint n = pc.num_rows;
+    uint ki = id / n;
+    uint r = id % n;
+    uint k = ki / C;
+    uint i = ki % C;
+    uint2 param = v_1938.sums[diag_at(pc) + id];
+    ulong v = f64_from_words(param);
+    if (i == (C - 1u))
+    {
+        uint param_1 = r;
+        uint param_2 = k;
+        float param_3 = base_of(param_1, param_2, pc, v_2067, v_4302);
         ulong param_4 = v;
         ulong param_5 = f64_from_float(param_3);
         v = f64_add(param_4, param_5);
@@ -2259,10 +2395,10 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
     uint o = (((r * pc.num_outputs) * C) + ki) * C;
     for (uint j = 0u; j < C; j++)
     {
-        uint2 param_6 = v_1929.sums[row + (j * n)];
+        uint2 param_6 = v_1938.sums[row + (j * n)];
         ulong m = f64_from_words(param_6);
         ulong param_7 = m;
-        v_4112.outv[o + j] = as_type<float>(f64_to_float_bits(param_7));
+        v_4371.outv[o + j] = as_type<float>(f64_to_float_bits(param_7));
         if (j != i)
         {
             ulong param_8 = v;
@@ -2271,59 +2407,69 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
         }
     }
     ulong param_10 = v;
-    v_4112.outv[o + i] = as_type<float>(f64_to_float_bits(param_10));
+    v_4371.outv[o + i] = as_type<float>(f64_to_float_bits(param_10));
 }
 
-kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4338 [[buffer(1)]], const device CutPtr& v_1721 [[buffer(2)]], const device Cuts& v_1758 [[buffer(3)]], const device Nodes& v_1979 [[buffer(4)]], const device Leaf& v_2058 [[buffer(5)]], const device Trees& v_3681 [[buffer(6)]], const device NodeNumbers& v_1901 [[buffer(7)]], const device Features& v_3884 [[buffer(8)]], const device CatSets& v_1852 [[buffer(9)]], device Bins& v_1814 [[buffer(10)]], device Sums& v_1929 [[buffer(11)]], device WalkDoubles& v_2570 [[buffer(12)]], device WalkInts& v_2621 [[buffer(13)]], device Out& v_4112 [[buffer(14)]], const device RowBase& v_4043 [[buffer(15)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4732 [[buffer(1)]], const device CutPtr& v_1731 [[buffer(2)]], const device Cuts& v_1768 [[buffer(3)]], const device Nodes& v_1988 [[buffer(4)]], const device Leaf& v_2067 [[buffer(5)]], const device Trees& v_3873 [[buffer(6)]], const device NodeNumbers& v_1910 [[buffer(7)]], const device Features& v_4078 [[buffer(8)]], const device CatSets& v_1861 [[buffer(9)]], device Bins& v_1824 [[buffer(10)]], device Sums& v_1938 [[buffer(11)]], device WalkDoubles& v_2762 [[buffer(12)]], device WalkInts& v_2813 [[buffer(13)]], device Out& v_4371 [[buffer(14)]], const device RowBase& v_4302 [[buffer(15)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint stride = gl_NumWorkGroups.x * WG;
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
     uint count = n;
-    bool _4257 = pc.phase == 2u;
+    bool _4644 = pc.phase == 2u;
     spvUnsafeArray<int, 16> lv_feature;
     spvUnsafeArray<ulong, 16> lv_p;
     spvUnsafeArray<int, 16> lv_node;
     spvUnsafeArray<int, 16> lv_stage;
     spvUnsafeArray<ulong, 16> lv_zprod;
     spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_c;
+    spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_r;
     spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_h;
     uint walk_id;
-    bool _4264;
-    if (!_4257)
+    bool _4651;
+    if (!_4644)
     {
-        _4264 = pc.phase == 5u;
+        _4651 = pc.phase == 5u;
     }
     else
     {
-        _4264 = _4257;
+        _4651 = _4644;
     }
-    bool _4272;
-    if (!_4264)
+    bool _4659;
+    if (!_4651)
     {
-        _4272 = pc.phase == 6u;
+        _4659 = pc.phase == 6u;
     }
     else
     {
-        _4272 = _4264;
+        _4659 = _4651;
     }
-    if (_4272)
+    if (_4659)
     {
         count = n * C;
     }
     else
     {
-        bool _4281 = pc.phase == 3u;
-        bool _4288;
-        if (!_4281)
+        bool _4668 = pc.phase == 3u;
+        bool _4675;
+        if (!_4668)
         {
-            _4288 = pc.phase == 4u;
+            _4675 = pc.phase == 4u;
         }
         else
         {
-            _4288 = _4281;
+            _4675 = _4668;
         }
-        if (_4288)
+        bool _4682;
+        if (!_4675)
+        {
+            _4682 = pc.phase == 8u;
+        }
+        else
+        {
+            _4682 = _4675;
+        }
+        if (_4682)
         {
             count = (n * pc.num_outputs) * C;
         }
@@ -2339,21 +2485,21 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4338 [[buf
             for (uint f = 0u; f < pc.num_features; f++)
             {
                 uint param = f;
-                float param_1 = _4338.data[(f * n) + id];
-                word |= (bin_of(param, param_1, v_1721, v_1758) << ((f & lane) * pc.code_bits));
-                bool _4363 = (f & lane) == lane;
-                bool _4372;
-                if (!_4363)
+                float param_1 = _4732.data[(f * n) + id];
+                word |= (bin_of(param, param_1, v_1731, v_1768) << ((f & lane) * pc.code_bits));
+                bool _4757 = (f & lane) == lane;
+                bool _4766;
+                if (!_4757)
                 {
-                    _4372 = (f + 1u) == pc.num_features;
+                    _4766 = (f + 1u) == pc.num_features;
                 }
                 else
                 {
-                    _4372 = _4363;
+                    _4766 = _4757;
                 }
-                if (_4372)
+                if (_4766)
                 {
-                    v_1814.bins[rb + (f >> code_shift(pc))] = word;
+                    v_1824.bins[rb + (f >> code_shift(pc))] = word;
                     word = 0u;
                 }
             }
@@ -2363,45 +2509,61 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4338 [[buf
             if (pc.phase == 1u)
             {
                 uint param_2 = id;
-                contributions(param_2, pc, v_1814, v_1852, v_1901, v_1929, lv_feature, lv_p, v_1979, lv_node, lv_stage, lv_zprod, lv_c, v_2058, lv_h, walk_id, v_2570, v_2621, v_3681);
+                contributions(param_2, pc, v_1824, v_1861, v_1910, v_1938, lv_feature, lv_p, v_1988, lv_node, lv_stage, lv_zprod, lv_c, v_2067, lv_r, lv_h, walk_id, v_2762, v_2813, v_3873);
             }
             else
             {
-                bool _4396 = pc.phase == 2u;
-                bool _4403;
-                if (!_4396)
+                bool _4790 = pc.phase == 2u;
+                bool _4797;
+                if (!_4790)
                 {
-                    _4403 = pc.phase == 5u;
+                    _4797 = pc.phase == 5u;
                 }
                 else
                 {
-                    _4403 = _4396;
+                    _4797 = _4790;
                 }
-                bool _4410;
-                if (!_4403)
+                bool _4804;
+                if (!_4797)
                 {
-                    _4410 = pc.phase == 6u;
+                    _4804 = pc.phase == 6u;
                 }
                 else
                 {
-                    _4410 = _4403;
+                    _4804 = _4797;
                 }
-                if (_4410)
+                if (_4804)
                 {
                     uint param_3 = id;
-                    interactions(param_3, pc, v_1814, v_1852, v_1901, v_1929, v_1979, v_2058, walk_id, v_2570, v_2621, v_3681, v_3884);
+                    interactions(param_3, pc, v_1824, v_1861, v_1910, v_1938, v_1988, v_2067, walk_id, v_2762, v_2813, v_3873, v_4078);
                 }
                 else
                 {
-                    if (pc.phase == 3u)
+                    if (pc.phase == 7u)
                     {
                         uint param_4 = id;
-                        finish_contributions(param_4, pc, v_1929, v_2058, v_4043, v_4112);
+                        pairs_tree(param_4, pc, v_1824, v_1861, v_1910, v_1938, lv_feature, lv_p, v_1988, lv_node, lv_stage, lv_zprod, lv_c, v_2067, lv_r, lv_h, v_3873);
                     }
                     else
                     {
-                        uint param_5 = id;
-                        finish_interactions(param_5, pc, v_1929, v_2058, v_4043, v_4112);
+                        if (pc.phase == 8u)
+                        {
+                            uint param_5 = id;
+                            finish_pairs(param_5, pc, v_1938, v_2067, v_4302, v_4371);
+                        }
+                        else
+                        {
+                            if (pc.phase == 3u)
+                            {
+                                uint param_6 = id;
+                                finish_contributions(param_6, pc, v_1938, v_2067, v_4302, v_4371);
+                            }
+                            else
+                            {
+                                uint param_7 = id;
+                                finish_interactions(param_7, pc, v_1938, v_2067, v_4302, v_4371);
+                            }
+                        }
                     }
                 }
             }
