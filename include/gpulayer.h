@@ -200,6 +200,13 @@ GPULAYER_API int32_t gpulayer_dataset_num_cols(const gpulayer_dataset *ds);
 /* NULL when the column has no name. */
 GPULAYER_API const char *gpulayer_dataset_feature_name(
     const gpulayer_dataset *ds, int32_t col);
+/* The number of categories of column col: 0 when it is numeric, -1 when
+ * col is out of range. */
+GPULAYER_API int32_t gpulayer_dataset_num_categories(const gpulayer_dataset *ds,
+                                                     int32_t col);
+/* The missing cells of column col (NaN, or absent from sparse data); -1
+ * when col is out of range. */
+GPULAYER_API int64_t gpulayer_dataset_num_missing(const gpulayer_dataset *ds, int32_t col);
 /* Labels read as class names: the number of classes (0 when the labels
  * are numbers) and the name of class code k (NULL when out of range). */
 GPULAYER_API int32_t gpulayer_dataset_num_label_classes(const gpulayer_dataset *ds);

@@ -381,6 +381,37 @@ static void test_select_rows(void **state)
     gpulayer_dataset_free(ds);
 }
 
+/* The counts the training report shows: categories and missing cells of
+ * each column, dense and sparse; -1 for a column out of range. */
+static void test_categories_and_missing_counts(void **state)
+{
+    (void)state;
+    const float x[] = {0, 1.5f, NAN, 2, NAN, NAN, 1, 3, 7};
+    gpulayer_dataset *ds;
+    assert_int_equal(gpulayer_dataset_from_dense(x, 3, 3, GPULAYER_ROW_MAJOR, NULL, NULL, &ds),
+                     GPULAYER_OK);
+    const char *names[] = {"a", "b", "c"};
+    assert_int_equal(gpulayer_dataset_set_categories(ds, 0, names, 3), GPULAYER_OK);
+    assert_int_equal(gpulayer_dataset_num_categories(ds, 0), 3);
+    assert_int_equal(gpulayer_dataset_num_categories(ds, 1), 0);
+    assert_int_equal(gpulayer_dataset_num_categories(ds, 3), -1);
+    assert_int_equal(gpulayer_dataset_num_missing(ds, 0), 0);
+    assert_int_equal(gpulayer_dataset_num_missing(ds, 1), 1);
+    assert_int_equal(gpulayer_dataset_num_missing(ds, 2), 2);
+    assert_int_equal(gpulayer_dataset_num_missing(ds, -1), -1);
+    gpulayer_dataset_free(ds);
+    /* Sparse: absent cells and stored NaNs are both missing. */
+    const int64_t indptr[] = {0, 2, 3, 3};
+    const int32_t indices[] = {0, 2, 2};
+    const float data[] = {1, NAN, 4};
+    assert_int_equal(gpulayer_dataset_from_csr(indptr, indices, data, 3, 3, NULL, NULL, &ds),
+                     GPULAYER_OK);
+    assert_int_equal(gpulayer_dataset_num_missing(ds, 0), 2);
+    assert_int_equal(gpulayer_dataset_num_missing(ds, 1), 3);
+    assert_int_equal(gpulayer_dataset_num_missing(ds, 2), 2);
+    gpulayer_dataset_free(ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_csr_bins_like_dense),
         cmocka_unit_test(test_csr_refuses_bad_rows),
         cmocka_unit_test(test_select_rows),
+        cmocka_unit_test(test_categories_and_missing_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -487,3 +487,25 @@ const char *gpulayer_dataset_feature_name(const gpulayer_dataset *ds, int32_t co
     if (!ds || !ds->feature_names || col < 0 || col >= ds->num_cols) return NULL;
     return ds->feature_names[col];
 }
+
+int32_t gpulayer_dataset_num_categories(const gpulayer_dataset *ds, int32_t col)
+{
+    if (!ds || col < 0 || col >= ds->num_cols) return -1;
+    return ds->categories && ds->categories[col] ? ds->categories[col]->count : 0;
+}
+
+int64_t gpulayer_dataset_num_missing(const gpulayer_dataset *ds, int32_t col)
+{
+    if (!ds || col < 0 || col >= ds->num_cols) return -1;
+    int64_t missing = 0;
+    if (ds->sparse) {
+        const gpl_sparse_columns *s = ds->sparse;
+        missing = ds->num_rows - (s->col_start[col + 1] - s->col_start[col]);
+        for (int64_t k = s->col_start[col]; k < s->col_start[col + 1]; k++)
+            missing += isnan(s->values[k]);
+        return missing;
+    }
+    const float *v = ds->values + (int64_t)col * ds->num_rows;
+    for (int64_t r = 0; r < ds->num_rows; r++) missing += isnan(v[r]);
+    return missing;
+}
