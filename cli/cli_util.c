@@ -188,6 +188,27 @@ gpulayer_status cli_read_data(const char *path, const cli_data *d, gpulayer_data
     return gpulayer_dataset_read_file(path, &o, out);
 }
 
+void cli_join_command(const char *program, int argc, char *const *argv, char *out,
+                      size_t size)
+{
+    size_t used = (size_t)snprintf(out, size, "%s", program);
+    for (int i = 0; i < argc && used < size; i++) {
+        const char *w = argv[i];
+        const int plain = w[0] && !w[strcspn(w, " \t\n'\"\\$`*?;&|<>()")];
+        if (plain) {
+            used += (size_t)snprintf(out + used, size - used, " %s", w);
+            continue;
+        }
+        used += (size_t)snprintf(out + used, size - used, " '");
+        for (const char *c = w; *c && used < size; c++)
+            used += *c == '\''
+                        ? (size_t)snprintf(out + used, size - used, "'\\''")
+                        : (size_t)snprintf(out + used, size - used, "%c", *c);
+        if (used < size) used += (size_t)snprintf(out + used, size - used, "'");
+    }
+    if (used >= size && size > 4) memcpy(out + size - 4, "...", 4);
+}
+
 int cli_by_value_desc(const void *a, const void *b)
 {
     const cli_ranked *x = a, *y = b;

@@ -25,6 +25,11 @@ typedef struct cli_ranked {
     double value;
 } cli_ranked;
 int cli_by_value_desc(const void *a, const void *b);
+/* The command line program argv[0..argc) as a shell would read it back
+ * (words with spaces or quotes in single quotes) into out, cut short with
+ * "..." when it does not fit. */
+void cli_join_command(const char *program, int argc, char *const *argv, char *out,
+                      size_t size);
 /* How to read a data file (see gpulayer_read_options). */
 typedef struct cli_data {
     const char *format; /* "auto", "csv", "tsv", "libsvm" or NULL */

@@ -544,16 +544,16 @@ static int check_outputs(const train_options *o)
 }
 
 /* The --report page, by rank 0 after the model is saved. */
-static int write_report(const train_options *o, const progress *prog, double train_seconds,
-                        int ranks)
+static int write_report(const train_options *o, const progress *prog, const char *command,
+                        const gpulayer_dataset *train, double train_seconds, int ranks)
 {
     if (prog->history_failed) {
         fprintf(stderr, "gpulayer train: --report %s: out of memory keeping every round's "
                         "metrics; no report written\n", o->report);
         return 1;
     }
-    train_report r = {o->data, o->valid, o->num_valid, o->model, train_seconds, ranks,
-                      prog->history};
+    train_report r = {command, o->data, train, o->valid, o->num_valid, o->model,
+                      train_seconds, ranks, prog->history};
     int rc = train_report_write(o->report, o->booster, &r);
     if (!rc && !prog->quiet) fprintf(stderr, "report written to %s\n", o->report);
     return rc;
@@ -564,6 +564,9 @@ int cmd_train(int argc, char **argv)
     train_options o;
     memset(&o, 0, sizeof o);
     o.model = "model.json";
+    /* Before getopt reorders argv: the report shows the command as typed. */
+    char command[2048];
+    cli_join_command("gpulayer", argc, argv, command, sizeof command);
     if (gpulayer_booster_create(&o.booster) != GPULAYER_OK) return cli_fail("train", NULL);
     int rc = parse_args(argc, argv, &o);
     int dist = rc ? 0 : want_dist(&o, &rc);
@@ -665,9 +668,25 @@ int cmd_train(int argc, char **argv)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, &old);
+    /* With --report the training rows are evaluated too, first (early
+     * stopping watches the last set, as XGBoost's), for the report's
+     * training curve; not when they would be the only set early stopping
+     * could watch, nor on a shard of a distributed job. */
+    const gpulayer_dataset *evals[MAX_VALID + 1];
+    const char *eval_names[MAX_VALID + 1];
+    int num_evals = 0;
+    char stopping[32] = "0";
+    gpulayer_booster_get_param(o.booster, "early_stopping_rounds", stopping, sizeof stopping);
+    if (o.report && !dist && (o.num_valid > 0 || atoi(stopping) <= 0)) {
+        evals[num_evals] = train;
+        eval_names[num_evals++] = "train";
+    }
+    for (int i = 0; i < o.num_valid; i++) {
+        evals[num_evals] = valid[i];
+        eval_names[num_evals++] = names[i];
+    }
     st = (dist ? gpulayer_booster_train_distributed : gpulayer_booster_train)(
-        o.booster, train, (const gpulayer_dataset *const *)valid, names, o.num_valid,
-        on_round, &prog);
+        o.booster, train, evals, eval_names, num_evals, on_round, &prog);
     const double train_seconds = cli_now() - prog.start;
     sigaction(SIGINT, &old, NULL);
     if (st == GPULAYER_ERR_INTERRUPTED) {
@@ -700,7 +719,7 @@ int cmd_train(int argc, char **argv)
         if (o.verbose) print_first_tree(o.booster);
     }
     /* After the model is saved: a report that fails loses nothing. */
-    if (o.report && rank == 0) rc = write_report(&o, &prog, train_seconds, size);
+    if (o.report && rank == 0) rc = write_report(&o, &prog, command, train, train_seconds, size);
 done:
     train_history_free(&history);
     for (int i = 0; i < o.num_valid; i++) gpulayer_dataset_free(valid[i]);

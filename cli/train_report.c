@@ -6,7 +6,9 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "cli_file.h"
 #include "cli_util.h"
@@ -15,6 +17,10 @@
 
 /* Bars of the importance chart at most. */
 #define TOP_FEATURES 20
+/* Columns the data summary names at most in each of its lists. */
+#define TOP_COLUMNS 10
+/* Label values the data summary counts one by one at most. */
+#define MAX_CLASSES 20
 
 typedef struct page {
     const gpulayer_booster *b;
@@ -32,7 +38,8 @@ static const char style[] =
     "svg .series{stroke-width:1.8}svg .legend-line{stroke-width:3}"
     "svg .best-round{stroke:#555;stroke-dasharray:4 3}"
     "svg .chart-title{font-weight:600;font-size:13px}"
-    "svg text{fill:#222}svg .tick-label,svg .bar-value{fill:#555}";
+    "svg text{fill:#222}svg .tick-label,svg .bar-value{fill:#555}"
+    "pre{font-size:12px;background:#f6f6f6;padding:8px;white-space:pre-wrap}";
 
 static void cell_row(FILE *out, const char *key, const char *value)
 {
@@ -48,6 +55,11 @@ static void summary(FILE *out, const page *p)
     const train_report *r = p->r;
     char text[128];
     fputs("<table class=\"summary\">\n", out);
+    if (r->command) cell_row(out, "command", r->command);
+    const time_t now = time(NULL);
+    struct tm utc;
+    if (gmtime_r(&now, &utc) && strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &utc))
+        cell_row(out, "written", text);
     cell_row(out, "data", r->data);
     for (int i = 0; i < r->num_valid; i++) cell_row(out, "validation set", r->valid[i]);
     cell_row(out, "model", r->model);
@@ -61,6 +73,147 @@ static void summary(FILE *out, const page *p)
     fputs("</table>\n", out);
 }
 
+/* A column's name, or fN. */
+static const char *column_name(const gpulayer_dataset *ds, int32_t f, char *buf, size_t size)
+{
+    const char *name = gpulayer_dataset_feature_name(ds, f);
+    if (name) return name;
+    snprintf(buf, size, "f%d", f);
+    return buf;
+}
+
+/* Up to TOP_COLUMNS columns of the largest positive count[] as "name (n
+ * unit)", then how many more. */
+static void column_list(FILE *out, const gpulayer_dataset *ds, const char *key,
+                        const double *count, int32_t F, const char *format)
+{
+    cli_ranked *r = malloc(sizeof *r * (size_t)(F > 0 ? F : 1));
+    if (!r) return;
+    int n = 0;
+    for (int32_t f = 0; f < F; f++)
+        if (count[f] > 0) r[n++] = (cli_ranked){f, count[f]};
+    qsort(r, (size_t)n, sizeof *r, cli_by_value_desc);
+    char line[2048] = "", name[32], item[256];
+    size_t used = 0;
+    for (int i = 0; i < n && i < TOP_COLUMNS; i++) {
+        snprintf(item, sizeof item, format, column_name(ds, r[i].feature, name, sizeof name),
+                 r[i].value);
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", i ? ", " : "", item);
+        if (used >= sizeof line) break;
+    }
+    if (n > TOP_COLUMNS && used < sizeof line)
+        snprintf(line + used, sizeof line - used, " and %d more", n - TOP_COLUMNS);
+    if (n > 0) cell_row(out, key, line);
+    free(r);
+}
+
+/* The label: class counts for classes, else its range and mean. */
+static void label_summary(FILE *out, const page *p, const gpulayer_dataset *ds)
+{
+    const int64_t N = gpulayer_dataset_num_rows(ds);
+    float *y = malloc(sizeof(float) * (size_t)(N > 0 ? N : 1));
+    if (!y || gpulayer_dataset_get_label(ds, y, N) != GPULAYER_OK) {
+        free(y);
+        return;
+    }
+    char objective[64] = "";
+    gpulayer_booster_get_param(p->b, "objective", objective, sizeof objective);
+    const int classes = !strncmp(objective, "binary:", 7) || !strncmp(objective, "multi:", 6);
+    int64_t count[MAX_CLASSES] = {0};
+    int whole = classes;
+    double lo = INFINITY, hi = -INFINITY, sum = 0;
+    for (int64_t i = 0; i < N; i++) {
+        const double v = y[i];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        sum += v;
+        if (whole && v >= 0 && v < MAX_CLASSES && v == floor(v)) count[(int)v]++;
+        else whole = 0;
+    }
+    char line[1024] = "";
+    if (whole && N > 0) {
+        size_t used = 0;
+        for (int k = 0; k < MAX_CLASSES && used < sizeof line; k++) {
+            if (!count[k]) continue;
+            const char *name = gpulayer_dataset_label_class(ds, k);
+            char code[16];
+            snprintf(code, sizeof code, "%d", k);
+            used += (size_t)snprintf(line + used, sizeof line - used, "%s%s: %lld (%.1f%%)",
+                                     used ? ", " : "", name ? name : code, (long long)count[k],
+                                     100.0 * (double)count[k] / (double)N);
+        }
+        cell_row(out, "label classes", line);
+    } else if (N > 0) {
+        snprintf(line, sizeof line, "from %.6g to %.6g, mean %.6g", lo, hi, sum / (double)N);
+        cell_row(out, "label", line);
+    }
+    free(y);
+}
+
+/* Rows, features, categorical columns and their categories, missing
+ * values and the label, of the training rows. */
+static void data_summary(FILE *out, const page *p)
+{
+    const gpulayer_dataset *ds = p->r->train;
+    if (!ds) return;
+    const int64_t N = gpulayer_dataset_num_rows(ds);
+    const int32_t F = gpulayer_dataset_num_cols(ds);
+    char text[128];
+    fputs("<h2>Data</h2>\n<table class=\"data\">\n", out);
+    snprintf(text, sizeof text, "%lld", (long long)N);
+    cell_row(out, "rows", text);
+    snprintf(text, sizeof text, "%d", F);
+    cell_row(out, "features", text);
+    double *cats = calloc((size_t)(F > 0 ? F : 1), sizeof(double));
+    double *missing = calloc((size_t)(F > 0 ? F : 1), sizeof(double));
+    if (cats && missing) {
+        int32_t num_cat = 0;
+        double cells_missing = 0;
+        for (int32_t f = 0; f < F; f++) {
+            cats[f] = gpulayer_dataset_num_categories(ds, f);
+            num_cat += cats[f] > 0;
+            missing[f] = (double)gpulayer_dataset_num_missing(ds, f);
+            cells_missing += missing[f];
+            missing[f] = N > 0 ? 100.0 * missing[f] / (double)N : 0;
+        }
+        snprintf(text, sizeof text, "%d", num_cat);
+        cell_row(out, "categorical features", text);
+        column_list(out, ds, "categories (most first)", cats, F, "%s (%.0f)");
+        snprintf(text, sizeof text, "%.2f%% of the cells",
+                 N > 0 && F > 0 ? 100.0 * cells_missing / ((double)N * F) : 0.0);
+        cell_row(out, "missing values", text);
+        column_list(out, ds, "missing by feature (most first)", missing, F, "%s (%.1f%%)");
+    }
+    free(cats);
+    free(missing);
+    label_summary(out, p, ds);
+    fputs("</table>\n", out);
+}
+
+/* Each series' value at the best round (early stopping's; the last
+ * round when training had none) and at the last round. */
+static void best_round_table(FILE *out, const page *p)
+{
+    const train_history *h = p->r->history;
+    if (h->num_series == 0 || h->num_rounds == 0) return;
+    const int last = h->num_rounds - 1;
+    int best = gpulayer_booster_best_round(p->b) - h->first_round;
+    if (best < 0 || best > last) best = last;
+    fprintf(out, "<table class=\"best\">\n<tr><th>data</th><th>metric</th>"
+                 "<th>best round %d</th><th>last round %d</th></tr>\n",
+            h->first_round + best + 1, h->first_round + last + 1);
+    for (int s = 0; s < h->num_series; s++) {
+        fputs("<tr><td>", out);
+        svg_escape(out, h->data_names[s]);
+        fputs("</td><td>", out);
+        svg_escape(out, h->metric_names[s]);
+        const double *v = h->values + (size_t)s;
+        fprintf(out, "</td><td>%.6g</td><td>%.6g</td></tr>\n",
+                v[(size_t)best * (size_t)h->num_series], v[(size_t)last * (size_t)h->num_series]);
+    }
+    fputs("</table>\n", out);
+}
+
 static void curves(FILE *out, const page *p)
 {
     const train_history *h = p->r->history;
@@ -70,6 +223,7 @@ static void curves(FILE *out, const page *p)
         return;
     }
     chart_learning_curves(out, h, gpulayer_booster_best_round(p->b));
+    best_round_table(out, p);
 }
 
 static void importance(FILE *out, const page *p)
@@ -179,6 +333,19 @@ static void device(FILE *out, const page *p)
         cell_row(out, "used", gpulayer_placement_why(placement));
     else
         cell_row(out, "used", "(not known)");
+    fputs("</table>\n", out);
+    /* Every device considered, with its reason. */
+    char *text_out = NULL;
+    size_t text_len = 0;
+    if (placement &&
+        gpulayer_placement_render(placement, GPULAYER_RENDER_TEXT, &text_out, &text_len) ==
+            GPULAYER_OK) {
+        fputs("<pre class=\"placement\">", out);
+        svg_escape(out, text_out);
+        fputs("</pre>\n", out);
+    }
+    gpulayer_free_buffer(text_out);
+    fputs("<table class=\"device\">\n", out);
     gpulayer_placement_free(placement);
     gpulayer_request_free(request);
     if (p->r->ranks > 1) {
@@ -230,6 +397,7 @@ static int write_page(FILE *out, void *user)
     fputs("<h1>Training report</h1>\n", out);
     summary(out, p);
     curves(out, p);
+    data_summary(out, p);
     importance(out, p);
     parameters(out, p);
     device(out, p);

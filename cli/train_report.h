@@ -1,7 +1,8 @@
 /* train_report.h -- `gpulayer train --report FILE`: one self-contained HTML
- * page on a finished training (learning curves, feature importance,
- * parameters, device, time and memory), for reading in a browser with no
- * network. */
+ * page on a finished training (the command, a summary of the data,
+ * learning curves and the best round's metrics, feature importance,
+ * parameters, the devices considered, time and memory), for reading in a
+ * browser with no network. */
 #ifndef GPL_CLI_TRAIN_REPORT_H
 #define GPL_CLI_TRAIN_REPORT_H
 
@@ -9,7 +10,9 @@
 #include "train_history.h"
 
 typedef struct train_report {
+    const char *command;       /* the command line, as typed */
     const char *data;          /* --data */
+    const gpulayer_dataset *train; /* the training rows */
     const char *const *valid;  /* the --valid files */
     int num_valid;
     const char *model;         /* where the model was saved */

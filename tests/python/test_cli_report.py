@@ -134,10 +134,10 @@ def test_curves_have_a_point_a_round_and_mark_the_best_round(trained):
     seen = set()
     for chart in charts:
         lines = chart.findall("polyline")
-        assert len(lines) == 2  # one curve a --valid set
+        assert len(lines) == 3  # the training rows', then one curve a --valid set
         metric = lines[0].get("data-metric")
         assert metric in ("auc", "logloss")
-        assert [ln.get("data-set") for ln in lines] == trained["valid"]
+        assert [ln.get("data-set") for ln in lines] == ["train"] + trained["valid"]
         marker = chart.find("line[@class='best-round']")
         assert marker is not None and int(marker.get("data-round")) == trained["best"]
         for ln in lines:
@@ -154,7 +154,7 @@ def test_curves_have_a_point_a_round_and_mark_the_best_round(trained):
             assert slope < 0
             assert np.max(np.abs(slope * values + intercept - xy[:, 1])) < 0.05
         dots = chart.findall("circle[@class='best-point']")
-        assert len(dots) == 2
+        assert len(dots) == 3
         # Axes: ticks with numbers on both, and their names.
         for axis in ("x-axis", "y-axis"):
             group = chart.find(f"g[@class='{axis}']")
@@ -163,7 +163,41 @@ def test_curves_have_a_point_a_round_and_mark_the_best_round(trained):
             assert len(group.findall("line[@class='tick']")) == len(labels)
         names = [t.text for t in chart.iter("text") if t.get("class") == "axis-label"]
         assert names == ["round", metric]
-    assert len(seen) == 4
+    assert len(seen) == 6
+
+
+def test_command_data_best_round_and_device_reasons(trained):
+    page = tables(trained["html"])
+    summary = page.tables["summary"]
+    assert summary["command"].startswith("gpulayer train --data " + trained["train"])
+    assert "--early-stopping 5" in summary["command"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", summary["written"])
+    data = page.tables["data"]
+    labels = np.loadtxt(trained["train"], delimiter=",", skiprows=1, usecols=0)
+    assert data["rows"] == str(len(labels)) and data["features"] == str(len(FEATURES))
+    assert data["categorical features"] == "0"
+    assert data["missing values"] == "0.00% of the cells"
+    ones = int(labels.sum())
+    zeros = len(labels) - ones
+    assert data["label classes"] == (f"0: {zeros} ({100 * zeros / len(labels):.1f}%), "
+                                      f"1: {ones} ({100 * ones / len(labels):.1f}%)")
+    # The best round's values and the last round's, as printed.
+    best = re.search(r'<table class="best">(.*?)</table>', trained["html"], re.S).group(1)
+    head = re.findall(r"<th>(.*?)</th>", best)
+    assert head == ["data", "metric", f"best round {trained['best']}",
+                    f"last round {trained['rounds']}"]
+    rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>",
+                      best)
+    assert [(d, m) for d, m, _, _ in rows] == [
+        (d, m) for d in ["train"] + trained["valid"] for m in ("auc", "logloss")]
+    for name, metric, at_best, at_last in rows:
+        values = printed_values(trained["stderr"], name, metric)
+        assert float(at_best) == pytest.approx(values[trained["best"] - 1], rel=1e-5)
+        assert float(at_last) == pytest.approx(values[-1], rel=1e-5)
+    # Every device considered, with its reason.
+    placement = re.search(r'<pre class="placement">(.*?)</pre>', trained["html"], re.S).group(1)
+    assert "devices considered:" in placement
+    assert re.search(r"^ +cpu:0 +chosen", placement, re.M)
 
 
 def test_importance_bars_largest_first_with_feature_names(trained):
@@ -237,8 +271,9 @@ def test_report_from_config_without_evaluation_sets(tmp_path):
             "--device", "cpu", "--nthread", "1", "--quiet")
     assert r.returncode == 0, r.stderr
     html = report.read_text()
-    assert svgs(html, "curve") == []
-    assert "no curves" in html
+    # No evaluation set and no early stopping: the training rows' curve.
+    charts = svgs(html, "curve")
+    assert [ln.get("data-set") for c in charts for ln in c.findall("polyline")] == ["train"]
     assert len(svgs(html, "importance")) == 1
     assert tables(html).tables["timing"]["rounds trained"] == "4"
     assert oct(report.stat().st_mode & 0o777) == oct(0o666 & ~current_umask())
@@ -274,10 +309,13 @@ def test_one_round_is_drawn_as_a_dot(tmp_path):
             "--report", str(report), "--quiet")
     assert r.returncode == 0, r.stderr
     (chart,) = svgs(report.read_text(), "curve")
-    (line,) = chart.findall("polyline")
-    (dot,) = chart.findall("circle[@class='point']")
-    ((x, y),) = points(line)
-    assert (float(dot.get("cx")), float(dot.get("cy"))) == (x, y)
+    # The training rows' curve and the --valid set's, the same rows here.
+    lines = chart.findall("polyline")
+    dots = chart.findall("circle[@class='point']")
+    assert len(lines) == len(dots) == 2
+    for line, dot in zip(lines, dots):
+        ((x, y),) = points(line)
+        assert (float(dot.get("cx")), float(dot.get("cy"))) == (x, y)
 
 
 def test_help_documents_the_option():
