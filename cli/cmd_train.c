@@ -545,14 +545,15 @@ static int check_outputs(const train_options *o)
 
 /* The --report page, by rank 0 after the model is saved. */
 static int write_report(const train_options *o, const progress *prog, const char *command,
-                        const gpulayer_dataset *train, double train_seconds, int ranks)
+                        const gpulayer_dataset *train, const gpulayer_dataset *const *valid,
+                        double train_seconds, int ranks)
 {
     if (prog->history_failed) {
         fprintf(stderr, "gpulayer train: --report %s: out of memory keeping every round's "
                         "metrics; no report written\n", o->report);
         return 1;
     }
-    train_report r = {command, o->data, train, o->valid, o->num_valid, o->model,
+    train_report r = {command, o->data, train, o->valid, valid, o->num_valid, o->model,
                       train_seconds, ranks, prog->history};
     int rc = train_report_write(o->report, o->booster, &r);
     if (!rc && !prog->quiet) fprintf(stderr, "report written to %s\n", o->report);
@@ -719,7 +720,9 @@ int cmd_train(int argc, char **argv)
         if (o.verbose) print_first_tree(o.booster);
     }
     /* After the model is saved: a report that fails loses nothing. */
-    if (o.report && rank == 0) rc = write_report(&o, &prog, command, train, train_seconds, size);
+    if (o.report && rank == 0)
+        rc = write_report(&o, &prog, command, train, (const gpulayer_dataset *const *)valid,
+                          train_seconds, size);
 done:
     train_history_free(&history);
     for (int i = 0; i < o.num_valid; i++) gpulayer_dataset_free(valid[i]);

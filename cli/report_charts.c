@@ -244,12 +244,65 @@ void chart_learning_curves(FILE *out, const train_history *h, int best_round)
     free(ys);
 }
 
+/* ------------------------------------------------------------ lines */
+
+void chart_lines(FILE *out, const char *css_class, const char *title, const char *x_label,
+                 const char *y_label, const chart_line *lines, int num_lines, int diagonal)
+{
+    double x_lo = diagonal ? 0 : INFINITY, x_hi = diagonal ? 1 : -INFINITY;
+    double y_lo = x_lo, y_hi = x_hi;
+    for (int l = 0; l < num_lines; l++)
+        for (int i = 0; i < lines[l].n; i++) {
+            const double x = lines[l].x[i], y = lines[l].y[i];
+            if (!isfinite(x) || !isfinite(y)) continue;
+            x_lo = x < x_lo ? x : x_lo;
+            x_hi = x > x_hi ? x : x_hi;
+            y_lo = y < y_lo ? y : y_lo;
+            y_hi = y > y_hi ? y : y_hi;
+        }
+    if (!(x_lo <= x_hi)) x_lo = x_hi = 0.0;
+    if (!(y_lo <= y_hi)) y_lo = y_hi = 0.0;
+    axis ax = make_axis(x_lo, x_hi, 10, 0), ay = make_axis(y_lo, y_hi, 6, 0);
+    char buf[LABEL_BYTES + 4], attrs[64];
+    svg_begin(out, css_class, CURVE_W, CURVE_H, title);
+    svg_text(out, "chart-title", CURVE_LEFT, 20, "start", 0, NULL, title);
+    x_axis(out, &ax, CURVE_LEFT, CURVE_RIGHT, CURVE_TOP, CURVE_BOTTOM, x_label);
+    y_axis(out, &ay, CURVE_LEFT, CURVE_RIGHT, CURVE_TOP, CURVE_BOTTOM, y_label);
+    if (diagonal)
+        svg_line(out, "best-round", scale(&ax, 0, CURVE_LEFT, CURVE_RIGHT),
+                 scale(&ay, 0, CURVE_BOTTOM, CURVE_TOP), scale(&ax, 1, CURVE_LEFT, CURVE_RIGHT),
+                 scale(&ay, 1, CURVE_BOTTOM, CURVE_TOP), NULL);
+    for (int l = 0; l < num_lines; l++) {
+        const chart_line *line = &lines[l];
+        const char *colour = palette[l % PALETTE_SIZE];
+        double *xs = malloc(sizeof(double) * (size_t)(line->n > 0 ? line->n : 1));
+        double *ys = malloc(sizeof(double) * (size_t)(line->n > 0 ? line->n : 1));
+        int n = 0;
+        for (int i = 0; xs && ys && i < line->n; i++) {
+            if (!isfinite(line->x[i]) || !isfinite(line->y[i])) continue;
+            xs[n] = scale(&ax, line->x[i], CURVE_LEFT, CURVE_RIGHT);
+            ys[n++] = scale(&ay, line->y[i], CURVE_BOTTOM, CURVE_TOP);
+        }
+        svg_polyline(out, "series", xs, ys, n, line->name, y_label, colour);
+        snprintf(attrs, sizeof attrs, "fill=\"%s\"", colour);
+        if (n == 1) svg_circle(out, "point", xs[0], ys[0], 3, attrs);
+        free(xs);
+        free(ys);
+        const double y = CURVE_TOP + 8 + 20 * l;
+        snprintf(attrs, sizeof attrs, "stroke=\"%s\"", colour);
+        svg_line(out, "legend-line", CURVE_RIGHT + 16, y, CURVE_RIGHT + 40, y, attrs);
+        svg_text(out, "legend-label", CURVE_RIGHT + 46, y + 4, "start", 0, NULL,
+                 tail_label(line->name, buf, sizeof buf));
+    }
+    svg_end(out);
+}
+
 /* ------------------------------------------------------------ importance */
 
 enum { BAR_W = 780, BAR_HEIGHT = 18, BAR_GAP = 6, BAR_TOP = 10, BAR_VALUE_ROOM = 80 };
 
-void chart_importance(FILE *out, const char *const *names, const double *values, int n,
-                      const char *value_label)
+void chart_importance(FILE *out, const char *css_class, const char *const *names,
+                      const double *values, int n, const char *value_label)
 {
     char buf[LABEL_BYTES + 4], text[64], attrs[96];
     /* Labels get the room their longest needs, at about 7 pixels a
@@ -264,7 +317,7 @@ void chart_importance(FILE *out, const char *const *names, const double *values,
     const double bottom = BAR_TOP + n * (BAR_HEIGHT + BAR_GAP);
     axis ax = make_axis(0.0, n > 0 && values[0] > 0 ? values[0] : 1.0, 6, 0);
     snprintf(text, sizeof text, "feature importance: %s", value_label);
-    svg_begin(out, "importance", BAR_W, bottom + 50, text);
+    svg_begin(out, css_class, BAR_W, bottom + 50, text);
     x_axis(out, &ax, label_w, right, BAR_TOP, bottom, value_label);
     for (int i = 0; i < n; i++) {
         double y = BAR_TOP + i * (BAR_HEIGHT + BAR_GAP) + BAR_GAP / 2.0;

@@ -13,6 +13,7 @@
 #include "cli_file.h"
 #include "cli_util.h"
 #include "report_charts.h"
+#include "report_valid.h"
 #include "svg.h"
 
 /* Bars of the importance chart at most. */
@@ -263,7 +264,8 @@ static void importance(FILE *out, const page *p)
         if (n == 0) fputs("<p>No tree splits: every tree is a single leaf.</p>\n", out);
         else {
             fprintf(out, "<p>Mean gain of each feature's splits, the %d largest.</p>\n", n);
-            chart_importance(out, names, values, n, "gain (mean loss reduction of a split)");
+            chart_importance(out, "importance", names, values, n,
+                             "gain (mean loss reduction of a split)");
         }
     }
     free(weight);
@@ -397,6 +399,10 @@ static int write_page(FILE *out, void *user)
     fputs("<h1>Training report</h1>\n", out);
     summary(out, p);
     curves(out, p);
+    /* The set early stopping watches: the last. */
+    if (p->r->num_valid > 0)
+        report_validation(out, p->b, p->r->valid_sets[p->r->num_valid - 1],
+                          p->r->valid[p->r->num_valid - 1]);
     data_summary(out, p);
     importance(out, p);
     parameters(out, p);

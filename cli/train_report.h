@@ -14,6 +14,7 @@ typedef struct train_report {
     const char *data;          /* --data */
     const gpulayer_dataset *train; /* the training rows */
     const char *const *valid;  /* the --valid files */
+    const gpulayer_dataset *const *valid_sets; /* their rows */
     int num_valid;
     const char *model;         /* where the model was saved */
     double train_seconds;      /* the training call, this run's rounds */

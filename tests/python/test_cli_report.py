@@ -453,3 +453,57 @@ def test_page_renders_in_a_headless_browser(trained, tmp_path):
     r_, g_, b_ = top[:, :, 0], top[:, :, 1], top[:, :, 2]
     orange = (r_ > 200) & (g_ > 90) & (g_ < 170) & (b_ < 90)
     assert np.count_nonzero(orange) > 400
+
+
+def section(html, title):
+    """The page from the h2 that starts with title to the next h2."""
+    start = html.index("<h2>" + title)
+    end = html.find("<h2>", start + 4)
+    return html[start:end if end >= 0 else len(html)]
+
+
+def pair_table(html, css_class):
+    return tables(html).tables[css_class]
+
+
+def test_binary_validation_curves_confusion_calibration_and_shap(trained):
+    part = section(trained["html"], "Validation set: " + trained["valid"][-1])
+    # The area under the drawn ROC curve is the AUC printed at the best
+    # round, up to which the model predicts.
+    auc = float(pair_table(part, "binary")["area under the ROC curve"])
+    printed = printed_values(trained["stderr"], trained["valid"][-1], "auc")
+    assert auc == pytest.approx(printed[trained["best"] - 1], abs=2e-6)
+    (roc,) = svgs(part, "roc")
+    xy = points(roc.find("polyline"))
+    assert len(xy) >= 10 and np.all(np.diff(xy[:, 0]) >= 0)  # false positive rate grows
+    assert len(svgs(part, "precision-recall")) == 1 and len(svgs(part, "calibration")) == 1
+    cells = [int(v) for v in re.findall(
+        r"<td>(\d+)</td>", re.search(r'<table class="confusion">(.*?)</table>', part, re.S)[1])]
+    labels = np.loadtxt(trained["valid"][-1], delimiter=",", skiprows=1, usecols=0)
+    assert len(cells) == 4 and sum(cells) == len(labels)
+    assert cells[2] + cells[3] == int(labels.sum())  # the label-1 row
+    (shap,) = svgs(part, "shap")
+    names = [t.text for t in shap.iter("text") if t.get("class") == "bar-label"]
+    values = [float(r.get("data-value")) for r in shap.iter("rect")]
+    assert 0 < len(names) <= 20 and set(names) <= set(FEATURES) | {"gamma <&x>"}
+    assert values == sorted(values, reverse=True)
+
+
+def test_regression_residuals_and_multiclass_confusion(tmp_path):
+    train = write_data(tmp_path / "t.csv", 600, 11)
+    valid = write_data(tmp_path / "v.csv", 200, 12)
+    report = tmp_path / "r.html"
+    r = run("train", "--data", train, "--valid", valid, "--label", "alpha",
+            "--objective", "reg:squarederror", "--num-round", "5", "--device", "cpu",
+            "--model", str(tmp_path / "m.json"), "--report", str(report))
+    assert r.returncode == 0, r.stderr
+    html = report.read_text()
+    rmse = float(pair_table(html, "residuals")["root mean squared error"])
+    assert rmse == pytest.approx(printed_values(r.stderr, "valid", "rmse")[-1], rel=1e-5)
+    assert len(svgs(html, "residuals")) == 1 and svgs(html, "roc") == []
+    r = run("train", "--data", train, "--valid", valid, "--label", "y",
+            "--objective", "multi:softprob", "--param", "num_class=2", "--num-round", "3",
+            "--device", "cpu", "--model", str(tmp_path / "m.json"), "--report", str(report))
+    assert r.returncode == 0, r.stderr
+    table = re.search(r'<table class="confusion">(.*?)</table>', report.read_text(), re.S)[1]
+    assert sum(int(v) for v in re.findall(r"<td>(\d+)</td>", table)) == 200
