@@ -74,6 +74,29 @@ static gpulayer_booster *train(gpulayer_dataset *ds, const char *const *kv)
     return b;
 }
 
+/* One thread's workspace for the walks of trees up to max_depth deep. */
+static gpl_shap_work work_new(int32_t max_depth)
+{
+    const int64_t slots = gpl_shap_path_slots(max_depth);
+    gpl_shap_work w = {malloc(sizeof(gpl_shap_lin_level) * (GPL_SHAP_LINEAR_DEPTH + 1)),
+                       {malloc(sizeof(int32_t) * (size_t)slots),
+                        malloc(sizeof(double) * (size_t)slots),
+                        malloc(sizeof(double) * (size_t)slots),
+                        malloc(sizeof(double) * (size_t)slots), 1},
+                       malloc(sizeof(gpl_shap_visit) * (size_t)(max_depth + 2))};
+    return w;
+}
+
+static void work_free(gpl_shap_work *w)
+{
+    free(w->levels);
+    free(w->path.feature);
+    free(w->path.zero);
+    free(w->path.one);
+    free(w->path.weight);
+    free(w->stack);
+}
+
 /* Interactions of a row by Algorithm 2 with each feature present and
  * absent, into acc (K (F + 1)^2, the diagonal's entries left alone) and
  * diag (K (F + 1), without the base margin), as the devices walk deeper
@@ -112,13 +135,7 @@ static float *emulate(const gpl_model *m, const gpulayer_dataset *ds, gpl_shap_k
     OK(gpl_predict_columns(m, ds, &columns, &owned));
     gpl_padded_cuts *padded = gpl_padded_cuts_all(&m->cuts);
     uint16_t *row = malloc(sizeof(uint16_t) * (size_t)F);
-    const int64_t slots = gpl_shap_path_slots(sf.max_depth);
-    gpl_shap_work w = {malloc(sizeof(gpl_shap_lin_level) * (GPL_SHAP_LINEAR_DEPTH + 1)),
-                       {malloc(sizeof(int32_t) * (size_t)slots),
-                        malloc(sizeof(double) * (size_t)slots),
-                        malloc(sizeof(double) * (size_t)slots),
-                        malloc(sizeof(double) * (size_t)slots), 1},
-                       malloc(sizeof(gpl_shap_visit) * (size_t)(sf.max_depth + 2))};
+    gpl_shap_work w = work_new(sf.max_depth);
     double *acc = malloc(sizeof(double) * (size_t)width);
     double *diag = malloc(sizeof(double) * (size_t)(K * C));
     double *on = calloc((size_t)C, sizeof(double)), *off = calloc((size_t)C, sizeof(double));
@@ -162,12 +179,7 @@ static float *emulate(const gpl_model *m, const gpulayer_dataset *ds, gpl_shap_k
     free(diag);
     free(on);
     free(off);
-    free(w.levels);
-    free(w.path.feature);
-    free(w.path.zero);
-    free(w.path.one);
-    free(w.path.weight);
-    free(w.stack);
+    work_free(&w);
     free(row);
     free(padded);
     gpl_predict_columns_free(m, columns, owned);
@@ -268,13 +280,7 @@ static void test_quadrature_equals_algorithm2(void **state)
         assert_true(sf.max_depth > 10);
         const gpl_shap_view v = {infer.nodes, infer.leaf, infer.cat_sets, infer.first, sf.frac,
                                  sf.mean, sf.linear, sf.feat_first, sf.features, T, 1, F};
-        const int64_t slots = gpl_shap_path_slots(sf.max_depth);
-        gpl_shap_work w = {malloc(sizeof(gpl_shap_lin_level) * (GPL_SHAP_LINEAR_DEPTH + 1)),
-                           {malloc(sizeof(int32_t) * (size_t)slots),
-                            malloc(sizeof(double) * (size_t)slots),
-                            malloc(sizeof(double) * (size_t)slots),
-                            malloc(sizeof(double) * (size_t)slots), 1},
-                           malloc(sizeof(gpl_shap_visit) * (size_t)(sf.max_depth + 2))};
+        gpl_shap_work w = work_new(sf.max_depth);
         double *pairs = malloc(sizeof(double) * (size_t)(C * C));
         double *acc = malloc(sizeof(double) * (size_t)(C * C));
         double *diag = malloc(sizeof(double) * (size_t)C);
@@ -314,12 +320,7 @@ static void test_quadrature_equals_algorithm2(void **state)
         free(diag2);
         free(on);
         free(off);
-        free(w.levels);
-        free(w.path.feature);
-        free(w.path.zero);
-        free(w.path.one);
-        free(w.path.weight);
-        free(w.stack);
+        work_free(&w);
         gpl_shap_forest_free(&sf);
         gpl_infer_forest_free(&infer);
         gpulayer_dataset_free(ds);

@@ -268,28 +268,9 @@ __global__ void shap_contrib_finish_kernel(gpl_cuda_shap_args a)
     a.out[r * width + e] = (float)v;
 }
 
-/* Thread ((k, i), r) of interactions by quadrature: row i of output k's
- * matrix of row r from its pair sums, the diagonal entry what the pairs
- * leave (gpl_shap_pair_value, gpl_shap_pair_self). */
-__global__ void shap_pairs_finish_kernel(gpl_cuda_shap_args a)
-{
-    const int32_t C = a.view.num_features + 1, K = a.view.num_outputs;
-    const int64_t n = a.num_rows;
-    const int64_t tid = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (tid >= n * K * C) return;
-    const int32_t ki = (int32_t)(tid / n), k = ki / C, i = ki % C;
-    const int64_t r = tid % n;
-    double start = a.diag[tid];
-    if (i == C - 1) start += base_of(a, r, k);
-    const double *mat = a.acc + (int64_t)k * C * C * n + r;
-    float *o = a.out + (r * K * C + ki) * C;
-    for (int32_t j = 0; j < C; j++)
-        if (j != i) o[j] = (float)gpl_shap_pair_value(mat, i, j, C, n);
-    o[i] = (float)gpl_shap_pair_self(start, mat, i, C, n);
-}
-
 /* Thread ((k, i), r): row i of output k's matrix of row r, its diagonal
- * entry what the pairs leave. */
+ * entry what the pairs leave; by quadrature (a.pairs) from the output's
+ * pair sums (gpl_shap_pair_value, gpl_shap_pair_self). */
 __global__ void shap_interaction_finish_kernel(gpl_cuda_shap_args a)
 {
     const int32_t C = a.view.num_features + 1, K = a.view.num_outputs;
@@ -300,8 +281,15 @@ __global__ void shap_interaction_finish_kernel(gpl_cuda_shap_args a)
     const int64_t r = tid % n;
     double start = a.diag[tid];
     if (i == C - 1) start += base_of(a, r, k);
-    const double *mrow = a.acc + (int64_t)ki * C * n + r;
     float *o = a.out + (r * K * C + ki) * C;
+    if (a.pairs) {
+        const double *mat = a.acc + (int64_t)k * C * C * n + r;
+        for (int32_t j = 0; j < C; j++)
+            if (j != i) o[j] = (float)gpl_shap_pair_value(mat, i, j, C, n);
+        o[i] = (float)gpl_shap_pair_self(start, mat, i, C, n);
+        return;
+    }
+    const double *mrow = a.acc + (int64_t)ki * C * n + r;
     for (int32_t j = 0; j < C; j++) o[j] = (float)mrow[(int64_t)j * n];
     o[i] = (float)gpl_shap_interaction_self(start, mrow, i, C, n);
 }
@@ -331,7 +319,7 @@ extern "C" cudaError_t gpl_cuda_launch_shap(const gpl_cuda_shap_args *a, cudaStr
                 <<<blocks, threads, per_row * (size_t)(threads / 8), s>>>(*a);
         else
             shap_contrib_lanes_kernel<false, true><<<blocks, threads, 0, s>>>(*a);
-        shap_pairs_finish_kernel<<<blocks_for(n * K * C), kShapThreads, 0, s>>>(*a);
+        shap_interaction_finish_kernel<<<blocks_for(n * K * C), kShapThreads, 0, s>>>(*a);
     } else if (a->kind == GPL_SHAP_INTERACTIONS) {
         shap_interaction_kernel<<<blocks_for(n * C), kShapThreads, 0, s>>>(*a);
         shap_interaction_finish_kernel<<<blocks_for(n * K * C), kShapThreads, 0, s>>>(*a);
