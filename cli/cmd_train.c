@@ -13,7 +13,6 @@
 #include "gpulayer.h"
 #include "train_history.h"
 #include "cli_file.h"
-#include "train_report.h"
 
 #define MAX_VALID 16
 
@@ -553,11 +552,29 @@ static int write_report(const train_options *o, const progress *prog, const char
                         "metrics; no report written\n", o->report);
         return 1;
     }
-    train_report r = {command, o->data, train, o->valid, valid, o->num_valid, o->model,
-                      train_seconds, ranks, prog->history};
-    int rc = train_report_write(o->report, o->booster, &r);
-    if (!rc && !prog->quiet) fprintf(stderr, "report written to %s\n", o->report);
-    return rc;
+    const train_history *h = prog->history;
+    const gpulayer_report_info r = {command,
+                                    o->data,
+                                    train,
+                                    valid,
+                                    o->valid,
+                                    o->num_valid,
+                                    o->model,
+                                    train_seconds,
+                                    ranks,
+                                    h->num_series,
+                                    h->num_rounds,
+                                    h->first_round,
+                                    (const char *const *)h->data_names,
+                                    (const char *const *)h->metric_names,
+                                    h->values};
+    if (gpulayer_report_write(o->report, o->booster, &r) != GPULAYER_OK) {
+        char what[1100];
+        snprintf(what, sizeof what, "--report %s", o->report);
+        return cli_fail("train", what);
+    }
+    if (!prog->quiet) fprintf(stderr, "report written to %s\n", o->report);
+    return 0;
 }
 
 int cmd_train(int argc, char **argv)

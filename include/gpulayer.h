@@ -835,6 +835,45 @@ GPULAYER_API gpulayer_status gpulayer_placement_render(
     size_t *out_len);
 
 /*
+ * The training report: one HTML page on a trained booster that opens in a
+ * browser with no network (inline SVG and styles; no scripts, fonts,
+ * images or outside addresses), as `gpulayer train --report` writes it
+ * (README): the command and when the page was written, the learning
+ * curves with the best round marked and each curve's value at the best
+ * and the last round, for the last validation set its ROC and
+ * precision-recall curves, confusion matrix and calibration (binary),
+ * confusion matrix (multiclass) or residuals (regression) and each
+ * feature's mean |SHAP value|, a summary of the training data, feature
+ * importance, the parameters, the devices considered with their reasons,
+ * time and memory. Every member may be NULL or 0 (its section is left
+ * out); the names are shown as given.
+ */
+typedef struct gpulayer_report_info {
+    const char *command;           /* the command line shown, or NULL      */
+    const char *data;              /* what the training rows are called    */
+    const gpulayer_dataset *train; /* the training rows: the data summary  */
+    const gpulayer_dataset *const *valid; /* num_valid validation sets     */
+    const char *const *valid_names;
+    int32_t num_valid;
+    const char *model;             /* where the model was saved, or NULL   */
+    double train_seconds;          /* the training's time; < 0: unknown    */
+    int32_t ranks;                 /* processes of a distributed job, or 1 */
+    /* The learning curves: num_series (data set, metric) pairs, named by
+     * series_data and series_metric, with values[round * num_series +
+     * series] for num_rounds rounds, the first of them round first_round
+     * (0, or the rounds of the model training continued). */
+    int32_t num_series, num_rounds, first_round;
+    const char *const *series_data;
+    const char *const *series_metric;
+    const double *values;
+} gpulayer_report_info;
+
+/* Writes the report on b to path, atomically (a failure leaves any
+ * earlier file as it was). */
+GPULAYER_API gpulayer_status gpulayer_report_write(const char *path, const gpulayer_booster *b,
+                                                   const gpulayer_report_info *info);
+
+/*
  * Running a program on a placement (`gpulayer run`). The program is an
  * ordinary child process that learns its devices from the environment:
  * GPULAYER_ACCELERATOR, GPULAYER_DEVICE (the index(es) as the program will

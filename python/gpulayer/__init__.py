@@ -23,7 +23,8 @@ A thin layer over the C library ``libgpulayer``:
 * :mod:`gpulayer.distributed` and ``train(..., distributed=True)``,
   data-parallel training over MPI;
 * :func:`plot_importance`, :func:`plot_metric`, :func:`plot_tree` and
-  :func:`to_graphviz`, pictures of a model (``pip install gpulayer[plot]``).
+  :func:`to_graphviz`, pictures of a model (``pip install gpulayer[plot]``);
+  :func:`report`, the HTML page ``gpulayer train --report`` writes.
 
 Importing the package loads no native code and creates no device: the
 library is loaded on first use (from ``GPULAYER_LIBRARY`` or the copy
@@ -45,6 +46,7 @@ from .evaluation import evaluate
 from .params import parameters
 from .plotting import plot_importance, plot_metric, plot_tree, to_graphviz
 from .predictor import Predictor
+from ._report import report
 from .training import EvalResult, train
 
 __all__ = [
@@ -88,6 +90,7 @@ __all__ = [
     "plot_importance",
     "plot_metric",
     "plot_tree",
+    "report",
     "support_matrix",
     "to_graphviz",
     "train",

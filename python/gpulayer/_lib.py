@@ -76,6 +76,28 @@ class EvalResult(Structure):
     ]
 
 
+class ReportInfo(Structure):
+    """gpulayer_report_info: what the training report shows beside the model."""
+
+    _fields_ = [
+        ("command", c_char_p),
+        ("data", c_char_p),
+        ("train", c_void_p),
+        ("valid", POINTER(c_void_p)),
+        ("valid_names", POINTER(c_char_p)),
+        ("num_valid", c_int32),
+        ("model", c_char_p),
+        ("train_seconds", c_double),
+        ("ranks", c_int32),
+        ("num_series", c_int32),
+        ("num_rounds", c_int32),
+        ("first_round", c_int32),
+        ("series_data", POINTER(c_char_p)),
+        ("series_metric", POINTER(c_char_p)),
+        ("values", POINTER(c_double)),
+    ]
+
+
 class ParamInfo(Structure):
     """gpulayer_param_info: one training parameter of the library's table."""
 
@@ -202,6 +224,7 @@ _PROTOTYPES = {
         [_handle, c_int32, _names, c_int32],
     ),
     "gpulayer_dataset_num_rows": (c_int64, [_handle]),
+    "gpulayer_report_write": (_status, [c_char_p, _handle, POINTER(ReportInfo)]),
     "gpulayer_dataset_num_cols": (c_int32, [_handle]),
     "gpulayer_dataset_feature_name": (c_char_p, [_handle, c_int32]),
     "gpulayer_dataset_get_label": (_status, [_handle, _floats, c_int64]),

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_util.h"
 #include "report_charts.h"
 #include "svg.h"
 
@@ -271,7 +270,7 @@ static void shap_bars(FILE *out, const gpulayer_booster *b, const gpulayer_datas
     gpulayer_dataset *head = NULL;
     float *phi = malloc(sizeof(float) * (size_t)(n * width));
     double *mean = calloc((size_t)(F > 0 ? F : 1), sizeof(double));
-    cli_ranked *ranked = malloc(sizeof *ranked * (size_t)(F > 0 ? F : 1));
+    gpl_report_ranked *ranked = malloc(sizeof *ranked * (size_t)(F > 0 ? F : 1));
     const char **names = malloc(sizeof *names * SHAP_FEATURES);
     double *values = malloc(sizeof(double) * SHAP_FEATURES);
     char (*unnamed)[24] = malloc(sizeof *unnamed * SHAP_FEATURES);
@@ -288,8 +287,8 @@ static void shap_bars(FILE *out, const gpulayer_booster *b, const gpulayer_datas
                     mean[f] += fabs(phi[r * width + (int64_t)k * (F + 1) + f]) / (double)n;
         int m = 0;
         for (int32_t f = 0; f < F; f++)
-            if (mean[f] > 0) ranked[m++] = (cli_ranked){f, mean[f]};
-        qsort(ranked, (size_t)m, sizeof *ranked, cli_by_value_desc);
+            if (mean[f] > 0) ranked[m++] = (gpl_report_ranked){f, mean[f]};
+        qsort(ranked, (size_t)m, sizeof *ranked, gpl_report_by_value_desc);
         if (m > SHAP_FEATURES) m = SHAP_FEATURES;
         for (int i = 0; i < m; i++) {
             names[i] = gpulayer_booster_feature_name(b, ranked[i].feature);

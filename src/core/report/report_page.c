@@ -1,7 +1,11 @@
-/* train_report.c -- the HTML page of `gpulayer train --report` (see
- * train_report.h). Everything is inline: styles in the head, charts as
+/* report_page.c -- the training report (gpulayer_report_write of
+ * gpulayer.h), the page of `gpulayer train --report`: the command, the
+ * learning curves and the best round's metrics, the validation set's
+ * section (report_valid.c), a summary of the data, feature importance,
+ * parameters, the devices considered, time and memory. Everything is
+ * inline: styles in the head, charts as
  * SVG elements, no scripts, fonts or images. */
-#include "train_report.h"
+#include "gpulayer.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -10,8 +14,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "cli_file.h"
-#include "cli_util.h"
+#include "error.h"
+#include "file_atomic.h"
 #include "report_charts.h"
 #include "report_valid.h"
 #include "svg.h"
@@ -25,7 +29,8 @@
 
 typedef struct page {
     const gpulayer_booster *b;
-    const train_report *r;
+    const gpulayer_report_info *r;
+    gpl_report_curves curves;
 } page;
 
 static const char style[] =
@@ -53,7 +58,7 @@ static void cell_row(FILE *out, const char *key, const char *value)
 
 static void summary(FILE *out, const page *p)
 {
-    const train_report *r = p->r;
+    const gpulayer_report_info *r = p->r;
     char text[128];
     fputs("<table class=\"summary\">\n", out);
     if (r->command) cell_row(out, "command", r->command);
@@ -61,9 +66,11 @@ static void summary(FILE *out, const page *p)
     struct tm utc;
     if (gmtime_r(&now, &utc) && strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &utc))
         cell_row(out, "written", text);
-    cell_row(out, "data", r->data);
-    for (int i = 0; i < r->num_valid; i++) cell_row(out, "validation set", r->valid[i]);
-    cell_row(out, "model", r->model);
+    if (r->data) cell_row(out, "data", r->data);
+    for (int i = 0; i < r->num_valid; i++)
+        if (r->valid_names && r->valid_names[i])
+            cell_row(out, "validation set", r->valid_names[i]);
+    if (r->model) cell_row(out, "model", r->model);
     snprintf(text, sizeof text, "%d", gpulayer_booster_num_rounds(p->b));
     cell_row(out, "rounds in the model", text);
     int best = gpulayer_booster_best_round(p->b);
@@ -88,12 +95,12 @@ static const char *column_name(const gpulayer_dataset *ds, int32_t f, char *buf,
 static void column_list(FILE *out, const gpulayer_dataset *ds, const char *key,
                         const double *count, int32_t F, const char *format)
 {
-    cli_ranked *r = malloc(sizeof *r * (size_t)(F > 0 ? F : 1));
+    gpl_report_ranked *r = malloc(sizeof *r * (size_t)(F > 0 ? F : 1));
     if (!r) return;
     int n = 0;
     for (int32_t f = 0; f < F; f++)
-        if (count[f] > 0) r[n++] = (cli_ranked){f, count[f]};
-    qsort(r, (size_t)n, sizeof *r, cli_by_value_desc);
+        if (count[f] > 0) r[n++] = (gpl_report_ranked){f, count[f]};
+    qsort(r, (size_t)n, sizeof *r, gpl_report_by_value_desc);
     char line[2048] = "", name[32], item[256];
     size_t used = 0;
     for (int i = 0; i < n && i < TOP_COLUMNS; i++) {
@@ -195,7 +202,7 @@ static void data_summary(FILE *out, const page *p)
  * round when training had none) and at the last round. */
 static void best_round_table(FILE *out, const page *p)
 {
-    const train_history *h = p->r->history;
+    const gpl_report_curves *h = &p->curves;
     if (h->num_series == 0 || h->num_rounds == 0) return;
     const int last = h->num_rounds - 1;
     int best = gpulayer_booster_best_round(p->b) - h->first_round;
@@ -217,7 +224,7 @@ static void best_round_table(FILE *out, const page *p)
 
 static void curves(FILE *out, const page *p)
 {
-    const train_history *h = p->r->history;
+    const gpl_report_curves *h = &p->curves;
     fputs("<h2>Learning curves</h2>\n", out);
     if (h->num_series == 0) {
         fputs("<p>No evaluation set was given (--valid), so there are no curves.</p>\n", out);
@@ -233,7 +240,7 @@ static void importance(FILE *out, const page *p)
     int32_t F = gpulayer_booster_num_features(p->b);
     size_t size = (size_t)(F > 0 ? F : 1);
     double *weight = malloc(size * sizeof *weight), *gain = malloc(size * sizeof *gain);
-    cli_ranked *r = malloc(size * sizeof *r);
+    gpl_report_ranked *r = malloc(size * sizeof *r);
     const char **names = malloc(size * sizeof *names);
     char (*unnamed)[24] = malloc(TOP_FEATURES * sizeof *unnamed);
     double *values = malloc(size * sizeof *values);
@@ -250,8 +257,8 @@ static void importance(FILE *out, const page *p)
     } else {
         /* Only features some split uses, as `gpulayer importance` lists. */
         for (int32_t f = 0; f < F; f++)
-            if (weight[f] > 0.0) r[n++] = (cli_ranked){f, gain[f]};
-        qsort(r, (size_t)n, sizeof *r, cli_by_value_desc);
+            if (weight[f] > 0.0) r[n++] = (gpl_report_ranked){f, gain[f]};
+        qsort(r, (size_t)n, sizeof *r, gpl_report_by_value_desc);
         if (n > TOP_FEATURES) n = TOP_FEATURES;
         for (int i = 0; i < n; i++) {
             names[i] = gpulayer_booster_feature_name(p->b, r[i].feature);
@@ -372,15 +379,20 @@ static double peak_rss_bytes(void)
 
 static void timings(FILE *out, const page *p)
 {
-    const train_report *r = p->r;
+    const gpulayer_report_info *r = p->r;
     char text[128];
-    int rounds = r->history->num_rounds;
+    /* The rounds this training made: those with curves, else the model's
+     * beyond the first. */
+    int rounds = p->curves.num_rounds;
+    if (rounds == 0) rounds = gpulayer_booster_num_rounds(p->b) - r->first_round;
     fputs("<h2>Time and memory</h2>\n<table class=\"timing\">\n", out);
-    snprintf(text, sizeof text, "%.3f s", r->train_seconds);
-    cell_row(out, "training time", text);
+    if (r->train_seconds >= 0) {
+        snprintf(text, sizeof text, "%.3f s", r->train_seconds);
+        cell_row(out, "training time", text);
+    }
     snprintf(text, sizeof text, "%d", rounds);
     cell_row(out, "rounds trained", text);
-    if (rounds > 0) {
+    if (rounds > 0 && r->train_seconds >= 0) {
         snprintf(text, sizeof text, "%.3f ms", 1000.0 * r->train_seconds / rounds);
         cell_row(out, "mean time a round", text);
     }
@@ -394,15 +406,18 @@ static int write_page(FILE *out, void *user)
     const page *p = user;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
           "gpulayer training report: ", out);
-    svg_escape(out, p->r->data);
+    svg_escape(out, p->r->data ? p->r->data : "");
     fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n", style);
     fputs("<h1>Training report</h1>\n", out);
     summary(out, p);
     curves(out, p);
     /* The set early stopping watches: the last. */
-    if (p->r->num_valid > 0)
-        report_validation(out, p->b, p->r->valid_sets[p->r->num_valid - 1],
-                          p->r->valid[p->r->num_valid - 1]);
+    const int32_t V = p->r->num_valid;
+    if (V > 0 && p->r->valid && p->r->valid[V - 1])
+        report_validation(out, p->b, p->r->valid[V - 1],
+                          p->r->valid_names && p->r->valid_names[V - 1]
+                              ? p->r->valid_names[V - 1]
+                              : "the validation set");
     data_summary(out, p);
     importance(out, p);
     parameters(out, p);
@@ -414,8 +429,39 @@ static int write_page(FILE *out, void *user)
     return 0; /* a failed write shows in the stream's error flag */
 }
 
-int train_report_write(const char *path, const gpulayer_booster *b, const train_report *r)
+gpulayer_status gpulayer_report_write(const char *path, const gpulayer_booster *b,
+                                      const gpulayer_report_info *info)
 {
-    page p = {b, r};
-    return cli_write_file_atomic("train", "--report", path, write_page, &p);
+    static const char fn[] = "gpulayer_report_write";
+    if (!path || !b || !info)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
+                         !path ? "path" : !b ? "booster" : "info");
+    if (gpulayer_booster_num_features(b) <= 0 && gpulayer_booster_num_rounds(b) <= 0)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s: the booster has no model", fn);
+    if (info->num_valid < 0 || info->num_series < 0 || info->num_rounds < 0 ||
+        (info->num_series > 0 && info->num_rounds > 0 &&
+         (!info->series_data || !info->series_metric || !info->values)))
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "%s: the curves need series_data, series_metric and values for %d "
+                         "series of %d rounds", fn, info->num_series, info->num_rounds);
+    for (int32_t s = 0; s < info->num_series && info->num_rounds > 0; s++)
+        if (!info->series_data[s] || !info->series_metric[s])
+            return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT, "%s: series %d has no name", fn, s);
+    page p = {b, info,
+              {info->first_round, info->num_rounds > 0 ? info->num_rounds : 0,
+               info->num_rounds > 0 ? info->num_series : 0, info->series_data,
+               info->series_metric, info->values}};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "%s: out of memory for %s", fn, path);
+    write_page(out, &p);
+    const int failed = ferror(out) != 0;
+    if (fclose(out) != 0 || failed) {
+        free(text);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "%s: out of memory writing %s", fn, path);
+    }
+    gpulayer_status st = gpl_write_file_atomic(path, text, len);
+    free(text);
+    return st;
 }

@@ -18,6 +18,13 @@ static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"
  * the tables keep them whole. */
 #define LABEL_BYTES 40
 
+int gpl_report_by_value_desc(const void *a, const void *b)
+{
+    const gpl_report_ranked *x = a, *y = b;
+    if (x->value != y->value) return x->value < y->value ? 1 : -1;
+    return (x->feature > y->feature) - (x->feature < y->feature);
+}
+
 /* ------------------------------------------------------------ axes */
 
 typedef struct axis {
@@ -135,14 +142,14 @@ static const char *tail_label(const char *name, char *buf, size_t size)
 enum { CURVE_W = 860, CURVE_H = 340, CURVE_LEFT = 80, CURVE_RIGHT = 600,
        CURVE_TOP = 36, CURVE_BOTTOM = 290 };
 
-static double value_at(const train_history *h, int round, int series)
+static double value_at(const gpl_report_curves *h, int round, int series)
 {
     return h->values[(size_t)round * (size_t)h->num_series + (size_t)series];
 }
 
 /* The index of data set name among the series' sets, in order of first
  * appearance: one colour a set across the charts. */
-static int set_index(const train_history *h, const char *name)
+static int set_index(const gpl_report_curves *h, const char *name)
 {
     int index = 0;
     for (int s = 0; s < h->num_series; s++) {
@@ -154,7 +161,7 @@ static int set_index(const train_history *h, const char *name)
     return index;
 }
 
-static void curve_chart(FILE *out, const train_history *h, const char *metric, int best_round,
+static void curve_chart(FILE *out, const gpl_report_curves *h, const char *metric, int best_round,
                         double *xs, double *ys)
 {
     double lo = INFINITY, hi = -INFINITY;
@@ -225,7 +232,7 @@ static void curve_chart(FILE *out, const train_history *h, const char *metric, i
     svg_end(out);
 }
 
-void chart_learning_curves(FILE *out, const train_history *h, int best_round)
+void chart_learning_curves(FILE *out, const gpl_report_curves *h, int best_round)
 {
     double *xs = malloc(sizeof(double) * (size_t)(h->num_rounds ? h->num_rounds : 1));
     double *ys = malloc(sizeof(double) * (size_t)(h->num_rounds ? h->num_rounds : 1));
