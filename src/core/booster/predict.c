@@ -187,6 +187,18 @@ void gpl_forest_add_to_margins(const gpl_infer_forest *f, const uint8_t *bins,
     }
 }
 
+gpulayer_status gpl_margins_add_model(const gpl_model *m, const uint8_t *bins, int64_t num_rows,
+                                      int32_t num_features, float *margins, int nthread)
+{
+    if (m->num_trees == 0 || num_rows == 0) return GPULAYER_OK;
+    gpl_infer_forest f;
+    GPL_CHECK(gpl_infer_forest_build(m, m->num_trees, &f));
+    gpl_forest_add_to_margins(&f, bins, num_rows, num_features, m->num_outputs, margins,
+                              nthread);
+    gpl_infer_forest_free(&f);
+    return GPULAYER_OK;
+}
+
 void gpl_tree_add_to_margins(const gpl_tree *t, const uint8_t *bins, int code_bytes,
                              int64_t num_rows, int32_t num_features,
                              int32_t num_outputs, int32_t output,

@@ -56,6 +56,11 @@ void gpl_forest_add_to_margins(const gpl_infer_forest *f, const uint8_t *bins,
                                int64_t num_rows, int32_t num_features, int32_t num_outputs,
                                float *margins, int nthread);
 void gpl_infer_forest_free(gpl_infer_forest *f);
+/* Adds every tree of m to margins (num_rows x outputs) of a binned
+ * row-major matrix (the model's code width) with gpl_forest_add_to_margins;
+ * nothing when m has no trees. */
+gpulayer_status gpl_margins_add_model(const gpl_model *m, const uint8_t *bins, int64_t num_rows,
+                                      int32_t num_features, float *margins, int nthread);
 
 /* The predictions of n rows on the CPU (column f's values at columns[f],
  * n of them, as the model reads them): binned into bins (n x features

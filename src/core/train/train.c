@@ -121,10 +121,9 @@ static gpulayer_status prepare_evals(train_run *t,
         else
             for (size_t k = 0; k < n; k++)
                 e->margins[k] = gpl_model_base_margin(t->model, (int32_t)(k % (size_t)K));
-        for (int32_t k = 0; k < t->model->num_trees; k++) /* continued training */
-            gpl_tree_add_to_margins(&t->model->trees[k], e->bins, t->code_bytes,
-                                    evals[i]->num_rows,
-                                    t->model->num_features, K, k % K, e->margins, t->nthread);
+        /* Continued training: the model's trees. */
+        GPL_CHECK(gpl_margins_add_model(t->model, e->bins, evals[i]->num_rows,
+                                        t->model->num_features, e->margins, t->nthread));
     }
     return GPULAYER_OK;
 }

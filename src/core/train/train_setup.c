@@ -521,10 +521,11 @@ gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_params *p,
     else
         for (size_t i = 0; i < n; i++)
             margins[i] = gpl_model_base_margin(m, (int32_t)(i % (size_t)m->num_outputs));
-    for (int32_t t = 0; t < m->num_trees; t++)
-        gpl_tree_add_to_margins(&m->trees[t], bins, code_bytes, train->num_rows, train->num_cols,
-                                m->num_outputs, t % m->num_outputs, margins, nthread);
-    gpulayer_status st = be->ops->set_margins(be, margins);
+    /* Continued training: the model's trees, walked as prediction walks
+     * them (the same additions in the same order). */
+    gpulayer_status st = gpl_margins_add_model(m, bins, train->num_rows, train->num_cols,
+                                               margins, nthread);
+    if (st == GPULAYER_OK) st = be->ops->set_margins(be, margins);
     free(margins);
     return st;
 }
