@@ -372,20 +372,15 @@ static void row_pairs(const gpl_model *m, const gpl_shap_view *view, const float
     const gpl_shap_work w = {s->levels, {0}, NULL};
     gpl_shap_pairs_row(view, row, &w, s->diag, s->acc, 1);
     for (int32_t k = 0; k < K; k++) {
-        double *mat = s->acc + (int64_t)k * C * C;
-        const double *diag = s->diag + (int64_t)k * C;
-        const double bias = diag[C - 1] + (base ? base[k] : gpl_model_base_margin(m, k));
+        double *mat = s->acc + (int64_t)k * C * C, *diag = s->diag + (int64_t)k * C;
+        diag[C - 1] += base ? base[k] : gpl_model_base_margin(m, k);
         /* The diagonal first: it reads the sums the loop below rewrites. */
-        for (int32_t i = 0; i < C; i++)
-            s->on[i] = gpl_shap_pair_self(i == C - 1 ? bias : diag[i], mat, i, C, 1);
+        for (int32_t i = 0; i < C; i++) diag[i] = gpl_shap_pair_self(diag[i], mat, i, C, 1);
         for (int32_t i = 0; i < C; i++)
             for (int32_t j = i + 1; j < C; j++)
                 mat[(int64_t)i * C + j] = mat[(int64_t)j * C + i] =
                     gpl_shap_pair_value(mat, i, j, C, 1);
-        for (int32_t i = 0; i < C; i++) {
-            mat[(int64_t)i * C + i] = s->on[i];
-            s->on[i] = 0;
-        }
+        for (int32_t i = 0; i < C; i++) mat[(int64_t)i * C + i] = diag[i];
     }
 }
 

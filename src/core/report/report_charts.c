@@ -18,6 +18,15 @@ static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"
  * the tables keep them whole. */
 #define LABEL_BYTES 40
 
+void gpl_report_row(FILE *out, const char *key, const char *value)
+{
+    fputs("<tr><th>", out);
+    svg_escape(out, key);
+    fputs("</th><td>", out);
+    svg_escape(out, value);
+    fputs("</td></tr>\n", out);
+}
+
 int gpl_report_by_value_desc(const void *a, const void *b)
 {
     const gpl_report_ranked *x = a, *y = b;

@@ -25,6 +25,9 @@ typedef struct gpl_report_ranked {
 } gpl_report_ranked;
 int gpl_report_by_value_desc(const void *a, const void *b);
 
+/* A row of a two-column table: key and value, escaped. */
+void gpl_report_row(FILE *out, const char *key, const char *value);
+
 /* One chart a metric, one polyline a data set with one point a round (a
  * value that is not finite leaves its point out). best_round, the
  * callback's round number of the best round or -1, is marked on every

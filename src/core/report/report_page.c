@@ -47,36 +47,27 @@ static const char style[] =
     "svg text{fill:#222}svg .tick-label,svg .bar-value{fill:#555}"
     "pre{font-size:12px;background:#f6f6f6;padding:8px;white-space:pre-wrap}";
 
-static void cell_row(FILE *out, const char *key, const char *value)
-{
-    fputs("<tr><th>", out);
-    svg_escape(out, key);
-    fputs("</th><td>", out);
-    svg_escape(out, value);
-    fputs("</td></tr>\n", out);
-}
-
 static void summary(FILE *out, const page *p)
 {
     const gpulayer_report_info *r = p->r;
     char text[128];
     fputs("<table class=\"summary\">\n", out);
-    if (r->command) cell_row(out, "command", r->command);
+    if (r->command) gpl_report_row(out, "command", r->command);
     const time_t now = time(NULL);
     struct tm utc;
     if (gmtime_r(&now, &utc) && strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &utc))
-        cell_row(out, "written", text);
-    if (r->data) cell_row(out, "data", r->data);
+        gpl_report_row(out, "written", text);
+    if (r->data) gpl_report_row(out, "data", r->data);
     for (int i = 0; i < r->num_valid; i++)
         if (r->valid_names && r->valid_names[i])
-            cell_row(out, "validation set", r->valid_names[i]);
-    if (r->model) cell_row(out, "model", r->model);
+            gpl_report_row(out, "validation set", r->valid_names[i]);
+    if (r->model) gpl_report_row(out, "model", r->model);
     snprintf(text, sizeof text, "%d", gpulayer_booster_num_rounds(p->b));
-    cell_row(out, "rounds in the model", text);
+    gpl_report_row(out, "rounds in the model", text);
     int best = gpulayer_booster_best_round(p->b);
     if (best >= 0) {
         snprintf(text, sizeof text, "%d", best + 1);
-        cell_row(out, "best round", text);
+        gpl_report_row(out, "best round", text);
     }
     fputs("</table>\n", out);
 }
@@ -111,7 +102,7 @@ static void column_list(FILE *out, const gpulayer_dataset *ds, const char *key,
     }
     if (n > TOP_COLUMNS && used < sizeof line)
         snprintf(line + used, sizeof line - used, " and %d more", n - TOP_COLUMNS);
-    if (n > 0) cell_row(out, key, line);
+    if (n > 0) gpl_report_row(out, key, line);
     free(r);
 }
 
@@ -150,10 +141,10 @@ static void label_summary(FILE *out, const page *p, const gpulayer_dataset *ds)
                                      used ? ", " : "", name ? name : code, (long long)count[k],
                                      100.0 * (double)count[k] / (double)N);
         }
-        cell_row(out, "label classes", line);
+        gpl_report_row(out, "label classes", line);
     } else if (N > 0) {
         snprintf(line, sizeof line, "from %.6g to %.6g, mean %.6g", lo, hi, sum / (double)N);
-        cell_row(out, "label", line);
+        gpl_report_row(out, "label", line);
     }
     free(y);
 }
@@ -169,9 +160,9 @@ static void data_summary(FILE *out, const page *p)
     char text[128];
     fputs("<h2>Data</h2>\n<table class=\"data\">\n", out);
     snprintf(text, sizeof text, "%lld", (long long)N);
-    cell_row(out, "rows", text);
+    gpl_report_row(out, "rows", text);
     snprintf(text, sizeof text, "%d", F);
-    cell_row(out, "features", text);
+    gpl_report_row(out, "features", text);
     double *cats = calloc((size_t)(F > 0 ? F : 1), sizeof(double));
     double *missing = calloc((size_t)(F > 0 ? F : 1), sizeof(double));
     if (cats && missing) {
@@ -185,11 +176,11 @@ static void data_summary(FILE *out, const page *p)
             missing[f] = N > 0 ? 100.0 * missing[f] / (double)N : 0;
         }
         snprintf(text, sizeof text, "%d", num_cat);
-        cell_row(out, "categorical features", text);
+        gpl_report_row(out, "categorical features", text);
         column_list(out, ds, "categories (most first)", cats, F, "%s (%.0f)");
         snprintf(text, sizeof text, "%.2f%% of the cells",
                  N > 0 && F > 0 ? 100.0 * cells_missing / ((double)N * F) : 0.0);
-        cell_row(out, "missing values", text);
+        gpl_report_row(out, "missing values", text);
         column_list(out, ds, "missing by feature (most first)", missing, F, "%s (%.1f%%)");
     }
     free(cats);
@@ -312,16 +303,16 @@ static void parameters(FILE *out, const page *p)
     char number[32];
     cJSON_ArrayForEach(item, params)
         if (cJSON_IsString(item))
-            cell_row(out, item->string, readable(item->valuestring, number, sizeof number));
+            gpl_report_row(out, item->string, readable(item->valuestring, number, sizeof number));
     cJSON_Delete(doc);
     static const char *const extra[] = {"eval_metric", "nthread"};
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) {
         char value[1024];
         if (gpulayer_booster_get_param(p->b, extra[i], value, sizeof value) != GPULAYER_OK)
             continue;
-        if (!value[0]) cell_row(out, extra[i], "(the objective's default)");
-        else if (!strcmp(value, "0")) cell_row(out, extra[i], "0 (all cores)");
-        else cell_row(out, extra[i], value);
+        if (!value[0]) gpl_report_row(out, extra[i], "(the objective's default)");
+        else if (!strcmp(value, "0")) gpl_report_row(out, extra[i], "0 (all cores)");
+        else gpl_report_row(out, extra[i], value);
     }
     fputs("</table>\n", out);
 }
@@ -333,15 +324,15 @@ static void device(FILE *out, const page *p)
     char requested[64] = "auto", text[128];
     gpulayer_booster_get_param(p->b, "device", requested, sizeof requested);
     fputs("<h2>Device</h2>\n<table class=\"device\">\n", out);
-    cell_row(out, "requested", requested);
+    gpl_report_row(out, "requested", requested);
     gpulayer_request *request = NULL;
     gpulayer_placement *placement = NULL;
     if (gpulayer_request_create(NULL, &request) == GPULAYER_OK &&
         gpulayer_request_parse(request, requested) == GPULAYER_OK &&
         gpulayer_placement_create(request, GPULAYER_PLACE_BACKEND, &placement) == GPULAYER_OK)
-        cell_row(out, "used", gpulayer_placement_why(placement));
+        gpl_report_row(out, "used", gpulayer_placement_why(placement));
     else
-        cell_row(out, "used", "(not known)");
+        gpl_report_row(out, "used", "(not known)");
     fputs("</table>\n", out);
     /* Every device considered, with its reason. */
     char *text_out = NULL;
@@ -360,7 +351,7 @@ static void device(FILE *out, const page *p)
     if (p->r->ranks > 1) {
         snprintf(text, sizeof text, "%d, one device each; the row above is rank 0's",
                  p->r->ranks);
-        cell_row(out, "ranks", text);
+        gpl_report_row(out, "ranks", text);
     }
     fputs("</table>\n", out);
 }
@@ -388,16 +379,16 @@ static void timings(FILE *out, const page *p)
     fputs("<h2>Time and memory</h2>\n<table class=\"timing\">\n", out);
     if (r->train_seconds >= 0) {
         snprintf(text, sizeof text, "%.3f s", r->train_seconds);
-        cell_row(out, "training time", text);
+        gpl_report_row(out, "training time", text);
     }
     snprintf(text, sizeof text, "%d", rounds);
-    cell_row(out, "rounds trained", text);
+    gpl_report_row(out, "rounds trained", text);
     if (rounds > 0 && r->train_seconds >= 0) {
         snprintf(text, sizeof text, "%.3f ms", 1000.0 * r->train_seconds / rounds);
-        cell_row(out, "mean time a round", text);
+        gpl_report_row(out, "mean time a round", text);
     }
     snprintf(text, sizeof text, "%.1f MiB", peak_rss_bytes() / 1048576.0);
-    cell_row(out, "peak resident memory (this process)", text);
+    gpl_report_row(out, "peak resident memory (this process)", text);
     fputs("</table>\n", out);
 }
 

@@ -20,15 +20,6 @@
 /* Features the SHAP chart shows at most. */
 #define SHAP_FEATURES 20
 
-static void pair_row(FILE *out, const char *key, const char *value)
-{
-    fputs("<tr><th>", out);
-    svg_escape(out, key);
-    fputs("</th><td>", out);
-    svg_escape(out, value);
-    fputs("</td></tr>\n", out);
-}
-
 typedef struct scored {
     float score;
     int positive;
@@ -89,12 +80,12 @@ static void binary_curves(FILE *out, const float *score, const float *label, int
     char text[128];
     fputs("<table class=\"binary\">\n", out);
     snprintf(text, sizeof text, "%.6f", auc);
-    pair_row(out, "area under the ROC curve", text);
+    gpl_report_row(out, "area under the ROC curve", text);
     snprintf(text, sizeof text, "%.6f", ap);
-    pair_row(out, "average precision", text);
+    gpl_report_row(out, "average precision", text);
     snprintf(text, sizeof text, "%lld of %lld (%.1f%%)", (long long)positives, (long long)n,
              100.0 * (double)positives / (double)n);
-    pair_row(out, "positive labels", text);
+    gpl_report_row(out, "positive labels", text);
     fputs("</table>\n", out);
     const chart_line roc = {"ROC", fpr, tpr, points};
     chart_lines(out, "roc", "ROC curve", "false positive rate", "true positive rate", &roc, 1,
@@ -185,18 +176,18 @@ static void residuals(FILE *out, const float *pred, const float *label, int64_t 
     char text[128];
     fputs("<table class=\"residuals\">\n", out);
     snprintf(text, sizeof text, "%.6g", sqrt(sq / (double)n));
-    pair_row(out, "root mean squared error", text);
+    gpl_report_row(out, "root mean squared error", text);
     snprintf(text, sizeof text, "%.6g", abs_sum / (double)n);
-    pair_row(out, "mean absolute error", text);
+    gpl_report_row(out, "mean absolute error", text);
     snprintf(text, sizeof text, "%.6g", sum / (double)n);
-    pair_row(out, "mean residual (label - prediction)", text);
+    gpl_report_row(out, "mean residual (label - prediction)", text);
     float *sorted = malloc(sizeof(float) * (size_t)n);
     if (sorted) {
         memcpy(sorted, r, sizeof(float) * (size_t)n);
         qsort(sorted, (size_t)n, sizeof(float), by_float);
         snprintf(text, sizeof text, "%.6g / %.6g / %.6g", sorted[(n - 1) * 5 / 100],
                  sorted[(n - 1) / 2], sorted[(n - 1) * 95 / 100]);
-        pair_row(out, "residual at 5% / 50% / 95%", text);
+        gpl_report_row(out, "residual at 5% / 50% / 95%", text);
         free(sorted);
     }
     fputs("</table>\n", out);
