@@ -121,6 +121,8 @@ static void train_usage(FILE *out)
 "  reg:quantileerror    pinball loss; quantile_alpha, or a list [0.1,0.5,0.9]\n"
 "                       for one output per quantile; leaves refit to the\n"
 "                       residuals' quantile\n"
+"  reg:expectileerror   asymmetric squared error; expectile_alpha, or a list\n"
+"                       for one output per expectile, never crossing\n"
 "  count:poisson        Poisson, prediction exp(margin); labels >= 0;\n"
 "                       max_delta_step\n"
 "  reg:gamma            gamma, prediction exp(margin); labels > 0\n"

@@ -40,7 +40,7 @@ def format_param(value: Any) -> str:
 # names of it); any other takes one value.
 _MULTI_VALUED = {"eval_metric", "metric", "metrics", "metric_types"}
 # Parameters whose one value may be a list, sent as "[a,b,c]".
-_LIST_VALUED = {"quantile_alpha"}
+_LIST_VALUED = {"quantile_alpha", "expectile_alpha"}
 
 
 def _format_list(key: str, value) -> str:
@@ -191,6 +191,7 @@ _DEFAULT_METRIC = {
     "reg:absoluteerror": "mae", "count:poisson": "poisson-nloglik",
     "reg:gamma": "gamma-deviance", "reg:squaredlogerror": "rmsle",
     "reg:pseudohubererror": "mphe", "reg:quantileerror": "quantile",
+    "reg:expectileerror": "expectile",
 }
 
 
@@ -741,6 +742,7 @@ class Booster:
         params["objective"] = doc["objective"]
         params["num_class"] = str(n if n > 1 else 0)
         params.pop("quantile_alpha", None)
+        params.pop("expectile_alpha", None)
         leaves = Booster().load_raw(_model_text.seal(doc))
         plain = dataset.select_columns(range(dataset.num_cols))
         plain.set_base_margin(None)

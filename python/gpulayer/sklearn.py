@@ -39,8 +39,8 @@ How categorical features are split: ``categorical`` ("partition" or
 
 ``objective`` is one of :func:`gpulayer.train`'s objectives (with its
 parameter, an estimator parameter of the same name: ``huber_slope``,
-``quantile_alpha`` (a number or a list: then ``predict`` gives
-``(rows, quantiles)``), ``max_delta_step``, ``tweedie_variance_power``) or, as in XGBoost, a function
+``quantile_alpha`` and ``expectile_alpha`` (a number or a list: then
+``predict`` gives ``(rows, quantiles)``), ``max_delta_step``, ``tweedie_variance_power``) or, as in XGBoost, a function
 ``objective(y_true, y_pred) -> (grad, hess)`` with ``y_pred`` the raw
 margins (``(rows,)``, or ``(rows, classes)`` for more than two classes);
 it is also given ``sample_weight=`` when the data have weights, and must
@@ -205,6 +205,7 @@ class _GPULayerModel(BaseEstimator):
         tweedie_variance_power=None,
         huber_slope=None,
         quantile_alpha=None,
+        expectile_alpha=None,
         lambdarank_pair_method=None,
         lambdarank_num_pair_per_sample=None,
         ndcg_exp_gain=None,
@@ -264,6 +265,7 @@ class _GPULayerModel(BaseEstimator):
         self.tweedie_variance_power = tweedie_variance_power
         self.huber_slope = huber_slope
         self.quantile_alpha = quantile_alpha
+        self.expectile_alpha = expectile_alpha
         self.lambdarank_pair_method = lambdarank_pair_method
         self.lambdarank_num_pair_per_sample = lambdarank_num_pair_per_sample
         self.ndcg_exp_gain = ndcg_exp_gain
@@ -693,7 +695,8 @@ class GPULayerRegressor(RegressorMixin, _GPULayerModel):
     """Gradient-boosted trees for regression: objective
     ``reg:squarederror`` by default; ``reg:absoluteerror``,
     ``reg:squaredlogerror``, ``reg:pseudohubererror`` (``huber_slope``),
-    ``reg:quantileerror`` (``quantile_alpha``), ``reg:logistic``,
+    ``reg:quantileerror`` (``quantile_alpha``), ``reg:expectileerror``
+    (``expectile_alpha``), ``reg:logistic``,
     ``count:poisson`` (``max_delta_step``), ``reg:gamma``, ``reg:tweedie``
     (``tweedie_variance_power``), or a function (see the module
     documentation).

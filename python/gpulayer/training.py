@@ -741,7 +741,10 @@ def train(
       ``reg:quantileerror`` (``quantile_alpha``, default 0.5: a number, or
       a list such as ``[0.1, 0.5, 0.9]`` that trains one output per
       quantile, predicted as ``(rows, quantiles)``; leaves refit to the
-      quantile of their residuals)
+      quantile of their residuals), ``reg:expectileerror``
+      (``expectile_alpha``, default 0.5, a number or a list as
+      ``quantile_alpha``: asymmetric squared error; the outputs of a list
+      are chained as XGBoost's so that they never cross)
     - ``reg:logistic`` (values in [0, 1]), ``binary:logistic``
       (probability), ``binary:logitraw`` (margin), ``binary:hinge``
       (0/1 prediction)

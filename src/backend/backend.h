@@ -67,7 +67,7 @@ static inline int gpl_cat_set_has(const uint32_t *set, uint32_t bin)
 }
 
 /* Objectives. The backends compute the per-row gradients of kinds 0..10
- * (objective_math.h); 11 and 12 are model-level names whose gradients are
+ * and 16 (objective_math.h); 11 and 12 are model-level names whose gradients are
  * the logistic ones (gpl_train_objective maps them). The values cross to
  * the GPU kernels: append, never renumber. */
 typedef enum gpl_objective_kind {
@@ -89,10 +89,17 @@ typedef enum gpl_objective_kind {
      * backend that has set_groups. */
     GPL_OBJ_RANK_NDCG = 13,
     GPL_OBJ_RANK_PAIRWISE = 14,
-    GPL_OBJ_RANK_MAP = 15
+    GPL_OBJ_RANK_MAP = 15,
+    /* reg:expectileerror: one output an expectile_alpha (the request's
+     * alphas), XGBoost's outputs that cannot cross (objective_math.h). */
+    GPL_OBJ_EXPECTILE = 16
 } gpl_objective_kind;
 
-#define GPL_NUM_OBJECTIVES 16
+#define GPL_NUM_OBJECTIVES 17
+
+/* Outputs of an objective with one output a parameter value (quantiles,
+ * expectiles). */
+#define GPL_MAX_OUTPUT_ALPHAS 16
 
 static inline int gpl_objective_is_ranking(gpl_objective_kind kind)
 {
@@ -146,6 +153,9 @@ typedef struct gpl_gradient_request {
      * its output, each drawing its own rows; 0 or 1: one tree a round. */
     int32_t parallel_tree;
     int32_t num_parallel_tree;
+    /* reg:expectileerror: the expectile of each output (num_outputs of
+     * them, as floats, as XGBoost keeps them). */
+    float alphas[GPL_MAX_OUTPUT_ALPHAS];
 } gpl_gradient_request;
 
 /* The round whose row sample a tree uses (gpl_row_sampled's round): with

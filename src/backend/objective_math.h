@@ -132,6 +132,76 @@ GPL_HD void gpl_objective_softmax(float margin_k, double top, double sum, int32_
     *hess = h * (double)weight;
 }
 
+/* reg:expectileerror. XGBoost's outputs cannot cross: output 0's
+ * prediction is its margin, output k's is output k-1's plus
+ * GPL_EXPECTILE_GAP + softplus(margin k). The loss of output k is
+ * w * |alpha_k - [y > pred_k]| * (pred_k - y)^2 / 2; the margin of output j
+ * moves the predictions of outputs j..K-1, so its gradient sums their
+ * residuals (times sigmoid(margin j), the slope of the softplus, for j > 0)
+ * and its hessian is the Gauss-Newton one, as XGBoost's. */
+#define GPL_EXPECTILE_GAP ((double)1e-6f) /* XGBoost's kRtEps, a float */
+
+GPL_HD double gpl_det_softplus(double x)
+{
+    return x > 0.0 ? x + gpl_det_log1p(gpl_det_exp(-x)) : gpl_det_log1p(gpl_det_exp(x));
+}
+
+/* The prediction of an output from the one before it and its margin. */
+GPL_HD double gpl_expectile_next(double before, float margin)
+{
+    return before + GPL_EXPECTILE_GAP + gpl_det_softplus((double)margin);
+}
+
+/* Every output's gradient of a round comes from the margins at the round's
+ * start, but output j's tree starts after the trees of outputs 0..j-1 have
+ * moved their margins. So each row keeps two doubles (the slot where
+ * softmax keeps its normaliser): [0] the round-start prediction of output
+ * j-1 and [1] that of output j, which the request for output j writes.
+ * shift: the first request for output j > 0 of the round (its first
+ * parallel tree), which moves [1] to [0] first; write: this pass writes
+ * [1] (a backend that computes a row's gradient in several passes writes
+ * in the first). slot is NULL for a single output. Returns the round-start
+ * prediction of output j. */
+GPL_HD double gpl_expectile_chain(const float *m, int32_t j, double *slot, int shift,
+                                  int write)
+{
+    double pred = (double)m[0];
+    if (j > 0) {
+        if (shift) slot[0] = slot[1];
+        pred = gpl_expectile_next(slot[0], m[j]);
+    }
+    if (write && slot) slot[1] = pred;
+    return pred;
+}
+
+/* The gradient pair of output j of a row with margins m[0..K-1] (output
+ * j's round-start prediction pred_j from gpl_expectile_chain; the margins
+ * of outputs after j are still the round's start). */
+GPL_HD void gpl_objective_expectile(const float *m, int32_t K, int32_t j, const float *alphas,
+                                    double pred_j, float label, float weight, double *grad,
+                                    double *hess)
+{
+    const double y = (double)label;
+    double pred = pred_j, g = 0.0, h = 0.0;
+    for (int32_t k = j; k < K; k++) {
+        if (k > j) pred = gpl_expectile_next(pred, m[k]);
+        const double diff = pred - y, alpha = (double)alphas[k];
+        const double scale = diff >= 0.0 ? 1.0 - alpha : alpha;
+        g = g + scale * diff;
+        h = h + scale;
+    }
+    const double s = j == 0 ? 1.0 : gpl_det_sigmoid((double)m[j]);
+    *grad = s * g * (double)weight;
+    *hess = s * s * h * (double)weight;
+}
+
+/* Whether the request for output j moves the expectile chain on
+ * (gpl_expectile_chain's shift). */
+static inline int gpl_expectile_shift_due(const gpl_gradient_request *req)
+{
+    return req->objective == GPL_OBJ_EXPECTILE && req->output > 0 && req->parallel_tree == 0;
+}
+
 /* Whether row is in the sample of round (splitmix64 of seed, round, row):
  * the same answer on every backend, whatever the thread layout. */
 GPL_HD int gpl_row_sampled(uint64_t seed, int32_t round, int64_t row,

@@ -225,3 +225,101 @@ def test_fertility_weeks_worked_tweedie(tmp_path, fertility):
 def test_flights_late_counts_poisson(tmp_path, flights):
     compare(tmp_path, late_counts(flights), "late", "count:poisson",
             [("poisson deviance", poisson_deviance)])
+
+
+# ---------------------------------------------------------------- expectiles
+# XGBoost 3.2 has no reg:expectileerror (it came in 3.3): the reference is
+# XGBoost 3.2 hist trained on the objective of XGBoost's expectile_obj.cc
+# written out in numpy (outputs chained through softplus so that they
+# never cross, the same intercepts), one target an expectile.
+
+EXPECTILE_GAP = float(np.float32(1e-6))
+
+
+def softplus(x):
+    return np.where(x > 0, x + np.log1p(np.exp(-np.abs(x))), np.log1p(np.exp(np.minimum(x, 0))))
+
+
+def expectile_chain(margins):
+    out = margins.astype(np.float64).copy()
+    for k in range(1, out.shape[1]):
+        out[:, k] = out[:, k - 1] + EXPECTILE_GAP + softplus(out[:, k])
+    return out
+
+
+def expectile_gradient(alphas):
+    a = np.asarray(alphas, dtype=np.float64)
+
+    def objective(predt, dtrain):
+        m = np.asarray(predt, dtype=np.float64).reshape(-1, len(a))
+        y = dtrain.get_label().reshape(-1, len(a))[:, 0]
+        pred = expectile_chain(m)
+        diff = pred - y[:, None]
+        scale = np.where(diff >= 0, 1.0 - a, a)
+        g = np.cumsum((scale * diff)[:, ::-1], axis=1)[:, ::-1]
+        h = np.cumsum(scale[:, ::-1], axis=1)[:, ::-1]
+        s = np.ones_like(m)
+        s[:, 1:] = 1.0 / (1.0 + np.exp(-m[:, 1:]))
+        return s * g, s * s * h
+    return objective
+
+
+def expectile_intercepts(y, alphas):
+    mean = float(np.mean(y))
+    out = []
+    for a in alphas:
+        diff = mean - y
+        scale = np.where(diff >= 0, 1.0 - a, a)
+        out.append(mean - np.sum(scale * diff) / np.sum(scale))
+    out = np.maximum.accumulate(np.asarray(out))
+    margins = [out[0]]
+    for k in range(1, len(out)):
+        gap = max(out[k] - out[k - 1] - EXPECTILE_GAP, EXPECTILE_GAP)
+        margins.append(gap + np.log(-np.expm1(-gap)))
+    return np.asarray(margins)
+
+
+def xgb_expectile_predict(train, test, label, alphas):
+    K = len(alphas)
+    ctrain, ctest = codes(train), codes(test)
+    y = ctrain[label].to_numpy(dtype=np.float64)
+    base = expectile_intercepts(y, alphas)
+    dtrain = xgb.DMatrix(ctrain.drop(columns=[label]), np.repeat(y[:, None], K, axis=1),
+                         base_margin=np.tile(base, (len(y), 1)))
+    xparams = dict(eta=PARAMS["eta"], max_depth=PARAMS["max_depth"], max_bin=PARAMS["max_bin"],
+                   tree_method="hist", nthread=2, disable_default_eval_metric=1)
+    booster = xgb.train(xparams, dtrain, PARAMS["num_round"], obj=expectile_gradient(alphas))
+    dtest = xgb.DMatrix(ctest.drop(columns=[label]),
+                        base_margin=np.tile(base, (len(test), 1)))
+    margins = booster.predict(dtest, output_margin=True).reshape(len(test), K)
+    return expectile_chain(margins)
+
+
+def expectile_loss(alpha):
+    def metric(y, p):
+        d = p - y
+        return float(np.mean(np.where(d >= 0, 1.0 - alpha, alpha) * d * d))
+    return metric
+
+
+def test_flights_expectiles(tmp_path, flights):
+    df = flight_delays(flights)
+    for alphas in ([0.5], [0.1, 0.5, 0.9]):
+        case = tmp_path / str(len(alphas))
+        case.mkdir()
+        failures = []
+        for seed in range(SPLITS):
+            train, test = split(df, seed=seed)
+            (case / str(seed)).mkdir()
+            ours = gpulayer_predict(case / str(seed), train, test, "delay",
+                                    "reg:expectileerror",
+                                    {"expectile_alpha": "[" + ",".join(map(str, alphas)) + "]"})
+            theirs = xgb_expectile_predict(train, test, "delay", alphas)
+            y = test["delay"].to_numpy(dtype=np.float64)
+            for k, a in enumerate(alphas):
+                x, b = expectile_loss(a)(y, ours[:, k]), expectile_loss(a)(y, theirs[:, k])
+                print(f"expectile split {seed} alpha {a}: gpulayer {x:.4f} xgboost {b:.4f} "
+                      f"({100.0 * (x / b - 1.0):+.2f}%)")
+                if not x <= b * (1.0 + TOLERANCE):
+                    failures.append(f"{alphas} split {seed} alpha {a}: {x:.4f} vs {b:.4f}")
+        assert not failures, "; ".join(failures)

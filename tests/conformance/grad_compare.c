@@ -148,7 +148,8 @@ void run_gradient_case(const gradient_case *g)
         OK(gpu->ops->set_margins(gpu, d.margins));
         for (int32_t k = 0; k < g->outputs; k++) {
             gpl_gradient_request req = {g->objective, g->outputs, k, k, 42,
-                                        inputs[i].subsample, g->param[k], {0}, 0, 0, 0};
+                                        inputs[i].subsample, g->param[k], {0}, 0, 0, 0, {0}};
+            for (int32_t a = 0; a < g->outputs; a++) req.alphas[a] = (float)g->param[a];
             gpl_quant_scale sc, sg;
             OK(cpu->ops->compute_gradients(cpu, &req, &sc));
             OK(gpu->ops->compute_gradients(gpu, &req, &sg));
@@ -184,6 +185,8 @@ const gradient_case gradient_cases[] = {
     {"quantile 0.9", GPL_OBJ_QUANTILE, 1, {0.9}},
     {"quantiles 0.1, 0.5, 0.9", GPL_OBJ_QUANTILE, 3, {0.1, 0.5, 0.9}},
     {"hinge", GPL_OBJ_HINGE, 1, {0.0}},
+    {"expectile 0.3", GPL_OBJ_EXPECTILE, 1, {0.3}},
+    {"expectiles 0.1, 0.5, 0.9", GPL_OBJ_EXPECTILE, 3, {0.1, 0.5, 0.9}},
 };
 const int num_gradient_cases = (int)(sizeof gradient_cases / sizeof gradient_cases[0]);
 
@@ -219,7 +222,7 @@ void run_write_pairs_case(const problem *p)
     gpl_grad_pair *x = malloc(sizeof *x * len), *y = malloc(sizeof *y * len);
     for (int round = 0; round < 2; round++) {
         /* The device's own gradients first: the host's must replace them. */
-        gpl_gradient_request req = {p->objective, p->outputs, 0, round, 42, 1.0f, 0.0, {0}, 0, 0, 0};
+        gpl_gradient_request req = {p->objective, p->outputs, 0, round, 42, 1.0f, 0.0, {0}, 0, 0, 0, {0}};
         gpl_quant_scale sc;
         OK(gpu->ops->compute_gradients(gpu, &req, &sc));
         host_pairs(p->rows, 1000u + (uint64_t)round, pairs);

@@ -210,7 +210,7 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
     const int32_t M = b->cpu->config.max_nodes;
     /* Odd rounds draw their rows every 3 rounds (bagging_freq). */
     gpl_gradient_request req = {p->objective, p->outputs, round % p->outputs, round, 42,
-                                p->subsample, 0.0, {0}, round % 2 ? 3 : 0, 0, 0};
+                                p->subsample, 0.0, {0}, round % 2 ? 3 : 0, 0, 0, {0}};
     gpl_quant_scale sc, sg;
     OK(b->cpu->ops->compute_gradients(b->cpu, &req, &sc));
     OK(b->gpu->ops->compute_gradients(b->gpu, &req, &sg));

@@ -112,7 +112,8 @@ typedef struct gradient_case {
 
 /* Every gradient kind, with the parameters of its edges (Poisson's
  * max_delta_step, Tweedie 1.2 and 1.8, Huber slopes 0.5 and 1000,
- * quantiles 0.1 and 0.9 and one of each for three outputs). */
+ * quantiles 0.1 and 0.9 and one of each for three outputs, expectiles the
+ * same way, chained). */
 extern const gradient_case gradient_cases[];
 extern const int num_gradient_cases;
 /* The scales and every row's quantized pair against the CPU's, bit for

@@ -173,7 +173,7 @@ static void run_one(const rank_layout *l, const rank_setting *s)
         /* Rows drawn anew every 2 rounds (bagging_freq): round 1 samples
          * as round 0, while its pairs are its own. */
         gpl_gradient_request req = {s->objective, 1, 0, round, 42, l->subsample, 0.0,
-                                    gpl_objective_rank_request(&op), 2, 0, 0};
+                                    gpl_objective_rank_request(&op), 2, 0, 0, {0}};
         gpl_quant_scale sc, sg;
         OK(cpu->ops->compute_gradients(cpu, &req, &sc));
         OK(gpu->ops->compute_gradients(gpu, &req, &sg));

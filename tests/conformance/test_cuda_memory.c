@@ -67,7 +67,7 @@ static void one_cycle(const small_data *d, gpl_memory_report *report)
     gpl_binned_matrix m = {ROWS, FEATURES, d->bins, d->offset, NULL, 1};
     OK(be->ops->upload(be, &m, d->label, NULL));
     OK(be->ops->set_margins(be, d->margins));
-    gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 1, 1.0f, 0.0, {0}, 0, 0, 0};
+    gpl_gradient_request req = {GPL_OBJ_LOGISTIC, 1, 0, 0, 1, 1.0f, 0.0, {0}, 0, 0, 0, {0}};
     gpl_quant_scale sc;
     OK(be->ops->compute_gradients(be, &req, &sc));
     OK(be->ops->begin_tree(be));

@@ -119,7 +119,7 @@ static void test_ranking_refusals(void **state)
     OK(be->ops->upload(be, &d.m, d.label, NULL));
     OK(be->ops->set_margins(be, d.margins));
     const gpl_gradient_request req = {GPL_OBJ_RANK_NDCG, 1, 0, 0, 42, 1.0f, 0.0,
-                                      {GPL_RANK_TOPK, 32, 1, 1, 1, 0}, 0, 0, 0};
+                                      {GPL_RANK_TOPK, 32, 1, 1, 1, 0}, 0, 0, 0, {0}};
     gpl_quant_scale sc;
     assert_int_not_equal(be->ops->compute_gradients(be, &req, &sc), GPULAYER_OK);
     assert_non_null(strstr(gpulayer_last_error(), "cuda backend: a ranking objective without"));

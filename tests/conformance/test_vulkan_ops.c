@@ -220,7 +220,7 @@ static void test_ranking_limits(void **state)
     const gpl_rank_groups g = {2, ptr, 2500, discount, ones, ones};
     gpl_backend_config cfg = {1, 0, 7, 1, 0};
     gpl_gradient_request req = {GPL_OBJ_RANK_NDCG, 1, 0, 0, 42, 1.0f, 0.0,
-                                {GPL_RANK_TOPK, 8, 1, 1, 1, 0}, 0, 0, 0};
+                                {GPL_RANK_TOPK, 8, 1, 1, 1, 0}, 0, 0, 0, {0}};
     gpl_quant_scale sc;
     setenv("GPULAYER_VULKAN_TEST_LIMITS", "65536,0,0", 1);
     gpl_backend *be = create_or_skip("vulkan", &cfg);

@@ -71,7 +71,7 @@ static void check_objective(gpl_objective_kind kind, double param, unsigned seed
     gpl_binned_matrix m = {ROWS, 1, bins, offset, NULL, 1};
     assert_int_equal(be->ops->upload(be, &m, label, weighted ? weight : NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, margins), GPULAYER_OK);
-    gpl_gradient_request req = {kind, 1, 0, 0, 0, 1.0f, param, {0}, 0, 0, 0};
+    gpl_gradient_request req = {kind, 1, 0, 0, 0, 1.0f, param, {0}, 0, 0, 0, {0}};
     gpl_quant_scale scale;
     gpl_grad_pair hist[ROWS + 1];
     root_pairs(be, &req, hist, &scale);
@@ -119,7 +119,7 @@ static void check_softmax(unsigned seed, int weighted, int32_t K)
     assert_int_equal(be->ops->upload(be, &m, label, weighted ? weight : NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, margins), GPULAYER_OK);
     for (int32_t k = 0; k < K; k++) {
-        gpl_gradient_request req = {GPL_OBJ_SOFTMAX, K, k, 0, 1, 1.0f, 0.0, {0}, 0, 0, 0};
+        gpl_gradient_request req = {GPL_OBJ_SOFTMAX, K, k, 0, 1, 1.0f, 0.0, {0}, 0, 0, 0, {0}};
         gpl_quant_scale scale;
         gpl_grad_pair hist[ROWS + 1];
         root_pairs(be, &req, hist, &scale);

@@ -49,7 +49,7 @@ static void check_features(int32_t F, unsigned seed, int w)
     gpl_binned_matrix m = {ROWS, F, bins, offset, NULL, w};
     assert_int_equal(be->ops->upload(be, &m, label, NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, margins), GPULAYER_OK);
-    gpl_gradient_request req = {GPL_OBJ_SQUARED_ERROR, 1, 0, 0, 1, 1.0f, 0.0, {0}, 0, 0, 0};
+    gpl_gradient_request req = {GPL_OBJ_SQUARED_ERROR, 1, 0, 0, 1, 1.0f, 0.0, {0}, 0, 0, 0, {0}};
     gpl_quant_scale scale;
     assert_int_equal(be->ops->compute_gradients(be, &req, &scale), GPULAYER_OK);
     assert_int_equal(be->ops->begin_tree(be), GPULAYER_OK);

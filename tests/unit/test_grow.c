@@ -197,7 +197,7 @@ static gpl_tree grow_one(fixture *fx, gpl_grow_policy policy, int32_t max_depth,
     float *margins = calloc(N, sizeof(float));
     assert_non_null(margins);
     OK(be->ops->set_margins(be, margins));
-    gpl_gradient_request req = {GPL_OBJ_SQUARED_ERROR, 1, 0, 0, 7, 1.0f, 0.0, {0}, 0, 0, 0};
+    gpl_gradient_request req = {GPL_OBJ_SQUARED_ERROR, 1, 0, 0, 7, 1.0f, 0.0, {0}, 0, 0, 0, {0}};
     gpl_grow_config gc = {.params = &p, .cuts = &fx->cuts, .max_nodes = M, .scale = {1, 1}};
     OK(be->ops->compute_gradients(be, &req, &gc.scale));
     gpl_tree t = {0, NULL};

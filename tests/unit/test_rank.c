@@ -89,7 +89,7 @@ static void test_two_rows_by_hand(void **state)
     const float margins[2] = {0.0f, 0.0f};
     assert_int_equal(be->ops->set_margins(be, margins), GPULAYER_OK);
     gpl_gradient_request req = {GPL_OBJ_RANK_NDCG, 1, 0, 0, 1, 1.0f, 0.0,
-                                gpl_objective_rank_request(&op), 0, 0, 0};
+                                gpl_objective_rank_request(&op), 0, 0, 0, {0}};
     gpl_quant_scale sc;
     assert_int_equal(be->ops->compute_gradients(be, &req, &sc), GPULAYER_OK);
     int32_t root = 0;

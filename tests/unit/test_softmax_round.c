@@ -48,7 +48,7 @@ static void root_histogram(const data *d, int32_t output, int moved, gpl_grad_pa
     assert_int_equal(be->ops->upload(be, &m, d->label, NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, d->margins), GPULAYER_OK);
     for (int32_t k = 0; k <= output; k++) {
-        gpl_gradient_request req = {GPL_OBJ_SOFTMAX, CLASSES, k, 0, 1, 1.0f, 0.0, {0}, 0, 0, 0};
+        gpl_gradient_request req = {GPL_OBJ_SOFTMAX, CLASSES, k, 0, 1, 1.0f, 0.0, {0}, 0, 0, 0, {0}};
         assert_int_equal(be->ops->compute_gradients(be, &req, scale), GPULAYER_OK);
         assert_int_equal(be->ops->begin_tree(be), GPULAYER_OK);
         if (k == output) break;

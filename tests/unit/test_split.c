@@ -58,7 +58,7 @@ static gpl_backend *backend_for(fixture *fx, int nthread, gpl_quant_scale *scale
     gpl_binned_matrix m = {ROWS, FEATURES, fx->bins, fx->offset, NULL, fx->w};
     assert_int_equal(be->ops->upload(be, &m, fx->label, NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, fx->margins), GPULAYER_OK);
-    gpl_gradient_request req = {GPL_OBJ_SQUARED_ERROR, 1, 0, 0, 0, 1.0f, 0.0, {0}, 0, 0, 0};
+    gpl_gradient_request req = {GPL_OBJ_SQUARED_ERROR, 1, 0, 0, 0, 1.0f, 0.0, {0}, 0, 0, 0, {0}};
     assert_int_equal(be->ops->compute_gradients(be, &req, scale), GPULAYER_OK);
     assert_int_equal(be->ops->begin_tree(be), GPULAYER_OK);
     int32_t root = 0;

@@ -47,7 +47,7 @@ static gpl_backend *make_backend(fixture *fx, unsigned seed, int32_t cats, int m
     gpl_binned_matrix m = {ROWS, 1, fx->bins, fx->offset, fx->categorical, 1};
     assert_int_equal(be->ops->upload(be, &m, fx->label, NULL), GPULAYER_OK);
     assert_int_equal(be->ops->set_margins(be, fx->margins), GPULAYER_OK);
-    gpl_gradient_request req = {GPL_OBJ_SQUARED_ERROR, 1, 0, 0, 0, 1.0f, 0.0, {0}, 0, 0, 0};
+    gpl_gradient_request req = {GPL_OBJ_SQUARED_ERROR, 1, 0, 0, 0, 1.0f, 0.0, {0}, 0, 0, 0, {0}};
     assert_int_equal(be->ops->compute_gradients(be, &req, &fx->scale), GPULAYER_OK);
     assert_int_equal(be->ops->begin_tree(be), GPULAYER_OK);
     int32_t root = 0;

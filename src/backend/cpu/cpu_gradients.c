@@ -28,10 +28,18 @@ static inline void row_gradient(const cpu_context *c, const gpl_gradient_request
 {
     *g = 0.0;
     *h = 0.0;
-    if (!gpl_row_sampled(req->seed, gpl_sample_round(req), r, req->subsample)) return;
     const int32_t K = c->shape.num_outputs;
+    double pred = 0.0; /* reg:expectileerror: the chain moves on for every row */
+    if (req->objective == GPL_OBJ_EXPECTILE)
+        pred = gpl_expectile_chain(c->buf.margins + r * K, req->output,
+                                   K > 1 ? c->buf.softmax_norm + 2 * r : NULL,
+                                   gpl_expectile_shift_due(req), 1);
+    if (!gpl_row_sampled(req->seed, gpl_sample_round(req), r, req->subsample)) return;
     float w = c->buf.weight ? c->buf.weight[r] : 1.0f;
-    if (req->objective == GPL_OBJ_SOFTMAX)
+    if (req->objective == GPL_OBJ_EXPECTILE)
+        gpl_objective_expectile(c->buf.margins + r * K, K, req->output, req->alphas, pred,
+                                c->buf.label[r], w, g, h);
+    else if (req->objective == GPL_OBJ_SOFTMAX)
         gpl_objective_softmax(c->buf.margins[r * K + req->output], c->buf.softmax_norm[2 * r],
                               c->buf.softmax_norm[2 * r + 1], req->output, c->buf.label[r], w,
                               g, h);

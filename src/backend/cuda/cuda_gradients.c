@@ -1,5 +1,7 @@
 /* cuda_gradients.c -- compute_gradients: the gradient pairs of every row
  * and their quantization, on the device. */
+#include <string.h>
+
 #include "cuda_context.h"
 #include "error.h"
 #include "objective_math.h"
@@ -19,11 +21,15 @@ gpulayer_status cuda_compute_gradients(gpl_backend *be, const gpl_gradient_reque
                             gpl_sample_round(req), req->seed, req->subsample,
                             c->shape.num_rows,
                             c->buf.d_margins, c->buf.d_label, c->buf.d_weight, c->buf.d_grad, c->buf.d_max,
-                            c->buf.d_scale, c->buf.d_softmax_norm, 0, req->param, NULL};
+                            c->buf.d_scale, c->buf.d_softmax_norm, 0, req->param, NULL, {0}};
     if (req->objective == GPL_OBJ_SOFTMAX) {
         if (!c->buf.d_softmax_norm)
             return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: softmax with one output");
         a.norm_write = gpl_softmax_norm_due(req, &c->softmax_norm_ready);
+    }
+    if (req->objective == GPL_OBJ_EXPECTILE) {
+        a.norm_write = gpl_expectile_shift_due(req);
+        memcpy(a.alphas, req->alphas, sizeof a.alphas);
     }
     cuda_profile_begin(c);
     /* Ranking: the pairs come from the query's order (cuda_rank.c); the

@@ -60,13 +60,15 @@ typedef struct gpl_cuda_grad_args {
     gpl_cuda_qpair *grad;
     unsigned long long *max_bits; /* [2]: bits of max |g|, max h       */
     gpl_quant_scale *scale;       /* written by the scale kernel       */
-    double *softmax_norm;         /* 2 a row, softmax only             */
-    int32_t norm_write;           /* the first pass computes it        */
+    double *softmax_norm;         /* 2 a row: softmax, expectile chain */
+    int32_t norm_write;           /* the first pass computes it; for
+                                   * expectiles, moves the chain on     */
     double param;                 /* the objective's (backend.h)       */
     /* Ranking objectives: each row's finished (grad, hess), 2 a row, from
      * gpl_cuda_launch_rank; the passes below read them instead of an
      * objective formula (NULL otherwise). */
     const double *rank_pairs;
+    float alphas[GPL_MAX_OUTPUT_ALPHAS]; /* reg:expectileerror's         */
 } gpl_cuda_grad_args;
 
 /* Three launches: float gradients reduced to their largest magnitudes,

@@ -18,19 +18,24 @@ constexpr int kRowThreads = 256;
 /* Blocks of a reduction over all rows (several per multiprocessor). */
 constexpr unsigned kReduceBlocks = 2048;
 
-/* The first pass writes a softmax row's normaliser when asked to (the
- * thread that writes it is the one that reads it in the second pass).
- * Ranking objectives' pairs come finished (kernels_rank.cu): only the
- * subsample applies here. */
+/* The first pass writes a softmax row's normaliser when asked to, and
+ * moves reg:expectileerror's chain on (the thread that writes a row's slot
+ * is the one that reads it in the second pass). Ranking objectives' pairs
+ * come finished (kernels_rank.cu): only the subsample applies here. */
 __device__ void row_gradient(const gpl_cuda_grad_args &a, int64_t r, double *g,
-                             double *h, bool write_norm)
+                             double *h, bool first_pass)
 {
     *g = 0.0;
     *h = 0.0;
     const int32_t K = a.num_outputs;
-    if (a.objective == GPL_OBJ_SOFTMAX && write_norm)
+    if (a.objective == GPL_OBJ_SOFTMAX && first_pass && a.norm_write)
         gpl_softmax_normalizer(a.margins + r * K, K, &a.softmax_norm[2 * r],
                                &a.softmax_norm[2 * r + 1]);
+    double pred = 0.0;
+    if (a.objective == GPL_OBJ_EXPECTILE)
+        pred = gpl_expectile_chain(a.margins + r * K, a.output,
+                                   K > 1 ? a.softmax_norm + 2 * r : NULL,
+                                   first_pass && a.norm_write, first_pass);
     if (!gpl_row_sampled(a.seed, a.round, r, a.subsample)) return;
     if (a.rank_pairs) {
         *g = a.rank_pairs[2 * r];
@@ -38,7 +43,10 @@ __device__ void row_gradient(const gpl_cuda_grad_args &a, int64_t r, double *g,
         return;
     }
     const float w = a.weight ? a.weight[r] : 1.0f;
-    if (a.objective == GPL_OBJ_SOFTMAX)
+    if (a.objective == GPL_OBJ_EXPECTILE)
+        gpl_objective_expectile(a.margins + r * K, K, a.output, a.alphas, pred, a.label[r], w,
+                                g, h);
+    else if (a.objective == GPL_OBJ_SOFTMAX)
         gpl_objective_softmax(a.margins[r * K + a.output], a.softmax_norm[2 * r],
                               a.softmax_norm[2 * r + 1], a.output, a.label[r], w, g, h);
     else
@@ -55,7 +63,7 @@ __global__ void grad_max_kernel(gpl_cuda_grad_args a)
     for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < a.num_rows;
          r += (int64_t)gridDim.x * blockDim.x) {
         double g, h;
-        row_gradient(a, r, &g, &h, a.norm_write != 0);
+        row_gradient(a, r, &g, &h, true);
         if (fabs(g) > mg) mg = fabs(g);
         if (h > mh) mh = h;
     }

@@ -112,7 +112,9 @@ typedef struct gpl_gradient_push {
     uint32_t has_weight;
     float subsample;
     uint32_t row_first;
-    uint32_t norm_write; /* softmax: compute each row's normaliser (backend.h) */
+    uint32_t norm_write; /* softmax: compute each row's normaliser (backend.h);
+                          * expectiles: move the chain on (objective_math.h) */
+    float alphas[GPL_MAX_OUTPUT_ALPHAS]; /* reg:expectileerror's */
 } gpl_gradient_push;
 
 /* The push constants of the gradients dispatch of rows first .. first +
@@ -125,7 +127,8 @@ static inline gpl_gradient_push gpl_gradient_push_make(const gpl_gradient_reques
     gpl_gradient_push p = {req->seed, req->param, (uint32_t)count, (uint32_t)num_outputs,
                            (uint32_t)req->output, (int32_t)req->objective,
                            gpl_sample_round(req), (uint32_t)has_weight, req->subsample, (uint32_t)first,
-                           (uint32_t)norm_write};
+                           (uint32_t)norm_write, {0}};
+    memcpy(p.alphas, req->alphas, sizeof p.alphas);
     return p;
 }
 

@@ -15,7 +15,8 @@ gpulayer_status mtl_compute_gradients(gpl_backend *be, const gpl_gradient_reques
     mtl_context *c = mtl_ctx(be);
     const uint64_t N = (uint64_t)c->shape.num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
     const size_t K = (size_t)c->shape.num_outputs;
-    const int norm_write = gpl_softmax_norm_due(req, &c->softmax_norm_ready);
+    const int norm_write =
+        gpl_softmax_norm_due(req, &c->softmax_norm_ready) || gpl_expectile_shift_due(req);
     GPL_CHECK(gpl_mtl_begin(c->rt, "compute_gradients", -1));
     for (uint32_t d = 0; d < c->grad_dispatches; d++) {
         const uint64_t first = (uint64_t)d * chunk;

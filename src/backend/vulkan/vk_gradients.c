@@ -21,7 +21,8 @@ gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request
     c->level = -1;
     const uint64_t N = (uint64_t)c->shape.num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
     const VkDeviceSize K = (VkDeviceSize)c->shape.num_outputs;
-    const int norm_write = gpl_softmax_norm_due(req, &c->softmax_norm_ready);
+    const int norm_write =
+        gpl_softmax_norm_due(req, &c->softmax_norm_ready) || gpl_expectile_shift_due(req);
     GPL_CHECK(vk_begin(c, "compute_gradients"));
     for (uint32_t d = 0; d < c->grad_dispatches; d++) {
         const uint64_t first = (uint64_t)d * chunk;

@@ -39,6 +39,7 @@
 
 #include "alloc.h"
 #include "det_math.h"
+#include "objective_math.h"
 #include "error.h"
 #include "json_num.h"
 #include "model.h"
@@ -423,6 +424,11 @@ static cJSON *objective_param(const gpl_model *m, const char **name)
         ok = ok && attach(p, "quantile_alpha",
                           xgb_vector(op->quantile_alpha, op->num_quantiles));
         break;
+    case GPL_OBJ_EXPECTILE:
+        *name = "expectile_loss_param";
+        ok = ok && attach(p, "expectile_alpha",
+                          xgb_vector(op->expectile_alpha, op->num_expectiles));
+        break;
     case GPL_OBJ_RANK_NDCG:
     case GPL_OBJ_RANK_PAIRWISE:
     case GPL_OBJ_RANK_MAP:
@@ -510,18 +516,24 @@ static gpulayer_status base_score_value(const gpl_model *m, float margin, float 
 }
 
 /* One base_score for the model; a vector of one per output for several
- * quantiles, as XGBoost 3.2 saves a model of several targets, and for the
- * class intercepts of a softmax model. */
+ * quantiles or expectiles, as XGBoost saves a model of several targets,
+ * and for the class intercepts of a softmax model. Expectiles' are the
+ * predictions of the chained outputs (XGBoost takes the chain's margins
+ * back through the inverse of softplus, in float: within an ulp or so). */
 static gpulayer_status base_score_json(const gpl_model *m, cJSON **out)
 {
     float score = 0.0f;
-    if (m->base_margins || (m->objective == GPL_OBJ_QUANTILE && m->num_outputs > 1)) {
+    const int chained = m->objective == GPL_OBJ_EXPECTILE && m->num_outputs > 1;
+    if (m->base_margins || chained ||
+        (m->objective == GPL_OBJ_QUANTILE && m->num_outputs > 1)) {
         double *scores = malloc(sizeof(double) * (size_t)m->num_outputs);
         if (!scores) return out_of_memory();
         gpulayer_status st = GPULAYER_OK;
         for (int32_t k = 0; k < m->num_outputs && st == GPULAYER_OK; k++) {
             st = base_score_value(m, gpl_model_base_margin(m, k), &score);
             scores[k] = score;
+            if (chained && k > 0)
+                scores[k] = (float)gpl_expectile_next(scores[k - 1], gpl_model_base_margin(m, k));
         }
         *out = st == GPULAYER_OK ? xgb_vector(scores, m->num_outputs) : NULL;
         free(scores);
@@ -539,7 +551,8 @@ static cJSON *model_param(const gpl_model *m, cJSON *base_score)
 {
     cJSON *p = cJSON_CreateObject();
     int multi = m->objective == GPL_OBJ_SOFTMAX;
-    int32_t targets = m->objective == GPL_OBJ_QUANTILE ? m->num_outputs : 1;
+    int32_t targets =
+        m->objective == GPL_OBJ_QUANTILE || m->objective == GPL_OBJ_EXPECTILE ? m->num_outputs : 1;
     int ok = p != NULL;
     ok = ok && attach(p, "base_score", base_score);
     if (!p) cJSON_Delete(base_score);

@@ -430,7 +430,8 @@ static gpulayer_status read_objective(lgb_read *r, const char *line)
     int as_class = 0;
     GPL_CHECK(gpl_objective_parse(xgb, &m->objective, &as_class));
     if (m->objective == GPL_OBJ_QUANTILE && parameter(r, "alpha", buf, sizeof buf))
-        GPL_CHECK(gpl_objective_parse_alphas(buf, &m->obj_params));
+        GPL_CHECK(gpl_objective_parse_alphas("alpha", buf, m->obj_params.quantile_alpha,
+                                             &m->obj_params.num_quantiles));
     if (m->objective == GPL_OBJ_TWEEDIE && parameter(r, "tweedie_variance_power", buf, sizeof buf))
         m->obj_params.tweedie_variance_power = strtod(buf, NULL);
     return GPULAYER_OK;

@@ -23,6 +23,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "model_import.h"
+#include "objective_math.h"
 
 typedef struct xgb_read {
     const char *source;
@@ -269,8 +270,15 @@ static gpulayer_status read_objective(xgb_read *r, const cJSON *learner)
     if (param_number(member(obj, "pseudo_huber_param"), "huber_slope", &v)) p->huber_slope = v;
     const cJSON *alpha = member(member(obj, "quantile_loss_param"), "quantile_alpha");
     if (m->objective == GPL_OBJ_QUANTILE && cJSON_IsString(alpha) &&
-        gpl_objective_parse_alphas(alpha->valuestring, p) != GPULAYER_OK)
+        gpl_objective_parse_alphas("quantile_alpha", alpha->valuestring, p->quantile_alpha,
+                                   &p->num_quantiles) != GPULAYER_OK)
         return malformed(r->source, "quantile_alpha cannot be read");
+    alpha = member(member(obj, "expectile_loss_param"), "expectile_alpha");
+    if (m->objective == GPL_OBJ_EXPECTILE &&
+        (!cJSON_IsString(alpha) ||
+         gpl_objective_parse_alphas("expectile_alpha", alpha->valuestring, p->expectile_alpha,
+                                    &p->num_expectiles) != GPULAYER_OK))
+        return malformed(r->source, "expectile_alpha cannot be read");
     return GPULAYER_OK;
 }
 
@@ -280,6 +288,7 @@ static gpulayer_status read_outputs(xgb_read *r, const cJSON *param)
 {
     gpl_model *m = r->m;
     double classes = 0, targets = 1, features = 0;
+    int32_t alphas;
     param_number(param, "num_class", &classes);
     param_number(param, "num_target", &targets);
     if (!param_number(param, "num_feature", &features) || features < 0 ||
@@ -290,14 +299,14 @@ static gpulayer_status read_outputs(xgb_read *r, const cJSON *param)
         if (classes < 2 || classes > 1e6)
             return malformed(r->source, "a softmax model needs num_class >= 2");
         m->num_class = m->num_outputs = (int32_t)classes;
-    } else if (m->objective == GPL_OBJ_QUANTILE) {
-        if (m->obj_params.num_quantiles < 1)
-            return malformed(r->source, "reg:quantileerror gives no quantile_alpha");
-        m->num_outputs = m->obj_params.num_quantiles;
+    } else if (gpl_objective_alphas(m->objective, &m->obj_params, &alphas)) {
+        if (alphas < 1) return malformed(r->source, "the objective gives no alphas");
+        m->num_outputs = alphas;
     } else if (targets > 1) {
         return gpl_import_refuse(r->source, "the XGBoost model has %g targets of %s; "
-                                 "GPUlayer fits several outputs only for multi:softprob and "
-                                 "reg:quantileerror", targets, gpl_objective_name(m));
+                                 "GPUlayer fits several outputs only for multi:softprob, "
+                                 "reg:quantileerror and reg:expectileerror", targets,
+                                 gpl_objective_name(m));
     }
     return GPULAYER_OK;
 }
@@ -324,6 +333,8 @@ static gpulayer_status read_base_score(xgb_read *r, const cJSON *param)
     }
     if (n != 1 && n != m->num_outputs)
         return malformed(r->source, "base_score has neither one value nor one an output");
+    const int chained = m->objective == GPL_OBJ_EXPECTILE && m->num_outputs > 1;
+    for (; chained && n < m->num_outputs; n++) scores[n] = scores[0];
     for (int32_t k = 0; k < n; k++) {
         float margin = gpl_xgboost_margin_of(m->objective, scores[k]);
         if (!isfinite(margin))
@@ -334,11 +345,17 @@ static gpulayer_status read_base_score(xgb_read *r, const cJSON *param)
     m->base_margin = gpl_xgboost_margin_of(m->objective, scores[0]);
     int same = 1;
     for (int32_t k = 1; k < n; k++) same &= scores[k] == scores[0];
-    if (same) return GPULAYER_OK;
+    if (same && !chained) return GPULAYER_OK;
     m->base_margins = malloc(sizeof(float) * (size_t)n);
     if (!m->base_margins) return GPULAYER_ERR_OUT_OF_MEMORY;
     for (int32_t k = 0; k < n; k++)
         m->base_margins[k] = gpl_xgboost_margin_of(m->objective, scores[k]);
+    if (chained) /* the chain's margins, as XGBoost's SoftPlusInv */
+        for (int32_t k = n - 1; k > 0; k--) {
+            float gap = scores[k] - scores[k - 1] - (float)GPL_EXPECTILE_GAP;
+            if (gap < (float)GPL_EXPECTILE_GAP) gap = (float)GPL_EXPECTILE_GAP;
+            m->base_margins[k] = gap + logf(-expm1f(-gap));
+        }
     return GPULAYER_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "det_math.h"
+#include "objective_math.h"
 #include "error.h"
 
 gpl_model *gpl_model_new(void)
@@ -154,6 +155,14 @@ void gpl_objective_transform(const gpl_model *m, float *row_values)
             row_values[0] = (float)argmax(row_values, k);
         else
             softmax_in_place(row_values, k);
+        return;
+    }
+    if (m->objective == GPL_OBJ_EXPECTILE) { /* objective_math.h's chain */
+        double pred = row_values[0];
+        for (int32_t c = 1; c < k; c++) {
+            pred = gpl_expectile_next(pred, row_values[c]);
+            row_values[c] = (float)pred;
+        }
         return;
     }
     for (int32_t c = 0; c < k; c++)

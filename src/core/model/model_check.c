@@ -43,10 +43,12 @@ static gpulayer_status check_header(const gpl_model *m, const char *source)
         if (m->num_class > 1)
             return gpl_model_error(source, "num_class is %d but %s has one output",
                                m->num_class, gpl_objective_name(m));
-        if (m->objective == GPL_OBJ_QUANTILE) {
-            if (m->num_outputs != m->obj_params.num_quantiles)
-                return gpl_model_error(source, "num_outputs is %d but quantile_alpha has %d "
-                                       "quantiles", m->num_outputs, m->obj_params.num_quantiles);
+        int32_t n;
+        if (gpl_objective_alphas(m->objective, &m->obj_params, &n)) {
+            if (m->num_outputs != n)
+                return gpl_model_error(source, "num_outputs is %d but %s has %d values",
+                                       m->num_outputs, gpl_objective_param_name(m->objective),
+                                       n);
         } else if (m->num_outputs != 1)
             return gpl_model_error(source, "num_outputs is %d but %s has one output",
                                m->num_outputs, gpl_objective_name(m));

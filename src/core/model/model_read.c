@@ -525,11 +525,13 @@ static gpulayer_status read_objective_params(const cJSON *doc, const char *sourc
     if (n < 1 || n > GPL_MAX_QUANTILES)
         return gpl_model_error(source, "field \"%s\" has %lld entries, expected 1..%d", path,
                                (long long)n, GPL_MAX_QUANTILES);
-    op->num_quantiles = (int32_t)n;
+    const int expectile = m->objective == GPL_OBJ_EXPECTILE;
+    double *alphas = expectile ? op->expectile_alpha : op->quantile_alpha;
+    *(expectile ? &op->num_expectiles : &op->num_quantiles) = (int32_t)n;
     const cJSON *e;
     int64_t i = 0;
     cJSON_ArrayForEach(e, v) {
-        GPL_CHECK(read_objective_value(e, source, path, i, 0, 1, 1, 1, &op->quantile_alpha[i]));
+        GPL_CHECK(read_objective_value(e, source, path, i, 0, 1, 1, 1, &alphas[i]));
         i++;
     }
     return GPULAYER_OK;

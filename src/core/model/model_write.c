@@ -174,10 +174,12 @@ static int attach_objective_params(cJSON *d, const gpl_model *m)
     if (!key) return 1;
     const gpl_objective_params *op = &m->obj_params;
     cJSON *value;
-    if (m->objective == GPL_OBJ_QUANTILE) {
+    int32_t n;
+    const double *alphas = gpl_objective_alphas(m->objective, op, &n);
+    if (alphas) {
         value = cJSON_CreateArray();
-        for (int32_t i = 0; value && i < op->num_quantiles; i++)
-            if (!attach(value, NULL, real_value(op->quantile_alpha[i], 0))) {
+        for (int32_t i = 0; value && i < n; i++)
+            if (!attach(value, NULL, real_value(alphas[i], 0))) {
                 cJSON_Delete(value);
                 value = NULL;
             }

@@ -64,6 +64,7 @@ static const struct {
     {"gamma-deviance", GPL_METRIC_GAMMA_DEVIANCE, 0, PARAM_NONE},
     {"tweedie-nloglik", GPL_METRIC_TWEEDIE_NLOGLIK, 0, PARAM_REQUIRED},
     {"quantile", GPL_METRIC_QUANTILE, 0, PARAM_NONE},
+    {"expectile", GPL_METRIC_EXPECTILE, 0, PARAM_NONE},
     {"ndcg", GPL_METRIC_NDCG, 1, PARAM_RANK},
     {"map", GPL_METRIC_MAP, 1, PARAM_RANK},
     {"pre", GPL_METRIC_PRE, 1, PARAM_RANK},
@@ -76,7 +77,7 @@ const char *gpl_metric_names(void)
 {
     return "rmse, mse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "
            "mlogloss, merror, poisson-nloglik, gamma-nloglik, gamma-deviance, "
-           "tweedie-nloglik@rho, quantile, ndcg, ndcg@k, map, map@k, pre, pre@k "
+           "tweedie-nloglik@rho, quantile, expectile, ndcg, ndcg@k, map, map@k, pre, pre@k "
            "(the ranking metrics also with a trailing '-'), and LightGBM's huber, "
            "huber@delta and average_precision";
 }
@@ -321,6 +322,18 @@ static double pinball(const double *a, int32_t n, const float *p, double y)
     return sum / n;
 }
 
+/* XGBoost's expectile loss of y against the predictions p[0..n) at
+ * alphas a[] (no factor 1/2, as its metric). */
+static double expectile_loss(const double *a, int32_t n, const float *p, double y)
+{
+    double sum = 0.0;
+    for (int32_t j = 0; j < n; j++) {
+        double d = (double)p[j] - y;
+        sum += (d >= 0.0 ? 1.0 - a[j] : a[j]) * d * d;
+    }
+    return sum / n;
+}
+
 /* The loss of one row (before weighting). NaN marks an invalid label. */
 static double row_loss(const metric_input *in, int64_t r)
 {
@@ -372,6 +385,7 @@ static double row_loss(const metric_input *in, int64_t r)
         return b - a;
     }
     case GPL_METRIC_QUANTILE: return pinball(in->m->alphas, in->m->num_alphas, p, y);
+    case GPL_METRIC_EXPECTILE: return expectile_loss(in->m->alphas, in->m->num_alphas, p, y);
     case GPL_METRIC_HUBER: { /* LightGBM's HuberLossMetric */
         const double d = fabs(q - y);
         return d <= param ? 0.5 * d * d : param * (d - 0.5 * param);
@@ -572,7 +586,7 @@ double gpl_metric_eval_groups(const gpl_metric *m, const float *pred,
 {
     if (!m || num_rows <= 0 || num_outputs <= 0 || !pred || !label) return NAN;
     if (m->output < 0 || m->output >= num_outputs) return NAN;
-    if (m->kind == GPL_METRIC_QUANTILE &&
+    if ((m->kind == GPL_METRIC_QUANTILE || m->kind == GPL_METRIC_EXPECTILE) &&
         (m->num_alphas < 1 || m->output + m->num_alphas > num_outputs))
         return NAN;
     if (m->kind == GPL_METRIC_AUC || m->kind == GPL_METRIC_AUCPR || m->kind == GPL_METRIC_AP)

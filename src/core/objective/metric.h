@@ -29,7 +29,8 @@ typedef enum gpl_metric_kind {
     GPL_METRIC_PRE,
     GPL_METRIC_MSE,      /* LightGBM's l2: rmse before its square root  */
     GPL_METRIC_HUBER,    /* LightGBM's huber; param: where it turns linear */
-    GPL_METRIC_AP        /* LightGBM's average_precision                */
+    GPL_METRIC_AP,       /* LightGBM's average_precision                */
+    GPL_METRIC_EXPECTILE /* alphas[], as quantile's                     */
 } gpl_metric_kind;
 
 /* Room for a metric's name: "tweedie-nloglik@" and a number. */
@@ -42,8 +43,9 @@ typedef struct gpl_metric {
     gpl_metric_kind kind;
     double param;
     int32_t output;       /* the first output read (0 but for quantile@) */
-    int32_t num_alphas;   /* quantile: the mean of the pinball losses of  */
-    double alphas[GPL_MAX_QUANTILES]; /* outputs output.. at these alphas */
+    int32_t num_alphas;   /* quantile (expectile): the mean of the pinball */
+    double alphas[GPL_MAX_QUANTILES]; /* (expectile) losses of outputs
+                                       * output.. at these alphas       */
     int32_t rank_topk;    /* ndcg, map, pre: the top positions scored;
                            * 0: every position                           */
     int32_t rank_minus;   /* the '-' variants: a query with nothing

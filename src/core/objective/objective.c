@@ -26,6 +26,7 @@ static const struct objective_entry {
     {"reg:pseudohubererror", GPL_OBJ_PSEUDO_HUBER, 0, GPL_OBJ_PSEUDO_HUBER, LINK_IDENTITY},
     {"reg:absoluteerror", GPL_OBJ_ABSOLUTE_ERROR, 0, GPL_OBJ_ABSOLUTE_ERROR, LINK_IDENTITY},
     {"reg:quantileerror", GPL_OBJ_QUANTILE, 0, GPL_OBJ_QUANTILE, LINK_IDENTITY},
+    {"reg:expectileerror", GPL_OBJ_EXPECTILE, 0, GPL_OBJ_EXPECTILE, LINK_IDENTITY},
     {"reg:logistic", GPL_OBJ_REG_LOGISTIC, 0, GPL_OBJ_LOGISTIC, LINK_LOGIT},
     {"reg:gamma", GPL_OBJ_GAMMA, 0, GPL_OBJ_GAMMA, LINK_LOG},
     {"reg:tweedie", GPL_OBJ_TWEEDIE, 0, GPL_OBJ_TWEEDIE, LINK_LOG},
@@ -63,6 +64,8 @@ void gpl_objective_params_default(gpl_objective_params *p)
     p->rank_bias_norm = 1.0;
     p->num_quantiles = 1;
     p->quantile_alpha[0] = 0.5;
+    p->num_expectiles = 1;
+    p->expectile_alpha[0] = 0.5;
 }
 
 const char *gpl_objective_names(void)
@@ -111,6 +114,7 @@ const char *gpl_objective_param_name(gpl_objective_kind kind)
     case GPL_OBJ_TWEEDIE: return "tweedie_variance_power";
     case GPL_OBJ_PSEUDO_HUBER: return "huber_slope";
     case GPL_OBJ_QUANTILE: return "quantile_alpha";
+    case GPL_OBJ_EXPECTILE: return "expectile_alpha";
     default: return NULL;
     }
 }
@@ -214,14 +218,39 @@ const char *gpl_objective_label_rule(gpl_objective_kind kind, float y, int32_t n
     }
 }
 
-gpulayer_status gpl_objective_parse_alphas(const char *value, gpl_objective_params *p)
+const double *gpl_objective_alphas(gpl_objective_kind kind, const gpl_objective_params *p,
+                                   int32_t *n)
+{
+    if (kind == GPL_OBJ_QUANTILE) {
+        *n = p->num_quantiles;
+        return p->quantile_alpha;
+    }
+    if (kind == GPL_OBJ_EXPECTILE) {
+        *n = p->num_expectiles;
+        return p->expectile_alpha;
+    }
+    *n = 0;
+    return NULL;
+}
+
+void gpl_objective_request_alphas(gpl_objective_kind kind, const gpl_objective_params *p,
+                                  float *alphas)
+{
+    int32_t n;
+    const double *a = gpl_objective_alphas(kind, p, &n);
+    for (int32_t k = 0; k < GPL_MAX_OUTPUT_ALPHAS; k++)
+        alphas[k] = a && k < n ? (float)a[k] : 0.0f;
+}
+
+gpulayer_status gpl_objective_parse_alphas(const char *name, const char *value,
+                                           double *alphas, int32_t *count)
 {
     const char *s = value;
     while (*s == ' ') s++;
     int bracket = *s == '[';
     if (bracket) s++;
     int32_t n = 0;
-    double alphas[GPL_MAX_QUANTILES];
+    double parsed[GPL_MAX_QUANTILES];
     for (;;) {
         while (*s == ' ') s++;
         if (bracket && *s == ']' && n == 0) break;
@@ -230,14 +259,14 @@ gpulayer_status gpl_objective_parse_alphas(const char *value, gpl_objective_para
         double a = strtod(s, &end);
         if (end == s || errno == ERANGE || !(a > 0.0 && a < 1.0))
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                             "parameter quantile_alpha: '%s' is not a number in (0, 1) or a "
+                             "parameter %s: '%s' is not a number in (0, 1) or a "
                              "list of them such as [0.1, 0.5, 0.9]",
-                             value);
+                             name, value);
         if (n == GPL_MAX_QUANTILES)
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                             "parameter quantile_alpha: more than %d quantiles in '%s'",
+                             "parameter %s: more than %d values in '%s'", name,
                              GPL_MAX_QUANTILES, value);
-        alphas[n++] = a;
+        parsed[n++] = a;
         s = end;
         while (*s == ' ') s++;
         if (*s == ',') {
@@ -249,30 +278,29 @@ gpulayer_status gpl_objective_parse_alphas(const char *value, gpl_objective_para
     if (bracket) {
         if (*s != ']')
             return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                             "parameter quantile_alpha: '%s' has no closing ']'", value);
+                             "parameter %s: '%s' has no closing ']'", name, value);
         s++;
     }
     while (*s == ' ') s++;
     if (*s || n == 0)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "parameter quantile_alpha: '%s' is not a number in (0, 1) or a list "
+                         "parameter %s: '%s' is not a number in (0, 1) or a list "
                          "of them such as [0.1, 0.5, 0.9]",
-                         value);
-    p->num_quantiles = n;
-    memcpy(p->quantile_alpha, alphas, sizeof(double) * (size_t)n);
+                         name, value);
+    *count = n;
+    memcpy(alphas, parsed, sizeof(double) * (size_t)n);
     return GPULAYER_OK;
 }
 
-void gpl_objective_format_alphas(const gpl_objective_params *p, char *buf, size_t size)
+void gpl_objective_format_alphas(const double *alphas, int32_t n, char *buf, size_t size)
 {
-    if (p->num_quantiles == 1) {
-        snprintf(buf, size, "%.17g", p->quantile_alpha[0]);
+    if (n == 1) {
+        snprintf(buf, size, "%.17g", alphas[0]);
         return;
     }
     size_t len = (size_t)snprintf(buf, size, "[");
-    for (int32_t i = 0; i < p->num_quantiles && len < size; i++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%.17g", i ? "," : "",
-                                p->quantile_alpha[i]);
+    for (int32_t i = 0; i < n && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%.17g", i ? "," : "", alphas[i]);
     if (len < size) snprintf(buf + len, size - len, "]");
 }
 

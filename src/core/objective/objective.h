@@ -8,8 +8,9 @@
 #include "backend.h"
 #include "error.h"
 
-/* Quantiles one reg:quantileerror model can fit (one output each). */
-#define GPL_MAX_QUANTILES 16
+/* Quantiles (expectiles) one reg:quantileerror (reg:expectileerror) model
+ * can fit, one output each. */
+#define GPL_MAX_QUANTILES GPL_MAX_OUTPUT_ALPHAS
 
 typedef struct gpl_objective_params {
     double max_delta_step;         /* count:poisson's hessian damping, 0.7 */
@@ -17,6 +18,8 @@ typedef struct gpl_objective_params {
     double huber_slope;            /* reg:pseudohubererror, > 0, 1         */
     int32_t num_quantiles;         /* reg:quantileerror: outputs           */
     double quantile_alpha[GPL_MAX_QUANTILES]; /* each in (0, 1), 0.5       */
+    int32_t num_expectiles;        /* reg:expectileerror: outputs          */
+    double expectile_alpha[GPL_MAX_QUANTILES]; /* each in (0, 1), 0.5      */
     /* rank:ndcg, rank:pairwise, rank:map: XGBoost's lambdarank_* */
     int32_t rank_pair_method;         /* gpl_rank_pair_method: topk          */
     int32_t rank_num_pair;            /* 0: the method's default (32 / 1)    */
@@ -41,8 +44,8 @@ const char *gpl_objective_names(void);
 /* The gradient kind the backends compute for a model objective (0..10). */
 gpl_objective_kind gpl_objective_gradient_kind(gpl_objective_kind kind);
 /* The name of the objective's own parameter (max_delta_step for
- * count:poisson, tweedie_variance_power, huber_slope, quantile_alpha), or
- * NULL when it has none. */
+ * count:poisson, tweedie_variance_power, huber_slope, quantile_alpha,
+ * expectile_alpha), or NULL when it has none. */
 const char *gpl_objective_param_name(gpl_objective_kind kind);
 /* The gradient request's param for output k (backend.h). */
 double gpl_objective_param(gpl_objective_kind kind, const gpl_objective_params *p,
@@ -77,9 +80,20 @@ gpulayer_status gpl_objective_margin_of(gpl_objective_kind kind, double score, d
  * objective needs ("labels >= 0", ...). num_class for softmax. */
 const char *gpl_objective_label_rule(gpl_objective_kind kind, float label, int32_t num_class);
 
-/* Parses quantile_alpha: a number or a list "[0.1, 0.5, 0.9]" / "0.1,0.9". */
-gpulayer_status gpl_objective_parse_alphas(const char *value, gpl_objective_params *p);
-/* The quantile_alpha text (a number, or a list in brackets). */
-void gpl_objective_format_alphas(const gpl_objective_params *p, char *buf, size_t size);
+/* The alphas of an objective with one output an alpha (quantile_alpha of
+ * reg:quantileerror, expectile_alpha of reg:expectileerror) and their
+ * number in *n; NULL for other objectives. */
+const double *gpl_objective_alphas(gpl_objective_kind kind, const gpl_objective_params *p,
+                                   int32_t *n);
+/* The request's alphas (backend.h) of such an objective, as floats. */
+void gpl_objective_request_alphas(gpl_objective_kind kind, const gpl_objective_params *p,
+                                  float *alphas);
+
+/* Parses quantile_alpha or expectile_alpha (name): a number or a list
+ * "[0.1, 0.5, 0.9]" / "0.1,0.9", into alphas[] and *n. */
+gpulayer_status gpl_objective_parse_alphas(const char *name, const char *value,
+                                           double *alphas, int32_t *n);
+/* The text of an alpha list (a number, or a list in brackets). */
+void gpl_objective_format_alphas(const double *alphas, int32_t n, char *buf, size_t size);
 
 #endif

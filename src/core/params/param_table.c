@@ -290,13 +290,26 @@ static void get_booster(const gpl_params *p, char *buf, size_t size)
 
 static gpulayer_status set_quantile_alpha(gpl_params *p, const char *key, const char *value)
 {
-    (void)key;
-    return gpl_objective_parse_alphas(value, &p->obj_params);
+    return gpl_objective_parse_alphas(key, value, p->obj_params.quantile_alpha,
+                                      &p->obj_params.num_quantiles);
 }
 
 static void get_quantile_alpha(const gpl_params *p, char *buf, size_t size)
 {
-    gpl_objective_format_alphas(&p->obj_params, buf, size);
+    gpl_objective_format_alphas(p->obj_params.quantile_alpha, p->obj_params.num_quantiles, buf,
+                                size);
+}
+
+static gpulayer_status set_expectile_alpha(gpl_params *p, const char *key, const char *value)
+{
+    return gpl_objective_parse_alphas(key, value, p->obj_params.expectile_alpha,
+                                      &p->obj_params.num_expectiles);
+}
+
+static void get_expectile_alpha(const gpl_params *p, char *buf, size_t size)
+{
+    gpl_objective_format_alphas(p->obj_params.expectile_alpha, p->obj_params.num_expectiles,
+                                buf, size);
 }
 
 static gpulayer_status set_pair_method(gpl_params *p, const char *key, const char *value)
@@ -506,6 +519,10 @@ static const gpl_param_spec table[] = {
      "(0, 1), or a list as [0.1,0.5,0.9]", "reg:quantileerror",
      "the quantile; a list trains one output per quantile", 0, set_quantile_alpha,
      get_quantile_alpha},
+    {"expectile_alpha", "", "objective", CUSTOM("number or list"), "0.5",
+     "(0, 1), or a list as [0.1,0.5,0.9]", "reg:expectileerror",
+     "the expectile; a list trains one output per expectile, predictions that never cross",
+     0, set_expectile_alpha, get_expectile_alpha},
 
     {"lambdarank_pair_method", "", "ranking", CUSTOM("text"), "topk", "topk or mean", RANKING,
      "topk: pairs within the top positions; mean: sampled pairs a row", 0, set_pair_method,

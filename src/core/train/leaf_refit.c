@@ -167,7 +167,7 @@ static gpulayer_status refit_on_backend(const gpl_leaf_refit_job *job, gpl_backe
                                              : GPULAYER_ERR_OUT_OF_MEMORY;
     const gpl_gradient_request req = {gpl_objective_gradient_kind(job->objective),
                                       job->num_outputs, output, job->round, job->seed,
-                                      job->subsample, alpha, {0}, 0, 0, 0};
+                                      job->subsample, alpha, {0}, 0, 0, 0, {0}};
     if (st == GPULAYER_OK) st = be->ops->refit_sort(be, &req, tree, sets, num_nodes, rows);
     int32_t count = 0;
     int64_t start = 0;

@@ -219,7 +219,8 @@ static gpulayer_status grow_output_tree(train_run *t, const gpl_params *tp, int3
                                 gpl_objective_param(t->model->objective,
                                                     &t->model->obj_params, k),
                                 gpl_objective_rank_request(&t->model->obj_params),
-                                t->p->bagging_freq, j, P};
+                                t->p->bagging_freq, j, P, {0}};
+    gpl_objective_request_alphas(t->model->objective, &t->model->obj_params, req.alphas);
     const int32_t key = P > 1 ? round * P + j : round;
     gpl_grow_config cfg = {.params = tp, .cuts = &t->model->cuts,
                            .feature_mask = t->feature_mask, .scale = {1, 1}};

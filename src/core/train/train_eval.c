@@ -27,6 +27,7 @@ static gpl_metric default_metric(const gpl_model *m)
     case GPL_OBJ_SQUARED_LOG_ERROR: return gpl_metric_of_kind(GPL_METRIC_RMSLE);
     case GPL_OBJ_PSEUDO_HUBER: return gpl_metric_of_kind(GPL_METRIC_MPHE);
     case GPL_OBJ_QUANTILE: return gpl_metric_of_kind(GPL_METRIC_QUANTILE);
+    case GPL_OBJ_EXPECTILE: return gpl_metric_of_kind(GPL_METRIC_EXPECTILE);
     case GPL_OBJ_RANK_NDCG:
     case GPL_OBJ_RANK_PAIRWISE:
         return gpl_metric_rank_of_objective(GPL_METRIC_NDCG, &m->obj_params);
@@ -50,25 +51,31 @@ static gpulayer_status add_metric(gpl_eval_tracker *t, gpl_metric metric, const 
     if (metric.kind == GPL_METRIC_TWEEDIE_NLOGLIK && isnan(metric.param))
         metric = gpl_metric_tweedie(op->tweedie_variance_power);
     if (metric.kind == GPL_METRIC_NDCG) metric.ndcg_exp_gain = op->ndcg_exp_gain;
-    if (metric.kind != GPL_METRIC_QUANTILE) {
+    const int expectile = metric.kind == GPL_METRIC_EXPECTILE;
+    if (metric.kind != GPL_METRIC_QUANTILE && !expectile) {
         add_figure(t, &metric);
         return GPULAYER_OK;
     }
     const int32_t K = m->num_outputs;
-    if (op->num_quantiles != K)
+    const char *name = expectile ? "expectile" : "quantile";
+    const gpl_objective_kind kind = expectile ? GPL_OBJ_EXPECTILE : GPL_OBJ_QUANTILE;
+    int32_t n;
+    const double *alphas = gpl_objective_alphas(kind, op, &n);
+    if (n != K)
         return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
-                         "metric 'quantile' needs one quantile_alpha value per output: "
-                         "the model has %d output%s and quantile_alpha has %d values",
-                         K, K == 1 ? "" : "s", op->num_quantiles);
+                         "metric '%s' needs one %s value per output: "
+                         "the model has %d output%s and %s has %d values",
+                         name, gpl_objective_param_name(kind), K, K == 1 ? "" : "s",
+                         gpl_objective_param_name(kind), n);
     metric.output = 0;
     metric.num_alphas = K;
-    memcpy(metric.alphas, op->quantile_alpha, sizeof(double) * (size_t)K);
+    memcpy(metric.alphas, alphas, sizeof(double) * (size_t)K);
     for (int32_t k = 0; K > 1 && k < K; k++) {
         gpl_metric one = metric;
         one.output = k;
         one.num_alphas = 1;
-        one.alphas[0] = op->quantile_alpha[k];
-        snprintf(one.name, sizeof one.name, "quantile@%g", op->quantile_alpha[k]);
+        one.alphas[0] = alphas[k];
+        snprintf(one.name, sizeof one.name, "%s@%g", name, alphas[k]);
         add_figure(t, &one);
     }
     /* The mean over the alphas last: XGBoost's figure, and the one early

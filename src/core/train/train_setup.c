@@ -2,6 +2,7 @@
  * validation, the model's initialisation and loading the backend. */
 #include "train_setup.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,6 +200,58 @@ static gpulayer_status estimate_class_intercepts(const gpl_params *p, gpl_model 
     return GPULAYER_OK;
 }
 
+/* XGBoost's intercepts of reg:expectileerror: from the weighted mean of
+ * the labels, one unregularised Newton step a expectile, kept from
+ * crossing; then the margins of the chain (objective_math.h) that give
+ * those predictions: the gap to the output before, less the chain's own
+ * gap, through the inverse of softplus. With base_score given, every
+ * output starts there. */
+static gpulayer_status estimate_expectile_intercepts(const gpl_params *p, gpl_model *m,
+                                                     const gpulayer_dataset *ds)
+{
+    const int32_t K = m->num_outputs;
+    const double *alpha = m->obj_params.expectile_alpha;
+    double out[GPL_MAX_OUTPUT_ALPHAS] = {0};
+    double mean = p->base_score;
+    if (isnan(mean)) {
+        double sw = 0.0, swy = 0.0;
+        for (int64_t r = 0; r < ds->num_rows; r++) {
+            const double w = training_weight(p, m->objective, ds, r);
+            sw += w;
+            swy += w * ds->label[r];
+        }
+        mean = sw > 0.0 ? swy / sw : 0.0;
+    }
+    for (int32_t k = 0; k < K; k++) {
+        double sg = 0.0, sh = 0.0;
+        for (int64_t r = 0; isnan(p->base_score) && r < ds->num_rows; r++) {
+            const double w = training_weight(p, m->objective, ds, r);
+            const double diff = mean - ds->label[r];
+            const double scale = diff >= 0.0 ? 1.0 - alpha[k] : alpha[k];
+            sg += scale * diff * w;
+            sh += scale * w;
+        }
+        out[k] = mean + (sh > 0.0 ? -sg / sh : 0.0);
+        if (k > 0 && out[k] < out[k - 1]) out[k] = out[k - 1];
+    }
+    if (!isfinite(out[0]) || fabs(out[0]) > FLT_MAX)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "base_score=%g is beyond the range of a float margin for %s", out[0],
+                         gpl_objective_name(m));
+    m->base_score = (float)out[0];
+    m->base_margin = (float)out[0];
+    if (K == 1) return GPULAYER_OK;
+    m->base_margins = gpl_calloc((size_t)K, sizeof(float), "expectile intercepts");
+    if (!m->base_margins) return GPULAYER_ERR_OUT_OF_MEMORY;
+    m->base_margins[0] = (float)out[0];
+    for (int32_t k = 1; k < K; k++) {
+        double gap = out[k] - out[k - 1] - GPL_EXPECTILE_GAP;
+        if (gap < GPL_EXPECTILE_GAP) gap = GPL_EXPECTILE_GAP; /* XGBoost's SoftPlusInv */
+        m->base_margins[k] = (float)(gap + log(-expm1(-gap)));
+    }
+    return GPULAYER_OK;
+}
+
 /* The intercept XGBoost estimates, in output space: the weighted mean of
  * the labels (logistic, Poisson, gamma, Tweedie, squared error), their
  * weighted quantile (absolute and quantile error; for several quantiles
@@ -213,6 +266,7 @@ static gpulayer_status estimate_base_score(const gpl_params *p, gpl_model *m,
         m->base_margin = isnan(score) ? 0.0f : (float)score;
         return isnan(score) ? estimate_class_intercepts(p, m, ds) : GPULAYER_OK;
     }
+    if (m->objective == GPL_OBJ_EXPECTILE) return estimate_expectile_intercepts(p, m, ds);
     const gpl_objective_kind kind = m->objective;
     double alpha;
     if (!isnan(score)) {
@@ -536,5 +590,6 @@ int32_t gpl_train_num_outputs(const gpl_params *p)
     int as_class;
     if (gpl_objective_parse(p->objective, &kind, &as_class) != GPULAYER_OK) return 1;
     if (kind == GPL_OBJ_SOFTMAX) return p->num_class;
-    return kind == GPL_OBJ_QUANTILE ? p->obj_params.num_quantiles : 1;
+    int32_t n;
+    return gpl_objective_alphas(kind, &p->obj_params, &n) ? n : 1;
 }

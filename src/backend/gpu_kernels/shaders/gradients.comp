@@ -24,7 +24,9 @@ layout(push_constant) uniform Push {
     uint has_weight;
     float subsample;
     uint row_first;    // the first row of this window: r is row_first + the index here
-    uint norm_write;   // softmax: compute each row's normaliser first (backend.h)
+    uint norm_write;   // softmax: compute each row's normaliser first; expectiles:
+                       // move the chain on (objective_math.h)
+    float alphas[16];  // reg:expectileerror: each output's expectile
 } pc;
 
 layout(std430, binding = 1) writeonly buffer Grad { uvec4 grad[]; };
@@ -32,7 +34,8 @@ layout(std430, binding = 2) readonly buffer Margins { float margins[]; };
 layout(std430, binding = 3) readonly buffer Labels { float label[]; };
 layout(std430, binding = 4) readonly buffer Weights { float weight[]; };
 layout(std430, binding = 5) writeonly buffer GroupMax { uvec4 group_max[]; };
-// Softmax: each row's normaliser of the round, top and sum as two doubles.
+// Softmax: each row's normaliser of the round, top and sum as two doubles;
+// reg:expectileerror: the row's chain (gpl_expectile_chain's slot).
 layout(std430, binding = 6) buffer SoftmaxNorm { uvec4 softmax_norm[]; };
 
 #include "group_max.glsl"
@@ -55,10 +58,40 @@ void main()
                 sum = f64_add(sum, det_exp(f64_sub(f64_from_float(margins[base + c]), top)));
             softmax_norm[r] = uvec4(f64_words(top), f64_words(sum));
         }
+        f64 pred = F64_ZERO;
+        if (pc.objective == OBJ_EXPECTILE) {
+            // gpl_expectile_chain, writing every time (one pass)
+            pred = f64_from_float(margins[base]);
+            if (pc.output_index > 0u) {
+                uvec4 slot = softmax_norm[r];
+                if (pc.norm_write != 0u) slot.xy = slot.zw;
+                pred = expectile_next(f64_from_words(slot.xy), margins[base + pc.output_index]);
+                slot.zw = f64_words(pred);
+                softmax_norm[r] = slot;
+            } else if (pc.num_outputs > 1u) {
+                softmax_norm[r].zw = f64_words(pred);
+            }
+        }
         if (row_sampled(packUint2x32(pc.seed), pc.round_index, uint64_t(pc.row_first + r),
                         pc.subsample)) {
             const float w = pc.has_weight != 0u ? weight[r] : 1.0;
-            if (pc.objective == OBJ_SOFTMAX) {
+            if (pc.objective == OBJ_EXPECTILE) {
+                // gpl_objective_expectile
+                const uint j = pc.output_index;
+                const f64 y = f64_from_float(label[r]);
+                f64 p = pred, g = F64_ZERO, h = F64_ZERO;
+                for (uint k = j; k < pc.num_outputs; k++) {
+                    if (k > j) p = expectile_next(p, margins[base + k]);
+                    const f64 diff = f64_sub(p, y), a = f64_from_float(pc.alphas[k]);
+                    const f64 sc = (f64_gt(diff, F64_ZERO) || f64_eq(diff, F64_ZERO))
+                                       ? f64_sub(F64_ONE, a) : a;
+                    g = f64_add(g, f64_mul(sc, diff));
+                    h = f64_add(h, sc);
+                }
+                const f64 s = j == 0u ? F64_ONE : det_sigmoid(f64_from_float(margins[base + j]));
+                const f64 wd = f64_from_float(w);
+                gh = f64x2(f64_mul(f64_mul(s, g), wd), f64_mul(f64_mul(f64_mul(s, s), h), wd));
+            } else if (pc.objective == OBJ_SOFTMAX) {
                 // gpl_objective_softmax
                 const uvec4 norm = softmax_norm[r];
                 const f64 top = f64_from_words(norm.xy), sum = f64_from_words(norm.zw);

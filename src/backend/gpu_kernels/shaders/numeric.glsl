@@ -100,6 +100,7 @@ const int OBJ_SQUARED_LOG_ERROR = 7;
 const int OBJ_PSEUDO_HUBER = 8;
 const int OBJ_QUANTILE = 9;
 const int OBJ_HINGE = 10;
+const int OBJ_EXPECTILE = 16;
 
 #define F64_ZERO F64C(0x0000000000000000UL, 0.0LF)
 #define F64_HALF F64C(0x3fe0000000000000UL, 0.5LF)
@@ -342,6 +343,23 @@ f64x2 objective_single(int objective, float margin, float label, float weight, f
     }
     const f64 w = f64_from_float(weight);
     return f64x2(f64_mul(g, w), f64_mul(h, w));
+}
+
+// gpl_det_softplus
+f64 det_softplus(f64 x)
+{
+    if (f64_gt(x, F64_ZERO)) return f64_add(x, det_log1p(det_exp(f64_neg(x))));
+    return det_log1p(det_exp(x));
+}
+
+// GPL_EXPECTILE_GAP: (double)1e-6f
+#define F64_EXPECTILE_GAP F64C(0x3eb0c6f7a0000000UL, 9.999999974752427e-07LF)
+
+// One link of gpl_expectile_chain: the prediction of an output from the
+// one before it and its margin.
+f64 expectile_next(f64 before, float margin)
+{
+    return f64_add(f64_add(before, F64_EXPECTILE_GAP), det_softplus(f64_from_float(margin)));
 }
 
 // gpl_row_sampled: splitmix64 of (seed, round, row).

@@ -55,7 +55,7 @@ inline T spvFindUMSB(T x)
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant uint _2709 = (WG / 2u);
+constant uint _2773 = (WG / 2u);
 
 struct Push
 {
@@ -70,6 +70,7 @@ struct Push
     float subsample;
     uint row_first;
     uint norm_write;
+    float alphas[16];
 };
 
 struct Margins
@@ -102,12 +103,12 @@ struct GroupMax
     uint4 group_max[1];
 };
 
-constant uint _3131_tmp [[function_constant(0)]];
-constant uint _3131 = is_function_constant_defined(_3131_tmp) ? _3131_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3131, 1u, 1u);
+constant uint _3407_tmp [[function_constant(0)]];
+constant uint _3407 = is_function_constant_defined(_3407_tmp) ? _3407_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3407, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _1804 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _3135 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _1815 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _3411 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 int sf_clz64(thread const ulong& a)
@@ -133,16 +134,16 @@ ulong sf_from_f32(thread const uint& f)
     ulong m = ulong(f & 8388607u);
     if (e == 255)
     {
-        ulong _1453;
+        ulong _1464;
         if (m != 0ul)
         {
-            _1453 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
+            _1464 = ((_sign | 9218868437227405312ul) | 2251799813685248ul) | (m << ulong(29));
         }
         else
         {
-            _1453 = _sign | 9218868437227405312ul;
+            _1464 = _sign | 9218868437227405312ul;
         }
-        return _1453;
+        return _1464;
     }
     if (e == 0)
     {
@@ -175,18 +176,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1534 = sf_is_nan(param);
-    bool _1541;
-    if (!_1534)
+    bool _1545 = sf_is_nan(param);
+    bool _1552;
+    if (!_1545)
     {
         ulong param_1 = b;
-        _1541 = sf_is_nan(param_1);
+        _1552 = sf_is_nan(param_1);
     }
     else
     {
-        _1541 = _1534;
+        _1552 = _1545;
     }
-    if (_1541)
+    if (_1552)
     {
         return false;
     }
@@ -194,28 +195,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1567;
+        bool _1578;
         if (na)
         {
-            _1567 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1578 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1567 = na;
+            _1578 = na;
         }
-        return _1567;
+        return _1578;
     }
-    bool _1571 = a != b;
-    bool _1579;
-    if (_1571)
+    bool _1582 = a != b;
+    bool _1590;
+    if (_1582)
     {
-        _1579 = na != (a < b);
+        _1590 = na != (a < b);
     }
     else
     {
-        _1579 = _1571;
+        _1590 = _1582;
     }
-    return _1579;
+    return _1590;
 }
 
 static inline __attribute__((always_inline))
@@ -271,17 +272,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _344 = e > 2045;
-            bool _353;
-            if (!_344)
+            bool _355 = e > 2045;
+            bool _364;
+            if (!_355)
             {
-                _353 = (sig + 512ul) >= 9223372036854775808ul;
+                _364 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _353 = _344;
+                _364 = _355;
             }
-            if (_353)
+            if (_364)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -318,8 +319,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _425 = sf_round_pack(param_4, param_5, param_6);
-    return _425;
+    ulong _436 = sf_round_pack(param_4, param_5, param_6);
+    return _436;
 }
 
 static inline __attribute__((always_inline))
@@ -336,18 +337,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _625;
+            ulong _636;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _625 = sf_propagate_nan(param_2, param_3);
+                _636 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _625 = 18444492273895866368ul;
+                _636 = 18444492273895866368ul;
             }
-            return _625;
+            return _636;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -385,18 +386,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _706;
+            ulong _717;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _706 = sf_propagate_nan(param_8, param_9);
+                _717 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _706 = _sign | 9218868437227405312ul;
+                _717 = _sign | 9218868437227405312ul;
             }
-            return _706;
+            return _717;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -410,18 +411,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _746;
+            ulong _757;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _746 = sf_propagate_nan(param_12, param_13);
+                _757 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _746 = a;
+                _757 = a;
             }
-            return _746;
+            return _757;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -434,8 +435,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _782 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _782;
+    ulong _793 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _793;
 }
 
 static inline __attribute__((always_inline))
@@ -458,18 +459,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _468;
+            ulong _479;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _468 = sf_propagate_nan(param_2, param_3);
+                _479 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _468 = a;
+                _479 = a;
             }
-            return _468;
+            return _479;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -482,30 +483,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _505;
+                ulong _516;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _505 = sf_propagate_nan(param_4, param_5);
+                    _516 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _505 = _sign | 9218868437227405312ul;
+                    _516 = _sign | 9218868437227405312ul;
                 }
-                return _505;
+                return _516;
             }
             ez = eb;
-            ulong _521;
+            ulong _532;
             if (ea != 0)
             {
-                _521 = sa + 2305843009213693952ul;
+                _532 = sa + 2305843009213693952ul;
             }
             else
             {
-                _521 = sa << ulong(1);
+                _532 = sa << ulong(1);
             }
-            sa = _521;
+            sa = _532;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -514,30 +515,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _544;
+                ulong _555;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _544 = sf_propagate_nan(param_8, param_9);
+                    _555 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _544 = a;
+                    _555 = a;
                 }
-                return _544;
+                return _555;
             }
             ez = ea;
-            ulong _559;
+            ulong _570;
             if (eb != 0)
             {
-                _559 = sb + 2305843009213693952ul;
+                _570 = sb + 2305843009213693952ul;
             }
             else
             {
-                _559 = sb << ulong(1);
+                _570 = sb << ulong(1);
             }
-            sb = _559;
+            sb = _570;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -552,8 +553,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _592 = sf_round_pack(param_12, param_13, param_14);
-    return _592;
+    ulong _603 = sf_round_pack(param_12, param_13, param_14);
+    return _603;
 }
 
 static inline __attribute__((always_inline))
@@ -564,8 +565,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _825 = sf_sub_mags(param, param_1, param_2);
-        return _825;
+        ulong _836 = sf_sub_mags(param, param_1, param_2);
+        return _836;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -585,32 +586,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1506 = sf_is_nan(param);
-    bool _1513;
-    if (!_1506)
+    bool _1517 = sf_is_nan(param);
+    bool _1524;
+    if (!_1517)
     {
         ulong param_1 = b;
-        _1513 = sf_is_nan(param_1);
+        _1524 = sf_is_nan(param_1);
     }
     else
     {
-        _1513 = _1506;
+        _1524 = _1517;
     }
-    if (_1513)
+    if (_1524)
     {
         return false;
     }
-    bool _1520 = a == b;
-    bool _1529;
-    if (!_1520)
+    bool _1531 = a == b;
+    bool _1540;
+    if (!_1531)
     {
-        _1529 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1540 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1529 = _1520;
+        _1540 = _1531;
     }
-    return _1529;
+    return _1540;
 }
 
 static inline __attribute__((always_inline))
@@ -672,32 +673,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _925 = sa != 0ul;
-        bool _934;
-        if (!_925)
+        bool _936 = sa != 0ul;
+        bool _945;
+        if (!_936)
         {
-            _934 = (eb == 2047) && (sb != 0ul);
+            _945 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _934 = _925;
+            _945 = _936;
         }
-        if (_934)
+        if (_945)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _949;
+        ulong _960;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _949 = 18444492273895866368ul;
+            _960 = 18444492273895866368ul;
         }
         else
         {
-            _949 = _sign | 9218868437227405312ul;
+            _960 = _sign | 9218868437227405312ul;
         }
-        return _949;
+        return _960;
     }
     if (eb == 2047)
     {
@@ -707,16 +708,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _977;
+        ulong _988;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _977 = 18444492273895866368ul;
+            _988 = 18444492273895866368ul;
         }
         else
         {
-            _977 = _sign | 9218868437227405312ul;
+            _988 = _sign | 9218868437227405312ul;
         }
-        return _977;
+        return _988;
     }
     if (ea == 0)
     {
@@ -754,8 +755,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1056 = sf_round_pack(param_10, param_11, param_12);
-    return _1056;
+    ulong _1067 = sf_round_pack(param_10, param_11, param_12);
+    return _1067;
 }
 
 static inline __attribute__((always_inline))
@@ -778,17 +779,17 @@ ulong sf_round_even(thread const ulong& a)
             return a;
         }
         ulong z = a & 9223372036854775808ul;
-        bool _1278 = e == 1022;
-        bool _1284;
-        if (_1278)
+        bool _1289 = e == 1022;
+        bool _1295;
+        if (_1289)
         {
-            _1284 = (a & 4503599627370495ul) != 0ul;
+            _1295 = (a & 4503599627370495ul) != 0ul;
         }
         else
         {
-            _1284 = _1278;
+            _1295 = _1289;
         }
-        if (_1284)
+        if (_1295)
         {
             z |= 4607182418800017408ul;
         }
@@ -797,16 +798,16 @@ ulong sf_round_even(thread const ulong& a)
     if (e >= 1075)
     {
         ulong param_1 = a;
-        ulong _1300;
+        ulong _1311;
         if (sf_is_nan(param_1))
         {
-            _1300 = a | 2251799813685248ul;
+            _1311 = a | 2251799813685248ul;
         }
         else
         {
-            _1300 = a;
+            _1311 = a;
         }
-        return _1300;
+        return _1311;
     }
     ulong last = 1ul << ulong(1075 - e);
     ulong mask = last - 1ul;
@@ -838,8 +839,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _808 = sf_sub_mags(param_3, param_4, param_5);
-    return _808;
+    ulong _819 = sf_sub_mags(param_3, param_4, param_5);
+    return _819;
 }
 
 static inline __attribute__((always_inline))
@@ -866,26 +867,26 @@ long sf_to_i64(thread const ulong& a)
         return 0l;
     }
     ulong sig = (r & 4503599627370495ul) | 4503599627370496ul;
-    ulong _1364;
+    ulong _1375;
     if (e >= 1075)
     {
-        _1364 = sig << ulong(e - 1075);
+        _1375 = sig << ulong(e - 1075);
     }
     else
     {
-        _1364 = sig >> ulong(1075 - e);
+        _1375 = sig >> ulong(1075 - e);
     }
-    ulong mag = _1364;
-    long _1380;
+    ulong mag = _1375;
+    long _1391;
     if ((r & 9223372036854775808ul) != 0ul)
     {
-        _1380 = -long(mag);
+        _1391 = -long(mag);
     }
     else
     {
-        _1380 = long(mag);
+        _1391 = long(mag);
     }
-    return _1380;
+    return _1391;
 }
 
 static inline __attribute__((always_inline))
@@ -963,7 +964,7 @@ ulong det_exp(thread const ulong& x)
         ulong param_18 = p;
         ulong param_19 = r;
         ulong param_20 = f64_mul(param_18, param_19);
-        ulong param_21 = _1804[i];
+        ulong param_21 = _1815[i];
         p = f64_add(param_20, param_21);
     }
     ulong param_22 = k;
@@ -979,63 +980,15 @@ uint2 f64_words(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-ulong sf_from_i64(thread const long& a)
-{
-    if ((ulong(a) & 9223372036854775807ul) == 0ul)
-    {
-        return (a != 0l) ? 14114281232179134464ul : 0ul;
-    }
-    ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1410;
-    if (a < 0l)
-    {
-        _1410 = 0ul - ulong(a);
-    }
-    else
-    {
-        _1410 = ulong(a);
-    }
-    ulong m = _1410;
-    ulong param = _sign;
-    int param_1 = 1084;
-    ulong param_2 = m;
-    ulong _1426 = sf_norm_round_pack(param, param_1, param_2);
-    return _1426;
-}
-
-static inline __attribute__((always_inline))
-ulong f64_from_i64(thread const long& x)
-{
-    long param = x;
-    return sf_from_i64(param);
-}
-
-static inline __attribute__((always_inline))
-bool row_sampled(thread const ulong& seed, thread const int& round_index, thread const ulong& row, thread const float& rate)
-{
-    if (rate >= 1.0)
-    {
-        return true;
-    }
-    ulong z = (seed ^ (ulong(uint(round_index)) << ulong(40))) ^ row;
-    z += 11400714819323198485ul;
-    z = (z ^ (z >> ulong(30))) * 13787848793156543929ul;
-    z = (z ^ (z >> ulong(27))) * 10723151780598845931ul;
-    z ^= (z >> ulong(31));
-    long param = long(z >> ulong(11));
-    ulong param_1 = f64_from_i64(param);
-    ulong param_2 = 4368491638549381120ul;
-    ulong u = f64_mul(param_1, param_2);
-    float param_3 = rate;
-    ulong param_4 = u;
-    ulong param_5 = f64_from_float(param_3);
-    return f64_lt(param_4, param_5);
-}
-
-static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
 {
     return as_type<ulong>(w);
+}
+
+static inline __attribute__((always_inline))
+ulong f64_neg(thread const ulong& a)
+{
+    return a ^ 9223372036854775808ul;
 }
 
 static inline __attribute__((always_inline))
@@ -1058,50 +1011,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1098;
+            ulong _1109;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1098 = sf_propagate_nan(param_4, param_5);
+                _1109 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1098 = 18444492273895866368ul;
+                _1109 = 18444492273895866368ul;
             }
-            return _1098;
+            return _1109;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1118;
+        ulong _1129;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1118 = sf_propagate_nan(param_6, param_7);
+            _1129 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1118 = _sign;
+            _1129 = _sign;
         }
-        return _1118;
+        return _1129;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1144;
+            ulong _1155;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1144 = 18444492273895866368ul;
+                _1155 = 18444492273895866368ul;
             }
             else
             {
-                _1144 = _sign | 9218868437227405312ul;
+                _1155 = _sign | 9218868437227405312ul;
             }
-            return _1144;
+            return _1155;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -1143,8 +1096,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1256 = sf_round_pack(param_10, param_11, param_12);
-    return _1256;
+    ulong _1267 = sf_round_pack(param_10, param_11, param_12);
+    return _1267;
 }
 
 static inline __attribute__((always_inline))
@@ -1153,12 +1106,6 @@ ulong f64_div(thread const ulong& a, thread const ulong& b)
     ulong param = a;
     ulong param_1 = b;
     return sf_div(param, param_1);
-}
-
-static inline __attribute__((always_inline))
-ulong f64_neg(thread const ulong& a)
-{
-    return a ^ 9223372036854775808ul;
 }
 
 static inline __attribute__((always_inline))
@@ -1200,23 +1147,55 @@ ulong det_split(thread ulong& x, thread int& e)
 }
 
 static inline __attribute__((always_inline))
+ulong sf_from_i64(thread const long& a)
+{
+    if ((ulong(a) & 9223372036854775807ul) == 0ul)
+    {
+        return (a != 0l) ? 14114281232179134464ul : 0ul;
+    }
+    ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
+    ulong _1421;
+    if (a < 0l)
+    {
+        _1421 = 0ul - ulong(a);
+    }
+    else
+    {
+        _1421 = ulong(a);
+    }
+    ulong m = _1421;
+    ulong param = _sign;
+    int param_1 = 1084;
+    ulong param_2 = m;
+    ulong _1437 = sf_norm_round_pack(param, param_1, param_2);
+    return _1437;
+}
+
+static inline __attribute__((always_inline))
+ulong f64_from_i64(thread const long& x)
+{
+    long param = x;
+    return sf_from_i64(param);
+}
+
+static inline __attribute__((always_inline))
 ulong det_log(thread const ulong& x)
 {
     ulong param = x;
     ulong param_1 = x;
-    bool _1878 = !f64_eq(param, param_1);
-    bool _1886;
-    if (!_1878)
+    bool _1902 = !f64_eq(param, param_1);
+    bool _1910;
+    if (!_1902)
     {
         ulong param_2 = x;
         ulong param_3 = 0ul;
-        _1886 = f64_lt(param_2, param_3);
+        _1910 = f64_lt(param_2, param_3);
     }
     else
     {
-        _1886 = _1878;
+        _1910 = _1902;
     }
-    if (_1886)
+    if (_1910)
     {
         ulong param_4 = x;
         return det_nan(param_4);
@@ -1236,9 +1215,9 @@ ulong det_log(thread const ulong& x)
     }
     ulong param_10 = x;
     int param_11;
-    ulong _1917 = det_split(param_10, param_11);
+    ulong _1941 = det_split(param_10, param_11);
     int e = param_11;
-    ulong m = _1917;
+    ulong m = _1941;
     ulong param_12 = m;
     ulong param_13 = 4609047870845172685ul;
     if (f64_gt(param_12, param_13))
@@ -1321,17 +1300,17 @@ ulong det_log(thread const ulong& x)
     p = f64_add(param_70, param_71);
     long param_72 = long(abs(e));
     ulong k_abs = f64_from_i64(param_72);
-    ulong _2068;
+    ulong _2092;
     if (e < 0)
     {
         ulong param_73 = k_abs;
-        _2068 = f64_neg(param_73);
+        _2092 = f64_neg(param_73);
     }
     else
     {
-        _2068 = k_abs;
+        _2092 = k_abs;
     }
-    ulong k = _2068;
+    ulong k = _2092;
     ulong param_74 = k;
     ulong param_75 = 4604418534311723008ul;
     ulong param_76 = k;
@@ -1376,50 +1355,115 @@ ulong det_log1p(thread const ulong& x)
 }
 
 static inline __attribute__((always_inline))
+ulong det_softplus(thread const ulong& x)
+{
+    ulong param = x;
+    ulong param_1 = 0ul;
+    if (f64_gt(param, param_1))
+    {
+        ulong param_2 = x;
+        ulong param_3 = f64_neg(param_2);
+        ulong param_4 = det_exp(param_3);
+        ulong param_5 = x;
+        ulong param_6 = det_log1p(param_4);
+        return f64_add(param_5, param_6);
+    }
+    ulong param_7 = x;
+    ulong param_8 = det_exp(param_7);
+    return det_log1p(param_8);
+}
+
+static inline __attribute__((always_inline))
+ulong expectile_next(thread const ulong& before, thread const float& margin)
+{
+    ulong param = before;
+    ulong param_1 = 4517329193096183808ul;
+    float param_2 = margin;
+    ulong param_3 = f64_from_float(param_2);
+    ulong param_4 = f64_add(param, param_1);
+    ulong param_5 = det_softplus(param_3);
+    return f64_add(param_4, param_5);
+}
+
+static inline __attribute__((always_inline))
+bool row_sampled(thread const ulong& seed, thread const int& round_index, thread const ulong& row, thread const float& rate)
+{
+    if (rate >= 1.0)
+    {
+        return true;
+    }
+    ulong z = (seed ^ (ulong(uint(round_index)) << ulong(40))) ^ row;
+    z += 11400714819323198485ul;
+    z = (z ^ (z >> ulong(30))) * 13787848793156543929ul;
+    z = (z ^ (z >> ulong(27))) * 10723151780598845931ul;
+    z ^= (z >> ulong(31));
+    long param = long(z >> ulong(11));
+    ulong param_1 = f64_from_i64(param);
+    ulong param_2 = 4368491638549381120ul;
+    ulong u = f64_mul(param_1, param_2);
+    float param_3 = rate;
+    ulong param_4 = u;
+    ulong param_5 = f64_from_float(param_3);
+    return f64_lt(param_4, param_5);
+}
+
+static inline __attribute__((always_inline))
+ulong det_sigmoid(thread const ulong& x)
+{
+    ulong param = x;
+    ulong param_1 = f64_neg(param);
+    ulong param_2 = 4607182418800017408ul;
+    ulong param_3 = det_exp(param_1);
+    ulong param_4 = 4607182418800017408ul;
+    ulong param_5 = f64_add(param_2, param_3);
+    return f64_div(param_4, param_5);
+}
+
+static inline __attribute__((always_inline))
 ulong det_sqrt(thread const ulong& x)
 {
     ulong param = x;
     ulong param_1 = x;
-    bool _2143 = !f64_eq(param, param_1);
-    bool _2151;
-    if (!_2143)
+    bool _2167 = !f64_eq(param, param_1);
+    bool _2175;
+    if (!_2167)
     {
         ulong param_2 = x;
         ulong param_3 = 0ul;
-        _2151 = f64_lt(param_2, param_3);
+        _2175 = f64_lt(param_2, param_3);
     }
     else
     {
-        _2151 = _2143;
+        _2175 = _2167;
     }
-    if (_2151)
+    if (_2175)
     {
         ulong param_4 = x;
         return det_nan(param_4);
     }
     ulong param_5 = x;
     ulong param_6 = 0ul;
-    bool _2161 = f64_eq(param_5, param_6);
-    bool _2169;
-    if (!_2161)
+    bool _2185 = f64_eq(param_5, param_6);
+    bool _2193;
+    if (!_2185)
     {
         ulong param_7 = x;
         ulong param_8 = 9218868437227405311ul;
-        _2169 = f64_gt(param_7, param_8);
+        _2193 = f64_gt(param_7, param_8);
     }
     else
     {
-        _2169 = _2161;
+        _2193 = _2185;
     }
-    if (_2169)
+    if (_2193)
     {
         return x;
     }
     ulong param_9 = x;
     int param_10;
-    ulong _2179 = det_split(param_9, param_10);
+    ulong _2203 = det_split(param_9, param_10);
     int e = param_10;
-    ulong m = _2179;
+    ulong m = _2203;
     if ((e & 1) != 0)
     {
         ulong param_11 = m;
@@ -1547,18 +1591,18 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
         {
             ulong param_31 = m;
             ulong param_32 = y;
-            ulong _2379;
+            ulong _2403;
             if (f64_gt(param_31, param_32))
             {
-                _2379 = 4607182418800017408ul;
+                _2403 = 4607182418800017408ul;
             }
             else
             {
                 ulong param_33 = m;
                 ulong param_34 = y;
-                _2379 = f64_lt(param_33, param_34) ? 13830554455654793216ul : 0ul;
+                _2403 = f64_lt(param_33, param_34) ? 13830554455654793216ul : 0ul;
             }
-            g = _2379;
+            g = _2403;
             h = 4607182418800017408ul;
         }
         else
@@ -1672,31 +1716,31 @@ ulong2 objective_single(thread const int& objective, thread const float& margin,
                                 {
                                     ulong param_90 = m;
                                     ulong param_91 = y;
-                                    bool _2559 = f64_gt(param_90, param_91);
-                                    bool _2568;
-                                    if (!_2559)
+                                    bool _2583 = f64_gt(param_90, param_91);
+                                    bool _2592;
+                                    if (!_2583)
                                     {
                                         ulong param_92 = m;
                                         ulong param_93 = y;
-                                        _2568 = f64_eq(param_92, param_93);
+                                        _2592 = f64_eq(param_92, param_93);
                                     }
                                     else
                                     {
-                                        _2568 = _2559;
+                                        _2592 = _2583;
                                     }
-                                    ulong _2569;
-                                    if (_2568)
+                                    ulong _2593;
+                                    if (_2592)
                                     {
                                         ulong param_94 = 4607182418800017408ul;
                                         ulong param_95 = param;
-                                        _2569 = f64_sub(param_94, param_95);
+                                        _2593 = f64_sub(param_94, param_95);
                                     }
                                     else
                                     {
                                         ulong param_96 = param;
-                                        _2569 = f64_neg(param_96);
+                                        _2593 = f64_neg(param_96);
                                     }
-                                    g = _2569;
+                                    g = _2593;
                                     h = 4607182418800017408ul;
                                 }
                                 else
@@ -1761,7 +1805,7 @@ uint4 group_maxima(thread const ulong& max_g, thread const ulong& max_h, thread 
     s_g[lid] = max_g;
     s_h[lid] = max_h;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _2709; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _2773; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
@@ -1785,47 +1829,49 @@ uint4 group_maxima(thread const ulong& max_g, thread const ulong& max_h, thread 
     return uint4(f64_words(param_4), f64_words(param_5));
 }
 
-kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _3068 [[buffer(1)]], const device Margins& _2827 [[buffer(2)]], const device Labels& _2995 [[buffer(3)]], const device Weights& _2946 [[buffer(4)]], device GroupMax& _3125 [[buffer(5)]], device SoftmaxNorm& _2900 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _3344 [[buffer(1)]], const device Margins& _2893 [[buffer(2)]], const device Labels& _3102 [[buffer(3)]], const device Weights& _3084 [[buffer(4)]], device GroupMax& _3401 [[buffer(5)]], device SoftmaxNorm& _2966 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup ulong s_g[WG];
     threadgroup ulong s_h[WG];
     ulong max_g = 0ul;
     ulong max_h = 0ul;
-    uint _2785 = gl_NumWorkGroups.x * WG;
-    float _2940;
-    for (uint stride = _2785, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
+    uint _2849 = gl_NumWorkGroups.x * WG;
+    float _3078;
+    ulong _3162;
+    ulong _3191;
+    for (uint stride = _2849, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
     {
         ulong2 gh = ulong2(0ul);
         uint base = r * pc.num_outputs;
-        bool _2814 = pc.objective == 2;
-        bool _2820;
-        if (_2814)
+        bool _2880 = pc.objective == 2;
+        bool _2886;
+        if (_2880)
         {
-            _2820 = pc.norm_write != 0u;
+            _2886 = pc.norm_write != 0u;
         }
         else
         {
-            _2820 = _2814;
+            _2886 = _2880;
         }
-        if (_2820)
+        if (_2886)
         {
-            float param = _2827.margins[base];
+            float param = _2893.margins[base];
             ulong top = f64_from_float(param);
             for (uint c = 1u; c < pc.num_outputs; c++)
             {
-                float param_1 = _2827.margins[base + c];
+                float param_1 = _2893.margins[base + c];
                 ulong param_2 = f64_from_float(param_1);
                 ulong param_3 = top;
                 if (f64_gt(param_2, param_3))
                 {
-                    float param_4 = _2827.margins[base + c];
+                    float param_4 = _2893.margins[base + c];
                     top = f64_from_float(param_4);
                 }
             }
             ulong sum = 0ul;
             for (uint c_1 = 0u; c_1 < pc.num_outputs; c_1++)
             {
-                float param_5 = _2827.margins[base + c_1];
+                float param_5 = _2893.margins[base + c_1];
                 ulong param_6 = f64_from_float(param_5);
                 ulong param_7 = top;
                 ulong param_8 = f64_sub(param_6, param_7);
@@ -1835,97 +1881,215 @@ kernel void gradients(constant Push& pc [[buffer(0)]], device Grad& _3068 [[buff
             }
             ulong param_11 = top;
             ulong param_12 = sum;
-            _2900.softmax_norm[r] = uint4(f64_words(param_11), f64_words(param_12));
+            _2966.softmax_norm[r] = uint4(f64_words(param_11), f64_words(param_12));
         }
-        ulong param_13 = as_type<ulong>(pc.seed);
-        int param_14 = pc.round_index;
-        ulong param_15 = ulong(pc.row_first + r);
-        float param_16 = pc.subsample;
-        if (row_sampled(param_13, param_14, param_15, param_16))
+        ulong pred = 0ul;
+        if (pc.objective == 16)
+        {
+            float param_13 = _2893.margins[base];
+            pred = f64_from_float(param_13);
+            if (pc.output_index > 0u)
+            {
+                uint4 slot = _2966.softmax_norm[r];
+                if (pc.norm_write != 0u)
+                {
+                    uint4 _3008 = slot;
+                    slot.x = _3008.zw.x;
+                    slot.y = _3008.zw.y;
+                }
+                uint2 param_14 = slot.xy;
+                ulong param_15 = f64_from_words(param_14);
+                float param_16 = _2893.margins[base + pc.output_index];
+                pred = expectile_next(param_15, param_16);
+                ulong param_17 = pred;
+                uint2 _3029 = f64_words(param_17);
+                slot.z = _3029.x;
+                slot.w = _3029.y;
+                _2966.softmax_norm[r] = slot;
+            }
+            else
+            {
+                if (pc.num_outputs > 1u)
+                {
+                    ulong param_18 = pred;
+                    uint2 _3047 = f64_words(param_18);
+                    ((device uint*)&_2966.softmax_norm[r])[2u] = _3047.x;
+                    ((device uint*)&_2966.softmax_norm[r])[3u] = _3047.y;
+                }
+            }
+        }
+        ulong param_19 = as_type<ulong>(pc.seed);
+        int param_20 = pc.round_index;
+        ulong param_21 = ulong(pc.row_first + r);
+        float param_22 = pc.subsample;
+        if (row_sampled(param_19, param_20, param_21, param_22))
         {
             if (pc.has_weight != 0u)
             {
-                _2940 = _2946.weight[r];
+                _3078 = _3084.weight[r];
             }
             else
             {
-                _2940 = 1.0;
+                _3078 = 1.0;
             }
-            float w = _2940;
-            if (pc.objective == 2)
+            float w = _3078;
+            if (pc.objective == 16)
             {
-                uint4 norm = _2900.softmax_norm[r];
-                uint2 param_17 = norm.xy;
-                ulong top_1 = f64_from_words(param_17);
-                uint2 param_18 = norm.zw;
-                ulong sum_1 = f64_from_words(param_18);
-                float param_19 = _2827.margins[base + pc.output_index];
-                ulong param_20 = f64_from_float(param_19);
-                ulong param_21 = top_1;
-                ulong param_22 = f64_sub(param_20, param_21);
-                ulong param_23 = det_exp(param_22);
-                ulong param_24 = sum_1;
-                ulong p = f64_div(param_23, param_24);
-                ulong y = (int(_2995.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
-                ulong param_25 = 4611686018427387904ul;
-                ulong param_26 = p;
-                ulong param_27 = 4607182418800017408ul;
-                ulong param_28 = p;
-                ulong param_29 = f64_mul(param_25, param_26);
-                ulong param_30 = f64_sub(param_27, param_28);
-                ulong h = f64_mul(param_29, param_30);
-                ulong param_31 = h;
-                ulong param_32 = 4367597403136100796ul;
-                if (f64_lt(param_31, param_32))
+                uint j = pc.output_index;
+                float param_23 = _3102.label[r];
+                ulong y = f64_from_float(param_23);
+                ulong p = pred;
+                ulong g = 0ul;
+                ulong h = 0ul;
+                for (uint k = j; k < pc.num_outputs; k++)
                 {
-                    h = 4367597403136100796ul;
+                    if (k > j)
+                    {
+                        ulong param_24 = p;
+                        float param_25 = _2893.margins[base + k];
+                        p = expectile_next(param_24, param_25);
+                    }
+                    ulong param_26 = p;
+                    ulong param_27 = y;
+                    ulong diff = f64_sub(param_26, param_27);
+                    float param_28 = pc.alphas[k];
+                    ulong a = f64_from_float(param_28);
+                    ulong param_29 = diff;
+                    ulong param_30 = 0ul;
+                    bool _3153 = f64_gt(param_29, param_30);
+                    bool _3161;
+                    if (!_3153)
+                    {
+                        ulong param_31 = diff;
+                        ulong param_32 = 0ul;
+                        _3161 = f64_eq(param_31, param_32);
+                    }
+                    else
+                    {
+                        _3161 = _3153;
+                    }
+                    if (_3161)
+                    {
+                        ulong param_33 = 4607182418800017408ul;
+                        ulong param_34 = a;
+                        _3162 = f64_sub(param_33, param_34);
+                    }
+                    else
+                    {
+                        _3162 = a;
+                    }
+                    ulong sc = _3162;
+                    ulong param_35 = sc;
+                    ulong param_36 = diff;
+                    ulong param_37 = g;
+                    ulong param_38 = f64_mul(param_35, param_36);
+                    g = f64_add(param_37, param_38);
+                    ulong param_39 = h;
+                    ulong param_40 = sc;
+                    h = f64_add(param_39, param_40);
                 }
-                float param_33 = w;
-                ulong wd = f64_from_float(param_33);
-                ulong param_34 = p;
-                ulong param_35 = y;
-                ulong param_36 = f64_sub(param_34, param_35);
-                ulong param_37 = wd;
-                ulong param_38 = h;
-                ulong param_39 = wd;
-                gh = ulong2(f64_mul(param_36, param_37), f64_mul(param_38, param_39));
+                if (j == 0u)
+                {
+                    _3191 = 4607182418800017408ul;
+                }
+                else
+                {
+                    float param_41 = _2893.margins[base + j];
+                    ulong param_42 = f64_from_float(param_41);
+                    _3191 = det_sigmoid(param_42);
+                }
+                ulong s = _3191;
+                float param_43 = w;
+                ulong wd = f64_from_float(param_43);
+                ulong param_44 = s;
+                ulong param_45 = g;
+                ulong param_46 = f64_mul(param_44, param_45);
+                ulong param_47 = wd;
+                ulong param_48 = s;
+                ulong param_49 = s;
+                ulong param_50 = f64_mul(param_48, param_49);
+                ulong param_51 = h;
+                ulong param_52 = f64_mul(param_50, param_51);
+                ulong param_53 = wd;
+                gh = ulong2(f64_mul(param_46, param_47), f64_mul(param_52, param_53));
             }
             else
             {
-                uint2 param_40 = pc.param;
-                int param_41 = pc.objective;
-                float param_42 = _2827.margins[base + pc.output_index];
-                float param_43 = _2995.label[r];
-                float param_44 = w;
-                ulong param_45 = f64_from_words(param_40);
-                gh = objective_single(param_41, param_42, param_43, param_44, param_45);
+                if (pc.objective == 2)
+                {
+                    uint4 norm = _2966.softmax_norm[r];
+                    uint2 param_54 = norm.xy;
+                    ulong top_1 = f64_from_words(param_54);
+                    uint2 param_55 = norm.zw;
+                    ulong sum_1 = f64_from_words(param_55);
+                    float param_56 = _2893.margins[base + pc.output_index];
+                    ulong param_57 = f64_from_float(param_56);
+                    ulong param_58 = top_1;
+                    ulong param_59 = f64_sub(param_57, param_58);
+                    ulong param_60 = det_exp(param_59);
+                    ulong param_61 = sum_1;
+                    ulong p_1 = f64_div(param_60, param_61);
+                    ulong y_1 = (int(_3102.label[r]) == int(pc.output_index)) ? 4607182418800017408ul : 0ul;
+                    ulong param_62 = 4611686018427387904ul;
+                    ulong param_63 = p_1;
+                    ulong param_64 = 4607182418800017408ul;
+                    ulong param_65 = p_1;
+                    ulong param_66 = f64_mul(param_62, param_63);
+                    ulong param_67 = f64_sub(param_64, param_65);
+                    ulong h_1 = f64_mul(param_66, param_67);
+                    ulong param_68 = h_1;
+                    ulong param_69 = 4367597403136100796ul;
+                    if (f64_lt(param_68, param_69))
+                    {
+                        h_1 = 4367597403136100796ul;
+                    }
+                    float param_70 = w;
+                    ulong wd_1 = f64_from_float(param_70);
+                    ulong param_71 = p_1;
+                    ulong param_72 = y_1;
+                    ulong param_73 = f64_sub(param_71, param_72);
+                    ulong param_74 = wd_1;
+                    ulong param_75 = h_1;
+                    ulong param_76 = wd_1;
+                    gh = ulong2(f64_mul(param_73, param_74), f64_mul(param_75, param_76));
+                }
+                else
+                {
+                    uint2 param_77 = pc.param;
+                    int param_78 = pc.objective;
+                    float param_79 = _2893.margins[base + pc.output_index];
+                    float param_80 = _3102.label[r];
+                    float param_81 = w;
+                    ulong param_82 = f64_from_words(param_77);
+                    gh = objective_single(param_78, param_79, param_80, param_81, param_82);
+                }
             }
         }
-        ulong param_46 = gh.x;
-        ulong param_47 = gh.y;
-        _3068.grad[r] = uint4(f64_words(param_46), f64_words(param_47));
-        ulong param_48 = gh.x;
-        ulong param_49 = f64_abs(param_48);
-        ulong param_50 = max_g;
-        if (f64_gt(param_49, param_50))
+        ulong param_83 = gh.x;
+        ulong param_84 = gh.y;
+        _3344.grad[r] = uint4(f64_words(param_83), f64_words(param_84));
+        ulong param_85 = gh.x;
+        ulong param_86 = f64_abs(param_85);
+        ulong param_87 = max_g;
+        if (f64_gt(param_86, param_87))
         {
-            ulong param_51 = gh.x;
-            max_g = f64_abs(param_51);
+            ulong param_88 = gh.x;
+            max_g = f64_abs(param_88);
         }
-        ulong param_52 = gh.y;
-        ulong param_53 = max_h;
-        if (f64_gt(param_52, param_53))
+        ulong param_89 = gh.y;
+        ulong param_90 = max_h;
+        if (f64_gt(param_89, param_90))
         {
             max_h = gh.y;
         }
     }
-    ulong param_54 = max_g;
-    ulong param_55 = max_h;
-    uint4 _3116 = group_maxima(param_54, param_55, gl_LocalInvocationID, s_g, s_h);
-    uint4 mx = _3116;
+    ulong param_91 = max_g;
+    ulong param_92 = max_h;
+    uint4 _3392 = group_maxima(param_91, param_92, gl_LocalInvocationID, s_g, s_h);
+    uint4 mx = _3392;
     if (gl_LocalInvocationID.x == 0u)
     {
-        _3125.group_max[gl_WorkGroupID.x] = mx;
+        _3401.group_max[gl_WorkGroupID.x] = mx;
     }
 }
 
