@@ -123,6 +123,8 @@ static void train_usage(FILE *out)
 "                       residuals' quantile\n"
 "  reg:expectileerror   asymmetric squared error; expectile_alpha, or a list\n"
 "                       for one output per expectile, never crossing\n"
+"  survival:cox         Cox proportional hazards; labels are times, negative\n"
+"                       when censored; prediction exp(margin)\n"
 "  count:poisson        Poisson, prediction exp(margin); labels >= 0;\n"
 "                       max_delta_step\n"
 "  reg:gamma            gamma, prediction exp(margin); labels > 0\n"

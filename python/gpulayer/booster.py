@@ -191,7 +191,7 @@ _DEFAULT_METRIC = {
     "reg:absoluteerror": "mae", "count:poisson": "poisson-nloglik",
     "reg:gamma": "gamma-deviance", "reg:squaredlogerror": "rmsle",
     "reg:pseudohubererror": "mphe", "reg:quantileerror": "quantile",
-    "reg:expectileerror": "expectile",
+    "reg:expectileerror": "expectile", "survival:cox": "cox-nloglik",
 }
 
 

@@ -748,6 +748,8 @@ def train(
     - ``reg:logistic`` (values in [0, 1]), ``binary:logistic``
       (probability), ``binary:logitraw`` (margin), ``binary:hinge``
       (0/1 prediction)
+    - ``survival:cox`` (labels are times, negative for a censored row;
+      predicts the hazard ratio ``exp(margin)``)
     - ``count:poisson`` (``max_delta_step``, default 0.7), ``reg:gamma``
       (labels > 0), ``reg:tweedie`` (``tweedie_variance_power`` in
       [1, 2), default 1.5): predictions are exp(margin)

@@ -92,10 +92,14 @@ typedef enum gpl_objective_kind {
     GPL_OBJ_RANK_MAP = 15,
     /* reg:expectileerror: one output an expectile_alpha (the request's
      * alphas), XGBoost's outputs that cannot cross (objective_math.h). */
-    GPL_OBJ_EXPECTILE = 16
+    GPL_OBJ_EXPECTILE = 16,
+    /* survival:cox: each row's risk set comes from the rows' order by
+     * |label| (cox_math.h), through compute_gradients of a backend that
+     * has set_survival_order. */
+    GPL_OBJ_COX = 17
 } gpl_objective_kind;
 
-#define GPL_NUM_OBJECTIVES 17
+#define GPL_NUM_OBJECTIVES 18
 
 /* Outputs of an objective with one output a parameter value (quantiles,
  * expectiles). */
@@ -157,6 +161,16 @@ typedef struct gpl_gradient_request {
      * them, as floats, as XGBoost keeps them). */
     float alphas[GPL_MAX_OUTPUT_ALPHAS];
 } gpl_gradient_request;
+
+/* survival:cox's order of the training rows, fixed for a training run
+ * (the core derives it from the labels once): the rows by |label|
+ * ascending, ties in row order (XGBoost's stable sort), and for each
+ * position the first position of its tie (the rows of one time share a
+ * risk set, Breslow's rule as XGBoost's). */
+typedef struct gpl_survival_order {
+    const uint32_t *order;     /* num_rows row indexes  */
+    const uint32_t *tie_start; /* num_rows positions    */
+} gpl_survival_order;
 
 /* The round whose row sample a tree uses (gpl_row_sampled's round): with
  * sample_every k, the first round of its block of k. */
@@ -412,10 +426,11 @@ typedef enum gpl_backend_cap {
      * in upload (gpl_binned_matrix.code_bytes 2), and in predict and shap
      * (gpl_infer_forest.code_bytes 2). */
     GPL_BACKEND_CAP_WIDE_BINS = 1 << 6,
-    GPL_BACKEND_CAP_WIDE_PREDICT = 1 << 7
+    GPL_BACKEND_CAP_WIDE_PREDICT = 1 << 7,
+    GPL_BACKEND_CAP_SURVIVAL_ORDER = 1 << 8      /* set_survival_order        */
 } gpl_backend_cap;
 
-#define GPL_BACKEND_CAP_ALL 0xffu
+#define GPL_BACKEND_CAP_ALL 0x1ffu
 
 /* Every operation returns a status and sets the last error on failure; a
  * failure names the operation (and kernel) concerned. The required
@@ -531,6 +546,13 @@ struct gpl_backend_ops {
      * of training. The backend bounds its workspace, streaming the rows in
      * blocks, and refuses with the numbers what does not fit. */
     gpulayer_status (*shap)(gpl_backend *be, const gpl_shap_job *job, float *out);
+    /* GPL_BACKEND_CAP_SURVIVAL_ORDER, for survival:cox: takes the rows'
+     * order by time (called once after upload; the backend copies it).
+     * Without it the driver refuses the objective on the backend.
+     * compute_gradients of GPL_OBJ_COX then follows cox_math.h: its sums
+     * over the order go in blocks of GPL_COX_BLOCK positions in a fixed
+     * order, so every backend gets the same bits. */
+    gpulayer_status (*set_survival_order)(gpl_backend *be, const gpl_survival_order *order);
 };
 
 #define GPL_ROW_GRADIENTS (-1)

@@ -90,6 +90,7 @@ static gpulayer_status check_capabilities(const char *name, const struct gpl_bac
         {GPL_BACKEND_CAP_REFIT, "refit_values", ops->refit_values != NULL},
         {GPL_BACKEND_CAP_RANK_GROUPS, "set_groups", ops->set_groups != NULL},
         {GPL_BACKEND_CAP_SHAP, "shap", ops->shap != NULL},
+        {GPL_BACKEND_CAP_SURVIVAL_ORDER, "set_survival_order", ops->set_survival_order != NULL},
     };
     if (ops->capabilities & ~GPL_BACKEND_CAP_ALL)
         return gpl_error(GPULAYER_ERR_INTERNAL,

@@ -323,3 +323,54 @@ def test_flights_expectiles(tmp_path, flights):
                 if not x <= b * (1.0 + TOLERANCE):
                     failures.append(f"{alphas} split {seed} alpha {a}: {x:.4f} vs {b:.4f}")
         assert not failures, "; ".join(failures)
+
+
+# ---------------------------------------------------------------- survival
+
+def cox_nloglik(label, pred):
+    """XGBoost's cox-nloglik: the negative log partial likelihood over the
+    events (positive labels), Breslow's ties, divided by their number."""
+    pred = np.asarray(pred, dtype=np.float64)
+    order = np.argsort(np.abs(label), kind="stable")
+    risk, passed, out, events = float(np.sum(pred)), 0.0, 0.0, 0
+    for i, r in enumerate(order):
+        if label[r] > 0:
+            out -= np.log(pred[r]) - np.log(risk)
+            events += 1
+        passed += pred[r]
+        if i == len(order) - 1 or abs(label[r]) < abs(label[order[i + 1]]):
+            risk -= passed
+            passed = 0.0
+    return out / events
+
+
+@pytest.fixture(scope="module")
+def churn_tenure():
+    """wa_churn as survival data: months of tenure, negative (censored)
+    for the customers who have not left; total_charges (tenure times the
+    monthly charge) left out, as it holds the time."""
+    df = pd.read_csv(need("modeldata_wa_churn/wa_churn.csv"))
+    df = df[df["tenure"] > 0].drop(columns=["total_charges"])
+    time = np.where(df["churn"] == 1, df["tenure"], -df["tenure"]).astype(np.float64)
+    return df.drop(columns=["churn", "tenure"]).assign(time=time).reset_index(drop=True)
+
+
+def test_churn_tenure_cox(tmp_path, churn_tenure):
+    """survival:cox against XGBoost's on five splits: the mean test partial
+    likelihood within 0.5%, every split within 1%."""
+    ratios, failures = [], []
+    for seed in range(5):
+        train, test = split(churn_tenure, seed=seed)
+        (tmp_path / str(seed)).mkdir()
+        ours = gpulayer_predict(tmp_path / str(seed), train, test, "time", "survival:cox", {})
+        theirs = xgb_predict(train, test, "time", "survival:cox", {})
+        y = test["time"].to_numpy(dtype=np.float64)
+        a, b = cox_nloglik(y, ours[:, 0]), cox_nloglik(y, theirs[:, 0])
+        ratios.append(a / b)
+        print(f"survival:cox split {seed}: gpulayer {a:.5f} xgboost {b:.5f} "
+              f"({100.0 * (a / b - 1.0):+.2f}%)")
+        if not a <= b * (1.0 + TOLERANCE):
+            failures.append(f"split {seed}: {a:.5f} vs {b:.5f}")
+    print(f"survival:cox mean ratio {np.mean(ratios):.4f}")
+    assert not failures, "; ".join(failures)
+    assert np.mean(ratios) <= 1.005

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gpulayer.h"
+#include "survival.h"
 
 static uint64_t grad_rng;
 
@@ -40,6 +41,8 @@ static float edge_label(gpl_objective_kind kind, double u, double v)
                           : (float)(10.0 * v - 0.5);
     case GPL_OBJ_LOGISTIC:
     case GPL_OBJ_HINGE: return v < 0.5 ? 0.0f : 1.0f;
+    case GPL_OBJ_COX: /* times, negative when censored; many ties, some 0 */
+        return u < 0.4 ? (float)floor(8.0 * v) - 4.0f : (float)(10.0 * (v - 0.5));
     default: return u < 0.1 ? (v < 0.5 ? -1e6f : 1e6f) : (float)(10.0 * (v - 0.5));
     }
 }
@@ -69,6 +72,8 @@ static float edge_margin(gpl_objective_kind kind, int extreme, float label, doub
     case GPL_OBJ_SQUARED_LOG_ERROR: return (float)(pow(10.0, 30.0 * v) - 2.0);
     case GPL_OBJ_LOGISTIC:
     case GPL_OBJ_HINGE: return (float)(1600.0 * (v - 0.5));
+    case GPL_OBJ_COX: /* exp(30) a row: risk sums over 1e16 beside 1e-13 */
+        return u < 0.1 ? 30.0f : u < 0.2 ? -30.0f : (float)(60.0 * (v - 0.5));
     default: return (float)(2e30 * (v - 0.5));
     }
 }
@@ -146,6 +151,23 @@ void run_gradient_case(const gradient_case *g)
         OK(gpu->ops->upload(gpu, &d.m, d.label, d.weight));
         OK(cpu->ops->set_margins(cpu, d.margins));
         OK(gpu->ops->set_margins(gpu, d.margins));
+        if (g->objective == GPL_OBJ_COX && !gpl_backend_has(gpu, GPL_BACKEND_CAP_SURVIVAL_ORDER)) {
+            print_message("%s: the %s backend has no set_survival_order (refused by the "
+                          "driver, docs/support-matrix.md)\n", g->name, compare_accelerator);
+            gpl_backend_destroy(cpu);
+            gpl_backend_destroy(gpu);
+            free_data(&d);
+            return;
+        }
+        if (g->objective == GPL_OBJ_COX) {
+            uint32_t *order, *tie;
+            OK(gpl_survival_order_build(d.label, inputs[i].rows, &order, &tie));
+            const gpl_survival_order o = {order, tie};
+            OK(cpu->ops->set_survival_order(cpu, &o));
+            OK(gpu->ops->set_survival_order(gpu, &o));
+            free(order);
+            free(tie);
+        }
         for (int32_t k = 0; k < g->outputs; k++) {
             gpl_gradient_request req = {g->objective, g->outputs, k, k, 42,
                                         inputs[i].subsample, g->param[k], {0}, 0, 0, 0, {0}};
@@ -187,6 +209,7 @@ const gradient_case gradient_cases[] = {
     {"hinge", GPL_OBJ_HINGE, 1, {0.0}},
     {"expectile 0.3", GPL_OBJ_EXPECTILE, 1, {0.3}},
     {"expectiles 0.1, 0.5, 0.9", GPL_OBJ_EXPECTILE, 3, {0.1, 0.5, 0.9}},
+    {"cox", GPL_OBJ_COX, 1, {0.0}},
 };
 const int num_gradient_cases = (int)(sizeof gradient_cases / sizeof gradient_cases[0]);
 

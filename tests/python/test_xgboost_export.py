@@ -276,6 +276,7 @@ OBJECTIVE_CASES = [
     ("binary:logitraw", []),
     ("binary:hinge", []),
     ("multi:softprob", ["num_class=3"]),
+    ("survival:cox", []),
     ("reg:squarederror", ["monotone_constraints=(1,-1,0,1)", "max_delta_step=0.3"]),
     ("reg:quantileerror", ["quantile_alpha=0.7", "monotone_constraints=(-1,1)"]),
     ("multi:softprob", ["num_class=3", "monotone_constraints=(1,0,-1)"]),

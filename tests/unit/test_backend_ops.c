@@ -143,6 +143,12 @@ static gpulayer_status fake_shap(gpl_backend *be, const gpl_shap_job *job, float
     return GPULAYER_OK;
 }
 
+static gpulayer_status fake_order(gpl_backend *be, const gpl_survival_order *order)
+{
+    (void)be, (void)order;
+    return GPULAYER_OK;
+}
+
 /* A table with every required operation and no optional one. */
 static struct gpl_backend_ops required_only(void)
 {
@@ -178,6 +184,7 @@ static struct gpl_backend_ops every_operation(void)
     ops.refit_values = fake_refit_values;
     ops.set_groups = fake_groups;
     ops.shap = fake_shap;
+    ops.set_survival_order = fake_order;
     return ops;
 }
 
@@ -209,7 +216,7 @@ static void refused(const struct gpl_backend_ops *ops, const char *what)
 static const unsigned every_cap[] = {
     GPL_BACKEND_CAP_SPLIT_INTO_LEAVES, GPL_BACKEND_CAP_WRITE_PAIRS, GPL_BACKEND_CAP_PREDICT,
     GPL_BACKEND_CAP_REFIT, GPL_BACKEND_CAP_RANK_GROUPS, GPL_BACKEND_CAP_SHAP,
-    GPL_BACKEND_CAP_WIDE_BINS, GPL_BACKEND_CAP_WIDE_PREDICT,
+    GPL_BACKEND_CAP_WIDE_BINS, GPL_BACKEND_CAP_WIDE_PREDICT, GPL_BACKEND_CAP_SURVIVAL_ORDER,
 };
 enum { NUM_CAPS = sizeof every_cap / sizeof every_cap[0] };
 
@@ -275,6 +282,7 @@ static void test_capabilities_must_match_the_members(void **state)
         {GPL_BACKEND_CAP_REFIT, "refit_sort"},
         {GPL_BACKEND_CAP_RANK_GROUPS, "set_groups"},
         {GPL_BACKEND_CAP_SHAP, "shap"},
+        {GPL_BACKEND_CAP_SURVIVAL_ORDER, "set_survival_order"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char claim[96], unclaimed[96];

@@ -218,8 +218,8 @@ static void test_xgboost_refusals(void **state)
     expect_refusal(edit, GPULAYER_ERR_UNSUPPORTED, "multi-output tree");
 
     free(doc);
-    doc = xgb_doc(one, "[0]", "survival:cox", "[]");
-    expect_refusal(doc, GPULAYER_ERR_UNSUPPORTED, "survival:cox");
+    doc = xgb_doc(one, "[0]", "survival:aft", "[]");
+    expect_refusal(doc, GPULAYER_ERR_UNSUPPORTED, "survival:aft");
     free(doc);
     free(edit);
 }

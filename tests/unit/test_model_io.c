@@ -476,7 +476,7 @@ static void set_member(cJSON *doc, const char *key, cJSON *v)
 static void drop_num_features(cJSON *d) { cJSON_DeleteItemFromObject(d, "num_features"); }
 static void drop_cuts(cJSON *d) { cJSON_DeleteItemFromObject(d, "cuts"); }
 static void string_num_class(cJSON *d) { set_member(d, "num_class", cJSON_CreateString("1")); }
-static void bad_objective(cJSON *d) { set_member(d, "objective", cJSON_CreateString("survival:cox")); }
+static void bad_objective(cJSON *d) { set_member(d, "objective", cJSON_CreateString("survival:aft")); }
 static void two_outputs(cJSON *d) { set_member(d, "num_outputs", cJSON_CreateNumber(2)); }
 static void late_best_round(cJSON *d) { set_member(d, "best_round", cJSON_CreateNumber(10)); }
 static void short_right(cJSON *d) { cJSON_DeleteItemFromArray(tree_array(d, 0, "right"), 4); }
@@ -559,7 +559,7 @@ static const field_case field_cases[] = {
     {drop_num_features, 0, "missing field \"num_features\""},
     {drop_cuts, 0, "missing field \"cuts\""},
     {string_num_class, 0, "field \"num_class\" must be an integer, not a string"},
-    {bad_objective, 0, "field \"objective\": unknown objective 'survival:cox'"},
+    {bad_objective, 0, "field \"objective\": unknown objective 'survival:aft'"},
     {two_outputs, 0, "num_outputs is 2"},
     {late_best_round, 0, "best_round 10 is outside the 4 rounds"},
     {short_right, 0, "field \"trees[0].right\" has 4 entries, expected 5"},

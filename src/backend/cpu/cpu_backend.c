@@ -37,6 +37,7 @@ static void cpu_destroy(gpl_backend *be)
         free(c->slot_hist);
         free(c->buf.thread_hist);
         cpu_rank_free(c->rank);
+        cpu_cox_free(c->cox);
         free(c);
     }
     free(be);
@@ -70,9 +71,11 @@ static const struct gpl_backend_ops cpu_ops = {
     /* Optional: the CPU moves the rows of every split and predicts on the
      * host (src/core/booster/predict.c), and the leaf refit reads its rows there. */
     .capabilities = GPL_BACKEND_CAP_WRITE_PAIRS | GPL_BACKEND_CAP_RANK_GROUPS |
-                    GPL_BACKEND_CAP_WIDE_BINS | GPL_BACKEND_CAP_WIDE_PREDICT,
+                    GPL_BACKEND_CAP_WIDE_BINS | GPL_BACKEND_CAP_WIDE_PREDICT |
+                    GPL_BACKEND_CAP_SURVIVAL_ORDER,
     .write_pairs = gpl_cpu_write_pairs,
     .set_groups = cpu_set_groups,
+    .set_survival_order = cpu_set_survival_order,
 };
 
 gpulayer_status gpl_cpu_backend_create(const gpl_backend_config *config,

@@ -73,6 +73,8 @@ typedef struct cpu_context {
 
     /* query groups of the ranking objectives (cpu_rank.c), or NULL */
     struct cpu_rank_state *rank;
+    /* survival:cox's order of the rows by time (cpu_cox.c), or NULL */
+    struct cpu_cox_state *cox;
 } cpu_context;
 
 static inline cpu_context *cpu_ctx(gpl_backend *be)
@@ -100,6 +102,12 @@ gpulayer_status cpu_set_groups(gpl_backend *be, const gpl_rank_groups *groups);
 gpulayer_status cpu_rank_gradients(cpu_context *c, const gpl_gradient_request *req,
                                    double *gval, double *hval, double *max_g, double *max_h);
 void cpu_rank_free(struct cpu_rank_state *s);
+/* survival:cox (cpu_cox.c): the rows' order by time, and the float
+ * gradients of a request with their largest magnitudes. */
+gpulayer_status cpu_set_survival_order(gpl_backend *be, const gpl_survival_order *order);
+gpulayer_status cpu_cox_gradients(cpu_context *c, const gpl_gradient_request *req,
+                                  double *gval, double *hval, double *max_g, double *max_h);
+void cpu_cox_free(struct cpu_cox_state *s);
 gpulayer_status cpu_compute_gradients(gpl_backend *be,
                                       const gpl_gradient_request *req,
                                       gpl_quant_scale *scale);

@@ -286,6 +286,8 @@ gpulayer_status cpu_compute_gradients(gpl_backend *be, const gpl_gradient_reques
     double max_g = 0.0, max_h = 0.0;
     if (gpl_objective_is_ranking(req->objective)) {
         GPL_CHECK(cpu_rank_gradients(c, req, gval, hval, &max_g, &max_h));
+    } else if (req->objective == GPL_OBJ_COX) {
+        GPL_CHECK(cpu_cox_gradients(c, req, gval, hval, &max_g, &max_h));
     } else {
 #pragma omp parallel for num_threads(c->nthread) schedule(static) reduction(max : max_g, max_h)
         for (int64_t first = 0; first < N; first += CHUNK) {

@@ -2,7 +2,8 @@
  * destruction, and its memory report. The operations are in files named
  * after them: cuda_upload.c, cuda_gradients.c, cuda_hist.c, cuda_split.c,
  * cuda_partition.c (and the start of a tree), cuda_margins.c,
- * cuda_predict.c, cuda_shap.c, cuda_rank.c (query groups); cuda_startup.c checks the
+ * cuda_predict.c, cuda_shap.c, cuda_rank.c (query groups), cuda_cox.c
+ * (survival:cox's order); cuda_startup.c checks the
  * device, cuda_memory.c plans and holds the workspace. */
 #include <stdlib.h>
 
@@ -59,7 +60,7 @@ static const struct gpl_backend_ops cuda_ops = {
     .capabilities = GPL_BACKEND_CAP_SPLIT_INTO_LEAVES | GPL_BACKEND_CAP_WRITE_PAIRS |
                     GPL_BACKEND_CAP_PREDICT | GPL_BACKEND_CAP_REFIT |
                     GPL_BACKEND_CAP_RANK_GROUPS | GPL_BACKEND_CAP_SHAP |
-                    GPL_BACKEND_CAP_WIDE_PREDICT,
+                    GPL_BACKEND_CAP_WIDE_PREDICT | GPL_BACKEND_CAP_SURVIVAL_ORDER,
     .split_into_leaves = cuda_split_into_leaves,
     .write_pairs = cuda_write_pairs,
     .predict = cuda_predict,
@@ -67,6 +68,7 @@ static const struct gpl_backend_ops cuda_ops = {
     .refit_sort = cuda_refit_sort,
     .refit_values = cuda_refit_values,
     .set_groups = cuda_set_groups,
+    .set_survival_order = cuda_set_survival_order,
 };
 
 gpulayer_status gpl_cuda_backend_create(const gpl_backend_config *config,

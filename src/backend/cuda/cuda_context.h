@@ -156,6 +156,16 @@ typedef struct cuda_rank {
     unsigned long long *d_lambda_sum; /* a query */
 } cuda_rank;
 
+/* survival:cox's order of the rows by time and the sums of its gradients
+ * (cuda_cox.c): pool blocks, NULL until set_survival_order. */
+typedef struct cuda_cox {
+    int64_t num_blocks;
+    uint32_t *d_order, *d_tie_start;
+    double *d_e, *d_s;     /* a position each          */
+    double *d_blocks;      /* T, U, V: num_blocks each */
+    double *d_pairs;       /* 2 a row                  */
+} cuda_cox;
+
 /* The context in parts by job, in the order every backend's has: device
  * facts, shape, buffers (device data, chunks, per-level tables, the tree),
  * histogram pool, node table, tuning. */
@@ -174,6 +184,7 @@ typedef struct cuda_context {
     /* buffers: device data */
     cuda_buffers buf;
     cuda_rank rank;
+    cuda_cox cox;
 
     /* histogram chunks */
     gpl_cuda_hist_chunk *d_chunks;
@@ -261,6 +272,17 @@ int gpl_cuda_device_memory(int device, size_t *free_bytes, size_t *total_bytes);
 /* ------------------------------------------------------------ memory */
 
 void *cuda_pool_get(cuda_context *c, size_t bytes, const char *what, gpulayer_status *st);
+/* A pool block whose bytes the memory estimate did not include (the
+ * objectives' own tables): the plan grows by what the pool had to
+ * allocate, so the peak stays within it. */
+void *cuda_pool_get_extra(cuda_context *c, size_t bytes, const char *what, gpulayer_status *st);
+/* cuda_pool_get_extra into ptr, returning the status st (of the caller's
+ * scope, with c) from the caller on failure. */
+#define CUDA_EXTRA_GET(ptr, bytes, what)                                     \
+    do {                                                                     \
+        (ptr) = cuda_pool_get_extra(c, (bytes), (what), &st);                \
+        if (!(ptr)) return st;                                               \
+    } while (0)
 void cuda_pool_put(cuda_pool *p, void *ptr);
 /* The pool blocks of one job (prediction, SHAP values), given back
  * together: a get after a failure (*st not OK) returns NULL. */
@@ -343,6 +365,11 @@ gpulayer_status cuda_write_pairs(gpl_backend *be, int32_t node, const gpl_grad_p
 gpulayer_status cuda_set_groups(gpl_backend *be, const gpl_rank_groups *groups);
 gpulayer_status cuda_rank_pairs(cuda_context *c, const gpl_gradient_request *req,
                                 const double **pairs);
+/* cuda_cox.c: survival:cox's order of the rows, and its gradients' pairs
+ * (2 doubles a row, on the device) for cuda_compute_gradients. */
+gpulayer_status cuda_set_survival_order(gpl_backend *be, const gpl_survival_order *order);
+gpulayer_status cuda_cox_pairs(cuda_context *c, const gpl_gradient_request *req,
+                               const double **pairs);
 gpulayer_status cuda_refit_sort(gpl_backend *be, const gpl_gradient_request *req,
                                 const gpl_infer_node *nodes, const uint32_t *cat_sets,
                                 int32_t num_nodes, int64_t *leaf_rows);

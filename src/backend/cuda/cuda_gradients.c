@@ -36,6 +36,7 @@ gpulayer_status cuda_compute_gradients(gpl_backend *be, const gpl_gradient_reque
      * passes below subsample and quantize them like any objective's. */
     if (gpl_objective_is_ranking(req->objective))
         GPL_CHECK(cuda_rank_pairs(c, req, &a.rank_pairs));
+    if (req->objective == GPL_OBJ_COX) GPL_CHECK(cuda_cox_pairs(c, req, &a.rank_pairs));
     CUDA_TRY(c, cudaMemsetAsync(c->buf.d_max, 0, 2 * sizeof(unsigned long long), c->dev.stream),
              "clearing gradient maxima");
     CUDA_TRY(c, gpl_cuda_launch_grad_max(&a, c->dev.stream), "kernel grad_max");

@@ -64,9 +64,10 @@ typedef struct gpl_cuda_grad_args {
     int32_t norm_write;           /* the first pass computes it; for
                                    * expectiles, moves the chain on     */
     double param;                 /* the objective's (backend.h)       */
-    /* Ranking objectives: each row's finished (grad, hess), 2 a row, from
-     * gpl_cuda_launch_rank; the passes below read them instead of an
-     * objective formula (NULL otherwise). */
+    /* Ranking objectives and survival:cox: each row's finished (grad,
+     * hess), 2 a row, from gpl_cuda_launch_rank or gpl_cuda_launch_cox;
+     * the passes below read them instead of an objective formula (NULL
+     * otherwise). */
     const double *rank_pairs;
     float alphas[GPL_MAX_OUTPUT_ALPHAS]; /* reg:expectileerror's         */
 } gpl_cuda_grad_args;
@@ -132,6 +133,22 @@ cudaError_t gpl_cuda_rank_sort_bytes(int64_t n, int32_t key_bits, size_t *bytes)
  * the mean method), makes MAP's running sums, adds every pair's fixed-point
  * lambda and hessian, and finishes each row's pair into a.sums. */
 cudaError_t gpl_cuda_launch_rank(const gpl_cuda_rank_args *a, cudaStream_t s);
+
+/* ------------------------------------------------------------ survival */
+
+/* survival:cox's four steps of cox_math.h, a thread a block of positions:
+ * each row's (grad, hess) into pairs, 2 a row, unsampled and unquantized. */
+typedef struct gpl_cuda_cox_args {
+    int64_t num_rows, num_blocks;
+    int32_t num_outputs, output;
+    const float *margins;
+    const float *label;
+    const float *weight; /* NULL = every weight 1 */
+    const uint32_t *order, *tie_start;
+    double *e, *s, *blocks, *pairs;
+} gpl_cuda_cox_args;
+
+cudaError_t gpl_cuda_launch_cox(const gpl_cuda_cox_args *a, cudaStream_t s);
 
 /* ------------------------------------------------------- rows and tiles */
 

@@ -24,6 +24,14 @@ static size_t size_class(size_t bytes)
     return (bytes + large - 1) / large * large;
 }
 
+void *cuda_pool_get_extra(cuda_context *c, size_t bytes, const char *what, gpulayer_status *st)
+{
+    const size_t before = c->buf.pool.allocated;
+    void *p = cuda_pool_get(c, bytes, what, st);
+    c->estimate_bytes += c->buf.pool.allocated - before;
+    return p;
+}
+
 void *cuda_pool_get(cuda_context *c, size_t bytes, const char *what, gpulayer_status *st)
 {
     cuda_pool *p = &c->buf.pool;

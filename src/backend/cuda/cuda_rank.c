@@ -9,22 +9,6 @@
 #include "cuda_context.h"
 #include "error.h"
 
-/* A pool block whose bytes the memory estimate did not include: the plan
- * grows by what the pool had to allocate, so the peak stays within it. */
-static void *rank_block(cuda_context *c, size_t bytes, const char *what, gpulayer_status *st)
-{
-    const size_t before = c->buf.pool.allocated;
-    void *p = cuda_pool_get(c, bytes, what, st);
-    c->estimate_bytes += c->buf.pool.allocated - before;
-    return p;
-}
-
-#define RANK_GET(ptr, bytes, what)                                           \
-    do {                                                                     \
-        (ptr) = rank_block(c, (bytes), (what), &st);                         \
-        if (!(ptr)) return st;                                               \
-    } while (0)
-
 static gpulayer_status check_groups(const cuda_context *c, const gpl_rank_groups *g)
 {
     const int64_t N = c->shape.num_rows;
@@ -72,7 +56,7 @@ static gpulayer_status make_tiles(cuda_context *c, const gpl_rank_groups *g)
     for (int64_t q = 0; q < g->num_groups; q++)
         for (int64_t r = g->group_ptr[q]; r < g->group_ptr[q + 1]; r += T)
             tiles[k++] = (gpl_cuda_rank_tile){(uint32_t)q, (uint32_t)r};
-    c->rank.d_tiles = rank_block(c, sizeof *tiles * (size_t)count, "ranking tiles", &st);
+    c->rank.d_tiles = cuda_pool_get_extra(c, sizeof *tiles * (size_t)count, "ranking tiles", &st);
     cudaError_t e = cudaSuccess;
     if (c->rank.d_tiles) {
         e = cudaMemcpyAsync(c->rank.d_tiles, tiles, sizeof *tiles * (size_t)count,
@@ -104,23 +88,23 @@ static gpulayer_status upload_groups(cuda_context *c, const gpl_rank_groups *g)
     gpulayer_status st = GPULAYER_OK;
     const size_t G = (size_t)g->num_groups, N = (size_t)c->shape.num_rows;
     const size_t D = g->max_group_size > 0 ? (size_t)g->max_group_size : 1;
-    RANK_GET(c->rank.d_group_ptr, sizeof(int64_t) * (G + 1), "query group offsets");
-    RANK_GET(c->rank.d_discount, sizeof(double) * D, "ranking discounts");
-    RANK_GET(c->rank.d_inv_idcg, sizeof(double) * G, "ideal DCGs");
-    RANK_GET(c->rank.d_group_weight, sizeof(double) * G, "query weights");
+    CUDA_EXTRA_GET(c->rank.d_group_ptr, sizeof(int64_t) * (G + 1), "query group offsets");
+    CUDA_EXTRA_GET(c->rank.d_discount, sizeof(double) * D, "ranking discounts");
+    CUDA_EXTRA_GET(c->rank.d_inv_idcg, sizeof(double) * G, "ideal DCGs");
+    CUDA_EXTRA_GET(c->rank.d_group_weight, sizeof(double) * G, "query weights");
     /* Sort keys: the query in the bits above the 32 of a margin or grade. */
     int32_t bits = 32;
     while (bits < 64 && ((uint64_t)(G - 1) >> (bits - 32)) != 0) bits++;
     c->rank.key_bits = bits;
     CUDA_TRY(c, gpl_cuda_rank_sort_bytes((int64_t)N, bits, &c->rank.sort_temp_bytes),
              "sizing the ranking sort");
-    RANK_GET(c->rank.d_keys[0], sizeof(unsigned long long) * N, "ranking sort keys");
-    RANK_GET(c->rank.d_keys[1], sizeof(unsigned long long) * N, "ranking sort keys");
-    RANK_GET(c->rank.d_values, sizeof(uint32_t) * N, "ranking sort values");
-    RANK_GET(c->rank.d_sort_temp, c->rank.sort_temp_bytes, "the ranking sort");
-    RANK_GET(c->rank.d_order, sizeof(uint32_t) * N, "ranking order");
-    RANK_GET(c->rank.d_sums, 2 * sizeof(unsigned long long) * N, "ranking sums");
-    RANK_GET(c->rank.d_lambda_sum, sizeof(unsigned long long) * G, "query lambda sums");
+    CUDA_EXTRA_GET(c->rank.d_keys[0], sizeof(unsigned long long) * N, "ranking sort keys");
+    CUDA_EXTRA_GET(c->rank.d_keys[1], sizeof(unsigned long long) * N, "ranking sort keys");
+    CUDA_EXTRA_GET(c->rank.d_values, sizeof(uint32_t) * N, "ranking sort values");
+    CUDA_EXTRA_GET(c->rank.d_sort_temp, c->rank.sort_temp_bytes, "the ranking sort");
+    CUDA_EXTRA_GET(c->rank.d_order, sizeof(uint32_t) * N, "ranking order");
+    CUDA_EXTRA_GET(c->rank.d_sums, 2 * sizeof(unsigned long long) * N, "ranking sums");
+    CUDA_EXTRA_GET(c->rank.d_lambda_sum, sizeof(unsigned long long) * G, "query lambda sums");
     CUDA_TRY(c, cudaMemcpyAsync(c->rank.d_group_ptr, g->group_ptr, sizeof(int64_t) * (G + 1),
                                 cudaMemcpyHostToDevice, c->dev.stream),
              "copying query group offsets");
@@ -167,11 +151,11 @@ gpulayer_status cuda_rank_pairs(cuda_context *c, const gpl_gradient_request *req
     /* Scratch of the mean method and of rank:map, on their first use (a
      * failed allocation leaves the other NULL: asked for again). */
     if (req->rank.pair_method == GPL_RANK_MEAN && !c->rank.d_yorder)
-        RANK_GET(c->rank.d_yorder, sizeof(uint32_t) * N, "ranking grade order");
+        CUDA_EXTRA_GET(c->rank.d_yorder, sizeof(uint32_t) * N, "ranking grade order");
     if (req->objective == GPL_OBJ_RANK_MAP) {
         if (!c->rank.d_n_rel)
-            RANK_GET(c->rank.d_n_rel, sizeof(double) * N, "MAP relevant counts");
-        if (!c->rank.d_acc) RANK_GET(c->rank.d_acc, sizeof(double) * N, "MAP precision sums");
+            CUDA_EXTRA_GET(c->rank.d_n_rel, sizeof(double) * N, "MAP relevant counts");
+        if (!c->rank.d_acc) CUDA_EXTRA_GET(c->rank.d_acc, sizeof(double) * N, "MAP precision sums");
     }
     gpl_cuda_rank_args a;
     memset(&a, 0, sizeof a);

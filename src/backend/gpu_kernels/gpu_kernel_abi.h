@@ -151,6 +151,20 @@ static inline void gpl_gradient_maxima(const void *base, size_t stride, uint32_t
     *max_h = mh;
 }
 
+/* Push constants of cox.comp, whose bindings are margins, labels,
+ * weights, order, tie_start, e, S, the block sums, the gradient pairs and
+ * the workgroup maxima; seed as (low, high) words. */
+typedef struct gpl_cox_push {
+    uint64_t seed;
+    uint32_t num_rows, num_blocks, num_outputs, output_index;
+    uint32_t phase; /* 0-3: cox_math.h's steps; 4: sampling and maxima */
+    uint32_t has_weight;
+    int32_t sample_round;
+    float subsample;
+} gpl_cox_push;
+
+#define GPL_COX_BINDINGS 10
+
 /* Push constants of the ranking kernels (shaders/rank.glsl: rank_order,
  * rank_map, rank_pairs, rank_finish), all of them with the
  * GPL_RANK_BINDINGS bindings listed there; seed as (low, high) words. */

@@ -11,13 +11,13 @@ set(gpl_gpu_shader_dir ${GPL_GPU_KERNELS_DIR}/shaders)
 set(gpl_gpu_kernels gradients quantize rows_init histogram hist_reduce hist_subtract
     split_eval partition_count partition_scan partition_scatter partition_place update_margins
     predict histogram_rows bins_columns margins_split split_table hist_reduce_nodes
-    hist_subtract_nodes rank_order rank_map rank_pairs rank_finish shap)
+    hist_subtract_nodes rank_order rank_map rank_pairs rank_finish shap cox)
 # Float64-free variants of the kernels that compute in double: the same
 # source with GPL_SOFT_F64 (IEEE binary64 in integer arithmetic, the same
 # bits), embedded as NAME_soft; used on devices without shaderFloat64 and
 # translated to Metal in place of the float64 kernels.
 set(gpl_gpu_soft_kernels gradients quantize split_eval rank_order rank_map rank_pairs
-    rank_finish shap)
+    rank_finish shap cox)
 # The kernels the Metal host uses (their generated sources are compiled on
 # Apple; docs/vulkan.md lists the others).
 set(gpl_metal_kernels gradients quantize rows_init histogram_rows bins_columns hist_reduce

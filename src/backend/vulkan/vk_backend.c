@@ -2,7 +2,8 @@
  * destruction and memory report. The operations are in files named after
  * them: vk_upload.c, vk_gradients.c, vk_hist.c, vk_split.c,
  * vk_partition.c (and the start of a tree), vk_margins.c, vk_predict.c,
- * vk_shap.c, vk_rank.c (set_groups and the ranking gradients). */
+ * vk_shap.c, vk_rank.c (set_groups and the ranking gradients), vk_cox.c
+ * (set_survival_order and survival:cox's gradients). */
 #include <stdlib.h>
 
 #include "error.h"
@@ -26,6 +27,7 @@ static void vk_destroy(gpl_backend *be)
             for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) vk_buffer_destroy(c, all[i]);
             vk_hist_free_pool(c);
             vk_rank_free(c);
+            vk_cox_free(c);
         }
         vk_device_close(c);
         free(c->feature_offset);
@@ -68,12 +70,14 @@ static const struct gpl_backend_ops vk_ops = {
     /* Optional: all but the leaf refit, which reads the rows on the host. */
     .capabilities = GPL_BACKEND_CAP_SPLIT_INTO_LEAVES | GPL_BACKEND_CAP_WRITE_PAIRS |
                     GPL_BACKEND_CAP_PREDICT | GPL_BACKEND_CAP_RANK_GROUPS |
-                    GPL_BACKEND_CAP_SHAP | GPL_BACKEND_CAP_WIDE_PREDICT,
+                    GPL_BACKEND_CAP_SHAP | GPL_BACKEND_CAP_WIDE_PREDICT |
+                    GPL_BACKEND_CAP_SURVIVAL_ORDER,
     .split_into_leaves = vk_split_into_leaves,
     .write_pairs = vk_write_pairs,
     .predict = vk_predict,
     .shap = vk_shap,
     .set_groups = vk_set_groups,
+    .set_survival_order = vk_set_survival_order,
 };
 
 gpulayer_status gpl_vulkan_backend_create(const gpl_backend_config *config,

@@ -177,6 +177,13 @@ typedef struct vk_rank {
     vk_buffer order, yorder, runs, map;
 } vk_rank;
 
+/* survival:cox's order of the rows by time and the sums of its gradients
+ * (vk_cox.c); no order buffer until set_survival_order. */
+typedef struct vk_cox {
+    int64_t num_blocks;
+    vk_buffer order, tie_start, e, s_sum, blocks;
+} vk_cox;
+
 /* The context in parts by job, in the order every backend's has: the
  * runtime (instance, queue, batches), device facts, shape, buffers,
  * histogram pool, node table, tuning. */
@@ -217,6 +224,7 @@ typedef struct vk_context {
     /* buffers */
     vk_buffers buf;
     vk_rank rank;
+    vk_cox cox;
     uint32_t grad_groups;    /* workgroups of the gradient kernel */
     uint32_t partial_groups; /* partial histograms the partial buffer holds */
     VkDeviceSize slot_bytes; /* one histogram, aligned */
@@ -426,6 +434,11 @@ gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits
 /* Every row in the root (vk_partition.c). */
 gpulayer_status vk_begin_tree(gpl_backend *be);
 
+/* vk_cox.c: set_survival_order, and compute_gradients of survival:cox. */
+gpulayer_status vk_set_survival_order(gpl_backend *be, const gpl_survival_order *order);
+gpulayer_status vk_cox_gradients(gpl_backend *be, const gpl_gradient_request *req,
+                                 gpl_quant_scale *scale);
+void vk_cox_free(vk_context *c);
 /* vk_rank.c: set_groups, and compute_gradients of the ranking objectives. */
 gpulayer_status vk_set_groups(gpl_backend *be, const gpl_rank_groups *groups);
 gpulayer_status vk_rank_gradients(gpl_backend *be, const gpl_gradient_request *req,

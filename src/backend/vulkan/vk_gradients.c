@@ -18,6 +18,7 @@ gpulayer_status vk_compute_gradients(gpl_backend *be, const gpl_gradient_request
 {
     vk_context *c = vk_ctx(be);
     if (gpl_objective_is_ranking(req->objective)) return vk_rank_gradients(be, req, scale);
+    if (req->objective == GPL_OBJ_COX) return vk_cox_gradients(be, req, scale);
     c->level = -1;
     const uint64_t N = (uint64_t)c->shape.num_rows, chunk = (uint64_t)1 << c->win.chunk_shift;
     const VkDeviceSize K = (VkDeviceSize)c->shape.num_outputs;

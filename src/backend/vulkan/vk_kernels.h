@@ -37,6 +37,7 @@ typedef enum gpl_vk_kernel {
     VK_K_RANK_PAIRS,
     VK_K_RANK_FINISH,
     VK_K_SHAP,
+    VK_K_COX,
     VK_K_COUNT
 } gpl_vk_kernel;
 

@@ -42,6 +42,7 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
     [VK_K_RANK_PAIRS] = {"rank_pairs", GPL_RANK_BINDINGS, sizeof(gpl_rank_push)},
     [VK_K_RANK_FINISH] = {"rank_finish", GPL_RANK_BINDINGS, sizeof(gpl_rank_push)},
     [VK_K_SHAP] = {"shap", 15, 56},
+    [VK_K_COX] = {"cox", GPL_COX_BINDINGS, sizeof(gpl_cox_push)},
 };
 
 _Static_assert(VK_MAX_BINDINGS == GPL_MAX_KERNEL_BINDINGS,
@@ -60,7 +61,7 @@ static int has_soft_variant(gpl_vk_kernel k)
 {
     return k == VK_K_GRADIENTS || k == VK_K_QUANTIZE || k == VK_K_SPLIT_EVAL ||
            k == VK_K_SPLIT_EVAL_LEVEL || k == VK_K_RANK_ORDER || k == VK_K_RANK_MAP ||
-           k == VK_K_RANK_PAIRS || k == VK_K_RANK_FINISH || k == VK_K_SHAP;
+           k == VK_K_RANK_PAIRS || k == VK_K_RANK_FINISH || k == VK_K_SHAP || k == VK_K_COX;
 }
 
 static const gpl_vk_blob *kernel_blob(gpl_vk_kernel k, int soft)

@@ -438,6 +438,7 @@ static cJSON *objective_param(const gpl_model *m, const char **name)
     case GPL_OBJ_ABSOLUTE_ERROR:
     case GPL_OBJ_SQUARED_LOG_ERROR:
     case GPL_OBJ_HINGE:
+    case GPL_OBJ_COX:
         *name = NULL;
         break;
     default: { /* squared error, gamma and the logistic objectives */

@@ -23,6 +23,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "metric_rank.h"
+#include "survival.h"
 #include "threads.h"
 
 #define BLOCK_ROWS 16384
@@ -65,6 +66,7 @@ static const struct {
     {"tweedie-nloglik", GPL_METRIC_TWEEDIE_NLOGLIK, 0, PARAM_REQUIRED},
     {"quantile", GPL_METRIC_QUANTILE, 0, PARAM_NONE},
     {"expectile", GPL_METRIC_EXPECTILE, 0, PARAM_NONE},
+    {"cox-nloglik", GPL_METRIC_COX_NLOGLIK, 0, PARAM_NONE},
     {"ndcg", GPL_METRIC_NDCG, 1, PARAM_RANK},
     {"map", GPL_METRIC_MAP, 1, PARAM_RANK},
     {"pre", GPL_METRIC_PRE, 1, PARAM_RANK},
@@ -77,7 +79,7 @@ const char *gpl_metric_names(void)
 {
     return "rmse, mse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "
            "mlogloss, merror, poisson-nloglik, gamma-nloglik, gamma-deviance, "
-           "tweedie-nloglik@rho, quantile, expectile, ndcg, ndcg@k, map, map@k, pre, pre@k "
+           "tweedie-nloglik@rho, quantile, expectile, cox-nloglik, ndcg, ndcg@k, map, map@k, pre, pre@k "
            "(the ranking metrics also with a trailing '-'), and LightGBM's huber, "
            "huber@delta and average_precision";
 }
@@ -395,7 +397,8 @@ static double row_loss(const metric_input *in, int64_t r)
     case GPL_METRIC_AUCPR:
     case GPL_METRIC_NDCG:
     case GPL_METRIC_MAP:
-    case GPL_METRIC_PRE: break;
+    case GPL_METRIC_PRE:
+    case GPL_METRIC_COX_NLOGLIK: break;
     }
     return NAN;
 }
@@ -589,6 +592,8 @@ double gpl_metric_eval_groups(const gpl_metric *m, const float *pred,
     if ((m->kind == GPL_METRIC_QUANTILE || m->kind == GPL_METRIC_EXPECTILE) &&
         (m->num_alphas < 1 || m->output + m->num_alphas > num_outputs))
         return NAN;
+    if (m->kind == GPL_METRIC_COX_NLOGLIK)
+        return num_outputs == 1 ? gpl_cox_nloglik(pred, label, num_rows) : NAN;
     if (m->kind == GPL_METRIC_AUC || m->kind == GPL_METRIC_AUCPR || m->kind == GPL_METRIC_AP)
         return auc(m->kind, pred, label, weight, num_rows, num_outputs);
     if (is_ranking(m->kind))

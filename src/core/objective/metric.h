@@ -30,7 +30,8 @@ typedef enum gpl_metric_kind {
     GPL_METRIC_MSE,      /* LightGBM's l2: rmse before its square root  */
     GPL_METRIC_HUBER,    /* LightGBM's huber; param: where it turns linear */
     GPL_METRIC_AP,       /* LightGBM's average_precision                */
-    GPL_METRIC_EXPECTILE /* alphas[], as quantile's                     */
+    GPL_METRIC_EXPECTILE, /* alphas[], as quantile's                    */
+    GPL_METRIC_COX_NLOGLIK /* survival:cox's (survival.c)               */
 } gpl_metric_kind;
 
 /* Room for a metric's name: "tweedie-nloglik@" and a number. */

@@ -39,6 +39,7 @@ static const struct objective_entry {
     {"rank:ndcg", GPL_OBJ_RANK_NDCG, 0, GPL_OBJ_RANK_NDCG, LINK_IDENTITY},
     {"rank:pairwise", GPL_OBJ_RANK_PAIRWISE, 0, GPL_OBJ_RANK_PAIRWISE, LINK_IDENTITY},
     {"rank:map", GPL_OBJ_RANK_MAP, 0, GPL_OBJ_RANK_MAP, LINK_IDENTITY},
+    {"survival:cox", GPL_OBJ_COX, 0, GPL_OBJ_COX, LINK_LOG},
 };
 #define NUM_ENTRIES (sizeof objective_table / sizeof objective_table[0])
 

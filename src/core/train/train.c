@@ -347,6 +347,10 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
                        "%s: distributed training does not split query groups across "
                        "processes yet; train ranking models in one process",
                        gpl_objective_name(t->model));
+    if (st == GPULAYER_OK && t->hooks && t->model->objective == GPL_OBJ_COX)
+        st = gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                       "survival:cox: a risk set spans every process's rows, which "
+                       "distributed training does not gather yet; train it in one process");
     free(labels.label);
     free(labels.weight);
     gpl_bin_cuts_free(&cuts);

@@ -28,6 +28,7 @@ static gpl_metric default_metric(const gpl_model *m)
     case GPL_OBJ_PSEUDO_HUBER: return gpl_metric_of_kind(GPL_METRIC_MPHE);
     case GPL_OBJ_QUANTILE: return gpl_metric_of_kind(GPL_METRIC_QUANTILE);
     case GPL_OBJ_EXPECTILE: return gpl_metric_of_kind(GPL_METRIC_EXPECTILE);
+    case GPL_OBJ_COX: return gpl_metric_of_kind(GPL_METRIC_COX_NLOGLIK);
     case GPL_OBJ_RANK_NDCG:
     case GPL_OBJ_RANK_PAIRWISE:
         return gpl_metric_rank_of_objective(GPL_METRIC_NDCG, &m->obj_params);

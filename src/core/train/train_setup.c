@@ -19,6 +19,7 @@
 #include "objective_math.h"
 #include "param_table.h"
 #include "rank_groups.h"
+#include "survival.h"
 
 static gpulayer_status check_labels(const gpl_params *p, gpl_objective_kind kind,
                                     const gpulayer_dataset *ds, const char *what)
@@ -275,6 +276,11 @@ static gpulayer_status estimate_base_score(const gpl_params *p, gpl_model *m,
         /* Ranking is invariant to a common shift: XGBoost's stump fit at
          * margin 0 is 0 up to rounding, as every pair's lambdas cancel. */
         score = 0.0;
+    } else if (kind == GPL_OBJ_COX) {
+        /* So is the partial likelihood: the gradients at margin 0 sum to
+         * 0 (each event's 1 / R over its risk set), and XGBoost's stump,
+         * exp(0) in output space, is 1 up to rounding. */
+        score = 1.0;
     } else if (gpl_objective_refits_leaves(kind, &m->obj_params, 0, &alpha)) {
         float *residual = gpl_malloc(sizeof(float) * (size_t)ds->num_rows, "label quantile");
         float *weight = ds->weight ? gpl_malloc(sizeof(float) * (size_t)ds->num_rows,
@@ -535,6 +541,26 @@ static gpulayer_status load_groups(gpl_backend *be, const gpl_model *m,
     return st;
 }
 
+/* survival:cox's order of the rows by time, for a backend that computes
+ * its gradients. */
+static gpulayer_status load_survival_order(gpl_backend *be, const gpulayer_dataset *train)
+{
+    if (!gpl_backend_has(be, GPL_BACKEND_CAP_SURVIVAL_ORDER))
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                         "survival:cox: the %s backend does not compute its gradients (see "
+                         "docs/support-matrix.md); train with device=cpu, cuda or vulkan",
+                         be->ops->name);
+    gpl_survival_order o;
+    uint32_t *order, *tie_start;
+    GPL_CHECK(gpl_survival_order_build(train->label, train->num_rows, &order, &tie_start));
+    o.order = order;
+    o.tie_start = tie_start;
+    gpulayer_status st = be->ops->set_survival_order(be, &o);
+    free(order);
+    free(tie_start);
+    return st;
+}
+
 /* The rows' training weights (training_weight) when scale_pos_weight
  * changes any, else NULL with *out the data's own. */
 static gpulayer_status scaled_weights(const gpl_params *p, const gpl_model *m,
@@ -568,6 +594,7 @@ gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_params *p,
     GPL_CHECK(scaled_weights(p, m, train, weights_kept, &weight));
     GPL_CHECK(be->ops->upload(be, &bm, train->label, weight));
     if (gpl_objective_is_ranking(m->objective)) GPL_CHECK(load_groups(be, m, train));
+    if (m->objective == GPL_OBJ_COX) GPL_CHECK(load_survival_order(be, train));
     size_t n = (size_t)train->num_rows * (size_t)m->num_outputs;
     float *margins = gpl_malloc(sizeof(float) * n, "initial margins");
     if (!margins) return GPULAYER_ERR_OUT_OF_MEMORY;

@@ -1,0 +1,85 @@
+/* cpu_cox.c -- survival:cox on the CPU: set_survival_order (a copy of the
+ * rows' order by time) and the gradients of cox_math.h, its blocks spread
+ * over the threads. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "cox_math.h"
+#include "cpu_context.h"
+#include "error.h"
+#include "objective_math.h"
+
+struct cpu_cox_state {
+    uint32_t *order, *tie_start; /* num_rows each */
+};
+
+void cpu_cox_free(struct cpu_cox_state *s)
+{
+    if (!s) return;
+    free(s->order);
+    free(s->tie_start);
+    free(s);
+}
+
+gpulayer_status cpu_set_survival_order(gpl_backend *be, const gpl_survival_order *o)
+{
+    cpu_context *c = cpu_ctx(be);
+    const size_t n = (size_t)c->shape.num_rows;
+    struct cpu_cox_state *s = calloc(1, sizeof *s);
+    if (s) {
+        s->order = gpl_malloc_large(sizeof(uint32_t) * (n ? n : 1), "survival order");
+        s->tie_start = gpl_malloc_large(sizeof(uint32_t) * (n ? n : 1), "survival order");
+    }
+    if (!s || !s->order || !s->tie_start) {
+        cpu_cox_free(s);
+        return GPULAYER_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(s->order, o->order, sizeof(uint32_t) * n);
+    memcpy(s->tie_start, o->tie_start, sizeof(uint32_t) * n);
+    cpu_cox_free(c->cox);
+    c->cox = s;
+    return GPULAYER_OK;
+}
+
+gpulayer_status cpu_cox_gradients(cpu_context *c, const gpl_gradient_request *req,
+                                  double *gval, double *hval, double *max_g, double *max_h)
+{
+    if (!c->cox)
+        return gpl_error(GPULAYER_ERR_INVALID_ARGUMENT,
+                         "compute_gradients: survival:cox needs the rows' order by time "
+                         "(set_survival_order)");
+    const int64_t N = c->shape.num_rows, nb = (N + GPL_COX_BLOCK - 1) / GPL_COX_BLOCK;
+    const int32_t K = c->shape.num_outputs;
+    const uint32_t *order = c->cox->order, *tie = c->cox->tie_start;
+    double *e = gpl_malloc_large(sizeof(double) * (size_t)(2 * N + 3 * nb + 1), "survival:cox");
+    if (!e) return GPULAYER_ERR_OUT_OF_MEMORY;
+    double *S = e + N, *T = S + N, *U = T + nb, *V = U + nb;
+    const float *margins = c->buf.margins + req->output;
+#pragma omp parallel num_threads(c->nthread)
+    {
+#pragma omp for schedule(static)
+        for (int64_t b = 0; b < nb; b++) T[b] = gpl_cox_exp_block(margins, K, order, b, N, e);
+#pragma omp for schedule(static)
+        for (int64_t b = 0; b < nb; b++) gpl_cox_suffix_block(e, T, nb, b, N, S);
+#pragma omp for schedule(static)
+        for (int64_t b = 0; b < nb; b++)
+            gpl_cox_event_block(S, order, tie, c->buf.label, b, N, U, V);
+#pragma omp for schedule(static)
+        for (int64_t b = 0; b < nb; b++)
+            gpl_cox_pair_block(e, S, U, V, order, tie, c->buf.label, c->buf.weight, b, N, gval,
+                               hval, 1);
+    }
+    free(e);
+    double mg = 0.0, mh = 0.0;
+    for (int64_t r = 0; r < N; r++) {
+        if (!gpl_row_sampled(req->seed, gpl_sample_round(req), r, req->subsample))
+            gval[r] = hval[r] = 0.0;
+        if (fabs(gval[r]) > mg) mg = fabs(gval[r]);
+        if (hval[r] > mh) mh = hval[r];
+    }
+    *max_g = mg;
+    *max_h = mh;
+    return GPULAYER_OK;
+}
