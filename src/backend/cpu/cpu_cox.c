@@ -12,7 +12,8 @@
 #include "objective_math.h"
 
 struct cpu_cox_state {
-    uint32_t *order, *tie_start; /* num_rows each */
+    uint32_t *order, *tie_start; /* num_rows each                          */
+    double *sums;                /* e and S (num_rows each), T, U, V       */
 };
 
 void cpu_cox_free(struct cpu_cox_state *s)
@@ -20,19 +21,21 @@ void cpu_cox_free(struct cpu_cox_state *s)
     if (!s) return;
     free(s->order);
     free(s->tie_start);
+    free(s->sums);
     free(s);
 }
 
 gpulayer_status cpu_set_survival_order(gpl_backend *be, const gpl_survival_order *o)
 {
     cpu_context *c = cpu_ctx(be);
-    const size_t n = (size_t)c->shape.num_rows;
+    const size_t n = (size_t)c->shape.num_rows, nb = (n + GPL_COX_BLOCK - 1) / GPL_COX_BLOCK;
     struct cpu_cox_state *s = calloc(1, sizeof *s);
     if (s) {
         s->order = gpl_malloc_large(sizeof(uint32_t) * (n ? n : 1), "survival order");
         s->tie_start = gpl_malloc_large(sizeof(uint32_t) * (n ? n : 1), "survival order");
+        s->sums = gpl_malloc_large(sizeof(double) * (2 * n + 3 * nb + 1), "survival:cox sums");
     }
-    if (!s || !s->order || !s->tie_start) {
+    if (!s || !s->order || !s->tie_start || !s->sums) {
         cpu_cox_free(s);
         return GPULAYER_ERR_OUT_OF_MEMORY;
     }
@@ -53,9 +56,7 @@ gpulayer_status cpu_cox_gradients(cpu_context *c, const gpl_gradient_request *re
     const int64_t N = c->shape.num_rows, nb = (N + GPL_COX_BLOCK - 1) / GPL_COX_BLOCK;
     const int32_t K = c->shape.num_outputs;
     const uint32_t *order = c->cox->order, *tie = c->cox->tie_start;
-    double *e = gpl_malloc_large(sizeof(double) * (size_t)(2 * N + 3 * nb + 1), "survival:cox");
-    if (!e) return GPULAYER_ERR_OUT_OF_MEMORY;
-    double *S = e + N, *T = S + N, *U = T + nb, *V = U + nb;
+    double *e = c->cox->sums, *S = e + N, *T = S + N, *U = T + nb, *V = U + nb;
     const float *margins = c->buf.margins + req->output;
 #pragma omp parallel num_threads(c->nthread)
     {
@@ -71,8 +72,8 @@ gpulayer_status cpu_cox_gradients(cpu_context *c, const gpl_gradient_request *re
             gpl_cox_pair_block(e, S, U, V, order, tie, c->buf.label, c->buf.weight, b, N, gval,
                                hval, 1);
     }
-    free(e);
     double mg = 0.0, mh = 0.0;
+#pragma omp parallel for num_threads(c->nthread) schedule(static) reduction(max : mg, mh)
     for (int64_t r = 0; r < N; r++) {
         if (!gpl_row_sampled(req->seed, gpl_sample_round(req), r, req->subsample))
             gval[r] = hval[r] = 0.0;
