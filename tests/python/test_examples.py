@@ -62,6 +62,21 @@ def test_regression_categorical(tmp_path):
     assert "gender1: categorical ['female', 'male']" in out and "age: numeric" in out
 
 
+def test_survival_cox(tmp_path):
+    out = run_script("survival_cox.py", cwd=tmp_path)
+    c, last, first = result_line(
+        out, rf"test concordance {FLOAT}, cox-nloglik {FLOAT} \(after the first round: {FLOAT}\)")
+    assert 0.7 < c < 1 and last < first
+
+
+def test_expectiles(tmp_path):
+    out = run_script("expectiles.py", cwd=tmp_path)
+    low, mid, high, ordered = result_line(
+        out, rf"share of test rows below each level {FLOAT} {FLOAT} {FLOAT}, "
+             r"never crossing (True|False)")
+    assert 0 < low < mid < high < 1 and ordered == "True"
+
+
 def test_ranking(tmp_path):
     out = run_script("ranking.py", cwd=tmp_path)
     last, first = result_line(out, rf"test ndcg@10 {FLOAT} \(after the first round: {FLOAT}\)")

@@ -52,7 +52,8 @@ def test_what_the_wheel_lacks():
         assert path.split("/")[-1] in lacks
     demo = section(text, "### The demo data")
     for name in ("fertility_train.csv.gz", "fertility_test.csv.gz", "movielens_train.csv.gz",
-                 "movielens_test.csv.gz"):
+                 "movielens_test.csv.gz", "churn_train.csv.gz", "churn_test.csv.gz"):
         assert (ROOT / "data" / "demo" / name).is_file(), name
     assert "data/demo/fertility_*.csv.gz" in demo and "data/demo/movielens_*.csv.gz" in demo
+    assert "data/demo/churn_*.csv.gz" in demo
     assert "docs/install.md#the-demo-data" in (ROOT / "README.md").read_text()
