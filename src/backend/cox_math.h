@@ -49,6 +49,17 @@ GPL_HD double gpl_cox_exp_block(const float *margins, int32_t stride, const uint
     return t;
 }
 
+/* T[b] of step 1 from e already in place (the same additions): for a
+ * backend that takes the exps another way. */
+GPL_HD double gpl_cox_block_total(const double *e, int64_t b, int64_t n)
+{
+    int64_t first, last;
+    gpl_cox_block(b, n, &first, &last);
+    double t = 0.0;
+    for (int64_t p = last - 1; p >= first; p--) t = t + e[p];
+    return t;
+}
+
 /* Step 2 of block b: S of its positions from T[0..nb). */
 GPL_HD void gpl_cox_suffix_block(const double *e, const double *T, int64_t nb, int64_t b,
                                  int64_t n, double *S)
