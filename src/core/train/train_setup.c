@@ -213,8 +213,9 @@ static gpulayer_status estimate_expectile_intercepts(const gpl_params *p, gpl_mo
     const int32_t K = m->num_outputs;
     const double *alpha = m->obj_params.expectile_alpha;
     double out[GPL_MAX_OUTPUT_ALPHAS] = {0};
+    const int estimate = isnan(p->base_score);
     double mean = p->base_score;
-    if (isnan(mean)) {
+    if (estimate) {
         double sw = 0.0, swy = 0.0;
         for (int64_t r = 0; r < ds->num_rows; r++) {
             const double w = training_weight(p, m->objective, ds, r);
@@ -225,7 +226,7 @@ static gpulayer_status estimate_expectile_intercepts(const gpl_params *p, gpl_mo
     }
     for (int32_t k = 0; k < K; k++) {
         double sg = 0.0, sh = 0.0;
-        for (int64_t r = 0; isnan(p->base_score) && r < ds->num_rows; r++) {
+        for (int64_t r = 0; estimate && r < ds->num_rows; r++) {
             const double w = training_weight(p, m->objective, ds, r);
             const double diff = mean - ds->label[r];
             const double scale = diff >= 0.0 ? 1.0 - alpha[k] : alpha[k];
