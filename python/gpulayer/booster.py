@@ -223,7 +223,7 @@ class Booster:
     colsample_bytree, colsample_bylevel, colsample_bynode, max_bin, num_round,
     seed, nthread, base_score, num_class, grow_policy, max_leaves, eval_metric, early_stopping_rounds,
     device, verbosity; for categorical features categorical, max_cat_to_onehot,
-    max_cat_threshold, cat_smooth, cat_l2, min_data_per_group.
+    max_cat_threshold, max_categories, cat_smooth, cat_l2, min_data_per_group.
 
     Boosters pickle (the model travels as its JSON text) and copy.
 

@@ -34,8 +34,8 @@ fit a value there that is not a non-negative integer is an error, in
 prediction an unseen, negative or fractional value is missing.
 ``enable_categorical`` (XGBoost's name) is accepted and changes nothing.
 How categorical features are split: ``categorical`` ("partition" or
-"ordered"), ``max_cat_to_onehot``, ``max_cat_threshold``, ``cat_smooth``,
-``cat_l2``, ``min_data_per_group`` (docs/categorical.md).
+"ordered"), ``max_cat_to_onehot``, ``max_cat_threshold``, ``max_categories``,
+``cat_smooth``, ``cat_l2``, ``min_data_per_group`` (docs/categorical.md).
 
 ``objective`` is one of :func:`gpulayer.train`'s objectives (with its
 parameter, an estimator parameter of the same name: ``huber_slope``,
@@ -198,6 +198,7 @@ class _GPULayerModel(BaseEstimator):
         categorical=None,
         max_cat_to_onehot=None,
         max_cat_threshold=None,
+        max_categories=None,
         cat_smooth=None,
         cat_l2=None,
         min_data_per_group=None,
@@ -258,6 +259,7 @@ class _GPULayerModel(BaseEstimator):
         self.categorical = categorical
         self.max_cat_to_onehot = max_cat_to_onehot
         self.max_cat_threshold = max_cat_threshold
+        self.max_categories = max_categories
         self.cat_smooth = cat_smooth
         self.cat_l2 = cat_l2
         self.min_data_per_group = min_data_per_group

@@ -58,12 +58,23 @@ typedef struct gpl_binned_matrix {
 #define GPL_MAX_BIN_CODE 65535
 
 /* A set of value bins, one bit a bin: bin b is bit b % 32 of word b / 32
- * (bin 0, missing, is never in a set: default_left says where it goes). */
+ * (bin 0, missing, is never in a set: default_left says where it goes).
+ * Split records, splits to apply and model nodes hold GPL_CAT_WORDS words
+ * inline, enough for a feature of at most 255 value bins; a feature with
+ * more (a categorical feature of more than 255 categories) has sets of
+ * gpl_cat_set_words words, held beside them. */
 #define GPL_CAT_WORDS 8
 
 static inline int gpl_cat_set_has(const uint32_t *set, uint32_t bin)
 {
     return (int)((set[bin >> 5] >> (bin & 31)) & 1u);
+}
+
+/* The words of a set over value bins 1..last_bin: GPL_CAT_WORDS while they
+ * fit, else one bit a bin. */
+static inline int32_t gpl_cat_set_words(int32_t last_bin)
+{
+    return last_bin < 32 * GPL_CAT_WORDS ? GPL_CAT_WORDS : last_bin / 32 + 1;
 }
 
 /* Objectives. The backends compute the per-row gradients of kinds 0..10
@@ -270,6 +281,8 @@ typedef struct gpl_split_record {
     gpl_grad_pair total;  /* sums of the node (= left + right if split)  */
     int32_t categorical;  /* non-zero: the value bins in left_set go left */
     int32_t pad;          /* zero: records compare bytewise              */
+    /* Zero for a feature of more than 255 value bins: the core rebuilds
+     * its set from the node's histogram (cat_set.h). */
     uint32_t left_set[GPL_CAT_WORDS];
 } gpl_split_record;
 
@@ -283,13 +296,18 @@ typedef struct gpl_split_apply {
     int32_t right_child;
     int32_t categorical;  /* as in gpl_split_record                      */
     uint32_t left_set[GPL_CAT_WORDS];
+    /* A categorical split on a feature of more than 255 value bins: its
+     * set (gpl_cat_set_words words, the core's), left_set unused; else
+     * NULL. Only backends with GPL_BACKEND_CAP_WIDE_BINS are given one. */
+    const uint32_t *wide_set;
 } gpl_split_apply;
 
 /* Whether a row whose bin is b goes to the left child of split s. */
 static inline int gpl_split_goes_left(const gpl_split_apply *s, uint32_t b)
 {
     if (b == 0) return s->default_left != 0;
-    return s->categorical ? gpl_cat_set_has(s->left_set, b) : b <= (uint32_t)s->bin;
+    if (!s->categorical) return b <= (uint32_t)s->bin;
+    return gpl_cat_set_has(s->wide_set ? s->wide_set : s->left_set, b);
 }
 
 /* hist[target] = hist[parent] - hist[built]: the larger child for free. */
@@ -348,9 +366,14 @@ typedef struct gpl_infer_forest {
     float *leaf;           /* num_nodes: the leaf value, 0 inside  */
     int64_t *first;        /* num_trees + 1: first node of a tree  */
     int32_t *depth;        /* num_trees: longest root-leaf path    */
-    /* GPL_CAT_WORDS words a node, node i's at i * GPL_CAT_WORDS: the value
-     * bins of a categorical node that go left; NULL when no node is. */
+    /* cat_words words a node, node i's at i * cat_words: the value bins
+     * of a categorical node that go left; NULL when no node is. cat_words
+     * is GPL_CAT_WORDS unless a categorical node's feature has more than
+     * 255 value bins (gpl_cat_set_words of the widest such feature); only
+     * the CPU predicts and explains such forests in this version
+     * (GPL_BACKEND_CAP_WIDE_SETS). */
     uint32_t *cat_sets;
+    int32_t cat_words;
     int32_t num_trees;
     int64_t num_nodes;
     /* Bytes of a bin code (1, or 2 when a feature has more than 255 value
@@ -427,10 +450,14 @@ typedef enum gpl_backend_cap {
      * (gpl_infer_forest.code_bytes 2). */
     GPL_BACKEND_CAP_WIDE_BINS = 1 << 6,
     GPL_BACKEND_CAP_WIDE_PREDICT = 1 << 7,
-    GPL_BACKEND_CAP_SURVIVAL_ORDER = 1 << 8      /* set_survival_order        */
+    GPL_BACKEND_CAP_SURVIVAL_ORDER = 1 << 8,     /* set_survival_order        */
+    /* Not an operation: splits by sets of more than 255 categories in
+     * partition_rows (gpl_split_apply.wide_set), predict and shap
+     * (gpl_infer_forest.cat_words above GPL_CAT_WORDS). */
+    GPL_BACKEND_CAP_WIDE_SETS = 1 << 9
 } gpl_backend_cap;
 
-#define GPL_BACKEND_CAP_ALL 0x1ffu
+#define GPL_BACKEND_CAP_ALL 0x3ffu
 
 /* Every operation returns a status and sets the last error on failure; a
  * failure names the operation (and kernel) concerned. The required

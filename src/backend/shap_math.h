@@ -39,11 +39,12 @@ GPL_HD double gpl_shap_point_weight(int q)
 }
 
 /* Whether a split node sends a row whose bin is b left (gpl_node_goes_left
- * over the inference layout; sets: the forest's category sets or NULL). */
-GPL_HD int gpl_shap_goes_left(const gpl_infer_node *nd, const uint32_t *sets, int64_t node,
-                              unsigned b)
+ * over the inference layout; sets: the forest's category sets, words a
+ * node, or NULL). */
+GPL_HD int gpl_shap_goes_left(const gpl_infer_node *nd, const uint32_t *sets, int32_t words,
+                              int64_t node, unsigned b)
 {
-    unsigned left = nd->categorical ? (sets[node * GPL_CAT_WORDS + (b >> 5)] >> (b & 31)) & 1u
+    unsigned left = nd->categorical ? (sets[node * words + (b >> 5)] >> (b & 31)) & 1u
                                     : (b - 1u) < nd->bin;
     return (int)(left | ((b == 0u) & nd->default_left));
 }
@@ -147,14 +148,14 @@ GPL_HD int64_t gpl_shap_pair_at(int32_t i, int32_t j, int32_t C)
 
 /* Adds a tree's values for a row of bins to phi (feature f's at
  * phi[f * phi_stride]), as gpl_shap_linear_tree; nodes, frac, leaf and
- * sets are the tree's (sets indexed by tree node). lv:
+ * sets are the tree's (words a node, indexed by tree node). lv:
  * GPL_SHAP_LINEAR_DEPTH + 1 levels. With pairs (else NULL), each edge also
  * adds its sums for the pairs of its feature to pairs ((i, j) at
  * pairs[gpl_shap_pair_at(i, j, C) * phi_stride]). */
 GPL_HD void gpl_shap_linear_row(const gpl_infer_node *nodes, const double *frac,
-                                const float *leaf, const uint32_t *sets, const uint16_t *row,
-                                gpl_shap_lin_level *lv, double *phi, int64_t phi_stride,
-                                double *pairs, int32_t C)
+                                const float *leaf, const uint32_t *sets, int32_t words,
+                                const uint16_t *row, gpl_shap_lin_level *lv, double *phi,
+                                int64_t phi_stride, double *pairs, int32_t C)
 {
     if (nodes[0].child[0] == 0) return;
     int d = 0;
@@ -177,7 +178,7 @@ GPL_HD void gpl_shap_linear_row(const gpl_infer_node *nodes, const double *frac,
             /* Down the edge to the child of this stage. */
             const int32_t child = n->child[L->stage];
             const int follows =
-                gpl_shap_goes_left(n, sets, L->node, row[n->feature]) == (L->stage == 0);
+                gpl_shap_goes_left(n, sets, words, L->node, row[n->feature]) == (L->stage == 0);
             const double z = frac[child];
             const double p_old = gpl_shap_lin_p(lv, d, n->feature);
             const double p_new = follows ? p_old / z : 0;
@@ -322,7 +323,8 @@ typedef struct gpl_shap_visit {
  * of shap.c (> 0: condition_feature present, < 0: absent, 0: none).
  * stack: max depth + 2 visits; path: gpl_shap_path_slots(max depth). */
 GPL_HD void gpl_shap_alg2_row(const gpl_infer_node *nodes, const double *frac, const float *leaf,
-                              const uint32_t *sets, const uint16_t *row, const gpl_shap_path *p,
+                              const uint32_t *sets, int32_t words, const uint16_t *row,
+                              const gpl_shap_path *p,
                               gpl_shap_visit *stack, double *phi, int64_t phi_stride,
                               int condition, int32_t condition_feature)
 {
@@ -353,7 +355,7 @@ GPL_HD void gpl_shap_alg2_row(const gpl_infer_node *nodes, const double *frac, c
             gpl_shap_path_leaf(p, at, depth, leaf[v.node] * v.fraction, phi, phi_stride);
             continue;
         }
-        const int left = gpl_shap_goes_left(n, sets, v.node, row[n->feature]);
+        const int left = gpl_shap_goes_left(n, sets, words, v.node, row[n->feature]);
         const int32_t hot = left ? n->child[0] : n->child[1];
         const int32_t cold = left ? n->child[1] : n->child[0];
         const double hot_zero = frac[hot], cold_zero = frac[cold];
@@ -397,15 +399,15 @@ GPL_HD void gpl_shap_alg2_row(const gpl_infer_node *nodes, const double *frac, c
 
 /* ---------------------------------------------------------------- Saabas */
 GPL_HD void gpl_shap_saabas_row(const gpl_infer_node *nodes, const double *mean,
-                                const uint32_t *sets, const uint16_t *row, double *phi,
-                                int64_t phi_stride, int32_t num_features)
+                                const uint32_t *sets, int32_t words, const uint16_t *row,
+                                double *phi, int64_t phi_stride, int32_t num_features)
 {
     int32_t i = 0;
     double v = mean[0];
     phi[(int64_t)num_features * phi_stride] += v;
     while (nodes[i].child[0] != i) {
         const gpl_infer_node *n = &nodes[i];
-        i = gpl_shap_goes_left(n, sets, i, row[n->feature]) ? n->child[0] : n->child[1];
+        i = gpl_shap_goes_left(n, sets, words, i, row[n->feature]) ? n->child[0] : n->child[1];
         phi[(int64_t)n->feature * phi_stride] += mean[i] - v;
         v = mean[i];
     }
@@ -417,6 +419,7 @@ typedef struct gpl_shap_view {
     const gpl_infer_node *nodes;
     const float *leaf;
     const uint32_t *sets; /* NULL when no node is categorical */
+    int32_t set_words;    /* of each node's set (gpl_infer_forest.cat_words) */
     const int64_t *first;
     const double *frac, *mean;
     const uint8_t *linear;
@@ -434,7 +437,7 @@ typedef struct gpl_shap_work {
 
 GPL_HD const uint32_t *gpl_shap_tree_sets(const gpl_shap_view *v, int32_t t)
 {
-    return v->sets ? v->sets + v->first[t] * GPL_CAT_WORDS : v->sets;
+    return v->sets ? v->sets + v->first[t] * v->set_words : v->sets;
 }
 
 /* A row's contributions (exact, or Saabas' when approx) summed over the
@@ -452,15 +455,15 @@ GPL_HD void gpl_shap_contrib_row(const gpl_shap_view *v, int approx, const uint1
         const uint32_t *sets = gpl_shap_tree_sets(v, t);
         double *ph = phi + (int64_t)(t % v->num_outputs) * C * stride;
         if (approx) {
-            gpl_shap_saabas_row(nodes, v->mean + at, sets, row, ph, stride, F);
+            gpl_shap_saabas_row(nodes, v->mean + at, sets, v->set_words, row, ph, stride, F);
             continue;
         }
         if (v->linear[t])
-            gpl_shap_linear_row(nodes, v->frac + at, v->leaf + at, sets, row, w->levels, ph,
-                                stride, 0, 0);
+            gpl_shap_linear_row(nodes, v->frac + at, v->leaf + at, sets, v->set_words, row,
+                                w->levels, ph, stride, 0, 0);
         else
-            gpl_shap_alg2_row(nodes, v->frac + at, v->leaf + at, sets, row, &w->path, w->stack,
-                              ph, stride, 0, 0);
+            gpl_shap_alg2_row(nodes, v->frac + at, v->leaf + at, sets, v->set_words, row,
+                              &w->path, w->stack, ph, stride, 0, 0);
         ph[(int64_t)F * stride] += v->mean[at];
     }
 }
@@ -487,7 +490,7 @@ GPL_HD void gpl_shap_pairs_row(const gpl_shap_view *v, const uint16_t *row,
         const int64_t at = v->first[t], k = t % v->num_outputs;
         double *d = diag + k * C * stride;
         gpl_shap_linear_row(v->nodes + at, v->frac + at, v->leaf + at, gpl_shap_tree_sets(v, t),
-                            row, w->levels, d, stride, mat + k * C * C * stride, C);
+                            v->set_words, row, w->levels, d, stride, mat + k * C * C * stride, C);
         d[(int64_t)F * stride] += v->mean[at];
     }
 }
@@ -521,7 +524,7 @@ GPL_HD void gpl_shap_interaction_diag(const gpl_shap_view *v, const uint16_t *ro
         const int64_t at = v->first[t];
         double *d = diag + (int64_t)(t % v->num_outputs) * C * stride;
         gpl_shap_alg2_row(v->nodes + at, v->frac + at, v->leaf + at, gpl_shap_tree_sets(v, t),
-                          row, &w->path, w->stack, d, stride, 0, 0);
+                          v->set_words, row, &w->path, w->stack, d, stride, 0, 0);
         d[(int64_t)F * stride] += v->mean[at];
     }
 }
@@ -545,10 +548,10 @@ GPL_HD void gpl_shap_interaction_row(const gpl_shap_view *v, const uint16_t *row
         const int64_t at = v->first[t];
         const gpl_infer_node *nodes = v->nodes + at;
         const uint32_t *sets = gpl_shap_tree_sets(v, t);
-        gpl_shap_alg2_row(nodes, v->frac + at, v->leaf + at, sets, row, &w->path, w->stack, on,
-                          on_stride, 1, i);
-        gpl_shap_alg2_row(nodes, v->frac + at, v->leaf + at, sets, row, &w->path, w->stack, off,
-                          on_stride, -1, i);
+        gpl_shap_alg2_row(nodes, v->frac + at, v->leaf + at, sets, v->set_words, row, &w->path,
+                          w->stack, on, on_stride, 1, i);
+        gpl_shap_alg2_row(nodes, v->frac + at, v->leaf + at, sets, v->set_words, row, &w->path,
+                          w->stack, off, on_stride, -1, i);
         double *m = mat + (int64_t)(t % v->num_outputs) * out_stride;
         for (int64_t b = 0; b < nf; b++) {
             const int64_t j = feats[b];

@@ -175,7 +175,9 @@ gpulayer_status gpl_dist_check_model(void *user, const gpl_model *m)
             h = hash_bytes(h, ints, sizeof ints);
             h = hash_bytes(h, &n->leaf_value, sizeof n->leaf_value);
             h = hash_bytes(h, &n->threshold, sizeof n->threshold);
-            if (n->categorical) h = hash_bytes(h, n->left_set, sizeof n->left_set);
+            if (n->categorical)
+                h = hash_bytes(h, gpl_node_set(n),
+                               sizeof(uint32_t) * (size_t)gpl_node_set_words(n));
         }
     int same = 0;
     gpulayer_status st = same_everywhere(h, &same);

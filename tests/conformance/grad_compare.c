@@ -268,7 +268,7 @@ void run_write_pairs_case(const problem *p)
         assert_memory_equal(&rc.gain, &rg.gain, sizeof rc.gain);
         assert_memory_equal(&rc.left, &rg.left, sizeof rc.left);
         assert_true(rc.feature >= 0);
-        gpl_split_apply ap = {0, rc.feature, rc.bin, rc.default_left, 1, 2, rc.categorical, {0}};
+        gpl_split_apply ap = {0, rc.feature, rc.bin, rc.default_left, 1, 2, rc.categorical, {0}, NULL};
         int64_t kc[2], kg[2];
         OK(cpu->ops->partition_rows(cpu, &ap, 1, kc));
         OK(gpu->ops->partition_rows(gpu, &ap, 1, kg));

@@ -264,7 +264,7 @@ static void grow_and_compare(pair *b, const uint8_t *mask, int round)
             if (rc[i].feature >= 0 && rc[i].gain > 1e-6 && next + 2 <= M) {
                 ap[count] = (gpl_split_apply){rc[i].node, rc[i].feature, rc[i].bin,
                                               rc[i].default_left, next, next + 1,
-                                              rc[i].categorical, {0}};
+                                              rc[i].categorical, {0}, NULL};
                 memcpy(ap[count].left_set, rc[i].left_set, sizeof ap[count].left_set);
                 if (b->monotone) {
                     narrow_bounds(&sp, b->monotone, &rc[i], &node_bounds[2 * rc[i].node],

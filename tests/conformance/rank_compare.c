@@ -133,7 +133,7 @@ static void grow_and_compare(gpl_backend *cpu, gpl_backend *gpu, const gpl_quant
         fail_msg("%s: root split cpu (feature %d, bin %d), %s (feature %d, bin %d)", what,
                  rc.feature, rc.bin, compare_accelerator, rg.feature, rg.bin);
     if (rc.feature < 0) return;
-    gpl_split_apply ap = {0, rc.feature, rc.bin, rc.default_left, 1, 2, rc.categorical, {0}};
+    gpl_split_apply ap = {0, rc.feature, rc.bin, rc.default_left, 1, 2, rc.categorical, {0}, NULL};
     int64_t kc[2], kg[2];
     OK(cpu->ops->partition_rows(cpu, &ap, 1, kc));
     OK(gpu->ops->partition_rows(gpu, &ap, 1, kg));

@@ -85,7 +85,7 @@ static void one_cycle(const small_data *d, gpl_memory_report *report)
         for (int32_t i = 0; i < n; i++)
             if (rec[i].feature >= 0 && rec[i].gain > 1e-6) {
                 ap[count] = (gpl_split_apply){rec[i].node, rec[i].feature, rec[i].bin,
-                                              rec[i].default_left, next, next + 1, 0, {0}};
+                                              rec[i].default_left, next, next + 1, 0, {0}, NULL};
                 next += 2;
                 count++;
             }

@@ -273,7 +273,7 @@ static void test_errors_are_reported(void **state)
     int32_t node = 9; /* outside the tree */
     assert_int_not_equal(be->ops->build_histograms(be, &node, 1), GPULAYER_OK);
     assert_non_null(strstr(gpulayer_last_error(), "vulkan backend"));
-    gpl_split_apply bad = {0, 7, 1, 0, 1, 2, 0, {0}}; /* feature 7 of 3 */
+    gpl_split_apply bad = {0, 7, 1, 0, 1, 2, 0, {0}, NULL}; /* feature 7 of 3 */
     int64_t kids[2];
     assert_int_not_equal(be->ops->partition_rows(be, &bad, 1, kids), GPULAYER_OK);
     node = 0;

@@ -55,7 +55,7 @@ static void grow_one_tree(gpl_backend *be, const data *d, int round)
     gpl_split_record rec;
     OK(be->ops->evaluate_splits(be, &node, 1, &sp, NULL, &rec));
     if (rec.feature >= 0) {
-        gpl_split_apply a = {0, rec.feature, rec.bin, rec.default_left, 1, 2, 0, {0}};
+        gpl_split_apply a = {0, rec.feature, rec.bin, rec.default_left, 1, 2, 0, {0}, NULL};
         int64_t kids[2];
         OK(be->ops->partition_rows(be, &a, 1, kids));
         int32_t built = kids[0] <= kids[1] ? 1 : 2;

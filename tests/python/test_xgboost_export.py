@@ -140,18 +140,22 @@ CATEGORICAL_CASES = [
     # file, label, objective, integer columns read as categories, columns
     # left out: categorical text columns with missing cells (credit),
     # ordinal ones of 5 to 8 levels (diamonds), and thousands of movies,
-    # whose rarest share a group (movielens)
-    ("modeldata_credit/credit_data.csv", "Status", "binary:logistic", [], []),
-    ("ggplot2_diamonds/diamonds.csv", "price", "reg:squarederror", [], []),
+    # each its own bin (movielens) or the rarest sharing a group
+    # (movielens-grouped, max_categories); the last field: parameters
+    ("modeldata_credit/credit_data.csv", "Status", "binary:logistic", [], [], []),
+    ("ggplot2_diamonds/diamonds.csv", "price", "reg:squarederror", [], [], []),
     ("dslabs_movielens/movielens.csv.gz", "relevance", "reg:squarederror",
-     ["movieId", "userId"], ["rating", "title", "timestamp"]),
+     ["movieId", "userId"], ["rating", "title", "timestamp"], []),
+    ("dslabs_movielens/movielens.csv.gz", "relevance", "reg:squarederror",
+     ["movieId", "userId"], ["rating", "title", "timestamp"], ["max_categories=255"]),
 ]
 
 
-@pytest.mark.parametrize("name,label,objective,as_categories,ignore", CATEGORICAL_CASES,
-                         ids=[c[0].split("/")[0] for c in CATEGORICAL_CASES])
+@pytest.mark.parametrize("name,label,objective,as_categories,ignore,params", CATEGORICAL_CASES,
+                         ids=[c[0].split("/")[0] + ("-grouped" if c[5] else "")
+                              for c in CATEGORICAL_CASES])
 def test_export_of_category_sets_predicts_like_gpulayer(tmp_path, name, label, objective,
-                                                        as_categories, ignore):
+                                                        as_categories, ignore, params):
     """Splits by sets of categories become XGBoost's categorical splits:
     XGBoost predicts the export on pandas categories as gpulayer does."""
     import json
@@ -168,12 +172,14 @@ def test_export_of_category_sets_predicts_like_gpulayer(tmp_path, name, label, o
         extra += ["--categorical", ",".join(as_categories)]
     if ignore:
         extra += ["--ignore", ",".join(ignore)]
+    for kv in params:
+        extra += ["--param", kv]
     run(cli, "train", "--data", data, "--label", label, "--objective", objective,
         "--model", model, "--param", "num_round=30", "--param", "max_depth=5",
         "--param", "max_cat_to_onehot=2", *extra)
     if as_categories:
         groups = json.loads(model.read_text()).get("category_groups")
-        assert groups, "no category was grouped"
+        assert bool(groups) == bool(params), "grouped" if groups else "no category was grouped"
     run(cli, "export", "--model", model, "--output", exported)
     trees = json.loads(exported.read_text())["learner"]["gradient_booster"]["model"]["trees"]
     assert sum(len(t["categories_nodes"]) for t in trees) > 0, "no categorical split exported"

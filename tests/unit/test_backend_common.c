@@ -96,7 +96,7 @@ static void test_node_table(void **state)
     assert_int_equal(t.state[0], GPL_NODE_LIVE);
     assert_int_equal(gpl_node_live_rows(&t, 0), 100);
     assert_int_equal(gpl_node_live_rows(&t, 1), 0);
-    const gpl_split_apply s = {0, 2, 10, 1, 1, 2, 0, {0}};
+    const gpl_split_apply s = {0, 2, 10, 1, 1, 2, 0, {0}, NULL};
     int64_t rows[2];
     gpl_node_table_apply_children(&t, &s, 30, 1, rows);
     assert_int_equal(rows[0], 30);
@@ -128,7 +128,7 @@ static void test_check_messages(void **state)
     assert_string_equal(gpl_error_message(), "cpu backend: node id -1 outside 0..2");
     assert_int_equal(gpl_check_node_live("cuda", "partition_rows", &t, 1), GPULAYER_ERR_INTERNAL);
     assert_string_equal(gpl_error_message(), "cuda backend: partition_rows: node 1 holds no rows");
-    gpl_split_apply s = {0, 4, 3, 0, 1, 2, 0, {0}};
+    gpl_split_apply s = {0, 4, 3, 0, 1, 2, 0, {0}, NULL};
     assert_int_equal(gpl_check_split("metal", &t, 5, &s), GPULAYER_OK);
     s.bin = 65535;
     assert_int_equal(gpl_check_split("metal", &t, 5, &s), GPULAYER_OK);

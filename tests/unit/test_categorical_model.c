@@ -1,6 +1,7 @@
 /* test_categorical_model.c -- models with splits by sets of categories
  * through the public API: saved and read back unchanged, damaged sets and
- * groups refused, the rarest of many categories grouped,
+ * groups refused, every one of many categories kept (or the rarest
+ * grouped, with max_categories),
  * categorical=ordered keeping splits on codes, and sets beside a numeric
  * feature of 16-bit bin codes. */
 #include "test_util.h"
@@ -20,9 +21,11 @@ enum { ROWS = 3000 };
 
 /* Column 0: `cats` categories (skewed, some missing), column 1: a number;
  * the label depends on the category, not on its code's order. */
+static float y[ROWS]; /* make_data's labels */
+
 static gpulayer_dataset *make_data(int32_t cats)
 {
-    static float x[ROWS * 2], y[ROWS];
+    static float x[ROWS * 2];
     unsigned s = 12345;
     for (int r = 0; r < ROWS; r++) {
         s = s * 1103515245u + 12345u;
@@ -49,12 +52,14 @@ static gpulayer_dataset *make_data(int32_t cats)
     return ds;
 }
 
-static gpulayer_booster *train_bins(gpulayer_dataset *ds, const char *categorical,
-                                    const char *max_bin)
+static gpulayer_booster *train_with(gpulayer_dataset *ds, const char *categorical,
+                                    const char *max_bin, const char *max_categories)
 {
     gpulayer_booster *b = NULL;
     assert_int_equal(gpulayer_booster_create(&b), GPULAYER_OK);
     assert_int_equal(gpulayer_booster_set_param(b, "max_bin", max_bin), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_set_param(b, "max_categories", max_categories),
+                     GPULAYER_OK);
     assert_int_equal(gpulayer_booster_set_param(b, "num_round", "8"), GPULAYER_OK);
     assert_int_equal(gpulayer_booster_set_param(b, "nthread", "1"), GPULAYER_OK);
     assert_int_equal(gpulayer_booster_set_param(b, "verbosity", "0"), GPULAYER_OK);
@@ -66,7 +71,13 @@ static gpulayer_booster *train_bins(gpulayer_dataset *ds, const char *categorica
 
 static gpulayer_booster *train(gpulayer_dataset *ds, const char *categorical)
 {
-    return train_bins(ds, categorical, "256");
+    return train_with(ds, categorical, "256", "65535");
+}
+
+/* With the rarest of more than 255 categories grouped. */
+static gpulayer_booster *train_grouped(gpulayer_dataset *ds)
+{
+    return train_with(ds, NULL, "256", "255");
 }
 
 static char *model_text(const gpulayer_booster *b, size_t *len)
@@ -92,28 +103,58 @@ static char *edited(const char *text, const char *anchor, const char *stop, cons
     return out;
 }
 
+/* b saved and read back: the same text again; returns the copy, and b's
+ * text in text. */
+static gpulayer_booster *round_trip(const gpulayer_booster *b, char **text, size_t *len)
+{
+    size_t len2 = 0;
+    *text = model_text(b, len);
+    gpulayer_booster *back = NULL;
+    assert_int_equal(gpulayer_booster_load_from_buffer(*text, *len, &back), GPULAYER_OK);
+    char *again = model_text(back, &len2);
+    assert_int_equal(*len, len2);
+    assert_memory_equal(*text, again, *len);
+    gpulayer_free_buffer(again);
+    return back;
+}
+
 static void test_sets_survive_save_and_load(void **state)
 {
     (void)state;
     gpulayer_dataset *ds = make_data(40);
     gpulayer_booster *b = train(ds, NULL);
-    size_t len = 0, len2 = 0;
-    char *text = model_text(b, &len);
+    size_t len = 0;
+    char *text = NULL;
+    gpulayer_booster *back = round_trip(b, &text, &len);
     assert_non_null(strstr(text, "\"categories_nodes\""));
-    gpulayer_booster *back = NULL;
-    assert_int_equal(gpulayer_booster_load_from_buffer(text, len, &back), GPULAYER_OK);
-    char *again = model_text(back, &len2);
-    assert_int_equal(len, len2);
-    assert_memory_equal(text, again, len);
     float p1[ROWS], p2[ROWS];
     assert_int_equal(gpulayer_booster_predict(b, ds, 0, 0, p1, ROWS), GPULAYER_OK);
     assert_int_equal(gpulayer_booster_predict(back, ds, 0, 0, p2, ROWS), GPULAYER_OK);
     assert_memory_equal(p1, p2, sizeof p1);
-    gpulayer_free_buffer(again);
     gpulayer_free_buffer(text);
     gpulayer_booster_free(back);
     gpulayer_booster_free(b);
     gpulayer_dataset_free(ds);
+}
+
+/* Margins walked node by node on the training matrix equal the
+ * prediction's (codes of w bytes). */
+static void assert_walk_equals_predict(const gpulayer_booster *b, gpulayer_dataset *ds, int w)
+{
+    const gpl_model *m = b->model;
+    static float margins[ROWS];
+    assert_int_equal(gpulayer_booster_predict(b, ds, GPULAYER_PREDICT_MARGIN, 0, margins, ROWS),
+                     GPULAYER_OK);
+    uint8_t *bins = NULL;
+    assert_int_equal(gpl_categorical_bin_matrix(m, ds, 1, &bins), GPULAYER_OK);
+    for (int r = 0; r < ROWS; r++) {
+        float want = gpl_model_base_margin(m, 0);
+        for (int32_t t = 0; t < m->num_trees; t++)
+            want += m->trees[t].nodes[gpl_tree_leaf_index(&m->trees[t], bins + 2 * w * r, w)]
+                        .leaf_value;
+        assert_true(margins[r] == want);
+    }
+    free(bins);
 }
 
 /* Column 1's 1,000 values take 16-bit codes with max_bin 1024; the
@@ -124,7 +165,7 @@ static void test_sets_beside_wide_codes(void **state)
 {
     (void)state;
     gpulayer_dataset *ds = make_data(40);
-    gpulayer_booster *b = train_bins(ds, NULL, "1024");
+    gpulayer_booster *b = train_with(ds, NULL, "1024", "65535");
     const gpl_model *m = b->model;
     assert_int_equal(gpl_bin_code_bytes(&m->cuts), 2);
     int sets = 0, high = 0;
@@ -134,19 +175,7 @@ static void test_sets_beside_wide_codes(void **state)
             high += m->trees[t].nodes[i].split_bin > 255;
         }
     assert_true(sets > 0 && high > 0);
-    static float margins[ROWS];
-    assert_int_equal(gpulayer_booster_predict(b, ds, GPULAYER_PREDICT_MARGIN, 0, margins, ROWS),
-                     GPULAYER_OK);
-    uint8_t *bins = NULL;
-    assert_int_equal(gpl_categorical_bin_matrix(m, ds, 1, &bins), GPULAYER_OK);
-    for (int r = 0; r < ROWS; r++) {
-        float want = gpl_model_base_margin(m, 0);
-        for (int32_t t = 0; t < m->num_trees; t++)
-            want += m->trees[t].nodes[gpl_tree_leaf_index(&m->trees[t], bins + 2 * 2 * r, 2)]
-                        .leaf_value;
-        assert_true(margins[r] == want);
-    }
-    free(bins);
+    assert_walk_equals_predict(b, ds, 2);
     gpulayer_booster_free(b);
     gpulayer_dataset_free(ds);
 }
@@ -184,7 +213,7 @@ static void test_damaged_sets_are_refused(void **state)
     gpulayer_dataset_free(ds);
 
     ds = make_data(600);
-    b = train(ds, NULL);
+    b = train_grouped(ds);
     text = model_text(b, &len);
     assert_edit_refused(text, "\"category_groups\":[\n    [", ",]", "300", "category_groups[0]");
     gpulayer_free_buffer(text);
@@ -196,7 +225,7 @@ static void test_many_categories_are_grouped(void **state)
 {
     (void)state;
     gpulayer_dataset *ds = make_data(600);
-    gpulayer_booster *b = train(ds, NULL);
+    gpulayer_booster *b = train_grouped(ds);
     size_t len = 0;
     char *text = model_text(b, &len);
     assert_non_null(strstr(text, "\"category_groups\""));
@@ -209,6 +238,53 @@ static void test_many_categories_are_grouped(void **state)
     assert_int_equal(gpulayer_booster_predict(back, ds, 0, 0, p2, ROWS), GPULAYER_OK);
     assert_memory_equal(p1, p2, sizeof p1);
     for (int r = 0; r < ROWS; r++) assert_true(isfinite(p1[r]));
+    gpulayer_free_buffer(text);
+    gpulayer_booster_free(back);
+    gpulayer_booster_free(b);
+    gpulayer_dataset_free(ds);
+}
+
+/* 600 categories, each its own bin (16-bit codes): no groups, sets past
+ * the inline words, the same model after saving and loading, predictions
+ * as the trees give them, a better fit of the training rows than with
+ * the rarest grouped, and a code past the categories refused. */
+static void test_every_category_kept(void **state)
+{
+    (void)state;
+    gpulayer_dataset *ds = make_data(600);
+    gpulayer_booster *b = train(ds, NULL);
+    const gpl_model *m = b->model;
+    assert_null(m->cat_groups);
+    assert_int_equal(gpl_bin_code_bytes(&m->cuts), 2);
+    int wide = 0;
+    for (int32_t t = 0; t < m->num_trees; t++)
+        for (int32_t i = 0; i < m->trees[t].num_nodes; i++) {
+            const gpl_tree_node *n = &m->trees[t].nodes[i];
+            if (!n->wide_set) continue;
+            assert_int_equal(n->wide_words, gpl_cat_set_words(600));
+            for (uint32_t bin = 256; bin < 32u * (uint32_t)n->wide_words; bin++)
+                wide += gpl_node_in_set(n, bin);
+        }
+    assert_true(wide > 0);
+    size_t len = 0;
+    char *text = NULL;
+    gpulayer_booster *back = round_trip(b, &text, &len);
+    assert_null(strstr(text, "\"category_groups\""));
+    static float p1[ROWS], p2[ROWS], grouped[ROWS];
+    assert_int_equal(gpulayer_booster_predict(b, ds, 0, 0, p1, ROWS), GPULAYER_OK);
+    assert_int_equal(gpulayer_booster_predict(back, ds, 0, 0, p2, ROWS), GPULAYER_OK);
+    assert_memory_equal(p1, p2, sizeof p1);
+    assert_walk_equals_predict(b, ds, 2);
+    gpulayer_booster *g = train_grouped(ds);
+    assert_int_equal(gpulayer_booster_predict(g, ds, 0, 0, grouped, ROWS), GPULAYER_OK);
+    double kept = 0, pooled = 0;
+    for (int r = 0; r < ROWS; r++) {
+        kept += (p1[r] - y[r]) * (p1[r] - y[r]);
+        pooled += (grouped[r] - y[r]) * (grouped[r] - y[r]);
+    }
+    assert_true(kept < pooled);
+    assert_edit_refused(text, "\"categories\":[[", "]", "0,700", "sends category code 700");
+    gpulayer_booster_free(g);
     gpulayer_free_buffer(text);
     gpulayer_booster_free(back);
     gpulayer_booster_free(b);
@@ -247,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_sets_beside_wide_codes),
         cmocka_unit_test(test_damaged_sets_are_refused),
         cmocka_unit_test(test_many_categories_are_grouped),
+        cmocka_unit_test(test_every_category_kept),
         cmocka_unit_test(test_ordered_keeps_splits_on_codes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -128,8 +128,10 @@ static float *emulate(const gpl_model *m, const gpulayer_dataset *ds, gpl_shap_k
     gpl_shap_forest sf;
     OK(gpl_infer_forest_build(m, T, &infer));
     OK(gpl_shap_forest_build(m, T, &sf));
-    const gpl_shap_view v = {infer.nodes, infer.leaf, infer.cat_sets, infer.first, sf.frac,
-                             sf.mean, sf.linear, sf.feat_first, sf.features, T, K, F};
+    const gpl_shap_view v = {infer.nodes,  infer.leaf,    infer.cat_sets, infer.cat_words,
+                             infer.first,  sf.frac,       sf.mean,        sf.linear,
+                             sf.feat_first, sf.features,  T,              K,
+                             F};
     const float **columns;
     float **owned;
     OK(gpl_predict_columns(m, ds, &columns, &owned));
@@ -278,7 +280,7 @@ static void test_quadrature_equals_algorithm2(void **state)
         OK(gpl_shap_forest_build(m, T, &sf));
         assert_true(gpl_shap_pairs_by_quadrature(sf.linear, T));
         assert_true(sf.max_depth > 10);
-        const gpl_shap_view v = {infer.nodes, infer.leaf, infer.cat_sets, infer.first, sf.frac,
+        const gpl_shap_view v = {infer.nodes, infer.leaf, infer.cat_sets, infer.cat_words, infer.first, sf.frac,
                                  sf.mean, sf.linear, sf.feat_first, sf.features, T, 1, F};
         gpl_shap_work w = work_new(sf.max_depth);
         double *pairs = malloc(sizeof(double) * (size_t)(C * C));

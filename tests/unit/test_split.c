@@ -176,7 +176,7 @@ static void check_split_matches_brute_force(int w)
         assert_int_equal(rec.left.grad + rec.right.grad, G);
 
         /* Partition: child counts and subtraction give the right sums. */
-        gpl_split_apply a = {0, rec.feature, rec.bin, rec.default_left, 1, 2, 0, {0}};
+        gpl_split_apply a = {0, rec.feature, rec.bin, rec.default_left, 1, 2, 0, {0}, NULL};
         int64_t counts[2];
         assert_int_equal(be->ops->partition_rows(be, &a, 1, counts), GPULAYER_OK);
         assert_int_equal(counts[0] + counts[1], ROWS);

@@ -276,7 +276,7 @@ static void test_partition_follows_the_set(void **state)
     gpl_split_record rec;
     int32_t root = 0;
     assert_int_equal(be->ops->evaluate_splits(be, &root, 1, &p, NULL, &rec), GPULAYER_OK);
-    gpl_split_apply a = {0, 0, rec.bin, rec.default_left, 1, 2, 1, {0}};
+    gpl_split_apply a = {0, 0, rec.bin, rec.default_left, 1, 2, 1, {0}, NULL};
     memcpy(a.left_set, rec.left_set, sizeof a.left_set);
     int64_t counts[2];
     assert_int_equal(be->ops->partition_rows(be, &a, 1, counts), GPULAYER_OK);

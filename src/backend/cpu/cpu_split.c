@@ -6,6 +6,7 @@
 
 #include "common/checks.h"
 #include "cpu_context.h"
+#include "cat_set.h"
 #include "cpu_split_cat.h"
 #include "error.h"
 #include "split_math.h"
@@ -200,9 +201,11 @@ static void scan_feature(const scan_context *sc, const gpl_grad_pair *h, int32_t
     }
 }
 
-static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
-                          const gpl_split_params *p, const uint8_t *mask,
-                          gpl_node_bounds bounds, uint32_t rows, gpl_split_record *rec)
+/* Fails only for want of memory (a wide categorical feature's order). */
+static gpulayer_status evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
+                                     const gpl_split_params *p, const uint8_t *mask,
+                                     gpl_node_bounds bounds, uint32_t rows,
+                                     gpl_split_record *rec)
 {
     const uint32_t *off = c->feature_offset;
     /* Any feature's bins add up to the node's total; take feature 0's. */
@@ -235,15 +238,17 @@ static void evaluate_node(const cpu_context *c, const gpl_grad_pair *hist,
         if (mask && !mask[f]) continue;
         const int32_t last_bin = (int32_t)(off[f + 1] - off[f]) - 1;
         if (c->categorical && c->categorical[f]) {
-            cpu_scan_categorical(p, &bounds, rows, total, hist + off[f], last_bin, f, rec);
+            GPL_CHECK(cpu_scan_categorical(p, &bounds, rows, total, hist + off[f], last_bin, f,
+                                           rec));
             continue;
         }
         scan_feature(&sc, hist + off[f], last_bin, f, p->monotone ? p->monotone[f] : 0, rec);
     }
-    if (rec->categorical)
-        gpl_cat_left_set(p, hist + off[rec->feature],
-                         (int32_t)(off[rec->feature + 1] - off[rec->feature]) - 1, rec->bin,
-                         rec->left_set);
+    if (!rec->categorical) return GPULAYER_OK;
+    /* A wider set than the record's is the core's to rebuild. */
+    const int32_t last_bin = (int32_t)(off[rec->feature + 1] - off[rec->feature]) - 1;
+    if (gpl_cat_set_words(last_bin) > GPL_CAT_WORDS) return GPULAYER_OK;
+    return gpl_cat_left_set(p, hist + off[rec->feature], last_bin, rec->bin, rec->left_set);
 }
 
 gpulayer_status cpu_evaluate_splits(gpl_backend *be, const int32_t *nodes,
@@ -256,12 +261,21 @@ gpulayer_status cpu_evaluate_splits(gpl_backend *be, const int32_t *nodes,
     for (int32_t i = 0; i < num_nodes; i++)
         GPL_CHECK(gpl_check_histogram("cpu", "evaluate_splits", GPULAYER_ERR_INTERNAL, &c->slots,
                                       nodes[i]));
+    int failed = 0;
     /* One node (the root) on the calling thread: no region, no barrier. */
 #pragma omp parallel for num_threads(c->nthread) schedule(dynamic) if (num_nodes > 1)
     for (int32_t i = 0; i < num_nodes; i++) {
         out[i].node = nodes[i];
-        evaluate_node(c, cpu_node_hist(c, nodes[i]), params, feature_mask,
-                      gpl_split_node_bounds(params, i), gpl_split_node_rows(params, i), &out[i]);
+        if (evaluate_node(c, cpu_node_hist(c, nodes[i]), params, feature_mask,
+                          gpl_split_node_bounds(params, i), gpl_split_node_rows(params, i),
+                          &out[i]) != GPULAYER_OK) {
+#pragma omp atomic write
+            failed = 1;
+        }
     }
+    if (failed)
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                         "cpu backend: evaluate_splits: out of host memory for the order of a "
+                         "categorical feature's categories");
     return GPULAYER_OK;
 }

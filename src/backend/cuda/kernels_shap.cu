@@ -145,8 +145,8 @@ __global__ void shap_contrib_lanes_kernel(gpl_cuda_shap_args a)
         double *phi = values + (int64_t)out * C * stride;
         if (!a.view.linear[tr]) {
             if (lane == 0)
-                gpl_shap_alg2_row(nodes, frac, leaf, sets, bins, &w.path, w.stack, phi, stride,
-                                  0, 0);
+                gpl_shap_alg2_row(nodes, frac, leaf, sets, a.view.set_words, bins, &w.path,
+                                  w.stack, phi, stride, 0, 0);
         } else if (nodes[0].child[0] != 0) {
             int d = 0;
             node[0] = 0;
@@ -165,7 +165,8 @@ __global__ void shap_contrib_lanes_kernel(gpl_cuda_shap_args a)
                 } else if (stage[d] < 2) {
                     const int32_t child = nd->child[stage[d]];
                     const int follows =
-                        gpl_shap_goes_left(nd, sets, node[d], bins[nd->feature]) == (stage[d] == 0);
+                        gpl_shap_goes_left(nd, sets, a.view.set_words, node[d],
+                                           bins[nd->feature]) == (stage[d] == 0);
                     const double z = frac[child];
                     double p_old = 1;
                     for (int j = d; j >= 1; j--)

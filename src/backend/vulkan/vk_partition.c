@@ -114,7 +114,7 @@ gpulayer_status vk_partition_early_record(vk_context *c, const int32_t *nodes, i
                                          : gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                                                      "vulkan backend: out of memory");
     for (int32_t i = 0; st == GPULAYER_OK && i < count; i++)
-        splits[i] = (gpl_split_apply){nodes[i], 0, 255, 1, 0, 0, 0, {0}};
+        splits[i] = (gpl_split_apply){nodes[i], 0, 255, 1, 0, 0, 0, {0}, NULL};
     if (st == GPULAYER_OK) st = record_level(c, splits, count, table, 1);
     free(splits);
     free(table);

@@ -25,7 +25,7 @@ static int goes_left(const gpl_model *m, const gpl_tree_node *n, int32_t code)
     if (n->categorical) {
         const int32_t *group = m->cat_groups ? m->cat_groups[n->feature] : NULL;
         const int32_t g = group ? group[code] : code;
-        return g + 1 < 32 * GPL_CAT_WORDS && gpl_cat_set_has(n->left_set, (uint32_t)g + 1);
+        return gpl_node_in_set(n, (uint32_t)g + 1);
     }
     return (float)code < n->threshold;
 }
@@ -37,7 +37,7 @@ static void category_set_text(gpl_strbuf *sb, const gpl_model *m, const gpl_tree
     feature_text(sb, m, n->feature);
     gpl_strbuf_printf(sb, " in {");
     int first = 1;
-    const int32_t codes = d ? d->count : 32 * GPL_CAT_WORDS - 1;
+    const int32_t codes = d ? d->count : 32 * gpl_node_set_words(n) - 1;
     for (int32_t code = 0; code < codes; code++) {
         if (!goes_left(m, n, code)) continue;
         gpl_strbuf_printf(sb, "%s", first ? "" : ", ");

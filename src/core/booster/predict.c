@@ -65,12 +65,23 @@ gpulayer_status gpl_infer_forest_build_range(const gpl_model *m, int32_t first_t
         gpl_infer_forest_free(f);
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for prediction");
     }
+    /* Every node gets the widest set's words. */
     int any_categorical = 0;
+    f->cat_words = GPL_CAT_WORDS;
     for (int32_t t = 0; t < num_trees; t++)
-        for (int32_t i = 0; i < trees[t].num_nodes; i++)
-            any_categorical |= trees[t].nodes[i].categorical != 0;
+        for (int32_t i = 0; i < trees[t].num_nodes; i++) {
+            const gpl_tree_node *n = &trees[t].nodes[i];
+            if (n->left < 0 || !n->categorical) continue;
+            any_categorical = 1;
+            /* Room for every bin of the feature, whatever the set holds. */
+            const uint32_t cuts = m->cuts.cut_ptr[n->feature + 1] - m->cuts.cut_ptr[n->feature];
+            const int32_t words = gpl_cat_set_words((int32_t)cuts + 1);
+            if (f->cat_words < words) f->cat_words = words;
+            if (f->cat_words < gpl_node_set_words(n)) f->cat_words = gpl_node_set_words(n);
+        }
     if (any_categorical &&
-        !(f->cat_sets = calloc((size_t)(total ? total : 1) * GPL_CAT_WORDS, sizeof(uint32_t)))) {
+        !(f->cat_sets = calloc((size_t)(total ? total : 1) * (size_t)f->cat_words,
+                               sizeof(uint32_t)))) {
         gpl_infer_forest_free(f);
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of memory for prediction");
     }
@@ -88,7 +99,8 @@ gpulayer_status gpl_infer_forest_build_range(const gpl_model *m, int32_t first_t
                 : (gpl_infer_node){{n->left, n->right}, n->feature, (uint16_t)n->split_bin,
                                    (uint8_t)n->default_left, (uint8_t)(n->categorical != 0)};
             if (n->left >= 0 && n->categorical)
-                memcpy(f->cat_sets + (at + i) * GPL_CAT_WORDS, n->left_set, sizeof n->left_set);
+                memcpy(f->cat_sets + (at + i) * f->cat_words, gpl_node_set(n),
+                       sizeof(uint32_t) * (size_t)gpl_node_set_words(n));
             f->leaf[at + i] = n->leaf_value;
         }
         at += tree->num_nodes;
@@ -114,18 +126,18 @@ infer_step(const gpl_infer_node *nodes, int32_t k, const uint8_t *row, const int
 
 /* The same for a forest with categorical nodes (sets: the tree's). */
 static inline __attribute__((always_inline)) int32_t
-infer_step_cat(const gpl_infer_node *nodes, const uint32_t *sets, int32_t k, const uint8_t *row,
-               const int w)
+infer_step_cat(const gpl_infer_node *nodes, const uint32_t *sets, int32_t words, int32_t k,
+               const uint8_t *row, const int w)
 {
     const gpl_infer_node *nd = &nodes[k];
     unsigned b = gpl_bin_code(row, w, nd->feature);
     /* Both tests, then a select: which one applies varies from node to
      * node along a path, so a branch on the node's kind would mispredict.
      * Every node has a set (numeric ones a zero one). A categorical bin is
-     * below 256; a numeric node's 16-bit bin may not be, and the word index
-     * is kept within the node's set (the set's answer is not used). */
-    const unsigned word = (b >> 5) & (GPL_CAT_WORDS - 1);
-    const unsigned in_set = (sets[(int64_t)k * GPL_CAT_WORDS + word] >> (b & 31)) & 1u;
+     * within its set; a numeric node's 16-bit bin may not be, and the word
+     * index is kept within the node's set (the set's answer is not used). */
+    const unsigned word = (b >> 5) < (unsigned)words ? b >> 5 : 0u;
+    const unsigned in_set = (sets[(int64_t)k * words + word] >> (b & 31)) & 1u;
     const unsigned below = (b - 1u) < nd->bin;
     const unsigned cat = nd->categorical;
     unsigned left = (in_set & cat) | (below & (cat ^ 1u));
@@ -134,7 +146,8 @@ infer_step_cat(const gpl_infer_node *nodes, const uint32_t *sets, int32_t k, con
 }
 
 #define STEP(k, row) \
-    (sets ? infer_step_cat(nodes, sets, (k), (row), w) : infer_step(nodes, (k), (row), w))
+    (sets ? infer_step_cat(nodes, sets, f->cat_words, (k), (row), w) \
+          : infer_step(nodes, (k), (row), w))
 
 /* Adds one tree's leaf values for n rows of bins (row stride F codes of w
  * bytes). */
@@ -143,7 +156,7 @@ forest_add_tree_codes(const gpl_infer_forest *f, int32_t t, const uint8_t *bins,
                       int32_t F, float *out, int32_t stride, const int w)
 {
     const gpl_infer_node *nodes = f->nodes + f->first[t];
-    const uint32_t *sets = f->cat_sets ? f->cat_sets + f->first[t] * GPL_CAT_WORDS : NULL;
+    const uint32_t *sets = f->cat_sets ? f->cat_sets + f->first[t] * f->cat_words : NULL;
     const float *leaf = f->leaf + f->first[t];
     const int32_t depth = f->depth[t];
     int64_t i = 0;
@@ -356,6 +369,7 @@ static gpulayer_status predict_device(const gpl_model *m, const gpl_infer_forest
                          "use device cpu", device, accelerator);
     }
     st = gpl_bin_codes_supported(&m->cuts, be, GPL_BACKEND_CAP_WIDE_PREDICT, "prediction");
+    if (st == GPULAYER_OK) st = gpl_forest_sets_supported(forest, be, "prediction");
     if (st != GPULAYER_OK) {
         gpl_backend_destroy(be);
         return st;
@@ -382,6 +396,18 @@ static gpulayer_status predict_device(const gpl_model *m, const gpl_infer_forest
     }
     if (margins != out) free(margins);
     return st;
+}
+
+gpulayer_status gpl_forest_sets_supported(const gpl_infer_forest *f, const gpl_backend *be,
+                                          const char *job)
+{
+    if (f->cat_words <= GPL_CAT_WORDS || gpl_backend_has(be, GPL_BACKEND_CAP_WIDE_SETS))
+        return GPULAYER_OK;
+    return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                     "%s on the %s backend: the model splits a categorical feature of more "
+                     "than 255 categories by sets, which this backend does not take in this "
+                     "version; use device cpu, or train with max_categories 255 or less",
+                     job, be->ops->name);
 }
 
 int32_t gpl_predict_num_trees(const gpl_model *m, int32_t num_rounds)

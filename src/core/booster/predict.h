@@ -14,7 +14,7 @@
 static inline int gpl_node_goes_left(const gpl_tree_node *n, int b)
 {
     return b == 0 ? n->default_left
-           : n->categorical ? gpl_cat_set_has(n->left_set, (uint32_t)b)
+           : n->categorical ? gpl_node_in_set(n, (uint32_t)b)
                             : b <= n->split_bin;
 }
 
@@ -56,6 +56,10 @@ void gpl_forest_add_to_margins(const gpl_infer_forest *f, const uint8_t *bins,
                                int64_t num_rows, int32_t num_features, int32_t num_outputs,
                                float *margins, int nthread);
 void gpl_infer_forest_free(gpl_infer_forest *f);
+/* UNSUPPORTED, naming the job and the backend, when f has sets wider than
+ * GPL_CAT_WORDS and be lacks GPL_BACKEND_CAP_WIDE_SETS. */
+gpulayer_status gpl_forest_sets_supported(const gpl_infer_forest *f, const gpl_backend *be,
+                                          const char *job);
 /* Adds every tree of m to margins (num_rows x outputs) of a binned
  * row-major matrix (the model's code width) with gpl_forest_add_to_margins;
  * nothing when m has no trees. */

@@ -500,10 +500,11 @@ static gpulayer_status shap_dense(const gpl_model *m, const gpulayer_dataset *ds
             gpl_predict_columns_free(m, columns, owned);
             return st;
         }
-        pairs_view = (gpl_shap_view){infer.nodes,       infer.leaf,       infer.cat_sets,
-                                     infer.first,       forest.frac,      forest.mean,
-                                     forest.linear,     forest.feat_first, forest.features,
-                                     forest.num_trees,  m->num_outputs,   F};
+        pairs_view = (gpl_shap_view){infer.nodes,       infer.leaf,        infer.cat_sets,
+                                     infer.cat_words,   infer.first,       forest.frac,
+                                     forest.mean,       forest.linear,     forest.feat_first,
+                                     forest.features,   forest.num_trees,  m->num_outputs,
+                                     F};
         view = &pairs_view;
     }
     gpl_padded_cuts *padded = st == GPULAYER_OK ? gpl_padded_cuts_all(&m->cuts) : NULL;

@@ -32,6 +32,7 @@ gpulayer_status gpl_shap_device(const gpl_model *m, const gpl_shap_forest *fores
     }
     gpl_infer_forest infer;
     st = gpl_infer_forest_build(m, forest->num_trees, &infer);
+    if (st == GPULAYER_OK) st = gpl_forest_sets_supported(&infer, be, "SHAP values");
     float *base = st == GPULAYER_OK ? malloc(sizeof(float) * (size_t)K) : NULL;
     if (st == GPULAYER_OK && !base)
         st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "out of host memory for SHAP values");

@@ -315,8 +315,9 @@ gpulayer_status gpl_bin_codes_supported(const gpl_bin_cuts *cuts, const gpl_back
             widest = f;
     return gpl_error(GPULAYER_ERR_UNSUPPORTED,
                      "%s on the %s backend: feature %d has %u bins, but this backend takes at "
-                     "most 256 bins a feature; train with max_bin 256 or less, or use "
-                     "device cpu", job, be->ops->name, (int)widest,
+                     "most 256 bins a feature; train with max_bin 256 or less (max_categories "
+                     "255 or less for a categorical feature), or use device cpu", job,
+                     be->ops->name, (int)widest,
                      cuts->cut_ptr[widest + 1] - cuts->cut_ptr[widest] + 2);
 }
 

@@ -1,6 +1,6 @@
 /* categorical.c -- bins of the categorical features split by sets, and
  * the grouping of the rarest categories of a feature with more categories
- * than a byte's bins. */
+ * than max_categories. */
 #include "categorical.h"
 
 #include <math.h>
@@ -133,7 +133,7 @@ gpulayer_status gpl_categorical_setup(const gpl_params *p, const gpulayer_datase
 {
     if (!m->categories || p->ordered_categories) return GPULAYER_OK;
     GPL_CHECK(check_ordered_list(p, m));
-    const int32_t F = m->num_features, max_groups = p->max_bin - 1;
+    const int32_t F = m->num_features, max_groups = p->max_categories;
     uint8_t *split = gpl_calloc((size_t)F, 1, "categorical feature flags");
     if (!split) return GPULAYER_ERR_OUT_OF_MEMORY;
     int any = 0;
@@ -145,10 +145,10 @@ gpulayer_status gpl_categorical_setup(const gpl_params *p, const gpulayer_datase
         if (d->count > max_groups && (distributed || max_groups < 2)) {
             if (p->verbosity >= 2)
                 fprintf(stderr, "[gpulayer] feature %d (%s) has %d categories, more than "
-                        "max_bin - 1 = %d: split as ordered codes (%s)\n", f,
+                        "max_categories = %d: split as ordered codes (%s)\n", f,
                         feature_name(m, f), d->count, max_groups,
                         distributed ? "a distributed job does not group categories"
-                                    : "max_bin leaves no room for groups");
+                                    : "max_categories leaves no room for groups");
             continue;
         }
         if (d->count > max_groups) {

@@ -222,7 +222,7 @@ static cJSON *tree_param(const gpl_model *m, int32_t n)
 static int goes_right(const gpl_tree_node *nd, const int32_t *group, int32_t c)
 {
     if (!nd->categorical) return !((float)c < nd->threshold);
-    return !gpl_cat_set_has(nd->left_set, (uint32_t)(group ? group[c] : c) + 1);
+    return !gpl_node_in_set(nd, (uint32_t)(group ? group[c] : c) + 1);
 }
 
 /* XGBoost's four arrays of categorical splits, in its node order: the

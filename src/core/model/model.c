@@ -51,6 +51,13 @@ static void free_categories(gpl_category_dict **cats, int32_t count)
     free(cats);
 }
 
+void gpl_tree_nodes_free(gpl_tree_node *nodes, int32_t num_nodes)
+{
+    if (!nodes) return;
+    for (int32_t i = 0; i < num_nodes; i++) free(nodes[i].wide_set);
+    free(nodes);
+}
+
 void gpl_model_free(gpl_model *m)
 {
     if (!m) return;
@@ -64,7 +71,8 @@ void gpl_model_free(gpl_model *m)
         for (int32_t f = 0; f < m->num_features; f++) free(m->cat_groups[f]);
     free(m->cat_groups);
     gpl_category_dict_free(m->class_names);
-    for (int32_t t = 0; t < m->num_trees; t++) free(m->trees[t].nodes);
+    for (int32_t t = 0; t < m->num_trees; t++)
+        gpl_tree_nodes_free(m->trees[t].nodes, m->trees[t].num_nodes);
     free(m->trees);
     free(m->params_json);
     free(m->base_margins);
@@ -80,7 +88,7 @@ gpulayer_status gpl_model_add_tree(gpl_model *m, gpl_tree *tree)
         int32_t cap = m->tree_capacity ? m->tree_capacity * 2 : 16;
         gpl_tree *grown = realloc(m->trees, sizeof *grown * (size_t)cap);
         if (!grown) {
-            free(tree->nodes);
+            gpl_tree_nodes_free(tree->nodes, tree->num_nodes);
             tree->nodes = NULL;
             tree->num_nodes = 0;
             return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,

@@ -48,11 +48,36 @@ typedef struct gpl_tree_node {
     float leaf_value;     /* leaves: output added to the margin        */
     double gain;          /* internal nodes: loss reduction            */
     double cover;         /* hessian sum of the node's rows            */
-    int32_t categorical;  /* non-zero: categories in left_set go left  */
+    int32_t categorical;  /* non-zero: categories in the set go left   */
     /* Value bins of the categorical feature that go left: bin b is the
-     * category of code b - 1 (gpl_cat_set_has). */
+     * category of code b - 1 (gpl_cat_set_has). A set with bins past the
+     * inline words (a feature of more than 255 categories) is in wide_set
+     * instead, wide_words words owned by the node (NULL, 0 otherwise):
+     * gpl_node_set. */
     uint32_t left_set[GPL_CAT_WORDS];
+    uint32_t *wide_set;
+    int32_t wide_words;
 } gpl_tree_node;
+
+/* The set of a categorical node. */
+static inline const uint32_t *gpl_node_set(const gpl_tree_node *n)
+{
+    return n->wide_set ? n->wide_set : n->left_set;
+}
+
+/* The words of a categorical node's set: it holds bins below 32 times as
+ * many. */
+static inline int32_t gpl_node_set_words(const gpl_tree_node *n)
+{
+    return n->wide_set ? n->wide_words : GPL_CAT_WORDS;
+}
+
+/* Whether value bin b is in categorical node n's set (a bin past the
+ * set's words is not). */
+static inline int gpl_node_in_set(const gpl_tree_node *n, uint32_t b)
+{
+    return b < 32u * (uint32_t)gpl_node_set_words(n) && gpl_cat_set_has(gpl_node_set(n), b);
+}
 
 typedef struct gpl_tree {
     int32_t num_nodes;
@@ -76,7 +101,7 @@ typedef struct gpl_model {
     char **feature_names;             /* num_features, entries may be NULL; or NULL */
     gpl_category_dict **categories;   /* num_features, NULL = numeric; or NULL */
     /* num_features entries, or NULL: for a categorical feature with more
-     * categories than a byte's bins, the group of each category code
+     * categories than max_categories, the group of each category code
      * (categories[f]->count entries, groups 0..G): the most frequent
      * categories in training have a group each, the rest share the last.
      * A split by sets then names groups, and group g is value bin g + 1.
@@ -102,6 +127,8 @@ typedef struct gpl_model {
 
 gpl_model *gpl_model_new(void);
 void gpl_model_free(gpl_model *m);
+/* Frees num_nodes nodes and their sets (nodes may be NULL). */
+void gpl_tree_nodes_free(gpl_tree_node *nodes, int32_t num_nodes);
 void gpl_bin_cuts_free(gpl_bin_cuts *c);
 /* Appends a tree (takes ownership of its nodes). */
 gpulayer_status gpl_model_add_tree(gpl_model *m, gpl_tree *tree);

@@ -186,8 +186,9 @@ static gpulayer_status check_category_split(const int32_t *limits, const gpl_tre
         return gpl_model_error(source, "trees[%d] node %d splits by categories but has "
                                "split_bin %d and threshold %.9g (expected 0 and 0)", t, i,
                                n->split_bin, (double)n->threshold);
-    for (uint32_t b = 1; b < 32 * GPL_CAT_WORDS; b++)
-        if (gpl_cat_set_has(n->left_set, b) && b > (uint32_t)groups)
+    const uint32_t bins = 32 * (uint32_t)gpl_node_set_words(n);
+    for (uint32_t b = 1; b < bins; b++)
+        if (gpl_cat_set_has(gpl_node_set(n), b) && b > (uint32_t)groups)
             return gpl_model_error(source, "trees[%d] node %d sends category code %u left, "
                                    "but feature %d has %d categories (codes 0..%d)", t, i,
                                    b - 1, f, groups, groups - 1);

@@ -169,22 +169,36 @@ static gpulayer_status read_node_field(const cJSON *array, const node_field *f,
 }
 
 /* One node's left codes: distinct, ascending, each a value bin of a set
- * (below 255); whether the feature has that many categories is
- * gpl_model_validate's to check. */
+ * (below GPL_MAX_BIN_CODE); codes past the inline set go to a wide set of
+ * the words the last one needs. Whether the feature has that many
+ * categories is gpl_model_validate's to check. */
 static gpulayer_status read_left_codes(const cJSON *codes, const char *source,
                                        const char *path, gpl_tree_node *n)
 {
     if (!cJSON_IsArray(codes)) return wrong_type(source, (where){path, -1}, codes, "an array");
+    const cJSON *last_code = codes->child;
+    while (last_code && last_code->next) last_code = last_code->next;
+    const double top = last_code && cJSON_IsNumber(last_code) ? last_code->valuedouble : 0;
+    if (top >= 32 * GPL_CAT_WORDS - 1 && top <= GPL_MAX_BIN_CODE - 1) {
+        n->wide_words = gpl_cat_set_words((int32_t)top + 1);
+        n->wide_set = gpl_calloc((size_t)n->wide_words, sizeof(uint32_t), "a category set");
+        if (!n->wide_set) {
+            n->wide_words = 0;
+            return GPULAYER_ERR_OUT_OF_MEMORY;
+        }
+    }
+    uint32_t *set = n->wide_set ? n->wide_set : n->left_set;
+    const int64_t most = 32 * (int64_t)gpl_node_set_words(n) - 2;
     const cJSON *e;
     int64_t i = 0, last = -1;
     cJSON_ArrayForEach(e, codes) {
         int64_t c = 0;
-        GPL_CHECK(read_int(e, source, (where){path, i}, 0, 32 * GPL_CAT_WORDS - 2, &c));
+        GPL_CHECK(read_int(e, source, (where){path, i}, 0, most, &c));
         if (c <= last)
             return gpl_model_error(source, "field \"%s[%lld]\" is %lld: category codes must "
                                    "be ascending and distinct", path, (long long)i, (long long)c);
         last = c;
-        n->left_set[(c + 1) >> 5] |= 1u << ((c + 1) & 31);
+        set[(c + 1) >> 5] |= 1u << ((c + 1) & 31);
         i++;
     }
     return GPULAYER_OK;

@@ -66,8 +66,9 @@ static cJSON *node_field_array(const gpl_tree *t, const node_field *f)
 static cJSON *left_codes_array(const gpl_tree_node *n)
 {
     cJSON *a = cJSON_CreateArray();
-    for (uint32_t b = 1; a && b < 32 * GPL_CAT_WORDS; b++)
-        if (gpl_cat_set_has(n->left_set, b) &&
+    const uint32_t bins = 32 * (uint32_t)gpl_node_set_words(n);
+    for (uint32_t b = 1; a && b < bins; b++)
+        if (gpl_cat_set_has(gpl_node_set(n), b) &&
             !attach(a, NULL, cJSON_CreateNumber((double)b - 1))) {
             cJSON_Delete(a);
             return NULL;

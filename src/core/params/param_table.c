@@ -555,6 +555,10 @@ static const gpl_param_spec table[] = {
     {"max_cat_threshold", "", "categorical", INTEGER, "64", "1..255", CATEGORICAL,
      "the most categories on the left of a partition split", MEMBER(max_cat_threshold),
      NULL, NULL},
+    {"max_categories", "", "categorical", INTEGER, "65535", "2..65535", CATEGORICAL,
+     "the most categories a feature split by sets keeps, each its own bin (the most "
+     "frequent in training; the rest share one); 255 or less keeps codes in a byte, as "
+     "GPU training needs in this version", MEMBER(max_categories), NULL, NULL},
     {"cat_smooth", "", "categorical", NUMBER, "1", "[0, inf)", CATEGORICAL,
      "added to a category's hessian sum when categories are ordered for a partition",
      MEMBER(cat_smooth), NULL, NULL},

@@ -42,6 +42,7 @@ void gpl_params_default(gpl_params *p)
     p->ordered_categories = 0;
     p->max_cat_to_onehot = 4;   /* XGBoost's default */
     p->max_cat_threshold = 64;  /* XGBoost's default */
+    p->max_categories = 65535;  /* every category, as XGBoost keeps them */
     /* Categories ordered by their leaf weight with lambda's default, and
      * no extra L2: XGBoost's behaviour (docs/categorical.md measures it
      * against LightGBM's 10 and 10). */
@@ -144,9 +145,9 @@ char *gpl_params_to_json(const gpl_params *p, int categorical)
         "colsample_bytree", "max_bin", "num_round", "seed", "base_score",
         "num_class", "early_stopping_rounds", "device"};
     static const char *const categorical_keys[] = {
-        "categorical", "max_cat_to_onehot", "max_cat_threshold", "cat_smooth", "cat_l2",
-        "min_data_per_group"};
-    enum { MAX_KEYS = 40 };
+        "categorical", "max_cat_to_onehot", "max_cat_threshold", "max_categories",
+        "cat_smooth", "cat_l2", "min_data_per_group"};
+    enum { MAX_KEYS = 48 };
     const char *list[MAX_KEYS];
     size_t num_keys = 0;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) list[num_keys++] = keys[i];

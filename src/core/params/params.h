@@ -92,6 +92,10 @@ typedef struct gpl_params {
     char ordered_columns[256];
     int32_t max_cat_to_onehot;
     int32_t max_cat_threshold;
+    /* A categorical feature split by sets keeps this many categories at
+     * most, each its own bin; past it the most frequent in training keep
+     * theirs and the rest share one. */
+    int32_t max_categories;
     double cat_smooth;
     double cat_l2;
     double min_data_per_group;

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+#include "cat_set.h"
 #include "error.h"
 #include "feature_sample.h"
 #include "interaction.h"
@@ -185,13 +187,46 @@ static void child_bounds(grow_state *s, const gpl_split_record *r, int32_t left,
         s->weight_bounds[2 * left + i] = s->weight_bounds[2 * right + i] = own[i];
 }
 
-/* Records the split in the tree, creates both children and returns the
+/* The set of a categorical split on a feature of more than 255 value bins,
+ * which its record has no room for: rebuilt from the node's histogram as
+ * the search chose it (cat_set.h), into n's wide set. */
+static gpulayer_status rebuild_wide_set(grow_state *s, const gpl_split_record *r,
+                                        gpl_tree_node *n)
+{
+    const gpl_bin_cuts *cuts = s->cfg->cuts;
+    const int32_t last_bin =
+        (int32_t)(cuts->cut_ptr[r->feature + 1] - cuts->cut_ptr[r->feature]) + 1;
+    const int32_t words = gpl_cat_set_words(last_bin);
+    if (!r->categorical || words <= GPL_CAT_WORDS) return GPULAYER_OK;
+    size_t total = 0, at = 0; /* the histogram's layout: gpl_feature_offsets */
+    for (int32_t f = 0; f < cuts->num_features; f++) {
+        if (f == r->feature) at = total;
+        total += cuts->cut_ptr[f + 1] - cuts->cut_ptr[f] + 2;
+    }
+    gpl_grad_pair *h = gpl_malloc(sizeof *h * total, "a node's histogram");
+    uint32_t *set = gpl_malloc(sizeof *set * (size_t)words, "a category set");
+    gpulayer_status st = h && set ? GPULAYER_OK : GPULAYER_ERR_OUT_OF_MEMORY;
+    if (st == GPULAYER_OK) st = s->be->ops->read_histogram(s->be, r->node, h);
+    const gpl_split_params sp = split_params(s->cfg);
+    if (st == GPULAYER_OK) st = gpl_cat_left_set(&sp, h + at, last_bin, r->bin, set);
+    free(h);
+    if (st != GPULAYER_OK) {
+        free(set);
+        return st;
+    }
+    n->wide_set = set;
+    n->wide_words = words;
+    return GPULAYER_OK;
+}
+
+/* Records the split in the tree, creates both children and fills the
  * split to apply; with the intermediate method, the leaves whose bounds
  * the children tightened become stale. */
-static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
+static gpulayer_status apply_split(grow_state *s, const gpl_split_record *r, gpl_split_apply *a)
 {
     const gpl_bin_cuts *cuts = s->cfg->cuts;
     gpl_tree_node *n = &s->nodes[r->node];
+    GPL_CHECK(rebuild_wide_set(s, r, n));
     n->feature = r->feature;
     n->split_bin = r->categorical ? 0 : r->bin;
     n->default_left = r->default_left;
@@ -213,10 +248,10 @@ static gpl_split_apply apply_split(grow_state *s, const gpl_split_record *r)
         for (int32_t i = 0; i < moved; i++) s->stale[s->moved[i]] = 1;
     }
     s->num_leaves++;
-    gpl_split_apply a = {r->node, r->feature, r->bin, r->default_left,
-                         n->left, n->right, r->categorical, {0}};
-    if (r->categorical) memcpy(a.left_set, r->left_set, sizeof a.left_set);
-    return a;
+    *a = (gpl_split_apply){r->node, r->feature, r->bin, r->default_left,
+                           n->left, n->right, r->categorical, {0}, n->wide_set};
+    if (r->categorical) memcpy(a->left_set, r->left_set, sizeof a->left_set);
+    return GPULAYER_OK;
 }
 
 /* Releases the histograms of the split nodes, in one call (ids in scratch). */
@@ -486,7 +521,8 @@ static gpulayer_status apply_batch(grow_state *s, gpl_split_record *batch, int32
     for (int32_t i = 0; i < n; i++) {
         if (s->stale && s->stale[batch[i].node])
             GPL_CHECK(search_again(s, batch + i, n - i, s->moved, fresh));
-        if (can_split(s, &batch[i], batch[i].node)) applied[(*count)++] = apply_split(s, &batch[i]);
+        if (can_split(s, &batch[i], batch[i].node))
+            GPL_CHECK(apply_split(s, &batch[i], &applied[(*count)++]));
     }
     return GPULAYER_OK;
 }
@@ -652,7 +688,7 @@ gpulayer_status gpl_grow_tree(gpl_backend *be, const gpl_grow_config *cfg,
     if (!out->nodes) out->nodes = s.nodes;
     s.nodes = NULL;
 done:
-    free(s.nodes);
+    gpl_tree_nodes_free(s.nodes, s.num_nodes);
     free(s.sums);
     free(s.depth);
     free(s.parent);

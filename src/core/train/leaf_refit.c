@@ -146,6 +146,11 @@ static gpulayer_status infer_nodes(const gpl_tree_node *nodes, int32_t num_nodes
         x->bin = (uint16_t)n->split_bin;
         x->default_left = (uint8_t)(n->default_left != 0);
         x->categorical = (uint8_t)(n->categorical != 0);
+        /* A backend that refits takes at most 256 bins a feature, so its
+         * trees' sets are inline. */
+        if (n->wide_set)
+            return gpl_error(GPULAYER_ERR_INTERNAL, "leaf refit: node %d has a set of more "
+                             "than 255 categories on a backend that takes 256 bins", (int)i);
         if (n->categorical)
             memcpy(*sets + (size_t)i * GPL_CAT_WORDS, n->left_set, sizeof n->left_set);
     }

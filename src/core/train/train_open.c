@@ -111,7 +111,8 @@ static gpulayer_status give_way_to_cpu(gpl_backend_opening *o, unsigned needs)
     if (strcmp(o->p->device, "auto") != 0 || gpl_backend_has(o->be, needs)) return GPULAYER_OK;
     if (o->p->verbosity >= 1)
         fprintf(stderr, "[gpulayer] device auto: the %s backend takes at most 256 bins a "
-                        "feature, and the data have more (max_bin); training on the CPU\n",
+                        "feature, and the data have more (max_bin, max_categories); "
+                        "training on the CPU\n",
                 o->be->ops->name);
     gpl_backend_destroy(o->be);
     o->be = NULL;
