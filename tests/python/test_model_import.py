@@ -306,3 +306,49 @@ def test_save_model_ubj_is_xgboost_ubjson_json_stays_ours(tmp_path):
     theirs = xgb.Booster(model_file=str(tmp_path / "m.ubj"))
     assert theirs.attr("note") == "kept"
     np.testing.assert_allclose(theirs.predict(xgb.DMatrix(X)), bst.predict(X), rtol=RTOL)
+
+
+# ------------------------------------------------------- many categories
+
+def _many_categories(rows=8000, categories=800, seed=5):
+    """A shop column of 800 categories, whose effects do not follow their
+    codes, beside a number; some shops missing."""
+    import pandas as pd
+    rng = np.random.default_rng(seed)
+    effect = rng.normal(size=categories)
+    shop = rng.integers(0, categories, rows)
+    x = rng.normal(size=rows).astype(np.float32)
+    y = effect[shop] + 0.5 * x
+    codes = np.where(rng.random(rows) < 0.03, -1, shop)
+    names = [f"s{i:04d}" for i in range(categories)]
+    X = pd.DataFrame({"x": x, "shop": pd.Categorical.from_codes(codes, categories=names)})
+    return X, y
+
+
+def test_models_of_many_categories_predict_as_their_library(tmp_path):
+    """More than 255 categories a feature: XGBoost's JSON and UBJSON and
+    LightGBM's text load with every category its own bin (sets wider than
+    a byte's bins) and predict as the library does."""
+    xgb = pytest.importorskip("xgboost")
+    lgb = pytest.importorskip("lightgbm")
+    X, y = _many_categories()
+    bst = xgb.train({"max_depth": DEPTH, "tree_method": "hist", "max_cat_to_onehot": 1,
+                     "seed": 1, "nthread": 1}, xgb.DMatrix(X, y, enable_categorical=True),
+                    ROUNDS)
+    want = bst.predict(xgb.DMatrix(X, enable_categorical=True), output_margin=True)
+    report = []
+    for fmt in ("json", "ubj"):
+        path = tmp_path / f"model.{fmt}"
+        bst.save_model(path)
+        ours = gl.Booster(model_file=path)
+        assert len(ours.categories(1)) == 800
+        compare(ours.predict(X, output_margin=True), want, f"xgboost {fmt} 800 categories",
+                report)
+    light = lgb.train({"objective": "regression", "max_depth": DEPTH, "num_leaves": 63,
+                       "verbose": -1, "seed": 1, "deterministic": True, "num_threads": 1},
+                      lgb.Dataset(X, y), ROUNDS)
+    path = tmp_path / "model.txt"
+    light.save_model(path)
+    ours = gl.Booster(model_file=path)
+    compare(ours.predict(X, output_margin=True), light.predict(X, raw_score=True),
+            "lightgbm 800 categories", report, LGB_RTOL)

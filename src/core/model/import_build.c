@@ -13,8 +13,8 @@
 #include "memory_limit.h"
 #include "model_import.h"
 
-/* A split by a set of categories names bins of a byte (GPL_CAT_WORDS). */
-#define MAX_CATEGORIES (GPL_BYTE_CUTS + 1)
+/* A feature's categories are its value bins 1..n: at most a 16-bit code's. */
+#define MAX_CATEGORIES GPL_MAX_BIN_CODE
 
 gpulayer_status gpl_import_refuse(const char *source, const char *fmt, ...)
 {
@@ -199,18 +199,40 @@ static gpulayer_status derive_categories(gpl_import *imp, int32_t f)
         gpl_import_feature_text(imp->m, f, feature, sizeof feature);
         return gpl_import_refuse(imp->source, "%s %s has category codes up to %lld: %lld "
                                  "categories, but GPUlayer holds at most %d a feature "
-                                 "(one byte's value bins)", imp->library, feature,
+                                 "(a 16-bit code's value bins)", imp->library, feature,
                                  (long long)top, (long long)top + 1, MAX_CATEGORIES);
     }
-    int64_t codes[MAX_CATEGORIES];
+    int64_t *codes = malloc(sizeof(int64_t) * (size_t)(top + 1));
+    if (!codes) return oom();
     for (int64_t c = 0; c <= top; c++) codes[c] = c;
-    return gpl_import_declare_categories(imp, f, codes, NULL, (int32_t)top + 1);
+    const gpulayer_status st = gpl_import_declare_categories(imp, f, codes, NULL,
+                                                             (int32_t)top + 1);
+    free(codes);
+    return st;
+}
+
+/* Feature f's categories being sorted: by code, then by name. */
+typedef struct category_ref {
+    int64_t code;
+    char *name;
+    int32_t index; /* in code order, once sorted by code */
+} category_ref;
+
+static int by_code(const void *a, const void *b)
+{
+    const category_ref *x = a, *y = b;
+    return (x->code > y->code) - (x->code < y->code);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const category_ref *)a)->name, ((const category_ref *)b)->name);
 }
 
 /* Sorts feature f's declared codes (names along), checks them and makes
- * the model's dictionary: the names sorted, as GPUlayer keeps them. order
- * receives, for each code (in ascending code order), its position in the
- * dictionary: GPUlayer's code of that category. */
+ * the model's dictionary: the names sorted, as GPUlayer keeps them.
+ * position receives, for each code (in ascending code order), its
+ * position in the dictionary: GPUlayer's code of that category. */
 static gpulayer_status make_dictionary(gpl_import *imp, int32_t f, int32_t *position)
 {
     const int32_t n = imp->cat_count[f];
@@ -218,50 +240,42 @@ static gpulayer_status make_dictionary(gpl_import *imp, int32_t f, int32_t *posi
     gpl_import_feature_text(imp->m, f, feature, sizeof feature);
     if (n > MAX_CATEGORIES)
         return gpl_import_refuse(imp->source, "%s %s has %d categories, but GPUlayer "
-                                 "holds at most %d a feature (one byte's value bins)",
+                                 "holds at most %d a feature (a 16-bit code's value bins)",
                                  imp->library, feature, (int)n, MAX_CATEGORIES);
-    /* Sort codes with their names: a selection sort is enough for 255. */
     int64_t *codes = imp->cat_codes[f];
     char **names = imp->cat_names[f];
-    for (int32_t i = 0; i < n; i++) {
-        int32_t min = i;
-        for (int32_t j = i + 1; j < n; j++)
-            if (codes[j] < codes[min]) min = j;
-        int64_t c = codes[i];
-        codes[i] = codes[min];
-        codes[min] = c;
-        char *s = names[i];
-        names[i] = names[min];
-        names[min] = s;
-        if (i > 0 && codes[i] == codes[i - 1])
-            return gpl_model_error(imp->source, "%s lists category code %lld twice",
-                                   feature, (long long)codes[i]);
+    category_ref *ref = malloc(sizeof *ref * (size_t)(n > 0 ? n : 1));
+    const char **sorted = malloc(sizeof *sorted * (size_t)(n > 0 ? n : 1));
+    gpulayer_status st = ref && sorted ? GPULAYER_OK : oom();
+    for (int32_t i = 0; st == GPULAYER_OK && i < n; i++)
+        ref[i] = (category_ref){codes[i], names[i], 0};
+    if (st == GPULAYER_OK) qsort(ref, (size_t)n, sizeof *ref, by_code);
+    for (int32_t i = 0; st == GPULAYER_OK && i < n; i++) {
+        if (i > 0 && ref[i].code == ref[i - 1].code)
+            st = gpl_model_error(imp->source, "%s lists category code %lld twice", feature,
+                                 (long long)ref[i].code);
+        /* The import's lists in code order, which code_index searches. */
+        codes[i] = ref[i].code;
+        names[i] = ref[i].name;
+        ref[i].index = i;
     }
-    /* Dictionary order: names sorted by strcmp. */
-    int32_t by_name[MAX_CATEGORIES];
-    for (int32_t i = 0; i < n; i++) by_name[i] = i;
-    for (int32_t i = 1; i < n; i++) {
-        int32_t v = by_name[i], j = i;
-        while (j > 0 && strcmp(names[by_name[j - 1]], names[v]) > 0) {
-            by_name[j] = by_name[j - 1];
-            j--;
-        }
-        by_name[j] = v;
-    }
-    const char *sorted[MAX_CATEGORIES];
-    for (int32_t i = 0; i < n; i++) {
-        sorted[i] = names[by_name[i]];
-        position[by_name[i]] = i;
+    if (st == GPULAYER_OK) qsort(ref, (size_t)n, sizeof *ref, by_name);
+    for (int32_t i = 0; st == GPULAYER_OK && i < n; i++) {
+        sorted[i] = ref[i].name;
+        position[ref[i].index] = i;
         if (i > 0 && strcmp(sorted[i - 1], sorted[i]) == 0)
-            return gpl_model_error(imp->source, "%s has two categories named '%.64s'",
-                                   feature, sorted[i]);
+            st = gpl_model_error(imp->source, "%s has two categories named '%.64s'", feature,
+                                 sorted[i]);
     }
-    if (!imp->m->categories) {
-        imp->m->categories = calloc((size_t)imp->m->num_features, sizeof(gpl_category_dict *));
-        if (!imp->m->categories) return oom();
-    }
-    imp->m->categories[f] = gpl_category_dict_new(sorted, n);
-    return imp->m->categories[f] ? GPULAYER_OK : oom();
+    if (st == GPULAYER_OK && !imp->m->categories &&
+        !(imp->m->categories = calloc((size_t)imp->m->num_features,
+                                      sizeof(gpl_category_dict *))))
+        st = oom();
+    if (st == GPULAYER_OK && !(imp->m->categories[f] = gpl_category_dict_new(sorted, n)))
+        st = oom();
+    free(ref);
+    free(sorted);
+    return st;
 }
 
 /* The position of code c among the feature's ascending codes, or -1. */
@@ -285,13 +299,15 @@ static gpulayer_status fill_cat_split(gpl_import *imp, const gpl_import_cat_spli
 {
     gpl_tree_node *nd = split_node(imp, s);
     const int32_t f = nd->feature, n = imp->cat_count[f];
-    uint8_t listed[MAX_CATEGORIES] = {0};
+    uint8_t *listed = calloc((size_t)(n > 0 ? n : 1), 1);
+    if (!listed) return oom();
     for (int32_t k = 0; k < s->count; k++) {
         int64_t c = imp->codes[s->first + k];
         int32_t i = code_index(imp, f, c);
         if (i < 0) {
             char feature[96];
             gpl_import_feature_text(imp->m, f, feature, sizeof feature);
+            free(listed);
             return gpl_model_error(imp->source, "trees[%d] node %d splits %s by category "
                                    "code %lld, which is not one of its %d categories",
                                    (int)s->tree, (int)s->node, feature, (long long)c, (int)n);
@@ -302,11 +318,23 @@ static gpulayer_status fill_cat_split(gpl_import *imp, const gpl_import_cat_spli
     nd->split_bin = 0;
     nd->threshold = 0.0f;
     memset(nd->left_set, 0, sizeof nd->left_set);
+    /* Value bins 1..n: past the inline words, a set of its own. */
+    if (gpl_cat_set_words(n) > GPL_CAT_WORDS) {
+        nd->wide_words = gpl_cat_set_words(n);
+        nd->wide_set = calloc((size_t)nd->wide_words, sizeof(uint32_t));
+        if (!nd->wide_set) {
+            nd->wide_words = 0;
+            free(listed);
+            return oom();
+        }
+    }
+    uint32_t *set = nd->wide_set ? nd->wide_set : nd->left_set;
     for (int32_t i = 0; i < n; i++)
         if (listed[i] == (uint8_t)s->listed_left) {
             uint32_t bin = (uint32_t)position[i] + 1;
-            nd->left_set[bin >> 5] |= 1u << (bin & 31);
+            set[bin >> 5] |= 1u << (bin & 31);
         }
+    free(listed);
     return GPULAYER_OK;
 }
 
@@ -474,35 +502,28 @@ gpulayer_status gpl_import_finish(gpl_import *imp)
     gpl_model *m = imp->m;
     const int32_t F = m->num_features;
     uint8_t *is_cat = calloc((size_t)(F > 0 ? F : 1), 1);
-    /* Each categorical feature's positions of its codes, at slot[f] *
-     * MAX_CATEGORIES: a table for the categorical features only, as a wide
-     * model may have millions of numeric ones. */
-    int32_t *slot = malloc(sizeof(int32_t) * (size_t)(F > 0 ? F : 1));
-    int32_t *position = NULL;
-    gpulayer_status st = is_cat && slot ? GPULAYER_OK : oom();
+    /* Each categorical feature's positions of its codes (NULL for the
+     * others: a wide model may have millions of numeric features). */
+    int32_t **position = calloc((size_t)(F > 0 ? F : 1), sizeof *position);
+    gpulayer_status st = is_cat && position ? GPULAYER_OK : oom();
     if (st == GPULAYER_OK) st = categorical_features(imp, is_cat);
-    int32_t num_cat = 0;
-    for (int32_t f = 0; st == GPULAYER_OK && f < F; f++) slot[f] = is_cat[f] ? num_cat++ : -1;
-    const uint64_t table = sizeof(int32_t) * (uint64_t)(num_cat > 0 ? num_cat : 1) * MAX_CATEGORIES;
-    if (st == GPULAYER_OK)
-        st = gpl_check_host_memory(table, "the imported model's category table");
-    if (st == GPULAYER_OK && !(position = malloc((size_t)table))) st = oom();
     for (int32_t f = 0; st == GPULAYER_OK && f < F; f++) {
         if (!is_cat[f]) continue;
         if (imp->cat_count[f] == 0) st = derive_categories(imp, f);
-        if (st == GPULAYER_OK)
-            st = make_dictionary(imp, f, position + (size_t)slot[f] * MAX_CATEGORIES);
+        if (st == GPULAYER_OK &&
+            !(position[f] = malloc(sizeof(int32_t) * (size_t)(imp->cat_count[f] + 1))))
+            st = oom();
+        if (st == GPULAYER_OK) st = make_dictionary(imp, f, position[f]);
     }
     if (st == GPULAYER_OK) st = build_cuts(imp, is_cat);
     for (int32_t i = 0; st == GPULAYER_OK && i < imp->num_splits; i++) {
         const gpl_import_cat_split *s = &imp->splits[i];
         qsort(imp->codes + s->first, (size_t)s->count, sizeof(int64_t), cmp_i64);
-        st = fill_cat_split(imp, s,
-                            position + (size_t)slot[split_node(imp, s)->feature] * MAX_CATEGORIES);
+        st = fill_cat_split(imp, s, position[split_node(imp, s)->feature]);
     }
     if (st == GPULAYER_OK) bin_numeric_splits(m);
+    for (int32_t f = 0; position && f < F; f++) free(position[f]);
     free(is_cat);
-    free(slot);
     free(position);
     if (st == GPULAYER_OK) st = gpl_model_validate(m, imp->source);
     /* A model loaded must save: its names become GPUlayer's JSON text. */

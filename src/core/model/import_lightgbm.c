@@ -498,8 +498,12 @@ static gpulayer_status read_categories(lgb_read *r, const char *infos, const cha
         if (item[0] == '[' || strncmp(item, "none", 4) == 0 || n == 0) continue;
         const cJSON *list = named ? cJSON_GetArrayItem(lists, k) : NULL;
         k++;
-        int64_t codes[256];
-        char *names[256] = {0};
+        /* At most one category a character pair ("0:1:2"). */
+        const size_t most = n / 2 + 1;
+        int64_t *codes = malloc(sizeof *codes * most);
+        char **names = calloc(most, sizeof *names);
+        if (!codes || !names) st = gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
+                                             "out of host memory reading LightGBM categories");
         int32_t count = 0;
         for (const char *c = item; c < item + n && st == GPULAYER_OK;) {
             char *end = NULL;
@@ -511,11 +515,12 @@ static gpulayer_status read_categories(lgb_read *r, const char *infos, const cha
             }
             c = end + (*end == ':');
             if (v < 0) continue; /* LightGBM lists -1 for missing values */
-            if (count == 256) {
+            if (count == GPL_MAX_BIN_CODE) {
                 char feature[96];
                 gpl_import_feature_text(m, f, feature, sizeof feature);
-                st = gpl_import_refuse(r->source, "LightGBM %s has more than 255 categories; "
-                                       "GPUlayer holds at most 255 a feature", feature);
+                st = gpl_import_refuse(r->source, "LightGBM %s has more than %d categories; "
+                                       "GPUlayer holds at most %d a feature", feature,
+                                       GPL_MAX_BIN_CODE, GPL_MAX_BIN_CODE);
                 break;
             }
             const cJSON *e = list && v < cJSON_GetArraySize(list) ? cJSON_GetArrayItem(list, (int)v)
@@ -534,7 +539,9 @@ static gpulayer_status read_categories(lgb_read *r, const char *infos, const cha
             st = gpl_import_declare_categories(&r->imp, f, codes,
                                                all ? (const char *const *)names : NULL, count);
         }
-        for (int32_t i = 0; i < count; i++) free(names[i]);
+        for (int32_t i = 0; names && i < count; i++) free(names[i]);
+        free(names);
+        free(codes);
     }
     cJSON_Delete(lists);
     return st;
