@@ -32,7 +32,7 @@ static const uint32_t cut_ptr[] = {0, 4, 7, 9};
 
 static gpl_tree_node leaf(float value, double cover)
 {
-    gpl_tree_node n = {-1, -1, -1, 0, 0, 0.0f, value, 0.0, cover, 0, {0}};
+    gpl_tree_node n = {-1, -1, -1, 0, 0, 0.0f, value, 0.0, cover, 0, {0}, NULL, 0};
     return n;
 }
 
@@ -42,7 +42,7 @@ static gpl_tree_node split(int32_t left, int32_t right, int32_t feature,
 {
     gpl_tree_node n = {left, right, feature, bin, default_left,
                        cut_values[cut_ptr[feature] + (uint32_t)bin - 1], 0.0f,
-                       gain, cover, 0, {0}};
+                       gain, cover, 0, {0}, NULL, 0};
     return n;
 }
 
