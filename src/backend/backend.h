@@ -369,9 +369,9 @@ typedef struct gpl_infer_forest {
     /* cat_words words a node, node i's at i * cat_words: the value bins
      * of a categorical node that go left; NULL when no node is. cat_words
      * is GPL_CAT_WORDS unless a categorical node's feature has more than
-     * 255 value bins (gpl_cat_set_words of the widest such feature); only
-     * the CPU predicts and explains such forests in this version
-     * (GPL_BACKEND_CAP_WIDE_SETS). */
+     * 255 value bins (gpl_cat_set_words of the widest such feature), and
+     * only backends with GPL_BACKEND_CAP_WIDE_SETS are given such a
+     * forest. */
     uint32_t *cat_sets;
     int32_t cat_words;
     int32_t num_trees;
@@ -451,9 +451,10 @@ typedef enum gpl_backend_cap {
     GPL_BACKEND_CAP_WIDE_BINS = 1 << 6,
     GPL_BACKEND_CAP_WIDE_PREDICT = 1 << 7,
     GPL_BACKEND_CAP_SURVIVAL_ORDER = 1 << 8,     /* set_survival_order        */
-    /* Not an operation: splits by sets of more than 255 categories in
-     * partition_rows (gpl_split_apply.wide_set), predict and shap
-     * (gpl_infer_forest.cat_words above GPL_CAT_WORDS). */
+    /* Not an operation: predict and shap of forests with sets of more than
+     * 255 categories (gpl_infer_forest.cat_words above GPL_CAT_WORDS).
+     * Training such splits takes GPL_BACKEND_CAP_WIDE_BINS, whose backends
+     * also take gpl_split_apply.wide_set in partition_rows. */
     GPL_BACKEND_CAP_WIDE_SETS = 1 << 9
 } gpl_backend_cap;
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "booster.h"
 #include "gpulayer.h"
 #include "split_math.h"
 
@@ -495,4 +496,53 @@ gpulayer_dataset *make_cat_dataset(int64_t rows, int32_t F, uint64_t seed, int c
     free(x);
     free(y);
     return ds;
+}
+
+gpulayer_dataset *make_many_cat_dataset(int64_t rows, uint64_t seed, int32_t categories)
+{
+    float *x = malloc(sizeof(float) * (size_t)(rows * 3 + 1));
+    float *y = malloc(sizeof(float) * (size_t)(rows + 1));
+    assert_non_null(x);
+    assert_non_null(y);
+    rng_state = seed;
+    for (int64_t r = 0; r < rows; r++) {
+        const int32_t code = (int32_t)(categories * uniform());
+        x[3 * r] = (float)(4.0 * uniform() - 2.0);
+        x[3 * r + 1] = uniform() < 0.03 ? NAN : (float)code;
+        x[3 * r + 2] = (float)uniform();
+        y[r] = (float)(2.0 * cat_effect(code) + 0.3 * x[3 * r] + 0.1 * uniform());
+    }
+    gpulayer_dataset *ds = NULL;
+    OK(gpulayer_dataset_from_dense(x, rows, 3, GPULAYER_ROW_MAJOR, y, NULL, &ds));
+    char **names = malloc(sizeof(char *) * (size_t)categories);
+    assert_non_null(names);
+    for (int32_t i = 0; i < categories; i++) {
+        names[i] = malloc(16);
+        assert_non_null(names[i]);
+        snprintf(names[i], 16, "c%05d", (int)i); /* sorted, as codes follow */
+    }
+    OK(gpulayer_dataset_set_categories(ds, 1, (const char *const *)names, categories));
+    for (int32_t i = 0; i < categories; i++) free(names[i]);
+    free(names);
+    free(x);
+    free(y);
+    return ds;
+}
+
+gpulayer_booster *train_many_categories(void)
+{
+    gpulayer_dataset *train = make_many_cat_dataset(4000, 31, 700);
+    const char *kv[] = {"objective", "reg:squarederror", "num_round", "12", "max_depth", "6",
+                        "eta", "0.3", "device", "cpu", "nthread", "2", NULL};
+    gpulayer_booster *b;
+    OK(gpulayer_booster_create(&b));
+    for (int i = 0; kv[i]; i += 2) OK(gpulayer_booster_set_param(b, kv[i], kv[i + 1]));
+    OK(gpulayer_booster_train(b, train, NULL, NULL, 0, NULL, NULL));
+    gpulayer_dataset_free(train);
+    int wide = 0;
+    for (int32_t t = 0; t < b->model->num_trees; t++)
+        for (int32_t i = 0; i < b->model->trees[t].num_nodes; i++)
+            wide += b->model->trees[t].nodes[i].wide_set != NULL;
+    assert_true(wide > 0);
+    return b;
 }

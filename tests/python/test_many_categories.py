@@ -3,8 +3,8 @@ a bin of its own (16-bit codes) up to max_categories, as XGBoost keeps
 them; past it the rarest share one. Training's partition and the saved
 model agree, SHAP values add up, the XGBoost export predicts alike, and
 the GPU backends, which take at most 256 bins a feature in this version,
-refuse such training and such models by name (max_categories=255 trains
-there with the CPU's trees).
+refuse such training by name (max_categories=255 trains there with the
+CPU's trees) and predict and explain such models with the CPU's bits.
 
 The C side (sets past the inline words, damaged codes refused) is in
 tests/unit/test_categorical_model.c."""
@@ -99,12 +99,12 @@ def test_the_xgboost_export_predicts_alike(tmp_path):
                                atol=1e-5)
 
 
-def test_gpu_backends_refuse_many_categories_by_name():
+def test_gpu_backends_refuse_training_and_predict_with_the_cpus_bits():
     """No silent fallback: a GPU backend that is present refuses the
-    training (16-bit codes) and the model (sets wider than its kernels
-    hold), naming what to set; max_categories=255 trains there with the
-    CPU's trees. Where none can run, the device layer's own error is
-    accepted (skip)."""
+    training (16-bit codes), naming what to set, and max_categories=255
+    trains there with the CPU's trees; it predicts and explains a model of
+    sets wider than 256 bits with the CPU's bits. Where none can run, the
+    device layer's own error is accepted (skip)."""
     frame, y = data(rows=2000)
     wide = gpulayer.train(params(), gpulayer.Dataset(frame, y), 3)
     tried = 0
@@ -119,10 +119,10 @@ def test_gpu_backends_refuse_many_categories_by_name():
         assert json.loads(grouped.save_raw())["trees"] == json.loads(cpu.save_raw())["trees"]
         with pytest.raises(gpulayer.errors.UnsupportedError, match="max_categories 255 or less"):
             gpulayer.train(params(device=device), gpulayer.Dataset(frame, y), 1)
-        for how in (dict(), dict(pred_contribs=True)):
-            with pytest.raises(gpulayer.errors.UnsupportedError,
-                               match="more than 255 categories"):
-                wide.predict(gpulayer.Dataset(frame), device=device, **how)
+        rows = gpulayer.Dataset(frame.iloc[:300])
+        for how in (dict(), dict(output_margin=True), dict(pred_contribs=True)):
+            assert np.array_equal(wide.predict(rows, device=device, **how),
+                                  wide.predict(rows, **how))
     if not tried:
         pytest.skip("no GPU backend can run here")
 

@@ -407,6 +407,7 @@ typedef struct gpl_cuda_predict_args {
     const float *cuts;
     const gpl_infer_node *nodes; /* the forest of gpl_infer_forest       */
     const uint32_t *cat_sets;    /* its cat_sets, or NULL                */
+    int32_t cat_words;           /* of each node's set                   */
     const float *leaf;
     const int64_t *first;
     const int32_t *depth;

@@ -66,7 +66,8 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
     void *d_bins = cuda_job_get(c, &m, B * (size_t)F * code_bytes, "prediction bins", &st);
     uint32_t *d_sets = NULL;
     if (fo->cat_sets) {
-        const size_t set_bytes = sizeof(uint32_t) * GPL_CAT_WORDS * (size_t)fo->num_nodes;
+        const size_t set_bytes =
+            sizeof(uint32_t) * (size_t)fo->cat_words * (size_t)fo->num_nodes;
         d_sets = cuda_job_get(c, &m, set_bytes, "prediction category sets", &st);
         if (st == GPULAYER_OK)
             st = copy_in(c, d_sets, fo->cat_sets, set_bytes,
@@ -104,8 +105,8 @@ gpulayer_status cuda_predict(gpl_backend *be, const gpl_predict_job *job, float 
                      "copying a block of raw values to the device");
         if (st != GPULAYER_OK) break;
         gpl_cuda_predict_args a = {d_data, n, F, fo->num_trees, K, d_leaf + fo->num_nodes,
-                                   d_cut_ptr, d_cuts, d_nodes, d_sets, d_leaf, d_first, d_depth,
-                                   d_bins, d_out, fo->code_bytes};
+                                   d_cut_ptr, d_cuts, d_nodes, d_sets, fo->cat_words, d_leaf,
+                                   d_first, d_depth, d_bins, d_out, fo->code_bytes};
         cudaError_t e = gpl_cuda_launch_predict(&a, c->dev.stream);
         if (e == cudaSuccess) e = cudaStreamSynchronize(c->dev.stream);
         if (e != cudaSuccess) {

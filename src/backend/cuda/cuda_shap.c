@@ -98,11 +98,9 @@ gpulayer_status cuda_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
     memset(&a, 0, sizeof a);
     a.view.nodes = dev_copy(c, &m, fo->nodes, sizeof(gpl_infer_node) * nodes, "SHAP tree nodes", &st);
     a.view.leaf = dev_copy(c, &m, fo->leaf, sizeof(float) * nodes, "SHAP leaf values", &st);
-    /* The core gives this backend (no GPL_BACKEND_CAP_WIDE_SETS) forests of
-     * GPL_CAT_WORDS words a set only. */
-    a.view.sets = dev_copy(c, &m, fo->cat_sets, sizeof(uint32_t) * GPL_CAT_WORDS * nodes,
+    a.view.sets = dev_copy(c, &m, fo->cat_sets, sizeof(uint32_t) * (size_t)fo->cat_words * nodes,
                            "SHAP category sets", &st);
-    a.view.set_words = GPL_CAT_WORDS;
+    a.view.set_words = fo->cat_words;
     a.view.first = dev_copy(c, &m, fo->first, sizeof(int64_t) * (trees + 1), "SHAP tree offsets",
                             &st);
     a.view.frac = dev_copy(c, &m, sf->frac, sizeof(double) * nodes, "SHAP cover shares", &st);

@@ -41,7 +41,7 @@ __global__ void predict_kernel(gpl_cuda_predict_args a)
                     const gpl_infer_node nd = nodes[i];
                     const unsigned b = row[nd.feature];
                     unsigned left = nd.categorical
-                        ? (a.cat_sets[(a.first[t] + i) * GPL_CAT_WORDS + (b >> 5)] >> (b & 31)) & 1u
+                        ? (a.cat_sets[(a.first[t] + i) * a.cat_words + (b >> 5)] >> (b & 31)) & 1u
                         : (b - 1u) < nd.bin;
                     left |= (b == 0u) & nd.default_left;
                     i = nd.child[left ^ 1u];

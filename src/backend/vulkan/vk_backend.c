@@ -71,7 +71,7 @@ static const struct gpl_backend_ops vk_ops = {
     .capabilities = GPL_BACKEND_CAP_SPLIT_INTO_LEAVES | GPL_BACKEND_CAP_WRITE_PAIRS |
                     GPL_BACKEND_CAP_PREDICT | GPL_BACKEND_CAP_RANK_GROUPS |
                     GPL_BACKEND_CAP_SHAP | GPL_BACKEND_CAP_WIDE_PREDICT |
-                    GPL_BACKEND_CAP_SURVIVAL_ORDER,
+                    GPL_BACKEND_CAP_SURVIVAL_ORDER | GPL_BACKEND_CAP_WIDE_SETS,
     .split_into_leaves = vk_split_into_leaves,
     .write_pairs = vk_write_pairs,
     .predict = vk_predict,

@@ -27,7 +27,7 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
     [VK_K_PARTITION_PLACE] = {"partition_place", GPL_PART_SCATTER_BINDINGS,
                               sizeof(gpl_partition_push)},
     [VK_K_UPDATE_MARGINS] = {"update_margins", GPL_MARGINS_BINDINGS, sizeof(gpl_margins_push)},
-    [VK_K_PREDICT] = {"predict", 9, 28},
+    [VK_K_PREDICT] = {"predict", 9, 32},
     [VK_K_HISTOGRAM_ROWS] = {"histogram_rows", GPL_HISTOGRAM_ROWS_BINDINGS,
                              sizeof(gpl_histogram_rows_push)},
     [VK_K_BINS_COLUMNS] = {"bins_columns", GPL_BINS_COLUMNS_BINDINGS, sizeof(gpl_columns_push)},
@@ -41,7 +41,7 @@ const gpl_vk_kernel_info gpl_vk_kernel_table[VK_K_COUNT] = {
     [VK_K_RANK_MAP] = {"rank_map", GPL_RANK_BINDINGS, sizeof(gpl_rank_push)},
     [VK_K_RANK_PAIRS] = {"rank_pairs", GPL_RANK_BINDINGS, sizeof(gpl_rank_push)},
     [VK_K_RANK_FINISH] = {"rank_finish", GPL_RANK_BINDINGS, sizeof(gpl_rank_push)},
-    [VK_K_SHAP] = {"shap", 15, 56},
+    [VK_K_SHAP] = {"shap", 15, 60},
     [VK_K_COX] = {"cox", GPL_COX_BINDINGS, sizeof(gpl_cox_push)},
 };
 

@@ -20,6 +20,7 @@ typedef struct predict_push {
     uint32_t num_rows, num_features, row_words, num_trees, num_outputs;
     uint32_t base_at; /* the base margins' first word in the leaf buffer */
     uint32_t code_bits;
+    uint32_t set_words; /* gpl_infer_forest.cat_words */
 } predict_push;
 
 /* Everything predict.comp binds, bound whole. */
@@ -61,7 +62,7 @@ static gpulayer_status upload_model(vk_context *c, const gpl_predict_job *job,
     GPL_CHECK(fits_binding(c, (VkDeviceSize)f->num_trees * 8, "tree table"));
     GPL_CHECK(fits_binding(c, num_cuts * 4, "cut values"));
     const VkDeviceSize set_bytes =
-        f->cat_sets ? (VkDeviceSize)f->num_nodes * GPL_CAT_WORDS * 4 : 0;
+        f->cat_sets ? (VkDeviceSize)f->num_nodes * (VkDeviceSize)f->cat_words * 4 : 0;
     GPL_CHECK(fits_binding(c, set_bytes, "category sets"));
     uint32_t *trees = malloc(sizeof(uint32_t) * 2 * (size_t)(f->num_trees ? f->num_trees : 1));
     if (!trees)
@@ -137,7 +138,8 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
     GPL_CHECK(plan_block(c, job, row_words, &block));
     const VkDeviceSize B = (VkDeviceSize)block;
     const VkDeviceSize model_bytes =
-        (VkDeviceSize)job->forest->num_nodes * (20 + (job->forest->cat_sets ? 32 : 0)) +
+        (VkDeviceSize)job->forest->num_nodes *
+            (20 + (job->forest->cat_sets ? 4 * (VkDeviceSize)job->forest->cat_words : 0)) +
         (VkDeviceSize)job->forest->num_trees * 8 + (VkDeviceSize)K * 4 +
         ((VkDeviceSize)F + 1) * 4 + (VkDeviceSize)job->cut_ptr[F] * 4;
     const VkDeviceSize need = model_bytes + B * ((VkDeviceSize)F * 4 + row_words * 4 +
@@ -168,7 +170,8 @@ gpulayer_status vk_predict(gpl_backend *be, const gpl_predict_job *job, float *m
         if (F) st = vk_buffer_write(c, &b.data, 0, host, (VkDeviceSize)n * (VkDeviceSize)F * 4);
         predict_push p = {(uint32_t)n, (uint32_t)F, row_words, (uint32_t)job->forest->num_trees,
                           (uint32_t)K, (uint32_t)job->forest->num_nodes,
-                          8u * (uint32_t)job->forest->code_bytes};
+                          8u * (uint32_t)job->forest->code_bytes,
+                          (uint32_t)job->forest->cat_words};
         vk_range bind[9] = {vk_whole(&b.data), vk_whole(&b.cut_ptr), vk_whole(&b.cuts),
                             vk_whole(&b.nodes), vk_whole(&b.leaf), vk_whole(&b.trees),
                             vk_whole(&b.bins), vk_whole(&b.out), vk_whole(&b.cat_sets)};

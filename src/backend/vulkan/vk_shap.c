@@ -24,7 +24,7 @@ enum { PHASE_BINS, PHASE_CONTRIBS, PHASE_INTERACTIONS, PHASE_FINISH_CONTRIBS,
 /* Push constants of shap.comp. */
 typedef struct shap_push {
     uint32_t phase, num_rows, num_features, num_outputs, num_trees, num_nodes, approx, threads,
-        slots, stack_len, row_words, has_row_base, tree, code_bits;
+        slots, stack_len, row_words, has_row_base, tree, code_bits, set_words;
 } shap_push;
 
 /* Everything shap.comp binds, in binding order. */
@@ -92,7 +92,7 @@ static gpulayer_status upload_model(vk_context *c, const gpl_shap_job *job, shap
     if (st == GPULAYER_OK)
         st = make(c, &b->features, sf->features, sizeof(int32_t) * feats, "tree features");
     if (st == GPULAYER_OK)
-        st = make(c, &b->cat_sets, f->cat_sets, f->cat_sets ? 4 * GPL_CAT_WORDS * nodes : 0,
+        st = make(c, &b->cat_sets, f->cat_sets, f->cat_sets ? 4 * (size_t)f->cat_words * nodes : 0,
                   "category sets");
     if (st == GPULAYER_OK)
         st = make(c, &b->cut_ptr, job->predict.cut_ptr, 4 * ((size_t)F + 1), "cut offsets");
@@ -248,7 +248,8 @@ gpulayer_status vk_shap(gpl_backend *be, const gpl_shap_job *job, float *out)
                        row_words,
                        job->row_base != NULL,
                        0,
-                       8u * (uint32_t)pj->forest->code_bytes};
+                       8u * (uint32_t)pj->forest->code_bytes,
+                       (uint32_t)pj->forest->cat_words};
         if (st == GPULAYER_OK) st = vk_begin(c, "shap");
         if (st != GPULAYER_OK) break;
         /* The sums start at zero (the walks add); on and off stay zero. */

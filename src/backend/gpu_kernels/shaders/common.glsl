@@ -8,7 +8,7 @@
 
 // Bump together with GPL_VK_KERNEL_ABI in vk_kernels.h whenever a kernel's
 // bindings or push constants change.
-#define GPL_KERNEL_ABI 9
+#define GPL_KERNEL_ABI 10
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint WG = 256;

@@ -16,6 +16,7 @@ layout(push_constant) uniform Push {
     uint num_outputs;
     uint base_at;      // leaf[base_at + k]: output k's base margin
     uint code_bits;    // bits of a bin code: 8, or 16 (gpl_infer_forest.code_bytes)
+    uint set_words;    // words of a node's set (gpl_infer_forest.cat_words)
 } pc;
 
 // Feature-major: value of feature f of row r at data[f * num_rows + r].
@@ -33,8 +34,8 @@ layout(std430, binding = 6) readonly buffer Trees { uvec2 trees[]; };
 // written and read by the row's own invocation only.
 layout(std430, binding = 7) buffer Bins { uint bins[]; };
 layout(std430, binding = 8) writeonly buffer Margins { float margins[]; };
-// gpl_infer_forest.cat_sets: 8 words a node, read for categorical nodes
-// only (a placeholder when there are none).
+// gpl_infer_forest.cat_sets: set_words words a node, read for categorical
+// nodes only (a placeholder when there are none).
 layout(std430, binding = 9) readonly buffer CatSets { uint cat_sets[]; };
 
 // A float's bits as an unsigned key in the float's order (-0 as +0), so
@@ -96,7 +97,7 @@ void main()
                     bool left;
                     if (b == 0u) left = ((nd.w >> 16) & 0xffu) != 0u;
                     else if ((nd.w >> 24) != 0u)
-                        left = ((cat_sets[(tree.x + i) * 8u + (b >> 5)] >> (b & 31u)) & 1u) != 0u;
+                        left = ((cat_sets[(tree.x + i) * pc.set_words + (b >> 5)] >> (b & 31u)) & 1u) != 0u;
                     else left = b <= (nd.w & 0xffffu);
                     i = left ? nd.x : nd.y;
                 }

@@ -35,6 +35,7 @@ layout(push_constant) uniform Push {
     uint has_row_base; // row_base holds num_rows x outputs base margins
     uint tree;         // the tree the walk phases take
     uint code_bits;    // bits of a bin code: 8, or 16 (gpl_infer_forest.code_bytes)
+    uint set_words;    // words of a node's set (gpl_infer_forest.cat_words)
 } pc;
 
 const uint PHASE_BINS = 0u;
@@ -140,7 +141,7 @@ bool goes_left(uint node, uvec4 nd, uint b)
 {
     bool left;
     if ((nd.w >> 24) != 0u)
-        left = ((cat_sets[node * 8u + (b >> 5)] >> (b & 31u)) & 1u) != 0u;
+        left = ((cat_sets[node * pc.set_words + (b >> 5)] >> (b & 31u)) & 1u) != 0u;
     else
         left = (b - 1u) < (nd.w & 0xffffu);
     return left || (b == 0u && ((nd.w >> 16) & 0xffu) != 0u);

@@ -33,6 +33,7 @@ struct Push
     uint num_outputs;
     uint base_at;
     uint code_bits;
+    uint set_words;
 };
 
 struct Data
@@ -70,9 +71,9 @@ struct Margins
     float margins[1];
 };
 
-constant uint _428_tmp [[function_constant(0)]];
-constant uint _428 = is_function_constant_defined(_428_tmp) ? _428_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_428, 1u, 1u);
+constant uint _430_tmp [[function_constant(0)]];
+constant uint _430 = is_function_constant_defined(_430_tmp) ? _430_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_430, 1u, 1u);
 
 static inline __attribute__((always_inline))
 uint order_key(thread const float& x)
@@ -125,7 +126,7 @@ uint bin_of(thread const uint& f, thread const float& v, const device CutPtr& v_
     return (((base - first) + uint(order_key(param_2) <= key)) + 1u) & 65535u;
 }
 
-kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _201 [[buffer(1)]], const device CutPtr& v_58 [[buffer(2)]], const device Cuts& v_98 [[buffer(3)]], const device Nodes& _313 [[buffer(4)]], const device Leaf& _265 [[buffer(5)]], const device Trees& _291 [[buffer(6)]], device Bins& _242 [[buffer(7)]], device Margins& _415 [[buffer(8)]], const device CatSets& _365 [[buffer(9)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _201 [[buffer(1)]], const device CutPtr& v_58 [[buffer(2)]], const device Cuts& v_98 [[buffer(3)]], const device Nodes& _313 [[buffer(4)]], const device Leaf& _265 [[buffer(5)]], const device Trees& _291 [[buffer(6)]], device Bins& _242 [[buffer(7)]], device Margins& _417 [[buffer(8)]], const device CatSets& _365 [[buffer(9)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint _142 = gl_NumWorkGroups.x * WG;
     uint K = pc.num_outputs;
@@ -133,7 +134,7 @@ kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _201 [[b
     uint lane = (1u << per_shift) - 1u;
     uint code_mask = (1u << pc.code_bits) - 1u;
     bool left;
-    uint _390;
+    uint _392;
     for (uint stride = _142, r = gl_GlobalInvocationID.x; r < pc.num_rows; r += stride)
     {
         uint rb = r * pc.row_words;
@@ -178,7 +179,7 @@ kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _201 [[b
                     {
                         if ((nd.w >> uint(24)) != 0u)
                         {
-                            left = ((_365.cat_sets[((tree.x + i) * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
+                            left = ((_365.cat_sets[((tree.x + i) * pc.set_words) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
                         }
                         else
                         {
@@ -187,17 +188,17 @@ kernel void predict(constant Push& pc [[buffer(0)]], const device Data& _201 [[b
                     }
                     if (left)
                     {
-                        _390 = nd.x;
+                        _392 = nd.x;
                     }
                     else
                     {
-                        _390 = nd.y;
+                        _392 = nd.y;
                     }
-                    i = _390;
+                    i = _392;
                 }
                 acc = spvFAdd(acc, _265.leaf[tree.x + i]);
             }
-            _415.margins[(r * K) + k] = acc;
+            _417.margins[(r * K) + k] = acc;
         }
     }
 }

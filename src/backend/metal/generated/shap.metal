@@ -77,6 +77,7 @@ struct Push
     uint has_row_base;
     uint tree;
     uint code_bits;
+    uint set_words;
 };
 
 struct Bins
@@ -147,14 +148,14 @@ struct Data
     float data[1];
 };
 
-constant uint _4845_tmp [[function_constant(0)]];
-constant uint _4845 = is_function_constant_defined(_4845_tmp) ? _4845_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4845, 1u, 1u);
+constant uint _4848_tmp [[function_constant(0)]];
+constant uint _4848 = is_function_constant_defined(_4848_tmp) ? _4848_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4848, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 8> _2101 = spvUnsafeArray<ulong, 8>({ 4587455105808860078ul, 4592676541814352788ul, 4594819256824452622ul, 4595701550497239869ul, 4595701550497239869ul, 4594819256824452622ul, 4592676541814352788ul, 4587455105808860078ul });
-constant spvUnsafeArray<ulong, 8> _2245 = spvUnsafeArray<ulong, 8>({ 4581380056207800736ul, 4591990282875580296ul, 4597715268538136216ul, 4601026586797466415ul, 4603504935360237160ul, 4605045606738117210ul, 4606266686023465487ul, 4607003580212536883ul });
-constant spvUnsafeArray<ulong, 14> _4861 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _4876 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 8> _2104 = spvUnsafeArray<ulong, 8>({ 4587455105808860078ul, 4592676541814352788ul, 4594819256824452622ul, 4595701550497239869ul, 4595701550497239869ul, 4594819256824452622ul, 4592676541814352788ul, 4587455105808860078ul });
+constant spvUnsafeArray<ulong, 8> _2248 = spvUnsafeArray<ulong, 8>({ 4581380056207800736ul, 4591990282875580296ul, 4597715268538136216ul, 4601026586797466415ul, 4603504935360237160ul, 4605045606738117210ul, 4606266686023465487ul, 4607003580212536883ul });
+constant spvUnsafeArray<ulong, 14> _4864 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _4879 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 uint code_shift(constant Push& pc)
@@ -220,9 +221,9 @@ ulong f64_from_words(thread const uint2& w)
 }
 
 static inline __attribute__((always_inline))
-ulong mean_of(thread const uint& node, constant Push& pc, const device NodeNumbers& v_1910)
+ulong mean_of(thread const uint& node, constant Push& pc, const device NodeNumbers& v_1912)
 {
-    uint2 param = v_1910.numbers[pc.num_nodes + node];
+    uint2 param = v_1912.numbers[pc.num_nodes + node];
     return f64_from_words(param);
 }
 
@@ -610,13 +611,13 @@ uint2 f64_words(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void sum_add(thread const uint& at, thread const ulong& v, device Sums& v_1938)
+void sum_add(thread const uint& at, thread const ulong& v, device Sums& v_1940)
 {
-    uint2 param = v_1938.sums[at];
+    uint2 param = v_1940.sums[at];
     ulong param_1 = f64_from_words(param);
     ulong param_2 = v;
     ulong param_3 = f64_add(param_1, param_2);
-    v_1938.sums[at] = f64_words(param_3);
+    v_1940.sums[at] = f64_words(param_3);
 }
 
 static inline __attribute__((always_inline))
@@ -633,37 +634,37 @@ uint bin_at(thread const uint& r, thread const uint& f, constant Push& pc, devic
 }
 
 static inline __attribute__((always_inline))
-bool goes_left(thread const uint& node, thread const uint4& nd, thread const uint& b, const device CatSets& v_1861)
+bool goes_left(thread const uint& node, thread const uint4& nd, thread const uint& b, constant Push& pc, const device CatSets& v_1861)
 {
     bool left;
     if ((nd.w >> uint(24)) != 0u)
     {
-        left = ((v_1861.cat_sets[(node * 8u) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
+        left = ((v_1861.cat_sets[(node * pc.set_words) + (b >> uint(5))] >> (b & 31u)) & 1u) != 0u;
     }
     else
     {
         left = (b - 1u) < (nd.w & 65535u);
     }
-    bool _1898;
+    bool _1900;
     if (!left)
     {
-        bool _1888 = b == 0u;
-        bool _1897;
-        if (_1888)
+        bool _1890 = b == 0u;
+        bool _1899;
+        if (_1890)
         {
-            _1897 = ((nd.w >> uint(16)) & 255u) != 0u;
+            _1899 = ((nd.w >> uint(16)) & 255u) != 0u;
         }
         else
         {
-            _1897 = _1888;
+            _1899 = _1890;
         }
-        _1898 = _1897;
+        _1900 = _1899;
     }
     else
     {
-        _1898 = left;
+        _1900 = left;
     }
-    return _1898;
+    return _1900;
 }
 
 static inline __attribute__((always_inline))
@@ -692,18 +693,18 @@ ulong f64_sub(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-void saabas_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, const device Nodes& v_1988)
+void saabas_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1912, device Sums& v_1940, const device Nodes& v_1990)
 {
     uint i = 0u;
     uint param = first;
-    ulong v = mean_of(param, pc, v_1910);
+    ulong v = mean_of(param, pc, v_1912);
     uint param_1 = phi + (pc.num_features * stride);
     ulong param_2 = v;
-    sum_add(param_1, param_2, v_1938);
-    uint _3828;
+    sum_add(param_1, param_2, v_1940);
+    uint _3831;
     for (;;)
     {
-        uint4 n = v_1988.nodes[first + i];
+        uint4 n = v_1990.nodes[first + i];
         uint4 param_3 = n;
         uint param_4 = i;
         if (is_leaf(param_3, param_4))
@@ -715,22 +716,22 @@ void saabas_tree(thread const uint& first, thread const uint& r, thread const ui
         uint param_7 = first + i;
         uint4 param_8 = n;
         uint param_9 = bin_at(param_5, param_6, pc, v_1824);
-        if (goes_left(param_7, param_8, param_9, v_1861))
+        if (goes_left(param_7, param_8, param_9, pc, v_1861))
         {
-            _3828 = n.x;
+            _3831 = n.x;
         }
         else
         {
-            _3828 = n.y;
+            _3831 = n.y;
         }
-        i = _3828;
+        i = _3831;
         uint param_10 = first + i;
-        ulong m = mean_of(param_10, pc, v_1910);
+        ulong m = mean_of(param_10, pc, v_1912);
         ulong param_11 = m;
         ulong param_12 = v;
         uint param_13 = phi + (n.z * stride);
         ulong param_14 = f64_sub(param_11, param_12);
-        sum_add(param_13, param_14, v_1938);
+        sum_add(param_13, param_14, v_1940);
         v = m;
         continue;
     }
@@ -908,9 +909,9 @@ ulong f64_mul(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-ulong frac_of(thread const uint& node, const device NodeNumbers& v_1910)
+ulong frac_of(thread const uint& node, const device NodeNumbers& v_1912)
 {
-    uint2 param = v_1910.numbers[node];
+    uint2 param = v_1912.numbers[node];
     return f64_from_words(param);
 }
 
@@ -1091,9 +1092,9 @@ ulong f64_neg(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void linear_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const bool& with_pairs, thread const uint& pairs, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1988, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2067, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_r, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h)
+void linear_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const bool& with_pairs, thread const uint& pairs, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1912, device Sums& v_1940, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1990, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2070, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_r, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h)
 {
-    uint4 param = v_1988.nodes[first];
+    uint4 param = v_1990.nodes[first];
     uint param_1 = 0u;
     if (is_leaf(param, param_1))
     {
@@ -1114,22 +1115,22 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
     {
         h[q_1] = 0ul;
     }
-    uint _2127;
-    ulong _2172;
+    uint _2130;
+    ulong _2175;
     ulong cc;
-    ulong _2317;
+    ulong _2320;
     ulong x;
     spvUnsafeArray<ulong, 8> pv;
     spvUnsafeArray<ulong, 8> x_1;
     for (;;)
     {
         uint local = uint(lv_node[d]);
-        uint4 n = v_1988.nodes[first + local];
+        uint4 n = v_1990.nodes[first + local];
         uint4 param_2 = n;
         uint param_3 = local;
         if (is_leaf(param_2, param_3))
         {
-            float param_4 = v_2067.leaf[first + local];
+            float param_4 = v_2070.leaf[first + local];
             ulong param_5 = lv_zprod[d];
             ulong param_6 = f64_from_float(param_4);
             ulong scale = f64_mul(param_5, param_6);
@@ -1138,7 +1139,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 ulong param_7 = lv_c[d][q_2];
                 ulong param_8 = scale;
                 ulong param_9 = f64_mul(param_7, param_8);
-                ulong param_10 = _2101[q_2];
+                ulong param_10 = _2104[q_2];
                 h[q_2] = f64_mul(param_9, param_10);
             }
             lv_stage[d] = 2;
@@ -1149,21 +1150,21 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             {
                 if (lv_stage[d] == 0)
                 {
-                    _2127 = n.x;
+                    _2130 = n.x;
                 }
                 else
                 {
-                    _2127 = n.y;
+                    _2130 = n.y;
                 }
-                uint child = _2127;
+                uint child = _2130;
                 uint param_11 = r;
                 uint param_12 = n.z;
                 uint param_13 = first + local;
                 uint4 param_14 = n;
                 uint param_15 = bin_at(param_11, param_12, pc, v_1824);
-                bool follows = goes_left(param_13, param_14, param_15, v_1861) == (lv_stage[d] == 0);
+                bool follows = goes_left(param_13, param_14, param_15, pc, v_1861) == (lv_stage[d] == 0);
                 uint param_16 = first + child;
-                ulong z = frac_of(param_16, v_1910);
+                ulong z = frac_of(param_16, v_1912);
                 int param_17 = d;
                 int param_18 = int(n.z);
                 ulong p_old = lin_p(param_17, param_18, lv_feature, lv_p);
@@ -1171,13 +1172,13 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 {
                     ulong param_19 = p_old;
                     ulong param_20 = z;
-                    _2172 = f64_div(param_19, param_20);
+                    _2175 = f64_div(param_19, param_20);
                 }
                 else
                 {
-                    _2172 = 0ul;
+                    _2175 = 0ul;
                 }
-                ulong p_new = _2172;
+                ulong p_new = _2175;
                 ulong param_21 = p_old;
                 ulong param_22 = 4607182418800017408ul;
                 ulong a_old = f64_sub(param_21, param_22);
@@ -1198,7 +1199,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     if (f64_eq(param_27, param_28))
                     {
                         ulong param_29 = 4607182418800017408ul;
-                        ulong param_30 = _2245[q_3];
+                        ulong param_30 = _2248[q_3];
                         ulong param_31 = lv_c[d][q_3];
                         ulong param_32 = f64_sub(param_29, param_30);
                         cc = f64_mul(param_31, param_32);
@@ -1206,7 +1207,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     else
                     {
                         ulong param_33 = a_new;
-                        ulong param_34 = _2245[q_3];
+                        ulong param_34 = _2248[q_3];
                         ulong param_35 = 4607182418800017408ul;
                         ulong param_36 = f64_mul(param_33, param_34);
                         ulong e = f64_add(param_35, param_36);
@@ -1219,7 +1220,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                     if (!f64_eq(param_39, param_40))
                     {
                         ulong param_41 = a_old;
-                        ulong param_42 = _2245[q_3];
+                        ulong param_42 = _2248[q_3];
                         ulong param_43 = 4607182418800017408ul;
                         ulong param_44 = f64_mul(param_41, param_42);
                         ulong param_45 = cc;
@@ -1234,23 +1235,23 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                         if (f64_eq(param_47, param_48))
                         {
                             ulong param_49 = 4607182418800017408ul;
-                            ulong param_50 = _2245[q_3];
+                            ulong param_50 = _2248[q_3];
                             ulong param_51 = 4607182418800017408ul;
                             ulong param_52 = f64_sub(param_49, param_50);
                             ulong param_53 = f64_div(param_51, param_52);
-                            _2317 = f64_neg(param_53);
+                            _2320 = f64_neg(param_53);
                         }
                         else
                         {
                             ulong param_54 = a_new;
-                            ulong param_55 = _2245[q_3];
+                            ulong param_55 = _2248[q_3];
                             ulong param_56 = 4607182418800017408ul;
                             ulong param_57 = f64_mul(param_54, param_55);
                             ulong param_58 = a_new;
                             ulong param_59 = f64_add(param_56, param_57);
-                            _2317 = f64_div(param_58, param_59);
+                            _2320 = f64_div(param_58, param_59);
                         }
-                        lv_r[d + 1][q_3] = _2317;
+                        lv_r[d + 1][q_3] = _2320;
                     }
                 }
                 d++;
@@ -1288,7 +1289,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             if (untaken)
             {
                 ulong param_70 = 4607182418800017408ul;
-                ulong param_71 = _2245[q_5];
+                ulong param_71 = _2248[q_5];
                 ulong param_72 = 4607182418800017408ul;
                 ulong param_73 = f64_sub(param_70, param_71);
                 ulong inv = f64_div(param_72, param_73);
@@ -1300,7 +1301,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
             else
             {
                 ulong param_77 = a_new_1;
-                ulong param_78 = _2245[q_5];
+                ulong param_78 = _2248[q_5];
                 ulong param_79 = 4607182418800017408ul;
                 ulong param_80 = f64_mul(param_77, param_78);
                 ulong param_81 = a_new_1;
@@ -1317,7 +1318,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 ulong param_87 = h[q_5];
                 ulong param_88 = a_old_1;
                 ulong param_89 = a_old_1;
-                ulong param_90 = _2245[q_5];
+                ulong param_90 = _2248[q_5];
                 ulong param_91 = 4607182418800017408ul;
                 ulong param_92 = f64_mul(param_89, param_90);
                 ulong param_93 = f64_mul(param_87, param_88);
@@ -1345,14 +1346,14 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
         ulong v = f64_add(param_109, param_110);
         uint param_111 = phi + (uint(lv_feature[d]) * stride);
         ulong param_112 = v;
-        sum_add(param_111, param_112, v_1938);
+        sum_add(param_111, param_112, v_1940);
         if (with_pairs)
         {
             for (int k = 1; k < d; k++)
             {
                 bool inner = lv_feature[k] != lv_feature[d];
-                int _2581 = k + 1;
-                for (int m = _2581; inner && (m < d); m++)
+                int _2584 = k + 1;
+                for (int m = _2584; inner && (m < d); m++)
                 {
                     inner = lv_feature[m] != lv_feature[k];
                 }
@@ -1385,7 +1386,7 @@ void linear_tree(thread const uint& first, thread const uint& r, thread const ui
                 uint j = uint(lv_feature[k]);
                 uint param_129 = pairs + (((min(i, j) * (pc.num_features + 1u)) + max(i, j)) * stride);
                 ulong param_130 = s;
-                sum_add(param_129, param_130, v_1938);
+                sum_add(param_129, param_130, v_1940);
             }
         }
         d--;
@@ -1414,48 +1415,48 @@ uint vd(thread const uint& e, thread const uint& field, constant Push& pc, threa
 }
 
 static inline __attribute__((always_inline))
-void wd_set(thread const uint& at, thread const ulong& v, device WalkDoubles& v_2762)
+void wd_set(thread const uint& at, thread const ulong& v, device WalkDoubles& v_2765)
 {
     ulong param = v;
-    v_2762.walk_d[at] = f64_words(param);
+    v_2765.walk_d[at] = f64_words(param);
 }
 
 static inline __attribute__((always_inline))
-void push_visit(thread const uint& e, thread const int& node, thread const int& depth, thread const uint& parent, thread const int& feature, thread const ulong& zero, thread const ulong& one, thread const ulong& fraction, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813)
+void push_visit(thread const uint& e, thread const int& node, thread const int& depth, thread const uint& parent, thread const int& feature, thread const ulong& zero, thread const ulong& one, thread const ulong& fraction, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2765, device WalkInts& v_2816)
 {
     uint param = e;
     uint param_1 = 0u;
-    v_2813.walk_i[vi(param, param_1, pc, walk_id)] = node;
+    v_2816.walk_i[vi(param, param_1, pc, walk_id)] = node;
     uint param_2 = e;
     uint param_3 = 1u;
-    v_2813.walk_i[vi(param_2, param_3, pc, walk_id)] = depth;
+    v_2816.walk_i[vi(param_2, param_3, pc, walk_id)] = depth;
     uint param_4 = e;
     uint param_5 = 2u;
-    v_2813.walk_i[vi(param_4, param_5, pc, walk_id)] = int(parent);
+    v_2816.walk_i[vi(param_4, param_5, pc, walk_id)] = int(parent);
     uint param_6 = e;
     uint param_7 = 3u;
-    v_2813.walk_i[vi(param_6, param_7, pc, walk_id)] = feature;
+    v_2816.walk_i[vi(param_6, param_7, pc, walk_id)] = feature;
     uint param_8 = e;
     uint param_9 = 0u;
     uint param_10 = vd(param_8, param_9, pc, walk_id);
     ulong param_11 = zero;
-    wd_set(param_10, param_11, v_2762);
+    wd_set(param_10, param_11, v_2765);
     uint param_12 = e;
     uint param_13 = 1u;
     uint param_14 = vd(param_12, param_13, pc, walk_id);
     ulong param_15 = one;
-    wd_set(param_14, param_15, v_2762);
+    wd_set(param_14, param_15, v_2765);
     uint param_16 = e;
     uint param_17 = 2u;
     uint param_18 = vd(param_16, param_17, pc, walk_id);
     ulong param_19 = fraction;
-    wd_set(param_18, param_19, v_2762);
+    wd_set(param_18, param_19, v_2765);
 }
 
 static inline __attribute__((always_inline))
-ulong wd(thread const uint& at, device WalkDoubles& v_2762)
+ulong wd(thread const uint& at, device WalkDoubles& v_2765)
 {
-    uint2 param = v_2762.walk_d[at];
+    uint2 param = v_2765.walk_d[at];
     return f64_from_words(param);
 }
 
@@ -1517,34 +1518,34 @@ ulong f64_of_int(thread const int& v)
 }
 
 static inline __attribute__((always_inline))
-void path_extend(thread const uint& at, thread const int& depth, thread const ulong& zero, thread const ulong& one, thread const int& feature, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813)
+void path_extend(thread const uint& at, thread const int& depth, thread const ulong& zero, thread const ulong& one, thread const int& feature, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2765, device WalkInts& v_2816)
 {
     uint s = at + uint(depth);
     uint param = s;
-    v_2813.walk_i[pz(param, pc, walk_id)] = feature;
+    v_2816.walk_i[pz(param, pc, walk_id)] = feature;
     uint param_1 = s;
     uint param_2 = pz(param_1, pc, walk_id);
     ulong param_3 = zero;
-    wd_set(param_2, param_3, v_2762);
+    wd_set(param_2, param_3, v_2765);
     uint param_4 = s;
     uint param_5 = po(param_4, pc, walk_id);
     ulong param_6 = one;
-    wd_set(param_5, param_6, v_2762);
+    wd_set(param_5, param_6, v_2765);
     uint param_7 = s;
     uint param_8 = pw(param_7, pc, walk_id);
     ulong param_9 = (depth == 0) ? 4607182418800017408ul : 0ul;
-    wd_set(param_8, param_9, v_2762);
+    wd_set(param_8, param_9, v_2765);
     int param_10 = depth + 1;
     ulong param_11 = 4607182418800017408ul;
     ulong param_12 = f64_of_int(param_10);
     ulong inv = f64_div(param_11, param_12);
-    int _2853 = depth - 1;
-    for (int i = _2853; i >= 0; i--)
+    int _2856 = depth - 1;
+    for (int i = _2856; i >= 0; i--)
     {
         uint a = at + uint(i);
         uint param_13 = a;
         uint param_14 = pw(param_13, pc, walk_id);
-        ulong w = wd(param_14, v_2762);
+        ulong w = wd(param_14, v_2765);
         uint param_15 = a + 1u;
         uint param_16 = a + 1u;
         uint param_17 = pw(param_16, pc, walk_id);
@@ -1555,11 +1556,11 @@ void path_extend(thread const uint& at, thread const int& depth, thread const ul
         ulong param_22 = f64_of_int(param_20);
         ulong param_23 = f64_mul(param_21, param_22);
         ulong param_24 = inv;
-        ulong param_25 = wd(param_17, v_2762);
+        ulong param_25 = wd(param_17, v_2765);
         ulong param_26 = f64_mul(param_23, param_24);
         uint param_27 = pw(param_15, pc, walk_id);
         ulong param_28 = f64_add(param_25, param_26);
-        wd_set(param_27, param_28, v_2762);
+        wd_set(param_27, param_28, v_2765);
         uint param_29 = a;
         ulong param_30 = zero;
         ulong param_31 = w;
@@ -1570,12 +1571,12 @@ void path_extend(thread const uint& at, thread const int& depth, thread const ul
         ulong param_36 = inv;
         uint param_37 = pw(param_29, pc, walk_id);
         ulong param_38 = f64_mul(param_35, param_36);
-        wd_set(param_37, param_38, v_2762);
+        wd_set(param_37, param_38, v_2765);
     }
 }
 
 static inline __attribute__((always_inline))
-void path_leaf(thread const uint& at, thread const int& depth, thread const ulong& scale, thread const uint& phi, thread const uint& stride, constant Push& pc, device Sums& v_1938, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813)
+void path_leaf(thread const uint& at, thread const int& depth, thread const ulong& scale, thread const uint& phi, thread const uint& stride, constant Push& pc, device Sums& v_1940, thread uint& walk_id, device WalkDoubles& v_2765, device WalkInts& v_2816)
 {
     int param = depth + 1;
     ulong d1 = f64_of_int(param);
@@ -1587,33 +1588,33 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
         int param_3 = depth - i;
         ulong param_4 = d1;
         ulong param_5 = f64_of_int(param_3);
-        ulong param_6 = wd(param_2, v_2762);
+        ulong param_6 = wd(param_2, v_2765);
         ulong param_7 = f64_div(param_4, param_5);
         ulong param_8 = cold_sum;
         ulong param_9 = f64_mul(param_6, param_7);
         cold_sum = f64_add(param_8, param_9);
     }
     ulong sum;
-    ulong _3264;
+    ulong _3267;
     for (int k = 1; k <= depth; k++)
     {
         uint a = at + uint(k);
         uint param_10 = a;
         uint param_11 = pz(param_10, pc, walk_id);
-        ulong zero = wd(param_11, v_2762);
+        ulong zero = wd(param_11, v_2765);
         uint param_12 = a;
         uint param_13 = po(param_12, pc, walk_id);
-        ulong one = wd(param_13, v_2762);
+        ulong one = wd(param_13, v_2765);
         ulong param_14 = one;
         ulong param_15 = 0ul;
         if (!f64_eq(param_14, param_15))
         {
             uint param_16 = at + uint(depth);
             uint param_17 = pw(param_16, pc, walk_id);
-            ulong next = wd(param_17, v_2762);
+            ulong next = wd(param_17, v_2765);
             ulong total = 0ul;
-            int _3201 = depth - 1;
-            for (int i_1 = _3201; i_1 >= 0; i_1--)
+            int _3204 = depth - 1;
+            for (int i_1 = _3204; i_1 >= 0; i_1--)
             {
                 int param_18 = i_1 + 1;
                 ulong param_19 = d1;
@@ -1633,7 +1634,7 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
                 ulong param_31 = d1;
                 ulong param_32 = f64_mul(param_27, param_28);
                 ulong param_33 = f64_div(param_30, param_31);
-                ulong param_34 = wd(param_26, v_2762);
+                ulong param_34 = wd(param_26, v_2765);
                 ulong param_35 = f64_mul(param_32, param_33);
                 next = f64_sub(param_34, param_35);
             }
@@ -1645,15 +1646,15 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
             ulong param_37 = 0ul;
             if (f64_eq(param_36, param_37))
             {
-                _3264 = 0ul;
+                _3267 = 0ul;
             }
             else
             {
                 ulong param_38 = cold_sum;
                 ulong param_39 = zero;
-                _3264 = f64_div(param_38, param_39);
+                _3267 = f64_div(param_38, param_39);
             }
-            sum = _3264;
+            sum = _3267;
         }
         uint param_40 = a;
         ulong param_41 = one;
@@ -1662,28 +1663,28 @@ void path_leaf(thread const uint& at, thread const int& depth, thread const ulon
         ulong param_44 = f64_sub(param_41, param_42);
         ulong param_45 = f64_mul(param_43, param_44);
         ulong param_46 = scale;
-        uint param_47 = phi + (uint(v_2813.walk_i[pz(param_40, pc, walk_id)]) * stride);
+        uint param_47 = phi + (uint(v_2816.walk_i[pz(param_40, pc, walk_id)]) * stride);
         ulong param_48 = f64_mul(param_45, param_46);
-        sum_add(param_47, param_48, v_1938);
+        sum_add(param_47, param_48, v_1940);
     }
 }
 
 static inline __attribute__((always_inline))
-void path_unwind(thread const uint& at, thread const int& depth, thread const int& k, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813)
+void path_unwind(thread const uint& at, thread const int& depth, thread const int& k, constant Push& pc, thread uint& walk_id, device WalkDoubles& v_2765, device WalkInts& v_2816)
 {
     uint param = at + uint(k);
     uint param_1 = po(param, pc, walk_id);
-    ulong one = wd(param_1, v_2762);
+    ulong one = wd(param_1, v_2765);
     uint param_2 = at + uint(k);
     uint param_3 = pz(param_2, pc, walk_id);
-    ulong zero = wd(param_3, v_2762);
+    ulong zero = wd(param_3, v_2765);
     uint param_4 = at + uint(depth);
     uint param_5 = pw(param_4, pc, walk_id);
-    ulong next = wd(param_5, v_2762);
+    ulong next = wd(param_5, v_2765);
     int param_6 = depth + 1;
     ulong d1 = f64_of_int(param_6);
-    int _2963 = depth - 1;
-    for (int i = _2963; i >= 0; i--)
+    int _2966 = depth - 1;
+    for (int i = _2966; i >= 0; i--)
     {
         uint a = at + uint(i);
         ulong param_7 = one;
@@ -1692,7 +1693,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
         {
             uint param_9 = a;
             uint param_10 = pw(param_9, pc, walk_id);
-            ulong w = wd(param_10, v_2762);
+            ulong w = wd(param_10, v_2765);
             ulong param_11 = next;
             ulong param_12 = d1;
             int param_13 = i + 1;
@@ -1704,7 +1705,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             uint param_18 = a;
             uint param_19 = pw(param_18, pc, walk_id);
             ulong param_20 = nw;
-            wd_set(param_19, param_20, v_2762);
+            wd_set(param_19, param_20, v_2765);
             ulong param_21 = nw;
             ulong param_22 = zero;
             int param_23 = depth - i;
@@ -1721,7 +1722,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             uint param_30 = a;
             uint param_31 = a;
             uint param_32 = pw(param_31, pc, walk_id);
-            ulong param_33 = wd(param_32, v_2762);
+            ulong param_33 = wd(param_32, v_2765);
             ulong param_34 = d1;
             int param_35 = depth - i;
             ulong param_36 = zero;
@@ -1730,7 +1731,7 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
             ulong param_39 = f64_mul(param_36, param_37);
             uint param_40 = pw(param_30, pc, walk_id);
             ulong param_41 = f64_div(param_38, param_39);
-            wd_set(param_40, param_41, v_2762);
+            wd_set(param_40, param_41, v_2765);
         }
     }
     for (int i_1 = k; i_1 < depth; i_1++)
@@ -1738,24 +1739,24 @@ void path_unwind(thread const uint& at, thread const int& depth, thread const in
         uint a_1 = at + uint(i_1);
         uint param_42 = a_1;
         uint param_43 = a_1 + 1u;
-        v_2813.walk_i[pz(param_42, pc, walk_id)] = v_2813.walk_i[pz(param_43, pc, walk_id)];
+        v_2816.walk_i[pz(param_42, pc, walk_id)] = v_2816.walk_i[pz(param_43, pc, walk_id)];
         uint param_44 = a_1;
         uint param_45 = a_1 + 1u;
         uint param_46 = pz(param_45, pc, walk_id);
         uint param_47 = pz(param_44, pc, walk_id);
-        ulong param_48 = wd(param_46, v_2762);
-        wd_set(param_47, param_48, v_2762);
+        ulong param_48 = wd(param_46, v_2765);
+        wd_set(param_47, param_48, v_2765);
         uint param_49 = a_1;
         uint param_50 = a_1 + 1u;
         uint param_51 = po(param_50, pc, walk_id);
         uint param_52 = po(param_49, pc, walk_id);
-        ulong param_53 = wd(param_51, v_2762);
-        wd_set(param_52, param_53, v_2762);
+        ulong param_53 = wd(param_51, v_2765);
+        wd_set(param_52, param_53, v_2765);
     }
 }
 
 static inline __attribute__((always_inline))
-void alg2_visit(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, thread int& top, thread const uint& node, thread int& depth, thread const uint& parent, thread const int& feature, thread const ulong& v_zero, thread const ulong& v_one, thread const ulong& fraction, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, const device Nodes& v_1988, const device Leaf& v_2067, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813)
+void alg2_visit(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, thread int& top, thread const uint& node, thread int& depth, thread const uint& parent, thread const int& feature, thread const ulong& v_zero, thread const ulong& v_one, thread const ulong& fraction, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1912, device Sums& v_1940, const device Nodes& v_1990, const device Leaf& v_2070, thread uint& walk_id, device WalkDoubles& v_2765, device WalkInts& v_2816)
 {
     uint at = (parent + uint(depth)) + 1u;
     if (parent > 0u)
@@ -1766,25 +1767,25 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
             uint p = parent + uint(i);
             uint param = s;
             uint param_1 = p;
-            v_2813.walk_i[pz(param, pc, walk_id)] = v_2813.walk_i[pz(param_1, pc, walk_id)];
+            v_2816.walk_i[pz(param, pc, walk_id)] = v_2816.walk_i[pz(param_1, pc, walk_id)];
             uint param_2 = s;
             uint param_3 = p;
             uint param_4 = pz(param_3, pc, walk_id);
             uint param_5 = pz(param_2, pc, walk_id);
-            ulong param_6 = wd(param_4, v_2762);
-            wd_set(param_5, param_6, v_2762);
+            ulong param_6 = wd(param_4, v_2765);
+            wd_set(param_5, param_6, v_2765);
             uint param_7 = s;
             uint param_8 = p;
             uint param_9 = po(param_8, pc, walk_id);
             uint param_10 = po(param_7, pc, walk_id);
-            ulong param_11 = wd(param_9, v_2762);
-            wd_set(param_10, param_11, v_2762);
+            ulong param_11 = wd(param_9, v_2765);
+            wd_set(param_10, param_11, v_2765);
             uint param_12 = s;
             uint param_13 = p;
             uint param_14 = pw(param_13, pc, walk_id);
             uint param_15 = pw(param_12, pc, walk_id);
-            ulong param_16 = wd(param_14, v_2762);
-            wd_set(param_15, param_16, v_2762);
+            ulong param_16 = wd(param_14, v_2765);
+            wd_set(param_15, param_16, v_2765);
         }
     }
     if ((condition == 0) || (cond_feature != feature))
@@ -1794,14 +1795,14 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_19 = v_zero;
         ulong param_20 = v_one;
         int param_21 = feature;
-        path_extend(param_17, param_18, param_19, param_20, param_21, pc, walk_id, v_2762, v_2813);
+        path_extend(param_17, param_18, param_19, param_20, param_21, pc, walk_id, v_2765, v_2816);
     }
-    uint4 n = v_1988.nodes[first + node];
+    uint4 n = v_1990.nodes[first + node];
     uint4 param_22 = n;
     uint param_23 = node;
     if (is_leaf(param_22, param_23))
     {
-        float param_24 = v_2067.leaf[first + node];
+        float param_24 = v_2070.leaf[first + node];
         ulong param_25 = f64_from_float(param_24);
         ulong param_26 = fraction;
         uint param_27 = at;
@@ -1809,7 +1810,7 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_29 = f64_mul(param_25, param_26);
         uint param_30 = phi;
         uint param_31 = stride;
-        path_leaf(param_27, param_28, param_29, param_30, param_31, pc, v_1938, walk_id, v_2762, v_2813);
+        path_leaf(param_27, param_28, param_29, param_30, param_31, pc, v_1940, walk_id, v_2765, v_2816);
     }
     else
     {
@@ -1818,48 +1819,48 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         uint param_34 = first + node;
         uint4 param_35 = n;
         uint param_36 = bin_at(param_32, param_33, pc, v_1824);
-        bool left = goes_left(param_34, param_35, param_36, v_1861);
-        uint _3495;
+        bool left = goes_left(param_34, param_35, param_36, pc, v_1861);
+        uint _3498;
         if (left)
         {
-            _3495 = n.x;
+            _3498 = n.x;
         }
         else
         {
-            _3495 = n.y;
+            _3498 = n.y;
         }
-        uint hot = _3495;
-        uint _3506;
+        uint hot = _3498;
+        uint _3509;
         if (left)
         {
-            _3506 = n.y;
+            _3509 = n.y;
         }
         else
         {
-            _3506 = n.x;
+            _3509 = n.x;
         }
-        uint cold = _3506;
+        uint cold = _3509;
         uint param_37 = first + hot;
-        ulong hot_zero = frac_of(param_37, v_1910);
+        ulong hot_zero = frac_of(param_37, v_1912);
         uint param_38 = first + cold;
-        ulong cold_zero = frac_of(param_38, v_1910);
+        ulong cold_zero = frac_of(param_38, v_1912);
         ulong in_zero = 4607182418800017408ul;
         ulong in_one = 4607182418800017408ul;
         int k = 0;
         for (;;)
         {
-            bool _3537 = k <= depth;
-            bool _3552;
-            if (_3537)
+            bool _3540 = k <= depth;
+            bool _3555;
+            if (_3540)
             {
                 uint param_39 = at + uint(k);
-                _3552 = v_2813.walk_i[pz(param_39, pc, walk_id)] != int(n.z);
+                _3555 = v_2816.walk_i[pz(param_39, pc, walk_id)] != int(n.z);
             }
             else
             {
-                _3552 = _3537;
+                _3555 = _3540;
             }
-            if (_3552)
+            if (_3555)
             {
                 k++;
                 continue;
@@ -1873,46 +1874,46 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         {
             uint param_40 = at + uint(k);
             uint param_41 = pz(param_40, pc, walk_id);
-            in_zero = wd(param_41, v_2762);
+            in_zero = wd(param_41, v_2765);
             uint param_42 = at + uint(k);
             uint param_43 = po(param_42, pc, walk_id);
-            in_one = wd(param_43, v_2762);
+            in_one = wd(param_43, v_2765);
             uint param_44 = at;
             int param_45 = depth;
             int param_46 = k;
-            path_unwind(param_44, param_45, param_46, pc, walk_id, v_2762, v_2813);
+            path_unwind(param_44, param_45, param_46, pc, walk_id, v_2765, v_2816);
             depth--;
         }
         ulong hot_fraction = fraction;
         ulong cold_fraction = fraction;
-        bool _3590 = condition > 0;
-        bool _3598;
-        if (_3590)
+        bool _3593 = condition > 0;
+        bool _3601;
+        if (_3593)
         {
-            _3598 = int(n.z) == cond_feature;
+            _3601 = int(n.z) == cond_feature;
         }
         else
         {
-            _3598 = _3590;
+            _3601 = _3593;
         }
-        if (_3598)
+        if (_3601)
         {
             cold_fraction = 0ul;
             depth--;
         }
         else
         {
-            bool _3605 = condition < 0;
-            bool _3613;
-            if (_3605)
+            bool _3608 = condition < 0;
+            bool _3616;
+            if (_3608)
             {
-                _3613 = int(n.z) == cond_feature;
+                _3616 = int(n.z) == cond_feature;
             }
             else
             {
-                _3613 = _3605;
+                _3616 = _3608;
             }
-            if (_3613)
+            if (_3616)
             {
                 ulong param_47 = hot_fraction;
                 ulong param_48 = hot_zero;
@@ -1934,7 +1935,7 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_58 = f64_mul(param_51, param_52);
         ulong param_59 = 0ul;
         ulong param_60 = cold_fraction;
-        push_visit(param_53, param_54, param_55, param_56, param_57, param_58, param_59, param_60, pc, walk_id, v_2762, v_2813);
+        push_visit(param_53, param_54, param_55, param_56, param_57, param_58, param_59, param_60, pc, walk_id, v_2765, v_2816);
         top++;
         ulong param_61 = hot_zero;
         ulong param_62 = in_zero;
@@ -1946,12 +1947,12 @@ void alg2_visit(thread const uint& first, thread const uint& r, thread const uin
         ulong param_68 = f64_mul(param_61, param_62);
         ulong param_69 = in_one;
         ulong param_70 = hot_fraction;
-        push_visit(param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70, pc, walk_id, v_2762, v_2813);
+        push_visit(param_63, param_64, param_65, param_66, param_67, param_68, param_69, param_70, pc, walk_id, v_2765, v_2816);
     }
 }
 
 static inline __attribute__((always_inline))
-void alg2_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, const device Nodes& v_1988, const device Leaf& v_2067, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813)
+void alg2_tree(thread const uint& first, thread const uint& r, thread const uint& phi, thread const uint& stride, thread const int& condition, thread const int& cond_feature, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1912, device Sums& v_1940, const device Nodes& v_1990, const device Leaf& v_2070, thread uint& walk_id, device WalkDoubles& v_2765, device WalkInts& v_2816)
 {
     int top = 0;
     uint param = 0u;
@@ -1962,7 +1963,7 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
     ulong param_5 = 4607182418800017408ul;
     ulong param_6 = 4607182418800017408ul;
     ulong param_7 = 4607182418800017408ul;
-    push_visit(param, param_1, param_2, param_3, param_4, param_5, param_6, param_7, pc, walk_id, v_2762, v_2813);
+    push_visit(param, param_1, param_2, param_3, param_4, param_5, param_6, param_7, pc, walk_id, v_2765, v_2816);
     while (top >= 0)
     {
         uint e = uint(top);
@@ -1970,7 +1971,7 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
         uint param_8 = e;
         uint param_9 = 2u;
         uint param_10 = vd(param_8, param_9, pc, walk_id);
-        ulong fraction = wd(param_10, v_2762);
+        ulong fraction = wd(param_10, v_2765);
         ulong param_11 = fraction;
         ulong param_12 = 0ul;
         if (!f64_eq(param_11, param_12))
@@ -1996,26 +1997,26 @@ void alg2_tree(thread const uint& first, thread const uint& r, thread const uint
             int param_31 = condition;
             int param_32 = cond_feature;
             int param_33 = top;
-            uint param_34 = uint(v_2813.walk_i[vi(param_13, param_14, pc, walk_id)]);
-            int param_35 = v_2813.walk_i[vi(param_15, param_16, pc, walk_id)];
-            uint param_36 = uint(v_2813.walk_i[vi(param_17, param_18, pc, walk_id)]);
-            int param_37 = v_2813.walk_i[vi(param_19, param_20, pc, walk_id)];
-            ulong param_38 = wd(param_23, v_2762);
-            ulong param_39 = wd(param_26, v_2762);
+            uint param_34 = uint(v_2816.walk_i[vi(param_13, param_14, pc, walk_id)]);
+            int param_35 = v_2816.walk_i[vi(param_15, param_16, pc, walk_id)];
+            uint param_36 = uint(v_2816.walk_i[vi(param_17, param_18, pc, walk_id)]);
+            int param_37 = v_2816.walk_i[vi(param_19, param_20, pc, walk_id)];
+            ulong param_38 = wd(param_23, v_2765);
+            ulong param_39 = wd(param_26, v_2765);
             ulong param_40 = fraction;
-            alg2_visit(param_27, param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38, param_39, param_40, pc, v_1824, v_1861, v_1910, v_1938, v_1988, v_2067, walk_id, v_2762, v_2813);
+            alg2_visit(param_27, param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38, param_39, param_40, pc, v_1824, v_1861, v_1912, v_1940, v_1990, v_2070, walk_id, v_2765, v_2816);
             top = param_33;
         }
     }
 }
 
 static inline __attribute__((always_inline))
-void contributions(thread const uint& r, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1988, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2067, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_r, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813, const device Trees& v_3873)
+void contributions(thread const uint& r, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1912, device Sums& v_1940, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1990, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2070, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_r, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, thread uint& walk_id, device WalkDoubles& v_2765, device WalkInts& v_2816, const device Trees& v_3876)
 {
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
     uint t = pc.tree;
-    uint4 tree = v_3873.trees[t];
+    uint4 tree = v_3876.trees[t];
     uint phi = (((t % pc.num_outputs) * C) * n) + r;
     if (pc.approx != 0u)
     {
@@ -2023,7 +2024,7 @@ void contributions(thread const uint& r, constant Push& pc, device Bins& v_1824,
         uint param_1 = r;
         uint param_2 = phi;
         uint param_3 = n;
-        saabas_tree(param, param_1, param_2, param_3, pc, v_1824, v_1861, v_1910, v_1938, v_1988);
+        saabas_tree(param, param_1, param_2, param_3, pc, v_1824, v_1861, v_1912, v_1940, v_1990);
         return;
     }
     if (tree.y != 0u)
@@ -2034,7 +2035,7 @@ void contributions(thread const uint& r, constant Push& pc, device Bins& v_1824,
         uint param_7 = n;
         bool param_8 = false;
         uint param_9 = 0u;
-        linear_tree(param_4, param_5, param_6, param_7, param_8, param_9, pc, v_1824, v_1861, v_1910, v_1938, lv_feature, lv_p, v_1988, lv_node, lv_stage, lv_zprod, lv_c, v_2067, lv_r, lv_h);
+        linear_tree(param_4, param_5, param_6, param_7, param_8, param_9, pc, v_1824, v_1861, v_1912, v_1940, lv_feature, lv_p, v_1990, lv_node, lv_stage, lv_zprod, lv_c, v_2070, lv_r, lv_h);
     }
     else
     {
@@ -2044,12 +2045,12 @@ void contributions(thread const uint& r, constant Push& pc, device Bins& v_1824,
         uint param_13 = n;
         int param_14 = 0;
         int param_15 = 0;
-        alg2_tree(param_10, param_11, param_12, param_13, param_14, param_15, pc, v_1824, v_1861, v_1910, v_1938, v_1988, v_2067, walk_id, v_2762, v_2813);
+        alg2_tree(param_10, param_11, param_12, param_13, param_14, param_15, pc, v_1824, v_1861, v_1912, v_1940, v_1990, v_2070, walk_id, v_2765, v_2816);
     }
     uint param_16 = tree.x;
     uint param_17 = phi + (pc.num_features * n);
-    ulong param_18 = mean_of(param_16, pc, v_1910);
-    sum_add(param_17, param_18, v_1938);
+    ulong param_18 = mean_of(param_16, pc, v_1912);
+    sum_add(param_17, param_18, v_1940);
 }
 
 static inline __attribute__((always_inline))
@@ -2071,7 +2072,7 @@ uint off_at(constant Push& pc)
 }
 
 static inline __attribute__((always_inline))
-void interactions(thread const uint& id, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, const device Nodes& v_1988, const device Leaf& v_2067, thread uint& walk_id, device WalkDoubles& v_2762, device WalkInts& v_2813, const device Trees& v_3873, const device Features& v_4078)
+void interactions(thread const uint& id, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1912, device Sums& v_1940, const device Nodes& v_1990, const device Leaf& v_2070, thread uint& walk_id, device WalkDoubles& v_2765, device WalkInts& v_2816, const device Trees& v_3876, const device Features& v_4081)
 {
     uint F = pc.num_features;
     uint C = F + 1u;
@@ -2080,7 +2081,7 @@ void interactions(thread const uint& id, constant Push& pc, device Bins& v_1824,
     uint i = id / n;
     uint r = id % n;
     uint t = pc.tree;
-    uint4 tree = v_3873.trees[t];
+    uint4 tree = v_3876.trees[t];
     if (i == F)
     {
         if (pc.phase != 2u)
@@ -2094,27 +2095,27 @@ void interactions(thread const uint& id, constant Push& pc, device Bins& v_1824,
         uint param_3 = n;
         int param_4 = 0;
         int param_5 = 0;
-        alg2_tree(param, param_1, param_2, param_3, param_4, param_5, pc, v_1824, v_1861, v_1910, v_1938, v_1988, v_2067, walk_id, v_2762, v_2813);
+        alg2_tree(param, param_1, param_2, param_3, param_4, param_5, pc, v_1824, v_1861, v_1912, v_1940, v_1990, v_2070, walk_id, v_2765, v_2816);
         uint param_6 = tree.x;
         uint param_7 = d + (F * n);
-        ulong param_8 = mean_of(param_6, pc, v_1910);
-        sum_add(param_7, param_8, v_1938);
+        ulong param_8 = mean_of(param_6, pc, v_1912);
+        sum_add(param_7, param_8, v_1940);
         return;
     }
     uint a = tree.z;
     for (;;)
     {
-        bool _4072 = a < tree.w;
-        bool _4085;
-        if (_4072)
+        bool _4075 = a < tree.w;
+        bool _4088;
+        if (_4075)
         {
-            _4085 = v_4078.features[a] != int(i);
+            _4088 = v_4081.features[a] != int(i);
         }
         else
         {
-            _4085 = _4072;
+            _4088 = _4075;
         }
-        if (_4085)
+        if (_4088)
         {
             a++;
             continue;
@@ -2138,7 +2139,7 @@ void interactions(thread const uint& id, constant Push& pc, device Bins& v_1824,
         uint param_12 = T;
         int param_13 = 1;
         int param_14 = int(i);
-        alg2_tree(param_9, param_10, param_11, param_12, param_13, param_14, pc, v_1824, v_1861, v_1910, v_1938, v_1988, v_2067, walk_id, v_2762, v_2813);
+        alg2_tree(param_9, param_10, param_11, param_12, param_13, param_14, pc, v_1824, v_1861, v_1912, v_1940, v_1990, v_2070, walk_id, v_2765, v_2816);
         return;
     }
     if (pc.phase == 5u)
@@ -2149,38 +2150,38 @@ void interactions(thread const uint& id, constant Push& pc, device Bins& v_1824,
         uint param_18 = T;
         int param_19 = -1;
         int param_20 = int(i);
-        alg2_tree(param_15, param_16, param_17, param_18, param_19, param_20, pc, v_1824, v_1861, v_1910, v_1938, v_1988, v_2067, walk_id, v_2762, v_2813);
+        alg2_tree(param_15, param_16, param_17, param_18, param_19, param_20, pc, v_1824, v_1861, v_1912, v_1940, v_1990, v_2070, walk_id, v_2765, v_2816);
         return;
     }
     uint m = (((((t % pc.num_outputs) * C) + i) * C) * n) + r;
     for (uint b = tree.z; b < tree.w; b++)
     {
-        uint j = uint(v_4078.features[b]);
+        uint j = uint(v_4081.features[b]);
         if (j != i)
         {
-            uint2 param_21 = v_1938.sums[on + (j * T)];
-            uint2 param_22 = v_1938.sums[off + (j * T)];
+            uint2 param_21 = v_1940.sums[on + (j * T)];
+            uint2 param_22 = v_1940.sums[off + (j * T)];
             ulong param_23 = f64_from_words(param_21);
             ulong param_24 = f64_from_words(param_22);
             ulong param_25 = f64_sub(param_23, param_24);
             ulong param_26 = 4611686018427387904ul;
             uint param_27 = m + (j * n);
             ulong param_28 = f64_div(param_25, param_26);
-            sum_add(param_27, param_28, v_1938);
+            sum_add(param_27, param_28, v_1940);
         }
-        v_1938.sums[on + (j * T)] = uint2(0u);
-        v_1938.sums[off + (j * T)] = uint2(0u);
+        v_1940.sums[on + (j * T)] = uint2(0u);
+        v_1940.sums[off + (j * T)] = uint2(0u);
     }
 }
 
 static inline __attribute__((always_inline))
-void pairs_tree(thread const uint& r, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1910, device Sums& v_1938, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1988, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2067, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_r, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, const device Trees& v_3873)
+void pairs_tree(thread const uint& r, constant Push& pc, device Bins& v_1824, const device CatSets& v_1861, const device NodeNumbers& v_1912, device Sums& v_1940, thread spvUnsafeArray<int, 16>& lv_feature, thread spvUnsafeArray<ulong, 16>& lv_p, const device Nodes& v_1990, thread spvUnsafeArray<int, 16>& lv_node, thread spvUnsafeArray<int, 16>& lv_stage, thread spvUnsafeArray<ulong, 16>& lv_zprod, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_c, const device Leaf& v_2070, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_r, thread spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16>& lv_h, const device Trees& v_3876)
 {
     uint F = pc.num_features;
     uint C = F + 1u;
     uint n = pc.num_rows;
     uint t = pc.tree;
-    uint4 tree = v_3873.trees[t];
+    uint4 tree = v_3876.trees[t];
     uint k = t % pc.num_outputs;
     uint d = (diag_at(pc) + ((k * C) * n)) + r;
     uint param = tree.x;
@@ -2189,26 +2190,26 @@ void pairs_tree(thread const uint& r, constant Push& pc, device Bins& v_1824, co
     uint param_3 = n;
     bool param_4 = true;
     uint param_5 = (((k * C) * C) * n) + r;
-    linear_tree(param, param_1, param_2, param_3, param_4, param_5, pc, v_1824, v_1861, v_1910, v_1938, lv_feature, lv_p, v_1988, lv_node, lv_stage, lv_zprod, lv_c, v_2067, lv_r, lv_h);
+    linear_tree(param, param_1, param_2, param_3, param_4, param_5, pc, v_1824, v_1861, v_1912, v_1940, lv_feature, lv_p, v_1990, lv_node, lv_stage, lv_zprod, lv_c, v_2070, lv_r, lv_h);
     uint param_6 = tree.x;
     uint param_7 = d + (F * n);
-    ulong param_8 = mean_of(param_6, pc, v_1910);
-    sum_add(param_7, param_8, v_1938);
+    ulong param_8 = mean_of(param_6, pc, v_1912);
+    sum_add(param_7, param_8, v_1940);
 }
 
 static inline __attribute__((always_inline))
-float base_of(thread const uint& r, thread const uint& k, constant Push& pc, const device Leaf& v_2067, const device RowBase& v_4302)
+float base_of(thread const uint& r, thread const uint& k, constant Push& pc, const device Leaf& v_2070, const device RowBase& v_4305)
 {
-    float _4296;
+    float _4299;
     if (pc.has_row_base != 0u)
     {
-        _4296 = v_4302.row_base[(r * pc.num_outputs) + k];
+        _4299 = v_4305.row_base[(r * pc.num_outputs) + k];
     }
     else
     {
-        _4296 = v_2067.leaf[pc.num_nodes + k];
+        _4299 = v_2070.leaf[pc.num_nodes + k];
     }
-    return _4296;
+    return _4299;
 }
 
 static inline __attribute__((always_inline))
@@ -2307,7 +2308,7 @@ uint f64_to_float_bits(thread const ulong& a)
 }
 
 static inline __attribute__((always_inline))
-void finish_pairs(thread const uint& id, constant Push& pc, device Sums& v_1938, const device Leaf& v_2067, const device RowBase& v_4302, device Out& v_4371)
+void finish_pairs(thread const uint& id, constant Push& pc, device Sums& v_1940, const device Leaf& v_2070, const device RowBase& v_4305, device Out& v_4374)
 {
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
@@ -2315,13 +2316,13 @@ void finish_pairs(thread const uint& id, constant Push& pc, device Sums& v_1938,
     uint r = id % n;
     uint k = ki / C;
     uint i = ki % C;
-    uint2 param = v_1938.sums[diag_at(pc) + id];
+    uint2 param = v_1940.sums[diag_at(pc) + id];
     ulong v = f64_from_words(param);
     if (i == (C - 1u))
     {
         uint param_1 = r;
         uint param_2 = k;
-        float param_3 = base_of(param_1, param_2, pc, v_2067, v_4302);
+        float param_3 = base_of(param_1, param_2, pc, v_2070, v_4305);
         ulong param_4 = v;
         ulong param_5 = f64_from_float(param_3);
         v = f64_add(param_4, param_5);
@@ -2334,45 +2335,45 @@ void finish_pairs(thread const uint& id, constant Push& pc, device Sums& v_1938,
         {
             continue;
         }
-        uint2 param_6 = v_1938.sums[mat + (((min(i, j) * C) + max(i, j)) * n)];
+        uint2 param_6 = v_1940.sums[mat + (((min(i, j) * C) + max(i, j)) * n)];
         ulong param_7 = f64_from_words(param_6);
         ulong param_8 = 4611686018427387904ul;
         ulong m = f64_div(param_7, param_8);
         ulong param_9 = m;
-        v_4371.outv[o + j] = as_type<float>(f64_to_float_bits(param_9));
+        v_4374.outv[o + j] = as_type<float>(f64_to_float_bits(param_9));
         ulong param_10 = v;
         ulong param_11 = m;
         v = f64_sub(param_10, param_11);
     }
     ulong param_12 = v;
-    v_4371.outv[o + i] = as_type<float>(f64_to_float_bits(param_12));
+    v_4374.outv[o + i] = as_type<float>(f64_to_float_bits(param_12));
 }
 
 static inline __attribute__((always_inline))
-void finish_contributions(thread const uint& id, constant Push& pc, device Sums& v_1938, const device Leaf& v_2067, const device RowBase& v_4302, device Out& v_4371)
+void finish_contributions(thread const uint& id, constant Push& pc, device Sums& v_1940, const device Leaf& v_2070, const device RowBase& v_4305, device Out& v_4374)
 {
     uint C = pc.num_features + 1u;
     uint width = pc.num_outputs * C;
     uint n = pc.num_rows;
     uint e = id / n;
     uint r = id % n;
-    uint2 param = v_1938.sums[id];
+    uint2 param = v_1940.sums[id];
     ulong v = f64_from_words(param);
     if ((e % C) == (C - 1u))
     {
         uint param_1 = r;
         uint param_2 = e / C;
-        float param_3 = base_of(param_1, param_2, pc, v_2067, v_4302);
+        float param_3 = base_of(param_1, param_2, pc, v_2070, v_4305);
         ulong param_4 = v;
         ulong param_5 = f64_from_float(param_3);
         v = f64_add(param_4, param_5);
     }
     ulong param_6 = v;
-    v_4371.outv[(r * width) + e] = as_type<float>(f64_to_float_bits(param_6));
+    v_4374.outv[(r * width) + e] = as_type<float>(f64_to_float_bits(param_6));
 }
 
 static inline __attribute__((always_inline))
-void finish_interactions(thread const uint& id, constant Push& pc, device Sums& v_1938, const device Leaf& v_2067, const device RowBase& v_4302, device Out& v_4371)
+void finish_interactions(thread const uint& id, constant Push& pc, device Sums& v_1940, const device Leaf& v_2070, const device RowBase& v_4305, device Out& v_4374)
 {
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
@@ -2380,13 +2381,13 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
     uint r = id % n;
     uint k = ki / C;
     uint i = ki % C;
-    uint2 param = v_1938.sums[diag_at(pc) + id];
+    uint2 param = v_1940.sums[diag_at(pc) + id];
     ulong v = f64_from_words(param);
     if (i == (C - 1u))
     {
         uint param_1 = r;
         uint param_2 = k;
-        float param_3 = base_of(param_1, param_2, pc, v_2067, v_4302);
+        float param_3 = base_of(param_1, param_2, pc, v_2070, v_4305);
         ulong param_4 = v;
         ulong param_5 = f64_from_float(param_3);
         v = f64_add(param_4, param_5);
@@ -2395,10 +2396,10 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
     uint o = (((r * pc.num_outputs) * C) + ki) * C;
     for (uint j = 0u; j < C; j++)
     {
-        uint2 param_6 = v_1938.sums[row + (j * n)];
+        uint2 param_6 = v_1940.sums[row + (j * n)];
         ulong m = f64_from_words(param_6);
         ulong param_7 = m;
-        v_4371.outv[o + j] = as_type<float>(f64_to_float_bits(param_7));
+        v_4374.outv[o + j] = as_type<float>(f64_to_float_bits(param_7));
         if (j != i)
         {
             ulong param_8 = v;
@@ -2407,16 +2408,16 @@ void finish_interactions(thread const uint& id, constant Push& pc, device Sums& 
         }
     }
     ulong param_10 = v;
-    v_4371.outv[o + i] = as_type<float>(f64_to_float_bits(param_10));
+    v_4374.outv[o + i] = as_type<float>(f64_to_float_bits(param_10));
 }
 
-kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4732 [[buffer(1)]], const device CutPtr& v_1731 [[buffer(2)]], const device Cuts& v_1768 [[buffer(3)]], const device Nodes& v_1988 [[buffer(4)]], const device Leaf& v_2067 [[buffer(5)]], const device Trees& v_3873 [[buffer(6)]], const device NodeNumbers& v_1910 [[buffer(7)]], const device Features& v_4078 [[buffer(8)]], const device CatSets& v_1861 [[buffer(9)]], device Bins& v_1824 [[buffer(10)]], device Sums& v_1938 [[buffer(11)]], device WalkDoubles& v_2762 [[buffer(12)]], device WalkInts& v_2813 [[buffer(13)]], device Out& v_4371 [[buffer(14)]], const device RowBase& v_4302 [[buffer(15)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
+kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4735 [[buffer(1)]], const device CutPtr& v_1731 [[buffer(2)]], const device Cuts& v_1768 [[buffer(3)]], const device Nodes& v_1990 [[buffer(4)]], const device Leaf& v_2070 [[buffer(5)]], const device Trees& v_3876 [[buffer(6)]], const device NodeNumbers& v_1912 [[buffer(7)]], const device Features& v_4081 [[buffer(8)]], const device CatSets& v_1861 [[buffer(9)]], device Bins& v_1824 [[buffer(10)]], device Sums& v_1940 [[buffer(11)]], device WalkDoubles& v_2765 [[buffer(12)]], device WalkInts& v_2816 [[buffer(13)]], device Out& v_4374 [[buffer(14)]], const device RowBase& v_4305 [[buffer(15)]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]], uint3 gl_GlobalInvocationID [[thread_position_in_grid]])
 {
     uint stride = gl_NumWorkGroups.x * WG;
     uint C = pc.num_features + 1u;
     uint n = pc.num_rows;
     uint count = n;
-    bool _4644 = pc.phase == 2u;
+    bool _4647 = pc.phase == 2u;
     spvUnsafeArray<int, 16> lv_feature;
     spvUnsafeArray<ulong, 16> lv_p;
     spvUnsafeArray<int, 16> lv_node;
@@ -2426,50 +2427,50 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4732 [[buf
     spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_r;
     spvUnsafeArray<spvUnsafeArray<ulong, 8>, 16> lv_h;
     uint walk_id;
-    bool _4651;
-    if (!_4644)
+    bool _4654;
+    if (!_4647)
     {
-        _4651 = pc.phase == 5u;
+        _4654 = pc.phase == 5u;
     }
     else
     {
-        _4651 = _4644;
+        _4654 = _4647;
     }
-    bool _4659;
-    if (!_4651)
+    bool _4662;
+    if (!_4654)
     {
-        _4659 = pc.phase == 6u;
+        _4662 = pc.phase == 6u;
     }
     else
     {
-        _4659 = _4651;
+        _4662 = _4654;
     }
-    if (_4659)
+    if (_4662)
     {
         count = n * C;
     }
     else
     {
-        bool _4668 = pc.phase == 3u;
-        bool _4675;
-        if (!_4668)
+        bool _4671 = pc.phase == 3u;
+        bool _4678;
+        if (!_4671)
         {
-            _4675 = pc.phase == 4u;
+            _4678 = pc.phase == 4u;
         }
         else
         {
-            _4675 = _4668;
+            _4678 = _4671;
         }
-        bool _4682;
-        if (!_4675)
+        bool _4685;
+        if (!_4678)
         {
-            _4682 = pc.phase == 8u;
+            _4685 = pc.phase == 8u;
         }
         else
         {
-            _4682 = _4675;
+            _4685 = _4678;
         }
-        if (_4682)
+        if (_4685)
         {
             count = (n * pc.num_outputs) * C;
         }
@@ -2485,19 +2486,19 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4732 [[buf
             for (uint f = 0u; f < pc.num_features; f++)
             {
                 uint param = f;
-                float param_1 = _4732.data[(f * n) + id];
+                float param_1 = _4735.data[(f * n) + id];
                 word |= (bin_of(param, param_1, v_1731, v_1768) << ((f & lane) * pc.code_bits));
-                bool _4757 = (f & lane) == lane;
-                bool _4766;
-                if (!_4757)
+                bool _4760 = (f & lane) == lane;
+                bool _4769;
+                if (!_4760)
                 {
-                    _4766 = (f + 1u) == pc.num_features;
+                    _4769 = (f + 1u) == pc.num_features;
                 }
                 else
                 {
-                    _4766 = _4757;
+                    _4769 = _4760;
                 }
-                if (_4766)
+                if (_4769)
                 {
                     v_1824.bins[rb + (f >> code_shift(pc))] = word;
                     word = 0u;
@@ -2509,59 +2510,59 @@ kernel void shap(constant Push& pc [[buffer(0)]], const device Data& _4732 [[buf
             if (pc.phase == 1u)
             {
                 uint param_2 = id;
-                contributions(param_2, pc, v_1824, v_1861, v_1910, v_1938, lv_feature, lv_p, v_1988, lv_node, lv_stage, lv_zprod, lv_c, v_2067, lv_r, lv_h, walk_id, v_2762, v_2813, v_3873);
+                contributions(param_2, pc, v_1824, v_1861, v_1912, v_1940, lv_feature, lv_p, v_1990, lv_node, lv_stage, lv_zprod, lv_c, v_2070, lv_r, lv_h, walk_id, v_2765, v_2816, v_3876);
             }
             else
             {
-                bool _4790 = pc.phase == 2u;
-                bool _4797;
-                if (!_4790)
+                bool _4793 = pc.phase == 2u;
+                bool _4800;
+                if (!_4793)
                 {
-                    _4797 = pc.phase == 5u;
+                    _4800 = pc.phase == 5u;
                 }
                 else
                 {
-                    _4797 = _4790;
+                    _4800 = _4793;
                 }
-                bool _4804;
-                if (!_4797)
+                bool _4807;
+                if (!_4800)
                 {
-                    _4804 = pc.phase == 6u;
+                    _4807 = pc.phase == 6u;
                 }
                 else
                 {
-                    _4804 = _4797;
+                    _4807 = _4800;
                 }
-                if (_4804)
+                if (_4807)
                 {
                     uint param_3 = id;
-                    interactions(param_3, pc, v_1824, v_1861, v_1910, v_1938, v_1988, v_2067, walk_id, v_2762, v_2813, v_3873, v_4078);
+                    interactions(param_3, pc, v_1824, v_1861, v_1912, v_1940, v_1990, v_2070, walk_id, v_2765, v_2816, v_3876, v_4081);
                 }
                 else
                 {
                     if (pc.phase == 7u)
                     {
                         uint param_4 = id;
-                        pairs_tree(param_4, pc, v_1824, v_1861, v_1910, v_1938, lv_feature, lv_p, v_1988, lv_node, lv_stage, lv_zprod, lv_c, v_2067, lv_r, lv_h, v_3873);
+                        pairs_tree(param_4, pc, v_1824, v_1861, v_1912, v_1940, lv_feature, lv_p, v_1990, lv_node, lv_stage, lv_zprod, lv_c, v_2070, lv_r, lv_h, v_3876);
                     }
                     else
                     {
                         if (pc.phase == 8u)
                         {
                             uint param_5 = id;
-                            finish_pairs(param_5, pc, v_1938, v_2067, v_4302, v_4371);
+                            finish_pairs(param_5, pc, v_1940, v_2070, v_4305, v_4374);
                         }
                         else
                         {
                             if (pc.phase == 3u)
                             {
                                 uint param_6 = id;
-                                finish_contributions(param_6, pc, v_1938, v_2067, v_4302, v_4371);
+                                finish_contributions(param_6, pc, v_1940, v_2070, v_4305, v_4374);
                             }
                             else
                             {
                                 uint param_7 = id;
-                                finish_interactions(param_7, pc, v_1938, v_2067, v_4302, v_4371);
+                                finish_interactions(param_7, pc, v_1940, v_2070, v_4305, v_4374);
                             }
                         }
                     }
