@@ -75,13 +75,19 @@ def test_predictions_metric_and_base_score():
     x, y, w = data()
     result = {}
     dtrain = gpulayer.Dataset(x, y, weight=w)
+    # A second set of other rows: each set's order by time is its own
+    # (sorted at its first round, then kept).
+    held = slice(len(y) // 3, None)
+    dvalid = gpulayer.Dataset(x[held], y[held])
     booster = gpulayer.train({"objective": "survival:cox", "max_depth": 3, "nthread": 2},
-                             dtrain, 20, evals=[(dtrain, "train")], evals_result=result,
-                             verbose_eval=False)
+                             dtrain, 20, evals=[(dtrain, "train"), (dvalid, "valid")],
+                             evals_result=result, verbose_eval=False)
     pred = booster.predict(x)
     np.testing.assert_allclose(pred, np.exp(booster.predict(x, output_margin=True)), rtol=1e-6)
     assert list(result["train"]) == ["cox-nloglik"]
     assert result["train"]["cox-nloglik"][-1] == pytest.approx(nloglik(y, pred), rel=1e-6)
+    assert result["valid"]["cox-nloglik"][-1] == pytest.approx(nloglik(y[held], pred[held]),
+                                                                rel=1e-6)
     assert result["train"]["cox-nloglik"][-1] < result["train"]["cox-nloglik"][0]
     start = gpulayer.train({"objective": "survival:cox"}, dtrain, 0)
     assert np.all(start.predict(x[:3]) == 1.0)

@@ -54,6 +54,14 @@ double gpl_cox_nloglik(const float *pred, const float *label, int64_t n)
 {
     uint32_t *order;
     if (gpl_survival_order_build(label, n, &order, NULL) != GPULAYER_OK) return NAN;
+    const double out = gpl_cox_nloglik_ordered(pred, label, n, order);
+    free(order);
+    return out;
+}
+
+double gpl_cox_nloglik_ordered(const float *pred, const float *label, int64_t n,
+                               const uint32_t *order)
+{
     /* XGBoost's walk: the risk sum drops a time's predictions once the
      * walk has passed that time. */
     double risk = 0.0, passed = 0.0, out = 0.0;
@@ -71,6 +79,5 @@ double gpl_cox_nloglik(const float *pred, const float *label, int64_t n)
             passed = 0.0;
         }
     }
-    free(order);
     return events > 0 ? out / (double)events : NAN;
 }

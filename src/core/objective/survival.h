@@ -17,5 +17,9 @@ gpulayer_status gpl_survival_order_build(const float *label, int64_t n, uint32_t
  * negative log partial likelihood over the events, divided by their
  * number (Breslow's ties); NaN without events or on failure. */
 double gpl_cox_nloglik(const float *pred, const float *label, int64_t n);
+/* The same over the rows' order of gpl_survival_order_build, for callers
+ * that evaluate the same labels again (an evaluation set each round). */
+double gpl_cox_nloglik_ordered(const float *pred, const float *label, int64_t n,
+                               const uint32_t *order);
 
 #endif

@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "error.h"
 #include "metric.h"
+#include "survival.h"
 
 /* The metric XGBoost 3.2 reports for each objective when none is given
  * (binary:logitraw's logloss reads margins, as XGBoost's does). */
@@ -106,6 +107,24 @@ gpulayer_status gpl_eval_tracker_init(gpl_eval_tracker *t, const gpl_params *p,
     return GPULAYER_OK;
 }
 
+/* Metric m of evaluation set index; cox-nloglik over the set's order by
+ * time, built at its first round. */
+static double evaluate(gpl_eval_tracker *t, int index, const gpl_metric *m,
+                       const gpulayer_dataset *ds, const float *outputs, int32_t K, int nthread)
+{
+    const int64_t n = ds->num_rows;
+    if (m->kind != GPL_METRIC_COX_NLOGLIK || K != 1 || n <= 0)
+        return gpl_metric_eval_groups(m, outputs, ds->label, ds->weight, n, K, ds->group_ptr,
+                                      ds->num_groups, nthread);
+    if (!t->survival_order &&
+        !(t->survival_order = calloc((size_t)t->num_evals, sizeof *t->survival_order)))
+        return NAN;
+    uint32_t **order = &t->survival_order[index];
+    if (!*order && gpl_survival_order_build(ds->label, n, order, NULL) != GPULAYER_OK)
+        return NAN;
+    return gpl_cox_nloglik_ordered(outputs, ds->label, n, *order);
+}
+
 void gpl_eval_tracker_add(gpl_eval_tracker *t, const gpl_model *m, int index,
                           const char *name, const gpulayer_dataset *ds,
                           const float *margins, float *outputs, int nthread)
@@ -125,8 +144,7 @@ void gpl_eval_tracker_add(gpl_eval_tracker *t, const gpl_model *m, int index,
         gpulayer_eval_result *res = &t->results[index * t->num_metrics + k];
         res->data_name = name;
         res->metric_name = t->metrics[k].name;
-        res->value = gpl_metric_eval_groups(&t->metrics[k], outputs, ds->label, ds->weight,
-                                            n, K, ds->group_ptr, ds->num_groups, nthread);
+        res->value = evaluate(t, index, &t->metrics[k], ds, outputs, K, nthread);
     }
     if (index + 1 > t->num_results / (t->num_metrics ? t->num_metrics : 1))
         t->num_results = (index + 1) * t->num_metrics;
@@ -174,4 +192,7 @@ void gpl_eval_tracker_free(gpl_eval_tracker *t)
 {
     free(t->results);
     t->results = NULL;
+    for (int i = 0; t->survival_order && i < t->num_evals; i++) free(t->survival_order[i]);
+    free(t->survival_order);
+    t->survival_order = NULL;
 }

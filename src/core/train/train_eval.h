@@ -21,6 +21,9 @@ typedef struct gpl_eval_tracker {
     int warned_nan;                /* the NaN warning was printed   */
     double best_score;
     int32_t best_round;            /* -1 when not tracking          */
+    /* num_evals entries, NULL until cox-nloglik needs one: each set's
+     * rows by time, sorted once (its labels stay). */
+    uint32_t **survival_order;
 } gpl_eval_tracker;
 
 /* The figures of p's metrics (or of the objective's default metric):
