@@ -449,6 +449,10 @@ static void test_lightgbm_categorical(void **state)
     }
     assert_int_equal(n->default_left, 1); /* NaN as category 0, which goes left */
     gpl_model_free(m);
+    /* A category listed twice (its name would be too). */
+    snprintf(fixed, strlen(doc) + 32, "%.*s[-1:1] -1:2:0:2:10%s", (int)(infos - doc), doc,
+             infos + strlen("[-1:1] [-1:1]"));
+    expect_refusal(fixed, GPULAYER_ERR_MODEL, "category code 2 twice");
     free(doc);
     free(fixed);
 }

@@ -250,15 +250,17 @@ static gpulayer_status make_dictionary(gpl_import *imp, int32_t f, int32_t *posi
     for (int32_t i = 0; st == GPULAYER_OK && i < n; i++)
         ref[i] = (category_ref){codes[i], names[i], 0};
     if (st == GPULAYER_OK) qsort(ref, (size_t)n, sizeof *ref, by_code);
+    /* The import's lists in code order, which code_index searches: the
+     * whole permutation, so that the names are each held once. */
     for (int32_t i = 0; st == GPULAYER_OK && i < n; i++) {
-        if (i > 0 && ref[i].code == ref[i - 1].code)
-            st = gpl_model_error(imp->source, "%s lists category code %lld twice", feature,
-                                 (long long)ref[i].code);
-        /* The import's lists in code order, which code_index searches. */
         codes[i] = ref[i].code;
         names[i] = ref[i].name;
         ref[i].index = i;
     }
+    for (int32_t i = 1; st == GPULAYER_OK && i < n; i++)
+        if (ref[i].code == ref[i - 1].code)
+            st = gpl_model_error(imp->source, "%s lists category code %lld twice", feature,
+                                 (long long)ref[i].code);
     if (st == GPULAYER_OK) qsort(ref, (size_t)n, sizeof *ref, by_name);
     for (int32_t i = 0; st == GPULAYER_OK && i < n; i++) {
         sorted[i] = ref[i].name;
