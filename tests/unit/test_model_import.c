@@ -195,6 +195,39 @@ static void expect_refusal(const char *doc, gpulayer_status status, const char *
     assert_null(m);
 }
 
+/* A split naming code 600: categories 0..600 derived, each its own bin,
+ * the split's set wider than the inline words; and code 65,534 under a
+ * 1 MiB memory limit, refused before its category tables are made. */
+static void test_xgboost_many_categories(void **state)
+{
+    (void)state;
+    char one[1024];
+    xgb_stump(one, sizeof one, 1, "0.0", 0, 1, "2,600");
+    char *doc = xgb_doc(one, "[0]", "reg:squarederror", "[\"q\",\"c\"]");
+    gpl_model *m = NULL;
+    assert_int_equal(load_text(doc, &m), GPULAYER_OK);
+    free(doc);
+    assert_int_equal(m->categories[1]->count, 601);
+    const gpl_tree_node *n = &m->trees[0].nodes[0];
+    assert_non_null(n->wide_set);
+    /* XGBoost sends the listed codes right: every other category left. */
+    int left = 0;
+    for (int32_t c = 0; c < m->categories[1]->count; c++) {
+        const int is_listed = !strcmp(m->categories[1]->names[c], "2") ||
+                              !strcmp(m->categories[1]->names[c], "600");
+        assert_int_equal(gpl_node_in_set(n, (uint32_t)c + 1), !is_listed);
+        left += gpl_node_in_set(n, (uint32_t)c + 1);
+    }
+    assert_int_equal(left, 599);
+    gpl_model_free(m);
+    xgb_stump(one, sizeof one, 1, "0.0", 0, 1, "2,65534");
+    doc = xgb_doc(one, "[0]", "reg:squarederror", "[\"q\",\"c\"]");
+    setenv("GPULAYER_MEMORY_LIMIT", "1M", 1);
+    expect_refusal(doc, GPULAYER_ERR_OUT_OF_MEMORY, "category tables");
+    unsetenv("GPULAYER_MEMORY_LIMIT");
+    free(doc);
+}
+
 static void test_xgboost_refusals(void **state)
 {
     (void)state;
@@ -529,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_xgboost_base_score_link),
         cmocka_unit_test(test_xgboost_many_thresholds),
         cmocka_unit_test(test_xgboost_categorical_right_set),
+        cmocka_unit_test(test_xgboost_many_categories),
         cmocka_unit_test(test_xgboost_refusals),
         cmocka_unit_test(test_lightgbm_thresholds_exact),
         cmocka_unit_test(test_lightgbm_refusals),

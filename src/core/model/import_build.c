@@ -69,10 +69,12 @@ gpulayer_status gpl_import_init(gpl_import *imp, gpl_model *m, const char *sourc
     imp->library = library;
     size_t n = (size_t)(m->num_features > 0 ? m->num_features : 1);
     /* A header may declare millions of features: what every feature takes
-     * here and in gpl_import_finish (its flag and table slot) is checked
-     * against the memory limit before any of it is asked for or walked. */
+     * here and in gpl_import_finish (its flag, its positions' pointer and
+     * largest code) is checked against the memory limit before any of it
+     * is asked for or walked. */
     const uint64_t per_feature = sizeof *imp->cat_codes + sizeof *imp->cat_names +
-                                 sizeof *imp->cat_count + 2 + sizeof(int32_t);
+                                 sizeof *imp->cat_count + 2 + sizeof(int32_t *) +
+                                 sizeof(int64_t);
     GPL_CHECK(gpl_check_host_memory(per_feature * n, "the imported model's feature tables"));
     imp->cat_codes = calloc(n, sizeof *imp->cat_codes);
     imp->cat_names = calloc(n, sizeof *imp->cat_names);
@@ -169,7 +171,7 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static gpl_tree_node *split_node(gpl_import *imp, const gpl_import_cat_split *s)
+static gpl_tree_node *split_node(const gpl_import *imp, const gpl_import_cat_split *s)
 {
     return &imp->m->trees[s->tree].nodes[s->node];
 }
@@ -499,6 +501,36 @@ static void bin_numeric_splits(gpl_model *m)
         }
 }
 
+/* Bytes a category takes while the import builds the dictionaries: its
+ * code, its name and their pointers, its position, the dictionary's copy. */
+#define CATEGORY_BYTES 64
+
+/* The categories every categorical feature will hold (those declared, or
+ * codes 0 .. the largest a split names), checked against the memory limit
+ * before any is made: a small file may name code 65,534 for each of many
+ * features. */
+static gpulayer_status check_category_memory(const gpl_import *imp, const uint8_t *is_cat)
+{
+    const int32_t F = imp->m->num_features;
+    int64_t *top = malloc(sizeof *top * (size_t)(F > 0 ? F : 1));
+    if (!top) return oom();
+    for (int32_t f = 0; f < F; f++) top[f] = 0;
+    for (int32_t i = 0; i < imp->num_splits; i++) {
+        const gpl_import_cat_split *s = &imp->splits[i];
+        const int32_t f = split_node(imp, s)->feature;
+        for (int32_t k = 0; k < s->count; k++)
+            if (imp->codes[s->first + k] > top[f]) top[f] = imp->codes[s->first + k];
+    }
+    uint64_t total = 0;
+    for (int32_t f = 0; f < F; f++)
+        if (is_cat[f])
+            total += imp->cat_count[f] ? (uint64_t)imp->cat_count[f]
+                                       : (uint64_t)(top[f] < MAX_CATEGORIES ? top[f] + 1
+                                                                            : MAX_CATEGORIES);
+    free(top);
+    return gpl_check_host_memory(total * CATEGORY_BYTES, "the imported model's category tables");
+}
+
 gpulayer_status gpl_import_finish(gpl_import *imp)
 {
     gpl_model *m = imp->m;
@@ -509,6 +541,7 @@ gpulayer_status gpl_import_finish(gpl_import *imp)
     int32_t **position = calloc((size_t)(F > 0 ? F : 1), sizeof *position);
     gpulayer_status st = is_cat && position ? GPULAYER_OK : oom();
     if (st == GPULAYER_OK) st = categorical_features(imp, is_cat);
+    if (st == GPULAYER_OK) st = check_category_memory(imp, is_cat);
     for (int32_t f = 0; st == GPULAYER_OK && f < F; f++) {
         if (!is_cat[f]) continue;
         if (imp->cat_count[f] == 0) st = derive_categories(imp, f);

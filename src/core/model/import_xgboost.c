@@ -554,6 +554,7 @@ gpulayer_status gpl_model_import_xgboost(const cJSON *doc, const char *source, g
     *out = NULL;
     const cJSON *learner = member(doc, "learner");
     if (!cJSON_IsObject(learner)) return malformed(source, "no \"learner\" object");
+    gpl_error_clear(); /* an out-of-memory failure below may set no message */
     xgb_read r = {source, gpl_model_new(), {0}};
     if (!r.m) return GPULAYER_ERR_OUT_OF_MEMORY;
     /* Multi-output trees first: such a model also has several targets,
@@ -577,8 +578,11 @@ gpulayer_status gpl_model_import_xgboost(const cJSON *doc, const char *source, g
     }
     if (st == GPULAYER_OK) st = gpl_import_finish(&r.imp);
     gpl_import_free(&r.imp);
+    /* Keep what a refusal by the memory limit says (what, how much). */
     if (st == GPULAYER_ERR_OUT_OF_MEMORY)
-        st = gpl_error(st, "out of host memory importing a model");
+        st = gpl_error_message()[0] ? gpl_error_prefix(st, "%s", source)
+                                    : gpl_error(st, "%s: out of host memory importing a model",
+                                                source);
     if (st != GPULAYER_OK) {
         gpl_model_free(r.m);
         return st;
