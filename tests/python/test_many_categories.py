@@ -132,3 +132,16 @@ def test_max_categories_bounds():
     for bad in (1, 65536):
         with pytest.raises(gpulayer.errors.InvalidArgumentError, match="max_categories"):
             gpulayer.train(params(max_categories=bad), gpulayer.Dataset(frame, y), 1)
+
+
+def test_prediction_checks_the_sets_memory_first(monkeypatch):
+    """Every node of a forest with wide sets takes the widest set's words:
+    the total is checked against the memory limit before it is asked for."""
+    frame, y = data(rows=3000)
+    b = gpulayer.train(params(), gpulayer.Dataset(frame, y), 20)
+    rows = gpulayer.Dataset(frame.iloc[:10])
+    monkeypatch.setenv("GPULAYER_MEMORY_LIMIT", "32K")
+    with pytest.raises(gpulayer.errors.GPULayerError, match="category sets"):
+        b.predict(rows)
+    monkeypatch.delenv("GPULAYER_MEMORY_LIMIT")
+    assert np.isfinite(b.predict(rows)).all()

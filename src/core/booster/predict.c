@@ -13,6 +13,7 @@
 #include "binning.h"
 #include "booster.h"
 #include "categorical.h"
+#include "memory_limit.h"
 #include "placement.h"
 #include "reader_text.h"
 #include "error.h"
@@ -79,6 +80,15 @@ gpulayer_status gpl_infer_forest_build_range(const gpl_model *m, int32_t first_t
             if (f->cat_words < words) f->cat_words = words;
             if (f->cat_words < gpl_node_set_words(n)) f->cat_words = gpl_node_set_words(n);
         }
+    /* Sets of many categories take their words at every node. */
+    const uint64_t set_bytes = (uint64_t)(total ? total : 1) * (uint64_t)f->cat_words * 4;
+    gpulayer_status st = any_categorical
+        ? gpl_check_host_memory(set_bytes, "the trees' category sets for prediction")
+        : GPULAYER_OK;
+    if (st != GPULAYER_OK) {
+        gpl_infer_forest_free(f);
+        return st;
+    }
     if (any_categorical &&
         !(f->cat_sets = calloc((size_t)(total ? total : 1) * (size_t)f->cat_words,
                                sizeof(uint32_t)))) {
