@@ -298,7 +298,8 @@ typedef struct gpl_split_apply {
     uint32_t left_set[GPL_CAT_WORDS];
     /* A categorical split on a feature of more than 255 value bins: its
      * set (gpl_cat_set_words words, the core's), left_set unused; else
-     * NULL. Only backends with GPL_BACKEND_CAP_WIDE_BINS are given one. */
+     * NULL. Only backends with GPL_BACKEND_CAP_WIDE_CATEGORIES are given
+     * one. */
     const uint32_t *wide_set;
 } gpl_split_apply;
 
@@ -452,13 +453,17 @@ typedef enum gpl_backend_cap {
     GPL_BACKEND_CAP_WIDE_PREDICT = 1 << 7,
     GPL_BACKEND_CAP_SURVIVAL_ORDER = 1 << 8,     /* set_survival_order        */
     /* Not an operation: predict and shap of forests with sets of more than
-     * 255 categories (gpl_infer_forest.cat_words above GPL_CAT_WORDS).
-     * Training such splits takes GPL_BACKEND_CAP_WIDE_BINS, whose backends
-     * also take gpl_split_apply.wide_set in partition_rows. */
-    GPL_BACKEND_CAP_WIDE_SETS = 1 << 9
+     * 255 categories (gpl_infer_forest.cat_words above GPL_CAT_WORDS);
+     * training such splits takes GPL_BACKEND_CAP_WIDE_CATEGORIES. */
+    GPL_BACKEND_CAP_WIDE_SETS = 1 << 9,
+    /* Not an operation: training categorical features split by sets of
+     * more than 255 value bins (with GPL_BACKEND_CAP_WIDE_BINS): records
+     * of such splits with left_set zero, and gpl_split_apply.wide_set in
+     * partition_rows and split_into_leaves. */
+    GPL_BACKEND_CAP_WIDE_CATEGORIES = 1 << 10
 } gpl_backend_cap;
 
-#define GPL_BACKEND_CAP_ALL 0x3ffu
+#define GPL_BACKEND_CAP_ALL 0x7ffu
 
 /* Every operation returns a status and sets the last error on failure; a
  * failure names the operation (and kernel) concerned. The required

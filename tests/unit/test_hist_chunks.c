@@ -1,7 +1,8 @@
 /* The histogram kernels' planning helpers (gpu_kernel_abi.h): feature
  * chunks of a shared-memory histogram, counted by summed bins (histogram,
  * the Metal host) or by the widest feature times the features
- * (histogram_rows), and hist_reduce's workgroup count. */
+ * (histogram_rows), features too wide for one cut into runs of bins, and
+ * hist_reduce's workgroup count. */
 #include "test_util.h"
 
 #include <stdint.h>
@@ -26,14 +27,14 @@ static void test_summed_and_uniform_counts(void **state)
     offsets_of(bins, 4, offset);
     gpl_hist_chunk ch[4];
     int32_t n = 0;
-    assert_int_equal(gpl_hist_chunks_plan(offset, 4, 128, 28, 0, ch, &n), -1);
+    n = gpl_hist_chunks_plan(offset, 4, 128, 28, 0, ch);
     assert_int_equal(n, 2);
     assert_int_equal(ch[0].feature_first, 0);
     assert_int_equal(ch[0].feature_count, 3);
     assert_int_equal(ch[0].bin_count, 120);
     assert_int_equal(ch[1].feature_first, 3);
     assert_int_equal(ch[1].bin_first, 120);
-    assert_int_equal(gpl_hist_chunks_plan(offset, 4, 128, 28, 1, ch, &n), -1);
+    n = gpl_hist_chunks_plan(offset, 4, 128, 28, 1, ch);
     assert_int_equal(n, 2);
     assert_int_equal(ch[0].feature_count, 1);
     assert_int_equal(ch[1].feature_first, 1);
@@ -53,13 +54,13 @@ static void test_every_chunk_fits(void **state)
     offsets_of(bins, 28, offset);
     gpl_hist_chunk ch[60];
     int32_t n = 0;
-    assert_int_equal(gpl_hist_chunks_plan(offset, 28, 4096, 28, 1, ch, &n), -1);
+    n = gpl_hist_chunks_plan(offset, 28, 4096, 28, 1, ch);
     assert_int_equal(n, 2);
     assert_int_equal(ch[0].feature_count, 15);
     assert_int_equal(ch[1].feature_count, 13);
     /* Varied bins: every feature in exactly one chunk, in order. */
     offsets_of(bins + 28, 32, offset);
-    assert_int_equal(gpl_hist_chunks_plan(offset, 32, 256, 28, 1, ch, &n), -1);
+    n = gpl_hist_chunks_plan(offset, 32, 256, 28, 1, ch);
     uint32_t next = 0;
     for (int32_t k = 0; k < n; k++) {
         assert_int_equal(ch[k].feature_first, next);
@@ -76,13 +77,25 @@ static void test_every_chunk_fits(void **state)
 static void test_feature_too_wide(void **state)
 {
     (void)state;
-    const uint32_t bins[3] = {16, 300, 16};
+    /* A feature of 600 bins among two of 16, 256 shared bins: runs of 256,
+     * 256 and 88 of its bins, a chunk each, between the others' chunks;
+     * counting alone gives the same number. */
+    const uint32_t bins[3] = {16, 600, 16};
     uint32_t offset[4];
     offsets_of(bins, 3, offset);
-    gpl_hist_chunk ch[3];
-    int32_t n = 0;
-    assert_int_equal(gpl_hist_chunks_plan(offset, 3, 256, 28, 1, ch, &n), 1);
-    assert_int_equal(gpl_hist_chunks_plan(offset, 3, 256, 28, 0, ch, &n), 1);
+    for (int uniform = 0; uniform < 2; uniform++) {
+        gpl_hist_chunk ch[5];
+        assert_int_equal(gpl_hist_chunks_plan(offset, 3, 256, 28, uniform, NULL), 5);
+        assert_int_equal(gpl_hist_chunks_plan(offset, 3, 256, 28, uniform, ch), 5);
+        const uint32_t first[5] = {0, 16, 272, 528, 616}, count[5] = {16, 256, 256, 88, 16};
+        const uint32_t feature[5] = {0, 1, 1, 1, 2};
+        for (int k = 0; k < 5; k++) {
+            assert_int_equal(ch[k].feature_first, feature[k]);
+            assert_int_equal(ch[k].feature_count, 1);
+            assert_int_equal(ch[k].bin_first, first[k]);
+            assert_int_equal(ch[k].bin_count, count[k]);
+        }
+    }
 }
 
 static void test_reduce_groups(void **state)

@@ -130,12 +130,13 @@ static void test_partials(void **state)
     assert_int_equal(gpl_plan_table_word(8, 5), 32);
     assert_int_equal(gpl_plan_table_word(0, 0), 4);
     for (int i = 0; i < n; i++) {
-        const gpl_histogram_rows_push p = gpl_plan_rows_push(&steps[i], 7, 2, 300, 28);
+        const gpl_histogram_rows_push p = gpl_plan_rows_push(&steps[i], 7, 2, 300, 28, 16);
         assert_int_equal(p.num_chunks, steps[i].chunks);
         assert_int_equal(p.chunk_table, 8 + 4 * steps[i].chunk_first);
         assert_int_equal(p.row_words, 2);
         assert_int_equal(p.hist_len, 300);
         assert_int_equal(p.block_table, 28 + 4 * (i / 3 ? 1 : 0));
+        assert_int_equal(p.code_bits, 16);
     }
     /* A wave of list 0 only: no step for list 1. */
     assert_int_equal(gpl_plan_partials(&l, &t, w + 1, 1, blocks, &num_blocks, steps), 3);
@@ -341,7 +342,8 @@ static void test_many_nodes_several_pages(void **state)
 }
 
 /* The partition's table (gpl_partition_plan_level) and its workgroups:
- * tiles of nodes whose rows are not a multiple of a tile. */
+ * tiles of nodes whose rows are not a multiple of a tile; numeric splits
+ * by their bin, categorical ones by their set. */
 static void test_partition_groups(void **state)
 {
     (void)state;
@@ -352,9 +354,20 @@ static void test_partition_groups(void **state)
         splits[i].node = i;
         splits[i].bin = 3;
     }
+    splits[0].bin = 700; /* a numeric split past 8-bit codes */
+    splits[0].default_left = 1;
+    splits[2].categorical = 1;
+    splits[2].left_set[1] = 0x5u;
     gpl_partition_split table[3];
     const gpl_partition_push push =
-        gpl_partition_plan_level(table, splits, 3, begin, count, 256, 4096);
+        gpl_partition_plan_level(table, splits, 3, begin, count, 256, 4096, 16);
+    assert_int_equal(push.code_bits, 16);
+    assert_int_equal(table[0].bin, 700);
+    assert_int_equal(table[0].default_left, 1);
+    assert_int_equal(table[0].left_set[0] | table[0].left_set[7], 0);
+    assert_int_equal(table[1].default_left, 0);
+    assert_int_equal(table[2].default_left, GPL_SPLIT_BY_SET);
+    assert_int_equal(table[2].left_set[1], 0x5u);
     assert_int_equal(push.num_tiles, 5);
     assert_int_equal(table[0].num_tiles, 4);
     assert_int_equal(table[1].tile_first, 4);

@@ -100,10 +100,11 @@ uint32_t gpl_plan_table_word(uint32_t num_features, uint32_t num_chunks)
 
 gpl_histogram_rows_push gpl_plan_rows_push(const gpl_plan_step *s, uint32_t num_features,
                                            uint32_t row_words, uint32_t hist_len,
-                                           uint32_t blocks_word)
+                                           uint32_t blocks_word, uint32_t code_bits)
 {
     const gpl_histogram_rows_push p = {s->chunks, num_features + 1 + 4 * s->chunk_first,
-                                       row_words, hist_len, blocks_word + 4 * s->first};
+                                       row_words, hist_len, blocks_word + 4 * s->first,
+                                       code_bits};
     return p;
 }
 

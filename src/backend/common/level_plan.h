@@ -108,10 +108,10 @@ uint32_t gpl_plan_table_word(uint32_t num_features, uint32_t num_chunks);
 
 /* The push constants of a histogram_rows step of gpl_plan_partials whose
  * block table is at word blocks_word of that binding; row_words: words of
- * a row of bins. */
+ * a row of bins, of codes of code_bits bits. */
 gpl_histogram_rows_push gpl_plan_rows_push(const gpl_plan_step *s, uint32_t num_features,
                                            uint32_t row_words, uint32_t hist_len,
-                                           uint32_t blocks_word);
+                                           uint32_t blocks_word, uint32_t code_bits);
 
 /* Stage 2 of a wave: the wave ordered by page (in their order within a
  * page), the node table in that order (n entries) and the steps of each

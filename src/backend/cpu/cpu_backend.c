@@ -72,7 +72,8 @@ static const struct gpl_backend_ops cpu_ops = {
      * host (src/core/booster/predict.c), and the leaf refit reads its rows there. */
     .capabilities = GPL_BACKEND_CAP_WRITE_PAIRS | GPL_BACKEND_CAP_RANK_GROUPS |
                     GPL_BACKEND_CAP_WIDE_BINS | GPL_BACKEND_CAP_WIDE_PREDICT |
-                    GPL_BACKEND_CAP_SURVIVAL_ORDER | GPL_BACKEND_CAP_WIDE_SETS,
+                    GPL_BACKEND_CAP_SURVIVAL_ORDER | GPL_BACKEND_CAP_WIDE_SETS |
+                    GPL_BACKEND_CAP_WIDE_CATEGORIES,
     .write_pairs = gpl_cpu_write_pairs,
     .set_groups = cpu_set_groups,
     .set_survival_order = cpu_set_survival_order,

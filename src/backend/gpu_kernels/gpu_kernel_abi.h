@@ -217,21 +217,21 @@ typedef struct gpl_split_table_push {
 } gpl_split_table_push;
 
 /* Push constants of margins_split.comp: a split whose children are leaves;
- * left_set as in gpl_partition_split. */
+ * default_left, bin and left_set as in gpl_partition_split. */
 typedef struct gpl_margins_split_push {
     uint32_t row_begin, row_count, num_outputs, output_index;
     float value_left, value_right;
-    uint32_t margin_shift, column_word, default_left;
+    uint32_t margin_shift, column_word, default_left, bin, code_bits;
     uint32_t left_set[GPL_CAT_WORDS];
 } gpl_margins_split_push;
 
-/* The value bins that go left at split s, numeric or categorical, as one
- * bitset: the kernels then decide a row by one bit (bin 0 aside). */
-static inline void gpl_split_left_bins(const gpl_split_apply *s, uint32_t *set)
+/* gpl_partition_split's default_left bit of a split by left_set. */
+#define GPL_SPLIT_BY_SET 2u
+
+/* Bits of the bin codes of a matrix of code_bytes bytes a code. */
+static inline uint32_t gpl_code_bits(int32_t code_bytes)
 {
-    memset(set, 0, sizeof(uint32_t) * GPL_CAT_WORDS);
-    for (uint32_t b = 1; b < 32 * GPL_CAT_WORDS; b++)
-        if (gpl_split_goes_left(s, b)) set[b >> 5] |= 1u << (b & 31);
+    return code_bytes == 2 ? 16u : 8u;
 }
 
 /* Push constants of histogram.comp. */
@@ -241,6 +241,7 @@ typedef struct gpl_histogram_push {
     uint32_t bin_first, bin_count;
     uint32_t column_bytes, hist_len;
     uint32_t partial_first;
+    uint32_t code_bits;
 } gpl_histogram_push;
 
 /* Push constants of histogram_rows.comp: the chunks of one dispatch are
@@ -251,6 +252,7 @@ typedef struct gpl_histogram_rows_push {
     uint32_t num_chunks, chunk_table;
     uint32_t row_words, hist_len;
     uint32_t block_table;
+    uint32_t code_bits;
 } gpl_histogram_rows_push;
 
 /* A row block of a level's histogram build (histogram_rows.comp): block
@@ -282,12 +284,13 @@ typedef struct gpl_hist_nodes_push {
 } gpl_hist_nodes_push;
 
 /* histogram_rows.comp keeps a chunk's words of a row in registers: at most
- * 8 words, which any 28 consecutive features fit wherever they start. */
+ * 8 words, which any 28 consecutive features of 8-bit codes fit wherever
+ * they start (14 of 16-bit codes). */
 #define GPL_ROW_CHUNK_FEATURES 28
 
 /* Push constants of bins_columns.comp. */
 typedef struct gpl_columns_push {
-    uint32_t num_rows, row_words, num_features, column_words;
+    uint32_t num_rows, row_words, num_features, column_words, code_bits;
 } gpl_columns_push;
 
 /* Push constants of hist_reduce.comp. */
@@ -311,13 +314,14 @@ static inline uint32_t gpl_reduce_groups(uint32_t hist_len, uint32_t max_groups)
 /* Push constants of partition_count/scan/scatter.comp (partition_push.glsl):
  * one dispatch of each covers every split of a level. */
 typedef struct gpl_partition_push {
-    uint32_t num_splits, num_tiles, table_first;
+    uint32_t num_splits, num_tiles, table_first, code_bits;
 } gpl_partition_push;
 
 /* A split in the level buffer's split table (partition_push.glsl), after
  * the child row counts (GPL_CHILD_COUNTS_BYTES a split). A row whose bin
- * b is not 0 goes left when bit b of left_set is set (gpl_split_left_bins),
- * numeric splits included; bin is the split's bin or key, not read. */
+ * b is 0 goes left when bit 0 of default_left is set; another goes left,
+ * where default_left has GPL_SPLIT_BY_SET (categorical), when bit b of
+ * left_set is set, else (numeric) when b <= bin. */
 typedef struct gpl_partition_split {
     uint32_t row_begin, row_count, bin, default_left;
     uint32_t tile_first, num_tiles, column_word;
@@ -452,22 +456,24 @@ static inline gpl_partition_push gpl_partition_plan_level(gpl_partition_split *t
                                                           const int64_t *node_begin,
                                                           const int64_t *node_count,
                                                           uint32_t rows_per_tile,
-                                                          uint64_t column_bytes)
+                                                          uint64_t column_bytes,
+                                                          uint32_t code_bits)
 {
     uint32_t tile = 0;
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_apply *s = &splits[i];
         const uint32_t rows = (uint32_t)node_count[s->node];
         table[i] = (gpl_partition_split){(uint32_t)node_begin[s->node], rows, (uint32_t)s->bin,
-                                         s->default_left ? 1u : 0u, tile,
-                                         gpl_partition_tiles(rows, rows_per_tile),
+                                         (s->default_left ? 1u : 0u) |
+                                             (s->categorical ? GPL_SPLIT_BY_SET : 0u),
+                                         tile, gpl_partition_tiles(rows, rows_per_tile),
                                          (uint32_t)((uint64_t)s->feature * column_bytes / 4), 0,
                                          {0}};
-        gpl_split_left_bins(s, table[i].left_set);
+        if (s->categorical) memcpy(table[i].left_set, s->left_set, sizeof table[i].left_set);
         tile += table[i].num_tiles;
     }
     gpl_partition_push push = {(uint32_t)count, tile,
-                               (uint32_t)(count * GPL_CHILD_COUNTS_BYTES / 4)};
+                               (uint32_t)(count * GPL_CHILD_COUNTS_BYTES / 4), code_bits};
     return push;
 }
 
@@ -496,41 +502,52 @@ static inline void gpl_cat_table_make(const gpl_binned_matrix *m, uint32_t *out)
 }
 
 /* A contiguous run of features whose bins fit the histogram kernel's
- * shared-memory chunk (and whose columns fit one binding). */
+ * shared-memory chunk (and whose columns fit one binding), or a run of the
+ * bins of one feature too wide for it (bin_first past the feature's first
+ * bin for every run but its first). */
 typedef struct gpl_hist_chunk {
     uint32_t feature_first, feature_count;
     uint32_t bin_first, bin_count;
 } gpl_hist_chunk;
 
 /* Cuts the features into chunks of at most max_bins bins and max_columns
- * columns; chunks has room for num_features entries. With uniform, a
- * chunk's bins are counted as its features times its largest feature's
- * bins (histogram_rows.comp gives every feature that many). Returns the
- * feature whose bins alone exceed max_bins, or -1 when every feature
- * fits. */
+ * columns; a feature of more than max_bins bins takes chunks of its own,
+ * max_bins of its bins each. With uniform, a chunk's bins are counted as
+ * its features times its largest feature's bins (histogram_rows.comp
+ * gives every feature that many). Writes the chunks into chunks (NULL:
+ * counts them only) and returns how many. */
 static inline int32_t gpl_hist_chunks_plan(const uint32_t *feature_offset, int32_t num_features,
                                            uint32_t max_bins, uint64_t max_columns, int uniform,
-                                           gpl_hist_chunk *chunks, int32_t *num_chunks)
+                                           gpl_hist_chunk *chunks)
 {
-    *num_chunks = 0;
+    int32_t n = 0;
     for (int32_t f = 0; f < num_features;) {
-        gpl_hist_chunk ch = {(uint32_t)f, 0, feature_offset[f], 0};
+        const uint32_t first = feature_offset[f], bins = feature_offset[f + 1] - first;
+        if (bins > max_bins) {
+            for (uint32_t lo = 0; lo < bins; lo += max_bins, n++)
+                if (chunks)
+                    chunks[n] = (gpl_hist_chunk){(uint32_t)f, 1, first + lo,
+                                                 bins - lo < max_bins ? bins - lo : max_bins};
+            f++;
+            continue;
+        }
+        gpl_hist_chunk ch = {(uint32_t)f, 0, first, 0};
         uint32_t widest = 0;
         while (f < num_features) {
             const uint32_t nb = feature_offset[f + 1] - feature_offset[f];
-            if (nb > max_bins) return f;
             const uint32_t w = nb > widest ? nb : widest;
             const uint64_t need = uniform ? (uint64_t)(ch.feature_count + 1) * w
                                           : (uint64_t)ch.bin_count + nb;
-            if (need > max_bins || ch.feature_count + 1 > max_columns) break;
+            if (nb > max_bins || need > max_bins || ch.feature_count + 1 > max_columns) break;
             ch.bin_count += nb;
             ch.feature_count++;
             widest = w;
             f++;
         }
-        chunks[(*num_chunks)++] = ch;
+        if (chunks) chunks[n] = ch;
+        n++;
     }
-    return -1;
+    return n;
 }
 
 /* The kernels read the bins feature-major, one column of column_bytes a

@@ -112,7 +112,7 @@ static gpulayer_status record_partials(mtl_context *c, const gpl_plan_wave_node 
         mtl_windows(s->list ? &c->buf.scratch : &c->buf.rows, c->win.list_shift, 4, b + 2);
         const gpl_histogram_rows_push p =
             gpl_plan_rows_push(s, (uint32_t)c->shape.num_features, (uint32_t)(c->row_bytes / 4),
-                               c->shape.hist_len, blocks_word);
+                               c->shape.hist_len, blocks_word, gpl_code_bits(1));
         GPL_CHECK(gpl_mtl_dispatch(c->rt, MTL_K_HISTOGRAM_ROWS, b, &p, s->groups));
     }
     return GPULAYER_OK;

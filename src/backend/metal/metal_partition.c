@@ -25,7 +25,7 @@ static gpulayer_status record_level(mtl_context *c, const gpl_split_apply *split
                                 (size_t)count * GPL_CHILD_COUNTS_BYTES);
     const gpl_partition_push push = gpl_partition_plan_level(
         table, splits, count, c->nodes.begin, c->nodes.count, GPL_MTL_WG * GPL_PART_ITEMS,
-        c->column_bytes);
+        c->column_bytes, gpl_code_bits(1));
     for (int32_t i = 0; i < count; i++) table[i].from = c->nodes.buf[splits[i].node];
     /* Tiles (not read) and the level buffer, then the bin columns, the
      * row list and the scratch list in windows (window.glsl). */

@@ -19,7 +19,7 @@ extern "C" {
  * whose kernels the Metal sources are translated from; the build records
  * the shaders' value next to the embedded metallib and the host refuses a
  * mismatch before creating a device. */
-#define GPL_MTL_KERNEL_ABI 10
+#define GPL_MTL_KERNEL_ABI 11
 
 typedef enum gpl_mtl_kernel {
     MTL_K_GRADIENTS,

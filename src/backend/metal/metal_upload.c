@@ -12,20 +12,17 @@
 static size_t align_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
 /* Features in runs whose bins fit the threadgroup histogram and whose
- * bytes of a row fit histogram_rows' registers, as on Vulkan. */
+ * bytes of a row fit histogram_rows' registers, as on Vulkan. The Metal
+ * host takes 8-bit codes only (it has no GPL_BACKEND_CAP_WIDE_BINS). */
 static gpulayer_status plan_chunks(mtl_context *c)
 {
     const int32_t F = c->shape.num_features;
-    c->chunks = malloc(sizeof(mtl_chunk) * (size_t)(F > 0 ? F : 1));
+    const int32_t n = gpl_hist_chunks_plan(c->feature_offset, F, GPL_MTL_SHARED_BINS,
+                                           GPL_ROW_CHUNK_FEATURES, 1, NULL);
+    c->chunks = malloc(sizeof(mtl_chunk) * (size_t)(n > 0 ? n : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "metal backend: out of memory");
-    const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, GPL_MTL_SHARED_BINS,
-                                           GPL_ROW_CHUNK_FEATURES, 1, c->chunks,
-                                           &c->num_chunks);
-    if (f >= 0)
-        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "metal backend: feature %d has %u bins; at most %u fit the "
-                         "threadgroup histogram", f,
-                         c->feature_offset[f + 1] - c->feature_offset[f], GPL_MTL_SHARED_BINS);
+    c->num_chunks = gpl_hist_chunks_plan(c->feature_offset, F, GPL_MTL_SHARED_BINS,
+                                         GPL_ROW_CHUNK_FEATURES, 1, c->chunks);
     return GPULAYER_OK;
 }
 
@@ -52,7 +49,7 @@ static gpulayer_status upload_bins(mtl_context *c, const gpl_binned_matrix *m)
      * pool's until zeroed. */
     memset((uint8_t *)c->buf.bins.contents + F * col, 0, 4);
     const gpl_columns_push p = {(uint32_t)N, (uint32_t)(c->row_bytes / 4), (uint32_t)F,
-                                (uint32_t)(col / 4)};
+                                (uint32_t)(col / 4), gpl_code_bits(1)};
     gpl_mtl_bind b[GPL_BINS_COLUMNS_BINDINGS];
     mtl_windows(&c->buf.bin_rows, c->win.list_shift, 4, b);
     mtl_windows(&c->buf.bins, c->win.list_shift, 4, b + GPL_KERNEL_WINDOWS);

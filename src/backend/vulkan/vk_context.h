@@ -212,6 +212,7 @@ typedef struct vk_context {
     gpl_shape shape;
     VkDeviceSize column_bytes; /* stride of the feature-major bin columns */
     VkDeviceSize row_bytes;    /* stride of the bins in rows (a multiple of 4) */
+    uint32_t code_bits;        /* of a bin code: 8, or 16 (gpl_code_bits) */
     uint32_t *feature_offset;  /* host copy */
     vk_chunk *chunks;
     int32_t num_chunks;

@@ -95,7 +95,7 @@ static gpulayer_status record_partials_rows(vk_context *c, const gpl_plan_wave_n
         vk_windows(c, s->list ? &c->buf.scratch : &c->buf.rows, c->win.list_shift, 4, b + 2);
         const gpl_histogram_rows_push p =
             gpl_plan_rows_push(s, (uint32_t)c->shape.num_features, (uint32_t)(c->row_bytes / 4),
-                               c->shape.hist_len, blocks_word(c));
+                               c->shape.hist_len, blocks_word(c), c->code_bits);
         GPL_CHECK(vk_dispatch(c, VK_K_HISTOGRAM_ROWS, b, &p, s->groups));
     }
     return GPULAYER_OK;

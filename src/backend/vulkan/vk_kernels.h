@@ -9,7 +9,7 @@
 
 /* Must equal GPL_KERNEL_ABI of shaders/common.glsl; the build records the
  * shaders' value next to each blob and the host refuses a mismatch. */
-#define GPL_VK_KERNEL_ABI 10
+#define GPL_VK_KERNEL_ABI 11
 
 typedef enum gpl_vk_kernel {
     VK_K_GRADIENTS,

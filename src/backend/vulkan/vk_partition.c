@@ -30,7 +30,7 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     vk_profile_mark(c, "partition");
     const gpl_partition_push push = gpl_partition_plan_level(
         table, splits, count, c->nodes.begin, c->nodes.count, c->dev.part_wg * GPL_PART_ITEMS,
-        c->column_bytes);
+        c->column_bytes, c->code_bits);
     for (int32_t i = 0; i < count; i++) table[i].from = c->nodes.buf[splits[i].node];
     /* The split table travels inside the batch. */
     vk_update(c, &c->buf.child_counts, (VkDeviceSize)push.table_first * 4, table,

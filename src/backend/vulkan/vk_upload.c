@@ -53,36 +53,35 @@ static gpulayer_status check_windows(const vk_context *c, uint64_t rows, uint32_
 }
 
 /* Features in runs whose bins fit the shared-memory histogram and whose
- * bytes of a row fit histogram_rows.comp's registers: the histogram
- * kernel's unit of work. */
+ * codes of a row fit histogram_rows.comp's registers, a feature of more
+ * bins in runs of its bins: the histogram kernel's unit of work. */
 static gpulayer_status plan_chunks(vk_context *c)
 {
     const int32_t F = c->shape.num_features;
-    c->chunks = malloc(sizeof(vk_chunk) * (size_t)(F > 0 ? F : 1));
+    const uint64_t columns = GPL_ROW_CHUNK_FEATURES * 8 / c->code_bits;
+    const int32_t n = gpl_hist_chunks_plan(c->feature_offset, F, c->dev.shared_bins, columns, 1,
+                                           NULL);
+    c->chunks = malloc(sizeof(vk_chunk) * (size_t)(n > 0 ? n : 1));
     if (!c->chunks) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "vulkan backend: out of memory");
-    const int32_t f = gpl_hist_chunks_plan(c->feature_offset, F, c->dev.shared_bins,
-                                           GPL_ROW_CHUNK_FEATURES, 1, c->chunks, &c->num_chunks);
-    if (f >= 0)
-        return gpl_error(GPULAYER_ERR_UNSUPPORTED,
-                         "vulkan backend: feature %d has %u bins; at most %u fit the "
-                         "shared-memory histogram", f,
-                         c->feature_offset[f + 1] - c->feature_offset[f], c->dev.shared_bins);
+    c->num_chunks = gpl_hist_chunks_plan(c->feature_offset, F, c->dev.shared_bins, columns, 1,
+                                         c->chunks);
     return GPULAYER_OK;
 }
 
 /* The bins go up once, in rows (the histograms read a row's chunk, one
  * or two sectors, at scattered rows); the columns the partition reads (a
- * byte of a row per split) are made from them on the device. The Metal
+ * code of a row per split) are made from them on the device. The Metal
  * host does the same. */
 static gpulayer_status upload_bins(vk_context *c, const gpl_binned_matrix *m)
 {
     const VkDeviceSize N = (VkDeviceSize)m->num_rows, F = (VkDeviceSize)m->num_features;
     GPL_CHECK(vk_buffer_create(c, &c->buf.bin_rows, N * c->row_bytes, "bins in rows"));
-    if (N) GPL_CHECK(vk_buffer_write_rows(c, &c->buf.bin_rows, m->bins, (size_t)N, (size_t)F,
+    if (N) GPL_CHECK(vk_buffer_write_rows(c, &c->buf.bin_rows, m->bins, (size_t)N,
+                                          (size_t)F * (size_t)m->code_bytes,
                                           (size_t)c->row_bytes));
     GPL_CHECK(vk_buffer_create(c, &c->buf.bins, F * c->column_bytes, "bin columns"));
     const gpl_columns_push p = {(uint32_t)N, (uint32_t)(c->row_bytes / 4), (uint32_t)F,
-                                (uint32_t)(c->column_bytes / 4)};
+                                (uint32_t)(c->column_bytes / 4), c->code_bits};
     vk_range b[GPL_BINS_COLUMNS_BINDINGS];
     vk_windows(c, &c->buf.bin_rows, c->win.list_shift, 4, b);
     vk_windows(c, &c->buf.bins, c->win.list_shift, 4, b + GPL_KERNEL_WINDOWS);
@@ -102,8 +101,10 @@ gpulayer_status vk_upload(gpl_backend *be, const gpl_binned_matrix *m,
     c->shape.num_features = m->num_features;
     c->shape.hist_len = m->feature_offset[m->num_features];
     c->has_weight = weight != NULL;
-    c->column_bytes = vk_align_up(N ? N : 1, c->dev.align);
-    c->row_bytes = vk_align_up(m->num_features ? (VkDeviceSize)m->num_features : 1, 4);
+    const VkDeviceSize code_bytes = (VkDeviceSize)m->code_bytes;
+    c->code_bits = gpl_code_bits(m->code_bytes);
+    c->column_bytes = vk_align_up(N ? N * code_bytes : 1, c->dev.align);
+    c->row_bytes = vk_align_up(m->num_features ? (VkDeviceSize)m->num_features * code_bytes : 1, 4);
     c->feature_offset = malloc(sizeof(uint32_t) * ((size_t)m->num_features + 1));
     const int tables = gpl_node_table_init(&c->nodes, c->shape.max_nodes) == 0 &&
                        gpl_hist_slots_init(&c->slots, "vulkan", c->shape.max_nodes, vk_hist_grow,

@@ -157,6 +157,21 @@ static gpulayer_status refit_leaves(void *user, int32_t output, gpl_tree_node *n
     return gpl_leaf_refit(&t->refit, t->refit_margins, output, nodes, num_nodes, leaf_value);
 }
 
+/* A backend's leaf refit (refit_sort) walks trees of inline sets only: a
+ * model of sets of more than 255 categories whose leaves it would refit
+ * is refused, naming the way out. */
+static gpulayer_status check_refit_sets(const train_run *t)
+{
+    if (!(gpl_train_needs(t->model) & GPL_BACKEND_CAP_WIDE_CATEGORIES) ||
+        !gpl_leaf_refit_on_backend(&t->refit, t->be))
+        return GPULAYER_OK;
+    return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                     "training %s on the %s backend: its leaf refit takes at most 255 "
+                     "categories a feature split by sets, and the data have more; set "
+                     "max_categories 255 or less, or use device cpu",
+                     gpl_objective_name(t->model), t->be->ops->name);
+}
+
 /* Prepares the leaf refit when the objective has one. */
 static gpulayer_status setup_refit(train_run *t, const gpulayer_dataset *train)
 {
@@ -381,13 +396,13 @@ static gpulayer_status setup_run(train_run *t, const gpulayer_dataset *train,
         if (!t->feature_mask) st = GPULAYER_ERR_OUT_OF_MEMORY;
     }
     if (st == GPULAYER_OK)
-        st = gpl_backend_open_finish(&opening, t->code_bytes == 2 ? GPL_BACKEND_CAP_WIDE_BINS : 0,
-                                     &t->be);
+        st = gpl_backend_open_finish(&opening, gpl_train_needs(t->model), &t->be);
     else gpl_backend_open_cancel(&opening);
     double t3 = omp_get_wtime();
     if (st == GPULAYER_OK)
         st = gpl_train_backend_load(t->be, t->p, t->model, train, t->bins, t->feature_offset,
                                     t->nthread, &t->scaled_weights);
+    if (st == GPULAYER_OK) st = check_refit_sets(t);
     /* Where the time before the first round goes, for users timing a job. */
     if (st == GPULAYER_OK && t->p->verbosity >= 2)
         fprintf(stderr, "[gpulayer] setup: bin cuts %.3f s, binning %.3f s, waiting for the "

@@ -110,10 +110,11 @@ static gpulayer_status give_way_to_cpu(gpl_backend_opening *o, unsigned needs)
 {
     if (strcmp(o->p->device, "auto") != 0 || gpl_backend_has(o->be, needs)) return GPULAYER_OK;
     if (o->p->verbosity >= 1)
-        fprintf(stderr, "[gpulayer] device auto: the %s backend takes at most 256 bins a "
-                        "feature, and the data have more (max_bin, max_categories); "
-                        "training on the CPU\n",
-                o->be->ops->name);
+        fprintf(stderr, "[gpulayer] device auto: the %s backend takes at most %s, and the "
+                        "data have more (max_bin, max_categories); training on the CPU\n",
+                o->be->ops->name,
+                gpl_backend_has(o->be, GPL_BACKEND_CAP_WIDE_BINS)
+                    ? "255 categories a feature split by sets" : "256 bins a feature");
     gpl_backend_destroy(o->be);
     o->be = NULL;
     const gpl_backend_config cfg = backend_config(o, 0);

@@ -582,12 +582,50 @@ static gpulayer_status scaled_weights(const gpl_params *p, const gpl_model *m,
     return GPULAYER_OK;
 }
 
+/* The categorical feature split by sets with the most value bins past
+ * 255, or -1 when none has more. */
+static int32_t widest_category_set(const gpl_model *m)
+{
+    int32_t widest = -1;
+    uint32_t most = 254; /* cuts of 255 value bins */
+    for (int32_t f = 0; m->cat_split && f < m->num_features; f++) {
+        const uint32_t cuts = m->cuts.cut_ptr[f + 1] - m->cuts.cut_ptr[f];
+        if (m->cat_split[f] && cuts > most) {
+            widest = f;
+            most = cuts;
+        }
+    }
+    return widest;
+}
+
+unsigned gpl_train_needs(const gpl_model *m)
+{
+    if (gpl_bin_code_bytes(&m->cuts) == 1) return 0;
+    return GPL_BACKEND_CAP_WIDE_BINS |
+           (widest_category_set(m) >= 0 ? GPL_BACKEND_CAP_WIDE_CATEGORIES : 0u);
+}
+
+/* OK when be trains on these bins; else UNSUPPORTED, naming the feature. */
+static gpulayer_status check_backend_takes(const gpl_backend *be, const gpl_model *m)
+{
+    GPL_CHECK(gpl_bin_codes_supported(&m->cuts, be, GPL_BACKEND_CAP_WIDE_BINS, "training"));
+    const int32_t f = widest_category_set(m);
+    if (f < 0 || gpl_backend_has(be, GPL_BACKEND_CAP_WIDE_CATEGORIES)) return GPULAYER_OK;
+    return gpl_error(GPULAYER_ERR_UNSUPPORTED,
+                     "training on the %s backend: categorical feature %d has %u categories, "
+                     "but this backend splits at most 255 categories a feature by sets; set "
+                     "max_categories 255 or less (the rarest share a bin), split it as "
+                     "ordered codes (categorical=ordered:%d), or use device cpu",
+                     be->ops->name, (int)f, m->cuts.cut_ptr[f + 1] - m->cuts.cut_ptr[f] + 1,
+                     (int)f);
+}
+
 gpulayer_status gpl_train_backend_load(gpl_backend *be, const gpl_params *p,
                                        const gpl_model *m, const gpulayer_dataset *train,
                                        const uint8_t *bins, const uint32_t *feature_offset,
                                        int nthread, float **weights_kept)
 {
-    GPL_CHECK(gpl_bin_codes_supported(&m->cuts, be, GPL_BACKEND_CAP_WIDE_BINS, "training"));
+    GPL_CHECK(check_backend_takes(be, m));
     const int code_bytes = gpl_bin_code_bytes(&m->cuts);
     gpl_binned_matrix bm = {train->num_rows, train->num_cols, bins, feature_offset,
                             m->cat_split, code_bytes};

@@ -34,6 +34,9 @@ gpulayer_status gpl_train_model_continue(const gpl_params *p,
 gpl_objective_kind gpl_train_objective(const gpl_model *m);
 /* Outputs a tree per round: num_class for softmax, else 1. */
 int32_t gpl_train_num_outputs(const gpl_params *p);
+/* The capabilities beyond the required operations that a backend needs
+ * to train on m's bins (GPL_BACKEND_CAP_WIDE_BINS, WIDE_CATEGORIES). */
+unsigned gpl_train_needs(const gpl_model *m);
 /* Uploads the binned rows, labels, weights (scale_pos_weight folded in)
  * and the margins: the base margin plus the model's trees so far
  * (continued training), added tree by tree as training added them.

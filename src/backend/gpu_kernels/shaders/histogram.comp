@@ -26,9 +26,12 @@ layout(push_constant) uniform Push {
     uint column_bytes;  // stride between feature columns of the bins
     uint hist_len;      // partials are [group][hist_len]
     uint partial_first; // this node's first partial (nodes of a level share the buffer)
+    uint code_bits;     // bits of a bin code: 8, or 16
 } pc;
 
-// The chunk's feature columns, one byte a row, read as words.
+// The chunk's feature columns, one code a row, read as words. A chunk may
+// be a run of bins of one feature too wide for shared memory (bin_first
+// past the feature's first bin): its other bins are left to other chunks.
 layout(std430, binding = 1) readonly buffer Bins { uint bins[]; };
 layout(std430, binding = 2) readonly buffer Offsets { uint feature_offset[]; };
 // (grad, hess) as int32 words.
@@ -60,9 +63,10 @@ void main()
         const uvec4 g = grad_at(window_of(r, GRAD_WINDOW_SHIFT),
                                 window_index(r, GRAD_WINDOW_SHIFT));
         for (uint k = 0u; k < pc.feature_count; k++) {
-            const uint byte_index = k * pc.column_bytes + r;
-            const uint b = (bins[byte_index >> 2] >> ((byte_index & 3u) * 8u)) & 0xffu;
+            const uint code = k * (pc.column_bytes / (pc.code_bits >> 3)) + r;
+            const uint b = code_at(bins[code_word(code, pc.code_bits)], code, pc.code_bits);
             const uint i = feature_offset[pc.feature_first + k] - pc.bin_first + b;
+            if (i >= pc.bin_count) continue;
             atomicAdd(s_g[i], g.x);
             atomicAdd(s_h[i], g.z);
         }

@@ -1,6 +1,7 @@
 #version 450
 // histogram_rows.comp -- histogram.comp's first stage over the bins in
-// rows (row_words words a row, one byte a feature) instead of columns.
+// rows (row_words words a row, one code of code_bits bits a feature)
+// instead of columns.
 // Below the root a node's rows are scattered over the whole matrix, so
 // with columns every (row, feature) is a gathered byte, a 32-byte sector
 // each; here a row's chunk is one or two sectors. The Vulkan host builds
@@ -22,8 +23,9 @@
 
 layout(constant_id = 1) const uint SHARED_BINS = 2048;
 // The words of a row one chunk spans at most: the host plans chunks of at
-// most GPL_ROW_CHUNK_FEATURES (28) features, which with a first feature
-// at any byte of a word span at most 3 + 28 bytes.
+// most GPL_ROW_CHUNK_FEATURES (28) features of 8-bit codes (14 of 16-bit
+// codes), which with a first feature at any code of a word span at most
+// 3 + 28 bytes (2 + 28).
 const uint CHUNK_WORDS = 8u;
 
 layout(push_constant) uniform Push {
@@ -32,6 +34,7 @@ layout(push_constant) uniform Push {
     uint row_words;     // words of one row of bins
     uint hist_len;      // partials are [partial][hist_len]
     uint block_table;   // word of this dispatch's first block in `feature_offset`
+    uint code_bits;     // bits of a bin code: 8, or 16
 } pc;
 
 // The feature offsets, the chunk table (4 words a chunk: first feature,
@@ -66,7 +69,10 @@ struct Row {
 // bins (the chunk's largest feature), so that a (feature, bin) pair's place
 // is computed, not read from the feature offsets at every row; the host
 // plans chunks of at most SHARED_BINS bins so counted (gpl_hist_chunks_plan).
-uint feature_first, feature_count, stride;
+// A feature with more bins is cut into runs of bins, a chunk each: then
+// bin_skip is the run's first bin and stride its length, and the row's
+// other bins are left to the other runs.
+uint feature_first, feature_count, stride, bin_skip;
 // This workgroup's node: its first position in the row list.
 uint row_begin;
 
@@ -77,8 +83,10 @@ Row load_row(uint i)
     const uint r = rows_at(window_of(pos, LIST_WINDOW_SHIFT), window_index(pos, LIST_WINDOW_SHIFT));
     row.pair = grad_at(window_of(r, GRAD_WINDOW_SHIFT), window_index(r, GRAD_WINDOW_SHIFT)).xz;
     // Within 32 bits: the host refuses bins of more than 2^32 words.
-    const uint first = r * pc.row_words + (feature_first >> 2);
-    const uint words = ((feature_first & 3u) + feature_count + 3u) >> 2;
+    const uint per_word = 32u / pc.code_bits;
+    const uint first = r * pc.row_words + code_word(feature_first, pc.code_bits);
+    const uint lead = feature_first & (per_word - 1u);
+    const uint words = (lead + feature_count + per_word - 1u) / per_word;
     for (uint j = 0u; j < CHUNK_WORDS; j++) {
         const uint word = first + j;
         row.w[j] = j < words ? bins_at(window_of(word, LIST_WINDOW_SHIFT),
@@ -88,18 +96,20 @@ Row load_row(uint i)
     return row;
 }
 
-// Byte q of word j is feature j * 4 + q - lead of the chunk; the loops
-// have constant bounds so that the words stay in registers.
+// Code q of word j is feature j x per_word + q - lead of the chunk; the
+// loops have constant bounds so that the words stay in registers.
 void add_row(Row row)
 {
-    const int lead = int(feature_first & 3u);
+    const int per_word = int(32u / pc.code_bits);
+    const int lead = int(feature_first) & (per_word - 1);
     const int count = int(feature_count);
     for (int j = 0; j < int(CHUNK_WORDS); j++) {
         for (int q = 0; q < 4; q++) {
-            const int k = j * 4 + q - lead;
-            if (k < 0 || k >= count) continue;
-            const uint b = (row.w[j] >> uint(q * 8)) & 0xffu;
-            const uint i = uint(k) * stride + b;
+            const int k = j * per_word + q - lead;
+            if (q >= per_word || k < 0 || k >= count) continue;
+            const uint b = (row.w[j] >> uint(q) * pc.code_bits) & ((1u << pc.code_bits) - 1u);
+            if (b - bin_skip >= stride) continue; // another run's bin
+            const uint i = uint(k) * stride + b - bin_skip;
             atomicAdd(s_g[i], row.pair.x);
             atomicAdd(s_h[i], row.pair.y);
         }
@@ -118,9 +128,11 @@ void main()
     const uint c = pc.chunk_table + 4u * chunk;
     feature_first = feature_offset[c];
     feature_count = feature_offset[c + 1u];
+    bin_skip = feature_offset[c + 2u] - feature_offset[feature_first];
     stride = 0u;
     for (uint k = 0u; k < feature_count; k++)
         stride = max(stride, feature_offset[feature_first + k + 1u] - feature_offset[feature_first + k]);
+    if (bin_skip != 0u || stride > feature_offset[c + 3u]) stride = feature_offset[c + 3u];
     const uint shared_bins = feature_count * stride;
     for (uint i = lid; i < shared_bins; i += WG) {
         s_g[i] = 0u;
@@ -146,7 +158,7 @@ void main()
     // The partial holds the chunk's bins at their places in the histogram.
     const uint base = partial_index * pc.hist_len;
     for (uint e = lid; e < shared_bins; e += WG) {
-        const uint k = e / stride, b = e - k * stride;
+        const uint k = e / stride, b = e - k * stride + bin_skip;
         const uint first = feature_offset[feature_first + k];
         if (b < feature_offset[feature_first + k + 1u] - first)
             partial[base + first + b] = uvec2(s_g[e], s_h[e]);

@@ -16,7 +16,9 @@ layout(push_constant) uniform Push {
     float value_right;
     uint margin_shift; // a margin window holds the margins of 2^margin_shift rows
     uint column_word;  // first word of the split feature's column
-    uint default_left; // where missing values (bin 0) go
+    uint default_left; // bit 0: missing values (bin 0) go left; bit 1: split by left_set
+    uint bin;          // else value bins 1..bin go left
+    uint code_bits;    // bits of a bin code: 8, or 16
     uint left_set[8];  // value bin b goes left iff bit b is set
 } pc;
 
@@ -38,11 +40,12 @@ void main()
         const uint pos = pc.row_begin + i;
         const uint row = rows_at(window_of(pos, LIST_WINDOW_SHIFT),
                                  window_index(pos, LIST_WINDOW_SHIFT));
-        const uint word = pc.column_word + (row >> 2);
-        const uint b = (bins_at(window_of(word, LIST_WINDOW_SHIFT),
-                                window_index(word, LIST_WINDOW_SHIFT)) >> ((row & 3u) * 8u)) & 0xffu;
-        const bool left = b == 0u ? pc.default_left != 0u
-                                  : ((pc.left_set[b >> 5] >> (b & 31u)) & 1u) != 0u;
+        const uint word = pc.column_word + code_word(row, pc.code_bits);
+        const uint b = code_at(bins_at(window_of(word, LIST_WINDOW_SHIFT),
+                                       window_index(word, LIST_WINDOW_SHIFT)), row, pc.code_bits);
+        const bool left = b == 0u                      ? (pc.default_left & 1u) != 0u
+                          : (pc.default_left & 2u) == 0u ? b <= pc.bin
+                          : ((pc.left_set[b >> 5] >> (b & 31u)) & 1u) != 0u;
         const uint w = window_of(row, pc.margin_shift);
         const uint m = window_index(row, pc.margin_shift) * pc.num_outputs + pc.output_index;
         precise float v = margins_at(w, m) + (left ? pc.value_left : pc.value_right);

@@ -20,9 +20,11 @@ uint split_of_tile(uint t)
 // 1 when `row` goes left at split s.
 uint goes_left(uint s, uint row)
 {
-    const uint word = split_word(s, S_COLUMN_WORD) + (row >> 2);
+    const uint word = split_word(s, S_COLUMN_WORD) + code_word(row, pc.code_bits);
     const uint w = bins_at(window_of(word, LIST_WINDOW_SHIFT), window_index(word, LIST_WINDOW_SHIFT));
-    const uint b = (w >> ((row & 3u) * 8u)) & 0xffu;
-    return b == 0u ? split_word(s, S_DEFAULT_LEFT)
-                   : (split_word(s, S_LEFT_SET + (b >> 5)) >> (b & 31u)) & 1u;
+    const uint b = code_at(w, row, pc.code_bits);
+    const uint how = split_word(s, S_DEFAULT_LEFT);
+    if (b == 0u) return how & 1u;
+    if ((how & S_BY_SET) == 0u) return b <= split_word(s, S_BIN) ? 1u : 0u;
+    return (split_word(s, S_LEFT_SET + (b >> 5)) >> (b & 31u)) & 1u;
 }

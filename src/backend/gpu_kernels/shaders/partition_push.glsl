@@ -14,6 +14,7 @@ layout(push_constant) uniform Push {
     uint num_splits;
     uint num_tiles;   // of all splits
     uint table_first; // word of the split table in `level`
+    uint code_bits;   // bits of a bin code: 8, or 16
 } pc;
 
 // The level buffer (bound by each partition kernel as `level`): the child
@@ -22,12 +23,14 @@ layout(push_constant) uniform Push {
 const uint GPL_SPLIT_WORDS = 16u;
 const uint S_ROW_BEGIN = 0u;
 const uint S_ROW_COUNT = 1u;
-const uint S_BIN = 2u;          // the split's bin or key (not read: S_LEFT_SET decides)
-const uint S_DEFAULT_LEFT = 3u; // where missing values (bin 0) go
+const uint S_BIN = 2u;          // a numeric split's bin: value bins 1..bin go left
+const uint S_DEFAULT_LEFT = 3u; // bit 0: missing values (bin 0) go left; bit 1: a split by
+                                // S_LEFT_SET (categorical), else by S_BIN
 const uint S_TILE_FIRST = 4u;
 const uint S_NUM_TILES = 5u;
 const uint S_COLUMN_WORD = 6u;  // first word of the split feature's column in `bins`
 const uint S_FROM = 7u;         // partition_place: the rows are in 0 the row list, 1 the scratch list
 const uint S_LEFT_SET = 8u;     // 8 words: value bin b goes left iff bit b is set
+const uint S_BY_SET = 2u;       // the bit of S_DEFAULT_LEFT
 
 uint split_word(uint s, uint field) { return level[pc.table_first + s * GPL_SPLIT_WORDS + field]; }

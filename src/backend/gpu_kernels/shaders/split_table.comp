@@ -1,11 +1,11 @@
 #version 450
 // split_table.comp -- the partition queued behind the split search
 // (vk_split.c): each split of the level's table (partition_push.glsl) takes
-// its left bins, missing-value direction and column from its node's split
-// record (a numeric split's bins 1..bin, a categorical one's left set), which split_eval.comp wrote earlier in the same batch; the host
-// wrote the rest of the table (the node's rows and tiles). A node without
-// a split (feature < 0) sends every row left, so its rows stay as they
-// are.
+// its bin, missing-value direction and column from its node's split
+// record (a numeric split's bin, a categorical one's left set), which
+// split_eval.comp wrote earlier in the same batch; the host wrote the
+// rest of the table (the node's rows and tiles). A node without a split
+// (feature < 0) sends every row left, so its rows stay as they are.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
@@ -24,15 +24,7 @@ const uint RECORD_WORDS = 27u;
 const uint R_FEATURE = 1u, R_BIN = 2u, R_DEFAULT_LEFT = 3u, R_CATEGORICAL = 18u, R_LEFT_SET = 19u;
 const uint SPLIT_WORDS = 16u;
 const uint S_BIN = 2u, S_DEFAULT_LEFT = 3u, S_COLUMN_WORD = 6u, S_LEFT_SET = 8u;
-
-// Word w of the set of bins 1..bin.
-uint range_word(uint w, uint bin)
-{
-    const uint lo = max(1u, 32u * w), hi = min(bin, 32u * w + 31u);
-    if (lo > hi) return 0u;
-    const uint n = hi - lo + 1u;
-    return (n == 32u ? 0xffffffffu : ((1u << n) - 1u)) << (lo - 32u * w);
-}
+const uint S_BY_SET = 2u;
 
 void main()
 {
@@ -40,12 +32,12 @@ void main()
     for (uint s = gl_GlobalInvocationID.x; s < pc.num_splits; s += stride) {
         const uint r = s * RECORD_WORDS, t = pc.table_first + s * SPLIT_WORDS;
         const int feature = int(records[r + R_FEATURE]);
-        level[t + S_BIN] = feature < 0 ? 255u : records[r + R_BIN];
-        level[t + S_DEFAULT_LEFT] = feature < 0 || records[r + R_DEFAULT_LEFT] != 0u ? 1u : 0u;
-        level[t + S_COLUMN_WORD] = feature < 0 ? 0u : uint(feature) * pc.column_words;
         const bool cat = feature >= 0 && records[r + R_CATEGORICAL] != 0u;
-        const uint bin = feature < 0 ? 255u : records[r + R_BIN];
+        level[t + S_BIN] = feature < 0 ? 0xffffffffu : records[r + R_BIN];
+        level[t + S_DEFAULT_LEFT] = (feature < 0 || records[r + R_DEFAULT_LEFT] != 0u ? 1u : 0u) |
+                                    (cat ? S_BY_SET : 0u);
+        level[t + S_COLUMN_WORD] = feature < 0 ? 0u : uint(feature) * pc.column_words;
         for (uint w = 0u; w < 8u; w++)
-            level[t + S_LEFT_SET + w] = cat ? records[r + R_LEFT_SET + w] : range_word(w, bin);
+            level[t + S_LEFT_SET + w] = cat ? records[r + R_LEFT_SET + w] : 0u;
     }
 }

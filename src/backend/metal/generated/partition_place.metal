@@ -176,6 +176,7 @@ struct Push
     uint num_splits;
     uint num_tiles;
     uint table_first;
+    uint code_bits;
 };
 
 constant uint WINDOW_SHIFT_tmp [[function_constant(2)]];
@@ -186,20 +187,20 @@ constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
 constant uint TILE_ROWS = (WG * 8u);
-constant uint _694 = (WG - 1u);
-constant uint _878_tmp [[function_constant(0)]];
-constant uint _878 = is_function_constant_defined(_878_tmp) ? _878_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_878, 1u, 1u);
+constant uint _760 = (WG - 1u);
+constant uint _943_tmp [[function_constant(0)]];
+constant uint _943 = is_function_constant_defined(_943_tmp) ? _943_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_943, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
-uint split_word(thread const uint& s, thread const uint& field, device Level& v_385, constant Push& pc)
+uint split_word(thread const uint& s, thread const uint& field, device Level& v_437, constant Push& pc)
 {
-    return v_385.level0[(pc.table_first + (s * 16u)) + field];
+    return v_437.level0[(pc.table_first + (s * 16u)) + field];
 }
 
 static inline __attribute__((always_inline))
-uint split_of_tile(thread const uint& t, device Level& v_385, constant Push& pc)
+uint split_of_tile(thread const uint& t, device Level& v_437, constant Push& pc)
 {
     uint lo = 0u;
     uint hi = pc.num_splits - 1u;
@@ -208,7 +209,7 @@ uint split_of_tile(thread const uint& t, device Level& v_385, constant Push& pc)
         uint mid = ((lo + hi) + 1u) >> uint(1);
         uint param = mid;
         uint param_1 = 4u;
-        if (split_word(param, param_1, v_385, pc) <= t)
+        if (split_word(param, param_1, v_437, pc) <= t)
         {
             lo = mid;
         }
@@ -233,252 +234,289 @@ uint window_index(thread const uint& i, thread const uint& shift)
 }
 
 static inline __attribute__((always_inline))
-uint scratch_at(thread const uint& w, thread const uint& j, device Scratch0& v_276, device Scratch1& v_284, device Scratch2& v_292, device Scratch3& v_300, device Scratch4& v_308, device Scratch5& v_316, device Scratch6& v_324, device Scratch7& v_332)
+uint scratch_at(thread const uint& w, thread const uint& j, device Scratch0& v_328, device Scratch1& v_336, device Scratch2& v_344, device Scratch3& v_352, device Scratch4& v_360, device Scratch5& v_368, device Scratch6& v_376, device Scratch7& v_384)
 {
     switch (w)
     {
         case 0u:
         {
-            return v_276.scratch0[j];
+            return v_328.scratch0[j];
         }
         case 1u:
         {
-            return v_284.scratch1[j];
+            return v_336.scratch1[j];
         }
         case 2u:
         {
-            return v_292.scratch2[j];
+            return v_344.scratch2[j];
         }
         case 3u:
         {
-            return v_300.scratch3[j];
+            return v_352.scratch3[j];
         }
         case 4u:
         {
-            return v_308.scratch4[j];
+            return v_360.scratch4[j];
         }
         case 5u:
         {
-            return v_316.scratch5[j];
+            return v_368.scratch5[j];
         }
         case 6u:
         {
-            return v_324.scratch6[j];
+            return v_376.scratch6[j];
         }
         default:
         {
-            return v_332.scratch7[j];
+            return v_384.scratch7[j];
         }
     }
 }
 
 static inline __attribute__((always_inline))
-uint rows_at(thread const uint& w, thread const uint& j, device Rows0& v_157, device Rows1& v_165, device Rows2& v_173, device Rows3& v_181, device Rows4& v_189, device Rows5& v_197, device Rows6& v_205, device Rows7& v_213)
+uint rows_at(thread const uint& w, thread const uint& j, device Rows0& v_209, device Rows1& v_217, device Rows2& v_225, device Rows3& v_233, device Rows4& v_241, device Rows5& v_249, device Rows6& v_257, device Rows7& v_265)
 {
     switch (w)
     {
         case 0u:
         {
-            return v_157.rows0[j];
+            return v_209.rows0[j];
         }
         case 1u:
         {
-            return v_165.rows1[j];
+            return v_217.rows1[j];
         }
         case 2u:
         {
-            return v_173.rows2[j];
+            return v_225.rows2[j];
         }
         case 3u:
         {
-            return v_181.rows3[j];
+            return v_233.rows3[j];
         }
         case 4u:
         {
-            return v_189.rows4[j];
+            return v_241.rows4[j];
         }
         case 5u:
         {
-            return v_197.rows5[j];
+            return v_249.rows5[j];
         }
         case 6u:
         {
-            return v_205.rows6[j];
+            return v_257.rows6[j];
         }
         default:
         {
-            return v_213.rows7[j];
+            return v_265.rows7[j];
         }
     }
 }
 
 static inline __attribute__((always_inline))
-uint bins_at(thread const uint& w, thread const uint& j, const device Bins0& v_78, const device Bins1& v_89, const device Bins2& v_97, const device Bins3& v_105, const device Bins4& v_113, const device Bins5& v_121, const device Bins6& v_129, const device Bins7& v_137)
+uint code_word(thread const uint& i, thread const uint& code_bits)
 {
-    switch (w)
+    uint _66;
+    if (code_bits == 16u)
     {
-        case 0u:
-        {
-            return v_78.bins0[j];
-        }
-        case 1u:
-        {
-            return v_89.bins1[j];
-        }
-        case 2u:
-        {
-            return v_97.bins2[j];
-        }
-        case 3u:
-        {
-            return v_105.bins3[j];
-        }
-        case 4u:
-        {
-            return v_113.bins4[j];
-        }
-        case 5u:
-        {
-            return v_121.bins5[j];
-        }
-        case 6u:
-        {
-            return v_129.bins6[j];
-        }
-        default:
-        {
-            return v_137.bins7[j];
-        }
-    }
-}
-
-static inline __attribute__((always_inline))
-uint goes_left(thread const uint& s, thread const uint& row, const device Bins0& v_78, const device Bins1& v_89, const device Bins2& v_97, const device Bins3& v_105, const device Bins4& v_113, const device Bins5& v_121, const device Bins6& v_129, const device Bins7& v_137, device Level& v_385, constant Push& pc)
-{
-    uint param = s;
-    uint param_1 = 6u;
-    uint word = split_word(param, param_1, v_385, pc) + (row >> uint(2));
-    uint param_2 = word;
-    uint param_3 = LIST_WINDOW_SHIFT;
-    uint param_4 = word;
-    uint param_5 = LIST_WINDOW_SHIFT;
-    uint param_6 = window_of(param_2, param_3);
-    uint param_7 = window_index(param_4, param_5);
-    uint w = bins_at(param_6, param_7, v_78, v_89, v_97, v_105, v_113, v_121, v_129, v_137);
-    uint b = (w >> ((row & 3u) * 8u)) & 255u;
-    uint _477;
-    if (b == 0u)
-    {
-        uint param_8 = s;
-        uint param_9 = 3u;
-        _477 = split_word(param_8, param_9, v_385, pc);
+        _66 = i >> uint(1);
     }
     else
     {
-        uint param_10 = s;
-        uint param_11 = 8u + (b >> uint(5));
-        _477 = (split_word(param_10, param_11, v_385, pc) >> (b & 31u)) & 1u;
+        _66 = i >> uint(2);
     }
-    return _477;
+    return _66;
 }
 
 static inline __attribute__((always_inline))
-void rows_put(thread const uint& w, thread const uint& j, thread const uint& v, device Rows0& v_157, device Rows1& v_165, device Rows2& v_173, device Rows3& v_181, device Rows4& v_189, device Rows5& v_197, device Rows6& v_205, device Rows7& v_213)
+uint bins_at(thread const uint& w, thread const uint& j, const device Bins0& v_131, const device Bins1& v_141, const device Bins2& v_149, const device Bins3& v_157, const device Bins4& v_165, const device Bins5& v_173, const device Bins6& v_181, const device Bins7& v_189)
 {
     switch (w)
     {
         case 0u:
         {
-            v_157.rows0[j] = v;
+            return v_131.bins0[j];
+        }
+        case 1u:
+        {
+            return v_141.bins1[j];
+        }
+        case 2u:
+        {
+            return v_149.bins2[j];
+        }
+        case 3u:
+        {
+            return v_157.bins3[j];
+        }
+        case 4u:
+        {
+            return v_165.bins4[j];
+        }
+        case 5u:
+        {
+            return v_173.bins5[j];
+        }
+        case 6u:
+        {
+            return v_181.bins6[j];
+        }
+        default:
+        {
+            return v_189.bins7[j];
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+uint code_at(thread const uint& w, thread const uint& i, thread const uint& code_bits)
+{
+    uint _82;
+    if (code_bits == 16u)
+    {
+        _82 = (w >> ((i & 1u) * 16u)) & 65535u;
+    }
+    else
+    {
+        _82 = (w >> ((i & 3u) * 8u)) & 255u;
+    }
+    return _82;
+}
+
+static inline __attribute__((always_inline))
+uint goes_left(thread const uint& s, thread const uint& row, const device Bins0& v_131, const device Bins1& v_141, const device Bins2& v_149, const device Bins3& v_157, const device Bins4& v_165, const device Bins5& v_173, const device Bins6& v_181, const device Bins7& v_189, device Level& v_437, constant Push& pc)
+{
+    uint param = s;
+    uint param_1 = 6u;
+    uint param_2 = row;
+    uint param_3 = pc.code_bits;
+    uint word = split_word(param, param_1, v_437, pc) + code_word(param_2, param_3);
+    uint param_4 = word;
+    uint param_5 = LIST_WINDOW_SHIFT;
+    uint param_6 = word;
+    uint param_7 = LIST_WINDOW_SHIFT;
+    uint param_8 = window_of(param_4, param_5);
+    uint param_9 = window_index(param_6, param_7);
+    uint w = bins_at(param_8, param_9, v_131, v_141, v_149, v_157, v_165, v_173, v_181, v_189);
+    uint param_10 = w;
+    uint param_11 = row;
+    uint param_12 = pc.code_bits;
+    uint b = code_at(param_10, param_11, param_12);
+    uint param_13 = s;
+    uint param_14 = 3u;
+    uint how = split_word(param_13, param_14, v_437, pc);
+    if (b == 0u)
+    {
+        return how & 1u;
+    }
+    if ((how & 2u) == 0u)
+    {
+        uint param_15 = s;
+        uint param_16 = 2u;
+        return uint(b <= split_word(param_15, param_16, v_437, pc));
+    }
+    uint param_17 = s;
+    uint param_18 = 8u + (b >> uint(5));
+    return (split_word(param_17, param_18, v_437, pc) >> (b & 31u)) & 1u;
+}
+
+static inline __attribute__((always_inline))
+void rows_put(thread const uint& w, thread const uint& j, thread const uint& v, device Rows0& v_209, device Rows1& v_217, device Rows2& v_225, device Rows3& v_233, device Rows4& v_241, device Rows5& v_249, device Rows6& v_257, device Rows7& v_265)
+{
+    switch (w)
+    {
+        case 0u:
+        {
+            v_209.rows0[j] = v;
             break;
         }
         case 1u:
         {
-            v_165.rows1[j] = v;
+            v_217.rows1[j] = v;
             break;
         }
         case 2u:
         {
-            v_173.rows2[j] = v;
+            v_225.rows2[j] = v;
             break;
         }
         case 3u:
         {
-            v_181.rows3[j] = v;
+            v_233.rows3[j] = v;
             break;
         }
         case 4u:
         {
-            v_189.rows4[j] = v;
+            v_241.rows4[j] = v;
             break;
         }
         case 5u:
         {
-            v_197.rows5[j] = v;
+            v_249.rows5[j] = v;
             break;
         }
         case 6u:
         {
-            v_205.rows6[j] = v;
+            v_257.rows6[j] = v;
             break;
         }
         default:
         {
-            v_213.rows7[j] = v;
+            v_265.rows7[j] = v;
             break;
         }
     }
 }
 
 static inline __attribute__((always_inline))
-void scratch_put(thread const uint& w, thread const uint& j, thread const uint& v, device Scratch0& v_276, device Scratch1& v_284, device Scratch2& v_292, device Scratch3& v_300, device Scratch4& v_308, device Scratch5& v_316, device Scratch6& v_324, device Scratch7& v_332)
+void scratch_put(thread const uint& w, thread const uint& j, thread const uint& v, device Scratch0& v_328, device Scratch1& v_336, device Scratch2& v_344, device Scratch3& v_352, device Scratch4& v_360, device Scratch5& v_368, device Scratch6& v_376, device Scratch7& v_384)
 {
     switch (w)
     {
         case 0u:
         {
-            v_276.scratch0[j] = v;
+            v_328.scratch0[j] = v;
             break;
         }
         case 1u:
         {
-            v_284.scratch1[j] = v;
+            v_336.scratch1[j] = v;
             break;
         }
         case 2u:
         {
-            v_292.scratch2[j] = v;
+            v_344.scratch2[j] = v;
             break;
         }
         case 3u:
         {
-            v_300.scratch3[j] = v;
+            v_352.scratch3[j] = v;
             break;
         }
         case 4u:
         {
-            v_308.scratch4[j] = v;
+            v_360.scratch4[j] = v;
             break;
         }
         case 5u:
         {
-            v_316.scratch5[j] = v;
+            v_368.scratch5[j] = v;
             break;
         }
         case 6u:
         {
-            v_324.scratch6[j] = v;
+            v_376.scratch6[j] = v;
             break;
         }
         default:
         {
-            v_332.scratch7[j] = v;
+            v_384.scratch7[j] = v;
             break;
         }
     }
 }
 
-kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385 [[buffer(2)]], const device Bins0& v_78 [[buffer(3)]], const device Bins1& v_89 [[buffer(4)]], const device Bins2& v_97 [[buffer(5)]], const device Bins3& v_105 [[buffer(6)]], const device Bins4& v_113 [[buffer(7)]], const device Bins5& v_121 [[buffer(8)]], const device Bins6& v_129 [[buffer(9)]], const device Bins7& v_137 [[buffer(10)]], device Rows0& v_157 [[buffer(11)]], device Rows1& v_165 [[buffer(12)]], device Rows2& v_173 [[buffer(13)]], device Rows3& v_181 [[buffer(14)]], device Rows4& v_189 [[buffer(15)]], device Rows5& v_197 [[buffer(16)]], device Rows6& v_205 [[buffer(17)]], device Rows7& v_213 [[buffer(18)]], device Scratch0& v_276 [[buffer(19)]], device Scratch1& v_284 [[buffer(20)]], device Scratch2& v_292 [[buffer(21)]], device Scratch3& v_300 [[buffer(22)]], device Scratch4& v_308 [[buffer(23)]], device Scratch5& v_316 [[buffer(24)]], device Scratch6& v_324 [[buffer(25)]], device Scratch7& v_332 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_437 [[buffer(2)]], const device Bins0& v_131 [[buffer(3)]], const device Bins1& v_141 [[buffer(4)]], const device Bins2& v_149 [[buffer(5)]], const device Bins3& v_157 [[buffer(6)]], const device Bins4& v_165 [[buffer(7)]], const device Bins5& v_173 [[buffer(8)]], const device Bins6& v_181 [[buffer(9)]], const device Bins7& v_189 [[buffer(10)]], device Rows0& v_209 [[buffer(11)]], device Rows1& v_217 [[buffer(12)]], device Rows2& v_225 [[buffer(13)]], device Rows3& v_233 [[buffer(14)]], device Rows4& v_241 [[buffer(15)]], device Rows5& v_249 [[buffer(16)]], device Rows6& v_257 [[buffer(17)]], device Rows7& v_265 [[buffer(18)]], device Scratch0& v_328 [[buffer(19)]], device Scratch1& v_336 [[buffer(20)]], device Scratch2& v_344 [[buffer(21)]], device Scratch3& v_352 [[buffer(22)]], device Scratch4& v_360 [[buffer(23)]], device Scratch5& v_368 [[buffer(24)]], device Scratch6& v_376 [[buffer(25)]], device Scratch7& v_384 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_scan[WG];
     threadgroup uint s_left_total;
@@ -487,28 +525,28 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
     threadgroup uint s_rows[TILE_ROWS];
     uint lid = gl_LocalInvocationID.x;
     spvUnsafeArray<uint, 8> row;
-    uint _597;
-    uint _665;
-    uint _705;
-    uint _720;
-    uint _788;
-    uint _819;
+    uint _663;
+    uint _731;
+    uint _770;
+    uint _785;
+    uint _853;
+    uint _884;
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x)
     {
         uint param = t;
-        uint s = split_of_tile(param, v_385, pc);
+        uint s = split_of_tile(param, v_437, pc);
         uint param_1 = s;
         uint param_2 = 1u;
-        uint rows = split_word(param_1, param_2, v_385, pc);
+        uint rows = split_word(param_1, param_2, v_437, pc);
         uint param_3 = s;
         uint param_4 = 0u;
-        uint begin = split_word(param_3, param_4, v_385, pc);
+        uint begin = split_word(param_3, param_4, v_437, pc);
         uint param_5 = s;
         uint param_6 = 7u;
-        bool from_scratch = split_word(param_5, param_6, v_385, pc) != 0u;
+        bool from_scratch = split_word(param_5, param_6, v_437, pc) != 0u;
         uint param_7 = s;
         uint param_8 = 4u;
-        uint first = (t - split_word(param_7, param_8, v_385, pc)) * TILE_ROWS;
+        uint first = (t - split_word(param_7, param_8, v_437, pc)) * TILE_ROWS;
         uint left_mask = 0u;
         uint left = 0u;
         uint valid = 0u;
@@ -529,19 +567,19 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
                 {
                     uint param_13 = w;
                     uint param_14 = j;
-                    _597 = scratch_at(param_13, param_14, v_276, v_284, v_292, v_300, v_308, v_316, v_324, v_332);
+                    _663 = scratch_at(param_13, param_14, v_328, v_336, v_344, v_352, v_360, v_368, v_376, v_384);
                 }
                 else
                 {
                     uint param_15 = w;
                     uint param_16 = j;
-                    _597 = rows_at(param_15, param_16, v_157, v_165, v_173, v_181, v_189, v_197, v_205, v_213);
+                    _663 = rows_at(param_15, param_16, v_209, v_217, v_225, v_233, v_241, v_249, v_257, v_265);
                 }
-                row[k] = _597;
+                row[k] = _663;
                 valid |= (1u << k);
                 uint param_17 = s;
                 uint param_18 = row[k];
-                if (goes_left(param_17, param_18, v_78, v_89, v_97, v_105, v_113, v_121, v_129, v_137, v_385, pc) != 0u)
+                if (goes_left(param_17, param_18, v_131, v_141, v_149, v_157, v_165, v_173, v_181, v_189, v_437, pc) != 0u)
                 {
                     left_mask |= (1u << k);
                     left++;
@@ -555,13 +593,13 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
         {
             if (lid >= off)
             {
-                _665 = s_scan[lid - off];
+                _731 = s_scan[lid - off];
             }
             else
             {
-                _665 = 0u;
+                _731 = 0u;
             }
-            uint v = _665;
+            uint v = _731;
             threadgroup_barrier(mem_flags::mem_threadgroup);
             s_scan[lid] += v;
             threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -569,28 +607,28 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
         uint before = s_scan[lid] - mine;
         if (lid == 0u)
         {
-            uint total = s_scan[_694];
+            uint total = s_scan[_760];
             s_left_total = total & 65535u;
             if ((total & 65535u) != 0u)
             {
-                uint _713 = atomic_fetch_add_explicit((device atomic_uint*)&v_385.level0[2u * s], total & 65535u, memory_order_relaxed);
-                _705 = _713;
+                uint _778 = atomic_fetch_add_explicit((device atomic_uint*)&v_437.level0[2u * s], total & 65535u, memory_order_relaxed);
+                _770 = _778;
             }
             else
             {
-                _705 = 0u;
+                _770 = 0u;
             }
-            s_left_base = _705;
+            s_left_base = _770;
             if ((total >> uint(16)) != 0u)
             {
-                uint _729 = atomic_fetch_add_explicit((device atomic_uint*)&v_385.level0[(2u * s) + 1u], total >> uint(16), memory_order_relaxed);
-                _720 = _729;
+                uint _794 = atomic_fetch_add_explicit((device atomic_uint*)&v_437.level0[(2u * s) + 1u], total >> uint(16), memory_order_relaxed);
+                _785 = _794;
             }
             else
             {
-                _720 = 0u;
+                _785 = 0u;
             }
-            s_right_base = _720;
+            s_right_base = _785;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
         uint left_total = s_left_total;
@@ -604,27 +642,27 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
             }
             if (((left_mask >> k_1) & 1u) != 0u)
             {
-                uint _768 = next_left;
-                next_left = _768 + uint(1);
-                s_rows[_768] = row[k_1];
+                uint _833 = next_left;
+                next_left = _833 + uint(1);
+                s_rows[_833] = row[k_1];
             }
             else
             {
-                uint _775 = next_right;
-                next_right = _775 + uint(1);
-                s_rows[_775] = row[k_1];
+                uint _840 = next_right;
+                next_right = _840 + uint(1);
+                s_rows[_840] = row[k_1];
             }
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
         if ((rows - first) < TILE_ROWS)
         {
-            _788 = rows - first;
+            _853 = rows - first;
         }
         else
         {
-            _788 = TILE_ROWS;
+            _853 = TILE_ROWS;
         }
-        uint tile_rows = _788;
+        uint tile_rows = _853;
         for (uint k_2 = 0u; k_2 < 8u; k_2++)
         {
             uint j_1 = (k_2 * WG) + lid;
@@ -634,13 +672,13 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
             }
             if (j_1 < left_total)
             {
-                _819 = s_left_base + j_1;
+                _884 = s_left_base + j_1;
             }
             else
             {
-                _819 = (rows - 1u) - (s_right_base + (j_1 - left_total));
+                _884 = (rows - 1u) - (s_right_base + (j_1 - left_total));
             }
-            uint dest = _819;
+            uint dest = _884;
             uint to = begin + dest;
             uint param_19 = to;
             uint param_20 = LIST_WINDOW_SHIFT;
@@ -653,14 +691,14 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_385
                 uint param_23 = w_1;
                 uint param_24 = i_1;
                 uint param_25 = s_rows[j_1];
-                rows_put(param_23, param_24, param_25, v_157, v_165, v_173, v_181, v_189, v_197, v_205, v_213);
+                rows_put(param_23, param_24, param_25, v_209, v_217, v_225, v_233, v_241, v_249, v_257, v_265);
             }
             else
             {
                 uint param_26 = w_1;
                 uint param_27 = i_1;
                 uint param_28 = s_rows[j_1];
-                scratch_put(param_26, param_27, param_28, v_276, v_284, v_292, v_300, v_308, v_316, v_324, v_332);
+                scratch_put(param_26, param_27, param_28, v_328, v_336, v_344, v_352, v_360, v_368, v_376, v_384);
             }
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);

@@ -15,6 +15,7 @@ struct Push
     uint num_splits;
     uint num_tiles;
     uint table_first;
+    uint code_bits;
 };
 
 struct Tiles

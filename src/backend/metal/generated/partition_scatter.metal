@@ -174,6 +174,7 @@ struct Push
     uint num_splits;
     uint num_tiles;
     uint table_first;
+    uint code_bits;
 };
 
 constant uint WINDOW_SHIFT_tmp [[function_constant(2)]];
@@ -190,19 +191,19 @@ struct Tiles
     uint tile_left[1];
 };
 
-constant uint _628_tmp [[function_constant(0)]];
-constant uint _628 = is_function_constant_defined(_628_tmp) ? _628_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_628, 1u, 1u);
+constant uint _694_tmp [[function_constant(0)]];
+constant uint _694 = is_function_constant_defined(_694_tmp) ? _694_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_694, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
-uint split_word(thread const uint& s, thread const uint& field, const device Level& v_289, constant Push& pc)
+uint split_word(thread const uint& s, thread const uint& field, const device Level& v_341, constant Push& pc)
 {
-    return v_289.level0[(pc.table_first + (s * 16u)) + field];
+    return v_341.level0[(pc.table_first + (s * 16u)) + field];
 }
 
 static inline __attribute__((always_inline))
-uint split_of_tile(thread const uint& t, const device Level& v_289, constant Push& pc)
+uint split_of_tile(thread const uint& t, const device Level& v_341, constant Push& pc)
 {
     uint lo = 0u;
     uint hi = pc.num_splits - 1u;
@@ -211,7 +212,7 @@ uint split_of_tile(thread const uint& t, const device Level& v_289, constant Pus
         uint mid = ((lo + hi) + 1u) >> uint(1);
         uint param = mid;
         uint param_1 = 4u;
-        if (split_word(param, param_1, v_289, pc) <= t)
+        if (split_word(param, param_1, v_341, pc) <= t)
         {
             lo = mid;
         }
@@ -236,183 +237,220 @@ uint window_index(thread const uint& i, thread const uint& shift)
 }
 
 static inline __attribute__((always_inline))
-uint rows_at(thread const uint& w, thread const uint& j, const device Rows0& v_148, const device Rows1& v_156, const device Rows2& v_164, const device Rows3& v_172, const device Rows4& v_180, const device Rows5& v_188, const device Rows6& v_196, const device Rows7& v_204)
+uint rows_at(thread const uint& w, thread const uint& j, const device Rows0& v_200, const device Rows1& v_208, const device Rows2& v_216, const device Rows3& v_224, const device Rows4& v_232, const device Rows5& v_240, const device Rows6& v_248, const device Rows7& v_256)
 {
     switch (w)
     {
         case 0u:
         {
-            return v_148.rows0[j];
+            return v_200.rows0[j];
         }
         case 1u:
         {
-            return v_156.rows1[j];
+            return v_208.rows1[j];
         }
         case 2u:
         {
-            return v_164.rows2[j];
+            return v_216.rows2[j];
         }
         case 3u:
         {
-            return v_172.rows3[j];
+            return v_224.rows3[j];
         }
         case 4u:
         {
-            return v_180.rows4[j];
+            return v_232.rows4[j];
         }
         case 5u:
         {
-            return v_188.rows5[j];
+            return v_240.rows5[j];
         }
         case 6u:
         {
-            return v_196.rows6[j];
+            return v_248.rows6[j];
         }
         default:
         {
-            return v_204.rows7[j];
+            return v_256.rows7[j];
         }
     }
 }
 
 static inline __attribute__((always_inline))
-uint bins_at(thread const uint& w, thread const uint& j, const device Bins0& v_69, const device Bins1& v_80, const device Bins2& v_88, const device Bins3& v_96, const device Bins4& v_104, const device Bins5& v_112, const device Bins6& v_120, const device Bins7& v_128)
+uint code_word(thread const uint& i, thread const uint& code_bits)
 {
-    switch (w)
+    uint _57;
+    if (code_bits == 16u)
     {
-        case 0u:
-        {
-            return v_69.bins0[j];
-        }
-        case 1u:
-        {
-            return v_80.bins1[j];
-        }
-        case 2u:
-        {
-            return v_88.bins2[j];
-        }
-        case 3u:
-        {
-            return v_96.bins3[j];
-        }
-        case 4u:
-        {
-            return v_104.bins4[j];
-        }
-        case 5u:
-        {
-            return v_112.bins5[j];
-        }
-        case 6u:
-        {
-            return v_120.bins6[j];
-        }
-        default:
-        {
-            return v_128.bins7[j];
-        }
-    }
-}
-
-static inline __attribute__((always_inline))
-uint goes_left(thread const uint& s, thread const uint& row, const device Bins0& v_69, const device Bins1& v_80, const device Bins2& v_88, const device Bins3& v_96, const device Bins4& v_104, const device Bins5& v_112, const device Bins6& v_120, const device Bins7& v_128, const device Level& v_289, constant Push& pc)
-{
-    uint param = s;
-    uint param_1 = 6u;
-    uint word = split_word(param, param_1, v_289, pc) + (row >> uint(2));
-    uint param_2 = word;
-    uint param_3 = LIST_WINDOW_SHIFT;
-    uint param_4 = word;
-    uint param_5 = LIST_WINDOW_SHIFT;
-    uint param_6 = window_of(param_2, param_3);
-    uint param_7 = window_index(param_4, param_5);
-    uint w = bins_at(param_6, param_7, v_69, v_80, v_88, v_96, v_104, v_112, v_120, v_128);
-    uint b = (w >> ((row & 3u) * 8u)) & 255u;
-    uint _381;
-    if (b == 0u)
-    {
-        uint param_8 = s;
-        uint param_9 = 3u;
-        _381 = split_word(param_8, param_9, v_289, pc);
+        _57 = i >> uint(1);
     }
     else
     {
-        uint param_10 = s;
-        uint param_11 = 8u + (b >> uint(5));
-        _381 = (split_word(param_10, param_11, v_289, pc) >> (b & 31u)) & 1u;
+        _57 = i >> uint(2);
     }
-    return _381;
+    return _57;
 }
 
 static inline __attribute__((always_inline))
-void scratch_put(thread const uint& w, thread const uint& j, thread const uint& v, device Scratch0& v_224, device Scratch1& v_232, device Scratch2& v_240, device Scratch3& v_248, device Scratch4& v_256, device Scratch5& v_264, device Scratch6& v_272, device Scratch7& v_280)
+uint bins_at(thread const uint& w, thread const uint& j, const device Bins0& v_122, const device Bins1& v_132, const device Bins2& v_140, const device Bins3& v_148, const device Bins4& v_156, const device Bins5& v_164, const device Bins6& v_172, const device Bins7& v_180)
 {
     switch (w)
     {
         case 0u:
         {
-            v_224.scratch0[j] = v;
+            return v_122.bins0[j];
+        }
+        case 1u:
+        {
+            return v_132.bins1[j];
+        }
+        case 2u:
+        {
+            return v_140.bins2[j];
+        }
+        case 3u:
+        {
+            return v_148.bins3[j];
+        }
+        case 4u:
+        {
+            return v_156.bins4[j];
+        }
+        case 5u:
+        {
+            return v_164.bins5[j];
+        }
+        case 6u:
+        {
+            return v_172.bins6[j];
+        }
+        default:
+        {
+            return v_180.bins7[j];
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+uint code_at(thread const uint& w, thread const uint& i, thread const uint& code_bits)
+{
+    uint _73;
+    if (code_bits == 16u)
+    {
+        _73 = (w >> ((i & 1u) * 16u)) & 65535u;
+    }
+    else
+    {
+        _73 = (w >> ((i & 3u) * 8u)) & 255u;
+    }
+    return _73;
+}
+
+static inline __attribute__((always_inline))
+uint goes_left(thread const uint& s, thread const uint& row, const device Bins0& v_122, const device Bins1& v_132, const device Bins2& v_140, const device Bins3& v_148, const device Bins4& v_156, const device Bins5& v_164, const device Bins6& v_172, const device Bins7& v_180, const device Level& v_341, constant Push& pc)
+{
+    uint param = s;
+    uint param_1 = 6u;
+    uint param_2 = row;
+    uint param_3 = pc.code_bits;
+    uint word = split_word(param, param_1, v_341, pc) + code_word(param_2, param_3);
+    uint param_4 = word;
+    uint param_5 = LIST_WINDOW_SHIFT;
+    uint param_6 = word;
+    uint param_7 = LIST_WINDOW_SHIFT;
+    uint param_8 = window_of(param_4, param_5);
+    uint param_9 = window_index(param_6, param_7);
+    uint w = bins_at(param_8, param_9, v_122, v_132, v_140, v_148, v_156, v_164, v_172, v_180);
+    uint param_10 = w;
+    uint param_11 = row;
+    uint param_12 = pc.code_bits;
+    uint b = code_at(param_10, param_11, param_12);
+    uint param_13 = s;
+    uint param_14 = 3u;
+    uint how = split_word(param_13, param_14, v_341, pc);
+    if (b == 0u)
+    {
+        return how & 1u;
+    }
+    if ((how & 2u) == 0u)
+    {
+        uint param_15 = s;
+        uint param_16 = 2u;
+        return uint(b <= split_word(param_15, param_16, v_341, pc));
+    }
+    uint param_17 = s;
+    uint param_18 = 8u + (b >> uint(5));
+    return (split_word(param_17, param_18, v_341, pc) >> (b & 31u)) & 1u;
+}
+
+static inline __attribute__((always_inline))
+void scratch_put(thread const uint& w, thread const uint& j, thread const uint& v, device Scratch0& v_276, device Scratch1& v_284, device Scratch2& v_292, device Scratch3& v_300, device Scratch4& v_308, device Scratch5& v_316, device Scratch6& v_324, device Scratch7& v_332)
+{
+    switch (w)
+    {
+        case 0u:
+        {
+            v_276.scratch0[j] = v;
             break;
         }
         case 1u:
         {
-            v_232.scratch1[j] = v;
+            v_284.scratch1[j] = v;
             break;
         }
         case 2u:
         {
-            v_240.scratch2[j] = v;
+            v_292.scratch2[j] = v;
             break;
         }
         case 3u:
         {
-            v_248.scratch3[j] = v;
+            v_300.scratch3[j] = v;
             break;
         }
         case 4u:
         {
-            v_256.scratch4[j] = v;
+            v_308.scratch4[j] = v;
             break;
         }
         case 5u:
         {
-            v_264.scratch5[j] = v;
+            v_316.scratch5[j] = v;
             break;
         }
         case 6u:
         {
-            v_272.scratch6[j] = v;
+            v_324.scratch6[j] = v;
             break;
         }
         default:
         {
-            v_280.scratch7[j] = v;
+            v_332.scratch7[j] = v;
             break;
         }
     }
 }
 
-kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tiles& _553 [[buffer(1)]], const device Level& v_289 [[buffer(2)]], const device Bins0& v_69 [[buffer(3)]], const device Bins1& v_80 [[buffer(4)]], const device Bins2& v_88 [[buffer(5)]], const device Bins3& v_96 [[buffer(6)]], const device Bins4& v_104 [[buffer(7)]], const device Bins5& v_112 [[buffer(8)]], const device Bins6& v_120 [[buffer(9)]], const device Bins7& v_128 [[buffer(10)]], const device Rows0& v_148 [[buffer(11)]], const device Rows1& v_156 [[buffer(12)]], const device Rows2& v_164 [[buffer(13)]], const device Rows3& v_172 [[buffer(14)]], const device Rows4& v_180 [[buffer(15)]], const device Rows5& v_188 [[buffer(16)]], const device Rows6& v_196 [[buffer(17)]], const device Rows7& v_204 [[buffer(18)]], device Scratch0& v_224 [[buffer(19)]], device Scratch1& v_232 [[buffer(20)]], device Scratch2& v_240 [[buffer(21)]], device Scratch3& v_248 [[buffer(22)]], device Scratch4& v_256 [[buffer(23)]], device Scratch5& v_264 [[buffer(24)]], device Scratch6& v_272 [[buffer(25)]], device Scratch7& v_280 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tiles& _619 [[buffer(1)]], const device Level& v_341 [[buffer(2)]], const device Bins0& v_122 [[buffer(3)]], const device Bins1& v_132 [[buffer(4)]], const device Bins2& v_140 [[buffer(5)]], const device Bins3& v_148 [[buffer(6)]], const device Bins4& v_156 [[buffer(7)]], const device Bins5& v_164 [[buffer(8)]], const device Bins6& v_172 [[buffer(9)]], const device Bins7& v_180 [[buffer(10)]], const device Rows0& v_200 [[buffer(11)]], const device Rows1& v_208 [[buffer(12)]], const device Rows2& v_216 [[buffer(13)]], const device Rows3& v_224 [[buffer(14)]], const device Rows4& v_232 [[buffer(15)]], const device Rows5& v_240 [[buffer(16)]], const device Rows6& v_248 [[buffer(17)]], const device Rows7& v_256 [[buffer(18)]], device Scratch0& v_276 [[buffer(19)]], device Scratch1& v_284 [[buffer(20)]], device Scratch2& v_292 [[buffer(21)]], device Scratch3& v_300 [[buffer(22)]], device Scratch4& v_308 [[buffer(23)]], device Scratch5& v_316 [[buffer(24)]], device Scratch6& v_324 [[buffer(25)]], device Scratch7& v_332 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_scan[WG];
     uint lid = gl_LocalInvocationID.x;
     spvUnsafeArray<uint, 8> row;
-    uint _531;
+    uint _597;
     uint dest;
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x)
     {
         uint param = t;
-        uint s = split_of_tile(param, v_289, pc);
+        uint s = split_of_tile(param, v_341, pc);
         uint param_1 = s;
         uint param_2 = 1u;
-        uint rows = split_word(param_1, param_2, v_289, pc);
+        uint rows = split_word(param_1, param_2, v_341, pc);
         uint param_3 = s;
         uint param_4 = 0u;
-        uint begin = split_word(param_3, param_4, v_289, pc);
+        uint begin = split_word(param_3, param_4, v_341, pc);
         uint param_5 = s;
         uint param_6 = 4u;
-        uint first = ((t - split_word(param_5, param_6, v_289, pc)) * TILE_ROWS) + (lid * 8u);
+        uint first = ((t - split_word(param_5, param_6, v_341, pc)) * TILE_ROWS) + (lid * 8u);
         uint left_mask = 0u;
         uint left = 0u;
         for (uint k = 0u; k < 8u; k++)
@@ -428,10 +466,10 @@ kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tile
                 uint param_10 = LIST_WINDOW_SHIFT;
                 uint param_11 = window_of(param_7, param_8);
                 uint param_12 = window_index(param_9, param_10);
-                row[k] = rows_at(param_11, param_12, v_148, v_156, v_164, v_172, v_180, v_188, v_196, v_204);
+                row[k] = rows_at(param_11, param_12, v_200, v_208, v_216, v_224, v_232, v_240, v_248, v_256);
                 uint param_13 = s;
                 uint param_14 = row[k];
-                if (goes_left(param_13, param_14, v_69, v_80, v_88, v_96, v_104, v_112, v_120, v_128, v_289, pc) != 0u)
+                if (goes_left(param_13, param_14, v_122, v_132, v_140, v_148, v_156, v_164, v_172, v_180, v_341, pc) != 0u)
                 {
                     left_mask |= (1u << k);
                     left++;
@@ -444,19 +482,19 @@ kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tile
         {
             if (lid >= off)
             {
-                _531 = s_scan[lid - off];
+                _597 = s_scan[lid - off];
             }
             else
             {
-                _531 = 0u;
+                _597 = 0u;
             }
-            uint v = _531;
+            uint v = _597;
             threadgroup_barrier(mem_flags::mem_threadgroup);
             s_scan[lid] += v;
             threadgroup_barrier(mem_flags::mem_threadgroup);
         }
-        uint left_before = (_553.tile_left[t] + s_scan[lid]) - left;
-        uint total_left = v_289.level0[2u * s];
+        uint left_before = (_619.tile_left[t] + s_scan[lid]) - left;
+        uint total_left = v_341.level0[2u * s];
         for (uint k_1 = 0u; k_1 < 8u; k_1++)
         {
             uint i_1 = first + k_1;
@@ -466,9 +504,9 @@ kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tile
             }
             if (((left_mask >> k_1) & 1u) != 0u)
             {
-                uint _594 = left_before;
-                left_before = _594 + uint(1);
-                dest = _594;
+                uint _660 = left_before;
+                left_before = _660 + uint(1);
+                dest = _660;
             }
             else
             {
@@ -482,7 +520,7 @@ kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tile
             uint param_19 = window_of(param_15, param_16);
             uint param_20 = window_index(param_17, param_18);
             uint param_21 = row[k_1];
-            scratch_put(param_19, param_20, param_21, v_224, v_232, v_240, v_248, v_256, v_264, v_272, v_280);
+            scratch_put(param_19, param_20, param_21, v_276, v_284, v_292, v_300, v_308, v_316, v_324, v_332);
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
