@@ -93,7 +93,7 @@ typedef struct cuda_device_facts {
  * pinned host twins and the feature mask the device holds. */
 typedef struct cuda_buffers {
     cuda_pool pool;
-    uint8_t *d_bins;
+    uint8_t *d_bins;    /* codes of code_bytes bytes (cuda_context)    */
     uint8_t *d_columns; /* the bins feature-major, for the partition (or NULL) */
     uint32_t *d_feature_offset;
     float *d_label;
@@ -118,10 +118,22 @@ typedef struct cuda_buffers {
     int32_t split_groups;
     /* Categorical features split by sets (NULL / 0 when none). */
     uint8_t *d_categorical;    /* [F] flags                                */
-    int32_t *d_cat_features;   /* [num_cat] their indices                  */
+    int32_t *d_cat_features;   /* [num_cat] their indices, those of at most
+                                * 255 value bins first (num_cat_narrow)    */
     gpl_cuda_split_best *d_cat_partial; /* [level capacity x num_cat]      */
     uint32_t *d_cat_sets;      /* [level capacity x num_cat x GPL_CAT_WORDS] */
+    gpl_grad_pair *d_cat_left; /* [level capacity x num_cat]: left sums of
+                                * the wide ones' best candidates           */
+    uint8_t *d_wide_cat;       /* [F] flags of the wide ones, or NULL      */
     int32_t num_cat;
+    int32_t num_cat_narrow;
+    /* The sets of a partition's wide categorical splits (gpl_split_apply
+     * .wide_set), sent with its table: a pool block of d_wide_sets_words
+     * words (NULL until needed) and a host buffer to gather them. */
+    uint32_t *d_wide_sets;
+    size_t d_wide_sets_words;
+    uint32_t *h_wide_sets;
+    size_t h_wide_sets_words;
     uint8_t *d_mask;
     uint8_t *mask_cache; /* host copy of the mask now on the device */
     int mask_state;      /* 0 none uploaded, 1 d_mask valid          */
@@ -178,7 +190,8 @@ typedef struct cuda_context {
 
     /* shape */
     gpl_shape shape;
-    int64_t stride;
+    int64_t stride;     /* codes a row (the features)          */
+    int32_t code_bytes; /* of the bins: 1, or 2 (backend.h)    */
     uint32_t *feature_offset; /* host copy */
 
     /* buffers: device data */
@@ -186,11 +199,14 @@ typedef struct cuda_context {
     cuda_rank rank;
     cuda_cox cox;
 
-    /* histogram chunks */
+    /* histogram chunks, and with 16-bit codes the features too wide for
+     * one (hist_wide_kernel's) */
     gpl_cuda_hist_chunk *d_chunks;
     int32_t num_chunks;
     int32_t max_chunk_bins;
     size_t hist_smem;
+    int32_t *d_wide_features;
+    int32_t num_wide;
 
     /* per-level tables */
     cuda_stage stage_hist;
@@ -299,6 +315,10 @@ void cuda_pool_release_all(cuda_pool *p);
 size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots);
 /* Whether the job keeps a feature-major copy of the bins (cuda_memory.c). */
 #define GPL_CUDA_COLUMN_FEATURES 32
+/* The words of a set of feature f's value bins (gpl_cat_set_words): more
+ * than GPL_CAT_WORDS for a feature of more than 255 value bins, whose
+ * categorical splits' sets are the core's (gpl_split_apply.wide_set). */
+int32_t cuda_set_words(const cuda_context *c, int32_t f);
 /* Trees of up to this many nodes may be walked for the margin update. */
 #define GPL_CUDA_TREE_NODES 65536
 int cuda_wants_tree(const cuda_context *c);

@@ -15,6 +15,7 @@ static gpl_cuda_hist_args hist_args(const cuda_context *c)
     memset(&a, 0, sizeof a);
     a.bins = c->buf.d_bins;
     a.stride = c->stride;
+    a.code_bytes = c->code_bytes;
     a.grad = c->buf.d_grad;
     a.rows0 = c->buf.d_rows[0];
     a.rows1 = c->buf.d_rows[1];
@@ -24,12 +25,14 @@ static gpl_cuda_hist_args hist_args(const cuda_context *c)
     a.chunks = c->d_chunks;
     a.num_chunks = c->num_chunks;
     a.slot_ptr = c->d_slot_ptr;
+    a.wide_features = c->d_wide_features;
+    a.num_wide = c->num_wide;
     return a;
 }
 
 /* Cuts the nodes' rows into work items of similar size: about four blocks
- * per multiprocessor over all chunks, and at least one item per non-empty
- * node. */
+ * per multiprocessor over all chunks (a wide feature counting as one), and
+ * at least one item per non-empty node. */
 gpulayer_status cuda_build_histograms(gpl_backend *be, const int32_t *nodes,
                                       int32_t num_nodes)
 {
@@ -45,7 +48,9 @@ gpulayer_status cuda_build_histograms(gpl_backend *be, const int32_t *nodes,
         GPL_CHECK(gpl_hist_slots_acquire(&c->slots, NULL, nodes[i], &slot));
         total += c->nodes.count[nodes[i]];
     }
-    const int64_t target = (4 * (int64_t)c->dev.sm_count + c->num_chunks - 1) / c->num_chunks;
+    /* F >= 1: some chunk or wide feature. */
+    const int64_t parts = (int64_t)c->num_chunks + c->num_wide;
+    const int64_t target = (4 * (int64_t)c->dev.sm_count + parts - 1) / parts;
     int64_t per_item = (total + target - 1) / (target > 0 ? target : 1);
     if (per_item < 1024) per_item = 1024;
     const size_t cap = (s->bytes - sizeof(int32_t) * (size_t)num_nodes) /
@@ -84,8 +89,9 @@ gpulayer_status cuda_build_histograms(gpl_backend *be, const int32_t *nodes,
     /* Bytes the kernel must read: each row's bins once, its gradient pair
      * and row index once per feature chunk. */
     c->prof.hist_bytes += (double)total *
-                          ((double)c->stride +
-                           (double)(sizeof(gpl_cuda_qpair) + sizeof(uint32_t)) * c->num_chunks);
+                          ((double)c->stride * c->code_bytes +
+                           (double)(sizeof(gpl_cuda_qpair) + sizeof(uint32_t)) *
+                               (double)(c->num_chunks + c->num_wide));
     return GPULAYER_OK;
 }
 

@@ -16,7 +16,7 @@
 #include "backend.h"
 #include "shap_math.h"
 
-#define GPL_CUDA_KERNEL_ABI 12
+#define GPL_CUDA_KERNEL_ABI 13
 
 /* Histogram columns in shared memory: one per lane, so that the lanes of a
  * warp never share a bank (see kernels_hist.cu). */
@@ -31,6 +31,15 @@
 #define GPL_CUDA_SPLIT_THREADS 256
 /* Threads of a categorical feature's search: one a value bin. */
 #define GPL_CUDA_CAT_THREADS 256
+/* Threads of the search of a categorical feature of more than 255 value
+ * bins (split_wide_cat_kernel): each thread owns every this many-th bin. */
+#define GPL_CUDA_WIDE_CAT_THREADS 1024
+/* With 16-bit codes, features of more bins than this (or than the
+ * device's shared memory holds, 8 x 32 bytes a bin) are summed by
+ * hist_wide_kernel in global memory instead of a shared-memory chunk. */
+#define GPL_CUDA_HIST_SHARED_BINS 1024
+/* gpl_cuda_part_split.wide_set of a split whose set is inline. */
+#define GPL_CUDA_NO_WIDE_SET 0xffffffffu
 
 #ifdef __cplusplus
 extern "C" {
@@ -183,7 +192,8 @@ cudaError_t gpl_cuda_launch_update_margins(const gpl_cuda_margin_args *a,
 
 /* margins[row * num_outputs + output] += leaf[leaf node of row], the
  * row's leaf found by walking the tree on its bins (row-major, stride
- * bytes a row); nodes as in prediction (a leaf points to itself). */
+ * codes of code_bytes bytes a row); nodes as in prediction (a leaf points
+ * to itself). */
 typedef struct gpl_cuda_tree_margin_args {
     float *margins;
     int32_t num_outputs;
@@ -191,6 +201,7 @@ typedef struct gpl_cuda_tree_margin_args {
     int64_t num_rows;
     const uint8_t *bins;
     int64_t stride;
+    int32_t code_bytes;
     const gpl_infer_node *nodes;
     const float *leaf;
     const uint32_t *sets; /* GPL_CAT_WORDS a node (categorical nodes), or NULL */
@@ -205,7 +216,8 @@ cudaError_t gpl_cuda_launch_tree_margins(const gpl_cuda_tree_margin_args *a,
  * as an order-preserving 32-bit pattern in the low. */
 typedef struct gpl_cuda_refit_args {
     const uint8_t *bins;
-    int64_t stride;
+    int64_t stride;     /* codes a row  */
+    int32_t code_bytes; /* 1 or 2       */
     int64_t num_rows;
     const float *margins;
     int32_t num_outputs;
@@ -249,14 +261,20 @@ typedef struct gpl_cuda_part_split {
     int32_t default_left;
     int32_t categorical; /* the value bins in left_set go left */
     uint32_t left_set[GPL_CAT_WORDS];
+    /* A categorical split of a feature of more than 255 value bins: the
+     * word offset of its set (gpl_cat_set_words words) in wide_sets of
+     * gpl_cuda_part_args, left_set unused; else GPL_CUDA_NO_WIDE_SET. */
+    uint32_t wide_set;
 } gpl_cuda_part_split;
 
 typedef struct gpl_cuda_part_args {
-    /* Bin of row r, feature f: bins[r * row_stride + f * feature_stride]
-     * (row-major, or the feature-major copy). */
+    /* Bin of row r, feature f: code r * row_stride + f * feature_stride
+     * of bins (row-major, or the feature-major copy), codes of code_bytes
+     * bytes. */
     const uint8_t *bins;
     int64_t row_stride;
     int64_t feature_stride;
+    int32_t code_bytes;
     uint32_t *rows0;
     uint32_t *rows1;
     const gpl_cuda_part_split *splits;
@@ -276,15 +294,22 @@ typedef struct gpl_cuda_part_args {
      * (1 .. 2^30 - 1, a new one each launch). */
     uint64_t *status;
     uint32_t epoch;
+    /* The sets of the splits with a wide_set (NULL: none). */
+    const uint32_t *wide_sets;
+    /* Flags a feature (NULL: none): categorical with more than 255 value
+     * bins. A record on such a feature has no set (backend.h), so the
+     * partition from records leaves its node's rows alone. */
+    const uint8_t *wide_cat;
 } gpl_cuda_part_args;
 
 cudaError_t gpl_cuda_launch_partition(const gpl_cuda_part_args *a, cudaStream_t s);
 
-/* columns (feature-major, f * num_rows + r) from the row-major bins; at
- * most 32768 features (a tile holds whole rows). */
+/* columns (feature-major, f * num_rows + r) from the row-major bins,
+ * codes of code_bytes bytes; at most 32768 / code_bytes features (a tile
+ * holds whole rows). */
 cudaError_t gpl_cuda_launch_bins_to_columns(const uint8_t *bins, int64_t num_rows,
-                                            int32_t num_features, uint8_t *columns,
-                                            cudaStream_t s);
+                                            int32_t num_features, int32_t code_bytes,
+                                            uint8_t *columns, cudaStream_t s);
 
 /* ------------------------------------------------------------ histograms */
 
@@ -300,7 +325,9 @@ typedef struct gpl_cuda_hist_item {
 } gpl_cuda_hist_item;
 
 /* Features f0 .. f0 + nf - 1 (nf <= 32), each with at most bins bins;
- * copies = 32 / nf rows are accumulated side by side in each warp. */
+ * copies = 32 / nf rows are accumulated side by side in each warp. With
+ * 16-bit codes the chunks hold the features of at most the shared-memory
+ * bins (GPL_CUDA_HIST_SHARED_BINS) only, in runs between the wider ones. */
 typedef struct gpl_cuda_hist_chunk {
     int32_t f0;
     int32_t nf;
@@ -310,7 +337,8 @@ typedef struct gpl_cuda_hist_chunk {
 
 typedef struct gpl_cuda_hist_args {
     const uint8_t *bins;
-    int64_t stride;
+    int64_t stride;     /* codes a row                         */
+    int32_t code_bytes; /* 1 or 2 (backend.h)                  */
     const gpl_cuda_qpair *grad;
     const uint32_t *rows0;
     const uint32_t *rows1;
@@ -324,6 +352,10 @@ typedef struct gpl_cuda_hist_args {
     int32_t num_items;
     const int32_t *clear_slots; /* slots zeroed before accumulation */
     int32_t num_clear;
+    /* 16-bit codes: the features in no chunk (too many bins for shared
+     * memory), summed by hist_wide_kernel in global memory. */
+    const int32_t *wide_features;
+    int32_t num_wide;
 } gpl_cuda_hist_args;
 
 typedef enum gpl_cuda_hist_kind {
@@ -338,11 +370,15 @@ typedef enum gpl_cuda_hist_kind {
 /* Shared memory a block of the shared kernels needs for chunks of at most
  * max_bins bins. */
 size_t gpl_cuda_hist_smem_bytes(gpl_cuda_hist_kind kind, int32_t max_bins);
-/* Allows the shared kernel of kind smem_bytes of dynamic shared memory. */
-cudaError_t gpl_cuda_hist_configure(gpl_cuda_hist_kind kind, size_t smem_bytes);
+/* Allows the shared kernel of kind (for codes of code_bytes bytes)
+ * smem_bytes of dynamic shared memory. 16-bit codes take the DIRECT
+ * kernel (the host never asks for STAGED with them). */
+cudaError_t gpl_cuda_hist_configure(gpl_cuda_hist_kind kind, int32_t code_bytes,
+                                    size_t smem_bytes);
 /* Zeroes the clear_slots histograms. */
 cudaError_t gpl_cuda_launch_hist_clear(const gpl_cuda_hist_args *a, cudaStream_t s);
-/* Adds every item's rows to its slot (grid: items x chunks). */
+/* Adds every item's rows to its slot (grid: items x chunks, then items x
+ * wide features). */
 cudaError_t gpl_cuda_launch_hist(gpl_cuda_hist_kind kind, const gpl_cuda_hist_args *a,
                                  size_t smem_bytes, cudaStream_t s);
 
@@ -375,12 +411,17 @@ typedef struct gpl_cuda_split_args {
     gpl_split_record *out;
     /* Categorical features split by sets (split_math.h): flags a feature
      * (NULL: none), their list, and each (node, listed feature)'s best
-     * candidate and its left set (GPL_CAT_WORDS words). */
+     * candidate and its left set (GPL_CAT_WORDS words). The first
+     * num_cat_narrow listed have at most 255 value bins; the others more:
+     * their sets stay empty (backend.h) and cat_left gets the left sums
+     * of their best candidate (missing values aside). */
     const uint8_t *categorical;
     const int32_t *cat_features;
     int32_t num_cat;
+    int32_t num_cat_narrow;
     gpl_cuda_split_best *cat_partial; /* [num_nodes * num_cat] */
     uint32_t *cat_sets;               /* [num_nodes * num_cat * GPL_CAT_WORDS] */
+    gpl_grad_pair *cat_left;          /* [num_nodes * num_cat]           */
     /* params.monotone and params.bounds on the device (NULL: none). */
     const int8_t *monotone;           /* [num_features]                  */
     const double *bounds;             /* [2 * num_nodes]: lower, upper   */
@@ -389,7 +430,8 @@ typedef struct gpl_cuda_split_args {
 } gpl_cuda_split_args;
 
 /* Scan (grid: nodes x feature groups), the categorical features (grid:
- * nodes x num_cat, when there are any), then one record per node. */
+ * nodes x narrow ones, then nodes x wide ones, when there are any), then
+ * one record per node. */
 cudaError_t gpl_cuda_launch_split_scan(const gpl_cuda_split_args *a, cudaStream_t s);
 cudaError_t gpl_cuda_launch_split_finish(const gpl_cuda_split_args *a, cudaStream_t s);
 

@@ -44,7 +44,8 @@ void cuda_record_splits(cuda_context *c, const gpl_split_apply *splits, int32_t 
                                                   (uint16_t)a->bin,
                                                   (uint8_t)(a->default_left != 0),
                                                   (uint8_t)(a->categorical != 0)};
-        if (a->categorical && c->tree_sets)
+        /* No wide sets here: cuda_wants_tree. */
+        if (a->categorical && c->tree_sets && !a->wide_set)
             memcpy(c->tree_sets + (size_t)a->node * GPL_CAT_WORDS, a->left_set,
                    sizeof a->left_set);
         for (int k = 0; k < 2; k++) {
@@ -74,7 +75,7 @@ static gpulayer_status update_margins_by_tree(cuda_context *c, int32_t output,
     const gpl_infer_node *d_nodes = c->stage_tree.dev;
     const float *d_leaf = (const float *)(d_nodes + n);
     gpl_cuda_tree_margin_args a = {c->buf.d_margins, c->shape.num_outputs, output, c->shape.num_rows,
-                                   c->buf.d_bins, c->stride, d_nodes, d_leaf,
+                                   c->buf.d_bins, c->stride, c->code_bytes, d_nodes, d_leaf,
                                    set_words ? (const uint32_t *)(d_leaf + n) : NULL,
                                    c->tree_top};
     CUDA_TRY(c, gpl_cuda_launch_tree_margins(&a, c->dev.stream), "kernel tree_margins");

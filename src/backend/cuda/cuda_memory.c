@@ -202,9 +202,17 @@ static size_t tree_node_bytes(const cuda_context *c)
            (c->buf.num_cat ? sizeof(uint32_t) * GPL_CAT_WORDS : 0);
 }
 
+/* The tree table holds GPL_CAT_WORDS words a categorical node: not the
+ * sets of wider categorical features (then the leaves' row lists). */
 int cuda_wants_tree(const cuda_context *c)
 {
-    return c->shape.max_nodes <= GPL_CUDA_TREE_NODES && c->stride <= 64;
+    return c->shape.max_nodes <= GPL_CUDA_TREE_NODES &&
+           c->stride * c->code_bytes <= 64 && c->buf.num_cat == c->buf.num_cat_narrow;
+}
+
+int32_t cuda_set_words(const cuda_context *c, int32_t f)
+{
+    return gpl_cat_set_words((int32_t)(c->feature_offset[f + 1] - c->feature_offset[f]) - 1);
 }
 
 /* Every device buffer of cuda_workspace_create, in the pool's size
@@ -213,9 +221,10 @@ size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
 {
     const size_t N = c->shape.num_rows > 0 ? (size_t)c->shape.num_rows : 1;
     const size_t F = (size_t)c->shape.num_features, L = (size_t)level_capacity(c);
+    const size_t code = (size_t)c->code_bytes;
     const size_t buffers[] = {
-        N * (size_t)c->stride,                              /* bins             */
-        cuda_wants_columns(c) ? N * F : 0,                  /* bins by feature  */
+        N * (size_t)c->stride * code,                       /* bins             */
+        cuda_wants_columns(c) ? N * F * code : 0,           /* bins by feature  */
         (F + 1) * sizeof(uint32_t),                         /* feature offsets  */
         N * sizeof(float),                                  /* labels           */
         has_weight ? N * sizeof(float) : 0,                 /* weights          */
@@ -233,6 +242,9 @@ size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
         sizeof(int32_t) * (size_t)c->buf.num_cat,           /* their list        */
         sizeof(gpl_cuda_split_best) * L * (size_t)c->buf.num_cat,
         sizeof(uint32_t) * GPL_CAT_WORDS * L * (size_t)c->buf.num_cat, /* left sets */
+        sizeof(gpl_grad_pair) * L * (size_t)c->buf.num_cat, /* their left sums   */
+        c->buf.num_cat > c->buf.num_cat_narrow ? F : 0,     /* wide ones' flags  */
+        sizeof(int32_t) * (size_t)c->num_wide,              /* wide histograms   */
         (size_t)item_capacity(c) * sizeof(gpl_cuda_hist_item) + L * sizeof(int32_t),
         3 * L * sizeof(int32_t), 2 * L * sizeof(int32_t),   /* per-level tables */
         L * sizeof(gpl_cuda_part_split) + (L + 1) * sizeof(uint32_t),
@@ -249,23 +261,44 @@ size_t cuda_plan_bytes(const cuda_context *c, int has_weight, int32_t slots)
     return b;
 }
 
-static void make_chunks(cuda_context *c, gpl_cuda_hist_chunk *chunks)
+/* The bins of a feature whose histogram a shared-memory chunk holds, with
+ * 16-bit codes: GPL_CUDA_HIST_SHARED_BINS, or fewer on a device whose
+ * blocks have less shared memory (8 bytes x 32 columns a bin). */
+static int32_t shared_bins(const cuda_context *c)
 {
+    const size_t fit = c->dev.smem_optin / ((size_t)8 * GPL_CUDA_HIST_COLS);
+    return fit < GPL_CUDA_HIST_SHARED_BINS ? (int32_t)fit : GPL_CUDA_HIST_SHARED_BINS;
+}
+
+/* Chunks of up to 32 consecutive features. With 16-bit codes a feature of
+ * more than shared_bins bins joins no chunk (it ends the run before it)
+ * and goes to wide instead (c->num_wide of them). chunks: room for F. */
+static void make_chunks(cuda_context *c, gpl_cuda_hist_chunk *chunks, int32_t *wide)
+{
+    const int32_t F = c->shape.num_features;
+    const int32_t cap = c->code_bytes == 2 ? shared_bins(c) : INT32_MAX;
     c->num_chunks = 0;
+    c->num_wide = 0;
     c->max_chunk_bins = 1;
-    for (int32_t f0 = 0; f0 < c->shape.num_features; f0 += GPL_CUDA_HIST_COLS) {
+    for (int32_t f0 = 0; f0 < F;) {
+        int32_t nb = (int32_t)(c->feature_offset[f0 + 1] - c->feature_offset[f0]);
+        if (nb > cap) {
+            wide[c->num_wide++] = f0++;
+            continue;
+        }
         gpl_cuda_hist_chunk ch;
         ch.f0 = f0;
-        ch.nf = c->shape.num_features - f0 < GPL_CUDA_HIST_COLS ? c->shape.num_features - f0
-                                                           : GPL_CUDA_HIST_COLS;
-        ch.copies = GPL_CUDA_HIST_COLS / ch.nf;
+        ch.nf = 0;
         ch.bins = 1;
-        for (int32_t f = f0; f < f0 + ch.nf; f++) {
-            int32_t nb = (int32_t)(c->feature_offset[f + 1] - c->feature_offset[f]);
+        for (int32_t f = f0; f < F && ch.nf < GPL_CUDA_HIST_COLS; f++, ch.nf++) {
+            nb = (int32_t)(c->feature_offset[f + 1] - c->feature_offset[f]);
+            if (nb > cap) break;
             if (nb > ch.bins) ch.bins = nb;
         }
+        ch.copies = GPL_CUDA_HIST_COLS / ch.nf;
         if (ch.bins > c->max_chunk_bins) c->max_chunk_bins = ch.bins;
         chunks[c->num_chunks++] = ch;
+        f0 += ch.nf;
     }
 }
 
@@ -298,11 +331,25 @@ static gpulayer_status host_tables(cuda_context *c)
 static gpulayer_status categorical_tables(cuda_context *c, const gpl_binned_matrix *m, size_t L)
 {
     const int32_t F = m->num_features, K = c->buf.num_cat;
+    const int wide = K > c->buf.num_cat_narrow;
     gpulayer_status st = GPULAYER_OK;
     int32_t *list = malloc(sizeof(int32_t) * (size_t)K);
-    if (!list) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
-    for (int32_t f = 0, k = 0; f < F; f++)
-        if (m->categorical[f]) list[k++] = f;
+    uint8_t *wide_flags = wide ? calloc((size_t)F, 1) : NULL;
+    if (!list || (wide && !wide_flags)) {
+        free(list);
+        free(wide_flags);
+        return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
+    }
+    /* Those of at most 255 value bins first (split_cat_kernel's), then
+     * the wider ones (split_wide_cat_kernel's). */
+    int32_t k = 0;
+    for (int32_t f = 0; f < F; f++)
+        if (m->categorical[f] && cuda_set_words(c, f) <= GPL_CAT_WORDS) list[k++] = f;
+    for (int32_t f = 0; f < F; f++)
+        if (m->categorical[f] && cuda_set_words(c, f) > GPL_CAT_WORDS) {
+            list[k++] = f;
+            wide_flags[f] = 1;
+        }
     c->buf.d_categorical = cuda_pool_get(c, (size_t)F, "categorical feature flags", &st);
     if (st == GPULAYER_OK)
         c->buf.d_cat_features = cuda_pool_get(c, sizeof(int32_t) * (size_t)K,
@@ -313,6 +360,11 @@ static gpulayer_status categorical_tables(cuda_context *c, const gpl_binned_matr
     if (st == GPULAYER_OK)
         c->buf.d_cat_sets = cuda_pool_get(c, sizeof(uint32_t) * GPL_CAT_WORDS * L * (size_t)K,
                                           "categorical split sets", &st);
+    if (st == GPULAYER_OK)
+        c->buf.d_cat_left = cuda_pool_get(c, sizeof(gpl_grad_pair) * L * (size_t)K,
+                                          "categorical split sums", &st);
+    if (st == GPULAYER_OK && wide)
+        c->buf.d_wide_cat = cuda_pool_get(c, (size_t)F, "wide categorical feature flags", &st);
     cudaError_t e = cudaSuccess;
     if (st == GPULAYER_OK)
         e = cudaMemcpyAsync(c->buf.d_categorical, m->categorical, (size_t)F,
@@ -320,8 +372,12 @@ static gpulayer_status categorical_tables(cuda_context *c, const gpl_binned_matr
     if (st == GPULAYER_OK && e == cudaSuccess)
         e = cudaMemcpyAsync(c->buf.d_cat_features, list, sizeof(int32_t) * (size_t)K,
                             cudaMemcpyHostToDevice, c->dev.stream);
+    if (st == GPULAYER_OK && e == cudaSuccess && wide)
+        e = cudaMemcpyAsync(c->buf.d_wide_cat, wide_flags, (size_t)F, cudaMemcpyHostToDevice,
+                            c->dev.stream);
     if (st == GPULAYER_OK && e == cudaSuccess) e = cudaStreamSynchronize(c->dev.stream);
     free(list);
+    free(wide_flags);
     if (st == GPULAYER_OK && e != cudaSuccess)
         st = cuda_fail(c, e, "copying the categorical features");
     return st;
@@ -335,24 +391,34 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     c->shape.num_rows = m->num_rows;
     c->shape.num_features = F;
     c->stride = F;
+    c->code_bytes = m->code_bytes;
     c->shape.hist_len = m->feature_offset[F];
     c->feature_offset = malloc(sizeof(uint32_t) * ((size_t)F + 1));
-    gpl_cuda_hist_chunk *chunks = malloc(sizeof *chunks * ((size_t)F / GPL_CUDA_HIST_COLS + 1));
-    if (!c->feature_offset || !chunks) {
+    /* Chunks: F at most (16-bit codes may cut runs at wide features). */
+    gpl_cuda_hist_chunk *chunks = malloc(sizeof *chunks * (size_t)F);
+    int32_t *wide = malloc(sizeof(int32_t) * (size_t)F);
+    if (!c->feature_offset || !chunks || !wide) {
         free(chunks);
+        free(wide);
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
     }
     memcpy(c->feature_offset, m->feature_offset, sizeof(uint32_t) * ((size_t)F + 1));
-    make_chunks(c, chunks);
+    make_chunks(c, chunks, wide);
     c->buf.split_groups = (F + GPL_CUDA_SPLIT_FEATURES - 1) / GPL_CUDA_SPLIT_FEATURES;
-    c->buf.num_cat = 0;
-    for (int32_t f = 0; m->categorical && f < F; f++) c->buf.num_cat += m->categorical[f] != 0;
+    c->buf.num_cat = c->buf.num_cat_narrow = 0;
+    for (int32_t f = 0; m->categorical && f < F; f++) {
+        c->buf.num_cat += m->categorical[f] != 0;
+        c->buf.num_cat_narrow += m->categorical[f] && cuda_set_words(c, f) <= GPL_CAT_WORDS;
+    }
     /* Staged rows pay off when a row's bins are one chunk (up to 32
      * features): on 1M x 256 they were 2% slower than the direct kernel,
-     * on 10M x 28 21% faster (docs/benchmarks.md). */
+     * on 10M x 28 21% faster (docs/benchmarks.md). They stage 8-bit codes
+     * only: 16-bit codes take the direct kernel. */
     c->dev.hist_kind = c->tuning.hist;
     if (c->dev.hist_kind == GPL_CUDA_HIST_SHARED)
         c->dev.hist_kind = c->num_chunks == 1 ? GPL_CUDA_HIST_STAGED : GPL_CUDA_HIST_DIRECT;
+    if (c->code_bytes == 2 && c->dev.hist_kind == GPL_CUDA_HIST_STAGED)
+        c->dev.hist_kind = GPL_CUDA_HIST_DIRECT;
     c->hist_smem = gpl_cuda_hist_smem_bytes(c->dev.hist_kind, c->max_chunk_bins);
     if (c->dev.hist_kind != GPL_CUDA_HIST_GLOBAL && c->hist_smem > c->dev.smem_optin) {
         /* A device with little shared memory per block: the reference
@@ -370,16 +436,18 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     cudaError_t e = cudaMemGetInfo(&free_b, &total_b);
     if (e != cudaSuccess) {
         free(chunks);
+        free(wide);
         return cuda_fail(c, e, "cudaMemGetInfo");
     }
     if (c->estimate_bytes > free_b) {
         free(chunks);
+        free(wide);
         return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY,
                          "cuda backend: the job needs about %.1f MiB of device memory "
                          "(%lld rows x %d features: bins %.1f MiB, gradients %.1f MiB, "
                          "histograms %.1f MiB) but %s has %.1f MiB free of %.1f MiB",
                          c->estimate_bytes / MIB, (long long)c->shape.num_rows, F,
-                         (double)c->shape.num_rows * F / MIB,
+                         (double)c->shape.num_rows * F * c->code_bytes / MIB,
                          (double)c->shape.num_rows * sizeof(gpl_cuda_qpair) / MIB,
                          (double)c->planned_slots * c->shape.hist_len * sizeof(gpl_grad_pair) /
                              MIB,
@@ -389,19 +457,30 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
     const size_t N = (size_t)c->shape.num_rows ? (size_t)c->shape.num_rows : 1;
     if ((st = host_tables(c)) != GPULAYER_OK) {
         free(chunks);
+        free(wide);
         return st;
     }
+    /* Every feature may be wide: no chunk then (a block of the pool all
+     * the same). */
     c->d_chunks = cuda_pool_get(c, sizeof *chunks * (size_t)c->num_chunks, "chunks", &st);
-    if (c->d_chunks)
+    if (c->d_chunks && c->num_wide)
+        c->d_wide_features = cuda_pool_get(c, sizeof(int32_t) * (size_t)c->num_wide,
+                                           "the wide features", &st);
+    if (c->d_chunks && c->num_chunks)
         e = cudaMemcpyAsync(c->d_chunks, chunks, sizeof *chunks * (size_t)c->num_chunks,
                             cudaMemcpyHostToDevice, c->dev.stream);
-    if (c->d_chunks && e == cudaSuccess) e = cudaStreamSynchronize(c->dev.stream);
+    if (c->d_chunks && c->d_wide_features && e == cudaSuccess)
+        e = cudaMemcpyAsync(c->d_wide_features, wide, sizeof(int32_t) * (size_t)c->num_wide,
+                            cudaMemcpyHostToDevice, c->dev.stream);
+    if (st == GPULAYER_OK && e == cudaSuccess) e = cudaStreamSynchronize(c->dev.stream);
     free(chunks);
-    if (!c->d_chunks) return st;
+    free(wide);
+    if (st != GPULAYER_OK) return st;
     if (e != cudaSuccess) return cuda_fail(c, e, "copying the feature chunks");
-    POOL_GET(c->buf.d_bins, N * (size_t)c->stride, "the binned matrix");
+    const size_t code = (size_t)c->code_bytes;
+    POOL_GET(c->buf.d_bins, N * (size_t)c->stride * code, "the binned matrix");
     if (cuda_wants_columns(c))
-        POOL_GET(c->buf.d_columns, N * (size_t)F, "the binned matrix by feature");
+        POOL_GET(c->buf.d_columns, N * (size_t)F * code, "the binned matrix by feature");
     POOL_GET(c->buf.d_feature_offset, sizeof(uint32_t) * ((size_t)F + 1), "feature offsets");
     POOL_GET(c->buf.d_label, sizeof(float) * N, "labels");
     if (has_weight) POOL_GET(c->buf.d_weight, sizeof(float) * N, "weights");
@@ -470,7 +549,7 @@ gpulayer_status cuda_workspace_create(cuda_context *c, const gpl_binned_matrix *
                                 cudaMemcpyHostToDevice, c->dev.stream), "copying the slot table");
     CUDA_TRY(c, cudaStreamSynchronize(c->dev.stream), "copying the slot table");
     if (c->dev.hist_kind != GPL_CUDA_HIST_GLOBAL)
-        CUDA_TRY(c, gpl_cuda_hist_configure(c->dev.hist_kind, c->hist_smem),
+        CUDA_TRY(c, gpl_cuda_hist_configure(c->dev.hist_kind, c->code_bytes, c->hist_smem),
                  "configuring shared memory");
     if (c->dev.verbose)
         fprintf(stderr, "[gpulayer] cuda workspace: %.1f MiB planned, %.1f MiB allocated, "
@@ -493,6 +572,8 @@ void cuda_workspace_destroy(cuda_context *c)
     if (c->buf.h_scale) cudaFreeHost(c->buf.h_scale);
     if (c->buf.h_counts) cudaFreeHost(c->buf.h_counts);
     if (c->buf.h_records) cudaFreeHost(c->buf.h_records);
+    free(c->buf.h_wide_sets);
+    c->buf.h_wide_sets = NULL;
     cuda_pool_release_all(&c->buf.pool);
     free(c->feature_offset);
     gpl_node_table_free(&c->nodes);

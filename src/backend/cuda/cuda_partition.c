@@ -35,10 +35,44 @@ gpulayer_status cuda_begin_tree(gpl_backend *be)
     return GPULAYER_OK;
 }
 
+/* The set a categorical split sends left (backend.h: its wide_set when
+ * given). */
+static const uint32_t *split_set(const gpl_split_apply *a)
+{
+    return a->wide_set ? a->wide_set : a->left_set;
+}
+
+/* Room for `words` words of wide sets on the host and the device. The
+ * device block is replaced only between partitions (each waits for its
+ * kernel before it returns), so no queued kernel still reads it. */
+static gpulayer_status wide_set_room(cuda_context *c, size_t words)
+{
+    cuda_buffers *b = &c->buf;
+    gpulayer_status st = GPULAYER_OK;
+    if (words > b->h_wide_sets_words) {
+        uint32_t *h = realloc(b->h_wide_sets, sizeof(uint32_t) * words);
+        if (!h) return gpl_error(GPULAYER_ERR_OUT_OF_MEMORY, "cuda backend: out of host memory");
+        b->h_wide_sets = h;
+        b->h_wide_sets_words = words;
+    }
+    if (words > b->d_wide_sets_words) {
+        if (b->d_wide_sets) cuda_pool_put(&b->pool, b->d_wide_sets);
+        b->d_wide_sets = NULL;
+        b->d_wide_sets_words = 0;
+        uint32_t *d = cuda_pool_get_extra(c, sizeof(uint32_t) * words,
+                                          "the sets of wide categorical splits", &st);
+        if (!d) return st;
+        b->d_wide_sets = d;
+        b->d_wide_sets_words = words;
+    }
+    return GPULAYER_OK;
+}
+
 /* The partition table of one launch in stage_part's host memory: entry i
  * is node nodes[i] with split splits[index[i]] (index NULL: splits[i]),
  * or, without splits, the split of the level's record i (taken on the
- * device). */
+ * device). The sets of categorical splits on features of more than 255
+ * value bins are queued to the device here (d_wide_sets). */
 gpulayer_status cuda_partition_table(cuda_context *c, int32_t count, const int32_t *nodes,
                                      const gpl_split_apply *splits, const int32_t *index,
                                      uint32_t *num_tiles)
@@ -46,10 +80,21 @@ gpulayer_status cuda_partition_table(cuda_context *c, int32_t count, const int32
     cuda_stage *s = &c->stage_part;
     GPL_CHECK(cuda_check_level_size(c, s, sizeof(gpl_cuda_part_split) + sizeof(uint32_t),
                                     count, "partition_rows"));
+    size_t wide_words = 0;
+    for (int32_t i = 0; splits && i < count; i++) {
+        const gpl_split_apply *a = &splits[index ? index[i] : i];
+        if (a->categorical && cuda_set_words(c, a->feature) > GPL_CAT_WORDS)
+            wide_words += (size_t)cuda_set_words(c, a->feature);
+    }
+    if (wide_words > UINT32_MAX - 1)
+        return gpl_error(GPULAYER_ERR_UNSUPPORTED, "cuda backend: %zu words of category sets "
+                         "at level %d", wide_words, c->level);
+    if (wide_words) GPL_CHECK(wide_set_room(c, wide_words));
     GPL_CHECK(cuda_stage_wait(c, s));
     gpl_cuda_part_split *ps = s->host;
     uint32_t *tile_first = (uint32_t *)(ps + count);
     uint32_t tiles = 0;
+    size_t at = 0; /* words of wide sets so far */
     for (int32_t i = 0; i < count; i++) {
         const gpl_split_apply *a = splits ? &splits[index ? index[i] : i] : NULL;
         const int32_t n = a ? a->node : nodes[i];
@@ -58,8 +103,18 @@ gpulayer_status cuda_partition_table(cuda_context *c, int32_t count, const int32
         ps[i] = (gpl_cuda_part_split){(uint32_t)c->nodes.begin[n], (uint32_t)c->nodes.count[n],
                                       buf,
                                       a ? a->feature : -1, a ? a->bin : 0,
-                                      a ? a->default_left : 0, a ? a->categorical : 0, {0}};
-        if (a && a->categorical) memcpy(ps[i].left_set, a->left_set, sizeof a->left_set);
+                                      a ? a->default_left : 0, a ? a->categorical : 0, {0},
+                                      GPL_CUDA_NO_WIDE_SET};
+        if (a && a->categorical) {
+            const int32_t words = cuda_set_words(c, a->feature);
+            if (words > GPL_CAT_WORDS) {
+                memcpy(c->buf.h_wide_sets + at, a->wide_set, sizeof(uint32_t) * (size_t)words);
+                ps[i].wide_set = (uint32_t)at;
+                at += (size_t)words;
+            } else {
+                memcpy(ps[i].left_set, split_set(a), sizeof ps[i].left_set);
+            }
+        }
         tile_first[i] = tiles;
         tiles += (uint32_t)((c->nodes.count[n] + GPL_CUDA_TILE_ROWS - 1) / GPL_CUDA_TILE_ROWS);
     }
@@ -67,6 +122,12 @@ gpulayer_status cuda_partition_table(cuda_context *c, int32_t count, const int32
     if (tiles > c->buf.part_status_cap)
         return gpl_error(GPULAYER_ERR_INTERNAL, "cuda backend: %u partition tiles at level %d "
                          "exceed the planned %u", tiles, c->level, c->buf.part_status_cap);
+    /* Ahead of the partition on the stream; the host buffer may be reused
+     * once the call returns (pageable memory is staged). */
+    if (at)
+        CUDA_TRY(c, cudaMemcpyAsync(c->buf.d_wide_sets, c->buf.h_wide_sets,
+                                    sizeof(uint32_t) * at, cudaMemcpyHostToDevice,
+                                    c->dev.stream), "copying the sets of wide categorical splits");
     *num_tiles = tiles;
     return GPULAYER_OK;
 }
@@ -82,13 +143,26 @@ gpulayer_status cuda_launch_partition(cuda_context *c, int32_t count, uint32_t t
                               "copying partition table"));
     c->buf.part_epoch = c->buf.part_epoch % ((1u << 30) - 1) + 1;
     gpl_cuda_part_split *d_ps = s->dev;
-    gpl_cuda_part_args pa = {c->buf.d_columns ? c->buf.d_columns : c->buf.d_bins,
-                             c->buf.d_columns ? 1 : c->stride,
-                             c->buf.d_columns ? c->shape.num_rows : 1, c->buf.d_rows[0], c->buf.d_rows[1],
-                             d_ps,
-                             (const uint32_t *)(d_ps + count), count, tiles,
-                             c->buf.d_counts, records, c->buf.d_part_ticket, c->buf.part_tickets,
-                             c->buf.d_part_status, c->buf.part_epoch};
+    const gpl_cuda_part_args pa = {
+        .bins = c->buf.d_columns ? c->buf.d_columns : c->buf.d_bins,
+        .row_stride = c->buf.d_columns ? 1 : c->stride,
+        .feature_stride = c->buf.d_columns ? c->shape.num_rows : 1,
+        .code_bytes = c->code_bytes,
+        .rows0 = c->buf.d_rows[0],
+        .rows1 = c->buf.d_rows[1],
+        .splits = d_ps,
+        .tile_first = (const uint32_t *)(d_ps + count),
+        .count = count,
+        .num_tiles = tiles,
+        .left_count = c->buf.d_counts,
+        .records = records,
+        .ticket = c->buf.d_part_ticket,
+        .ticket_base = c->buf.part_tickets,
+        .status = c->buf.d_part_status,
+        .epoch = c->buf.part_epoch,
+        .wide_sets = c->buf.d_wide_sets,
+        .wide_cat = c->buf.d_wide_cat,
+    };
     CUDA_TRY(c, gpl_cuda_launch_partition(&pa, c->dev.stream), "kernel partition");
     c->buf.part_tickets += tiles;
     CUDA_TRY(c, cudaMemcpyAsync(c->buf.h_counts, c->buf.d_counts, sizeof(uint32_t) * (size_t)count,
@@ -99,7 +173,14 @@ gpulayer_status cuda_launch_partition(cuda_context *c, int32_t count, uint32_t t
 static gpulayer_status check_split(const cuda_context *c, const gpl_split_apply *a)
 {
     GPL_CHECK(gpl_check_node_live("cuda", "partition_rows", &c->nodes, a->node));
-    return gpl_check_split("cuda", &c->nodes, c->shape.num_features, a);
+    GPL_CHECK(gpl_check_split("cuda", &c->nodes, c->shape.num_features, a));
+    /* A set of more than 255 value bins comes only as wide_set. */
+    if (a->categorical && !a->wide_set && cuda_set_words(c, a->feature) > GPL_CAT_WORDS)
+        return gpl_error(GPULAYER_ERR_INTERNAL,
+                         "cuda backend: partition_rows: the categorical split of node %d on "
+                         "feature %d (more than 255 value bins) has no wide_set",
+                         a->node, a->feature);
+    return GPULAYER_OK;
 }
 
 /* The children of an applied split; the parent's rows lie in nodes.buf
@@ -128,7 +209,7 @@ gpulayer_status cuda_partition_rows(gpl_backend *be, const gpl_split_apply *spli
         if (e->feature == a->feature && e->bin == a->bin &&
             e->default_left == (a->default_left != 0) &&
             e->categorical == (a->categorical != 0) &&
-            (!a->categorical || !memcmp(e->left_set, a->left_set, sizeof e->left_set))) {
+            (!a->categorical || !memcmp(e->left_set, split_set(a), sizeof e->left_set))) {
             set_children(c, a, e->left, c->nodes.buf[a->node], child_rows + 2 * i);
             e->feature = -1;
         } else {

@@ -41,7 +41,7 @@ static gpulayer_status sort_keys(cuda_context *c, const gpl_gradient_request *re
                                       : NULL;
     c->refit_keys = sorted;
     if (!sorted) return st;
-    gpl_cuda_refit_args a = {c->buf.d_bins, c->stride, n, c->buf.d_margins,
+    gpl_cuda_refit_args a = {c->buf.d_bins, c->stride, c->code_bytes, n, c->buf.d_margins,
                              c->shape.num_outputs, req->output, c->buf.d_label, req->seed,
                              gpl_sample_round(req), req->subsample, (const gpl_infer_node *)d_tree,
                              set_bytes ? (const uint32_t *)(d_tree + node_bytes) : NULL,

@@ -81,15 +81,28 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
                               table_bytes +
                                   (params->bounds ? 2 * sizeof(double) * (size_t)num_nodes : 0),
                               "copying split node table"));
-    gpl_cuda_split_args a = {c->d_slot_ptr, s->dev, num_nodes, c->buf.d_feature_offset,
-                             c->shape.num_features, feature_mask ? c->buf.d_mask : NULL, *params,
-                             c->buf.d_partial, c->buf.split_groups, c->buf.d_records,
-                             c->buf.d_categorical, c->buf.d_cat_features, c->buf.num_cat,
-                             c->buf.d_cat_partial, c->buf.d_cat_sets,
-                             params->monotone ? c->buf.d_monotone : NULL,
-                             params->bounds ? (const double *)((const char *)s->dev + table_bytes)
-                                            : NULL,
-                             (const uint32_t *)((const char *)s->dev + ids_bytes)};
+    const gpl_cuda_split_args a = {
+        .slot_ptr = c->d_slot_ptr,
+        .node_slot = s->dev,
+        .num_nodes = num_nodes,
+        .feature_offset = c->buf.d_feature_offset,
+        .num_features = c->shape.num_features,
+        .feature_mask = feature_mask ? c->buf.d_mask : NULL,
+        .params = *params,
+        .partial = c->buf.d_partial,
+        .groups = c->buf.split_groups,
+        .out = c->buf.d_records,
+        .categorical = c->buf.d_categorical,
+        .cat_features = c->buf.d_cat_features,
+        .num_cat = c->buf.num_cat,
+        .num_cat_narrow = c->buf.num_cat_narrow,
+        .cat_partial = c->buf.d_cat_partial,
+        .cat_sets = c->buf.d_cat_sets,
+        .cat_left = c->buf.d_cat_left,
+        .monotone = params->monotone ? c->buf.d_monotone : NULL,
+        .bounds = params->bounds ? (const double *)((const char *)s->dev + table_bytes) : NULL,
+        .node_rows = (const uint32_t *)((const char *)s->dev + ids_bytes),
+    };
     CUDA_TRY(c, gpl_cuda_launch_split_scan(&a, c->dev.stream), "kernel split_scan");
     CUDA_TRY(c, gpl_cuda_launch_split_finish(&a, c->dev.stream), "kernel split_finish");
     if (early) GPL_CHECK(cuda_launch_partition(c, num_nodes, tiles, c->buf.d_records));
@@ -105,6 +118,9 @@ gpulayer_status cuda_evaluate_splits(gpl_backend *be, const int32_t *nodes,
         const gpl_split_record *r = &c->buf.h_records[i];
         const int32_t n = nodes[i];
         if (r->feature < 0 || c->nodes.count[n] == 0) continue;
+        /* A categorical record of more than 255 value bins has no set: the
+         * device left its rows alone (partition_rows moves them). */
+        if (r->categorical && cuda_set_words(c, r->feature) > GPL_CAT_WORDS) continue;
         /* The rows now lie in the other buffer, left child first (the
          * root's identity rows went to buffer 1). */
         c->nodes.buf[n] = (uint8_t)(1 - c->nodes.buf[n]);

@@ -37,6 +37,14 @@
  * feature) on h * 2^32 + g (30% slower).
  *
  * The root's rows are all rows in order, so its items read no row index.
+ *
+ * 16-bit codes (a feature of more than 256 bins): the direct kernel reads
+ * uint16 codes (a template argument, so the 8-bit kernels are unchanged)
+ * over chunks of the features whose histogram fits shared memory; the
+ * wider features go to hist_wide_kernel, one warp per 32 rows of one
+ * feature with global 64-bit atomics, the lanes of equal bins summed
+ * first (so that a skewed feature does not serialize on one address).
+ * Every path adds integers, so any order gives the same bits.
  */
 #include <cuda_runtime.h>
 
@@ -95,7 +103,7 @@ __device__ void flush_block(const Acc &acc, const gpl_cuda_hist_args &a,
     }
 }
 
-template <class Acc>
+template <class Acc, typename Code>
 __global__ void __launch_bounds__(GPL_CUDA_HIST_THREADS, 1)
 hist_shared_kernel(gpl_cuda_hist_args a)
 {
@@ -114,7 +122,7 @@ hist_shared_kernel(gpl_cuda_hist_args a)
     const uint32_t *rows = it.buf ? a.rows1 : a.rows0;
     /* The root's rows are 0 .. n-1 in order: no index to gather. */
     const bool identity = it.buf == GPL_CUDA_ROWS_IDENTITY;
-    const uint8_t *column = a.bins + ch.f0 + feat;
+    const Code *column = reinterpret_cast<const Code *>(a.bins) + ch.f0 + feat;
     const uint32_t step = (uint32_t)nwarps * ch.copies;
     /* Loads of kUnroll row groups are issued before their atomics, so
      * several memory requests per lane are in flight. */
@@ -236,6 +244,7 @@ hist_staged_kernel(gpl_cuda_hist_args a)
 }
 
 /* Reference: one thread per (row, feature), straight to global memory. */
+template <typename Code>
 __global__ void hist_global_kernel(gpl_cuda_hist_args a)
 {
     const gpl_cuda_hist_item it = a.items[blockIdx.x];
@@ -247,12 +256,71 @@ __global__ void hist_global_kernel(gpl_cuda_hist_args a)
         const uint32_t i = it.begin + (uint32_t)(e / F);
         const uint32_t r = it.buf == GPL_CUDA_ROWS_IDENTITY ? i : rows[i];
         const int f = (int)(e % F);
-        const int b = a.bins[(int64_t)r * a.stride + f];
+        const int b = reinterpret_cast<const Code *>(a.bins)[(int64_t)r * a.stride + f];
         gpl_grad_pair *d = dst + a.feature_offset[f] + b;
         atomicAdd(reinterpret_cast<unsigned long long *>(&d->grad),
                   (unsigned long long)(int64_t)a.grad[r].grad);
         atomicAdd(reinterpret_cast<unsigned long long *>(&d->hess),
                   (unsigned long long)(int64_t)a.grad[r].hess);
+    }
+}
+
+/* The features of 16-bit codes too wide for a shared-memory chunk (grid:
+ * items x wide features): each warp takes 32 rows of the item at a time,
+ * a lane a row; lanes whose rows share a bin sum their pairs (exactly:
+ * each row's values fit int32 and 32 of them int64) and the lowest of them
+ * adds the sums with one 64-bit atomic a value. */
+constexpr int kWideThreads = 256;
+
+__global__ void __launch_bounds__(kWideThreads)
+hist_wide_kernel(gpl_cuda_hist_args a)
+{
+    const gpl_cuda_hist_item it = a.items[blockIdx.x];
+    const uint32_t *rows = it.buf ? a.rows1 : a.rows0;
+    const bool identity = it.buf == GPL_CUDA_ROWS_IDENTITY;
+    const int lane = threadIdx.x & 31;
+    const uint32_t warp_first = threadIdx.x & ~31u;
+    for (int j = blockIdx.y; j < a.num_wide; j += gridDim.y) {
+        const int f = a.wide_features[j];
+        gpl_grad_pair *dst = a.slot_ptr[it.slot] + a.feature_offset[f];
+        const uint16_t *column = reinterpret_cast<const uint16_t *>(a.bins) + f;
+        /* base is the same for the 32 lanes: the loop and the warp
+         * primitives in it are warp-uniform. */
+        for (uint32_t base = it.begin + warp_first; base < it.end; base += blockDim.x) {
+            const uint32_t i = base + lane;
+            const bool ok = i < it.end;
+            /* A lane without a row gets a key no code has: alone in its group. */
+            int key = 0x10000 + lane;
+            int32_t g = 0, h = 0;
+            if (ok) {
+                const uint32_t r = identity ? i : rows[i];
+                key = column[(int64_t)r * a.stride];
+                const gpl_cuda_qpair q = a.grad[r];
+                g = q.grad;
+                h = q.hess;
+            }
+            const unsigned same = __match_any_sync(0xffffffffu, key);
+            long long G = g, H = h;
+            if (!__all_sync(0xffffffffu, same == (1u << lane))) {
+                G = 0;
+                H = 0;
+                for (int src = 0; src < 32; src++) {
+                    const int32_t xg = __shfl_sync(0xffffffffu, g, src);
+                    const int32_t xh = __shfl_sync(0xffffffffu, h, src);
+                    if ((same >> src) & 1u) {
+                        G += xg;
+                        H += xh;
+                    }
+                }
+            }
+            if (ok && lane == __ffs(same) - 1 && (G | H)) {
+                gpl_grad_pair *d = dst + key;
+                atomicAdd(reinterpret_cast<unsigned long long *>(&d->grad),
+                          (unsigned long long)G);
+                atomicAdd(reinterpret_cast<unsigned long long *>(&d->hess),
+                          (unsigned long long)H);
+            }
+        }
     }
 }
 
@@ -285,11 +353,12 @@ unsigned blocks_for(uint32_t n, unsigned threads, unsigned cap)
 /* The shared kernel of each accumulation variant. */
 typedef void (*hist_kernel_fn)(gpl_cuda_hist_args);
 
-hist_kernel_fn shared_kernel(gpl_cuda_hist_kind kind)
+hist_kernel_fn shared_kernel(gpl_cuda_hist_kind kind, int32_t code_bytes)
 {
+    if (code_bytes == 2) return hist_shared_kernel<Int32Pair, uint16_t>;
     switch (kind) {
     case GPL_CUDA_HIST_STAGED: return hist_staged_kernel;
-    default: return hist_shared_kernel<Int32Pair>;
+    default: return hist_shared_kernel<Int32Pair, uint8_t>;
     }
 }
 
@@ -303,9 +372,10 @@ extern "C" size_t gpl_cuda_hist_smem_bytes(gpl_cuda_hist_kind kind, int32_t max_
     return (size_t)Int32Pair::kBytes * kCols * (size_t)max_bins + stage;
 }
 
-extern "C" cudaError_t gpl_cuda_hist_configure(gpl_cuda_hist_kind kind, size_t smem_bytes)
+extern "C" cudaError_t gpl_cuda_hist_configure(gpl_cuda_hist_kind kind, int32_t code_bytes,
+                                               size_t smem_bytes)
 {
-    return cudaFuncSetAttribute(shared_kernel(kind),
+    return cudaFuncSetAttribute(shared_kernel(kind, code_bytes),
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_bytes);
 }
 
@@ -324,10 +394,22 @@ extern "C" cudaError_t gpl_cuda_launch_hist(gpl_cuda_hist_kind kind,
 {
     if (a->num_items == 0) return cudaSuccess;
     if (kind == GPL_CUDA_HIST_GLOBAL) {
-        hist_global_kernel<<<(unsigned)a->num_items, 256, 0, s>>>(*a);
-    } else {
+        if (a->code_bytes == 2)
+            hist_global_kernel<uint16_t><<<(unsigned)a->num_items, 256, 0, s>>>(*a);
+        else
+            hist_global_kernel<uint8_t><<<(unsigned)a->num_items, 256, 0, s>>>(*a);
+        return cudaGetLastError();
+    }
+    if (a->num_chunks > 0) {
         dim3 grid((unsigned)a->num_items, (unsigned)a->num_chunks);
-        shared_kernel(kind)<<<grid, GPL_CUDA_HIST_THREADS, smem_bytes, s>>>(*a);
+        shared_kernel(kind, a->code_bytes)<<<grid, GPL_CUDA_HIST_THREADS, smem_bytes, s>>>(*a);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) return e;
+    }
+    if (a->num_wide > 0) {
+        if (a->code_bytes != 2) return cudaErrorInvalidValue;
+        dim3 grid((unsigned)a->num_items, (unsigned)(a->num_wide < 65535 ? a->num_wide : 65535));
+        hist_wide_kernel<<<grid, kWideThreads, 0, s>>>(*a);
     }
     return cudaGetLastError();
 }

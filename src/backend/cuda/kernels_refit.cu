@@ -35,6 +35,7 @@ __device__ float from_orderable(unsigned u)
     return __uint_as_float((u & 0x80000000u) ? (u & 0x7fffffffu) : ~u);
 }
 
+template <typename Code>
 __global__ void refit_keys_kernel(gpl_cuda_refit_args a)
 {
     for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < a.num_rows;
@@ -43,8 +44,9 @@ __global__ void refit_keys_kernel(gpl_cuda_refit_args a)
             a.keys[r] = (unsigned long long)(unsigned)a.num_nodes << 32;
             continue;
         }
-        const int32_t i =
-            gpl_cuda_leaf_of_row(a.bins + r * a.stride, a.nodes, a.sets, a.num_nodes);
+        const int32_t i = gpl_cuda_leaf_of_row(reinterpret_cast<const Code *>(a.bins) +
+                                                   r * a.stride,
+                                               a.nodes, a.sets, a.num_nodes);
         float residual = a.label[r] - a.margins[r * a.num_outputs + a.output];
         if (residual == 0.0f) residual = 0.0f; /* -0 as +0 */
         a.keys[r] = ((unsigned long long)(unsigned)i << 32) | orderable(residual);
@@ -75,7 +77,10 @@ __global__ void refit_pick_kernel(const unsigned long long *keys, const long lon
 
 extern "C" cudaError_t gpl_cuda_launch_refit_keys(const gpl_cuda_refit_args *a, cudaStream_t s)
 {
-    refit_keys_kernel<<<blocks_for(a->num_rows), kThreads, 0, s>>>(*a);
+    if (a->code_bytes == 2)
+        refit_keys_kernel<uint16_t><<<blocks_for(a->num_rows), kThreads, 0, s>>>(*a);
+    else
+        refit_keys_kernel<uint8_t><<<blocks_for(a->num_rows), kThreads, 0, s>>>(*a);
     return cudaGetLastError();
 }
 

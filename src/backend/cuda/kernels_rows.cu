@@ -151,13 +151,15 @@ __global__ void update_margins_kernel(gpl_cuda_margin_args a)
 
 /* One thread a row, rows in order: the row's bins are read once, densely,
  * and the margin gets the same single float addition as in
- * update_margins_kernel. */
+ * update_margins_kernel. Code: uint8_t or uint16_t (backend.h). */
+template <typename Code>
 __global__ void tree_margins_kernel(gpl_cuda_tree_margin_args a)
 {
     for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < a.num_rows;
          r += (int64_t)gridDim.x * blockDim.x) {
-        const int32_t i =
-            gpl_cuda_leaf_of_row(a.bins + r * a.stride, a.nodes, a.sets, a.num_nodes);
+        const int32_t i = gpl_cuda_leaf_of_row(reinterpret_cast<const Code *>(a.bins) +
+                                                   r * a.stride,
+                                               a.nodes, a.sets, a.num_nodes);
         a.margins[r * a.num_outputs + a.output] += a.leaf[i];
     }
 }
@@ -241,7 +243,10 @@ __device__ uint32_t look_back(uint64_t *status, uint32_t tile, uint32_t node_fir
  * rows thus stay sorted (the right child's descending), so the shallow
  * levels read the bins in address order; the tile's place among the
  * node's tiles comes from the look-back. Rows move through shared memory,
- * so that both reads and writes are coalesced. */
+ * so that both reads and writes are coalesced. Code: uint8_t or uint16_t
+ * (backend.h); with 16-bit codes a categorical split of a wide feature
+ * reads its set from a.wide_sets. */
+template <typename Code>
 __global__ void __launch_bounds__(GPL_CUDA_TILE_THREADS)
 partition_kernel(gpl_cuda_part_args a)
 {
@@ -257,6 +262,8 @@ partition_kernel(gpl_cuda_part_args a)
     if (a.records) {
         const gpl_split_record rec = a.records[s];
         if (rec.feature < 0) return; /* the whole block: no look-back waits on it */
+        /* No set in the record: partition_rows moves these rows. */
+        if (rec.categorical && a.wide_cat && a.wide_cat[rec.feature]) return;
         sp.feature = rec.feature;
         sp.bin = rec.bin;
         sp.default_left = rec.default_left;
@@ -280,15 +287,24 @@ partition_kernel(gpl_cuda_part_args a)
     const uint32_t mine = threadIdx.x * GPL_CUDA_TILE_ITEMS;
     uint32_t r[GPL_CUDA_TILE_ITEMS];
     unsigned left_mask = 0;
+    const Code *codes = reinterpret_cast<const Code *>(a.bins);
+    /* 16-bit codes: a wide set from global memory; a code past the inline
+     * words of a split without one goes right (never read past them). */
+    const uint32_t *wide = sizeof(Code) == 2 && sp.categorical && sp.wide_set != GPL_CUDA_NO_WIDE_SET
+                               ? a.wide_sets + sp.wide_set
+                               : nullptr;
 #pragma unroll
     for (int k = 0; k < GPL_CUDA_TILE_ITEMS; k++) {
         r[k] = mine + k < n ? rows[mine + k] : 0;
         if (mine + k < n) {
-            const int b = a.bins[(int64_t)r[k] * a.row_stride +
-                                 (int64_t)sp.feature * a.feature_stride];
-            const bool left = b == 0 ? sp.default_left != 0
-                              : sp.categorical ? (left_set[b >> 5] >> (b & 31)) & 1u
-                                               : b <= sp.bin;
+            const int b = codes[(int64_t)r[k] * a.row_stride +
+                                (int64_t)sp.feature * a.feature_stride];
+            bool left;
+            if (b == 0) left = sp.default_left != 0;
+            else if (!sp.categorical) left = b <= sp.bin;
+            else if (sizeof(Code) == 1) left = (left_set[b >> 5] >> (b & 31)) & 1u;
+            else if (wide) left = (__ldg(wide + (b >> 5)) >> (b & 31)) & 1u;
+            else left = b < 32 * GPL_CAT_WORDS && ((left_set[b >> 5] >> (b & 31)) & 1u);
             if (left) left_mask |= 1u << k;
         }
     }
@@ -325,10 +341,11 @@ partition_kernel(gpl_cuda_part_args a)
  * row-major and written one feature at a time, both coalesced. */
 constexpr int kTransposeBytes = 32768;
 
-__global__ void bins_to_columns_kernel(const uint8_t *bins, int64_t n, int32_t F, int rows,
-                                       uint8_t *columns)
+template <typename Code>
+__global__ void bins_to_columns_kernel(const Code *bins, int64_t n, int32_t F, int rows,
+                                       Code *columns)
 {
-    __shared__ uint8_t tile[kTransposeBytes];
+    __shared__ Code tile[kTransposeBytes / sizeof(Code)];
     for (int64_t first = (int64_t)blockIdx.x * rows; first < n;
          first += (int64_t)gridDim.x * rows) {
         const int count = n - first < rows ? (int)(n - first) : rows;
@@ -400,7 +417,10 @@ extern "C" cudaError_t gpl_cuda_launch_tree_margins(const gpl_cuda_tree_margin_a
                                                     cudaStream_t s)
 {
     if (a->num_rows == 0) return cudaSuccess;
-    tree_margins_kernel<<<grid_for_rows(a->num_rows), kRowThreads, 0, s>>>(*a);
+    if (a->code_bytes == 2)
+        tree_margins_kernel<uint16_t><<<grid_for_rows(a->num_rows), kRowThreads, 0, s>>>(*a);
+    else
+        tree_margins_kernel<uint8_t><<<grid_for_rows(a->num_rows), kRowThreads, 0, s>>>(*a);
     return cudaGetLastError();
 }
 
@@ -408,23 +428,37 @@ extern "C" cudaError_t gpl_cuda_launch_partition(const gpl_cuda_part_args *a,
                                                  cudaStream_t s)
 {
     if (a->num_tiles == 0) return cudaSuccess;
-    partition_kernel<<<a->num_tiles, GPL_CUDA_TILE_THREADS, 0, s>>>(*a);
+    if (a->code_bytes == 2)
+        partition_kernel<uint16_t><<<a->num_tiles, GPL_CUDA_TILE_THREADS, 0, s>>>(*a);
+    else
+        partition_kernel<uint8_t><<<a->num_tiles, GPL_CUDA_TILE_THREADS, 0, s>>>(*a);
+    return cudaGetLastError();
+}
+
+template <typename Code>
+static cudaError_t launch_bins_to_columns(const uint8_t *bins, int64_t num_rows, int32_t num_features,
+                                   uint8_t *columns, cudaStream_t s)
+{
+    const int codes = kTransposeBytes / (int)sizeof(Code);
+    if (num_features < 1 || num_features > codes) return cudaErrorInvalidValue;
+    if (num_rows == 0) return cudaSuccess;
+    int rows = codes / num_features; /* whole rows a tile */
+    if (rows > 256) rows = 256;
+    int64_t blocks = (num_rows + rows - 1) / rows;
+    if (blocks > 65536) blocks = 65536;
+    bins_to_columns_kernel<Code><<<(unsigned)blocks, 256, 0, s>>>(
+        reinterpret_cast<const Code *>(bins), num_rows, num_features, rows,
+        reinterpret_cast<Code *>(columns));
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t gpl_cuda_launch_bins_to_columns(const uint8_t *bins, int64_t num_rows,
-                                                       int32_t num_features, uint8_t *columns,
-                                                       cudaStream_t s)
+                                                       int32_t num_features, int32_t code_bytes,
+                                                       uint8_t *columns, cudaStream_t s)
 {
-    if (num_features < 1 || num_features > kTransposeBytes) return cudaErrorInvalidValue;
-    if (num_rows == 0) return cudaSuccess;
-    int rows = kTransposeBytes / num_features; /* whole rows a tile */
-    if (rows > 256) rows = 256;
-    int64_t blocks = (num_rows + rows - 1) / rows;
-    if (blocks > 65536) blocks = 65536;
-    bins_to_columns_kernel<<<(unsigned)blocks, 256, 0, s>>>(bins, num_rows, num_features, rows,
-                                                            columns);
-    return cudaGetLastError();
+    if (code_bytes == 2)
+        return launch_bins_to_columns<uint16_t>(bins, num_rows, num_features, columns, s);
+    return launch_bins_to_columns<uint8_t>(bins, num_rows, num_features, columns, s);
 }
 
 extern "C" cudaError_t gpl_cuda_launch_abi_probe(int32_t *out, cudaStream_t s)

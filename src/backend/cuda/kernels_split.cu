@@ -9,6 +9,12 @@
  * the winner is the maximum under gpl_split_better's total order (gain,
  * then smallest feature, bin, default_left), which any reduction order
  * reaches: the records equal the CPU's bit for bit.
+ *
+ * The numeric scan takes any number of bins (32 a step, the prefix
+ * carried). Categorical features of at most 255 value bins go to
+ * split_cat_kernel (a thread a bin); wider ones to split_wide_cat_kernel,
+ * which selects only the first max_cat_threshold categories of the order
+ * from each end, the only ones a candidate can hold.
  */
 #include <cuda_runtime.h>
 
@@ -372,6 +378,279 @@ split_cat_kernel(gpl_cuda_split_args a)
     }
 }
 
+/* ----------------------------------------- categorical features, wide
+ *
+ * A categorical feature of more than 255 value bins (16-bit codes): one
+ * block of GPL_CUDA_WIDE_CAT_THREADS a (node, such feature); thread t owns
+ * value bins t + 1, t + 1 + T, ... A candidate holds the first k <= kmax
+ * categories of gpl_cat_before's order (direction 0) or of its reverse
+ * (direction 1), kmax = min(used categories, max_cat_threshold) <= 255, so
+ * the block selects those 2 kmax categories in kmax rounds: each thread
+ * keeps its own least and greatest category not yet selected, a block
+ * reduction takes the least and the greatest of them, and only the two
+ * owners' next are looked for (each by the owner's warp, over the owner's
+ * bins). The candidate walk is then cpu_split_cat.c's.
+ * The record's set stays empty (backend.h): the core rebuilds it; the
+ * winner's left sums go to cat_left. */
+constexpr int kWideCatThreads = GPL_CUDA_WIDE_CAT_THREADS;
+constexpr int kWideCatWarps = kWideCatThreads / 32;
+constexpr int kMaxCatK = 255; /* max_cat_threshold's bound (keys: gpl_cat_key) */
+
+/* A category in the order: ratio, then bin; bin 0: none. */
+struct CatKey {
+    double ratio;
+    int bin;
+};
+
+/* Whether category x (bin > 0) comes before y in the order, a missing y
+ * (bin 0) counting as after everything. */
+__device__ __forceinline__ bool cat_first(const CatKey &x, const CatKey &y)
+{
+    return x.bin > 0 && (y.bin == 0 || gpl_cat_before(x.ratio, x.bin, y.ratio, y.bin));
+}
+
+/* Whether x (bin > 0) comes after y in the order, a missing y counting as
+ * before everything. */
+__device__ __forceinline__ bool cat_last(const CatKey &x, const CatKey &y)
+{
+    return x.bin > 0 && (y.bin == 0 || gpl_cat_before(y.ratio, y.bin, x.ratio, x.bin));
+}
+
+/* Bin b's ordering value, as gpl_cat_order computes it; false for a
+ * category that is not used (no hessian, or below min_child_weight). */
+__device__ __forceinline__ bool cat_used(const gpl_split_params &p, const gpl_grad_pair &hb,
+                                         double *ratio)
+{
+    const double hs = (double)hb.hess / p.scale.hess;
+    if (hb.hess <= 0 || hs < p.min_child_weight) return false;
+    *ratio = gpl_cat_ratio((double)hb.grad / p.scale.grad, hs, p.cat_smooth);
+    return true;
+}
+
+/* The thread's least category after `after` (lo) or greatest before it
+ * (!lo) among its bins; after.bin 0: no bound. */
+__device__ CatKey own_next(const gpl_split_params &p, const gpl_grad_pair *h, int last_bin,
+                           bool lo, const CatKey &after)
+{
+    CatKey best = {0.0, 0};
+    for (int b = threadIdx.x + 1; b <= last_bin; b += kWideCatThreads) {
+        CatKey c;
+        if (!cat_used(p, h[b], &c.ratio)) continue;
+        c.bin = b;
+        if (lo) {
+            if (after.bin > 0 && !cat_first(after, c)) continue;
+            if (cat_first(c, best)) best = c;
+        } else {
+            if (after.bin > 0 && !cat_last(after, c)) continue;
+            if (cat_last(c, best)) best = c;
+        }
+    }
+    return best;
+}
+
+__device__ __forceinline__ CatKey shfl_key(const CatKey &k, int o)
+{
+    CatKey x;
+    x.ratio = __shfl_down_sync(0xffffffffu, k.ratio, o);
+    x.bin = __shfl_down_sync(0xffffffffu, k.bin, o);
+    return x;
+}
+
+/* own_next of thread `owner` (of the calling warp), by the whole warp:
+ * lane l takes the owner's bins l, l + 32, ... Every lane gets the result. */
+__device__ CatKey warp_next(const gpl_split_params &p, const gpl_grad_pair *h, int last_bin,
+                            bool lo, const CatKey &after, int owner)
+{
+    const int lane = threadIdx.x & 31;
+    CatKey best = {0.0, 0};
+    for (int b = owner + 1 + lane * kWideCatThreads; b <= last_bin; b += 32 * kWideCatThreads) {
+        CatKey c;
+        if (!cat_used(p, h[b], &c.ratio)) continue;
+        c.bin = b;
+        if (lo) {
+            if (!cat_first(after, c)) continue;
+            if (cat_first(c, best)) best = c;
+        } else {
+            if (!cat_last(after, c)) continue;
+            if (cat_last(c, best)) best = c;
+        }
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        const CatKey x = shfl_key(best, o);
+        if (lo ? cat_first(x, best) : cat_last(x, best)) best = x;
+    }
+    best.ratio = __shfl_sync(0xffffffffu, best.ratio, 0);
+    best.bin = __shfl_sync(0xffffffffu, best.bin, 0);
+    return best;
+}
+
+__global__ void __launch_bounds__(GPL_CUDA_WIDE_CAT_THREADS)
+split_wide_cat_kernel(gpl_cuda_split_args a)
+{
+    const int n = blockIdx.x, j = a.num_cat_narrow + blockIdx.y, t = threadIdx.x;
+    const int lane = t & 31, warp = t >> 5;
+    const int f = a.cat_features[j];
+    const size_t slot = (size_t)n * a.num_cat + j;
+    const gpl_split_params p = a.params;
+    const gpl_grad_pair *hist = a.slot_ptr[a.node_slot[2 * n + 1]];
+    const uint32_t *off = a.feature_offset;
+    if (a.feature_mask && !a.feature_mask[f]) { /* the whole block */
+        if (t == 0) {
+            const gpl_cuda_split_best none = {0.0, -1, 0, 0, j + 1};
+            a.cat_partial[slot] = none;
+            a.cat_left[slot] = gpl_grad_pair{0, 0};
+        }
+        return;
+    }
+    __shared__ gpl_grad_pair total_s;
+    __shared__ int used_s;
+    __shared__ CatKey lo_s[kWideCatWarps], hi_s[kWideCatWarps];
+    __shared__ CatKey pick_s[2];
+    /* The selected categories' bins, then (in place) their sums and the
+     * prefix sums: [0] direction 0 (from the least), [1] direction 1. */
+    __shared__ int sel_s[2][kMaxCatK];
+    __shared__ long long g_s[2][kMaxCatK], h_s[2][kMaxCatK];
+    __shared__ unsigned char tried_s[2][kMaxCatK];
+    __shared__ Best best_s[kWideCatWarps];
+    if (t == 0) used_s = 0;
+    if (warp == 0) {
+        gpl_grad_pair tt = warp_range_sum(hist, off[0], off[1]);
+        if (lane == 0) total_s = tt;
+    }
+    __syncthreads();
+    const gpl_grad_pair total = total_s;
+    const gpl_grad_pair *h = hist + off[f];
+    const int last_bin = (int)(off[f + 1] - off[f]) - 1;
+    const gpl_grad_pair missing = h[0];
+    const gpl_node_bounds nb = node_bounds(a, n);
+    const unsigned rows = a.node_rows ? a.node_rows[n] : 0u;
+    Best best = {0.0, -1, 0, 0};
+    if (last_bin <= p.max_cat_to_onehot) {
+        /* One category against the rest (cpu_scan_categorical's first
+         * branch); key 0: missing values alone. */
+        const double parent = parent_score(p, nb, total, p.lambda);
+        if (t == 0) cat_candidate(p, nb, rows, total, parent, p.lambda, 0, 0, missing, f, 0, best);
+        for (int b = t + 1; b <= last_bin; b += kWideCatThreads)
+            if (h[b].hess > 0)
+                cat_candidate(p, nb, rows, total, parent, p.lambda, h[b].grad, h[b].hess, missing,
+                              f, b, best);
+    } else {
+        const double lambda = p.lambda + p.cat_l2;
+        const double parent = parent_score(p, nb, total, lambda);
+        int mine = 0;
+        for (int b = t + 1; b <= last_bin; b += kWideCatThreads) {
+            double r;
+            mine += cat_used(p, h[b], &r);
+        }
+        if (mine) atomicAdd(&used_s, mine);
+        const CatKey none = {0.0, 0};
+        CatKey lo = own_next(p, h, last_bin, true, none);
+        CatKey hi = own_next(p, h, last_bin, false, none);
+        __syncthreads();
+        const int used = used_s;
+        int kmax = used < p.max_cat_threshold ? used : p.max_cat_threshold;
+        if (kmax > kMaxCatK) kmax = kMaxCatK;
+        /* Round k selects the k-th category from each end. */
+        for (int k = 0; k < kmax; k++) {
+            CatKey wl = lo, wh = hi;
+            for (int o = 16; o > 0; o >>= 1) {
+                const CatKey xl = shfl_key(wl, o), xh = shfl_key(wh, o);
+                if (cat_first(xl, wl)) wl = xl;
+                if (cat_last(xh, wh)) wh = xh;
+            }
+            if (lane == 0) {
+                lo_s[warp] = wl;
+                hi_s[warp] = wh;
+            }
+            __syncthreads();
+            if (warp == 0) {
+                wl = lo_s[lane];
+                wh = hi_s[lane];
+                for (int o = 16; o > 0; o >>= 1) {
+                    const CatKey xl = shfl_key(wl, o), xh = shfl_key(wh, o);
+                    if (cat_first(xl, wl)) wl = xl;
+                    if (cat_last(xh, wh)) wh = xh;
+                }
+                if (lane == 0) {
+                    pick_s[0] = wl;
+                    pick_s[1] = wh;
+                    sel_s[0][k] = wl.bin;
+                    sel_s[1][k] = wh.bin;
+                }
+            }
+            __syncthreads();
+            const CatKey pl = pick_s[0], ph = pick_s[1];
+            /* The owners of this round's picks move on to their next
+             * (kmax <= used: neither pick is ever none); the conditions
+             * are the same for a whole warp. */
+            const int owner_lo = pl.bin > 0 ? (pl.bin - 1) % kWideCatThreads : -1;
+            const int owner_hi = ph.bin > 0 ? (ph.bin - 1) % kWideCatThreads : -1;
+            if (owner_lo >= 0 && owner_lo / 32 == warp) {
+                const CatKey next = warp_next(p, h, last_bin, true, pl, owner_lo);
+                if (t == owner_lo) lo = next;
+            }
+            if (owner_hi >= 0 && owner_hi / 32 == warp) {
+                const CatKey next = warp_next(p, h, last_bin, false, ph, owner_hi);
+                if (t == owner_hi) hi = next;
+            }
+        }
+        /* The picks' sums, then each direction's walk (cpu_split_cat.c):
+         * prefix sums in place and which k are tried (gpl_cat_group_step). */
+        for (int i = t; i < 2 * kmax; i += kWideCatThreads) {
+            const int dir = i / kmax, k = i - dir * kmax;
+            const gpl_grad_pair c = h[sel_s[dir][k]];
+            g_s[dir][k] = c.grad;
+            h_s[dir][k] = c.hess;
+        }
+        __syncthreads();
+        if (lane == 0 && warp < 2) {
+            const int dir = warp;
+            long long lg = 0, lh = 0, added = 0;
+            int stop = 0;
+            for (int k = 0; k < kmax; k++) {
+                const long long cat = h_s[dir][k];
+                lg += g_s[dir][k];
+                lh += cat;
+                g_s[dir][k] = lg;
+                h_s[dir][k] = lh;
+                const int step = stop ? -1
+                                      : gpl_cat_group_step(&added, cat, lh, total.hess, rows,
+                                                           p.min_data_per_group);
+                stop = step < 0;
+                tried_s[dir][k] = step > 0;
+            }
+        }
+        __syncthreads();
+        for (int i = t; i < 2 * kmax; i += kWideCatThreads) {
+            const int dir = i / kmax, k = i - dir * kmax;
+            if (tried_s[dir][k])
+                cat_candidate(p, nb, rows, total, parent, lambda, g_s[dir][k], h_s[dir][k],
+                              missing, f, gpl_cat_key(dir, k + 1), best);
+        }
+    }
+    best = warp_best(best);
+    if (lane == 0) best_s[warp] = best;
+    __syncthreads();
+    if (t == 0) {
+        for (int w = 1; w < kWideCatWarps; w++)
+            if (better(best_s[w], best)) best = best_s[w];
+        gpl_grad_pair left = {0, 0};
+        if (best.feature >= 0) {
+            if (last_bin <= p.max_cat_to_onehot) {
+                if (best.bin > 0) left = h[best.bin];
+            } else {
+                const int dir = best.bin / GPL_CAT_KEY_DIRECTION;
+                const int k = best.bin % GPL_CAT_KEY_DIRECTION;
+                left.grad = g_s[dir][k - 1];
+                left.hess = h_s[dir][k - 1];
+            }
+        }
+        const gpl_cuda_split_best out = {best.gain, best.feature, best.bin, best.dl, j + 1};
+        a.cat_partial[slot] = out;
+        a.cat_left[slot] = left;
+    }
+}
+
 /* One warp per node: the winner over the groups, then its child sums. */
 __global__ void split_finish_kernel(gpl_cuda_split_args a)
 {
@@ -402,12 +681,16 @@ __global__ void split_finish_kernel(gpl_cuda_split_args a)
     cat_slot = best.feature >= 0 ? __shfl_sync(0xffffffffu, cat_slot, 0) : 0;
     const gpl_grad_pair total = warp_range_sum(hist, off[0], off[1]);
     gpl_grad_pair left = total;
-    const uint32_t *set = cat_slot ? a.cat_sets + ((size_t)n * a.num_cat + cat_slot - 1) *
-                                                      GPL_CAT_WORDS
-                                   : NULL;
+    /* A feature of more than 255 value bins has no set (cat_left instead). */
+    const bool wide = cat_slot > a.num_cat_narrow;
+    const uint32_t *set = cat_slot && !wide ? a.cat_sets + ((size_t)n * a.num_cat + cat_slot - 1) *
+                                                               GPL_CAT_WORDS
+                                            : NULL;
     if (best.feature >= 0) {
         const uint32_t first = off[best.feature];
-        if (set) {
+        if (wide) {
+            left = a.cat_left[(size_t)n * a.num_cat + cat_slot - 1];
+        } else if (set) {
             long long g = 0, h = 0;
             for (uint32_t b = 1 + lane; b < off[best.feature + 1] - first; b += 32)
                 if ((set[b >> 5] >> (b & 31)) & 1u) {
@@ -435,7 +718,7 @@ __global__ void split_finish_kernel(gpl_cuda_split_args a)
         r.left = left;
         r.right.grad = best.feature >= 0 ? total.grad - left.grad : 0;
         r.right.hess = best.feature >= 0 ? total.hess - left.hess : 0;
-        r.categorical = set != NULL;
+        r.categorical = cat_slot != 0;
         r.pad = 0;
         for (int w = 0; w < GPL_CAT_WORDS; w++) r.left_set[w] = set ? set[w] : 0u;
         a.out[n] = r;
@@ -450,11 +733,17 @@ extern "C" cudaError_t gpl_cuda_launch_split_scan(const gpl_cuda_split_args *a,
     if (a->num_nodes == 0) return cudaSuccess;
     dim3 grid((unsigned)a->num_nodes, (unsigned)a->groups);
     split_scan_kernel<<<grid, GPL_CUDA_SPLIT_THREADS, 0, s>>>(*a);
-    if (a->num_cat > 0) {
+    if (a->num_cat_narrow > 0) {
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) return e;
-        dim3 cat_grid((unsigned)a->num_nodes, (unsigned)a->num_cat);
+        dim3 cat_grid((unsigned)a->num_nodes, (unsigned)a->num_cat_narrow);
         split_cat_kernel<<<cat_grid, GPL_CUDA_CAT_THREADS, 0, s>>>(*a);
+    }
+    if (a->num_cat > a->num_cat_narrow) {
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) return e;
+        dim3 wide_grid((unsigned)a->num_nodes, (unsigned)(a->num_cat - a->num_cat_narrow));
+        split_wide_cat_kernel<<<wide_grid, GPL_CUDA_WIDE_CAT_THREADS, 0, s>>>(*a);
     }
     return cudaGetLastError();
 }

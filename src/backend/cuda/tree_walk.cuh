@@ -7,8 +7,11 @@
 
 #include "backend.h"
 
-/* The leaf of a row of bins; num_nodes bounds the walk. */
-__device__ inline int32_t gpl_cuda_leaf_of_row(const uint8_t *row, const gpl_infer_node *nodes,
+/* The leaf of a row of bins (codes of type Code, uint8_t or uint16_t);
+ * num_nodes bounds the walk. sets: GPL_CAT_WORDS words a node (the tree
+ * has no set of a feature of more than 255 value bins). */
+template <typename Code>
+__device__ inline int32_t gpl_cuda_leaf_of_row(const Code *row, const gpl_infer_node *nodes,
                                                const uint32_t *sets, int32_t num_nodes)
 {
     int32_t i = 0;
