@@ -18,7 +18,7 @@ static void test_api_wide_refit(void **state);
 static void test_api_wide_refit(void **state)
 {
     (void)state;
-    wide_bins_or_skip();
+    wide_or_skip(GPL_BACKEND_CAP_WIDE_BINS, "features of more than 256 bins");
     const char *ab[] = {"objective", "reg:absoluteerror", "num_round", "6", "max_depth", "6",
                         "max_bin", "1000", "nthread", "2", NULL};
     api_case("reg:absoluteerror, max_bin=1000", ab, 1, 1);

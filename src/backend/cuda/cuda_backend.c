@@ -57,13 +57,14 @@ static const struct gpl_backend_ops cuda_ops = {
     .read_histogram = cuda_read_histogram,
     .memory = cuda_memory,
     /* Optional: every one. WIDE_BINS: 16-bit codes in training (the
-     * kernels' Code template argument, hist_wide_kernel and
-     * split_wide_cat_kernel), wide_set in partition_rows. */
+     * kernels' Code template argument, hist_wide_kernel); WIDE_CATEGORIES:
+     * split_wide_cat_kernel, wide_set in partition_rows. */
     .capabilities = GPL_BACKEND_CAP_SPLIT_INTO_LEAVES | GPL_BACKEND_CAP_WRITE_PAIRS |
                     GPL_BACKEND_CAP_PREDICT | GPL_BACKEND_CAP_REFIT |
                     GPL_BACKEND_CAP_RANK_GROUPS | GPL_BACKEND_CAP_SHAP |
                     GPL_BACKEND_CAP_WIDE_BINS | GPL_BACKEND_CAP_WIDE_PREDICT |
-                    GPL_BACKEND_CAP_SURVIVAL_ORDER | GPL_BACKEND_CAP_WIDE_SETS,
+                    GPL_BACKEND_CAP_SURVIVAL_ORDER | GPL_BACKEND_CAP_WIDE_SETS |
+                    GPL_BACKEND_CAP_WIDE_CATEGORIES,
     .split_into_leaves = cuda_split_into_leaves,
     .write_pairs = cuda_write_pairs,
     .predict = cuda_predict,
