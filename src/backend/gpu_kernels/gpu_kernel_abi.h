@@ -225,8 +225,12 @@ typedef struct gpl_margins_split_push {
     uint32_t left_set[GPL_CAT_WORDS];
 } gpl_margins_split_push;
 
-/* gpl_partition_split's default_left bit of a split by left_set. */
+/* gpl_partition_split's default_left bit of a split by left_set, and of a
+ * split by a set too wide for it (a feature of more than 255 categories):
+ * left_set[0] is then the word of the level buffer where its
+ * gpl_cat_set_words words start. */
 #define GPL_SPLIT_BY_SET 2u
+#define GPL_SPLIT_BY_WIDE_SET 4u
 
 /* Bits of the bin codes of a matrix of code_bytes bytes a code. */
 static inline uint32_t gpl_code_bits(int32_t code_bytes)
@@ -435,7 +439,7 @@ static inline void gpl_split_record_decode(const uint32_t *w, gpl_split_record *
     r->left = gpl_split_record_pair(w + 6);
     r->right = gpl_split_record_pair(w + 10);
     r->total = gpl_split_record_pair(w + 14);
-    r->categorical = (int32_t)w[18];
+    r->categorical = w[18] != 0; /* 2: a set too wide for the record */
     memcpy(r->left_set, w + 19, sizeof r->left_set);
 }
 

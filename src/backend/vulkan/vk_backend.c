@@ -67,14 +67,12 @@ static const struct gpl_backend_ops vk_ops = {
     .release_histograms = vk_release_histograms,
     .read_histogram = vk_read_histogram,
     .memory = vk_memory,
-    /* Optional: all but the leaf refit, which reads the rows on the host,
-     * and the training of sets of more than 255 categories (split_eval.comp
-     * orders a feature's categories in shared memory). */
+    /* Optional: all but the leaf refit, which reads the rows on the host. */
     .capabilities = GPL_BACKEND_CAP_SPLIT_INTO_LEAVES | GPL_BACKEND_CAP_WRITE_PAIRS |
                     GPL_BACKEND_CAP_PREDICT | GPL_BACKEND_CAP_RANK_GROUPS |
                     GPL_BACKEND_CAP_SHAP | GPL_BACKEND_CAP_WIDE_BINS |
                     GPL_BACKEND_CAP_WIDE_PREDICT | GPL_BACKEND_CAP_SURVIVAL_ORDER |
-                    GPL_BACKEND_CAP_WIDE_SETS,
+                    GPL_BACKEND_CAP_WIDE_SETS | GPL_BACKEND_CAP_WIDE_CATEGORIES,
     .split_into_leaves = vk_split_into_leaves,
     .write_pairs = vk_write_pairs,
     .predict = vk_predict,

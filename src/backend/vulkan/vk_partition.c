@@ -20,6 +20,42 @@ static gpulayer_status check_split(const vk_context *c, const gpl_split_apply *s
     return gpl_check_split("vulkan", &c->nodes, c->shape.num_features, s);
 }
 
+/* The words of split s's set where it is too wide for the split table (a
+ * feature of more than 255 categories), else 0. */
+static uint32_t wide_set_words(const vk_context *c, const gpl_split_apply *s)
+{
+    if (!s->categorical || !s->wide_set) return 0;
+    const uint32_t bins = c->feature_offset[s->feature + 1] - c->feature_offset[s->feature];
+    return (uint32_t)gpl_cat_set_words((int32_t)bins - 1);
+}
+
+/* The level buffer's words for the wide sets of `count` splits. */
+static uint64_t level_set_words(const vk_context *c, const gpl_split_apply *splits,
+                                int32_t count)
+{
+    uint64_t words = 0;
+    for (int32_t i = 0; splits && i < count; i++) words += wide_set_words(c, &splits[i]);
+    return words;
+}
+
+/* Splits by wide sets take their sets from the level buffer, after the
+ * split table (the table's first word is table_first): each one's words
+ * go into the batch, and its table entry says where. */
+static void record_wide_sets(vk_context *c, const gpl_split_apply *splits, int32_t count,
+                             gpl_partition_split *table, uint32_t table_first)
+{
+    uint32_t word = table_first + (uint32_t)(count * (int32_t)(sizeof *table / 4));
+    for (int32_t i = 0; i < count; i++) {
+        const uint32_t words = wide_set_words(c, &splits[i]);
+        if (!words) continue;
+        table[i].default_left = (table[i].default_left & 1u) | GPL_SPLIT_BY_WIDE_SET;
+        table[i].left_set[0] = word;
+        vk_update(c, &c->buf.child_counts, (VkDeviceSize)word * 4, splits[i].wide_set,
+                  (VkDeviceSize)words * 4);
+        word += words;
+    }
+}
+
 /* Records the partition of `count` splits into the open batch. With
  * from_records, the table holds only the splits' rows and tiles, and the
  * split_table kernel fills in each split from the level's split records
@@ -32,6 +68,7 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
         table, splits, count, c->nodes.begin, c->nodes.count, c->dev.part_wg * GPL_PART_ITEMS,
         c->column_bytes, c->code_bits);
     for (int32_t i = 0; i < count; i++) table[i].from = c->nodes.buf[splits[i].node];
+    record_wide_sets(c, splits, count, table, push.table_first);
     /* The split table travels inside the batch. */
     vk_update(c, &c->buf.child_counts, (VkDeviceSize)push.table_first * 4, table,
               sizeof *table * (VkDeviceSize)count);
@@ -63,17 +100,20 @@ static gpulayer_status record_level(vk_context *c, const gpl_split_apply *splits
     return GPULAYER_OK;
 }
 
-/* The level buffer (child counts, then the split table), the tiles and
- * the host copy of the counts, for `count` splits of `tiles` tiles; before
- * a batch is opened (growing a buffer waits for the batches in flight). */
-static gpulayer_status reserve_level(vk_context *c, int32_t count, uint64_t tiles)
+/* The level buffer (child counts, the split table, then the wide sets of
+ * set_words words), the tiles and the host copy of the counts, for
+ * `count` splits of `tiles` tiles; before a batch is opened (growing a
+ * buffer waits for the batches in flight). */
+static gpulayer_status reserve_level(vk_context *c, int32_t count, uint64_t tiles,
+                                     uint64_t set_words)
 {
     if (tiles > UINT32_MAX)
         return gpl_error(GPULAYER_ERR_UNSUPPORTED, "vulkan backend: too many partition tiles");
     GPL_CHECK(vk_buffer_reserve(c, &c->buf.tiles, tiles * 4, "partition tiles"));
     GPL_CHECK(vk_buffer_reserve(c, &c->buf.child_counts,
                                 (VkDeviceSize)count * (GPL_CHILD_COUNTS_BYTES +
-                                                       sizeof(gpl_partition_split)),
+                                                       sizeof(gpl_partition_split)) +
+                                    set_words * 4,
                                 "child row counts and split table"));
     if (c->buf.child_counts.mapped == NULL)
         GPL_CHECK(vk_buffer_reserve_host(c, &c->buf.counts_host, (VkDeviceSize)count * 8,
@@ -101,7 +141,7 @@ static gpulayer_status read_counts(vk_context *c, uint32_t *counts, int32_t coun
 
 gpulayer_status vk_partition_early_prepare(vk_context *c, const int32_t *nodes, int32_t count)
 {
-    return reserve_level(c, count, level_tiles(c, nodes, NULL, count));
+    return reserve_level(c, count, level_tiles(c, nodes, NULL, count), 0);
 }
 
 gpulayer_status vk_partition_early_record(vk_context *c, const int32_t *nodes, int32_t count)
@@ -129,7 +169,10 @@ gpulayer_status vk_partition_early_take(vk_context *c, const int32_t *nodes, int
     gpulayer_status st = read_counts(c, counts, count);
     for (int32_t i = 0; st == GPULAYER_OK && i < count; i++) {
         const gpl_split_record *r = &records[i];
-        if (r->feature < 0) continue;
+        /* A split by a wide set was left for partition_rows (split_table). */
+        if (r->feature < 0 || (r->categorical && c->feature_offset[r->feature + 1] -
+                                                         c->feature_offset[r->feature] > 256))
+            continue;
         vk_early_split *e = &c->early[nodes[i]];
         *e = (vk_early_split){c->nodes.count[nodes[i]] ? counts[2 * i] : 0, r->feature, r->bin,
                               r->default_left != 0, r->categorical != 0, {0}};
@@ -187,7 +230,8 @@ gpulayer_status vk_partition_rows(gpl_backend *be, const gpl_split_apply *splits
         }
     }
     if (st == GPULAYER_OK && num_late > 0) {
-        st = reserve_level(c, num_late, level_tiles(c, NULL, late, num_late));
+        st = reserve_level(c, num_late, level_tiles(c, NULL, late, num_late),
+                           level_set_words(c, late, num_late));
         c->level = c->nodes.depth[late[0].node];
         if (st == GPULAYER_OK) st = vk_begin(c, "partition_rows");
         if (st == GPULAYER_OK) st = record_level(c, late, num_late, table, 0);
@@ -210,9 +254,17 @@ gpulayer_status vk_split_into_leaves(gpl_backend *be, const gpl_split_apply *spl
                                      int32_t count)
 {
     vk_context *c = vk_ctx(be);
-    /* Each split takes a live node (at most max_nodes entries). */
+    /* Each split takes a live node (at most max_nodes entries). A split by
+     * a wide set, which margins_split.comp has no room for, moves its rows
+     * into the leaves instead: update_margins then takes them as any
+     * leaf's. */
     for (int32_t i = 0; i < count; i++) {
         GPL_CHECK(check_split(c, &splits[i]));
+        if (wide_set_words(c, &splits[i])) {
+            int64_t child_rows[2];
+            GPL_CHECK(vk_partition_rows(be, &splits[i], 1, child_rows));
+            continue;
+        }
         c->leaf_splits[c->num_leaf_splits++] = splits[i];
         c->nodes.state[splits[i].node] = GPL_NODE_SPLIT;
     }

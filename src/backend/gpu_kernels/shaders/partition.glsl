@@ -25,6 +25,8 @@ uint goes_left(uint s, uint row)
     const uint b = code_at(w, row, pc.code_bits);
     const uint how = split_word(s, S_DEFAULT_LEFT);
     if (b == 0u) return how & 1u;
+    if ((how & S_BY_WIDE_SET) != 0u)
+        return (level[split_word(s, S_LEFT_SET) + (b >> 5)] >> (b & 31u)) & 1u;
     if ((how & S_BY_SET) == 0u) return b <= split_word(s, S_BIN) ? 1u : 0u;
     return (split_word(s, S_LEFT_SET + (b >> 5)) >> (b & 31u)) & 1u;
 }

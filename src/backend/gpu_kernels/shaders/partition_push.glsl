@@ -32,5 +32,9 @@ const uint S_COLUMN_WORD = 6u;  // first word of the split feature's column in `
 const uint S_FROM = 7u;         // partition_place: the rows are in 0 the row list, 1 the scratch list
 const uint S_LEFT_SET = 8u;     // 8 words: value bin b goes left iff bit b is set
 const uint S_BY_SET = 2u;       // the bit of S_DEFAULT_LEFT
+// A bit of S_DEFAULT_LEFT: the split's set is too wide for S_LEFT_SET (a
+// feature of more than 255 categories); its words are in `level` from
+// word S_LEFT_SET's value on.
+const uint S_BY_WIDE_SET = 4u;
 
 uint split_word(uint s, uint field) { return level[pc.table_first + s * GPL_SPLIT_WORDS + field]; }

@@ -14,6 +14,13 @@
 // that scan and taken one at a time by the whole workgroup: their
 // categories ranked in shared memory, the prefix sums of that order, then
 // the candidates spread over the threads, into the same per-thread bests.
+// A feature of more than 255 categories has too many to rank there: only
+// the first max_cat_threshold of its order from either end can be in a
+// candidate, so those are picked one at a time, each a workgroup-wide
+// minimum (maximum) of the categories after (before) the last one picked;
+// its record carries no set (the core rebuilds it, cat_set.h) and says
+// categorical 2, so that the queued partition leaves its node to
+// partition_rows.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #include "numeric.glsl"
@@ -71,12 +78,16 @@ shared f64 s_gain[WG];
 shared ivec3 s_key[WG];    // feature, bin, default_left
 shared i64vec2 s_left[WG];
 // A categorical feature's categories: their ordering values by bin, which
-// bins take part (a bitset), the bins in their order, and the prefix sums
-// of that order (c_prefix[k]: the first k, k <= n <= 255).
+// bins take part (a bitset), the bins in their order, and the sums of the
+// first k and of the last k of that order (c_prefix[k], c_back[k]; k <= n
+// for a feature of at most 255 categories, k <= max_cat_threshold for a
+// wider one); c_count: how many take part.
 shared f64 c_ratio[256];
 shared uint c_ok[8];
 shared uint c_bin[256];
 shared i64vec2 c_prefix[256];
+shared i64vec2 c_back[256];
+shared uint c_count;
 shared uint c_set[8];
 // The k each direction tries (bit k - 1 of words 8 * direction ..).
 shared uint c_tried[16];
@@ -204,6 +215,95 @@ uint order_categories(uint first, int last_bin, f64 sg, f64 sh)
     return n;
 }
 
+// Whether bin b's category takes part in the order (hessian sum above 0
+// and at least min_child_weight), and its ordering value.
+bool cat_used(uint first, uint b, f64 sg, f64 sh, f64 min_child_weight, f64 cat_smooth,
+              out f64 ratio)
+{
+    const i64vec2 h = load(first + b);
+    const f64 hs = f64_div(f64_from_i64(h.y), sh);
+    ratio = F64_ZERO;
+    if (h.y <= 0 || f64_lt(hs, min_child_weight)) return false;
+    ratio = f64_div(f64_div(f64_from_i64(h.x), sg), f64_add(hs, cat_smooth));
+    return true;
+}
+
+// For a feature of more than 255 categories: c_prefix[k] and c_back[k],
+// k <= min(n, limit), picking the categories in order, one a round (see
+// the top); returns n, the categories taking part. s_gain and s_key, free
+// until the per-thread bests are reduced, hold the rounds' minima. Called
+// by the whole workgroup; ends with a barrier.
+uint select_categories(uint first, int last_bin, f64 sg, f64 sh, uint limit)
+{
+    const uint lid = gl_LocalInvocationID.x;
+    const f64 cat_smooth = f64_from_words(pc.cat_smooth);
+    const f64 min_child_weight = f64_from_words(pc.min_child_weight);
+    if (lid == 0u) c_count = 0u;
+    barrier();
+    uint mine = 0u;
+    for (int b = 1 + int(lid); b <= last_bin; b += int(WG)) {
+        f64 r;
+        if (cat_used(first, uint(b), sg, sh, min_child_weight, cat_smooth, r)) mine++;
+    }
+    atomicAdd(c_count, mine);
+    barrier();
+    const uint n = c_count;
+    const uint kmax = min(n, limit);
+    for (uint dir = 0u; dir < 2u; dir++) {
+        f64 last_r = F64_ZERO;
+        uint last_b = 0u;
+        i64vec2 sum = i64vec2(0);
+        for (uint k = 1u; k <= kmax; k++) {
+            // This thread's first category of the order (dir 0; its last,
+            // dir 1) among those not picked yet.
+            f64 best_r = F64_ZERO;
+            int best_b = -1;
+            for (int b = 1 + int(lid); b <= last_bin; b += int(WG)) {
+                f64 r;
+                if (!cat_used(first, uint(b), sg, sh, min_child_weight, cat_smooth, r)) continue;
+                if (k > 1u && !(dir == 0u ? cat_before(last_r, last_b, r, uint(b))
+                                          : cat_before(r, uint(b), last_r, last_b)))
+                    continue;
+                if (best_b < 0 || (dir == 0u ? cat_before(r, uint(b), best_r, uint(best_b))
+                                             : cat_before(best_r, uint(best_b), r, uint(b)))) {
+                    best_r = r;
+                    best_b = b;
+                }
+            }
+            s_gain[lid] = best_r;
+            s_key[lid] = ivec3(best_b, 0, 0);
+            barrier();
+            for (uint half_size = WG / 2u; half_size > 0u; half_size >>= 1) {
+                if (lid < half_size) {
+                    const uint o = lid + half_size;
+                    const int ob = s_key[o].x, mb = s_key[lid].x;
+                    if (ob >= 0 &&
+                        (mb < 0 || (dir == 0u ? cat_before(s_gain[o], uint(ob), s_gain[lid], uint(mb))
+                                              : cat_before(s_gain[lid], uint(mb), s_gain[o], uint(ob))))) {
+                        s_gain[lid] = s_gain[o];
+                        s_key[lid] = s_key[o];
+                    }
+                }
+                barrier();
+            }
+            last_r = s_gain[0];
+            last_b = uint(s_key[0].x);
+            barrier();
+            sum += load(first + last_b);
+            if (lid == 0u) {
+                if (dir == 0u) c_prefix[k] = sum;
+                else c_back[k] = sum;
+            }
+        }
+    }
+    if (lid == 0u) {
+        c_prefix[0] = i64vec2(0);
+        c_back[0] = i64vec2(0);
+    }
+    barrier();
+    return n;
+}
+
 void main()
 {
     const uint lid = gl_LocalInvocationID.x;
@@ -281,14 +381,20 @@ void main()
         const bool onehot = last_bin <= pc.max_cat_to_onehot;
         uint n = 0u, items = uint(last_bin) + 1u;
         if (!onehot) {
-            n = order_categories(first, last_bin, sg, sh);
-            const uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
+            const uint limit = uint(max(pc.max_cat_threshold, 0));
+            const bool wide = last_bin > 255;
+            n = wide ? select_categories(first, last_bin, sg, sh, limit)
+                     : order_categories(first, last_bin, sg, sh);
+            const uint kmax = min(n, limit);
             if (lid == 0u) {
-                i64vec2 sum = i64vec2(0);
-                c_prefix[0] = sum;
-                for (uint k = 1u; k <= n; k++) {
-                    sum += load(first + c_bin[k - 1u]);
-                    c_prefix[k] = sum;
+                if (!wide) {
+                    i64vec2 sum = i64vec2(0);
+                    c_prefix[0] = sum;
+                    for (uint k = 1u; k <= n; k++) {
+                        sum += load(first + c_bin[k - 1u]);
+                        c_prefix[k] = sum;
+                    }
+                    for (uint k = 0u; k <= kmax; k++) c_back[k] = c_prefix[n] - c_prefix[n - k];
                 }
                 // Which k each direction tries: a walk in order.
                 const f64 limit = f64_mul(f64_from_words(pc.min_data_per_group),
@@ -297,10 +403,10 @@ void main()
                 for (uint dir = 0u; dir < 2u; dir++) {
                     int64_t added = 0;
                     for (uint k = 1u; k <= kmax; k++) {
-                        const uint i = dir == 0u ? k - 1u : n - k; // the k-th category
-                        const int64_t cat = c_prefix[i + 1u].y - c_prefix[i].y;
-                        const int64_t left = dir == 0u ? c_prefix[k].y
-                                                       : c_prefix[n].y - c_prefix[n - k].y;
+                        // The k-th category's hessian sum, and the first (last) k's.
+                        const int64_t left = dir == 0u ? c_prefix[k].y : c_back[k].y;
+                        const int64_t cat =
+                            left - (dir == 0u ? c_prefix[k - 1u].y : c_back[k - 1u].y);
                         const int step = cat_group_step(added, cat, left, total.y, node_rows,
                                                         limit);
                         if (step < 0) break;
@@ -330,7 +436,7 @@ void main()
                 if (((c_tried[8u * dir + ((k - 1u) >> 5)] >> ((k - 1u) & 31u)) & 1u) == 0u)
                     continue;
                 key = int(dir) * CAT_KEY_DIRECTION + int(k);
-                left = dir == 0u ? c_prefix[k] : c_prefix[n] - c_prefix[n - k];
+                left = dir == 0u ? c_prefix[k] : c_back[k];
             }
             try_split(total, cat_parent, cat_lambda, alpha, sg, sh, min_child_weight, lo, hi,
                       bounded, 0, left, missing, two_way, int(f), key, rows, rows_limit,
@@ -355,12 +461,14 @@ void main()
         barrier();
     }
     // The winner's left set, when it is categorical (key as in
-    // gpl_cat_left_set of cpu_split_cat.c).
+    // gpl_cat_left_set of cpu_split_cat.c) and of at most 255 categories.
     const ivec3 win = s_key[0];
     const bool win_cat = win.x >= 0 && categorical[uint(win.x)] != 0u;
+    const bool win_wide = win_cat && feature_offset[uint(win.x) + 1u] -
+                                             feature_offset[uint(win.x)] > 256u;
     if (lid < 8u) c_set[lid] = 0u;
     barrier();
-    if (win_cat) {
+    if (win_cat && !win_wide) {
         const uint first = feature_offset[uint(win.x)];
         const int last_bin = int(feature_offset[uint(win.x) + 1u] - first) - 1;
         if (last_bin <= pc.max_cat_to_onehot) {
@@ -396,7 +504,7 @@ void main()
             records[o + 8u + 4u * k] = h.x;
             records[o + 9u + 4u * k] = h.y;
         }
-        records[o + 18u] = win_cat ? 1u : 0u;
+        records[o + 18u] = win_wide ? 2u : win_cat ? 1u : 0u;
         for (uint w = 0u; w < 8u; w++) records[o + 19u + w] = c_set[w];
     }
 }

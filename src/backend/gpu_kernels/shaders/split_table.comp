@@ -5,7 +5,9 @@
 // record (a numeric split's bin, a categorical one's left set), which
 // split_eval.comp wrote earlier in the same batch; the host wrote the
 // rest of the table (the node's rows and tiles). A node without a split
-// (feature < 0) sends every row left, so its rows stay as they are.
+// (feature < 0) sends every row left, so its rows stay as they are; so
+// does a split by a set of more than 255 categories (categorical 2: its
+// record has no set), which partition_rows then makes with the core's set.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
@@ -31,7 +33,7 @@ void main()
     const uint stride = gl_NumWorkGroups.x * WG;
     for (uint s = gl_GlobalInvocationID.x; s < pc.num_splits; s += stride) {
         const uint r = s * RECORD_WORDS, t = pc.table_first + s * SPLIT_WORDS;
-        const int feature = int(records[r + R_FEATURE]);
+        const int feature = records[r + R_CATEGORICAL] == 2u ? -1 : int(records[r + R_FEATURE]);
         const bool cat = feature >= 0 && records[r + R_CATEGORICAL] != 0u;
         level[t + S_BIN] = feature < 0 ? 0xffffffffu : records[r + R_BIN];
         level[t + S_DEFAULT_LEFT] = (feature < 0 || records[r + R_DEFAULT_LEFT] != 0u ? 1u : 0u) |

@@ -112,9 +112,9 @@ struct Tiles
     uint tile_left[1];
 };
 
-constant uint _507_tmp [[function_constant(0)]];
-constant uint _507 = is_function_constant_defined(_507_tmp) ? _507_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_507, 1u, 1u);
+constant uint _526_tmp [[function_constant(0)]];
+constant uint _526 = is_function_constant_defined(_526_tmp) ? _526_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_526, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
@@ -293,18 +293,24 @@ uint goes_left(thread const uint& s, thread const uint& row, const device Bins0&
     {
         return how & 1u;
     }
-    if ((how & 2u) == 0u)
+    if ((how & 4u) != 0u)
     {
         uint param_15 = s;
-        uint param_16 = 2u;
-        return uint(b <= split_word(param_15, param_16, v_260, pc));
+        uint param_16 = 8u;
+        return (v_260.level0[split_word(param_15, param_16, v_260, pc) + (b >> uint(5))] >> (b & 31u)) & 1u;
     }
-    uint param_17 = s;
-    uint param_18 = 8u + (b >> uint(5));
-    return (split_word(param_17, param_18, v_260, pc) >> (b & 31u)) & 1u;
+    if ((how & 2u) == 0u)
+    {
+        uint param_17 = s;
+        uint param_18 = 2u;
+        return uint(b <= split_word(param_17, param_18, v_260, pc));
+    }
+    uint param_19 = s;
+    uint param_20 = 8u + (b >> uint(5));
+    return (split_word(param_19, param_20, v_260, pc) >> (b & 31u)) & 1u;
 }
 
-kernel void partition_count(constant Push& pc [[buffer(0)]], device Tiles& _498 [[buffer(1)]], const device Level& v_260 [[buffer(2)]], const device Bins0& v_116 [[buffer(3)]], const device Bins1& v_126 [[buffer(4)]], const device Bins2& v_134 [[buffer(5)]], const device Bins3& v_142 [[buffer(6)]], const device Bins4& v_150 [[buffer(7)]], const device Bins5& v_158 [[buffer(8)]], const device Bins6& v_166 [[buffer(9)]], const device Bins7& v_174 [[buffer(10)]], const device Rows0& v_194 [[buffer(11)]], const device Rows1& v_202 [[buffer(12)]], const device Rows2& v_210 [[buffer(13)]], const device Rows3& v_218 [[buffer(14)]], const device Rows4& v_226 [[buffer(15)]], const device Rows5& v_234 [[buffer(16)]], const device Rows6& v_242 [[buffer(17)]], const device Rows7& v_250 [[buffer(18)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+kernel void partition_count(constant Push& pc [[buffer(0)]], device Tiles& _517 [[buffer(1)]], const device Level& v_260 [[buffer(2)]], const device Bins0& v_116 [[buffer(3)]], const device Bins1& v_126 [[buffer(4)]], const device Bins2& v_134 [[buffer(5)]], const device Bins3& v_142 [[buffer(6)]], const device Bins4& v_150 [[buffer(7)]], const device Bins5& v_158 [[buffer(8)]], const device Bins6& v_166 [[buffer(9)]], const device Bins7& v_174 [[buffer(10)]], const device Rows0& v_194 [[buffer(11)]], const device Rows1& v_202 [[buffer(12)]], const device Rows2& v_210 [[buffer(13)]], const device Rows3& v_218 [[buffer(14)]], const device Rows4& v_226 [[buffer(15)]], const device Rows5& v_234 [[buffer(16)]], const device Rows6& v_242 [[buffer(17)]], const device Rows7& v_250 [[buffer(18)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_count;
     uint lid = gl_LocalInvocationID.x;
@@ -346,12 +352,12 @@ kernel void partition_count(constant Push& pc [[buffer(0)]], device Tiles& _498 
         }
         if (left != 0u)
         {
-            uint _490 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_count, left, memory_order_relaxed);
+            uint _509 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&s_count, left, memory_order_relaxed);
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
         if (lid == 0u)
         {
-            _498.tile_left[t] = s_count;
+            _517.tile_left[t] = s_count;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }

@@ -187,10 +187,10 @@ constant uint LIST_WINDOW_SHIFT = (WINDOW_SHIFT - 2u);
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
 constant uint TILE_ROWS = (WG * 8u);
-constant uint _760 = (WG - 1u);
-constant uint _943_tmp [[function_constant(0)]];
-constant uint _943 = is_function_constant_defined(_943_tmp) ? _943_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_943, 1u, 1u);
+constant uint _779 = (WG - 1u);
+constant uint _962_tmp [[function_constant(0)]];
+constant uint _962 = is_function_constant_defined(_962_tmp) ? _962_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_962, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
@@ -409,15 +409,21 @@ uint goes_left(thread const uint& s, thread const uint& row, const device Bins0&
     {
         return how & 1u;
     }
-    if ((how & 2u) == 0u)
+    if ((how & 4u) != 0u)
     {
         uint param_15 = s;
-        uint param_16 = 2u;
-        return uint(b <= split_word(param_15, param_16, v_437, pc));
+        uint param_16 = 8u;
+        return (v_437.level0[split_word(param_15, param_16, v_437, pc) + (b >> uint(5))] >> (b & 31u)) & 1u;
     }
-    uint param_17 = s;
-    uint param_18 = 8u + (b >> uint(5));
-    return (split_word(param_17, param_18, v_437, pc) >> (b & 31u)) & 1u;
+    if ((how & 2u) == 0u)
+    {
+        uint param_17 = s;
+        uint param_18 = 2u;
+        return uint(b <= split_word(param_17, param_18, v_437, pc));
+    }
+    uint param_19 = s;
+    uint param_20 = 8u + (b >> uint(5));
+    return (split_word(param_19, param_20, v_437, pc) >> (b & 31u)) & 1u;
 }
 
 static inline __attribute__((always_inline))
@@ -525,12 +531,12 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_437
     threadgroup uint s_rows[TILE_ROWS];
     uint lid = gl_LocalInvocationID.x;
     spvUnsafeArray<uint, 8> row;
-    uint _663;
-    uint _731;
-    uint _770;
-    uint _785;
-    uint _853;
-    uint _884;
+    uint _682;
+    uint _750;
+    uint _789;
+    uint _804;
+    uint _872;
+    uint _903;
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x)
     {
         uint param = t;
@@ -567,15 +573,15 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_437
                 {
                     uint param_13 = w;
                     uint param_14 = j;
-                    _663 = scratch_at(param_13, param_14, v_328, v_336, v_344, v_352, v_360, v_368, v_376, v_384);
+                    _682 = scratch_at(param_13, param_14, v_328, v_336, v_344, v_352, v_360, v_368, v_376, v_384);
                 }
                 else
                 {
                     uint param_15 = w;
                     uint param_16 = j;
-                    _663 = rows_at(param_15, param_16, v_209, v_217, v_225, v_233, v_241, v_249, v_257, v_265);
+                    _682 = rows_at(param_15, param_16, v_209, v_217, v_225, v_233, v_241, v_249, v_257, v_265);
                 }
-                row[k] = _663;
+                row[k] = _682;
                 valid |= (1u << k);
                 uint param_17 = s;
                 uint param_18 = row[k];
@@ -593,13 +599,13 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_437
         {
             if (lid >= off)
             {
-                _731 = s_scan[lid - off];
+                _750 = s_scan[lid - off];
             }
             else
             {
-                _731 = 0u;
+                _750 = 0u;
             }
-            uint v = _731;
+            uint v = _750;
             threadgroup_barrier(mem_flags::mem_threadgroup);
             s_scan[lid] += v;
             threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -607,28 +613,28 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_437
         uint before = s_scan[lid] - mine;
         if (lid == 0u)
         {
-            uint total = s_scan[_760];
+            uint total = s_scan[_779];
             s_left_total = total & 65535u;
             if ((total & 65535u) != 0u)
             {
-                uint _778 = atomic_fetch_add_explicit((device atomic_uint*)&v_437.level0[2u * s], total & 65535u, memory_order_relaxed);
-                _770 = _778;
+                uint _797 = atomic_fetch_add_explicit((device atomic_uint*)&v_437.level0[2u * s], total & 65535u, memory_order_relaxed);
+                _789 = _797;
             }
             else
             {
-                _770 = 0u;
+                _789 = 0u;
             }
-            s_left_base = _770;
+            s_left_base = _789;
             if ((total >> uint(16)) != 0u)
             {
-                uint _794 = atomic_fetch_add_explicit((device atomic_uint*)&v_437.level0[(2u * s) + 1u], total >> uint(16), memory_order_relaxed);
-                _785 = _794;
+                uint _813 = atomic_fetch_add_explicit((device atomic_uint*)&v_437.level0[(2u * s) + 1u], total >> uint(16), memory_order_relaxed);
+                _804 = _813;
             }
             else
             {
-                _785 = 0u;
+                _804 = 0u;
             }
-            s_right_base = _785;
+            s_right_base = _804;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
         uint left_total = s_left_total;
@@ -642,27 +648,27 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_437
             }
             if (((left_mask >> k_1) & 1u) != 0u)
             {
-                uint _833 = next_left;
-                next_left = _833 + uint(1);
-                s_rows[_833] = row[k_1];
+                uint _852 = next_left;
+                next_left = _852 + uint(1);
+                s_rows[_852] = row[k_1];
             }
             else
             {
-                uint _840 = next_right;
-                next_right = _840 + uint(1);
-                s_rows[_840] = row[k_1];
+                uint _859 = next_right;
+                next_right = _859 + uint(1);
+                s_rows[_859] = row[k_1];
             }
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
         if ((rows - first) < TILE_ROWS)
         {
-            _853 = rows - first;
+            _872 = rows - first;
         }
         else
         {
-            _853 = TILE_ROWS;
+            _872 = TILE_ROWS;
         }
-        uint tile_rows = _853;
+        uint tile_rows = _872;
         for (uint k_2 = 0u; k_2 < 8u; k_2++)
         {
             uint j_1 = (k_2 * WG) + lid;
@@ -672,13 +678,13 @@ kernel void partition_place(constant Push& pc [[buffer(0)]], device Level& v_437
             }
             if (j_1 < left_total)
             {
-                _884 = s_left_base + j_1;
+                _903 = s_left_base + j_1;
             }
             else
             {
-                _884 = (rows - 1u) - (s_right_base + (j_1 - left_total));
+                _903 = (rows - 1u) - (s_right_base + (j_1 - left_total));
             }
-            uint dest = _884;
+            uint dest = _903;
             uint to = begin + dest;
             uint param_19 = to;
             uint param_20 = LIST_WINDOW_SHIFT;

@@ -191,9 +191,9 @@ struct Tiles
     uint tile_left[1];
 };
 
-constant uint _694_tmp [[function_constant(0)]];
-constant uint _694 = is_function_constant_defined(_694_tmp) ? _694_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_694, 1u, 1u);
+constant uint _713_tmp [[function_constant(0)]];
+constant uint _713 = is_function_constant_defined(_713_tmp) ? _713_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_713, 1u, 1u);
 constant uint GRAD_WINDOW_SHIFT = (WINDOW_SHIFT - 4u);
 
 static inline __attribute__((always_inline))
@@ -372,15 +372,21 @@ uint goes_left(thread const uint& s, thread const uint& row, const device Bins0&
     {
         return how & 1u;
     }
-    if ((how & 2u) == 0u)
+    if ((how & 4u) != 0u)
     {
         uint param_15 = s;
-        uint param_16 = 2u;
-        return uint(b <= split_word(param_15, param_16, v_341, pc));
+        uint param_16 = 8u;
+        return (v_341.level0[split_word(param_15, param_16, v_341, pc) + (b >> uint(5))] >> (b & 31u)) & 1u;
     }
-    uint param_17 = s;
-    uint param_18 = 8u + (b >> uint(5));
-    return (split_word(param_17, param_18, v_341, pc) >> (b & 31u)) & 1u;
+    if ((how & 2u) == 0u)
+    {
+        uint param_17 = s;
+        uint param_18 = 2u;
+        return uint(b <= split_word(param_17, param_18, v_341, pc));
+    }
+    uint param_19 = s;
+    uint param_20 = 8u + (b >> uint(5));
+    return (split_word(param_19, param_20, v_341, pc) >> (b & 31u)) & 1u;
 }
 
 static inline __attribute__((always_inline))
@@ -431,12 +437,12 @@ void scratch_put(thread const uint& w, thread const uint& j, thread const uint& 
     }
 }
 
-kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tiles& _619 [[buffer(1)]], const device Level& v_341 [[buffer(2)]], const device Bins0& v_122 [[buffer(3)]], const device Bins1& v_132 [[buffer(4)]], const device Bins2& v_140 [[buffer(5)]], const device Bins3& v_148 [[buffer(6)]], const device Bins4& v_156 [[buffer(7)]], const device Bins5& v_164 [[buffer(8)]], const device Bins6& v_172 [[buffer(9)]], const device Bins7& v_180 [[buffer(10)]], const device Rows0& v_200 [[buffer(11)]], const device Rows1& v_208 [[buffer(12)]], const device Rows2& v_216 [[buffer(13)]], const device Rows3& v_224 [[buffer(14)]], const device Rows4& v_232 [[buffer(15)]], const device Rows5& v_240 [[buffer(16)]], const device Rows6& v_248 [[buffer(17)]], const device Rows7& v_256 [[buffer(18)]], device Scratch0& v_276 [[buffer(19)]], device Scratch1& v_284 [[buffer(20)]], device Scratch2& v_292 [[buffer(21)]], device Scratch3& v_300 [[buffer(22)]], device Scratch4& v_308 [[buffer(23)]], device Scratch5& v_316 [[buffer(24)]], device Scratch6& v_324 [[buffer(25)]], device Scratch7& v_332 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
+kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tiles& _638 [[buffer(1)]], const device Level& v_341 [[buffer(2)]], const device Bins0& v_122 [[buffer(3)]], const device Bins1& v_132 [[buffer(4)]], const device Bins2& v_140 [[buffer(5)]], const device Bins3& v_148 [[buffer(6)]], const device Bins4& v_156 [[buffer(7)]], const device Bins5& v_164 [[buffer(8)]], const device Bins6& v_172 [[buffer(9)]], const device Bins7& v_180 [[buffer(10)]], const device Rows0& v_200 [[buffer(11)]], const device Rows1& v_208 [[buffer(12)]], const device Rows2& v_216 [[buffer(13)]], const device Rows3& v_224 [[buffer(14)]], const device Rows4& v_232 [[buffer(15)]], const device Rows5& v_240 [[buffer(16)]], const device Rows6& v_248 [[buffer(17)]], const device Rows7& v_256 [[buffer(18)]], device Scratch0& v_276 [[buffer(19)]], device Scratch1& v_284 [[buffer(20)]], device Scratch2& v_292 [[buffer(21)]], device Scratch3& v_300 [[buffer(22)]], device Scratch4& v_308 [[buffer(23)]], device Scratch5& v_316 [[buffer(24)]], device Scratch6& v_324 [[buffer(25)]], device Scratch7& v_332 [[buffer(26)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]], uint3 gl_NumWorkGroups [[threadgroups_per_grid]])
 {
     threadgroup uint s_scan[WG];
     uint lid = gl_LocalInvocationID.x;
     spvUnsafeArray<uint, 8> row;
-    uint _597;
+    uint _616;
     uint dest;
     for (uint t = gl_WorkGroupID.x; t < pc.num_tiles; t += gl_NumWorkGroups.x)
     {
@@ -482,18 +488,18 @@ kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tile
         {
             if (lid >= off)
             {
-                _597 = s_scan[lid - off];
+                _616 = s_scan[lid - off];
             }
             else
             {
-                _597 = 0u;
+                _616 = 0u;
             }
-            uint v = _597;
+            uint v = _616;
             threadgroup_barrier(mem_flags::mem_threadgroup);
             s_scan[lid] += v;
             threadgroup_barrier(mem_flags::mem_threadgroup);
         }
-        uint left_before = (_619.tile_left[t] + s_scan[lid]) - left;
+        uint left_before = (_638.tile_left[t] + s_scan[lid]) - left;
         uint total_left = v_341.level0[2u * s];
         for (uint k_1 = 0u; k_1 < 8u; k_1++)
         {
@@ -504,9 +510,9 @@ kernel void partition_scatter(constant Push& pc [[buffer(0)]], const device Tile
             }
             if (((left_mask >> k_1) & 1u) != 0u)
             {
-                uint _660 = left_before;
-                left_before = _660 + uint(1);
-                dest = _660;
+                uint _679 = left_before;
+                left_before = _679 + uint(1);
+                dest = _679;
             }
             else
             {

@@ -86,8 +86,11 @@ struct Push
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant int _2220 = int(WG + 0u);
-constant int _2321 = int(WG + 0u);
+constant int _2238 = int(WG + 0u);
+constant int _2339 = int(WG + 0u);
+constant int _2445 = int(WG + 0u);
+constant int _2587 = int(WG + 0u);
+constant uint _2605 = (WG / 2u);
 
 struct Offsets
 {
@@ -104,19 +107,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _3213 = (WG / 2u);
+constant uint _3645 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _3604_tmp [[function_constant(0)]];
-constant uint _3604 = is_function_constant_defined(_3604_tmp) ? _3604_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3604, 1u, 1u);
+constant uint _4062_tmp [[function_constant(0)]];
+constant uint _4062 = is_function_constant_defined(_4062_tmp) ? _4062_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4062, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _3621 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _3636 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _4079 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _4094 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -134,18 +137,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1355 = sf_is_nan(param);
-    bool _1362;
-    if (!_1355)
+    bool _1373 = sf_is_nan(param);
+    bool _1380;
+    if (!_1373)
     {
         ulong param_1 = b;
-        _1362 = sf_is_nan(param_1);
+        _1380 = sf_is_nan(param_1);
     }
     else
     {
-        _1362 = _1355;
+        _1380 = _1373;
     }
-    if (_1362)
+    if (_1380)
     {
         return false;
     }
@@ -153,28 +156,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1387;
+        bool _1405;
         if (na)
         {
-            _1387 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1405 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1387 = na;
+            _1405 = na;
         }
-        return _1387;
+        return _1405;
     }
-    bool _1391 = a != b;
-    bool _1399;
-    if (_1391)
+    bool _1409 = a != b;
+    bool _1417;
+    if (_1409)
     {
-        _1399 = na != (a < b);
+        _1417 = na != (a < b);
     }
     else
     {
-        _1399 = _1391;
+        _1417 = _1409;
     }
-    return _1399;
+    return _1417;
 }
 
 static inline __attribute__((always_inline))
@@ -206,9 +209,9 @@ bool f64_lt(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-long2 load(thread const uint& i, const device Hist& v_1746)
+long2 load(thread const uint& i, const device Hist& v_1764)
 {
-    uint4 v = v_1746.hist[0u + i];
+    uint4 v = v_1764.hist[0u + i];
     return long2(long(as_type<ulong>(v.xy)), long(as_type<ulong>(v.zw)));
 }
 
@@ -260,17 +263,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _373 = e > 2045;
-            bool _382;
-            if (!_373)
+            bool _391 = e > 2045;
+            bool _400;
+            if (!_391)
             {
-                _382 = (sig + 512ul) >= 9223372036854775808ul;
+                _400 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _382 = _373;
+                _400 = _391;
             }
-            if (_382)
+            if (_400)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -307,8 +310,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _454 = sf_round_pack(param_4, param_5, param_6);
-    return _454;
+    ulong _472 = sf_round_pack(param_4, param_5, param_6);
+    return _472;
 }
 
 static inline __attribute__((always_inline))
@@ -319,21 +322,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1306;
+    ulong _1324;
     if (a < 0l)
     {
-        _1306 = 0ul - ulong(a);
+        _1324 = 0ul - ulong(a);
     }
     else
     {
-        _1306 = ulong(a);
+        _1324 = ulong(a);
     }
-    ulong m = _1306;
+    ulong m = _1324;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1322 = sf_norm_round_pack(param, param_1, param_2);
-    return _1322;
+    ulong _1340 = sf_norm_round_pack(param, param_1, param_2);
+    return _1340;
 }
 
 static inline __attribute__((always_inline))
@@ -393,32 +396,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _954 = sa != 0ul;
-        bool _963;
-        if (!_954)
+        bool _972 = sa != 0ul;
+        bool _981;
+        if (!_972)
         {
-            _963 = (eb == 2047) && (sb != 0ul);
+            _981 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _963 = _954;
+            _981 = _972;
         }
-        if (_963)
+        if (_981)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _978;
+        ulong _996;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _978 = 18444492273895866368ul;
+            _996 = 18444492273895866368ul;
         }
         else
         {
-            _978 = _sign | 9218868437227405312ul;
+            _996 = _sign | 9218868437227405312ul;
         }
-        return _978;
+        return _996;
     }
     if (eb == 2047)
     {
@@ -428,16 +431,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _1006;
+        ulong _1024;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _1006 = 18444492273895866368ul;
+            _1024 = 18444492273895866368ul;
         }
         else
         {
-            _1006 = _sign | 9218868437227405312ul;
+            _1024 = _sign | 9218868437227405312ul;
         }
-        return _1006;
+        return _1024;
     }
     if (ea == 0)
     {
@@ -475,8 +478,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1085 = sf_round_pack(param_10, param_11, param_12);
-    return _1085;
+    ulong _1103 = sf_round_pack(param_10, param_11, param_12);
+    return _1103;
 }
 
 static inline __attribute__((always_inline))
@@ -507,50 +510,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1127;
+            ulong _1145;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1127 = sf_propagate_nan(param_4, param_5);
+                _1145 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1127 = 18444492273895866368ul;
+                _1145 = 18444492273895866368ul;
             }
-            return _1127;
+            return _1145;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1147;
+        ulong _1165;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1147 = sf_propagate_nan(param_6, param_7);
+            _1165 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1147 = _sign;
+            _1165 = _sign;
         }
-        return _1147;
+        return _1165;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1173;
+            ulong _1191;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1173 = 18444492273895866368ul;
+                _1191 = 18444492273895866368ul;
             }
             else
             {
-                _1173 = _sign | 9218868437227405312ul;
+                _1191 = _sign | 9218868437227405312ul;
             }
-            return _1173;
+            return _1191;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -592,8 +595,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1285 = sf_round_pack(param_10, param_11, param_12);
-    return _1285;
+    ulong _1303 = sf_round_pack(param_10, param_11, param_12);
+    return _1303;
 }
 
 static inline __attribute__((always_inline))
@@ -618,18 +621,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _654;
+            ulong _672;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _654 = sf_propagate_nan(param_2, param_3);
+                _672 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _654 = 18444492273895866368ul;
+                _672 = 18444492273895866368ul;
             }
-            return _654;
+            return _672;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -667,18 +670,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _735;
+            ulong _753;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _735 = sf_propagate_nan(param_8, param_9);
+                _753 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _735 = _sign | 9218868437227405312ul;
+                _753 = _sign | 9218868437227405312ul;
             }
-            return _735;
+            return _753;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -692,18 +695,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _775;
+            ulong _793;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _775 = sf_propagate_nan(param_12, param_13);
+                _793 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _775 = a;
+                _793 = a;
             }
-            return _775;
+            return _793;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -716,8 +719,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _811 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _811;
+    ulong _829 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _829;
 }
 
 static inline __attribute__((always_inline))
@@ -740,18 +743,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _497;
+            ulong _515;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _497 = sf_propagate_nan(param_2, param_3);
+                _515 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _497 = a;
+                _515 = a;
             }
-            return _497;
+            return _515;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -764,30 +767,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _534;
+                ulong _552;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _534 = sf_propagate_nan(param_4, param_5);
+                    _552 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _534 = _sign | 9218868437227405312ul;
+                    _552 = _sign | 9218868437227405312ul;
                 }
-                return _534;
+                return _552;
             }
             ez = eb;
-            ulong _550;
+            ulong _568;
             if (ea != 0)
             {
-                _550 = sa + 2305843009213693952ul;
+                _568 = sa + 2305843009213693952ul;
             }
             else
             {
-                _550 = sa << ulong(1);
+                _568 = sa << ulong(1);
             }
-            sa = _550;
+            sa = _568;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -796,30 +799,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _573;
+                ulong _591;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _573 = sf_propagate_nan(param_8, param_9);
+                    _591 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _573 = a;
+                    _591 = a;
                 }
-                return _573;
+                return _591;
             }
             ez = ea;
-            ulong _588;
+            ulong _606;
             if (eb != 0)
             {
-                _588 = sb + 2305843009213693952ul;
+                _606 = sb + 2305843009213693952ul;
             }
             else
             {
-                _588 = sb << ulong(1);
+                _606 = sb << ulong(1);
             }
-            sb = _588;
+            sb = _606;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -834,8 +837,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _621 = sf_round_pack(param_12, param_13, param_14);
-    return _621;
+    ulong _639 = sf_round_pack(param_12, param_13, param_14);
+    return _639;
 }
 
 static inline __attribute__((always_inline))
@@ -846,8 +849,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _854 = sf_sub_mags(param, param_1, param_2);
-        return _854;
+        ulong _872 = sf_sub_mags(param, param_1, param_2);
+        return _872;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -876,8 +879,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _837 = sf_sub_mags(param_3, param_4, param_5);
-    return _837;
+    ulong _855 = sf_sub_mags(param_3, param_4, param_5);
+    return _855;
 }
 
 static inline __attribute__((always_inline))
@@ -955,32 +958,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1327 = sf_is_nan(param);
-    bool _1334;
-    if (!_1327)
+    bool _1345 = sf_is_nan(param);
+    bool _1352;
+    if (!_1345)
     {
         ulong param_1 = b;
-        _1334 = sf_is_nan(param_1);
+        _1352 = sf_is_nan(param_1);
     }
     else
     {
-        _1334 = _1327;
+        _1352 = _1345;
     }
-    if (_1334)
+    if (_1352)
     {
         return false;
     }
-    bool _1341 = a == b;
-    bool _1350;
-    if (!_1341)
+    bool _1359 = a == b;
+    bool _1368;
+    if (!_1359)
     {
-        _1350 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1368 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1350 = _1341;
+        _1368 = _1359;
     }
-    return _1350;
+    return _1368;
 }
 
 static inline __attribute__((always_inline))
@@ -1007,8 +1010,8 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     ulong param_8 = max_delta_step;
     ulong param_9 = lo;
     ulong param_10 = hi;
-    ulong _1597 = clamp_weight(param_7, param_8, param_9, param_10);
-    ulong w = _1597;
+    ulong _1615 = clamp_weight(param_7, param_8, param_9, param_10);
+    ulong w = _1615;
     weight = w;
     ulong param_11 = w;
     ulong param_12 = optimum;
@@ -1024,17 +1027,17 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     }
     ulong param_19 = w;
     ulong param_20 = 0ul;
-    ulong _1625;
+    ulong _1643;
     if (f64_lt(param_19, param_20))
     {
         ulong param_21 = w;
-        _1625 = f64_neg(param_21);
+        _1643 = f64_neg(param_21);
     }
     else
     {
-        _1625 = w;
+        _1643 = w;
     }
-    ulong abs_w = _1625;
+    ulong abs_w = _1643;
     ulong param_22 = 4611686018427387904ul;
     ulong param_23 = G;
     ulong param_24 = f64_mul(param_22, param_23);
@@ -1154,17 +1157,17 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             L += missing;
         }
         long2 R = total - L;
-        bool _1850 = L.y <= 0l;
-        bool _1857;
-        if (!_1850)
+        bool _1868 = L.y <= 0l;
+        bool _1875;
+        if (!_1868)
         {
-            _1857 = R.y <= 0l;
+            _1875 = R.y <= 0l;
         }
         else
         {
-            _1857 = _1850;
+            _1875 = _1868;
         }
-        if (_1857)
+        if (_1875)
         {
             continue;
         }
@@ -1178,39 +1181,39 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
         ulong hr = f64_div(param_4, param_5);
         ulong param_6 = hl;
         ulong param_7 = min_child_weight;
-        bool _1883 = f64_lt(param_6, param_7);
-        bool _1892;
-        if (!_1883)
+        bool _1901 = f64_lt(param_6, param_7);
+        bool _1910;
+        if (!_1901)
         {
             ulong param_8 = hr;
             ulong param_9 = min_child_weight;
-            _1892 = f64_lt(param_8, param_9);
+            _1910 = f64_lt(param_8, param_9);
         }
         else
         {
-            _1892 = _1883;
+            _1910 = _1901;
         }
-        if (_1892)
+        if (_1910)
         {
             continue;
         }
         long param_10 = L.y;
         uint param_11 = rows;
         ulong param_12 = rows_limit;
-        bool _1904 = !rows_reach(param_10, param_11, param_12);
-        bool _1917;
-        if (!_1904)
+        bool _1922 = !rows_reach(param_10, param_11, param_12);
+        bool _1935;
+        if (!_1922)
         {
             long param_13 = R.y;
             uint param_14 = rows;
             ulong param_15 = rows_limit;
-            _1917 = !rows_reach(param_13, param_14, param_15);
+            _1935 = !rows_reach(param_13, param_14, param_15);
         }
         else
         {
-            _1917 = _1904;
+            _1935 = _1922;
         }
-        if (_1917)
+        if (_1935)
         {
             continue;
         }
@@ -1233,9 +1236,9 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_27 = mds;
             ulong param_28 = lo;
             ulong param_29 = hi;
-            ulong _1972 = bounded_score(param_23, param_24, param_25, param_26, param_27, param_28, param_29, param_30);
+            ulong _1990 = bounded_score(param_23, param_24, param_25, param_26, param_27, param_28, param_29, param_30);
             ulong wl = param_30;
-            ulong sl = _1972;
+            ulong sl = _1990;
             ulong param_31 = gr;
             ulong param_32 = hr;
             ulong param_33 = lambda;
@@ -1243,9 +1246,9 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_35 = mds;
             ulong param_36 = lo;
             ulong param_37 = hi;
-            ulong _1991 = bounded_score(param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38);
+            ulong _2009 = bounded_score(param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38);
             ulong wr = param_38;
-            ulong sr = _1991;
+            ulong sr = _2009;
             int param_39 = constraint;
             ulong param_40 = wl;
             ulong param_41 = wr;
@@ -1300,6 +1303,43 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
 }
 
 static inline __attribute__((always_inline))
+bool cat_used(thread const uint& first, thread const uint& b, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const ulong& cat_smooth, thread ulong& ratio, const device Hist& v_1764)
+{
+    uint param = first + b;
+    long2 h = load(param, v_1764);
+    long param_1 = h.y;
+    ulong param_2 = f64_from_i64(param_1);
+    ulong param_3 = sh;
+    ulong hs = f64_div(param_2, param_3);
+    ratio = 0ul;
+    bool _2362 = h.y <= 0l;
+    bool _2371;
+    if (!_2362)
+    {
+        ulong param_4 = hs;
+        ulong param_5 = min_child_weight;
+        _2371 = f64_lt(param_4, param_5);
+    }
+    else
+    {
+        _2371 = _2362;
+    }
+    if (_2371)
+    {
+        return false;
+    }
+    long param_6 = h.x;
+    ulong param_7 = f64_from_i64(param_6);
+    ulong param_8 = sg;
+    ulong param_9 = hs;
+    ulong param_10 = cat_smooth;
+    ulong param_11 = f64_div(param_7, param_8);
+    ulong param_12 = f64_add(param_9, param_10);
+    ratio = f64_div(param_11, param_12);
+    return true;
+}
+
+static inline __attribute__((always_inline))
 bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulong& rb, thread const uint& bb)
 {
     ulong param = ra;
@@ -1314,7 +1354,213 @@ bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulon
 }
 
 static inline __attribute__((always_inline))
-uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1746, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
+uint select_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, thread const uint& limit, const device Hist& v_1764, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint& c_count, threadgroup ulong (&s_gain)[WG], threadgroup int3 (&s_key)[WG], threadgroup long2 (&c_prefix)[256], threadgroup long2 (&c_back)[256])
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint2 param = pc.cat_smooth;
+    ulong cat_smooth = f64_from_words(param);
+    uint2 param_1 = pc.min_child_weight;
+    ulong min_child_weight = f64_from_words(param_1);
+    if (lid == 0u)
+    {
+        c_count = 0u;
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint mine = 0u;
+    int _2415 = 1 + int(lid);
+    ulong param_8;
+    for (int b = _2415; b <= last_bin; b += _2445)
+    {
+        uint param_2 = first;
+        uint param_3 = uint(b);
+        ulong param_4 = sg;
+        ulong param_5 = sh;
+        ulong param_6 = min_child_weight;
+        ulong param_7 = cat_smooth;
+        bool _2439 = cat_used(param_2, param_3, param_4, param_5, param_6, param_7, param_8, v_1764);
+        ulong r = param_8;
+        if (_2439)
+        {
+            mine++;
+        }
+    }
+    uint _2449 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&c_count, mine, memory_order_relaxed);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint n = c_count;
+    uint kmax = min(n, limit);
+    ulong param_15;
+    bool _2518;
+    bool _2555;
+    bool _2642;
+    for (uint dir = 0u; dir < 2u; dir++)
+    {
+        ulong last_r = 0ul;
+        uint last_b = 0u;
+        long2 sum = long2(0l);
+        for (uint k = 1u; k <= kmax; k++)
+        {
+            ulong best_r = 0ul;
+            int best_b = -1;
+            int _2482 = 1 + int(lid);
+            for (int b_1 = _2482; b_1 <= last_bin; b_1 += _2587)
+            {
+                uint param_9 = first;
+                uint param_10 = uint(b_1);
+                ulong param_11 = sg;
+                ulong param_12 = sh;
+                ulong param_13 = min_child_weight;
+                ulong param_14 = cat_smooth;
+                bool _2506 = cat_used(param_9, param_10, param_11, param_12, param_13, param_14, param_15, v_1764);
+                ulong r_1 = param_15;
+                if (!_2506)
+                {
+                    continue;
+                }
+                bool _2513 = k > 1u;
+                bool _2544;
+                if (_2513)
+                {
+                    if (dir == 0u)
+                    {
+                        ulong param_16 = last_r;
+                        uint param_17 = last_b;
+                        ulong param_18 = r_1;
+                        uint param_19 = uint(b_1);
+                        _2518 = cat_before(param_16, param_17, param_18, param_19);
+                    }
+                    else
+                    {
+                        ulong param_20 = r_1;
+                        uint param_21 = uint(b_1);
+                        ulong param_22 = last_r;
+                        uint param_23 = last_b;
+                        _2518 = cat_before(param_20, param_21, param_22, param_23);
+                    }
+                    _2544 = !_2518;
+                }
+                else
+                {
+                    _2544 = _2513;
+                }
+                if (_2544)
+                {
+                    continue;
+                }
+                bool _2549 = best_b < 0;
+                bool _2582;
+                if (!_2549)
+                {
+                    if (dir == 0u)
+                    {
+                        ulong param_24 = r_1;
+                        uint param_25 = uint(b_1);
+                        ulong param_26 = best_r;
+                        uint param_27 = uint(best_b);
+                        _2555 = cat_before(param_24, param_25, param_26, param_27);
+                    }
+                    else
+                    {
+                        ulong param_28 = best_r;
+                        uint param_29 = uint(best_b);
+                        ulong param_30 = r_1;
+                        uint param_31 = uint(b_1);
+                        _2555 = cat_before(param_28, param_29, param_30, param_31);
+                    }
+                    _2582 = _2555;
+                }
+                else
+                {
+                    _2582 = _2549;
+                }
+                if (_2582)
+                {
+                    best_r = r_1;
+                    best_b = b_1;
+                }
+            }
+            s_gain[lid] = best_r;
+            s_key[lid] = int3(best_b, 0, 0);
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+            for (uint half_size = _2605; half_size > 0u; half_size = half_size >> uint(1))
+            {
+                if (lid < half_size)
+                {
+                    uint o = lid + half_size;
+                    int ob = ((threadgroup int*)&s_key[o])[0u];
+                    int mb = ((threadgroup int*)&s_key[lid])[0u];
+                    bool _2632 = ob >= 0;
+                    bool _2678;
+                    if (_2632)
+                    {
+                        bool _2636 = mb < 0;
+                        bool _2677;
+                        if (!_2636)
+                        {
+                            if (dir == 0u)
+                            {
+                                ulong param_32 = s_gain[o];
+                                uint param_33 = uint(ob);
+                                ulong param_34 = s_gain[lid];
+                                uint param_35 = uint(mb);
+                                _2642 = cat_before(param_32, param_33, param_34, param_35);
+                            }
+                            else
+                            {
+                                ulong param_36 = s_gain[lid];
+                                uint param_37 = uint(mb);
+                                ulong param_38 = s_gain[o];
+                                uint param_39 = uint(ob);
+                                _2642 = cat_before(param_36, param_37, param_38, param_39);
+                            }
+                            _2677 = _2642;
+                        }
+                        else
+                        {
+                            _2677 = _2636;
+                        }
+                        _2678 = _2677;
+                    }
+                    else
+                    {
+                        _2678 = _2632;
+                    }
+                    if (_2678)
+                    {
+                        s_gain[lid] = s_gain[o];
+                        s_key[lid] = s_key[o];
+                    }
+                }
+                threadgroup_barrier(mem_flags::mem_threadgroup);
+            }
+            last_r = s_gain[0];
+            last_b = uint(((threadgroup int*)&s_key[0])[0u]);
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+            uint param_40 = first + last_b;
+            sum += load(param_40, v_1764);
+            if (lid == 0u)
+            {
+                if (dir == 0u)
+                {
+                    c_prefix[k] = sum;
+                }
+                else
+                {
+                    c_back[k] = sum;
+                }
+            }
+        }
+    }
+    if (lid == 0u)
+    {
+        c_prefix[0] = long2(0l);
+        c_back[0] = long2(0l);
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    return n;
+}
+
+static inline __attribute__((always_inline))
+uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1764, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
 {
     uint lid = gl_LocalInvocationID.x;
     uint2 param = pc.cat_smooth;
@@ -1326,28 +1572,28 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         c_ok[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    int _2146 = 1 + int(lid);
-    for (int b = _2146; b <= last_bin; b += _2220)
+    int _2164 = 1 + int(lid);
+    for (int b = _2164; b <= last_bin; b += _2238)
     {
         uint param_2 = first + uint(b);
-        long2 h = load(param_2, v_1746);
+        long2 h = load(param_2, v_1764);
         long param_3 = h.y;
         ulong param_4 = f64_from_i64(param_3);
         ulong param_5 = sh;
         ulong hs = f64_div(param_4, param_5);
-        bool _2173 = h.y <= 0l;
-        bool _2182;
-        if (!_2173)
+        bool _2191 = h.y <= 0l;
+        bool _2200;
+        if (!_2191)
         {
             ulong param_6 = hs;
             ulong param_7 = min_child_weight;
-            _2182 = f64_lt(param_6, param_7);
+            _2200 = f64_lt(param_6, param_7);
         }
         else
         {
-            _2182 = _2173;
+            _2200 = _2191;
         }
-        if (_2182)
+        if (_2200)
         {
             continue;
         }
@@ -1359,7 +1605,7 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_13 = f64_div(param_9, param_10);
         ulong param_14 = f64_add(param_11, param_12);
         c_ratio[b] = f64_div(param_13, param_14);
-        uint _2218 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+        uint _2236 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint n = 0u;
@@ -1367,8 +1613,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
     {
         n += uint(int(popcount(c_ok[w])));
     }
-    int _2244 = 1 + int(lid);
-    for (int b_1 = _2244; b_1 <= last_bin; b_1 += _2321)
+    int _2262 = 1 + int(lid);
+    for (int b_1 = _2262; b_1 <= last_bin; b_1 += _2339)
     {
         if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
         {
@@ -1378,21 +1624,21 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         uint rank = 0u;
         for (int o = 1; o <= last_bin; o++)
         {
-            bool _2291 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
-            bool _2307;
-            if (_2291)
+            bool _2309 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _2325;
+            if (_2309)
             {
                 ulong param_15 = c_ratio[o];
                 uint param_16 = uint(o);
                 ulong param_17 = r;
                 uint param_18 = uint(b_1);
-                _2307 = cat_before(param_15, param_16, param_17, param_18);
+                _2325 = cat_before(param_15, param_16, param_17, param_18);
             }
             else
             {
-                _2307 = _2291;
+                _2325 = _2309;
             }
-            if (_2307)
+            if (_2325)
             {
                 rank++;
             }
@@ -1431,15 +1677,17 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1746 [[buffer(1)]], const device Offsets& _2431 [[buffer(2)]], const device Mask& _2543 [[buffer(3)]], device Records& _3449 [[buffer(4)]], const device Categorical& _2558 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
+kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1764 [[buffer(1)]], const device Offsets& _2841 [[buffer(2)]], const device Mask& _2953 [[buffer(3)]], device Records& _3901 [[buffer(4)]], const device Categorical& _2968 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
     threadgroup uint c_bin[256];
-    threadgroup long2 c_prefix[256];
-    threadgroup uint c_tried[16];
+    threadgroup uint c_count;
     threadgroup ulong s_gain[WG];
     threadgroup int3 s_key[WG];
+    threadgroup long2 c_prefix[256];
+    threadgroup long2 c_back[256];
+    threadgroup uint c_tried[16];
     threadgroup long2 s_left[WG];
     threadgroup uint c_set[8];
     uint lid = gl_LocalInvocationID.x;
@@ -1454,33 +1702,33 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     ulong mds = f64_from_words(param_2);
     ulong param_3 = mds;
     ulong param_4 = 0ul;
-    bool _2363 = f64_gt(param_3, param_4);
-    bool _2374;
-    if (!_2363)
+    bool _2774 = f64_gt(param_3, param_4);
+    bool _2785;
+    if (!_2774)
     {
         ulong param_5 = 18442240474082181120ul;
         ulong param_6 = lo;
         ulong param_7 = f64_from_bits(param_5);
-        _2374 = f64_gt(param_6, param_7);
+        _2785 = f64_gt(param_6, param_7);
     }
     else
     {
-        _2374 = _2363;
+        _2785 = _2774;
     }
-    bool _2386;
-    if (!_2374)
+    bool _2797;
+    if (!_2785)
     {
         ulong param_8 = 18442240474082181120ul;
         ulong param_9 = f64_from_bits(param_8);
         ulong param_10 = hi;
         ulong param_11 = f64_neg(param_9);
-        _2386 = f64_lt(param_10, param_11);
+        _2797 = f64_lt(param_10, param_11);
     }
     else
     {
-        _2386 = _2374;
+        _2797 = _2785;
     }
-    bool bounded = _2386;
+    bool bounded = _2797;
     uint2 param_12 = pc.scale_grad;
     ulong sg = f64_from_words(param_12);
     uint2 param_13 = pc.scale_hess;
@@ -1494,10 +1742,10 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     uint num_features = pc.features & 2147483647u;
     bool has_mask = (pc.features >> uint(31)) != 0u;
     long2 total = long2(0l);
-    for (uint k = _2431.feature_offset[0]; k < _2431.feature_offset[1]; k++)
+    for (uint k = _2841.feature_offset[0]; k < _2841.feature_offset[1]; k++)
     {
         uint param_17 = k;
-        total += load(param_17, v_1746);
+        total += load(param_17, v_1764);
     }
     uint rows = (pc.min_data_in_leaf != 0u) ? node_rows : 0u;
     long param_18 = long(ulong(pc.min_data_in_leaf));
@@ -1519,44 +1767,44 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     ulong param_33 = lo;
     ulong param_34 = hi;
     ulong param_35;
-    ulong _2503 = bounded_score(param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35);
+    ulong _2913 = bounded_score(param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35);
     ulong weight = param_35;
-    ulong parent = _2503;
+    ulong parent = _2913;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
     uint segments = max(1u, (WG / max(num_features, 1u)));
-    uint _2537;
+    uint _2947;
     for (uint item = lid; item < (num_features * segments); item += WG)
     {
         uint f = item / segments;
         uint seg = item % segments;
         if (has_mask)
         {
-            _2537 = _2543.mask[f];
+            _2947 = _2953.mask[f];
         }
         else
         {
-            _2537 = 1u;
+            _2947 = 1u;
         }
-        uint words = _2537;
-        bool _2551 = (words & 1u) == 0u;
-        bool _2563;
-        if (!_2551)
+        uint words = _2947;
+        bool _2961 = (words & 1u) == 0u;
+        bool _2973;
+        if (!_2961)
         {
-            _2563 = _2558.categorical[f] != 0u;
+            _2973 = _2968.categorical[f] != 0u;
         }
         else
         {
-            _2563 = _2551;
+            _2973 = _2961;
         }
-        if (_2563)
+        if (_2973)
         {
             continue;
         }
         int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
-        uint first = _2431.feature_offset[f];
-        int last_bin = int(_2431.feature_offset[f + 1u] - first) - 1;
+        uint first = _2841.feature_offset[f];
+        int last_bin = int(_2841.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1565,38 +1813,38 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
             continue;
         }
         uint param_36 = first;
-        long2 missing = load(param_36, v_1746);
+        long2 missing = load(param_36, v_1764);
         long2 cum = long2(0l);
         for (int b = 1; b < b_lo; b++)
         {
             uint param_37 = first + uint(b);
-            cum += load(param_37, v_1746);
+            cum += load(param_37, v_1764);
         }
         for (int b_1 = b_lo; b_1 <= b_hi; b_1++)
         {
             uint param_38 = first + uint(b_1);
-            cum += load(param_38, v_1746);
-            bool _2663 = b_1 < last_bin;
-            bool _2676;
-            if (_2663)
+            cum += load(param_38, v_1764);
+            bool _3073 = b_1 < last_bin;
+            bool _3086;
+            if (_3073)
             {
-                bool _2668 = missing.y != 0l;
-                bool _2675;
-                if (!_2668)
+                bool _3078 = missing.y != 0l;
+                bool _3085;
+                if (!_3078)
                 {
-                    _2675 = missing.x != 0l;
+                    _3085 = missing.x != 0l;
                 }
                 else
                 {
-                    _2675 = _2668;
+                    _3085 = _3078;
                 }
-                _2676 = _2675;
+                _3086 = _3085;
             }
             else
             {
-                _2676 = _2663;
+                _3086 = _3073;
             }
-            int two_way = int(_2676);
+            int two_way = int(_3086);
             long2 param_39 = total;
             ulong param_40 = parent;
             ulong param_41 = lambda;
@@ -1624,74 +1872,98 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
             best_left = param_59;
         }
     }
-    uint num_cat = _2558.categorical[num_features];
-    uint _2906;
-    long _2929;
-    ulong _2993;
-    ulong _3010;
-    ulong param_92;
+    uint num_cat = _2968.categorical[num_features];
+    uint _3226;
+    long _3361;
+    long _3377;
+    ulong _3438;
+    ulong _3455;
+    ulong param_97;
     int key;
     long2 left_1;
-    long2 _3066;
-    long2 _3126;
+    long2 _3511;
+    long2 _3571;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2558.categorical[(num_features + 1u) + c];
-        bool _2757;
+        uint f_1 = _2968.categorical[(num_features + 1u) + c];
+        bool _3167;
         if (has_mask)
         {
-            _2757 = (_2543.mask[f_1] & 1u) == 0u;
+            _3167 = (_2953.mask[f_1] & 1u) == 0u;
         }
         else
         {
-            _2757 = has_mask;
+            _3167 = has_mask;
         }
-        if (_2757)
+        if (_3167)
         {
             continue;
         }
-        uint first_1 = _2431.feature_offset[f_1];
-        int last_bin_1 = int(_2431.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint first_1 = _2841.feature_offset[f_1];
+        int last_bin_1 = int(_2841.feature_offset[f_1 + 1u] - first_1) - 1;
         uint param_60 = first_1;
-        long2 missing_1 = load(param_60, v_1746);
-        bool _2781 = missing_1.x != 0l;
-        bool _2788;
-        if (!_2781)
+        long2 missing_1 = load(param_60, v_1764);
+        bool _3191 = missing_1.x != 0l;
+        bool _3198;
+        if (!_3191)
         {
-            _2788 = missing_1.y != 0l;
+            _3198 = missing_1.y != 0l;
         }
         else
         {
-            _2788 = _2781;
+            _3198 = _3191;
         }
-        int two_way_1 = int(_2788);
+        int two_way_1 = int(_3198);
         bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
         uint n = 0u;
         uint items = uint(last_bin_1) + 1u;
         if (!onehot)
         {
-            uint param_61 = first_1;
-            int param_62 = last_bin_1;
-            ulong param_63 = sg;
-            ulong param_64 = sh;
-            uint _2813 = order_categories(param_61, param_62, param_63, param_64, v_1746, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            n = _2813;
-            uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
+            uint limit = uint(max(pc.max_cat_threshold, 0));
+            bool wide = last_bin_1 > 255;
+            if (wide)
+            {
+                uint param_61 = first_1;
+                int param_62 = last_bin_1;
+                ulong param_63 = sg;
+                ulong param_64 = sh;
+                uint param_65 = limit;
+                uint _3239 = select_categories(param_61, param_62, param_63, param_64, param_65, v_1764, pc, gl_LocalInvocationID, c_count, s_gain, s_key, c_prefix, c_back);
+                _3226 = _3239;
+            }
+            else
+            {
+                uint param_66 = first_1;
+                int param_67 = last_bin_1;
+                ulong param_68 = sg;
+                ulong param_69 = sh;
+                uint _3249 = order_categories(param_66, param_67, param_68, param_69, v_1764, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+                _3226 = _3249;
+            }
+            n = _3226;
+            uint kmax = min(n, limit);
             if (lid == 0u)
             {
-                long2 sum = long2(0l);
-                c_prefix[0] = sum;
-                for (uint k_1 = 1u; k_1 <= n; k_1++)
+                if (!wide)
                 {
-                    uint param_65 = first_1 + c_bin[k_1 - 1u];
-                    sum += load(param_65, v_1746);
-                    c_prefix[k_1] = sum;
+                    long2 sum = long2(0l);
+                    c_prefix[0] = sum;
+                    for (uint k_1 = 1u; k_1 <= n; k_1++)
+                    {
+                        uint param_70 = first_1 + c_bin[k_1 - 1u];
+                        sum += load(param_70, v_1764);
+                        c_prefix[k_1] = sum;
+                    }
+                    for (uint k_2 = 0u; k_2 <= kmax; k_2++)
+                    {
+                        c_back[k_2] = c_prefix[n] - c_prefix[n - k_2];
+                    }
                 }
-                uint2 param_66 = pc.min_data_per_group;
-                long param_67 = total.y;
-                ulong param_68 = f64_from_words(param_66);
-                ulong param_69 = f64_from_i64(param_67);
-                ulong limit = f64_mul(param_68, param_69);
+                uint2 param_71 = pc.min_data_per_group;
+                long param_72 = total.y;
+                ulong param_73 = f64_from_words(param_71);
+                ulong param_74 = f64_from_i64(param_72);
+                ulong limit_1 = f64_mul(param_73, param_74);
                 for (uint w = 0u; w < 16u; w++)
                 {
                     c_tried[w] = 0u;
@@ -1699,44 +1971,43 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
                 for (uint dir = 0u; dir < 2u; dir++)
                 {
                     long added = 0l;
-                    for (uint k_2 = 1u; k_2 <= kmax; k_2++)
+                    for (uint k_3 = 1u; k_3 <= kmax; k_3++)
                     {
                         if (dir == 0u)
                         {
-                            _2906 = k_2 - 1u;
+                            _3361 = ((threadgroup long*)&c_prefix[k_3])[1u];
                         }
                         else
                         {
-                            _2906 = n - k_2;
+                            _3361 = ((threadgroup long*)&c_back[k_3])[1u];
                         }
-                        uint i = _2906;
-                        long cat = ((threadgroup long*)&c_prefix[i + 1u])[1u] - ((threadgroup long*)&c_prefix[i])[1u];
+                        long left = _3361;
                         if (dir == 0u)
                         {
-                            _2929 = ((threadgroup long*)&c_prefix[k_2])[1u];
+                            _3377 = ((threadgroup long*)&c_prefix[k_3 - 1u])[1u];
                         }
                         else
                         {
-                            _2929 = ((threadgroup long*)&c_prefix[n])[1u] - ((threadgroup long*)&c_prefix[n - k_2])[1u];
+                            _3377 = ((threadgroup long*)&c_back[k_3 - 1u])[1u];
                         }
-                        long left = _2929;
-                        long param_70 = added;
-                        long param_71 = cat;
-                        long param_72 = left;
-                        long param_73 = total.y;
-                        uint param_74 = node_rows;
-                        ulong param_75 = limit;
-                        int _2960 = cat_group_step(param_70, param_71, param_72, param_73, param_74, param_75);
-                        added = param_70;
-                        int _step = _2960;
+                        long cat = left - _3377;
+                        long param_75 = added;
+                        long param_76 = cat;
+                        long param_77 = left;
+                        long param_78 = total.y;
+                        uint param_79 = node_rows;
+                        ulong param_80 = limit_1;
+                        int _3405 = cat_group_step(param_75, param_76, param_77, param_78, param_79, param_80);
+                        added = param_75;
+                        int _step = _3405;
                         if (_step < 0)
                         {
                             break;
                         }
                         if (_step > 0)
                         {
-                            uint _2976 = (8u * dir) + ((k_2 - 1u) >> uint(5));
-                            c_tried[_2976] |= (1u << ((k_2 - 1u) & 31u));
+                            uint _3421 = (8u * dir) + ((k_3 - 1u) >> uint(5));
+                            c_tried[_3421] |= (1u << ((k_3 - 1u) & 31u));
                         }
                     }
                 }
@@ -1746,40 +2017,40 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
         }
         if (onehot)
         {
-            _2993 = lambda;
+            _3438 = lambda;
         }
         else
         {
-            uint2 param_76 = pc.cat_l2;
-            ulong param_77 = lambda;
-            ulong param_78 = f64_from_words(param_76);
-            _2993 = f64_add(param_77, param_78);
+            uint2 param_81 = pc.cat_l2;
+            ulong param_82 = lambda;
+            ulong param_83 = f64_from_words(param_81);
+            _3438 = f64_add(param_82, param_83);
         }
-        ulong cat_lambda = _2993;
+        ulong cat_lambda = _3438;
         if (onehot)
         {
-            _3010 = parent;
+            _3455 = parent;
         }
         else
         {
-            long param_79 = total.x;
-            ulong param_80 = f64_from_i64(param_79);
-            ulong param_81 = sg;
-            long param_82 = total.y;
-            ulong param_83 = f64_from_i64(param_82);
-            ulong param_84 = sh;
-            ulong param_85 = f64_div(param_80, param_81);
-            ulong param_86 = f64_div(param_83, param_84);
-            ulong param_87 = cat_lambda;
-            ulong param_88 = alpha;
-            ulong param_89 = mds;
-            ulong param_90 = lo;
-            ulong param_91 = hi;
-            ulong _3044 = bounded_score(param_85, param_86, param_87, param_88, param_89, param_90, param_91, param_92);
-            weight = param_92;
-            _3010 = _3044;
+            long param_84 = total.x;
+            ulong param_85 = f64_from_i64(param_84);
+            ulong param_86 = sg;
+            long param_87 = total.y;
+            ulong param_88 = f64_from_i64(param_87);
+            ulong param_89 = sh;
+            ulong param_90 = f64_div(param_85, param_86);
+            ulong param_91 = f64_div(param_88, param_89);
+            ulong param_92 = cat_lambda;
+            ulong param_93 = alpha;
+            ulong param_94 = mds;
+            ulong param_95 = lo;
+            ulong param_96 = hi;
+            ulong _3489 = bounded_score(param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97);
+            weight = param_97;
+            _3455 = _3489;
         }
-        ulong cat_parent = _3010;
+        ulong cat_parent = _3455;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -1787,25 +2058,25 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _3066 = long2(0l);
+                    _3511 = long2(0l);
                 }
                 else
                 {
-                    uint param_93 = first_1 + item_1;
-                    _3066 = load(param_93, v_1746);
+                    uint param_98 = first_1 + item_1;
+                    _3511 = load(param_98, v_1764);
                 }
-                left_1 = _3066;
-                bool _3077 = item_1 != 0u;
-                bool _3083;
-                if (_3077)
+                left_1 = _3511;
+                bool _3522 = item_1 != 0u;
+                bool _3528;
+                if (_3522)
                 {
-                    _3083 = left_1.y <= 0l;
+                    _3528 = left_1.y <= 0l;
                 }
                 else
                 {
-                    _3083 = _3077;
+                    _3528 = _3522;
                 }
-                if (_3083)
+                if (_3528)
                 {
                     continue;
                 }
@@ -1814,47 +2085,47 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
             {
                 uint kmax_1 = items / 2u;
                 uint dir_1 = item_1 / kmax_1;
-                uint k_3 = (item_1 % kmax_1) + 1u;
-                if (((c_tried[(8u * dir_1) + ((k_3 - 1u) >> uint(5))] >> ((k_3 - 1u) & 31u)) & 1u) == 0u)
+                uint k_4 = (item_1 % kmax_1) + 1u;
+                if (((c_tried[(8u * dir_1) + ((k_4 - 1u) >> uint(5))] >> ((k_4 - 1u) & 31u)) & 1u) == 0u)
                 {
                     continue;
                 }
-                key = (int(dir_1) * 256) + int(k_3);
+                key = (int(dir_1) * 256) + int(k_4);
                 if (dir_1 == 0u)
                 {
-                    _3126 = c_prefix[k_3];
+                    _3571 = c_prefix[k_4];
                 }
                 else
                 {
-                    _3126 = c_prefix[n] - c_prefix[n - k_3];
+                    _3571 = c_back[k_4];
                 }
-                left_1 = _3126;
+                left_1 = _3571;
             }
-            long2 param_94 = total;
-            ulong param_95 = cat_parent;
-            ulong param_96 = cat_lambda;
-            ulong param_97 = alpha;
-            ulong param_98 = sg;
-            ulong param_99 = sh;
-            ulong param_100 = min_child_weight;
-            ulong param_101 = lo;
-            ulong param_102 = hi;
-            bool param_103 = bounded;
-            int param_104 = 0;
-            long2 param_105 = left_1;
-            long2 param_106 = missing_1;
-            int param_107 = two_way_1;
-            int param_108 = int(f_1);
-            int param_109 = key;
-            uint param_110 = rows;
-            ulong param_111 = rows_limit;
-            ulong param_112 = best_gain;
-            int3 param_113 = best;
-            long2 param_114 = best_left;
-            try_split(param_94, param_95, param_96, param_97, param_98, param_99, param_100, param_101, param_102, param_103, param_104, param_105, param_106, param_107, param_108, param_109, param_110, param_111, param_112, param_113, param_114, pc);
-            best_gain = param_112;
-            best = param_113;
-            best_left = param_114;
+            long2 param_99 = total;
+            ulong param_100 = cat_parent;
+            ulong param_101 = cat_lambda;
+            ulong param_102 = alpha;
+            ulong param_103 = sg;
+            ulong param_104 = sh;
+            ulong param_105 = min_child_weight;
+            ulong param_106 = lo;
+            ulong param_107 = hi;
+            bool param_108 = bounded;
+            int param_109 = 0;
+            long2 param_110 = left_1;
+            long2 param_111 = missing_1;
+            int param_112 = two_way_1;
+            int param_113 = int(f_1);
+            int param_114 = key;
+            uint param_115 = rows;
+            ulong param_116 = rows_limit;
+            ulong param_117 = best_gain;
+            int3 param_118 = best;
+            long2 param_119 = best_left;
+            try_split(param_99, param_100, param_101, param_102, param_103, param_104, param_105, param_106, param_107, param_108, param_109, param_110, param_111, param_112, param_113, param_114, param_115, param_116, param_117, param_118, param_119, pc);
+            best_gain = param_117;
+            best = param_118;
+            best_left = param_119;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
@@ -1862,20 +2133,20 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _3213; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _3645; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
             uint o = lid + half_size;
-            ulong param_115 = s_gain[o];
-            int param_116 = ((threadgroup int*)&s_key[o])[0u];
-            int param_117 = ((threadgroup int*)&s_key[o])[1u];
-            int param_118 = ((threadgroup int*)&s_key[o])[2u];
-            ulong param_119 = s_gain[lid];
-            int param_120 = ((threadgroup int*)&s_key[lid])[0u];
-            int param_121 = ((threadgroup int*)&s_key[lid])[1u];
-            int param_122 = ((threadgroup int*)&s_key[lid])[2u];
-            if (split_better(param_115, param_116, param_117, param_118, param_119, param_120, param_121, param_122))
+            ulong param_120 = s_gain[o];
+            int param_121 = ((threadgroup int*)&s_key[o])[0u];
+            int param_122 = ((threadgroup int*)&s_key[o])[1u];
+            int param_123 = ((threadgroup int*)&s_key[o])[2u];
+            ulong param_124 = s_gain[lid];
+            int param_125 = ((threadgroup int*)&s_key[lid])[0u];
+            int param_126 = ((threadgroup int*)&s_key[lid])[1u];
+            int param_127 = ((threadgroup int*)&s_key[lid])[2u];
+            if (split_better(param_120, param_121, param_122, param_123, param_124, param_125, param_126, param_127))
             {
                 s_gain[lid] = s_gain[o];
                 s_key[lid] = s_key[o];
@@ -1885,66 +2156,76 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _3289 = win.x >= 0;
-    bool _3298;
-    if (_3289)
+    bool _3720 = win.x >= 0;
+    bool _3729;
+    if (_3720)
     {
-        _3298 = _2558.categorical[uint(win.x)] != 0u;
+        _3729 = _2968.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _3298 = _3289;
+        _3729 = _3720;
     }
-    bool win_cat = _3298;
+    bool win_cat = _3729;
+    bool _3747;
+    if (win_cat)
+    {
+        _3747 = (_2841.feature_offset[uint(win.x) + 1u] - _2841.feature_offset[uint(win.x)]) > 256u;
+    }
+    else
+    {
+        _3747 = win_cat;
+    }
+    bool win_wide = _3747;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    if (win_cat)
+    if (win_cat && (!win_wide))
     {
-        uint first_2 = _2431.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_2431.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        uint first_2 = _2841.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_2841.feature_offset[uint(win.x) + 1u] - first_2) - 1;
         if (last_bin_2 <= pc.max_cat_to_onehot)
         {
-            bool _3333 = lid == 0u;
-            bool _3339;
-            if (_3333)
+            bool _3785 = lid == 0u;
+            bool _3791;
+            if (_3785)
             {
-                _3339 = win.y > 0;
+                _3791 = win.y > 0;
             }
             else
             {
-                _3339 = _3333;
+                _3791 = _3785;
             }
-            if (_3339)
+            if (_3791)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
         }
         else
         {
-            uint param_123 = first_2;
-            int param_124 = last_bin_2;
-            ulong param_125 = sg;
-            ulong param_126 = sh;
-            uint _3362 = order_categories(param_123, param_124, param_125, param_126, v_1746, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            uint n_1 = _3362;
+            uint param_128 = first_2;
+            int param_129 = last_bin_2;
+            ulong param_130 = sg;
+            ulong param_131 = sh;
+            uint _3814 = order_categories(param_128, param_129, param_130, param_131, v_1764, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3814;
             uint dir_2 = uint(win.y / 256);
-            uint k_4 = uint(win.y % 256);
-            uint _3390;
-            for (uint i_1 = lid; (i_1 < k_4) && (i_1 < n_1); i_1 += WG)
+            uint k_5 = uint(win.y % 256);
+            uint _3842;
+            for (uint i = lid; (i < k_5) && (i < n_1); i += WG)
             {
                 if (dir_2 != 0u)
                 {
-                    _3390 = (n_1 - 1u) - i_1;
+                    _3842 = (n_1 - 1u) - i;
                 }
                 else
                 {
-                    _3390 = i_1;
+                    _3842 = i;
                 }
-                uint b_2 = c_bin[_3390];
-                uint _3408 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
+                uint b_2 = c_bin[_3842];
+                uint _3860 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -1952,78 +2233,87 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_174
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _3422;
+        long2 _3874;
         if (key_1.x >= 0)
         {
-            _3422 = s_left[0];
+            _3874 = s_left[0];
         }
         else
         {
-            _3422 = total;
+            _3874 = total;
         }
-        long2 L = _3422;
-        long2 _3434;
+        long2 L = _3874;
+        long2 _3886;
         if (key_1.x >= 0)
         {
-            _3434 = total - L;
+            _3886 = total - L;
         }
         else
         {
-            _3434 = long2(0l);
+            _3886 = long2(0l);
         }
-        long2 R = _3434;
+        long2 R = _3886;
         uint o_1 = record * 27u;
-        _3449.records[o_1 + 0u] = uint(node);
-        _3449.records[o_1 + 1u] = uint(key_1.x);
-        uint _3466;
+        _3901.records[o_1 + 0u] = uint(node);
+        _3901.records[o_1 + 1u] = uint(key_1.x);
+        uint _3918;
         if (key_1.x >= 0)
         {
-            _3466 = uint(key_1.y);
+            _3918 = uint(key_1.y);
         }
         else
         {
-            _3466 = 0u;
+            _3918 = 0u;
         }
-        _3449.records[o_1 + 2u] = _3466;
-        uint _3481;
+        _3901.records[o_1 + 2u] = _3918;
+        uint _3933;
         if (key_1.x >= 0)
         {
-            _3481 = uint(key_1.z);
+            _3933 = uint(key_1.z);
         }
         else
         {
-            _3481 = 0u;
+            _3933 = 0u;
         }
-        _3449.records[o_1 + 3u] = _3481;
-        ulong _3494;
+        _3901.records[o_1 + 3u] = _3933;
+        ulong _3946;
         if (key_1.x >= 0)
         {
-            _3494 = s_gain[0];
+            _3946 = s_gain[0];
         }
         else
         {
-            _3494 = 0ul;
+            _3946 = 0ul;
         }
-        ulong param_127 = _3494;
-        uint2 gw = f64_words(param_127);
-        _3449.records[o_1 + 4u] = gw.x;
-        _3449.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _3521 = spvUnsafeArray<long2, 3>({ L, R, total });
+        ulong param_132 = _3946;
+        uint2 gw = f64_words(param_132);
+        _3901.records[o_1 + 4u] = gw.x;
+        _3901.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _3973 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _3521;
-        for (uint k_5 = 0u; k_5 < 3u; k_5++)
+        sums = _3973;
+        for (uint k_6 = 0u; k_6 < 3u; k_6++)
         {
-            uint2 g = as_type<uint2>(ulong(sums[k_5].x));
-            uint2 h = as_type<uint2>(ulong(sums[k_5].y));
-            _3449.records[(o_1 + 6u) + (4u * k_5)] = g.x;
-            _3449.records[(o_1 + 7u) + (4u * k_5)] = g.y;
-            _3449.records[(o_1 + 8u) + (4u * k_5)] = h.x;
-            _3449.records[(o_1 + 9u) + (4u * k_5)] = h.y;
+            uint2 g = as_type<uint2>(ulong(sums[k_6].x));
+            uint2 h = as_type<uint2>(ulong(sums[k_6].y));
+            _3901.records[(o_1 + 6u) + (4u * k_6)] = g.x;
+            _3901.records[(o_1 + 7u) + (4u * k_6)] = g.y;
+            _3901.records[(o_1 + 8u) + (4u * k_6)] = h.x;
+            _3901.records[(o_1 + 9u) + (4u * k_6)] = h.y;
         }
-        _3449.records[o_1 + 18u] = uint(win_cat);
+        uint _4035;
+        if (win_wide)
+        {
+            _4035 = 2u;
+        }
+        else
+        {
+            _4035 = uint(win_cat);
+        }
+        _3901.records[o_1 + 18u] = _4035;
         for (uint w_1 = 0u; w_1 < 8u; w_1++)
         {
-            _3449.records[(o_1 + 19u) + w_1] = c_set[w_1];
+            _3901.records[(o_1 + 19u) + w_1] = c_set[w_1];
         }
     }
 }

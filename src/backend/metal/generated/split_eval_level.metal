@@ -86,8 +86,11 @@ struct Push
 #define SPIRV_CROSS_CONSTANT_ID_0 256u
 #endif
 constant uint WG = SPIRV_CROSS_CONSTANT_ID_0;
-constant int _2223 = int(WG + 0u);
-constant int _2324 = int(WG + 0u);
+constant int _2241 = int(WG + 0u);
+constant int _2342 = int(WG + 0u);
+constant int _2448 = int(WG + 0u);
+constant int _2590 = int(WG + 0u);
+constant uint _2608 = (WG / 2u);
 
 struct Nodes
 {
@@ -109,19 +112,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _3252 = (WG / 2u);
+constant uint _3684 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _3642_tmp [[function_constant(0)]];
-constant uint _3642 = is_function_constant_defined(_3642_tmp) ? _3642_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_3642, 1u, 1u);
+constant uint _4100_tmp [[function_constant(0)]];
+constant uint _4100 = is_function_constant_defined(_4100_tmp) ? _4100_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4100, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _3659 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _3674 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _4117 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _4132 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -139,18 +142,18 @@ static inline __attribute__((always_inline))
 bool sf_lt(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1355 = sf_is_nan(param);
-    bool _1362;
-    if (!_1355)
+    bool _1373 = sf_is_nan(param);
+    bool _1380;
+    if (!_1373)
     {
         ulong param_1 = b;
-        _1362 = sf_is_nan(param_1);
+        _1380 = sf_is_nan(param_1);
     }
     else
     {
-        _1362 = _1355;
+        _1380 = _1373;
     }
-    if (_1362)
+    if (_1380)
     {
         return false;
     }
@@ -158,28 +161,28 @@ bool sf_lt(thread const ulong& a, thread const ulong& b)
     bool nb = (b & 9223372036854775808ul) != 0ul;
     if (na != nb)
     {
-        bool _1387;
+        bool _1405;
         if (na)
         {
-            _1387 = ((a | b) & 9223372036854775807ul) != 0ul;
+            _1405 = ((a | b) & 9223372036854775807ul) != 0ul;
         }
         else
         {
-            _1387 = na;
+            _1405 = na;
         }
-        return _1387;
+        return _1405;
     }
-    bool _1391 = a != b;
-    bool _1399;
-    if (_1391)
+    bool _1409 = a != b;
+    bool _1417;
+    if (_1409)
     {
-        _1399 = na != (a < b);
+        _1417 = na != (a < b);
     }
     else
     {
-        _1399 = _1391;
+        _1417 = _1409;
     }
-    return _1399;
+    return _1417;
 }
 
 static inline __attribute__((always_inline))
@@ -211,9 +214,9 @@ bool f64_lt(thread const ulong& a, thread const ulong& b)
 }
 
 static inline __attribute__((always_inline))
-long2 load(thread const uint& i, const device Hist& v_1746, thread uint& hist_base)
+long2 load(thread const uint& i, const device Hist& v_1764, thread uint& hist_base)
 {
-    uint4 v = v_1746.hist[hist_base + i];
+    uint4 v = v_1764.hist[hist_base + i];
     return long2(long(as_type<ulong>(v.xy)), long(as_type<ulong>(v.zw)));
 }
 
@@ -265,17 +268,17 @@ ulong sf_round_pack(thread const ulong& _sign, thread int& e, thread ulong& sig)
         }
         else
         {
-            bool _373 = e > 2045;
-            bool _382;
-            if (!_373)
+            bool _391 = e > 2045;
+            bool _400;
+            if (!_391)
             {
-                _382 = (sig + 512ul) >= 9223372036854775808ul;
+                _400 = (sig + 512ul) >= 9223372036854775808ul;
             }
             else
             {
-                _382 = _373;
+                _400 = _391;
             }
-            if (_382)
+            if (_400)
             {
                 return _sign | 9218868437227405312ul;
             }
@@ -312,8 +315,8 @@ ulong sf_norm_round_pack(thread const ulong& _sign, thread int& e, thread const 
     ulong param_4 = _sign;
     int param_5 = e;
     ulong param_6 = sig << ulong(shift);
-    ulong _454 = sf_round_pack(param_4, param_5, param_6);
-    return _454;
+    ulong _472 = sf_round_pack(param_4, param_5, param_6);
+    return _472;
 }
 
 static inline __attribute__((always_inline))
@@ -324,21 +327,21 @@ ulong sf_from_i64(thread const long& a)
         return (a != 0l) ? 14114281232179134464ul : 0ul;
     }
     ulong _sign = (a < 0l) ? 9223372036854775808ul : 0ul;
-    ulong _1306;
+    ulong _1324;
     if (a < 0l)
     {
-        _1306 = 0ul - ulong(a);
+        _1324 = 0ul - ulong(a);
     }
     else
     {
-        _1306 = ulong(a);
+        _1324 = ulong(a);
     }
-    ulong m = _1306;
+    ulong m = _1324;
     ulong param = _sign;
     int param_1 = 1084;
     ulong param_2 = m;
-    ulong _1322 = sf_norm_round_pack(param, param_1, param_2);
-    return _1322;
+    ulong _1340 = sf_norm_round_pack(param, param_1, param_2);
+    return _1340;
 }
 
 static inline __attribute__((always_inline))
@@ -398,32 +401,32 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong _sign = (a ^ b) & 9223372036854775808ul;
     if (ea == 2047)
     {
-        bool _954 = sa != 0ul;
-        bool _963;
-        if (!_954)
+        bool _972 = sa != 0ul;
+        bool _981;
+        if (!_972)
         {
-            _963 = (eb == 2047) && (sb != 0ul);
+            _981 = (eb == 2047) && (sb != 0ul);
         }
         else
         {
-            _963 = _954;
+            _981 = _972;
         }
-        if (_963)
+        if (_981)
         {
             ulong param_2 = a;
             ulong param_3 = b;
             return sf_propagate_nan(param_2, param_3);
         }
-        ulong _978;
+        ulong _996;
         if ((ulong(long(eb)) | sb) == 0ul)
         {
-            _978 = 18444492273895866368ul;
+            _996 = 18444492273895866368ul;
         }
         else
         {
-            _978 = _sign | 9218868437227405312ul;
+            _996 = _sign | 9218868437227405312ul;
         }
-        return _978;
+        return _996;
     }
     if (eb == 2047)
     {
@@ -433,16 +436,16 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
             ulong param_5 = b;
             return sf_propagate_nan(param_4, param_5);
         }
-        ulong _1006;
+        ulong _1024;
         if ((ulong(long(ea)) | sa) == 0ul)
         {
-            _1006 = 18444492273895866368ul;
+            _1024 = 18444492273895866368ul;
         }
         else
         {
-            _1006 = _sign | 9218868437227405312ul;
+            _1024 = _sign | 9218868437227405312ul;
         }
-        return _1006;
+        return _1024;
     }
     if (ea == 0)
     {
@@ -480,8 +483,8 @@ ulong sf_mul(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = sz;
-    ulong _1085 = sf_round_pack(param_10, param_11, param_12);
-    return _1085;
+    ulong _1103 = sf_round_pack(param_10, param_11, param_12);
+    return _1103;
 }
 
 static inline __attribute__((always_inline))
@@ -512,50 +515,50 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
         }
         if (eb == 2047)
         {
-            ulong _1127;
+            ulong _1145;
             if (sb != 0ul)
             {
                 ulong param_4 = a;
                 ulong param_5 = b;
-                _1127 = sf_propagate_nan(param_4, param_5);
+                _1145 = sf_propagate_nan(param_4, param_5);
             }
             else
             {
-                _1127 = 18444492273895866368ul;
+                _1145 = 18444492273895866368ul;
             }
-            return _1127;
+            return _1145;
         }
         return _sign | 9218868437227405312ul;
     }
     if (eb == 2047)
     {
-        ulong _1147;
+        ulong _1165;
         if (sb != 0ul)
         {
             ulong param_6 = a;
             ulong param_7 = b;
-            _1147 = sf_propagate_nan(param_6, param_7);
+            _1165 = sf_propagate_nan(param_6, param_7);
         }
         else
         {
-            _1147 = _sign;
+            _1165 = _sign;
         }
-        return _1147;
+        return _1165;
     }
     if (eb == 0)
     {
         if (sb == 0ul)
         {
-            ulong _1173;
+            ulong _1191;
             if ((ulong(long(ea)) | sa) == 0ul)
             {
-                _1173 = 18444492273895866368ul;
+                _1191 = 18444492273895866368ul;
             }
             else
             {
-                _1173 = _sign | 9218868437227405312ul;
+                _1191 = _sign | 9218868437227405312ul;
             }
-            return _1173;
+            return _1191;
         }
         ulong param_8 = sb;
         int s = sf_norm_shift(param_8);
@@ -597,8 +600,8 @@ ulong sf_div(thread const ulong& a, thread const ulong& b)
     ulong param_10 = _sign;
     int param_11 = ez;
     ulong param_12 = q | ulong(r != 0ul);
-    ulong _1285 = sf_round_pack(param_10, param_11, param_12);
-    return _1285;
+    ulong _1303 = sf_round_pack(param_10, param_11, param_12);
+    return _1303;
 }
 
 static inline __attribute__((always_inline))
@@ -623,18 +626,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _654;
+            ulong _672;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _654 = sf_propagate_nan(param_2, param_3);
+                _672 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _654 = 18444492273895866368ul;
+                _672 = 18444492273895866368ul;
             }
-            return _654;
+            return _672;
         }
         long diff = long(sa) - long(sb);
         if (diff == 0l)
@@ -672,18 +675,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
         _sign ^= 9223372036854775808ul;
         if (eb == 2047)
         {
-            ulong _735;
+            ulong _753;
             if (sb != 0ul)
             {
                 ulong param_8 = a;
                 ulong param_9 = b;
-                _735 = sf_propagate_nan(param_8, param_9);
+                _753 = sf_propagate_nan(param_8, param_9);
             }
             else
             {
-                _735 = _sign | 9218868437227405312ul;
+                _753 = _sign | 9218868437227405312ul;
             }
-            return _735;
+            return _753;
         }
         sa += ((ea != 0) ? 4611686018427387904ul : sa);
         ulong param_10 = sa;
@@ -697,18 +700,18 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     {
         if (ea == 2047)
         {
-            ulong _775;
+            ulong _793;
             if (sa != 0ul)
             {
                 ulong param_12 = a;
                 ulong param_13 = b;
-                _775 = sf_propagate_nan(param_12, param_13);
+                _793 = sf_propagate_nan(param_12, param_13);
             }
             else
             {
-                _775 = a;
+                _793 = a;
             }
-            return _775;
+            return _793;
         }
         sb += ((eb != 0) ? 4611686018427387904ul : sb);
         ulong param_14 = sb;
@@ -721,8 +724,8 @@ ulong sf_sub_mags(thread const ulong& a, thread const ulong& b, thread ulong& _s
     ulong param_16 = _sign;
     int param_17 = ez_1 - 1;
     ulong param_18 = sz;
-    ulong _811 = sf_norm_round_pack(param_16, param_17, param_18);
-    return _811;
+    ulong _829 = sf_norm_round_pack(param_16, param_17, param_18);
+    return _829;
 }
 
 static inline __attribute__((always_inline))
@@ -745,18 +748,18 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         }
         if (ea == 2047)
         {
-            ulong _497;
+            ulong _515;
             if ((sa | sb) != 0ul)
             {
                 ulong param_2 = a;
                 ulong param_3 = b;
-                _497 = sf_propagate_nan(param_2, param_3);
+                _515 = sf_propagate_nan(param_2, param_3);
             }
             else
             {
-                _497 = a;
+                _515 = a;
             }
-            return _497;
+            return _515;
         }
         ez = ea;
         sz = ((9007199254740992ul + sa) + sb) << ulong(9);
@@ -769,30 +772,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (eb == 2047)
             {
-                ulong _534;
+                ulong _552;
                 if (sb != 0ul)
                 {
                     ulong param_4 = a;
                     ulong param_5 = b;
-                    _534 = sf_propagate_nan(param_4, param_5);
+                    _552 = sf_propagate_nan(param_4, param_5);
                 }
                 else
                 {
-                    _534 = _sign | 9218868437227405312ul;
+                    _552 = _sign | 9218868437227405312ul;
                 }
-                return _534;
+                return _552;
             }
             ez = eb;
-            ulong _550;
+            ulong _568;
             if (ea != 0)
             {
-                _550 = sa + 2305843009213693952ul;
+                _568 = sa + 2305843009213693952ul;
             }
             else
             {
-                _550 = sa << ulong(1);
+                _568 = sa << ulong(1);
             }
-            sa = _550;
+            sa = _568;
             ulong param_6 = sa;
             int param_7 = -d;
             sa = sf_shift_right_jam(param_6, param_7);
@@ -801,30 +804,30 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
         {
             if (ea == 2047)
             {
-                ulong _573;
+                ulong _591;
                 if (sa != 0ul)
                 {
                     ulong param_8 = a;
                     ulong param_9 = b;
-                    _573 = sf_propagate_nan(param_8, param_9);
+                    _591 = sf_propagate_nan(param_8, param_9);
                 }
                 else
                 {
-                    _573 = a;
+                    _591 = a;
                 }
-                return _573;
+                return _591;
             }
             ez = ea;
-            ulong _588;
+            ulong _606;
             if (eb != 0)
             {
-                _588 = sb + 2305843009213693952ul;
+                _606 = sb + 2305843009213693952ul;
             }
             else
             {
-                _588 = sb << ulong(1);
+                _606 = sb << ulong(1);
             }
-            sb = _588;
+            sb = _606;
             ulong param_10 = sb;
             int param_11 = d;
             sb = sf_shift_right_jam(param_10, param_11);
@@ -839,8 +842,8 @@ ulong sf_add_mags(thread const ulong& a, thread const ulong& b, thread const ulo
     ulong param_12 = _sign;
     int param_13 = ez;
     ulong param_14 = sz;
-    ulong _621 = sf_round_pack(param_12, param_13, param_14);
-    return _621;
+    ulong _639 = sf_round_pack(param_12, param_13, param_14);
+    return _639;
 }
 
 static inline __attribute__((always_inline))
@@ -851,8 +854,8 @@ ulong sf_sub(thread const ulong& a, thread const ulong& b)
         ulong param = a;
         ulong param_1 = b;
         ulong param_2 = a & 9223372036854775808ul;
-        ulong _854 = sf_sub_mags(param, param_1, param_2);
-        return _854;
+        ulong _872 = sf_sub_mags(param, param_1, param_2);
+        return _872;
     }
     ulong param_3 = a;
     ulong param_4 = b;
@@ -881,8 +884,8 @@ ulong sf_add(thread const ulong& a, thread const ulong& b)
     ulong param_3 = a;
     ulong param_4 = b;
     ulong param_5 = a & 9223372036854775808ul;
-    ulong _837 = sf_sub_mags(param_3, param_4, param_5);
-    return _837;
+    ulong _855 = sf_sub_mags(param_3, param_4, param_5);
+    return _855;
 }
 
 static inline __attribute__((always_inline))
@@ -960,32 +963,32 @@ static inline __attribute__((always_inline))
 bool sf_eq(thread const ulong& a, thread const ulong& b)
 {
     ulong param = a;
-    bool _1327 = sf_is_nan(param);
-    bool _1334;
-    if (!_1327)
+    bool _1345 = sf_is_nan(param);
+    bool _1352;
+    if (!_1345)
     {
         ulong param_1 = b;
-        _1334 = sf_is_nan(param_1);
+        _1352 = sf_is_nan(param_1);
     }
     else
     {
-        _1334 = _1327;
+        _1352 = _1345;
     }
-    if (_1334)
+    if (_1352)
     {
         return false;
     }
-    bool _1341 = a == b;
-    bool _1350;
-    if (!_1341)
+    bool _1359 = a == b;
+    bool _1368;
+    if (!_1359)
     {
-        _1350 = ((a | b) & 9223372036854775807ul) == 0ul;
+        _1368 = ((a | b) & 9223372036854775807ul) == 0ul;
     }
     else
     {
-        _1350 = _1341;
+        _1368 = _1359;
     }
-    return _1350;
+    return _1368;
 }
 
 static inline __attribute__((always_inline))
@@ -1012,8 +1015,8 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     ulong param_8 = max_delta_step;
     ulong param_9 = lo;
     ulong param_10 = hi;
-    ulong _1597 = clamp_weight(param_7, param_8, param_9, param_10);
-    ulong w = _1597;
+    ulong _1615 = clamp_weight(param_7, param_8, param_9, param_10);
+    ulong w = _1615;
     weight = w;
     ulong param_11 = w;
     ulong param_12 = optimum;
@@ -1029,17 +1032,17 @@ ulong bounded_score(thread const ulong& G, thread const ulong& H, thread const u
     }
     ulong param_19 = w;
     ulong param_20 = 0ul;
-    ulong _1625;
+    ulong _1643;
     if (f64_lt(param_19, param_20))
     {
         ulong param_21 = w;
-        _1625 = f64_neg(param_21);
+        _1643 = f64_neg(param_21);
     }
     else
     {
-        _1625 = w;
+        _1643 = w;
     }
-    ulong abs_w = _1625;
+    ulong abs_w = _1643;
     ulong param_22 = 4611686018427387904ul;
     ulong param_23 = G;
     ulong param_24 = f64_mul(param_22, param_23);
@@ -1159,17 +1162,17 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             L += missing;
         }
         long2 R = total - L;
-        bool _1853 = L.y <= 0l;
-        bool _1860;
-        if (!_1853)
+        bool _1871 = L.y <= 0l;
+        bool _1878;
+        if (!_1871)
         {
-            _1860 = R.y <= 0l;
+            _1878 = R.y <= 0l;
         }
         else
         {
-            _1860 = _1853;
+            _1878 = _1871;
         }
-        if (_1860)
+        if (_1878)
         {
             continue;
         }
@@ -1183,39 +1186,39 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
         ulong hr = f64_div(param_4, param_5);
         ulong param_6 = hl;
         ulong param_7 = min_child_weight;
-        bool _1886 = f64_lt(param_6, param_7);
-        bool _1895;
-        if (!_1886)
+        bool _1904 = f64_lt(param_6, param_7);
+        bool _1913;
+        if (!_1904)
         {
             ulong param_8 = hr;
             ulong param_9 = min_child_weight;
-            _1895 = f64_lt(param_8, param_9);
+            _1913 = f64_lt(param_8, param_9);
         }
         else
         {
-            _1895 = _1886;
+            _1913 = _1904;
         }
-        if (_1895)
+        if (_1913)
         {
             continue;
         }
         long param_10 = L.y;
         uint param_11 = rows;
         ulong param_12 = rows_limit;
-        bool _1907 = !rows_reach(param_10, param_11, param_12);
-        bool _1920;
-        if (!_1907)
+        bool _1925 = !rows_reach(param_10, param_11, param_12);
+        bool _1938;
+        if (!_1925)
         {
             long param_13 = R.y;
             uint param_14 = rows;
             ulong param_15 = rows_limit;
-            _1920 = !rows_reach(param_13, param_14, param_15);
+            _1938 = !rows_reach(param_13, param_14, param_15);
         }
         else
         {
-            _1920 = _1907;
+            _1938 = _1925;
         }
-        if (_1920)
+        if (_1938)
         {
             continue;
         }
@@ -1238,9 +1241,9 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_27 = mds;
             ulong param_28 = lo;
             ulong param_29 = hi;
-            ulong _1975 = bounded_score(param_23, param_24, param_25, param_26, param_27, param_28, param_29, param_30);
+            ulong _1993 = bounded_score(param_23, param_24, param_25, param_26, param_27, param_28, param_29, param_30);
             ulong wl = param_30;
-            ulong sl = _1975;
+            ulong sl = _1993;
             ulong param_31 = gr;
             ulong param_32 = hr;
             ulong param_33 = lambda;
@@ -1248,9 +1251,9 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
             ulong param_35 = mds;
             ulong param_36 = lo;
             ulong param_37 = hi;
-            ulong _1994 = bounded_score(param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38);
+            ulong _2012 = bounded_score(param_31, param_32, param_33, param_34, param_35, param_36, param_37, param_38);
             ulong wr = param_38;
-            ulong sr = _1994;
+            ulong sr = _2012;
             int param_39 = constraint;
             ulong param_40 = wl;
             ulong param_41 = wr;
@@ -1305,6 +1308,43 @@ void try_split(thread const long2& total, thread const ulong& parent, thread con
 }
 
 static inline __attribute__((always_inline))
+bool cat_used(thread const uint& first, thread const uint& b, thread const ulong& sg, thread const ulong& sh, thread const ulong& min_child_weight, thread const ulong& cat_smooth, thread ulong& ratio, const device Hist& v_1764, thread uint& hist_base)
+{
+    uint param = first + b;
+    long2 h = load(param, v_1764, hist_base);
+    long param_1 = h.y;
+    ulong param_2 = f64_from_i64(param_1);
+    ulong param_3 = sh;
+    ulong hs = f64_div(param_2, param_3);
+    ratio = 0ul;
+    bool _2365 = h.y <= 0l;
+    bool _2374;
+    if (!_2365)
+    {
+        ulong param_4 = hs;
+        ulong param_5 = min_child_weight;
+        _2374 = f64_lt(param_4, param_5);
+    }
+    else
+    {
+        _2374 = _2365;
+    }
+    if (_2374)
+    {
+        return false;
+    }
+    long param_6 = h.x;
+    ulong param_7 = f64_from_i64(param_6);
+    ulong param_8 = sg;
+    ulong param_9 = hs;
+    ulong param_10 = cat_smooth;
+    ulong param_11 = f64_div(param_7, param_8);
+    ulong param_12 = f64_add(param_9, param_10);
+    ratio = f64_div(param_11, param_12);
+    return true;
+}
+
+static inline __attribute__((always_inline))
 bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulong& rb, thread const uint& bb)
 {
     ulong param = ra;
@@ -1319,7 +1359,213 @@ bool cat_before(thread const ulong& ra, thread const uint& ba, thread const ulon
 }
 
 static inline __attribute__((always_inline))
-uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1746, thread uint& hist_base, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
+uint select_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, thread const uint& limit, const device Hist& v_1764, thread uint& hist_base, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint& c_count, threadgroup ulong (&s_gain)[WG], threadgroup int3 (&s_key)[WG], threadgroup long2 (&c_prefix)[256], threadgroup long2 (&c_back)[256])
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint2 param = pc.cat_smooth;
+    ulong cat_smooth = f64_from_words(param);
+    uint2 param_1 = pc.min_child_weight;
+    ulong min_child_weight = f64_from_words(param_1);
+    if (lid == 0u)
+    {
+        c_count = 0u;
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint mine = 0u;
+    int _2418 = 1 + int(lid);
+    ulong param_8;
+    for (int b = _2418; b <= last_bin; b += _2448)
+    {
+        uint param_2 = first;
+        uint param_3 = uint(b);
+        ulong param_4 = sg;
+        ulong param_5 = sh;
+        ulong param_6 = min_child_weight;
+        ulong param_7 = cat_smooth;
+        bool _2442 = cat_used(param_2, param_3, param_4, param_5, param_6, param_7, param_8, v_1764, hist_base);
+        ulong r = param_8;
+        if (_2442)
+        {
+            mine++;
+        }
+    }
+    uint _2452 = atomic_fetch_add_explicit((threadgroup atomic_uint*)&c_count, mine, memory_order_relaxed);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint n = c_count;
+    uint kmax = min(n, limit);
+    ulong param_15;
+    bool _2521;
+    bool _2558;
+    bool _2645;
+    for (uint dir = 0u; dir < 2u; dir++)
+    {
+        ulong last_r = 0ul;
+        uint last_b = 0u;
+        long2 sum = long2(0l);
+        for (uint k = 1u; k <= kmax; k++)
+        {
+            ulong best_r = 0ul;
+            int best_b = -1;
+            int _2485 = 1 + int(lid);
+            for (int b_1 = _2485; b_1 <= last_bin; b_1 += _2590)
+            {
+                uint param_9 = first;
+                uint param_10 = uint(b_1);
+                ulong param_11 = sg;
+                ulong param_12 = sh;
+                ulong param_13 = min_child_weight;
+                ulong param_14 = cat_smooth;
+                bool _2509 = cat_used(param_9, param_10, param_11, param_12, param_13, param_14, param_15, v_1764, hist_base);
+                ulong r_1 = param_15;
+                if (!_2509)
+                {
+                    continue;
+                }
+                bool _2516 = k > 1u;
+                bool _2547;
+                if (_2516)
+                {
+                    if (dir == 0u)
+                    {
+                        ulong param_16 = last_r;
+                        uint param_17 = last_b;
+                        ulong param_18 = r_1;
+                        uint param_19 = uint(b_1);
+                        _2521 = cat_before(param_16, param_17, param_18, param_19);
+                    }
+                    else
+                    {
+                        ulong param_20 = r_1;
+                        uint param_21 = uint(b_1);
+                        ulong param_22 = last_r;
+                        uint param_23 = last_b;
+                        _2521 = cat_before(param_20, param_21, param_22, param_23);
+                    }
+                    _2547 = !_2521;
+                }
+                else
+                {
+                    _2547 = _2516;
+                }
+                if (_2547)
+                {
+                    continue;
+                }
+                bool _2552 = best_b < 0;
+                bool _2585;
+                if (!_2552)
+                {
+                    if (dir == 0u)
+                    {
+                        ulong param_24 = r_1;
+                        uint param_25 = uint(b_1);
+                        ulong param_26 = best_r;
+                        uint param_27 = uint(best_b);
+                        _2558 = cat_before(param_24, param_25, param_26, param_27);
+                    }
+                    else
+                    {
+                        ulong param_28 = best_r;
+                        uint param_29 = uint(best_b);
+                        ulong param_30 = r_1;
+                        uint param_31 = uint(b_1);
+                        _2558 = cat_before(param_28, param_29, param_30, param_31);
+                    }
+                    _2585 = _2558;
+                }
+                else
+                {
+                    _2585 = _2552;
+                }
+                if (_2585)
+                {
+                    best_r = r_1;
+                    best_b = b_1;
+                }
+            }
+            s_gain[lid] = best_r;
+            s_key[lid] = int3(best_b, 0, 0);
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+            for (uint half_size = _2608; half_size > 0u; half_size = half_size >> uint(1))
+            {
+                if (lid < half_size)
+                {
+                    uint o = lid + half_size;
+                    int ob = ((threadgroup int*)&s_key[o])[0u];
+                    int mb = ((threadgroup int*)&s_key[lid])[0u];
+                    bool _2635 = ob >= 0;
+                    bool _2681;
+                    if (_2635)
+                    {
+                        bool _2639 = mb < 0;
+                        bool _2680;
+                        if (!_2639)
+                        {
+                            if (dir == 0u)
+                            {
+                                ulong param_32 = s_gain[o];
+                                uint param_33 = uint(ob);
+                                ulong param_34 = s_gain[lid];
+                                uint param_35 = uint(mb);
+                                _2645 = cat_before(param_32, param_33, param_34, param_35);
+                            }
+                            else
+                            {
+                                ulong param_36 = s_gain[lid];
+                                uint param_37 = uint(mb);
+                                ulong param_38 = s_gain[o];
+                                uint param_39 = uint(ob);
+                                _2645 = cat_before(param_36, param_37, param_38, param_39);
+                            }
+                            _2680 = _2645;
+                        }
+                        else
+                        {
+                            _2680 = _2639;
+                        }
+                        _2681 = _2680;
+                    }
+                    else
+                    {
+                        _2681 = _2635;
+                    }
+                    if (_2681)
+                    {
+                        s_gain[lid] = s_gain[o];
+                        s_key[lid] = s_key[o];
+                    }
+                }
+                threadgroup_barrier(mem_flags::mem_threadgroup);
+            }
+            last_r = s_gain[0];
+            last_b = uint(((threadgroup int*)&s_key[0])[0u]);
+            threadgroup_barrier(mem_flags::mem_threadgroup);
+            uint param_40 = first + last_b;
+            sum += load(param_40, v_1764, hist_base);
+            if (lid == 0u)
+            {
+                if (dir == 0u)
+                {
+                    c_prefix[k] = sum;
+                }
+                else
+                {
+                    c_back[k] = sum;
+                }
+            }
+        }
+    }
+    if (lid == 0u)
+    {
+        c_prefix[0] = long2(0l);
+        c_back[0] = long2(0l);
+    }
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    return n;
+}
+
+static inline __attribute__((always_inline))
+uint order_categories(thread const uint& first, thread const int& last_bin, thread const ulong& sg, thread const ulong& sh, const device Hist& v_1764, thread uint& hist_base, constant Push& pc, thread uint3& gl_LocalInvocationID, threadgroup uint (&c_ok)[8], threadgroup ulong (&c_ratio)[256], threadgroup uint (&c_bin)[256])
 {
     uint lid = gl_LocalInvocationID.x;
     uint2 param = pc.cat_smooth;
@@ -1331,28 +1577,28 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         c_ok[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    int _2149 = 1 + int(lid);
-    for (int b = _2149; b <= last_bin; b += _2223)
+    int _2167 = 1 + int(lid);
+    for (int b = _2167; b <= last_bin; b += _2241)
     {
         uint param_2 = first + uint(b);
-        long2 h = load(param_2, v_1746, hist_base);
+        long2 h = load(param_2, v_1764, hist_base);
         long param_3 = h.y;
         ulong param_4 = f64_from_i64(param_3);
         ulong param_5 = sh;
         ulong hs = f64_div(param_4, param_5);
-        bool _2176 = h.y <= 0l;
-        bool _2185;
-        if (!_2176)
+        bool _2194 = h.y <= 0l;
+        bool _2203;
+        if (!_2194)
         {
             ulong param_6 = hs;
             ulong param_7 = min_child_weight;
-            _2185 = f64_lt(param_6, param_7);
+            _2203 = f64_lt(param_6, param_7);
         }
         else
         {
-            _2185 = _2176;
+            _2203 = _2194;
         }
-        if (_2185)
+        if (_2203)
         {
             continue;
         }
@@ -1364,7 +1610,7 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         ulong param_13 = f64_div(param_9, param_10);
         ulong param_14 = f64_add(param_11, param_12);
         c_ratio[b] = f64_div(param_13, param_14);
-        uint _2221 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
+        uint _2239 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_ok[uint(b) >> uint(5)], 1u << (uint(b) & 31u), memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint n = 0u;
@@ -1372,8 +1618,8 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
     {
         n += uint(int(popcount(c_ok[w])));
     }
-    int _2247 = 1 + int(lid);
-    for (int b_1 = _2247; b_1 <= last_bin; b_1 += _2324)
+    int _2265 = 1 + int(lid);
+    for (int b_1 = _2265; b_1 <= last_bin; b_1 += _2342)
     {
         if (((c_ok[uint(b_1) >> uint(5)] >> (uint(b_1) & 31u)) & 1u) == 0u)
         {
@@ -1383,21 +1629,21 @@ uint order_categories(thread const uint& first, thread const int& last_bin, thre
         uint rank = 0u;
         for (int o = 1; o <= last_bin; o++)
         {
-            bool _2294 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
-            bool _2310;
-            if (_2294)
+            bool _2312 = ((c_ok[uint(o) >> uint(5)] >> (uint(o) & 31u)) & 1u) != 0u;
+            bool _2328;
+            if (_2312)
             {
                 ulong param_15 = c_ratio[o];
                 uint param_16 = uint(o);
                 ulong param_17 = r;
                 uint param_18 = uint(b_1);
-                _2310 = cat_before(param_15, param_16, param_17, param_18);
+                _2328 = cat_before(param_15, param_16, param_17, param_18);
             }
             else
             {
-                _2310 = _2294;
+                _2328 = _2312;
             }
-            if (_2310)
+            if (_2328)
             {
                 rank++;
             }
@@ -1436,19 +1682,21 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist& v_1746 [[buffer(1)]], const device Offsets& _2469 [[buffer(2)]], const device Mask& _2581 [[buffer(3)]], device Records& _3488 [[buffer(4)]], const device Categorical& _2596 [[buffer(5)]], const device Nodes& _2337 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist& v_1764 [[buffer(1)]], const device Offsets& _2879 [[buffer(2)]], const device Mask& _2991 [[buffer(3)]], device Records& _3940 [[buffer(4)]], const device Categorical& _3006 [[buffer(5)]], const device Nodes& _2748 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
     threadgroup uint c_bin[256];
-    threadgroup long2 c_prefix[256];
-    threadgroup uint c_tried[16];
+    threadgroup uint c_count;
     threadgroup ulong s_gain[WG];
     threadgroup int3 s_key[WG];
+    threadgroup long2 c_prefix[256];
+    threadgroup long2 c_back[256];
+    threadgroup uint c_tried[16];
     threadgroup long2 s_left[WG];
     threadgroup uint c_set[8];
     uint lid = gl_LocalInvocationID.x;
-    uint4 entry = _2337.level_nodes[pc.record + gl_WorkGroupID.x];
+    uint4 entry = _2748.level_nodes[pc.record + gl_WorkGroupID.x];
     int node = int(entry.x);
     uint record = entry.y;
     uint hist_base = entry.z;
@@ -1459,7 +1707,7 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong hi = f64_from_words(param_1);
     if (pc.bounds_first != 0u)
     {
-        uint4 b = _2337.level_nodes[pc.bounds_first + record];
+        uint4 b = _2748.level_nodes[pc.bounds_first + record];
         uint2 param_2 = b.xy;
         lo = f64_from_words(param_2);
         uint2 param_3 = b.zw;
@@ -1469,33 +1717,33 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong mds = f64_from_words(param_4);
     ulong param_5 = mds;
     ulong param_6 = 0ul;
-    bool _2401 = f64_gt(param_5, param_6);
-    bool _2412;
-    if (!_2401)
+    bool _2812 = f64_gt(param_5, param_6);
+    bool _2823;
+    if (!_2812)
     {
         ulong param_7 = 18442240474082181120ul;
         ulong param_8 = lo;
         ulong param_9 = f64_from_bits(param_7);
-        _2412 = f64_gt(param_8, param_9);
+        _2823 = f64_gt(param_8, param_9);
     }
     else
     {
-        _2412 = _2401;
+        _2823 = _2812;
     }
-    bool _2424;
-    if (!_2412)
+    bool _2835;
+    if (!_2823)
     {
         ulong param_10 = 18442240474082181120ul;
         ulong param_11 = f64_from_bits(param_10);
         ulong param_12 = hi;
         ulong param_13 = f64_neg(param_11);
-        _2424 = f64_lt(param_12, param_13);
+        _2835 = f64_lt(param_12, param_13);
     }
     else
     {
-        _2424 = _2412;
+        _2835 = _2823;
     }
-    bool bounded = _2424;
+    bool bounded = _2835;
     uint2 param_14 = pc.scale_grad;
     ulong sg = f64_from_words(param_14);
     uint2 param_15 = pc.scale_hess;
@@ -1509,10 +1757,10 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     uint num_features = pc.features & 2147483647u;
     bool has_mask = (pc.features >> uint(31)) != 0u;
     long2 total = long2(0l);
-    for (uint k = _2469.feature_offset[0]; k < _2469.feature_offset[1]; k++)
+    for (uint k = _2879.feature_offset[0]; k < _2879.feature_offset[1]; k++)
     {
         uint param_19 = k;
-        total += load(param_19, v_1746, hist_base);
+        total += load(param_19, v_1764, hist_base);
     }
     uint rows = (pc.min_data_in_leaf != 0u) ? node_rows : 0u;
     long param_20 = long(ulong(pc.min_data_in_leaf));
@@ -1534,44 +1782,44 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong param_35 = lo;
     ulong param_36 = hi;
     ulong param_37;
-    ulong _2541 = bounded_score(param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37);
+    ulong _2951 = bounded_score(param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37);
     ulong weight = param_37;
-    ulong parent = _2541;
+    ulong parent = _2951;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
     uint segments = max(1u, (WG / max(num_features, 1u)));
-    uint _2575;
+    uint _2985;
     for (uint item = lid; item < (num_features * segments); item += WG)
     {
         uint f = item / segments;
         uint seg = item % segments;
         if (has_mask)
         {
-            _2575 = _2581.mask[f];
+            _2985 = _2991.mask[f];
         }
         else
         {
-            _2575 = 1u;
+            _2985 = 1u;
         }
-        uint words = _2575;
-        bool _2589 = (words & 1u) == 0u;
-        bool _2601;
-        if (!_2589)
+        uint words = _2985;
+        bool _2999 = (words & 1u) == 0u;
+        bool _3011;
+        if (!_2999)
         {
-            _2601 = _2596.categorical[f] != 0u;
+            _3011 = _3006.categorical[f] != 0u;
         }
         else
         {
-            _2601 = _2589;
+            _3011 = _2999;
         }
-        if (_2601)
+        if (_3011)
         {
             continue;
         }
         int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
-        uint first = _2469.feature_offset[f];
-        int last_bin = int(_2469.feature_offset[f + 1u] - first) - 1;
+        uint first = _2879.feature_offset[f];
+        int last_bin = int(_2879.feature_offset[f + 1u] - first) - 1;
         int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
         int b_lo = 1 + (int(seg) * seg_len);
         int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
@@ -1580,38 +1828,38 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             continue;
         }
         uint param_38 = first;
-        long2 missing = load(param_38, v_1746, hist_base);
+        long2 missing = load(param_38, v_1764, hist_base);
         long2 cum = long2(0l);
         for (int b_1 = 1; b_1 < b_lo; b_1++)
         {
             uint param_39 = first + uint(b_1);
-            cum += load(param_39, v_1746, hist_base);
+            cum += load(param_39, v_1764, hist_base);
         }
         for (int b_2 = b_lo; b_2 <= b_hi; b_2++)
         {
             uint param_40 = first + uint(b_2);
-            cum += load(param_40, v_1746, hist_base);
-            bool _2701 = b_2 < last_bin;
-            bool _2714;
-            if (_2701)
+            cum += load(param_40, v_1764, hist_base);
+            bool _3111 = b_2 < last_bin;
+            bool _3124;
+            if (_3111)
             {
-                bool _2706 = missing.y != 0l;
-                bool _2713;
-                if (!_2706)
+                bool _3116 = missing.y != 0l;
+                bool _3123;
+                if (!_3116)
                 {
-                    _2713 = missing.x != 0l;
+                    _3123 = missing.x != 0l;
                 }
                 else
                 {
-                    _2713 = _2706;
+                    _3123 = _3116;
                 }
-                _2714 = _2713;
+                _3124 = _3123;
             }
             else
             {
-                _2714 = _2701;
+                _3124 = _3111;
             }
-            int two_way = int(_2714);
+            int two_way = int(_3124);
             long2 param_41 = total;
             ulong param_42 = parent;
             ulong param_43 = lambda;
@@ -1639,74 +1887,98 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             best_left = param_61;
         }
     }
-    uint num_cat = _2596.categorical[num_features];
-    uint _2945;
-    long _2968;
-    ulong _3032;
-    ulong _3049;
-    ulong param_94;
+    uint num_cat = _3006.categorical[num_features];
+    uint _3265;
+    long _3400;
+    long _3416;
+    ulong _3477;
+    ulong _3494;
+    ulong param_99;
     int key;
     long2 left_1;
-    long2 _3105;
-    long2 _3165;
+    long2 _3550;
+    long2 _3610;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2596.categorical[(num_features + 1u) + c];
-        bool _2795;
+        uint f_1 = _3006.categorical[(num_features + 1u) + c];
+        bool _3205;
         if (has_mask)
         {
-            _2795 = (_2581.mask[f_1] & 1u) == 0u;
+            _3205 = (_2991.mask[f_1] & 1u) == 0u;
         }
         else
         {
-            _2795 = has_mask;
+            _3205 = has_mask;
         }
-        if (_2795)
+        if (_3205)
         {
             continue;
         }
-        uint first_1 = _2469.feature_offset[f_1];
-        int last_bin_1 = int(_2469.feature_offset[f_1 + 1u] - first_1) - 1;
+        uint first_1 = _2879.feature_offset[f_1];
+        int last_bin_1 = int(_2879.feature_offset[f_1 + 1u] - first_1) - 1;
         uint param_62 = first_1;
-        long2 missing_1 = load(param_62, v_1746, hist_base);
-        bool _2819 = missing_1.x != 0l;
-        bool _2826;
-        if (!_2819)
+        long2 missing_1 = load(param_62, v_1764, hist_base);
+        bool _3229 = missing_1.x != 0l;
+        bool _3236;
+        if (!_3229)
         {
-            _2826 = missing_1.y != 0l;
+            _3236 = missing_1.y != 0l;
         }
         else
         {
-            _2826 = _2819;
+            _3236 = _3229;
         }
-        int two_way_1 = int(_2826);
+        int two_way_1 = int(_3236);
         bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
         uint n = 0u;
         uint items = uint(last_bin_1) + 1u;
         if (!onehot)
         {
-            uint param_63 = first_1;
-            int param_64 = last_bin_1;
-            ulong param_65 = sg;
-            ulong param_66 = sh;
-            uint _2852 = order_categories(param_63, param_64, param_65, param_66, v_1746, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            n = _2852;
-            uint kmax = min(n, uint(max(pc.max_cat_threshold, 0)));
+            uint limit = uint(max(pc.max_cat_threshold, 0));
+            bool wide = last_bin_1 > 255;
+            if (wide)
+            {
+                uint param_63 = first_1;
+                int param_64 = last_bin_1;
+                ulong param_65 = sg;
+                ulong param_66 = sh;
+                uint param_67 = limit;
+                uint _3278 = select_categories(param_63, param_64, param_65, param_66, param_67, v_1764, hist_base, pc, gl_LocalInvocationID, c_count, s_gain, s_key, c_prefix, c_back);
+                _3265 = _3278;
+            }
+            else
+            {
+                uint param_68 = first_1;
+                int param_69 = last_bin_1;
+                ulong param_70 = sg;
+                ulong param_71 = sh;
+                uint _3288 = order_categories(param_68, param_69, param_70, param_71, v_1764, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+                _3265 = _3288;
+            }
+            n = _3265;
+            uint kmax = min(n, limit);
             if (lid == 0u)
             {
-                long2 sum = long2(0l);
-                c_prefix[0] = sum;
-                for (uint k_1 = 1u; k_1 <= n; k_1++)
+                if (!wide)
                 {
-                    uint param_67 = first_1 + c_bin[k_1 - 1u];
-                    sum += load(param_67, v_1746, hist_base);
-                    c_prefix[k_1] = sum;
+                    long2 sum = long2(0l);
+                    c_prefix[0] = sum;
+                    for (uint k_1 = 1u; k_1 <= n; k_1++)
+                    {
+                        uint param_72 = first_1 + c_bin[k_1 - 1u];
+                        sum += load(param_72, v_1764, hist_base);
+                        c_prefix[k_1] = sum;
+                    }
+                    for (uint k_2 = 0u; k_2 <= kmax; k_2++)
+                    {
+                        c_back[k_2] = c_prefix[n] - c_prefix[n - k_2];
+                    }
                 }
-                uint2 param_68 = pc.min_data_per_group;
-                long param_69 = total.y;
-                ulong param_70 = f64_from_words(param_68);
-                ulong param_71 = f64_from_i64(param_69);
-                ulong limit = f64_mul(param_70, param_71);
+                uint2 param_73 = pc.min_data_per_group;
+                long param_74 = total.y;
+                ulong param_75 = f64_from_words(param_73);
+                ulong param_76 = f64_from_i64(param_74);
+                ulong limit_1 = f64_mul(param_75, param_76);
                 for (uint w = 0u; w < 16u; w++)
                 {
                     c_tried[w] = 0u;
@@ -1714,44 +1986,43 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 for (uint dir = 0u; dir < 2u; dir++)
                 {
                     long added = 0l;
-                    for (uint k_2 = 1u; k_2 <= kmax; k_2++)
+                    for (uint k_3 = 1u; k_3 <= kmax; k_3++)
                     {
                         if (dir == 0u)
                         {
-                            _2945 = k_2 - 1u;
+                            _3400 = ((threadgroup long*)&c_prefix[k_3])[1u];
                         }
                         else
                         {
-                            _2945 = n - k_2;
+                            _3400 = ((threadgroup long*)&c_back[k_3])[1u];
                         }
-                        uint i = _2945;
-                        long cat = ((threadgroup long*)&c_prefix[i + 1u])[1u] - ((threadgroup long*)&c_prefix[i])[1u];
+                        long left = _3400;
                         if (dir == 0u)
                         {
-                            _2968 = ((threadgroup long*)&c_prefix[k_2])[1u];
+                            _3416 = ((threadgroup long*)&c_prefix[k_3 - 1u])[1u];
                         }
                         else
                         {
-                            _2968 = ((threadgroup long*)&c_prefix[n])[1u] - ((threadgroup long*)&c_prefix[n - k_2])[1u];
+                            _3416 = ((threadgroup long*)&c_back[k_3 - 1u])[1u];
                         }
-                        long left = _2968;
-                        long param_72 = added;
-                        long param_73 = cat;
-                        long param_74 = left;
-                        long param_75 = total.y;
-                        uint param_76 = node_rows;
-                        ulong param_77 = limit;
-                        int _2999 = cat_group_step(param_72, param_73, param_74, param_75, param_76, param_77);
-                        added = param_72;
-                        int _step = _2999;
+                        long cat = left - _3416;
+                        long param_77 = added;
+                        long param_78 = cat;
+                        long param_79 = left;
+                        long param_80 = total.y;
+                        uint param_81 = node_rows;
+                        ulong param_82 = limit_1;
+                        int _3444 = cat_group_step(param_77, param_78, param_79, param_80, param_81, param_82);
+                        added = param_77;
+                        int _step = _3444;
                         if (_step < 0)
                         {
                             break;
                         }
                         if (_step > 0)
                         {
-                            uint _3015 = (8u * dir) + ((k_2 - 1u) >> uint(5));
-                            c_tried[_3015] |= (1u << ((k_2 - 1u) & 31u));
+                            uint _3460 = (8u * dir) + ((k_3 - 1u) >> uint(5));
+                            c_tried[_3460] |= (1u << ((k_3 - 1u) & 31u));
                         }
                     }
                 }
@@ -1761,40 +2032,40 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         }
         if (onehot)
         {
-            _3032 = lambda;
+            _3477 = lambda;
         }
         else
         {
-            uint2 param_78 = pc.cat_l2;
-            ulong param_79 = lambda;
-            ulong param_80 = f64_from_words(param_78);
-            _3032 = f64_add(param_79, param_80);
+            uint2 param_83 = pc.cat_l2;
+            ulong param_84 = lambda;
+            ulong param_85 = f64_from_words(param_83);
+            _3477 = f64_add(param_84, param_85);
         }
-        ulong cat_lambda = _3032;
+        ulong cat_lambda = _3477;
         if (onehot)
         {
-            _3049 = parent;
+            _3494 = parent;
         }
         else
         {
-            long param_81 = total.x;
-            ulong param_82 = f64_from_i64(param_81);
-            ulong param_83 = sg;
-            long param_84 = total.y;
-            ulong param_85 = f64_from_i64(param_84);
-            ulong param_86 = sh;
-            ulong param_87 = f64_div(param_82, param_83);
-            ulong param_88 = f64_div(param_85, param_86);
-            ulong param_89 = cat_lambda;
-            ulong param_90 = alpha;
-            ulong param_91 = mds;
-            ulong param_92 = lo;
-            ulong param_93 = hi;
-            ulong _3083 = bounded_score(param_87, param_88, param_89, param_90, param_91, param_92, param_93, param_94);
-            weight = param_94;
-            _3049 = _3083;
+            long param_86 = total.x;
+            ulong param_87 = f64_from_i64(param_86);
+            ulong param_88 = sg;
+            long param_89 = total.y;
+            ulong param_90 = f64_from_i64(param_89);
+            ulong param_91 = sh;
+            ulong param_92 = f64_div(param_87, param_88);
+            ulong param_93 = f64_div(param_90, param_91);
+            ulong param_94 = cat_lambda;
+            ulong param_95 = alpha;
+            ulong param_96 = mds;
+            ulong param_97 = lo;
+            ulong param_98 = hi;
+            ulong _3528 = bounded_score(param_92, param_93, param_94, param_95, param_96, param_97, param_98, param_99);
+            weight = param_99;
+            _3494 = _3528;
         }
-        ulong cat_parent = _3049;
+        ulong cat_parent = _3494;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -1802,25 +2073,25 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _3105 = long2(0l);
+                    _3550 = long2(0l);
                 }
                 else
                 {
-                    uint param_95 = first_1 + item_1;
-                    _3105 = load(param_95, v_1746, hist_base);
+                    uint param_100 = first_1 + item_1;
+                    _3550 = load(param_100, v_1764, hist_base);
                 }
-                left_1 = _3105;
-                bool _3116 = item_1 != 0u;
-                bool _3122;
-                if (_3116)
+                left_1 = _3550;
+                bool _3561 = item_1 != 0u;
+                bool _3567;
+                if (_3561)
                 {
-                    _3122 = left_1.y <= 0l;
+                    _3567 = left_1.y <= 0l;
                 }
                 else
                 {
-                    _3122 = _3116;
+                    _3567 = _3561;
                 }
-                if (_3122)
+                if (_3567)
                 {
                     continue;
                 }
@@ -1829,47 +2100,47 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             {
                 uint kmax_1 = items / 2u;
                 uint dir_1 = item_1 / kmax_1;
-                uint k_3 = (item_1 % kmax_1) + 1u;
-                if (((c_tried[(8u * dir_1) + ((k_3 - 1u) >> uint(5))] >> ((k_3 - 1u) & 31u)) & 1u) == 0u)
+                uint k_4 = (item_1 % kmax_1) + 1u;
+                if (((c_tried[(8u * dir_1) + ((k_4 - 1u) >> uint(5))] >> ((k_4 - 1u) & 31u)) & 1u) == 0u)
                 {
                     continue;
                 }
-                key = (int(dir_1) * 256) + int(k_3);
+                key = (int(dir_1) * 256) + int(k_4);
                 if (dir_1 == 0u)
                 {
-                    _3165 = c_prefix[k_3];
+                    _3610 = c_prefix[k_4];
                 }
                 else
                 {
-                    _3165 = c_prefix[n] - c_prefix[n - k_3];
+                    _3610 = c_back[k_4];
                 }
-                left_1 = _3165;
+                left_1 = _3610;
             }
-            long2 param_96 = total;
-            ulong param_97 = cat_parent;
-            ulong param_98 = cat_lambda;
-            ulong param_99 = alpha;
-            ulong param_100 = sg;
-            ulong param_101 = sh;
-            ulong param_102 = min_child_weight;
-            ulong param_103 = lo;
-            ulong param_104 = hi;
-            bool param_105 = bounded;
-            int param_106 = 0;
-            long2 param_107 = left_1;
-            long2 param_108 = missing_1;
-            int param_109 = two_way_1;
-            int param_110 = int(f_1);
-            int param_111 = key;
-            uint param_112 = rows;
-            ulong param_113 = rows_limit;
-            ulong param_114 = best_gain;
-            int3 param_115 = best;
-            long2 param_116 = best_left;
-            try_split(param_96, param_97, param_98, param_99, param_100, param_101, param_102, param_103, param_104, param_105, param_106, param_107, param_108, param_109, param_110, param_111, param_112, param_113, param_114, param_115, param_116, pc);
-            best_gain = param_114;
-            best = param_115;
-            best_left = param_116;
+            long2 param_101 = total;
+            ulong param_102 = cat_parent;
+            ulong param_103 = cat_lambda;
+            ulong param_104 = alpha;
+            ulong param_105 = sg;
+            ulong param_106 = sh;
+            ulong param_107 = min_child_weight;
+            ulong param_108 = lo;
+            ulong param_109 = hi;
+            bool param_110 = bounded;
+            int param_111 = 0;
+            long2 param_112 = left_1;
+            long2 param_113 = missing_1;
+            int param_114 = two_way_1;
+            int param_115 = int(f_1);
+            int param_116 = key;
+            uint param_117 = rows;
+            ulong param_118 = rows_limit;
+            ulong param_119 = best_gain;
+            int3 param_120 = best;
+            long2 param_121 = best_left;
+            try_split(param_101, param_102, param_103, param_104, param_105, param_106, param_107, param_108, param_109, param_110, param_111, param_112, param_113, param_114, param_115, param_116, param_117, param_118, param_119, param_120, param_121, pc);
+            best_gain = param_119;
+            best = param_120;
+            best_left = param_121;
         }
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
@@ -1877,20 +2148,20 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _3252; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size = _3684; half_size > 0u; half_size = half_size >> uint(1))
     {
         if (lid < half_size)
         {
             uint o = lid + half_size;
-            ulong param_117 = s_gain[o];
-            int param_118 = ((threadgroup int*)&s_key[o])[0u];
-            int param_119 = ((threadgroup int*)&s_key[o])[1u];
-            int param_120 = ((threadgroup int*)&s_key[o])[2u];
-            ulong param_121 = s_gain[lid];
-            int param_122 = ((threadgroup int*)&s_key[lid])[0u];
-            int param_123 = ((threadgroup int*)&s_key[lid])[1u];
-            int param_124 = ((threadgroup int*)&s_key[lid])[2u];
-            if (split_better(param_117, param_118, param_119, param_120, param_121, param_122, param_123, param_124))
+            ulong param_122 = s_gain[o];
+            int param_123 = ((threadgroup int*)&s_key[o])[0u];
+            int param_124 = ((threadgroup int*)&s_key[o])[1u];
+            int param_125 = ((threadgroup int*)&s_key[o])[2u];
+            ulong param_126 = s_gain[lid];
+            int param_127 = ((threadgroup int*)&s_key[lid])[0u];
+            int param_128 = ((threadgroup int*)&s_key[lid])[1u];
+            int param_129 = ((threadgroup int*)&s_key[lid])[2u];
+            if (split_better(param_122, param_123, param_124, param_125, param_126, param_127, param_128, param_129))
             {
                 s_gain[lid] = s_gain[o];
                 s_key[lid] = s_key[o];
@@ -1900,66 +2171,76 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _3328 = win.x >= 0;
-    bool _3337;
-    if (_3328)
+    bool _3759 = win.x >= 0;
+    bool _3768;
+    if (_3759)
     {
-        _3337 = _2596.categorical[uint(win.x)] != 0u;
+        _3768 = _3006.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _3337 = _3328;
+        _3768 = _3759;
     }
-    bool win_cat = _3337;
+    bool win_cat = _3768;
+    bool _3786;
+    if (win_cat)
+    {
+        _3786 = (_2879.feature_offset[uint(win.x) + 1u] - _2879.feature_offset[uint(win.x)]) > 256u;
+    }
+    else
+    {
+        _3786 = win_cat;
+    }
+    bool win_wide = _3786;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    if (win_cat)
+    if (win_cat && (!win_wide))
     {
-        uint first_2 = _2469.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_2469.feature_offset[uint(win.x) + 1u] - first_2) - 1;
+        uint first_2 = _2879.feature_offset[uint(win.x)];
+        int last_bin_2 = int(_2879.feature_offset[uint(win.x) + 1u] - first_2) - 1;
         if (last_bin_2 <= pc.max_cat_to_onehot)
         {
-            bool _3372 = lid == 0u;
-            bool _3378;
-            if (_3372)
+            bool _3824 = lid == 0u;
+            bool _3830;
+            if (_3824)
             {
-                _3378 = win.y > 0;
+                _3830 = win.y > 0;
             }
             else
             {
-                _3378 = _3372;
+                _3830 = _3824;
             }
-            if (_3378)
+            if (_3830)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
         }
         else
         {
-            uint param_125 = first_2;
-            int param_126 = last_bin_2;
-            ulong param_127 = sg;
-            ulong param_128 = sh;
-            uint _3401 = order_categories(param_125, param_126, param_127, param_128, v_1746, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            uint n_1 = _3401;
+            uint param_130 = first_2;
+            int param_131 = last_bin_2;
+            ulong param_132 = sg;
+            ulong param_133 = sh;
+            uint _3853 = order_categories(param_130, param_131, param_132, param_133, v_1764, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3853;
             uint dir_2 = uint(win.y / 256);
-            uint k_4 = uint(win.y % 256);
-            uint _3429;
-            for (uint i_1 = lid; (i_1 < k_4) && (i_1 < n_1); i_1 += WG)
+            uint k_5 = uint(win.y % 256);
+            uint _3881;
+            for (uint i = lid; (i < k_5) && (i < n_1); i += WG)
             {
                 if (dir_2 != 0u)
                 {
-                    _3429 = (n_1 - 1u) - i_1;
+                    _3881 = (n_1 - 1u) - i;
                 }
                 else
                 {
-                    _3429 = i_1;
+                    _3881 = i;
                 }
-                uint b_3 = c_bin[_3429];
-                uint _3447 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
+                uint b_3 = c_bin[_3881];
+                uint _3899 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -1967,78 +2248,87 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _3461;
+        long2 _3913;
         if (key_1.x >= 0)
         {
-            _3461 = s_left[0];
+            _3913 = s_left[0];
         }
         else
         {
-            _3461 = total;
+            _3913 = total;
         }
-        long2 L = _3461;
-        long2 _3473;
+        long2 L = _3913;
+        long2 _3925;
         if (key_1.x >= 0)
         {
-            _3473 = total - L;
+            _3925 = total - L;
         }
         else
         {
-            _3473 = long2(0l);
+            _3925 = long2(0l);
         }
-        long2 R = _3473;
+        long2 R = _3925;
         uint o_1 = record * 27u;
-        _3488.records[o_1 + 0u] = uint(node);
-        _3488.records[o_1 + 1u] = uint(key_1.x);
-        uint _3505;
+        _3940.records[o_1 + 0u] = uint(node);
+        _3940.records[o_1 + 1u] = uint(key_1.x);
+        uint _3957;
         if (key_1.x >= 0)
         {
-            _3505 = uint(key_1.y);
+            _3957 = uint(key_1.y);
         }
         else
         {
-            _3505 = 0u;
+            _3957 = 0u;
         }
-        _3488.records[o_1 + 2u] = _3505;
-        uint _3519;
+        _3940.records[o_1 + 2u] = _3957;
+        uint _3971;
         if (key_1.x >= 0)
         {
-            _3519 = uint(key_1.z);
+            _3971 = uint(key_1.z);
         }
         else
         {
-            _3519 = 0u;
+            _3971 = 0u;
         }
-        _3488.records[o_1 + 3u] = _3519;
-        ulong _3532;
+        _3940.records[o_1 + 3u] = _3971;
+        ulong _3984;
         if (key_1.x >= 0)
         {
-            _3532 = s_gain[0];
+            _3984 = s_gain[0];
         }
         else
         {
-            _3532 = 0ul;
+            _3984 = 0ul;
         }
-        ulong param_129 = _3532;
-        uint2 gw = f64_words(param_129);
-        _3488.records[o_1 + 4u] = gw.x;
-        _3488.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _3559 = spvUnsafeArray<long2, 3>({ L, R, total });
+        ulong param_134 = _3984;
+        uint2 gw = f64_words(param_134);
+        _3940.records[o_1 + 4u] = gw.x;
+        _3940.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _4011 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _3559;
-        for (uint k_5 = 0u; k_5 < 3u; k_5++)
+        sums = _4011;
+        for (uint k_6 = 0u; k_6 < 3u; k_6++)
         {
-            uint2 g = as_type<uint2>(ulong(sums[k_5].x));
-            uint2 h = as_type<uint2>(ulong(sums[k_5].y));
-            _3488.records[(o_1 + 6u) + (4u * k_5)] = g.x;
-            _3488.records[(o_1 + 7u) + (4u * k_5)] = g.y;
-            _3488.records[(o_1 + 8u) + (4u * k_5)] = h.x;
-            _3488.records[(o_1 + 9u) + (4u * k_5)] = h.y;
+            uint2 g = as_type<uint2>(ulong(sums[k_6].x));
+            uint2 h = as_type<uint2>(ulong(sums[k_6].y));
+            _3940.records[(o_1 + 6u) + (4u * k_6)] = g.x;
+            _3940.records[(o_1 + 7u) + (4u * k_6)] = g.y;
+            _3940.records[(o_1 + 8u) + (4u * k_6)] = h.x;
+            _3940.records[(o_1 + 9u) + (4u * k_6)] = h.y;
         }
-        _3488.records[o_1 + 18u] = uint(win_cat);
+        uint _4073;
+        if (win_wide)
+        {
+            _4073 = 2u;
+        }
+        else
+        {
+            _4073 = uint(win_cat);
+        }
+        _3940.records[o_1 + 18u] = _4073;
         for (uint w_1 = 0u; w_1 < 8u; w_1++)
         {
-            _3488.records[(o_1 + 19u) + w_1] = c_set[w_1];
+            _3940.records[(o_1 + 19u) + w_1] = c_set[w_1];
         }
     }
 }
