@@ -1,10 +1,8 @@
 """Categorical features of more than 255 categories: every category keeps
 a bin of its own (16-bit codes) up to max_categories, as XGBoost keeps
 them; past it the rarest share one. Training's partition and the saved
-model agree, SHAP values add up, the XGBoost export predicts alike, and
-the GPU backends, which take at most 256 bins a feature in this version,
-refuse such training by name (max_categories=255 trains there with the
-CPU's trees) and predict and explain such models with the CPU's bits.
+model agree, SHAP values add up, the XGBoost export predicts alike;
+CUDA and Vulkan train, predict and explain them with the CPU's bits.
 
 The C side (sets past the inline words, damaged codes refused) is in
 tests/unit/test_categorical_model.c."""
@@ -99,14 +97,19 @@ def test_the_xgboost_export_predicts_alike(tmp_path):
                                atol=1e-5)
 
 
-def test_gpu_backends_refuse_training_and_predict_with_the_cpus_bits():
-    """No silent fallback: a GPU backend that is present refuses the
-    training (16-bit codes), naming what to set, and max_categories=255
-    trains there with the CPU's trees; it predicts and explains a model of
-    sets wider than 256 bits with the CPU's bits. Where none can run, the
-    device layer's own error is accepted (skip)."""
+def test_gpu_backends_train_and_predict_with_the_cpus_bits():
+    """CUDA and Vulkan train sets of more than 255 categories with the
+    CPU's trees (the trees come from the device: no silent fallback), and
+    so does max_categories=255; both predict and explain a model of sets
+    wider than 256 bits with the CPU's bits. The absolute error refits its
+    leaves: on the host for Vulkan (the CPU's trees), through CUDA's
+    refit_sort, which walks trees of inline sets only, on CUDA: refused
+    there by name. Where no GPU backend can run, the device layer's own
+    error is accepted (skip)."""
     frame, y = data(rows=2000)
     wide = gpulayer.train(params(), gpulayer.Dataset(frame, y), 3)
+    absolute = gpulayer.train(params(objective="reg:absoluteerror"),
+                              gpulayer.Dataset(frame, y), 2)
     tried = 0
     for device in ("vulkan", "cuda"):
         try:
@@ -117,8 +120,18 @@ def test_gpu_backends_refuse_training_and_predict_with_the_cpus_bits():
         tried += 1
         cpu = gpulayer.train(params(max_categories=255), gpulayer.Dataset(frame, y), 3)
         assert json.loads(grouped.save_raw())["trees"] == json.loads(cpu.save_raw())["trees"]
-        with pytest.raises(gpulayer.errors.UnsupportedError, match="max_categories 255 or less"):
-            gpulayer.train(params(device=device), gpulayer.Dataset(frame, y), 1)
+        trained = gpulayer.train(params(device=device), gpulayer.Dataset(frame, y), 3)
+        assert json.loads(trained.save_raw())["trees"] == json.loads(wide.save_raw())["trees"]
+        if device == "cuda":
+            with pytest.raises(gpulayer.errors.UnsupportedError,
+                               match="cuda backend: its leaf refit takes at most 255"):
+                gpulayer.train(params(device=device, objective="reg:absoluteerror"),
+                               gpulayer.Dataset(frame, y), 2)
+        else:
+            refit = gpulayer.train(params(device=device, objective="reg:absoluteerror"),
+                                   gpulayer.Dataset(frame, y), 2)
+            assert (json.loads(refit.save_raw())["trees"]
+                    == json.loads(absolute.save_raw())["trees"])
         rows = gpulayer.Dataset(frame.iloc[:300])
         for how in (dict(), dict(output_margin=True), dict(pred_contribs=True)):
             assert np.array_equal(wide.predict(rows, device=device, **how),

@@ -445,7 +445,7 @@ static const gpl_param_spec table[] = {
      "the loss reduction a split needs", MEMBER(gamma), NULL, NULL},
     {"max_bin", "max_bins", "tree", INTEGER, "256", "2..65536", ALL,
      "histogram bins a feature, one of them kept for missing values; more than 256 trains "
-     "on the CPU only", MEMBER(max_bin), NULL, NULL},
+     "on the CPU, CUDA and Vulkan (16-bit bin codes)", MEMBER(max_bin), NULL, NULL},
     {"interaction_constraints", "", "tree", CUSTOM("list"), "", "a JSON list of lists of "
      "feature indexes, as [[0,1],[2,3,4]]", ALL,
      "features that may be split on together down a branch", 0, set_interactions,
@@ -558,7 +558,7 @@ static const gpl_param_spec table[] = {
     {"max_categories", "", "categorical", INTEGER, "65535", "2..65535", CATEGORICAL,
      "the most categories a feature split by sets keeps, each its own bin (the most "
      "frequent in training; the rest share one); 255 or less keeps codes in a byte, as "
-     "GPU training needs in this version", MEMBER(max_categories), NULL, NULL},
+     "Metal training needs", MEMBER(max_categories), NULL, NULL},
     {"cat_smooth", "", "categorical", NUMBER, "1", "[0, inf)", CATEGORICAL,
      "added to a category's hessian sum when categories are ordered for a partition",
      MEMBER(cat_smooth), NULL, NULL},
