@@ -61,8 +61,9 @@ static gpulayer_status pick_device(vk_context *c, int32_t index)
  * lowered to what the device allows and, with shared_per_invocation, to
  * what fits 32 KiB of shared memory. */
 /* split_eval.comp's shared memory besides its WG candidates: the tables
- * of a categorical feature's categories. */
-#define VK_SPLIT_SHARED_FIXED 7232u
+ * of a categorical feature's categories (c_ratio, c_ok, c_bin, c_prefix,
+ * c_back, c_set, c_tried, c_count). */
+#define VK_SPLIT_SHARED_FIXED 11400u
 
 static uint32_t kernel_wg_choice(const VkPhysicalDeviceLimits *l, uint32_t want,
                                  uint32_t shared_per_invocation, uint32_t shared_fixed)

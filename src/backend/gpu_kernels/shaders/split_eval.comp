@@ -3,8 +3,9 @@
 // nodes of a level are independent dispatches in one command buffer).
 // Each feature's value bins are cut into S segments, S = WG / features
 // (at least 1), so that few features still keep the workgroup busy: a
-// thread takes a (feature, segment), sums the bins before its segment
-// (exact integers) and evaluates the segment's candidates with the same
+// thread takes a (feature, segment), adds the sums of the segments before
+// its own (exact integers; each segment's summed by its thread) and
+// evaluates the segment's candidates with the same
 // arithmetic as the CPU reference (cpu_split.c). The workgroup then
 // reduces the per-thread bests in shared memory with the tie rule of
 // split_math.h, which is a total order, so neither the cut into segments
@@ -335,9 +336,18 @@ void main()
     const f64 min_child_weight = f64_from_words(pc.min_child_weight);
     const uint num_features = pc.features & 0x7fffffffu;
     const bool has_mask = (pc.features >> 31) != 0u;
-    // Any feature's bins add up to the node's total; take feature 0's.
-    i64vec2 total = i64vec2(0);
-    for (uint k = feature_offset[0]; k < feature_offset[1]; k++) total += load(k);
+    // Any feature's bins add up to the node's total; take feature 0's,
+    // summed by the workgroup (s_left is free until the bests are reduced).
+    i64vec2 part = i64vec2(0);
+    for (uint k = feature_offset[0] + lid; k < feature_offset[1]; k += WG) part += load(k);
+    s_left[lid] = part;
+    barrier();
+    for (uint half_size = WG / 2u; half_size > 0u; half_size >>= 1) {
+        if (lid < half_size) s_left[lid] += s_left[lid + half_size];
+        barrier();
+    }
+    const i64vec2 total = s_left[0];
+    barrier();
     const uint rows = pc.min_data_in_leaf != 0u ? node_rows : 0u;
     const f64 rows_limit = f64_mul(f64_from_i64(int64_t(pc.min_data_in_leaf)),
                                    f64_from_i64(total.y));
@@ -348,6 +358,24 @@ void main()
     ivec3 best = ivec3(-1, 0, 0);
     i64vec2 best_left = total;
     const uint segments = max(1u, WG / max(num_features, 1u));
+    // With more than one segment a feature, each thread has at most one
+    // (feature, segment): the sums of the segments before its own come from
+    // the threads that own them (in s_left), so that no thread walks more
+    // of a feature's bins than its segment (a feature may have 65,535).
+    if (segments > 1u) {
+        i64vec2 own = i64vec2(0);
+        if (lid < num_features * segments) {
+            const uint f = lid / segments, seg = lid % segments;
+            const uint first = feature_offset[f];
+            const int last_bin = int(feature_offset[f + 1u] - first) - 1;
+            const int seg_len = (last_bin + int(segments) - 1) / int(segments);
+            const int b_lo = 1 + int(seg) * seg_len;
+            const int b_hi = min(last_bin, b_lo + seg_len - 1);
+            for (int b = b_lo; b <= b_hi; b++) own += load(first + uint(b));
+        }
+        s_left[lid] = own;
+        barrier();
+    }
     for (uint item = lid; item < num_features * segments; item += WG) {
         const uint f = item / segments, seg = item % segments;
         const uint words = has_mask ? mask[f] : 1u;
@@ -361,7 +389,7 @@ void main()
         if (b_lo > b_hi) continue;
         const i64vec2 missing = load(first);
         i64vec2 cum = i64vec2(0);
-        for (int b = 1; b < b_lo; b++) cum += load(first + uint(b));
+        for (uint s = item - seg; s < item; s++) cum += s_left[s];
         for (int b = b_lo; b <= b_hi; b++) {
             cum += load(first + uint(b));
             const int two_way = (b < last_bin && (missing.y != 0 || missing.x != 0)) ? 1 : 0;
@@ -370,6 +398,7 @@ void main()
                       best, best_left);
         }
     }
+    if (segments > 1u) barrier(); // the segments' sums are read; s_left is free again
     const uint num_cat = categorical[num_features];
     for (uint c = 0u; c < num_cat; c++) {
         const uint f = categorical[num_features + 1u + c];

@@ -97,6 +97,8 @@ struct Offsets
     uint feature_offset[1];
 };
 
+constant uint _2870 = (WG / 2u);
+
 struct Mask
 {
     uint mask[1];
@@ -107,19 +109,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _3645 = (WG / 2u);
+constant uint _3761 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _4062_tmp [[function_constant(0)]];
-constant uint _4062 = is_function_constant_defined(_4062_tmp) ? _4062_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4062, 1u, 1u);
+constant uint _4178_tmp [[function_constant(0)]];
+constant uint _4178 = is_function_constant_defined(_4178_tmp) ? _4178_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4178, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _4079 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _4094 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _4195 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _4210 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -1677,7 +1679,7 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1764 [[buffer(1)]], const device Offsets& _2841 [[buffer(2)]], const device Mask& _2953 [[buffer(3)]], device Records& _3901 [[buffer(4)]], const device Categorical& _2968 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
+kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_1764 [[buffer(1)]], const device Offsets& _2841 [[buffer(2)]], const device Mask& _3068 [[buffer(3)]], device Records& _4017 [[buffer(4)]], const device Categorical& _3083 [[buffer(5)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
@@ -1687,8 +1689,8 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
     threadgroup int3 s_key[WG];
     threadgroup long2 c_prefix[256];
     threadgroup long2 c_back[256];
-    threadgroup uint c_tried[16];
     threadgroup long2 s_left[WG];
+    threadgroup uint c_tried[16];
     threadgroup uint c_set[8];
     uint lid = gl_LocalInvocationID.x;
     int node = pc.node;
@@ -1741,12 +1743,25 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
     ulong min_child_weight = f64_from_words(param_16);
     uint num_features = pc.features & 2147483647u;
     bool has_mask = (pc.features >> uint(31)) != 0u;
-    long2 total = long2(0l);
-    for (uint k = _2841.feature_offset[0]; k < _2841.feature_offset[1]; k++)
+    long2 part = long2(0l);
+    uint _2846 = _2841.feature_offset[0] + lid;
+    for (uint k = _2846; k < _2841.feature_offset[1]; k += WG)
     {
         uint param_17 = k;
-        total += load(param_17, v_1764);
+        part += load(param_17, v_1764);
     }
+    s_left[lid] = part;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    for (uint half_size = _2870; half_size > 0u; half_size = half_size >> uint(1))
+    {
+        if (lid < half_size)
+        {
+            s_left[lid] += s_left[lid + half_size];
+        }
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    long2 total = s_left[0];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
     uint rows = (pc.min_data_in_leaf != 0u) ? node_rows : 0u;
     long param_18 = long(ulong(pc.min_data_in_leaf));
     long param_19 = total.y;
@@ -1767,84 +1782,105 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
     ulong param_33 = lo;
     ulong param_34 = hi;
     ulong param_35;
-    ulong _2913 = bounded_score(param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35);
+    ulong _2950 = bounded_score(param_28, param_29, param_30, param_31, param_32, param_33, param_34, param_35);
     ulong weight = param_35;
-    ulong parent = _2913;
+    ulong parent = _2950;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
     uint segments = max(1u, (WG / max(num_features, 1u)));
-    uint _2947;
+    if (segments > 1u)
+    {
+        long2 own = long2(0l);
+        if (lid < (num_features * segments))
+        {
+            uint f = lid / segments;
+            uint seg = lid % segments;
+            uint first = _2841.feature_offset[f];
+            int last_bin = int(_2841.feature_offset[f + 1u] - first) - 1;
+            int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
+            int b_lo = 1 + (int(seg) * seg_len);
+            int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
+            for (int b = b_lo; b <= b_hi; b++)
+            {
+                uint param_36 = first + uint(b);
+                own += load(param_36, v_1764);
+            }
+        }
+        s_left[lid] = own;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    uint _3062;
     for (uint item = lid; item < (num_features * segments); item += WG)
     {
-        uint f = item / segments;
-        uint seg = item % segments;
+        uint f_1 = item / segments;
+        uint seg_1 = item % segments;
         if (has_mask)
         {
-            _2947 = _2953.mask[f];
+            _3062 = _3068.mask[f_1];
         }
         else
         {
-            _2947 = 1u;
+            _3062 = 1u;
         }
-        uint words = _2947;
-        bool _2961 = (words & 1u) == 0u;
-        bool _2973;
-        if (!_2961)
+        uint words = _3062;
+        bool _3076 = (words & 1u) == 0u;
+        bool _3088;
+        if (!_3076)
         {
-            _2973 = _2968.categorical[f] != 0u;
+            _3088 = _3083.categorical[f_1] != 0u;
         }
         else
         {
-            _2973 = _2961;
+            _3088 = _3076;
         }
-        if (_2973)
+        if (_3088)
         {
             continue;
         }
         int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
-        uint first = _2841.feature_offset[f];
-        int last_bin = int(_2841.feature_offset[f + 1u] - first) - 1;
-        int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
-        int b_lo = 1 + (int(seg) * seg_len);
-        int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
-        if (b_lo > b_hi)
+        uint first_1 = _2841.feature_offset[f_1];
+        int last_bin_1 = int(_2841.feature_offset[f_1 + 1u] - first_1) - 1;
+        int seg_len_1 = ((last_bin_1 + int(segments)) - 1) / int(segments);
+        int b_lo_1 = 1 + (int(seg_1) * seg_len_1);
+        int b_hi_1 = min(last_bin_1, ((b_lo_1 + seg_len_1) - 1));
+        if (b_lo_1 > b_hi_1)
         {
             continue;
         }
-        uint param_36 = first;
-        long2 missing = load(param_36, v_1764);
+        uint param_37 = first_1;
+        long2 missing = load(param_37, v_1764);
         long2 cum = long2(0l);
-        for (int b = 1; b < b_lo; b++)
+        uint _3151 = item - seg_1;
+        for (uint s = _3151; s < item; s++)
         {
-            uint param_37 = first + uint(b);
-            cum += load(param_37, v_1764);
+            cum += s_left[s];
         }
-        for (int b_1 = b_lo; b_1 <= b_hi; b_1++)
+        for (int b_1 = b_lo_1; b_1 <= b_hi_1; b_1++)
         {
-            uint param_38 = first + uint(b_1);
+            uint param_38 = first_1 + uint(b_1);
             cum += load(param_38, v_1764);
-            bool _3073 = b_1 < last_bin;
-            bool _3086;
-            if (_3073)
+            bool _3188 = b_1 < last_bin_1;
+            bool _3201;
+            if (_3188)
             {
-                bool _3078 = missing.y != 0l;
-                bool _3085;
-                if (!_3078)
+                bool _3193 = missing.y != 0l;
+                bool _3200;
+                if (!_3193)
                 {
-                    _3085 = missing.x != 0l;
+                    _3200 = missing.x != 0l;
                 }
                 else
                 {
-                    _3085 = _3078;
+                    _3200 = _3193;
                 }
-                _3086 = _3085;
+                _3201 = _3200;
             }
             else
             {
-                _3086 = _3073;
+                _3201 = _3188;
             }
-            int two_way = int(_3086);
+            int two_way = int(_3201);
             long2 param_39 = total;
             ulong param_40 = parent;
             ulong param_41 = lambda;
@@ -1859,7 +1895,7 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
             long2 param_50 = cum;
             long2 param_51 = missing;
             int param_52 = two_way;
-            int param_53 = int(f);
+            int param_53 = int(f_1);
             int param_54 = b_1;
             uint param_55 = rows;
             ulong param_56 = rows_limit;
@@ -1872,75 +1908,79 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
             best_left = param_59;
         }
     }
-    uint num_cat = _2968.categorical[num_features];
-    uint _3226;
-    long _3361;
-    long _3377;
-    ulong _3438;
-    ulong _3455;
+    if (segments > 1u)
+    {
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    uint num_cat = _3083.categorical[num_features];
+    uint _3345;
+    long _3480;
+    long _3496;
+    ulong _3557;
+    ulong _3574;
     ulong param_97;
     int key;
     long2 left_1;
-    long2 _3511;
-    long2 _3571;
+    long2 _3630;
+    long2 _3690;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _2968.categorical[(num_features + 1u) + c];
-        bool _3167;
+        uint f_2 = _3083.categorical[(num_features + 1u) + c];
+        bool _3286;
         if (has_mask)
         {
-            _3167 = (_2953.mask[f_1] & 1u) == 0u;
+            _3286 = (_3068.mask[f_2] & 1u) == 0u;
         }
         else
         {
-            _3167 = has_mask;
+            _3286 = has_mask;
         }
-        if (_3167)
+        if (_3286)
         {
             continue;
         }
-        uint first_1 = _2841.feature_offset[f_1];
-        int last_bin_1 = int(_2841.feature_offset[f_1 + 1u] - first_1) - 1;
-        uint param_60 = first_1;
+        uint first_2 = _2841.feature_offset[f_2];
+        int last_bin_2 = int(_2841.feature_offset[f_2 + 1u] - first_2) - 1;
+        uint param_60 = first_2;
         long2 missing_1 = load(param_60, v_1764);
-        bool _3191 = missing_1.x != 0l;
-        bool _3198;
-        if (!_3191)
+        bool _3310 = missing_1.x != 0l;
+        bool _3317;
+        if (!_3310)
         {
-            _3198 = missing_1.y != 0l;
+            _3317 = missing_1.y != 0l;
         }
         else
         {
-            _3198 = _3191;
+            _3317 = _3310;
         }
-        int two_way_1 = int(_3198);
-        bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
+        int two_way_1 = int(_3317);
+        bool onehot = last_bin_2 <= pc.max_cat_to_onehot;
         uint n = 0u;
-        uint items = uint(last_bin_1) + 1u;
+        uint items = uint(last_bin_2) + 1u;
         if (!onehot)
         {
             uint limit = uint(max(pc.max_cat_threshold, 0));
-            bool wide = last_bin_1 > 255;
+            bool wide = last_bin_2 > 255;
             if (wide)
             {
-                uint param_61 = first_1;
-                int param_62 = last_bin_1;
+                uint param_61 = first_2;
+                int param_62 = last_bin_2;
                 ulong param_63 = sg;
                 ulong param_64 = sh;
                 uint param_65 = limit;
-                uint _3239 = select_categories(param_61, param_62, param_63, param_64, param_65, v_1764, pc, gl_LocalInvocationID, c_count, s_gain, s_key, c_prefix, c_back);
-                _3226 = _3239;
+                uint _3358 = select_categories(param_61, param_62, param_63, param_64, param_65, v_1764, pc, gl_LocalInvocationID, c_count, s_gain, s_key, c_prefix, c_back);
+                _3345 = _3358;
             }
             else
             {
-                uint param_66 = first_1;
-                int param_67 = last_bin_1;
+                uint param_66 = first_2;
+                int param_67 = last_bin_2;
                 ulong param_68 = sg;
                 ulong param_69 = sh;
-                uint _3249 = order_categories(param_66, param_67, param_68, param_69, v_1764, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-                _3226 = _3249;
+                uint _3368 = order_categories(param_66, param_67, param_68, param_69, v_1764, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+                _3345 = _3368;
             }
-            n = _3226;
+            n = _3345;
             uint kmax = min(n, limit);
             if (lid == 0u)
             {
@@ -1950,7 +1990,7 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
                     c_prefix[0] = sum;
                     for (uint k_1 = 1u; k_1 <= n; k_1++)
                     {
-                        uint param_70 = first_1 + c_bin[k_1 - 1u];
+                        uint param_70 = first_2 + c_bin[k_1 - 1u];
                         sum += load(param_70, v_1764);
                         c_prefix[k_1] = sum;
                     }
@@ -1975,39 +2015,39 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
                     {
                         if (dir == 0u)
                         {
-                            _3361 = ((threadgroup long*)&c_prefix[k_3])[1u];
+                            _3480 = ((threadgroup long*)&c_prefix[k_3])[1u];
                         }
                         else
                         {
-                            _3361 = ((threadgroup long*)&c_back[k_3])[1u];
+                            _3480 = ((threadgroup long*)&c_back[k_3])[1u];
                         }
-                        long left = _3361;
+                        long left = _3480;
                         if (dir == 0u)
                         {
-                            _3377 = ((threadgroup long*)&c_prefix[k_3 - 1u])[1u];
+                            _3496 = ((threadgroup long*)&c_prefix[k_3 - 1u])[1u];
                         }
                         else
                         {
-                            _3377 = ((threadgroup long*)&c_back[k_3 - 1u])[1u];
+                            _3496 = ((threadgroup long*)&c_back[k_3 - 1u])[1u];
                         }
-                        long cat = left - _3377;
+                        long cat = left - _3496;
                         long param_75 = added;
                         long param_76 = cat;
                         long param_77 = left;
                         long param_78 = total.y;
                         uint param_79 = node_rows;
                         ulong param_80 = limit_1;
-                        int _3405 = cat_group_step(param_75, param_76, param_77, param_78, param_79, param_80);
+                        int _3524 = cat_group_step(param_75, param_76, param_77, param_78, param_79, param_80);
                         added = param_75;
-                        int _step = _3405;
+                        int _step = _3524;
                         if (_step < 0)
                         {
                             break;
                         }
                         if (_step > 0)
                         {
-                            uint _3421 = (8u * dir) + ((k_3 - 1u) >> uint(5));
-                            c_tried[_3421] |= (1u << ((k_3 - 1u) & 31u));
+                            uint _3540 = (8u * dir) + ((k_3 - 1u) >> uint(5));
+                            c_tried[_3540] |= (1u << ((k_3 - 1u) & 31u));
                         }
                     }
                 }
@@ -2017,19 +2057,19 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
         }
         if (onehot)
         {
-            _3438 = lambda;
+            _3557 = lambda;
         }
         else
         {
             uint2 param_81 = pc.cat_l2;
             ulong param_82 = lambda;
             ulong param_83 = f64_from_words(param_81);
-            _3438 = f64_add(param_82, param_83);
+            _3557 = f64_add(param_82, param_83);
         }
-        ulong cat_lambda = _3438;
+        ulong cat_lambda = _3557;
         if (onehot)
         {
-            _3455 = parent;
+            _3574 = parent;
         }
         else
         {
@@ -2046,11 +2086,11 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
             ulong param_94 = mds;
             ulong param_95 = lo;
             ulong param_96 = hi;
-            ulong _3489 = bounded_score(param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97);
+            ulong _3608 = bounded_score(param_90, param_91, param_92, param_93, param_94, param_95, param_96, param_97);
             weight = param_97;
-            _3455 = _3489;
+            _3574 = _3608;
         }
-        ulong cat_parent = _3455;
+        ulong cat_parent = _3574;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -2058,25 +2098,25 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _3511 = long2(0l);
+                    _3630 = long2(0l);
                 }
                 else
                 {
-                    uint param_98 = first_1 + item_1;
-                    _3511 = load(param_98, v_1764);
+                    uint param_98 = first_2 + item_1;
+                    _3630 = load(param_98, v_1764);
                 }
-                left_1 = _3511;
-                bool _3522 = item_1 != 0u;
-                bool _3528;
-                if (_3522)
+                left_1 = _3630;
+                bool _3641 = item_1 != 0u;
+                bool _3647;
+                if (_3641)
                 {
-                    _3528 = left_1.y <= 0l;
+                    _3647 = left_1.y <= 0l;
                 }
                 else
                 {
-                    _3528 = _3522;
+                    _3647 = _3641;
                 }
-                if (_3528)
+                if (_3647)
                 {
                     continue;
                 }
@@ -2093,13 +2133,13 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
                 key = (int(dir_1) * 256) + int(k_4);
                 if (dir_1 == 0u)
                 {
-                    _3571 = c_prefix[k_4];
+                    _3690 = c_prefix[k_4];
                 }
                 else
                 {
-                    _3571 = c_back[k_4];
+                    _3690 = c_back[k_4];
                 }
-                left_1 = _3571;
+                left_1 = _3690;
             }
             long2 param_99 = total;
             ulong param_100 = cat_parent;
@@ -2115,7 +2155,7 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
             long2 param_110 = left_1;
             long2 param_111 = missing_1;
             int param_112 = two_way_1;
-            int param_113 = int(f_1);
+            int param_113 = int(f_2);
             int param_114 = key;
             uint param_115 = rows;
             ulong param_116 = rows_limit;
@@ -2133,11 +2173,11 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _3645; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size_1 = _3761; half_size_1 > 0u; half_size_1 = half_size_1 >> uint(1))
     {
-        if (lid < half_size)
+        if (lid < half_size_1)
         {
-            uint o = lid + half_size;
+            uint o = lid + half_size_1;
             ulong param_120 = s_gain[o];
             int param_121 = ((threadgroup int*)&s_key[o])[0u];
             int param_122 = ((threadgroup int*)&s_key[o])[1u];
@@ -2156,27 +2196,27 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _3720 = win.x >= 0;
-    bool _3729;
-    if (_3720)
+    bool _3836 = win.x >= 0;
+    bool _3845;
+    if (_3836)
     {
-        _3729 = _2968.categorical[uint(win.x)] != 0u;
+        _3845 = _3083.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _3729 = _3720;
+        _3845 = _3836;
     }
-    bool win_cat = _3729;
-    bool _3747;
+    bool win_cat = _3845;
+    bool _3863;
     if (win_cat)
     {
-        _3747 = (_2841.feature_offset[uint(win.x) + 1u] - _2841.feature_offset[uint(win.x)]) > 256u;
+        _3863 = (_2841.feature_offset[uint(win.x) + 1u] - _2841.feature_offset[uint(win.x)]) > 256u;
     }
     else
     {
-        _3747 = win_cat;
+        _3863 = win_cat;
     }
-    bool win_wide = _3747;
+    bool win_wide = _3863;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
@@ -2184,48 +2224,48 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (win_cat && (!win_wide))
     {
-        uint first_2 = _2841.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_2841.feature_offset[uint(win.x) + 1u] - first_2) - 1;
-        if (last_bin_2 <= pc.max_cat_to_onehot)
+        uint first_3 = _2841.feature_offset[uint(win.x)];
+        int last_bin_3 = int(_2841.feature_offset[uint(win.x) + 1u] - first_3) - 1;
+        if (last_bin_3 <= pc.max_cat_to_onehot)
         {
-            bool _3785 = lid == 0u;
-            bool _3791;
-            if (_3785)
+            bool _3901 = lid == 0u;
+            bool _3907;
+            if (_3901)
             {
-                _3791 = win.y > 0;
+                _3907 = win.y > 0;
             }
             else
             {
-                _3791 = _3785;
+                _3907 = _3901;
             }
-            if (_3791)
+            if (_3907)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
         }
         else
         {
-            uint param_128 = first_2;
-            int param_129 = last_bin_2;
+            uint param_128 = first_3;
+            int param_129 = last_bin_3;
             ulong param_130 = sg;
             ulong param_131 = sh;
-            uint _3814 = order_categories(param_128, param_129, param_130, param_131, v_1764, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            uint n_1 = _3814;
+            uint _3930 = order_categories(param_128, param_129, param_130, param_131, v_1764, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3930;
             uint dir_2 = uint(win.y / 256);
             uint k_5 = uint(win.y % 256);
-            uint _3842;
+            uint _3958;
             for (uint i = lid; (i < k_5) && (i < n_1); i += WG)
             {
                 if (dir_2 != 0u)
                 {
-                    _3842 = (n_1 - 1u) - i;
+                    _3958 = (n_1 - 1u) - i;
                 }
                 else
                 {
-                    _3842 = i;
+                    _3958 = i;
                 }
-                uint b_2 = c_bin[_3842];
-                uint _3860 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
+                uint b_2 = c_bin[_3958];
+                uint _3976 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_2 >> uint(5)], 1u << (b_2 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -2233,87 +2273,87 @@ kernel void split_eval(constant Push& pc [[buffer(0)]], const device Hist& v_176
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _3874;
+        long2 _3990;
         if (key_1.x >= 0)
         {
-            _3874 = s_left[0];
+            _3990 = s_left[0];
         }
         else
         {
-            _3874 = total;
+            _3990 = total;
         }
-        long2 L = _3874;
-        long2 _3886;
+        long2 L = _3990;
+        long2 _4002;
         if (key_1.x >= 0)
         {
-            _3886 = total - L;
+            _4002 = total - L;
         }
         else
         {
-            _3886 = long2(0l);
+            _4002 = long2(0l);
         }
-        long2 R = _3886;
+        long2 R = _4002;
         uint o_1 = record * 27u;
-        _3901.records[o_1 + 0u] = uint(node);
-        _3901.records[o_1 + 1u] = uint(key_1.x);
-        uint _3918;
+        _4017.records[o_1 + 0u] = uint(node);
+        _4017.records[o_1 + 1u] = uint(key_1.x);
+        uint _4034;
         if (key_1.x >= 0)
         {
-            _3918 = uint(key_1.y);
+            _4034 = uint(key_1.y);
         }
         else
         {
-            _3918 = 0u;
+            _4034 = 0u;
         }
-        _3901.records[o_1 + 2u] = _3918;
-        uint _3933;
+        _4017.records[o_1 + 2u] = _4034;
+        uint _4049;
         if (key_1.x >= 0)
         {
-            _3933 = uint(key_1.z);
+            _4049 = uint(key_1.z);
         }
         else
         {
-            _3933 = 0u;
+            _4049 = 0u;
         }
-        _3901.records[o_1 + 3u] = _3933;
-        ulong _3946;
+        _4017.records[o_1 + 3u] = _4049;
+        ulong _4062;
         if (key_1.x >= 0)
         {
-            _3946 = s_gain[0];
+            _4062 = s_gain[0];
         }
         else
         {
-            _3946 = 0ul;
+            _4062 = 0ul;
         }
-        ulong param_132 = _3946;
+        ulong param_132 = _4062;
         uint2 gw = f64_words(param_132);
-        _3901.records[o_1 + 4u] = gw.x;
-        _3901.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _3973 = spvUnsafeArray<long2, 3>({ L, R, total });
+        _4017.records[o_1 + 4u] = gw.x;
+        _4017.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _4089 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _3973;
+        sums = _4089;
         for (uint k_6 = 0u; k_6 < 3u; k_6++)
         {
             uint2 g = as_type<uint2>(ulong(sums[k_6].x));
             uint2 h = as_type<uint2>(ulong(sums[k_6].y));
-            _3901.records[(o_1 + 6u) + (4u * k_6)] = g.x;
-            _3901.records[(o_1 + 7u) + (4u * k_6)] = g.y;
-            _3901.records[(o_1 + 8u) + (4u * k_6)] = h.x;
-            _3901.records[(o_1 + 9u) + (4u * k_6)] = h.y;
+            _4017.records[(o_1 + 6u) + (4u * k_6)] = g.x;
+            _4017.records[(o_1 + 7u) + (4u * k_6)] = g.y;
+            _4017.records[(o_1 + 8u) + (4u * k_6)] = h.x;
+            _4017.records[(o_1 + 9u) + (4u * k_6)] = h.y;
         }
-        uint _4035;
+        uint _4151;
         if (win_wide)
         {
-            _4035 = 2u;
+            _4151 = 2u;
         }
         else
         {
-            _4035 = uint(win_cat);
+            _4151 = uint(win_cat);
         }
-        _3901.records[o_1 + 18u] = _4035;
+        _4017.records[o_1 + 18u] = _4151;
         for (uint w_1 = 0u; w_1 < 8u; w_1++)
         {
-            _3901.records[(o_1 + 19u) + w_1] = c_set[w_1];
+            _4017.records[(o_1 + 19u) + w_1] = c_set[w_1];
         }
     }
 }

@@ -102,6 +102,8 @@ struct Offsets
     uint feature_offset[1];
 };
 
+constant uint _2908 = (WG / 2u);
+
 struct Mask
 {
     uint mask[1];
@@ -112,19 +114,19 @@ struct Categorical
     uint categorical[1];
 };
 
-constant uint _3684 = (WG / 2u);
+constant uint _3800 = (WG / 2u);
 
 struct Records
 {
     uint records[1];
 };
 
-constant uint _4100_tmp [[function_constant(0)]];
-constant uint _4100 = is_function_constant_defined(_4100_tmp) ? _4100_tmp : 1u;
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4100, 1u, 1u);
+constant uint _4216_tmp [[function_constant(0)]];
+constant uint _4216 = is_function_constant_defined(_4216_tmp) ? _4216_tmp : 1u;
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(_4216, 1u, 1u);
 
-constant spvUnsafeArray<ulong, 14> _4117 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
-constant spvUnsafeArray<ulong, 13> _4132 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 14> _4233 = spvUnsafeArray<ulong, 14>({ 4460272573143870729ul, 4477122120089393304ul, 4493156764026750180ul, 4508805057796939612ul, 4523617214285662004ul, 4537941361671905306ul, 4551452160554016794ul, 4564047942368979991ul, 4575957461383581969ul, 4586165620538955093ul, 4595172819793696085ul, 4602678819172646912ul, 4607182418800017408ul, 4607182418800017408ul });
+constant spvUnsafeArray<ulong, 13> _4248 = spvUnsafeArray<ulong, 13>({ 4585925428558828667ul, 4586426698778222948ul, 4587023449039406616ul, 4587745830934523688ul, 4588638185040256542ul, 4589468260265693457ul, 4590207312512236308ul, 4591215111030249286ul, 4592670820000712476ul, 4594314991293244562ul, 4596373779694328218ul, 4599676419421066581ul, 4607182418800017408ul });
 
 static inline __attribute__((always_inline))
 ulong f64_from_words(thread const uint2& w)
@@ -1682,7 +1684,7 @@ uint2 f64_words(thread const ulong& a)
     return as_type<uint2>(a);
 }
 
-kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist& v_1764 [[buffer(1)]], const device Offsets& _2879 [[buffer(2)]], const device Mask& _2991 [[buffer(3)]], device Records& _3940 [[buffer(4)]], const device Categorical& _3006 [[buffer(5)]], const device Nodes& _2748 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist& v_1764 [[buffer(1)]], const device Offsets& _2879 [[buffer(2)]], const device Mask& _3106 [[buffer(3)]], device Records& _4056 [[buffer(4)]], const device Categorical& _3121 [[buffer(5)]], const device Nodes& _2748 [[buffer(6)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup uint c_ok[8];
     threadgroup ulong c_ratio[256];
@@ -1692,8 +1694,8 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     threadgroup int3 s_key[WG];
     threadgroup long2 c_prefix[256];
     threadgroup long2 c_back[256];
-    threadgroup uint c_tried[16];
     threadgroup long2 s_left[WG];
+    threadgroup uint c_tried[16];
     threadgroup uint c_set[8];
     uint lid = gl_LocalInvocationID.x;
     uint4 entry = _2748.level_nodes[pc.record + gl_WorkGroupID.x];
@@ -1756,12 +1758,25 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong min_child_weight = f64_from_words(param_18);
     uint num_features = pc.features & 2147483647u;
     bool has_mask = (pc.features >> uint(31)) != 0u;
-    long2 total = long2(0l);
-    for (uint k = _2879.feature_offset[0]; k < _2879.feature_offset[1]; k++)
+    long2 part = long2(0l);
+    uint _2884 = _2879.feature_offset[0] + lid;
+    for (uint k = _2884; k < _2879.feature_offset[1]; k += WG)
     {
         uint param_19 = k;
-        total += load(param_19, v_1764, hist_base);
+        part += load(param_19, v_1764, hist_base);
     }
+    s_left[lid] = part;
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    for (uint half_size = _2908; half_size > 0u; half_size = half_size >> uint(1))
+    {
+        if (lid < half_size)
+        {
+            s_left[lid] += s_left[lid + half_size];
+        }
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    long2 total = s_left[0];
+    threadgroup_barrier(mem_flags::mem_threadgroup);
     uint rows = (pc.min_data_in_leaf != 0u) ? node_rows : 0u;
     long param_20 = long(ulong(pc.min_data_in_leaf));
     long param_21 = total.y;
@@ -1782,84 +1797,105 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     ulong param_35 = lo;
     ulong param_36 = hi;
     ulong param_37;
-    ulong _2951 = bounded_score(param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37);
+    ulong _2988 = bounded_score(param_30, param_31, param_32, param_33, param_34, param_35, param_36, param_37);
     ulong weight = param_37;
-    ulong parent = _2951;
+    ulong parent = _2988;
     ulong best_gain = 0ul;
     int3 best = int3(-1, 0, 0);
     long2 best_left = total;
     uint segments = max(1u, (WG / max(num_features, 1u)));
-    uint _2985;
+    if (segments > 1u)
+    {
+        long2 own = long2(0l);
+        if (lid < (num_features * segments))
+        {
+            uint f = lid / segments;
+            uint seg = lid % segments;
+            uint first = _2879.feature_offset[f];
+            int last_bin = int(_2879.feature_offset[f + 1u] - first) - 1;
+            int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
+            int b_lo = 1 + (int(seg) * seg_len);
+            int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
+            for (int b_1 = b_lo; b_1 <= b_hi; b_1++)
+            {
+                uint param_38 = first + uint(b_1);
+                own += load(param_38, v_1764, hist_base);
+            }
+        }
+        s_left[lid] = own;
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    uint _3100;
     for (uint item = lid; item < (num_features * segments); item += WG)
     {
-        uint f = item / segments;
-        uint seg = item % segments;
+        uint f_1 = item / segments;
+        uint seg_1 = item % segments;
         if (has_mask)
         {
-            _2985 = _2991.mask[f];
+            _3100 = _3106.mask[f_1];
         }
         else
         {
-            _2985 = 1u;
+            _3100 = 1u;
         }
-        uint words = _2985;
-        bool _2999 = (words & 1u) == 0u;
-        bool _3011;
-        if (!_2999)
+        uint words = _3100;
+        bool _3114 = (words & 1u) == 0u;
+        bool _3126;
+        if (!_3114)
         {
-            _3011 = _3006.categorical[f] != 0u;
+            _3126 = _3121.categorical[f_1] != 0u;
         }
         else
         {
-            _3011 = _2999;
+            _3126 = _3114;
         }
-        if (_3011)
+        if (_3126)
         {
             continue;
         }
         int constraint = int((words >> uint(1)) & 1u) - int((words >> uint(2)) & 1u);
-        uint first = _2879.feature_offset[f];
-        int last_bin = int(_2879.feature_offset[f + 1u] - first) - 1;
-        int seg_len = ((last_bin + int(segments)) - 1) / int(segments);
-        int b_lo = 1 + (int(seg) * seg_len);
-        int b_hi = min(last_bin, ((b_lo + seg_len) - 1));
-        if (b_lo > b_hi)
+        uint first_1 = _2879.feature_offset[f_1];
+        int last_bin_1 = int(_2879.feature_offset[f_1 + 1u] - first_1) - 1;
+        int seg_len_1 = ((last_bin_1 + int(segments)) - 1) / int(segments);
+        int b_lo_1 = 1 + (int(seg_1) * seg_len_1);
+        int b_hi_1 = min(last_bin_1, ((b_lo_1 + seg_len_1) - 1));
+        if (b_lo_1 > b_hi_1)
         {
             continue;
         }
-        uint param_38 = first;
-        long2 missing = load(param_38, v_1764, hist_base);
+        uint param_39 = first_1;
+        long2 missing = load(param_39, v_1764, hist_base);
         long2 cum = long2(0l);
-        for (int b_1 = 1; b_1 < b_lo; b_1++)
+        uint _3189 = item - seg_1;
+        for (uint s = _3189; s < item; s++)
         {
-            uint param_39 = first + uint(b_1);
-            cum += load(param_39, v_1764, hist_base);
+            cum += s_left[s];
         }
-        for (int b_2 = b_lo; b_2 <= b_hi; b_2++)
+        for (int b_2 = b_lo_1; b_2 <= b_hi_1; b_2++)
         {
-            uint param_40 = first + uint(b_2);
+            uint param_40 = first_1 + uint(b_2);
             cum += load(param_40, v_1764, hist_base);
-            bool _3111 = b_2 < last_bin;
-            bool _3124;
-            if (_3111)
+            bool _3226 = b_2 < last_bin_1;
+            bool _3239;
+            if (_3226)
             {
-                bool _3116 = missing.y != 0l;
-                bool _3123;
-                if (!_3116)
+                bool _3231 = missing.y != 0l;
+                bool _3238;
+                if (!_3231)
                 {
-                    _3123 = missing.x != 0l;
+                    _3238 = missing.x != 0l;
                 }
                 else
                 {
-                    _3123 = _3116;
+                    _3238 = _3231;
                 }
-                _3124 = _3123;
+                _3239 = _3238;
             }
             else
             {
-                _3124 = _3111;
+                _3239 = _3226;
             }
-            int two_way = int(_3124);
+            int two_way = int(_3239);
             long2 param_41 = total;
             ulong param_42 = parent;
             ulong param_43 = lambda;
@@ -1874,7 +1910,7 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             long2 param_52 = cum;
             long2 param_53 = missing;
             int param_54 = two_way;
-            int param_55 = int(f);
+            int param_55 = int(f_1);
             int param_56 = b_2;
             uint param_57 = rows;
             ulong param_58 = rows_limit;
@@ -1887,75 +1923,79 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             best_left = param_61;
         }
     }
-    uint num_cat = _3006.categorical[num_features];
-    uint _3265;
-    long _3400;
-    long _3416;
-    ulong _3477;
-    ulong _3494;
+    if (segments > 1u)
+    {
+        threadgroup_barrier(mem_flags::mem_threadgroup);
+    }
+    uint num_cat = _3121.categorical[num_features];
+    uint _3384;
+    long _3519;
+    long _3535;
+    ulong _3596;
+    ulong _3613;
     ulong param_99;
     int key;
     long2 left_1;
-    long2 _3550;
-    long2 _3610;
+    long2 _3669;
+    long2 _3729;
     for (uint c = 0u; c < num_cat; c++)
     {
-        uint f_1 = _3006.categorical[(num_features + 1u) + c];
-        bool _3205;
+        uint f_2 = _3121.categorical[(num_features + 1u) + c];
+        bool _3324;
         if (has_mask)
         {
-            _3205 = (_2991.mask[f_1] & 1u) == 0u;
+            _3324 = (_3106.mask[f_2] & 1u) == 0u;
         }
         else
         {
-            _3205 = has_mask;
+            _3324 = has_mask;
         }
-        if (_3205)
+        if (_3324)
         {
             continue;
         }
-        uint first_1 = _2879.feature_offset[f_1];
-        int last_bin_1 = int(_2879.feature_offset[f_1 + 1u] - first_1) - 1;
-        uint param_62 = first_1;
+        uint first_2 = _2879.feature_offset[f_2];
+        int last_bin_2 = int(_2879.feature_offset[f_2 + 1u] - first_2) - 1;
+        uint param_62 = first_2;
         long2 missing_1 = load(param_62, v_1764, hist_base);
-        bool _3229 = missing_1.x != 0l;
-        bool _3236;
-        if (!_3229)
+        bool _3348 = missing_1.x != 0l;
+        bool _3355;
+        if (!_3348)
         {
-            _3236 = missing_1.y != 0l;
+            _3355 = missing_1.y != 0l;
         }
         else
         {
-            _3236 = _3229;
+            _3355 = _3348;
         }
-        int two_way_1 = int(_3236);
-        bool onehot = last_bin_1 <= pc.max_cat_to_onehot;
+        int two_way_1 = int(_3355);
+        bool onehot = last_bin_2 <= pc.max_cat_to_onehot;
         uint n = 0u;
-        uint items = uint(last_bin_1) + 1u;
+        uint items = uint(last_bin_2) + 1u;
         if (!onehot)
         {
             uint limit = uint(max(pc.max_cat_threshold, 0));
-            bool wide = last_bin_1 > 255;
+            bool wide = last_bin_2 > 255;
             if (wide)
             {
-                uint param_63 = first_1;
-                int param_64 = last_bin_1;
+                uint param_63 = first_2;
+                int param_64 = last_bin_2;
                 ulong param_65 = sg;
                 ulong param_66 = sh;
                 uint param_67 = limit;
-                uint _3278 = select_categories(param_63, param_64, param_65, param_66, param_67, v_1764, hist_base, pc, gl_LocalInvocationID, c_count, s_gain, s_key, c_prefix, c_back);
-                _3265 = _3278;
+                uint _3397 = select_categories(param_63, param_64, param_65, param_66, param_67, v_1764, hist_base, pc, gl_LocalInvocationID, c_count, s_gain, s_key, c_prefix, c_back);
+                _3384 = _3397;
             }
             else
             {
-                uint param_68 = first_1;
-                int param_69 = last_bin_1;
+                uint param_68 = first_2;
+                int param_69 = last_bin_2;
                 ulong param_70 = sg;
                 ulong param_71 = sh;
-                uint _3288 = order_categories(param_68, param_69, param_70, param_71, v_1764, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-                _3265 = _3288;
+                uint _3407 = order_categories(param_68, param_69, param_70, param_71, v_1764, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+                _3384 = _3407;
             }
-            n = _3265;
+            n = _3384;
             uint kmax = min(n, limit);
             if (lid == 0u)
             {
@@ -1965,7 +2005,7 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                     c_prefix[0] = sum;
                     for (uint k_1 = 1u; k_1 <= n; k_1++)
                     {
-                        uint param_72 = first_1 + c_bin[k_1 - 1u];
+                        uint param_72 = first_2 + c_bin[k_1 - 1u];
                         sum += load(param_72, v_1764, hist_base);
                         c_prefix[k_1] = sum;
                     }
@@ -1990,39 +2030,39 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                     {
                         if (dir == 0u)
                         {
-                            _3400 = ((threadgroup long*)&c_prefix[k_3])[1u];
+                            _3519 = ((threadgroup long*)&c_prefix[k_3])[1u];
                         }
                         else
                         {
-                            _3400 = ((threadgroup long*)&c_back[k_3])[1u];
+                            _3519 = ((threadgroup long*)&c_back[k_3])[1u];
                         }
-                        long left = _3400;
+                        long left = _3519;
                         if (dir == 0u)
                         {
-                            _3416 = ((threadgroup long*)&c_prefix[k_3 - 1u])[1u];
+                            _3535 = ((threadgroup long*)&c_prefix[k_3 - 1u])[1u];
                         }
                         else
                         {
-                            _3416 = ((threadgroup long*)&c_back[k_3 - 1u])[1u];
+                            _3535 = ((threadgroup long*)&c_back[k_3 - 1u])[1u];
                         }
-                        long cat = left - _3416;
+                        long cat = left - _3535;
                         long param_77 = added;
                         long param_78 = cat;
                         long param_79 = left;
                         long param_80 = total.y;
                         uint param_81 = node_rows;
                         ulong param_82 = limit_1;
-                        int _3444 = cat_group_step(param_77, param_78, param_79, param_80, param_81, param_82);
+                        int _3563 = cat_group_step(param_77, param_78, param_79, param_80, param_81, param_82);
                         added = param_77;
-                        int _step = _3444;
+                        int _step = _3563;
                         if (_step < 0)
                         {
                             break;
                         }
                         if (_step > 0)
                         {
-                            uint _3460 = (8u * dir) + ((k_3 - 1u) >> uint(5));
-                            c_tried[_3460] |= (1u << ((k_3 - 1u) & 31u));
+                            uint _3579 = (8u * dir) + ((k_3 - 1u) >> uint(5));
+                            c_tried[_3579] |= (1u << ((k_3 - 1u) & 31u));
                         }
                     }
                 }
@@ -2032,19 +2072,19 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         }
         if (onehot)
         {
-            _3477 = lambda;
+            _3596 = lambda;
         }
         else
         {
             uint2 param_83 = pc.cat_l2;
             ulong param_84 = lambda;
             ulong param_85 = f64_from_words(param_83);
-            _3477 = f64_add(param_84, param_85);
+            _3596 = f64_add(param_84, param_85);
         }
-        ulong cat_lambda = _3477;
+        ulong cat_lambda = _3596;
         if (onehot)
         {
-            _3494 = parent;
+            _3613 = parent;
         }
         else
         {
@@ -2061,11 +2101,11 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             ulong param_96 = mds;
             ulong param_97 = lo;
             ulong param_98 = hi;
-            ulong _3528 = bounded_score(param_92, param_93, param_94, param_95, param_96, param_97, param_98, param_99);
+            ulong _3647 = bounded_score(param_92, param_93, param_94, param_95, param_96, param_97, param_98, param_99);
             weight = param_99;
-            _3494 = _3528;
+            _3613 = _3647;
         }
-        ulong cat_parent = _3494;
+        ulong cat_parent = _3613;
         for (uint item_1 = lid; item_1 < items; item_1 += WG)
         {
             if (onehot)
@@ -2073,25 +2113,25 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 key = int(item_1);
                 if (item_1 == 0u)
                 {
-                    _3550 = long2(0l);
+                    _3669 = long2(0l);
                 }
                 else
                 {
-                    uint param_100 = first_1 + item_1;
-                    _3550 = load(param_100, v_1764, hist_base);
+                    uint param_100 = first_2 + item_1;
+                    _3669 = load(param_100, v_1764, hist_base);
                 }
-                left_1 = _3550;
-                bool _3561 = item_1 != 0u;
-                bool _3567;
-                if (_3561)
+                left_1 = _3669;
+                bool _3680 = item_1 != 0u;
+                bool _3686;
+                if (_3680)
                 {
-                    _3567 = left_1.y <= 0l;
+                    _3686 = left_1.y <= 0l;
                 }
                 else
                 {
-                    _3567 = _3561;
+                    _3686 = _3680;
                 }
-                if (_3567)
+                if (_3686)
                 {
                     continue;
                 }
@@ -2108,13 +2148,13 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
                 key = (int(dir_1) * 256) + int(k_4);
                 if (dir_1 == 0u)
                 {
-                    _3610 = c_prefix[k_4];
+                    _3729 = c_prefix[k_4];
                 }
                 else
                 {
-                    _3610 = c_back[k_4];
+                    _3729 = c_back[k_4];
                 }
-                left_1 = _3610;
+                left_1 = _3729;
             }
             long2 param_101 = total;
             ulong param_102 = cat_parent;
@@ -2130,7 +2170,7 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
             long2 param_112 = left_1;
             long2 param_113 = missing_1;
             int param_114 = two_way_1;
-            int param_115 = int(f_1);
+            int param_115 = int(f_2);
             int param_116 = key;
             uint param_117 = rows;
             ulong param_118 = rows_limit;
@@ -2148,11 +2188,11 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     s_key[lid] = best;
     s_left[lid] = best_left;
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    for (uint half_size = _3684; half_size > 0u; half_size = half_size >> uint(1))
+    for (uint half_size_1 = _3800; half_size_1 > 0u; half_size_1 = half_size_1 >> uint(1))
     {
-        if (lid < half_size)
+        if (lid < half_size_1)
         {
-            uint o = lid + half_size;
+            uint o = lid + half_size_1;
             ulong param_122 = s_gain[o];
             int param_123 = ((threadgroup int*)&s_key[o])[0u];
             int param_124 = ((threadgroup int*)&s_key[o])[1u];
@@ -2171,27 +2211,27 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
         threadgroup_barrier(mem_flags::mem_threadgroup);
     }
     int3 win = s_key[0];
-    bool _3759 = win.x >= 0;
-    bool _3768;
-    if (_3759)
+    bool _3875 = win.x >= 0;
+    bool _3884;
+    if (_3875)
     {
-        _3768 = _3006.categorical[uint(win.x)] != 0u;
+        _3884 = _3121.categorical[uint(win.x)] != 0u;
     }
     else
     {
-        _3768 = _3759;
+        _3884 = _3875;
     }
-    bool win_cat = _3768;
-    bool _3786;
+    bool win_cat = _3884;
+    bool _3902;
     if (win_cat)
     {
-        _3786 = (_2879.feature_offset[uint(win.x) + 1u] - _2879.feature_offset[uint(win.x)]) > 256u;
+        _3902 = (_2879.feature_offset[uint(win.x) + 1u] - _2879.feature_offset[uint(win.x)]) > 256u;
     }
     else
     {
-        _3786 = win_cat;
+        _3902 = win_cat;
     }
-    bool win_wide = _3786;
+    bool win_wide = _3902;
     if (lid < 8u)
     {
         c_set[lid] = 0u;
@@ -2199,48 +2239,48 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     threadgroup_barrier(mem_flags::mem_threadgroup);
     if (win_cat && (!win_wide))
     {
-        uint first_2 = _2879.feature_offset[uint(win.x)];
-        int last_bin_2 = int(_2879.feature_offset[uint(win.x) + 1u] - first_2) - 1;
-        if (last_bin_2 <= pc.max_cat_to_onehot)
+        uint first_3 = _2879.feature_offset[uint(win.x)];
+        int last_bin_3 = int(_2879.feature_offset[uint(win.x) + 1u] - first_3) - 1;
+        if (last_bin_3 <= pc.max_cat_to_onehot)
         {
-            bool _3824 = lid == 0u;
-            bool _3830;
-            if (_3824)
+            bool _3940 = lid == 0u;
+            bool _3946;
+            if (_3940)
             {
-                _3830 = win.y > 0;
+                _3946 = win.y > 0;
             }
             else
             {
-                _3830 = _3824;
+                _3946 = _3940;
             }
-            if (_3830)
+            if (_3946)
             {
                 c_set[uint(win.y) >> uint(5)] = 1u << (uint(win.y) & 31u);
             }
         }
         else
         {
-            uint param_130 = first_2;
-            int param_131 = last_bin_2;
+            uint param_130 = first_3;
+            int param_131 = last_bin_3;
             ulong param_132 = sg;
             ulong param_133 = sh;
-            uint _3853 = order_categories(param_130, param_131, param_132, param_133, v_1764, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
-            uint n_1 = _3853;
+            uint _3969 = order_categories(param_130, param_131, param_132, param_133, v_1764, hist_base, pc, gl_LocalInvocationID, c_ok, c_ratio, c_bin);
+            uint n_1 = _3969;
             uint dir_2 = uint(win.y / 256);
             uint k_5 = uint(win.y % 256);
-            uint _3881;
+            uint _3997;
             for (uint i = lid; (i < k_5) && (i < n_1); i += WG)
             {
                 if (dir_2 != 0u)
                 {
-                    _3881 = (n_1 - 1u) - i;
+                    _3997 = (n_1 - 1u) - i;
                 }
                 else
                 {
-                    _3881 = i;
+                    _3997 = i;
                 }
-                uint b_3 = c_bin[_3881];
-                uint _3899 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
+                uint b_3 = c_bin[_3997];
+                uint _4015 = atomic_fetch_or_explicit((threadgroup atomic_uint*)&c_set[b_3 >> uint(5)], 1u << (b_3 & 31u), memory_order_relaxed);
             }
         }
     }
@@ -2248,87 +2288,87 @@ kernel void split_eval_level(constant Push& pc [[buffer(0)]], const device Hist&
     if (lid == 0u)
     {
         int3 key_1 = s_key[0];
-        long2 _3913;
+        long2 _4029;
         if (key_1.x >= 0)
         {
-            _3913 = s_left[0];
+            _4029 = s_left[0];
         }
         else
         {
-            _3913 = total;
+            _4029 = total;
         }
-        long2 L = _3913;
-        long2 _3925;
+        long2 L = _4029;
+        long2 _4041;
         if (key_1.x >= 0)
         {
-            _3925 = total - L;
+            _4041 = total - L;
         }
         else
         {
-            _3925 = long2(0l);
+            _4041 = long2(0l);
         }
-        long2 R = _3925;
+        long2 R = _4041;
         uint o_1 = record * 27u;
-        _3940.records[o_1 + 0u] = uint(node);
-        _3940.records[o_1 + 1u] = uint(key_1.x);
-        uint _3957;
+        _4056.records[o_1 + 0u] = uint(node);
+        _4056.records[o_1 + 1u] = uint(key_1.x);
+        uint _4073;
         if (key_1.x >= 0)
         {
-            _3957 = uint(key_1.y);
+            _4073 = uint(key_1.y);
         }
         else
         {
-            _3957 = 0u;
+            _4073 = 0u;
         }
-        _3940.records[o_1 + 2u] = _3957;
-        uint _3971;
+        _4056.records[o_1 + 2u] = _4073;
+        uint _4087;
         if (key_1.x >= 0)
         {
-            _3971 = uint(key_1.z);
+            _4087 = uint(key_1.z);
         }
         else
         {
-            _3971 = 0u;
+            _4087 = 0u;
         }
-        _3940.records[o_1 + 3u] = _3971;
-        ulong _3984;
+        _4056.records[o_1 + 3u] = _4087;
+        ulong _4100;
         if (key_1.x >= 0)
         {
-            _3984 = s_gain[0];
+            _4100 = s_gain[0];
         }
         else
         {
-            _3984 = 0ul;
+            _4100 = 0ul;
         }
-        ulong param_134 = _3984;
+        ulong param_134 = _4100;
         uint2 gw = f64_words(param_134);
-        _3940.records[o_1 + 4u] = gw.x;
-        _3940.records[o_1 + 5u] = gw.y;
-        spvUnsafeArray<long2, 3> _4011 = spvUnsafeArray<long2, 3>({ L, R, total });
+        _4056.records[o_1 + 4u] = gw.x;
+        _4056.records[o_1 + 5u] = gw.y;
+        spvUnsafeArray<long2, 3> _4127 = spvUnsafeArray<long2, 3>({ L, R, total });
         spvUnsafeArray<long2, 3> sums;
-        sums = _4011;
+        sums = _4127;
         for (uint k_6 = 0u; k_6 < 3u; k_6++)
         {
             uint2 g = as_type<uint2>(ulong(sums[k_6].x));
             uint2 h = as_type<uint2>(ulong(sums[k_6].y));
-            _3940.records[(o_1 + 6u) + (4u * k_6)] = g.x;
-            _3940.records[(o_1 + 7u) + (4u * k_6)] = g.y;
-            _3940.records[(o_1 + 8u) + (4u * k_6)] = h.x;
-            _3940.records[(o_1 + 9u) + (4u * k_6)] = h.y;
+            _4056.records[(o_1 + 6u) + (4u * k_6)] = g.x;
+            _4056.records[(o_1 + 7u) + (4u * k_6)] = g.y;
+            _4056.records[(o_1 + 8u) + (4u * k_6)] = h.x;
+            _4056.records[(o_1 + 9u) + (4u * k_6)] = h.y;
         }
-        uint _4073;
+        uint _4189;
         if (win_wide)
         {
-            _4073 = 2u;
+            _4189 = 2u;
         }
         else
         {
-            _4073 = uint(win_cat);
+            _4189 = uint(win_cat);
         }
-        _3940.records[o_1 + 18u] = _4073;
+        _4056.records[o_1 + 18u] = _4189;
         for (uint w_1 = 0u; w_1 < 8u; w_1++)
         {
-            _3940.records[(o_1 + 19u) + w_1] = c_set[w_1];
+            _4056.records[(o_1 + 19u) + w_1] = c_set[w_1];
         }
     }
 }
