@@ -102,6 +102,12 @@ void run_monotone_problem(const cat_problem *c);
 gpulayer_dataset *make_cat_dataset(int64_t rows, int32_t F, uint64_t seed, int classes,
                                    int real);
 
+/* 16-bit codes level by level against the CPU (wide_compare.c): numeric
+ * features of 300 to 65,536 bins, categorical ones of 256 to 5,000
+ * categories, missing values; problem i of num_wide_problems. */
+extern const int num_wide_problems;
+void run_wide_problem(int i);
+
 /* rows x 3 values for the public API: a number, a categorical column of
  * `categories` codes (each its own bin: more than 255 make sets wider
  * than the inline words), some missing, and a number; a real label that

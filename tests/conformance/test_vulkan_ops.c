@@ -59,6 +59,15 @@ static void test_monotone(void **state)
     for (int i = 0; i < num_monotone_problems; i++) run_monotone_problem(&monotone_problems[i]);
 }
 
+/* 16-bit codes (wide_compare.c): features of more bins than a
+ * workgroup's shared histogram (runs of bins), sets of more than 255
+ * categories. */
+static void test_wide_bins(void **state)
+{
+    (void)state;
+    for (int i = 0; i < num_wide_problems; i++) run_wide_problem(i);
+}
+
 /* A device made to look small: 64 KiB storage bindings (feature chunks
  * split by binding size, partial histograms limited), 3 workgroups a
  * dispatch (every kernel's grid-stride loop) and staged transfers (the
@@ -327,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_softmax),
         cmocka_unit_test(test_categorical),
         cmocka_unit_test(test_monotone),
+        cmocka_unit_test(test_wide_bins),
         cmocka_unit_test(test_small_device_limits),
         cmocka_unit_test(test_windowed_buffers),
         cmocka_unit_test(test_metal_host_kernels),
