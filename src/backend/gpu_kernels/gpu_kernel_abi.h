@@ -232,6 +232,14 @@ typedef struct gpl_margins_split_push {
 #define GPL_SPLIT_BY_SET 2u
 #define GPL_SPLIT_BY_WIDE_SET 4u
 
+/* The default_left word of split s in a split table or margins_split's
+ * push constants: where missing values go, and whether its left_set
+ * decides. */
+static inline uint32_t gpl_split_how(const gpl_split_apply *s)
+{
+    return (s->default_left ? 1u : 0u) | (s->categorical ? GPL_SPLIT_BY_SET : 0u);
+}
+
 /* Bits of the bin codes of a matrix of code_bytes bytes a code. */
 static inline uint32_t gpl_code_bits(int32_t code_bytes)
 {
@@ -468,9 +476,8 @@ static inline gpl_partition_push gpl_partition_plan_level(gpl_partition_split *t
         const gpl_split_apply *s = &splits[i];
         const uint32_t rows = (uint32_t)node_count[s->node];
         table[i] = (gpl_partition_split){(uint32_t)node_begin[s->node], rows, (uint32_t)s->bin,
-                                         (s->default_left ? 1u : 0u) |
-                                             (s->categorical ? GPL_SPLIT_BY_SET : 0u),
-                                         tile, gpl_partition_tiles(rows, rows_per_tile),
+                                         gpl_split_how(s), tile,
+                                         gpl_partition_tiles(rows, rows_per_tile),
                                          (uint32_t)((uint64_t)s->feature * column_bytes / 4), 0,
                                          {0}};
         if (s->categorical) memcpy(table[i].left_set, s->left_set, sizeof table[i].left_set);

@@ -51,9 +51,7 @@ gpulayer_status vk_update_margins(gpl_backend *be, int32_t output,
                                     leaf_value[s->left_child], leaf_value[s->right_child],
                                     c->win.margin_shift,
                                     (uint32_t)((VkDeviceSize)s->feature * c->column_bytes / 4),
-                                    (uint32_t)(s->default_left != 0) |
-                                        (s->categorical ? GPL_SPLIT_BY_SET : 0u),
-                                    (uint32_t)s->bin, c->code_bits, {0}};
+                                    gpl_split_how(s), (uint32_t)s->bin, c->code_bits, {0}};
         if (s->categorical) memcpy(p.left_set, s->left_set, sizeof p.left_set);
         vk_windows(c, vk_node_rows(c, s->node), c->win.list_shift, 4, b);
         GPL_CHECK(vk_dispatch(c, VK_K_MARGINS_SPLIT, b, &p,

@@ -20,13 +20,18 @@ static gpulayer_status check_split(const vk_context *c, const gpl_split_apply *s
     return gpl_check_split("vulkan", &c->nodes, c->shape.num_features, s);
 }
 
+/* The last value bin of feature f. */
+static int32_t last_bin(const vk_context *c, int32_t f)
+{
+    return (int32_t)(c->feature_offset[f + 1] - c->feature_offset[f]) - 1;
+}
+
 /* The words of split s's set where it is too wide for the split table (a
  * feature of more than 255 categories), else 0. */
 static uint32_t wide_set_words(const vk_context *c, const gpl_split_apply *s)
 {
     if (!s->categorical || !s->wide_set) return 0;
-    const uint32_t bins = c->feature_offset[s->feature + 1] - c->feature_offset[s->feature];
-    return (uint32_t)gpl_cat_set_words((int32_t)bins - 1);
+    return (uint32_t)gpl_cat_set_words(last_bin(c, s->feature));
 }
 
 /* The level buffer's words for the wide sets of `count` splits. */
@@ -34,7 +39,7 @@ static uint64_t level_set_words(const vk_context *c, const gpl_split_apply *spli
                                 int32_t count)
 {
     uint64_t words = 0;
-    for (int32_t i = 0; splits && i < count; i++) words += wide_set_words(c, &splits[i]);
+    for (int32_t i = 0; i < count; i++) words += wide_set_words(c, &splits[i]);
     return words;
 }
 
@@ -170,8 +175,8 @@ gpulayer_status vk_partition_early_take(vk_context *c, const int32_t *nodes, int
     for (int32_t i = 0; st == GPULAYER_OK && i < count; i++) {
         const gpl_split_record *r = &records[i];
         /* A split by a wide set was left for partition_rows (split_table). */
-        if (r->feature < 0 || (r->categorical && c->feature_offset[r->feature + 1] -
-                                                         c->feature_offset[r->feature] > 256))
+        if (r->feature < 0 ||
+            (r->categorical && gpl_cat_set_words(last_bin(c, r->feature)) > GPL_CAT_WORDS))
             continue;
         vk_early_split *e = &c->early[nodes[i]];
         *e = (vk_early_split){c->nodes.count[nodes[i]] ? counts[2 * i] : 0, r->feature, r->bin,
