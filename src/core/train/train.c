@@ -162,7 +162,8 @@ static gpulayer_status refit_leaves(void *user, int32_t output, gpl_tree_node *n
  * is refused, naming the way out. */
 static gpulayer_status check_refit_sets(const train_run *t)
 {
-    if (!(gpl_train_needs(t->model) & GPL_BACKEND_CAP_WIDE_CATEGORIES) ||
+    if (!t->refit_margins || /* the objective refits no leaves */
+        !(gpl_train_needs(t->model) & GPL_BACKEND_CAP_WIDE_CATEGORIES) ||
         !gpl_leaf_refit_on_backend(&t->refit, t->be))
         return GPULAYER_OK;
     return gpl_error(GPULAYER_ERR_UNSUPPORTED,
